@@ -61,6 +61,8 @@ class Index:
     node_vectors: np.ndarray
     sentence_vectors: np.ndarray
     _by_id: dict[str, int] = field(default_factory=dict, repr=False)
+    #: Derived per-index structures (BM25 model, edges by sentence ...), built on first use.
+    cache: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self._by_id = {s.id: i for i, s in enumerate(self.sentences)}

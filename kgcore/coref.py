@@ -1,0 +1,176 @@
+"""Coreference resolution of sentences (paper section 4.3, "Coreference Resolution").
+
+Every backend turns a sequence of :class:`~kgcore.types.Sentence` into new
+sentences whose ``resolved`` text has third-person pronouns replaced by
+their antecedents.  Resolution may look across sentence boundaries, but
+sentence order, ids and count never change: each output is still one
+sentence.
+
+Backends: ``heuristic`` (default, offline, spaCy rules), ``fastcoref``
+(the paper's neural model, needs downloaded weights) and ``none``.
+
+>>> from kgcore.types import Sentence
+>>> s = Sentence("text_0-0", 0, 0, 0, "He ran.", "He ran.", "")
+>>> [x.resolved for x in get_resolver("none").resolve([s])]
+['He ran.']
+>>> apply_replacements("she gave a dose of it", [(0, 3, "Peter's mother"), (19, 21, "tea")])
+"Peter's mother gave a dose of tea"
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Protocol, Sequence
+
+from .errors import InputError
+from .settings import Settings
+from .types import Sentence
+
+# Words that only start a mention because it is grammar, not a name: when such a
+# mention moves into the middle of a sentence its capital letter must go.
+DETERMINERS = frozenset(
+    "a an the some any this that these those his her its their my our your no every each".split()
+)
+INDEFINITE = frozenset(("a", "an", "some", "any"))
+
+
+@dataclass(frozen=True)
+class CorefLink:
+    """One pronoun replacement, kept so the app can show why a word changed.
+
+    ``start``/``end`` are character offsets of the pronoun in the sentence's
+    ``normalized`` text; ``antecedent`` is the mention it was resolved to,
+    found in sentence ``antecedent_sentence_id``; ``replacement`` is the text
+    that was written in place of the pronoun.
+    """
+
+    sentence_id: str
+    pronoun: str
+    start: int
+    end: int
+    antecedent: str
+    antecedent_sentence_id: str
+    replacement: str = ""
+
+
+class CorefResolver(Protocol):
+    """What every coreference backend provides."""
+
+    name: str
+
+    def resolve(self, sentences: Sequence[Sentence]) -> list[Sentence]:
+        """Return new sentences with ``resolved`` set; same order, ids and count."""
+        ...
+
+
+class NoCoref:
+    """The ``none`` backend: ``resolved`` is the normalized text.
+
+    >>> s = Sentence("text_0-0", 0, 0, 0, "She ran.", "She ran.", "x")
+    >>> NoCoref().resolve([s])[0].resolved
+    'She ran.'
+    """
+
+    name = "none"
+
+    def resolve(self, sentences: Sequence[Sentence]) -> list[Sentence]:
+        return self.resolve_with_links(sentences)[0]
+
+    def resolve_with_links(self, sentences: Sequence[Sentence]) -> tuple[list[Sentence], list[CorefLink]]:
+        return [dataclasses.replace(s, resolved=s.normalized) for s in sentences], []
+
+
+def get_resolver(name: str = "heuristic", settings: Settings | None = None) -> CorefResolver:
+    """The coreference backend called ``name`` (``heuristic``, ``fastcoref`` or ``none``).
+
+    Backend modules are imported here, so choosing ``none`` or ``heuristic``
+    never imports torch.
+
+    >>> get_resolver("none").name
+    'none'
+    >>> get_resolver("neural")
+    Traceback (most recent call last):
+    ...
+    kgcore.errors.InputError: coref: unknown backend 'neural' (choose one of heuristic, fastcoref, none)
+    """
+    if name == "none":
+        return NoCoref()
+    if name == "heuristic":
+        from .backends.coref_heuristic import HeuristicCoref
+        from .nlp import load_spacy
+
+        nlp = load_spacy(settings.spacy_model) if settings is not None else None
+        return HeuristicCoref(nlp=nlp)
+    if name == "fastcoref":
+        from .backends.coref_fastcoref import FastCoref
+
+        settings = settings if settings is not None else Settings.from_env()
+        path = settings.fastcoref_model
+        kind = "lingmess" if "lingmess" in path.lower() else "fcoref"
+        return FastCoref(path, kind=kind, device=settings.device, spacy_model=settings.spacy_model)
+    raise InputError("coref", f"unknown backend {name!r} (choose one of heuristic, fastcoref, none)")
+
+
+def apply_replacements(text: str, replacements: list[tuple[int, int, str]]) -> str:
+    """Replace character spans ``(start, end, new)`` of ``text``; spans may not overlap.
+
+    Applied right to left so earlier offsets stay valid.
+
+    >>> apply_replacements("his hat and her hat", [(12, 15, "Ann's"), (0, 3, "Bob's")])
+    "Bob's hat and Ann's hat"
+    >>> apply_replacements("abc", [(0, 2, "x"), (1, 3, "y")])
+    Traceback (most recent call last):
+    ...
+    kgcore.errors.InputError: coref: overlapping replacements (0, 2) and (1, 3)
+    """
+    ordered = sorted(replacements, key=lambda r: (r[0], r[1]))
+    for (s1, e1, _), (s2, e2, _) in zip(ordered, ordered[1:]):
+        if s2 < e1:
+            raise InputError("coref", f"overlapping replacements ({s1}, {e1}) and ({s2}, {e2})")
+    for start, end, _ in ordered:
+        if not 0 <= start <= end <= len(text):
+            raise InputError("coref", f"replacement ({start}, {end}) outside text of length {len(text)}")
+    for start, end, new in reversed(ordered):
+        text = text[:start] + new + text[end:]
+    return text
+
+
+def possessive(mention: str, plural: bool = False) -> str:
+    """The possessive form of a mention, an indefinite determiner made definite.
+
+    >>> possessive("Peter"), possessive("Peter's mother"), possessive("the rabbits", plural=True)
+    ("Peter's", "Peter's mother's", "the rabbits'")
+    >>> possessive("an old mouse"), possessive("Some camomile tea")
+    ("the old mouse's", "the camomile tea's")
+    """
+    first, _, rest = mention.partition(" ")
+    if rest and first.lower() in INDEFINITE:
+        mention = ("The " if first[0].isupper() else "the ") + rest
+    if plural and mention.endswith("s"):
+        return mention + "'"
+    return mention + "'s"
+
+
+def fit_case(replacement: str, pronoun: str, lower_first: bool) -> str:
+    """Match the replacement's first letter to where the pronoun stood.
+
+    A capitalised pronoun (sentence start) capitalises the replacement; a
+    lower-case one lower-cases a first word that was only capitalised by
+    its own sentence start (``lower_first``) or is a determiner.
+
+    >>> fit_case("some camomile tea", "It", False)
+    'Some camomile tea'
+    >>> fit_case("The gate", "it", False), fit_case("Old Mrs. Rabbit", "her", True)
+    ('the gate', 'old Mrs. Rabbit')
+    >>> fit_case("Peter", "him", False)
+    'Peter'
+    """
+    if not replacement:
+        return replacement
+    if pronoun[:1].isupper():
+        return replacement[0].upper() + replacement[1:]
+    first = replacement.split(" ", 1)[0]
+    if lower_first or first.lower() in DETERMINERS:
+        return replacement[0].lower() + replacement[1:]
+    return replacement

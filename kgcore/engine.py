@@ -1,0 +1,127 @@
+"""Query-time façade: loads models and indexes once, runs any method, answers.
+
+>>> engine = QueryEngine(Store("data"))                  # doctest: +SKIP
+>>> result, answer = engine.ask("peter-rabbit", "Where did Peter lose his shoes?")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict
+
+from .answer import AnswerGenerator, default_answerer, get_generator
+from .baselines import retrieve_baseline
+from .embed import embedder_for
+from .errors import IndexMismatchError, InputError
+from .parsing import get_parser
+from .retrieve import retrieve_groundedkg
+from .settings import RetrievalOptions, Settings
+from .store import Index, Store
+from .types import Answer, QueryResult
+
+MAX_QUESTION_CHARS = 2000
+
+
+class QueryEngine:
+    """Holds one store, cached indexes, parsers, the embedder and answer generators."""
+
+    def __init__(self, store: Store, settings: Settings | None = None):
+        self.store = store
+        self.settings = settings or Settings.from_env()
+        self._indexes: dict[str, tuple[str, Index]] = {}
+        self._parsers: dict[str, object] = {}
+        self._generators: dict[str, AnswerGenerator] = {}
+
+    # -- cached resources ------------------------------------------------------
+    @property
+    def embedder(self):
+        return embedder_for(self.settings)
+
+    def index(self, doc_id: str) -> Index:
+        """The loaded index of ``doc_id``; reloaded only when it was re-indexed."""
+        manifest = self.store.manifest(doc_id)
+        stamp = manifest.get("created_at", "")
+        cached = self._indexes.get(doc_id)
+        if cached is None or cached[0] != stamp:
+            index = self.store.load(doc_id)
+            self._check_compatible(index)
+            self._indexes[doc_id] = (stamp, index)
+        return self._indexes[doc_id][1]
+
+    def forget(self, doc_id: str) -> None:
+        self._indexes.pop(doc_id, None)
+
+    def parser(self, name: str):
+        if name not in self._parsers:
+            self._parsers[name] = get_parser(name, self.settings)
+        return self._parsers[name]
+
+    def generator(self, name: str | None = None) -> AnswerGenerator:
+        name = name or default_answerer(self.settings)
+        if name not in self._generators:
+            self._generators[name] = get_generator(name, self.settings)
+        return self._generators[name]
+
+    def _check_compatible(self, index: Index) -> None:
+        models = index.manifest.get("models", {})
+        embedder = self.embedder
+        if models.get("embedding") != embedder.name or models.get("embedding_dim", embedder.dim) != embedder.dim:
+            raise IndexMismatchError(
+                f"Index {index.doc_id!r} was built with embedding model {models.get('embedding')!r} "
+                f"({models.get('embedding_dim')} dims) but this process uses {embedder.name!r} ({embedder.dim} dims). "
+                "Re-index the document, or set KGCORE_EMBEDDING_MODEL to the model it was built with."
+            )
+
+    # -- operations ------------------------------------------------------------
+    def retrieve(self, doc_id: str, question: str, options: RetrievalOptions = RetrievalOptions(), use_chroma: bool = False) -> QueryResult:
+        question = validate_question(question)
+        index = self.index(doc_id)
+        if options.method == "groundedkg":
+            parser = self.parser(index.manifest.get("options", {}).get("parser", "srl"))
+            return retrieve_groundedkg(index, question, options, parser, self.embedder, use_chroma)
+        return retrieve_baseline(index, question, options, self.embedder)
+
+    def answer(self, result: QueryResult, answerer: str | None = None) -> Answer:
+        start = time.perf_counter()
+        book = self.index(result.doc_id).manifest.get("source_file", result.doc_id)
+        answer = self.generator(answerer).generate(result.question, result.sentences, book_name=book)
+        result.timings_ms["answer"] = round((time.perf_counter() - start) * 1000, 3)
+        return answer
+
+    def ask(self, doc_id: str, question: str, options: RetrievalOptions = RetrievalOptions(), answerer: str | None = None) -> tuple[QueryResult, Answer]:
+        result = self.retrieve(doc_id, question, options)
+        return result, self.answer(result, answerer)
+
+
+def validate_question(question: str) -> str:
+    """Strip and check a question; empty or oversized questions are refused."""
+    text = " ".join((question or "").split())
+    if not text:
+        raise InputError("question", "is empty")
+    if len(text) > MAX_QUESTION_CHARS:
+        raise InputError("question", f"is {len(text)} characters long; the limit is {MAX_QUESTION_CHARS}")
+    return text
+
+
+def result_to_json(result: QueryResult, answer: Answer | None = None) -> dict:
+    """The CLI/JSONL shape of a result (stable keys documented in the README)."""
+    graph = result.query_graph
+    return {
+        "question": result.question,
+        "doc_id": result.doc_id,
+        "method": result.method,
+        "settings": result.settings,
+        "query_graph": {
+            "nodes": [asdict(n) for n in graph.nodes] if graph else [],
+            "edges": [asdict(e) for e in graph.edges] if graph else [],
+        },
+        "matches": [m.to_dict() for m in result.matches],
+        "sentences": [s.to_dict() for s in result.sentences],
+        "context_words": result.context_words,
+        "candidates": result.candidates,
+        "answer": answer.text if answer else None,
+        "answerer": answer.generator if answer else None,
+        "citations": [c.to_dict() for c in answer.citations] if answer else [],
+        "notes": result.notes + (answer.notes if answer else []),
+        "timings_ms": result.timings_ms,
+    }

@@ -1,0 +1,68 @@
+"""Node embedding variants (paper 3.3) with the real MiniLM model."""
+
+import numpy as np
+import pytest
+
+from kgcore.embed import contextualize, embed_graph_nodes, embed_texts_of, get_embedder, normalize
+from kgcore.graph import build_graph
+from kgcore.types import LocalEdge, LocalNode, SentenceGraph
+
+
+@pytest.fixture(scope="module")
+def embedder():
+    return get_embedder()
+
+
+def test_encode_is_batched_normalised_and_semantic(embedder):
+    vecs = embedder.encode(["the rabbits' father", "father", "a pie", "cabbage"])
+    assert vecs.shape == (4, 384) and vecs.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-5)
+    assert vecs[0] @ vecs[1] > vecs[0] @ vecs[3]
+
+
+def test_basic_embedding_weights_name_and_texts(embedder):
+    only_name = embed_texts_of([("tea", ["cabbage"])], embedder, alpha=1.0)[0]
+    only_text = embed_texts_of([("tea", ["cabbage"])], embedder, alpha=0.0)[0]
+    tea, cabbage = embedder.encode(["tea", "cabbage"])
+    assert np.allclose(only_name, tea, atol=1e-5) and np.allclose(only_text, cabbage, atol=1e-5)
+    mixed = embed_texts_of([("tea", ["cabbage"])], embedder, alpha=0.5)[0]
+    assert abs(np.linalg.norm(mixed) - 1) < 1e-5 and mixed @ tea > cabbage @ tea
+
+
+def test_encoder_called_once_for_all_nodes(embedder):
+    calls = []
+
+    class Counting:
+        name, dim = embedder.name, embedder.dim
+
+        def encode(self, texts):
+            calls.append(len(texts))
+            return embedder.encode(texts)
+
+    embed_texts_of([(f"node {i}", [f"text {i}", "shared"]) for i in range(50)], Counting())
+    assert len(calls) == 1 and calls[0] == 101  # 50 labels + 50 texts + 1 shared, deduplicated
+
+
+def test_neighbour_variants_move_towards_neighbours(embedder):
+    sg = SentenceGraph("s", (
+        LocalNode("g", "give", ("gave",), "action", order=0),
+        LocalNode("t", "tea", ("camomile tea",), "entity", "tea", 1),
+        LocalNode("p", "Peter", ("Peter",), "entity", "peter", 2),
+    ), (LocalEdge("g", "t", "ARG1", "action-entity"), LocalEdge("g", "p", "ARG2", "action-entity")))
+    graph = build_graph([sg])
+    ids, basic = embed_graph_nodes(graph, embedder, "basic")
+    _, neigh = embed_graph_nodes(graph, embedder, "neighbor", beta=0.5)
+    _, attn = embed_graph_nodes(graph, embedder, "attention", beta=0.5)
+    g, t = ids.index("give_0"), ids.index("tea")
+    for variant in (neigh, attn):
+        assert np.allclose(np.linalg.norm(variant, axis=1), 1.0, atol=1e-5)
+        assert variant[g] @ basic[t] > basic[g] @ basic[t]
+    assert not np.allclose(neigh[g], attn[g])
+
+
+def test_attention_prefers_similar_neighbour():
+    base = normalize(np.array([[1.0, 0.2, 0.0], [0.9, 0.1, 0.0], [0.0, 0.0, 1.0]], dtype=np.float32))
+    out = contextualize(base, lambda i: [1, 2] if i == 0 else [], "attention", beta=0.5)
+    avg = contextualize(base, lambda i: [1, 2] if i == 0 else [], "neighbor", beta=0.5)
+    # attention weights the similar neighbour (row 1) more than plain averaging does
+    assert out[0] @ base[1] > avg[0] @ base[1]

@@ -1,0 +1,78 @@
+"""Graph merging rules and serialisation (pure logic, tiny hand-made sentence graphs)."""
+
+import networkx as nx
+
+from kgcore.graph import GroundedGraph, build_graph, with_next_edges
+from kgcore.types import LocalEdge, LocalNode, SentenceGraph
+
+
+def _paper_sentence_graph():
+    # Paper Table 3 (SRL flavour): put / make / give with shared entities.
+    nodes = (
+        LocalNode("mother", "mother", ("Peter's mother",), "entity", "peter's mother", 0),
+        LocalNode("put", "put", ("put",), "action", None, 15),
+        LocalNode("peter", "Peter", ("Peter",), "entity", "peter", 19),
+        LocalNode("bed", "bed", ("bed",), "entity", "bed", 28),
+        LocalNode("make", "make", ("made",), "action", None, 36),
+        LocalNode("tea", "tea", ("some camomile tea",), "entity", "tea", 41),
+        LocalNode("give", "give", ("gave",), "action", None, 80),
+    )
+    edges = (
+        LocalEdge("put", "mother", "ARG0", "action-entity"),
+        LocalEdge("put", "peter", "ARG1", "action-entity"),
+        LocalEdge("put", "bed", "ARG2", "action-entity"),
+        LocalEdge("make", "tea", "ARG1", "action-entity"),
+        LocalEdge("give", "tea", "ARG1", "action-entity"),
+        LocalEdge("give", "peter", "ARG2", "action-entity"),
+    )
+    return SentenceGraph("text_1-9", nodes, edges)
+
+
+def test_next_edges_follow_surface_order_not_node_order():
+    sg = SentenceGraph("s", (
+        LocalNode("b", "give", ("gave",), "action", order=20),
+        LocalNode("a", "make", ("made",), "action", order=5),
+    ), ())
+    assert [(e.source, e.target, e.edge_role) for e in with_next_edges(sg).edges] == [("a", "b", "next")]
+
+
+def test_entities_merge_across_sentences_actions_stay_per_occurrence():
+    later = SentenceGraph("text_1-10", (
+        LocalNode("p", "Peter", ("Peter",), "entity", "peter", 0),
+        LocalNode("g", "give", ("gave",), "action", None, 6),
+    ), (LocalEdge("g", "p", "ARG0", "action-entity"),))
+    g = build_graph([_paper_sentence_graph(), later])
+    assert g.nodes["peter"].grounded_texts == ["text_1-9", "text_1-10"]
+    gives = [n for n in g.nodes.values() if n.label == "give"]
+    assert len(gives) == 2 and len({n.node_id for n in gives}) == 2
+    assert all(len(n.grounded_texts) == 1 for n in gives)
+    roles = {(e.source.split("_")[0], e.edge_role, e.target) for e in g.edges}
+    assert ("put", "next", "make_1") in {(e.source.split("_")[0], e.edge_role, e.target) for e in g.edges}
+    assert ("give", "ARG2", "peter") in roles and ("make", "ARG1", "tea") in roles
+    assert g.invariant_problems(["text_1-9", "text_1-10"]) == []
+
+
+def test_duplicate_edges_merge_their_grounding():
+    sg1 = SentenceGraph("a", (LocalNode("x", "tea", ("tea",), "entity", "tea"), LocalNode("y", "Peter", ("Peter",), "entity", "peter")),
+                        (LocalEdge("y", "x", "poss", "entity-entity"),))
+    sg2 = SentenceGraph("b", sg1.nodes, sg1.edges)
+    g = build_graph([sg1, sg2])
+    assert len(g.edges) == 1 and g.edges[0].grounded_texts == ["a", "b"]
+
+
+def test_invariant_problems_are_reported():
+    g = build_graph([_paper_sentence_graph()])
+    assert g.invariant_problems(["other"])  # every grounding id unknown
+    g.nodes["peter"].grounded_texts.clear()
+    assert any("peter" in p and "no grounded_texts" in p for p in g.invariant_problems(["text_1-9"]))
+
+
+def test_node_link_round_trip_and_networkx():
+    g = build_graph([_paper_sentence_graph()])
+    data = g.to_node_link()
+    back = GroundedGraph.from_node_link(data)
+    assert back.nodes == g.nodes and back.edges == g.edges
+    nxg = nx.node_link_graph(data, edges="links")
+    assert nxg.number_of_nodes() == len(g.nodes) and nxg.number_of_edges() == len(g.edges)
+    assert nxg.nodes["tea"]["texts"] == ["some camomile tea"]
+    assert g.neighbors("tea") == {n for n in g.nodes if n.startswith(("make", "give"))}
