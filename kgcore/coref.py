@@ -142,7 +142,7 @@ def possessive(mention: str, plural: bool = False) -> str:
     >>> possessive("Peter"), possessive("Peter's mother"), possessive("the rabbits", plural=True)
     ("Peter's", "Peter's mother's", "the rabbits'")
     >>> possessive("an old mouse"), possessive("Some camomile tea")
-    ("the old mouse's", "the camomile tea's")
+    ("the old mouse's", "The camomile tea's")
     """
     first, _, rest = mention.partition(" ")
     if rest and first.lower() in INDEFINITE:
@@ -152,23 +152,35 @@ def possessive(mention: str, plural: bool = False) -> str:
     return mention + "'s"
 
 
-def fit_case(replacement: str, pronoun: str, lower_first: bool) -> str:
+def starts_sentence(text: str, start: int) -> bool:
+    """Whether position ``start`` of ``text`` begins a sentence (or a quoted one).
+
+    >>> starts_sentence('She ran.', 0), starts_sentence('and she ran', 4)
+    (True, False)
+    >>> starts_sentence('he said, "She ran."', 10), starts_sentence('by His word', 3)
+    (True, False)
+    """
+    before = text[:start].rstrip()
+    return not before or before[-1] in ".!?:\"\u201c\u2018'([]"
+
+
+def fit_case(replacement: str, at_start: bool, lower_first: bool) -> str:
     """Match the replacement's first letter to where the pronoun stood.
 
-    A capitalised pronoun (sentence start) capitalises the replacement; a
-    lower-case one lower-cases a first word that was only capitalised by
-    its own sentence start (``lower_first``) or is a determiner.
+    At a sentence start the replacement is capitalised; elsewhere a first
+    word that was only capitalised by its own sentence start
+    (``lower_first``) or is a determiner is lower-cased.
 
-    >>> fit_case("some camomile tea", "It", False)
+    >>> fit_case("some camomile tea", True, False)
     'Some camomile tea'
-    >>> fit_case("The gate", "it", False), fit_case("Old Mrs. Rabbit", "her", True)
+    >>> fit_case("The gate", False, False), fit_case("Old Mrs. Rabbit", False, True)
     ('the gate', 'old Mrs. Rabbit')
-    >>> fit_case("Peter", "him", False)
+    >>> fit_case("Peter", False, False)
     'Peter'
     """
     if not replacement:
         return replacement
-    if pronoun[:1].isupper():
+    if at_start:
         return replacement[0].upper() + replacement[1:]
     first = replacement.split(" ", 1)[0]
     if lower_first or first.lower() in DETERMINERS:

@@ -1,0 +1,1 @@
+"""Optional and swappable implementations behind kgcore's stage interfaces (coreference, ...)."""

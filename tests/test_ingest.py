@@ -1,0 +1,456 @@
+"""Tests of kgcore.ingest: loading, refusing bad files, cleaning, chunking, sentence splitting."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+import pytest
+
+from kgcore.errors import InputError
+from kgcore.ingest import (
+    chunk_paragraphs,
+    doc_id_for,
+    load_bytes,
+    load_document,
+    load_text,
+    merge_false_splits,
+    normalize_sentence,
+    reflow,
+    split_sentences,
+    strip_gutenberg,
+)
+from kgcore.nlp import load_spacy
+from kgcore.settings import Settings
+from kgcore.types import sentence_id
+
+PETER = Path(__file__).resolve().parents[1] / "assets" / "peter_rabbit.txt"
+SETTINGS = Settings()  # defaults, independent of the caller's KGCORE_* environment
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return load_spacy()
+
+
+@pytest.fixture(scope="module")
+def peter_doc():
+    return load_document(PETER, SETTINGS)
+
+
+@pytest.fixture(scope="module")
+def peter_sentences(peter_doc, nlp):
+    return split_sentences(peter_doc, nlp)
+
+
+def _write(tmp_path: Path, name: str, data: bytes) -> Path:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+def _refusal(path: Path, settings: Settings = SETTINGS) -> str:
+    with pytest.raises(InputError) as caught:
+        load_document(path, settings)
+    assert caught.value.where == path.name
+    return str(caught.value)
+
+
+# ---------------------------------------------------------------- Peter Rabbit, end to end
+
+
+def test_peter_document_identity(peter_doc):
+    assert peter_doc.name == "peter_rabbit"
+    assert peter_doc.source_sha256 == hashlib.sha256(PETER.read_bytes()).hexdigest()
+    assert peter_doc.text == "\n\n".join(peter_doc.paragraphs)
+    assert peter_doc.source_path == str(PETER)
+
+
+def test_peter_sentences_are_single_clean_lines(peter_sentences):
+    assert len(peter_sentences) > 50
+    for sentence in peter_sentences:
+        assert "\n" not in sentence.original
+        assert "[Illustration" not in sentence.original and "Illustration]" not in sentence.original
+        assert sentence.original == sentence.original.strip()
+        assert any(ch.isalnum() for ch in sentence.original)
+
+
+def test_peter_has_no_gutenberg_boilerplate(peter_sentences):
+    text = " ".join(s.original for s in peter_sentences)
+    for boilerplate in ("Gutenberg", "License", "Produced by", "eBook", "www.", "Release Date"):
+        assert boilerplate not in text
+    # the story's first and last sentences survive the stripping
+    assert peter_sentences[0].original == "THE TALE"
+    assert "Once upon a time there were four little rabbits" in text
+    assert peter_sentences[-1].original.endswith("bread and milk and blackberries for supper.")
+
+
+def _one_sentence_with(sentences, *parts):
+    found = [s for s in sentences if all(part in s.original for part in parts)]
+    assert len(found) == 1, f"expected one sentence containing {parts}, got {[s.original for s in found]}"
+    return found[0]
+
+
+def test_peter_sentences_cut_by_illustrations_are_whole(peter_sentences):
+    _one_sentence_with(peter_sentences, "went down the lane together", "To gather blackberries")
+    _one_sentence_with(peter_sentences, "He Ate Some Radishes")
+    _one_sentence_with(peter_sentences, "ran straight away to Mr. McGregor's garden", "Squeezed under the gate!")
+    _one_sentence_with(peter_sentences, "Peter never stopped running", "Till he got home to the big fir-tree.")
+    exact = "They lived with their mother in a sand-bank, underneath the root of a very big fir tree."
+    assert exact in [s.original for s in peter_sentences]
+
+
+def test_peter_abbreviated_titles_do_not_end_sentences(peter_sentences):
+    pie = _one_sentence_with(peter_sentences, "he was put in a pie by Mrs.", "McGregor")
+    assert pie.original == 'Your father had an accident there; he was put in a pie by Mrs. McGregor."'
+    quote = _one_sentence_with(peter_sentences, '"Now, my dears," said old Mrs. Rabbit')
+    assert quote.original.endswith("don't go into Mr. McGregor's garden.")
+    _one_sentence_with(peter_sentences, "whom should he meet but Mr. McGregor!")
+    for sentence in peter_sentences:
+        assert not re.search(r"\bMrs?\.$", sentence.original), sentence.original
+        assert not sentence.original.startswith("McGregor")
+
+
+def test_peter_ids_and_positions(peter_sentences):
+    ids = [s.id for s in peter_sentences]
+    assert len(set(ids)) == len(ids)
+    assert [s.position for s in peter_sentences] == list(range(len(peter_sentences)))
+    for sentence in peter_sentences:
+        assert re.fullmatch(r"text_\d+-\d+", sentence.id)
+        assert sentence.id == sentence_id(sentence.chunk, sentence.index)
+        assert sentence.normalized == normalize_sentence(sentence.original)
+        assert sentence.resolved == sentence.normalized
+    assert {s.chunk for s in peter_sentences} == {0}  # the whole tale is far below 5000 tokens
+
+
+def test_small_chunks_restart_ids_and_keep_sentences(peter_doc, peter_sentences, nlp):
+    small = split_sentences(peter_doc, nlp, chunk_tokens=100)
+    assert [s.original for s in small] == [s.original for s in peter_sentences]
+    chunks = sorted({s.chunk for s in small})
+    assert chunks == list(range(len(chunks))) and len(chunks) > 5
+    for chunk in chunks:
+        assert [s.index for s in small if s.chunk == chunk] == list(range(sum(s.chunk == chunk for s in small)))
+        words = sum(len(s.original.split()) for s in small if s.chunk == chunk)
+        assert words <= 100
+
+
+def test_every_sentence_has_a_letter_or_digit(nlp):
+    doc = load_text('He ran away.\n\n* * *\n\n"Stop!" ... !\n\n"She said "\n\nNo.', "punct.txt")
+    sentences = split_sentences(doc, nlp)
+    assert sentences and all(any(ch.isalnum() for ch in s.original) for s in sentences)
+    assert "He ran away." in [s.original for s in sentences]
+
+
+# ---------------------------------------------------------------- sentence post-fixes (pure logic)
+
+
+def test_merge_false_splits_rules():
+    text = "We met Dr. Watson there. He said no. why not. It ended\""
+    cut = [(0, 10), (11, 24), (25, 36), (37, 45), (46, 54), (54, 55)]
+    pieces = [text[a:b] for a, b in merge_false_splits(cut, text)]
+    # title + capital merges, lower-case after a full stop stays split, a lone quote joins its sentence
+    assert pieces == ["We met Dr. Watson there.", "He said no.", "why not.", 'It ended"']
+    text = "He walked to the gate but she could not answer."
+    assert merge_false_splits([(0, 21), (22, 47)], text) == [(0, 47)]
+
+
+def test_normalize_sentence():
+    assert normalize_sentence("\u201cHe\u2019s  here,\u201d\n she said\t") == "\"He's here,\" she said"
+    assert normalize_sentence("   ") == ""
+
+
+# ---------------------------------------------------------------- Gutenberg boilerplate
+
+
+SYNTHETIC_BOOK = (
+    "The Project Gutenberg EBook of Tiny, by Nobody\n\nYou may copy it.\n\n"
+    "*** START OF THIS PROJECT GUTENBERG EBOOK TINY ***\n\n\n"
+    "Produced by Some Volunteers and the Online\nDistributed Proofreading Team\n\n"
+    "Chapter one.\nIt begins here.\n\nIt ends here.\n\n"
+    "End of the Project Gutenberg EBook of Tiny, by Nobody\n\n"
+    "*** END OF THIS PROJECT GUTENBERG EBOOK TINY ***\n\nSection 1. General Terms of Use\n"
+)
+
+
+def test_strip_gutenberg_header_footer_and_credits():
+    body = strip_gutenberg(SYNTHETIC_BOOK)
+    assert body.strip() == "Chapter one.\nIt begins here.\n\nIt ends here."
+
+
+def test_strip_gutenberg_two_line_start_marker_and_crlf():
+    raw = (
+        "Header licence\r\n\r\n***START OF THE PROJECT GUTENBERG EBOOK THE LIFE AND ADVENTURES OF\r\n"
+        "ROBINSON CRUSOE***\r\n\r\n\r\nTranscribed from the 1919 edition by David Price,\r\nemail x@y.org\r\n\r\n"
+        "I was born in the year 1632.\r\n\r\n***END OF THE PROJECT GUTENBERG EBOOK THE LIFE AND ADVENTURES OF\r\n"
+        "ROBINSON CRUSOE***\r\nlicence\r\n"
+    )
+    body = strip_gutenberg(raw)
+    assert body.strip() == "I was born in the year 1632."
+    assert reflow(raw) != reflow(body)  # the markers really were there
+    assert reflow(body) == ["I was born in the year 1632."]
+
+
+def test_strip_gutenberg_end_of_projects_variant_and_no_markers():
+    raw = "*** START OF THE PROJECT GUTENBERG EBOOK X ***\nStory.\nEnd of Project Gutenberg's X, by Y\nlicence"
+    assert strip_gutenberg(raw).strip() == "Story."
+    plain = "Just a story.\n\nWith *** stars *** and no markers.\n"
+    assert strip_gutenberg(plain) == plain
+
+
+# ---------------------------------------------------------------- reflow and markdown
+
+
+def test_reflow_joins_sentences_split_by_illustrations():
+    raw = (
+        "Flopsy, Mopsy and Cotton-tail who were good little bunnies went down\nthe lane together\n\n"
+        "[Illustration]\n\nTo gather blackberries.\n\n[Illustration: Peter in the\ngarden, eating]\n\n"
+        "He\nAte\nSome\nRadishes\n\n[Illustration]\n\nAnd then, feeling sick, he went home."
+    )
+    assert reflow(raw) == [
+        "Flopsy, Mopsy and Cotton-tail who were good little bunnies went down the lane together "
+        "To gather blackberries.",
+        "He Ate Some Radishes And then, feeling sick, he went home.",
+    ]
+
+
+def test_reflow_headings_stand_alone_and_quotes_stay_whole():
+    raw = (
+        "THE TALE\n\nOF\n\nCHAPTER I--START IN LIFE\n\nI was born\n\nin York.\n\n"
+        '"Now, my dears," said old Mrs. Rabbit, "don\'t go.\n\n[Illustration]\n\n'
+        'Your father was put in a pie by Mrs.\n\n[Illustration]\n\nMcGregor."\n\nThe end.'
+    )
+    assert reflow(raw) == [
+        "THE TALE",
+        "OF",
+        "CHAPTER I--START IN LIFE",
+        "I was born in York.",
+        '"Now, my dears," said old Mrs. Rabbit, "don\'t go.',
+        'Your father was put in a pie by Mrs. McGregor."',
+        "The end.",
+    ]
+
+
+def test_reflow_normalises_whitespace_and_drops_separators():
+    raw = "\ufeff  Tabs\there\u00a0and   spaces.\r\n\r\n   * * * * *\r\n\r\nNext _italic_ line.\rSame paragraph."
+    assert reflow(raw) == ["Tabs here and spaces.", "Next italic line. Same paragraph."]
+    assert reflow("") == [] and reflow(" \n\n\t\n") == []
+
+
+def test_markdown_markup_is_stripped(tmp_path):
+    markdown = (
+        "# The Tale of Peter\n\nPeter was **very** *naughty* and `quick`.\n"
+        "See [the book](https://example.org/peter) ![cover](cover.png) <b>now</b>.\n\n"
+        "## Garden\n\n- He ate _lettuces_.\n- He ate radishes.\n\n<!-- a hidden comment -->\n\n"
+        "Setext Title\n============\n\n> Quoted ~~old~~ line.\n"
+    )
+    doc = load_document(_write(tmp_path, "Peter Notes.md", markdown.encode()), SETTINGS)
+    assert doc.name == "peter-notes"
+    assert doc.paragraphs == (
+        "The Tale of Peter",
+        "Peter was very naughty and quick. See the book now.",
+        "Garden",
+        "He ate lettuces. He ate radishes.",
+        "Setext Title",
+        "Quoted old line.",
+    )
+    for markup in ("#", "*", "`", "](", "![", "<", ">", "~~", "_"):
+        assert markup not in doc.text
+    plain = load_document(_write(tmp_path, "same.txt", markdown.encode()), SETTINGS)
+    assert "**very**" in plain.text  # markdown is only stripped for .md/.markdown
+
+
+# ---------------------------------------------------------------- chunking
+
+
+def test_chunking_keeps_paragraphs_whole_and_in_order():
+    paragraphs = [" ".join(f"w{i}_{j}" for j in range(n)) for i, n in enumerate([3, 7, 2, 9, 1, 4, 10, 5, 5])]
+    chunks = chunk_paragraphs(paragraphs, max_tokens=10)
+    assert [p for chunk in chunks for p in chunk] == paragraphs
+    assert all(sum(len(p.split()) for p in chunk) <= 10 for chunk in chunks)
+    # greedy packing: each chunk could not have taken the next chunk's first paragraph
+    for chunk, following in zip(chunks, chunks[1:]):
+        assert sum(len(p.split()) for p in chunk) + len(following[0].split()) > 10
+    assert chunk_paragraphs([], 10) == []
+
+
+def test_chunking_splits_an_oversize_paragraph_at_sentence_ends():
+    sentences = [f"Sentence {i} has exactly six words." for i in range(10)]  # 6 tokens each
+    huge = " ".join(sentences)
+    chunks = chunk_paragraphs(["Short intro here.", huge, "Tail."], max_tokens=20)
+    pieces = [p for chunk in chunks for p in chunk]
+    assert " ".join(pieces) == " ".join(["Short intro here.", huge, "Tail."])  # nothing dropped or reordered
+    assert all(sum(len(p.split()) for p in chunk) <= 20 for chunk in chunks)
+    huge_pieces = pieces[1:-1]
+    assert len(huge_pieces) == 4 and all(p.endswith("words.") for p in huge_pieces)
+    one_long_sentence = " ".join(["word"] * 25)
+    assert [len(c[0].split()) for c in chunk_paragraphs([one_long_sentence], 10)] == [10, 10, 5]
+    with pytest.raises(InputError, match="max_tokens"):
+        chunk_paragraphs(["a"], 0)
+
+
+# ---------------------------------------------------------------- bad inputs
+
+
+def test_empty_and_whitespace_only_files(tmp_path):
+    message = _refusal(_write(tmp_path, "empty.txt", b""))
+    assert "empty.txt" in message and "empty" in message.split(":", 1)[1]
+    message = _refusal(_write(tmp_path, "blank.md", b" \n\t\r\n  \n"))
+    assert "blank.md" in message and "empty" in message.split(":", 1)[1]
+    message = _refusal(_write(tmp_path, "only_pictures.txt", b"[Illustration]\n\n[Illustration: x]\n"))
+    assert "only_pictures.txt" in message and "empty" in message
+
+
+def test_binary_files_are_refused(tmp_path):
+    message = _refusal(_write(tmp_path, "photo.txt", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" * 20))
+    assert "photo.txt" in message and "binary" in message
+    controls = bytes(range(1, 9)) * 200 + b"some words"
+    message = _refusal(_write(tmp_path, "controls.txt", controls))
+    assert "controls.txt" in message and "binary" in message
+
+
+@pytest.mark.parametrize("name", ["setup.exe", "report.docx", "README", "archive.txt.zip"])
+def test_unsupported_extensions(tmp_path, name):
+    message = _refusal(_write(tmp_path, name, b"plain words."))
+    assert name in message and "unsupported extension" in message
+
+
+def test_missing_file_and_directory(tmp_path):
+    message = _refusal(tmp_path / "nowhere.txt")
+    assert "nowhere.txt" in message and "not found" in message
+    (tmp_path / "folder.txt").mkdir()
+    assert "not a regular file" in _refusal(tmp_path / "folder.txt")
+
+
+def test_huge_file_is_refused_before_reading(tmp_path, monkeypatch):
+    path = tmp_path / "huge.txt"
+    with open(path, "wb") as handle:
+        handle.truncate(200 * 1024 * 1024)  # sparse: costs no disk and no time
+
+    def no_reading(self):
+        raise AssertionError(f"{self} was read although stat shows it is too large")
+
+    monkeypatch.setattr(Path, "read_bytes", no_reading)
+    message = _refusal(path)
+    assert "huge.txt" in message and "200.0 MB" in message and "50 MB" in message
+    assert "KGCORE_MAX_FILE_MB" in message
+    monkeypatch.undo()
+    small_limit = Settings(max_file_mb=0.001)
+    message = _refusal(_write(tmp_path, "two_kb.txt", b"word. " * 400), small_limit)
+    assert "two_kb.txt" in message and "0.001 MB" in message
+
+
+def test_non_utf8_text_is_decoded(tmp_path):
+    cp1252 = "\u201cIt costs 5 \u20ac,\u201d said Ren\u00e9e \u2014 na\u00efvely.".encode("cp1252")
+    doc = load_document(_write(tmp_path, "windows.txt", cp1252), SETTINGS)
+    assert doc.text == "\u201cIt costs 5 \u20ac,\u201d said Ren\u00e9e \u2014 na\u00efvely."
+    # 0x81 is undefined in cp1252, so only the latin-1 fallback can decode this
+    latin1 = "Fran\u00e7ois paid 5 \u00a3 in S\u00e3o Paulo.".encode("latin-1") + b"\x81"
+    doc = load_document(_write(tmp_path, "latin.txt", latin1), SETTINGS)
+    assert doc.text == "Fran\u00e7ois paid 5 \u00a3 in S\u00e3o Paulo."
+    bom = "\ufeffNa\u00efve caf\u00e9.".encode("utf-8")
+    assert load_document(_write(tmp_path, "bom.txt", bom), SETTINGS).text == "Na\u00efve caf\u00e9."
+    utf16 = "Wide \u00e9 text.".encode("utf-16")
+    assert load_document(_write(tmp_path, "notepad.txt", utf16), SETTINGS).text == "Wide \u00e9 text."
+
+
+def _pdf_with_text(lines: list[str]) -> bytes:
+    """A minimal one-page PDF with a Helvetica text layer, offsets computed by hand."""
+    content = "BT /F1 12 Tf 72 720 Td " + " ".join(f"({line}) Tj 0 -16 Td" for line in lines) + " ET"
+    objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+        "/Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>",
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        f"<< /Length {len(content)} >>\nstream\n{content}\nendstream",
+    ]
+    out = b"%PDF-1.4\n"
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n{body}\nendobj\n".encode("latin-1")
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    out += b"".join(f"{offset:010d} 00000 n \n".encode() for offset in offsets)
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    return out
+
+
+def test_pdf_with_text_layer_is_loaded(tmp_path):
+    pdf = _pdf_with_text(["Peter Rabbit ate some radishes.", "Then he ran home."])
+    doc = load_document(_write(tmp_path, "story.pdf", pdf), SETTINGS)
+    assert doc.name == "story"
+    assert doc.paragraphs == ("Peter Rabbit ate some radishes. Then he ran home.",)
+    assert doc.source_sha256 == hashlib.sha256(pdf).hexdigest()
+
+
+def test_pdf_without_text_layer_needs_ocr(tmp_path):
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    writer.add_blank_page(width=612, height=792)
+    writer.add_blank_page(width=612, height=792)
+    path = tmp_path / "scan.pdf"
+    with open(path, "wb") as handle:
+        writer.write(handle)
+    message = _refusal(path)
+    assert "scan.pdf" in message and "no text layer" in message and "OCR" in message
+
+
+def test_malformed_and_encrypted_pdfs(tmp_path):
+    noise = bytes((i * 7919 + 13) % 256 for i in range(4096))
+    message = _refusal(_write(tmp_path, "noise.pdf", noise))
+    assert "noise.pdf" in message and "malformed" in message
+    truncated = _pdf_with_text(["Hello there."])[:60]
+    assert "malformed" in _refusal(_write(tmp_path, "cut.pdf", truncated))
+
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    writer.add_blank_page(width=612, height=792)
+    writer.encrypt(user_password="secret", owner_password="owner", algorithm="RC4-128")
+    path = tmp_path / "locked.pdf"
+    with open(path, "wb") as handle:
+        writer.write(handle)
+    message = _refusal(path)
+    assert "locked.pdf" in message and "encrypted" in message
+
+
+# ---------------------------------------------------------------- document ids
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("../../etc/Peter Rabbit.txt", "peter-rabbit"),
+        ("..\\..\\Windows\\Robinson  Crusoe!!.TXT", "robinson-crusoe"),
+        ("...hidden..name...md", "hidden-name"),
+        ("Caf\u00e9 Stories.pdf", "cafe-stories"),
+        ("a__b--c_-d.txt", "a_b-c-d"),
+        ("x" * 100 + ".txt", "x" * 64),
+    ],
+)
+def test_doc_id_for_sanitises(name, expected):
+    doc_id = doc_id_for(name)
+    assert doc_id == expected
+    assert re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,63}", doc_id) and ".." not in doc_id
+
+
+@pytest.mark.parametrize("name", ["", "../..", "///", "\u2603\u2603.txt", "../.. /--.txt"])
+def test_doc_id_for_refuses_names_without_usable_characters(name):
+    with pytest.raises(InputError) as caught:
+        doc_id_for(name)
+    assert caught.value.where == "name" and "document id" in str(caught.value)
+
+
+def test_loading_with_a_hostile_name(tmp_path):
+    path = _write(tmp_path, "book.txt", b"A short story.")
+    doc = load_document(path, SETTINGS, name="../../evil/My Book..txt")
+    assert doc.name == "my-book"
+    with pytest.raises(InputError) as caught:
+        load_document(path, SETTINGS, name="../..")
+    assert caught.value.where == "name"
+    uploaded = load_bytes(b"Uploaded words.", "C:\\Users\\me\\Up Load.txt", SETTINGS)
+    assert uploaded.name == "up-load"
+    assert load_text("Some text.", "dir/../Memo.md").name == "memo"
