@@ -30,6 +30,8 @@ W_SIMILARITY = 1.0
 MIN_SPECIFICITY = 0.15
 #: Cosines below this are treated as no evidence at all (MiniLM gives unrelated phrases ~0.1-0.25).
 COSINE_FLOOR = 0.25
+#: Decay of a match's weight with its distance to the query node's best match.
+MATCH_TEMPERATURE = 0.1
 
 
 @dataclass
@@ -61,32 +63,76 @@ def specificity(grounded: int, total_sentences: int) -> float:
     return MIN_SPECIFICITY + (1 - MIN_SPECIFICITY) * max(0.0, min(1.0, idf))
 
 
-def match_nodes(index: Index, query_vectors: np.ndarray, query_keys: list[str], k: int, use_chroma: bool = False) -> list[Match]:
-    """Top-``k`` graph nodes per query vector, best first."""
+def match_nodes(
+    index: Index, query_vectors: np.ndarray, query_nodes: list[LocalNode], k: int, use_chroma: bool = False, typed: bool = True
+) -> list[Match]:
+    """Top-``k`` graph nodes per query node, best first.
+
+    With ``typed`` an action query node is matched against action nodes and
+    an entity against entities (an entity "shed" must not match the action
+    "shed tears"); the fallback whole-question node matches anything.
+    """
     if use_chroma:
         ranked = index.chroma_query_nodes(query_vectors, k)
     else:
         scores = query_vectors @ index.node_vectors.T
-        k_eff = min(k, scores.shape[1])
-        ranked = []
-        for row in scores:
-            top = np.argpartition(-row, k_eff - 1)[:k_eff]
-            top = top[np.argsort(-row[top])]
-            ranked.append([(index.node_ids[j], float(row[j])) for j in top])
+        ranked = [_top_k(index, row, k, _type_mask(index, node) if typed else None) for row, node in zip(scores, query_nodes)]
     matches = []
-    for key, hits in zip(query_keys, ranked):
+    for node, hits in zip(query_nodes, ranked):
         for rank, (node_id, score) in enumerate(hits):
-            node = index.graph.nodes[node_id]
-            matches.append(Match(key, node_id, node.label, list(node.texts[:8]), node.node_type, round(score, 4), rank))
+            found = index.graph.nodes[node_id]
+            matches.append(Match(node.key, node_id, found.label, list(found.texts[:8]), found.node_type, round(score, 4), rank))
     return matches
+
+
+def _type_mask(index: Index, node: LocalNode) -> np.ndarray | None:
+    if node.merge_key is None and node.node_type == ENTITY and node.key == "q0":
+        return None  # the fallback node stands for the whole question
+    masks = index.cache.get("type_masks")
+    if masks is None:
+        types = np.array([index.graph.nodes[i].node_type for i in index.node_ids])
+        masks = index.cache["type_masks"] = {t: types == t for t in ("entity", "action")}
+    mask = masks.get(node.node_type)
+    return mask if mask is not None and mask.any() else None
+
+
+def _top_k(index: Index, row: np.ndarray, k: int, mask: np.ndarray | None) -> list[tuple[str, float]]:
+    if mask is not None:
+        row = np.where(mask, row, -np.inf)
+    k_eff = min(k, int(np.isfinite(row).sum()))
+    if k_eff <= 0:
+        return []
+    top = np.argpartition(-row, k_eff - 1)[:k_eff]
+    top = top[np.argsort(-row[top])]
+    return [(index.node_ids[j], float(row[j])) for j in top]
+
+
+def match_evidence(score: float, best_score: float) -> float:
+    """How strongly a match speaks for its query node, in [0, 1].
+
+    The absolute part discounts cosines near the noise floor; the relative
+    part (a softmax-like decay from the query node's best match, temperature
+    ``MATCH_TEMPERATURE``) keeps the long tail of K=10 from counting as much
+    as the real matches: "tool-shed" -> "shed" (0.78) counts, "wood" (0.44) hardly.
+
+    >>> match_evidence(0.9, 0.9) > match_evidence(0.8, 0.9) > match_evidence(0.5, 0.9)
+    True
+    >>> match_evidence(0.2, 0.2)
+    0.0
+    """
+    absolute = max(0.0, score - COSINE_FLOOR) / (1 - COSINE_FLOOR)
+    return absolute * math.exp((score - best_score) / MATCH_TEMPERATURE)
 
 
 def _gather(index: Index, matches: list[Match]) -> dict[str, _Candidate]:
     total = len(index.sentences)
+    best: dict[str, float] = {}
+    for m in matches:
+        best[m.query_node] = max(best.get(m.query_node, -1.0), m.score)
     candidates: dict[str, _Candidate] = {}
     for m in matches:
         grounded = index.graph.nodes[m.node_id].grounded_texts
-        evidence = max(0.0, m.score - COSINE_FLOOR) / (1 - COSINE_FLOOR) * specificity(len(grounded), total)
+        evidence = match_evidence(m.score, best[m.query_node]) * specificity(len(grounded), total)
         for sid in grounded:
             cand = candidates.get(sid)
             if cand is None:
@@ -198,7 +244,8 @@ def retrieve_groundedkg(index: Index, question: str, options: RetrievalOptions, 
     timings["embed"] = _ms(start)
 
     start = time.perf_counter()
-    matches = match_nodes(index, vectors[wanted], [keys[i] for i in wanted], options.k, use_chroma)
+    by_key = {n.key: n for n in query_graph.nodes}
+    matches = match_nodes(index, vectors[wanted], [by_key[keys[i]] for i in wanted], options.k, use_chroma)
     timings["match"] = _ms(start)
 
     start = time.perf_counter()

@@ -1,0 +1,50 @@
+"""Shared helpers for the benchmarks: paths, the bench store, machine facts, JSON output."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+
+RESULTS = ROOT / "bench" / "results"
+STORE_ROOT = Path(os.environ.get("KGCORE_BENCH_STORE", ROOT / "bench" / "data" / "store"))
+PETER = ROOT / "assets" / "peter_rabbit.txt"
+PETER_QA = ROOT / "assets" / "peter_rabbit_dev_qa.csv"
+CRUSOE_QA = ROOT / "bench" / "robinson_crusoe_qa.csv"
+
+
+def crusoe_path() -> Path:
+    """Robinson Crusoe: ../shared/data when present, else the copy in assets/."""
+    shared = ROOT.parent / "shared" / "data" / "robinson_crusoe.txt"
+    return shared if shared.exists() else ROOT / "assets" / "robinson_crusoe.txt"
+
+
+def machine() -> dict:
+    import psutil
+    import torch
+
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpu": platform.processor() or platform.machine(),
+        "cores": os.cpu_count(),
+        "ram_gb": round(psutil.virtual_memory().total / 2**30, 1),
+        "torch": torch.__version__,
+        "torch_threads": torch.get_num_threads(),
+    }
+
+
+def write_json(name: str, data: dict) -> Path:
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    path = RESULTS / name
+    path.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    print(f"wrote {path}")
+    return path

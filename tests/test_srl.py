@@ -1,0 +1,353 @@
+"""The ``srl`` parser: frames read off real spaCy parses, and their sentence graphs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kgcore.graph import build_graph
+from kgcore.parsing import QUERY_ID
+from kgcore.srl import SrlParser
+from kgcore.srl_graph import frames_to_graph
+from kgcore.types import ACTION, ENTITY, Argument, Frame, Sentence
+
+PETER = Path(__file__).resolve().parent.parent / "assets" / "peter_rabbit.txt"
+
+PAPER_TABLE_3 = (
+    "Peter's mother put Peter to bed and made some camomile tea; "
+    "and Peter's mother gave a dose of some camomile tea to Peter!"
+)
+PAPER_3_2 = "Peter's mother gave a dose of camomile tea to Peter."
+# Words that must never label an entity node (first person is the exception, keyed "i").
+BARE_FUNCTION_WORDS = {"the", "a", "an", "it", "he", "she", "they", "him", "her", "them", "his", "its",
+                       "their", "this", "that", "you", "there", "what", "who"}
+
+
+@pytest.fixture(scope="module")
+def parser():
+    return SrlParser()
+
+
+def frames_by_predicate(parser, text: str) -> dict[str, Frame]:
+    frames = parser.frames_for_text(text)
+    by_predicate = {f.predicate: f for f in frames}
+    assert len(by_predicate) == len(frames), [f.predicate for f in frames]
+    return by_predicate
+
+
+def labels(frame: Frame, role: str) -> list[str]:
+    return [a.label for a in frame.arguments if a.role == role]
+
+
+def the_argument(frame: Frame, role: str) -> Argument:
+    found = [a for a in frame.arguments if a.role == role]
+    assert len(found) == 1, (role, frame)
+    return found[0]
+
+
+def sentence_graph(parser, text: str, sid: str = "text_0-0"):
+    return parser.parse([Sentence(sid, 0, 0, 0, text, text, text)])[0]
+
+
+def edges_by_label(sg):
+    label = {n.key: n.label for n in sg.nodes}
+    return {(label[e.source], e.edge_role, label[e.target]) for e in sg.edges}
+
+
+# -- the paper's examples ---------------------------------------------------------------
+
+
+def test_paper_table_3_frames(parser):
+    frames = parser.frames_for_text(PAPER_TABLE_3)
+    assert [f.predicate for f in frames] == ["put", "make", "give"]
+    put, make, give = frames
+    # Peter's mother is keyed by its head noun and linked to Peter by a poss edge.
+    for frame in frames:
+        arg0 = the_argument(frame, "ARG0")
+        assert (arg0.label, arg0.key, arg0.text) == ("mother", "mother", "Peter's mother")
+    assert labels(put, "ARG1") == ["Peter"] and labels(put, "ARG2") == ["bed"]
+    assert labels(make, "ARG1") == ["tea"]
+    tea = the_argument(give, "ARG1")
+    assert (tea.label, tea.text) == ("tea", "a dose of some camomile tea")
+    recipient = the_argument(give, "ARG2")
+    assert (recipient.label, recipient.key, recipient.text) == ("Peter", "peter", "to Peter")
+    assert PAPER_TABLE_3[recipient.start : recipient.end] == "to Peter"
+    assert PAPER_TABLE_3[give.start : give.end] == "gave"
+
+
+def test_paper_table_3_graph_has_one_peter_one_tea_and_next_edges(parser):
+    sg = sentence_graph(parser, PAPER_TABLE_3, "text_1-9")
+    entities = [n for n in sg.nodes if n.node_type == ENTITY]
+    assert [n.label for n in entities].count("Peter") == 1
+    assert [n.label for n in entities].count("tea") == 1
+    tea = next(n for n in entities if n.label == "tea")
+    assert {"some camomile tea", "a dose of some camomile tea", "tea"} <= set(tea.texts)
+    peter = next(n for n in entities if n.label == "Peter")
+    assert peter.merge_key == "peter" and "to Peter" not in peter.texts  # preposition stripped
+    edges = edges_by_label(sg)
+    assert {("put", "ARG0", "mother"), ("make", "ARG0", "mother"), ("give", "ARG0", "mother")} <= edges
+    assert {("put", "ARG1", "Peter"), ("give", "ARG2", "Peter"), ("give", "ARG1", "tea")} <= edges
+    assert ("mother", "poss", "Peter") in edges
+    assert [f["predicate"] for f in sg.analysis["frames"]] == ["put", "make", "give"]
+
+    graph = build_graph([sg])
+    assert graph.invariant_problems(["text_1-9"]) == []
+    label = {node_id: node.label for node_id, node in graph.nodes.items()}
+    nexts = [(label[e.source], label[e.target]) for e in graph.edges if e.edge_role == "next"]
+    assert nexts == [("put", "make"), ("make", "give")]
+
+
+def test_paper_section_3_2_example(parser):
+    give = frames_by_predicate(parser, PAPER_3_2)["give"]
+    assert the_argument(give, "ARG0").text == "Peter's mother"
+    assert (the_argument(give, "ARG1").text, the_argument(give, "ARG1").label) == ("a dose of camomile tea", "tea")
+    assert the_argument(give, "ARG2").text == "to Peter"
+
+
+# -- predicates ----------------------------------------------------------------------------
+
+
+def test_auxiliaries_are_not_predicates_and_negation_stays_in_the_label(parser):
+    frame = parser.frames_for_text("He had not forgotten.")
+    assert [(f.predicate, f.text, f.negated) for f in frame] == [("not forget", "had not forgotten", True)]
+    assert all("NEG" not in a.role for a in frame[0].arguments)
+    assert "never stop" in frames_by_predicate(parser, "Peter never stopped running till he got home.")
+    said = frames_by_predicate(parser, '"Don\'t go into Mr. McGregor\'s garden," said Mrs. Rabbit.')
+    assert {"not go", "say"} <= set(said)
+
+
+def test_particles_and_copulas(parser):
+    hung = frames_by_predicate(parser, "Mr. McGregor hung up the little jacket and the shoes.")["hang up"]
+    assert labels(hung, "ARG1") == ["jacket", "shoe"]
+    assert "give up" in frames_by_predicate(parser, "Peter gave up.")
+    assert "go back" in frames_by_predicate(parser, "Peter went back home.")
+    be = frames_by_predicate(parser, "Peter was very naughty.")["be"]
+    assert labels(be, "ARG1") == ["Peter"] and labels(be, "ARG2") == ["naughty"]
+    have = frames_by_predicate(parser, "Flopsy had bread and milk for supper.")["have"]
+    assert labels(have, "ARG0") == ["Flopsy"] and labels(have, "ARG1")[:2] == ["bread", "milk"]
+
+
+# -- arguments -----------------------------------------------------------------------------
+
+
+def test_passive_subject_and_by_agent(parser):
+    put = frames_by_predicate(parser, "Peter was put in a pie by Mrs. McGregor.")["put"]
+    assert labels(put, "ARG1") == ["Peter"]
+    agent = the_argument(put, "ARG0")
+    assert (agent.label, agent.key, agent.text) == ("Mrs. McGregor", "mrs mcgregor", "by Mrs. McGregor")
+    assert labels(put, "ARG2") == ["pie"]
+
+
+def test_titles_keep_mr_and_mrs_mcgregor_apart(parser):
+    see = frames_by_predicate(parser, "Peter saw Mr. McGregor and Mrs. McGregor in the garden.")["see"]
+    assert [a.key for a in see.arguments if a.role == "ARG1"] == ["mr mcgregor", "mrs mcgregor"]
+    assert labels(see, "ARGM-LOC") == ["garden"]
+
+
+def test_conjoined_subjects_and_objects(parser):
+    go = frames_by_predicate(parser, "Flopsy, Mopsy and Cotton-tail went down the lane.")["go"]
+    assert labels(go, "ARG0") == ["Flopsy", "Mopsy", "Cotton-tail"]
+    assert labels(go, "ARGM-LOC") == ["lane"]
+    take = frames_by_predicate(parser, "Old Mrs. Rabbit took a basket and her umbrella.")["take"]
+    assert labels(take, "ARG1") == ["basket", "umbrella"]
+    assert the_argument(take, "ARG0").key == "mrs rabbit"
+
+
+def test_conjoined_verbs_share_the_subject_but_not_the_object(parser):
+    frames = frames_by_predicate(parser, "Mr. McGregor jumped up and ran after Peter.")
+    assert labels(frames["jump up"], "ARG0") == ["Mr. McGregor"]
+    assert labels(frames["run"], "ARG0") == ["Mr. McGregor"]
+    frames = frames_by_predicate(parser, "Old Mrs. Rabbit took a basket and went through the wood.")
+    assert labels(frames["go"], "ARG0") == ["Mrs. Rabbit"]
+    assert labels(frames["go"], "ARG1") == [] and labels(frames["go"], "ARGM-LOC") == ["wood"]
+
+
+def test_open_complements_take_their_controller(parser):
+    frames = frames_by_predicate(parser, "Peter went to look for some parsley.")
+    assert labels(frames["look"], "ARG0") == ["Peter"]
+    assert labels(frames["look"], "ARG1") == ["parsley"]
+    frames = frames_by_predicate(parser, "Mr. McGregor intended to pop the sieve upon the top of Peter.")
+    assert labels(frames["pop"], "ARG0") == ["Mr. McGregor"] and labels(frames["pop"], "ARG1") == ["sieve"]
+    assert [a.label for a in frames["intend"].arguments if a.role == "ARG1"] == ["pop"]  # the clause
+
+
+def test_relative_pronouns_stand_for_their_noun(parser):
+    frames = frames_by_predicate(parser, "Mr. McGregor came up with a sieve, which he intended to pop upon Peter.")
+    pop = frames["pop"]
+    assert labels(pop, "ARG1") == ["sieve"] and the_argument(pop, "ARG1").text == "a sieve"
+    frames = frames_by_predicate(
+        parser, "Flopsy, Mopsy and Cotton-tail, who were good little bunnies, went down the lane."
+    )
+    assert labels(frames["be"], "ARG1") == ["Flopsy", "Mopsy", "Cotton-tail"]
+    assert labels(frames["be"], "ARG2") == ["bunny"]
+    assert labels(frames["go"], "ARG0") == ["Flopsy", "Mopsy", "Cotton-tail"]
+
+
+def test_adverbial_participle_takes_the_main_subject(parser):
+    frames = frames_by_predicate(parser, "After losing his shoes, Peter ran on quite fast.")
+    assert labels(frames["lose"], "ARG0") == ["Peter"] and labels(frames["lose"], "ARG1") == ["shoe"]
+    assert [a.label for a in frames["run on"].arguments if a.role == "ARGM-TMP"] == ["lose"]
+
+
+def test_list_head_cut_off_by_the_parser_is_restored(parser):
+    # spaCy's small model attaches "Flopsy" elsewhere and keeps only "Mopsy and Cottontail" as subject.
+    have = frames_by_predicate(parser, "Flopsy, Mopsy and Cottontail had bread and milk for supper.")["have"]
+    assert labels(have, "ARG0") == ["Flopsy", "Mopsy", "Cottontail"]
+    meet = frames_by_predicate(parser, "In London, Peter and Mary met.")["meet"]
+    assert labels(meet, "ARG0") == ["Peter", "Mary"]
+
+
+def test_dative_and_partitive_objects(parser):
+    give = frames_by_predicate(parser, "Mrs. Rabbit gave Peter a dose of medicine.")["give"]
+    assert labels(give, "ARG2") == ["Peter"] and labels(give, "ARG1") == ["medicine"]
+    ask = frames_by_predicate(parser, "Peter asked the mouse the way to the gate.")["ask"]
+    assert labels(ask, "ARG2") == ["mouse"] and labels(ask, "ARG1") == ["way"]
+    lose = frames_by_predicate(parser, "Peter lost a pair of shoes and one of his buttons.")["lose"]
+    assert labels(lose, "ARG1") == ["shoe", "button"]
+    assert [a.text for a in lose.arguments if a.role == "ARG1"] == ["a pair of shoes", "one of his buttons"]
+
+
+def test_temporal_and_locative_arguments(parser):
+    text = "They lived with their mother in a sand-bank, underneath the root of a very big fir tree."
+    live = frames_by_predicate(parser, text)["live"]
+    assert "sand-bank" in labels(live, "ARGM-LOC")
+    edges = edges_by_label(sentence_graph(parser, text))
+    assert ("live", "ARGM-LOC", "sand-bank") in edges
+    assert ("sand-bank", "underneath", "root") in edges and ("root", "of", "fir tree") in edges
+
+    say = frames_by_predicate(parser, '"Now, my dears," said old Mrs. Rabbit one morning.')["say"]
+    assert labels(say, "ARGM-TMP") == ["morning"] and labels(say, "ARG0") == ["Mrs. Rabbit"]
+    go = frames_by_predicate(parser, "After dinner Peter went to bed.")["go"]
+    assert labels(go, "ARGM-TMP") == ["dinner"] and labels(go, "ARG0") == ["Peter"]
+    sg = sentence_graph(parser, "When Peter got home, his mother put him to bed.")
+    assert ("put", "ARGM-TMP", "get") in edges_by_label(sg)  # the clause links the two actions
+    assert ("get", "ARGM-LOC", "home") in edges_by_label(sg)
+
+
+def test_entity_labels_keep_compounds_and_first_person(parser):
+    rush = frames_by_predicate(parser, "Peter rushed into the tool-shed.")["rush"]
+    assert labels(rush, "ARGM-LOC") == ["tool-shed"]
+    come = frames_by_predicate(parser, "Peter came round the end of a cucumber frame.")["come round"]
+    assert "cucumber frame" in [a.label for a in come.arguments]
+    me = frames_by_predicate(parser, "Mr. McGregor saw me.")["see"]
+    assert [(a.label, a.key) for a in me.arguments if a.role == "ARG1"] == [("I", "i")]
+    see = frames_by_predicate(parser, "My father and I saw Peter.")["see"]
+    assert [a.key for a in see.arguments if a.role == "ARG0"] == ["father", "i"]
+    assert ("father", "poss", "I") in edges_by_label(sentence_graph(parser, "My father and I saw Peter."))
+
+
+def test_unresolved_pronouns_stay_in_frames_but_make_no_node(parser):
+    sg = sentence_graph(parser, "He found a door in a wall, but it was locked.")
+    frame_args = {a["label"] for f in sg.analysis["frames"] for a in f["arguments"]}
+    assert {"he", "it"} <= frame_args
+    assert {n.label for n in sg.nodes if n.node_type == ENTITY} == {"door", "wall"}
+    assert ("door", "in", "wall") in edges_by_label(sg)
+
+
+# -- questions -------------------------------------------------------------------------------
+
+
+def test_question_what_happened_to_the_father(parser):
+    qg = parser.parse_question("What happened to the young rabbits' father?")
+    assert qg.sentence_id == QUERY_ID
+    happen = next(n for n in qg.nodes if n.node_type == ACTION)
+    assert happen.label == "happen"
+    unknown = [n for n in qg.nodes if n.is_unknown]
+    assert [(n.label, n.merge_key) for n in unknown] == [("what", None)]
+    edges = edges_by_label(qg)
+    assert ("happen", "ARG1", "what") in edges
+    assert ("happen", "ARG2", "father") in edges and ("father", "poss", "rabbit") in edges
+
+
+def test_question_where_did_peter_lose_his_shoes(parser):
+    qg = parser.parse_question("Where did Peter lose his shoes?")
+    edges = edges_by_label(qg)
+    assert {("lose", "ARG0", "Peter"), ("lose", "ARG1", "shoe"), ("lose", "ARGM-LOC", "where")} <= edges
+    assert [n.label for n in qg.nodes if n.is_unknown] == ["where"]
+
+
+def test_question_with_fronted_object(parser):
+    edges = edges_by_label(parser.parse_question("What did Peter's mother give him when he got home?"))
+    assert {("give", "ARG1", "what"), ("give", "ARG0", "mother"), ("give", "ARGM-TMP", "get")} <= edges
+
+
+def test_questions_without_predicate(parser):
+    assert parser.parse_question("Why?").nodes == ()
+    assert parser.parse_question("   ").nodes == ()
+    qg = parser.parse_question("Peter's mother?")
+    assert all(n.node_type == ENTITY for n in qg.nodes)
+    assert ("mother", "poss", "Peter") in edges_by_label(qg)
+
+
+def test_document_sentences_drop_wh_words(parser):
+    sg = sentence_graph(parser, "She wondered what he had done with his clothes.")
+    assert not any(n.is_unknown for n in sg.nodes)
+    assert ("do", "ARG2", "clothes") in edges_by_label(sg)
+    assert ("wonder", "ARG1", "do") in edges_by_label(sg)
+
+
+# -- frames_to_graph on hand-made frames (pure logic) ---------------------------------------
+
+
+def test_frames_to_graph_rules_on_hand_made_frames():
+    text = "When Peter came home, who met him?"
+    came = Frame("come", "came", (Argument("ARG0", "Peter", "Peter", "peter", 5, 10),
+                                  Argument("ARGM-LOC", "home", "home", "home", 16, 20)), start=11, end=15)
+    met = Frame("meet", "met", (
+        Argument("ARGM-TMP", "When Peter came home", "come", "", 0, 20),
+        Argument("ARG0", "who", "who", "", 22, 25),
+        Argument("ARG1", "him", "him", "", 30, 33),
+    ), start=26, end=29)
+    sg = frames_to_graph("q", [came, met], text)
+    assert [n.label for n in sg.nodes if n.node_type == ACTION] == ["come", "meet"]
+    assert {n.label for n in sg.nodes if n.node_type == ENTITY} == {"Peter", "home", "who"}
+    assert ("meet", "ARGM-TMP", "come") in edges_by_label(sg)
+    edge_types = {(e.edge_role, e.edge_type) for e in sg.edges}
+    assert ("ARGM-TMP", "action-action") in edge_types and ("ARG0", "action-entity") in edge_types
+    who = next(n for n in sg.nodes if n.label == "who")
+    assert who.is_unknown and who.merge_key is None
+    assert "him" not in {n.label for n in sg.nodes}
+    assert not any(n.is_unknown for n in frames_to_graph("s", [came, met], text, keep_unknown=False).nodes)
+    assert [Frame.from_dict(d) for d in sg.analysis["frames"]] == [came, met]
+
+
+def test_frames_to_graph_merges_one_key_into_one_node_with_all_texts():
+    give = Frame("give", "gave", (
+        Argument("ARG1", "a dose of tea", "tea", "tea", 10, 23),
+        Argument("ARG2", "to Peter", "Peter", "peter", 24, 32),
+    ), start=5, end=9)
+    make = Frame("make", "made", (Argument("ARG1", "some tea", "tea", "tea", 40, 48),), start=35, end=39)
+    sg = frames_to_graph("s", [give, make], "")
+    tea = [n for n in sg.nodes if n.label == "tea"]
+    assert len(tea) == 1 and tea[0].texts == ("a dose of tea", "tea", "some tea") and tea[0].order == 10
+    assert next(n for n in sg.nodes if n.label == "Peter").texts == ("Peter",)
+    assert next(n for n in sg.nodes if n.label == "give").texts == ("gave", "gave a dose of tea to Peter")
+
+
+# -- the whole book ----------------------------------------------------------------------------
+
+
+def test_whole_book_builds_a_sound_graph(parser):
+    from kgcore.ingest import load_document, split_sentences
+
+    sentences = split_sentences(load_document(PETER), nlp=parser.nlp)
+    calls = []
+    graphs = parser.parse(sentences, progress=lambda done, total: calls.append((done, total)))
+    assert len(graphs) == len(sentences) > 50
+    assert calls[-1] == (len(sentences), len(sentences))
+    assert [g.sentence_id for g in graphs] == [s.id for s in sentences]
+
+    graph = build_graph(graphs)
+    assert graph.invariant_problems([s.id for s in sentences]) == []
+    docs = parser.nlp.pipe(s.resolved for s in sentences)
+    for sentence, sg, doc in zip(sentences, graphs, docs):
+        if any(t.pos_ == "VERB" for t in doc):
+            assert any(n.node_type == ACTION for n in sg.nodes), sentence.resolved
+    for node in graph.nodes.values():
+        assert node.label.strip() and node.texts and node.grounded_texts
+        if node.node_type == ENTITY:
+            assert node.label.lower() not in BARE_FUNCTION_WORDS, node
+    assert {"peter", "mr mcgregor", "mrs rabbit", "garden", "tea"} <= set(graph.nodes)
+    assert sum(n.node_type == ACTION for n in graph.nodes.values()) > 100
+    assert len(graph.edges) > len(graph.nodes)
