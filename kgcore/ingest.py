@@ -393,17 +393,23 @@ def _split_oversize(paragraph: str, max_tokens: int) -> list[str]:
     return [" ".join(words) for words in pieces if words]
 
 
+_DASHES = re.compile(r"\s*(?:--+|\u2014)\s*")
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
                          "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"'})
 
 
 def normalize_sentence(text: str) -> str:
-    """Collapse whitespace and straighten curly quotes.
+    """Collapse whitespace, straighten curly quotes and detach dashes.
+
+    Gutenberg writes dashes as ``--`` glued to words ("and--Jumped"), which
+    spaCy reads as one odd token and then misparses the whole clause.
 
     >>> normalize_sentence("  \\u201cDon\\u2019t,\\u201d  she\\n said. ")
     '"Don\\'t," she said.'
+    >>> normalize_sentence("the tool-shed and--Jumped")
+    'the tool-shed and -- Jumped'
     """
-    return " ".join(text.translate(_QUOTES).split())
+    return " ".join(_DASHES.sub(" -- ", text.translate(_QUOTES)).split())
 
 
 def split_sentences(doc: Document, nlp=None, chunk_tokens: int = 5000) -> list[Sentence]:

@@ -26,6 +26,7 @@ from .types import ENTITY, LocalNode, Match, QueryResult, SelectedSentence, Sent
 #: Weights of the graph score (see :func:`graph_score`).
 W_STRUCTURE = 0.5
 W_SIMILARITY = 1.0
+W_NEIGHBOUR = 0.3
 #: Lowest specificity a matched node keeps, so a sentence about the hero still counts a little.
 MIN_SPECIFICITY = 0.15
 #: Cosines below this are treated as no evidence at all (MiniLM gives unrelated phrases ~0.1-0.25).
@@ -154,46 +155,68 @@ def _sentence_edges(index: Index) -> dict[str, list[tuple[str, str]]]:
     return cache
 
 
-def structure_overlap(edges: list[tuple[str, str]], owners: dict[str, set[str]]) -> int:
-    """Number of distinct query-node pairs whose matches are joined by an edge of the sentence.
+def structure_overlap(edges: list[tuple[str, str]], owners: dict[str, dict[str, float]]) -> float:
+    """Weighted count of distinct query-node pairs whose matches are joined by an edge of the sentence.
 
-    ``owners`` maps a matched node id to the query nodes that matched it.
+    ``owners`` maps a matched node id to {query node: match evidence}; a
+    pair counts with the weaker of its two matches' evidence, so two
+    long-tail matches that happen to be linked add almost nothing.
 
-    >>> structure_overlap([("give_3", "tea")], {"give_3": {"q_give"}, "tea": {"q_tea"}})
-    1
-    >>> structure_overlap([("give_3", "tea")], {"give_3": {"q_give"}})
-    0
+    >>> structure_overlap([("give_3", "tea")], {"give_3": {"q_give": 1.0}, "tea": {"q_tea": 0.5}})
+    0.5
+    >>> structure_overlap([("give_3", "tea")], {"give_3": {"q_give": 1.0}})
+    0.0
     """
-    pairs = set()
+    pairs: dict[frozenset, float] = {}
     for source, target in edges:
-        for u in owners.get(source, ()):
-            for w in owners.get(target, ()):
+        for u, eu in owners.get(source, {}).items():
+            for w, ew in owners.get(target, {}).items():
                 if u != w:
-                    pairs.add(frozenset((u, w)))
-    return len(pairs)
+                    key = frozenset((u, w))
+                    pairs[key] = max(pairs.get(key, 0.0), min(eu, ew))
+    return float(sum(pairs.values()))
 
 
-def graph_score(evidence_per_query: dict[str, float], structure_pairs: int, similarity: float, n_query_nodes: int) -> float:
+def graph_evidence(evidence_per_query: dict[str, float], structure_pairs: float, n_query_nodes: int) -> float:
+    """The graph part of :func:`graph_score`: query-node coverage plus recurring structure."""
+    coverage = sum(evidence_per_query.values()) / max(n_query_nodes, 1)
+    structure = structure_pairs / max(n_query_nodes - 1, 1)
+    return coverage + W_STRUCTURE * structure
+
+
+def graph_score(
+    evidence_per_query: dict[str, float],
+    structure_pairs: float,
+    similarity: float,
+    n_query_nodes: int,
+    neighbour_evidence: float = 0.0,
+) -> float:
     """Rank of a sentence in the union; higher is better.
 
     * **coverage** — for every *distinct* query node matched in the sentence,
-      its best evidence there: the match cosine above a noise floor times the
-      matched node's *specificity* (an IDF over grounded sentences), so the
-      hero grounded in thousands of sentences adds little while a rare
-      concept adds much; summed over query nodes and divided by their number,
-      so a sentence that answers several parts of the question wins;
+      its best evidence there: the match cosine above a noise floor, decayed
+      by its distance to the query node's best match, times the matched
+      node's *specificity* (an IDF over grounded sentences), so the hero
+      grounded in thousands of sentences adds little while a rare concept
+      adds much; summed over query nodes and divided by their number, so a
+      sentence that answers several parts of the question wins;
     * **structure** — query-node pairs whose matches are linked by an edge
       grounded in this very sentence (the question's action–argument
-      structure recurs here), weighted by ``W_STRUCTURE``;
+      structure recurs here), each pair weighted by its weaker match's
+      evidence, then by ``W_STRUCTURE``;
+    * **narrative neighbourhood** — ``W_NEIGHBOUR`` times the graph evidence
+      of the stronger adjacent sentence in the union: stories answer "how"
+      and "what next" in the sentence after the one that matches ("Mr.
+      McGregor was quite sure that Peter was somewhere in the tool-shed" ->
+      "Presently Peter sneezed");
     * **similarity** — cosine between question and sentence (``W_SIMILARITY``),
       which breaks ties among sentences with the same graph evidence.
 
     >>> graph_score({"a": 0.9, "b": 0.8}, 1, 0.5, 2) > graph_score({"a": 0.9}, 0, 0.5, 2)
     True
     """
-    coverage = sum(evidence_per_query.values()) / max(n_query_nodes, 1)
-    structure = structure_pairs / max(n_query_nodes - 1, 1)
-    return coverage + W_STRUCTURE * structure + W_SIMILARITY * similarity
+    own = graph_evidence(evidence_per_query, structure_pairs, n_query_nodes)
+    return own + W_NEIGHBOUR * neighbour_evidence + W_SIMILARITY * similarity
 
 
 def apply_budget(ranked: list[SelectedSentence], budget_sentences: int = 0, budget_words: int = 0) -> list[SelectedSentence]:
@@ -260,23 +283,28 @@ def retrieve_groundedkg(index: Index, question: str, options: RetrievalOptions, 
 
 
 def _rank_candidates(index, candidates, matches, sims, n_query_nodes, options) -> list[SelectedSentence]:
-    owners: dict[str, set[str]] = defaultdict(set)
+    best: dict[str, float] = {}
     for m in matches:
-        owners[m.node_id].add(m.query_node)
+        best[m.query_node] = max(best.get(m.query_node, -1.0), m.score)
+    owners: dict[str, dict[str, float]] = defaultdict(dict)
+    for m in matches:
+        owners[m.node_id][m.query_node] = match_evidence(m.score, best[m.query_node])
     edges = _sentence_edges(index)
+    kept_ids = [sid for sid, cand in candidates.items()
+                if (options.tau is None or sims[cand.row] >= options.tau) and len(cand.node_ids) >= options.min_count]
+    own = {sid: graph_evidence(candidates[sid].best_per_query, structure_overlap(edges.get(sid, []), owners), n_query_nodes)
+           for sid in kept_ids}
+    by_row = {candidates[sid].row: own[sid] for sid in kept_ids}
     ranked = []
-    for sid, cand in candidates.items():
-        sim = float(sims[cand.row])
-        if options.tau is not None and sim < options.tau:
-            continue
-        if len(cand.node_ids) < options.min_count:
-            continue
+    for sid in kept_ids:
+        cand = candidates[sid]
         sent = index.sentences[cand.row]
-        pairs = structure_overlap(edges.get(sid, []), owners)
+        sim = float(sims[cand.row])
+        neighbour = max(by_row.get(cand.row - 1, 0.0), by_row.get(cand.row + 1, 0.0))
+        score = own[sid] + W_NEIGHBOUR * neighbour + W_SIMILARITY * sim
         ranked.append(SelectedSentence(
             sid, sent.position, sent.original, sent.resolved, list(cand.node_ids),
-            sorted(cand.best_per_query), len(cand.node_ids), round(sim, 4),
-            round(graph_score(cand.best_per_query, pairs, sim, n_query_nodes), 4),
+            sorted(cand.best_per_query), len(cand.node_ids), round(sim, 4), round(score, 4),
         ))
     ranked.sort(key=lambda s: (-s.score, s.position))
     kept = apply_budget(ranked, options.budget_sentences, options.budget_words)

@@ -94,14 +94,21 @@ def extract_frames(sent_span) -> list[Frame]:
     return [_Clause(v, base, text).frame() for v in sent_span if is_predicate(v)]
 
 
-def entity_frame(sent_span) -> Frame | None:
-    """An entity-only frame (empty predicate) for a verbless sentence, or None."""
+def entity_frame(sent_span, covered: Sequence[tuple[int, int]] = ()) -> Frame | None:
+    """An entity-only frame (empty predicate) for the noun chunks outside ``covered``, or None.
+
+    Used for verbless sentences and for mentions no predicate claimed (a
+    misparsed "into the tool-shed"), so no entity of a sentence is lost.
+    ``covered`` holds (start, end) character ranges relative to the span.
+    """
     if not len(sent_span):
         return None
-    clause = _Clause(sent_span[0], getattr(sent_span, "start_char", 0), sent_span.text)
+    base = getattr(sent_span, "start_char", 0)
+    clause = _Clause(sent_span[0], base, sent_span.text)
     args: list[Argument] = []
     for chunk in getattr(sent_span, "noun_chunks", ()):
-        if chunk.root.dep_ != "conj":
+        start, end = chunk.start_char - base, chunk.end_char - base
+        if chunk.root.dep_ != "conj" and not any(s < end and start < e for s, e in covered):
             args += clause.nominal(MENTION, chunk.root)
     return Frame("", "", tuple(a for a in args if a.key)) if any(a.key for a in args) else None
 
@@ -384,12 +391,11 @@ def _dedupe(args: list[Argument]) -> tuple[Argument, ...]:
 
 
 def frames_of(sent_span) -> list[Frame]:
-    """Frames of ``sent_span``; an entity-only frame when it has no predicate."""
+    """Frames of ``sent_span``, plus an entity-only frame for mentions no predicate claimed."""
     frames = extract_frames(sent_span)
-    if not frames:
-        fallback = entity_frame(sent_span)
-        frames = [fallback] if fallback else []
-    return frames
+    covered = [(a.start, a.end) for f in frames for a in f.arguments] + [(f.start, f.end) for f in frames]
+    leftover = entity_frame(sent_span, covered)
+    return frames + [leftover] if leftover else frames
 
 
 class SrlParser:
