@@ -1,0 +1,143 @@
+"""Question answering on a real Peter Rabbit index: GroundedKG, baselines, filters, budgets, CLI."""
+
+import json
+
+import numpy as np
+import pytest
+
+from conftest import PETER_ID
+from kgcore.cli import main
+from kgcore.engine import QueryEngine, result_to_json
+from kgcore.errors import IndexMismatchError, IndexNotFoundError, InputError
+from kgcore.settings import METHODS, RetrievalOptions
+
+FATHER_Q = "What happened to the young rabbits' father?"
+
+
+def _pie_id(index):
+    return next(s.id for s in index.sentences if "put in a pie" in s.original)
+
+
+def test_father_question_selects_the_pie_sentence(engine, peter_index):
+    result = engine.retrieve(PETER_ID, FATHER_Q, RetrievalOptions(budget_words=200))
+    assert _pie_id(peter_index) in result.sentence_ids
+    assert result.context_words <= 200
+    pie = next(s for s in result.sentences if s.id == _pie_id(peter_index))
+    assert "father" in pie.selected_by and pie.retrieval_count >= 1 and pie.score > 0
+    # the query graph holds the question's structure, with the wh-word as an unmatched node
+    labels = {n.label for n in result.query_graph.nodes}
+    assert {"happen", "father"} <= labels
+    assert not any(m.query_node.startswith("unknown") for m in result.matches)
+    assert set(result.timings_ms) >= {"parse", "embed", "match", "select", "retrieval"}
+
+
+def test_budgeted_context_ranks_the_pie_sentence_first_among_father_sentences(engine, peter_index):
+    result = engine.retrieve(PETER_ID, FATHER_Q, RetrievalOptions(budget_sentences=3))
+    assert len(result.sentences) == 3 and _pie_id(peter_index) in result.sentence_ids
+
+
+def test_unbudgeted_union_is_the_papers_union(engine, peter_index):
+    result = engine.retrieve(PETER_ID, FATHER_Q, RetrievalOptions(k=10))
+    expected = set()
+    for m in result.matches:
+        expected |= set(peter_index.graph.nodes[m.node_id].grounded_texts)
+    assert set(result.sentence_ids) == expected and result.candidates == len(expected)
+    positions = [s.position for s in result.sentences]
+    assert positions == sorted(positions)
+    per_query = {m.query_node for m in result.matches}
+    assert all(len([m for m in result.matches if m.query_node == q]) == 10 for q in per_query)
+
+
+def test_filters_reduce_the_context_monotonically(engine):
+    sizes = [len(engine.retrieve(PETER_ID, FATHER_Q, RetrievalOptions(tau=t)).sentences) for t in (None, 0.1, 0.3, 0.5)]
+    assert sizes == sorted(sizes, reverse=True) and sizes[0] > sizes[-1]
+    counts = [len(engine.retrieve(PETER_ID, FATHER_Q, RetrievalOptions(min_count=n)).sentences) for n in (1, 2, 3)]
+    assert counts == sorted(counts, reverse=True) and counts[0] > counts[-1]
+    for s in engine.retrieve(PETER_ID, FATHER_Q, RetrievalOptions(tau=0.3, min_count=2)).sentences:
+        assert s.similarity >= 0.3 and s.retrieval_count >= 2
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_every_method_honours_budgets(engine, method):
+    for words in (50, 200):
+        result = engine.retrieve(PETER_ID, "Where did Peter lose his shoes?", RetrievalOptions(method=method, budget_words=words))
+        assert result.context_words <= words and result.method == method
+    result = engine.retrieve(PETER_ID, "Where did Peter lose his shoes?", RetrievalOptions(method=method, budget_sentences=4))
+    assert len(result.sentences) <= 4
+
+
+def test_baselines_find_their_evidence(engine, peter_index):
+    q = "Where did Peter lose his shoes?"
+    for method in ("dense", "bm25", "hybrid"):
+        result = engine.retrieve(PETER_ID, q, RetrievalOptions(method=method, k=3))
+        assert len(result.sentences) == 3
+        assert any("one shoe among the cabbages" in s.text for s in result.sentences), method
+    full = engine.retrieve(PETER_ID, q, RetrievalOptions(method="full"))
+    assert len(full.sentences) == len(peter_index.sentences)
+    assert engine.retrieve(PETER_ID, q, RetrievalOptions(method="none")).sentences == []
+
+
+def test_chroma_and_numpy_matching_agree(engine):
+    a = engine.retrieve(PETER_ID, FATHER_Q, RetrievalOptions(), use_chroma=False)
+    b = engine.retrieve(PETER_ID, FATHER_Q, RetrievalOptions(method="groundedkg"), use_chroma=True)
+    top_a = {m.query_node: m.node_id for m in a.matches if m.rank == 0}
+    top_b = {m.query_node: m.node_id for m in b.matches if m.rank == 0}
+    assert top_a == top_b
+
+
+def test_question_without_predicate_or_entity_falls_back(engine):
+    result = engine.retrieve(PETER_ID, "Why?", RetrievalOptions(budget_words=100))
+    assert result.notes and "whole question" in result.notes[0]
+    assert [n.label for n in result.query_graph.nodes] == ["Why?"]
+
+
+def test_bad_questions_and_documents(engine, peter_store):
+    with pytest.raises(InputError, match="question"):
+        engine.retrieve(PETER_ID, "   ")
+    with pytest.raises(IndexNotFoundError, match="no-such-book"):
+        engine.retrieve("no-such-book", "Who?")
+    with pytest.raises(InputError, match="method"):
+        RetrievalOptions(method="magic")
+
+
+def test_index_built_with_another_embedding_model_is_refused(peter_store, tmp_path):
+    import shutil
+
+    from kgcore.store import Store
+
+    shutil.copytree(peter_store.root / PETER_ID, tmp_path / PETER_ID)
+    manifest = json.loads((tmp_path / PETER_ID / "manifest.json").read_text())
+    manifest["models"]["embedding"], manifest["models"]["embedding_dim"] = "bge-large", 1024
+    (tmp_path / PETER_ID / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(IndexMismatchError, match="bge-large"):
+        QueryEngine(Store(tmp_path)).retrieve(PETER_ID, FATHER_Q)
+
+
+def test_answer_has_citations_into_the_context(engine):
+    result, answer = engine.ask(PETER_ID, "Where did Peter lose his shoes?", RetrievalOptions(budget_words=300), "extractive")
+    assert "cabbages" in answer.text and answer.generator == "extractive"
+    cited = {i for c in answer.citations for i in c.sentence_ids}
+    assert cited and cited <= set(result.sentence_ids)
+    data = result_to_json(result, answer)
+    assert data["timings_ms"]["answer"] > 0 and data["citations"]
+
+
+def test_cli_batch_jsonl(peter_store, tmp_path, capsys):
+    questions = tmp_path / "q.csv"
+    questions.write_text("question,answer1\nWhere did Peter lose his shoes?,x\nWhat did Mrs. Rabbit buy at the baker's?,y\n")
+    code = main(["ask", "--store", str(peter_store.root), "--doc", PETER_ID, "--questions", str(questions),
+                 "--budget-words", "300", "--quiet"])
+    assert code == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
+    assert [r["question"] for r in rows] == ["Where did Peter lose his shoes?", "What did Mrs. Rabbit buy at the baker's?"]
+    for r in rows:
+        assert set(r) >= {"question", "method", "query_graph", "matches", "sentences", "answer", "citations", "timings_ms"}
+        assert set(r["timings_ms"]) >= {"parse", "embed", "match", "select", "retrieval", "answer"}
+        assert r["sentences"] and all({"id", "text"} <= set(s) for s in r["sentences"])
+        assert all({"query_node", "node_id", "label", "score"} <= set(m) for m in r["matches"])
+    plain = tmp_path / "q.txt"
+    plain.write_text("Where did Peter lose his shoes?\n\n")
+    assert main(["ask", "--store", str(peter_store.root), "--doc", PETER_ID, "--questions", str(plain), "--quiet"]) == 0
+    assert len(capsys.readouterr().out.strip().splitlines()) == 1
+    assert main(["ask", "--store", str(peter_store.root), "--doc", "nope", "Who?"]) == 2
+    assert main(["ask", "--store", str(peter_store.root), "--doc", PETER_ID, "--questions", str(tmp_path / "none.csv")]) == 2
