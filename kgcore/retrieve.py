@@ -19,14 +19,16 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .embed import embed_query_nodes
+from .match import match_nodes, query_adjacency
 from .settings import RetrievalOptions
 from .store import Index
 from .types import ENTITY, LocalNode, Match, QueryResult, SelectedSentence, SentenceGraph
 
 #: Weights of the graph score (see :func:`graph_score`).
 W_STRUCTURE = 0.5
-W_SIMILARITY = 1.0
+W_SIMILARITY = 1.5
 W_NEIGHBOUR = 0.3
+LENGTH_EXPONENT = 0.3
 #: Lowest specificity a matched node keeps, so a sentence about the hero still counts a little.
 MIN_SPECIFICITY = 0.15
 #: Cosines below this are treated as no evidence at all (MiniLM gives unrelated phrases ~0.1-0.25).
@@ -62,50 +64,6 @@ def specificity(grounded: int, total_sentences: int) -> float:
         return 1.0
     idf = math.log(total_sentences / max(grounded, 1)) / math.log(total_sentences)
     return MIN_SPECIFICITY + (1 - MIN_SPECIFICITY) * max(0.0, min(1.0, idf))
-
-
-def match_nodes(
-    index: Index, query_vectors: np.ndarray, query_nodes: list[LocalNode], k: int, use_chroma: bool = False, typed: bool = True
-) -> list[Match]:
-    """Top-``k`` graph nodes per query node, best first.
-
-    With ``typed`` an action query node is matched against action nodes and
-    an entity against entities (an entity "shed" must not match the action
-    "shed tears"); the fallback whole-question node matches anything.
-    """
-    if use_chroma:
-        ranked = index.chroma_query_nodes(query_vectors, k)
-    else:
-        scores = query_vectors @ index.node_vectors.T
-        ranked = [_top_k(index, row, k, _type_mask(index, node) if typed else None) for row, node in zip(scores, query_nodes)]
-    matches = []
-    for node, hits in zip(query_nodes, ranked):
-        for rank, (node_id, score) in enumerate(hits):
-            found = index.graph.nodes[node_id]
-            matches.append(Match(node.key, node_id, found.label, list(found.texts[:8]), found.node_type, round(score, 4), rank))
-    return matches
-
-
-def _type_mask(index: Index, node: LocalNode) -> np.ndarray | None:
-    if node.merge_key is None and node.node_type == ENTITY and node.key == "q0":
-        return None  # the fallback node stands for the whole question
-    masks = index.cache.get("type_masks")
-    if masks is None:
-        types = np.array([index.graph.nodes[i].node_type for i in index.node_ids])
-        masks = index.cache["type_masks"] = {t: types == t for t in ("entity", "action")}
-    mask = masks.get(node.node_type)
-    return mask if mask is not None and mask.any() else None
-
-
-def _top_k(index: Index, row: np.ndarray, k: int, mask: np.ndarray | None) -> list[tuple[str, float]]:
-    if mask is not None:
-        row = np.where(mask, row, -np.inf)
-    k_eff = min(k, int(np.isfinite(row).sum()))
-    if k_eff <= 0:
-        return []
-    top = np.argpartition(-row, k_eff - 1)[:k_eff]
-    top = top[np.argsort(-row[top])]
-    return [(index.node_ids[j], float(row[j])) for j in top]
 
 
 def match_evidence(score: float, best_score: float) -> float:
@@ -268,7 +226,8 @@ def retrieve_groundedkg(index: Index, question: str, options: RetrievalOptions, 
 
     start = time.perf_counter()
     by_key = {n.key: n for n in query_graph.nodes}
-    matches = match_nodes(index, vectors[wanted], [by_key[keys[i]] for i in wanted], options.k, use_chroma)
+    neighbours = query_adjacency(query_graph, [keys[i] for i in wanted])
+    matches = match_nodes(index, vectors[wanted], [by_key[keys[i]] for i in wanted], options.k, use_chroma, neighbours=neighbours)
     timings["match"] = _ms(start)
 
     start = time.perf_counter()
@@ -306,7 +265,11 @@ def _rank_candidates(index, candidates, matches, sims, n_query_nodes, options) -
             sid, sent.position, sent.original, sent.resolved, list(cand.node_ids),
             sorted(cand.best_per_query), len(cand.node_ids), round(sim, 4), round(score, 4),
         ))
-    ranked.sort(key=lambda s: (-s.score, s.position))
+    if options.budget_words and LENGTH_EXPONENT:
+        mean_words = sum(len(s.text.split()) for s in ranked) / max(len(ranked), 1)
+        ranked.sort(key=lambda s: (-s.score / (max(len(s.text.split()), 1) / mean_words) ** LENGTH_EXPONENT, s.position))
+    else:
+        ranked.sort(key=lambda s: (-s.score, s.position))
     kept = apply_budget(ranked, options.budget_sentences, options.budget_words)
     return sorted(kept, key=lambda s: s.position)
 
