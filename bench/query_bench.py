@@ -1,0 +1,98 @@
+"""Query latency benchmark on the Robinson Crusoe index: p50/p95 retrieval per method, and memory.
+
+50 questions (the 15 of bench/robinson_crusoe_qa.csv plus 35 more below), models
+warm (one warm-up question per method first), answer generation excluded.
+Targets: GroundedKG p50 <= 150 ms, p95 <= 400 ms; dense/bm25 p50 <= 50 ms.
+Writes bench/results/query.json.
+"""
+
+from __future__ import annotations
+
+import csv
+import resource
+import statistics
+import time
+
+from common import CRUSOE_QA, STORE_ROOT, crusoe_path, machine, write_json
+
+from kgcore.engine import QueryEngine
+from kgcore.pipeline import index_file
+from kgcore.settings import RetrievalOptions
+from kgcore.store import Store
+
+EXTRA_QUESTIONS = """Why did Crusoe leave his father's house?
+What did his father advise him?
+Where did Crusoe first go to sea from?
+What happened to the first ship in the storm?
+How did Crusoe escape from slavery in Sallee?
+Who helped Crusoe in the Brazils?
+What did Crusoe plant in the Brazils?
+Why did Crusoe sail for Guinea the second time?
+How did Crusoe get to the island?
+What did Crusoe take from the wreck?
+How did Crusoe build his raft?
+Where did Crusoe build his dwelling?
+How did Crusoe make a fence around his tent?
+What animals did Crusoe find on the island?
+How did Crusoe tame the goats?
+What did Crusoe do when he was sick with fever?
+Why did Crusoe begin to read the Bible?
+How did Crusoe make bread?
+How did Crusoe make pots?
+Why could Crusoe not launch his first canoe?
+What did Crusoe see from the hill?
+What did the savages do on the shore?
+How many savages came in the canoes?
+How did Crusoe rescue Friday?
+What did Friday think of the gun?
+What did Crusoe teach Friday?
+Where did Friday come from?
+Who was Friday's father?
+How did Crusoe free the Spaniard?
+Who landed on the island in the English ship's boat?
+How did Crusoe help the captain retake the ship?
+What happened to the mutineers?
+When did Crusoe leave the island?
+What did Crusoe find when he returned to England?
+What happened to his plantation in Brazil?""".splitlines()
+METHODS = ("groundedkg", "dense", "bm25", "hybrid")
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def main() -> None:
+    store = Store(STORE_ROOT)
+    index_file(crusoe_path(), store, name="robinson-crusoe")
+    engine = QueryEngine(store)
+    questions = [r["question"] for r in csv.DictReader(CRUSOE_QA.open(encoding="utf-8"))] + EXTRA_QUESTIONS
+    rows = {}
+    for method in METHODS:
+        options = RetrievalOptions(method=method, budget_words=1000)
+        engine.retrieve("robinson-crusoe", questions[0], options)  # warm-up: index caches, BM25 model
+        latencies, steps = [], {"parse": [], "embed": [], "match": [], "select": []}
+        for q in questions:
+            start = time.perf_counter()
+            result = engine.retrieve("robinson-crusoe", q, options)
+            latencies.append((time.perf_counter() - start) * 1000)
+            for k in steps:
+                steps[k].append(result.timings_ms.get(k, 0.0))
+        rows[method] = {
+            "questions": len(questions),
+            "p50_ms": round(statistics.median(latencies), 1),
+            "p95_ms": round(percentile(latencies, 0.95), 1),
+            "max_ms": round(max(latencies), 1),
+            "p50_step_ms": {k: round(statistics.median(v), 1) for k, v in steps.items()},
+        }
+        print(f"{method:<11} p50={rows[method]['p50_ms']:7.1f} ms  p95={rows[method]['p95_ms']:7.1f} ms  steps={rows[method]['p50_step_ms']}")
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak RSS {rss:.0f} MB")
+    targets = {"groundedkg": {"p50_ms": 150, "p95_ms": 400}, "dense": {"p50_ms": 50}, "bm25": {"p50_ms": 50}}
+    met = {m: all(rows[m][k] <= v for k, v in t.items()) for m, t in targets.items()}
+    write_json("query.json", {"machine": machine(), "targets": targets, "meets_targets": met, "methods": rows, "peak_rss_mb": round(rss, 1)})
+
+
+if __name__ == "__main__":
+    main()
