@@ -142,13 +142,7 @@ def graph_evidence(evidence_per_query: dict[str, float], structure_pairs: float,
     return coverage + W_STRUCTURE * structure
 
 
-def graph_score(
-    evidence_per_query: dict[str, float],
-    structure_pairs: float,
-    similarity: float,
-    n_query_nodes: int,
-    neighbour_evidence: float = 0.0,
-) -> float:
+def graph_score(own_evidence: float, similarity: float, neighbour_evidence: float = 0.0) -> float:
     """Rank of a sentence in the union; higher is better.
 
     * **coverage** — for every *distinct* query node matched in the sentence,
@@ -170,11 +164,14 @@ def graph_score(
     * **similarity** — cosine between question and sentence (``W_SIMILARITY``),
       which breaks ties among sentences with the same graph evidence.
 
-    >>> graph_score({"a": 0.9, "b": 0.8}, 1, 0.5, 2) > graph_score({"a": 0.9}, 0, 0.5, 2)
+    ``own_evidence`` is :func:`graph_evidence` (coverage + structure).
+
+    >>> two_parts = graph_evidence({"a": 0.9, "b": 0.8}, 1, 2)
+    >>> one_part = graph_evidence({"a": 0.9}, 0, 2)
+    >>> graph_score(two_parts, 0.5) > graph_score(one_part, 0.5)
     True
     """
-    own = graph_evidence(evidence_per_query, structure_pairs, n_query_nodes)
-    return own + W_NEIGHBOUR * neighbour_evidence + W_SIMILARITY * similarity
+    return own_evidence + W_NEIGHBOUR * neighbour_evidence + W_SIMILARITY * similarity
 
 
 def apply_budget(ranked: list[SelectedSentence], budget_sentences: int = 0, budget_words: int = 0) -> list[SelectedSentence]:
@@ -260,7 +257,7 @@ def _rank_candidates(index, candidates, matches, sims, n_query_nodes, options) -
         sent = index.sentences[cand.row]
         sim = float(sims[cand.row])
         neighbour = max(by_row.get(cand.row - 1, 0.0), by_row.get(cand.row + 1, 0.0))
-        score = own[sid] + W_NEIGHBOUR * neighbour + W_SIMILARITY * sim
+        score = graph_score(own[sid], sim, neighbour)
         ranked.append(SelectedSentence(
             sid, sent.position, sent.original, sent.resolved, list(cand.node_ids),
             sorted(cand.best_per_query), len(cand.node_ids), round(sim, 4), round(score, 4),
