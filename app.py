@@ -1,0 +1,38 @@
+"""GroundedKG Auditor: the Streamlit entry point (``streamlit run app.py``).
+
+This file only routes: the pages live in ``pages/`` and do their work
+through :mod:`kgcore`; shared rendering is in :mod:`ui`.  A page added
+later (review, evaluate) shows up as soon as its file exists.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from ui import resources
+from ui.markup import md_escape
+from ui.style import CSS
+
+HERE = Path(__file__).resolve().parent
+PAGES = HERE / "pages"
+
+# A local icon: a ":material/..." page icon would be fetched from fonts.gstatic.com, and the app stays offline.
+st.set_page_config(page_title="GroundedKG Auditor", page_icon=str(HERE / "ui" / "favicon.svg"), layout="wide")
+st.html(CSS)
+
+pages = [
+    st.Page(PAGES / "library.py", title="Library", icon=":material/library_books:", url_path="library", default=True),
+    st.Page(PAGES / "ask.py", title="Ask", icon=":material/question_answer:", url_path="ask"),
+    st.Page(PAGES / "explorer.py", title="Graph explorer", icon=":material/hub:", url_path="explorer"),
+    st.Page(PAGES / "sentence.py", title="Sentence", icon=":material/notes:", url_path="sentence"),
+]
+for name, title, icon in (("review", "Review", ":material/rate_review:"), ("evaluate", "Evaluate", ":material/analytics:")):
+    if (PAGES / f"{name}.py").exists():
+        pages.append(st.Page(PAGES / f"{name}.py", title=title, icon=icon, url_path=name))
+
+page = st.navigation(pages)
+with st.sidebar:
+    st.caption(f"Index store: {md_escape(resources.store_root())}")
+page.run()

@@ -1,0 +1,126 @@
+"""Ask: question a document and audit the answer against its grounded evidence."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import streamlit as st
+
+from kgcore.answer import default_answerer
+from kgcore.engine import result_to_json
+from kgcore.settings import ANSWERERS, METHODS, RetrievalOptions
+from ui import ask_panels as panels
+from ui import resources
+from ui.boot import ensure_app_navigation
+from ui.errors import reported
+from ui.markup import md_escape
+from ui.state import AskOutcome, AskRun, get_state
+from ui.widgets import pick_document
+
+QUESTION_KEY = "ask.question"
+EXAMPLE_KEY = "ask.example"
+
+
+def use_example() -> None:
+    if st.session_state.get(EXAMPLE_KEY):
+        st.session_state[QUESTION_KEY] = st.session_state[EXAMPLE_KEY]
+
+
+def retrieval_options() -> RetrievalOptions:
+    with st.expander("Retrieval settings", icon=":material/tune:"):
+        c1, c2, c3 = st.columns(3)
+        k = c1.slider("K (matches per query node / top sentences)", 1, 50, 10, key="ask.k")
+        min_count = c1.number_input("Min retrieval count", 1, 20, 1, key="ask.min_count",
+                                    help="Keep a sentence only if at least this many matched nodes are grounded in it")
+        use_tau = c2.toggle("Similarity filter τ", key="ask.use_tau",
+                            help="Drop sentences whose cosine to the question is below τ")
+        tau = c2.slider("τ", -1.0, 1.0, 0.2, 0.05, key="ask.tau", disabled=not use_tau)
+        words = c3.number_input("Budget (words, 0 = none)", 0, 200_000, 1000, 100, key="ask.budget_words")
+        sentences = c3.number_input("Budget (sentences, 0 = none)", 0, 10_000, 0, 5, key="ask.budget_sentences")
+    return RetrievalOptions(k=int(k), tau=float(tau) if use_tau else None, min_count=int(min_count),
+                            budget_words=int(words), budget_sentences=int(sentences))
+
+
+def controls(doc_id: str, settings):
+    c_method, c_answerer, c_compare = st.columns([2, 2, 2])
+    method = c_method.selectbox("Method", METHODS, format_func=panels.METHOD_LABELS.get, key="ask.method")
+    default = default_answerer(settings)
+    answerer = c_answerer.selectbox("Answerer", ANSWERERS, index=ANSWERERS.index(default), key="ask.answerer")
+    compare = c_compare.toggle("Compare methods", key="ask.compare")
+    other = None
+    if compare:
+        others = [m for m in METHODS if m != method]
+        other = c_compare.selectbox("Compare with", others, index=others.index("dense") if "dense" in others else 0,
+                                    format_func=panels.METHOD_LABELS.get, key="ask.other")
+    if not settings.openai_configured:
+        st.info("Answers come from the **offline extractive answerer**: it quotes the best supporting span of the "
+                "retrieved sentences. No OpenAI-compatible endpoint is configured (set KGCORE_OPENAI_BASE_URL and "
+                "KGCORE_OPENAI_MODEL to use one).", icon=":material/offline_bolt:")
+    options = retrieval_options()
+    return replace(options, method=method), answerer, other
+
+
+def ask(doc_id: str, question: str, options: RetrievalOptions, answerer: str, other: str | None) -> None:
+    state = get_state()
+    state.ask = None  # an error must not leave the previous answer on screen as if it answered this question
+    engine = resources.engine()
+    with st.spinner("Retrieving and answering…"):
+        result, answer = engine.ask(doc_id, question, options, answerer)
+        second = engine.ask(doc_id, question, replace(options, method=other), answerer) if other else None
+    state.asked += 1
+    state.ask = AskOutcome(doc_id, question, AskRun(result, answer), AskRun(*second) if second else None, state.asked)
+
+
+def show(outcome: AskOutcome) -> None:
+    index = resources.engine().index(outcome.doc_id)
+    st.markdown(f"#### {md_escape(outcome.question)}")
+    if outcome.other is not None:
+        panels.compare_panels(outcome, index, index.total_words)
+    else:
+        main = outcome.main
+        panels.metrics(main, index.total_words)
+        node_id = panels.selected_node(outcome)
+        view = panels.focus(main, index, node_id)
+        col_answer, col_sentences = st.columns([2, 3])
+        with col_answer:
+            st.subheader("Answer")
+            panels.answer_panel(main)
+            panels.download(main, result_to_json)
+        with col_sentences:
+            st.subheader(f"Grounded sentences ({len(main.result.sentences)})")
+            panels.sentences_panel(main, index, outcome.doc_id, view)
+    col_query, col_matches = st.columns([2, 3])
+    with col_query:
+        st.subheader("Query graph")
+        panels.query_graph_panel(outcome.main)
+    with col_matches:
+        st.subheader("Matched nodes")
+        panels.matches_panel(outcome, index)
+    panels.subgraph_panel(outcome.main, index, panels.selected_node(outcome))
+
+
+def main() -> None:
+    st.title("Ask")
+    settings = resources.settings()
+    doc_id = pick_document("ask.doc")
+    if doc_id is None:
+        return
+    options, answerer, other = controls(doc_id, settings)
+    examples = resources.sample_questions() if doc_id == resources.SAMPLE_DOC_ID else []
+    cols = st.columns([4, 2, 1] if examples else [6, 1], vertical_alignment="bottom")
+    question = cols[0].text_input("Question", key=QUESTION_KEY, placeholder="e.g. What happened to the young rabbits' father?")
+    if examples:
+        cols[1].selectbox("Example questions", examples, index=None, placeholder="Pick an example…",
+                          key=EXAMPLE_KEY, on_change=use_example)
+    if cols[-1].button("Ask", type="primary", icon=":material/send:", key="ask.go", width="stretch"):
+        with reported("Answering the question"):
+            ask(doc_id, question, options, answerer, other)
+    outcome = get_state().ask
+    if outcome is not None and outcome.doc_id == doc_id:
+        with reported("Showing the answer"):
+            show(outcome)
+
+
+ensure_app_navigation()
+with reported("Ask"):
+    main()

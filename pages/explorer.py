@@ -1,0 +1,115 @@
+"""Graph explorer: search nodes, draw a neighbourhood, read its sentences, see statistics, download."""
+
+from __future__ import annotations
+
+import plotly.express as px
+import streamlit as st
+
+from ui import resources
+from ui.ask_view import grounded_html, node_terms
+from ui.boot import ensure_app_navigation
+from ui.errors import reported
+from ui.explorer_view import graph_stats, search_nodes
+from ui.export import graphml_bytes, json_bytes
+from ui.graph_html import KIND_COLORS, GraphPage, graph_html
+from ui.markup import esc, md_escape
+from ui.state import get_state
+from ui.subgraph import MAX_NODES, neighbourhood, vis_from_graph
+from ui.widgets import pick_document
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def cached_stats(root: str, doc_id: str, stamp: str) -> dict:
+    """Statistics of one index version (``stamp`` changes when it is rebuilt)."""
+    return graph_stats(resources.get_engine(root).index(doc_id).graph)
+
+
+def pick_node(index) -> tuple[str | None, int, int]:
+    state = get_state()
+    c_search, c_depth, c_max = st.columns([3, 1, 1])
+    query = c_search.text_input("Search nodes by text", key="explorer.query", placeholder="e.g. McGregor, pie, lost")
+    depth = c_depth.slider("Depth", 1, 3, 1, key="explorer.depth")
+    max_nodes = c_max.number_input("Max nodes", 10, MAX_NODES, 120, 10, key="explorer.max_nodes")
+    table = search_nodes(index.graph, query)
+    if table.empty:
+        st.warning(f"No node label or text contains “{md_escape(query)}”.", icon=":material/search_off:")
+        return None, int(depth), int(max_nodes)
+    order = "exact label matches first, then most connected" if query.strip() else "most connected first"
+    st.caption(f"{len(table)} node(s){' shown' if len(table) >= 200 else ''} — {order}. Select a row to draw its neighbourhood.")
+    event = st.dataframe(table, hide_index=True, height=220, on_select="rerun", selection_mode="single-row",
+                         key=f"explorer.nodes.{query}")
+    rows = event.selection.rows if event is not None else []
+    listed = list(table["node id"])
+    # Without a pick, keep the node chosen on an earlier visit if it is still listed.
+    node_id = listed[rows[0]] if rows else state.explorer_node if state.explorer_node in listed else listed[0]
+    state.explorer_node = str(node_id)
+    return str(node_id), int(depth), int(max_nodes)
+
+
+def neighbourhood_view(index, doc_id: str, node_id: str, depth: int, max_nodes: int) -> None:
+    node = index.graph.nodes[node_id]
+    hood = neighbourhood(index.graph, [node_id], depth=depth, max_nodes=max_nodes)
+    if hood.truncated:
+        st.warning(hood.notice(), icon=":material/speed:")
+    nodes, edges = vis_from_graph(index.graph, hood.node_ids, {node_id: "matched"})
+    texts = {s.id: s.original for s in index.sentences}
+    page = GraphPage(height=560, notice=hood.notice(), sentence_texts=texts, selected=node_id)
+    st.markdown(f"**Neighbourhood of {md_escape(node.label)}** ({node.node_type}, depth {depth})")
+    st.iframe(graph_html(nodes, edges, page), height=600, alt="Neighbourhood graph")
+    st.markdown(f"**{md_escape(node.label)} is grounded in {len(node.grounded_texts)} sentence(s)**")
+    sentences = [index.sentence(sid) for sid in node.grounded_texts if index.has_sentence(sid)]
+    html = grounded_html(sentences, node_terms(index.graph, [node_id]), doc_id)
+    st.markdown(f'<div class="kg-scroll">{html}</div>', unsafe_allow_html=True)
+
+
+def statistics(root: str, doc_id: str, index) -> None:
+    stats = cached_stats(root, doc_id, index.manifest.get("created_at", ""))
+    counts = index.manifest.get("counts", {})
+    cols = st.columns(4)
+    cols[0].metric("Nodes", len(index.graph.nodes))
+    cols[1].metric("Edges", len(index.graph.edges))
+    cols[2].metric("Sentences", len(index.sentences))
+    cols[3].metric("Words", f"{counts.get('words', index.total_words):,}")
+    left, right = st.columns(2)
+    colors = {"color_discrete_map": KIND_COLORS}
+    left.plotly_chart(px.bar(stats["node_types"], x="type", y="count", color="type", title="Nodes by type", **colors))
+    right.plotly_chart(px.bar(stats["edge_roles"], x="role", y="count", title="Edges by role"))
+    left.plotly_chart(px.histogram(stats["degrees"], x="degree", log_y=True, title="Degree distribution (log count)"))
+    # Plotly reads HTML entities and a few tags in labels, so labels from the document are escaped.
+    top = stats["top_nodes"].assign(node=lambda df: df["node"].map(esc) + "  ")
+    order = {"node": list(top["node"])}
+    right.plotly_chart(px.bar(top, x="degree", y="node", orientation="h", color="type", title="Most connected nodes",
+                              category_orders=order, hover_data=["sentences"], **colors))
+
+
+def downloads(doc_id: str, index) -> None:
+    st.markdown("The whole grounded graph, with every node's and edge's `grounded_texts` sentence ids.")
+    c1, c2 = st.columns(2)
+    c1.download_button("Download JSON (node-link)", lambda: json_bytes(index.graph), file_name=f"{doc_id}.graph.json",
+                       mime="application/json", icon=":material/download:")
+    c2.download_button("Download GraphML", lambda: graphml_bytes(index.graph), file_name=f"{doc_id}.graphml",
+                       mime="application/graphml+xml", icon=":material/download:",
+                       help="List attributes (texts, grounded_texts) are joined with ' | '")
+
+
+def main() -> None:
+    st.title("Graph explorer")
+    doc_id = pick_document("explorer.doc")
+    if doc_id is None:
+        return
+    root = resources.store_root()
+    index = resources.engine().index(doc_id)
+    tab_hood, tab_stats, tab_download = st.tabs(["Neighbourhood", "Statistics", "Download"])
+    with tab_hood:
+        node_id, depth, max_nodes = pick_node(index)
+        if node_id:
+            neighbourhood_view(index, doc_id, node_id, depth, max_nodes)
+    with tab_stats:
+        statistics(root, doc_id, index)
+    with tab_download:
+        downloads(doc_id, index)
+
+
+ensure_app_navigation()
+with reported("Graph explorer"):
+    main()

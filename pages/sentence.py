@@ -1,0 +1,148 @@
+"""Sentence view: one sentence, its coreference-resolved form, its parse and the graph built from it."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from ui import resources
+from ui.boot import ensure_app_navigation
+from ui.errors import headline, reported
+from ui.graph_html import GraphPage, VisEdge, graph_html
+from ui.markup import changed_words, esc, md_escape
+from ui.state import get_state
+from ui.subgraph import vis_from_graph, vis_from_sentence_graph
+from ui.widgets import pick_document
+
+SID_KEY = "sentence.sid"
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def cached_analyses(root: str, doc_id: str, stamp: str) -> dict:
+    """Per-sentence parser output of one index version (read once, never copied)."""
+    return resources.get_engine(root).index(doc_id).analyses()
+
+
+def step(ids: list[str], delta: int) -> None:
+    current = st.session_state.get(SID_KEY, "")
+    position = ids.index(current) if current in ids else 0
+    st.session_state[SID_KEY] = ids[max(0, min(len(ids) - 1, position + delta))]
+
+
+def pick_sentence(index) -> str:
+    state = get_state()
+    ids = [s.id for s in index.sentences]
+    if SID_KEY not in st.session_state:
+        requested = st.query_params.get("sid")
+        st.session_state[SID_KEY] = requested or (state.sentence_id if state.sentence_id in ids else ids[0])
+    c_id, c_prev, c_next = st.columns([4, 1, 1], vertical_alignment="bottom")
+    sid = c_id.text_input("Sentence id", key=SID_KEY, help=f"From {ids[0]} to {ids[-1]}")
+    c_prev.button("Previous", icon=":material/arrow_back:", on_click=step, args=(ids, -1), width="stretch")
+    c_next.button("Next", icon=":material/arrow_forward:", on_click=step, args=(ids, 1), width="stretch")
+    state.sentence_id = sid.strip()
+    return sid.strip()
+
+
+def frames_table(frames: list[dict]) -> pd.DataFrame:
+    rows = []
+    for f in frames:
+        args = "; ".join(f"{a.get('role')}: {a.get('text')}" + (f" → {a.get('label')}" if a.get("label") else "")
+                         for a in f.get("arguments", []))
+        rows.append({"predicate": f.get("predicate", ""), "as written": f.get("text", ""),
+                     "negated": bool(f.get("negated")), "arguments": args})
+    return pd.DataFrame(rows, columns=["predicate", "as written", "negated", "arguments"])
+
+
+def show_analysis(analysis: dict) -> None:
+    if analysis.get("frames") is not None:
+        st.markdown("**SRL frames**")
+        st.dataframe(frames_table(analysis["frames"]), hide_index=True)
+    if analysis.get("penman"):
+        st.markdown("**AMR (PENMAN)**")
+        st.code(analysis["penman"], language=None)
+    if analysis.get("error"):
+        st.warning(f"Parser error: {md_escape(analysis['error'])}", icon=":material/warning:")
+    if not analysis:
+        st.caption("No parser output was stored for this sentence.")
+
+
+def show_text(sentence) -> None:
+    st.markdown(f'<div class="kg-answer"><p>{esc(sentence.original)}</p></div>', unsafe_allow_html=True)
+    if sentence.normalized != sentence.original:
+        st.caption(f"Normalised: {md_escape(sentence.normalized)}")
+    if sentence.resolved != sentence.normalized:
+        # Wrapped in a <div> so the sentence is an HTML block: Markdown inside it is never interpreted.
+        st.markdown(f'<div><b>Coreference-resolved</b> (changes marked): '
+                    f'{changed_words(sentence.normalized, sentence.resolved)}</div>', unsafe_allow_html=True)
+    else:
+        st.caption("Coreference changed nothing in this sentence.")
+
+
+def show_graph(index, sid: str) -> None:
+    nodes = index.graph.nodes_in_sentence(sid)
+    edges = index.graph.edges_in_sentence(sid)
+    st.markdown(f"**Graph built from this sentence** — {len(nodes)} node(s), {len(edges)} edge(s)")
+    ids = [n.node_id for n in nodes]
+    vis_nodes, _ = vis_from_graph(index.graph, ids)
+    vis_edges = [VisEdge(e.source, e.target, e.edge_role, tuple(e.grounded_texts)) for e in edges]
+    texts = {s.id: s.original for s in index.sentences}
+    st.iframe(graph_html(vis_nodes, vis_edges, GraphPage(height=380, sentence_texts=texts)), height=420, alt="Sentence graph")
+    st.dataframe(pd.DataFrame([{"node": n.label, "type": n.node_type, "sentences": len(n.grounded_texts),
+                                "texts": "; ".join(n.texts[:4]), "node id": n.node_id} for n in nodes]), hide_index=True)
+    if edges:
+        st.dataframe(pd.DataFrame([{"source": e.source, "role": e.edge_role, "target": e.target, "type": e.edge_type}
+                                   for e in edges]), hide_index=True)
+    else:
+        st.caption("No edges are grounded in this sentence.")
+
+
+def compare(sentence, settings) -> None:
+    ok, reason = resources.amr_status(settings.amr_model)
+    if not ok:
+        st.caption(f":material/block: SRL vs AMR comparison unavailable — {md_escape(headline(reason))}")
+        with st.expander("How to enable AMR"):
+            st.caption(md_escape(reason))
+        return
+    if not st.button("Parse with SRL and AMR side by side", icon=":material/compare:"):
+        return
+    from kgcore.amr import compare_parses
+
+    engine = resources.engine()
+    with st.spinner("Parsing with both parsers…"):
+        parses = compare_parses(sentence.resolved, engine.parser("srl"), engine.parser("amr"))
+    for col, name in zip(st.columns(2), ("srl", "amr")):
+        with col:
+            st.markdown(f"**{name.upper()}**")
+            graph = parses.get(name)
+            if name in parses.get("errors", {}):
+                st.warning(md_escape(parses["errors"][name]), icon=":material/warning:")
+            if graph is not None:
+                nodes, edges = vis_from_sentence_graph(graph)
+                st.iframe(graph_html(nodes, edges, GraphPage(height=300, panel=False)), height=340, alt=f"{name} parse")
+                show_analysis(graph.analysis)
+
+
+def main() -> None:
+    st.title("Sentence")
+    doc_id = pick_document("sentence.doc")
+    if doc_id is None:
+        return
+    root = resources.store_root()
+    index = resources.engine().index(doc_id)
+    sid = pick_sentence(index)
+    sentence = index.sentence(sid)  # an unknown id raises kgcore's InputError naming it
+    show_text(sentence)
+    col_parse, col_graph = st.columns([2, 3])
+    with col_parse:
+        st.subheader("Parser output")
+        show_analysis(cached_analyses(root, doc_id, index.manifest.get("created_at", "")).get(sid, {}))
+    with col_graph:
+        st.subheader("Nodes and edges")
+        show_graph(index, sid)
+    st.subheader("SRL vs AMR")
+    compare(sentence, resources.settings())
+
+
+ensure_app_navigation()
+with reported("Sentence view"):
+    main()

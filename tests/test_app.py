@@ -1,0 +1,262 @@
+"""The Streamlit app through ``streamlit.testing.v1.AppTest``, with the real models.
+
+One module-scoped store is filled by clicking the Library page's sample
+button (that is the indexing test); the Ask, Explorer and Sentence tests
+then use it.  Every test starts a fresh AppTest session.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from kgcore.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "app.py")
+PAGES = ("pages/library.py", "pages/ask.py", "pages/explorer.py", "pages/sentence.py")
+SAMPLE_ID = "peter-rabbit"
+PIE_QUESTION = "What happened to the young rabbits' father?"
+#: Generous: the first run in a process loads spaCy and the sentence embedder.
+TIMEOUT = 240
+
+
+def app(page: str = "pages/library.py", **query) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
+    assert not at.exception, [e.value for e in at.exception]
+    if page != "pages/library.py" or query:
+        for key, value in query.items():
+            at.query_params[key] = value
+        at.switch_page(page).run()
+    return at
+
+
+def _click_label(at: AppTest, label: str) -> AppTest:
+    (button,) = [b for b in at.button if b.label == label]
+    return button.click().run()
+
+
+def errors(at: AppTest) -> list[str]:
+    return [e.value for e in at.error]
+
+
+def html_of(at: AppTest) -> str:
+    return "\n".join(m.value for m in at.markdown)
+
+
+def ask(at: AppTest, question: str) -> AppTest:
+    at.text_input(key="ask.question").input(question)
+    return at.button(key="ask.go").click().run()
+
+
+@pytest.fixture(scope="module")
+def sample_store(tmp_path_factory):
+    """A store indexed through the UI: Library page, sample button."""
+    root = tmp_path_factory.mktemp("app_store")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("KGCORE_STORE", str(root))
+        at = app()
+        start = time.perf_counter()
+        _click_label(at, "Index the sample book (Peter Rabbit)")
+        seconds = time.perf_counter() - start
+        yield {"root": root, "library": at, "seconds": seconds}
+
+
+@pytest.fixture(scope="module")
+def pie_id(sample_store) -> str:
+    index = Store(sample_store["root"]).load(SAMPLE_ID)
+    (sid,) = [s.id for s in index.sentences if "put in a pie" in s.original]
+    return sid
+
+
+@pytest.fixture
+def empty_store(tmp_path, monkeypatch):
+    monkeypatch.setenv("KGCORE_STORE", str(tmp_path / "empty"))
+    return tmp_path / "empty"
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_renders_on_an_empty_store(empty_store, page):
+    at = app(page)
+    assert not at.exception, [e.value for e in at.exception]
+    assert not errors(at)
+    text = " ".join(i.value for i in at.info)
+    assert "No documents" in text
+
+
+def test_library_indexes_the_sample_with_one_click(sample_store):
+    at = sample_store["library"]
+    assert not at.exception and not errors(at)
+    manifest = Store(sample_store["root"]).manifest(SAMPLE_ID)
+    assert manifest["counts"]["sentences"] > 50
+    assert any(SAMPLE_ID in s.value for s in at.success)
+    shown = {m.label: m.value for m in at.metric}
+    assert int(shown["Sentences"]) == manifest["counts"]["sentences"]
+    assert int(shown["Nodes"]) == manifest["counts"]["nodes"]
+    table = at.dataframe[0].value
+    assert table["document"].tolist() == [SAMPLE_ID] and table["sentences"].iloc[0] == manifest["counts"]["sentences"]
+
+
+def test_ask_shows_the_pie_sentence_answer_and_graphs(sample_store, pie_id):
+    at = app("pages/ask.py")
+    assert any("offline extractive answerer" in i.value for i in at.info)
+    start = time.perf_counter()
+    ask(at, PIE_QUESTION)
+    first = time.perf_counter() - start
+    assert not at.exception and not errors(at), errors(at)
+    html = html_of(at)
+    assert f'id="s-{pie_id}"' in html and f">{pie_id}</a>" in html
+    assert 'class="kg-answer"' in html and "<mark" in html
+    labels = {m.label for m in at.metric}
+    assert {"Context sentences", "Context words", "Share of book", "Retrieval", "Answer"} <= labels
+    matches = at.dataframe[-1].value if len(at.dataframe) else None
+    assert matches is not None and {"query node", "matched node", "score"} <= set(matches.columns)
+    # A second question reuses the cached engine: no model or index is loaded again.
+    start = time.perf_counter()
+    ask(at, "Where did Peter lose his shoes?")
+    assert not at.exception and not errors(at)
+    assert time.perf_counter() - start < max(5.0, first)
+
+
+def test_ask_compares_two_methods(sample_store, pie_id):
+    at = app("pages/ask.py")
+    at.toggle(key="ask.compare").set_value(True).run()
+    at.selectbox(key="ask.other").set_value("bm25").run()
+    ask(at, PIE_QUESTION)
+    assert not at.exception and not errors(at)
+    html = html_of(at)
+    assert "**Overlap:**" in html and ("in both" in html or "only here" in html)
+    assert {s.value for s in at.subheader} >= {"GroundedKG (graph nodes)", "BM25 (keywords)"}
+    assert 'id="a-' in html and 'id="b-' in html
+
+
+def test_selecting_a_match_highlights_it(sample_store):
+    at = ask(app("pages/ask.py"), PIE_QUESTION)
+    (key,) = [k for k in at.session_state if k.startswith("ask.matches.")]
+    table = at.dataframe[-1].value
+    row = int(table.index[table["matched node"] == "pie"][0]) if "pie" in set(table["matched node"]) else 0
+    at.session_state[key] = {"selection": {"rows": [row], "columns": []}}
+    at.run()
+    assert not at.exception and not errors(at)
+    label = table["matched node"].iloc[row]
+    assert any(i.value.startswith(f"Selected **{label}**") for i in at.info)
+    assert '<mark class="kg-sel">' in html_of(at) and 'class="kg-sent kg-focus"' in html_of(at)
+
+
+def test_unconfigured_answer_endpoint_is_an_error(sample_store):
+    at = app("pages/ask.py")
+    at.selectbox(key="ask.answerer").set_value("openai").run()
+    ask(at, PIE_QUESTION)
+    assert not at.exception
+    assert any("OPENAI" in e.upper() for e in errors(at)), errors(at)
+    assert 'class="kg-answer"' not in html_of(at)
+
+
+def test_unreachable_answer_endpoint_is_an_error(empty_store, monkeypatch):
+    for name, value in {"KGCORE_OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "KGCORE_OPENAI_MODEL": "nobody",
+                        "KGCORE_OPENAI_RETRIES": "0", "KGCORE_OPENAI_TIMEOUT_S": "2"}.items():
+        monkeypatch.setenv(name, value)
+    at = _upload(app(), "tiny.txt", b"Peter lost his shoes in the garden. Mr. McGregor found them.")
+    at.switch_page("pages/ask.py").run()
+    assert at.selectbox(key="ask.answerer").value == "openai"  # configured endpoints are the default
+    ask(at, "Who found the shoes?")
+    assert not at.exception
+    assert any("127.0.0.1:9" in e or "connect" in e.lower() for e in errors(at)), errors(at)
+
+
+def test_ask_refuses_an_empty_question(sample_store):
+    at = ask(app("pages/ask.py"), "   ")
+    assert not at.exception
+    assert any("question" in e and "empty" in e for e in errors(at))
+    assert 'class="kg-answer"' not in html_of(at)
+
+
+def test_unknown_document_is_an_error_not_a_traceback(sample_store):
+    at = app("pages/ask.py", doc="no-such-book")
+    assert not at.exception
+    assert any("no-such-book" in e and "No index" in e for e in errors(at))
+    assert at.selectbox(key="ask.doc").value == SAMPLE_ID  # the page still works with the indexed ones
+
+
+def _upload(at: AppTest, name: str, data: bytes) -> AppTest:
+    at.file_uploader(key="library.files").set_value((name, data, "text/plain")).run()
+    return _click_label(at, "Index uploaded files")
+
+
+@pytest.mark.parametrize("name, data, reason", [
+    ("binary.txt", b"\x00\x01\x02" * 100, "binary"),
+    ("empty.md", b"", "empty"),
+])
+def test_bad_uploads_are_reported(empty_store, name, data, reason):
+    at = _upload(app(), name, data)
+    assert not at.exception
+    assert any(reason in e and name in e for e in errors(at)), errors(at)
+    assert not Store(empty_store).list()
+
+
+def test_upload_over_the_size_limit_is_refused(empty_store, monkeypatch):
+    monkeypatch.setenv("KGCORE_MAX_FILE_MB", "0.001")
+    at = _upload(app(), "big.txt", b"Peter ran home. " * 200)
+    assert any("big.txt" in e and "MB" in e for e in errors(at)), errors(at)
+    assert not Store(empty_store).list()
+
+
+def test_upload_reindex_and_delete_with_confirmation(empty_store):
+    at = _upload(app(), "tiny.txt", b"Peter lost his shoes in the garden. Mr. McGregor found them.")
+    assert not at.exception and not errors(at), errors(at)
+    assert [m["doc_id"] for m in Store(empty_store).list()] == ["tiny"]
+    at.selectbox(key="library.embedding").set_value("neighbor").run()
+    _click_label(at, "Re-index…")
+    assert any("Rebuild the index of **tiny**" in w.value for w in at.warning)
+    _click_label(at, "Yes, re-index")
+    assert not at.exception and not errors(at), errors(at)
+    assert Store(empty_store).manifest("tiny")["options"]["embedding"] == "neighbor"
+    _click_label(at, "Delete…")
+    assert any("cannot be undone" in w.value for w in at.warning)
+    assert Store(empty_store).exists("tiny")  # nothing happens before the confirmation
+    _click_label(at, "Yes, delete")
+    assert not at.exception and not Store(empty_store).list()
+    assert any("No documents" in i.value for i in at.info)
+
+
+def test_uploaded_markup_is_shown_as_text(empty_store):
+    payload = b"Peter found <script>alert(1)</script> in the shed. The <img src=x onerror=alert(1)> basket was empty."
+    at = _upload(app(), "evil.txt", payload)
+    assert not errors(at), errors(at)
+    pages = {}
+    at.switch_page("pages/ask.py").run()
+    pages["ask"] = html_of(ask(at, "What did Peter find in the shed?"))
+    at.switch_page("pages/explorer.py").run()
+    pages["explorer"] = html_of(at.text_input(key="explorer.query").input("basket").run())
+    pages["sentence"] = html_of(at.switch_page("pages/sentence.py").run())
+    assert not at.exception and not errors(at)
+    for name, page_html in pages.items():
+        assert "<script>alert" not in page_html and "<img src=x" not in page_html, name
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in pages["sentence"]
+    assert "&lt;img src=x onerror=alert(1)&gt;" in pages["explorer"]
+    assert "&lt;" in pages["ask"]
+
+
+def test_explorer_searches_and_draws_a_neighbourhood(sample_store, pie_id):
+    at = app("pages/explorer.py")
+    at.text_input(key="explorer.query").input("pie").run()
+    assert not at.exception and not errors(at)
+    html = html_of(at)
+    assert "Neighbourhood of" in html and f">{pie_id}</a>" in html
+    assert {b.label for b in at.get("download_button")} >= {"Download JSON (node-link)", "Download GraphML"}
+    at.text_input(key="explorer.query").input("zzzz-no-such-node").run()
+    assert any("No node" in w.value for w in at.warning)
+
+
+def test_sentence_page_shows_parse_and_graph(sample_store, pie_id):
+    at = app("pages/sentence.py", doc=SAMPLE_ID, sid=pie_id)
+    assert not at.exception and not errors(at)
+    html = html_of(at)
+    assert "put in a pie" in html and "Graph built from this sentence" in html
+    frames = at.dataframe[0].value
+    assert "put" in " ".join(frames["predicate"])
+    at.text_input(key="sentence.sid").input("text_9-999").run()
+    assert any("text\\_9-999" in e for e in errors(at))

@@ -1,0 +1,211 @@
+"""The real app in a real browser: ``streamlit run app.py`` driven by Debian's Chromium.
+
+Indexes the sample book from the Library page, asks a question on the Ask
+page and checks that the answer, the marked sentences and the graph canvas
+appear, that no request leaves the machine and that no script from the
+document runs.  Screenshots go to ``tests/artifacts/`` (gitignored).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "tests" / "artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+QUESTION = "What happened to the young rabbits' father?"
+EVIL = (b"Peter found <script>alert(1)</script> in the shed. "
+        b"He saw **bold** [a link](http://example.invalid/x) and the <img src=x onerror=alert(1)> basket.")
+
+if not CHROMIUM.exists():
+    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium) - the browser test needs it",
+                allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_healthy(url: str, server: subprocess.Popen, timeout_s: float = 90) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"streamlit exited with code {server.returncode}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.read().decode().strip() == "ok":
+                    return
+        except OSError:
+            time.sleep(0.5)
+    raise TimeoutError(f"{url} did not become healthy in {timeout_s} s")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    store = tmp_path_factory.mktemp("browser_store")
+    port = free_port()
+    env = {**os.environ, "KGCORE_STORE": str(store), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+           "ANONYMIZED_TELEMETRY": "False"}
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    log = (ARTIFACTS / "streamlit.log").open("w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+         "--server.port", str(port), "--server.address", "127.0.0.1"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(url, proc)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser_page(server):
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1500, "height": 1000})
+        seen = SimpleNamespace(page=page, outside_requests=[], dialogs=[])
+        page.on("request", lambda r: None if r.url.startswith((server, "data:", "blob:", "about:"))
+                else seen.outside_requests.append(r.url))
+        page.on("dialog", lambda d: (seen.dialogs.append(d.message), d.dismiss()))
+        try:
+            yield seen
+        finally:
+            browser.close()
+
+
+def wait_idle(page, timeout_ms: int = 120_000) -> None:
+    """Wait until the app's script run has finished (Streamlit marks it on the app element)."""
+    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=timeout_ms)
+
+
+def shot(page, name: str, height: int = 2400, idle: bool = True) -> None:
+    """Full-app screenshot: Streamlit scrolls inside its own container, so grow the viewport instead."""
+    if idle:
+        wait_idle(page)
+    page.set_viewport_size({"width": 1500, "height": height})
+    page.wait_for_timeout(1200)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    page.set_viewport_size({"width": 1500, "height": 1000})
+
+
+def test_index_the_sample_then_ask(server, browser_page):
+    page, expect = browser_page.page, sync_api.expect
+    timings = {}
+    start = time.perf_counter()
+    # The first visit of a fresh server goes to a sub-page URL: app.py's navigation must still be in charge.
+    page.goto(f"{server}/ask")
+    expect(page.get_by_role("heading", name="Ask")).to_be_visible(timeout=60_000)
+    expect(page.get_by_text("No documents are indexed yet")).to_be_visible()
+    expect(page.get_by_role("link", name="Graph explorer", exact=True)).to_be_visible()
+    page.get_by_role("link", name="Library", exact=True).click()
+    expect(page.get_by_role("heading", name="Library")).to_be_visible(timeout=60_000)
+    page.get_by_role("button", name="Index the sample book (Peter Rabbit)").click()
+    expect(page.get_by_text("Indexing 1 document(s)")).to_be_visible(timeout=30_000)
+    # The bar follows the pipeline live: the long embedding stage is shown while it runs.
+    expect(page.get_by_text(re.compile(r"^embed \(\d+%\)"))).to_be_visible(timeout=120_000)
+    shot(page, "library_progress", 1000, idle=False)
+    expect(page.get_by_text("Indexed peter-rabbit")).to_be_visible(timeout=300_000)
+    timings["index"] = time.perf_counter() - start
+    expect(page.get_by_role("heading", name="Indexed documents")).to_be_visible(timeout=30_000)
+    shot(page, "library", 1400)
+
+    start = time.perf_counter()
+    page.get_by_role("link", name="Ask", exact=True).click()
+    page.get_by_label("Question", exact=True).fill(QUESTION)
+    page.get_by_role("button", name="Ask", exact=True).click()
+    answer = page.locator(".kg-answer")
+    expect(answer).to_be_visible(timeout=180_000)
+    timings["ask"] = time.perf_counter() - start
+    assert answer.inner_text().strip()
+    marks = page.locator(".kg-sent mark")
+    expect(marks.first).to_be_visible()
+    assert marks.count() > 3
+    assert page.locator("a.kg-cite").count() >= 1
+    graph = page.frame_locator('iframe[title="Matched subgraph"]')
+    expect(graph.locator("#graph canvas")).to_be_visible(timeout=60_000)
+    expect(graph.locator("#bar")).to_contain_text("nodes")
+    shot(page, "ask", 3000)
+
+    # Every sentence id links to the sentence view (new tab, same document and id).
+    first_id = page.locator("a.kg-sid").first
+    sid = first_id.inner_text().strip()
+    with page.context.expect_page() as opened:
+        first_id.click()
+    sentence_page = opened.value
+    expect(sentence_page.get_by_role("heading", name="Sentence", exact=True)).to_be_visible(timeout=60_000)
+    expect(sentence_page.get_by_role("textbox", name="Sentence id")).to_have_value(sid)
+    sentence_page.close()
+
+    start = time.perf_counter()
+    page.get_by_text("Compare methods").click()
+    page.get_by_role("button", name="Ask", exact=True).click()
+    expect(page.get_by_text("Overlap:")).to_be_visible(timeout=120_000)
+    timings["compare"] = time.perf_counter() - start
+    expect(page.locator(".kg-both").first).to_be_visible()
+    shot(page, "ask_compare", 2600)
+
+    page.get_by_role("link", name="Graph explorer", exact=True).click()
+    page.get_by_label("Search nodes by text").fill("pie")
+    page.get_by_label("Search nodes by text").press("Enter")
+    expect(page.get_by_text("Neighbourhood of pie")).to_be_visible(timeout=60_000)
+    expect(page.frame_locator('iframe[title="Neighbourhood graph"]').locator("#graph canvas")).to_be_visible()
+    shot(page, "explorer", 1500)
+    assert not browser_page.outside_requests, browser_page.outside_requests
+    print(f"browser timings: {timings}")
+
+
+def test_document_markup_never_runs(server, browser_page):
+    page, expect = browser_page.page, sync_api.expect
+    page.goto(server)  # the Library is the default page, served at the root URL
+    expect(page.get_by_role("heading", name="Indexed documents")).to_be_visible(timeout=60_000)
+    wait_idle(page)
+    page.locator('input[type="file"]').set_input_files(files=[{"name": "evil.txt", "mimeType": "text/plain", "buffer": EVIL}])
+    wait_idle(page)
+    upload = page.get_by_role("button", name="Index uploaded files")
+    expect(upload).to_be_enabled(timeout=30_000)
+    upload.click()
+    expect(page.get_by_text("Indexed evil")).to_be_visible(timeout=120_000)
+    page.get_by_role("link", name="Sentence", exact=True).click()
+    expect(page.get_by_role("heading", name="Sentence", exact=True)).to_be_visible(timeout=30_000)
+    page.get_by_role("combobox", name="Document").click()
+    page.get_by_role("option", name="evil").click()
+    expect(page.get_by_text("<script>alert(1)</script>", exact=False).first).to_be_visible(timeout=30_000)
+    wait_idle(page)
+    page.get_by_role("button", name="Next").click()
+    wait_idle(page)
+    # Markdown in a document is text too: no emphasis, link or image is made from it.
+    expect(page.get_by_text("He saw **bold**", exact=False).first).to_be_visible(timeout=30_000)
+    page.get_by_role("button", name="Next").click()
+    wait_idle(page)
+    expect(page.get_by_text("[a link](http://example.invalid/x)", exact=False).first).to_be_visible(timeout=30_000)
+    graph = page.frame_locator('iframe[title="Sentence graph"]')
+    expect(graph.locator("#graph canvas")).to_be_visible(timeout=30_000)
+    assert page.locator('[src*="example.invalid"], [href*="example.invalid"]').count() == 0
+    shot(page, "sentence_evil", 1600)
+    assert not browser_page.dialogs, browser_page.dialogs
+    assert not browser_page.outside_requests, browser_page.outside_requests

@@ -1,0 +1,168 @@
+"""Streamlit panels of the Ask page: metrics, sentences, answer, matches, graphs."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import streamlit as st
+
+from .ask_view import (
+    SentenceView,
+    answer_html,
+    context_stats,
+    matches_rows,
+    node_terms,
+    numbering,
+    overlap,
+    query_node_rows,
+    sentence_marks,
+    sentences_html,
+)
+from .graph_html import GraphPage, graph_html
+from .markup import md_escape
+from .state import AskOutcome, AskRun
+from .subgraph import MAX_NODES, neighbourhood, vis_from_graph, vis_from_sentence_graph
+
+METHOD_LABELS = {
+    "groundedkg": "GroundedKG (graph nodes)",
+    "dense": "Dense (sentence vectors)",
+    "bm25": "BM25 (keywords)",
+    "hybrid": "Hybrid (dense + BM25)",
+    "full": "Full document",
+    "none": "No context",
+}
+TIMING_KEYS = ("parse", "embed", "match", "select", "answer")
+
+
+def metrics(run: AskRun, total_words: int, compact: bool = False) -> None:
+    """Context size and timings, always shown (two rows of three when ``compact``)."""
+    stats = context_stats(run.result, total_words)
+    timings = run.result.timings_ms
+    cols = st.columns(3) + st.columns(3) if compact else st.columns(6)
+    cols[0].metric("Context sentences", stats["sentences"])
+    cols[1].metric("Context words", f"{stats['words']:,}")
+    cols[2].metric("Share of book", f"{stats['share']:.1f} %")
+    cols[3].metric("Candidates", stats["candidates"], help="Sentences the method considered before filters and budget")
+    cols[4].metric("Retrieval", f"{timings.get('retrieval', 0):.0f} ms")
+    cols[5].metric("Answer", f"{timings.get('answer', 0):.0f} ms")
+    steps = " · ".join(f"{k} {timings[k]:.0f} ms" for k in TIMING_KEYS if k in timings)
+    st.caption(f"{METHOD_LABELS.get(run.result.method, run.result.method)} — {steps}")
+
+
+def notes(run: AskRun) -> None:
+    for note in list(run.result.notes) + list(getattr(run.answer, "notes", []) or []):
+        st.caption(f":material/info: {md_escape(note)}")
+
+
+def answer_panel(run: AskRun, anchor_prefix: str = "s") -> None:
+    st.markdown(answer_html(run.answer, numbering(run.result.sentences), anchor_prefix), unsafe_allow_html=True)
+    model = f" · {run.answer.model}" if run.answer.model else ""
+    st.caption(f"Answerer: {md_escape(run.answer.generator)}{md_escape(model)} · "
+               f"{len(run.answer.citations)} cited claim(s)")
+    notes(run)
+
+
+def sentences_panel(run: AskRun, index, doc_id: str, view: SentenceView) -> None:
+    view.marks = sentence_marks(index.graph, run.result)
+    view.doc_id = doc_id
+    html = sentences_html(run.result.sentences, view=view)
+    st.markdown(f'<div class="kg-scroll">{html}</div>', unsafe_allow_html=True)
+
+
+def selected_node(outcome: AskOutcome) -> str | None:
+    """The matched node picked in the matches table (read before the table is drawn)."""
+    event = st.session_state.get(matches_key(outcome))
+    rows = []
+    if event is not None:
+        selection = event.get("selection", {}) if isinstance(event, dict) else getattr(event, "selection", {})
+        rows = selection.get("rows", []) if isinstance(selection, dict) else getattr(selection, "rows", [])
+    matches = outcome.main.result.matches
+    return matches[rows[0]].node_id if rows and rows[0] < len(matches) else None
+
+
+def matches_key(outcome: AskOutcome) -> str:
+    # A new question gets a new key, so an old row selection never points into new matches.
+    return f"ask.matches.{outcome.run_id}"
+
+
+def matches_panel(outcome: AskOutcome, index) -> None:
+    rows = matches_rows(outcome.main.result, index.graph)
+    if not rows:
+        st.caption("This method does not match graph nodes.")
+        return
+    st.dataframe(
+        pd.DataFrame(rows), key=matches_key(outcome), on_select="rerun", selection_mode="single-row",
+        hide_index=True, height=360,
+        column_config={
+            "score": st.column_config.ProgressColumn("score", min_value=0.0, max_value=1.0, format="%.3f"),
+            "sentences": st.column_config.NumberColumn("sentences", help="Sentences the node is grounded in"),
+        },
+    )
+    st.caption("Select a row to highlight that node in the sentences and in the graph below.")
+
+
+def query_graph_panel(run: AskRun) -> None:
+    graph = run.result.query_graph
+    if graph is None:
+        st.caption(f"The {run.result.method} method does not build a query graph.")
+        return
+    nodes, edges = vis_from_sentence_graph(graph)
+    legend = ("entity", "action") + (("unknown",) if any(n.kind == "unknown" for n in nodes) else ())
+    page = GraphPage(height=260, panel=False, legend=legend)
+    st.iframe(graph_html(nodes, edges, page), height=300, alt="Query graph")
+    st.dataframe(pd.DataFrame(query_node_rows(run.result)), hide_index=True)
+
+
+def subgraph_panel(run: AskRun, index, selected: str | None) -> None:
+    result, graph = run.result, index.graph
+    seeds = [m.node_id for m in sorted(result.matches, key=lambda m: -m.score)]
+    title = "Matched subgraph: matched nodes and their 1-hop neighbourhood"
+    if not seeds:
+        seeds = [n.node_id for sid in result.sentence_ids for n in graph.nodes_in_sentence(sid)]
+        title = "Graph of the context sentences: nodes grounded in them and their 1-hop neighbourhood"
+    if not seeds:
+        st.caption("No graph nodes to show for this context.")
+        return
+    hood = neighbourhood(graph, seeds, depth=1, max_nodes=MAX_NODES)
+    if hood.truncated:
+        st.warning(hood.notice(), icon=":material/speed:")
+    emphasis = {node_id: "matched" for node_id in seeds}
+    nodes, edges = vis_from_graph(graph, hood.node_ids, emphasis)
+    texts = {s.id: s.original for s in index.sentences}
+    page = GraphPage(height=560, notice=hood.notice(), sentence_texts=texts, selected=selected or "",
+                     legend=("entity", "action"))
+    st.markdown(f"**{title}** — red border: matched; click a node or edge for its texts and sentences.")
+    st.iframe(graph_html(nodes, edges, page), height=600, alt="Matched subgraph")
+
+
+def download(run: AskRun, result_to_json) -> None:
+    payload = json.dumps(result_to_json(run.result, run.answer), ensure_ascii=False, indent=1)
+    st.download_button("Download result (JSON)", payload, file_name=f"{run.result.doc_id}-{run.result.method}.json",
+                       mime="application/json", icon=":material/download:")
+
+
+def focus(run: AskRun, index, node_id: str | None) -> SentenceView:
+    """The sentence view with the picked node's words and sentences emphasised."""
+    if not node_id or node_id not in index.graph.nodes:
+        return SentenceView()
+    grounded = set(index.graph.nodes[node_id].grounded_texts)
+    in_context = grounded & set(run.result.sentence_ids)
+    node = index.graph.nodes[node_id]
+    st.info(f"Selected **{md_escape(node.label)}** ({node.node_type}): grounded in {len(grounded)} sentence(s), "
+            f"{len(in_context)} of them in the context.", icon=":material/ads_click:")
+    return SentenceView(selected_terms=node_terms(index.graph, [node_id]), focus_ids=in_context)
+
+
+def compare_panels(outcome: AskOutcome, index, total_words: int) -> None:
+    main, other = outcome.main, outcome.other
+    shared, jaccard = overlap(main.result, other.result)
+    st.markdown(f"**Overlap:** {shared} sentence(s) in both contexts · Jaccard {jaccard:.2f}")
+    ids = (set(main.result.sentence_ids), set(other.result.sentence_ids))
+    for col, run, others, prefix in zip(st.columns(2), (main, other), (ids[1], ids[0]), ("a", "b")):
+        with col:
+            st.subheader(METHOD_LABELS.get(run.result.method, run.result.method))
+            metrics(run, total_words, compact=True)
+            answer_panel(run, prefix)
+            view = SentenceView(other_ids=others, anchor_prefix=prefix)
+            sentences_panel(run, index, outcome.doc_id, view)

@@ -1,0 +1,228 @@
+"""HTML and tables for one answered question (pure: no streamlit).
+
+Context sentences are numbered in reading order; the answer's citation
+markers ``[n]`` use the same numbers and link to the sentence's anchor.
+
+>>> from kgcore.types import SelectedSentence
+>>> sents = [SelectedSentence("text_0-3", 3, "He was put in a <pie>.", "He was put in a <pie>.", ["pie"])]
+>>> html = sentences_html(sents, {"text_0-3": ["pie"]})
+>>> 'id="s-text_0-3"' in html and '&lt;<mark class="kg-m">pie</mark>&gt;' in html
+True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping
+from urllib.parse import urlencode
+
+from kgcore.answer import strip_markers
+from kgcore.types import Answer, QueryResult, SelectedSentence
+
+from .markup import UNMARKABLE, anchor_id, badge, esc, highlight
+
+#: Extra words never marked when marking the question's own words (baselines).
+QUESTION_STOPWORDS = UNMARKABLE | frozenset(
+    "what when where why how did does do was were is are be been had has have of to in on at by for with from "
+    "and or but not no so if into onto about after before did".split()
+)
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]+")
+
+
+@dataclass
+class SentenceView:
+    """How to draw the sentence list: marks, the picked match, the other method's ids."""
+
+    marks: Mapping[str, list[str]] = field(default_factory=dict)
+    selected_terms: list[str] = field(default_factory=list)
+    focus_ids: set[str] = field(default_factory=set)
+    other_ids: set[str] | None = None
+    doc_id: str = ""
+    anchor_prefix: str = "s"
+
+
+def numbering(sentences: Iterable[SelectedSentence]) -> dict[str, int]:
+    """Citation number of each context sentence (1-based, reading order)."""
+    return {s.id: i for i, s in enumerate(sentences, start=1)}
+
+
+def question_terms(question: str) -> list[str]:
+    """Content words of the question (what baselines' sentences are marked with).
+
+    >>> question_terms("What happened to the young rabbits' father?")
+    ['happened', 'young', "rabbits'", 'father']
+    """
+    return [w for w in _WORD.findall(question) if w.lower() not in QUESTION_STOPWORDS and len(w) > 2]
+
+
+def node_terms(graph, node_ids: Iterable[str]) -> list[str]:
+    """Labels and surface texts of graph nodes (what gets marked in a sentence)."""
+    terms: list[str] = []
+    for node_id in node_ids:
+        node = graph.nodes.get(node_id)
+        if node is not None:
+            terms.append(node.label)
+            terms.extend(node.texts)
+    return terms
+
+
+def sentence_marks(graph, result: QueryResult) -> dict[str, list[str]]:
+    """Terms to mark per context sentence: its matched nodes' words, or the question's words."""
+    if any(s.selected_by for s in result.sentences):
+        return {s.id: node_terms(graph, s.selected_by) for s in result.sentences}
+    words = question_terms(result.question)
+    return {s.id: words for s in result.sentences}
+
+
+def sentence_link(doc_id: str, sentence_id: str) -> str:
+    """Relative URL of the sentence page for one sentence."""
+    return "sentence?" + urlencode({"doc": doc_id, "sid": sentence_id})
+
+
+def _stats(s: SelectedSentence) -> str:
+    parts = []
+    if s.retrieval_count:
+        parts.append(f"count {s.retrieval_count}")
+    parts.append(f"sim {s.similarity:.2f}")
+    parts.append(f"score {s.score:.3f}")
+    return " · ".join(parts)
+
+
+def sentence_html(s: SelectedSentence, number: int, view: SentenceView) -> str:
+    classes = ["kg-sent"]
+    if s.id in view.focus_ids:
+        classes.append("kg-focus")
+    head = [badge(f"[{number}]", "kg-num")]
+    sid = esc(s.id)
+    if view.doc_id:
+        href = esc(sentence_link(view.doc_id, s.id))
+        head.append(f'<a class="kg-sid" href="{href}" target="_blank" title="Open in the sentence view">{sid}</a>')
+    else:
+        head.append(f'<span class="kg-sid">{sid}</span>')
+    head.append(badge(_stats(s), "kg-stat", "retrieval count (matched nodes grounded here) · cosine to the question · rank score"))
+    if view.other_ids is not None:
+        head.append(badge("in both", "kg-both") if s.id in view.other_ids else badge("only here", "kg-only"))
+    terms = view.marks.get(s.id, [])
+    body = f'<div class="kg-text">{highlight(s.text, terms, view.selected_terms)}</div>'
+    if s.resolved and " ".join(s.resolved.split()) != " ".join(s.text.split()):
+        body += f'<div class="kg-resolved">resolved: {highlight(s.resolved, terms, view.selected_terms)}</div>'
+    anchor = anchor_id(s.id, view.anchor_prefix)
+    return f'<div class="{" ".join(classes)}" id="{anchor}"><div class="kg-head">{" ".join(head)}</div>{body}</div>'
+
+
+def sentences_html(sentences: list[SelectedSentence], marks: Mapping[str, list[str]] | None = None, view: SentenceView | None = None) -> str:
+    """The context sentences in reading order with ids, stats and marked node words."""
+    view = view or SentenceView()
+    if marks is not None:
+        view.marks = marks
+    if not sentences:
+        return '<div class="kg-empty">No context sentences.</div>'
+    numbers = numbering(sentences)
+    return "".join(sentence_html(s, numbers[s.id], view) for s in sentences)
+
+
+def citation_markers(sentence_ids: Iterable[str], numbers: Mapping[str, int], anchor_prefix: str = "s") -> str:
+    """``[n]`` links to the cited sentences.
+
+    >>> citation_markers(["text_0-3"], {"text_0-3": 2})
+    '<a class="kg-cite" href="#s-text_0-3" title="text_0-3">[2]</a>'
+    """
+    out = []
+    for sid in dict.fromkeys(sentence_ids):
+        label = f"[{numbers[sid]}]" if sid in numbers else f"[{sid}]"
+        out.append(f'<a class="kg-cite" href="#{anchor_id(sid, anchor_prefix)}" title="{esc(sid)}">{esc(label)}</a>')
+    return "".join(out)
+
+
+def answer_html(answer: Answer, numbers: Mapping[str, int], anchor_prefix: str = "s") -> str:
+    """The answer, each cited sentence followed by its markers.
+
+    >>> from kgcore.types import Citation
+    >>> a = Answer("He was put in a pie [text_0-3].", "openai", "", [Citation("He was put in a pie [text_0-3].", ["text_0-3"])])
+    >>> answer_html(a, {"text_0-3": 1})
+    '<div class="kg-answer"><p>He was put in a pie. <a class="kg-cite" href="#s-text_0-3" title="text_0-3">[1]</a></p></div>'
+    """
+    parts = []
+    cited = [c for c in answer.citations if strip_markers(c.answer_sentence)]
+    for c in cited:
+        # The generator's own "[text_0-3]" markers are replaced by numbered links.
+        markers = citation_markers(c.sentence_ids, numbers, anchor_prefix)
+        parts.append(f"{esc(strip_markers(c.answer_sentence))} {markers}".rstrip())
+    text = strip_markers(answer.text)
+    if not cited or not _covers(text, [strip_markers(c.answer_sentence) for c in cited]):
+        parts = [esc(text) or "<em>(empty answer)</em>"] + ([" ".join(parts)] if parts else [])
+    body = "".join(f"<p>{p}</p>" for p in parts)
+    return f'<div class="kg-answer">{body}</div>'
+
+
+def _covers(text: str, pieces: list[str]) -> bool:
+    """True when the cited answer sentences make up the whole answer text."""
+    squash = lambda t: re.sub(r"\W+", "", t.lower())  # noqa: E731
+    return squash(text) == squash("".join(pieces))
+
+
+def matches_rows(result: QueryResult, graph) -> list[dict]:
+    """One row per (query node, matched node), best first within each query node."""
+    labels = {n.key: n.label for n in result.query_graph.nodes} if result.query_graph else {}
+    rows = []
+    for m in result.matches:
+        node = graph.nodes.get(m.node_id)
+        rows.append({
+            "query node": labels.get(m.query_node, m.query_node),
+            "rank": m.rank + 1,
+            "matched node": m.label,
+            "type": m.node_type,
+            "score": m.score,
+            "sentences": len(node.grounded_texts) if node else 0,
+            "texts": "; ".join(m.texts[:4]),
+            "node id": m.node_id,
+        })
+    return rows
+
+
+def query_node_rows(result: QueryResult) -> list[dict]:
+    graph = result.query_graph
+    if graph is None:
+        return []
+    return [{"node": n.label, "type": n.node_type, "texts": "; ".join(n.texts), "matched": not n.is_unknown} for n in graph.nodes]
+
+
+def context_stats(result: QueryResult, total_words: int) -> dict:
+    """Context size: sentences, words and share of the book."""
+    words = result.context_words
+    return {"sentences": len(result.sentences), "words": words,
+            "share": (100.0 * words / total_words) if total_words else 0.0, "candidates": result.candidates}
+
+
+def overlap(a: QueryResult, b: QueryResult) -> tuple[int, float]:
+    """Shared context sentences of two results and their Jaccard index.
+
+    >>> from kgcore.types import QueryResult as Q, SelectedSentence as S
+    >>> q = lambda ids: Q("q", "m", "d", None, [], [S(i, 0, "", "") for i in ids], {}, {})
+    >>> overlap(q(["a", "b"]), q(["b", "c"]))
+    (1, 0.333)
+    """
+    sa, sb = set(a.sentence_ids), set(b.sentence_ids)
+    union = sa | sb
+    return len(sa & sb), round(len(sa & sb) / len(union), 3) if union else 0.0
+
+
+def grounded_html(sentences, terms: list[str], doc_id: str = "", limit: int = 200) -> str:
+    """Sentences (objects with ``id`` and ``original``) with ``terms`` marked, for node views.
+
+    >>> from kgcore.types import Sentence
+    >>> grounded_html([Sentence("text_0-1", 0, 1, 1, "A <pie>.", "A <pie>.", "A <pie>.")], ["pie"])
+    '<div class="kg-sent" id="g-text_0-1"><div class="kg-head"><span class="kg-sid">text_0-1</span></div><div class="kg-text">A &lt;<mark class="kg-m">pie</mark>&gt;.</div></div>'
+    """
+    sentences, out = list(sentences), []
+    for s in sentences[:limit]:
+        sid = esc(s.id)
+        link = (f'<a class="kg-sid" href="{esc(sentence_link(doc_id, s.id))}" target="_blank">{sid}</a>'
+                if doc_id else f'<span class="kg-sid">{sid}</span>')
+        out.append(f'<div class="kg-sent" id="{anchor_id(s.id, "g")}"><div class="kg-head">{link}</div>'
+                   f'<div class="kg-text">{highlight(s.original, terms)}</div></div>')
+    more = len(sentences) - limit
+    if more > 0:
+        out.append(f'<div class="kg-empty">… and {more} more sentence(s).</div>')
+    return "".join(out) or '<div class="kg-empty">No sentences.</div>'

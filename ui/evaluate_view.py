@@ -1,0 +1,165 @@
+"""Tables, charts and files of the Evaluate page (pure: no streamlit).
+
+>>> from kgcore.evaluate import EvalRecord
+>>> r = EvalRecord("d", "dense k=10", "dense", {}, 3, "Who?", ["Peter"], "", "Flopsy", evidence_hit=True)
+>>> failure_rows([r])[0]["diagnosis hint"]
+'III? evidence was in the context, the answer missed it'
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+from pathlib import Path
+from typing import Sequence
+
+import pandas as pd
+
+from kgcore.evaluate import SUMMARY_COLUMNS, EvalRecord, EvalRun, is_failure
+from kgcore.qaset import MAX_QA_BYTES, QAItem, parse_qa
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Folders searched for bundled QA sets (CSV files whose name contains "qa").
+QA_FOLDERS = (ROOT / "assets", ROOT / "bench")
+#: Per-question metrics (all in [0, 1]) that can be charted, with their display names.
+RECORD_METRICS = {
+    "exact_match": "EM", "sequence_match": "SM", "rouge_l": "ROUGE-L", "bertscore": "BERTScore",
+    "evidence_hit": "Evidence hit", "answer_token_recall": "Answer-token recall",
+}
+#: Summary columns drawn as bars (all on the paper's 0-100 scale).
+BAR_METRICS = ("em", "sm", "rouge_l", "bertscore", "evidence_hit_rate", "answer_token_recall")
+
+
+def bundled_qa_sets() -> dict[str, Path]:
+    """QA CSVs shipped with the app, by their path relative to the project."""
+    found = {}
+    for folder in QA_FOLDERS:
+        for path in sorted(folder.glob("*.csv")):
+            if "qa" in path.stem.lower():
+                found[str(path.relative_to(ROOT))] = path
+    return found
+
+
+def read_upload(name: str, data: bytes) -> list[QAItem]:
+    """Validate an uploaded QA CSV; a problem is a kgcore InputError naming the file, row and field.
+
+    >>> [i.question for i in read_upload("qa.csv", b"question,answer1\\nWho?,Peter\\n")]
+    ['Who?']
+    >>> read_upload("qa.csv", b"question\\nWho?\\n")
+    Traceback (most recent call last):
+    ...
+    kgcore.errors.InputError: qa.csv: missing column 'answer1' (found question; expected question,answer1[,answer2][,evidence])
+    """
+    from kgcore.errors import InputError
+
+    if len(data) > MAX_QA_BYTES:
+        raise InputError(name, f"is larger than {MAX_QA_BYTES // 2**20} MB")
+    return parse_qa(data, name)
+
+
+def summary_frame(rows: Sequence[dict]) -> pd.DataFrame:
+    """The summary with display headers; the document column only when several documents."""
+    frame = pd.DataFrame(rows)
+    if frame.empty:
+        return frame
+    keep = (["doc_id", "index"] if frame["doc_id"].nunique() > 1 else []) + ["label", "questions", "errors"]
+    frame = frame[keep + list(SUMMARY_COLUMNS)]
+    return frame.rename(columns={"doc_id": "document", "label": "setting", **SUMMARY_COLUMNS})
+
+
+def records_frame(records: Sequence[EvalRecord]) -> pd.DataFrame:
+    """One flat row per (setting, question), for tables and the CSV download."""
+    return pd.DataFrame([{
+        "document": r.doc_id, "setting": r.label, "method": r.method, "question id": r.question_id,
+        "question": r.question, "prediction": r.prediction, "gold": " | ".join(r.answers),
+        **{name: getattr(r, key) for key, name in RECORD_METRICS.items()},
+        "context sentences": r.context_sentences, "context words": r.context_words, "% of book": r.book_pct,
+        "retrieval ms": r.retrieval_ms, "answer ms": r.answer_ms, "failed": is_failure(r), "error": r.error,
+    } for r in records])
+
+
+def metric_bars(rows: Sequence[dict], metrics: Sequence[str] = BAR_METRICS):
+    """Grouped bars: one group per setting, one bar per metric (0-100)."""
+    import plotly.express as px
+
+    names = {k: SUMMARY_COLUMNS[k] for k in metrics}
+    long = pd.DataFrame([{"setting": f"{r['label']} ({r['doc_id']})" if _several_docs(rows) else r["label"],
+                          "metric": names[k], "score": r[k]} for r in rows for k in metrics if r.get(k) is not None])
+    fig = px.bar(long, x="setting", y="score", color="metric", barmode="group", range_y=[0, 100],
+                 title="Metrics per setting (×100)")
+    return fig.update_layout(xaxis_title=None, legend_title=None)
+
+
+def _several_docs(rows) -> bool:
+    return len({r["doc_id"] for r in rows}) > 1
+
+
+def _value(record: EvalRecord, metric: str) -> float | None:
+    value = getattr(record, metric)
+    return None if value is None else float(value)
+
+
+def question_heatmap(records: Sequence[EvalRecord], metric: str = "rouge_l"):
+    """Questions (rows) × settings (columns), coloured by a per-question metric in [0, 1]."""
+    import plotly.graph_objects as go
+
+    labels = list(dict.fromkeys(r.label for r in records))
+    questions = {r.question_id: r.question for r in records}
+    cell = {(r.question_id, r.label): _value(r, metric) for r in records}
+    qids = sorted(questions)
+    z = [[cell.get((q, lab)) for lab in labels] for q in qids]
+    hover = [[html.escape(questions[q]) for _ in labels] for q in qids]  # plotly renders tags in hover text
+    fig = go.Figure(go.Heatmap(z=z, x=labels, y=[f"Q{q}" for q in qids], zmin=0, zmax=1, colorscale="Viridis",
+                               customdata=hover, hovertemplate="%{y}: %{customdata}<br>%{x}<br>%{z:.2f}<extra></extra>"))
+    fig.update_yaxes(autorange="reversed")
+    return fig.update_layout(title=f"{RECORD_METRICS[metric]} per question", height=max(300, 28 * len(qids) + 120))
+
+
+def size_scatter(records: Sequence[EvalRecord], metric: str = "rouge_l"):
+    """Context words against a per-question metric, one colour per setting."""
+    import plotly.express as px
+
+    frame = pd.DataFrame([{"setting": r.label, "context words": r.context_words, "score": _value(r, metric),
+                           "question": html.escape(r.question)} for r in records])
+    fig = px.scatter(frame, x="context words", y="score", color="setting", hover_data=["question"],
+                     title=f"Context size vs {RECORD_METRICS[metric]}")
+    return fig.update_yaxes(range=[-0.05, 1.05])
+
+
+def diagnosis_hint(record: EvalRecord) -> str:
+    """A first guess at the failing stage from the evidence alone (the audit diagnosis is finer)."""
+    if record.error:
+        return "answer generation raised an error"
+    if record.evidence_hit is None:
+        return "unknown (no evidence given)"
+    if record.evidence_hit:
+        return "III? evidence was in the context, the answer missed it"
+    return "I/II? evidence was not retrieved"
+
+
+def failure_rows(records: Sequence[EvalRecord]) -> list[dict]:
+    """Failed records (:func:`kgcore.evaluate.is_failure`) with their position and a diagnosis hint."""
+    return [{"position": i, "setting": r.label, "question id": r.question_id, "question": r.question,
+             "prediction": r.prediction, "gold": " | ".join(r.answers), "evidence": r.evidence,
+             "diagnosis hint": diagnosis_hint(r)} for i, r in enumerate(records) if is_failure(r)]
+
+
+def question_outcomes(records: Sequence[EvalRecord], question_id: int) -> list[EvalRecord]:
+    """Every setting's record of one question, in run order."""
+    return [r for r in records if r.question_id == question_id]
+
+
+def jsonl_text(records: Sequence[EvalRecord]) -> str:
+    return "".join(json.dumps(r.to_dict(), ensure_ascii=False) + "\n" for r in records)
+
+
+def csv_text(frame: pd.DataFrame) -> str:
+    buffer = io.StringIO()
+    frame.to_csv(buffer, index=False, quoting=csv.QUOTE_MINIMAL)
+    return buffer.getvalue()
+
+
+def run_summary_json(run: EvalRun) -> str:
+    return json.dumps({"runs": run.meta, "columns": SUMMARY_COLUMNS, "rows": run.summary}, ensure_ascii=False, indent=1)

@@ -1,0 +1,151 @@
+"""HTML fragments built from user-document text, always escaped.
+
+Every string that comes from a document (sentences, node labels, answers)
+passes through :func:`esc` before it is placed in HTML; markup is only ever
+added around already-escaped pieces.  This module is pure (no streamlit).
+
+>>> esc('<img src=x onerror="alert(1)">')
+'&lt;img src=x onerror=&quot;alert(1)&quot;&gt;'
+>>> highlight("Peter ate a <b>radish</b>.", ["radish"])
+'Peter ate a &lt;b&gt;<mark class="kg-m">radish</mark>&lt;/b&gt;.'
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Iterable, Sequence
+
+#: Node texts that would mark almost every sentence and tell the reader nothing.
+UNMARKABLE = frozenset(
+    "a an the he she it they him her them his its their i me my we us our you your this that these those "
+    "who whom which what there here one ones".split()
+)
+_LEADING_DETERMINER = re.compile(r"^(?:a|an|the|his|her|their|its|my|our|your|some)\s+", re.IGNORECASE)
+MIN_TERM_CHARS = 2
+
+
+def esc(text: object) -> str:
+    """HTML-escape any value (quotes included) for element content and attributes.
+
+    Line breaks become ``&#10;``: a blank line would end the HTML block that
+    ``st.markdown`` passes through untouched, and Markdown after it would be
+    interpreted (``![x](http://...)`` would load an image).
+
+    >>> esc("a\\n\\n![x](y)")
+    'a&#10;&#10;![x](y)'
+    """
+    return html.escape(str(text), quote=True).replace("\r", "&#13;").replace("\n", "&#10;")
+
+
+def term_variants(terms: Iterable[str]) -> list[str]:
+    """Distinct, markable forms of node texts, longest first.
+
+    A leading determiner is also stripped so ``the pie`` marks ``a pie``.
+
+    >>> term_variants(["the pie", "he", "Mr. McGregor", "pie"])
+    ['Mr. McGregor', 'the pie', 'pie']
+    """
+    seen: dict[str, str] = {}
+    for term in terms:
+        for form in (term.strip(), _LEADING_DETERMINER.sub("", term.strip())):
+            key = form.lower()
+            if len(form) >= MIN_TERM_CHARS and key not in UNMARKABLE and key not in seen:
+                seen[key] = form
+    return sorted(seen.values(), key=lambda t: (-len(t), t.lower()))
+
+
+def find_spans(text: str, terms: Sequence[str]) -> list[tuple[int, int]]:
+    """Non-overlapping (start, end) spans of whole-word, case-insensitive term matches.
+
+    Longer terms win over shorter ones that overlap them.
+
+    >>> find_spans("Mrs. McGregor baked a pie; pies!", ["McGregor", "pie"])
+    [(5, 13), (22, 25)]
+    """
+    taken: list[tuple[int, int]] = []
+    for term in sorted(set(terms), key=len, reverse=True):
+        pattern = re.compile(r"(?<!\w)" + re.escape(term) + r"(?!\w)", re.IGNORECASE)
+        for m in pattern.finditer(text):
+            if not any(m.start() < end and start < m.end() for start, end in taken):
+                taken.append((m.start(), m.end()))
+    return sorted(taken)
+
+
+def highlight(text: str, terms: Iterable[str], selected: Iterable[str] = ()) -> str:
+    """``text`` escaped, with every occurrence of ``terms`` wrapped in ``<mark>``.
+
+    Occurrences of ``selected`` terms get the ``kg-sel`` class (the match the
+    user picked in a table).  Spans are found on the raw text and every
+    piece is escaped separately, so markup can never come from the text.
+
+    >>> highlight("He put it in a pie.", ["pie"], selected=["put"])
+    'He <mark class="kg-sel">put</mark> it in a <mark class="kg-m">pie</mark>.'
+    >>> highlight("<script>alert(1)</script>", ["script"])
+    '&lt;<mark class="kg-m">script</mark>&gt;alert(1)&lt;/<mark class="kg-m">script</mark>&gt;'
+    """
+    chosen = term_variants(selected)
+    plain = [t for t in term_variants(terms) if t.lower() not in {c.lower() for c in chosen}]
+    spans = find_spans(text, chosen + plain)
+    chosen_lower = {c.lower() for c in chosen}
+    out, pos = [], 0
+    for start, end in spans:
+        css = "kg-sel" if text[start:end].lower() in chosen_lower else "kg-m"
+        out.append(esc(text[pos:start]))
+        out.append(f'<mark class="{css}">{esc(text[start:end])}</mark>')
+        pos = end
+    out.append(esc(text[pos:]))
+    return "".join(out)
+
+
+def anchor_id(sentence_id: str, prefix: str = "s") -> str:
+    """A safe HTML id for a sentence id (sentence ids are ``text_{c}-{i}``).
+
+    >>> anchor_id("text_0-12")
+    's-text_0-12'
+    >>> anchor_id('x"><script>')
+    's-x---script-'
+    """
+    return f"{prefix}-" + re.sub(r"[^A-Za-z0-9_-]", "-", sentence_id)
+
+
+def badge(text: str, css: str = "kg-badge", title: str = "") -> str:
+    """A small inline label.
+
+    >>> badge("<b>", title="t")
+    '<span class="kg-badge" title="t">&lt;b&gt;</span>'
+    """
+    tip = f' title="{esc(title)}"' if title else ""
+    return f'<span class="{esc(css)}"{tip}>{esc(text)}</span>'
+
+
+# Characters that start inline markup (emphasis, links, images, code, HTML, maths, tables).
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|<>~$])")
+
+
+def md_escape(text: object) -> str:
+    r"""Backslash-escape Markdown so user text in ``st.error``/``st.caption`` stays literal.
+
+    Without this a file called ``![x](http://host/a.png).txt`` would make the
+    browser fetch an image when its error message is shown.
+
+    >>> print(md_escape("![x](http://h/a.png) <b>"))
+    \!\[x\]\(http://h/a.png\) \<b\>
+    """
+    return _MD_SPECIAL.sub(r"\\\1", str(text))
+
+
+def changed_words(before: str, after: str) -> str:
+    """``after`` escaped, with the words that differ from ``before`` marked (coref replacements).
+
+    >>> changed_words("He ran.", "Peter ran.")
+    '<mark class="kg-m">Peter</mark> ran.'
+    """
+    import difflib
+
+    old, new = re.findall(r"\S+|\s+", before), re.findall(r"\S+|\s+", after)
+    out = []
+    for op, _, _, j1, j2 in difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes():
+        piece = esc("".join(new[j1:j2]))
+        out.append(piece if op == "equal" or not piece.strip() else f'<mark class="kg-m">{piece}</mark>')
+    return "".join(out)

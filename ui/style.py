@@ -1,0 +1,31 @@
+"""The app's CSS (one place), injected once per run by ``app.py``."""
+
+from __future__ import annotations
+
+CSS = """
+<style>
+.kg-sent { border: 1px solid #e4e7eb; border-left: 4px solid #9fb3c8; border-radius: 6px;
+           padding: 6px 10px; margin: 0 0 8px 0; background: #ffffff; }
+.kg-sent.kg-focus { border-left-color: #9C27B0; background: #fbf5fd; }
+.kg-head { font-size: 0.78rem; color: #52606d; margin-bottom: 2px; display: flex; gap: 6px;
+           flex-wrap: wrap; align-items: center; }
+.kg-num { font-weight: 700; color: #243b53; }
+.kg-sid { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; background: #eef2f6;
+          border-radius: 4px; padding: 0 5px; color: #243b53 !important; text-decoration: none; }
+a.kg-sid:hover { background: #d9e2ec; }
+.kg-stat { color: #7b8794; }
+.kg-both { background: #e3f9e5; color: #0e5814; border-radius: 8px; padding: 0 6px; }
+.kg-only { background: #fff3c4; color: #8d2b0b; border-radius: 8px; padding: 0 6px; }
+.kg-text { line-height: 1.5; }
+.kg-resolved { font-size: 0.8rem; color: #7b8794; margin-top: 2px; }
+mark.kg-m { background: #fff3b0; padding: 0 1px; border-radius: 3px; }
+mark.kg-sel { background: #e1bee7; padding: 0 1px; border-radius: 3px; outline: 1px solid #9C27B0; }
+.kg-answer { font-size: 1.05rem; line-height: 1.6; background: #f0f7ff; border: 1px solid #bcdcff;
+             border-radius: 8px; padding: 10px 14px; }
+.kg-answer p { margin: 0 0 6px 0; }
+a.kg-cite { font-size: 0.8rem; font-weight: 700; text-decoration: none; margin-left: 2px;
+            color: #1c5d99 !important; vertical-align: super; }
+.kg-empty { color: #7b8794; font-style: italic; }
+.kg-scroll { max-height: 620px; overflow-y: auto; padding-right: 4px; }
+</style>
+"""

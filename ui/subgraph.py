@@ -1,0 +1,102 @@
+"""Pick the part of a GroundedKG to draw, capped so the browser never freezes.
+
+Works on anything shaped like :class:`kgcore.graph.GroundedGraph`
+(``nodes`` dict of :class:`~kgcore.types.Node`, ``edges`` list of
+:class:`~kgcore.types.Edge`, ``neighbors(node_id)``).
+
+>>> from kgcore.graph import GroundedGraph
+>>> from kgcore.types import Edge, Node
+>>> g = GroundedGraph({i: Node(i, i, [i], "entity", ["text_0-0"]) for i in "abcd"},
+...                   [Edge("a", "b", "ARG0", "entity-entity", ["text_0-0"]),
+...                    Edge("b", "c", "ARG1", "entity-entity", ["text_0-0"]),
+...                    Edge("c", "d", "ARG1", "entity-entity", ["text_0-0"])])
+>>> neighbourhood(g, ["a"], depth=2, max_nodes=10)
+Neighbourhood(node_ids=['a', 'b', 'c'], total=3)
+>>> neighbourhood(g, ["a"], depth=3, max_nodes=2).truncated
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from kgcore.types import Edge, LocalNode, Node, SentenceGraph
+
+from .graph_html import VisEdge, VisNode
+
+#: The most nodes any graph view draws.
+MAX_NODES = 300
+
+
+@dataclass
+class Neighbourhood:
+    """Node ids to draw (seeds first) and how many the full neighbourhood had."""
+
+    node_ids: list[str]
+    total: int
+
+    @property
+    def truncated(self) -> bool:
+        return self.total > len(self.node_ids)
+
+    def notice(self) -> str:
+        if not self.truncated:
+            return ""
+        return f"Showing {len(self.node_ids)} of {self.total} nodes (capped at {len(self.node_ids)} to keep the page fast)"
+
+
+def neighbourhood(graph, seeds: Iterable[str], depth: int = 1, max_nodes: int = MAX_NODES) -> Neighbourhood:
+    """Seeds plus everything within ``depth`` hops, breadth first.
+
+    Within a ring, nodes linked to more already-kept nodes come first, so a
+    cap drops the periphery rather than the connections between seeds.
+    """
+    order = [s for s in dict.fromkeys(seeds) if s in graph.nodes]
+    seen = set(order)
+    ring = list(order)
+    for _ in range(depth):
+        counts: dict[str, int] = {}
+        for node_id in ring:
+            for other in graph.neighbors(node_id):
+                if other not in seen:
+                    counts[other] = counts.get(other, 0) + 1
+        ring = sorted(counts, key=lambda n: (-counts[n], n))
+        order.extend(ring)
+        seen.update(ring)
+        if not ring:
+            break
+    return Neighbourhood(order[:max_nodes], len(order))
+
+
+def edges_among(graph, node_ids: Iterable[str]) -> list[Edge]:
+    """Edges whose both ends are in ``node_ids``."""
+    keep = set(node_ids)
+    return [e for e in graph.edges if e.source in keep and e.target in keep]
+
+
+def vis_from_graph(graph, node_ids: list[str], emphasis: dict[str, str] | None = None) -> tuple[list[VisNode], list[VisEdge]]:
+    """VisNodes/VisEdges for ``node_ids`` of a GroundedKG (``emphasis``: node id -> "matched" ...)."""
+    emphasis = emphasis or {}
+    nodes = [_vis_node(graph.nodes[i], emphasis.get(i, "")) for i in node_ids if i in graph.nodes]
+    edges = [VisEdge(e.source, e.target, e.edge_role, tuple(e.grounded_texts)) for e in edges_among(graph, node_ids)]
+    return nodes, edges
+
+
+def _vis_node(node: Node, emphasis: str) -> VisNode:
+    return VisNode(node.node_id, node.label, node.node_type, tuple(node.texts), tuple(node.grounded_texts), emphasis)
+
+
+def vis_from_sentence_graph(query_graph: SentenceGraph | None) -> tuple[list[VisNode], list[VisEdge]]:
+    """A one-sentence graph (a question's query graph, or one parser's view of a sentence)."""
+    if query_graph is None:
+        return [], []
+    nodes = [_query_node(n) for n in query_graph.nodes]
+    edges = [VisEdge(e.source, e.target, e.edge_role) for e in query_graph.edges]
+    return nodes, edges
+
+
+def _query_node(node: LocalNode) -> VisNode:
+    if node.is_unknown:  # the asked-for slot ("what", "who"): drawn but never matched
+        return VisNode(node.key, node.label, "unknown", tuple(node.texts), (), "", "the asked-for slot: not matched")
+    return VisNode(node.key, node.label, node.node_type, tuple(node.texts))
