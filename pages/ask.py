@@ -10,7 +10,7 @@ from kgcore.answer import default_answerer
 from kgcore.engine import result_to_json
 from kgcore.settings import ANSWERERS, METHODS, RetrievalOptions
 from ui import ask_panels as panels
-from ui import resources
+from ui import labelling, resources
 from ui.boot import ensure_app_navigation
 from ui.errors import reported
 from ui.markup import md_escape
@@ -86,6 +86,7 @@ def show(outcome: AskOutcome) -> None:
             st.subheader("Answer")
             panels.answer_panel(main)
             panels.download(main, result_to_json)
+            audit_panel(main, index)
         with col_sentences:
             st.subheader(f"Grounded sentences ({len(main.result.sentences)})")
             panels.sentences_panel(main, index, outcome.doc_id, view)
@@ -99,8 +100,19 @@ def show(outcome: AskOutcome) -> None:
     panels.subgraph_panel(outcome.main, index, panels.selected_node(outcome))
 
 
+def audit_panel(run: AskRun, index) -> None:
+    """Label this answer (type I / II / III / correct), diagnose it against gold answers, mark missing sentences."""
+    st.subheader("Audit")
+    with reported("Labelling"):
+        db = labelling.audit_db()
+        record_id = labelling.record_for(db, run.result, run.answer, index)
+        st.caption(f"Audit record #{record_id}")
+        labelling.render_label_controls(db, record_id, run.result, run.answer, index, labelling.current_author())
+
+
 def main() -> None:
     st.title("Ask")
+    labelling.author_field()
     settings = resources.settings()
     doc_id = pick_document("ask.doc")
     if doc_id is None:

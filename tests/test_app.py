@@ -260,3 +260,20 @@ def test_sentence_page_shows_parse_and_graph(sample_store, pie_id):
     assert "put" in " ".join(frames["predicate"])
     at.text_input(key="sentence.sid").input("text_9-999").run()
     assert any("text\\_9-999" in e for e in errors(at))
+
+
+def test_ask_page_labels_the_answer_into_the_audit_database(sample_store):
+    from kgcore.audit import AuditDB
+
+    at = app("pages/ask.py")
+    at.text_input(key="audit.author").input("Ada").run()
+    ask(at, PIE_QUESTION)
+    assert not at.exception and not errors(at), errors(at)
+    assert any("Audit record #" in c.value for c in at.caption)
+    (correct,) = [b for b in at.button if b.label == "Answer is correct"]
+    correct.click().run()
+    assert not at.exception and not errors(at), errors(at)
+    db = AuditDB.for_store(sample_store["root"])
+    (record,) = [r for r in db.list_records() if r.question == PIE_QUESTION]
+    labels = db.labels_for(record.id)
+    assert [(lab.label_type, lab.author, lab.source) for lab in labels] == [("correct", "Ada", "human")]
