@@ -14,7 +14,8 @@ import statistics
 from common import CRUSOE_QA, PETER, PETER_QA, STORE_ROOT, crusoe_path, machine, write_json
 
 from kgcore.engine import QueryEngine
-from kgcore.evaluate import answer_token_recall, evidence_hit, load_qa
+from kgcore.metrics import answer_token_recall, evidence_hit
+from kgcore.qaset import load_qa
 from kgcore.pipeline import index_file
 from kgcore.settings import RetrievalOptions
 from kgcore.store import Store

@@ -54,6 +54,13 @@ def embedder_for(settings: Settings) -> Embedder:
     return get_embedder(settings.embedding_model, settings.device)
 
 
+def encode_short(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
+    """Encode node strings, truncated to the backend's short limit when it has one."""
+    if getattr(embedder, "supports_max_tokens", False):
+        return embedder.encode(texts, max_tokens=embedder.SHORT_MAX_TOKENS)
+    return embedder.encode(texts)
+
+
 def normalize(matrix: np.ndarray) -> np.ndarray:
     """Row-wise L2 normalisation (zero rows stay zero).
 
@@ -76,7 +83,7 @@ def embed_texts_of(items: Sequence[tuple[str, Sequence[str]]], embedder: Embedde
     if not vocabulary:
         return np.zeros((len(items), embedder.dim), dtype=np.float32)
     row = {s: i for i, s in enumerate(vocabulary)}
-    encoded = embedder.encode(vocabulary)
+    encoded = encode_short(embedder, vocabulary)
     out = np.empty((len(per_node), encoded.shape[1]), dtype=np.float32)
     for i, (label, texts) in enumerate(per_node):
         mean_text = normalize(encoded[[row[t] for t in texts]].mean(axis=0, keepdims=True))[0]
