@@ -25,11 +25,12 @@ MAX_QUESTION_CHARS = 2000
 class QueryEngine:
     """Holds one store, cached indexes, parsers, the embedder and answer generators."""
 
-    def __init__(self, store: Store, settings: Settings | None = None):
+    def __init__(self, store: Store, settings: Settings | None = None, parsers: dict | None = None):
+        """``parsers`` pre-sets parser backends by name (e.g. a PenmanParser for ``amr``)."""
         self.store = store
         self.settings = settings or Settings.from_env()
         self._indexes: dict[str, tuple[str, Index]] = {}
-        self._parsers: dict[str, object] = {}
+        self._parsers: dict[str, object] = dict(parsers or {})
         self._generators: dict[str, AnswerGenerator] = {}
 
     # -- cached resources ------------------------------------------------------

@@ -78,8 +78,14 @@ def index_document(
     settings: Settings | None = None,
     force: bool = False,
     timer: _Timer | StageProgress | None = None,
+    parser=None,
 ) -> dict:
-    """Index an already loaded :class:`Document` (see :func:`index_file`)."""
+    """Index an already loaded :class:`Document` (see :func:`index_file`).
+
+    ``parser`` overrides the backend named by ``options.parser`` (for
+    instance a :class:`kgcore.amr.PenmanParser` over pre-parsed graphs); its
+    ``name`` must equal ``options.parser`` so the manifest stays truthful.
+    """
     settings = settings or Settings.from_env()
     if not isinstance(timer, _Timer):
         timer = _Timer(timer)
@@ -94,7 +100,9 @@ def index_document(
     with timer.stage("coref"):
         sentences = get_resolver(options.coref, settings).resolve(sentences)
     with timer.stage("parse"):
-        parser = get_parser(options.parser, settings)
+        parser = parser or get_parser(options.parser, settings)
+        if parser.name != options.parser:
+            raise KgcoreError(f"parser {parser.name!r} given for an index declared as {options.parser!r}")
         sentence_graphs = parser.parse(sentences, progress=lambda d, t: timer.report("parse", d, t))
     with timer.stage("graph"):
         graph = build_graph(sentence_graphs)

@@ -500,3 +500,31 @@ def test_compare_parses_with_the_srl_backend():
     srl_actions = {n.label for n in result["srl"].nodes if n.node_type == A}
     assert {"put", "make", "give"} <= srl_actions
     assert {n.label for n in result["amr"].nodes if n.node_type == A} == {"put", "make", "dose"}
+
+
+def test_index_from_pre_parsed_penman_goes_through_embedding_storage_and_retrieval(tmp_path):
+    """The AMR path end to end without a model: fixture graphs -> index (real MiniLM, Chroma) -> retrieval."""
+    from kgcore.engine import QueryEngine
+    from kgcore.ingest import load_text
+    from kgcore.pipeline import index_document
+    from kgcore.settings import IndexOptions, RetrievalOptions
+    from kgcore.store import Store
+
+    parser = PenmanParser.from_file(FIXTURES)
+    texts = [line[len("# ::snt "):] for line in FIXTURES.read_text(encoding="utf-8").splitlines()
+             if line.startswith("# ::snt ") and not line.rstrip().endswith("?")]
+    document = load_text("\n\n".join(texts), "amr-fixtures")
+    store = Store(tmp_path)
+    manifest = index_document(document, store, IndexOptions(parser="amr", coref="none"), parser=parser)
+    assert manifest["options"]["parser"] == "amr" and manifest["counts"]["nodes"] > 10
+    index = store.load("amr-fixtures")
+    assert index.graph.invariant_problems(s.id for s in index.sentences) == []
+    analyses = index.analyses()
+    assert all("penman" in analyses[s.id] for s in index.sentences), "every sentence keeps its PENMAN string"
+    teas = [n for n in index.graph.nodes.values() if n.label == "tea"]
+    assert len(teas) == 1 and len(teas[0].grounded_texts) >= 2
+    engine = QueryEngine(store, parsers={"amr": parser})
+    result = engine.retrieve("amr-fixtures", "Who told Peter about cats?", RetrievalOptions(budget_sentences=2))
+    unknown = {n.key for n in result.query_graph.nodes if n.is_unknown}
+    assert unknown and not any(m.query_node in unknown for m in result.matches)
+    assert any("heard about cats" in s.text for s in result.sentences)
