@@ -1,4 +1,4 @@
-"""Collect the benchmark results into bench/results/REPORT.md with tables, SVG plots and machine info.
+"""Collect the benchmark results into bench/results/REPORT.md with tables, PNG plots and machine info.
 
     python bench/report.py                 # read bench/results/{index,query,retrieval_quality}.json
     python bench/report.py --run           # run the three benchmarks and the QA evaluations first (slow)
@@ -9,14 +9,13 @@ the offline extractive answerer on Peter Rabbit (assets dev set) and
 Robinson Crusoe (bench/robinson_crusoe_qa.csv) into
 ``bench/results/eval/<doc>/``; every summary found there is reported in the
 shape of the paper's Table 1.  A missing result file becomes a note in the
-report saying how to produce it.  Plots are hand-written SVG (matplotlib and kaleido are not installed
-in the project's environment, so no PNG is produced).
+report saying how to produce it.  Plots are PNG files drawn with matplotlib
+(Agg backend) next to the report.
 """
 
 from __future__ import annotations
 
 import argparse
-import html
 import json
 import subprocess
 import sys
@@ -32,7 +31,7 @@ EVAL_DIR = "eval"
 COLOURS = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7")
 
 
-# -- markdown and SVG ------------------------------------------------------------------
+# -- markdown and PNG ------------------------------------------------------------------
 def md_table(headers: list[str], rows: list[list]) -> str:
     """A GitHub markdown table (``|`` in cells escaped, None shown as a dash)."""
     cell = lambda v: "–" if v is None else str(v).replace("|", "\\|")  # noqa: E731
@@ -40,51 +39,33 @@ def md_table(headers: list[str], rows: list[list]) -> str:
     return "\n".join(lines + ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows])
 
 
-def svg_bars(title: str, categories: list[str], series: dict[str, list[float | None]], unit: str = "",
-             y_max: float | None = None) -> str:
-    """A grouped bar chart as standalone SVG: one group per category, one bar per series.
+def write_bar_plot(name: str, out_dir: Path, title: str, categories: list[str],
+                   series: dict[str, list[float | None]], unit: str = "", y_max: float | None = None) -> str:
+    """Write a grouped bar chart (one group per category, one bar per series) as ``name``.png.
 
-    The y axis runs from 0 to ``y_max`` (default: the largest value).
+    Returns the markdown image line.  The y axis runs from 0 to ``y_max``
+    (default: matplotlib's choice); a None value leaves a gap in its group.
     """
-    width, height, left, bottom, top = max(480, 70 * len(categories) + 220), 370, 60, 110, 40
-    plot_w, plot_h = width - left - 150, height - top - bottom
-    peak = y_max or max([v for vals in series.values() for v in vals if v is not None] + [1e-9])
-    group_w = plot_w / max(len(categories), 1)
-    bar_w = group_w * 0.8 / max(len(series), 1)
-    esc = lambda t: html.escape(str(t), quote=True)  # noqa: E731
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="11">',
-           '<rect width="100%" height="100%" fill="white"/>',
-           f'<text x="{width / 2}" y="20" text-anchor="middle" font-size="14">{esc(title)}</text>',
-           f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" stroke="#333"/>']
-    for tick in range(5):
-        value = peak * tick / 4
-        y = top + plot_h - plot_h * tick / 4
-        out.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" stroke="#ddd"/>')
-        out.append(f'<text x="{left - 4}" y="{y + 4:.1f}" text-anchor="end">{value:.3g}</text>')
-    for i, category in enumerate(categories):
-        x0 = left + i * group_w + group_w * 0.1
-        for j, (name, values) in enumerate(series.items()):
-            v = values[i]
-            if v is None:
-                continue
-            h = plot_h * v / peak
-            out.append(f'<rect x="{x0 + j * bar_w:.1f}" y="{top + plot_h - h:.1f}" width="{bar_w * 0.95:.1f}" '
-                       f'height="{h:.1f}" fill="{COLOURS[j % len(COLOURS)]}"><title>{esc(name)}: {v:g} {esc(unit)}</title></rect>')
-        x, y = x0 + group_w * 0.4, top + plot_h + 14
-        out.append(f'<text x="{x:.1f}" y="{y}" text-anchor="end" transform="rotate(-30 {x:.1f} {y})">{esc(category)}</text>')
-    for j, name in enumerate(series):
-        y = top + 14 * j
-        out.append(f'<rect x="{left + plot_w + 12}" y="{y}" width="10" height="10" fill="{COLOURS[j % len(COLOURS)]}"/>')
-        out.append(f'<text x="{left + plot_w + 26}" y="{y + 9}">{esc(name)}</text>')
-    out.append(f'<text x="14" y="{top + plot_h / 2}" transform="rotate(-90 14 {top + plot_h / 2})" '
-               f'text-anchor="middle">{esc(unit)}</text></svg>')
-    return "\n".join(out)
+    import matplotlib  # only the report needs it; the Agg backend draws without a display
 
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
 
-def write_plot(name: str, svg: str, out_dir: Path) -> str:
-    """Write ``name``.svg next to the report; returns the markdown image line."""
-    (out_dir / f"{name}.svg").write_text(svg, encoding="utf-8")
-    return f"![{name}]({name}.svg)"
+    figure, axes = plt.subplots(figsize=(max(6.4, 0.9 * len(categories) + 3.5), 4.6))
+    bar_w = 0.8 / max(len(series), 1)
+    for j, (label, values) in enumerate(series.items()):
+        xs = [i + (j - (len(series) - 1) / 2) * bar_w for i, v in enumerate(values) if v is not None]
+        axes.bar(xs, [v for v in values if v is not None], bar_w * 0.95, label=label, color=COLOURS[j % len(COLOURS)])
+    axes.set_xticks(range(len(categories)), categories, rotation=30, ha="right")
+    axes.set(title=title, ylabel=unit)
+    axes.set_ylim(0, y_max)
+    axes.grid(axis="y", color="#ddd")
+    axes.set_axisbelow(True)
+    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
+    figure.tight_layout()
+    figure.savefig(out_dir / f"{name}.png", dpi=110)
+    plt.close(figure)
+    return f"![{name}]({name}.png)"
 
 
 # -- sections ----------------------------------------------------------------------------
@@ -109,12 +90,13 @@ def index_section(data: dict | None, out_dir: Path) -> str:
              b["wall_s"], b.get("model_load_s"), b["peak_rss_mb"], yes_no(b.get("meets_targets"))] for b in books]
     stages = list(dict.fromkeys(s for b in books for s in b["stages_s"]))
     stage_rows = [[b["doc_id"]] + [b["stages_s"].get(s) for s in stages] for b in books]
-    plot = svg_bars("Indexing time per stage", stages, {b["doc_id"]: [b["stages_s"].get(s) for s in stages] for b in books}, "seconds")
+    plot = write_bar_plot("index_stages", out_dir, "Indexing time per stage", stages,
+                          {b["doc_id"]: [b["stages_s"].get(s) for s in stages] for b in books}, "seconds")
     targets = ", ".join(f"{k}: " + ", ".join(f"{m} ≤ {v}" for m, v in t.items()) for k, t in data.get("targets", {}).items())
     return "\n\n".join([
         "## Indexing", f"Targets: {targets}." if targets else "",
         md_table(["book", "words", "sentences", "nodes", "edges", "wall s", "model load s", "peak RSS MB", "meets targets"], rows),
-        "Seconds per stage:", md_table(["book"] + stages, stage_rows), write_plot("index_stages", plot, out_dir),
+        "Seconds per stage:", md_table(["book"] + stages, stage_rows), plot,
     ]) + "\n"
 
 
@@ -126,12 +108,12 @@ def query_section(data: dict | None, out_dir: Path) -> str:
     met = data.get("meets_targets", {})
     rows = [[m, r["questions"], r["p50_ms"], r["p95_ms"], r.get("max_ms")] + [r.get("p50_step_ms", {}).get(s) for s in steps]
             + [yes_no(met.get(m))] for m, r in methods.items()]
-    plot = svg_bars("Retrieval latency (answer generation excluded)", list(methods),
-                    {"p50": [r["p50_ms"] for r in methods.values()], "p95": [r["p95_ms"] for r in methods.values()]}, "ms")
+    plot = write_bar_plot("query_latency", out_dir, "Retrieval latency (answer generation excluded)", list(methods),
+                          {"p50": [r["p50_ms"] for r in methods.values()], "p95": [r["p95_ms"] for r in methods.values()]}, "ms")
     return "\n\n".join([
         "## Query latency", f"Peak RSS {data.get('peak_rss_mb')} MB; targets {json.dumps(data.get('targets', {}))}.",
         md_table(["method", "questions", "p50 ms", "p95 ms", "max ms"] + [f"p50 {s} ms" for s in steps] + ["meets targets"], rows),
-        write_plot("query_latency", plot, out_dir),
+        plot,
     ]) + "\n"
 
 
@@ -149,9 +131,8 @@ def quality_section(data: dict | None, out_dir: Path) -> str:
                               [[r["budget_words"] or "none", r["method"], r["evidence_hit_rate"], r["answer_token_recall"],
                                 r["mean_words"], r["mean_sentences"], r["pct_of_book"]] for r in mine]))
         series = {m: [at[(m, b)]["evidence_hit_rate"] if (m, b) in at else None for b in budgets] for m in methods}
-        plot = svg_bars(f"{book}: evidence hit rate by word budget", [str(b or "none") for b in budgets], series, "hit rate",
-                        y_max=1.0)
-        parts.append(write_plot(f"evidence_hit_{book}", plot, out_dir))
+        parts.append(write_bar_plot(f"evidence_hit_{book}", out_dir, f"{book}: evidence hit rate by word budget",
+                                    [str(b or "none") for b in budgets], series, "hit rate", y_max=1.0))
     lines = data.get("groundedkg_beats_baselines", {}).get("lines", [])
     if lines:
         parts.append("\n".join(f"- {line}" for line in lines))
@@ -169,8 +150,7 @@ def eval_section(folder: Path, out_dir: Path) -> str:
                      [([r["doc_id"]] if several else []) + [r["label"]] + [r[k] for k in columns] for r in rows])
     labels = [f"{r['label']}" + (f" ({r['doc_id']})" if several else "") for r in rows]
     metrics = {columns[k]: [r[k] for r in rows] for k in ("em", "sm", "rouge_l", "bertscore")}
-    plot = svg_bars("Answer metrics (×100)", labels, metrics, "score", y_max=100)
-    name = f"eval_{folder.name}"
+    plot = write_bar_plot(f"eval_{folder.name}", out_dir, "Answer metrics (×100)", labels, metrics, "score", y_max=100)
     return "\n\n".join([
         f"## Answer quality: {meta['doc_id']}" + (f" ({folder.name})" if folder.name != meta["doc_id"] else ""),
         f"{meta['questions']} questions from `{meta.get('qa_file', '?')}` on a {meta.get('book_words', '?')}-word book, "
@@ -178,7 +158,7 @@ def eval_section(folder: Path, out_dir: Path) -> str:
         + (f" (model {meta['answer_model']})" if meta.get("answer_model") else "")
         + f", BERTScore encoder {meta['bertscore_model']}. "
         "EM/SM/ROUGE-L/BERTScore, evidence hit and answer recall ×100; latencies are medians in ms.",
-        table, write_plot(name, plot, out_dir),
+        table, plot,
     ]) + "\n"
 
 
@@ -222,7 +202,7 @@ def build_report(results: Path, evals: list[Path]) -> str:
         quality_section(load("retrieval_quality.json", results), results),
     ]
     sections += [eval_section(folder, results) for folder in evals]
-    sections.append("Plots are SVG files next to this report (no PNG backend is installed).")
+    sections.append("Plots are PNG files next to this report.")
     return "\n\n".join(sections) + "\n"
 
 
