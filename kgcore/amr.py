@@ -79,7 +79,7 @@ def _howto() -> str:
         f"(tar xzf {MODEL_RELEASE}.tar.gz), copy the unpacked directory to this machine (e.g. ~/models/) "
         f"and set {ENV_VAR}=/path/to/{MODEL_RELEASE} (or link that directory as {default}). "
         f"Offline, also save the facebook/bart-large tokenizer into that directory "
-        f"(AutoTokenizer.from_pretrained('facebook/bart-large').save_pretrained(dir))."
+        f"(with transformers' AutoTokenizer: load it by that name, then save_pretrained into the directory)."
     )
 
 

@@ -70,7 +70,7 @@ from .audit_model import (  # noqa: F401 - re-exported: kgcore.audit is the publ
     stored_options,
     utc_now,
 )
-from .errors import AuditError, InputError
+from .errors import AuditError, InputError, clean_field
 
 DB_NAME = "audit.sqlite"
 AUTOMATIC_AUTHOR = "auto-diagnosis"
@@ -125,12 +125,7 @@ _LIST_COLUMNS = ("id", "uid", "created_at", "doc_id", "manifest_hash", "question
 
 
 def _clean_author(author: str) -> str:
-    author = " ".join((author or "").split())
-    if not author:
-        raise InputError("author", "is empty: enter your name before labelling")
-    if len(author) > MAX_AUTHOR_CHARS:
-        raise InputError("author", f"is {len(author)} characters long; the limit is {MAX_AUTHOR_CHARS}")
-    return author
+    return clean_field("author", author, MAX_AUTHOR_CHARS, "enter your name before labelling")
 
 
 def _record(row: sqlite3.Row) -> AuditRecord:

@@ -12,7 +12,7 @@ from dataclasses import asdict
 from .answer import AnswerGenerator, default_answerer, get_generator
 from .baselines import retrieve_baseline
 from .embed import embedder_for
-from .errors import IndexMismatchError, InputError
+from .errors import IndexMismatchError, clean_field
 from .parsing import get_parser
 from .retrieve import retrieve_groundedkg
 from .settings import RetrievalOptions, Settings
@@ -96,12 +96,7 @@ class QueryEngine:
 
 def validate_question(question: str) -> str:
     """Strip and check a question; empty or oversized questions are refused."""
-    text = " ".join((question or "").split())
-    if not text:
-        raise InputError("question", "is empty")
-    if len(text) > MAX_QUESTION_CHARS:
-        raise InputError("question", f"is {len(text)} characters long; the limit is {MAX_QUESTION_CHARS}")
-    return text
+    return clean_field("question", question, MAX_QUESTION_CHARS)
 
 
 def result_to_json(result: QueryResult, answer: Answer | None = None) -> dict:

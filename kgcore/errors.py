@@ -30,6 +30,24 @@ class InputError(KgcoreError):
         super().__init__(f"{where}: {reason}")
 
 
+def clean_field(field: str, value: str | None, max_chars: int, empty_hint: str = "") -> str:
+    """``value`` with whitespace collapsed; empty or over-long values are refused naming ``field``.
+
+    >>> clean_field("question", "  Who   ran? ", 100)
+    'Who ran?'
+    >>> clean_field("author", " ", 100, "enter your name")
+    Traceback (most recent call last):
+    ...
+    kgcore.errors.InputError: author: is empty: enter your name
+    """
+    text = " ".join((value or "").split())
+    if not text:
+        raise InputError(field, f"is empty: {empty_hint}" if empty_hint else "is empty")
+    if len(text) > max_chars:
+        raise InputError(field, f"is {len(text)} characters long; the limit is {max_chars}")
+    return text
+
+
 class ModelUnavailableError(KgcoreError):
     """A model or optional package is missing; the message says what to install or configure."""
 
