@@ -83,15 +83,20 @@ def match_evidence(score: float, best_score: float) -> float:
     return absolute * math.exp((score - best_score) / MATCH_TEMPERATURE)
 
 
-def _gather(index: Index, matches: list[Match]) -> dict[str, _Candidate]:
-    total = len(index.sentences)
+def match_strengths(matches: list[Match]) -> list[float]:
+    """:func:`match_evidence` of every match against its query node's best match, in order."""
     best: dict[str, float] = {}
     for m in matches:
         best[m.query_node] = max(best.get(m.query_node, -1.0), m.score)
+    return [match_evidence(m.score, best[m.query_node]) for m in matches]
+
+
+def _gather(index: Index, matches: list[Match], strengths: list[float]) -> dict[str, _Candidate]:
+    total = len(index.sentences)
     candidates: dict[str, _Candidate] = {}
-    for m in matches:
+    for m, strength in zip(matches, strengths):
         grounded = index.graph.nodes[m.node_id].grounded_texts
-        evidence = match_evidence(m.score, best[m.query_node]) * specificity(len(grounded), total)
+        evidence = strength * specificity(len(grounded), total)
         for sid in grounded:
             cand = candidates.get(sid)
             if cand is None:
@@ -228,8 +233,9 @@ def retrieve_groundedkg(index: Index, question: str, options: RetrievalOptions, 
     timings["match"] = _ms(start)
 
     start = time.perf_counter()
-    candidates = _gather(index, matches)
-    selected = _rank_candidates(index, candidates, matches, sims, len(wanted), options)
+    strengths = match_strengths(matches)
+    candidates = _gather(index, matches, strengths)
+    selected = _rank_candidates(index, candidates, matches, strengths, sims, len(wanted), options)
     timings["select"] = _ms(start)
     timings["retrieval"] = round(sum(timings[k] for k in ("parse", "embed", "match", "select")), 3)
     return QueryResult(
@@ -238,13 +244,10 @@ def retrieve_groundedkg(index: Index, question: str, options: RetrievalOptions, 
     )
 
 
-def _rank_candidates(index, candidates, matches, sims, n_query_nodes, options) -> list[SelectedSentence]:
-    best: dict[str, float] = {}
-    for m in matches:
-        best[m.query_node] = max(best.get(m.query_node, -1.0), m.score)
+def _rank_candidates(index, candidates, matches, strengths, sims, n_query_nodes, options) -> list[SelectedSentence]:
     owners: dict[str, dict[str, float]] = defaultdict(dict)
-    for m in matches:
-        owners[m.node_id][m.query_node] = match_evidence(m.score, best[m.query_node])
+    for m, strength in zip(matches, strengths):
+        owners[m.node_id][m.query_node] = strength
     edges = _sentence_edges(index)
     kept_ids = [sid for sid, cand in candidates.items()
                 if (options.tau is None or sims[cand.row] >= options.tau) and len(cand.node_ids) >= options.min_count]
