@@ -17,6 +17,7 @@ from typing import Callable
 
 from . import __version__
 from .coref import get_resolver
+from .backends.embed_st import embedding_model_name
 from .embed import embed_graph_nodes, embedder_for
 from .errors import KgcoreError
 from .graph import build_graph
@@ -113,7 +114,7 @@ def index_document(
         embedder = embedder_for(settings)
         node_ids, node_vectors = embed_graph_nodes(graph, embedder, options.embedding, options.alpha, options.beta)
         sentence_vectors = embedder.encode([s.normalized for s in sentences])
-    manifest = _manifest(document, options, settings, embedder, sentences, graph, timer.seconds)
+    manifest = _manifest(document, options, settings, embedder, sentences, graph)
     with timer.stage("store"):
         analyses = ((sg.sentence_id, sg.analysis) for sg in sentence_graphs)
         manifest["timings_s"] = dict(timer.seconds)
@@ -126,7 +127,7 @@ def model_fingerprint(settings: Settings, embedder_name: str | None = None) -> d
     """What the index depends on besides its options (checked on reuse and at query time)."""
     return {
         "spacy": settings.spacy_model,
-        "embedding": embedder_name or (Path(settings.embedding_model).name if settings.embedding_model else "all-MiniLM-L6-v2"),
+        "embedding": embedder_name or embedding_model_name(settings.embedding_model),
     }
 
 
@@ -142,7 +143,7 @@ def _reusable_manifest(store: Store, document: Document, options: IndexOptions, 
     return manifest if same and document.source_sha256 else None
 
 
-def _manifest(document, options, settings, embedder, sentences, graph, seconds) -> dict:
+def _manifest(document, options, settings, embedder, sentences, graph) -> dict:
     node_types = [n.node_type for n in graph.nodes.values()]
     return {
         "kgcore_version": __version__,
@@ -161,5 +162,4 @@ def _manifest(document, options, settings, embedder, sentences, graph, seconds) 
             "actions": node_types.count("action"),
             "edges": len(graph.edges),
         },
-        "timings_s": dict(seconds),
     }

