@@ -10,6 +10,7 @@ return their top ``k`` sentences.
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 
@@ -38,10 +39,16 @@ def bm25_tokens(text: str) -> list[str]:
     >>> bm25_tokens("Peter was running to the gates!")
     ['peter', 'run', 'gate']
     """
+    stem = _stemmer().stem
+    return [stem(t) for t in _TOKEN_RE.findall(text.lower()) if t not in STOPWORDS]
+
+
+@functools.lru_cache(maxsize=1)
+def _stemmer():
+    # One stemmer per process: building the BM25 model tokenises every sentence of the book.
     from nltk.stem import PorterStemmer
 
-    stem = PorterStemmer().stem
-    return [stem(t) for t in _TOKEN_RE.findall(text.lower()) if t not in STOPWORDS]
+    return PorterStemmer()
 
 
 def _bm25(index: Index):
