@@ -49,11 +49,12 @@ def cmd_index(args) -> int:
     from .pipeline import index_file
 
     settings = Settings.from_env()
-    options = IndexOptions(parser=args.parser, coref=args.coref, embedding=args.embedding)
+    options = IndexOptions(parser=args.parser, coref=args.coref, embedding=args.embedding, narrator=args.narrator)
     manifest = index_file(args.path, _store(args), options, settings, name=args.name, force=args.force,
                           progress=StderrProgress(not args.quiet))
     counts = manifest["counts"]
     summary = {"doc_id": manifest["doc_id"], "sentences": counts["sentences"], "nodes": counts["nodes"],
+               "narrator": (manifest.get("narrator") or {}).get("name") or None,
                "edges": counts["edges"], "seconds": manifest.get("seconds"), "reused": manifest.get("reused", False)}
     print(json.dumps(summary))
     return 0
@@ -132,6 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
     ix.add_argument("--parser", choices=PARSERS, default="srl")
     ix.add_argument("--coref", choices=COREF_BACKENDS, default="heuristic")
     ix.add_argument("--embedding", choices=EMBEDDING_VARIANTS, default="basic")
+    ix.add_argument("--narrator", default="auto", metavar="auto|none|NAME",
+                    help="who 'I' is in a first-person book: found in the text (auto), off (none), or this name")
     ix.add_argument("--force", action="store_true", help="re-index even if the same file and settings are indexed")
     ix.set_defaults(func=cmd_index)
 

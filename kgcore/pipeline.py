@@ -22,6 +22,7 @@ from .embed import embed_graph_nodes, embedder_for
 from .errors import KgcoreError
 from .graph import build_graph
 from .ingest import load_document, split_sentences
+from .narrator import narrator_for, resolve_narrator
 from .nlp import load_spacy
 from .parsing import get_parser
 from .settings import IndexOptions, Settings
@@ -100,6 +101,7 @@ def index_document(
         raise KgcoreError(f"{document.name}: no sentences found after cleaning")
     with timer.stage("coref"):
         sentences = get_resolver(options.coref, settings).resolve(sentences)
+        sentences, narrator = _resolve_narrator(sentences, options)
     with timer.stage("parse"):
         parser = parser or get_parser(options.parser, settings)
         if parser.name != options.parser:
@@ -115,12 +117,23 @@ def index_document(
         node_ids, node_vectors = embed_graph_nodes(graph, embedder, options.embedding, options.alpha, options.beta)
         sentence_vectors = embedder.encode([s.normalized for s in sentences])
     manifest = _manifest(document, options, settings, embedder, sentences, graph)
+    manifest["narrator"] = narrator.to_dict() if narrator else None
     with timer.stage("store"):
         analyses = ((sg.sentence_id, sg.analysis) for sg in sentence_graphs)
         manifest["timings_s"] = dict(timer.seconds)
         manifest["seconds"] = round(time.perf_counter() - started, 3)
         store.write(document.name, manifest, sentences, graph, node_ids, node_vectors, sentence_vectors, analyses)
     return {**manifest, "reused": False, "manifest_hash": manifest_hash(manifest)}
+
+
+def _resolve_narrator(sentences, options: IndexOptions):
+    """The narrator pass of the coref stage; ``auto`` only runs together with a coreference backend."""
+    if options.narrator == "auto" and options.coref == "none":
+        return sentences, None
+    narrator = narrator_for(sentences, options.narrator)
+    if narrator is None:
+        return sentences, None
+    return resolve_narrator(sentences, narrator)
 
 
 def model_fingerprint(settings: Settings, embedder_name: str | None = None) -> dict:

@@ -99,8 +99,13 @@ class IndexOptions:
     embedding: str = "basic"
     alpha: float = 0.5
     beta: float = 0.8
+    #: Who "I" is in a first-person book: ``auto`` (found in the text), ``none``, or a name.
+    narrator: str = "auto"
 
     def __post_init__(self) -> None:
+        from .narrator import check_narrator_option
+
+        object.__setattr__(self, "narrator", check_narrator_option(self.narrator))
         _check_choice("parser", self.parser, PARSERS)
         _check_choice("coref", self.coref, COREF_BACKENDS)
         _check_choice("embedding", self.embedding, EMBEDDING_VARIANTS)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from kgcore.errors import KgcoreError
+from kgcore.errors import InputError, KgcoreError
 from kgcore.ingest import SUPPORTED_EXTENSIONS, load_bytes
 from kgcore.pipeline import STAGES, index_document
 from kgcore.settings import COREF_BACKENDS, EMBEDDING_VARIANTS, IndexOptions
@@ -41,7 +41,8 @@ class Job:
     keep: bool = True
 
 
-def options_form(settings) -> IndexOptions:
+def options_form(settings) -> IndexOptions | None:
+    """The index options chosen on the page, or None (with the reason shown) when one is invalid."""
     amr_ok, amr_reason = resources.amr_status(settings.amr_model)
     col_parser, col_coref, col_embed = st.columns(3)
     with col_parser:
@@ -58,7 +59,17 @@ def options_form(settings) -> IndexOptions:
         coref = st.selectbox("Coreference", COREF_BACKENDS, format_func=COREF_LABELS.get, key="library.coref")
     with col_embed:
         embedding = st.selectbox("Node embedding", EMBEDDING_VARIANTS, format_func=EMBEDDING_LABELS.get, key="library.embedding")
-    return IndexOptions(parser=parser if amr_ok else "srl", coref=coref, embedding=embedding)
+    narrator = st.text_input(
+        "Narrator of a first-person book", value="auto", key="library.narrator",
+        help="Questions name the narrator (\"Crusoe\") while the book says \"I\". *auto* resolves \"I\" outside "
+             "quotes to the name the text gives itself (\"I, poor miserable Robinson Crusoe\"); *none* leaves \"I\" "
+             "alone; or type the narrator's name.",
+    )
+    try:
+        return IndexOptions(parser=parser if amr_ok else "srl", coref=coref, embedding=embedding, narrator=narrator)
+    except InputError as exc:
+        st.error(f"Cannot index with these options — {md_escape(str(exc))}", icon=":material/error:")
+        return None
 
 
 def run_jobs(jobs: list[Job], options: IndexOptions, force: bool = False) -> None:
@@ -103,6 +114,21 @@ def show_last_run() -> None:
         cols[2].metric("Edges", counts.get("edges", 0))
         cols[3].metric("Words", counts.get("words", 0))
         cols[4].metric("Time", f"{m.get('seconds', 0):.1f} s")
+        show_narrator(m.get("narrator"))
+
+
+def show_narrator(narrator: dict | None) -> None:
+    """Say who "I" became, or that a first-person book needs its narrator named."""
+    if not narrator:
+        return
+    share = f"{narrator.get('first_person_share', 0):.0%}"
+    if narrator.get("name"):
+        how = (f"found in “{md_escape(narrator['evidence'])}”" if narrator.get("source") == "text" else "as given")
+        st.caption(f":material/record_voice_over: First-person book ({share} of sentences): “I” outside quotes "
+                   f"was resolved to **{md_escape(narrator['name'])}**, {how} — {narrator.get('resolved', 0):,} pronouns.")
+    else:
+        st.warning(f"First-person book ({share} of sentences) that never names its narrator: questions that name "
+                   "them will not reach “I”. Type the narrator's name above and re-index.", icon=":material/record_voice_over:")
 
 
 def documents_table(manifests: list[dict]) -> pd.DataFrame:
@@ -112,7 +138,8 @@ def documents_table(manifests: list[dict]) -> pd.DataFrame:
         rows.append({
             "document": m.get("doc_id", ""), "file": m.get("source_file", ""),
             "parser": options.get("parser", ""), "coref": options.get("coref", ""),
-            "embedding": options.get("embedding", ""), "sentences": counts.get("sentences", 0),
+            "embedding": options.get("embedding", ""), "narrator": (m.get("narrator") or {}).get("name", ""),
+            "sentences": counts.get("sentences", 0),
             "words": counts.get("words", 0), "nodes": counts.get("nodes", 0), "edges": counts.get("edges", 0),
             "indexed at": pd.to_datetime(m.get("created_at"), errors="coerce"), "seconds": m.get("seconds"),
         })
@@ -128,16 +155,16 @@ def source_job(doc_id: str) -> Job | None:
     return None
 
 
-def manage(doc_ids: list[str], options: IndexOptions) -> None:
+def manage(doc_ids: list[str], options: IndexOptions | None) -> None:
     state = get_state()
     col_doc, col_re, col_del = st.columns([3, 1, 1], vertical_alignment="bottom")
     default = doc_ids.index(state.doc_id) if state.doc_id in doc_ids else 0
     doc_id = col_doc.selectbox("Document", doc_ids, index=default, key="library.manage_doc")
-    if col_re.button("Re-index…", icon=":material/refresh:", width="stretch"):
+    if col_re.button("Re-index…", icon=":material/refresh:", width="stretch", disabled=options is None):
         state.pending = ("reindex", doc_id)
     if col_del.button("Delete…", icon=":material/delete:", width="stretch"):
         state.pending = ("delete", doc_id)
-    if state.pending and state.pending[1] in doc_ids:
+    if state.pending and state.pending[1] in doc_ids and (options is not None or state.pending[0] == "delete"):
         confirm(*state.pending, options)
 
 
@@ -184,14 +211,14 @@ def main() -> None:
         st.markdown("**Sample book** — *The Tale of Peter Rabbit* (Beatrix Potter, about 1,000 words).")
         if not manifests:
             st.caption("Nothing is indexed yet: start here, it takes about a minute.")
-        sample_clicked = st.button(SAMPLE_BUTTON, type="primary", icon=":material/auto_stories:")
+        sample_clicked = st.button(SAMPLE_BUTTON, type="primary", icon=":material/auto_stories:", disabled=options is None)
     with col_upload.container(border=True):
         files = st.file_uploader(
             f"Upload .txt, .md or .pdf files (up to {settings.max_file_mb:g} MB each)",
             type=[e.lstrip(".") for e in SUPPORTED_EXTENSIONS], accept_multiple_files=True,
             max_upload_size=max(1, math.ceil(settings.max_file_mb)), key="library.files",
         )
-        upload_clicked = st.button("Index uploaded files", icon=":material/upload_file:", disabled=not files)
+        upload_clicked = st.button("Index uploaded files", icon=":material/upload_file:", disabled=not files or options is None)
     if sample_clicked or (upload_clicked and files):
         sample = Job(resources.SAMPLE_BOOK.name, resources.SAMPLE_BOOK.read_bytes(), resources.SAMPLE_DOC_ID, keep=False)
         run_jobs([sample] if sample_clicked else [Job(f.name, f.getvalue()) for f in files], options)

@@ -222,6 +222,22 @@ def test_upload_reindex_and_delete_with_confirmation(empty_store):
     assert any("No documents" in i.value for i in at.info)
 
 
+def test_narrator_option_on_the_library_page(empty_store):
+    at = app()
+    at.text_input(key="library.narrator").input("Tom <b>").run()
+    # the value is echoed markdown-escaped, never as markup
+    assert any("narrator: expected auto, none or a name" in e and r"Tom \<b\>" in e for e in errors(at)), errors(at)
+    assert all(b.disabled for b in at.button if b.label in ("Index the sample book (Peter Rabbit)", "Index uploaded files"))
+    at.text_input(key="library.narrator").input("auto").run()
+    story = ("My name is Tom Harlow, and I was born by the sea. My father was a rope-maker. "
+             "I went to sea at sixteen. I built a hut on the island.").encode()
+    _upload(at, "harlow.txt", story)
+    assert not at.exception and not errors(at), errors(at)
+    assert any("resolved to **Tom Harlow**" in c.value for c in at.caption), [c.value for c in at.caption]
+    assert Store(empty_store).manifest("harlow")["narrator"]["name"] == "Tom Harlow"
+    assert at.dataframe[0].value["narrator"].tolist() == ["Tom Harlow"]
+
+
 def test_uploaded_markup_is_shown_as_text(empty_store):
     payload = b"Peter found <script>alert(1)</script> in the shed. The <img src=x onerror=alert(1)> basket was empty."
     at = _upload(app(), "evil.txt", payload)
