@@ -16,6 +16,7 @@ import re
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
+from .nlp import verb_lemma
 from .srl_graph import WH_WORDS
 
 #: Verbs whose subject undergoes rather than does the event (PropBank ARG1).
@@ -89,9 +90,18 @@ def merge_key(label: str) -> str:
     return " ".join(label.lower().replace(".", " ").split())
 
 
+def is_agentive_complement(token) -> bool:
+    """A complement of "be" with a ``by`` agent: "was surprised ... by a rover" is a passive verb, whatever its tag."""
+    return token.dep_ == "acomp" and token.head.lemma_.lower() == "be" and any(c.dep_ == "agent" for c in token.children)
+
+
 def is_predicate(token) -> bool:
-    """A verb, or ``be``/``have``/``do`` heading its own clause."""
+    """A verb, or ``be``/``have``/``do`` heading its own clause (not the "be" of an agentive complement)."""
+    if is_agentive_complement(token):
+        return True
     if token.dep_ in ("aux", "auxpass", "amod", "compound"):
+        return False
+    if token.lemma_.lower() == "be" and any(is_agentive_complement(c) for c in token.children):
         return False
     if not clean_word(token.text):
         return False
@@ -189,11 +199,16 @@ def predicate_label(verb) -> tuple[str, str, bool]:
     """(label, surface text, negated) of ``verb``: "had not forgotten" -> ("not forget", ..., True)."""
     particles = [c for c in verb.children if c.dep_ == "prt"] + particle_adverbs(verb)
     negations = [c for c in verb.children if c.dep_ == "neg"]
-    words = [clean_word(verb.lemma_.lower()) or verb.lower_]
+    lemma, auxiliaries = verb.lemma_.lower(), [c for c in verb.children if c.dep_ in ("aux", "auxpass")]
+    if is_agentive_complement(verb):  # "was not surprised by": "be", its auxiliaries and negation belong to the verb
+        negations += [c for c in verb.head.children if c.dep_ == "neg"]
+        auxiliaries += [verb.head] + [c for c in verb.head.children if c.dep_ == "aux"]
+        lemma = verb_lemma(verb.text) if verb.pos_ == "ADJ" else lemma
+    words = [clean_word(lemma) or verb.lower_]
     words += [p.lower_ for p in sorted(particles, key=lambda t: t.i)]
     if negations:
         words.insert(0, "never" if negations[0].lower_ == "never" else "not")
-    group = [c for c in verb.children if c.dep_ in ("aux", "auxpass")] + negations + particles + [verb]
+    group = auxiliaries + negations + particles + [verb]
     return " ".join(words), _surface(sorted(group, key=lambda t: t.i)), bool(negations)
 
 
@@ -217,7 +232,7 @@ def _surface(tokens) -> str:
 
 def is_passive(verb) -> bool:
     """Passive voice, also for "was caught and put in a pie" (put shares the auxiliary)."""
-    if any(c.dep_ in ("auxpass", "nsubjpass") for c in verb.children):
+    if is_agentive_complement(verb) or any(c.dep_ in ("auxpass", "nsubjpass") for c in verb.children):
         return True
     if verb.tag_ != "VBN" or any(c.dep_ == "aux" for c in verb.children):
         return False
@@ -234,6 +249,8 @@ def subjects(verb, depth: int = 0) -> list:
         head = head.head
     if dep == "acl":
         return [head]
+    if is_agentive_complement(verb):
+        return subjects(head, depth + 1)
     if dep == "xcomp":
         while not is_predicate(head) and head.head.i != head.i:
             head = head.head

@@ -139,6 +139,19 @@ def test_passive_subject_and_by_agent(parser):
     assert labels(put, "ARG2") == ["pie"]
 
 
+def test_participle_tagged_as_adjective_with_a_by_agent_is_a_passive_verb(parser):
+    # spaCy tags "surprised" JJ (acomp of "was"); the "by" agent makes it a passive verb, and "was" an auxiliary
+    frames = frames_by_predicate(parser, "Our ship was surprised in the grey of the morning by a Turkish rover of Sallee.")
+    assert "be" not in frames
+    surprise = frames["surprise"]
+    assert labels(surprise, "ARG1") == ["ship"] and labels(surprise, "ARG0") == ["rover"]
+    assert surprise.text == "was surprised"
+    negated = frames_by_predicate(parser, "He was not frightened by the storm.")["not frighten"]
+    assert negated.negated and labels(negated, "ARG0") == ["storm"]
+    # without an agent the adjective stays the copula's attribute
+    assert set(frames_by_predicate(parser, "I was very much surprised at the sight.")) == {"be"}
+
+
 def test_titles_keep_mr_and_mrs_mcgregor_apart(parser):
     see = frames_by_predicate(parser, "Peter saw Mr. McGregor and Mrs. McGregor in the garden.")["see"]
     assert [a.key for a in see.arguments if a.role == "ARG1"] == ["mr mcgregor", "mrs mcgregor"]
