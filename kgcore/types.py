@@ -230,7 +230,10 @@ class SelectedSentence:
     ``selected_by`` holds the matched node ids grounded in the sentence,
     ``query_nodes`` the query nodes whose matches selected it,
     ``retrieval_count`` the paper's RetCount, ``similarity`` the cosine to
-    the question and ``score`` the method's ranking score.
+    the question and ``score`` the method's ranking score.  ``aligned``
+    (GroundedKG) says why it ranked: per query node, the sentence's node it
+    aligned to, with evidence and the query nodes it is linked to here
+    (:func:`kgcore.align.aligned_nodes`).
     """
 
     id: str
@@ -242,6 +245,7 @@ class SelectedSentence:
     retrieval_count: int = 0
     similarity: float = 0.0
     score: float = 0.0
+    aligned: list[dict] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return asdict(self)

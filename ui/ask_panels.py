@@ -66,6 +66,7 @@ def answer_panel(run: AskRun, anchor_prefix: str = "s") -> None:
 def sentences_panel(run: AskRun, index, doc_id: str, view: SentenceView) -> None:
     view.marks = sentence_marks(index.graph, run.result)
     view.doc_id = doc_id
+    view.query_labels = {n.key: n.label for n in run.result.query_graph.nodes} if run.result.query_graph else {}
     html = sentences_html(run.result.sentences, view=view)
     st.markdown(f'<div class="kg-scroll">{html}</div>', unsafe_allow_html=True)
 

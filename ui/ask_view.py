@@ -40,6 +40,8 @@ class SentenceView:
     other_ids: set[str] | None = None
     doc_id: str = ""
     anchor_prefix: str = "s"
+    #: Query node key -> its label, for the "aligned" line of GroundedKG sentences.
+    query_labels: Mapping[str, str] = field(default_factory=dict)
 
 
 def numbering(sentences: Iterable[SelectedSentence]) -> dict[str, int]:
@@ -68,9 +70,9 @@ def node_terms(graph, node_ids: Iterable[str]) -> list[str]:
 
 
 def sentence_marks(graph, result: QueryResult) -> dict[str, list[str]]:
-    """Terms to mark per context sentence: its matched nodes' words, or the question's words."""
-    if any(s.selected_by for s in result.sentences):
-        return {s.id: node_terms(graph, s.selected_by) for s in result.sentences}
+    """Terms to mark per context sentence: its matched and aligned nodes' words, or the question's words."""
+    if any(s.selected_by or s.aligned for s in result.sentences):
+        return {s.id: node_terms(graph, [*s.selected_by, *(a["node_id"] for a in s.aligned)]) for s in result.sentences}
     words = question_terms(result.question)
     return {s.id: words for s in result.sentences}
 
@@ -107,8 +109,28 @@ def sentence_html(s: SelectedSentence, number: int, view: SentenceView) -> str:
     body = f'<div class="kg-text">{highlight(s.text, terms, view.selected_terms)}</div>'
     if s.resolved and " ".join(s.resolved.split()) != " ".join(s.text.split()):
         body += f'<div class="kg-resolved">resolved: {highlight(s.resolved, terms, view.selected_terms)}</div>'
+    if s.aligned:
+        body += alignment_html(s.aligned, view.query_labels)
     anchor = anchor_id(s.id, view.anchor_prefix)
     return f'<div class="{" ".join(classes)}" id="{anchor}"><div class="kg-head">{" ".join(head)}</div>{body}</div>'
+
+
+def alignment_html(aligned: list[dict], query_labels: Mapping[str, str]) -> str:
+    """Why a GroundedKG sentence ranked: each query node, the node it aligned to here, and its evidence.
+
+    "⇄" names the query nodes whose aligned nodes share an edge of this
+    sentence (the question's structure recurs).
+
+    >>> alignment_html([{"query_node": "q1", "node_id": "father", "label": "<father>", "evidence": 0.8, "linked": ["q2"]}],
+    ...                {"q1": "father", "q2": "happen"})
+    '<div class="kg-aligned">aligned: <b>father</b> → &lt;father&gt; 0.80 ⇄ happen</div>'
+    """
+    parts = []
+    for a in aligned:
+        linked = "".join(f" ⇄ {esc(query_labels.get(q, q))}" for q in a.get("linked", []))
+        parts.append(f'<b>{esc(query_labels.get(a["query_node"], a["query_node"]))}</b> → {esc(a["label"])} '
+                     f'{a["evidence"]:.2f}{linked}')
+    return f'<div class="kg-aligned">aligned: {" · ".join(parts)}</div>'
 
 
 def sentences_html(sentences: list[SelectedSentence], marks: Mapping[str, list[str]] | None = None, view: SentenceView | None = None) -> str:

@@ -1,0 +1,134 @@
+"""Soft alignment of query graphs onto sentences: pure logic on a tiny graph, then the real Peter Rabbit index."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import PETER_ID
+from kgcore.align import MIN_REPORTED_EVIDENCE, align, aligned_nodes, incidence, node_evidence
+from kgcore.graph import GroundedGraph
+from kgcore.settings import RetrievalOptions
+from kgcore.store import Index
+from kgcore.types import Edge, Node, Sentence
+
+AXES = {"make": 0, "crusoe": 1, "umbrella": 2, "sun": 3}
+
+
+def unit(*weights: tuple[str, float]) -> np.ndarray:
+    v = np.zeros(len(AXES))
+    for axis, w in weights:
+        v[AXES[axis]] = w
+    return v / np.linalg.norm(v)
+
+
+def tiny_index() -> Index:
+    """Three sentences: s0 "Crusoe made an umbrella", s1 "Crusoe made a fire" (make linked
+    to Crusoe too), s2 "the sun" with a make node that is NOT linked to Crusoe."""
+    sentences = [Sentence(f"t_0-{i}", 0, i, i, text, text, text) for i, text in
+                 enumerate(["Crusoe made an umbrella.", "Crusoe made a fire.", "He saw the sun and made nothing."])]
+    nodes = {
+        "crusoe": Node("crusoe", "Crusoe", ["Crusoe"], "entity", ["t_0-0", "t_0-1", "t_0-2"]),
+        "umbrella": Node("umbrella", "umbrella", ["an umbrella"], "entity", ["t_0-0"]),
+        "sun": Node("sun", "sun", ["the sun"], "entity", ["t_0-2"]),
+        "make_0": Node("make_0", "make", ["made an umbrella"], "action", ["t_0-0"]),
+        "make_1": Node("make_1", "make", ["made a fire"], "action", ["t_0-1"]),
+        "make_2": Node("make_2", "make", ["made nothing"], "action", ["t_0-2"]),
+    }
+    edges = [Edge("make_0", "crusoe", "ARG0", "action-entity", ["t_0-0"]),
+             Edge("make_0", "umbrella", "ARG1", "action-entity", ["t_0-0"]),
+             Edge("make_1", "crusoe", "ARG0", "action-entity", ["t_0-1"])]
+    vectors = {"crusoe": unit(("crusoe", 1)), "umbrella": unit(("umbrella", 1)), "sun": unit(("sun", 1)),
+               "make_0": unit(("make", 1), ("umbrella", 0.3)), "make_1": unit(("make", 1)),
+               "make_2": unit(("make", 1), ("sun", 0.2))}
+    node_ids = list(nodes)
+    return Index("tiny", Path("."), {}, sentences, GroundedGraph(nodes, edges), node_ids,
+                 np.array([vectors[n] for n in node_ids], dtype=np.float32), np.zeros((3, len(AXES)), dtype=np.float32))
+
+
+def test_incidence_lists_each_sentences_nodes_and_edges():
+    index = tiny_index()
+    inc = incidence(index)
+    assert inc is incidence(index)  # cached
+    assert inc.segment_sentences.tolist() == [0, 1, 2]
+    assert len(inc.node_rows) == sum(len(n.grounded_texts) for n in index.graph.nodes.values())
+    assert inc.edges[:, 0].tolist() == sorted(inc.edges[:, 0].tolist()) and len(inc.edges) == 3
+    # the entity in every sentence is the least specific node
+    assert inc.specificity[index.node_ids.index("crusoe")] < inc.specificity[index.node_ids.index("umbrella")]
+
+
+def test_coverage_takes_each_sentences_best_node_of_the_right_type():
+    index = tiny_index()
+    query = np.array([unit(("make", 1)), unit(("umbrella", 1))])
+    result = align(index, query, ["action", "entity"], [], w_structure=1.0)
+    assert result.coverage.shape == (2, 3)
+    # every sentence has a "make" action: coverage of the action query node is positive everywhere
+    assert (result.coverage[0] > 0).all()
+    # only s0 holds the umbrella entity; make_0 ("made an umbrella") is an action and may not stand in for it
+    assert result.coverage[1, 0] > 0 and result.coverage[1, 1] == 0 and result.coverage[1, 2] == 0
+    assert result.graph.argmax() == 0
+
+
+def test_structure_counts_query_edges_that_recur_in_the_sentence_either_way():
+    index = tiny_index()
+    query = np.array([unit(("make", 1)), unit(("crusoe", 1))])
+    # query edge written crusoe -> make; the graph edge runs make -> crusoe
+    flat = align(index, query, ["action", "entity"], [], w_structure=1.0)
+    linked = align(index, query, ["action", "entity"], [(1, 0)], w_structure=1.0)
+    assert flat.structure.sum() == 0
+    assert linked.structure[0] > 0 and linked.structure[1] > 0
+    assert linked.structure[2] == 0  # make_2 and Crusoe are both in s2 but not linked there
+    assert np.allclose(linked.graph - flat.graph, linked.structure)
+
+
+def test_aligned_nodes_explain_a_sentence():
+    index = tiny_index()
+    query = np.array([unit(("make", 1)), unit(("crusoe", 1)), unit(("sun", 1))])
+    result = align(index, query, ["action", "entity", "entity"], [(0, 1)], w_structure=1.0)
+    reasons = {a["query_node"]: a for a in aligned_nodes(index, result, 1, ["q_make", "q_crusoe", "q_sun"], [(0, 1)])}
+    assert reasons["q_make"]["node_id"] == "make_1" and reasons["q_make"]["linked"] == ["q_crusoe"]
+    assert reasons["q_crusoe"]["linked"] == ["q_make"]
+    assert "q_sun" not in reasons  # no sun in s1: nothing to report
+    assert all(a["evidence"] >= MIN_REPORTED_EVIDENCE for a in reasons.values())
+    in_s2 = {a["query_node"]: a for a in aligned_nodes(index, result, 2, ["q_make", "q_crusoe", "q_sun"], [(0, 1)])}
+    assert in_s2["q_make"]["linked"] == [] and in_s2["q_sun"]["node_id"] == "sun"
+
+
+def test_node_evidence_prefers_the_best_match_and_ignores_noise():
+    ev = node_evidence(np.array([[0.95, 0.85, 0.2]]), np.array([1.0, 1.0, 1.0]))
+    assert ev[0, 0] > ev[0, 1] > 0 and ev[0, 2] == 0
+    halved = node_evidence(np.array([[0.95, 0.85, 0.2]]), np.array([0.5, 1.0, 1.0]))
+    assert halved[0, 0] == pytest.approx(ev[0, 0] / 2)
+
+
+# -- the real index ----------------------------------------------------------------------------
+
+
+def test_every_reported_alignment_is_grounded_in_its_sentence(engine, peter_index):
+    for question in ("Where did Peter hide in the tool-shed?", "What did Mrs. Rabbit buy at the baker's?"):
+        result = engine.retrieve(PETER_ID, question, RetrievalOptions(budget_words=300))
+        assert result.sentences and any(s.aligned for s in result.sentences)
+        query_keys = {n.key for n in result.query_graph.nodes}
+        for s in result.sentences:
+            for a in s.aligned:
+                assert s.id in peter_index.graph.nodes[a["node_id"]].grounded_texts
+                assert a["query_node"] in query_keys and a["evidence"] >= MIN_REPORTED_EVIDENCE
+
+
+def test_hiding_question_aligns_its_structure_in_the_answering_sentence(engine, peter_index):
+    result = engine.retrieve(PETER_ID, "Where did Peter hide in the tool-shed?", RetrievalOptions(budget_sentences=1))
+    (top,) = result.sentences
+    assert "hidden underneath a flower-pot" in top.text
+    labels = {n.key: n.label for n in result.query_graph.nodes}
+    by_query = {labels[a["query_node"]]: a for a in top.aligned}
+    assert by_query["hide"]["label"] == "hide" and "Peter" in [labels[q] for q in by_query["hide"]["linked"]]
+    assert by_query["tool-shed"]["label"] == "tool-shed"
+
+
+def test_pie_sentence_aligns_the_father(engine):
+    result = engine.retrieve(PETER_ID, "What happened to the young rabbits' father?", RetrievalOptions(budget_words=200))
+    (pie,) = [s for s in result.sentences if "put in a pie" in s.text]
+    labels = {n.key: n.label for n in result.query_graph.nodes}
+    assert any(labels[a["query_node"]] == "father" and a["label"] == "father" for a in pie.aligned)
