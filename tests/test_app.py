@@ -110,6 +110,8 @@ def test_ask_shows_the_pie_sentence_answer_and_graphs(sample_store, pie_id):
     html = html_of(at)
     assert f'id="s-{pie_id}"' in html and f">{pie_id}</a>" in html
     assert 'class="kg-answer"' in html and "<mark" in html
+    # why each sentence ranked: the query node "father" aligned to the graph's father node
+    assert 'class="kg-aligned"' in html and "<b>father</b> → father" in html
     labels = {m.label for m in at.metric}
     assert {"Context sentences", "Context words", "Share of book", "Retrieval", "Answer"} <= labels
     matches = at.dataframe[-1].value if len(at.dataframe) else None
