@@ -57,7 +57,6 @@ class Incidence:
     segment_sentences: np.ndarray  # the sentence row of each run
     edges: np.ndarray              # (sentence row, source node row, target node row) per grounding, by sentence
     specificity: np.ndarray        # per node row
-    node_types: np.ndarray         # per node row
 
 
 @dataclass(frozen=True)
@@ -121,24 +120,23 @@ def incidence(index: Index) -> Incidence:
     cached = index.cache["incidence"] = Incidence(
         pairs[:, 1], starts, pairs[starts, 0] if len(pairs) else starts, edges,
         specificity(grounded, len(index.sentences)),
-        np.array([index.graph.nodes[n].node_type for n in index.node_ids]),
     )
     return cached
 
 
-def align(index: Index, query_vectors: np.ndarray, query_types: list[str | None],
+def align(index: Index, query_vectors: np.ndarray, type_masks: list[np.ndarray | None],
           query_edges: list[tuple[int, int]], w_structure: float) -> Alignment:
     """Align query nodes (rows of ``query_vectors``) onto every sentence of ``index``.
 
-    ``query_types`` restricts each query node to graph nodes of that type
-    (None: any type, for the whole-question fallback node); ``query_edges``
-    are pairs of query rows linked in the query graph.
+    ``type_masks`` (from :func:`kgcore.match.type_mask`) restricts each query
+    node to the graph rows it may align to (None: any); ``query_edges`` are
+    pairs of query rows linked in the query graph.
     """
     inc = incidence(index)
     cosines = query_vectors @ index.node_vectors.T
-    for row, node_type in enumerate(query_types):
-        if node_type is not None and (inc.node_types == node_type).any():
-            cosines[row, inc.node_types != node_type] = -1.0
+    for row, mask in enumerate(type_masks):
+        if mask is not None:
+            cosines[row, ~mask] = -1.0
     evidence = node_evidence(cosines, inc.specificity)
     n_sentences, n_query = len(index.sentences), len(query_vectors)
     coverage = np.zeros((n_query, n_sentences))

@@ -63,7 +63,7 @@ def match_nodes(
         scores = query_vectors @ index.node_vectors.T
         neighbours = neighbours or [[] for _ in query_nodes]
         ranked = [
-            _top_k(index, scores[i], k, _type_mask(index, node) if typed else None, query_vectors[neighbours[i]])
+            _top_k(index, scores[i], k, type_mask(index, node) if typed else None, query_vectors[neighbours[i]])
             for i, node in enumerate(query_nodes)
         ]
     matches = []
@@ -74,7 +74,8 @@ def match_nodes(
     return matches
 
 
-def _type_mask(index: Index, node: LocalNode) -> np.ndarray | None:
+def type_mask(index: Index, node: LocalNode) -> np.ndarray | None:
+    """Graph rows ``node`` may match (same node type), or None for any (the fallback node, a type the graph lacks)."""
     if node.merge_key is None and node.node_type == ENTITY and node.key == "q0":
         return None  # the fallback node stands for the whole question
     masks = index.cache.get("type_masks")

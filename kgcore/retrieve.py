@@ -19,7 +19,7 @@ import numpy as np
 
 from .align import Alignment, align, aligned_nodes
 from .embed import embed_query_nodes
-from .match import match_nodes, query_adjacency
+from .match import match_nodes, query_adjacency, type_mask
 from .settings import RetrievalOptions
 from .store import Index
 from .types import ENTITY, LocalNode, Match, QueryResult, SelectedSentence, SentenceGraph
@@ -117,17 +117,19 @@ def retrieve_groundedkg(index: Index, question: str, options: RetrievalOptions, 
 
     start = time.perf_counter()
     by_key = {n.key: n for n in query_graph.nodes}
-    neighbours = query_adjacency(query_graph, [keys[i] for i in wanted])
-    matches = match_nodes(index, vectors[wanted], [by_key[keys[i]] for i in wanted], options.k, use_chroma, neighbours=neighbours)
+    query_keys = [keys[i] for i in wanted]
+    query_nodes = [by_key[key] for key in query_keys]
+    neighbours = query_adjacency(query_graph, query_keys)
+    matches = match_nodes(index, vectors[wanted], query_nodes, options.k, use_chroma, neighbours=neighbours)
     timings["match"] = _ms(start)
 
     start = time.perf_counter()
-    rows_of = {key: row for row, key in enumerate(keys[i] for i in wanted)}
+    rows_of = {key: row for row, key in enumerate(query_keys)}
     query_edges = [(rows_of[e.source], rows_of[e.target]) for e in query_graph.edges
                    if e.source in rows_of and e.target in rows_of and e.source != e.target]
-    alignment = align(index, vectors[wanted], [_align_type(by_key[keys[i]]) for i in wanted], query_edges, W_STRUCTURE)
+    alignment = align(index, vectors[wanted], [type_mask(index, node) for node in query_nodes], query_edges, W_STRUCTURE)
     union = paper_union(index, matches)
-    selected = _rank_union(index, union, alignment, sims, options, [keys[i] for i in wanted], query_edges)
+    selected = _rank_union(index, union, alignment, sims, options, query_keys, query_edges)
     timings["select"] = _ms(start)
     timings["retrieval"] = round(sum(timings[k] for k in ("parse", "embed", "match", "select")), 3)
     return QueryResult(
@@ -147,11 +149,6 @@ def paper_union(index: Index, matches: list[Match]) -> dict[str, dict[str, list[
             if m.query_node not in entry["queries"]:
                 entry["queries"].append(m.query_node)
     return union
-
-
-def _align_type(node: LocalNode) -> str | None:
-    # the whole-question fallback node stands for anything
-    return None if node.key == "q0" and node.merge_key is None else node.node_type
 
 
 def _rank_union(index, union, alignment: Alignment, sims, options, query_keys, query_edges) -> list[SelectedSentence]:
