@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Mapping
 
 from .errors import InputError
+from .narrator import check_narrator_option
 
 PARSERS = ("srl", "amr")
 COREF_BACKENDS = ("heuristic", "fastcoref", "none")
@@ -103,8 +104,6 @@ class IndexOptions:
     narrator: str = "auto"
 
     def __post_init__(self) -> None:
-        from .narrator import check_narrator_option
-
         object.__setattr__(self, "narrator", check_narrator_option(self.narrator))
         _check_choice("parser", self.parser, PARSERS)
         _check_choice("coref", self.coref, COREF_BACKENDS)
