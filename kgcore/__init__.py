@@ -1,12 +1,42 @@
 """kgcore: grounded knowledge-graph indexing, retrieval, answering and auditing.
 
-The pipeline (see :mod:`kgcore.pipeline`) is::
+Layers, each a subpackage that imports only the ones before it::
 
-    ingest -> coref -> srl | amr -> graph -> embed -> store      (indexing)
-    retrieve -> answer -> evaluate / audit                      (querying)
+    core      value types, errors, settings, the spaCy loader
+    index     load -> clean -> sentences -> coref -> parse (srl | amr) -> graph -> embed -> store
+    query     match -> align -> retrieve | baselines -> answer; the QueryEngine
+    evaluate  QA sets, metrics, diagnosis, the evaluation harness
+    audit     audit records, labels, import/export, agreement
+    cli       python -m kgcore
 
 kgcore never imports streamlit; the app in ``app.py``/``pages/`` is a thin
-layer over it.
+layer over it.  The names below are the public API.
+
+>>> import kgcore
+>>> sorted(kgcore.__all__)[:4]
+['AuditDB', 'Index', 'IndexOptions', 'KgcoreError']
 """
 
-__version__ = "0.1.0"
+from kgcore.audit import AuditDB
+from kgcore.core.errors import KgcoreError
+from kgcore.core.settings import IndexOptions, RetrievalOptions, Settings
+from kgcore.core.version import __version__
+from kgcore.index.manifest import Manifest
+from kgcore.index.pipeline import index_document, index_file
+from kgcore.index.store import Index, Store
+from kgcore.query.engine import QueryEngine
+
+__all__ = [
+    "AuditDB",
+    "Index",
+    "IndexOptions",
+    "KgcoreError",
+    "Manifest",
+    "QueryEngine",
+    "RetrievalOptions",
+    "Settings",
+    "Store",
+    "__version__",
+    "index_document",
+    "index_file",
+]

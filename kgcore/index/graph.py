@@ -1,0 +1,205 @@
+"""Merge per-sentence graphs into one GroundedKG and (de)serialise it.
+
+Rules (paper section 3.1/3.2):
+
+* entity nodes with the same ``merge_key`` become one node across the
+  document; their ``texts`` and ``grounded_texts`` are unions;
+* action nodes stay per occurrence and get ids ``{label}_{n}`` (``give_12``);
+* inside each sentence, consecutive actions (by surface ``order``) are
+  linked by ``next`` edges;
+* edges with the same (source, target, role) are merged, their grounding
+  unioned.
+
+>>> from kgcore.core.types import LocalNode, LocalEdge, SentenceGraph
+>>> s1 = SentenceGraph("text_0-0", (
+...     LocalNode("a", "make", ("made",), "action", order=1),
+...     LocalNode("b", "tea", ("some camomile tea",), "entity", "tea", 2),
+...     LocalNode("c", "give", ("gave",), "action", order=3)),
+...     (LocalEdge("a", "b", "ARG1", "action-entity"),))
+>>> s2 = SentenceGraph("text_0-1", (
+...     LocalNode("x", "tea", ("tea",), "entity", "tea"),), ())
+>>> g = build_graph([s1, s2])
+>>> sorted(g.nodes)
+['give_1', 'make_0', 'tea']
+>>> g.nodes["tea"].grounded_texts, g.nodes["tea"].texts
+(['text_0-0', 'text_0-1'], ['some camomile tea', 'tea'])
+>>> [(e.source, e.edge_role, e.target) for e in g.edges]
+[('make_0', 'ARG1', 'tea'), ('make_0', 'next', 'give_1')]
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+
+from kgcore.core.types import (
+    ACTION,
+    ACTION_ACTION,
+    NEXT,
+    Edge,
+    LocalEdge,
+    Node,
+    SentenceGraph,
+)
+
+_SLUG_RE = re.compile(r"[^a-z0-9']+")
+
+
+def action_slug(label: str) -> str:
+    """Readable id stem for an action label.
+
+    >>> action_slug("not have")
+    'not_have'
+    """
+    return _SLUG_RE.sub("_", label.lower()).strip("_") or "action"
+
+
+def with_next_edges(sg: SentenceGraph) -> SentenceGraph:
+    """Return ``sg`` with ``next`` edges linking its actions in surface order."""
+    actions = sorted((n for n in sg.nodes if n.node_type == ACTION), key=lambda n: n.order)
+    existing = {(e.source, e.target, e.edge_role) for e in sg.edges}
+    extra = tuple(
+        LocalEdge(a.key, b.key, NEXT, ACTION_ACTION)
+        for a, b in zip(actions, actions[1:])
+        if (a.key, b.key, NEXT) not in existing
+    )
+    return replace(sg, edges=sg.edges + extra) if extra else sg
+
+
+@dataclass
+class GroundedGraph:
+    """A GroundedKG: nodes by id plus a list of edges, with lookup indexes."""
+
+    nodes: dict[str, Node] = field(default_factory=dict)
+    edges: list[Edge] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._adjacency: dict[str, set[str]] | None = None
+
+    # -- queries -----------------------------------------------------------
+    def neighbors(self, node_id: str) -> set[str]:
+        """Ids of nodes linked to ``node_id`` by an edge in either direction."""
+        if self._adjacency is None:
+            adjacency: dict[str, set[str]] = defaultdict(set)
+            for e in self.edges:
+                adjacency[e.source].add(e.target)
+                adjacency[e.target].add(e.source)
+            self._adjacency = adjacency
+        return self._adjacency.get(node_id, set())
+
+    def edges_of(self, node_id: str) -> list[Edge]:
+        return [e for e in self.edges if node_id in (e.source, e.target)]
+
+    def nodes_in_sentence(self, sentence_id: str) -> list[Node]:
+        return [n for n in self.nodes.values() if sentence_id in n.grounded_texts]
+
+    def edges_in_sentence(self, sentence_id: str) -> list[Edge]:
+        return [e for e in self.edges if sentence_id in e.grounded_texts]
+
+    def invariant_problems(self, sentence_ids: Iterable[str]) -> list[str]:
+        """Violations of the grounding invariant (empty list when the graph is sound).
+
+        Every node and edge must have non-empty ``grounded_texts``, every
+        grounded id must name a stored sentence and every edge must join
+        existing nodes.
+        """
+        known = set(sentence_ids)
+        problems = []
+        for n in self.nodes.values():
+            if not n.grounded_texts:
+                problems.append(f"node {n.node_id!r} has no grounded_texts")
+            problems += [f"node {n.node_id!r} cites unknown sentence {s!r}" for s in n.grounded_texts if s not in known]
+        for e in self.edges:
+            name = f"edge {e.source!r}-{e.edge_role}->{e.target!r}"
+            if not e.grounded_texts:
+                problems.append(f"{name} has no grounded_texts")
+            problems += [f"{name} cites unknown sentence {s!r}" for s in e.grounded_texts if s not in known]
+            if e.source not in self.nodes or e.target not in self.nodes:
+                problems.append(f"{name} joins a missing node")
+        return problems
+
+    # -- serialisation -----------------------------------------------------
+    def to_node_link(self) -> dict:
+        """networkx node-link data (``edges="links"``), readable by ``nx.node_link_graph``."""
+        return {
+            "directed": True,
+            "multigraph": True,
+            "graph": {},
+            "nodes": [{"id": n.node_id, **n.to_dict()} for n in self.nodes.values()],
+            "links": [{"key": i, **e.to_dict()} for i, e in enumerate(self.edges)],
+        }
+
+    @classmethod
+    def from_node_link(cls, data: dict) -> GroundedGraph:
+        nodes = {d["node_id"]: Node.from_dict(d) for d in data["nodes"]}
+        edges = [Edge.from_dict(d) for d in data.get("links", data.get("edges", []))]
+        return cls(nodes, edges)
+
+    def to_networkx(self):
+        """A ``networkx.MultiDiGraph`` with the paper's attributes on nodes and edges."""
+        import networkx as nx
+
+        g = nx.MultiDiGraph()
+        for n in self.nodes.values():
+            g.add_node(n.node_id, **n.to_dict())
+        for e in self.edges:
+            g.add_edge(e.source, e.target, **e.to_dict())
+        return g
+
+
+class _GraphBuilder:
+    """Accumulates sentence graphs; see :func:`build_graph`."""
+
+    def __init__(self) -> None:
+        self.graph = GroundedGraph()
+        self.edge_index: dict[tuple[str, str, str], Edge] = {}
+        self.action_count = 0
+
+    def add(self, sg: SentenceGraph) -> None:
+        sg = with_next_edges(sg)
+        ids = {n.key: self._add_node(n, sg.sentence_id) for n in sg.nodes}
+        for e in sg.edges:
+            if e.source in ids and e.target in ids:
+                self._add_edge(ids[e.source], ids[e.target], e, sg.sentence_id)
+
+    def _add_node(self, local, sentence_id: str) -> str:
+        nodes = self.graph.nodes
+        if local.node_type == ACTION or not local.merge_key:
+            node_id = self._fresh_id(local.label)
+        else:
+            node_id = local.merge_key
+            if node_id in nodes and nodes[node_id].node_type == ACTION:
+                node_id = f"{node_id} (entity)"
+        node = nodes.get(node_id)
+        if node is None:
+            node = nodes[node_id] = Node(node_id, local.label, [], local.node_type, [])
+        for text in local.texts:
+            if text and text not in node.texts:
+                node.texts.append(text)
+        if sentence_id not in node.grounded_texts:
+            node.grounded_texts.append(sentence_id)
+        return node_id
+
+    def _fresh_id(self, label: str) -> str:
+        node_id = f"{action_slug(label)}_{self.action_count}"
+        self.action_count += 1
+        return node_id
+
+    def _add_edge(self, source: str, target: str, local: LocalEdge, sentence_id: str) -> None:
+        key = (source, target, local.edge_role)
+        edge = self.edge_index.get(key)
+        if edge is None:
+            edge = self.edge_index[key] = Edge(source, target, local.edge_role, local.edge_type, [])
+            self.graph.edges.append(edge)
+        if sentence_id not in edge.grounded_texts:
+            edge.grounded_texts.append(sentence_id)
+
+
+def build_graph(sentence_graphs: Iterable[SentenceGraph]) -> GroundedGraph:
+    """Merge sentence graphs (in document order) into one :class:`GroundedGraph`."""
+    builder = _GraphBuilder()
+    for sg in sentence_graphs:
+        builder.add(sg)
+    return builder.graph

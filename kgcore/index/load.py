@@ -1,0 +1,200 @@
+"""Loading documents: checks, decoding and the document id.
+
+    file -> checks (extension, size, binary) -> decode (text or PDF text layer)
+         -> :func:`kgcore.index.clean.clean_paragraphs` -> :class:`~kgcore.core.types.Document`
+
+Every refusal is an :class:`~kgcore.core.errors.InputError` naming the file and
+the reason, raised before any expensive work (the size check uses ``stat``).
+Splitting into sentences is :mod:`kgcore.index.sentences`.
+
+>>> doc = load_text("Peter ran\\nhome.\\n\\n[Illustration]\\n\\nHe slept.", "Peter.txt")
+>>> doc.name, doc.paragraphs
+('peter', ('Peter ran home.', 'He slept.'))
+>>> doc_id_for("../../etc/Peter Rabbit.txt")
+'peter-rabbit'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+import unicodedata
+from pathlib import Path
+
+from kgcore.core.errors import InputError
+from kgcore.core.settings import Settings
+from kgcore.core.types import Document
+from kgcore.index.clean import clean_paragraphs
+
+TEXT_EXTENSIONS = (".txt", ".md", ".markdown")
+SUPPORTED_EXTENSIONS = TEXT_EXTENSIONS + (".pdf",)
+MARKDOWN_EXTENSIONS = (".md", ".markdown")
+MAX_DOC_ID_CHARS = 64
+_BINARY_CONTROL_SHARE = 0.10
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def load_document(path: str | Path, settings: Settings | None = None, name: str | None = None) -> Document:
+    """Load a .txt/.md/.markdown/.pdf file as a cleaned :class:`Document`.
+
+    Checks run cheapest first: extension, existence, size (``stat`` only),
+    then content.  ``name`` overrides the document id source (default: the
+    file name).
+
+    >>> load_document("notes.exe")
+    Traceback (most recent call last):
+    ...
+    kgcore.core.errors.InputError: notes.exe: unsupported extension '.exe' (supported: .txt, .md, .markdown, .pdf)
+    """
+    path = Path(path)
+    settings = settings or Settings.from_env()
+    _check_extension(path.name)
+    if not path.exists():
+        raise InputError(path.name, f"file not found: {path}")
+    if not path.is_file():
+        raise InputError(path.name, f"not a regular file: {path}")
+    _check_size(path.name, path.stat().st_size, settings.max_file_mb)
+    document = load_bytes(path.read_bytes(), path.name, settings, name=name)
+    return Document(document.name, document.text, document.paragraphs, str(path), document.source_sha256)
+
+
+def load_bytes(data: bytes, filename: str, settings: Settings | None = None, name: str | None = None) -> Document:
+    """Load the raw bytes of a file called ``filename`` (e.g. an upload).
+
+    >>> load_bytes("Caf\\u00e9 \\u201cnoir\\u201d.".encode("cp1252"), "menu.txt").text
+    'Café “noir”.'
+    >>> load_bytes(b"", "empty.txt")
+    Traceback (most recent call last):
+    ...
+    kgcore.core.errors.InputError: empty.txt: empty file (0 bytes)
+    """
+    settings = settings or Settings.from_env()
+    filename = Path(filename.replace("\\", "/")).name or filename
+    extension = _check_extension(filename)
+    _check_size(filename, len(data), settings.max_file_mb)
+    if not data:
+        raise InputError(filename, "empty file (0 bytes)")
+    text = _pdf_text(data, filename) if extension == ".pdf" else decode_text(data, filename)
+    paragraphs = clean_paragraphs(text, markdown=extension in MARKDOWN_EXTENSIONS)
+    if not paragraphs:
+        raise InputError(filename, "empty document: no text left after removing whitespace and boilerplate")
+    doc_id = doc_id_for(name or filename)
+    return Document(doc_id, "\n\n".join(paragraphs), tuple(paragraphs), "", hashlib.sha256(data).hexdigest())
+
+
+def load_text(text: str, name: str) -> Document:
+    """Build a :class:`Document` from in-memory text, cleaned like a file.
+
+    ``name`` gives the document id; a ``.md``/``.markdown`` name strips
+    markdown.  ``source_sha256`` hashes the UTF-8 encoded text.
+
+    >>> load_text("# Title\\n\\nSome *bold* [link](http://x.org).", "a.md").paragraphs
+    ('Title', 'Some bold link.')
+    >>> load_text("   \\n\\t", "blank.txt")
+    Traceback (most recent call last):
+    ...
+    kgcore.core.errors.InputError: blank.txt: empty document: no text left after removing whitespace and boilerplate
+    """
+    doc_id = doc_id_for(name)
+    paragraphs = clean_paragraphs(text, markdown=Path(name).suffix.lower() in MARKDOWN_EXTENSIONS)
+    if not paragraphs:
+        raise InputError(name, "empty document: no text left after removing whitespace and boilerplate")
+    sha = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return Document(doc_id, "\n\n".join(paragraphs), tuple(paragraphs), "", sha)
+
+
+def decode_text(data: bytes, filename: str) -> str:
+    """Decode text bytes: refuse binary, then try UTF-8 (BOM or not), cp1252, latin-1.
+
+    >>> decode_text("\\ufeffna\\u00efve".encode("utf-8"), "a.txt")
+    'naïve'
+    >>> decode_text(b"\\x93quoted\\x94 \\x80 5", "a.txt")
+    '“quoted” € 5'
+    >>> decode_text(b"ab\\x00cd", "a.txt")
+    Traceback (most recent call last):
+    ...
+    kgcore.core.errors.InputError: a.txt: binary file (contains NUL bytes), not text
+    """
+    if data.startswith(_UTF16_BOMS):  # Notepad's "Unicode" text has NULs but is text
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            raise InputError(filename, "starts with a UTF-16 byte order mark but is not valid UTF-16") from None
+    _check_not_binary(data, filename)
+    for encoding in ("utf-8-sig", "cp1252"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    return data.decode("latin-1")  # never fails: every byte is a latin-1 character
+
+
+def _check_extension(filename: str) -> str:
+    extension = Path(filename).suffix.lower()
+    if extension not in SUPPORTED_EXTENSIONS:
+        shown = repr(extension) if extension else "(none)"
+        raise InputError(filename, f"unsupported extension {shown} (supported: {', '.join(SUPPORTED_EXTENSIONS)})")
+    return extension
+
+
+def _check_size(filename: str, size: int, max_mb: float) -> None:
+    if size > max_mb * 1024 * 1024:
+        raise InputError(
+            filename,
+            f"file too large: {size / (1024 * 1024):.1f} MB exceeds the limit of {max_mb:g} MB "
+            "(raise it with the environment variable KGCORE_MAX_FILE_MB)",
+        )
+
+
+def _check_not_binary(data: bytes, filename: str) -> None:
+    if b"\x00" in data:
+        raise InputError(filename, "binary file (contains NUL bytes), not text")
+    sample = data[:65536]
+    controls = sum(1 for byte in sample if byte < 32 and byte not in b"\t\n\r\f\v\x1a" or byte == 127)
+    if controls > _BINARY_CONTROL_SHARE * len(sample):
+        raise InputError(filename, f"binary file ({controls} control bytes in the first {len(sample)}), not text")
+
+
+def _pdf_text(data: bytes, filename: str) -> str:
+    """The text layer of a PDF, pages separated by blank lines."""
+    from pypdf import PdfReader  # only PDFs pay for the import
+
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        if reader.is_encrypted and not reader.decrypt(""):
+            raise InputError(filename, "encrypted PDF (password protected); remove the password first")
+        pages = [page.extract_text() or "" for page in reader.pages]
+    except InputError:
+        raise
+    except Exception as exc:  # pypdf raises many types on hostile input; all mean "unreadable"
+        raise InputError(filename, f"malformed or unreadable PDF ({type(exc).__name__}: {exc})") from None
+    text = "\n\n".join(pages)
+    if not text.strip():
+        raise InputError(filename,
+                         f"PDF has no text layer ({len(pages)} pages, no extractable text); it needs OCR first")
+    return text
+
+
+def doc_id_for(name: str) -> str:
+    """A safe document id (usable as a folder name) from a file name.
+
+    Keeps the base name only, drops the extension, lowercases, maps
+    everything outside ``[a-z0-9_-]`` to ``-`` and collapses repeats.
+
+    >>> doc_id_for("C:\\\\books\\\\Robinson_Crusoe (1919).TXT")
+    'robinson_crusoe-1919'
+    >>> doc_id_for("../..")
+    Traceback (most recent call last):
+    ...
+    kgcore.core.errors.InputError: name: '../..' has no letters or digits usable as a document id
+    """
+    base = re.split(r"[/\\]", str(name))[-1].strip().lstrip(".")
+    base = re.sub(r"\.[A-Za-z0-9]{1,8}$", "", base)
+    ascii_base = unicodedata.normalize("NFKD", base).encode("ascii", "ignore").decode("ascii").lower()
+    slug = re.sub(r"[^a-z0-9_-]+", "-", ascii_base)
+    slug = re.sub(r"[-_]{2,}", lambda m: "_" if set(m.group()) == {"_"} else "-", slug).strip("-_")
+    slug = slug[:MAX_DOC_ID_CHARS].rstrip("-_")
+    if not slug:
+        raise InputError("name", f"{name!r} has no letters or digits usable as a document id")
+    return slug

@@ -1,0 +1,217 @@
+"""The narrator of a first-person book: detection and resolution of "I".
+
+Questions about a first-person book name its narrator ("Who captured
+Crusoe's ship?") while the text says "I", "me" and "my".  Coreference
+backends resolve third-person pronouns only, so without this step the
+narrator is a node "I" that no question ever matches, and "Crusoe's father"
+cannot meet "my father".  This module
+
+* measures how first-person the narration is: the share of sentences with
+  "I/me/my/myself/mine" *outside* quotation marks (dialogue "I" belongs to
+  whoever speaks);
+* finds the narrator's name where the text names itself: an apposition to
+  "I" ("I, poor miserable Robinson Crusoe, being shipwrecked"), "my name
+  is/was X", "call/called me X";
+* rewrites first-person singular pronouns outside quotes into that name in
+  each sentence's ``resolved`` text ("my father" -> "Robinson Crusoe's
+  father"), like any other coreference link, so the parse and the graph
+  carry the name.
+
+Nothing is guessed: without self-naming the book is reported as
+first-person with no name, and the analyst can give the name
+(``--narrator NAME``).
+
+>>> share = first_person_share(["I went home.", '"I am here," said Peter.', "Peter ran."])
+>>> round(share, 2)
+0.33
+>>> find_narrator_name(["September 30, 1659.--I, poor miserable Robinson Crusoe, being shipwrecked"])
+('Robinson Crusoe', 'I, poor miserable Robinson Crusoe,')
+>>> resolve_first_person('My father said, "I will go," and I stayed.', "Robinson Crusoe")
+('Robinson Crusoe\\'s father said, "I will go," and Robinson Crusoe stayed.', 2)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from kgcore.core.types import Sentence
+
+#: Share of sentences with first-person singular pronouns outside quotes above which a book is first-person.
+FIRST_PERSON_THRESHOLD = 0.3
+#: Longest narrator name accepted from the user or the text.
+
+_PRONOUN_RE = re.compile(r"\b(I|me|Me|my|My|myself|Myself|mine|Mine)\b(?!['\u2019])")
+_NAME = r"((?:[A-Z][a-z]+)(?:\s+[A-Z][a-z]+){0,2})"
+_SELF_NAMING = (
+    re.compile(r"\b(?:I|me),\s+(?:[a-z]+\s+){0,3}" + _NAME + r"\s*,"),
+    re.compile(r"\b[Mm]y name (?:is|was|being) " + _NAME),
+    re.compile(r"\b(?:[Cc]all|called|calls|named) me,? " + _NAME),
+)
+#: Capitalised words that are not names even where a pattern expects one.
+_NOT_NAMES = frozenset(
+    "sir madam madame lord lady god his her the a an my our your their mr mrs miss ms master mistress "
+    "captain father mother brother sister friend king queen doctor reader".split()
+)
+#: Words before a capital "I" that make it a roman numeral ("CHAPTER I", "King Charles I").
+_NUMERAL_CONTEXT = frozenset("chapter book part volume section letter act scene king queen charles henry james".split())
+_NUMERAL_RE = re.compile(r"[IVXLCDM]+\.?")
+
+
+@dataclass(frozen=True)
+class Narrator:
+    """Who "I" is in a book, how it was found, and how much text it touched.
+
+    ``name`` is empty when the book is first-person but never names its
+    narrator; ``source`` is ``"text"`` (self-naming found), ``"user"``
+    (given in the index options) or ``"none"``; ``evidence`` quotes the
+    self-naming phrase; ``resolved`` counts the pronouns rewritten.
+    """
+
+    name: str
+    first_person_share: float
+    source: str
+    evidence: str = ""
+    resolved: int = 0
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+def outside_quotes(text: str, inside: bool = False) -> tuple[list[tuple[int, int]], bool]:
+    """Character ranges of ``text`` outside double quotation marks, and whether it ends inside one.
+
+    ``inside`` says the text starts within a quotation (a quote carried on
+    from the previous sentence).  A quote mark that opens a sentence while
+    a quotation is already open re-opens it, as when a quoted speech runs
+    over several paragraphs and each paragraph starts with a quote mark.
+
+    >>> outside_quotes('He said, "Go," and went.')
+    ([(0, 9), (14, 24)], False)
+    >>> outside_quotes('"I go.', inside=False)
+    ([], True)
+    >>> outside_quotes('And you." He left.', inside=True)
+    ([(9, 18)], False)
+    """
+    ranges, start = [], None if inside else 0
+    for i, ch in enumerate(text):
+        if ch not in '"\u201c\u201d':
+            continue
+        opening = ch == "\u201c" or (ch == '"' and not inside)
+        if ch == '"' and inside and not text[:i].strip():
+            continue  # a continued quotation re-opened at the sentence start
+        if opening and not inside:
+            if start is not None and i > start:
+                ranges.append((start, i))
+            inside, start = True, None
+        elif inside:
+            inside, start = False, i + 1
+    if start is not None and start < len(text):
+        ranges.append((start, len(text)))
+    return ranges, inside
+
+
+def first_person_share(texts: Iterable[str]) -> float:
+    """Share of texts with a first-person singular pronoun outside quotation marks (quote state carried on)."""
+    total = hits = 0
+    inside = False
+    for text in texts:
+        total += 1
+        ranges, inside = outside_quotes(text, inside)
+        if any(_narrator_pronouns(text, ranges)):
+            hits += 1
+    return hits / total if total else 0.0
+
+
+def find_narrator_name(texts: Iterable[str]) -> tuple[str, str]:
+    """(name, evidence phrase) of the most frequent self-naming in ``texts``, or ("", "")."""
+    found: Counter[str] = Counter()
+    evidence: dict[str, str] = {}
+    for text in texts:
+        for pattern in _SELF_NAMING:
+            for m in pattern.finditer(text):
+                name = _clean_name(m.group(1))
+                if name:
+                    found[name] += 1
+                    evidence.setdefault(name, m.group(0))
+    if not found:
+        return "", ""
+    name = max(found, key=lambda n: (found[n], len(n)))
+    return name, evidence[name]
+
+
+def _clean_name(candidate: str) -> str:
+    words = candidate.split()
+    while words and words[0].lower() in _NOT_NAMES:
+        words = words[1:]
+    return " ".join(words) if words and all(w.lower() not in _NOT_NAMES for w in words) else ""
+
+
+def resolve_first_person(text: str, name: str, inside: bool = False) -> tuple[str, int]:
+    """``text`` with first-person singular pronouns outside quotes replaced by ``name``; and the count."""
+    resolved, _, count = _resolve(text, name, inside)
+    return resolved, count
+
+
+def _resolve(text: str, name: str, inside: bool) -> tuple[str, bool, int]:
+    ranges, inside_after = outside_quotes(text, inside)
+    pieces, last, count = [], 0, 0
+    for m in _narrator_pronouns(text, ranges):
+        word = m.group(1).lower()
+        pieces += [text[last:m.start()], name + "'s" if word in ("my", "mine") else name]
+        last, count = m.end(), count + 1
+    return "".join(pieces) + text[last:], inside_after, count
+
+
+def _narrator_pronouns(text: str, ranges: list[tuple[int, int]]):
+    for start, end in ranges:
+        for m in _PRONOUN_RE.finditer(text, start, end):
+            if m.group(1) == "I" and _roman_numeral(text, m.start(), m.end()):
+                continue
+            yield m
+
+
+def _roman_numeral(text: str, start: int, end: int) -> bool:
+    before = text[:start].split()
+    previous = before[-1].strip(".,;:") if before else ""
+    # "CHAPTER I", "King Charles I", a heading "I." alone; a sentence-final "... as well as I." is a pronoun
+    return (previous.lower() in _NUMERAL_CONTEXT or (previous.isupper() and len(previous) > 1)
+            or bool(_NUMERAL_RE.fullmatch(text.strip())))
+
+
+def narrator_for(sentences: Sequence[Sentence], option: str = "auto") -> Narrator | None:
+    """The narrator under the ``narrator`` index option (``auto``, ``none`` or a name), or None.
+
+    ``auto`` needs a first-person share of at least :data:`FIRST_PERSON_THRESHOLD`
+    and a self-naming in the text; a given name is used as it is.
+    """
+    if option == "none":
+        return None
+    share = round(first_person_share(s.normalized for s in sentences), 3)
+    if option != "auto":
+        return Narrator(option, share, "user")
+    if share < FIRST_PERSON_THRESHOLD:
+        return None
+    name, evidence = find_narrator_name(s.normalized for s in sentences)
+    return Narrator(name, share, "text" if name else "none", evidence)
+
+
+def resolve_narrator(sentences: Sequence[Sentence], narrator: Narrator) -> tuple[list[Sentence], Narrator]:
+    """Rewrite the narrator's pronouns in every sentence's ``resolved`` text.
+
+    Quote state is carried from sentence to sentence and reset at chunk
+    boundaries, so a long quoted speech keeps its own "I".
+    """
+    if not narrator.name:
+        return list(sentences), narrator
+    out, inside, chunk, total = [], False, None, 0
+    for s in sentences:
+        if s.chunk != chunk:
+            inside, chunk = False, s.chunk
+        resolved, inside, count = _resolve(s.resolved or s.normalized, narrator.name, inside)
+        out.append(dataclasses.replace(s, resolved=resolved) if count else s)
+        total += count
+    return out, dataclasses.replace(narrator, resolved=total)

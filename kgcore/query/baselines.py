@@ -1,0 +1,128 @@
+"""Baseline retrieval methods with the same result type as GroundedKG.
+
+``dense`` (cosine over the sentence vectors), ``bm25`` (rank-bm25 over
+stemmed sentence tokens), ``hybrid`` (reciprocal-rank fusion of both),
+``full`` (the whole document) and ``none`` (no context).  Every method is
+capped by the same :func:`~kgcore.query.context.apply_budget` rule, so
+comparisons at equal budgets are fair.  Without a budget, ranked baselines
+return their top ``k`` sentences.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import time
+
+import numpy as np
+from rank_bm25 import BM25Okapi
+
+from kgcore.core.settings import RetrievalOptions
+from kgcore.core.types import QueryResult, SelectedSentence
+from kgcore.index.store import CacheKey, Index
+from kgcore.query.context import apply_budget, elapsed_ms, question_vector
+
+#: Reciprocal-rank-fusion constant (Cormack et al. 2009).
+RRF_K = 60
+BM25: CacheKey[BM25Okapi] = CacheKey("bm25")
+_TOKEN_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+STOPWORDS = frozenset(
+    "a an the and or but if of to in on at by for with from into onto about as is are was were be been being "
+    "do does did done have has had having it its this that these those there here what which who whom whose "
+    "when where why how i me my we our you your he him his she her they them their not no so than then too "
+    "very can could would should will shall may might must up out over under again once all any both each few "
+    "more most other some such only own same just s t".split()
+)
+
+
+def bm25_tokens(text: str) -> list[str]:
+    """Lower-cased, stop-word-free, Porter-stemmed tokens.
+
+    >>> bm25_tokens("Peter was running to the gates!")
+    ['peter', 'run', 'gate']
+    """
+    stem = _stemmer().stem
+    return [stem(t) for t in _TOKEN_RE.findall(text.lower()) if t not in STOPWORDS]
+
+
+@functools.lru_cache(maxsize=1)
+def _stemmer():
+    # One stemmer per process: building the BM25 model tokenises every sentence of the book.
+    from nltk.stem import PorterStemmer
+
+    return PorterStemmer()
+
+
+def _bm25(index: Index) -> BM25Okapi:
+    """The index's BM25 model over its stemmed sentences, built on first use."""
+    return index.cache.get(BM25, lambda: BM25Okapi([bm25_tokens(s.normalized) or ["_"] for s in index.sentences]))
+
+
+def _selected(index: Index, rows: list[int], scores: list[float], sims: np.ndarray) -> list[SelectedSentence]:
+    out = []
+    for row, score in zip(rows, scores):
+        s = index.sentences[row]
+        out.append(SelectedSentence(s.id, s.position, s.original, s.resolved, similarity=round(float(sims[row]), 4),
+                                    score=round(float(score), 4)))
+    return out
+
+
+def _finish(index, question, method, options, ranked, timings, candidates, notes=()) -> QueryResult:
+    start = time.perf_counter()
+    if not options.budget_sentences and not options.budget_words and method not in ("full", "none"):
+        ranked = ranked[: options.k]
+    kept = sorted(apply_budget(ranked, options.budget_sentences, options.budget_words), key=lambda s: s.position)
+    timings["select"] = round(timings.get("select", 0.0) + elapsed_ms(start), 3)
+    timings.setdefault("parse", 0.0)
+    timings.setdefault("match", 0.0)
+    timings["retrieval"] = round(sum(timings[k] for k in ("parse", "embed", "match", "select")), 3)
+    return QueryResult(question, method, index.doc_id, None, [], kept, options.to_dict(), timings, list(notes),
+                       candidates)
+
+
+def _dense_ranking(index: Index, sims: np.ndarray) -> tuple[list[int], list[float]]:
+    order = np.argsort(-sims, kind="stable")
+    return order.tolist(), sims[order].tolist()
+
+
+def _bm25_ranking(index: Index, question: str) -> tuple[list[int], list[float]]:
+    scores = _bm25(index).get_scores(bm25_tokens(question))
+    order = np.argsort(-scores, kind="stable")
+    return order.tolist(), scores[order].tolist()
+
+
+def retrieve_baseline(index: Index, question: str, options: RetrievalOptions, embedder) -> QueryResult:
+    """Run the baseline ``options.method`` on ``index``."""
+    method = options.method
+    start = time.perf_counter()
+    _, sims = question_vector(index, embedder, question) if method != "none" else (None, np.zeros(len(index.sentences)))
+    timings = {"embed": elapsed_ms(start)}
+    start = time.perf_counter()
+    if method == "dense":
+        rows, scores = _dense_ranking(index, sims)
+    elif method == "bm25":
+        rows, scores = _bm25_ranking(index, question)
+    elif method == "hybrid":
+        rows, scores = _rrf([_dense_ranking(index, sims)[0], _bm25_ranking(index, question)[0]])
+    elif method == "full":
+        rows, scores = list(range(len(index.sentences))), [0.0] * len(index.sentences)
+    else:
+        rows, scores = [], []
+    timings["match"] = elapsed_ms(start)
+    ranked = _selected(index, rows, scores, sims)
+    notes = ["No context: the answerer works from its own knowledge only."] if method == "none" else []
+    return _finish(index, question, method, options, ranked, timings, len(rows), notes)
+
+
+def _rrf(rankings: list[list[int]]) -> tuple[list[int], list[float]]:
+    """Reciprocal-rank fusion of several rankings of row numbers.
+
+    >>> _rrf([[0, 1, 2], [2, 0, 1]])[0]
+    [0, 2, 1]
+    """
+    fused: dict[int, float] = {}
+    for ranking in rankings:
+        for rank, row in enumerate(ranking):
+            fused[row] = fused.get(row, 0.0) + 1.0 / (RRF_K + rank + 1)
+    rows = sorted(fused, key=lambda r: (-fused[r], r))
+    return rows, [fused[r] for r in rows]

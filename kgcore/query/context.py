@@ -1,0 +1,50 @@
+"""What every retrieval method shares: the budget rule, the question's vector and step timings.
+
+Every method (GroundedKG and the baselines) caps its ranked sentences with
+:func:`apply_budget`, so comparisons at equal words are fair.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from kgcore.core.types import SelectedSentence
+from kgcore.index.embed import Embedder
+from kgcore.index.store import Index
+
+
+def apply_budget(ranked: list[SelectedSentence], budget_sentences: int = 0,
+                 budget_words: int = 0) -> list[SelectedSentence]:
+    """Take sentences in rank order while they fit; the same rule for every method.
+
+    A sentence that would overflow the word budget is skipped and shorter
+    lower-ranked ones may still fit.  Zero means no limit.
+
+    >>> s = [SelectedSentence(str(i), i, "w " * n, "") for i, n in enumerate([3, 5, 2])]
+    >>> [x.id for x in apply_budget(s, budget_words=6)]
+    ['0', '2']
+    """
+    kept: list[SelectedSentence] = []
+    words = 0
+    for sent in ranked:
+        if budget_sentences and len(kept) >= budget_sentences:
+            break
+        n = len(sent.text.split())
+        if budget_words and words + n > budget_words:
+            continue
+        kept.append(sent)
+        words += n
+    return kept
+
+
+def question_vector(index: Index, embedder: Embedder, question: str) -> tuple[np.ndarray, np.ndarray]:
+    """The question's embedding and its cosine to every sentence of the index."""
+    q = embedder.encode([question])[0]
+    return q, index.sentence_vectors @ q
+
+
+def elapsed_ms(start: float) -> float:
+    """Milliseconds since ``start`` (a ``time.perf_counter()`` reading), rounded to microseconds."""
+    return round((time.perf_counter() - start) * 1000, 3)

@@ -1,0 +1,124 @@
+"""Query-time façade: loads models and indexes once, runs any method, answers.
+
+>>> engine = QueryEngine(Store("data"))                  # doctest: +SKIP
+>>> result, answer = engine.ask("peter-rabbit", "Where did Peter lose his shoes?")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict
+
+from kgcore.core.errors import IndexMismatchError, clean_field
+from kgcore.core.settings import RetrievalOptions, Settings
+from kgcore.core.types import Answer, QueryResult
+from kgcore.index.embed import Embedder, embedder_for
+from kgcore.index.parse import Parser, get_parser
+from kgcore.index.store import Index, Store
+from kgcore.query.answer import AnswerGenerator, default_answerer, get_generator
+from kgcore.query.baselines import retrieve_baseline
+from kgcore.query.retrieve import retrieve_groundedkg
+
+MAX_QUESTION_CHARS = 2000
+
+
+class QueryEngine:
+    """Holds one store, cached indexes, parsers, the embedder and answer generators."""
+
+    def __init__(self, store: Store, settings: Settings | None = None, parsers: dict[str, Parser] | None = None):
+        """``parsers`` pre-sets parser backends by name (e.g. a PenmanParser for ``amr``)."""
+        self.store = store
+        self.settings = settings or Settings.from_env()
+        self._indexes: dict[str, tuple[str, Index]] = {}
+        self._parsers: dict[str, Parser] = dict(parsers or {})
+        self._generators: dict[str, AnswerGenerator] = {}
+
+    # -- cached resources ------------------------------------------------------
+    @property
+    def embedder(self) -> Embedder:
+        return embedder_for(self.settings)
+
+    def index(self, doc_id: str) -> Index:
+        """The loaded index of ``doc_id``; reloaded only when it was re-indexed."""
+        stamp = self.store.manifest(doc_id).created_at
+        cached = self._indexes.get(doc_id)
+        if cached is None or cached[0] != stamp:
+            index = self.store.load(doc_id)
+            self._check_compatible(index)
+            self._indexes[doc_id] = (stamp, index)
+        return self._indexes[doc_id][1]
+
+    def forget(self, doc_id: str) -> None:
+        self._indexes.pop(doc_id, None)
+
+    def parser(self, name: str) -> Parser:
+        if name not in self._parsers:
+            self._parsers[name] = get_parser(name, self.settings)
+        return self._parsers[name]
+
+    def generator(self, name: str | None = None) -> AnswerGenerator:
+        name = name or default_answerer(self.settings)
+        if name not in self._generators:
+            self._generators[name] = get_generator(name, self.settings)
+        return self._generators[name]
+
+    def _check_compatible(self, index: Index) -> None:
+        models = index.manifest.models
+        embedder = self.embedder
+        if models.embedding != embedder.name or (models.embedding_dim or embedder.dim) != embedder.dim:
+            raise IndexMismatchError(
+                f"Index {index.doc_id!r} was built with embedding model {models.embedding!r} "
+                f"({models.embedding_dim} dims) but this process uses {embedder.name!r} ({embedder.dim} dims). "
+                "Re-index the document, or set KGCORE_EMBEDDING_MODEL to the model it was built with."
+            )
+
+    # -- operations ------------------------------------------------------------
+    def retrieve(self, doc_id: str, question: str, options: RetrievalOptions = RetrievalOptions(),
+                 use_chroma: bool = False) -> QueryResult:
+        question = validate_question(question)
+        index = self.index(doc_id)
+        if options.method == "groundedkg":
+            parser = self.parser(index.manifest.options.parser)
+            return retrieve_groundedkg(index, question, options, parser, self.embedder, use_chroma)
+        return retrieve_baseline(index, question, options, self.embedder)
+
+    def answer(self, result: QueryResult, answerer: str | None = None) -> Answer:
+        start = time.perf_counter()
+        book = self.index(result.doc_id).manifest.source_file or result.doc_id
+        answer = self.generator(answerer).generate(result.question, result.sentences, book_name=book)
+        result.timings_ms["answer"] = round((time.perf_counter() - start) * 1000, 3)
+        return answer
+
+    def ask(self, doc_id: str, question: str, options: RetrievalOptions = RetrievalOptions(),
+            answerer: str | None = None) -> tuple[QueryResult, Answer]:
+        result = self.retrieve(doc_id, question, options)
+        return result, self.answer(result, answerer)
+
+
+def validate_question(question: str) -> str:
+    """Strip and check a question; empty or oversized questions are refused."""
+    return clean_field("question", question, MAX_QUESTION_CHARS)
+
+
+def result_to_json(result: QueryResult, answer: Answer | None = None) -> dict:
+    """The CLI/JSONL shape of a result (stable keys documented in the README)."""
+    graph = result.query_graph
+    return {
+        "question": result.question,
+        "doc_id": result.doc_id,
+        "method": result.method,
+        "settings": result.settings,
+        "query_graph": {
+            "nodes": [asdict(n) for n in graph.nodes] if graph else [],
+            "edges": [asdict(e) for e in graph.edges] if graph else [],
+        },
+        "matches": [m.to_dict() for m in result.matches],
+        "sentences": [s.to_dict() for s in result.sentences],
+        "context_words": result.context_words,
+        "candidates": result.candidates,
+        "answer": answer.text if answer else None,
+        "answerer": answer.generator if answer else None,
+        "citations": [c.to_dict() for c in answer.citations] if answer else [],
+        "notes": result.notes + (answer.notes if answer else []),
+        "timings_ms": result.timings_ms,
+    }
