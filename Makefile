@@ -1,6 +1,7 @@
 # Two commands set everything up on a fresh machine:
 #   make run   -> creates .venv, installs, indexes the sample book, starts the app
-#   make test  -> creates .venv, installs, runs every test
+#   make test  -> creates .venv, installs, runs lint, type check and every test tier
+# make test-fast runs the unit tier only (no models, seconds).
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell sha256sum requirements.txt | cut -c1-12)
@@ -11,7 +12,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export ANONYMIZED_TELEMETRY := False
 
-.PHONY: install run test bench sample clean
+.PHONY: install run test test-fast lint bench sample clean
 
 $(STAMP): requirements.txt
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -27,8 +28,15 @@ sample: install
 run: sample
 	$(VENV)/bin/streamlit run app.py --server.headless true --server.port $(PORT) --browser.gatherUsageStats false
 
-test: install
+lint: install
+	$(VENV)/bin/ruff check kgcore ui pages tests bench app.py
+	$(VENV)/bin/mypy
+
+test: lint
 	$(PY) -m pytest
+
+test-fast: install
+	$(PY) -m pytest tests/unit kgcore
 
 bench: install
 	$(PY) bench/index_bench.py
