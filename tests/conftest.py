@@ -1,4 +1,17 @@
-"""Shared fixtures: real models, a real Peter Rabbit index in a temporary store."""
+"""Test tiers, their markers, and the shared session fixtures (a real Peter Rabbit index in a temporary store).
+
+Every test lives in one tier, a folder under ``tests/``; the markers follow from where a test lives
+and are set here, never by hand:
+
+    tests/unit     unit     no models (no spaCy, MiniLM or Chroma), pure logic and fakes; also every kgcore doctest
+    tests/models   models   the real spaCy, MiniLM and Chroma: indexing, retrieval, answers, evaluation, audit
+    tests/app      app      the Streamlit app through AppTest, and the real app in Chromium (``browser``)
+
+``slow`` marks the few tests that index a whole novel.  ``make test-fast`` runs ``pytest tests/unit kgcore``;
+``pytest -m "not slow"`` or ``-m models`` select across the tiers.
+
+Importing this file is cheap: kgcore loads its models lazily, and the fixtures import what they use.
+"""
 
 from __future__ import annotations
 
@@ -7,23 +20,54 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-ASSETS = ROOT / "assets"
-PETER = ASSETS / "peter_rabbit.txt"
-DEV_QA = ASSETS / "peter_rabbit_dev_qa.csv"
-PETER_ID = "peter-rabbit"
+from paths import PETER, PETER_ID, ROOT
 
 # Nothing may be fetched from a model hub during tests.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
+TESTS = Path(__file__).resolve().parent
+TIERS = ("unit", "models", "app")
+#: Test files that drive a real browser.
+BROWSER_FILES = frozenset({"test_browser.py"})
+#: (file, test function) pairs that index a whole novel: minutes, not seconds.
+SLOW_TESTS = frozenset({("test_pipeline_models.py", "test_whole_novel_graph_is_grounded")})
+
+
+def tier_of(path: Path) -> str | None:
+    """The tier of a collected file: its folder under ``tests/``; the kgcore doctests are unit tests."""
+    if path.is_relative_to(ROOT / "kgcore"):
+        return "unit"
+    folder = path.relative_to(TESTS).parts[0] if path.is_relative_to(TESTS) else None
+    return folder if folder in TIERS else None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every item with its tier (and ``browser``/``slow``); a test outside the tiers is an error."""
+    stray = set()
+    for item in items:
+        path = Path(item.path)
+        tier = tier_of(path)
+        if tier is None:
+            if path.is_relative_to(TESTS):
+                stray.add(str(path.relative_to(ROOT)))
+            continue
+        item.add_marker(tier)
+        if path.name in BROWSER_FILES:
+            item.add_marker("browser")
+        if (path.name, getattr(item, "originalname", item.name)) in SLOW_TESTS:
+            item.add_marker("slow")
+    if stray:
+        raise pytest.UsageError(
+            "tests must live in one tier (tests/unit, tests/models or tests/app): " + ", ".join(sorted(stray)))
+
 
 @pytest.fixture(scope="session")
 def peter_store(tmp_path_factory):
     """A Store holding a real index of the bundled Peter Rabbit (SRL, heuristic coref, basic embedding)."""
-    from kgcore.pipeline import index_file
-    from kgcore.store import Store
+    from kgcore.index.pipeline import index_file
+    from kgcore.index.store import Store
 
     store = Store(tmp_path_factory.mktemp("store"))
     index_file(PETER, store, name=PETER_ID)
@@ -37,6 +81,6 @@ def peter_index(peter_store):
 
 @pytest.fixture(scope="session")
 def engine(peter_store):
-    from kgcore.engine import QueryEngine
+    from kgcore.query.engine import QueryEngine
 
     return QueryEngine(peter_store)

@@ -10,8 +10,20 @@ import re
 import networkx as nx
 import pytest
 
-from kgcore.graph import GroundedGraph
-from kgcore.types import Answer, Citation, Edge, LocalEdge, LocalNode, Match, Node, QueryResult, SelectedSentence, Sentence, SentenceGraph
+from kgcore.core.types import (
+    Answer,
+    Citation,
+    Edge,
+    LocalEdge,
+    LocalNode,
+    Match,
+    Node,
+    QueryResult,
+    SelectedSentence,
+    Sentence,
+    SentenceGraph,
+)
+from kgcore.index.graph import GroundedGraph
 from ui.ask_view import SentenceView, answer_html, grounded_html, matches_rows, sentences_html
 from ui.export import graphml_bytes, json_bytes
 from ui.graph_html import GraphPage, VisNode, graph_html, vis_assets
@@ -30,6 +42,13 @@ EVIL = f"Peter hid {SCRIPT} under the {IMG} basket."
 ])
 def test_doctests(module):
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_labelling_doctests():
+    import ui.labelling
+
+    result = doctest.testmod(ui.labelling)
     assert result.attempted > 0 and result.failed == 0
 
 
@@ -124,15 +143,22 @@ def test_neighbourhood_is_capped_with_notice():
 
 def test_neighbourhood_prefers_nodes_linking_seeds():
     nodes = {i: Node(i, i, [], "entity", ["text_0-0"]) for i in ("a", "b", "bridge", "x", "y")}
-    edges = [Edge("a", "x", "r", "entity-entity", ["text_0-0"]), Edge("b", "y", "r", "entity-entity", ["text_0-0"]),
-             Edge("a", "bridge", "r", "entity-entity", ["text_0-0"]), Edge("b", "bridge", "r", "entity-entity", ["text_0-0"])]
+    edges = [
+        Edge("a", "x", "r", "entity-entity", ["text_0-0"]),
+        Edge("b", "y", "r", "entity-entity", ["text_0-0"]),
+        Edge("a", "bridge", "r", "entity-entity", ["text_0-0"]),
+        Edge("b", "bridge", "r", "entity-entity", ["text_0-0"]),
+    ]
     hood = neighbourhood(GroundedGraph(nodes, edges), ["a", "b"], depth=1, max_nodes=3)
     assert hood.node_ids == ["a", "b", "bridge"]
 
 
 def test_query_graph_view_keeps_roles():
-    qg = SentenceGraph("query", (LocalNode("q0", "happen", ("happened",), "action"), LocalNode("q1", "father", ("father",), "entity")),
-                       (LocalEdge("q0", "q1", "ARG1", "action-entity"),))
+    qg = SentenceGraph(
+        "query",
+        (LocalNode("q0", "happen", ("happened",), "action"), LocalNode("q1", "father", ("father",), "entity")),
+        (LocalEdge("q0", "q1", "ARG1", "action-entity"),),
+    )
     nodes, edges = vis_from_sentence_graph(qg)
     assert [n.kind for n in nodes] == ["action", "entity"] and edges[0].label == "ARG1"
 

@@ -1,4 +1,4 @@
-"""Soft alignment of query graphs onto sentences: pure logic on a tiny graph, then the real Peter Rabbit index."""
+"""Soft alignment of query graphs onto sentences: pure logic on a tiny hand-made index."""
 
 from __future__ import annotations
 
@@ -7,12 +7,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import PETER_ID
-from kgcore.align import MIN_REPORTED_EVIDENCE, align, aligned_nodes, incidence, node_evidence
-from kgcore.graph import GroundedGraph
-from kgcore.settings import RetrievalOptions
-from kgcore.store import Index
-from kgcore.types import Edge, Node, Sentence
+from kgcore.core.types import Edge, Node, Sentence
+from kgcore.index.graph import GroundedGraph
+from kgcore.index.manifest import Manifest
+from kgcore.index.store import Index
+from kgcore.query.align import MIN_REPORTED_EVIDENCE, align, aligned_nodes, incidence, node_evidence
 
 AXES = {"make": 0, "crusoe": 1, "umbrella": 2, "sun": 3}
 
@@ -44,7 +43,7 @@ def tiny_index() -> Index:
                "make_0": unit(("make", 1), ("umbrella", 0.3)), "make_1": unit(("make", 1)),
                "make_2": unit(("make", 1), ("sun", 0.2))}
     node_ids = list(nodes)
-    return Index("tiny", Path("."), {}, sentences, GroundedGraph(nodes, edges), node_ids,
+    return Index("tiny", Path("."), Manifest("tiny"), sentences, GroundedGraph(nodes, edges), node_ids,
                  np.array([vectors[n] for n in node_ids], dtype=np.float32), np.zeros((3, len(AXES)), dtype=np.float32))
 
 
@@ -107,34 +106,3 @@ def test_node_evidence_prefers_the_best_match_and_ignores_noise():
     assert ev[0, 0] > ev[0, 1] > 0 and ev[0, 2] == 0
     halved = node_evidence(np.array([[0.95, 0.85, 0.2]]), np.array([0.5, 1.0, 1.0]))
     assert halved[0, 0] == pytest.approx(ev[0, 0] / 2)
-
-
-# -- the real index ----------------------------------------------------------------------------
-
-
-def test_every_reported_alignment_is_grounded_in_its_sentence(engine, peter_index):
-    for question in ("Where did Peter hide in the tool-shed?", "What did Mrs. Rabbit buy at the baker's?"):
-        result = engine.retrieve(PETER_ID, question, RetrievalOptions(budget_words=300))
-        assert result.sentences and any(s.aligned for s in result.sentences)
-        query_keys = {n.key for n in result.query_graph.nodes}
-        for s in result.sentences:
-            for a in s.aligned:
-                assert s.id in peter_index.graph.nodes[a["node_id"]].grounded_texts
-                assert a["query_node"] in query_keys and a["evidence"] >= MIN_REPORTED_EVIDENCE
-
-
-def test_hiding_question_aligns_its_structure_in_the_answering_sentence(engine, peter_index):
-    result = engine.retrieve(PETER_ID, "Where did Peter hide in the tool-shed?", RetrievalOptions(budget_sentences=1))
-    (top,) = result.sentences
-    assert "hidden underneath a flower-pot" in top.text
-    labels = {n.key: n.label for n in result.query_graph.nodes}
-    by_query = {labels[a["query_node"]]: a for a in top.aligned}
-    assert by_query["hide"]["label"] == "hide" and "Peter" in [labels[q] for q in by_query["hide"]["linked"]]
-    assert by_query["tool-shed"]["label"] == "tool-shed"
-
-
-def test_pie_sentence_aligns_the_father(engine):
-    result = engine.retrieve(PETER_ID, "What happened to the young rabbits' father?", RetrievalOptions(budget_words=200))
-    (pie,) = [s for s in result.sentences if "put in a pie" in s.text]
-    labels = {n.key: n.label for n in result.query_graph.nodes}
-    assert any(labels[a["query_node"]] == "father" and a["label"] == "father" for a in pie.aligned)

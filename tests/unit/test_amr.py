@@ -1,8 +1,11 @@
-"""AMR backend: PENMAN -> sentence graph (kgcore.amr_graph) and the parsers (kgcore.amr).
+"""AMR backend: PENMAN -> sentence graph (kgcore.index.parse.amr.graph) and the parsers (kgcore.index.parse.amr).
+
+No model: PenmanParser, the PENMAN conversion and AmrParser's error handling (the
+end-to-end index over these graphs is in tests/models/test_amr_models.py).
 
 The AMR graphs are hand-written (tests/data/amr/peter_rabbit.txt); the
 expected nodes and edges below were worked out by hand from those graphs
-and the conversion rules in kgcore/amr_graph.py.  No amrlib model is
+and the conversion rules in kgcore/index/parse/amr/graph.py.  No amrlib model is
 available here, so nothing below pretends to be a model parse.
 """
 
@@ -10,42 +13,18 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
-from kgcore.amr import AmrParser, PenmanParser, compare_parses, penman_to_graph
-from kgcore.errors import InputError, ModelUnavailableError
-from kgcore.graph import build_graph
-from kgcore.parsing import QUERY_ID
-from kgcore.types import ACTION, ENTITY, Sentence
+from kgcore.core.errors import InputError, ModelUnavailableError
+from kgcore.core.types import ACTION, ENTITY, Sentence
+from kgcore.index.graph import build_graph
+from kgcore.index.parse import QUERY_ID, compare_parses
+from kgcore.index.parse.amr import AmrParser, PenmanParser, penman_to_graph
+from paths import DATA
+from samples import TABLE3_AMR, TABLE3_SENTENCE
 
-FIXTURES = Path(__file__).parent / "data" / "amr" / "peter_rabbit.txt"
-
-# Section 7, Table 3 of the GroundedKG-RAG paper, copied as printed.
-TABLE3_SENTENCE = (
-    "Peter’s mother put Peter to bed and made some camomile tea; "
-    "and Peter’s mother gave a dose of some camomile tea to Peter!"
-)
-TABLE3_AMR = """(a / and
-    :op1 (p / put-01
-        :ARG0 (p2 / person
-            :ARG0-of (h / have-rel-role-91
-                :ARG1 (p3 / person
-                    :name (n / name
-                        :op1 "Peter"))
-                :ARG2 (m / mother)))
-        :ARG1 p3
-        :ARG2 (b / bed))
-    :op2 (m2 / make-01
-        :ARG0 p2
-        :ARG1 (t / tea
-            :mod (c / camomile)
-            :quant (s / some)))
-    :op3 (d / dose-01
-        :ARG0 p2
-        :ARG1 p3
-        :ARG2 t))"""
+FIXTURES = DATA / "amr" / "peter_rabbit.txt"
 
 A, E = ACTION, ENTITY
 
@@ -432,7 +411,7 @@ def test_amr_model_dir_must_be_an_amrlib_parse_model(tmp_path, monkeypatch):
     monkeypatch.setenv("KGCORE_AMR_MODEL", "/nonexistent/from-env")
     assert "/nonexistent/from-env" in AmrParser.available()[1]
     monkeypatch.delenv("KGCORE_AMR_MODEL")
-    monkeypatch.setattr("kgcore.amr.amrlib_default_dir", lambda: tmp_path / "model_stog")
+    monkeypatch.setattr("kgcore.index.parse.amr.parser.amrlib_default_dir", lambda: tmp_path / "model_stog")
     ok, reason = AmrParser.available()
     assert not ok and "KGCORE_AMR_MODEL is not set" in reason and "model_stog does not exist" in reason
 
@@ -491,40 +470,3 @@ def test_compare_parses_reports_each_side(fixtures):
     assert missing["amr"] is None and "KGCORE_AMR_MODEL" in missing["errors"]["amr"]
     with pytest.raises(InputError):
         compare_parses("   ")
-
-
-def test_compare_parses_with_the_srl_backend():
-    pytest.importorskip("kgcore.srl", reason="kgcore.srl (the SRL backend) is not written yet")
-    result = compare_parses(TABLE3_SENTENCE, amr_parser=PenmanParser({TABLE3_SENTENCE: TABLE3_AMR}))
-    assert "srl" not in result["errors"], result["errors"]
-    srl_actions = {n.label for n in result["srl"].nodes if n.node_type == A}
-    assert {"put", "make", "give"} <= srl_actions
-    assert {n.label for n in result["amr"].nodes if n.node_type == A} == {"put", "make", "dose"}
-
-
-def test_index_from_pre_parsed_penman_goes_through_embedding_storage_and_retrieval(tmp_path):
-    """The AMR path end to end without a model: fixture graphs -> index (real MiniLM, Chroma) -> retrieval."""
-    from kgcore.engine import QueryEngine
-    from kgcore.ingest import load_text
-    from kgcore.pipeline import index_document
-    from kgcore.settings import IndexOptions, RetrievalOptions
-    from kgcore.store import Store
-
-    parser = PenmanParser.from_file(FIXTURES)
-    texts = [line[len("# ::snt "):] for line in FIXTURES.read_text(encoding="utf-8").splitlines()
-             if line.startswith("# ::snt ") and not line.rstrip().endswith("?")]
-    document = load_text("\n\n".join(texts), "amr-fixtures")
-    store = Store(tmp_path)
-    manifest = index_document(document, store, IndexOptions(parser="amr", coref="none"), parser=parser)
-    assert manifest["options"]["parser"] == "amr" and manifest["counts"]["nodes"] > 10
-    index = store.load("amr-fixtures")
-    assert index.graph.invariant_problems(s.id for s in index.sentences) == []
-    analyses = index.analyses()
-    assert all("penman" in analyses[s.id] for s in index.sentences), "every sentence keeps its PENMAN string"
-    teas = [n for n in index.graph.nodes.values() if n.label == "tea"]
-    assert len(teas) == 1 and len(teas[0].grounded_texts) >= 2
-    engine = QueryEngine(store, parsers={"amr": parser})
-    result = engine.retrieve("amr-fixtures", "Who told Peter about cats?", RetrievalOptions(budget_sentences=2))
-    unknown = {n.key for n in result.query_graph.nodes if n.is_unknown}
-    assert unknown and not any(m.query_node in unknown for m in result.matches)
-    assert any("heard about cats" in s.text for s in result.sentences)

@@ -2,14 +2,13 @@
 
 import json
 
-import numpy as np
 import pytest
 
-from conftest import PETER_ID
 from kgcore.cli import main
-from kgcore.engine import QueryEngine, result_to_json
-from kgcore.errors import IndexMismatchError, IndexNotFoundError, InputError
-from kgcore.settings import METHODS, RetrievalOptions
+from kgcore.core.errors import IndexMismatchError, IndexNotFoundError, InputError
+from kgcore.core.settings import METHODS, RetrievalOptions
+from kgcore.query.engine import QueryEngine, result_to_json
+from paths import PETER_ID
 
 FATHER_Q = "What happened to the young rabbits' father?"
 
@@ -60,9 +59,13 @@ def test_filters_reduce_the_context_monotonically(engine):
 @pytest.mark.parametrize("method", METHODS)
 def test_every_method_honours_budgets(engine, method):
     for words in (50, 200):
-        result = engine.retrieve(PETER_ID, "Where did Peter lose his shoes?", RetrievalOptions(method=method, budget_words=words))
+        result = engine.retrieve(
+            PETER_ID, "Where did Peter lose his shoes?", RetrievalOptions(method=method, budget_words=words)
+        )
         assert result.context_words <= words and result.method == method
-    result = engine.retrieve(PETER_ID, "Where did Peter lose his shoes?", RetrievalOptions(method=method, budget_sentences=4))
+    result = engine.retrieve(
+        PETER_ID, "Where did Peter lose his shoes?", RetrievalOptions(method=method, budget_sentences=4)
+    )
     assert len(result.sentences) <= 4
 
 
@@ -103,7 +106,7 @@ def test_bad_questions_and_documents(engine, peter_store):
 def test_index_built_with_another_embedding_model_is_refused(peter_store, tmp_path):
     import shutil
 
-    from kgcore.store import Store
+    from kgcore.index.store import Store
 
     shutil.copytree(peter_store.root / PETER_ID, tmp_path / PETER_ID)
     manifest = json.loads((tmp_path / PETER_ID / "manifest.json").read_text())
@@ -114,7 +117,9 @@ def test_index_built_with_another_embedding_model_is_refused(peter_store, tmp_pa
 
 
 def test_answer_has_citations_into_the_context(engine):
-    result, answer = engine.ask(PETER_ID, "Where did Peter lose his shoes?", RetrievalOptions(budget_words=300), "extractive")
+    result, answer = engine.ask(
+        PETER_ID, "Where did Peter lose his shoes?", RetrievalOptions(budget_words=300), "extractive"
+    )
     assert "cabbages" in answer.text and answer.generator == "extractive"
     cited = {i for c in answer.citations for i in c.sentence_ids}
     assert cited and cited <= set(result.sentence_ids)
@@ -124,14 +129,28 @@ def test_answer_has_citations_into_the_context(engine):
 
 def test_cli_batch_jsonl(peter_store, tmp_path, capsys):
     questions = tmp_path / "q.csv"
-    questions.write_text("question,answer1\nWhere did Peter lose his shoes?,x\nWhat did Mrs. Rabbit buy at the baker's?,y\n")
+    questions.write_text(
+        "question,answer1\nWhere did Peter lose his shoes?,x\nWhat did Mrs. Rabbit buy at the baker's?,y\n"
+    )
     code = main(["ask", "--store", str(peter_store.root), "--doc", PETER_ID, "--questions", str(questions),
                  "--budget-words", "300", "--quiet"])
     assert code == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
-    assert [r["question"] for r in rows] == ["Where did Peter lose his shoes?", "What did Mrs. Rabbit buy at the baker's?"]
+    assert [r["question"] for r in rows] == [
+        "Where did Peter lose his shoes?",
+        "What did Mrs. Rabbit buy at the baker's?",
+    ]
     for r in rows:
-        assert set(r) >= {"question", "method", "query_graph", "matches", "sentences", "answer", "citations", "timings_ms"}
+        assert set(r) >= {
+            "question",
+            "method",
+            "query_graph",
+            "matches",
+            "sentences",
+            "answer",
+            "citations",
+            "timings_ms",
+        }
         assert set(r["timings_ms"]) >= {"parse", "embed", "match", "select", "retrieval", "answer"}
         assert r["sentences"] and all({"id", "text"} <= set(s) for s in r["sentences"])
         assert all({"query_node", "node_id", "label", "score"} <= set(m) for m in r["matches"])
@@ -140,4 +159,7 @@ def test_cli_batch_jsonl(peter_store, tmp_path, capsys):
     assert main(["ask", "--store", str(peter_store.root), "--doc", PETER_ID, "--questions", str(plain), "--quiet"]) == 0
     assert len(capsys.readouterr().out.strip().splitlines()) == 1
     assert main(["ask", "--store", str(peter_store.root), "--doc", "nope", "Who?"]) == 2
-    assert main(["ask", "--store", str(peter_store.root), "--doc", PETER_ID, "--questions", str(tmp_path / "none.csv")]) == 2
+    assert (
+        main(["ask", "--store", str(peter_store.root), "--doc", PETER_ID, "--questions", str(tmp_path / "none.csv")])
+        == 2
+    )

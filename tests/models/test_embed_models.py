@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from kgcore.embed import contextualize, embed_graph_nodes, embed_texts_of, get_embedder, normalize
-from kgcore.graph import build_graph
-from kgcore.types import LocalEdge, LocalNode, SentenceGraph
+from kgcore.core.types import LocalEdge, LocalNode, SentenceGraph
+from kgcore.index.embed import embed_graph_nodes, embed_texts_of, get_embedder
+from kgcore.index.graph import build_graph
 
 
 @pytest.fixture(scope="module")
@@ -35,9 +35,9 @@ def test_encoder_called_once_for_all_nodes(embedder):
     class Counting:
         name, dim = embedder.name, embedder.dim
 
-        def encode(self, texts):
+        def encode(self, texts, max_tokens=None):
             calls.append(len(texts))
-            return embedder.encode(texts)
+            return embedder.encode(texts, max_tokens=max_tokens)
 
     embed_texts_of([(f"node {i}", [f"text {i}", "shared"]) for i in range(50)], Counting())
     assert len(calls) == 1 and calls[0] == 101  # 50 labels + 50 texts + 1 shared, deduplicated
@@ -58,11 +58,3 @@ def test_neighbour_variants_move_towards_neighbours(embedder):
         assert np.allclose(np.linalg.norm(variant, axis=1), 1.0, atol=1e-5)
         assert variant[g] @ basic[t] > basic[g] @ basic[t]
     assert not np.allclose(neigh[g], attn[g])
-
-
-def test_attention_prefers_similar_neighbour():
-    base = normalize(np.array([[1.0, 0.2, 0.0], [0.9, 0.1, 0.0], [0.0, 0.0, 1.0]], dtype=np.float32))
-    out = contextualize(base, lambda i: [1, 2] if i == 0 else [], "attention", beta=0.5)
-    avg = contextualize(base, lambda i: [1, 2] if i == 0 else [], "neighbor", beta=0.5)
-    # attention weights the similar neighbour (row 1) more than plain averaging does
-    assert out[0] @ base[1] > avg[0] @ base[1]

@@ -20,10 +20,9 @@ from types import SimpleNamespace
 
 import pytest
 
-pytestmark = pytest.mark.browser
+from paths import ROOT, TESTS
 
-ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "tests" / "artifacts"
+ARTIFACTS = TESTS / "artifacts"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -184,7 +183,9 @@ def test_document_markup_never_runs(server, browser_page):
     page.goto(server)  # the Library is the default page, served at the root URL
     expect(page.get_by_role("heading", name="Indexed documents")).to_be_visible(timeout=60_000)
     wait_idle(page)
-    page.locator('input[type="file"]').set_input_files(files=[{"name": "evil.txt", "mimeType": "text/plain", "buffer": EVIL}])
+    page.locator('input[type="file"]').set_input_files(
+        files=[{"name": "evil.txt", "mimeType": "text/plain", "buffer": EVIL}]
+    )
     wait_idle(page)
     upload = page.get_by_role("button", name="Index uploaded files")
     expect(upload).to_be_enabled(timeout=30_000)

@@ -1,24 +1,20 @@
 """The Evaluate page through ``streamlit.testing.v1.AppTest`` on a copy of the real Peter Rabbit index.
 
 AppTest cannot upload files, so runs use the page's "bundled QA set" path;
-the upload path's validation is the pure :func:`ui.evaluate_view.read_upload`.
+the upload path's validation is the pure :func:`ui.evaluate_view.read_upload`
+(tests/unit/test_evaluate_view.py).
 """
 
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from conftest import DEV_QA, PETER_ID
-from kgcore.errors import InputError
-from kgcore.evaluate import EvalRecord, EvalRun
-from ui import evaluate_view as view
+from kgcore.evaluate import EvalRun
+from paths import APP
 
-ROOT = Path(__file__).resolve().parent.parent
-APP = str(ROOT / "app.py")
 TIMEOUT = 240
 FIRST_QUESTION = "What happened to the young rabbits' father?"
 
@@ -89,7 +85,10 @@ def test_failures_are_listed_and_sent_to_the_labelling_queue(finished_run):
     assert any(f"Sent {len(failures)} records" in s.value for s in at.success)
     records = AuditDB.for_store(root).list_records()
     assert len(records) == len(failures)
-    assert {r.question for r in records if r.method == "none"} == {FIRST_QUESTION, "What did Peter's mother give him when he got home?"}
+    assert {r.question for r in records if r.method == "none"} == {
+        FIRST_QUESTION,
+        "What did Peter's mother give him when he got home?",
+    }
 
 
 def test_open_in_ask_prefills_the_question(store_copy):
@@ -108,35 +107,3 @@ def test_bad_grid_values_are_reported(store_copy):
     at.text_input(key="eval.budgets").input("0, lots").run()
     assert any("Word budgets: 'lots' is not a valid value" in e.value for e in at.error)
     assert "eval.run" not in [b.key for b in at.button]  # nothing to run until the value is fixed
-
-
-@pytest.mark.parametrize(("data", "reason"), [
-    (b"question,answer\nWho?,Peter\n", "qa.csv: missing column 'answer1'"),
-    (b"", "qa.csv: is empty"),
-    (b"%PDF-1.7\n\x00\x01binary", "qa.csv: is not a CSV file"),
-    (b"question,answer1\nWho?,Peter\n,Flopsy\n", "qa.csv, row 2 (line 3): field 'question' is empty"),
-])
-def test_malformed_uploads_are_refused_with_file_row_and_field(data, reason):
-    with pytest.raises(InputError) as info:
-        view.read_upload("qa.csv", data)
-    assert str(info.value).startswith(reason)
-
-
-def test_bundled_sets_include_the_dev_set():
-    assert view.bundled_qa_sets()["assets/peter_rabbit_dev_qa.csv"] == DEV_QA
-
-
-def test_view_tables_and_figures_from_records():
-    records = [EvalRecord(PETER_ID, label, "dense", {}, q, f"Q <{q}>?", ["a"], "ev", "a" if q == 1 else "b",
-                          exact_match=float(q == 1), sequence_match=float(q == 1), rouge_l=0.5, evidence_hit=q == 1,
-                          context_words=10 * q) for label in ("x", "y") for q in (1, 2)]
-    heat = view.question_heatmap(records, "sequence_match")
-    assert list(heat.data[0].y) == ["Q1", "Q2"] and [list(row) for row in heat.data[0].z] == [[1.0, 1.0], [0.0, 0.0]]
-    assert "&lt;1&gt;" in heat.data[0].customdata[0][0]  # question text is escaped for plotly
-    scatter = view.size_scatter(records, "rouge_l")
-    assert sorted(scatter.data[0].x) == [10, 20]
-    failures = view.failure_rows(records)
-    assert [(f["setting"], f["question id"]) for f in failures] == [("x", 2), ("y", 2)]
-    assert failures[0]["diagnosis hint"] == "I/II? evidence was not retrieved"
-    assert len(view.records_frame(records)) == 4
-

@@ -2,8 +2,8 @@
 
 import networkx as nx
 
-from kgcore.graph import GroundedGraph, build_graph, with_next_edges
-from kgcore.types import LocalEdge, LocalNode, SentenceGraph
+from kgcore.core.types import LocalEdge, LocalNode, SentenceGraph
+from kgcore.index.graph import GroundedGraph, build_graph, with_next_edges
 
 
 def _paper_sentence_graph():
@@ -53,8 +53,11 @@ def test_entities_merge_across_sentences_actions_stay_per_occurrence():
 
 
 def test_duplicate_edges_merge_their_grounding():
-    sg1 = SentenceGraph("a", (LocalNode("x", "tea", ("tea",), "entity", "tea"), LocalNode("y", "Peter", ("Peter",), "entity", "peter")),
-                        (LocalEdge("y", "x", "poss", "entity-entity"),))
+    sg1 = SentenceGraph(
+        "a",
+        (LocalNode("x", "tea", ("tea",), "entity", "tea"), LocalNode("y", "Peter", ("Peter",), "entity", "peter")),
+        (LocalEdge("y", "x", "poss", "entity-entity"),),
+    )
     sg2 = SentenceGraph("b", sg1.nodes, sg1.edges)
     g = build_graph([sg1, sg2])
     assert len(g.edges) == 1 and g.edges[0].grounded_texts == ["a", "b"]

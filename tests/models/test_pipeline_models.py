@@ -4,14 +4,15 @@ import json
 
 import pytest
 
-from conftest import PETER, PETER_ID, ROOT
 from kgcore.cli import main
-from kgcore.coref import get_resolver
-from kgcore.graph import build_graph
-from kgcore.ingest import load_document, split_sentences
-from kgcore.pipeline import index_file
-from kgcore.srl import SrlParser
-from kgcore.store import Store, open_chroma
+from kgcore.index.coref import get_resolver
+from kgcore.index.graph import build_graph
+from kgcore.index.load import load_document
+from kgcore.index.parse.srl import SrlParser
+from kgcore.index.pipeline import index_file
+from kgcore.index.sentences import split_sentences
+from kgcore.index.store import Store, open_chroma
+from paths import PETER, PETER_ID, ROOT
 
 
 def test_whole_peter_rabbit_index_is_grounded(peter_index):
@@ -19,11 +20,11 @@ def test_whole_peter_rabbit_index_is_grounded(peter_index):
     assert peter_index.graph.invariant_problems(ids) == []
     assert all(n.grounded_texts for n in peter_index.graph.nodes.values())
     assert all(e.grounded_texts for e in peter_index.graph.edges)
-    counts = peter_index.manifest["counts"]
-    assert counts["nodes"] == len(peter_index.graph.nodes) > 150
-    assert counts["edges"] == len(peter_index.graph.edges) > 250
-    assert peter_index.node_vectors.shape == (counts["nodes"], 384)
-    assert peter_index.sentence_vectors.shape == (counts["sentences"], 384)
+    counts = peter_index.manifest.counts
+    assert counts.nodes == len(peter_index.graph.nodes) > 150
+    assert counts.edges == len(peter_index.graph.edges) > 250
+    assert peter_index.node_vectors.shape == (counts.nodes, 384)
+    assert peter_index.sentence_vectors.shape == (counts.sentences, 384)
     # every node and edge attribute of section 3.1 is present
     node = next(iter(peter_index.graph.nodes.values()))
     assert set(node.to_dict()) == {"node_id", "label", "texts", "node_type", "grounded_texts"}
@@ -52,7 +53,7 @@ def test_chroma_collections_hold_every_node_and_sentence(peter_index):
 
 def test_reindexing_same_file_and_settings_is_detected(peter_store):
     again = index_file(PETER, peter_store, name=PETER_ID)
-    assert again["reused"] is True and again["doc_id"] == PETER_ID
+    assert again.reused is True and again.doc_id == PETER_ID
 
 
 def test_cli_index_list_show_and_exit_codes(tmp_path, capsys):
@@ -81,7 +82,7 @@ def test_failed_index_keeps_previous_one(tmp_path, monkeypatch):
     book.write_text("Peter ate some lettuces. Then he ate some radishes.")
     index_file(book, store)
     book.write_text("Peter lost his shoes among the cabbages.")
-    import kgcore.store as store_mod
+    import kgcore.index.store as store_mod
 
     monkeypatch.setattr(store_mod, "_write_chroma", lambda *a, **k: (_ for _ in ()).throw(OSError("disk full")))
     with pytest.raises(OSError):
@@ -90,7 +91,6 @@ def test_failed_index_keeps_previous_one(tmp_path, monkeypatch):
     assert [p.name for p in tmp_path.iterdir() if p.name != "book.txt"] == ["book"]
 
 
-@pytest.mark.slow
 def test_whole_novel_graph_is_grounded():
     """Robinson Crusoe (~120k words) through ingest, coref and SRL: the grounding invariant holds."""
     document = load_document(ROOT / "assets" / "robinson_crusoe.txt")

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from kgcore.graph import build_graph
-from kgcore.parsing import QUERY_ID
-from kgcore.srl import SrlParser
-from kgcore.srl_graph import frames_to_graph
-from kgcore.types import ACTION, ENTITY, Argument, Frame, Sentence
-
-PETER = Path(__file__).resolve().parent.parent / "assets" / "peter_rabbit.txt"
+from kgcore.core.types import ACTION, ENTITY, Argument, Frame, Sentence
+from kgcore.index.graph import build_graph
+from kgcore.index.parse import QUERY_ID
+from kgcore.index.parse.srl import SrlParser
+from paths import PETER
 
 PAPER_TABLE_3 = (
     "Peter's mother put Peter to bed and made some camomile tea; "
@@ -141,7 +137,9 @@ def test_passive_subject_and_by_agent(parser):
 
 def test_participle_tagged_as_adjective_with_a_by_agent_is_a_passive_verb(parser):
     # spaCy tags "surprised" JJ (acomp of "was"); the "by" agent makes it a passive verb, and "was" an auxiliary
-    frames = frames_by_predicate(parser, "Our ship was surprised in the grey of the morning by a Turkish rover of Sallee.")
+    frames = frames_by_predicate(
+        parser, "Our ship was surprised in the grey of the morning by a Turkish rover of Sallee."
+    )
     assert "be" not in frames
     surprise = frames["surprise"]
     assert labels(surprise, "ARG1") == ["ship"] and labels(surprise, "ARG0") == ["rover"]
@@ -300,49 +298,12 @@ def test_document_sentences_drop_wh_words(parser):
     assert ("wonder", "ARG1", "do") in edges_by_label(sg)
 
 
-# -- frames_to_graph on hand-made frames (pure logic) ---------------------------------------
-
-
-def test_frames_to_graph_rules_on_hand_made_frames():
-    text = "When Peter came home, who met him?"
-    came = Frame("come", "came", (Argument("ARG0", "Peter", "Peter", "peter", 5, 10),
-                                  Argument("ARGM-LOC", "home", "home", "home", 16, 20)), start=11, end=15)
-    met = Frame("meet", "met", (
-        Argument("ARGM-TMP", "When Peter came home", "come", "", 0, 20),
-        Argument("ARG0", "who", "who", "", 22, 25),
-        Argument("ARG1", "him", "him", "", 30, 33),
-    ), start=26, end=29)
-    sg = frames_to_graph("q", [came, met], text)
-    assert [n.label for n in sg.nodes if n.node_type == ACTION] == ["come", "meet"]
-    assert {n.label for n in sg.nodes if n.node_type == ENTITY} == {"Peter", "home", "who"}
-    assert ("meet", "ARGM-TMP", "come") in edges_by_label(sg)
-    edge_types = {(e.edge_role, e.edge_type) for e in sg.edges}
-    assert ("ARGM-TMP", "action-action") in edge_types and ("ARG0", "action-entity") in edge_types
-    who = next(n for n in sg.nodes if n.label == "who")
-    assert who.is_unknown and who.merge_key is None
-    assert "him" not in {n.label for n in sg.nodes}
-    assert not any(n.is_unknown for n in frames_to_graph("s", [came, met], text, keep_unknown=False).nodes)
-    assert [Frame.from_dict(d) for d in sg.analysis["frames"]] == [came, met]
-
-
-def test_frames_to_graph_merges_one_key_into_one_node_with_all_texts():
-    give = Frame("give", "gave", (
-        Argument("ARG1", "a dose of tea", "tea", "tea", 10, 23),
-        Argument("ARG2", "to Peter", "Peter", "peter", 24, 32),
-    ), start=5, end=9)
-    make = Frame("make", "made", (Argument("ARG1", "some tea", "tea", "tea", 40, 48),), start=35, end=39)
-    sg = frames_to_graph("s", [give, make], "")
-    tea = [n for n in sg.nodes if n.label == "tea"]
-    assert len(tea) == 1 and tea[0].texts == ("a dose of tea", "tea", "some tea") and tea[0].order == 10
-    assert next(n for n in sg.nodes if n.label == "Peter").texts == ("Peter",)
-    assert next(n for n in sg.nodes if n.label == "give").texts == ("gave", "gave a dose of tea to Peter")
-
-
 # -- the whole book ----------------------------------------------------------------------------
 
 
 def test_whole_book_builds_a_sound_graph(parser):
-    from kgcore.ingest import load_document, split_sentences
+    from kgcore.index.load import load_document
+    from kgcore.index.sentences import split_sentences
 
     sentences = split_sentences(load_document(PETER), nlp=parser.nlp)
     calls = []

@@ -9,11 +9,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from kgcore.audit import AuditDB
-from kgcore.settings import RetrievalOptions
+from kgcore.core.settings import RetrievalOptions
+from paths import APP, PETER_ID
 
-ROOT = Path(__file__).resolve().parent.parent
-APP = str(ROOT / "app.py")
-PETER_ID = "peter-rabbit"
 PIE_QUESTION = "What happened to the young rabbits' father?"
 TIMEOUT = 120
 
@@ -54,15 +52,6 @@ def labelled(store_root, engine):
     db.add_label(second, "correct", author="Ada")
     db.add_label(second, "III", "answer_sentence", "0", "quoted the wrong sentence", "Bob")
     return db, first, second
-
-
-def test_labelling_doctests():
-    import doctest
-
-    import ui.labelling
-
-    result = doctest.testmod(ui.labelling)
-    assert result.attempted > 0 and result.failed == 0
 
 
 def test_empty_database(tmp_path, monkeypatch):

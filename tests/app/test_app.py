@@ -8,15 +8,13 @@ then use it.  Every test starts a fresh AppTest session.
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from kgcore.store import Store
+from kgcore.index.store import Store
+from paths import APP
 
-ROOT = Path(__file__).resolve().parent.parent
-APP = str(ROOT / "app.py")
 PAGES = ("pages/library.py", "pages/ask.py", "pages/explorer.py", "pages/sentence.py")
 SAMPLE_ID = "peter-rabbit"
 PIE_QUESTION = "What happened to the young rabbits' father?"
@@ -91,13 +89,13 @@ def test_library_indexes_the_sample_with_one_click(sample_store):
     at = sample_store["library"]
     assert not at.exception and not errors(at)
     manifest = Store(sample_store["root"]).manifest(SAMPLE_ID)
-    assert manifest["counts"]["sentences"] > 50
+    assert manifest.counts.sentences > 50
     assert any(SAMPLE_ID in s.value for s in at.success)
     shown = {m.label: m.value for m in at.metric}
-    assert int(shown["Sentences"]) == manifest["counts"]["sentences"]
-    assert int(shown["Nodes"]) == manifest["counts"]["nodes"]
+    assert int(shown["Sentences"]) == manifest.counts.sentences
+    assert int(shown["Nodes"]) == manifest.counts.nodes
     table = at.dataframe[0].value
-    assert table["document"].tolist() == [SAMPLE_ID] and table["sentences"].iloc[0] == manifest["counts"]["sentences"]
+    assert table["document"].tolist() == [SAMPLE_ID] and table["sentences"].iloc[0] == manifest.counts.sentences
 
 
 def test_ask_shows_the_pie_sentence_answer_and_graphs(sample_store, pie_id):
@@ -209,13 +207,13 @@ def test_upload_over_the_size_limit_is_refused(empty_store, monkeypatch):
 def test_upload_reindex_and_delete_with_confirmation(empty_store):
     at = _upload(app(), "tiny.txt", b"Peter lost his shoes in the garden. Mr. McGregor found them.")
     assert not at.exception and not errors(at), errors(at)
-    assert [m["doc_id"] for m in Store(empty_store).list()] == ["tiny"]
+    assert [m.doc_id for m in Store(empty_store).list()] == ["tiny"]
     at.selectbox(key="library.embedding").set_value("neighbor").run()
     _click_label(at, "Re-index…")
     assert any("Rebuild the index of **tiny**" in w.value for w in at.warning)
     _click_label(at, "Yes, re-index")
     assert not at.exception and not errors(at), errors(at)
-    assert Store(empty_store).manifest("tiny")["options"]["embedding"] == "neighbor"
+    assert Store(empty_store).manifest("tiny").options.embedding == "neighbor"
     _click_label(at, "Delete…")
     assert any("cannot be undone" in w.value for w in at.warning)
     assert Store(empty_store).exists("tiny")  # nothing happens before the confirmation
@@ -229,14 +227,16 @@ def test_narrator_option_on_the_library_page(empty_store):
     at.text_input(key="library.narrator").input("Tom <b>").run()
     # the value is echoed markdown-escaped, never as markup
     assert any("narrator: expected auto, none or a name" in e and r"Tom \<b\>" in e for e in errors(at)), errors(at)
-    assert all(b.disabled for b in at.button if b.label in ("Index the sample book (Peter Rabbit)", "Index uploaded files"))
+    assert all(
+        b.disabled for b in at.button if b.label in ("Index the sample book (Peter Rabbit)", "Index uploaded files")
+    )
     at.text_input(key="library.narrator").input("auto").run()
-    story = ("My name is Tom Harlow, and I was born by the sea. My father was a rope-maker. "
-             "I went to sea at sixteen. I built a hut on the island.").encode()
+    story = (b"My name is Tom Harlow, and I was born by the sea. My father was a rope-maker. "
+             b"I went to sea at sixteen. I built a hut on the island.")
     _upload(at, "harlow.txt", story)
     assert not at.exception and not errors(at), errors(at)
     assert any("resolved to **Tom Harlow**" in c.value for c in at.caption), [c.value for c in at.caption]
-    assert Store(empty_store).manifest("harlow")["narrator"]["name"] == "Tom Harlow"
+    assert Store(empty_store).manifest("harlow").narrator.name == "Tom Harlow"
     assert at.dataframe[0].value["narrator"].tolist() == ["Tom Harlow"]
 
 

@@ -1,28 +1,24 @@
-"""Evaluation harness: metrics against hand-computed values, QA file validation, the grid, the CLI."""
+"""Evaluation without models: metrics against hand-computed values, QA file validation, the grid, the summary
+and the benchmark report."""
 
 from __future__ import annotations
 
-import csv
 import json
 
 import numpy as np
 import pytest
 
-from conftest import DEV_QA, PETER_ID
-from kgcore.cli import main
-from kgcore.errors import InputError
+from kgcore.core.errors import InputError
+from kgcore.core.settings import METHODS
 from kgcore.evaluate import (
     EvalRecord,
-    evaluate,
     format_table,
     is_failure,
-    send_failures_to_audit,
     setting_label,
     settings_grid,
     summarize,
 )
-from kgcore.metrics import (
-    BertScorer,
+from kgcore.evaluate.metrics import (
     answer_token_recall,
     evidence_hit,
     exact_match,
@@ -30,10 +26,8 @@ from kgcore.metrics import (
     rouge_l,
     sequence_match,
 )
-from kgcore.qaset import load_qa, parse_qa
-from kgcore.settings import METHODS, RetrievalOptions
-
-METRIC_COLUMNS = ("em", "sm", "rouge_l", "bertscore", "evidence_hit_rate", "answer_token_recall", "book_pct")
+from kgcore.evaluate.qaset import load_qa, parse_qa
+from paths import DEV_QA, PETER_ID, ROOT
 
 
 # -- answer metrics -------------------------------------------------------------------
@@ -76,27 +70,6 @@ def test_greedy_match_hand_computed():
     # precision: best match of the one candidate token = 1.0; recall: mean(0.6, 1.0) = 0.8; F1 = 1.6/1.8.
     assert greedy_match_f1(candidate, reference) == (1.0, 0.8, round(1.6 / 1.8, 4))
     assert greedy_match_f1(np.zeros((0, 2)), reference) == (0.0, 0.0, 0.0)
-
-
-@pytest.fixture(scope="module")
-def scorer():
-    return BertScorer()
-
-
-def test_bertscore_identical_is_one_and_related_beats_unrelated(scorer):
-    reference = ["He lost one shoe among the cabbages."]
-    assert scorer.score("He lost one shoe among the cabbages.", reference) == pytest.approx(1.0, abs=1e-3)
-    related = scorer.score("Peter lost his shoes in the cabbage patch.", reference)
-    unrelated = scorer.score("The stock market fell sharply on Tuesday.", reference)
-    assert 0 < unrelated < related < 1
-    assert scorer.score("", reference) == 0.0
-    assert scorer.model_name == "all-MiniLM-L6-v2"
-
-
-def test_bertscore_drops_special_tokens(scorer):
-    (vectors,) = scorer.token_vectors(["his shoes"])
-    assert vectors.shape == (2, 384)  # "his", "shoes" without [CLS] and [SEP]
-    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
 
 
 # -- retrieval metrics ---------------------------------------------------------------
@@ -172,98 +145,24 @@ def test_summary_averages_and_scales_by_100():
 
     rows = summarize([rec("x", 1.0, True, 1), rec("x", 0.0, False, 3), rec("x", 0.0, True, 10), rec("y", 1.0, None, 2)])
     x, y = rows
-    assert (x["label"], x["questions"], x["em"], x["evidence_hit_rate"], x["retrieval_ms_p50"]) == ("x", 3, 33.3, 66.7, 3)
+    assert (x["label"], x["questions"], x["em"], x["evidence_hit_rate"], x["retrieval_ms_p50"]) == (
+        "x",
+        3,
+        33.3,
+        66.7,
+        3,
+    )
     assert (y["em"], y["evidence_hit_rate"]) == (100.0, None)
     table = format_table(rows)
     assert table.splitlines()[0].split()[:3] == ["Setting", "EM", "SM"] and "33.3" in table
     assert is_failure(rec("x", 0.0, True, 1)) and not is_failure(rec("x", 1.0, True, 1))
 
 
-# -- running on the real Peter Rabbit index ---------------------------------------------
-def test_equal_contexts_are_answered_once(engine):
-    items = load_qa(DEV_QA)[:2]
-    grid = [RetrievalOptions("full"), RetrievalOptions("full", budget_words=50_000)]  # the book is far shorter
-    run = evaluate(engine, PETER_ID, items, grid, "extractive")
-    first, second = run.records[:2], run.records[2:]
-    assert [r.answer_cached for r in first + second] == [False, False, True, True]
-    assert [r.prediction for r in first] == [r.prediction for r in second]
-    assert run.meta[0]["bertscore_model"] == "all-MiniLM-L6-v2" and run.meta[0]["index"] == "srl/heuristic/basic"
-
-
-def test_failures_go_to_the_audit_queue_with_a_diagnosis(engine, tmp_path):
-    from kgcore.audit import AuditDB
-
-    items = load_qa(DEV_QA)[:2]
-    run = evaluate(engine, PETER_ID, items, [RetrievalOptions("none")], "extractive", keep_failures=True)
-    assert run.failures() == [0, 1] and set(run.kept) == {0, 1}  # no context: the extractive answerer cannot answer
-    db = AuditDB(tmp_path / "audit.sqlite")
-    sent = send_failures_to_audit(engine, run, db)
-    # The gold answers are in the book but nothing was retrieved: a retrieval (II) failure.
-    assert [s["stage"] for s in sent] == ["II", "II"]
-    records = db.list_records()
-    assert sorted(r.question for r in records) == sorted(i.question for i in items)
-    labels = db.labels_for(sent[0]["record_id"])
-    assert [(lab.source, lab.label_type) for lab in labels] == [("automatic", "II")]
-
-
-def _read_csv(path):
-    with open(path, encoding="utf-8") as fh:
-        return list(csv.DictReader(fh))
-
-
-def test_cli_eval_writes_a_complete_table(peter_store, peter_index, tmp_path, capsys):
-    out = tmp_path / "eval"
-    code = main(["eval", "--store", str(peter_store.root), "--doc", PETER_ID, "--qa", str(DEV_QA),
-                 "--answerer", "extractive", "--limit", "5", "--out", str(out), "--quiet"])
-    printed = capsys.readouterr().out
-    assert code == 0
-    rows = {r["label"]: r for r in _read_csv(out / "summary.csv")}
-    assert list(rows) == ["groundedkg k=10", "dense k=10", "bm25 k=10", "hybrid k=10", "full", "none"]
-    for label, row in rows.items():
-        assert label in printed
-        assert row["questions"] == "5" and row["errors"] == "0"
-        for column in METRIC_COLUMNS:
-            assert 0.0 <= float(row[column]) <= 100.0, (label, column, row[column])
-        assert float(row["retrieval_ms_p50"]) >= 0 and float(row["answer_ms_p50"]) >= 0
-    full, none = rows["full"], rows["none"]
-    # The whole book holds every evidence string; no context holds none.
-    assert float(full["book_pct"]) == 100.0 and float(full["evidence_hit_rate"]) == 100.0
-    assert float(full["context_sentences"]) == len(peter_index.sentences)
-    assert float(none["context_words"]) == 0 and float(none["evidence_hit_rate"]) == 0 and float(none["em"]) == 0
-    for label in ("dense k=10", "bm25 k=10", "hybrid k=10"):
-        assert float(rows[label]["context_sentences"]) == 10
-    records = [json.loads(line) for line in (out / "results.jsonl").read_text(encoding="utf-8").splitlines()]
-    assert len(records) == 6 * 5
-    assert {r["question_id"] for r in records} == {1, 2, 3, 4, 5}
-    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
-    assert summary["runs"][0]["bertscore_model"] == "all-MiniLM-L6-v2" and summary["runs"][0]["answerer"] == "extractive"
-    assert len(summary["rows"]) == 6
-
-
-@pytest.mark.parametrize(("extra", "message"), [
-    (["--methods", "groundedkg,graphrag"], "--methods: unknown method 'graphrag'"),
-    (["--k", "5,ten"], "--k: 'ten' is not a valid value"),
-    (["--k", "0"], "k: must be at least 1"),
-    (["--tau", "2"], "tau: must be a cosine"),
-    (["--doc", "no-such-book"], "No index for document 'no-such-book'"),
-    (["--qa", "missing.csv"], "missing.csv: file not found"),
-])
-def test_cli_eval_rejects_bad_input(peter_store, tmp_path, capsys, extra, message):
-    args = {"--doc": PETER_ID, "--qa": str(DEV_QA), "--out": str(tmp_path / "out")}
-    args.update(zip(extra[::2], extra[1::2]))
-    argv = ["eval", "--store", str(peter_store.root), "--quiet", "--answerer", "extractive"]
-    assert main(argv + [x for pair in args.items() for x in pair]) == 2
-    assert message in capsys.readouterr().err
-    assert not (tmp_path / "out").exists()
-
-
 # -- the benchmark report ------------------------------------------------------------------
 def _bench_report_module():
     import importlib.util
     import sys
-    from pathlib import Path
-
-    bench = Path(__file__).resolve().parent.parent / "bench"
+    bench = ROOT / "bench"
     sys.path.insert(0, str(bench))  # report.py imports its sibling common.py
     spec = importlib.util.spec_from_file_location("bench_report", bench / "report.py")
     module = importlib.util.module_from_spec(spec)
@@ -283,9 +182,26 @@ def test_bench_report_renders_tables_plots_and_notes(tmp_path):
     (results / "query.json").write_text(json.dumps(query), encoding="utf-8")
     eval_dir = tmp_path / "peter_eval"
     eval_dir.mkdir()
-    row = {"doc_id": PETER_ID, "label": "none", **{k: 12.5 for k in ("em", "sm", "rouge_l", "bertscore",
-           "evidence_hit_rate", "answer_token_recall", "context_sentences", "context_words", "book_pct",
-           "retrieval_ms_p50", "answer_ms_p50")}}
+    row = {
+        "doc_id": PETER_ID,
+        "label": "none",
+        **dict.fromkeys(
+            (
+                "em",
+                "sm",
+                "rouge_l",
+                "bertscore",
+                "evidence_hit_rate",
+                "answer_token_recall",
+                "context_sentences",
+                "context_words",
+                "book_pct",
+                "retrieval_ms_p50",
+                "answer_ms_p50",
+            ),
+            12.5,
+        ),
+    }
     summary = {"runs": [{"doc_id": PETER_ID, "questions": 3, "index": "srl/heuristic/basic", "answerer": "extractive",
                          "bertscore_model": "all-MiniLM-L6-v2"}],
                "columns": {"em": "EM", "sm": "SM", "rouge_l": "ROUGE-L", "bertscore": "BERTScore"}, "rows": [row]}

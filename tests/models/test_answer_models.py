@@ -1,0 +1,75 @@
+"""Answer generation with the real models: citations aligned with MiniLM, and the extractive answerer
+(spaCy + MiniLM) on Peter Rabbit context."""
+
+from __future__ import annotations
+
+import pytest
+
+from kgcore.core.types import SelectedSentence
+from kgcore.query.answer import cite
+from kgcore.query.answer.extractive import EMPTY_CONTEXT_TEXT, ExtractiveGenerator
+from samples import PETER_CONTEXT as PETER
+
+
+def test_cite_with_embedder_aligns_a_paraphrase(embedder):
+    [citation] = cite("Peter lost a shoe in the cabbage patch.", PETER, embedder=embedder)
+    assert citation.sentence_ids[0] == "text_0-32"
+    assert len(citation.sentence_ids) <= 3
+    assert citation.scores == sorted(citation.scores, reverse=True)
+
+
+# -- extractive -----------------------------------------------------------------
+@pytest.fixture(scope="module")
+def embedder():
+    from kgcore.index.embed import get_embedder
+
+    return get_embedder()
+
+
+@pytest.fixture(scope="module")
+def extractive(embedder):
+    from kgcore.core.nlp import load_spacy
+
+    return ExtractiveGenerator(embedder=embedder, nlp=load_spacy())
+
+
+def test_extractive_where_question(extractive):
+    answer = extractive.generate("Where did Peter lose his shoes?", PETER)
+    assert "cabbages" in answer.text
+    assert [(c.sentence_ids, c.scores) for c in answer.citations] == [(["text_0-32"], [1.0])]
+    assert (answer.generator, answer.model) == ("extractive", "all-MiniLM-L6-v2")
+    assert "Extractive" in answer.notes[0] and "text_0-32" in answer.notes[0]
+
+
+def test_extractive_object_question(extractive):
+    answer = extractive.generate("What did Mrs. Rabbit buy at the baker's?", PETER)
+    assert "brown bread" in answer.text
+    assert answer.citations[0].sentence_ids == ["text_0-23"]
+
+
+def test_extractive_trims_to_the_clause_that_answers(extractive):
+    answer = extractive.generate("Why did Peter sit down?", PETER)
+    # text_0-45 goes on about his breath and fright; the first clause holds the reason.
+    assert answer.text == "Peter sat down to rest."
+    assert answer.citations[0].sentence_ids == ["text_0-45"]
+    assert "clause" in answer.notes[0]
+
+
+def test_extractive_reuses_retrieval_similarity(extractive):
+    class NoEncoding:
+        name, dim = "fake", 2
+
+        def encode(self, texts, max_tokens=None):
+            raise AssertionError("the retrieval's cosines should have been reused")
+
+    context = [SelectedSentence(s.id, s.position, s.text, s.resolved, similarity=0.3) for s in PETER]
+    answer = ExtractiveGenerator(embedder=NoEncoding(), nlp=extractive.nlp).generate(
+        "Where did Peter lose his shoes?", context
+    )
+    assert answer.citations[0].sentence_ids == ["text_0-32"]
+
+
+def test_extractive_empty_context(extractive):
+    answer = extractive.generate("Where did Peter lose his shoes?", [])
+    assert answer.text == "No context was retrieved, so the extractive answerer cannot answer." == EMPTY_CONTEXT_TEXT
+    assert answer.generator == "extractive" and answer.citations == []

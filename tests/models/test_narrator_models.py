@@ -1,0 +1,104 @@
+"""The narrator of first-person books with the real models: detection in the bundled books, and a real index
+built with narrator resolution (graph, manifest, retrieval, CLI)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kgcore.cli import main
+from kgcore.core.settings import IndexOptions, RetrievalOptions
+from kgcore.index.narrator import (
+    narrator_for,
+)
+from paths import ASSETS, PETER
+
+# A short first-person story written for these tests: the narrator names himself once.
+STORY = """My name is Tom Harlow, and I was born in a small town by the sea.
+
+My father was a rope-maker from Bristol, and he taught me to splice a line.
+
+I went to sea when I was sixteen, against the wishes of my mother.
+
+A storm drove our ship onto the rocks of a small island, and I alone came ashore.
+
+"I will build a hut before the rains," I said to the parrot.
+
+The parrot's father, the old captain told me later, had come from Brazil.
+
+I built the hut from driftwood and thatched it with palm leaves.
+
+When the rains came, I stayed dry under my own roof.
+"""
+
+
+# -- real books and a real index -------------------------------------------------------------
+
+
+def test_detection_on_the_bundled_books():
+    from kgcore.core.nlp import load_spacy
+    from kgcore.index.load import load_document
+    from kgcore.index.sentences import split_sentences
+
+    nlp = load_spacy()
+    crusoe = split_sentences(load_document(ASSETS / "robinson_crusoe.txt"), nlp, 5000)
+    narrator = narrator_for(crusoe, "auto")
+    assert narrator.name == "Robinson Crusoe" and narrator.source == "text" and narrator.first_person_share > 0.6
+    assert "Robinson Crusoe" in narrator.evidence
+    peter = split_sentences(load_document(PETER), nlp, 5000)
+    assert narrator_for(peter, "auto") is None
+
+
+@pytest.fixture(scope="module")
+def story_engine(tmp_path_factory):
+    from kgcore.index.load import load_text
+    from kgcore.index.pipeline import index_document
+    from kgcore.index.store import Store
+    from kgcore.query.engine import QueryEngine
+
+    store = Store(tmp_path_factory.mktemp("narrator_store"))
+    for name, narrator in (("story", "auto"), ("story-plain", "none")):
+        index_document(load_text(STORY, name), store, IndexOptions(narrator=narrator))
+    return QueryEngine(store)
+
+
+def test_index_resolves_the_narrator_into_graph_and_manifest(story_engine):
+    index = story_engine.index("story")
+    narrator = index.manifest.narrator
+    assert narrator.name == "Tom Harlow" and narrator.source == "text" and narrator.resolved >= 10
+    tom = index.graph.nodes["tom harlow"]
+    assert len(tom.grounded_texts) >= 6  # every narrated sentence, not just the one naming him
+    father = index.sentence(next(s.id for s in index.sentences if "rope-maker" in s.original))
+    assert father.resolved.startswith("Tom Harlow's father")
+    assert any(e.source == "father" and e.target == "tom harlow" and e.edge_role == "poss" for e in index.graph.edges)
+    speech = next(s for s in index.sentences if s.original.startswith('"I will build'))
+    assert speech.resolved.startswith('"I will build') and "Tom Harlow said" in speech.resolved
+    plain = story_engine.index("story-plain")
+    assert plain.manifest.narrator is None and "tom harlow" in plain.graph.nodes
+    assert len(plain.graph.nodes["tom harlow"].grounded_texts) == 1
+
+
+def test_a_question_naming_the_narrator_reaches_i(story_engine):
+    question = "Who taught Harlow to splice a line?"
+    result = story_engine.retrieve("story", question, RetrievalOptions(budget_sentences=1))
+    (top,) = result.sentences
+    assert "taught me to splice" in top.text
+    labels = {n.key: n.label for n in result.query_graph.nodes}
+    harlow = [a for a in top.aligned if labels[a["query_node"]] == "Harlow"]
+    assert harlow and harlow[0]["node_id"] == "tom harlow"
+    # the question's structure recurs through the narrator: teach -- Harlow
+    assert "teach" in [labels[q] for q in harlow[0]["linked"]]
+    # without the narrator the same sentence holds no node for Harlow at all
+    plain = story_engine.retrieve("story-plain", question, RetrievalOptions(budget_words=0))
+    row = next(s for s in plain.sentences if "taught me" in s.text)
+    assert not any(labels.get(a["query_node"]) == "Harlow" for a in row.aligned)
+
+
+def test_cli_narrator_option(tmp_path, capsys):
+    book = tmp_path / "story.txt"
+    book.write_text(STORY, encoding="utf-8")
+    assert main(["index", str(book), "--store", str(tmp_path / "s"), "--narrator", "Tom Harlow", "--quiet"]) == 0
+    assert json.loads(capsys.readouterr().out)["narrator"] == "Tom Harlow"
+    assert main(["index", str(book), "--store", str(tmp_path / "s"), "--narrator", "Tom<script>", "--quiet"]) == 2
+    assert "narrator" in capsys.readouterr().err

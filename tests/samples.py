@@ -1,0 +1,106 @@
+"""Sample texts several test tiers share: Peter Rabbit sentences, the paper's Table 3 sentence and its AMR.
+
+Importable as ``samples`` (``tests/`` is on ``sys.path`` via its conftest).
+"""
+
+from __future__ import annotations
+
+from kgcore.core.types import SelectedSentence
+
+# -- answers: retrieved context ----------------------------------------------------------------
+# Sentences of assets/peter_rabbit.txt with their ids and coref-resolved text as the
+# heuristic resolver writes them.
+PETER_CONTEXT = [
+    SelectedSentence(
+        "text_0-19",
+        19,
+        'Your father had an accident there; he was put in a pie by Mrs. McGregor."',
+        'Your father had an accident there; your father was put in a pie by Mrs. McGregor."',
+    ),
+    SelectedSentence(
+        "text_0-22",
+        22,
+        "Then old Mrs. Rabbit took a basket and her umbrella and went through the wood to the baker's.",
+        "Then old Mrs. Rabbit took a basket and old Mrs. Rabbit's umbrella and went through the wood to the baker's.",
+    ),
+    SelectedSentence(
+        "text_0-23",
+        23,
+        "She bought a loaf of brown bread and five currant buns.",
+        "Old Mrs. Rabbit bought a loaf of brown bread and five currant buns.",
+    ),
+    SelectedSentence(
+        "text_0-30",
+        30,
+        "Mr. McGregor was on his hands and knees planting out young cabbages, but he jumped up and "
+        'ran after Peter, waving a rake and calling out "Stop thief!"',
+        "Mr. McGregor was on Mr. McGregor's hands and knees planting out young cabbages, but Mr. McGregor "
+        'jumped up and ran after Peter, waving a rake and calling out "Stop thief!"',
+    ),
+    SelectedSentence(
+        "text_0-32",
+        32,
+        "He lost one shoe among the cabbages, and the other amongst the potatoes.",
+        "Peter lost one shoe among the cabbages, and the other amongst the potatoes.",
+    ),
+    SelectedSentence(
+        "text_0-45",
+        45,
+        "Peter sat down to rest; he was out of breath and trembling with fright, and he had not "
+        "the least idea which way to go.",
+        "Peter sat down to rest; Peter was out of breath and trembling with fright, and Peter had not the "
+        "least idea which way to go.",
+    ),
+    SelectedSentence(
+        "text_0-65",
+        65,
+        "Mr. McGregor hung up the little jacket and the shoes for a scare-crow to frighten the blackbirds.",
+        "Mr. McGregor hung up the little jacket and the shoes for a scare-crow to frighten the blackbirds.",
+    ),
+    SelectedSentence(
+        "text_0-69",
+        69,
+        "It was the second little jacket and pair of shoes that Peter had lost in a fortnight!",
+        "It was the second little jacket and pair of shoes that Peter had lost in a fortnight!",
+    ),
+]
+BY_ID = {s.id: s for s in PETER_CONTEXT}
+
+
+# -- coreference -------------------------------------------------------------------------------
+PAPER = "Peter's mother put Peter to bed and made some camomile tea; and she gave a dose of it to Peter!"
+PAPER_RESOLVED = (
+    "Peter's mother put Peter to bed and made some camomile tea; "
+    "and Peter's mother gave a dose of some camomile tea to Peter!"
+)
+MRS_RABBIT = [
+    "Then old Mrs. Rabbit took a basket and her umbrella and went through the wood to the baker's.",
+    "She bought a loaf of brown bread and five currant buns.",
+]
+
+
+# -- AMR ---------------------------------------------------------------------------------------
+# Section 7, Table 3 of the GroundedKG-RAG paper, copied as printed.
+TABLE3_SENTENCE = (
+    "Peter’s mother put Peter to bed and made some camomile tea; "
+    "and Peter’s mother gave a dose of some camomile tea to Peter!"
+)
+TABLE3_AMR = """(a / and
+    :op1 (p / put-01
+        :ARG0 (p2 / person
+            :ARG0-of (h / have-rel-role-91
+                :ARG1 (p3 / person
+                    :name (n / name
+                        :op1 "Peter"))
+                :ARG2 (m / mother)))
+        :ARG1 p3
+        :ARG2 (b / bed))
+    :op2 (m2 / make-01
+        :ARG0 p2
+        :ARG1 (t / tea
+            :mod (c / camomile)
+            :quant (s / some)))
+    :op3 (d / dose-01
+        :ARG0 p2
+        :ARG1 p3
+        :ARG2 t))"""

@@ -1,0 +1,78 @@
+"""The narrator of first-person books, pure rules: quotes, first-person share, self-naming, resolution, options."""
+
+from __future__ import annotations
+
+import pytest
+
+from kgcore.core.errors import InputError
+from kgcore.core.settings import IndexOptions, check_narrator_option
+from kgcore.core.types import Sentence
+from kgcore.index.narrator import (
+    find_narrator_name,
+    first_person_share,
+    narrator_for,
+    outside_quotes,
+    resolve_first_person,
+    resolve_narrator,
+)
+
+
+def sentences(*texts: str, chunk: int = 0) -> list[Sentence]:
+    return [Sentence(f"text_{chunk}-{i}", chunk, i, i, t, t, t) for i, t in enumerate(texts)]
+
+
+# -- pure rules --------------------------------------------------------------------------------
+
+
+def test_quotes_are_tracked_across_sentences_and_reopened_paragraphs():
+    ranges, inside = outside_quotes('"I came here long ago.')
+    assert ranges == [] and inside
+    ranges, inside = outside_quotes('"And I stayed," he said.', inside=True)  # a continued quote re-opened
+    assert inside is False and 'he said.' in "".join('"And I stayed," he said.'[a:b] for a, b in ranges)
+    assert outside_quotes("No quotes at all.") == ([(0, 17)], False)
+
+
+def test_first_person_share_ignores_dialogue():
+    assert first_person_share(['"I am here," said Peter.', '"I know," said his mother.', "Peter ran."]) == 0
+    assert first_person_share(["I ran.", "My father stayed.", "The sea rose.", "It rained."]) == 0.5
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Call me Ishmael.", "Ishmael"),
+    ("My name is Tom Harlow, and I was born by the sea.", "Tom Harlow"),
+    ("September 30, 1659.--I, poor miserable Robinson Crusoe, being shipwrecked", "Robinson Crusoe"),
+    ("I, Sir, will not go.", ""),
+    ("They called me a fool.", ""),
+])
+def test_self_naming_patterns(text, name):
+    assert find_narrator_name([text])[0] == name
+
+
+def test_resolution_rewrites_narration_only():
+    text, count = resolve_first_person('My father said, "I will go," and I stayed with mine.', "Tom")
+    assert text == "Tom's father said, \"I will go,\" and Tom stayed with Tom's." and count == 3
+    assert resolve_first_person("CHAPTER I", "Tom") == ("CHAPTER I", 0)
+    assert resolve_first_person("I.", "Tom") == ("I.", 0) and resolve_first_person("I ran.", "Tom") == ("Tom ran.", 1)
+    assert resolve_first_person("He was as tired as I.", "Tom") == ("He was as tired as Tom.", 1)
+    assert resolve_first_person("I'm sure of it.", "Tom") == ("I'm sure of it.", 0)
+
+
+def test_quote_state_resets_at_chunk_boundaries():
+    first = sentences('"I shall speak long.')
+    second = sentences("I went home.", chunk=1)
+    out, narrator = resolve_narrator(first + second, narrator_for(first + second, "Tom"))
+    assert out[0].resolved == '"I shall speak long.' and out[1].resolved == "Tom went home." and narrator.resolved == 1
+
+
+def test_narrator_options():
+    assert narrator_for(sentences("I ran.", "I slept."), "none") is None
+    assert narrator_for(sentences("Peter ran.", "Peter slept."), "auto") is None
+    unnamed = narrator_for(sentences("I ran.", "I slept."), "auto")
+    assert unnamed.name == "" and unnamed.source == "none" and unnamed.first_person_share == 1.0
+    out, same = resolve_narrator(sentences("I ran."), unnamed)
+    assert out[0].resolved == "I ran." and same.resolved == 0
+    assert narrator_for(sentences("I ran."), "Jane Eyre").source == "user"
+    assert check_narrator_option(" AUTO ") == "auto" and check_narrator_option("Jane  Eyre") == "Jane Eyre"
+    for bad in ("", "x" * 81, "Robert'); DROP", "Jane\nEyre"):
+        with pytest.raises(InputError, match="narrator"):
+            IndexOptions(narrator=bad)
