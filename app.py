@@ -1,8 +1,8 @@
 """GroundedKG Auditor: the Streamlit entry point (``streamlit run app.py``).
 
-This file only routes: the pages live in ``pages/`` and do their work
-through :mod:`kgcore`; shared rendering is in :mod:`ui`.  A page added
-later (review, evaluate) shows up as soon as its file exists.
+This file only routes: the pages live in ``pages/`` and do layout and
+events; pure builders are in ``ui/*_view.py`` and all work is done by
+:mod:`kgcore`.
 """
 
 from __future__ import annotations
@@ -27,10 +27,9 @@ pages = [
     st.Page(PAGES / "ask.py", title="Ask", icon=":material/question_answer:", url_path="ask"),
     st.Page(PAGES / "explorer.py", title="Graph explorer", icon=":material/hub:", url_path="explorer"),
     st.Page(PAGES / "sentence.py", title="Sentence", icon=":material/notes:", url_path="sentence"),
+    st.Page(PAGES / "review.py", title="Review", icon=":material/rate_review:", url_path="review"),
+    st.Page(PAGES / "evaluate.py", title="Evaluate", icon=":material/analytics:", url_path="evaluate"),
 ]
-for name, title, icon in (("review", "Review", ":material/rate_review:"), ("evaluate", "Evaluate", ":material/analytics:")):
-    if (PAGES / f"{name}.py").exists():
-        pages.append(st.Page(PAGES / f"{name}.py", title=title, icon=icon, url_path=name))
 
 page = st.navigation(pages)
 with st.sidebar:

@@ -6,13 +6,15 @@ from dataclasses import replace
 
 import streamlit as st
 
-from kgcore.answer import default_answerer
-from kgcore.engine import result_to_json
-from kgcore.settings import ANSWERERS, METHODS, RetrievalOptions
+from kgcore.core.settings import ANSWERERS, METHODS, RetrievalOptions, Settings
+from kgcore.index.store import Index
+from kgcore.query.answer import default_answerer
+from kgcore.query.engine import result_to_json
 from ui import ask_panels as panels
 from ui import labelling, resources
 from ui.boot import ensure_app_navigation
 from ui.errors import reported
+from ui.labels import METHOD_LABELS
 from ui.markup import md_escape
 from ui.state import AskOutcome, AskRun, get_state
 from ui.widgets import pick_document
@@ -41,9 +43,9 @@ def retrieval_options() -> RetrievalOptions:
                             budget_words=int(words), budget_sentences=int(sentences))
 
 
-def controls(doc_id: str, settings):
+def controls(doc_id: str, settings: Settings) -> tuple[RetrievalOptions, str, str | None]:
     c_method, c_answerer, c_compare = st.columns([2, 2, 2])
-    method = c_method.selectbox("Method", METHODS, format_func=panels.METHOD_LABELS.get, key="ask.method")
+    method = c_method.selectbox("Method", METHODS, format_func=METHOD_LABELS.get, key="ask.method")
     default = default_answerer(settings)
     answerer = c_answerer.selectbox("Answerer", ANSWERERS, index=ANSWERERS.index(default), key="ask.answerer")
     compare = c_compare.toggle("Compare methods", key="ask.compare")
@@ -51,7 +53,7 @@ def controls(doc_id: str, settings):
     if compare:
         others = [m for m in METHODS if m != method]
         other = c_compare.selectbox("Compare with", others, index=others.index("dense") if "dense" in others else 0,
-                                    format_func=panels.METHOD_LABELS.get, key="ask.other")
+                                    format_func=METHOD_LABELS.get, key="ask.other")
     if not settings.openai_configured:
         st.info("Answers come from the **offline extractive answerer**: it quotes the best supporting span of the "
                 "retrieved sentences. No OpenAI-compatible endpoint is configured (set KGCORE_OPENAI_BASE_URL and "
@@ -100,7 +102,7 @@ def show(outcome: AskOutcome) -> None:
     panels.subgraph_panel(outcome.main, index, panels.selected_node(outcome))
 
 
-def audit_panel(run: AskRun, index) -> None:
+def audit_panel(run: AskRun, index: Index) -> None:
     """Label this answer (type I / II / III / correct), diagnose it against gold answers, mark missing sentences."""
     st.subheader("Audit")
     with reported("Labelling"):
@@ -120,7 +122,8 @@ def main() -> None:
     options, answerer, other = controls(doc_id, settings)
     examples = resources.sample_questions() if doc_id == resources.SAMPLE_DOC_ID else []
     cols = st.columns([4, 2, 1] if examples else [6, 1], vertical_alignment="bottom")
-    question = cols[0].text_input("Question", key=QUESTION_KEY, placeholder="e.g. What happened to the young rabbits' father?")
+    question = cols[0].text_input("Question", key=QUESTION_KEY,
+                                  placeholder="e.g. What happened to the young rabbits' father?")
     if examples:
         cols[1].selectbox("Example questions", examples, index=None, placeholder="Pick an example…",
                           key=EXAMPLE_KEY, on_change=use_example)

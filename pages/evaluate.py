@@ -7,15 +7,15 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from kgcore.answer import default_answerer
-from kgcore.evaluate import EvalRun, evaluate, is_failure, parse_values, send_failures_to_audit, settings_grid
-from kgcore.qaset import load_qa
-from kgcore.settings import ANSWERERS, METHODS
+from kgcore.audit import send_failures_to_audit
+from kgcore.core.settings import ANSWERERS, METHODS
+from kgcore.evaluate import EvalRun, evaluate, is_failure, load_qa, parse_values, settings_grid
+from kgcore.query.answer import default_answerer
 from ui import evaluate_view as view
 from ui import resources
-from ui.ask_panels import METHOD_LABELS
 from ui.boot import ensure_app_navigation
 from ui.errors import reported
+from ui.labels import METHOD_LABELS
 from ui.markup import md_escape
 from ui.state import get_state
 from ui.widgets import pick_document
@@ -54,7 +54,8 @@ def qa_items():
 def grid_controls(settings):
     """Methods and retrieval settings; returns (grid, answerer) or None when a value is invalid."""
     c1, c2 = st.columns([3, 2])
-    methods = c1.multiselect("Methods", METHODS, default=list(METHODS), format_func=METHOD_LABELS.get, key="eval.methods")
+    methods = c1.multiselect("Methods", METHODS, default=list(METHODS), format_func=METHOD_LABELS.get,
+                             key="eval.methods")
     default = default_answerer(settings)
     answerer = c2.selectbox("Answerer", ANSWERERS, index=ANSWERERS.index(default), key="eval.answerer")
     with st.expander("Ablation grid (paper Table 2)", icon=":material/tune:"):
@@ -128,7 +129,8 @@ def show_question(run: EvalRun) -> None:
             st.caption(f"EM {r.exact_match:.0f} · SM {r.sequence_match:.0f} · BERTScore {r.bertscore:.2f} · "
                        f"evidence hit {r.evidence_hit} · answer-token recall {r.answer_token_recall:.2f} · "
                        f"{r.context_words} words · retrieval {r.retrieval_ms:.0f} ms · answer {r.answer_ms:.0f} ms")
-            texts = [f"[{sid}] {index.sentence(sid).original}" for sid in r.sentence_ids[:50] if index.has_sentence(sid)]
+            texts = [f"[{sid}] {index.sentence(sid).original}" for sid in r.sentence_ids[:50]
+                     if index.has_sentence(sid)]
             st.text("\n".join(texts) + (f"\n… and {len(r.sentence_ids) - 50} more" if len(r.sentence_ids) > 50 else ""))
 
 

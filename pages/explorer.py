@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import plotly.express as px
 import streamlit as st
 
+from kgcore.index.store import Index
 from ui import resources
 from ui.ask_view import grounded_html, node_terms
 from ui.boot import ensure_app_navigation
 from ui.errors import reported
-from ui.explorer_view import graph_stats, search_nodes
+from ui.explorer_view import graph_stats, search_nodes, stats_figures
 from ui.export import graphml_bytes, json_bytes
-from ui.graph_html import KIND_COLORS, GraphPage, graph_html
-from ui.markup import esc, md_escape
+from ui.graph_html import GraphPage, graph_html
+from ui.markup import md_escape
 from ui.state import get_state
 from ui.subgraph import MAX_NODES, neighbourhood, vis_from_graph
 from ui.widgets import pick_document
@@ -24,7 +24,7 @@ def cached_stats(root: str, doc_id: str, stamp: str) -> dict:
     return graph_stats(resources.get_engine(root).index(doc_id).graph)
 
 
-def pick_node(index) -> tuple[str | None, int, int]:
+def pick_node(index: Index) -> tuple[str | None, int, int]:
     state = get_state()
     c_search, c_depth, c_max = st.columns([3, 1, 1])
     query = c_search.text_input("Search nodes by text", key="explorer.query", placeholder="e.g. McGregor, pie, lost")
@@ -35,7 +35,8 @@ def pick_node(index) -> tuple[str | None, int, int]:
         st.warning(f"No node label or text contains “{md_escape(query)}”.", icon=":material/search_off:")
         return None, int(depth), int(max_nodes)
     order = "exact label matches first, then most connected" if query.strip() else "most connected first"
-    st.caption(f"{len(table)} node(s){' shown' if len(table) >= 200 else ''} — {order}. Select a row to draw its neighbourhood.")
+    st.caption(f"{len(table)} node(s){' shown' if len(table) >= 200 else ''} — {order}. "
+               "Select a row to draw its neighbourhood.")
     event = st.dataframe(table, hide_index=True, height=220, on_select="rerun", selection_mode="single-row",
                          key=f"explorer.nodes.{query}")
     rows = event.selection.rows if event is not None else []
@@ -46,7 +47,7 @@ def pick_node(index) -> tuple[str | None, int, int]:
     return str(node_id), int(depth), int(max_nodes)
 
 
-def neighbourhood_view(index, doc_id: str, node_id: str, depth: int, max_nodes: int) -> None:
+def neighbourhood_view(index: Index, doc_id: str, node_id: str, depth: int, max_nodes: int) -> None:
     node = index.graph.nodes[node_id]
     hood = neighbourhood(index.graph, [node_id], depth=depth, max_nodes=max_nodes)
     if hood.truncated:
@@ -62,27 +63,18 @@ def neighbourhood_view(index, doc_id: str, node_id: str, depth: int, max_nodes: 
     st.markdown(f'<div class="kg-scroll">{html}</div>', unsafe_allow_html=True)
 
 
-def statistics(root: str, doc_id: str, index) -> None:
-    stats = cached_stats(root, doc_id, index.manifest.get("created_at", ""))
-    counts = index.manifest.get("counts", {})
+def statistics(root: str, doc_id: str, index: Index) -> None:
+    stats = cached_stats(root, doc_id, index.manifest.created_at)
     cols = st.columns(4)
     cols[0].metric("Nodes", len(index.graph.nodes))
     cols[1].metric("Edges", len(index.graph.edges))
     cols[2].metric("Sentences", len(index.sentences))
-    cols[3].metric("Words", f"{counts.get('words', index.total_words):,}")
-    left, right = st.columns(2)
-    colors = {"color_discrete_map": KIND_COLORS}
-    left.plotly_chart(px.bar(stats["node_types"], x="type", y="count", color="type", title="Nodes by type", **colors))
-    right.plotly_chart(px.bar(stats["edge_roles"], x="role", y="count", title="Edges by role"))
-    left.plotly_chart(px.histogram(stats["degrees"], x="degree", log_y=True, title="Degree distribution (log count)"))
-    # Plotly reads HTML entities and a few tags in labels, so labels from the document are escaped.
-    top = stats["top_nodes"].assign(node=lambda df: df["node"].map(esc) + "  ")
-    order = {"node": list(top["node"])}
-    right.plotly_chart(px.bar(top, x="degree", y="node", orientation="h", color="type", title="Most connected nodes",
-                              category_orders=order, hover_data=["sentences"], **colors))
+    cols[3].metric("Words", f"{index.total_words:,}")
+    for col, figure in zip(st.columns(2) * 2, stats_figures(stats)):
+        col.plotly_chart(figure)
 
 
-def downloads(doc_id: str, index) -> None:
+def downloads(doc_id: str, index: Index) -> None:
     st.markdown("The whole grounded graph, with every node's and edge's `grounded_texts` sentence ids.")
     c1, c2 = st.columns(2)
     c1.download_button("Download JSON (node-link)", lambda: json_bytes(index.graph), file_name=f"{doc_id}.graph.json",

@@ -5,31 +5,22 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import pandas as pd
 import streamlit as st
 
-from kgcore.errors import InputError, KgcoreError
-from kgcore.ingest import SUPPORTED_EXTENSIONS, load_bytes
-from kgcore.pipeline import STAGES, index_document
-from kgcore.settings import COREF_BACKENDS, EMBEDDING_VARIANTS, IndexOptions
+from kgcore.core.errors import InputError, KgcoreError
+from kgcore.core.settings import COREF_BACKENDS, EMBEDDING_VARIANTS, IndexOptions
+from kgcore.index.load import SUPPORTED_EXTENSIONS, load_bytes
+from kgcore.index.pipeline import STAGES, index_document
 from ui import resources
 from ui.boot import ensure_app_navigation
 from ui.errors import headline, log, reported, short_reason
+from ui.labels import COREF_LABELS, EMBEDDING_LABELS, PARSER_LABELS
+from ui.library_view import documents_table, narrator_message
 from ui.markup import md_escape
 from ui.progress import StatusProgress
 from ui.sources import drop_source, find_source, keep_source
 from ui.state import get_state
 
-COREF_LABELS = {
-    "heuristic": "Heuristic (spaCy rules, fast)",
-    "fastcoref": "fastcoref (neural model)",
-    "none": "None (keep pronouns)",
-}
-EMBEDDING_LABELS = {
-    "basic": "basic: node name + its texts",
-    "neighbor": "neighbor: + mean of 1-hop neighbours",
-    "attention": "attention: + attention over neighbours",
-}
 SAMPLE_BUTTON = "Index the sample book (Peter Rabbit)"
 
 
@@ -48,7 +39,7 @@ def options_form(settings) -> IndexOptions | None:
     with col_parser:
         parser = st.radio(
             "Parser", ("srl", "amr"), index=0, horizontal=True, disabled=not amr_ok,
-            format_func=lambda p: {"srl": "SRL (spaCy frames)", "amr": "AMR (amrlib)"}[p],
+            format_func=PARSER_LABELS.get,
             help=amr_reason, key="library.parser",
         )
         if not amr_ok:
@@ -58,7 +49,8 @@ def options_form(settings) -> IndexOptions | None:
     with col_coref:
         coref = st.selectbox("Coreference", COREF_BACKENDS, format_func=COREF_LABELS.get, key="library.coref")
     with col_embed:
-        embedding = st.selectbox("Node embedding", EMBEDDING_VARIANTS, format_func=EMBEDDING_LABELS.get, key="library.embedding")
+        embedding = st.selectbox("Node embedding", EMBEDDING_VARIANTS, format_func=EMBEDDING_LABELS.get,
+                                 key="library.embedding")
     narrator = st.text_input(
         "Narrator of a first-person book", value="auto", key="library.narrator",
         help="Questions name the narrator (\"Crusoe\") while the book says \"I\". *auto* resolves \"I\" outside "
@@ -81,7 +73,7 @@ def run_jobs(jobs: list[Job], options: IndexOptions, force: bool = False) -> Non
             progress = StatusProgress(status, STAGES, f"**{md_escape(job.filename)}**")
             try:
                 document = load_bytes(job.data, job.filename, settings, name=job.name)
-                manifest = index_document(document, store, options, settings, force=force, timer=progress)
+                outcome = index_document(document, store, options, settings, force=force, timer=progress)
             except Exception as exc:  # noqa: BLE001 - every failure is reported per file
                 if not isinstance(exc, KgcoreError):
                     log.exception("indexing %s failed", job.filename)
@@ -89,9 +81,9 @@ def run_jobs(jobs: list[Job], options: IndexOptions, force: bool = False) -> Non
                 continue
             progress.done()
             if job.keep:
-                keep_source(store.root, manifest["doc_id"], job.filename, job.data)
-            state.indexed.append(manifest)
-            state.remember_doc(manifest["doc_id"])
+                keep_source(store.root, outcome.doc_id, job.filename, job.data)
+            state.indexed.append(outcome)
+            state.remember_doc(outcome.doc_id)
         failed = bool(state.index_errors)
         label = f"Indexed {len(state.indexed)} of {len(jobs)} document(s)"
         status.update(label=label, state="error" if failed else "complete", expanded=failed)
@@ -101,49 +93,25 @@ def show_last_run() -> None:
     state = get_state()
     for filename, reason in state.index_errors:
         st.error(f"**{md_escape(filename)}** could not be indexed — {md_escape(reason)}", icon=":material/error:")
-    for m in state.indexed:
-        counts = m.get("counts", {})
-        if m.get("reused"):
-            st.info(f"**{md_escape(m['doc_id'])}** was already indexed from the same file with the same settings; "
+    for outcome in state.indexed:
+        m = outcome.manifest
+        if outcome.reused:
+            st.info(f"**{md_escape(m.doc_id)}** was already indexed from the same file with the same settings; "
                     "the existing index is kept (use *Re-index* below to rebuild it).", icon=":material/info:")
             continue
-        st.success(f"Indexed **{md_escape(m['doc_id'])}** — open the *Ask* page to question it.", icon=":material/check_circle:")
+        st.success(f"Indexed **{md_escape(m.doc_id)}** — open the *Ask* page to question it.",
+                   icon=":material/check_circle:")
         cols = st.columns(5)
-        cols[0].metric("Sentences", counts.get("sentences", 0))
-        cols[1].metric("Nodes", counts.get("nodes", 0))
-        cols[2].metric("Edges", counts.get("edges", 0))
-        cols[3].metric("Words", counts.get("words", 0))
-        cols[4].metric("Time", f"{m.get('seconds', 0):.1f} s")
-        show_narrator(m.get("narrator"))
-
-
-def show_narrator(narrator: dict | None) -> None:
-    """Say who "I" became, or that a first-person book needs its narrator named."""
-    if not narrator:
-        return
-    share = f"{narrator.get('first_person_share', 0):.0%}"
-    if narrator.get("name"):
-        how = (f"found in “{md_escape(narrator['evidence'])}”" if narrator.get("source") == "text" else "as given")
-        st.caption(f":material/record_voice_over: First-person book ({share} of sentences): “I” outside quotes "
-                   f"was resolved to **{md_escape(narrator['name'])}**, {how} — {narrator.get('resolved', 0):,} pronouns.")
-    else:
-        st.warning(f"First-person book ({share} of sentences) that never names its narrator: questions that name "
-                   "them will not reach “I”. Type the narrator's name above and re-index.", icon=":material/record_voice_over:")
-
-
-def documents_table(manifests: list[dict]) -> pd.DataFrame:
-    rows = []
-    for m in manifests:
-        counts, options = m.get("counts", {}), m.get("options", {})
-        rows.append({
-            "document": m.get("doc_id", ""), "file": m.get("source_file", ""),
-            "parser": options.get("parser", ""), "coref": options.get("coref", ""),
-            "embedding": options.get("embedding", ""), "narrator": (m.get("narrator") or {}).get("name", ""),
-            "sentences": counts.get("sentences", 0),
-            "words": counts.get("words", 0), "nodes": counts.get("nodes", 0), "edges": counts.get("edges", 0),
-            "indexed at": pd.to_datetime(m.get("created_at"), errors="coerce"), "seconds": m.get("seconds"),
-        })
-    return pd.DataFrame(rows)
+        cols[0].metric("Sentences", m.counts.sentences)
+        cols[1].metric("Nodes", m.counts.nodes)
+        cols[2].metric("Edges", m.counts.edges)
+        cols[3].metric("Words", m.counts.words)
+        cols[4].metric("Time", f"{m.seconds:.1f} s")
+        message = narrator_message(m.narrator)
+        if message and message[0] == "warning":
+            st.warning(message[1], icon=":material/record_voice_over:")
+        elif message:
+            st.caption(message[1])
 
 
 def source_job(doc_id: str) -> Job | None:
@@ -173,7 +141,8 @@ def confirm(action: str, doc_id: str, options: IndexOptions) -> None:
     if action == "delete":
         st.warning(f"Delete the index of **{md_escape(doc_id)}**? This cannot be undone.", icon=":material/warning:")
     else:
-        st.warning(f"Rebuild the index of **{md_escape(doc_id)}** with parser *{options.parser}*, coref *{options.coref}* "
+        st.warning(f"Rebuild the index of **{md_escape(doc_id)}** with parser *{options.parser}*, "
+                   f"coref *{options.coref}* "
                    f"and embedding *{options.embedding}* (the options above)?", icon=":material/warning:")
     yes, no, _ = st.columns([1, 1, 4])
     if no.button("Cancel", key="library.cancel"):
@@ -211,16 +180,19 @@ def main() -> None:
         st.markdown("**Sample book** — *The Tale of Peter Rabbit* (Beatrix Potter, about 1,000 words).")
         if not manifests:
             st.caption("Nothing is indexed yet: start here, it takes about a minute.")
-        sample_clicked = st.button(SAMPLE_BUTTON, type="primary", icon=":material/auto_stories:", disabled=options is None)
+        sample_clicked = st.button(SAMPLE_BUTTON, type="primary", icon=":material/auto_stories:",
+                                   disabled=options is None)
     with col_upload.container(border=True):
         files = st.file_uploader(
             f"Upload .txt, .md or .pdf files (up to {settings.max_file_mb:g} MB each)",
             type=[e.lstrip(".") for e in SUPPORTED_EXTENSIONS], accept_multiple_files=True,
             max_upload_size=max(1, math.ceil(settings.max_file_mb)), key="library.files",
         )
-        upload_clicked = st.button("Index uploaded files", icon=":material/upload_file:", disabled=not files or options is None)
+        upload_clicked = st.button("Index uploaded files", icon=":material/upload_file:",
+                                   disabled=not files or options is None)
     if sample_clicked or (upload_clicked and files):
-        sample = Job(resources.SAMPLE_BOOK.name, resources.SAMPLE_BOOK.read_bytes(), resources.SAMPLE_DOC_ID, keep=False)
+        sample = Job(resources.SAMPLE_BOOK.name, resources.SAMPLE_BOOK.read_bytes(), resources.SAMPLE_DOC_ID,
+                     keep=False)
         run_jobs([sample] if sample_clicked else [Job(f.name, f.getvalue()) for f in files], options)
         st.rerun()  # redraw the whole page (table, manage box) from the new store; the summary is in the state
     show_last_run()
@@ -232,7 +204,7 @@ def main() -> None:
         "indexed at": st.column_config.DatetimeColumn(format="YYYY-MM-DD HH:mm"),
         "seconds": st.column_config.NumberColumn(format="%.1f s"),
     })
-    manage([m["doc_id"] for m in manifests], options)
+    manage([m.doc_id for m in manifests], options)
 
 
 ensure_app_navigation()

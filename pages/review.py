@@ -8,18 +8,27 @@ from datetime import date
 from pathlib import Path
 
 import pandas as pd
-import plotly.express as px
 import streamlit as st
 
-from kgcore.audit import AuditDB, LABEL_TYPES, cohen_kappa, compare_runs, record_to_result, rerun
-from kgcore.audit_io import csv_text, jsonl_text
+from kgcore.audit import (
+    LABEL_TYPES,
+    AuditDB,
+    cohen_kappa,
+    compare_runs,
+    import_csv,
+    import_jsonl,
+    record_to_result,
+    rerun,
+)
+from kgcore.audit.transfer import csv_text, jsonl_text
 from ui import resources
-from ui.ask_panels import METHOD_LABELS
 from ui.ask_view import SentenceView, answer_html, numbering, question_terms, sentences_html
 from ui.boot import ensure_app_navigation
 from ui.errors import reported
-from ui.labelling import TYPE_LABELS, audit_db, author_field, render_label_controls, reopen_record
+from ui.labelling import audit_db, author_field, render_label_controls, reopen_record
+from ui.labels import METHOD_LABELS, TYPE_LABELS
 from ui.markup import md_escape
+from ui.review_view import agreement_table, label_charts, labels_frame, records_frame
 
 RECORD_KEY = "review.record"
 RERUN_KEY = "review.rerun"
@@ -34,7 +43,8 @@ def filters(records, labels) -> dict:
     c = st.columns([2, 2, 2, 2, 3])
     chosen = {
         "doc_ids": c[0].multiselect("Document", docs, key="review.f.doc"),
-        "methods": c[1].multiselect("Method", methods, format_func=lambda m: METHOD_LABELS.get(m, m), key="review.f.method"),
+        "methods": c[1].multiselect("Method", methods, format_func=lambda m: METHOD_LABELS.get(m, m),
+                                    key="review.f.method"),
         "label_types": c[2].multiselect("Label type", LABEL_TYPES, format_func=TYPE_LABELS.get, key="review.f.type"),
         "authors": c[3].multiselect("Author", authors, key="review.f.author"),
     }
@@ -45,51 +55,15 @@ def filters(records, labels) -> dict:
     return {k: v for k, v in chosen.items() if v}
 
 
-def records_frame(records, labels) -> pd.DataFrame:
-    by_record: dict[int, list] = {}
-    for lb in labels:
-        by_record.setdefault(lb.record_id, []).append(lb)
-    return pd.DataFrame([{
-        "id": r.id, "created (UTC)": r.created_at, "document": r.doc_id, "method": r.method, "question": r.question,
-        "answer": r.answer or "", "gold": "; ".join(r.gold),
-        "labels": len(by_record.get(r.id, [])),
-        "types": ", ".join(sorted({lb.label_type for lb in by_record.get(r.id, [])})),
-        "authors": ", ".join(sorted({lb.author for lb in by_record.get(r.id, []) if lb.source == "human"})),
-    } for r in records])
-
-
-def labels_frame(labels, records_by_id) -> pd.DataFrame:
-    rows = []
-    for lb in labels:
-        record = records_by_id.get(lb.record_id)
-        rows.append({"label": lb.id, "record": lb.record_id, "type": lb.label_type,
-                     "document": record.doc_id if record else "", "method": record.method if record else "",
-                     "artifact": lb.artifact_kind, "artifact id": lb.artifact_id, "author": lb.author,
-                     "source": lb.source, "date": lb.created_at[:10], "note": lb.note})
-    return pd.DataFrame(rows)
-
-
 def charts(frame: pd.DataFrame) -> None:
     """Label counts by error type, method, document and over time."""
-    if frame.empty:
+    figures = label_charts(frame)
+    if not figures:
         st.caption("No labels match the filters, so there is nothing to chart.")
         return
-    order = {"type": [t for t in LABEL_TYPES if t in set(frame["type"])]}
-    c1, c2 = st.columns(2)
-    by_type = frame.groupby(["type", "source"], as_index=False).size()
-    c1.plotly_chart(px.bar(by_type, x="type", y="size", color="source", category_orders=order,
-                           title="Labels by error type", labels={"size": "labels"}), key="review.chart.type")
-    by_method = frame.groupby(["method", "type"], as_index=False).size()
-    c2.plotly_chart(px.bar(by_method, x="method", y="size", color="type", category_orders=order,
-                           title="By method", labels={"size": "labels"}), key="review.chart.method")
-    c3, c4 = st.columns(2)
-    by_doc = frame.groupby(["document", "type"], as_index=False).size()
-    c3.plotly_chart(px.bar(by_doc, x="document", y="size", color="type", category_orders=order,
-                           title="By document", labels={"size": "labels"}), key="review.chart.doc")
-    by_day = frame.groupby(["date", "type"], as_index=False).size()
-    over_time = px.bar(by_day, x="date", y="size", color="type", category_orders=order,
-                       title="Over time (per day)", labels={"size": "labels"})
-    c4.plotly_chart(over_time.update_xaxes(type="category"), key="review.chart.time")
+    for row in range(0, len(figures), 2):
+        for col, (key, figure) in zip(st.columns(2), figures[row:row + 2]):
+            col.plotly_chart(figure, key=f"review.chart.{key}")
 
 
 def agreement(db: AuditDB, chosen: dict) -> None:
@@ -110,9 +84,7 @@ def agreement(db: AuditDB, chosen: dict) -> None:
     m[0].metric("Cohen's kappa", "n/a" if result.kappa is None else f"{result.kappa:.2f}")
     m[1].metric("Records labelled by both", result.records)
     m[2].metric("Observed agreement", f"{100 * result.observed:.0f} %")
-    pairs = pd.DataFrame(result.pairs, columns=["record", "a", "b"])
-    table = pd.crosstab(pairs["a"], pairs["b"]).rename_axis(index=f"{a} ↓ / {b} →", columns=None)
-    st.dataframe(table, key="review.kappa.table")
+    st.dataframe(agreement_table(result, a, b), key="review.kappa.table")
     st.caption("A verdict per author and record: the earliest failing stage among the author's labels "
                "(gold not in document, I, II, III), else correct.")
 
@@ -127,7 +99,7 @@ def _index_for(doc_id: str):
 
 def stored_view(record, index) -> None:
     result, answer = record_to_result(record)
-    same = index is not None and record.manifest_hash == _hash(index)
+    same = index is not None and record.manifest_hash == index.manifest.content_hash
     st.markdown(f"#### {md_escape(record.question)}")
     st.caption(f"Record {record.id} · {md_escape(record.doc_id)} · {METHOD_LABELS.get(record.method, record.method)} · "
                f"{record.created_at} · index {record.manifest_hash}"
@@ -142,12 +114,6 @@ def stored_view(record, index) -> None:
         st.markdown(f'<div class="kg-scroll">{html}</div>', unsafe_allow_html=True)
     with st.expander("Models and settings"):
         st.json({"models": record.models, "settings": record.settings}, expanded=False)
-
-
-def _hash(index) -> str:
-    from kgcore.audit import index_hash
-
-    return index_hash(index.manifest)
 
 
 def rerun_view(db: AuditDB, record, index) -> None:
@@ -179,14 +145,16 @@ def rerun_view(db: AuditDB, record, index) -> None:
             if answer is not None:
                 st.markdown(answer_html(answer, numbering(result.sentences), prefix), unsafe_allow_html=True)
             view = SentenceView(other_ids=other, anchor_prefix=prefix)
-            st.markdown(f'<div class="kg-scroll">{sentences_html(result.sentences, view=view)}</div>', unsafe_allow_html=True)
+            st.markdown(f'<div class="kg-scroll">{sentences_html(result.sentences, view=view)}</div>',
+                        unsafe_allow_html=True)
 
 
 def record_detail(db: AuditDB, records, author: str) -> None:
     ids = [r.id for r in records]
     by_id = {r.id: r for r in records}
     record_id = st.selectbox("Open record", ids, key=RECORD_KEY,
-                             format_func=lambda i: f"#{i} · {by_id[i].doc_id} · {by_id[i].method} · {by_id[i].question[:80]}")
+                             format_func=lambda i: (f"#{i} · {by_id[i].doc_id} · {by_id[i].method} · "
+                                                    f"{by_id[i].question[:80]}"))
     record = db.get_record(record_id)
     index = _index_for(record.doc_id)
     stored_view(record, index)
@@ -224,7 +192,7 @@ def import_export(db: AuditDB, chosen: dict) -> None:
                 with tempfile.TemporaryDirectory() as tmp:
                     path = Path(tmp) / Path(upload.name).name
                     path.write_bytes(upload.getvalue())
-                    report = db.import_csv(path) if path.suffix == ".csv" else db.import_jsonl(path)
+                    report = import_csv(db, path) if path.suffix == ".csv" else import_jsonl(db, path)
                 st.success(md_escape(report.summary()), icon=":material/check_circle:")
 
 

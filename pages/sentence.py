@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
+from kgcore.core.settings import Settings
+from kgcore.core.types import Sentence
+from kgcore.index.parse import compare_parses
+from kgcore.index.store import Index
 from ui import resources
 from ui.boot import ensure_app_navigation
 from ui.errors import headline, reported
 from ui.graph_html import GraphPage, VisEdge, graph_html
 from ui.markup import changed_words, esc, md_escape
+from ui.sentence_view import edges_table, frames_table, nodes_table
 from ui.state import get_state
 from ui.subgraph import vis_from_graph, vis_from_sentence_graph
 from ui.widgets import pick_document
@@ -29,7 +33,7 @@ def step(ids: list[str], delta: int) -> None:
     st.session_state[SID_KEY] = ids[max(0, min(len(ids) - 1, position + delta))]
 
 
-def pick_sentence(index) -> str:
+def pick_sentence(index: Index) -> str:
     state = get_state()
     ids = [s.id for s in index.sentences]
     if SID_KEY not in st.session_state:
@@ -41,16 +45,6 @@ def pick_sentence(index) -> str:
     c_next.button("Next", icon=":material/arrow_forward:", on_click=step, args=(ids, 1), width="stretch")
     state.sentence_id = sid.strip()
     return sid.strip()
-
-
-def frames_table(frames: list[dict]) -> pd.DataFrame:
-    rows = []
-    for f in frames:
-        args = "; ".join(f"{a.get('role')}: {a.get('text')}" + (f" → {a.get('label')}" if a.get("label") else "")
-                         for a in f.get("arguments", []))
-        rows.append({"predicate": f.get("predicate", ""), "as written": f.get("text", ""),
-                     "negated": bool(f.get("negated")), "arguments": args})
-    return pd.DataFrame(rows, columns=["predicate", "as written", "negated", "arguments"])
 
 
 def show_analysis(analysis: dict) -> None:
@@ -66,7 +60,7 @@ def show_analysis(analysis: dict) -> None:
         st.caption("No parser output was stored for this sentence.")
 
 
-def show_text(sentence) -> None:
+def show_text(sentence: Sentence) -> None:
     st.markdown(f'<div class="kg-answer"><p>{esc(sentence.original)}</p></div>', unsafe_allow_html=True)
     if sentence.normalized != sentence.original:
         st.caption(f"Normalised: {md_escape(sentence.normalized)}")
@@ -78,7 +72,7 @@ def show_text(sentence) -> None:
         st.caption("Coreference changed nothing in this sentence.")
 
 
-def show_graph(index, sid: str) -> None:
+def show_graph(index: Index, sid: str) -> None:
     nodes = index.graph.nodes_in_sentence(sid)
     edges = index.graph.edges_in_sentence(sid)
     st.markdown(f"**Graph built from this sentence** — {len(nodes)} node(s), {len(edges)} edge(s)")
@@ -86,17 +80,16 @@ def show_graph(index, sid: str) -> None:
     vis_nodes, _ = vis_from_graph(index.graph, ids)
     vis_edges = [VisEdge(e.source, e.target, e.edge_role, tuple(e.grounded_texts)) for e in edges]
     texts = {s.id: s.original for s in index.sentences}
-    st.iframe(graph_html(vis_nodes, vis_edges, GraphPage(height=380, sentence_texts=texts)), height=420, alt="Sentence graph")
-    st.dataframe(pd.DataFrame([{"node": n.label, "type": n.node_type, "sentences": len(n.grounded_texts),
-                                "texts": "; ".join(n.texts[:4]), "node id": n.node_id} for n in nodes]), hide_index=True)
+    st.iframe(graph_html(vis_nodes, vis_edges, GraphPage(height=380, sentence_texts=texts)), height=420,
+              alt="Sentence graph")
+    st.dataframe(nodes_table(nodes), hide_index=True)
     if edges:
-        st.dataframe(pd.DataFrame([{"source": e.source, "role": e.edge_role, "target": e.target, "type": e.edge_type}
-                                   for e in edges]), hide_index=True)
+        st.dataframe(edges_table(edges), hide_index=True)
     else:
         st.caption("No edges are grounded in this sentence.")
 
 
-def compare(sentence, settings) -> None:
+def compare(sentence: Sentence, settings: Settings) -> None:
     ok, reason = resources.amr_status(settings.amr_model)
     if not ok:
         st.caption(f":material/block: SRL vs AMR comparison unavailable — {md_escape(headline(reason))}")
@@ -105,8 +98,6 @@ def compare(sentence, settings) -> None:
         return
     if not st.button("Parse with SRL and AMR side by side", icon=":material/compare:"):
         return
-    from kgcore.amr import compare_parses
-
     engine = resources.engine()
     with st.spinner("Parsing with both parsers…"):
         parses = compare_parses(sentence.resolved, engine.parser("srl"), engine.parser("amr"))
@@ -135,7 +126,7 @@ def main() -> None:
     col_parse, col_graph = st.columns([2, 3])
     with col_parse:
         st.subheader("Parser output")
-        show_analysis(cached_analyses(root, doc_id, index.manifest.get("created_at", "")).get(sid, {}))
+        show_analysis(cached_analyses(root, doc_id, index.manifest.created_at).get(sid, {}))
     with col_graph:
         st.subheader("Nodes and edges")
         show_graph(index, sid)

@@ -20,18 +20,11 @@ from .ask_view import (
     sentences_html,
 )
 from .graph_html import GraphPage, graph_html
+from .labels import METHOD_LABELS
 from .markup import md_escape
 from .state import AskOutcome, AskRun
 from .subgraph import MAX_NODES, neighbourhood, vis_from_graph, vis_from_sentence_graph
 
-METHOD_LABELS = {
-    "groundedkg": "GroundedKG (graph nodes)",
-    "dense": "Dense (sentence vectors)",
-    "bm25": "BM25 (keywords)",
-    "hybrid": "Hybrid (dense + BM25)",
-    "full": "Full document",
-    "none": "No context",
-}
 TIMING_KEYS = ("parse", "embed", "match", "select", "answer")
 
 
@@ -128,7 +121,7 @@ def subgraph_panel(run: AskRun, index, selected: str | None) -> None:
     hood = neighbourhood(graph, seeds, depth=1, max_nodes=MAX_NODES)
     if hood.truncated:
         st.warning(hood.notice(), icon=":material/speed:")
-    emphasis = {node_id: "matched" for node_id in seeds}
+    emphasis = dict.fromkeys(seeds, "matched")
     nodes, edges = vis_from_graph(graph, hood.node_ids, emphasis)
     texts = {s.id: s.original for s in index.sentences}
     page = GraphPage(height=560, notice=hood.notice(), sentence_texts=texts, selected=selected or "",

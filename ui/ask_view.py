@@ -3,7 +3,7 @@
 Context sentences are numbered in reading order; the answer's citation
 markers ``[n]`` use the same numbers and link to the sentence's anchor.
 
->>> from kgcore.types import SelectedSentence
+>>> from kgcore.core.types import SelectedSentence
 >>> sents = [SelectedSentence("text_0-3", 3, "He was put in a <pie>.", "He was put in a <pie>.", ["pie"])]
 >>> html = sentences_html(sents, {"text_0-3": ["pie"]})
 >>> 'id="s-text_0-3"' in html and '&lt;<mark class="kg-m">pie</mark>&gt;' in html
@@ -13,12 +13,12 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping
 from urllib.parse import urlencode
 
-from kgcore.answer import strip_markers
-from kgcore.types import Answer, QueryResult, SelectedSentence
+from kgcore.core.types import Answer, QueryResult, SelectedSentence
+from kgcore.query.answer import strip_markers
 
 from .markup import UNMARKABLE, anchor_id, badge, esc, highlight
 
@@ -102,7 +102,8 @@ def sentence_html(s: SelectedSentence, number: int, view: SentenceView) -> str:
         head.append(f'<a class="kg-sid" href="{href}" target="_blank" title="Open in the sentence view">{sid}</a>')
     else:
         head.append(f'<span class="kg-sid">{sid}</span>')
-    head.append(badge(_stats(s), "kg-stat", "retrieval count (matched nodes grounded here) · cosine to the question · rank score"))
+    head.append(badge(_stats(s), "kg-stat",
+                      "retrieval count (matched nodes grounded here) · cosine to the question · rank score"))
     if view.other_ids is not None:
         head.append(badge("in both", "kg-both") if s.id in view.other_ids else badge("only here", "kg-only"))
     terms = view.marks.get(s.id, [])
@@ -121,7 +122,8 @@ def alignment_html(aligned: list[dict], query_labels: Mapping[str, str]) -> str:
     "⇄" names the query nodes whose aligned nodes share an edge of this
     sentence (the question's structure recurs).
 
-    >>> alignment_html([{"query_node": "q1", "node_id": "father", "label": "<father>", "evidence": 0.8, "linked": ["q2"]}],
+    >>> alignment_html([{"query_node": "q1", "node_id": "father", "label": "<father>", "evidence": 0.8,
+    ...                  "linked": ["q2"]}],
     ...                {"q1": "father", "q2": "happen"})
     '<div class="kg-aligned">aligned: <b>father</b> → &lt;father&gt; 0.80 ⇄ happen</div>'
     """
@@ -133,7 +135,8 @@ def alignment_html(aligned: list[dict], query_labels: Mapping[str, str]) -> str:
     return f'<div class="kg-aligned">aligned: {" · ".join(parts)}</div>'
 
 
-def sentences_html(sentences: list[SelectedSentence], marks: Mapping[str, list[str]] | None = None, view: SentenceView | None = None) -> str:
+def sentences_html(sentences: list[SelectedSentence], marks: Mapping[str, list[str]] | None = None,
+                   view: SentenceView | None = None) -> str:
     """The context sentences in reading order with ids, stats and marked node words."""
     view = view or SentenceView()
     if marks is not None:
@@ -160,10 +163,12 @@ def citation_markers(sentence_ids: Iterable[str], numbers: Mapping[str, int], an
 def answer_html(answer: Answer, numbers: Mapping[str, int], anchor_prefix: str = "s") -> str:
     """The answer, each cited sentence followed by its markers.
 
-    >>> from kgcore.types import Citation
-    >>> a = Answer("He was put in a pie [text_0-3].", "openai", "", [Citation("He was put in a pie [text_0-3].", ["text_0-3"])])
-    >>> answer_html(a, {"text_0-3": 1})
-    '<div class="kg-answer"><p>He was put in a pie. <a class="kg-cite" href="#s-text_0-3" title="text_0-3">[1]</a></p></div>'
+    >>> from kgcore.core.types import Citation
+    >>> c = Citation("He was put in a pie [text_0-3].", ["text_0-3"])
+    >>> a = Answer("He was put in a pie [text_0-3].", "openai", "", [c])
+    >>> answer_html(a, {"text_0-3": 1})  # doctest: +NORMALIZE_WHITESPACE
+    '<div class="kg-answer"><p>He was put in a pie.
+     <a class="kg-cite" href="#s-text_0-3" title="text_0-3">[1]</a></p></div>'
     """
     parts = []
     cited = [c for c in answer.citations if strip_markers(c.answer_sentence)]
@@ -207,7 +212,8 @@ def query_node_rows(result: QueryResult) -> list[dict]:
     graph = result.query_graph
     if graph is None:
         return []
-    return [{"node": n.label, "type": n.node_type, "texts": "; ".join(n.texts), "matched": not n.is_unknown} for n in graph.nodes]
+    return [{"node": n.label, "type": n.node_type, "texts": "; ".join(n.texts), "matched": not n.is_unknown}
+            for n in graph.nodes]
 
 
 def context_stats(result: QueryResult, total_words: int) -> dict:
@@ -220,7 +226,7 @@ def context_stats(result: QueryResult, total_words: int) -> dict:
 def overlap(a: QueryResult, b: QueryResult) -> tuple[int, float]:
     """Shared context sentences of two results and their Jaccard index.
 
-    >>> from kgcore.types import QueryResult as Q, SelectedSentence as S
+    >>> from kgcore.core.types import QueryResult as Q, SelectedSentence as S
     >>> q = lambda ids: Q("q", "m", "d", None, [], [S(i, 0, "", "") for i in ids], {}, {})
     >>> overlap(q(["a", "b"]), q(["b", "c"]))
     (1, 0.333)
@@ -233,9 +239,12 @@ def overlap(a: QueryResult, b: QueryResult) -> tuple[int, float]:
 def grounded_html(sentences, terms: list[str], doc_id: str = "", limit: int = 200) -> str:
     """Sentences (objects with ``id`` and ``original``) with ``terms`` marked, for node views.
 
-    >>> from kgcore.types import Sentence
-    >>> grounded_html([Sentence("text_0-1", 0, 1, 1, "A <pie>.", "A <pie>.", "A <pie>.")], ["pie"])
-    '<div class="kg-sent" id="g-text_0-1"><div class="kg-head"><span class="kg-sid">text_0-1</span></div><div class="kg-text">A &lt;<mark class="kg-m">pie</mark>&gt;.</div></div>'
+    >>> from kgcore.core.types import Sentence
+    >>> s = Sentence("text_0-1", 0, 1, 1, "A <pie>.", "A <pie>.", "A <pie>.")
+    >>> grounded_html([s], ["pie"])  # doctest: +NORMALIZE_WHITESPACE
+    '<div class="kg-sent"
+     id="g-text_0-1"><div class="kg-head"><span class="kg-sid">text_0-1</span></div><div class="kg-text">A
+     &lt;<mark class="kg-m">pie</mark>&gt;.</div></div>'
     """
     sentences, out = list(sentences), []
     for s in sentences[:limit]:

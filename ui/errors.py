@@ -12,7 +12,7 @@ from contextlib import contextmanager
 
 import streamlit as st
 
-from kgcore.errors import KgcoreError
+from kgcore.core.errors import KgcoreError
 
 from .markup import md_escape
 

@@ -12,13 +12,13 @@ import csv
 import html
 import io
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import pandas as pd
 
 from kgcore.evaluate import SUMMARY_COLUMNS, EvalRecord, EvalRun, is_failure
-from kgcore.qaset import MAX_QA_BYTES, QAItem, parse_qa
+from kgcore.evaluate.qaset import MAX_QA_BYTES, QAItem, parse_qa
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Folders searched for bundled QA sets (CSV files whose name contains "qa").
@@ -47,12 +47,13 @@ def read_upload(name: str, data: bytes) -> list[QAItem]:
 
     >>> [i.question for i in read_upload("qa.csv", b"question,answer1\\nWho?,Peter\\n")]
     ['Who?']
-    >>> read_upload("qa.csv", b"question\\nWho?\\n")
+    >>> read_upload("qa.csv", b"question\\nWho?\\n")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    kgcore.errors.InputError: qa.csv: missing column 'answer1' (found question; expected question,answer1[,answer2][,evidence])
+    kgcore.core.errors.InputError: qa.csv: missing column 'answer1'
+        (found question; expected question,answer1[,answer2][,evidence])
     """
-    from kgcore.errors import InputError
+    from kgcore.core.errors import InputError
 
     if len(data) > MAX_QA_BYTES:
         raise InputError(name, f"is larger than {MAX_QA_BYTES // 2**20} MB")
@@ -112,7 +113,8 @@ def question_heatmap(records: Sequence[EvalRecord], metric: str = "rouge_l"):
     z = [[cell.get((q, lab)) for lab in labels] for q in qids]
     hover = [[html.escape(questions[q]) for _ in labels] for q in qids]  # plotly renders tags in hover text
     fig = go.Figure(go.Heatmap(z=z, x=labels, y=[f"Q{q}" for q in qids], zmin=0, zmax=1, colorscale="Viridis",
-                               customdata=hover, hovertemplate="%{y}: %{customdata}<br>%{x}<br>%{z:.2f}<extra></extra>"))
+                               customdata=hover,
+                               hovertemplate="%{y}: %{customdata}<br>%{x}<br>%{z:.2f}<extra></extra>"))
     fig.update_yaxes(autorange="reversed")
     return fig.update_layout(title=f"{RECORD_METRICS[metric]} per question", height=max(300, 28 * len(qids) + 120))
 

@@ -1,7 +1,7 @@
-"""Tables behind the graph explorer: node search and graph statistics (pure pandas).
+"""Tables and charts behind the graph explorer: node search and graph statistics (pure, no streamlit).
 
->>> from kgcore.graph import GroundedGraph
->>> from kgcore.types import Edge, Node
+>>> from kgcore.index.graph import GroundedGraph
+>>> from kgcore.core.types import Edge, Node
 >>> g = GroundedGraph({"pie": Node("pie", "pie", ["a pie"], "entity", ["text_0-3"]),
 ...                    "put_1": Node("put_1", "put", ["put"], "action", ["text_0-3"]),
 ...                    "peter": Node("peter", "Peter", ["Peter"], "entity", ["text_0-1", "text_0-3"])},
@@ -22,6 +22,11 @@ from __future__ import annotations
 from collections import Counter
 
 import pandas as pd
+import plotly.express as px
+from plotly.graph_objects import Figure
+
+from .graph_html import KIND_COLORS
+from .markup import esc
 
 #: Rows the search table shows.
 SEARCH_LIMIT = 200
@@ -30,7 +35,7 @@ TOP_ROLES = 25
 
 
 def degrees(graph) -> Counter:
-    counts: Counter = Counter({node_id: 0 for node_id in graph.nodes})
+    counts: Counter = Counter(dict.fromkeys(graph.nodes, 0))
     for e in graph.edges:
         counts[e.source] += 1
         counts[e.target] += 1
@@ -76,3 +81,19 @@ def graph_stats(graph) -> dict[str, pd.DataFrame]:
             columns=["node", "type", "degree", "sentences", "node id"],
         ),
     }
+
+
+def stats_figures(stats: dict[str, pd.DataFrame]) -> list[Figure]:
+    """The four statistics charts: nodes by type, edges by role, degree histogram, most connected nodes.
+
+    Plotly reads HTML entities and a few tags in labels, so node labels from the document are escaped.
+    """
+    colors = {"color_discrete_map": KIND_COLORS}
+    top = stats["top_nodes"].assign(node=lambda df: df["node"].map(esc) + "  ")
+    return [
+        px.bar(stats["node_types"], x="type", y="count", color="type", title="Nodes by type", **colors),
+        px.bar(stats["edge_roles"], x="role", y="count", title="Edges by role"),
+        px.histogram(stats["degrees"], x="degree", log_y=True, title="Degree distribution (log count)"),
+        px.bar(top, x="degree", y="node", orientation="h", color="type", title="Most connected nodes",
+               category_orders={"node": list(top["node"])}, hover_data=["sentences"], **colors),
+    ]

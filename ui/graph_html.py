@@ -102,7 +102,8 @@ def json_for_script(data) -> str:
     '{"t": "\\\\u003c/script\\\\u003e\\\\u003cb\\\\u003e\\\\u0026"}'
     """
     text = json.dumps(data, ensure_ascii=False)
-    for raw, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+    for raw, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"),
+                         ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
         text = text.replace(raw, escaped)
     return text
 
@@ -147,7 +148,8 @@ def _network(nodes: list[VisNode], edges: list[VisEdge], selected: str):
     for e in edges:
         if e.source in known and e.target in known:
             net.add_edge(
-                e.source, e.target, label=e.label, title=f"{e.label}\ngrounded in: {', '.join(e.sentences[:TOOLTIP_SENTENCES])}",
+                e.source, e.target, label=e.label,
+                title=f"{e.label}\ngrounded in: {', '.join(e.sentences[:TOOLTIP_SENTENCES])}",
                 dashes=e.label == "next", kg_sentences=list(e.sentences),
             )
     net.options = _options(len(nodes))
@@ -212,18 +214,25 @@ _TEMPLATE = """<!DOCTYPE html>
 <html><head><meta charset="utf-8">
 <style>__VIS_CSS__</style>
 <style>
-  html, body { margin: 0; padding: 0; font-family: "Source Sans Pro", "Segoe UI", sans-serif; color: #1f2933; background: #fff; }
+  html, body { margin: 0; padding: 0; font-family: "Source Sans Pro", "Segoe UI", sans-serif; color: #1f2933;
+               background: #fff; }
   #wrap { display: flex; gap: 10px; height: __HEIGHT__px; }
-  #graph { flex: 1 1 auto; min-width: 0; border: 1px solid #d9dee4; border-radius: 8px; background: #fbfcfd; position: relative; }
-  #panel { flex: 0 0 32%; max-width: 360px; border: 1px solid #d9dee4; border-radius: 8px; padding: 10px 12px; overflow-y: auto; font-size: 13px; }
+  #graph { flex: 1 1 auto; min-width: 0; border: 1px solid #d9dee4; border-radius: 8px; background: #fbfcfd;
+           position: relative; }
+  #panel { flex: 0 0 32%; max-width: 360px; border: 1px solid #d9dee4; border-radius: 8px; padding: 10px 12px;
+           overflow-y: auto; font-size: 13px; }
   #panel h4 { margin: 0 0 6px 0; font-size: 15px; word-break: break-word; }
-  #panel .kind { display: inline-block; padding: 1px 7px; border-radius: 9px; color: #fff; font-size: 11px; margin-bottom: 6px; }
+  #panel .kind { display: inline-block; padding: 1px 7px; border-radius: 9px; color: #fff; font-size: 11px;
+                 margin-bottom: 6px; }
   #panel .hint { color: #7b8794; }
   #panel ul { padding-left: 16px; margin: 4px 0 8px 0; }
-  #panel .sid { font-family: monospace; font-size: 11px; background: #eef2f6; border-radius: 4px; padding: 0 4px; margin-right: 4px; }
+  #panel .sid { font-family: monospace; font-size: 11px; background: #eef2f6; border-radius: 4px; padding: 0 4px;
+                margin-right: 4px; }
   #panel .sec { font-weight: 600; margin-top: 8px; }
-  #bar { display: flex; gap: 14px; align-items: center; font-size: 12px; color: #52606d; margin-bottom: 6px; flex-wrap: wrap; }
-  #bar .dot { display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin-right: 4px; vertical-align: -1px; }
+  #bar { display: flex; gap: 14px; align-items: center; font-size: 12px; color: #52606d; margin-bottom: 6px;
+         flex-wrap: wrap; }
+  #bar .dot { display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin-right: 4px;
+              vertical-align: -1px; }
   #notice { background: #fff4e5; border: 1px solid #f5b971; color: #8a4b08; border-radius: 6px; padding: 2px 8px; }
   div.vis-tooltip { white-space: pre-line; max-width: 420px; font-size: 12px; }
 </style></head>
@@ -250,7 +259,8 @@ _TEMPLATE = """<!DOCTYPE html>
   const panel = document.getElementById("panel");
   if (!KG.panel) panel.style.display = "none";
   function hint() {
-    panel.replaceChildren(el("div", "hint", "Click a node or an edge to see its texts and the sentences it is grounded in."));
+    panel.replaceChildren(el("div", "hint",
+                             "Click a node or an edge to see its texts and the sentences it is grounded in."));
   }
   function sentenceList(ids) {
     const ul = el("ul");
@@ -269,7 +279,9 @@ _TEMPLATE = """<!DOCTYPE html>
     panel.appendChild(el("div", "sid", node.id));
     if (node.kg_texts && node.kg_texts.length) {
       panel.appendChild(el("div", "sec", "Texts (" + node.kg_texts.length + ")"));
-      const ul = el("ul"); node.kg_texts.forEach(function (t) { ul.appendChild(el("li", "", t)); }); panel.appendChild(ul);
+      const ul = el("ul");
+      node.kg_texts.forEach(function (t) { ul.appendChild(el("li", "", t)); });
+      panel.appendChild(ul);
     }
     panel.appendChild(el("div", "sec", "Grounded in " + (node.kg_sentences || []).length + " sentence(s)"));
     panel.appendChild(sentenceList(node.kg_sentences || []));

@@ -13,9 +13,6 @@ uses them like this::
 Every writing widget shows a kgcore error (no author, unknown sentence …)
 as a message, and reruns the page after a successful write so every view
 of the labels is current; the confirmation survives the rerun (:func:`flash`).
-
->>> TYPE_LABELS["II"]
-'II · retrieval'
 """
 
 from __future__ import annotations
@@ -25,10 +22,23 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from kgcore.audit import ALLOWED_ARTIFACTS, DB_NAME, LABEL_TYPES, AuditDB, AuditRecord, record_to_result
+from kgcore.audit import (
+    ALLOWED_ARTIFACTS,
+    DB_NAME,
+    LABEL_TYPES,
+    AuditDB,
+    AuditRecord,
+    record_to_result,
+    store_suggestion,
+)
+from kgcore.core.types import Answer, QueryResult
+from kgcore.evaluate import diagnose
+from kgcore.index.embed import Embedder
+from kgcore.index.store import Index
 
 from . import resources
 from .errors import reported
+from .labels import TARGETS, TYPE_LABELS
 from .markup import md_escape
 from .state import AskOutcome, AskRun, get_state
 
@@ -40,21 +50,6 @@ OPEN_RECORD_KEY = "audit.open_record"
 #: (QueryResult object, record id) of that re-opened record, so labels go to the record it came from.
 REOPENED_KEY = "audit.reopened"
 FLASH_KEY = "audit.flash"
-TYPE_LABELS = {
-    "I": "I · graph construction",
-    "II": "II · retrieval",
-    "III": "III · answer generation",
-    "correct": "correct",
-    "gold-not-in-document": "gold not in document",
-}
-TARGETS = {
-    "record": "The answer as a whole",
-    "match": "A query-node match",
-    "sentence": "A context sentence",
-    "answer_sentence": "An answer sentence",
-    "node": "A graph node",
-    "edge": "A graph edge",
-}
 MAX_OPTIONS = 300
 SEARCH_LIMIT = 10
 
@@ -110,7 +105,7 @@ def show_flash() -> None:
         st.toast(md_escape(message), icon=":material/check_circle:")  # seen even when the panel is scrolled away
 
 
-def record_for(db: AuditDB, result, answer, index, gold=None) -> int:
+def record_for(db: AuditDB, result: QueryResult, answer: Answer | None, index: Index, gold=None) -> int:
     """The audit record of an answered question, saved on first use (saving again is a no-op).
 
     A result re-opened from the Review page (:func:`reopen_record`) keeps
@@ -141,7 +136,7 @@ def _no_author_help(author: str, text: str) -> str:
 
 # -- one-click buttons ----------------------------------------------------------------
 def match_label_button(db: AuditDB, record_id: int, match, author: str, key: str) -> None:
-    """"Wrong match (II)" for one query-node match (a :class:`~kgcore.types.Match`)."""
+    """"Wrong match (II)" for one query-node match (a :class:`~kgcore.core.types.Match`)."""
     artifact = f"{match.query_node}|{match.node_id}"
     if st.button("Wrong match (II)", key=f"label.match.{record_id}.{key}", disabled=not author,
                  help=_no_author_help(author, f"Retrieval error: {match.label!r} should not match this query node")):
@@ -155,11 +150,13 @@ def node_label_button(db: AuditDB, record_id: int, node_id: str, author: str, ke
         _add_label(db, record_id, author, "I", "node", node_id)
 
 
-def sentence_label_buttons(db: AuditDB, record_id: int, sentence_id: str, in_context: bool, author: str, key: str) -> None:
+def sentence_label_buttons(db: AuditDB, record_id: int, sentence_id: str, in_context: bool, author: str,
+                           key: str) -> None:
     """Buttons for one sentence: a graph error in it (I) and, when it was not retrieved, "should have been" (II)."""
     cols = iter(st.columns(2))
     if not in_context and next(cols).button("Should have been retrieved (II)", key=f"label.miss.{record_id}.{key}",
-                                            disabled=not author, help=_no_author_help(author, "Retrieval missed this sentence")):
+                                            disabled=not author,
+                                            help=_no_author_help(author, "Retrieval missed this sentence")):
         _add_label(db, record_id, author, "II", "sentence", sentence_id, "Missing sentence: should have been retrieved")
     if next(cols).button("Graph error here (I)", key=f"label.sgraph.{record_id}.{key}", disabled=not author,
                          help=_no_author_help(author, "The graph built from this sentence is wrong or incomplete")):
@@ -220,7 +217,7 @@ def missing_sentence_search(db: AuditDB, record_id: int, result, index, author: 
             sentence_label_buttons(db, record_id, s.id, s.id in context, author, key=f"{key}.{s.id}")
 
 
-def artifact_options(kind: str, result, answer, index) -> list[tuple[str, str]]:
+def artifact_options(kind: str, result: QueryResult, answer: Answer | None, index: Index) -> list[tuple[str, str]]:
     """(artifact id, description) pairs a label of ``kind`` can point at for this result."""
     if kind == "match":
         labels = {n.key: n.label for n in result.query_graph.nodes} if result.query_graph else {}
@@ -242,11 +239,13 @@ def artifact_options(kind: str, result, answer, index) -> list[tuple[str, str]]:
     if kind == "edge":
         keep, context = set(node_ids), set(result.sentence_ids)
         edges = [e for e in graph.edges if e.source in keep and e.target in keep and context & set(e.grounded_texts)]
-        return [(f"{e.source}|{e.edge_role}|{e.target}", f"{e.source} —{e.edge_role}→ {e.target}") for e in edges[:MAX_OPTIONS]]
+        return [(f"{e.source}|{e.edge_role}|{e.target}", f"{e.source} —{e.edge_role}→ {e.target}")
+                for e in edges[:MAX_OPTIONS]]
     return []
 
 
-def label_form(db: AuditDB, record_id: int, result, answer, index, author: str, key: str = "form") -> None:
+def label_form(db: AuditDB, record_id: int, result: QueryResult, answer: Answer | None, index: Index, author: str,
+               key: str = "form") -> None:
     """A form for any label: pick what failed, the error type, add a note."""
     k = f"label.{key}.{record_id}"
     kind = st.selectbox("What failed?", list(TARGETS), format_func=TARGETS.get, key=f"{k}.kind")
@@ -267,15 +266,15 @@ def label_form(db: AuditDB, record_id: int, result, answer, index, author: str, 
 
 
 # -- diagnosis and the label list ------------------------------------------------------
-def diagnosis_panel(db: AuditDB, record_id: int, result, answer, index, author: str, embedder=None, key: str = "diag") -> None:
+def diagnosis_panel(db: AuditDB, record_id: int, result: QueryResult, answer: Answer | None, index: Index, author: str,
+                    embedder: Embedder | None = None, key: str = "diag") -> None:
     """Gold answers in, an automatic diagnosis out, stored as a suggestion (never as a human label)."""
-    from kgcore.diagnose import diagnose, store_suggestion
-
     k = f"label.{key}.{record_id}"
     record = db.get_record(record_id)
     gold = st.text_area("Gold answer(s), one per line", value="\n".join(record.gold), key=f"{k}.gold", height=70)
     if st.button("Diagnose automatically", key=f"{k}.run", icon=":material/troubleshoot:",
-                 help="Suggest the failing stage (correct / gold not in document / I / II / III) from the gold answers"):
+                 help="Suggest the failing stage (correct / gold not in document / I / II / III) "
+                      "from the gold answers"):
         done = False
         with reported("Diagnosing"):
             db.set_gold(record_id, gold.splitlines())
@@ -292,7 +291,8 @@ def labels_frame(labels) -> pd.DataFrame:
     return pd.DataFrame([{
         "id": lb.id, "type": TYPE_LABELS.get(lb.label_type, lb.label_type), "artifact": lb.artifact_kind,
         "artifact id": lb.artifact_id, "author": lb.author, "source": lb.source,
-        "accepts/overrides": f"#{lb.suggestion_id}" if lb.suggestion_id else "", "note": lb.note, "at (UTC)": lb.created_at,
+        "accepts/overrides": f"#{lb.suggestion_id}" if lb.suggestion_id else "", "note": lb.note,
+        "at (UTC)": lb.created_at,
     } for lb in labels])
 
 
@@ -316,7 +316,8 @@ def labels_list(db: AuditDB, record_id: int, author: str, key: str = "list") -> 
         other = cols[1].selectbox("Override with", LABEL_TYPES, format_func=TYPE_LABELS.get, key=f"{k}.override_type")
         if cols[1].button("Override", key=f"{k}.override", disabled=not author,
                           help=_no_author_help(author, "Store your own verdict instead of the suggestion")):
-            _write(lambda: db.override(label.id, author, other), f"Overrode suggestion #{label.id} with {TYPE_LABELS[other]}.")
+            _write(lambda: db.override(label.id, author, other),
+                   f"Overrode suggestion #{label.id} with {TYPE_LABELS[other]}.")
     if cols[2].button("Delete label", key=f"{k}.delete", icon=":material/delete:"):
         _write(lambda: db.delete_label(label.id), f"Deleted label #{label.id}.")
 
@@ -331,7 +332,8 @@ def _write(action, message: str) -> None:
         st.rerun()
 
 
-def render_label_controls(db: AuditDB, record_id: int, result, answer, index, author: str, embedder=None) -> None:
+def render_label_controls(db: AuditDB, record_id: int, result: QueryResult, answer: Answer | None, index: Index,
+                          author: str, embedder: Embedder | None = None) -> None:
     """Everything for labelling one answered question: one-click "correct", the automatic diagnosis,
     a form for any label, the missing-sentence search and the list of labels (accept / override / delete).
 

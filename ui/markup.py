@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 #: Node texts that would mark almost every sentence and tell the reader nothing.
 UNMARKABLE = frozenset(

@@ -12,7 +12,11 @@ pending confirmation).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+
+import streamlit as st
+
+from kgcore.core.types import Answer, QueryResult
+from kgcore.index.manifest import IndexOutcome
 
 STATE_KEY = "kg_app_state"
 
@@ -21,8 +25,8 @@ STATE_KEY = "kg_app_state"
 class AskRun:
     """One method's outcome for one question: kgcore's QueryResult and Answer."""
 
-    result: Any
-    answer: Any
+    result: QueryResult
+    answer: Answer
 
 
 @dataclass
@@ -41,8 +45,8 @@ class AskOutcome:
 class AppState:
     doc_id: str | None = None
     ask: AskOutcome | None = None
-    #: Summaries (manifests) of the documents indexed by the last indexing run.
-    indexed: list[dict] = field(default_factory=list)
+    #: What the last indexing run did to each document.
+    indexed: list[IndexOutcome] = field(default_factory=list)
     #: Errors of the last indexing run, as (file name, message).
     index_errors: list[tuple[str, str]] = field(default_factory=list)
     #: ("delete" | "reindex", doc_id) waiting for the user's confirmation.
@@ -66,8 +70,6 @@ class AppState:
 
 def get_state() -> AppState:
     """This session's :class:`AppState` (created on first use)."""
-    import streamlit as st
-
     state = st.session_state.get(STATE_KEY)
     if not isinstance(state, AppState):
         state = st.session_state[STATE_KEY] = AppState()

@@ -1,11 +1,11 @@
 """Pick the part of a GroundedKG to draw, capped so the browser never freezes.
 
-Works on anything shaped like :class:`kgcore.graph.GroundedGraph`
-(``nodes`` dict of :class:`~kgcore.types.Node`, ``edges`` list of
-:class:`~kgcore.types.Edge`, ``neighbors(node_id)``).
+Works on anything shaped like :class:`kgcore.index.graph.GroundedGraph`
+(``nodes`` dict of :class:`~kgcore.core.types.Node`, ``edges`` list of
+:class:`~kgcore.core.types.Edge`, ``neighbors(node_id)``).
 
->>> from kgcore.graph import GroundedGraph
->>> from kgcore.types import Edge, Node
+>>> from kgcore.index.graph import GroundedGraph
+>>> from kgcore.core.types import Edge, Node
 >>> g = GroundedGraph({i: Node(i, i, [i], "entity", ["text_0-0"]) for i in "abcd"},
 ...                   [Edge("a", "b", "ARG0", "entity-entity", ["text_0-0"]),
 ...                    Edge("b", "c", "ARG1", "entity-entity", ["text_0-0"]),
@@ -18,10 +18,10 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
-from kgcore.types import Edge, LocalNode, Node, SentenceGraph
+from kgcore.core.types import Edge, LocalNode, Node, SentenceGraph
 
 from .graph_html import VisEdge, VisNode
 
@@ -43,7 +43,8 @@ class Neighbourhood:
     def notice(self) -> str:
         if not self.truncated:
             return ""
-        return f"Showing {len(self.node_ids)} of {self.total} nodes (capped at {len(self.node_ids)} to keep the page fast)"
+        return (f"Showing {len(self.node_ids)} of {self.total} nodes "
+                f"(capped at {len(self.node_ids)} to keep the page fast)")
 
 
 def neighbourhood(graph, seeds: Iterable[str], depth: int = 1, max_nodes: int = MAX_NODES) -> Neighbourhood:
@@ -75,7 +76,8 @@ def edges_among(graph, node_ids: Iterable[str]) -> list[Edge]:
     return [e for e in graph.edges if e.source in keep and e.target in keep]
 
 
-def vis_from_graph(graph, node_ids: list[str], emphasis: dict[str, str] | None = None) -> tuple[list[VisNode], list[VisEdge]]:
+def vis_from_graph(graph, node_ids: list[str],
+                   emphasis: dict[str, str] | None = None) -> tuple[list[VisNode], list[VisEdge]]:
     """VisNodes/VisEdges for ``node_ids`` of a GroundedKG (``emphasis``: node id -> "matched" ...)."""
     emphasis = emphasis or {}
     nodes = [_vis_node(graph.nodes[i], emphasis.get(i, "")) for i in node_ids if i in graph.nodes]

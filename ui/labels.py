@@ -1,0 +1,49 @@
+"""Every user-facing name of a kgcore choice, in one place (methods, parsers, backends, label types, targets).
+
+>>> METHOD_LABELS["bm25"], TYPE_LABELS["II"], label(METHOD_LABELS, "new-method")
+('BM25 (keywords)', 'II · retrieval', 'new-method')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+METHOD_LABELS = {
+    "groundedkg": "GroundedKG (graph nodes)",
+    "dense": "Dense (sentence vectors)",
+    "bm25": "BM25 (keywords)",
+    "hybrid": "Hybrid (dense + BM25)",
+    "full": "Full document",
+    "none": "No context",
+}
+PARSER_LABELS = {"srl": "SRL (spaCy frames)", "amr": "AMR (amrlib)"}
+COREF_LABELS = {
+    "heuristic": "Heuristic (spaCy rules, fast)",
+    "fastcoref": "fastcoref (neural model)",
+    "none": "None (keep pronouns)",
+}
+EMBEDDING_LABELS = {
+    "basic": "basic: node name + its texts",
+    "neighbor": "neighbor: + mean of 1-hop neighbours",
+    "attention": "attention: + attention over neighbours",
+}
+TYPE_LABELS = {
+    "I": "I · graph construction",
+    "II": "II · retrieval",
+    "III": "III · answer generation",
+    "correct": "correct",
+    "gold-not-in-document": "gold not in document",
+}
+TARGETS = {
+    "record": "The answer as a whole",
+    "match": "A query-node match",
+    "sentence": "A context sentence",
+    "answer_sentence": "An answer sentence",
+    "node": "A graph node",
+    "edge": "A graph edge",
+}
+
+
+def label(labels: Mapping[str, str], key: str) -> str:
+    """The display name of ``key``, or ``key`` itself when it has none (a value from a newer version)."""
+    return labels.get(key, key)
