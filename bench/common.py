@@ -14,7 +14,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
-RESULTS = ROOT / "bench" / "results"
+RESULTS = Path(os.environ.get("KGCORE_BENCH_RESULTS", ROOT / "bench" / "results"))
 STORE_ROOT = Path(os.environ.get("KGCORE_BENCH_STORE", ROOT / "bench" / "data" / "store"))
 PETER = ROOT / "assets" / "peter_rabbit.txt"
 PETER_QA = ROOT / "assets" / "peter_rabbit_dev_qa.csv"

@@ -12,20 +12,20 @@ import subprocess
 import sys
 import time
 
-from common import STORE_ROOT, PETER, crusoe_path, machine, write_json
+from common import PETER, STORE_ROOT, crusoe_path, machine, write_json
 
 CHILD = r"""
 import json, resource, sys, time
 sys.path.insert(0, sys.argv[1])
-from kgcore.embed import get_embedder
-from kgcore.nlp import load_spacy
-from kgcore.pipeline import index_file
-from kgcore.store import Store
+from kgcore.index.embed import get_embedder
+from kgcore.core.nlp import load_spacy
+from kgcore.index.pipeline import index_file
+from kgcore.index.store import Store
 t0 = time.perf_counter()
 load_spacy(); get_embedder()
 models_s = time.perf_counter() - t0
 t1 = time.perf_counter()
-m = index_file(sys.argv[2], Store(sys.argv[3]), name=sys.argv[4], force=True)
+m = index_file(sys.argv[2], Store(sys.argv[3]), name=sys.argv[4], force=True).manifest.to_dict()
 wall = time.perf_counter() - t1
 rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps({"doc_id": m["doc_id"], "counts": m["counts"], "stages_s": m["timings_s"],

@@ -15,10 +15,10 @@ import time
 
 from common import CRUSOE_QA, STORE_ROOT, crusoe_path, machine, write_json
 
-from kgcore.engine import QueryEngine
-from kgcore.pipeline import index_file
-from kgcore.settings import RetrievalOptions
-from kgcore.store import Store
+from kgcore.core.settings import RetrievalOptions
+from kgcore.index.pipeline import index_file
+from kgcore.index.store import Store
+from kgcore.query.engine import QueryEngine
 
 EXTRA_QUESTIONS = """Why did Crusoe leave his father's house?
 What did his father advise him?
@@ -86,12 +86,14 @@ def main() -> None:
             "max_ms": round(max(latencies), 1),
             "p50_step_ms": {k: round(statistics.median(v), 1) for k, v in steps.items()},
         }
-        print(f"{method:<11} p50={rows[method]['p50_ms']:7.1f} ms  p95={rows[method]['p95_ms']:7.1f} ms  steps={rows[method]['p50_step_ms']}")
+        print(f"{method:<11} p50={rows[method]['p50_ms']:7.1f} ms  p95={rows[method]['p95_ms']:7.1f} ms  "
+              f"steps={rows[method]['p50_step_ms']}")
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak RSS {rss:.0f} MB")
     targets = {"groundedkg": {"p50_ms": 150, "p95_ms": 400}, "dense": {"p50_ms": 50}, "bm25": {"p50_ms": 50}}
     met = {m: all(rows[m][k] <= v for k, v in t.items()) for m, t in targets.items()}
-    write_json("query.json", {"machine": machine(), "targets": targets, "meets_targets": met, "methods": rows, "peak_rss_mb": round(rss, 1)})
+    write_json("query.json", {"machine": machine(), "targets": targets, "meets_targets": met, "methods": rows,
+                              "peak_rss_mb": round(rss, 1)})
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ import argparse
 import json
 import subprocess
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from common import PETER_QA, RESULTS, ROOT, STORE_ROOT, machine
@@ -93,10 +93,12 @@ def index_section(data: dict | None, out_dir: Path) -> str:
     stage_rows = [[b["doc_id"]] + [b["stages_s"].get(s) for s in stages] for b in books]
     plot = write_bar_plot("index_stages", out_dir, "Indexing time per stage", stages,
                           {b["doc_id"]: [b["stages_s"].get(s) for s in stages] for b in books}, "seconds")
-    targets = ", ".join(f"{k}: " + ", ".join(f"{m} ≤ {v}" for m, v in t.items()) for k, t in data.get("targets", {}).items())
+    targets = ", ".join(f"{k}: " + ", ".join(f"{m} ≤ {v}" for m, v in t.items())
+                        for k, t in data.get("targets", {}).items())
     return "\n\n".join([
         "## Indexing", f"Targets: {targets}." if targets else "",
-        md_table(["book", "words", "sentences", "nodes", "edges", "wall s", "model load s", "peak RSS MB", "meets targets"], rows),
+        md_table(["book", "words", "sentences", "nodes", "edges", "wall s", "model load s", "peak RSS MB",
+                  "meets targets"], rows),
         "Seconds per stage:", md_table(["book"] + stages, stage_rows), plot,
     ]) + "\n"
 
@@ -107,13 +109,16 @@ def query_section(data: dict | None, out_dir: Path) -> str:
     methods = data["methods"]
     steps = list(dict.fromkeys(s for m in methods.values() for s in m.get("p50_step_ms", {})))
     met = data.get("meets_targets", {})
-    rows = [[m, r["questions"], r["p50_ms"], r["p95_ms"], r.get("max_ms")] + [r.get("p50_step_ms", {}).get(s) for s in steps]
+    rows = [[m, r["questions"], r["p50_ms"], r["p95_ms"], r.get("max_ms")]
+            + [r.get("p50_step_ms", {}).get(s) for s in steps]
             + [yes_no(met.get(m))] for m, r in methods.items()]
     plot = write_bar_plot("query_latency", out_dir, "Retrieval latency (answer generation excluded)", list(methods),
-                          {"p50": [r["p50_ms"] for r in methods.values()], "p95": [r["p95_ms"] for r in methods.values()]}, "ms")
+                          {"p50": [r["p50_ms"] for r in methods.values()],
+                           "p95": [r["p95_ms"] for r in methods.values()]}, "ms")
     return "\n\n".join([
         "## Query latency", f"Peak RSS {data.get('peak_rss_mb')} MB; targets {json.dumps(data.get('targets', {}))}.",
-        md_table(["method", "questions", "p50 ms", "p95 ms", "max ms"] + [f"p50 {s} ms" for s in steps] + ["meets targets"], rows),
+        md_table(["method", "questions", "p50 ms", "p95 ms", "max ms"] + [f"p50 {s} ms" for s in steps]
+                 + ["meets targets"], rows),
         plot,
     ]) + "\n"
 
@@ -131,16 +136,21 @@ def quality_section(data: dict | None, out_dir: Path) -> str:
         methods = list(dict.fromkeys(r["method"] for r in mine))
         at = {(r["method"], r["budget_words"]): r for r in mine}
         ceiling = whole.get((book, split))
-        note = f", whole book: hit {ceiling['evidence_hit_rate']}, recall {ceiling['answer_token_recall']}" if ceiling else ""
+        note = (f", whole book: hit {ceiling['evidence_hit_rate']}, recall {ceiling['answer_token_recall']}"
+                if ceiling else "")
         parts.append(f"### {book} — {split} ({mine[0]['questions']} questions{note})")
         parts.append(md_table(["method", *[str(b) for b in budgets], "no budget"],
-                              [[m, *[at.get((m, b), {}).get("evidence_hit_rate") for b in [*budgets, 0]]] for m in methods]))
+                              [[m, *[at.get((m, b), {}).get("evidence_hit_rate") for b in [*budgets, 0]]]
+                               for m in methods]))
         detail = [r for r in mine if r["budget_words"] in (200, 500, 1000, 0)]
-        parts.append(md_table(["budget words", "method", "evidence hit", "answer-token recall", "mean words", "mean sentences", "% of book"],
-                              [[r["budget_words"] or "none", r["method"], r["evidence_hit_rate"], r["answer_token_recall"],
-                                r["mean_words"], r["mean_sentences"], r["pct_of_book"]] for r in detail]))
+        parts.append(md_table(["budget words", "method", "evidence hit", "answer-token recall", "mean words",
+                               "mean sentences", "% of book"],
+                              [[r["budget_words"] or "none", r["method"], r["evidence_hit_rate"],
+                                r["answer_token_recall"], r["mean_words"], r["mean_sentences"], r["pct_of_book"]]
+                               for r in detail]))
         series = {m: [at.get((m, b), {}).get("evidence_hit_rate") for b in budgets] for m in methods}
-        parts.append(write_line_plot(f"evidence_hit_{book}_{split}", out_dir, f"{book} ({split}): evidence hit rate by word budget",
+        parts.append(write_line_plot(f"evidence_hit_{book}_{split}", out_dir,
+                                     f"{book} ({split}): evidence hit rate by word budget",
                                      budgets, series, "hit rate"))
     lines = data.get("groundedkg_beats_baselines", {}).get("lines", [])
     if lines:
@@ -148,7 +158,8 @@ def quality_section(data: dict | None, out_dir: Path) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def write_line_plot(name: str, out_dir: Path, title: str, xs: list[int], series: dict[str, list[float | None]], unit: str) -> str:
+def write_line_plot(name: str, out_dir: Path, title: str, xs: list[int], series: dict[str, list[float | None]],
+                    unit: str) -> str:
     """Write one line per series over a log-scaled x axis as ``name``.png; returns the markdown image line."""
     import matplotlib
 
@@ -158,7 +169,8 @@ def write_line_plot(name: str, out_dir: Path, title: str, xs: list[int], series:
     figure, axes = plt.subplots(figsize=(7.2, 4.4))
     for j, (label, values) in enumerate(series.items()):
         points = [(x, v) for x, v in zip(xs, values) if v is not None]
-        axes.plot([x for x, _ in points], [v for _, v in points], marker="o", label=label, color=COLOURS[j % len(COLOURS)])
+        axes.plot([x for x, _ in points], [v for _, v in points], marker="o", label=label,
+                  color=COLOURS[j % len(COLOURS)])
     axes.set_xscale("log")
     axes.set_xticks(xs, [str(x) for x in xs])
     axes.minorticks_off()
@@ -185,7 +197,8 @@ def eval_section(folder: Path, out_dir: Path) -> str:
     plot = write_bar_plot(f"eval_{folder.name}", out_dir, "Answer metrics (×100)", labels, metrics, "score", y_max=100)
     return "\n\n".join([
         f"## Answer quality: {meta['doc_id']}" + (f" ({folder.name})" if folder.name != meta["doc_id"] else ""),
-        f"{meta['questions']} questions from `{meta.get('qa_file', '?')}` on a {meta.get('book_words', '?')}-word book, "
+        f"{meta['questions']} questions from `{meta.get('qa_file', '?')}` "
+        f"on a {meta.get('book_words', '?')}-word book, "
         f"index {meta['index']}, answerer {meta['answerer']}"
         + (f" (model {meta['answer_model']})" if meta.get("answer_model") else "")
         + f", BERTScore encoder {meta['bertscore_model']}. "
@@ -227,7 +240,7 @@ def build_report(results: Path, evals: list[Path]) -> str:
     facts = {**machine(), "cpu_model": cpu_model()}
     sections = [
         "# GroundedKG benchmark report",
-        f"Generated {datetime.now(timezone.utc).isoformat(timespec='seconds')} by `python bench/report.py`.",
+        f"Generated {datetime.now(UTC).isoformat(timespec='seconds')} by `python bench/report.py`.",
         machine_section(facts),
         index_section(load("index.json", results), results),
         query_section(load("query.json", results), results),
@@ -241,7 +254,8 @@ def build_report(results: Path, evals: list[Path]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--run", action="store_true", help="run the three benchmarks first")
-    parser.add_argument("--eval", action="append", default=[], type=Path, help="a `kgcore eval --out` folder to include")
+    parser.add_argument("--eval", action="append", default=[], type=Path,
+                        help="a `kgcore eval --out` folder to include")
     parser.add_argument("--results", type=Path, default=RESULTS, help="folder of the JSON results and the report")
     args = parser.parse_args(argv)
     if args.run:

@@ -23,12 +23,12 @@ import statistics
 
 from common import CRUSOE_QA, PETER, PETER_QA, RESULTS, STORE_ROOT, crusoe_path, machine, write_json
 
-from kgcore.engine import QueryEngine
-from kgcore.metrics import answer_token_recall, evidence_hit
-from kgcore.pipeline import index_file
-from kgcore.qaset import load_qa
-from kgcore.settings import RetrievalOptions
-from kgcore.store import Store
+from kgcore.core.settings import RetrievalOptions
+from kgcore.evaluate.metrics import answer_token_recall, evidence_hit
+from kgcore.evaluate.qaset import load_qa
+from kgcore.index.pipeline import index_file
+from kgcore.index.store import Store
+from kgcore.query.engine import QueryEngine
 
 BENCH = RESULTS.parent
 METHODS = ("groundedkg", "dense", "bm25", "hybrid")
@@ -72,7 +72,8 @@ def evaluate_set(engine: QueryEngine, doc_id: str, split: str, qa_paths, methods
             row = {"book": doc_id, "split": split, **measure(engine, doc_id, items, method, budget)}
             rows.append(row)
             print(f"{doc_id:<16} {split:<4} budget={budget:<5} {method:<10} hit={row['evidence_hit_rate']:.3f} "
-                  f"recall={row['answer_token_recall']:.3f} words={row['mean_words']:>7.0f} ({row['pct_of_book']:.1f}%)",
+                  f"recall={row['answer_token_recall']:.3f} words={row['mean_words']:>7.0f} "
+                  f"({row['pct_of_book']:.1f}%)",
                   flush=True)
     return rows, {"book": doc_id, "split": split, **ceiling}
 
