@@ -8,6 +8,7 @@ and CSV, and :mod:`~kgcore.audit.agreement` computes Cohen's kappa.
 """
 
 from kgcore.audit.agreement import Agreement, cohen_kappa, kappa, verdict
+from kgcore.audit.bundles import bundle
 from kgcore.audit.db import AUTOMATIC_AUTHOR, DB_NAME, AuditDB
 from kgcore.audit.model import (
     ALLOWED_ARTIFACTS,
@@ -15,7 +16,6 @@ from kgcore.audit.model import (
     SOURCES,
     AuditRecord,
     Label,
-    bundle,
     compare_runs,
     record_to_result,
     rerun,

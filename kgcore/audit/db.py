@@ -49,11 +49,11 @@ from contextlib import closing
 from pathlib import Path
 from typing import TypeVar
 
+from kgcore.audit.bundles import bundle
 from kgcore.audit.model import (
     AuditRecord,
     Label,
     as_tuple,
-    bundle,
     check_artifact_in_record,
     check_label,
     gold_list,
@@ -61,12 +61,13 @@ from kgcore.audit.model import (
     record_payload,
     record_uid,
     sql_filter,
+    upgrade_payload,
     utc_now,
 )
 from kgcore.audit.schema import apply_migrations
 from kgcore.core.errors import AuditError, InputError, clean_field
 from kgcore.core.types import Answer, QueryResult
-from kgcore.index.manifest import Manifest
+from kgcore.index.collection import CollectionManifest
 from kgcore.index.store import Index
 
 DB_NAME = "audit.sqlite"
@@ -88,7 +89,7 @@ def _record(row: sqlite3.Row) -> AuditRecord:
         row["id"], row["uid"], row["created_at"], row["doc_id"], row["manifest_hash"], row["question"],
         row["method"], row["answerer"], row["answer"], json.loads(row["gold_json"]),
         json.loads(row["settings_json"]), json.loads(row["models_json"]),
-        json.loads(row["result_json"]) if "result_json" in row.keys() else {},
+        upgrade_payload(json.loads(row["result_json"]), row["doc_id"]) if "result_json" in row.keys() else {},
     )
 
 
@@ -181,15 +182,16 @@ class AuditDB:
         return self._read("PRAGMA user_version")[0][0]
 
     # -- records -----------------------------------------------------------------
-    def save_record(self, result: QueryResult, answer: Answer | None, doc_manifest: Manifest, gold=None) -> int:
+    def save_record(self, result: QueryResult, answer: Answer | None, doc_manifest: CollectionManifest,
+                    gold=None) -> int:
         """Store a result and its answer; returns the record id.
 
         The record's ``uid`` is :func:`record_uid` of its content, so saving
         the same result again returns the existing id (and adds any new gold
         answers to it) instead of duplicating it.
         """
-        if doc_manifest.doc_id != result.doc_id:
-            raise InputError("doc_manifest", f"is the manifest of {doc_manifest.doc_id!r}, not of {result.doc_id!r}")
+        if doc_manifest.name != result.doc_id:
+            raise InputError("doc_manifest", f"is the manifest of {doc_manifest.name!r}, not of {result.doc_id!r}")
         payload = record_payload(result, answer)
         ihash = doc_manifest.content_hash
         uid, golds = record_uid(payload, ihash), gold_list(gold)

@@ -28,6 +28,7 @@ from importlib import metadata
 from kgcore.core.errors import InputError
 from kgcore.core.settings import RetrievalOptions
 from kgcore.core.types import (
+    SENTENCE_ID_PATTERN,
     Answer,
     Citation,
     LocalEdge,
@@ -38,8 +39,10 @@ from kgcore.core.types import (
     SentenceGraph,
 )
 from kgcore.core.version import __version__
-from kgcore.index.manifest import Manifest, manifest_hash
-from kgcore.index.store import Index
+from kgcore.index.collection import CollectionManifest
+from kgcore.index.graph import is_proper_name, scoped_id
+from kgcore.index.legacy import global_sentence_id
+from kgcore.index.manifest import manifest_hash
 from kgcore.query.engine import QueryEngine, result_to_json
 
 LABEL_TYPES = ("I", "II", "III", "correct", "gold-not-in-document")
@@ -51,9 +54,8 @@ ALLOWED_ARTIFACTS = {
     "gold-not-in-document": ("record",),
 }
 SOURCES = ("human", "automatic")
-_SENTENCE_ID = re.compile(r"^text_\d+-\d+$")
+_SENTENCE_ID = re.compile(f"^{SENTENCE_ID_PATTERN}$")
 #: The most graph nodes an audit bundle carries (a hero entity can have hundreds of neighbours).
-MAX_BUNDLE_NODES = 400
 
 
 @dataclass(frozen=True)
@@ -117,7 +119,7 @@ def check_label(label_type: str, artifact_kind: str, artifact_id: str, source: s
     if artifact_kind != "record" and not artifact_id:
         raise InputError("artifact_id", f"a {artifact_kind} label needs the id of the {artifact_kind}")
     if artifact_kind == "sentence" and not _SENTENCE_ID.match(artifact_id):
-        raise InputError("artifact_id", f"{artifact_id!r} is not a sentence id (text_<chunk>-<n>)")
+        raise InputError("artifact_id", f"{artifact_id!r} is not a sentence id ([document/]text_<chunk>-<n>)")
     if artifact_kind == "edge" and artifact_id.count("|") != 2:
         raise InputError("artifact_id", f"an edge is written 'source|role|target', got {artifact_id!r}")
     if artifact_kind == "match" and artifact_id.count("|") != 1:
@@ -190,7 +192,7 @@ def _package_version(*names: str) -> str:
     return ""
 
 
-def record_models(doc_manifest: Manifest, answer: Answer | None = None) -> dict:
+def record_models(doc_manifest: CollectionManifest, answer: Answer | None = None) -> dict:
     """Model names and versions that produced a record (index side and answer side)."""
     models, options = doc_manifest.models, doc_manifest.options
     spacy_model = models.spacy
@@ -202,8 +204,32 @@ def record_models(doc_manifest: Manifest, answer: Answer | None = None) -> dict:
         "answerer": answer.generator if answer is not None else None,
         "answer_model": answer.model if answer is not None else None,
         "kgcore": __version__, "index_kgcore": doc_manifest.kgcore_version,
-        "index_created_at": doc_manifest.created_at, "source_sha256": doc_manifest.source_sha256,
+        "index_created_at": doc_manifest.updated_at, "source_sha256": doc_manifest.source_sha256,
     }
+
+
+def upgrade_payload(payload: dict, doc_id: str) -> dict:
+    """A record stored by kgcore 0.1 with collection ids: sentence ids behind the document id, node ids scoped.
+
+    (A 0.1 index is a collection of one named after its document, which its records name as ``doc_id``.)
+
+    >>> p = upgrade_payload({"sentences": [{"id": "text_0-3"}], "citations": [{"sentence_ids": ["text_0-3"]}],
+    ...                      "matches": [{"node_id": "father", "label": "father", "node_type": "entity"}]}, "pr")
+    >>> p["sentences"][0]["id"], p["citations"][0]["sentence_ids"], p["matches"][0]["node_id"]
+    ('pr/text_0-3', ['pr/text_0-3'], 'pr/father')
+    """
+    if not doc_id or all("/" in s.get("id", "/") for s in payload.get("sentences", [])):
+        return payload
+    payload = json.loads(json.dumps(payload))
+    for s in payload.get("sentences", []):
+        s["id"] = global_sentence_id(doc_id, s["id"])
+    citations = payload.get("citations", []) + (payload.get("answer_full") or {}).get("citations", [])
+    for c in citations:
+        c["sentence_ids"] = [global_sentence_id(doc_id, i) for i in c.get("sentence_ids", [])]
+    for m in payload.get("matches", []):
+        proper = m.get("node_type") == "entity" and is_proper_name(m.get("label", ""))
+        m["node_id"] = m["node_id"] if "/" in m["node_id"] else scoped_id(doc_id, m["node_id"], proper)
+    return payload
 
 
 # -- rebuilding and re-running -------------------------------------------------------
@@ -251,11 +277,11 @@ def stored_options(record: AuditRecord) -> RetrievalOptions:
 
     >>> r = AuditRecord(1, "u", "", "d", "h", "q", "bm25", None, None, [], {"method": "bm25", "k": 3,
     ...                 "index_options": {"parser": "srl"}}, {}, {})
-    >>> stored_options(r)
-    RetrievalOptions(method='bm25', k=3, tau=None, min_count=1, budget_sentences=0, budget_words=0)
+    >>> o = stored_options(r)
+    >>> o.method, o.k, o.budget_words, o.documents
+    ('bm25', 3, 0, ())
     """
-    settings = {k: v for k, v in (record.settings or {}).items() if k in {f.name for f in fields(RetrievalOptions)}}
-    return RetrievalOptions(**{"method": record.method, **settings})
+    return RetrievalOptions.from_dict({"method": record.method, **(record.settings or {})})
 
 
 def rerun(record: AuditRecord, engine: QueryEngine, options: RetrievalOptions | None = None,
@@ -288,61 +314,6 @@ def compare_runs(old: QueryResult, old_answer: Answer | None, new: QueryResult, 
         "jaccard": round(len(set(a) & set(b)) / len(union), 3) if union else 1.0,
         "old_answer": old_text, "new_answer": new_text,
         "same_answer": " ".join((old_text or "").split()) == " ".join((new_text or "").split()),
-    }
-
-
-# -- bundle --------------------------------------------------------------------------
-def _bundle_nodes(graph, payload: dict) -> tuple[list[str], bool]:
-    """Matched nodes (or, for baselines, nodes grounded in the context) and their 1-hop neighbours."""
-    seeds = list(dict.fromkeys(m["node_id"] for m in payload.get("matches", []) if m["node_id"] in graph.nodes))
-    if not seeds:
-        seeds = list(dict.fromkeys(n.node_id for s in payload.get("sentences", [])
-                                   for n in graph.nodes_in_sentence(s["id"])))
-    kept = list(seeds)
-    for node_id in seeds:
-        kept += sorted(graph.neighbors(node_id))
-    kept = list(dict.fromkeys(kept))
-    return kept[:MAX_BUNDLE_NODES], len(kept) > MAX_BUNDLE_NODES
-
-
-def labelled_sentence_ids(labels: list[Label], payload: dict) -> list[str]:
-    """Sentence ids the labels point at (sentences, and the citations of labelled answer sentences)."""
-    ids = []
-    citations = payload.get("citations", [])
-    for label in labels:
-        if label.artifact_kind == "sentence":
-            ids.append(label.artifact_id)
-        elif label.artifact_kind == "answer_sentence" and int(label.artifact_id) < len(citations):
-            ids += citations[int(label.artifact_id)].get("sentence_ids", [])
-        ids += list(label.details.get("evidence_sentence_ids", []))
-    return list(dict.fromkeys(ids))
-
-
-def bundle(record: AuditRecord, labels: list[Label], index: Index) -> dict:
-    """One record as a self-contained JSON document: the record, its labels, the matched
-    subgraph (matched nodes, their 1-hop neighbours and the edges among them) and the
-    full texts of the selected and labelled sentences."""
-    graph = index.graph
-    node_ids, truncated = _bundle_nodes(graph, record.payload)
-    keep = set(node_ids)
-    selected = [s["id"] for s in record.payload.get("sentences", [])]
-    labelled = labelled_sentence_ids(labels, record.payload)
-    sentences = {}
-    for sid in dict.fromkeys(selected + labelled):
-        if index.has_sentence(sid):
-            s = index.sentence(sid)
-            sentences[sid] = {"original": s.original, "resolved": s.resolved, "position": s.position,
-                              "selected": sid in selected, "labelled": sid in labelled}
-    return {
-        "format": "groundedkg-audit-bundle/1",
-        "record": record.to_dict(),
-        "labels": [label.to_dict() for label in labels],
-        "index": {"doc_id": index.doc_id, "manifest_hash": index.manifest.content_hash,
-                  "same_as_record": index.manifest.content_hash == record.manifest_hash},
-        "subgraph": {"nodes": [graph.nodes[i].to_dict() for i in node_ids],
-                     "edges": [e.to_dict() for e in graph.edges if e.source in keep and e.target in keep],
-                     "truncated": truncated},
-        "sentences": sentences,
     }
 
 

@@ -29,6 +29,15 @@ class InputError(KgcoreError):
         self.reason = reason
         super().__init__(f"{where}: {reason}")
 
+    def __reduce__(self):
+        """Pickle with both parts (a worker process sends its errors back pickled).
+
+        >>> import pickle
+        >>> pickle.loads(pickle.dumps(InputError("a.pdf", "broken"))).reason
+        'broken'
+        """
+        return InputError, (self.where, self.reason)
+
 
 def clean_field(field: str, value: str | None, max_chars: int, empty_hint: str = "") -> str:
     """``value`` with whitespace collapsed; empty or over-long values are refused naming ``field``.

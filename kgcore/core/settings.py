@@ -17,6 +17,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from typing import Any
 
 from kgcore.core.errors import InputError
 
@@ -51,6 +52,10 @@ class Settings:
     fastcoref_model: str = ""
     amr_model: str = ""
     max_file_mb: float = 50.0
+    #: The ``full`` method refuses collections longer than this (it sends every word to the answerer).
+    max_full_words: int = 200_000
+    #: Processes that parse documents in parallel (0: one per core).
+    workers: int = 0
     chunk_tokens: int = 5000
     device: str = "cpu"
     openai_base_url: str = ""
@@ -70,6 +75,8 @@ class Settings:
             fastcoref_model=env.get("KGCORE_FASTCOREF_MODEL") or d.fastcoref_model,
             amr_model=env.get("KGCORE_AMR_MODEL") or d.amr_model,
             max_file_mb=_env_float(env, "KGCORE_MAX_FILE_MB", d.max_file_mb),
+            max_full_words=int(_env_float(env, "KGCORE_MAX_FULL_WORDS", d.max_full_words)),
+            workers=int(_env_float(env, "KGCORE_WORKERS", d.workers)),
             chunk_tokens=int(_env_float(env, "KGCORE_CHUNK_TOKENS", d.chunk_tokens)),
             device=env.get("KGCORE_DEVICE") or d.device,
             openai_base_url=env.get("KGCORE_OPENAI_BASE_URL") or env.get("OPENAI_BASE_URL") or "",
@@ -134,8 +141,13 @@ class RetrievalOptions:
     min_count: int = 1
     budget_sentences: int = 0
     budget_words: int = 0
+    #: Retrieve only from these documents of the collection (empty: all of them).
+    documents: tuple[str, ...] = ()
+    #: Let title pages, contents and headings into the context (kept out by default).
+    front_matter: bool = False
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "documents", tuple(dict.fromkeys(d.strip() for d in self.documents if d.strip())))
         _check_choice("method", self.method, METHODS)
         if self.k < 1:
             raise InputError("k", f"must be at least 1, got {self.k}")
@@ -147,7 +159,14 @@ class RetrievalOptions:
             raise InputError("tau", f"must be a cosine between -1 and 1, got {self.tau}")
 
     def to_dict(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {f.name: list(v) if isinstance(v := getattr(self, f.name), tuple) else v for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> RetrievalOptions:
+        """Options from a stored ``to_dict()`` (unknown keys ignored, lists back to tuples)."""
+        names = {f.name for f in fields(cls)}
+        values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k in names}
+        return cls(**values)
 
 
 def check_narrator_option(value: str) -> str:

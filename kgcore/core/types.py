@@ -3,11 +3,12 @@
 The graph types follow section 3.1 of the GroundedKG-RAG paper: a node has
 ``node_id, label, texts, node_type, grounded_texts``; an edge has
 ``source, target, edge_role, edge_type, grounded_texts``.  Sentence ids are
-``text_{chunk}-{sentence}`` as in the paper.
+the paper's ``text_{chunk}-{sentence}`` behind the document id, so they stay
+unique in a collection of documents: ``peter-rabbit/text_0-1``.
 
->>> s = Sentence("text_0-1", 0, 1, 1, "He ran.", "He ran.", "Peter ran.")
->>> s.id
-'text_0-1'
+>>> s = Sentence(sentence_id(0, 1, "peter-rabbit"), 0, 1, 1, "He ran.", "He ran.", "Peter ran.", "peter-rabbit")
+>>> s.id, split_sentence_id(s.id)
+('peter-rabbit/text_0-1', ('peter-rabbit', 'text_0-1'))
 >>> n = Node("peter", "Peter", ["Peter", "little Peter"], "entity", ["text_0-1"])
 >>> Node.from_dict(n.to_dict()) == n
 True
@@ -29,23 +30,67 @@ ENTITY_ENTITY: EdgeType = "entity-entity"
 NEXT = "next"
 
 
-def sentence_id(chunk: int, index: int) -> str:
-    """The paper's sentence id.
+#: Sentence roles: ``body`` is retrieved; ``heading`` and ``front_matter`` (title page, contents) are kept
+#: out of retrieval by default and shown in the source view.
+BODY, HEADING, FRONT_MATTER = "body", "heading", "front_matter"
+ROLES = (BODY, HEADING, FRONT_MATTER)
 
-    >>> sentence_id(1, 9)
-    'text_1-9'
+
+#: A sentence id in text: the paper's ``text_{chunk}-{n}``, behind a document id (a file-name slug) when there is one.
+SENTENCE_ID_PATTERN = r"(?:[a-z0-9][a-z0-9_-]*/)?text_\d+-\d+"
+
+
+def sentence_id(chunk: int, index: int, doc_id: str = "") -> str:
+    """The paper's sentence id, behind its document id when one is given.
+
+    >>> sentence_id(1, 9), sentence_id(1, 9, "crusoe")
+    ('text_1-9', 'crusoe/text_1-9')
     """
-    return f"text_{chunk}-{index}"
+    local = f"text_{chunk}-{index}"
+    return f"{doc_id}/{local}" if doc_id else local
+
+
+def split_sentence_id(sid: str) -> tuple[str, str]:
+    """(document id, the paper's local id) of a sentence id; the document is "" for an unprefixed id.
+
+    >>> split_sentence_id("crusoe/text_1-9"), split_sentence_id("text_0-3")
+    (('crusoe', 'text_1-9'), ('', 'text_0-3'))
+    """
+    doc, _, local = sid.rpartition("/")
+    return doc, local
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    """One block of a cleaned document.
+
+    ``kind`` is ``body``, ``heading`` or ``front_matter``; ``section`` the
+    nearest heading above it; ``page`` the 1-based PDF page it starts on (0
+    for sources without pages); ``start`` its offset in :attr:`Document.text`.
+    """
+
+    text: str
+    kind: str = BODY
+    section: str = ""
+    page: int = 0
+    start: int = -1
+
+    def to_dict(self) -> dict:
+        return asdict(self)
 
 
 @dataclass(frozen=True)
 class Sentence:
-    """One sentence of a document as stored: the paper's 4-tuple plus its position.
+    """One sentence of a document as stored: the paper's 4-tuple, its position and its provenance.
 
     ``original`` is the text as it appears in the (re-flowed) source,
     ``normalized`` has whitespace and quotes cleaned, ``resolved`` has
     pronouns replaced by their antecedents (equal to ``normalized`` when
-    coreference changed nothing).
+    coreference changed nothing).  ``position`` counts over the whole
+    collection in reading order.  Provenance: ``doc_id``, the ``paragraph``
+    (index into the document's paragraphs), its ``section`` heading, the
+    PDF ``page`` (0 without pages), the ``start``/``end`` character span in
+    the document text (-1 when unknown) and the ``role`` (:data:`ROLES`).
     """
 
     id: str
@@ -55,24 +100,37 @@ class Sentence:
     original: str
     normalized: str
     resolved: str
+    doc_id: str = ""
+    paragraph: int = -1
+    section: str = ""
+    page: int = 0
+    start: int = -1
+    end: int = -1
+    role: str = BODY
 
     def to_dict(self) -> dict:
         return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict) -> Sentence:
-        return cls(**{k: data[k] for k in cls.__dataclass_fields__})
+        return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
 
 
 @dataclass(frozen=True)
 class Document:
-    """A loaded, cleaned document before sentence splitting."""
+    """A loaded, cleaned document before sentence splitting.
+
+    ``text`` is the paragraphs' texts joined by blank lines; each
+    :class:`Paragraph` knows its offset in it.  ``source_name`` is the file
+    name as given (an upload's name, or the file's).
+    """
 
     name: str
     text: str
-    paragraphs: tuple[str, ...]
+    paragraphs: tuple[Paragraph, ...]
     source_path: str = ""
     source_sha256: str = ""
+    source_name: str = ""
 
 
 @dataclass(frozen=True)
@@ -246,6 +304,13 @@ class SelectedSentence:
     similarity: float = 0.0
     score: float = 0.0
     aligned: list[dict] = field(default_factory=list)
+    #: Provenance: the document, its source file name, the PDF page and the section heading.
+    document: str = ""
+    source_file: str = ""
+    page: int = 0
+    section: str = ""
+    #: Position in the method's ranking (1 = best), for "rank order"; ``position`` gives reading order.
+    rank: int = 0
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -282,14 +347,23 @@ class QueryResult:
 
 @dataclass
 class Citation:
-    """Links one answer sentence to the context sentences that support it."""
+    """Links one answer sentence to the context sentences that support it.
+
+    >>> Citation("He ran.", ["peter/text_0-1", "peter/text_0-2"]).to_dict()["documents"]
+    ['peter']
+    """
 
     answer_sentence: str
     sentence_ids: list[str]
     scores: list[float] = field(default_factory=list)
 
+    @property
+    def documents(self) -> list[str]:
+        """The documents of the cited sentences, in citation order."""
+        return list(dict.fromkeys(split_sentence_id(s)[0] for s in self.sentence_ids if "/" in s))
+
     def to_dict(self) -> dict:
-        return asdict(self)
+        return {**asdict(self), "documents": self.documents}
 
 
 @dataclass

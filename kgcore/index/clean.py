@@ -1,14 +1,21 @@
-"""Cleaning raw text into paragraphs: Project Gutenberg boilerplate, markdown, hard wraps.
+"""Cleaning raw text into paragraphs: Project Gutenberg boilerplate, markdown, hard wraps, headings, front matter.
 
     text -> strip Project Gutenberg header/footer -> (strip markdown) -> reflow paragraphs
+         -> kinds (body, heading, front matter) and the section each paragraph belongs to
 
 >>> reflow("He went down\\nthe lane\\n\\n[Illustration]\\n\\nTo gather blackberries.")
 ['He went down the lane To gather blackberries.']
+>>> text = ("THE TALE\\n\\nBy B. Potter\\n\\nOnce upon a time there were four little Rabbits, and their names "
+...         "were Flopsy and Peter.\\n\\nCHAPTER I\\n\\nThey ran.")
+>>> [(p.kind, p.section) for p in clean_paragraphs(text)]
+[('front_matter', ''), ('front_matter', ''), ('body', ''), ('heading', 'CHAPTER I'), ('body', 'CHAPTER I')]
 """
 
 from __future__ import annotations
 
 import re
+
+from kgcore.core.types import BODY, FRONT_MATTER, HEADING, Paragraph
 
 # Titles after which spaCy may end a sentence although a name follows ("Mrs. McGregor").
 TITLE_ABBREVIATIONS = frozenset(
@@ -16,9 +23,76 @@ TITLE_ABBREVIATIONS = frozenset(
 )
 
 
-def clean_paragraphs(text: str, markdown: bool = False) -> list[str]:
-    """The paragraphs of ``text`` after boilerplate removal and reflow (markdown stripped when asked)."""
-    return reflow(strip_gutenberg(text), markdown=markdown)
+#: Front matter ends at the first paragraph that reads like prose: at least this many words ...
+BODY_MIN_WORDS = 12
+#: ... or a finished sentence of at least this many words.
+BODY_MIN_SENTENCE_WORDS = 5
+_FRONT_MATTER_RE = re.compile(
+    r"^(?:by|illustrat|with illustrations|copyright|all rights reserved|contents|table of contents|published|"
+    r"printed|first published|edition|translated|author of|frontispiece|list of illustrations)\b", re.IGNORECASE)
+
+
+#: A reflowed block: (text, kind, page).
+Block = tuple[str, str, int]
+
+
+def clean_paragraphs(text: str, markdown: bool = False) -> list[Paragraph]:
+    """The paragraphs of ``text`` after boilerplate removal and reflow, with their kind and section.
+
+    Offsets (``start``) are left at -1; the loader sets them when it joins the paragraphs.
+    """
+    return classify(reflow_pages([(0, strip_gutenberg(text))], markdown=markdown))
+
+
+def clean_pages(pages: list[str]) -> list[Paragraph]:
+    """The paragraphs of a paged document (a PDF's text layer, page by page), each with its 1-based page.
+
+    A paragraph running over a page break is one paragraph, on the page it starts on.
+
+    >>> pages = ["It rained all day long, so the four of us stayed inside and", "read. Then the sun came out."]
+    >>> [(p.text, p.page) for p in clean_pages(pages)]
+    [('It rained all day long, so the four of us stayed inside and read. Then the sun came out.', 1)]
+    """
+    return classify(reflow_pages(list(enumerate(pages, start=1))))
+
+
+def classify(blocks: list[Block]) -> list[Paragraph]:
+    """Paragraphs from (text, kind, page) blocks; each heading opens the section of what follows it.
+
+    >>> [(p.kind, p.section) for p in classify([("CONTENTS", FRONT_MATTER, 0), ("It rained all day long.", BODY, 0),
+    ...                                         ("The End", HEADING, 0), ("Fin.", BODY, 0)])]
+    [('front_matter', ''), ('body', ''), ('heading', 'The End'), ('body', 'The End')]
+    """
+    out: list[Paragraph] = []
+    section = ""
+    for text, kind, page in blocks:
+        if kind == HEADING:
+            section = text
+        out.append(Paragraph(text, kind, section, page))
+    return out
+
+
+def front_matter_blocks(blocks: list[str]) -> int:
+    """How many leading blocks are front matter: everything before the first prose block.
+
+    Prose is a block of :data:`BODY_MIN_WORDS` words, or a finished sentence of
+    :data:`BODY_MIN_SENTENCE_WORDS`, that is not a title-page line ("By ...",
+    "Illustrated by ...", "Contents").  A document whose prose never starts has no front matter.
+
+    >>> front_matter_blocks(["THE TALE", "By B. Potter", "Once upon a time there were four little rabbits."])
+    2
+    """
+    for i, block in enumerate(blocks):
+        if _is_prose(block.removeprefix(_MD_HEADING)) and not block.startswith(_MD_HEADING):
+            return i
+    return 0
+
+
+def _is_prose(text: str) -> bool:
+    words = len(text.split())
+    if _FRONT_MATTER_RE.match(text):
+        return False
+    return words >= BODY_MIN_WORDS or (words >= BODY_MIN_SENTENCE_WORDS and _ends_sentence(text))
 
 
 _START_RE = re.compile(r"^\s*\*{3}\s*START OF (?:THE|THIS) PROJECT GUTENBERG E-?BOOK", re.IGNORECASE)
@@ -77,7 +151,7 @@ _MD_HEADING = "\x00h "  # marks markdown headings between markup stripping and m
 
 
 def reflow(text: str, markdown: bool = False) -> list[str]:
-    """Paragraphs of hard-wrapped text, with illustration captions removed.
+    """Paragraphs of hard-wrapped text, with illustration captions removed (see :func:`reflow_blocks`).
 
     Single newlines join with spaces; a paragraph without sentence-final
     punctuation continues into the next one (Gutenberg picture books cut
@@ -89,12 +163,37 @@ def reflow(text: str, markdown: bool = False) -> list[str]:
     >>> reflow("by Mrs.\\n\\nMcGregor.  Then   more.")
     ['by Mrs. McGregor. Then more.']
     """
-    text = _normalize_characters(text)
-    text = _ILLUSTRATION_RE.sub("", text)
-    # Gutenberg marks italics as _word_ in plain text too
-    text = strip_markdown(text) if markdown else _UNDERSCORE_EMPHASIS_RE.sub(r"\1", text)
-    blocks = [_join_lines(block) for block in re.split(r"\n[ \t]*\n", text)]
-    return _merge_continuations([b for b in blocks if any(ch.isalnum() for ch in b)])
+    return [block for block, _ in reflow_blocks(text, markdown)]
+
+
+def reflow_blocks(text: str, markdown: bool = False) -> list[tuple[str, str]]:
+    """(paragraph, kind) of hard-wrapped text; headings are markdown headings and short all-caps lines.
+
+    Leading title-page blocks are ``front_matter`` (:func:`front_matter_blocks`) and are never merged
+    with the prose that follows.
+
+    >>> reflow_blocks("CHAPTER I\\n\\nHe ran\\nhome.")
+    [('CHAPTER I', 'heading'), ('He ran home.', 'body')]
+    """
+    return [(block, kind) for block, kind, _ in reflow_pages([(0, text)], markdown)]
+
+
+def reflow_pages(pages: list[tuple[int, str]], markdown: bool = False) -> list[Block]:
+    """:func:`reflow_blocks` over (page number, text) pages; a paragraph may run on over a page break."""
+    raw: list[tuple[str, int]] = []
+    for page, text in pages:
+        text = _ILLUSTRATION_RE.sub("", _normalize_characters(text))
+        # Gutenberg marks italics as _word_ in plain text too
+        text = strip_markdown(text) if markdown else _UNDERSCORE_EMPHASIS_RE.sub(r"\1", text)
+        blocks = (_join_lines(block) for block in re.split(r"\n[ \t]*\n", text))
+        raw += [(b, page) for b in blocks if any(ch.isalnum() for ch in b)]
+    raw = _join_lowercase_continuations(raw)
+    front = front_matter_blocks([b for b, _ in raw])
+    kinds = [FRONT_MATTER] * front
+    if front and (raw[front - 1][0].startswith(_MD_HEADING) or _is_heading(raw[front - 1][0])):
+        kinds[-1] = HEADING  # the heading right above the first prose ("CHAPTER I--START IN LIFE")
+    return ([(b.removeprefix(_MD_HEADING).strip(), kind, page) for (b, page), kind in zip(raw[:front], kinds)]
+            + _merge_continuations(raw[front:]))
 
 
 def _normalize_characters(text: str) -> str:
@@ -115,17 +214,33 @@ def _join_lines(block: str) -> str:
     return re.sub(r" {2,}", " ", joined)
 
 
-def _merge_continuations(blocks: list[str]) -> list[str]:
-    paragraphs: list[str] = []
+def _join_lowercase_continuations(blocks: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """Glue a block that starts in lower case to an unfinished one before it ("I was born" + "in York.").
+
+    >>> _join_lowercase_continuations([("I was born", 0), ("in York.", 0), ("By B. Potter", 0)])
+    [('I was born in York.', 0), ('By B. Potter', 0)]
+    """
+    out: list[tuple[str, int]] = []
+    for block, page in blocks:
+        if out and block[:1].islower() and not _ends_sentence(out[-1][0]) and not out[-1][0].startswith(_MD_HEADING):
+            out[-1] = (f"{out[-1][0]} {block}", out[-1][1])
+        else:
+            out.append((block, page))
+    return out
+
+
+def _merge_continuations(blocks: list[tuple[str, int]]) -> list[Block]:
+    paragraphs: list[Block] = []
     open_paragraph = False
-    for block in blocks:
+    for block, page in blocks:
         heading = block.startswith(_MD_HEADING) or _is_heading(block)
         block = block.removeprefix(_MD_HEADING).strip()
         if open_paragraph and not heading:
-            paragraphs[-1] = f"{paragraphs[-1]} {block}"
+            text, _, first_page = paragraphs[-1]
+            paragraphs[-1] = (f"{text} {block}", BODY, first_page)
         elif block:
-            paragraphs.append(block)
-        open_paragraph = not heading and not _ends_sentence(paragraphs[-1]) if paragraphs else False
+            paragraphs.append((block, HEADING if heading else BODY, page))
+        open_paragraph = not heading and not _ends_sentence(paragraphs[-1][0]) if paragraphs else False
     return paragraphs
 
 

@@ -5,6 +5,10 @@ Rules (paper section 3.1/3.2):
 * entity nodes with the same ``merge_key`` become one node across the
   document; their ``texts`` and ``grounded_texts`` are unions;
 * action nodes stay per occurrence and get ids ``{label}_{n}`` (``give_12``);
+* with a ``doc_id``, ids are unique in a collection: actions and common-noun
+  entities live in the document (``crusoe/give_12``, ``crusoe/father``: two
+  novels' fathers are different people), while a proper name keeps its bare
+  key (``peter``) so the same name in several documents is one node;
 * inside each sentence, consecutive actions (by surface ``order``) are
   linked by ``next`` edges;
 * edges with the same (source, target, role) are merged, their grounding
@@ -54,6 +58,25 @@ def action_slug(label: str) -> str:
     'not_have'
     """
     return _SLUG_RE.sub("_", label.lower()).strip("_") or "action"
+
+
+def is_proper_name(label: str) -> bool:
+    """Whether an entity label is a name (its first letter is a capital): parsers label common nouns by lemma.
+
+    >>> is_proper_name("Mr. McGregor"), is_proper_name("RAG"), is_proper_name("fir tree"), is_proper_name("1632")
+    (True, True, False, False)
+    """
+    first = next((ch for ch in label if ch.isalpha()), "")
+    return first.isupper()
+
+
+def scoped_id(doc_id: str, key: str, proper: bool = False) -> str:
+    """A node id unique in a collection: ``key`` inside ``doc_id`` unless it is a proper name.
+
+    >>> scoped_id("crusoe", "father"), scoped_id("crusoe", "friday", proper=True), scoped_id("", "father")
+    ('crusoe/father', 'friday', 'father')
+    """
+    return key if proper or not doc_id else f"{doc_id}/{key}"
 
 
 def with_next_edges(sg: SentenceGraph) -> SentenceGraph:
@@ -152,7 +175,8 @@ class GroundedGraph:
 class _GraphBuilder:
     """Accumulates sentence graphs; see :func:`build_graph`."""
 
-    def __init__(self) -> None:
+    def __init__(self, doc_id: str = "") -> None:
+        self.doc_id = doc_id
         self.graph = GroundedGraph()
         self.edge_index: dict[tuple[str, str, str], Edge] = {}
         self.action_count = 0
@@ -169,7 +193,7 @@ class _GraphBuilder:
         if local.node_type == ACTION or not local.merge_key:
             node_id = self._fresh_id(local.label)
         else:
-            node_id = local.merge_key
+            node_id = scoped_id(self.doc_id, local.merge_key, is_proper_name(local.label))
             if node_id in nodes and nodes[node_id].node_type == ACTION:
                 node_id = f"{node_id} (entity)"
         node = nodes.get(node_id)
@@ -183,7 +207,7 @@ class _GraphBuilder:
         return node_id
 
     def _fresh_id(self, label: str) -> str:
-        node_id = f"{action_slug(label)}_{self.action_count}"
+        node_id = scoped_id(self.doc_id, f"{action_slug(label)}_{self.action_count}")
         self.action_count += 1
         return node_id
 
@@ -197,9 +221,41 @@ class _GraphBuilder:
             edge.grounded_texts.append(sentence_id)
 
 
-def build_graph(sentence_graphs: Iterable[SentenceGraph]) -> GroundedGraph:
-    """Merge sentence graphs (in document order) into one :class:`GroundedGraph`."""
-    builder = _GraphBuilder()
+def merge_graphs(graphs: Iterable[GroundedGraph]) -> GroundedGraph:
+    """One graph from several documents' graphs: nodes with the same id become one (texts and grounding unioned),
+    and so do edges with the same (source, target, role).  Order: first appearance.
+
+    >>> from kgcore.core.types import Edge, Node
+    >>> a = GroundedGraph({"peter": Node("peter", "Peter", ["Peter"], "entity", ["a/text_0-0"])}, [])
+    >>> b = GroundedGraph({"peter": Node("peter", "Peter", ["Peter", "little Peter"], "entity", ["b/text_0-2"])}, [])
+    >>> merged = merge_graphs([a, b]).nodes["peter"]
+    >>> merged.texts, merged.grounded_texts
+    (['Peter', 'little Peter'], ['a/text_0-0', 'b/text_0-2'])
+    """
+    merged = GroundedGraph()
+    edge_index: dict[tuple[str, str, str], Edge] = {}
+    for graph in graphs:
+        for node in graph.nodes.values():
+            mine = merged.nodes.get(node.node_id)
+            if mine is None:
+                merged.nodes[node.node_id] = Node(node.node_id, node.label, list(node.texts), node.node_type,
+                                                  list(node.grounded_texts))
+                continue
+            mine.texts.extend(t for t in node.texts if t not in mine.texts)
+            mine.grounded_texts.extend(s for s in node.grounded_texts if s not in mine.grounded_texts)
+        for edge in graph.edges:
+            key = (edge.source, edge.target, edge.edge_role)
+            if key not in edge_index:
+                edge_index[key] = Edge(edge.source, edge.target, edge.edge_role, edge.edge_type, [])
+                merged.edges.append(edge_index[key])
+            edge_index[key].grounded_texts.extend(
+                s for s in edge.grounded_texts if s not in edge_index[key].grounded_texts)
+    return merged
+
+
+def build_graph(sentence_graphs: Iterable[SentenceGraph], doc_id: str = "") -> GroundedGraph:
+    """Merge sentence graphs (in document order) into one :class:`GroundedGraph` (ids scoped to ``doc_id``)."""
+    builder = _GraphBuilder(doc_id)
     for sg in sentence_graphs:
         builder.add(sg)
     return builder.graph

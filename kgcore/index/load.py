@@ -8,14 +8,15 @@ the reason, raised before any expensive work (the size check uses ``stat``).
 Splitting into sentences is :mod:`kgcore.index.sentences`.
 
 >>> doc = load_text("Peter ran\\nhome.\\n\\n[Illustration]\\n\\nHe slept.", "Peter.txt")
->>> doc.name, doc.paragraphs
-('peter', ('Peter ran home.', 'He slept.'))
+>>> doc.name, [p.text for p in doc.paragraphs]
+('peter', ['Peter ran home.', 'He slept.'])
 >>> doc_id_for("../../etc/Peter Rabbit.txt")
 'peter-rabbit'
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import re
@@ -24,13 +25,14 @@ from pathlib import Path
 
 from kgcore.core.errors import InputError
 from kgcore.core.settings import Settings
-from kgcore.core.types import Document
-from kgcore.index.clean import clean_paragraphs
+from kgcore.core.types import Document, Paragraph
+from kgcore.index.clean import clean_pages, clean_paragraphs
 
 TEXT_EXTENSIONS = (".txt", ".md", ".markdown")
 SUPPORTED_EXTENSIONS = TEXT_EXTENSIONS + (".pdf",)
 MARKDOWN_EXTENSIONS = (".md", ".markdown")
 MAX_DOC_ID_CHARS = 64
+PARAGRAPH_SEPARATOR = "\n\n"
 _BINARY_CONTROL_SHARE = 0.10
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
@@ -56,7 +58,7 @@ def load_document(path: str | Path, settings: Settings | None = None, name: str 
         raise InputError(path.name, f"not a regular file: {path}")
     _check_size(path.name, path.stat().st_size, settings.max_file_mb)
     document = load_bytes(path.read_bytes(), path.name, settings, name=name)
-    return Document(document.name, document.text, document.paragraphs, str(path), document.source_sha256)
+    return dataclasses.replace(document, source_path=str(path))
 
 
 def load_bytes(data: bytes, filename: str, settings: Settings | None = None, name: str | None = None) -> Document:
@@ -75,12 +77,11 @@ def load_bytes(data: bytes, filename: str, settings: Settings | None = None, nam
     _check_size(filename, len(data), settings.max_file_mb)
     if not data:
         raise InputError(filename, "empty file (0 bytes)")
-    text = _pdf_text(data, filename) if extension == ".pdf" else decode_text(data, filename)
-    paragraphs = clean_paragraphs(text, markdown=extension in MARKDOWN_EXTENSIONS)
-    if not paragraphs:
-        raise InputError(filename, "empty document: no text left after removing whitespace and boilerplate")
-    doc_id = doc_id_for(name or filename)
-    return Document(doc_id, "\n\n".join(paragraphs), tuple(paragraphs), "", hashlib.sha256(data).hexdigest())
+    if extension == ".pdf":
+        paragraphs = clean_pages(_pdf_pages(data, filename))
+    else:
+        paragraphs = clean_paragraphs(decode_text(data, filename), markdown=extension in MARKDOWN_EXTENSIONS)
+    return assemble(doc_id_for(name or filename), paragraphs, hashlib.sha256(data).hexdigest(), filename)
 
 
 def load_text(text: str, name: str) -> Document:
@@ -89,19 +90,34 @@ def load_text(text: str, name: str) -> Document:
     ``name`` gives the document id; a ``.md``/``.markdown`` name strips
     markdown.  ``source_sha256`` hashes the UTF-8 encoded text.
 
-    >>> load_text("# Title\\n\\nSome *bold* [link](http://x.org).", "a.md").paragraphs
-    ('Title', 'Some bold link.')
+    >>> doc = load_text("# Title\\n\\nSome *bold* [link](http://x.org).", "a.md")
+    >>> [(p.text, p.kind, p.start) for p in doc.paragraphs]
+    [('Title', 'heading', 0), ('Some bold link.', 'body', 7)]
     >>> load_text("   \\n\\t", "blank.txt")
     Traceback (most recent call last):
     ...
     kgcore.core.errors.InputError: blank.txt: empty document: no text left after removing whitespace and boilerplate
     """
-    doc_id = doc_id_for(name)
     paragraphs = clean_paragraphs(text, markdown=Path(name).suffix.lower() in MARKDOWN_EXTENSIONS)
-    if not paragraphs:
-        raise InputError(name, "empty document: no text left after removing whitespace and boilerplate")
     sha = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-    return Document(doc_id, "\n\n".join(paragraphs), tuple(paragraphs), "", sha)
+    return assemble(doc_id_for(name), paragraphs, sha, name)
+
+
+def assemble(doc_id: str, paragraphs: list[Paragraph], sha256: str, source_name: str) -> Document:
+    """The document whose text is the paragraphs joined by blank lines, each paragraph knowing its offset.
+
+    >>> doc = assemble("d", [Paragraph("A b."), Paragraph("C d.")], "", "d.txt")
+    >>> doc.text, [p.start for p in doc.paragraphs]
+    ('A b.\\n\\nC d.', [0, 6])
+    """
+    if not paragraphs:
+        raise InputError(source_name, "empty document: no text left after removing whitespace and boilerplate")
+    placed, offset = [], 0
+    for paragraph in paragraphs:
+        placed.append(dataclasses.replace(paragraph, start=offset))
+        offset += len(paragraph.text) + len(PARAGRAPH_SEPARATOR)
+    text = PARAGRAPH_SEPARATOR.join(p.text for p in paragraphs)
+    return Document(doc_id, text, tuple(placed), "", sha256, Path(source_name.replace("\\", "/")).name)
 
 
 def decode_text(data: bytes, filename: str) -> str:
@@ -156,8 +172,8 @@ def _check_not_binary(data: bytes, filename: str) -> None:
         raise InputError(filename, f"binary file ({controls} control bytes in the first {len(sample)}), not text")
 
 
-def _pdf_text(data: bytes, filename: str) -> str:
-    """The text layer of a PDF, pages separated by blank lines."""
+def _pdf_pages(data: bytes, filename: str) -> list[str]:
+    """The text layer of a PDF, page by page."""
     from pypdf import PdfReader  # only PDFs pay for the import
 
     try:
@@ -169,11 +185,10 @@ def _pdf_text(data: bytes, filename: str) -> str:
         raise
     except Exception as exc:  # pypdf raises many types on hostile input; all mean "unreadable"
         raise InputError(filename, f"malformed or unreadable PDF ({type(exc).__name__}: {exc})") from None
-    text = "\n\n".join(pages)
-    if not text.strip():
+    if not any(page.strip() for page in pages):
         raise InputError(filename,
                          f"PDF has no text layer ({len(pages)} pages, no extractable text); it needs OCR first")
-    return text
+    return pages
 
 
 def doc_id_for(name: str) -> str:

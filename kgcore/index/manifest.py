@@ -137,10 +137,11 @@ class Manifest:
 
 @dataclass(frozen=True)
 class IndexOutcome:
-    """What indexing a document did: the manifest of the index, and whether an existing one was reused."""
+    """What indexing one document did: its manifest, whether an indexed copy was reused, and its collection."""
 
     manifest: Manifest
     reused: bool = False
+    collection: str = ""
 
     @property
     def doc_id(self) -> str:

@@ -1,197 +1,210 @@
-"""Indexing pipeline: the stages in order, with timings and progress.
+"""Indexing into collections: plan, build each document's shard, then link and commit the collection.
 
-    load -> coref -> parse -> graph -> embed -> store
+    plan (ids, duplicates, reuse) -> build shards (kgcore.index.workers) -> lock, add, link, commit
 
-``progress(stage, done, total)`` is called as stages advance, so the CLI
-can draw a bar and the app a progress widget.
+Adding a document parses and embeds only that document; the collection's
+linked graph is recomputed from the shards (:mod:`kgcore.index.link`).  A
+document whose bytes are already in the collection (same hash, same
+options) is reported as reused and not rebuilt.  Two files that map to the
+same document id never replace each other: the second is refused with a
+message naming both (``force`` replaces an existing document on purpose).
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
+import shutil
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 
-from kgcore.core.errors import KgcoreError
-from kgcore.core.nlp import load_spacy
+from kgcore.core.errors import InputError
 from kgcore.core.settings import IndexOptions, Settings
-from kgcore.core.types import Document, Sentence
-from kgcore.core.version import __version__
-from kgcore.index.coref import get_resolver
-from kgcore.index.embed import Embedder, embed_graph_nodes, embedder_for, embedding_model_name
-from kgcore.index.graph import GroundedGraph, build_graph
-from kgcore.index.load import load_document
-from kgcore.index.manifest import Counts, IndexOutcome, Manifest, Models
-from kgcore.index.narrator import Narrator, narrator_for, resolve_narrator
-from kgcore.index.parse import Parser, get_parser
-from kgcore.index.sentences import split_sentences
-from kgcore.index.store import Store
+from kgcore.core.types import Document
+from kgcore.index.build import STAGES, StageProgress, StageTimer, build_shard, model_fingerprint
+from kgcore.index.collection import CollectionManifest, CollectionOutcome
+from kgcore.index.embed import embedder_for
+from kgcore.index.load import doc_id_for
+from kgcore.index.manifest import IndexOutcome, Manifest
+from kgcore.index.parse import Parser
+from kgcore.index.shard import write_shard
+from kgcore.index.store import HIDDEN_PREFIX, Store
+from kgcore.index.workers import Built, DocumentProgress, Job, run
+from kgcore.index.writer import CollectionWriter
 
-STAGES = ("load", "coref", "parse", "graph", "embed", "store")
-StageProgress = Callable[[str, int, int], None]
+__all__ = ["STAGES", "Job", "StageTimer", "index_document", "index_file", "index_files", "remove_documents"]
 
 
 @dataclass
-class StageTimer:
-    """Times each stage and reports its start and end to ``progress``."""
+class _Plan:
+    """What one call will do to one collection."""
 
-    progress: StageProgress | None
-    seconds: dict[str, float] = field(default_factory=dict)
-
-    @contextmanager
-    def stage(self, name: str) -> Iterator[None]:
-        self.report(name, 0, 1)
-        start = time.perf_counter()
-        yield
-        self.seconds[name] = round(time.perf_counter() - start, 3)
-        self.report(name, 1, 1)
-
-    def report(self, stage: str, done: int, total: int) -> None:
-        if self.progress:
-            self.progress(stage, done, total)
+    name: str
+    force: bool = False
+    build: list[Job] = field(default_factory=list)
+    reused: list[Manifest] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    hashes: dict[str, str] = field(default_factory=dict)
 
 
-def index_file(
-    path: str | Path,
-    store: Store,
-    options: IndexOptions = IndexOptions(),
-    settings: Settings | None = None,
-    name: str | None = None,
-    force: bool = False,
-    progress: StageProgress | None = None,
-) -> IndexOutcome:
-    """Index the file at ``path`` into ``store``.
+def index_files(jobs: Sequence[Job | str | Path], store: Store, collection: str | None = None,
+                options: IndexOptions = IndexOptions(), settings: Settings | None = None, workers: int | None = None,
+                force: bool = False, progress: DocumentProgress | None = None) -> list[CollectionOutcome]:
+    """Add files to ``collection`` (created when missing), or each to its own collection when it is None.
 
-    If the document is already indexed from the same bytes with the same
-    options and embedding model, nothing is rebuilt and the existing index is
-    reported as reused (unless ``force``).
+    ``workers`` parses documents in that many processes (default: the machine's
+    cores).  One document failing (unreadable, empty) is reported in the
+    outcome with its reason; the others are indexed.
     """
     settings = settings or Settings.from_env()
-    timer = StageTimer(progress)
-    with timer.stage("load"):
-        document = load_document(path, settings, name=name)
-    return index_document(document, store, options, settings, force, timer)
+    plans = _plan([j if isinstance(j, Job) else Job(Path(j).name, Path(j)) for j in jobs], store, collection,
+                  options, force)
+    return [_index_plan(plan, store, options, settings, workers or os.cpu_count() or 1, progress)
+            for plan in plans.values()]
 
 
-def index_document(
-    document: Document,
-    store: Store,
-    options: IndexOptions = IndexOptions(),
-    settings: Settings | None = None,
-    force: bool = False,
-    timer: StageTimer | StageProgress | None = None,
-    parser: Parser | None = None,
-) -> IndexOutcome:
-    """Index an already loaded :class:`Document` (see :func:`index_file`).
+def _plan(jobs: list[Job], store: Store, collection: str | None, options: IndexOptions,
+          force: bool) -> dict[str, _Plan]:
+    plans: dict[str, _Plan] = {}
+    for job in jobs:
+        name = collection or job.filename
+        try:
+            doc_id = doc_id_for(job.name or job.filename)
+            name = collection or doc_id
+            _place(plans.setdefault(name, _Plan(name, force)), job, doc_id, store, options, force)
+        except (InputError, OSError) as exc:
+            plans.setdefault(name, _Plan(name, force)).failed.append((job.filename, str(exc)))
+    return plans
 
-    ``parser`` overrides the backend named by ``options.parser`` (for
-    instance a :class:`kgcore.index.parse.amr.PenmanParser` over pre-parsed
-    graphs); its ``name`` must equal ``options.parser`` so the manifest stays truthful.
+
+def _place(plan: _Plan, job: Job, doc_id: str, store: Store, options: IndexOptions, force: bool) -> None:
+    """Decide one job: build it, reuse the indexed copy, or refuse it (a clash of ids) with the reason."""
+    sha = hashlib.sha256(job.read()).hexdigest()
+    earlier = next((j for j in plan.build if doc_id_for(j.name or j.filename) == doc_id), None)
+    if earlier is not None:
+        raise InputError(job.filename, f"maps to the same document id {doc_id!r} as {earlier.filename} in this "
+                                       "batch; give one of them another name")
+    current = store.manifest(plan.name) if store.exists(plan.name) else None
+    if current is not None and current.options != options:
+        raise InputError("options", f"collection {plan.name!r} is indexed with {current.options.to_dict()}; "
+                                    f"cannot add {job.filename} with {options.to_dict()}")
+    existing = {d.doc_id: d.manifest for d in current.documents} if current else {}
+    same = next((m for m in existing.values() if m.source_sha256 == sha), None)
+    if same is not None and not force:
+        plan.reused.append(same)
+        return
+    if doc_id in existing and not force:
+        raise InputError(job.filename, f"collection {plan.name!r} already has a document {doc_id!r} (from "
+                                       f"{existing[doc_id].source_file}) with other content; give this file another "
+                                       "name (--name), or replace that document (--force)")
+    plan.build.append(job)
+    plan.hashes[job.filename] = sha
+
+
+def _index_plan(plan: _Plan, store: Store, options: IndexOptions, settings: Settings, workers: int,
+                progress: DocumentProgress | None, parser: Parser | None = None) -> CollectionOutcome:
+    start = time.perf_counter()
+    staging = store.root / f"{HIDDEN_PREFIX}staging" / f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    staging.mkdir(parents=True)
+    try:
+        built = run(plan.build, options, settings, staging, workers, progress, parser)
+        plan.failed += [(b.job.filename, b.error) for b in built if b.error]
+        staged = [b for b in built if b.staged is not None]
+        manifest, added = _commit(store, plan, staged, options, settings) if staged else (None, [])
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    if manifest is None and _exists(store, plan.name):
+        manifest = store.manifest(plan.name)
+    return CollectionOutcome(plan.name, manifest, tuple(added), tuple(plan.reused), tuple(plan.failed),
+                             time.perf_counter() - start)
+
+
+def _exists(store: Store, name: str) -> bool:
+    try:
+        return store.exists(name)
+    except InputError:  # a file name standing in for a collection that could not be named
+        return False
+
+
+def _commit(store: Store, plan: _Plan, staged: list[Built], options: IndexOptions,
+            settings: Settings) -> tuple[CollectionManifest | None, list[Manifest]]:
+    """Add the staged shards to the collection and commit it, deciding again under the lock what another
+    writer may have added meanwhile (the same bytes: reused; the same id, other bytes: refused)."""
+    embedder = embedder_for(settings)
+    with CollectionWriter(store, plan.name, options, model_fingerprint(settings, embedder)) as tx:
+        added = []
+        for built in staged:
+            assert built.staged is not None
+            existing = {d.doc_id: d.manifest for d in tx.documents}
+            sha = plan.hashes[built.job.filename]
+            same = next((m for m in existing.values() if m.source_sha256 == sha), None)
+            if same is not None and not plan.force:
+                plan.reused.append(same)
+            elif built.staged.name in existing and not plan.force:
+                plan.failed.append((built.job.filename, f"another writer added a document {built.staged.name!r} "
+                                                        f"to {plan.name!r} meanwhile; index again to decide"))
+            else:
+                added.append(tx.add(built.staged).manifest)
+        return (tx.commit(embedder) if added else tx.current), added
+
+
+def index_file(path: str | Path, store: Store, options: IndexOptions = IndexOptions(),
+               settings: Settings | None = None, name: str | None = None, force: bool = False,
+               progress: StageProgress | None = None, collection: str | None = None) -> IndexOutcome:
+    """Index one file into ``collection`` (default: its own collection, named after the document)."""
+    path = Path(path)
+    report = (lambda _doc, stage, done, total: progress(stage, done, total)) if progress else None
+    outcome = index_files([Job(path.name, path, name=name)], store, collection, options, settings, 1, force,
+                          report)[0]
+    return _single(outcome, path.name)
+
+
+def index_document(document: Document, store: Store, options: IndexOptions = IndexOptions(),
+                   settings: Settings | None = None, force: bool = False,
+                   timer: StageTimer | StageProgress | None = None, parser: Parser | None = None,
+                   collection: str | None = None, source: bytes | None = None) -> IndexOutcome:
+    """Index an already loaded :class:`Document` into ``collection`` (default: its own).
+
+    ``parser`` overrides the backend named by ``options.parser`` (e.g. a PenmanParser over pre-parsed graphs).
     """
     settings = settings or Settings.from_env()
     timer = timer if isinstance(timer, StageTimer) else StageTimer(timer)
-    reused = None if force else _reusable_manifest(store, document, options, settings)
-    if reused:
-        return IndexOutcome(reused, reused=True)
-    started = time.perf_counter() - sum(timer.seconds.values())
-    sentences, narrator = _sentences(document, options, settings, timer)
-    graph, analyses = _graph(sentences, options, settings, timer, parser)
-    with timer.stage("embed"):
-        embedder = embedder_for(settings)
-        node_ids, node_vectors = embed_graph_nodes(graph, embedder, options.embedding, options.alpha, options.beta)
-        sentence_vectors = embedder.encode([s.normalized for s in sentences])
-    with timer.stage("store"):
-        manifest = _manifest(document, options, settings, embedder, sentences, graph, narrator, timer.seconds,
-                             round(time.perf_counter() - started, 3))
-        store.write(manifest, sentences, graph, node_ids, node_vectors, sentence_vectors, analyses)
-    return IndexOutcome(manifest, reused=False)
+    name = collection or document.name
+    plan = _Plan(name, force)
+    job = Job(document.source_name or document.name, data=source or document.text.encode("utf-8"), name=document.name)
+    _place(plan, job, document.name, store, options, force)
+    if plan.reused:
+        return IndexOutcome(plan.reused[0], reused=True)
+    staging = store.root / f"{HIDDEN_PREFIX}staging" / f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    try:
+        shard = build_shard(document, options, settings, timer, parser, source)
+        with timer.stage("store"):
+            built = Built(job, write_shard(staging / shard.doc_id, shard))
+            _, added = _commit(store, plan, [built], options, settings)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    if plan.failed:
+        raise InputError(*plan.failed[0])
+    return IndexOutcome(added[0], reused=False, collection=name) if added else IndexOutcome(plan.reused[0], True, name)
 
 
-def _sentences(document: Document, options: IndexOptions, settings: Settings,
-               timer: StageTimer) -> tuple[list[Sentence], Narrator | None]:
-    """The load (sentence splitting) and coref stages: resolved sentences and the narrator found, if any."""
-    with timer.stage("load"):
-        sentences = split_sentences(document, load_spacy(settings.spacy_model), settings.chunk_tokens)
-    if not sentences:
-        raise KgcoreError(f"{document.name}: no sentences found after cleaning")
-    with timer.stage("coref"):
-        sentences = get_resolver(options.coref, settings).resolve(sentences)
-        return _resolve_narrator(sentences, options)
+def _single(outcome: CollectionOutcome, filename: str) -> IndexOutcome:
+    if outcome.failed:
+        raise InputError(filename, outcome.failed[0][1].removeprefix(f"{filename}: "))
+    manifest = (outcome.added or outcome.reused)[0]
+    return IndexOutcome(manifest, reused=not outcome.added, collection=outcome.name)
 
 
-def _graph(sentences: list[Sentence], options: IndexOptions, settings: Settings, timer: StageTimer,
-           parser: Parser | None) -> tuple[GroundedGraph, list[tuple[str, dict]]]:
-    """The parse and graph stages: the grounded graph and what the parser saw per sentence."""
-    with timer.stage("parse"):
-        parser = parser or get_parser(options.parser, settings)
-        if parser.name != options.parser:
-            raise KgcoreError(f"parser {parser.name!r} given for an index declared as {options.parser!r}")
-        sentence_graphs = parser.parse(sentences, progress=lambda d, t: timer.report("parse", d, t))
-    with timer.stage("graph"):
-        graph = build_graph(sentence_graphs)
-        problems = graph.invariant_problems(s.id for s in sentences)
-        if problems:
-            raise KgcoreError(f"internal error: graph grounding invariant violated: {problems[:3]}")
-    return graph, [(sg.sentence_id, sg.analysis) for sg in sentence_graphs]
-
-
-def _resolve_narrator(sentences: list[Sentence], options: IndexOptions) -> tuple[list[Sentence], Narrator | None]:
-    """The narrator pass of the coref stage; ``auto`` only runs together with a coreference backend."""
-    if options.narrator == "auto" and options.coref == "none":
-        return sentences, None
-    narrator = narrator_for(sentences, options.narrator)
-    if narrator is None:
-        return sentences, None
-    return resolve_narrator(sentences, narrator)
-
-
-def model_fingerprint(settings: Settings, embedder: Embedder | None = None) -> Models:
-    """What the index depends on besides its options (checked on reuse and at query time)."""
-    return Models(
-        spacy=settings.spacy_model,
-        embedding=embedder.name if embedder else embedding_model_name(settings.embedding_model),
-        embedding_dim=embedder.dim if embedder else 0,
-    )
-
-
-def _reusable_manifest(store: Store, document: Document, options: IndexOptions,
-                       settings: Settings) -> Manifest | None:
-    if not document.source_sha256 or not store.exists(document.name):
-        return None
-    manifest = store.manifest(document.name)
-    same = (
-        manifest.source_sha256 == document.source_sha256
-        and manifest.options == options
-        and manifest.models.embedding == model_fingerprint(settings).embedding
-    )
-    return manifest if same else None
-
-
-def _manifest(document: Document, options: IndexOptions, settings: Settings, embedder: Embedder,
-              sentences: list[Sentence], graph: GroundedGraph, narrator: Narrator | None,
-              timings: dict[str, float], seconds: float) -> Manifest:
-    node_types = [n.node_type for n in graph.nodes.values()]
-    return Manifest(
-        kgcore_version=__version__,
-        doc_id=document.name,
-        source_file=Path(document.source_path).name if document.source_path else document.name,
-        source_sha256=document.source_sha256,
-        created_at=datetime.now(UTC).isoformat(timespec="seconds"),
-        options=options,
-        models=model_fingerprint(settings, embedder),
-        counts=Counts(
-            sentences=len(sentences),
-            chunks=len({s.chunk for s in sentences}),
-            words=sum(len(s.original.split()) for s in sentences),
-            nodes=len(graph.nodes),
-            entities=node_types.count("entity"),
-            actions=node_types.count("action"),
-            edges=len(graph.edges),
-        ),
-        narrator=narrator,
-        timings_s=dict(timings),
-        seconds=seconds,
-    )
+def remove_documents(store: Store, collection: str, doc_ids: Sequence[str],
+                     settings: Settings | None = None) -> CollectionManifest:
+    """Remove documents from a collection: their sentences and every node or edge grounded only in them."""
+    embedder = embedder_for(settings or Settings.from_env())
+    with CollectionWriter(store, collection) as tx:
+        if tx.current is None:
+            raise InputError("collection", f"no collection {collection!r} in {store.root}")
+        for doc_id in doc_ids:
+            tx.remove(doc_id)
+        return tx.commit(embedder)

@@ -2,8 +2,10 @@
 
     paragraphs -> chunks (~5000 tokens) -> spaCy sentence boundaries -> merge false splits -> Sentence
 
-Sentence ids are ``text_{chunk}-{index}`` as in the paper; ``position`` counts
-over the whole document.
+Sentence ids are ``{doc_id}/text_{chunk}-{index}`` (the paper's id behind the
+document id); ``position`` counts over the whole document.  Every sentence
+keeps its provenance: paragraph, section, page, character span in the
+document text and role (body, heading, front matter).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import re
 
 from kgcore.core.errors import InputError
 from kgcore.core.nlp import load_spacy
-from kgcore.core.types import Document, Sentence, sentence_id
+from kgcore.core.types import Document, Paragraph, Sentence, sentence_id
 from kgcore.index.clean import ends_with_title
 
 # Components whose output sentence splitting never reads (same sentences without them, ~1/3 faster).
@@ -32,18 +34,49 @@ def chunk_paragraphs(paragraphs, max_tokens: int = 5000) -> list[list[str]]:
     >>> chunk_paragraphs(["One two. Three four. Five."], max_tokens=3)
     [['One two.'], ['Three four. Five.']]
     """
+    _check_max_tokens(max_tokens)
+    pieces = [(0, piece, 0) for paragraph in paragraphs for piece in _split_oversize(paragraph, max_tokens)]
+    return [[text for _, text, _ in chunk] for chunk in _chunk_pieces(pieces, max_tokens)]
+
+
+#: A piece of a paragraph: (paragraph index, text, offset of the text in the paragraph or -1).
+Piece = tuple[int, str, int]
+
+
+def _check_max_tokens(max_tokens: int) -> None:
     if max_tokens < 1:
         raise InputError("max_tokens", f"must be at least 1, got {max_tokens}")
-    chunks: list[list[str]] = []
+
+
+def _chunk_pieces(pieces: list[Piece], max_tokens: int) -> list[list[Piece]]:
+    _check_max_tokens(max_tokens)
+    chunks: list[list[Piece]] = []
     size = 0
-    for piece in (p for paragraph in paragraphs for p in _split_oversize(paragraph, max_tokens)):
-        tokens = len(piece.split())
+    for piece in pieces:
+        tokens = len(piece[1].split())
         if not chunks or size + tokens > max_tokens:
             chunks.append([])
             size = 0
         chunks[-1].append(piece)
         size += tokens
     return chunks
+
+
+def paragraph_pieces(paragraphs: tuple[Paragraph, ...], max_tokens: int) -> list[Piece]:
+    """Every paragraph as one piece, or cut into pieces of at most ``max_tokens`` words, with offsets.
+
+    >>> paragraph_pieces((Paragraph("One two. Three four."),), 2)
+    [(0, 'One two.', 0), (0, 'Three four.', 9)]
+    """
+    _check_max_tokens(max_tokens)
+    pieces = []
+    for number, paragraph in enumerate(paragraphs):
+        cursor = 0
+        for text in _split_oversize(paragraph.text, max_tokens):
+            offset = paragraph.text.find(text, cursor)
+            pieces.append((number, text, offset))
+            cursor = offset + len(text) if offset >= 0 else cursor
+    return pieces
 
 
 def _split_oversize(paragraph: str, max_tokens: int) -> list[str]:
@@ -80,7 +113,7 @@ def normalize_sentence(text: str) -> str:
 
 
 def split_sentences(doc: Document, nlp=None, chunk_tokens: int = 5000) -> list[Sentence]:
-    """The document's sentences with the paper's ids ``text_{chunk}-{index}``.
+    """The document's sentences with ids ``{doc}/text_{chunk}-{index}`` and their provenance.
 
     Paragraphs are chunked (:func:`chunk_paragraphs`), then split by spaCy
     (parser-based boundaries; ``ner``/``lemmatizer``/tagging are skipped).
@@ -90,23 +123,28 @@ def split_sentences(doc: Document, nlp=None, chunk_tokens: int = 5000) -> list[S
     """
     if nlp is None:
         nlp = load_spacy()
-    chunked = [(c, p) for c, chunk in enumerate(chunk_paragraphs(doc.paragraphs, chunk_tokens)) for p in chunk]
+    chunks = _chunk_pieces(paragraph_pieces(doc.paragraphs, chunk_tokens), chunk_tokens)
+    located = [(c, piece) for c, chunk in enumerate(chunks) for piece in chunk]
     disabled = [name for name in SPLIT_DISABLED_PIPES if name in nlp.pipe_names]
-    parsed = nlp.pipe((paragraph for _, paragraph in chunked), batch_size=64, disable=disabled)
+    parsed = nlp.pipe((text for _, (_, text, _) in located), batch_size=64, disable=disabled)
     sentences: list[Sentence] = []
     per_chunk: dict[int, int] = {}
-    for (chunk, paragraph), spacy_doc in zip(chunked, parsed):
-        spans = merge_false_splits([(s.start_char, s.end_char) for s in spacy_doc.sents], paragraph)
-        for start, end in spans:
-            original = paragraph[start:end].strip()
+    for (chunk, (number, text, offset)), spacy_doc in zip(located, parsed):
+        paragraph = doc.paragraphs[number]
+        base = paragraph.start + offset if paragraph.start >= 0 and offset >= 0 else -1
+        for start, end in merge_false_splits([(s.start_char, s.end_char) for s in spacy_doc.sents], text):
+            original = text[start:end].strip()
             if not any(ch.isalnum() for ch in original):
                 continue
             index = per_chunk.get(chunk, 0)
             per_chunk[chunk] = index + 1
+            begin = base + start + (len(text[start:end]) - len(text[start:end].lstrip())) if base >= 0 else -1
             normalized = normalize_sentence(original)
-            sentences.append(
-                Sentence(sentence_id(chunk, index), chunk, index, len(sentences), original, normalized, normalized)
-            )
+            sentences.append(Sentence(
+                sentence_id(chunk, index, doc.name), chunk, index, len(sentences), original, normalized, normalized,
+                doc.name, number, paragraph.section, paragraph.page, begin, begin + len(original) if begin >= 0 else -1,
+                paragraph.kind,
+            ))
     return sentences
 
 

@@ -19,8 +19,9 @@ from rank_bm25 import BM25Okapi
 
 from kgcore.core.settings import RetrievalOptions
 from kgcore.core.types import QueryResult, SelectedSentence
+from kgcore.index.embed import Embedder
 from kgcore.index.store import CacheKey, Index
-from kgcore.query.context import apply_budget, elapsed_ms, question_vector
+from kgcore.query.context import apply_budget, elapsed_ms, in_scope, number_ranks, question_vector, selected_sentence
 
 #: Reciprocal-rank-fusion constant (Cormack et al. 2009).
 RRF_K = 60
@@ -59,12 +60,8 @@ def _bm25(index: Index) -> BM25Okapi:
 
 
 def _selected(index: Index, rows: list[int], scores: list[float], sims: np.ndarray) -> list[SelectedSentence]:
-    out = []
-    for row, score in zip(rows, scores):
-        s = index.sentences[row]
-        out.append(SelectedSentence(s.id, s.position, s.original, s.resolved, similarity=round(float(sims[row]), 4),
-                                    score=round(float(score), 4)))
-    return out
+    return number_ranks([selected_sentence(index, row, similarity=round(float(sims[row]), 4),
+                                           score=round(float(score), 4)) for row, score in zip(rows, scores)])
 
 
 def _finish(index, question, method, options, ranked, timings, candidates, notes=()) -> QueryResult:
@@ -91,27 +88,38 @@ def _bm25_ranking(index: Index, question: str) -> tuple[list[int], list[float]]:
     return order.tolist(), scores[order].tolist()
 
 
-def retrieve_baseline(index: Index, question: str, options: RetrievalOptions, embedder) -> QueryResult:
-    """Run the baseline ``options.method`` on ``index``."""
+def retrieve_baseline(index: Index, question: str, options: RetrievalOptions, embedder: Embedder) -> QueryResult:
+    """Run the baseline ``options.method`` on ``index`` (within the options' documents, front matter left out)."""
     method = options.method
     start = time.perf_counter()
     _, sims = question_vector(index, embedder, question) if method != "none" else (None, np.zeros(len(index.sentences)))
     timings = {"embed": elapsed_ms(start)}
     start = time.perf_counter()
+    rows, scores = _ranking(index, method, question, sims, index.sentence_scope(options.documents,
+                                                                                options.front_matter))
+    timings["match"] = elapsed_ms(start)
+    ranked = _selected(index, rows, scores, sims)
+    notes = ["No context: the answerer works from its own knowledge only."] if method == "none" else []
+    return _finish(index, question, method, options, ranked, timings, len(rows), notes)
+
+
+def _ranking(index: Index, method: str, question: str, sims: np.ndarray,
+             scope: np.ndarray | None) -> tuple[list[int], list[float]]:
+    """(rows, scores) of one baseline, best first, inside ``scope``."""
     if method == "dense":
         rows, scores = _dense_ranking(index, sims)
     elif method == "bm25":
         rows, scores = _bm25_ranking(index, question)
     elif method == "hybrid":
-        rows, scores = _rrf([_dense_ranking(index, sims)[0], _bm25_ranking(index, question)[0]])
+        rows, scores = _rrf([in_scope(_dense_ranking(index, sims)[0], scope),
+                             in_scope(_bm25_ranking(index, question)[0], scope)])
     elif method == "full":
         rows, scores = list(range(len(index.sentences))), [0.0] * len(index.sentences)
     else:
-        rows, scores = [], []
-    timings["match"] = elapsed_ms(start)
-    ranked = _selected(index, rows, scores, sims)
-    notes = ["No context: the answerer works from its own knowledge only."] if method == "none" else []
-    return _finish(index, question, method, options, ranked, timings, len(rows), notes)
+        return [], []
+    score_of = dict(zip(rows, scores))
+    kept = in_scope(rows, scope)
+    return kept, [score_of[r] for r in kept]
 
 
 def _rrf(rankings: list[list[int]]) -> tuple[list[int], list[float]]:

@@ -7,6 +7,7 @@ Every method (GroundedKG and the baselines) caps its ranked sentences with
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 
@@ -37,6 +38,26 @@ def apply_budget(ranked: list[SelectedSentence], budget_sentences: int = 0,
         kept.append(sent)
         words += n
     return kept
+
+
+def selected_sentence(index: Index, row: int, **fields: Any) -> SelectedSentence:
+    """The context sentence at ``row`` with its provenance (document, source file, page, section)."""
+    s = index.sentences[row]
+    entry = index.document(s.doc_id) if s.doc_id else None
+    return SelectedSentence(s.id, s.position, s.original, s.resolved, **fields, document=s.doc_id,
+                            source_file=entry.manifest.source_file if entry else "", page=s.page, section=s.section)
+
+
+def number_ranks(ranked: list[SelectedSentence]) -> list[SelectedSentence]:
+    """Set each sentence's ``rank`` (1 = best) from its place in ``ranked``; returns ``ranked``."""
+    for rank, sentence in enumerate(ranked, start=1):
+        sentence.rank = rank
+    return ranked
+
+
+def in_scope(rows: list[int], scope: np.ndarray | None) -> list[int]:
+    """The rows a scope (from :meth:`~kgcore.index.loaded.Index.sentence_scope`) allows, in order."""
+    return rows if scope is None else [r for r in rows if scope[r]]
 
 
 def question_vector(index: Index, embedder: Embedder, question: str) -> tuple[np.ndarray, np.ndarray]:

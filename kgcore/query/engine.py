@@ -9,12 +9,13 @@ from __future__ import annotations
 import time
 from dataclasses import asdict
 
-from kgcore.core.errors import IndexMismatchError, clean_field
+from kgcore.core.errors import IndexMismatchError, InputError, clean_field
 from kgcore.core.settings import RetrievalOptions, Settings
 from kgcore.core.types import Answer, QueryResult
 from kgcore.index.embed import Embedder, embedder_for
 from kgcore.index.parse import Parser, get_parser
 from kgcore.index.store import Index, Store
+from kgcore.index.writer import ensure_chroma
 from kgcore.query.answer import AnswerGenerator, default_answerer, get_generator
 from kgcore.query.baselines import retrieve_baseline
 from kgcore.query.retrieve import retrieve_groundedkg
@@ -39,8 +40,8 @@ class QueryEngine:
         return embedder_for(self.settings)
 
     def index(self, doc_id: str) -> Index:
-        """The loaded index of ``doc_id``; reloaded only when it was re-indexed."""
-        stamp = self.store.manifest(doc_id).created_at
+        """The loaded collection ``doc_id``; reloaded only when it changed (a document added, removed, re-indexed)."""
+        stamp = self.store.manifest(doc_id).stamp
         cached = self._indexes.get(doc_id)
         if cached is None or cached[0] != stamp:
             index = self.store.load(doc_id)
@@ -76,11 +77,26 @@ class QueryEngine:
     def retrieve(self, doc_id: str, question: str, options: RetrievalOptions = RetrievalOptions(),
                  use_chroma: bool = False) -> QueryResult:
         question = validate_question(question)
+        if use_chroma:
+            ensure_chroma(self.store, doc_id, self.embedder)
         index = self.index(doc_id)
+        if options.method == "full":
+            self._check_full_size(index, options)
         if options.method == "groundedkg":
             parser = self.parser(index.manifest.options.parser)
             return retrieve_groundedkg(index, question, options, parser, self.embedder, use_chroma)
         return retrieve_baseline(index, question, options, self.embedder)
+
+    def _check_full_size(self, index: Index, options: RetrievalOptions) -> None:
+        """``full`` sends every word to the answerer: refuse collections over ``settings.max_full_words``."""
+        scope = index.sentence_scope(options.documents, options.front_matter)
+        words = sum(len(s.original.split()) for i, s in enumerate(index.sentences) if scope is None or scope[i])
+        sent = min(words, options.budget_words) if options.budget_words else words
+        limit = self.settings.max_full_words
+        if sent > limit:
+            raise InputError("method", f"full would send {sent:,} words of {index.doc_id!r} to the answerer; the "
+                                       f"limit is {limit:,} (KGCORE_MAX_FULL_WORDS): give a word budget, choose "
+                                       "documents, or use another method")
 
     def answer(self, result: QueryResult, answerer: str | None = None) -> Answer:
         start = time.perf_counter()

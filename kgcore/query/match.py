@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from kgcore.core.types import ENTITY, LocalNode, Match, SentenceGraph
+from kgcore.index import chroma
 from kgcore.index.embed import Embedder, embed_query_nodes
 from kgcore.index.store import Index
 
@@ -56,6 +57,7 @@ def match_nodes(
     use_chroma: bool = False,
     typed: bool = True,
     neighbours: list[list[int]] | None = None,
+    scope: np.ndarray | None = None,
 ) -> list[Match]:
     """Top-``k`` graph nodes per query node, best first.
 
@@ -63,15 +65,18 @@ def match_nodes(
     an entity against entities (an entity "shed" must not match the action
     "shed tears"); the fallback whole-question node matches anything.
     ``neighbours`` (from :func:`query_adjacency`) enables context-aware
-    choice among near-ties; Chroma search is plain cosine top-K.
+    choice among near-ties; ``scope`` (node rows, from
+    :meth:`~kgcore.index.loaded.Index.node_scope`) keeps matches inside some
+    documents.  Chroma search is plain cosine top-K.
     """
     if use_chroma:
-        ranked = index.chroma_query_nodes(query_vectors, k)
+        ranked = _chroma_top_k(index, query_vectors, k, scope)
     else:
         scores = query_vectors @ index.node_vectors.T
         neighbours = neighbours or [[] for _ in query_nodes]
         ranked = [
-            _top_k(index, scores[i], k, type_mask(index, node) if typed else None, query_vectors[neighbours[i]])
+            _top_k(index, scores[i], k, combine_masks(type_mask(index, node) if typed else None, scope),
+                   query_vectors[neighbours[i]])
             for i, node in enumerate(query_nodes)
         ]
     matches = []
@@ -89,6 +94,22 @@ def type_mask(index: Index, node: LocalNode) -> np.ndarray | None:
         return None  # the fallback node stands for the whole question
     mask = index.type_rows.get(node.node_type)
     return mask if mask is not None and mask.any() else None
+
+
+def combine_masks(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:
+    """Rows both masks allow (None allows every row)."""
+    return b if a is None else a if b is None else a & b
+
+
+def _chroma_top_k(index: Index, vectors: np.ndarray, k: int, scope: np.ndarray | None) -> list[list[tuple[str, float]]]:
+    """Top-``k`` from the collection's Chroma copy; with a scope, more are asked for and filtered."""
+    total = len(index.node_ids)
+    asked = k if scope is None else min(total, max(k * 20, 200))
+    hits = chroma.query_nodes(index.path / chroma.CHROMA_DIR, vectors, asked, total)
+    if scope is None:
+        return hits
+    row = index.node_row
+    return [[(i, s) for i, s in found if scope[row[i]]][:k] for found in hits]
 
 
 def context_agreement(index: Index, rows: np.ndarray, query_neighbour_vectors: np.ndarray) -> np.ndarray:

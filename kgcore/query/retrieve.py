@@ -23,8 +23,8 @@ from kgcore.index.embed import Embedder
 from kgcore.index.parse import Parser
 from kgcore.index.store import Index
 from kgcore.query.align import Alignment, align, aligned_nodes
-from kgcore.query.context import apply_budget, elapsed_ms, question_vector
-from kgcore.query.match import match_nodes, query_adjacency, query_node_vectors, type_mask
+from kgcore.query.context import apply_budget, elapsed_ms, number_ranks, question_vector, selected_sentence
+from kgcore.query.match import combine_masks, match_nodes, query_adjacency, query_node_vectors, type_mask
 
 #: Weights of the graph score (see :func:`graph_score`).
 W_STRUCTURE = 1.0
@@ -72,40 +72,41 @@ def graph_score(graph_evidence: float, similarity: float, neighbour_evidence: fl
 
 def retrieve_groundedkg(index: Index, question: str, options: RetrievalOptions, parser: Parser, embedder: Embedder,
                         use_chroma: bool = False) -> QueryResult:
-    """The paper's node-matching retrieval, ranked by :func:`graph_score` and budgeted."""
+    """The paper's node-matching retrieval, ranked by :func:`graph_score` and budgeted.
+
+    Only sentences of ``options.documents`` (all when empty) take part, and
+    title pages, contents and headings only with ``options.front_matter``.
+    """
     timings: dict[str, float] = {}
     notes: list[str] = []
     start = time.perf_counter()
-    query_graph = parser.parse_question(question)
-    matchable = [n for n in query_graph.nodes if not n.is_unknown]
-    if not matchable:
-        notes.append("The question has no parseable predicate or entity; the whole question was embedded as one "
-                     "query node.")
-        query_graph = fallback_query_graph(question)
-        matchable = list(query_graph.nodes)
+    query_graph = parse_question(parser, question, notes)
     timings["parse"] = elapsed_ms(start)
 
     start = time.perf_counter()
     keys, vectors = query_node_vectors(index, query_graph, embedder)
-    wanted = [i for i, key in enumerate(keys) if key in {n.key for n in matchable}]
+    matchable = {n.key for n in query_graph.nodes if not n.is_unknown} or {n.key for n in query_graph.nodes}
+    wanted = [i for i, key in enumerate(keys) if key in matchable]
     _, sims = question_vector(index, embedder, question)
     timings["embed"] = elapsed_ms(start)
 
     start = time.perf_counter()
+    rows = index.sentence_scope(options.documents, options.front_matter)
+    nodes = index.node_scope(rows)
     by_key = {n.key: n for n in query_graph.nodes}
     query_keys = [keys[i] for i in wanted]
     query_nodes = [by_key[key] for key in query_keys]
-    neighbours = query_adjacency(query_graph, query_keys)
-    matches = match_nodes(index, vectors[wanted], query_nodes, options.k, use_chroma, neighbours=neighbours)
+    matches = match_nodes(index, vectors[wanted], query_nodes, options.k, use_chroma,
+                          neighbours=query_adjacency(query_graph, query_keys), scope=nodes)
     timings["match"] = elapsed_ms(start)
 
     start = time.perf_counter()
     rows_of = {key: row for row, key in enumerate(query_keys)}
     query_edges = [(rows_of[e.source], rows_of[e.target]) for e in query_graph.edges
                    if e.source in rows_of and e.target in rows_of and e.source != e.target]
-    masks = [type_mask(index, node) for node in query_nodes]
+    masks = [combine_masks(type_mask(index, node), nodes) for node in query_nodes]
     alignment = align(index, vectors[wanted], masks, query_edges, W_STRUCTURE)
-    union = paper_union(index, matches)
+    union = paper_union(index, matches, rows)
     selected = _rank_union(index, union, alignment, sims, options, query_keys, query_edges)
     timings["select"] = elapsed_ms(start)
     timings["retrieval"] = round(sum(timings[k] for k in ("parse", "embed", "match", "select")), 3)
@@ -115,11 +116,26 @@ def retrieve_groundedkg(index: Index, question: str, options: RetrievalOptions, 
     )
 
 
-def paper_union(index: Index, matches: list[Match]) -> dict[str, dict[str, list[str]]]:
-    """The paper's S_selected: sentence id -> {"nodes": matched node ids, "queries": query nodes}, in match order."""
+def parse_question(parser: Parser, question: str, notes: list[str]) -> SentenceGraph:
+    """The query graph of ``question``; the whole question as one node (with a note) when nothing is matchable."""
+    query_graph = parser.parse_question(question)
+    if any(not n.is_unknown for n in query_graph.nodes):
+        return query_graph
+    notes.append("The question has no parseable predicate or entity; the whole question was embedded as one "
+                 "query node.")
+    return fallback_query_graph(question)
+
+
+def paper_union(index: Index, matches: list[Match], scope: np.ndarray | None = None) -> dict[str, dict[str, list[str]]]:
+    """The paper's S_selected: sentence id -> {"nodes": matched node ids, "queries": query nodes}, in match order.
+
+    Sentences outside ``scope`` (sentence rows) are left out.
+    """
     union: dict[str, dict[str, list[str]]] = {}
     for m in matches:
         for sid in index.graph.nodes[m.node_id].grounded_texts:
+            if scope is not None and not scope[index.sentence_row(sid)]:
+                continue
             entry = union.setdefault(sid, {"nodes": [], "queries": []})
             if m.node_id not in entry["nodes"]:
                 entry["nodes"].append(m.node_id)
@@ -128,28 +144,38 @@ def paper_union(index: Index, matches: list[Match]) -> dict[str, dict[str, list[
     return union
 
 
+def narrative_neighbour(index: Index, graph: np.ndarray) -> np.ndarray:
+    """Per sentence, the graph evidence of the stronger adjacent sentence of the same document."""
+    docs = index.sentence_documents
+    same = docs[1:] == docs[:-1] if len(docs) > 1 else np.zeros(0, dtype=bool)
+    before = np.r_[0.0, np.where(same, graph[:-1], 0.0)]
+    after = np.r_[np.where(same, graph[1:], 0.0), 0.0]
+    return np.maximum(before, after)
+
+
 def _rank_union(index, union, alignment: Alignment, sims, options, query_keys, query_edges) -> list[SelectedSentence]:
     graph = alignment.graph
-    neighbour = np.maximum(np.r_[0.0, graph[:-1]], np.r_[graph[1:], 0.0])
+    neighbour = narrative_neighbour(index, graph)
     ranked = []
     for sid, entry in union.items():
         row = index.sentence_row(sid)
         sim = float(sims[row])
         if (options.tau is not None and sim < options.tau) or len(entry["nodes"]) < options.min_count:
             continue
-        sent = index.sentences[row]
         score = graph_score(float(graph[row]), sim, float(neighbour[row]))
-        ranked.append(SelectedSentence(sid, sent.position, sent.original, sent.resolved, list(entry["nodes"]),
-                                       sorted(entry["queries"]), len(entry["nodes"]), round(sim, 4), round(score, 4)))
+        ranked.append(selected_sentence(index, row, selected_by=list(entry["nodes"]),
+                                        query_nodes=sorted(entry["queries"]), retrieval_count=len(entry["nodes"]),
+                                        similarity=round(sim, 4), score=round(score, 4)))
     if options.budget_words and LENGTH_EXPONENT:
         mean_words = sum(len(s.text.split()) for s in ranked) / max(len(ranked), 1)
+
         def per_word(s: SelectedSentence) -> float:
             return s.score / (max(len(s.text.split()), 1) / mean_words) ** LENGTH_EXPONENT
 
         ranked.sort(key=lambda s: (-per_word(s), s.position))
     else:
         ranked.sort(key=lambda s: (-s.score, s.position))
-    kept = apply_budget(ranked, options.budget_sentences, options.budget_words)
+    kept = apply_budget(number_ranks(ranked), options.budget_sentences, options.budget_words)
     for s in kept:
         s.aligned = aligned_nodes(index, alignment, index.sentence_row(s.id), query_keys, query_edges)
     return sorted(kept, key=lambda s: s.position)

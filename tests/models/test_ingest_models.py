@@ -84,8 +84,8 @@ def test_peter_ids_and_positions(peter_sentences):
     assert len(set(ids)) == len(ids)
     assert [s.position for s in peter_sentences] == list(range(len(peter_sentences)))
     for sentence in peter_sentences:
-        assert re.fullmatch(r"text_\d+-\d+", sentence.id)
-        assert sentence.id == sentence_id(sentence.chunk, sentence.index)
+        assert re.fullmatch(r"peter_rabbit/text_\d+-\d+", sentence.id) and sentence.doc_id == "peter_rabbit"
+        assert sentence.id == sentence_id(sentence.chunk, sentence.index, "peter_rabbit")
         assert sentence.normalized == normalize_sentence(sentence.original)
         assert sentence.resolved == sentence.normalized
     assert {s.chunk for s in peter_sentences} == {0}  # the whole tale is far below 5000 tokens

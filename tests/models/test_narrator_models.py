@@ -65,17 +65,18 @@ def story_engine(tmp_path_factory):
 
 def test_index_resolves_the_narrator_into_graph_and_manifest(story_engine):
     index = story_engine.index("story")
-    narrator = index.manifest.narrator
+    narrator = index.manifest.document("story").manifest.narrator
     assert narrator.name == "Tom Harlow" and narrator.source == "text" and narrator.resolved >= 10
     tom = index.graph.nodes["tom harlow"]
     assert len(tom.grounded_texts) >= 6  # every narrated sentence, not just the one naming him
     father = index.sentence(next(s.id for s in index.sentences if "rope-maker" in s.original))
     assert father.resolved.startswith("Tom Harlow's father")
-    assert any(e.source == "father" and e.target == "tom harlow" and e.edge_role == "poss" for e in index.graph.edges)
+    assert any(e.source == "story/father" and e.target == "tom harlow" and e.edge_role == "poss"
+               for e in index.graph.edges)
     speech = next(s for s in index.sentences if s.original.startswith('"I will build'))
     assert speech.resolved.startswith('"I will build') and "Tom Harlow said" in speech.resolved
     plain = story_engine.index("story-plain")
-    assert plain.manifest.narrator is None and "tom harlow" in plain.graph.nodes
+    assert plain.manifest.document("story-plain").manifest.narrator is None and "tom harlow" in plain.graph.nodes
     assert len(plain.graph.nodes["tom harlow"].grounded_texts) == 1
 
 
@@ -99,6 +100,7 @@ def test_cli_narrator_option(tmp_path, capsys):
     book = tmp_path / "story.txt"
     book.write_text(STORY, encoding="utf-8")
     assert main(["index", str(book), "--store", str(tmp_path / "s"), "--narrator", "Tom Harlow", "--quiet"]) == 0
-    assert json.loads(capsys.readouterr().out)["narrator"] == "Tom Harlow"
+    document_line, collection_line = capsys.readouterr().out.splitlines()
+    assert json.loads(document_line)["narrator"] == "Tom Harlow" and json.loads(collection_line)["documents"] == 1
     assert main(["index", str(book), "--store", str(tmp_path / "s"), "--narrator", "Tom<script>", "--quiet"]) == 2
     assert "narrator" in capsys.readouterr().err

@@ -5,13 +5,14 @@ import json
 import pytest
 
 from kgcore.cli import main
+from kgcore.index.chroma import open_chroma
 from kgcore.index.coref import get_resolver
 from kgcore.index.graph import build_graph
 from kgcore.index.load import load_document
 from kgcore.index.parse.srl import SrlParser
 from kgcore.index.pipeline import index_file
 from kgcore.index.sentences import split_sentences
-from kgcore.index.store import Store, open_chroma
+from kgcore.index.store import Store
 from paths import PETER, PETER_ID, ROOT
 
 
@@ -60,13 +61,17 @@ def test_cli_index_list_show_and_exit_codes(tmp_path, capsys):
     book = tmp_path / "Tiny Book.md"
     book.write_text("# Chapter\n\nPeter's mother made some camomile tea. She gave a dose of it to Peter.\n")
     assert main(["index", str(book), "--store", str(tmp_path / "s"), "--quiet"]) == 0
-    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert summary["doc_id"] == "tiny-book" and summary["sentences"] >= 2 and summary["nodes"] > 0
-    assert set(summary) >= {"doc_id", "sentences", "nodes", "edges", "seconds"}
+    document, summary = (json.loads(line) for line in capsys.readouterr().out.strip().splitlines())
+    assert document["doc_id"] == document["document"] == "tiny-book" and document["status"] == "added"
+    assert document["sentences"] >= 2 and document["nodes"] > 0 and document["file"] == "Tiny Book.md"
+    assert set(summary) >= {"collection", "documents", "sentences", "nodes", "edges", "seconds"}
+    assert summary["collection"] == "tiny-book" and summary["documents"] == 1
     assert main(["list", "--store", str(tmp_path / "s")]) == 0
-    assert json.loads(capsys.readouterr().out)[0]["doc_id"] == "tiny-book"
+    assert json.loads(capsys.readouterr().out)[0]["collection"] == "tiny-book"
     assert main(["show", "tiny-book", "--store", str(tmp_path / "s")]) == 0
     assert json.loads(capsys.readouterr().out)["options"]["parser"] == "srl"
+    assert main(["show", "--collection", "tiny-book", "--store", str(tmp_path / "s")]) == 0
+    assert json.loads(capsys.readouterr().out)["documents"][0]["manifest"]["doc_id"] == "tiny-book"
     empty = tmp_path / "empty.txt"
     empty.write_text("")
     assert main(["index", str(empty), "--store", str(tmp_path / "s"), "--quiet"]) == 2
@@ -82,19 +87,19 @@ def test_failed_index_keeps_previous_one(tmp_path, monkeypatch):
     book.write_text("Peter ate some lettuces. Then he ate some radishes.")
     index_file(book, store)
     book.write_text("Peter lost his shoes among the cabbages.")
-    import kgcore.index.store as store_mod
+    import kgcore.index.chroma as chroma_mod
 
-    monkeypatch.setattr(store_mod, "_write_chroma", lambda *a, **k: (_ for _ in ()).throw(OSError("disk full")))
+    monkeypatch.setattr(chroma_mod, "update", lambda *a, **k: (_ for _ in ()).throw(OSError("disk full")))
     with pytest.raises(OSError):
-        index_file(book, store)
+        index_file(book, store, force=True)
     assert "lettuces" in store.load("book").sentences[0].original
-    assert [p.name for p in tmp_path.iterdir() if p.name != "book.txt"] == ["book"]
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".")) == ["book", "book.txt"]
 
 
 def test_whole_novel_graph_is_grounded():
     """Robinson Crusoe (~120k words) through ingest, coref and SRL: the grounding invariant holds."""
     document = load_document(ROOT / "assets" / "robinson_crusoe.txt")
     sentences = get_resolver("heuristic").resolve(split_sentences(document))
-    graph = build_graph(SrlParser().parse(sentences))
+    graph = build_graph(SrlParser().parse(sentences), document.name)
     assert len(sentences) > 2000 and len(graph.nodes) > 10000
     assert graph.invariant_problems(s.id for s in sentences) == []

@@ -22,7 +22,8 @@ def test_father_question_selects_the_pie_sentence(engine, peter_index):
     assert _pie_id(peter_index) in result.sentence_ids
     assert result.context_words <= 200
     pie = next(s for s in result.sentences if s.id == _pie_id(peter_index))
-    assert "father" in pie.selected_by and pie.retrieval_count >= 1 and pie.score > 0
+    assert f"{PETER_ID}/father" in pie.selected_by and pie.retrieval_count >= 1 and pie.score > 0
+    assert (pie.document, pie.source_file, pie.rank) == (PETER_ID, "peter_rabbit.txt", pie.rank) and pie.rank >= 1
     # the query graph holds the question's structure, with the wh-word as an unmatched node
     labels = {n.label for n in result.query_graph.nodes}
     assert {"happen", "father"} <= labels
@@ -76,7 +77,9 @@ def test_baselines_find_their_evidence(engine, peter_index):
         assert len(result.sentences) == 3
         assert any("one shoe among the cabbages" in s.text for s in result.sentences), method
     full = engine.retrieve(PETER_ID, q, RetrievalOptions(method="full"))
-    assert len(full.sentences) == len(peter_index.sentences)
+    assert len(full.sentences) == len([s for s in peter_index.sentences if s.role == "body"])
+    everything = engine.retrieve(PETER_ID, q, RetrievalOptions(method="full", front_matter=True))
+    assert len(everything.sentences) == len(peter_index.sentences)
     assert engine.retrieve(PETER_ID, q, RetrievalOptions(method="none")).sentences == []
 
 
@@ -109,9 +112,9 @@ def test_index_built_with_another_embedding_model_is_refused(peter_store, tmp_pa
     from kgcore.index.store import Store
 
     shutil.copytree(peter_store.root / PETER_ID, tmp_path / PETER_ID)
-    manifest = json.loads((tmp_path / PETER_ID / "manifest.json").read_text())
+    manifest = json.loads((tmp_path / PETER_ID / "collection.json").read_text())
     manifest["models"]["embedding"], manifest["models"]["embedding_dim"] = "bge-large", 1024
-    (tmp_path / PETER_ID / "manifest.json").write_text(json.dumps(manifest))
+    (tmp_path / PETER_ID / "collection.json").write_text(json.dumps(manifest))
     with pytest.raises(IndexMismatchError, match="bge-large"):
         QueryEngine(Store(tmp_path)).retrieve(PETER_ID, FATHER_Q)
 

@@ -1,5 +1,4 @@
-"""Store round trip with a real Chroma PersistentClient, atomic replacement and recovery; a real index whose
-manifest an older kgcore wrote."""
+"""The collection store with the real models: layout, atomic commits, crashes, damage, and stores kgcore 0.1 wrote."""
 
 import json
 import shutil
@@ -7,149 +6,159 @@ import shutil
 import numpy as np
 import pytest
 
-import kgcore.index.store as store_mod
-from kgcore.core.errors import IndexNotFoundError, InputError
+from kgcore.audit import AuditDB
+from kgcore.core.errors import IndexNotFoundError, InputError, KgcoreError
 from kgcore.core.settings import RetrievalOptions
-from kgcore.core.types import LocalEdge, LocalNode, Sentence, SentenceGraph
-from kgcore.index.graph import build_graph
-from kgcore.index.manifest import Counts, Manifest
-from kgcore.index.store import Store, open_chroma
+from kgcore.index import chroma
+from kgcore.index.manifest import Manifest
+from kgcore.index.pipeline import Job, index_files
+from kgcore.index.store import Store
 from kgcore.query.engine import QueryEngine
-from paths import DATA, PETER_ID
+from paths import DATA
 
 OLD_MANIFEST = DATA / "manifests" / "peter-rabbit-0.1.0.json"
+OLD_STORE = DATA / "store-0.1"
+TEA = "Peter drank some camomile tea before he went to bed. His mother had made the tea in a small brown pot."
+MILK = "Peter drank a glass of warm milk before he went to bed. His mother had poured the milk into a blue cup."
 
 
-def _index_parts(word="tea"):
-    sentences = [
-        Sentence("text_0-0", 0, 0, 0, f"Peter drank {word}.", f"Peter drank {word}.", f"Peter drank {word}."),
-        Sentence("text_0-1", 0, 1, 1, "He slept.", "He slept.", "Peter slept."),
-    ]
-    sgs = [
-        SentenceGraph("text_0-0", (LocalNode("p", "Peter", ("Peter",), "entity", "peter", 0),
-                                   LocalNode("d", "drink", ("drank",), "action", None, 6),
-                                   LocalNode("t", word, (word,), "entity", word, 12)),
-                      (LocalEdge("d", "p", "ARG0", "action-entity"), LocalEdge("d", "t", "ARG1", "action-entity")),
-                      {"frames": [{"predicate": "drink"}]}),
-        SentenceGraph("text_0-1", (LocalNode("p", "Peter", ("Peter",), "entity", "peter", 0),
-                                   LocalNode("s", "sleep", ("slept",), "action", None, 6)),
-                      (LocalEdge("s", "p", "ARG0", "action-entity"),)),
-    ]
-    graph = build_graph(sgs)
-    ids = list(graph.nodes)
-    rng = np.random.default_rng(0)
-    node_vectors = rng.normal(size=(len(ids), 8)).astype(np.float32)
-    node_vectors /= np.linalg.norm(node_vectors, axis=1, keepdims=True)
-    sent_vectors = rng.normal(size=(2, 8)).astype(np.float32)
-    manifest = Manifest("book", created_at="2026-01-01T00:00:00", counts=Counts(sentences=2), extra={"word": word})
-    return manifest, sentences, graph, ids, node_vectors, sent_vectors, [(sg.sentence_id, sg.analysis) for sg in sgs]
+def _add(store, name, filename, text, **kwargs):
+    (outcome,) = index_files([Job(filename, data=text.encode())], store, name, workers=1, **kwargs)
+    return outcome
 
 
-def test_round_trip_with_real_chroma(tmp_path):
+def test_a_collection_folder_holds_manifest_shards_linked_graph_and_chroma(tmp_path):
     store = Store(tmp_path)
-    manifest, sentences, graph, ids, nv, sv, analyses = _index_parts()
-    path = store.write(manifest, sentences, graph, ids, nv, sv, analyses)
-    assert path == tmp_path / "book" and (path / "chroma").is_dir()
-    index = store.load("book")
-    assert index.sentences == sentences and index.graph.nodes == graph.nodes and index.graph.edges == graph.edges
-    assert index.node_ids == ids and np.allclose(index.node_vectors, nv)
-    assert index.analyses()["text_0-0"] == {"frames": [{"predicate": "drink"}]}
-    assert [m.doc_id for m in store.list()] == ["book"]
-    # Chroma holds the same vectors: querying with a node's own vector returns that node first.
-    hits = index.chroma_query_nodes(nv[:2], k=2)
-    assert [h[0][0] for h in hits] == ids[:2] and hits[0][0][1] == pytest.approx(1.0, abs=1e-4)
-    client = open_chroma(path / "chroma")
+    outcome = _add(store, "shelf", "tea.txt", TEA)
+    path = tmp_path / "shelf"
+    manifest = json.loads((path / "collection.json").read_text())
+    (entry,) = manifest["documents"]
+    assert manifest["format"] == 2 and manifest["generation"] == 1 and entry["manifest"]["doc_id"] == "tea"
+    assert (path / "documents" / entry["folder"] / "source" / "tea.txt").read_text() == TEA
+    assert {p.name for p in (path / "linked-1").iterdir()} == {"graph.json", "node_ids.json", "node_vectors.npy"}
+    index = store.load("shelf")
+    assert outcome.collection == index.manifest and index.manifest.counts.sentences == len(index.sentences) == 2
+    assert [s.position for s in index.sentences] == [0, 1] and index.sentence_vectors.shape == (2, 384)
+    client = chroma.open_chroma(path / "chroma")
     try:
         assert client.get_collection("sentences").count() == 2
-        assert client.get_collection("nodes").count() == len(ids)
+        assert client.get_collection("nodes").count() == len(index.node_ids)
     finally:
         client.close()
+    assert chroma.generation(path / "chroma") == 1
 
 
-def test_crash_mid_write_keeps_previous_index_and_hides_half_index(tmp_path, monkeypatch):
+def test_a_crash_before_the_commit_keeps_the_previous_collection(tmp_path, monkeypatch):
     store = Store(tmp_path)
-    store.write(*_index_parts("tea"))
+    _add(store, "shelf", "tea.txt", TEA)
+    before = store.manifest("shelf")
 
     def boom(*args, **kwargs):
         raise RuntimeError("simulated crash while writing Chroma")
 
-    monkeypatch.setattr(store_mod, "_write_chroma", boom)
+    monkeypatch.setattr(chroma, "update", boom)
     with pytest.raises(RuntimeError):
-        store.write(*_index_parts("milk"))
-    assert store.load("book").manifest.extra["word"] == "tea"
-    assert [p.name for p in tmp_path.iterdir()] == ["book"]  # no temporary folder left behind
-    assert [m.doc_id for m in store.list()] == ["book"]
+        _add(store, "shelf", "milk.txt", MILK)
+    assert store.manifest("shelf") == before and [s.doc_id for s in store.load("shelf").sentences] == ["tea", "tea"]
+    assert [p.name for p in (tmp_path / "shelf" / "documents").iterdir()] == [before.documents[0].folder]
+    assert not list((tmp_path / ".staging").glob("*/*"))  # no half-built shard left behind
 
 
-def test_interrupted_swap_is_recovered(tmp_path):
+def test_chroma_left_behind_by_a_stopped_writer_is_rebuilt_on_use(tmp_path):
     store = Store(tmp_path)
-    store.write(*_index_parts("tea"))
-    # Simulate a kill between the two renames of a swap: only the old copy exists.
-    (tmp_path / "book").rename(tmp_path / ".old-book-deadbeef")
-    (tmp_path / ".tmp-book-cafe").mkdir()  # an unfinished new index: no manifest
-    assert store.exists("book") and store.load("book").manifest.extra["word"] == "tea"
-    store.write(*_index_parts("milk"))
-    assert store.load("book").manifest.extra["word"] == "milk"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["book"]
+    _add(store, "shelf", "tea.txt", TEA)
+    (tmp_path / "shelf" / "chroma" / "generation").write_text("0")  # as if the writer stopped after Chroma
+    result = QueryEngine(store).retrieve("shelf", "What did Peter drink?", RetrievalOptions(), use_chroma=True)
+    assert result.sentences and chroma.generation(tmp_path / "shelf" / "chroma") == store.manifest("shelf").generation
 
 
-def test_errors_name_the_document(tmp_path):
+def test_errors_name_the_collection(tmp_path):
     store = Store(tmp_path)
     with pytest.raises(IndexNotFoundError, match="nope"):
         store.load("nope")
-    with pytest.raises(InputError, match="doc_id"):
+    with pytest.raises(InputError, match="collection"):
         store.load("../etc")
-    store.write(*_index_parts())
-    store.delete("book")
-    assert store.list() == [] and not (tmp_path / "book").exists()
+    _add(store, "shelf", "tea.txt", TEA)
+    store.delete("shelf")
+    assert store.list() == [] and not (tmp_path / "shelf").exists()
 
 
-def test_damaged_manifest_is_not_listed(tmp_path):
+def test_a_damaged_collection_manifest_is_not_listed_and_says_so(tmp_path):
     store = Store(tmp_path)
-    store.write(*_index_parts())
-    (tmp_path / "book" / "manifest.json").write_text("{broken")
+    _add(store, "shelf", "tea.txt", TEA)
+    (tmp_path / "shelf" / "collection.json").write_text("{broken")
     assert store.list() == []
-    with pytest.raises(Exception, match="damaged manifest"):
-        store.manifest("book")
-    json.loads((tmp_path / "book" / "node_ids.json").read_text())  # the rest is untouched
+    with pytest.raises(KgcoreError, match="damaged collection manifest"):
+        store.manifest("shelf")
 
 
-# -- a real index whose manifest kgcore 0.1.0 wrote ---------------------------------------------
+# -- stores kgcore 0.1 wrote ------------------------------------------------------------------
 
 
-def _old_manifest(without_narrator: bool) -> dict:
-    """tests/data/manifests/peter-rabbit-0.1.0.json; without the narrator keys it is what kgcore wrote before
-    narrator resolution existed."""
-    data = json.loads(OLD_MANIFEST.read_text(encoding="utf-8"))
-    if without_narrator:
-        del data["narrator"]
-        del data["options"]["narrator"]
-    return data
+def _old_store(tmp_path):
+    shutil.copytree(OLD_STORE / "garden_story", tmp_path / "garden_story")
+    return Store(tmp_path)
 
 
-def test_the_peter_index_is_what_kgcore_0_1_0_built(peter_index):
-    """The restructured pipeline builds the same index from the same book with the same options."""
-    old = Manifest.from_dict(_old_manifest(without_narrator=False))
-    manifest = peter_index.manifest
-    assert (manifest.doc_id, manifest.source_sha256, manifest.options) == (old.doc_id, old.source_sha256, old.options)
-    assert manifest.models == old.models and manifest.counts == old.counts and manifest.narrator == old.narrator
-    assert list(manifest.to_dict()) == list(old.to_dict())
+def test_a_0_1_store_opens_as_a_collection_of_one_without_writing(tmp_path):
+    store = _old_store(tmp_path)
+    before = sorted(p.name for p in (tmp_path / "garden_story").iterdir())
+    (listed,) = store.list()
+    assert listed.name == "garden_story" and listed.format == 1 and listed.doc_ids == ("garden_story",)
+    index = store.load("garden_story")
+    assert index.sentences[0].id == "garden_story/text_0-0" and index.sentences[0].doc_id == "garden_story"
+    assert index.graph.invariant_problems(s.id for s in index.sentences) == []
+    assert "peter" in index.graph.nodes and "garden_story/tea" in index.graph.nodes  # names shared, nouns scoped
+    assert index.analyses()["garden_story/text_0-2"]["frames"]
+    result, answer = QueryEngine(store).ask("garden_story", "What did his mother give him?",
+                                            RetrievalOptions(budget_words=200), "extractive")
+    assert result.sentences and "camomile tea" in answer.text
+    assert sorted(p.name for p in (tmp_path / "garden_story").iterdir()) == before  # reading wrote nothing
 
 
-@pytest.mark.parametrize("without_narrator", [False, True])
-def test_an_index_with_an_old_manifest_opens_and_answers(peter_store, tmp_path, without_narrator):
-    shutil.copytree(peter_store.root / PETER_ID, tmp_path / PETER_ID)
-    old = _old_manifest(without_narrator)
-    (tmp_path / PETER_ID / "manifest.json").write_text(json.dumps(old, ensure_ascii=False, indent=1), encoding="utf-8")
-    store = Store(tmp_path)
-    index = store.load(PETER_ID)
-    assert index.manifest == Manifest.from_dict(old) and index.manifest.narrator is None
-    assert index.manifest.options.narrator == ("none" if without_narrator else "auto")
-    assert [m.doc_id for m in store.list()] == [PETER_ID]
-    assert (
-        len(index.sentences) == index.manifest.counts.sentences and len(index.node_ids) == index.manifest.counts.nodes
-    )
-    result, answer = QueryEngine(store).ask(PETER_ID, "Where did Peter lose his shoes?",
-                                            RetrievalOptions(budget_words=300), "extractive")
-    assert result.sentences and "cabbages" in answer.text
-    assert {i for c in answer.citations for i in c.sentence_ids} <= set(result.sentence_ids)
+def test_adding_to_a_0_1_store_migrates_it(tmp_path):
+    store = _old_store(tmp_path)
+    (tmp_path / "garden_story" / "chroma").mkdir()  # stands in for the 0.1 Chroma copy
+    old = store.load("garden_story")
+    outcome = _add(store, "garden_story", "tea.txt", TEA)
+    assert [a.doc_id for a in outcome.added] == ["tea"]
+    manifest = store.manifest("garden_story")
+    assert manifest.format == 2 and manifest.doc_ids == ("garden_story", "tea")
+    assert not (tmp_path / "garden_story" / "graph.json").exists()
+    assert not (tmp_path / "garden_story" / "chroma-0.1").exists()
+    index = store.load("garden_story")
+    assert [s.id for s in index.sentences[:len(old.sentences)]] == [s.id for s in old.sentences]
+    assert index.graph.invariant_problems(s.id for s in index.sentences) == []
+    shared = index.graph.nodes["peter"].grounded_texts
+    assert {s.split("/")[0] for s in shared} == {"garden_story", "tea"}  # Peter of both documents is one node
+
+
+def test_an_old_manifest_in_an_old_store_opens_with_narrator_migrated(tmp_path):
+    store = _old_store(tmp_path)
+    data = json.loads((tmp_path / "garden_story" / "manifest.json").read_text())
+    del data["narrator"], data["options"]["narrator"]  # what kgcore wrote before narrator resolution
+    (tmp_path / "garden_story" / "manifest.json").write_text(json.dumps(data))
+    entry = store.manifest("garden_story").documents[0]
+    assert entry.manifest == Manifest.from_dict(data) and entry.manifest.options.narrator == "none"
+    assert store.load("garden_story").sentences
+
+
+def test_audit_records_of_a_0_1_index_keep_resolving_after_migration(tmp_path):
+    store = _old_store(tmp_path)
+    db = AuditDB.for_store(tmp_path)
+    engine = QueryEngine(store)
+    result, answer = engine.ask("garden_story", "Where did Peter hide?", RetrievalOptions(budget_words=200),
+                                "extractive")
+    payload_ids = [s.id for s in result.sentences]
+    record_id = db.save_record(result, answer, engine.index("garden_story").manifest)
+    with db._connect() as conn:  # what kgcore 0.1 stored: the paper's bare ids
+        row = json.loads(conn.execute("SELECT result_json FROM records WHERE id = ?", (record_id,)).fetchone()[0])
+        for s in row["sentences"]:
+            s["id"] = s["id"].split("/")[-1]
+        conn.execute("UPDATE records SET result_json = ? WHERE id = ?", (json.dumps(row), record_id))
+    _add(store, "garden_story", "tea.txt", TEA)
+    record = db.get_record(record_id)
+    assert [s["id"] for s in record.payload["sentences"]] == payload_ids
+    index = engine.index("garden_story")
+    assert all(index.has_sentence(i) for i in payload_ids)
+    assert np.isfinite(index.node_vectors).all()

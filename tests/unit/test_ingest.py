@@ -45,7 +45,8 @@ def _refusal(path: Path, settings: Settings = SETTINGS) -> str:
 def test_peter_document_identity(peter_doc):
     assert peter_doc.name == "peter_rabbit"
     assert peter_doc.source_sha256 == hashlib.sha256(PETER.read_bytes()).hexdigest()
-    assert peter_doc.text == "\n\n".join(peter_doc.paragraphs)
+    assert peter_doc.text == "\n\n".join(p.text for p in peter_doc.paragraphs)
+    assert all(peter_doc.text[p.start:p.start + len(p.text)] == p.text for p in peter_doc.paragraphs)
     assert peter_doc.source_path == str(PETER)
 
 
@@ -153,14 +154,14 @@ def test_markdown_markup_is_stripped(tmp_path):
     )
     doc = load_document(_write(tmp_path, "Peter Notes.md", markdown.encode()), SETTINGS)
     assert doc.name == "peter-notes"
-    assert doc.paragraphs == (
-        "The Tale of Peter",
-        "Peter was very naughty and quick. See the book now.",
-        "Garden",
-        "He ate lettuces. He ate radishes.",
-        "Setext Title",
-        "Quoted old line.",
-    )
+    assert [(p.text, p.kind, p.section) for p in doc.paragraphs] == [
+        ("The Tale of Peter", "heading", "The Tale of Peter"),
+        ("Peter was very naughty and quick. See the book now.", "body", "The Tale of Peter"),
+        ("Garden", "heading", "Garden"),
+        ("He ate lettuces. He ate radishes.", "body", "Garden"),
+        ("Setext Title", "heading", "Setext Title"),
+        ("Quoted old line.", "body", "Setext Title"),
+    ]
     for markup in ("#", "*", "`", "](", "![", "<", ">", "~~", "_"):
         assert markup not in doc.text
     plain = load_document(_write(tmp_path, "same.txt", markdown.encode()), SETTINGS)
@@ -288,7 +289,7 @@ def test_pdf_with_text_layer_is_loaded(tmp_path):
     pdf = _pdf_with_text(["Peter Rabbit ate some radishes.", "Then he ran home."])
     doc = load_document(_write(tmp_path, "story.pdf", pdf), SETTINGS)
     assert doc.name == "story"
-    assert doc.paragraphs == ("Peter Rabbit ate some radishes. Then he ran home.",)
+    assert [(p.text, p.page) for p in doc.paragraphs] == [("Peter Rabbit ate some radishes. Then he ran home.", 1)]
     assert doc.source_sha256 == hashlib.sha256(pdf).hexdigest()
 
 

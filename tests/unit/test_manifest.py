@@ -139,10 +139,11 @@ def test_a_damaged_manifest_file_in_a_store_names_the_file(raw, case, tmp_path):
     assert store.list() == []  # a damaged index is not listed
 
 
-def test_the_old_manifest_file_is_listed_by_a_store(tmp_path):
+def test_the_old_manifest_file_is_listed_by_a_store_as_a_collection_of_one(tmp_path):
     (tmp_path / "peter-rabbit").mkdir()
     (tmp_path / "peter-rabbit" / "manifest.json").write_bytes(OLD_MANIFEST.read_bytes())
     (listed,) = Store(tmp_path).list()
-    assert (
-        listed == Store(tmp_path).manifest("peter-rabbit") == Manifest.from_dict(json.loads(OLD_MANIFEST.read_text()))
-    )
+    assert listed == Store(tmp_path).manifest("peter-rabbit")
+    assert listed.name == "peter-rabbit" and listed.format == 1 and listed.doc_ids == ("peter-rabbit",)
+    assert listed.documents[0].manifest == Manifest.from_dict(json.loads(OLD_MANIFEST.read_text()))
+    assert listed.counts.sentences == 74 and listed.options == listed.documents[0].manifest.options

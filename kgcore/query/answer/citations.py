@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from kgcore.core.types import Citation, SelectedSentence
+from kgcore.core.types import SENTENCE_ID_PATTERN, Citation, SelectedSentence
 from kgcore.index.embed import Embedder
 from kgcore.query.answer.words import content_words
 
@@ -27,9 +27,9 @@ LEXICAL_WEIGHT = 0.5
 #: At most this many supporting sentences per answer sentence.
 MAX_CITATIONS = 3
 
-_ID = re.compile(r"text_\d+-\d+")
+_ID = re.compile(SENTENCE_ID_PATTERN)
 #: One citation marker: ``[text_0-3]``, ``[text_0-3, text_0-4]`` or ``(text_0-3)``.
-_MARKER = re.compile(r"[\[(]\s*text_\d+-\d+(?:\s*[,;]\s*text_\d+-\d+)*\s*[\])]")
+_MARKER = re.compile(rf"[\[(]\s*{SENTENCE_ID_PATTERN}(?:\s*[,;]\s*{SENTENCE_ID_PATTERN})*\s*[\])]")
 _LEADING_MARKERS = re.compile(r"^(?:\s*" + _MARKER.pattern + r")+")
 _BOUNDARY = re.compile(r"[.!?]+[\"'”’)\]]*\s+|\s*\n\s*")
 _ABBREVIATIONS = frozenset("mr mrs ms dr st jr sr prof mt vs etc no fig cf".split())

@@ -1,0 +1,104 @@
+"""Command line: ``python -m kgcore index|remove|delete|list|show|ask|eval``.
+
+Exit codes: 0 ok, 2 bad input or configuration (the message names the file
+or field and the reason; also when some documents of an ``index`` call
+failed while the others were indexed), 1 internal error.  Progress goes to
+stderr, results (JSON) to stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from kgcore.cli.commands import cmd_ask, cmd_delete, cmd_index, cmd_list, cmd_remove, cmd_show
+from kgcore.cli.evaluation import add_eval
+from kgcore.core.errors import IndexMismatchError, IndexNotFoundError, InputError, KgcoreError, ModelUnavailableError
+from kgcore.core.settings import ANSWERERS, COREF_BACKENDS, EMBEDDING_VARIANTS, METHODS, PARSERS
+
+__all__ = ["build_parser", "main"]
+
+USER_ERRORS = (InputError, IndexNotFoundError, IndexMismatchError, ModelUnavailableError)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m kgcore", description="GroundedKG indexing and question answering.")
+    sub = p.add_subparsers(dest="command", required=True)
+    _add_index(sub)
+    _add_collection_commands(sub)
+    _add_ask(sub)
+    add_eval(sub)
+    for sp in sub.choices.values():
+        sp.add_argument("--store", help="store root (default: $KGCORE_STORE or data/)")
+        sp.add_argument("--quiet", action="store_true", help="no progress output on stderr")
+    return p
+
+
+def _add_index(sub) -> None:
+    ix = sub.add_parser("index", help="add .txt/.md/.pdf files to a collection (each its own collection without one)")
+    ix.add_argument("paths", nargs="+", metavar="FILE")
+    ix.add_argument("--collection", help="the collection to add to, created when missing (default: one per file)")
+    ix.add_argument("--name", help="document id of a single file (default: from the file name)")
+    ix.add_argument("--workers", type=int, default=0,
+                    help="processes parsing documents in parallel (default: $KGCORE_WORKERS or one per core)")
+    ix.add_argument("--parser", choices=PARSERS, default="srl")
+    ix.add_argument("--coref", choices=COREF_BACKENDS, default="heuristic")
+    ix.add_argument("--embedding", choices=EMBEDDING_VARIANTS, default="basic")
+    ix.add_argument("--narrator", default="auto", metavar="auto|none|NAME",
+                    help="who 'I' is in a first-person book: found in the text (auto), off (none), or this name")
+    ix.add_argument("--force", action="store_true",
+                    help="re-index a document already indexed, or replace one with the same id and other content")
+    ix.set_defaults(func=cmd_index)
+
+
+def _add_collection_commands(sub) -> None:
+    sub.add_parser("list", help="list the collections").set_defaults(func=cmd_list)
+    sh = sub.add_parser("show", help="print a collection's manifest: documents, counts, settings")
+    sh.add_argument("name", nargs="?", help="the collection (or give --collection)")
+    sh.add_argument("--collection")
+    sh.set_defaults(func=cmd_show)
+    rm = sub.add_parser("remove", help="remove documents from a collection")
+    rm.add_argument("doc_ids", nargs="+", metavar="DOC_ID")
+    rm.add_argument("--collection", required=True)
+    rm.set_defaults(func=cmd_remove)
+    de = sub.add_parser("delete", help="delete a whole collection")
+    de.add_argument("--collection", required=True)
+    de.set_defaults(func=cmd_delete)
+
+
+def _add_ask(sub) -> None:
+    ask = sub.add_parser("ask", help="answer a question (or a file of questions) from a collection")
+    ask.add_argument("question", nargs="*")
+    ask.add_argument("--collection", help="the collection to ask")
+    ask.add_argument("--doc", help="the older name of --collection (a one-document collection)")
+    ask.add_argument("--documents", help="comma-separated document ids: retrieve only from these")
+    ask.add_argument("--front-matter", action="store_true", help="let title pages, contents and headings in")
+    ask.add_argument("--method", choices=METHODS, default="groundedkg")
+    ask.add_argument("--k", type=int, default=10)
+    ask.add_argument("--tau", type=float, default=None, help="VectorSim filter threshold")
+    ask.add_argument("--min-count", type=int, default=1, help="RetCount filter: keep sentences retrieved by >= N nodes")
+    ask.add_argument("--budget-sentences", type=int, default=0)
+    ask.add_argument("--budget-words", type=int, default=0, help="0 = the paper's unbudgeted union")
+    ask.add_argument("--answerer", choices=ANSWERERS, default=None,
+                     help="default: openai when configured, else extractive")
+    ask.add_argument("--questions", help="CSV with a question column, or one question per line; JSONL output")
+    ask.add_argument("--json", action="store_true")
+    ask.set_defaults(func=cmd_ask)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except USER_ERRORS as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KgcoreError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 1
+    except Exception as exc:  # noqa: BLE001 - last resort: one line, exit 1, never a traceback dump
+        print(f"internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1

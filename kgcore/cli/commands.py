@@ -1,0 +1,141 @@
+"""The document and question subcommands: index, remove, delete, list, show, ask."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from pathlib import Path
+
+from kgcore.cli.progress import DocumentStderrProgress, StderrProgress
+from kgcore.core.errors import InputError
+from kgcore.core.settings import IndexOptions, RetrievalOptions, Settings
+from kgcore.core.types import Answer, QueryResult
+from kgcore.evaluate.grid import parse_values
+from kgcore.index.collection import CollectionManifest
+from kgcore.index.pipeline import Job, index_files, remove_documents
+from kgcore.index.store import Store
+from kgcore.query.engine import QueryEngine, result_to_json
+
+
+def _store(args: argparse.Namespace) -> Store:
+    return Store(Path(args.store) if args.store else Settings.from_env().store_root)
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    """Add files to a collection (or each to its own); one JSON line per document, then one per collection."""
+    settings = Settings.from_env()
+    options = IndexOptions(parser=args.parser, coref=args.coref, embedding=args.embedding, narrator=args.narrator)
+    if args.name and len(args.paths) > 1:
+        raise InputError("--name", "names one document; give it with a single file")
+    jobs = [Job(Path(p).name, Path(p), name=args.name) for p in args.paths]
+    progress = DocumentStderrProgress(not args.quiet, several=len(jobs) > 1)
+    outcomes = index_files(jobs, _store(args), args.collection, options, settings,
+                           args.workers or settings.workers or None, args.force, progress)
+    for outcome in outcomes:
+        for line in outcome.document_lines():
+            print(json.dumps(line, ensure_ascii=False))
+        print(json.dumps(outcome.summary(), ensure_ascii=False))
+    for outcome in outcomes:
+        for filename, reason in outcome.failed:
+            print(f"error: {filename}: {reason.removeprefix(filename + ': ')}", file=sys.stderr)
+    return 2 if any(o.failed for o in outcomes) else 0
+
+
+def cmd_remove(args: argparse.Namespace) -> int:
+    manifest = remove_documents(_store(args), args.collection, args.doc_ids)
+    print(json.dumps({"collection": manifest.name, "removed": args.doc_ids, "documents": list(manifest.doc_ids),
+                      "sentences": manifest.counts.sentences, "nodes": manifest.counts.nodes,
+                      "edges": manifest.counts.edges}))
+    return 0
+
+
+def cmd_delete(args: argparse.Namespace) -> int:
+    _store(args).delete(args.collection)
+    print(json.dumps({"deleted": args.collection}))
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    print(json.dumps([_listing(m) for m in _store(args).list()], indent=1, ensure_ascii=False))
+    return 0
+
+
+def _listing(m: CollectionManifest) -> dict:
+    return {"collection": m.name, "documents": list(m.doc_ids), **m.to_dict()["counts"], "options": m.options.to_dict(),
+            "updated_at": m.updated_at}
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    name = args.collection or args.name
+    if not name:
+        raise InputError("--collection", "name the collection to show")
+    print(json.dumps(_store(args).manifest(name).to_dict(), indent=1, ensure_ascii=False))
+    return 0
+
+
+def read_questions(path: str) -> list[str]:
+    """Questions from a CSV with a ``question`` column, or one question per line."""
+    file = Path(path)
+    if not file.is_file():
+        raise InputError(path, "file not found")
+    try:
+        text = file.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError(path, "is not UTF-8 text") from None
+    first = text.splitlines()[0] if text.strip() else ""
+    if "question" in [c.strip().lower() for c in next(csv.reader([first]), [])]:
+        rows = list(csv.DictReader(text.splitlines()))
+        key = next(k for k in rows[0] if k and k.strip().lower() == "question") if rows else "question"
+        questions = [(r.get(key) or "").strip() for r in rows]
+    else:
+        questions = [line.strip() for line in text.splitlines()]
+    questions = [q for q in questions if q]
+    if not questions:
+        raise InputError(path, "contains no questions")
+    return questions
+
+
+def _collection(args: argparse.Namespace) -> str:
+    """The collection an ``ask``/``eval`` names (``--doc`` is the older name of ``--collection``)."""
+    if args.collection and args.doc and args.collection != args.doc:
+        raise InputError("--doc", f"is an alias of --collection; {args.doc!r} and {args.collection!r} differ")
+    name = args.collection or args.doc
+    if not name:
+        raise InputError("--collection", "name the collection to ask (python -m kgcore list shows them)")
+    return name
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    if not args.question and not args.questions:
+        raise InputError("question", "give a QUESTION or --questions FILE")
+    documents = tuple(parse_values(args.documents, str, "--documents")) if args.documents else ()
+    options = RetrievalOptions(method=args.method, k=args.k, tau=args.tau, min_count=args.min_count,
+                               budget_sentences=args.budget_sentences, budget_words=args.budget_words,
+                               documents=documents, front_matter=args.front_matter)
+    engine = QueryEngine(_store(args))
+    collection = _collection(args)
+    engine.index(collection).sentence_scope(documents)  # fail fast on an unknown collection or document
+    questions = read_questions(args.questions) if args.questions else [" ".join(args.question)]
+    for i, question in enumerate(questions):
+        result, answer = engine.ask(collection, question, options, args.answerer)
+        if args.json or args.questions:
+            print(json.dumps(result_to_json(result, answer), ensure_ascii=False), flush=True)
+        else:
+            _print_human(result, answer)
+        if args.questions:
+            StderrProgress(not args.quiet)("ask", i + 1, len(questions))
+    return 0
+
+
+def _print_human(result: QueryResult, answer: Answer) -> None:
+    print(f"Q: {result.question}\nA: {answer.text}   [{answer.generator}]")
+    for c in answer.citations:
+        print(f"   cites {', '.join(c.sentence_ids) or 'nothing (unsupported)'}")
+    print(f"\nContext ({len(result.sentences)} sentences, {result.context_words} words, method {result.method}):")
+    for s in result.sentences:
+        print(f"  [{s.id}] {s.text}")
+    print(f"\nTimings (ms): {json.dumps(result.timings_ms)}")
+
+

@@ -1,0 +1,68 @@
+"""``python -m kgcore eval``: a settings grid over a QA CSV, written as JSONL, JSON and CSV."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from kgcore.audit import AuditDB, send_failures_to_audit
+from kgcore.cli.commands import _collection, _store
+from kgcore.cli.progress import StderrProgress
+from kgcore.core.errors import InputError
+from kgcore.core.settings import ANSWERERS, METHODS
+from kgcore.evaluate import BertScorer, EvalRun, evaluate, format_table, load_qa, settings_grid, write_outputs
+from kgcore.evaluate.grid import parse_method, parse_tau, parse_values
+from kgcore.index.embed import get_embedder
+from kgcore.query.engine import QueryEngine
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    grid = settings_grid(parse_values(args.methods, parse_method, "--methods"), parse_values(args.k, int, "--k"),
+                         parse_values(args.tau, parse_tau, "--tau"), parse_values(args.min_count, int, "--min-count"),
+                         parse_values(args.budget_words, int, "--budget-words"),
+                         parse_values(args.budget_sentences, int, "--budget-sentences"))
+    items = load_qa(args.qa)
+    if args.limit < 0:
+        raise InputError("--limit", "must be 0 (all questions) or positive")
+    items = items[: args.limit] if args.limit else items
+    engine = QueryEngine(_store(args))
+    docs = parse_values(_collection(args), str, "--collection")
+    for doc_id in docs:
+        engine.index(doc_id)  # fail fast on an unknown document
+    scorer = BertScorer(get_embedder(args.bertscore_model) if args.bertscore_model else None)
+    run = EvalRun.concat(evaluate(engine, d, items, grid, args.answerer, StderrProgress(not args.quiet), scorer,
+                                  keep_failures=args.send_failures) for d in docs)
+    for meta in run.meta:
+        meta["qa_file"] = str(args.qa)
+    paths = write_outputs(run, args.out)
+    print(format_table(run.summary))
+    print(f"BERTScore encoder: {scorer.model_name}; answerer: {run.meta[0]['answerer']}; "
+          f"wrote {', '.join(str(p) for p in paths.values())}", file=sys.stderr)
+    if args.send_failures:
+        sent = send_failures_to_audit(engine, run, AuditDB.for_store(engine.store.root))
+        print(f"sent {len(sent)} failures to the audit queue in {engine.store.root}", file=sys.stderr)
+    return 0
+
+
+def add_eval(sub) -> None:
+    ev = sub.add_parser("eval", help="evaluate methods and settings on a QA CSV (paper Tables 1/2)")
+    ev.add_argument("--collection", help="collection; several comma-separated names evaluate each")
+    ev.add_argument("--doc", help="the older name of --collection")
+    ev.add_argument("--qa", required=True, help="CSV with question,answer1[,answer2][,evidence]")
+    ev.add_argument("--methods", default=",".join(METHODS), help="comma-separated (default: all)")
+    ev.add_argument("--k", default="10", help="comma-separated K values, e.g. 5,10")
+    ev.add_argument("--tau", default="none", help="VectorSim thresholds, e.g. none,0.2 (GroundedKG only)")
+    ev.add_argument("--min-count", default="1", help="RetCount >= n values, e.g. 1,2 (GroundedKG only)")
+    ev.add_argument("--budget-words", default="0", help="word budgets, e.g. 0,1000 (0 = none)")
+    ev.add_argument("--budget-sentences", default="0", help="sentence budgets (0 = none)")
+    ev.add_argument("--answerer", choices=ANSWERERS, default=None,
+                    help="default: openai when configured, else extractive")
+    ev.add_argument("--limit", type=int, default=0, help="evaluate only the first N questions (0 = all)")
+    ev.add_argument("--bertscore-model", default="",
+                    help="local sentence-transformers folder (default: bundled MiniLM)")
+    ev.add_argument("--send-failures", action="store_true",
+                    help="save failed answers with an automatic diagnosis in the store's audit database")
+    ev.add_argument("--out", required=True, help="output folder for results.jsonl, summary.json, summary.csv")
+    ev.set_defaults(func=cmd_eval)
+
+

@@ -1,0 +1,151 @@
+"""Indexing one document on its own into a shard: the stages in order, with timings and progress.
+
+    load (sentences) -> coref (+ narrator) -> parse -> graph -> embed
+
+``progress(stage, done, total)`` is called as stages advance, so the CLI can
+draw a bar and the app a progress widget.  Linking the shard into its
+collection is :mod:`kgcore.index.pipeline`'s job.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from kgcore.core.errors import KgcoreError
+from kgcore.core.nlp import load_spacy
+from kgcore.core.settings import IndexOptions, Settings
+from kgcore.core.types import Document, Sentence
+from kgcore.core.version import __version__
+from kgcore.index.coref import get_resolver
+from kgcore.index.embed import Embedder, embed_texts_of, embedder_for, embedding_model_name
+from kgcore.index.graph import GroundedGraph, build_graph
+from kgcore.index.manifest import Counts, Manifest, Models
+from kgcore.index.narrator import Narrator, narrator_for, resolve_narrator
+from kgcore.index.parse import Parser, get_parser
+from kgcore.index.sentences import split_sentences
+from kgcore.index.shard import DocumentShard
+
+STAGES = ("load", "coref", "parse", "graph", "embed", "store")
+StageProgress = Callable[[str, int, int], None]
+
+
+@dataclass
+class StageTimer:
+    """Times each stage and reports its start and end to ``progress``."""
+
+    progress: StageProgress | None
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        self.report(name, 0, 1)
+        start = time.perf_counter()
+        yield
+        self.seconds[name] = round(time.perf_counter() - start, 3)
+        self.report(name, 1, 1)
+
+    def report(self, stage: str, done: int, total: int) -> None:
+        if self.progress:
+            self.progress(stage, done, total)
+
+
+def build_shard(document: Document, options: IndexOptions, settings: Settings, timer: StageTimer,
+                parser: Parser | None = None, source: bytes | None = None) -> DocumentShard:
+    """Index ``document`` on its own: sentences, coreference, parse, graph, basic node and sentence vectors.
+
+    ``parser`` overrides the backend named by ``options.parser`` (for instance a
+    :class:`kgcore.index.parse.amr.PenmanParser` over pre-parsed graphs); its ``name``
+    must equal ``options.parser`` so the manifest stays truthful.  ``source`` (the
+    file's bytes) is kept with the shard for the source view and re-indexing.
+    """
+    started = time.perf_counter() - sum(timer.seconds.values())
+    sentences, narrator = _sentences(document, options, settings, timer)
+    graph, analyses = _graph(sentences, options, settings, timer, parser)
+    with timer.stage("embed"):
+        embedder = embedder_for(settings)
+        node_ids = list(graph.nodes)
+        base = embed_texts_of([(graph.nodes[i].label, graph.nodes[i].texts) for i in node_ids], embedder,
+                              options.alpha)
+        sentence_vectors = embedder.encode([s.normalized for s in sentences])
+    manifest = _manifest(document, options, settings, embedder, sentences, graph, narrator, timer.seconds,
+                         round(time.perf_counter() - started, 3))
+    return DocumentShard(manifest, document.paragraphs, sentences, graph, node_ids, base, sentence_vectors,
+                         analyses, document.source_name, source)
+
+
+def _sentences(document: Document, options: IndexOptions, settings: Settings,
+               timer: StageTimer) -> tuple[list[Sentence], Narrator | None]:
+    """The load (sentence splitting) and coref stages: resolved sentences and the narrator found, if any."""
+    with timer.stage("load"):
+        sentences = split_sentences(document, load_spacy(settings.spacy_model), settings.chunk_tokens)
+    if not sentences:
+        raise KgcoreError(f"{document.name}: no sentences found after cleaning")
+    with timer.stage("coref"):
+        sentences = get_resolver(options.coref, settings).resolve(sentences)
+        return _resolve_narrator(sentences, options)
+
+
+def _graph(sentences: list[Sentence], options: IndexOptions, settings: Settings, timer: StageTimer,
+           parser: Parser | None) -> tuple[GroundedGraph, list[tuple[str, dict]]]:
+    """The parse and graph stages: the grounded graph and what the parser saw per sentence."""
+    with timer.stage("parse"):
+        parser = parser or get_parser(options.parser, settings)
+        if parser.name != options.parser:
+            raise KgcoreError(f"parser {parser.name!r} given for an index declared as {options.parser!r}")
+        sentence_graphs = parser.parse(sentences, progress=lambda d, t: timer.report("parse", d, t))
+    with timer.stage("graph"):
+        graph = build_graph(sentence_graphs, sentences[0].doc_id if sentences else "")
+        problems = graph.invariant_problems(s.id for s in sentences)
+        if problems:
+            raise KgcoreError(f"internal error: graph grounding invariant violated: {problems[:3]}")
+    return graph, [(sg.sentence_id, sg.analysis) for sg in sentence_graphs]
+
+
+def _resolve_narrator(sentences: list[Sentence], options: IndexOptions) -> tuple[list[Sentence], Narrator | None]:
+    """The narrator pass of the coref stage; ``auto`` only runs together with a coreference backend."""
+    if options.narrator == "auto" and options.coref == "none":
+        return sentences, None
+    narrator = narrator_for(sentences, options.narrator)
+    if narrator is None:
+        return sentences, None
+    return resolve_narrator(sentences, narrator)
+
+
+def model_fingerprint(settings: Settings, embedder: Embedder | None = None) -> Models:
+    """What the index depends on besides its options (checked on reuse and at query time)."""
+    return Models(
+        spacy=settings.spacy_model,
+        embedding=embedder.name if embedder else embedding_model_name(settings.embedding_model),
+        embedding_dim=embedder.dim if embedder else 0,
+    )
+
+
+def _manifest(document: Document, options: IndexOptions, settings: Settings, embedder: Embedder,
+              sentences: list[Sentence], graph: GroundedGraph, narrator: Narrator | None,
+              timings: dict[str, float], seconds: float) -> Manifest:
+    node_types = [n.node_type for n in graph.nodes.values()]
+    return Manifest(
+        kgcore_version=__version__,
+        doc_id=document.name,
+        source_file=document.source_name or document.name,
+        source_sha256=document.source_sha256,
+        created_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        options=options,
+        models=model_fingerprint(settings, embedder),
+        counts=Counts(
+            sentences=len(sentences),
+            chunks=len({s.chunk for s in sentences}),
+            words=sum(len(s.original.split()) for s in sentences),
+            nodes=len(graph.nodes),
+            entities=node_types.count("entity"),
+            actions=node_types.count("action"),
+            edges=len(graph.edges),
+        ),
+        narrator=narrator,
+        timings_s=dict(timings),
+        seconds=seconds,
+    )

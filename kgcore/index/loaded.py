@@ -1,0 +1,186 @@
+"""A loaded collection: everything retrieval and the app need, in memory.
+
+Sentences of all documents are in reading order (document by document, in
+the order they were added); ``position`` is the row of a sentence.  The
+graph is the collection's linked graph and ``node_vectors`` its final node
+vectors.  Scopes (some documents, front matter in or out) are row masks.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+import numpy as np
+
+from kgcore.core.errors import InputError
+from kgcore.core.types import BODY, ENTITY, NodeType, Paragraph, Sentence, split_sentence_id
+from kgcore.index import legacy, shard
+from kgcore.index.collection import CollectionManifest, DocumentEntry
+from kgcore.index.graph import GroundedGraph
+
+T = TypeVar("T")
+DOCUMENTS_DIR = "documents"
+
+
+@dataclass(frozen=True)
+class CacheKey(Generic[T]):
+    """A typed slot in :class:`IndexCache`, declared by the module that fills it.
+
+    >>> WORDS: CacheKey[list[str]] = CacheKey("words")
+    >>> cache = IndexCache()
+    >>> cache.get(WORDS, lambda: ["a"]), cache.get(WORDS, lambda: ["never built"])
+    (['a'], ['a'])
+    """
+
+    name: str
+
+
+class IndexCache:
+    """Structures derived from an index by higher layers (a BM25 model, an incidence matrix), built once."""
+
+    def __init__(self) -> None:
+        self._values: dict[CacheKey[Any], Any] = {}
+
+    def get(self, key: CacheKey[T], build: Callable[[], T]) -> T:
+        """The value under ``key``, built by ``build()`` on first use."""
+        if key not in self._values:
+            self._values[key] = build()
+        value: T = self._values[key]
+        return value
+
+
+@dataclass
+class Index:
+    """A loaded collection (see the module docstring); ``doc_id`` is the collection's name."""
+
+    doc_id: str
+    path: Path
+    manifest: CollectionManifest
+    sentences: list[Sentence]
+    graph: GroundedGraph
+    node_ids: list[str]
+    node_vectors: np.ndarray
+    sentence_vectors: np.ndarray
+    _by_id: dict[str, int] = field(default_factory=dict, repr=False)
+    #: Structures higher layers derive from the index (BM25 model, incidence ...), built on first use.
+    cache: IndexCache = field(default_factory=IndexCache, repr=False)
+
+    def __post_init__(self) -> None:
+        self._by_id = {s.id: i for i, s in enumerate(self.sentences)}
+
+    @property
+    def name(self) -> str:
+        return self.doc_id
+
+    # -- sentences -----------------------------------------------------------------
+    def sentence(self, sentence_id: str) -> Sentence:
+        try:
+            return self.sentences[self._by_id[sentence_id]]
+        except KeyError:
+            raise InputError("sentence_id", f"{sentence_id!r} is not a sentence of {self.doc_id!r}") from None
+
+    def sentence_row(self, sentence_id: str) -> int:
+        return self._by_id[sentence_id]
+
+    def has_sentence(self, sentence_id: str) -> bool:
+        return sentence_id in self._by_id
+
+    @property
+    def total_words(self) -> int:
+        return self.manifest.counts.words or sum(len(s.original.split()) for s in self.sentences)
+
+    # -- documents -----------------------------------------------------------------
+    def document(self, doc_id: str) -> DocumentEntry:
+        return self.manifest.document(doc_id)
+
+    def document_of(self, sentence_id: str) -> DocumentEntry:
+        """The document a sentence belongs to."""
+        return self.document(self.sentence(sentence_id).doc_id or split_sentence_id(sentence_id)[0])
+
+    def shard_path(self, doc_id: str) -> Path:
+        """The folder of a document's shard (a kgcore 0.1 collection of one: the collection folder itself)."""
+        folder = self.document(doc_id).folder
+        return self.path / DOCUMENTS_DIR / folder if folder != legacy.IN_PLACE else self.path
+
+    def paragraphs(self, doc_id: str) -> list[Paragraph]:
+        """The cleaned document's paragraphs (empty for a document indexed by kgcore 0.1)."""
+        path = self.shard_path(doc_id) / "paragraphs.jsonl"
+        return shard.read_paragraphs(self.shard_path(doc_id)) if path.exists() else []
+
+    def source_path(self, doc_id: str) -> Path | None:
+        """The kept source file of a document, when the store has it."""
+        return shard.source_file(self.shard_path(doc_id))
+
+    def analyses(self) -> dict[str, dict]:
+        """Per-sentence parser output (frames or PENMAN) of every document, read on demand."""
+        out: dict[str, dict] = {}
+        for entry in self.manifest.documents:
+            if entry.folder == legacy.IN_PLACE:
+                out.update(legacy.read_analyses(self.path, entry.doc_id))
+            else:
+                out.update(shard.read_analyses(self.shard_path(entry.doc_id)))
+        return out
+
+    # -- scopes --------------------------------------------------------------------
+    @functools.cached_property
+    def sentence_documents(self) -> np.ndarray:
+        """The document id of every sentence row."""
+        return np.array([s.doc_id for s in self.sentences], dtype=object)
+
+    def sentence_scope(self, documents: Iterable[str] = (), front_matter: bool = False) -> np.ndarray | None:
+        """Rows retrieval may use: the given documents' (all when empty), body sentences unless ``front_matter``.
+
+        None means every row.  An unknown document is an :class:`InputError` naming the collection's documents.
+        """
+        wanted = tuple(documents)
+        for doc_id in wanted:
+            self.document(doc_id)
+        mask = self._body_rows if not front_matter else None
+        if wanted:
+            chosen = np.isin(self.sentence_documents, list(wanted))
+            mask = chosen if mask is None else mask & chosen
+        return None if mask is None or mask.all() else mask
+
+    @functools.cached_property
+    def _body_rows(self) -> np.ndarray:
+        return np.array([s.role == BODY for s in self.sentences], dtype=bool)
+
+    def node_scope(self, sentence_rows: np.ndarray | None) -> np.ndarray | None:
+        """Node rows grounded in at least one of the allowed sentence rows (None: every node)."""
+        if sentence_rows is None:
+            return None
+        allowed = set(np.flatnonzero(sentence_rows).tolist())
+        return np.array([any(self._by_id[s] in allowed for s in self.graph.nodes[i].grounded_texts)
+                         for i in self.node_ids], dtype=bool)
+
+    # -- nodes ---------------------------------------------------------------------
+    @functools.cached_property
+    def node_row(self) -> dict[str, int]:
+        """Row of each node id in :attr:`node_vectors`."""
+        return {node_id: row for row, node_id in enumerate(self.node_ids)}
+
+    @functools.cached_property
+    def type_rows(self) -> dict[NodeType, np.ndarray]:
+        """Per node type, a boolean mask over the rows of :attr:`node_vectors`."""
+        types = np.array([self.graph.nodes[i].node_type for i in self.node_ids])
+        return {t: types == t for t in (ENTITY, "action")}
+
+    @functools.cached_property
+    def neighbour_rows(self) -> list[np.ndarray]:
+        """Per node row, the rows of its graph neighbours."""
+        row = self.node_row
+        return [np.fromiter((row[n] for n in self.graph.neighbors(i)), dtype=np.int64) for i in self.node_ids]
+
+    @functools.cached_property
+    def node_documents(self) -> dict[str, list[str]]:
+        """The documents each node is grounded in, in collection order."""
+        order = {d: i for i, d in enumerate(self.manifest.doc_ids)}
+        out = {}
+        for node_id, node in self.graph.nodes.items():
+            docs = {split_sentence_id(s)[0] for s in node.grounded_texts}
+            out[node_id] = sorted(docs, key=lambda d: order.get(d, len(order)))
+        return out
