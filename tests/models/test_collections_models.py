@@ -52,7 +52,7 @@ def test_every_document_is_in_one_grounded_graph(shelf):
     assert all(s.id.startswith(f"{s.doc_id}/text_") for s in index.sentences)
     # a name is one node across documents; a common noun is somebody else in each document
     assert _grounded_docs(index.graph.nodes["peter"]) == {"rabbit", "pan"}
-    assert "rabbit/father" in index.graph.nodes and "pan/father" in index.graph.nodes and "father" not in index.graph.nodes
+    assert {"rabbit/father", "pan/father"} <= set(index.graph.nodes) and "father" not in index.graph.nodes
     assert index.manifest.counts.shared_entities >= 1
     assert all(node_id.startswith(("rabbit/", "pan/", "ship/")) for node_id, n in index.graph.nodes.items()
                if n.node_type == "action")
@@ -188,7 +188,8 @@ def test_two_writers_on_one_collection_lose_nothing(tmp_path):
     assert [p.exitcode for p in procs] == [0, 0]
     store = Store(tmp_path)
     index = store.load("c")
-    assert store.manifest("c").doc_ids == ("twice",) and index.graph.invariant_problems(s.id for s in index.sentences) == []
+    assert store.manifest("c").doc_ids == ("twice",)
+    assert index.graph.invariant_problems(s.id for s in index.sentences) == []
     assert len(list((tmp_path / "c" / "documents").iterdir())) == 1
 
 
@@ -204,7 +205,8 @@ def test_cli_collections(tmp_path, capsys):
     assert set(lines[-1]) >= {"collection", "documents", "sentences", "nodes", "edges", "seconds"}
     assert main(["ask", "--collection", "shelf", "--documents", "pan", "--json", "Who hated Peter?", *store]) == 0
     answer = json.loads(capsys.readouterr().out)
-    assert {s["document"] for s in answer["sentences"]} == {"pan"} and answer["sentences"][0]["source_file"] == "pan.txt"
+    assert {s["document"] for s in answer["sentences"]} == {"pan"}
+    assert answer["sentences"][0]["source_file"] == "pan.txt"
     assert all(c["documents"] in ([], ["pan"]) for c in answer["citations"])
     assert main(["remove", "--collection", "shelf", "pan", *store]) == 0
     assert json.loads(capsys.readouterr().out)["documents"] == ["rabbit"]
