@@ -3,6 +3,7 @@
     python bench/compare.py query_bench.py                  # HEAD against the working tree
     python bench/compare.py query_bench.py --base HEAD~3    # any revision
     python bench/compare.py retrieval_quality.py --rounds 1
+    python bench/compare.py query_bench.py --base 29a1ea2 --head 3536788   # two commits
 
 The base revision is checked out with ``git worktree`` into a temporary
 folder (sharing this virtualenv); each side gets its own bench store under
@@ -96,31 +97,35 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("bench", choices=sorted(OUTPUTS))
     parser.add_argument("--base", default="HEAD", help="git revision to compare against (default HEAD)")
+    parser.add_argument("--head", default="", help="git revision on the other side (default: the working tree)")
     parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args(argv)
     stores = ROOT / "bench" / "data" / "compare"
     with tempfile.TemporaryDirectory(prefix="kg-bench-") as tmp:
         base_tree = checkout(args.base, Path(tmp) / "base")
+        head_tree = checkout(args.head, Path(tmp) / "head") if args.head else ROOT
         try:
             runs: dict[str, list[dict]] = {"base": [], "head": []}
             for round_no in range(args.rounds):
-                for side, tree in (("base", base_tree), ("head", ROOT)):
+                for side, tree in (("base", base_tree), ("head", head_tree)):
                     print(f"== round {round_no + 1}: {side}", flush=True)
                     out = Path(tmp) / f"{side}-{round_no}"
                     out.mkdir()
                     runs[side].append(run_side(tree, args.bench, stores / side, out))
         finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base_tree)],
-                           capture_output=True)
+            for tree in {base_tree, head_tree} - {ROOT}:
+                subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
+                               capture_output=True)
     rows = table(runs["base"], runs["head"])
     width = max(len(r["figure"]) for r in rows)
-    print(f"\n{'figure':<{width}}  {args.base:>12}  {'working tree':>12}  head/base")
+    print(f"\n{'figure':<{width}}  {args.base:>12}  {args.head or 'working tree':>12}  head/base")
     for r in rows:
         cells = ["-" if r[k] is None else f"{r[k]:g}" for k in ("base", "head", "head/base")]
         print(f"{r['figure']:<{width}}  {cells[0]:>12}  {cells[1]:>12}  {cells[2]:>9}")
     revision = subprocess.run(["git", "-C", str(ROOT), "rev-parse", args.base], capture_output=True, text=True)
     write_json(f"compare_{Path(args.bench).stem}.json", {
-        "bench": args.bench, "base": args.base, "base_commit": revision.stdout.strip(), "rounds": args.rounds,
+        "bench": args.bench, "base": args.base, "base_commit": revision.stdout.strip(), "head": args.head or "tree",
+        "rounds": args.rounds,
         "rows": rows, "runs": runs, "results_dir": str(RESULTS),
     })
 

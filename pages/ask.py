@@ -1,4 +1,4 @@
-"""Ask: question a document and audit the answer against its grounded evidence."""
+"""Ask: question a collection (or some of its documents) and audit the answer against its grounded evidence."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from dataclasses import replace
 import streamlit as st
 
 from kgcore.core.settings import ANSWERERS, METHODS, RetrievalOptions, Settings
+from kgcore.index.collection import CollectionManifest
 from kgcore.index.store import Index
 from kgcore.query.answer import default_answerer
 from kgcore.query.engine import result_to_json
@@ -17,7 +18,7 @@ from ui.errors import reported
 from ui.labels import METHOD_LABELS
 from ui.markup import md_escape
 from ui.state import AskOutcome, AskRun, get_state
-from ui.widgets import pick_document
+from ui.widgets import pick_collection, pick_documents
 
 QUESTION_KEY = "ask.question"
 EXAMPLE_KEY = "ask.example"
@@ -43,8 +44,11 @@ def retrieval_options() -> RetrievalOptions:
                             budget_words=int(words), budget_sentences=int(sentences))
 
 
-def controls(doc_id: str, settings: Settings) -> tuple[RetrievalOptions, str, str | None]:
-    c_method, c_answerer, c_compare = st.columns([2, 2, 2])
+def controls(manifest: CollectionManifest, settings: Settings) -> tuple[RetrievalOptions, str, str | None]:
+    documents = pick_documents(manifest, "ask.documents")
+    c_method, c_answerer, c_front, c_compare = st.columns([2, 2, 1, 1])
+    front_matter = c_front.toggle("Include front matter", key="ask.front_matter",
+                                  help="Title pages, contents and headings are kept out of retrieval unless this is on")
     method = c_method.selectbox("Method", METHODS, format_func=METHOD_LABELS.get, key="ask.method")
     default = default_answerer(settings)
     answerer = c_answerer.selectbox("Answerer", ANSWERERS, index=ANSWERERS.index(default), key="ask.answerer")
@@ -59,7 +63,7 @@ def controls(doc_id: str, settings: Settings) -> tuple[RetrievalOptions, str, st
                 "retrieved sentences. No OpenAI-compatible endpoint is configured (set KGCORE_OPENAI_BASE_URL and "
                 "KGCORE_OPENAI_MODEL to use one).", icon=":material/offline_bolt:")
     options = retrieval_options()
-    return replace(options, method=method), answerer, other
+    return replace(options, method=method, documents=documents, front_matter=front_matter), answerer, other
 
 
 def ask(doc_id: str, question: str, options: RetrievalOptions, answerer: str, other: str | None) -> None:
@@ -76,8 +80,9 @@ def ask(doc_id: str, question: str, options: RetrievalOptions, answerer: str, ot
 def show(outcome: AskOutcome) -> None:
     index = resources.engine().index(outcome.doc_id)
     st.markdown(f"#### {md_escape(outcome.question)}")
+    panels.scope_caption(outcome.main, index)
     if outcome.other is not None:
-        panels.compare_panels(outcome, index, index.total_words)
+        panels.compare_panels(outcome, index, index.total_words, panels.sentence_order())
     else:
         main = outcome.main
         panels.metrics(main, index.total_words)
@@ -91,6 +96,7 @@ def show(outcome: AskOutcome) -> None:
             audit_panel(main, index)
         with col_sentences:
             st.subheader(f"Grounded sentences ({len(main.result.sentences)})")
+            view.order = panels.sentence_order()
             panels.sentences_panel(main, index, outcome.doc_id, view)
     col_query, col_matches = st.columns([2, 3])
     with col_query:
@@ -116,11 +122,12 @@ def main() -> None:
     st.title("Ask")
     labelling.author_field()
     settings = resources.settings()
-    doc_id = pick_document("ask.doc")
-    if doc_id is None:
+    name = pick_collection("ask.doc")
+    if name is None:
         return
-    options, answerer, other = controls(doc_id, settings)
-    examples = resources.sample_questions() if doc_id == resources.SAMPLE_DOC_ID else []
+    manifest = resources.store().manifest(name)
+    options, answerer, other = controls(manifest, settings)
+    examples = resources.sample_questions() if resources.SAMPLE_DOC_ID in manifest.doc_ids else []
     cols = st.columns([4, 2, 1] if examples else [6, 1], vertical_alignment="bottom")
     question = cols[0].text_input("Question", key=QUESTION_KEY,
                                   placeholder="e.g. What happened to the young rabbits' father?")
@@ -129,9 +136,9 @@ def main() -> None:
                           key=EXAMPLE_KEY, on_change=use_example)
     if cols[-1].button("Ask", type="primary", icon=":material/send:", key="ask.go", width="stretch"):
         with reported("Answering the question"):
-            ask(doc_id, question, options, answerer, other)
+            ask(name, question, options, answerer, other)
     outcome = get_state().ask
-    if outcome is not None and outcome.doc_id == doc_id:
+    if outcome is not None and outcome.doc_id == name:
         with reported("Showing the answer"):
             show(outcome)
 

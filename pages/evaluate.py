@@ -18,7 +18,7 @@ from ui.errors import reported
 from ui.labels import METHOD_LABELS
 from ui.markup import md_escape
 from ui.state import get_state
-from ui.widgets import pick_document
+from ui.widgets import pick_collection
 
 RUN_KEY = "eval.result"
 SENT_KEY = "eval.sent"
@@ -65,7 +65,7 @@ def grid_controls(settings):
         counts = c3.multiselect("RetCount ≥ n (GroundedKG)", [1, 2, 3], default=[1], key="eval.min_count")
         budgets = c4.text_input("Word budgets (comma-separated, 0 = none)", "0", key="eval.budgets")
         st.caption("Embedding and parser variants are properties of an index: index the book again under another "
-                   "name with another variant and evaluate that document.")
+                   "name with another variant and evaluate that collection.")
     with reported("Reading the settings"):
         tau_values = [None if t == "none" else float(t) for t in taus]
         grid = settings_grid(methods, ks, tau_values, counts, parse_values(budgets, int, "Word budgets"))
@@ -92,7 +92,7 @@ def run_evaluation(doc_id, items, grid, answerer) -> None:
 def show_summary(run: EvalRun) -> None:
     meta = run.meta[0]
     st.subheader("Summary")
-    st.caption(f"Document **{md_escape(meta['doc_id'])}** (index {md_escape(meta['index'])}), "
+    st.caption(f"Collection **{md_escape(meta['doc_id'])}** (index {md_escape(meta['index'])}), "
                f"{meta['questions']} questions, answerer **{md_escape(meta['answerer'])}**, BERTScore encoder "
                f"**{md_escape(meta['bertscore_model'])}** (scores are comparable only with the same encoder). "
                "EM, SM, ROUGE-L, BERTScore, evidence hit and answer-token recall are ×100; latencies are medians.")
@@ -117,7 +117,7 @@ def show_question(run: EvalRun) -> None:
         st.markdown(f"**Evidence:** {md_escape(outcomes[0].evidence)}")
     if st.button("Open this question in Ask", icon=":material/question_answer:", key="eval.open_ask"):
         state = get_state()
-        state.remember_doc(outcomes[0].doc_id)
+        state.remember_collection(outcomes[0].doc_id)
         state.ask = None  # the Ask page must not show the previous question's answer under this one
         st.session_state[ASK_QUESTION_KEY] = questions[qid]
         st.switch_page("pages/ask.py")
@@ -170,7 +170,7 @@ def show_downloads(run: EvalRun) -> None:
 
 def main() -> None:
     st.title("Evaluate")
-    doc_id = pick_document("eval.doc")
+    doc_id = pick_collection("eval.doc")
     if doc_id is None:
         return
     items = qa_items()

@@ -1,4 +1,5 @@
-"""Graph explorer: search nodes, draw a neighbourhood, read its sentences, see statistics, download."""
+"""Graph explorer: search nodes, draw a neighbourhood coloured by document, list the entities documents share,
+read their sentences, see statistics, download."""
 
 from __future__ import annotations
 
@@ -9,19 +10,35 @@ from ui import resources
 from ui.ask_view import grounded_html, node_terms
 from ui.boot import ensure_app_navigation
 from ui.errors import reported
-from ui.explorer_view import graph_stats, search_nodes, stats_figures
+from ui.explorer_view import (
+    colour_by_document,
+    document_palette,
+    graph_stats,
+    search_nodes,
+    shared_entities,
+    stats_figures,
+)
 from ui.export import graphml_bytes, json_bytes
 from ui.graph_html import GraphPage, graph_html
 from ui.markup import md_escape
 from ui.state import get_state
 from ui.subgraph import MAX_NODES, neighbourhood, vis_from_graph
-from ui.widgets import pick_document
+from ui.widgets import pick_collection
+
+COLOUR_CHOICES = {"document": "Document", "type": "Node type"}
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def cached_stats(root: str, doc_id: str, stamp: str) -> dict:
-    """Statistics of one index version (``stamp`` changes when it is rebuilt)."""
+    """Statistics of one collection version (``stamp`` changes whenever the collection does)."""
     return graph_stats(resources.get_engine(root).index(doc_id).graph)
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def cached_shared(root: str, doc_id: str, stamp: str):
+    """The entities shared by several documents of one collection version."""
+    index = resources.get_engine(root).index(doc_id)
+    return shared_entities(index.graph, index.node_documents)
 
 
 def pick_node(index: Index) -> tuple[str | None, int, int]:
@@ -47,35 +64,73 @@ def pick_node(index: Index) -> tuple[str | None, int, int]:
     return str(node_id), int(depth), int(max_nodes)
 
 
+def colour_choice(index: Index) -> str:
+    """Colour nodes by document (collections of several documents) or by type."""
+    if len(index.manifest.documents) < 2:
+        return "type"
+    return st.radio("Colour nodes by", list(COLOUR_CHOICES), format_func=COLOUR_CHOICES.get, horizontal=True,
+                    key="explorer.colour", help="Shape always shows the type: dot = entity, box = action")
+
+
 def neighbourhood_view(index: Index, doc_id: str, node_id: str, depth: int, max_nodes: int) -> None:
     node = index.graph.nodes[node_id]
     hood = neighbourhood(index.graph, [node_id], depth=depth, max_nodes=max_nodes)
     if hood.truncated:
         st.warning(hood.notice(), icon=":material/speed:")
     nodes, edges = vis_from_graph(index.graph, hood.node_ids, {node_id: "matched"})
+    legend: tuple[tuple[str, str], ...] = ()
+    if colour_choice(index) == "document":
+        nodes, legend = colour_by_document(nodes, index.node_documents, document_palette(index.manifest.doc_ids))
     texts = {s.id: s.original for s in index.sentences}
-    page = GraphPage(height=560, notice=hood.notice(), sentence_texts=texts, selected=node_id)
+    page = GraphPage(height=560, notice=hood.notice(), sentence_texts=texts, selected=node_id, legend_colors=legend)
     st.markdown(f"**Neighbourhood of {md_escape(node.label)}** ({node.node_type}, depth {depth})")
     st.iframe(graph_html(nodes, edges, page), height=600, alt="Neighbourhood graph")
-    st.markdown(f"**{md_escape(node.label)} is grounded in {len(node.grounded_texts)} sentence(s)**")
+    grounded_sentences(index, doc_id, node_id)
+
+
+def grounded_sentences(index: Index, doc_id: str, node_id: str) -> None:
+    node = index.graph.nodes[node_id]
+    documents = index.node_documents.get(node_id, [])
+    where = f" of {len(documents)} documents ({md_escape(', '.join(documents))})" if len(documents) > 1 else ""
+    st.markdown(f"**{md_escape(node.label)} is grounded in {len(node.grounded_texts)} sentence(s){where}**")
     sentences = [index.sentence(sid) for sid in node.grounded_texts if index.has_sentence(sid)]
     html = grounded_html(sentences, node_terms(index.graph, [node_id]), doc_id)
     st.markdown(f'<div class="kg-scroll">{html}</div>', unsafe_allow_html=True)
 
 
+def shared_view(root: str, doc_id: str, index: Index) -> None:
+    """The entities grounded in more than one document, and a picked one's sentences."""
+    if len(index.manifest.documents) < 2:
+        st.info("This collection has one document: no entity can be shared. Add documents to it on the Library page.",
+                icon=":material/info:")
+        return
+    table = cached_shared(root, doc_id, index.manifest.stamp)
+    if table.empty:
+        st.info("No entity is grounded in more than one document of this collection.", icon=":material/info:")
+        return
+    st.caption(f"{len(table)} entit(y/ies) grounded in more than one document — names are shared across documents, "
+               "common nouns and actions stay each document's own. Select a row to read its sentences.")
+    event = st.dataframe(table, hide_index=True, height=300, on_select="rerun", selection_mode="single-row",
+                         key="explorer.shared")
+    rows = event.selection.rows if event is not None else []
+    if rows:
+        grounded_sentences(index, doc_id, str(table["node id"].iloc[rows[0]]))
+
+
 def statistics(root: str, doc_id: str, index: Index) -> None:
-    stats = cached_stats(root, doc_id, index.manifest.created_at)
-    cols = st.columns(4)
-    cols[0].metric("Nodes", len(index.graph.nodes))
-    cols[1].metric("Edges", len(index.graph.edges))
-    cols[2].metric("Sentences", len(index.sentences))
-    cols[3].metric("Words", f"{index.total_words:,}")
+    stats = cached_stats(root, doc_id, index.manifest.stamp)
+    cols = st.columns(5)
+    cols[0].metric("Documents", len(index.manifest.documents))
+    cols[1].metric("Nodes", len(index.graph.nodes))
+    cols[2].metric("Edges", len(index.graph.edges))
+    cols[3].metric("Sentences", len(index.sentences))
+    cols[4].metric("Words", f"{index.total_words:,}")
     for col, figure in zip(st.columns(2) * 2, stats_figures(stats)):
         col.plotly_chart(figure)
 
 
 def downloads(doc_id: str, index: Index) -> None:
-    st.markdown("The whole grounded graph, with every node's and edge's `grounded_texts` sentence ids.")
+    st.markdown("The collection's whole grounded graph, with every node's and edge's `grounded_texts` sentence ids.")
     c1, c2 = st.columns(2)
     c1.download_button("Download JSON (node-link)", lambda: json_bytes(index.graph), file_name=f"{doc_id}.graph.json",
                        mime="application/json", icon=":material/download:")
@@ -86,16 +141,19 @@ def downloads(doc_id: str, index: Index) -> None:
 
 def main() -> None:
     st.title("Graph explorer")
-    doc_id = pick_document("explorer.doc")
+    doc_id = pick_collection("explorer.doc")
     if doc_id is None:
         return
     root = resources.store_root()
     index = resources.engine().index(doc_id)
-    tab_hood, tab_stats, tab_download = st.tabs(["Neighbourhood", "Statistics", "Download"])
+    tab_hood, tab_shared, tab_stats, tab_download = st.tabs(["Neighbourhood", "Shared entities", "Statistics",
+                                                             "Download"])
     with tab_hood:
         node_id, depth, max_nodes = pick_node(index)
         if node_id:
             neighbourhood_view(index, doc_id, node_id, depth, max_nodes)
+    with tab_shared:
+        shared_view(root, doc_id, index)
     with tab_stats:
         statistics(root, doc_id, index)
     with tab_download:

@@ -1,56 +1,64 @@
-"""Library: upload and index documents, see and manage the indexed ones."""
+"""Library: create collections from uploaded files, add documents to them, and manage them."""
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import os
 
 import streamlit as st
 
 from kgcore.core.errors import InputError, KgcoreError
 from kgcore.core.settings import COREF_BACKENDS, EMBEDDING_VARIANTS, IndexOptions
-from kgcore.index.load import SUPPORTED_EXTENSIONS, load_bytes
-from kgcore.index.pipeline import STAGES, index_document
+from kgcore.index.collection import CollectionManifest
+from kgcore.index.load import SUPPORTED_EXTENSIONS
+from kgcore.index.pipeline import STAGES, Job, index_files, remove_documents
 from ui import resources
 from ui.boot import ensure_app_navigation
 from ui.errors import headline, log, reported, short_reason
-from ui.labels import COREF_LABELS, EMBEDDING_LABELS, PARSER_LABELS
-from ui.library_view import documents_table, narrator_message
+from ui.labels import COREF_LABELS, EMBEDDING_LABELS, NEW_COLLECTION, PARSER_LABELS, STATUS_LABELS
+from ui.library_view import (
+    DocumentLine,
+    collection_name,
+    collections_table,
+    document_lines,
+    documents_table,
+    narrator_message,
+    options_summary,
+    worker_count,
+)
 from ui.markup import md_escape
-from ui.progress import StatusProgress
-from ui.sources import drop_source, find_source, keep_source
-from ui.state import get_state
+from ui.progress import DocumentsProgress
+from ui.sources import drop_source, find_source
+from ui.state import Pending, get_state
 
 SAMPLE_BUTTON = "Index the sample book (Peter Rabbit)"
+UPLOAD_BUTTON = "Index uploaded files"
+FLASH_KEY = "library.flash"
+DATE_COLUMNS = {
+    "indexed at": st.column_config.DatetimeColumn(format="YYYY-MM-DD HH:mm"),
+    "updated": st.column_config.DatetimeColumn(format="YYYY-MM-DD HH:mm"),
+    "seconds": st.column_config.NumberColumn(format="%.1f s"),
+}
 
 
-@dataclass
-class Job:
-    filename: str
-    data: bytes
-    name: str | None = None
-    keep: bool = True
-
-
-def options_form(settings) -> IndexOptions | None:
-    """The index options chosen on the page, or None (with the reason shown) when one is invalid."""
+# -- adding documents ------------------------------------------------------------------------------
+def options_form(settings, fixed: IndexOptions | None = None) -> IndexOptions | None:
+    """The index options chosen on the page (an existing collection's own when ``fixed``), or None when invalid."""
+    if fixed is not None:
+        st.caption(f"Documents added to this collection are indexed with its options: {options_summary(fixed)}.")
+        return fixed
     amr_ok, amr_reason = resources.amr_status(settings.amr_model)
     col_parser, col_coref, col_embed = st.columns(3)
     with col_parser:
-        parser = st.radio(
-            "Parser", ("srl", "amr"), index=0, horizontal=True, disabled=not amr_ok,
-            format_func=PARSER_LABELS.get,
-            help=amr_reason, key="library.parser",
-        )
+        parser = st.radio("Parser", ("srl", "amr"), index=0, horizontal=True, disabled=not amr_ok,
+                          format_func=PARSER_LABELS.get, help=amr_reason, key="library.parser")
         if not amr_ok:
             st.caption(f":material/block: AMR unavailable — {md_escape(headline(amr_reason))}")
             with st.expander("How to enable AMR"):
                 st.caption(md_escape(amr_reason))
-    with col_coref:
-        coref = st.selectbox("Coreference", COREF_BACKENDS, format_func=COREF_LABELS.get, key="library.coref")
-    with col_embed:
-        embedding = st.selectbox("Node embedding", EMBEDDING_VARIANTS, format_func=EMBEDDING_LABELS.get,
-                                 key="library.embedding")
+    coref = col_coref.selectbox("Coreference", COREF_BACKENDS, format_func=COREF_LABELS.get, key="library.coref")
+    embedding = col_embed.selectbox("Node embedding", EMBEDDING_VARIANTS, format_func=EMBEDDING_LABELS.get,
+                                    key="library.embedding")
     narrator = st.text_input(
         "Narrator of a first-person book", value="auto", key="library.narrator",
         help="Questions name the narrator (\"Crusoe\") while the book says \"I\". *auto* resolves \"I\" outside "
@@ -64,147 +72,255 @@ def options_form(settings) -> IndexOptions | None:
         return None
 
 
-def run_jobs(jobs: list[Job], options: IndexOptions, force: bool = False) -> None:
-    """Index each job with a live bar per document; results go to the session state."""
+def target_picker(names: list[str]) -> tuple[str | None, bool]:
+    """The collection uploads go to (None: one collection per file) and whether the choice is valid."""
+    col_target, col_name = st.columns(2)
+    choice = col_target.selectbox("Add to collection", [NEW_COLLECTION, *names], key="library.target",
+                                  help="A new collection, or an existing one to add the files to")
+    if choice != NEW_COLLECTION:
+        return choice, True
+    typed = col_name.text_input("New collection name", key="library.new_name",
+                                placeholder="empty: one collection per file, named after it")
+    try:
+        name = collection_name(typed)
+    except InputError as exc:
+        col_name.error(md_escape(exc), icon=":material/error:")
+        return None, False
+    if name in names:
+        col_name.caption(f"**{md_escape(name)}** exists: the files are added to it.")
+    elif name and name != typed.strip():
+        col_name.caption(f"It will be called **{md_escape(name)}**.")
+    return name or None, True
+
+
+def run_jobs(jobs: list[Job], collection: str | None, options: IndexOptions, force: bool = False) -> None:
+    """Index the jobs into ``collection`` with one live status line per file; the outcome goes to the state."""
     state, settings, store = get_state(), resources.settings(), resources.store()
     state.indexed, state.index_errors = [], []
+    titles = {j.filename: f"**{md_escape(j.filename)}**" for j in jobs}
+    workers = worker_count([len(j.read()) for j in jobs], settings.workers, os.cpu_count() or 1)
     with st.status(f"Indexing {len(jobs)} document(s)…", expanded=True) as status:
-        for job in jobs:
-            progress = StatusProgress(status, STAGES, f"**{md_escape(job.filename)}**")
-            try:
-                document = load_bytes(job.data, job.filename, settings, name=job.name)
-                outcome = index_document(document, store, options, settings, force=force, timer=progress)
-            except Exception as exc:  # noqa: BLE001 - every failure is reported per file
-                if not isinstance(exc, KgcoreError):
-                    log.exception("indexing %s failed", job.filename)
-                state.index_errors.append((job.filename, short_reason(exc)))
-                continue
-            progress.done()
-            if job.keep:
-                keep_source(store.root, outcome.doc_id, job.filename, job.data)
-            state.indexed.append(outcome)
-            state.remember_doc(outcome.doc_id)
-        failed = bool(state.index_errors)
-        label = f"Indexed {len(state.indexed)} of {len(jobs)} document(s)"
-        status.update(label=label, state="error" if failed else "complete", expanded=failed)
+        progress = DocumentsProgress(status, STAGES, titles)
+        try:
+            state.indexed = index_files(jobs, store, collection, options, settings, workers, force, progress)
+        except Exception as exc:  # noqa: BLE001 - a failure of the whole batch is reported, not raised
+            if not isinstance(exc, KgcoreError):
+                log.exception("indexing %d file(s) failed", len(jobs))
+            state.index_errors.append(("Indexing", short_reason(exc)))
+        lines = document_lines(state.indexed)
+        for line in lines:
+            progress.finish(line.filename, STATUS_LABELS[line.status])
+        for outcome in state.indexed:
+            if outcome.collection is not None:
+                state.remember_collection(outcome.name)
+        failed = bool(state.index_errors) or any(line.status == "failed" for line in lines)
+        added = sum(line.status == "added" for line in lines)
+        status.update(label=f"Indexed {added} of {len(jobs)} document(s)", state="error" if failed else "complete",
+                      expanded=failed)
 
 
-def show_last_run() -> None:
-    state = get_state()
-    for filename, reason in state.index_errors:
-        st.error(f"**{md_escape(filename)}** could not be indexed — {md_escape(reason)}", icon=":material/error:")
-    for outcome in state.indexed:
-        m = outcome.manifest
-        if outcome.reused:
-            st.info(f"**{md_escape(m.doc_id)}** was already indexed from the same file with the same settings; "
-                    "the existing index is kept (use *Re-index* below to rebuild it).", icon=":material/info:")
-            continue
-        st.success(f"Indexed **{md_escape(m.doc_id)}** — open the *Ask* page to question it.",
-                   icon=":material/check_circle:")
-        cols = st.columns(5)
-        cols[0].metric("Sentences", m.counts.sentences)
-        cols[1].metric("Nodes", m.counts.nodes)
-        cols[2].metric("Edges", m.counts.edges)
-        cols[3].metric("Words", m.counts.words)
-        cols[4].metric("Time", f"{m.seconds:.1f} s")
-        message = narrator_message(m.narrator)
-        if message and message[0] == "warning":
-            st.warning(message[1], icon=":material/record_voice_over:")
-        elif message:
-            st.caption(message[1])
-
-
-def source_job(doc_id: str) -> Job | None:
-    path = find_source(resources.store().root, doc_id)
-    if path is not None:
-        return Job(path.name, path.read_bytes(), doc_id, keep=False)
-    if doc_id == resources.SAMPLE_DOC_ID and resources.SAMPLE_BOOK.is_file():
-        return Job(resources.SAMPLE_BOOK.name, resources.SAMPLE_BOOK.read_bytes(), doc_id, keep=False)
-    return None
-
-
-def manage(doc_ids: list[str], options: IndexOptions | None) -> None:
-    state = get_state()
-    col_doc, col_re, col_del = st.columns([3, 1, 1], vertical_alignment="bottom")
-    default = doc_ids.index(state.doc_id) if state.doc_id in doc_ids else 0
-    doc_id = col_doc.selectbox("Document", doc_ids, index=default, key="library.manage_doc")
-    if col_re.button("Re-index…", icon=":material/refresh:", width="stretch", disabled=options is None):
-        state.pending = ("reindex", doc_id)
-    if col_del.button("Delete…", icon=":material/delete:", width="stretch"):
-        state.pending = ("delete", doc_id)
-    if state.pending and state.pending[1] in doc_ids and (options is not None or state.pending[0] == "delete"):
-        confirm(*state.pending, options)
-
-
-def confirm(action: str, doc_id: str, options: IndexOptions) -> None:
-    state = get_state()
-    if action == "delete":
-        st.warning(f"Delete the index of **{md_escape(doc_id)}**? This cannot be undone.", icon=":material/warning:")
-    else:
-        st.warning(f"Rebuild the index of **{md_escape(doc_id)}** with parser *{options.parser}*, "
-                   f"coref *{options.coref}* "
-                   f"and embedding *{options.embedding}* (the options above)?", icon=":material/warning:")
-    yes, no, _ = st.columns([1, 1, 4])
-    if no.button("Cancel", key="library.cancel"):
-        state.pending = None
-        st.rerun()
-    if not yes.button(f"Yes, {'delete' if action == 'delete' else 're-index'}", type="primary", key="library.confirm"):
-        return
-    state.pending = None
-    if action == "delete":
-        with reported(f"Deleting {doc_id}"):
-            resources.store().delete(doc_id)
-            drop_source(resources.store().root, doc_id)
-            resources.engine().forget(doc_id)
-            state.forget_doc(doc_id)
-            st.rerun()
-        return
-    job = source_job(doc_id)
-    if job is None:
-        st.error(f"The source file of **{md_escape(doc_id)}** was not kept (it was indexed outside the app); "
-                 "upload it again to re-index it.", icon=":material/error:")
-        return
-    run_jobs([job], options, force=True)
-    st.rerun()
-
-
-def main() -> None:
-    settings = resources.settings()
-    st.title("Library")
-    st.caption("Index books and documents into a grounded knowledge graph: every node and edge keeps "
-               "the ids of the sentences it came from.")
-    manifests = resources.documents()
-    options = options_form(settings)
+def add_documents(settings, by_name: dict[str, CollectionManifest]) -> None:
+    """Target collection, index options, the sample-book button and the uploader."""
+    st.subheader("Add documents")
+    target, valid = target_picker(list(by_name))
+    existing = by_name.get(target) if target else None
+    options = options_form(settings, existing.options if existing else None)
+    sample = by_name.get(resources.SAMPLE_COLLECTION)
     col_sample, col_upload = st.columns([1, 2])
     with col_sample.container(border=True):
-        st.markdown("**Sample book** — *The Tale of Peter Rabbit* (Beatrix Potter, about 1,000 words).")
-        if not manifests:
+        st.markdown("**Sample book** — *The Tale of Peter Rabbit* (Beatrix Potter, about 1,000 words), "
+                    f"as collection *{resources.SAMPLE_COLLECTION}*.")
+        if not by_name:
             st.caption("Nothing is indexed yet: start here, it takes about a minute.")
         sample_clicked = st.button(SAMPLE_BUTTON, type="primary", icon=":material/auto_stories:",
-                                   disabled=options is None)
+                                   disabled=options is None and sample is None)
     with col_upload.container(border=True):
         files = st.file_uploader(
             f"Upload .txt, .md or .pdf files (up to {settings.max_file_mb:g} MB each)",
             type=[e.lstrip(".") for e in SUPPORTED_EXTENSIONS], accept_multiple_files=True,
             max_upload_size=max(1, math.ceil(settings.max_file_mb)), key="library.files",
         )
-        upload_clicked = st.button("Index uploaded files", icon=":material/upload_file:",
-                                   disabled=not files or options is None)
-    if sample_clicked or (upload_clicked and files):
-        sample = Job(resources.SAMPLE_BOOK.name, resources.SAMPLE_BOOK.read_bytes(), resources.SAMPLE_DOC_ID,
-                     keep=False)
-        run_jobs([sample] if sample_clicked else [Job(f.name, f.getvalue()) for f in files], options)
-        st.rerun()  # redraw the whole page (table, manage box) from the new store; the summary is in the state
+        upload_clicked = st.button(UPLOAD_BUTTON, icon=":material/upload_file:",
+                                   disabled=not files or options is None or not valid)
+    if sample_clicked:
+        book = resources.SAMPLE_BOOK
+        job = Job(book.name, path=book, name=resources.SAMPLE_DOC_ID)
+        run_jobs([job], resources.SAMPLE_COLLECTION, sample.options if sample else options)
+        st.rerun()  # redraw the whole page (tables, manage box) from the new store; the summary is in the state
+    if upload_clicked and files and options is not None:
+        run_jobs([Job(f.name, data=f.getvalue()) for f in files], target, options)
+        st.rerun()
+
+
+def show_line(line: DocumentLine, metrics: bool) -> None:
+    where = f"collection **{md_escape(line.collection)}**"
+    if line.status == "failed":
+        st.error(f"**{md_escape(line.filename)}** could not be indexed into {where} — {md_escape(line.reason)}",
+                 icon=":material/error:")
+        return
+    m = line.manifest
+    assert m is not None
+    if line.status == "reused":
+        st.info(f"**{md_escape(m.doc_id)}** ({md_escape(line.filename)}) is already in {where} with the same "
+                "content and options; it is kept as it is (use *Re-index document…* below to rebuild it).",
+                icon=":material/info:")
+        return
+    st.success(f"Indexed **{md_escape(m.doc_id)}** ({md_escape(line.filename)}) into {where} — open the *Ask* page "
+               "to question it.", icon=":material/check_circle:")
+    if metrics:
+        cols = st.columns(5)
+        for col, (name, value) in zip(cols, (("Sentences", m.counts.sentences), ("Nodes", m.counts.nodes),
+                                             ("Edges", m.counts.edges), ("Words", m.counts.words),
+                                             ("Time", f"{m.seconds:.1f} s"))):
+            col.metric(name, value)
+    message = narrator_message(m.narrator)
+    if message and message[0] == "warning":
+        st.warning(f"**{md_escape(m.doc_id)}**: {message[1]}", icon=":material/record_voice_over:")
+    elif message:
+        st.caption(message[1])
+
+
+def show_last_run() -> None:
+    state = get_state()
+    for what, reason in state.index_errors:
+        st.error(f"**{md_escape(what)}** failed — {md_escape(reason)}", icon=":material/error:")
+    lines = document_lines(state.indexed)
+    added = sum(line.status == "added" for line in lines)
+    for line in lines:
+        show_line(line, metrics=added == 1)
+    for outcome in state.indexed:
+        c = outcome.collection
+        if c is not None and (outcome.added or outcome.reused):
+            st.caption(f"Collection **{md_escape(c.name)}**: {c.counts.documents} document(s), "
+                       f"{c.counts.sentences:,} sentences, {c.counts.nodes:,} nodes, {c.counts.edges:,} edges, "
+                       f"{c.counts.shared_entities:,} shared entities — {outcome.seconds:.1f} s")
+
+
+# -- managing collections ----------------------------------------------------------------------------
+def manage(manifests: list[CollectionManifest]) -> None:
+    """The chosen collection's documents with remove / re-index / delete (each confirmed)."""
+    state = get_state()
+    names = [m.name for m in manifests]
+    default = names.index(state.collection) if state.collection in names else 0
+    name = st.selectbox("Collection", names, index=default, key="library.collection")
+    state.remember_collection(name)
+    manifest = manifests[names.index(name)]
+    st.markdown(f"**Documents of {md_escape(name)}** — {options_summary(manifest.options)}")
+    st.dataframe(documents_table(manifest), hide_index=True, column_config=DATE_COLUMNS, key="library.documents")
+    col_doc, col_remove, col_reindex, col_delete = st.columns([3, 2, 2, 2], vertical_alignment="bottom")
+    doc_id = col_doc.selectbox("Document", manifest.doc_ids, key=f"library.document.{name}")
+    if col_remove.button("Remove document…", icon=":material/remove_circle:", width="stretch"):
+        state.pending = Pending("remove", name, doc_id)
+    if col_reindex.button("Re-index document…", icon=":material/refresh:", width="stretch"):
+        state.pending = Pending("reindex", name, doc_id)
+    if col_delete.button("Delete collection…", icon=":material/delete:", width="stretch"):
+        state.pending = Pending("delete", name)
+    pending = state.pending
+    if pending and pending.collection == name and (pending.action == "delete" or pending.doc_id in manifest.doc_ids):
+        confirm(pending, manifest)
+
+
+def confirm(pending: Pending, manifest: CollectionManifest) -> None:
+    state = get_state()
+    doc, name = md_escape(pending.doc_id), md_escape(pending.collection)
+    if pending.action == "remove" and len(manifest.documents) == 1:
+        st.warning(f"**{doc}** is the only document of **{name}**, and a collection cannot be empty. "
+                   "Delete the whole collection instead?", icon=":material/warning:")
+        yes, no, _ = st.columns([2, 1, 3])
+        if yes.button("Delete the collection…", key="library.instead"):
+            state.pending = Pending("delete", pending.collection)
+            st.rerun()
+        if no.button("Cancel", key="library.cancel"):
+            state.pending = None
+            st.rerun()
+        return
+    question = {
+        "remove": f"Remove **{doc}** from **{name}**? Its sentences, and every node and edge grounded only in it, "
+                  "leave the collection's graph. This cannot be undone.",
+        "reindex": f"Re-index **{doc}** in **{name}** from its kept source file, with the collection's options "
+                   f"({options_summary(manifest.options)})?",
+        "delete": f"Delete the collection **{name}** and its {len(manifest.documents)} document(s)? "
+                  "This cannot be undone.",
+    }[pending.action]
+    st.warning(question, icon=":material/warning:")
+    yes, no, _ = st.columns([1, 1, 4])
+    if no.button("Cancel", key="library.cancel"):
+        state.pending = None
+        st.rerun()
+    verb = {"remove": "remove", "reindex": "re-index", "delete": "delete"}[pending.action]
+    if yes.button(f"Yes, {verb}", type="primary", key="library.confirm"):
+        state.pending = None
+        with reported(f"{verb.capitalize()} {pending.doc_id or pending.collection}"):
+            ACTIONS[pending.action](pending, manifest)
+
+
+def do_remove(pending: Pending, manifest: CollectionManifest) -> None:
+    remove_documents(resources.store(), pending.collection, [pending.doc_id], resources.settings())
+    _forget_answer(pending.collection)
+    st.session_state[FLASH_KEY] = f"Removed {pending.doc_id} from {pending.collection}."
+    st.rerun()
+
+
+def do_reindex(pending: Pending, manifest: CollectionManifest) -> None:
+    job = source_job(pending.collection, pending.doc_id)
+    if job is None:
+        st.error(f"The source file of **{md_escape(pending.doc_id)}** was not kept (it was indexed by an older "
+                 "version); upload it again into this collection to re-index it.", icon=":material/error:")
+        return
+    run_jobs([job], pending.collection, manifest.options, force=True)
+    _forget_answer(pending.collection)
+    st.rerun()
+
+
+def do_delete(pending: Pending, manifest: CollectionManifest) -> None:
+    store = resources.store()
+    store.delete(pending.collection)
+    drop_source(store.root, pending.collection)  # a source copy kept by an older version of the app
+    resources.engine().forget(pending.collection)
+    get_state().forget_collection(pending.collection)
+    st.session_state[FLASH_KEY] = f"Deleted the collection {pending.collection}."
+    st.rerun()
+
+
+ACTIONS = {"remove": do_remove, "reindex": do_reindex, "delete": do_delete}
+
+
+def _forget_answer(collection: str) -> None:
+    """The Ask page's last answer may cite sentences of a document that changed: drop it."""
+    state = get_state()
+    if state.ask and state.ask.doc_id == collection:
+        state.ask = None
+
+
+def source_job(collection: str, doc_id: str) -> Job | None:
+    """A job that indexes ``doc_id`` again from the source file the store kept (or an older app's copy)."""
+    index = resources.engine().index(collection)
+    entry = index.document(doc_id)
+    path = index.source_path(doc_id) or find_source(resources.store().root, doc_id)
+    if path is None and doc_id == resources.SAMPLE_DOC_ID and resources.SAMPLE_BOOK.is_file():
+        path = resources.SAMPLE_BOOK
+    if path is None:
+        return None
+    return Job(entry.manifest.source_file or path.name, data=path.read_bytes(), name=doc_id)
+
+
+def main() -> None:
+    settings = resources.settings()
+    st.title("Library")
+    st.caption("Index books and documents into collections: each collection is one grounded knowledge graph over "
+               "its documents, and every node and edge keeps the ids of the sentences it came from.")
+    message = st.session_state.pop(FLASH_KEY, None)
+    if message:
+        st.success(md_escape(message), icon=":material/check_circle:")
+    manifests = resources.collections()
+    add_documents(settings, {m.name: m for m in manifests})
     show_last_run()
-    st.subheader("Indexed documents")
+    st.subheader("Collections")
     if not manifests:
         st.info("No documents indexed yet.", icon=":material/inbox:")
         return
-    st.dataframe(documents_table(manifests), hide_index=True, column_config={
-        "indexed at": st.column_config.DatetimeColumn(format="YYYY-MM-DD HH:mm"),
-        "seconds": st.column_config.NumberColumn(format="%.1f s"),
-    })
-    manage([m.doc_id for m in manifests], options)
+    st.dataframe(collections_table(manifests), hide_index=True, column_config=DATE_COLUMNS, key="library.collections")
+    manage(manifests)
 
 
 ensure_app_navigation()

@@ -42,7 +42,7 @@ def filters(records, labels) -> dict:
     dates = sorted(r.created_at[:10] for r in records)
     c = st.columns([2, 2, 2, 2, 3])
     chosen = {
-        "doc_ids": c[0].multiselect("Document", docs, key="review.f.doc"),
+        "doc_ids": c[0].multiselect("Collection", docs, key="review.f.doc"),
         "methods": c[1].multiselect("Method", methods, format_func=lambda m: METHOD_LABELS.get(m, m),
                                     key="review.f.method"),
         "label_types": c[2].multiselect("Label type", LABEL_TYPES, format_func=TYPE_LABELS.get, key="review.f.type"),
@@ -90,8 +90,8 @@ def agreement(db: AuditDB, chosen: dict) -> None:
 
 
 def _index_for(doc_id: str):
-    """The loaded index of ``doc_id``, or None (with a note) when it is not indexed any more."""
-    if doc_id not in resources.doc_ids():
+    """The loaded collection ``doc_id``, or None (with a note) when it is not indexed any more."""
+    if doc_id not in resources.collection_names():
         st.caption(f"{md_escape(doc_id)} is not indexed any more: showing the stored record only.")
         return None
     return resources.engine().index(doc_id)
@@ -103,7 +103,7 @@ def stored_view(record, index) -> None:
     st.markdown(f"#### {md_escape(record.question)}")
     st.caption(f"Record {record.id} · {md_escape(record.doc_id)} · {METHOD_LABELS.get(record.method, record.method)} · "
                f"{record.created_at} · index {record.manifest_hash}"
-               + ("" if index is None else " (current)" if same else " (the document was re-indexed since)"))
+               + ("" if index is None else " (current)" if same else " (the collection changed since)"))
     if record.gold:
         st.markdown("**Gold:** " + md_escape("; ".join(record.gold)))
     if answer is not None:

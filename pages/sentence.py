@@ -1,4 +1,5 @@
-"""Sentence view: one sentence, its coreference-resolved form, its parse and the graph built from it."""
+"""Sentence view: where one sentence comes from (document, section, paragraph, PDF page), its
+coreference-resolved form, its parse and the graph built from it."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import streamlit as st
 from kgcore.core.settings import Settings
 from kgcore.core.types import Sentence
 from kgcore.index.parse import compare_parses
+from kgcore.index.source import passage, render_page
 from kgcore.index.store import Index
 from ui import resources
 from ui.boot import ensure_app_navigation
@@ -14,17 +16,33 @@ from ui.errors import headline, reported
 from ui.graph_html import GraphPage, VisEdge, graph_html
 from ui.markup import changed_words, esc, md_escape
 from ui.sentence_view import edges_table, frames_table, nodes_table
+from ui.source_view import context_html, paragraph_counts, passage_html, role_note, source_caption
 from ui.state import get_state
 from ui.subgraph import vis_from_graph, vis_from_sentence_graph
-from ui.widgets import pick_document
+from ui.widgets import pick_collection
 
 SID_KEY = "sentence.sid"
+#: The collection the sentence id field was filled for.
+FOR_KEY = "sentence.for"
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
 def cached_analyses(root: str, doc_id: str, stamp: str) -> dict:
-    """Per-sentence parser output of one index version (read once, never copied)."""
+    """Per-sentence parser output of one collection version (read once, never copied)."""
     return resources.get_engine(root).index(doc_id).analyses()
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def page_image(root: str, collection: str, stamp: str, sentence_id: str) -> tuple[bytes, int, bool] | None:
+    """The PDF page of a sentence as PNG with the sentence highlighted, its page number and whether it was found;
+    None when the sentence's document is not a kept PDF.  Keyed by the collection's stamp and the sentence."""
+    index = resources.get_engine(root).index(collection)
+    sentence = index.sentence(sentence_id)
+    pdf = index.source_path(sentence.doc_id)
+    if pdf is None or pdf.suffix.lower() != ".pdf" or sentence.page < 1:
+        return None
+    image = render_page(pdf, sentence.page, sentence.original)
+    return image.png, sentence.page, image.found
 
 
 def step(ids: list[str], delta: int) -> None:
@@ -39,12 +57,45 @@ def pick_sentence(index: Index) -> str:
     if SID_KEY not in st.session_state:
         requested = st.query_params.get("sid")
         st.session_state[SID_KEY] = requested or (state.sentence_id if state.sentence_id in ids else ids[0])
+    elif st.session_state.get(FOR_KEY) not in (None, index.doc_id) and st.session_state[SID_KEY] not in ids:
+        st.session_state[SID_KEY] = ids[0]  # another collection was chosen: start at its first sentence
+    st.session_state[FOR_KEY] = index.doc_id
     c_id, c_prev, c_next = st.columns([4, 1, 1], vertical_alignment="bottom")
     sid = c_id.text_input("Sentence id", key=SID_KEY, help=f"From {ids[0]} to {ids[-1]}")
     c_prev.button("Previous", icon=":material/arrow_back:", on_click=step, args=(ids, -1), width="stretch")
     c_next.button("Next", icon=":material/arrow_forward:", on_click=step, args=(ids, 1), width="stretch")
     state.sentence_id = sid.strip()
     return sid.strip()
+
+
+def show_source(root: str, name: str, index: Index, sentence: Sentence) -> None:
+    """Where the sentence comes from: document, file, section, its paragraph (marked) and its PDF page."""
+    st.subheader("Source")
+    where = passage(index, sentence.id)
+    st.markdown(source_caption(where, name))
+    note = role_note(sentence.role)
+    if note:
+        st.info(note[1], icon=":material/visibility_off:")
+    paragraphs = index.paragraphs(sentence.doc_id)
+    if not paragraphs:
+        st.info(f"**{md_escape(sentence.doc_id or name)}** was indexed by kgcore 0.1, which kept no paragraphs: only "
+                "the sentence itself is known. Re-index it on the Library page to see its passage.",
+                icon=":material/history:")
+    else:
+        st.caption(paragraph_counts(paragraphs, sentence.doc_id, sentence.paragraph))
+        if where.before:
+            with st.expander("Paragraph before"):
+                st.markdown(context_html(where.before), unsafe_allow_html=True)
+        st.markdown(passage_html(where), unsafe_allow_html=True)
+        if where.after:
+            with st.expander("Paragraph after"):
+                st.markdown(context_html(where.after), unsafe_allow_html=True)
+    with reported("Drawing the PDF page"):
+        image = page_image(root, name, index.manifest.stamp, sentence.id)
+        if image is not None:
+            png, page, found = image
+            st.image(png, caption=f"Page {page} of {where.source_file}" + ("" if found else
+                     " — the sentence was not found in the page's text layer, so nothing is highlighted"))
 
 
 def show_analysis(analysis: dict) -> None:
@@ -115,18 +166,20 @@ def compare(sentence: Sentence, settings: Settings) -> None:
 
 def main() -> None:
     st.title("Sentence")
-    doc_id = pick_document("sentence.doc")
-    if doc_id is None:
+    name = pick_collection("sentence.doc")
+    if name is None:
         return
     root = resources.store_root()
-    index = resources.engine().index(doc_id)
+    index = resources.engine().index(name)
     sid = pick_sentence(index)
     sentence = index.sentence(sid)  # an unknown id raises kgcore's InputError naming it
+    show_source(root, name, index, sentence)
+    st.subheader("Text and coreference")
     show_text(sentence)
     col_parse, col_graph = st.columns([2, 3])
     with col_parse:
         st.subheader("Parser output")
-        show_analysis(cached_analyses(root, doc_id, index.manifest.created_at).get(sid, {}))
+        show_analysis(cached_analyses(root, name, index.manifest.stamp).get(sid, {}))
     with col_graph:
         st.subheader("Nodes and edges")
         show_graph(index, sid)

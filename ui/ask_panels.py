@@ -10,6 +10,7 @@ import streamlit as st
 from .ask_view import (
     SentenceView,
     answer_html,
+    cited_ids,
     context_stats,
     matches_rows,
     node_terms,
@@ -20,10 +21,10 @@ from .ask_view import (
     sentences_html,
 )
 from .graph_html import GraphPage, graph_html
-from .labels import METHOD_LABELS
+from .labels import METHOD_LABELS, ORDER_LABELS
 from .markup import md_escape
 from .state import AskOutcome, AskRun
-from .subgraph import MAX_NODES, neighbourhood, vis_from_graph, vis_from_sentence_graph
+from .subgraph import JOIN_HOPS, MAX_NODES, joining_paths, neighbourhood, vis_from_graph, vis_from_sentence_graph
 
 TIMING_KEYS = ("parse", "embed", "match", "select", "answer")
 
@@ -56,12 +57,22 @@ def answer_panel(run: AskRun, anchor_prefix: str = "s") -> None:
     notes(run)
 
 
+def sentence_order(key: str = "ask.order") -> str:
+    """The "Reading order" / "Rank order" choice for the sentence list."""
+    return st.radio("List sentences in", list(ORDER_LABELS), format_func=ORDER_LABELS.get, horizontal=True, key=key,
+                    help="Reading order: as in the documents, one document after another. "
+                         "Rank order: best first, as the method ranked them.")
+
+
 def sentences_panel(run: AskRun, index, doc_id: str, view: SentenceView) -> None:
     view.marks = sentence_marks(index.graph, run.result)
     view.doc_id = doc_id
     view.query_labels = {n.key: n.label for n in run.result.query_graph.nodes} if run.result.query_graph else {}
+    view.cited = cited_ids(run.answer)
+    view.headings = len(index.manifest.documents) > 1
     html = sentences_html(run.result.sentences, view=view)
     st.markdown(f'<div class="kg-scroll">{html}</div>', unsafe_allow_html=True)
+    st.caption("Click a sentence id to open its source passage (and, for a PDF, its page) with its parse.")
 
 
 def selected_node(outcome: AskOutcome) -> str | None:
@@ -109,24 +120,37 @@ def query_graph_panel(run: AskRun) -> None:
 
 
 def subgraph_panel(run: AskRun, index, selected: str | None) -> None:
+    """The matched nodes joined by their shortest paths; widened on demand to their neighbourhood."""
     result, graph = run.result, index.graph
     seeds = [m.node_id for m in sorted(result.matches, key=lambda m: -m.score)]
-    title = "Matched subgraph: matched nodes and their 1-hop neighbourhood"
+    what = "matched nodes"
     if not seeds:
         seeds = [n.node_id for sid in result.sentence_ids for n in graph.nodes_in_sentence(sid)]
-        title = "Graph of the context sentences: nodes grounded in them and their 1-hop neighbourhood"
+        what = "nodes of the context sentences"
     if not seeds:
         st.caption("No graph nodes to show for this context.")
         return
-    hood = neighbourhood(graph, seeds, depth=1, max_nodes=MAX_NODES)
-    if hood.truncated:
-        st.warning(hood.notice(), icon=":material/speed:")
-    emphasis = dict.fromkeys(seeds, "matched")
-    nodes, edges = vis_from_graph(graph, hood.node_ids, emphasis)
+    st.subheader("Matched subgraph")
+    c_widen, c_depth, _ = st.columns([1, 1, 2], vertical_alignment="center")
+    widen = c_widen.toggle("+ 1-hop neighbours", key="ask.subgraph.widen",
+                           help="Also draw the neighbours of these nodes (the whole neighbourhood: can be large)")
+    depth = c_depth.slider("Neighbour depth", 1, 3, 1, key="ask.subgraph.depth", disabled=not widen)
+    joined = joining_paths(graph, seeds)
+    far = f"; {len(joined.unjoined)} of them more than {JOIN_HOPS} hops from every other" if joined.unjoined else ""
+    drawn = f"{joined.seeds} {what} and the {len(joined.inner)} node(s) on the shortest paths joining them{far}"
+    node_ids, notice = joined.node_ids, joined.notice()
+    if widen:
+        hood = neighbourhood(graph, joined.node_ids, depth=int(depth), max_nodes=MAX_NODES)
+        node_ids, notice = hood.node_ids, hood.notice()
+        drawn += f", with their {depth}-hop neighbourhood"
+    if notice:
+        st.warning(notice, icon=":material/speed:")
+    emphasis = dict.fromkeys(joined.node_ids[:joined.seeds], "matched")
+    nodes, edges = vis_from_graph(graph, node_ids, emphasis)
     texts = {s.id: s.original for s in index.sentences}
-    page = GraphPage(height=560, notice=hood.notice(), sentence_texts=texts, selected=selected or "",
+    page = GraphPage(height=560, notice=notice, sentence_texts=texts, selected=selected or "",
                      legend=("entity", "action"))
-    st.markdown(f"**{title}** — red border: matched; click a node or edge for its texts and sentences.")
+    st.caption(f"{drawn}. Red border: matched; click a node or edge for its texts and sentences.")
     st.iframe(graph_html(nodes, edges, page), height=600, alt="Matched subgraph")
 
 
@@ -148,7 +172,17 @@ def focus(run: AskRun, index, node_id: str | None) -> SentenceView:
     return SentenceView(selected_terms=node_terms(index.graph, [node_id]), focus_ids=in_context)
 
 
-def compare_panels(outcome: AskOutcome, index, total_words: int) -> None:
+def scope_caption(run: AskRun, index) -> None:
+    """Which documents the question was asked of, and whether front matter was let in."""
+    settings = run.result.settings
+    documents = settings.get("documents") or []
+    where = ("documents " + ", ".join(f"**{md_escape(d)}**" for d in documents)) if documents else (
+        f"all {len(index.manifest.documents)} documents" if len(index.manifest.documents) > 1 else "the document")
+    front = "included" if settings.get("front_matter") else "left out (title pages, contents, headings)"
+    st.caption(f"Asked of {where} of **{md_escape(run.result.doc_id)}** · front matter {front}")
+
+
+def compare_panels(outcome: AskOutcome, index, total_words: int, order: str = "reading") -> None:
     main, other = outcome.main, outcome.other
     shared, jaccard = overlap(main.result, other.result)
     st.markdown(f"**Overlap:** {shared} sentence(s) in both contexts · Jaccard {jaccard:.2f}")
@@ -158,5 +192,5 @@ def compare_panels(outcome: AskOutcome, index, total_words: int) -> None:
             st.subheader(METHOD_LABELS.get(run.result.method, run.result.method))
             metrics(run, total_words, compact=True)
             answer_panel(run, prefix)
-            view = SentenceView(other_ids=others, anchor_prefix=prefix)
+            view = SentenceView(other_ids=others, anchor_prefix=prefix, order=order)
             sentences_panel(run, index, outcome.doc_id, view)

@@ -2,6 +2,9 @@
 
 Context sentences are numbered in reading order; the answer's citation
 markers ``[n]`` use the same numbers and link to the sentence's anchor.
+Every sentence names its document (and page and section when known); the
+list is drawn in reading order, one document after another under a heading
+line, or in the method's rank order.
 
 >>> from kgcore.core.types import SelectedSentence
 >>> sents = [SelectedSentence("text_0-3", 3, "He was put in a <pie>.", "He was put in a <pie>.", ["pie"])]
@@ -28,6 +31,8 @@ QUESTION_STOPWORDS = UNMARKABLE | frozenset(
     "and or but not no so if into onto about after before did".split()
 )
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]+")
+#: Longest section heading shown in a badge (the full heading is its tooltip).
+SECTION_CHARS = 40
 
 
 @dataclass
@@ -42,11 +47,35 @@ class SentenceView:
     anchor_prefix: str = "s"
     #: Query node key -> its label, for the "aligned" line of GroundedKG sentences.
     query_labels: Mapping[str, str] = field(default_factory=dict)
+    #: "reading" (by position, documents kept together) or "rank" (by the method's rank).
+    order: str = "reading"
+    #: A heading line before each document's sentences (reading order, collections of several documents).
+    headings: bool = False
+    #: Sentences the answer cites (marked "cited").
+    cited: set[str] = field(default_factory=set)
 
 
 def numbering(sentences: Iterable[SelectedSentence]) -> dict[str, int]:
-    """Citation number of each context sentence (1-based, reading order)."""
-    return {s.id: i for i, s in enumerate(sentences, start=1)}
+    """Citation number of each context sentence (1-based, reading order, whatever order they are listed in)."""
+    return {s.id: i for i, s in enumerate(sorted(sentences, key=lambda s: s.position), start=1)}
+
+
+def order_sentences(sentences: Iterable[SelectedSentence], order: str = "reading") -> list[SelectedSentence]:
+    """The sentences by ``position`` (reading order) or by ``rank`` (1 = best; unranked last, in reading order).
+
+    >>> S = lambda i, pos, rank: SelectedSentence(i, pos, "", "", rank=rank)
+    >>> sents = [S("a", 1, 3), S("b", 5, 1), S("c", 9, 0)]
+    >>> [s.id for s in order_sentences(sents, "rank")], [s.id for s in order_sentences(sents[::-1])]
+    (['b', 'a', 'c'], ['a', 'b', 'c'])
+    """
+    if order == "rank":
+        return sorted(sentences, key=lambda s: (s.rank <= 0, s.rank, s.position))
+    return sorted(sentences, key=lambda s: s.position)
+
+
+def cited_ids(answer: Answer | None) -> set[str]:
+    """Ids of the sentences the answer cites."""
+    return {sid for c in (answer.citations if answer else []) for sid in c.sentence_ids}
 
 
 def question_terms(question: str) -> list[str]:
@@ -83,7 +112,7 @@ def sentence_link(doc_id: str, sentence_id: str) -> str:
 
 
 def _stats(s: SelectedSentence) -> str:
-    parts = []
+    parts = [f"rank {s.rank}"] if s.rank else []
     if s.retrieval_count:
         parts.append(f"count {s.retrieval_count}")
     parts.append(f"sim {s.similarity:.2f}")
@@ -99,11 +128,14 @@ def sentence_html(s: SelectedSentence, number: int, view: SentenceView) -> str:
     sid = esc(s.id)
     if view.doc_id:
         href = esc(sentence_link(view.doc_id, s.id))
-        head.append(f'<a class="kg-sid" href="{href}" target="_blank" title="Open in the sentence view">{sid}</a>')
+        head.append(f'<a class="kg-sid" href="{href}" target="_blank" title="Open its source and parse">{sid}</a>')
     else:
         head.append(f'<span class="kg-sid">{sid}</span>')
+    head.append(provenance_html(s))
+    if s.id in view.cited:
+        head.append(badge("cited", "kg-cited", "The answer cites this sentence"))
     head.append(badge(_stats(s), "kg-stat",
-                      "retrieval count (matched nodes grounded here) · cosine to the question · rank score"))
+                      "rank · retrieval count (matched nodes grounded here) · cosine to the question · rank score"))
     if view.other_ids is not None:
         head.append(badge("in both", "kg-both") if s.id in view.other_ids else badge("only here", "kg-only"))
     terms = view.marks.get(s.id, [])
@@ -144,7 +176,42 @@ def sentences_html(sentences: list[SelectedSentence], marks: Mapping[str, list[s
     if not sentences:
         return '<div class="kg-empty">No context sentences.</div>'
     numbers = numbering(sentences)
-    return "".join(sentence_html(s, numbers[s.id], view) for s in sentences)
+    out, current = [], None
+    for s in order_sentences(sentences, view.order):
+        if view.headings and view.order == "reading" and s.document != current:
+            out.append(document_heading(s))
+            current = s.document
+        out.append(sentence_html(s, numbers[s.id], view))
+    return "".join(out)
+
+
+def provenance_html(s: SelectedSentence) -> str:
+    """Badges naming a context sentence's document, and its page and section when known.
+
+    >>> html = provenance_html(SelectedSentence("d/text_0-1", 1, "", "", document="d", source_file="d.pdf",
+    ...                                         page=3, section="<CHAPTER I>"))
+    >>> for part in html.split("> <"): print(part)
+    <span class="kg-doc" title="d.pdf">d</span
+    span class="kg-where">p. 3</span
+    span class="kg-where" title="&lt;CHAPTER I&gt;">§ &lt;CHAPTER I&gt;</span>
+    """
+    parts = [badge(s.document, "kg-doc", s.source_file)] if s.document else []
+    if s.page:
+        parts.append(badge(f"p. {s.page}", "kg-where"))
+    if s.section:
+        short = s.section if len(s.section) <= SECTION_CHARS else s.section[: SECTION_CHARS - 1] + "…"
+        parts.append(badge(f"§ {short}", "kg-where", s.section))
+    return " ".join(parts)
+
+
+def document_heading(s: SelectedSentence) -> str:
+    """The line above a document's sentences in reading order.
+
+    >>> document_heading(SelectedSentence("d/text_0-1", 1, "", "", document="d", source_file="<d>.txt"))
+    '<div class="kg-dochead">d <span class="kg-stat">&lt;d&gt;.txt</span></div>'
+    """
+    file = f' <span class="kg-stat">{esc(s.source_file)}</span>' if s.source_file else ""
+    return f'<div class="kg-dochead">{esc(s.document or "(no document)")}{file}</div>'
 
 
 def citation_markers(sentence_ids: Iterable[str], numbers: Mapping[str, int], anchor_prefix: str = "s") -> str:

@@ -15,23 +15,41 @@
 [{'type': 'entity', 'count': 2}, {'type': 'action', 'count': 1}]
 >>> stats["top_nodes"]["node"].tolist()
 ['pie', 'put', 'Peter']
+
+In a collection, nodes are coloured by the document they are grounded in;
+a node grounded in several documents (a shared name) gets its own colour.
+
+>>> docs = {"pie": ["a"], "put_1": ["a"], "peter": ["a", "b"]}
+>>> shared_entities(g, docs).values.tolist()
+[['Peter', 'entity', 'a, b', 2, 2, 'peter']]
+>>> nodes, legend = colour_by_document([VisNode("peter", "Peter", "entity"), VisNode("pie", "pie", "entity")],
+...                                    docs, document_palette(["a", "b"]))
+>>> [n.color for n in nodes], [name for name, _ in legend]
+(['#E45756', '#4C78A8'], ['a', 'shared by several documents'])
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 import pandas as pd
 import plotly.express as px
 from plotly.graph_objects import Figure
 
-from .graph_html import KIND_COLORS
+from .graph_html import KIND_COLORS, VisNode
+from .labels import SHARED_GROUP
 from .markup import esc
 
 #: Rows the search table shows.
 SEARCH_LIMIT = 200
 TOP_NODES = 20
 TOP_ROLES = 25
+#: Colours of a collection's documents, in collection order (colour-blind safe; red and purple are borders).
+DOCUMENT_COLORS = ("#4C78A8", "#F58518", "#54A24B", "#72B7B2", "#EECA3B", "#B279A2", "#9D755D", "#FF9DA6",
+                   "#BAB0AC", "#79706E")
+SHARED_COLOR = "#E45756"
 
 
 def degrees(graph) -> Counter:
@@ -97,3 +115,36 @@ def stats_figures(stats: dict[str, pd.DataFrame]) -> list[Figure]:
         px.bar(top, x="degree", y="node", orientation="h", color="type", title="Most connected nodes",
                category_orders={"node": list(top["node"])}, hover_data=["sentences"], **colors),
     ]
+
+
+def document_palette(doc_ids: Sequence[str]) -> dict[str, str]:
+    """A colour per document, in collection order (the palette repeats after ten documents)."""
+    return {d: DOCUMENT_COLORS[i % len(DOCUMENT_COLORS)] for i, d in enumerate(doc_ids)}
+
+
+def colour_by_document(nodes: Sequence[VisNode], node_documents: Mapping[str, Sequence[str]],
+                       palette: Mapping[str, str]) -> tuple[list[VisNode], tuple[tuple[str, str], ...]]:
+    """The nodes filled with their document's colour (shared ones with :data:`SHARED_COLOR`) and the legend
+    entries of the colours used, in collection order."""
+    used: set[str] = set()
+    out = []
+    for n in nodes:
+        docs = node_documents.get(n.id, [])
+        group = SHARED_GROUP if len(docs) > 1 else docs[0] if docs else ""
+        used.add(group)
+        out.append(replace(n, color=SHARED_COLOR if group == SHARED_GROUP else palette.get(group, "")))
+    legend = tuple((d, colour) for d, colour in palette.items() if d in used)
+    return out, legend + (((SHARED_GROUP, SHARED_COLOR),) if SHARED_GROUP in used else ())
+
+
+def shared_entities(graph, node_documents: Mapping[str, Sequence[str]]) -> pd.DataFrame:
+    """Nodes grounded in more than one document: most documents first, then most sentences."""
+    rows = []
+    for node_id, docs in node_documents.items():
+        node = graph.nodes.get(node_id)
+        if node is None or len(docs) < 2:
+            continue
+        rows.append({"entity": node.label, "type": node.node_type, "documents": ", ".join(docs),
+                     "in documents": len(docs), "sentences": len(node.grounded_texts), "node id": node_id})
+    rows.sort(key=lambda r: (-r["in documents"], -r["sentences"], r["entity"].lower()))
+    return pd.DataFrame(rows, columns=["entity", "type", "documents", "in documents", "sentences", "node id"])

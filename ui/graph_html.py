@@ -52,6 +52,8 @@ class VisNode:
     sentences: tuple[str, ...] = ()
     emphasis: str = ""
     extra: str = ""
+    #: Fill colour overriding the kind's (e.g. the node's document); the shape still says its kind.
+    color: str = ""
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,8 @@ class GraphPage:
     sentence_texts: dict = field(default_factory=dict, hash=False)
     selected: str = ""
     panel: bool = True
+    #: (name, colour) legend entries replacing the kinds' (when nodes are coloured by something else).
+    legend_colors: tuple[tuple[str, str], ...] = ()
 
 
 @functools.lru_cache(maxsize=1)
@@ -134,7 +138,7 @@ def _network(nodes: list[VisNode], edges: list[VisEdge], selected: str):
 
     net = Network(directed=True)
     for n in nodes:
-        color = KIND_COLORS.get(n.kind, "#888888")
+        color = n.color or KIND_COLORS.get(n.kind, "#888888")
         border = EMPHASIS_BORDER["selected" if n.id == selected else n.emphasis] or color
         net.add_node(
             n.id, label=_short(n.label), title=tooltip(n), shape=KIND_SHAPES.get(n.kind, "dot"),
@@ -199,7 +203,8 @@ def graph_html(nodes: list[VisNode], edges: list[VisEdge], page: GraphPage = Gra
         "options": net.options,
         "sentences": _sentence_texts(nodes, edges, page.sentence_texts),
         "notice": page.notice,
-        "legend": [[kind, KIND_COLORS.get(kind, "#888888")] for kind in page.legend],
+        "legend": [list(item) for item in page.legend_colors] or [[kind, KIND_COLORS.get(kind, "#888888")]
+                                                                  for kind in page.legend],
         "selected": page.selected,
         "panel": page.panel,
     }

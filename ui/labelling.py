@@ -360,7 +360,7 @@ def reopen_record(record: AuditRecord) -> None:
     result, answer = record_to_result(record)
     state = get_state()
     state.asked += 1
-    state.remember_doc(record.doc_id)
+    state.remember_collection(record.doc_id)
     state.ask = AskOutcome(record.doc_id, record.question, AskRun(result, answer), None, state.asked)
     st.session_state[OPEN_RECORD_KEY] = record.id
     st.session_state[REOPENED_KEY] = (result, record.id)

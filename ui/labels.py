@@ -1,7 +1,10 @@
-"""Every user-facing name of a kgcore choice, in one place (methods, parsers, backends, label types, targets).
+"""Every user-facing name of a kgcore choice, in one place (methods, parsers, backends, label types, targets,
+sentence orders and roles, what indexing did to a document).
 
 >>> METHOD_LABELS["bm25"], TYPE_LABELS["II"], label(METHOD_LABELS, "new-method")
 ('BM25 (keywords)', 'II · retrieval', 'new-method')
+>>> ORDER_LABELS["rank"], ROLE_LABELS["front_matter"], STATUS_LABELS["reused"]
+('Rank order', 'front matter', 'already indexed (reused)')
 """
 
 from __future__ import annotations
@@ -42,6 +45,17 @@ TARGETS = {
     "node": "A graph node",
     "edge": "A graph edge",
 }
+
+#: How the Ask page lists context sentences: by ``position`` (reading order) or by ``rank`` (the method's ranking).
+ORDER_LABELS = {"reading": "Reading order", "rank": "Rank order"}
+#: Sentence roles (kgcore.core.types.ROLES): only body text is retrieved unless front matter is included.
+ROLE_LABELS = {"body": "body text", "heading": "heading", "front_matter": "front matter"}
+#: What one indexing run did to one document.
+STATUS_LABELS = {"added": "added", "reused": "already indexed (reused)", "failed": "failed"}
+#: The "Add to collection" choice that creates a new collection.
+NEW_COLLECTION = "<new…>"
+#: The legend entry (and colour group) of nodes grounded in more than one document.
+SHARED_GROUP = "shared by several documents"
 
 
 def label(labels: Mapping[str, str], key: str) -> str:

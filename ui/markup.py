@@ -121,18 +121,24 @@ def badge(text: str, css: str = "kg-badge", title: str = "") -> str:
 
 # Characters that start inline markup (emphasis, links, images, code, HTML, maths, tables).
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|<>~$])")
+# A colon before a letter starts a Streamlit directive: ``:red[...]``, ``:material/home:``, ``:small[...]``.
+_DIRECTIVE = re.compile(r":(?=[A-Za-z])")
 
 
 def md_escape(text: object) -> str:
     r"""Backslash-escape Markdown so user text in ``st.error``/``st.caption`` stays literal.
 
     Without this a file called ``![x](http://host/a.png).txt`` would make the
-    browser fetch an image when its error message is shown.
+    browser fetch an image when its error message is shown.  Streamlit's own
+    directives (``:red[text]`` colours, ``:material/icon:`` icons) are
+    neutralised too: their colon is escaped, so they are shown as written.
 
     >>> print(md_escape("![x](http://h/a.png) <b>"))
     \!\[x\]\(http://h/a.png\) \<b\>
+    >>> print(md_escape(":red[alarm] :material/home: at 10:30, note: fine"))
+    \:red\[alarm\] \:material/home: at 10:30, note: fine
     """
-    return _MD_SPECIAL.sub(r"\\\1", str(text))
+    return _DIRECTIVE.sub(r"\\:", _MD_SPECIAL.sub(r"\\\1", str(text)))
 
 
 def changed_words(before: str, after: str) -> str:

@@ -1,7 +1,9 @@
 """Live indexing progress: kgcore's ``progress(stage, done, total)`` drawn as a bar.
 
 :class:`StageTracker` does the bookkeeping (pure, testable);
-:class:`StatusProgress` draws it inside an ``st.status`` container.
+:class:`StatusProgress` draws it inside an ``st.status`` container;
+:class:`DocumentsProgress` gives every file of a batch its own status line
+and bar, fed by kgcore's ``progress(document, stage, done, total)``.
 
 >>> t = StageTracker(("load", "parse", "store"))
 >>> [t.update("load", 0, 1), t.update("load", 1, 1), t.update("parse", 50, 100)]
@@ -73,3 +75,34 @@ class StatusProgress:
 
     def done(self) -> None:
         self.bar.progress(1.0, text="done")
+
+
+class DocumentsProgress:
+    """One :class:`StatusProgress` per file of a batch, inside one ``st.status``.
+
+    ``titles`` maps each file name (what kgcore reports progress under) to
+    the markdown title of its line; files are drawn in that order.
+    """
+
+    def __init__(self, container, stages: tuple[str, ...], titles: dict[str, str]):
+        self.container = container
+        self.last = stages[-1] if stages else ""
+        self.lines = {name: StatusProgress(container, stages, title) for name, title in titles.items()}
+        self.built: set[str] = set()
+
+    def __call__(self, filename: str, stage: str, done: int, total: int) -> None:
+        line = self.lines.get(filename)
+        if line is None:
+            return
+        line(stage, done, total)
+        if stage == self.last and done >= total > 0 and filename not in self.built:
+            # The collection's graph is linked after the last document: say so, it takes a moment.
+            self.built.add(filename)
+            self.container.update(label=f"Built {len(self.built)} of {len(self.lines)} document(s); then they are "
+                                        "linked into the collection's graph…")
+
+    def finish(self, filename: str, text: str) -> None:
+        """Close a file's bar with a word on how it ended (added, reused, failed)."""
+        line = self.lines.get(filename)
+        if line is not None:
+            line.bar.progress(1.0 if text != "failed" else line.tracker.fraction, text=text)

@@ -4,7 +4,8 @@ The :class:`~kgcore.query.engine.QueryEngine` (which holds the loaded indexes,
 parsers, the embedder and the answer generators) is built once per store
 root, so a second question on a document never reloads a model or an
 index.  Derived tables for charts are cached with ``st.cache_data`` keyed
-by the index's creation stamp, so a re-index invalidates them.
+by the collection's ``stamp`` (it changes whenever a document is added,
+removed or re-indexed), so any change invalidates them.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 import streamlit as st
 
 from kgcore.core.settings import Settings
-from kgcore.index.manifest import Manifest
+from kgcore.index.collection import CollectionManifest
 from kgcore.index.parse.amr import AmrParser
 from kgcore.index.store import Store
 from kgcore.query.engine import QueryEngine
@@ -23,7 +24,9 @@ from kgcore.query.engine import QueryEngine
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_BOOK = ROOT / "assets" / "peter_rabbit.txt"
 SAMPLE_QA = ROOT / "assets" / "peter_rabbit_dev_qa.csv"
+#: The sample book's document id, and the collection the Library's sample button indexes it into.
 SAMPLE_DOC_ID = "peter-rabbit"
+SAMPLE_COLLECTION = "peter-rabbit"
 
 
 def settings() -> Settings:
@@ -64,10 +67,10 @@ def sample_questions() -> list[str]:
         return [row["question"] for row in csv.DictReader(fh) if row.get("question")]
 
 
-def documents() -> list[Manifest]:
-    """Manifests of the indexed documents, newest first (never cached: must reflect deletes)."""
+def collections() -> list[CollectionManifest]:
+    """Manifests of the collections, most recently changed first (never cached: must reflect deletes)."""
     return store().list()
 
 
-def doc_ids() -> list[str]:
-    return [m.doc_id for m in documents()]
+def collection_names() -> list[str]:
+    return [m.name for m in collections()]

@@ -17,7 +17,7 @@ from plotly.graph_objects import Figure
 from kgcore.audit import LABEL_TYPES, Agreement, AuditRecord, Label
 
 #: (chart key, grouping column, title) of the label charts, after the overall count by type.
-LABEL_CHARTS = (("method", "method", "By method"), ("doc", "document", "By document"),
+LABEL_CHARTS = (("method", "method", "By method"), ("doc", "collection", "By collection"),
                 ("time", "date", "Over time (per day)"))
 
 
@@ -27,7 +27,7 @@ def records_frame(records: Sequence[AuditRecord], labels: Sequence[Label]) -> pd
     for lb in labels:
         by_record.setdefault(lb.record_id, []).append(lb)
     return pd.DataFrame([{
-        "id": r.id, "created (UTC)": r.created_at, "document": r.doc_id, "method": r.method, "question": r.question,
+        "id": r.id, "created (UTC)": r.created_at, "collection": r.doc_id, "method": r.method, "question": r.question,
         "answer": r.answer or "", "gold": "; ".join(r.gold),
         "labels": len(by_record.get(r.id, [])),
         "types": ", ".join(sorted({lb.label_type for lb in by_record.get(r.id, [])})),
@@ -36,19 +36,19 @@ def records_frame(records: Sequence[AuditRecord], labels: Sequence[Label]) -> pd
 
 
 def labels_frame(labels: Sequence[Label], records_by_id: Mapping[int, AuditRecord]) -> pd.DataFrame:
-    """One row per label, with its record's document and method."""
+    """One row per label, with its record's collection and method."""
     rows = []
     for lb in labels:
         record = records_by_id.get(lb.record_id)
         rows.append({"label": lb.id, "record": lb.record_id, "type": lb.label_type,
-                     "document": record.doc_id if record else "", "method": record.method if record else "",
+                     "collection": record.doc_id if record else "", "method": record.method if record else "",
                      "artifact": lb.artifact_kind, "artifact id": lb.artifact_id, "author": lb.author,
                      "source": lb.source, "date": lb.created_at[:10], "note": lb.note})
     return pd.DataFrame(rows)
 
 
 def label_charts(frame: pd.DataFrame) -> list[tuple[str, Figure]]:
-    """(key, figure) of the label charts: by type and source, then by method, document and day, coloured by type."""
+    """(key, figure) of the label charts: by type and source, then by method, collection and day, coloured by type."""
     if frame.empty:
         return []
     order = {"type": [t for t in LABEL_TYPES if t in set(frame["type"])]}

@@ -1,12 +1,15 @@
 """The app's session state: one typed object under one session-state key.
 
 Widgets keep their own values; this object keeps what must survive reruns
-and page switches (the last question's results, the chosen document, a
-pending confirmation).
+and page switches (the last question's results, the chosen collection, a
+pending confirmation, what the last indexing run did).
 
 >>> s = AppState()
->>> s.remember_doc("peter-rabbit"); s.doc_id
+>>> s.remember_collection("peter-rabbit"); s.collection
 'peter-rabbit'
+>>> s.pending = Pending("remove", "peter-rabbit", "peter-rabbit"); s.forget_collection("peter-rabbit")
+>>> s.collection, s.pending
+(None, None)
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from dataclasses import dataclass, field
 import streamlit as st
 
 from kgcore.core.types import Answer, QueryResult
-from kgcore.index.manifest import IndexOutcome
+from kgcore.index.collection import CollectionOutcome
 
 STATE_KEY = "kg_app_state"
 
@@ -31,7 +34,7 @@ class AskRun:
 
 @dataclass
 class AskOutcome:
-    """What the Ask page shows: the main run and, in compare mode, a second one."""
+    """What the Ask page shows: the main run and, in compare mode, a second one (``doc_id``: the collection)."""
 
     doc_id: str
     question: str
@@ -41,30 +44,41 @@ class AskOutcome:
     run_id: int = 0
 
 
+@dataclass(frozen=True)
+class Pending:
+    """A Library action waiting for the user's confirmation: ``remove`` / ``reindex`` a document, ``delete``."""
+
+    action: str
+    collection: str
+    doc_id: str = ""
+
+
 @dataclass
 class AppState:
-    doc_id: str | None = None
+    #: The collection chosen last, on any page.
+    collection: str | None = None
     ask: AskOutcome | None = None
-    #: What the last indexing run did to each document.
-    indexed: list[IndexOutcome] = field(default_factory=list)
-    #: Errors of the last indexing run, as (file name, message).
+    #: What the last indexing run did, per collection.
+    indexed: list[CollectionOutcome] = field(default_factory=list)
+    #: Failures of the last indexing run that no collection reported, as (what, message).
     index_errors: list[tuple[str, str]] = field(default_factory=list)
-    #: ("delete" | "reindex", doc_id) waiting for the user's confirmation.
-    pending: tuple[str, str] | None = None
+    pending: Pending | None = None
     explorer_node: str | None = None
     sentence_id: str | None = None
     asked: int = 0
 
-    def remember_doc(self, doc_id: str | None) -> None:
-        if doc_id:
-            self.doc_id = doc_id
+    def remember_collection(self, name: str | None) -> None:
+        if name:
+            self.collection = name
 
-    def forget_doc(self, doc_id: str) -> None:
-        """Drop everything that refers to a deleted document."""
-        if self.doc_id == doc_id:
-            self.doc_id = None
-        if self.ask and self.ask.doc_id == doc_id:
+    def forget_collection(self, name: str) -> None:
+        """Drop everything that refers to a deleted collection."""
+        if self.collection == name:
+            self.collection = None
+        if self.ask and self.ask.doc_id == name:
             self.ask = None
+        if self.pending and self.pending.collection == name:
+            self.pending = None
         self.explorer_node = None
 
 

@@ -28,5 +28,15 @@ a.kg-cite { font-size: 0.8rem; font-weight: 700; text-decoration: none; margin-l
             color: #1c5d99 !important; vertical-align: super; }
 .kg-empty { color: #7b8794; font-style: italic; }
 .kg-scroll { max-height: 620px; overflow-y: auto; padding-right: 4px; }
+.kg-doc { background: #e0e8f9; color: #19216c; border-radius: 8px; padding: 0 6px; font-weight: 600; }
+.kg-where { background: #f0f4f8; color: #334e68; border-radius: 8px; padding: 0 6px; }
+.kg-cited { background: #dcedc8; color: #33691e; border-radius: 8px; padding: 0 6px; }
+.kg-dochead { font-weight: 700; color: #19216c; border-bottom: 2px solid #bed0f7; margin: 10px 0 6px 0;
+              padding-bottom: 2px; }
+.kg-passage { line-height: 1.6; background: #fbfcfd; border: 1px solid #d9e2ec; border-radius: 8px;
+              padding: 10px 14px; white-space: pre-wrap; }
+.kg-passage.kg-context { color: #52606d; font-size: 0.92rem; }
+mark.kg-here { background: #ffe066; padding: 1px 2px; border-radius: 3px; outline: 1px solid #f0b400; }
+.kg-role { background: #fff3c4; color: #8d2b0b; border-radius: 8px; padding: 0 6px; }
 </style>
 """

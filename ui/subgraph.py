@@ -14,6 +14,14 @@ Works on anything shaped like :class:`kgcore.index.graph.GroundedGraph`
 Neighbourhood(node_ids=['a', 'b', 'c'], total=3)
 >>> neighbourhood(g, ["a"], depth=3, max_nodes=2).truncated
 True
+
+What the Ask page draws by default: the matched nodes and the shortest paths
+joining them (edges taken in either direction), not their whole neighbourhood.
+
+>>> joining_paths(g, ["a", "d"])
+Joined(node_ids=['a', 'd', 'b', 'c'], seeds=2, unjoined=[], total=4)
+>>> joining_paths(g, ["a", "d"], max_hops=2).unjoined     # too far apart to be joined
+['a', 'd']
 """
 
 from __future__ import annotations
@@ -68,6 +76,91 @@ def neighbourhood(graph, seeds: Iterable[str], depth: int = 1, max_nodes: int = 
         if not ring:
             break
     return Neighbourhood(order[:max_nodes], len(order))
+
+
+#: The longest path (in edges) drawn between two matched nodes.
+JOIN_HOPS = 4
+
+
+@dataclass
+class Joined:
+    """Matched nodes (the first ``seeds`` ids) and the nodes on the shortest paths joining them.
+
+    ``unjoined`` are matched nodes no other one is within the hop limit of.
+    """
+
+    node_ids: list[str]
+    seeds: int
+    unjoined: list[str]
+    total: int
+
+    @property
+    def inner(self) -> list[str]:
+        return self.node_ids[self.seeds:]
+
+    @property
+    def truncated(self) -> bool:
+        return self.total > len(self.node_ids)
+
+    def notice(self) -> str:
+        return Neighbourhood(self.node_ids, self.total).notice()
+
+
+def joining_paths(graph, seeds: Iterable[str], max_hops: int = JOIN_HOPS, max_nodes: int = MAX_NODES) -> Joined:
+    """The seeds joined by shortest paths, greedily: each step adds the seed nearest to those already joined.
+
+    A breadth-first search over the undirected graph from every node kept so
+    far finds the closest remaining seed and the path to it (a Steiner-tree
+    approximation); seeds more than ``max_hops`` edges from all the others
+    stay on their own.  Neighbours are visited in sorted order, so the same
+    graph always gives the same picture.
+    """
+    order = [s for s in dict.fromkeys(seeds) if s in graph.nodes]
+    component = {s: i for i, s in enumerate(order)}
+    kept, inner, remaining = set(order[:1]), [], order[1:]
+    while remaining:
+        path = _nearest(graph, kept, set(remaining), max_hops)
+        if path is None:  # nothing within reach: the next seed starts a part of its own
+            kept.add(remaining.pop(0))
+            continue
+        start, target = path[0], path[-1]
+        remaining.remove(target)
+        old, new = component[target], component[start]
+        component.update({n: new for n, c in component.items() if c == old})
+        for node in path:
+            if node not in kept and node not in component:
+                inner.append(node)
+                component[node] = new
+            kept.add(node)
+    sizes: dict[int, int] = {}
+    for s in order:
+        sizes[component[s]] = sizes.get(component[s], 0) + 1
+    unjoined = [s for s in order if sizes[component[s]] == 1]
+    everything = order + inner
+    return Joined(everything[:max_nodes], min(len(order), max_nodes), unjoined, len(everything))
+
+
+def _nearest(graph, sources: set[str], targets: set[str], max_hops: int) -> list[str] | None:
+    """The shortest path (as node ids) from any of ``sources`` to the nearest of ``targets``, or None."""
+    frontier = sorted(sources)
+    parent: dict[str, str | None] = dict.fromkeys(frontier)
+    for _ in range(max_hops):
+        ring = []
+        for node in frontier:
+            for other in sorted(graph.neighbors(node)):
+                if other in parent:
+                    continue
+                parent[other] = node
+                if other in targets:
+                    path = [other]
+                    while parent[path[-1]] is not None:
+                        path.append(parent[path[-1]])  # type: ignore[arg-type]
+                    return path[::-1]
+                ring.append(other)
+        frontier = ring
+        if not frontier:
+            break
+    return None
 
 
 def edges_among(graph, node_ids: Iterable[str]) -> list[Edge]:

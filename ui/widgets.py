@@ -1,31 +1,46 @@
-"""Widgets shared by several pages."""
+"""Widgets shared by several pages: the collection selector and the documents filter."""
 
 from __future__ import annotations
 
 import streamlit as st
+
+from kgcore.index.collection import CollectionManifest
 
 from . import resources
 from .errors import reported
 from .state import get_state
 
 
-def pick_document(key: str) -> str | None:
-    """A document selector; honours ``?doc=`` in the URL and reports unknown ids.
+def pick_collection(key: str) -> str | None:
+    """A collection selector; honours ``?doc=`` (or ``?collection=``) in the URL and reports unknown names.
 
     Returns None (after telling the user what to do) when nothing is indexed.
     """
     state = get_state()
-    ids = resources.doc_ids()
-    requested = st.query_params.get("doc")
-    if requested and requested not in ids:
-        with reported("Opening the document"):
+    names = resources.collection_names()
+    requested = st.query_params.get("collection") or st.query_params.get("doc")
+    if requested and requested not in names:
+        with reported("Opening the collection"):
             resources.store().manifest(requested)  # raises kgcore's IndexNotFoundError with the reason
-    if not ids:
-        st.info("No documents are indexed yet. Index the sample book or upload a document on the Library page.",
+    if not names:
+        st.info("No documents are indexed yet. Index the sample book or upload documents on the Library page.",
                 icon=":material/inbox:")
         st.page_link("pages/library.py", label="Go to the Library", icon=":material/library_books:")
         return None
-    default = requested if requested in ids else state.doc_id if state.doc_id in ids else ids[0]
-    doc_id = st.selectbox("Document", ids, index=ids.index(default), key=key)
-    state.remember_doc(doc_id)
-    return doc_id
+    default = requested if requested in names else state.collection if state.collection in names else names[0]
+    name = st.selectbox("Collection", names, index=names.index(default), key=key)
+    state.remember_collection(name)
+    return name
+
+
+def pick_documents(manifest: CollectionManifest, key: str) -> tuple[str, ...]:
+    """A multiselect of the collection's documents (none chosen: all of them); empty for a collection of one."""
+    if len(manifest.documents) < 2:
+        return ()
+    files = {d.doc_id: d.manifest.source_file for d in manifest.documents}
+    chosen = st.multiselect(
+        "Documents (none: the whole collection)", list(files), key=f"{key}.{manifest.name}",
+        format_func=lambda d: f"{d} ({files[d]})" if files[d] else d, placeholder="All documents",
+        help="Retrieve only from these documents; leave empty to retrieve from the whole collection",
+    )
+    return tuple(chosen)

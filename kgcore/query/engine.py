@@ -121,6 +121,7 @@ def result_to_json(result: QueryResult, answer: Answer | None = None) -> dict:
     graph = result.query_graph
     return {
         "question": result.question,
+        "collection": result.doc_id,
         "doc_id": result.doc_id,
         "method": result.method,
         "settings": result.settings,

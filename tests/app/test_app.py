@@ -1,8 +1,10 @@
 """The Streamlit app through ``streamlit.testing.v1.AppTest``, with the real models.
 
 One module-scoped store is filled by clicking the Library page's sample
-button (that is the indexing test); the Ask, Explorer and Sentence tests
-then use it.  Every test starts a fresh AppTest session.
+button (that is the indexing test): the collection ``peter-rabbit`` of one
+document; the Ask, Explorer and Sentence tests then use it.  Every test
+starts a fresh AppTest session.  Collections of several documents are in
+``test_collections_page.py``.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from kgcore.index.store import Store
 from paths import APP
+from ui.markup import anchor_id
 
 PAGES = ("pages/library.py", "pages/ask.py", "pages/explorer.py", "pages/sentence.py")
 SAMPLE_ID = "peter-rabbit"
@@ -43,6 +46,11 @@ def errors(at: AppTest) -> list[str]:
 
 def html_of(at: AppTest) -> str:
     return "\n".join(m.value for m in at.markdown)
+
+
+def table(at: AppTest, column: str):
+    """The first table on the page with ``column`` (dataframes expose no key)."""
+    return next(d.value for d in at.dataframe if column in d.value.columns)
 
 
 def ask(at: AppTest, question: str) -> AppTest:
@@ -88,14 +96,19 @@ def test_every_page_renders_on_an_empty_store(empty_store, page):
 def test_library_indexes_the_sample_with_one_click(sample_store):
     at = sample_store["library"]
     assert not at.exception and not errors(at)
-    manifest = Store(sample_store["root"]).manifest(SAMPLE_ID)
-    assert manifest.counts.sentences > 50
+    store = Store(sample_store["root"])
+    collection, (manifest,) = store.manifest(SAMPLE_ID), store.documents(SAMPLE_ID)
+    assert collection.doc_ids == (SAMPLE_ID,) and manifest.counts.sentences > 50
     assert any(SAMPLE_ID in s.value for s in at.success)
     shown = {m.label: m.value for m in at.metric}
     assert int(shown["Sentences"]) == manifest.counts.sentences
     assert int(shown["Nodes"]) == manifest.counts.nodes
-    table = at.dataframe[0].value
-    assert table["document"].tolist() == [SAMPLE_ID] and table["sentences"].iloc[0] == manifest.counts.sentences
+    collections = table(at, "collection")
+    assert collections["collection"].tolist() == [SAMPLE_ID] and collections["documents"].tolist() == [1]
+    assert collections["sentences"].iloc[0] == collection.counts.sentences
+    documents = table(at, "document")
+    assert documents["document"].tolist() == [SAMPLE_ID] and documents["sentences"].iloc[0] == manifest.counts.sentences
+    assert documents["file"].tolist() == ["peter_rabbit.txt"]
 
 
 def test_ask_shows_the_pie_sentence_answer_and_graphs(sample_store, pie_id):
@@ -106,7 +119,9 @@ def test_ask_shows_the_pie_sentence_answer_and_graphs(sample_store, pie_id):
     first = time.perf_counter() - start
     assert not at.exception and not errors(at), errors(at)
     html = html_of(at)
-    assert f'id="s-{pie_id}"' in html and f">{pie_id}</a>" in html
+    assert pie_id.startswith(f"{SAMPLE_ID}/text_")
+    assert f'id="{anchor_id(pie_id)}"' in html and f">{pie_id}</a>" in html
+    assert f'<span class="kg-doc" title="peter_rabbit.txt">{SAMPLE_ID}</span>' in html  # every sentence names its doc
     assert 'class="kg-answer"' in html and "<mark" in html
     # why each sentence ranked: the query node "father" aligned to the graph's father node
     assert 'class="kg-aligned"' in html and "<b>father</b> → father" in html
@@ -177,7 +192,7 @@ def test_ask_refuses_an_empty_question(sample_store):
 def test_unknown_document_is_an_error_not_a_traceback(sample_store):
     at = app("pages/ask.py", doc="no-such-book")
     assert not at.exception
-    assert any("no-such-book" in e and "No index" in e for e in errors(at))
+    assert any("no-such-book" in e and "No collection" in e for e in errors(at))
     assert at.selectbox(key="ask.doc").value == SAMPLE_ID  # the page still works with the indexed ones
 
 
@@ -205,20 +220,28 @@ def test_upload_over_the_size_limit_is_refused(empty_store, monkeypatch):
 
 
 def test_upload_reindex_and_delete_with_confirmation(empty_store):
-    at = _upload(app(), "tiny.txt", b"Peter lost his shoes in the garden. Mr. McGregor found them.")
-    assert not at.exception and not errors(at), errors(at)
-    assert [m.doc_id for m in Store(empty_store).list()] == ["tiny"]
+    at = app()
     at.selectbox(key="library.embedding").set_value("neighbor").run()
-    _click_label(at, "Re-index…")
-    assert any("Rebuild the index of **tiny**" in w.value for w in at.warning)
+    at = _upload(at, "tiny.txt", b"Peter lost his shoes in the garden. Mr. McGregor found them.")
+    assert not at.exception and not errors(at), errors(at)
+    store = Store(empty_store)
+    assert [m.name for m in store.list()] == ["tiny"] and store.manifest("tiny").doc_ids == ("tiny",)
+    assert store.manifest("tiny").options.embedding == "neighbor"
+    generation = store.manifest("tiny").generation
+    _click_label(at, "Re-index document…")
+    assert any("Re-index **tiny** in **tiny** from its kept source file" in w.value for w in at.warning)
     _click_label(at, "Yes, re-index")
     assert not at.exception and not errors(at), errors(at)
-    assert Store(empty_store).manifest("tiny").options.embedding == "neighbor"
-    _click_label(at, "Delete…")
+    assert store.manifest("tiny").generation > generation  # rebuilt, with the collection's own options
+    assert store.manifest("tiny").options.embedding == "neighbor"
+    # The last document cannot be removed: the page offers deleting the collection instead.
+    _click_label(at, "Remove document…")
+    assert any("only document of **tiny**" in w.value for w in at.warning)
+    _click_label(at, "Delete the collection…")
     assert any("cannot be undone" in w.value for w in at.warning)
-    assert Store(empty_store).exists("tiny")  # nothing happens before the confirmation
+    assert store.exists("tiny")  # nothing happens before the confirmation
     _click_label(at, "Yes, delete")
-    assert not at.exception and not Store(empty_store).list()
+    assert not at.exception and not store.list()
     assert any("No documents" in i.value for i in at.info)
 
 
@@ -236,8 +259,8 @@ def test_narrator_option_on_the_library_page(empty_store):
     _upload(at, "harlow.txt", story)
     assert not at.exception and not errors(at), errors(at)
     assert any("resolved to **Tom Harlow**" in c.value for c in at.caption), [c.value for c in at.caption]
-    assert Store(empty_store).manifest("harlow").narrator.name == "Tom Harlow"
-    assert at.dataframe[0].value["narrator"].tolist() == ["Tom Harlow"]
+    assert Store(empty_store).documents("harlow")[0].narrator.name == "Tom Harlow"
+    assert table(at, "narrator")["narrator"].tolist() == ["Tom Harlow"]
 
 
 def test_uploaded_markup_is_shown_as_text(empty_store):
@@ -254,6 +277,7 @@ def test_uploaded_markup_is_shown_as_text(empty_store):
     for name, page_html in pages.items():
         assert "<script>alert" not in page_html and "<img src=x" not in page_html, name
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in pages["sentence"]
+    assert '<mark class="kg-here">' in pages["sentence"]  # the source view marks the sentence in its paragraph
     assert "&lt;img src=x onerror=alert(1)&gt;" in pages["explorer"]
     assert "&lt;" in pages["ask"]
 

@@ -2,8 +2,8 @@
 
 Indexes the sample book from the Library page, asks a question on the Ask
 page and checks that the answer, the marked sentences and the graph canvas
-appear, that no request leaves the machine and that no script from the
-document runs.  Screenshots go to ``tests/artifacts/`` (gitignored).
+appear, that a grounded sentence opens its source view, that no request
+leaves the machine and that no script from the document runs.  Screenshots go to ``tests/artifacts/`` (gitignored).
 """
 
 from __future__ import annotations
@@ -130,8 +130,8 @@ def test_index_the_sample_then_ask(server, browser_page):
     shot(page, "library_progress", 1000, idle=False)
     expect(page.get_by_text("Indexed peter-rabbit")).to_be_visible(timeout=300_000)
     timings["index"] = time.perf_counter() - start
-    expect(page.get_by_role("heading", name="Indexed documents")).to_be_visible(timeout=30_000)
-    shot(page, "library", 1400)
+    expect(page.get_by_role("heading", name="Collections")).to_be_visible(timeout=30_000)
+    shot(page, "library", 1600)
 
     start = time.perf_counter()
     page.get_by_role("link", name="Ask", exact=True).click()
@@ -150,7 +150,8 @@ def test_index_the_sample_then_ask(server, browser_page):
     expect(graph.locator("#bar")).to_contain_text("nodes")
     shot(page, "ask", 3000)
 
-    # Every sentence id links to the sentence view (new tab, same document and id).
+    # Every grounded sentence's id opens its source view (new tab, same collection and id): the sentence is
+    # marked in its paragraph, under its document's name.
     first_id = page.locator("a.kg-sid").first
     sid = first_id.inner_text().strip()
     with page.context.expect_page() as opened:
@@ -158,6 +159,10 @@ def test_index_the_sample_then_ask(server, browser_page):
     sentence_page = opened.value
     expect(sentence_page.get_by_role("heading", name="Sentence", exact=True)).to_be_visible(timeout=60_000)
     expect(sentence_page.get_by_role("textbox", name="Sentence id")).to_have_value(sid)
+    expect(sentence_page.get_by_role("heading", name="Source", exact=True)).to_be_visible(timeout=60_000)
+    expect(sentence_page.locator("mark.kg-here")).to_be_visible()
+    expect(sentence_page.get_by_text("Document peter-rabbit of collection peter-rabbit")).to_be_visible()
+    shot(sentence_page, "source_view", 1600)
     sentence_page.close()
 
     start = time.perf_counter()
@@ -181,7 +186,7 @@ def test_index_the_sample_then_ask(server, browser_page):
 def test_document_markup_never_runs(server, browser_page):
     page, expect = browser_page.page, sync_api.expect
     page.goto(server)  # the Library is the default page, served at the root URL
-    expect(page.get_by_role("heading", name="Indexed documents")).to_be_visible(timeout=60_000)
+    expect(page.get_by_role("heading", name="Collections")).to_be_visible(timeout=60_000)
     wait_idle(page)
     page.locator('input[type="file"]').set_input_files(
         files=[{"name": "evil.txt", "mimeType": "text/plain", "buffer": EVIL}]
@@ -193,7 +198,7 @@ def test_document_markup_never_runs(server, browser_page):
     expect(page.get_by_text("Indexed evil")).to_be_visible(timeout=120_000)
     page.get_by_role("link", name="Sentence", exact=True).click()
     expect(page.get_by_role("heading", name="Sentence", exact=True)).to_be_visible(timeout=30_000)
-    page.get_by_role("combobox", name="Document").click()
+    page.get_by_role("combobox", name="Collection").click()
     page.get_by_role("option", name="evil").click()
     expect(page.get_by_text("<script>alert(1)</script>", exact=False).first).to_be_visible(timeout=30_000)
     wait_idle(page)

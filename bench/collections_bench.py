@@ -1,0 +1,240 @@
+"""Collections: indexing the 24 RAG papers and the 40 ObliQA rulebooks, adding one document to many, 1,000 tiny
+documents, and retrieval across (ObliQA) and within (QASPER) documents at equal words, with query latency.
+
+    python bench/collections_bench.py                       # every part (about an hour on 2 cores)
+    python bench/collections_bench.py --parts papers,incremental,tiny
+    python bench/collections_bench.py --parts obliqa,obliqa-retrieval,latency --sample 300
+
+Parts (results merged into bench/results/collections.json):
+
+* ``papers`` / ``obliqa``: index the collection from scratch with ``--workers`` processes; wall seconds, peak
+  RSS (the largest process), sentences, nodes, edges, entities shared by several documents.
+* ``incremental``: the last paper removed from the ``papers`` collection and added back (a collection of the
+  other 23), against that paper indexed alone (target: at most 1.2x).
+* ``tiny``: 1,000 documents of two sentences each in one call; seconds per document against one document
+  holding the same text (the per-document overhead).
+* ``obliqa-retrieval``: a fixed random sample of ObliQA dev (seed 13; a quarter of it needing passages from more
+  than one document), global retrieval; gold-passage recall at 500 / 1,000 / 2,000 words per method.  A gold
+  passage counts as found when a selected sentence of its document lies inside it (the sentence, rule-id
+  prefix removed, is a substring of the passage, whitespace and quotes normalised).
+* ``qasper-retrieval``: the 10 QASPER papers as one collection, each question asked within its paper
+  (``documents=``); evidence-paragraph recall at the same budgets.
+* ``latency``: retrieval p50 / p95 per method on the ObliQA collection (answers excluded).
+
+The data stays in ../shared/data (never copied into the project).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import random
+import re
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from common import RESULTS, ROOT, machine, write_json
+
+from kgcore.core.settings import RetrievalOptions, Settings
+from kgcore.index.load import doc_id_for
+from kgcore.index.pipeline import Job, index_files, remove_documents
+from kgcore.index.store import Store
+from kgcore.query.engine import QueryEngine
+
+DATA = ROOT.parent / "shared" / "data"
+STORE = ROOT / "bench" / "data" / "collections"
+BUDGETS = (500, 1000, 2000)
+METHODS = ("groundedkg", "dense", "bm25", "hybrid")
+_RULE_ID = re.compile(r"^\(?[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)+\)?\s+")
+
+
+def peak_rss_mb() -> float:
+    """The largest resident set of this process and of every waited-for worker process."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return round(max(own, children) / 1024, 1)
+
+
+def index_collection(name: str, paths: list[Path], workers: int) -> dict:
+    store = Store(STORE)
+    if store.exists(name):
+        store.delete(name)
+    start = time.perf_counter()
+    (outcome,) = index_files([Job(p.name, p) for p in paths], store, name, workers=workers)
+    wall = time.perf_counter() - start
+    c = outcome.collection.counts
+    row = {"collection": name, "documents": c.documents, "failed": [list(f) for f in outcome.failed],
+           "words": c.words, "sentences": c.sentences, "nodes": c.nodes, "edges": c.edges,
+           "shared_entities": c.shared_entities, "wall_s": round(wall, 1), "workers": workers,
+           "link_s": outcome.collection.link_seconds, "peak_rss_mb": peak_rss_mb()}
+    print(json.dumps(row), flush=True)
+    return row
+
+
+def papers() -> list[Path]:
+    return sorted((DATA / "papers").glob("*.pdf"))
+
+
+def incremental(workers: int) -> dict:
+    """The last paper removed from the ``papers`` collection and added back, against the same paper indexed
+    alone (models already loaded for both)."""
+    store = Store(STORE)
+    if not store.exists("papers"):
+        index_collection("papers", papers(), workers)
+    last = papers()[-1]
+    remove_documents(store, "papers", [doc_id_for(last.name)])
+    if store.exists("paper-alone"):
+        store.delete("paper-alone")
+    start = time.perf_counter()
+    index_files([Job(last.name, last)], store, "paper-alone", workers=1)
+    alone = time.perf_counter() - start
+    start = time.perf_counter()
+    (outcome,) = index_files([Job(last.name, last)], store, "papers", workers=1)
+    added = time.perf_counter() - start
+    row = {"paper": last.name, "collection_words": outcome.collection.counts.words, "alone_s": round(alone, 2),
+           "added_to_23_s": round(added, 2),
+           "ratio": round(added / alone, 3), "link_s": outcome.collection.link_seconds, "target_ratio": 1.2}
+    print(json.dumps(row), flush=True)
+    return row
+
+
+def tiny(workers: int, n: int = 1000) -> dict:
+    folder = STORE.parent / "tiny-docs"
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(5)
+    names = ["Anna", "Ben", "Clara", "David", "Emma", "Felix", "Greta", "Hugo"]
+    things = ["a red kite", "an old map", "a brass key", "a blue boat", "a wooden box", "a silver cup"]
+    texts = [f"{rng.choice(names)} found {rng.choice(things)} near the river on day {i}. "
+             f"{rng.choice(names)} carried it home before the rain." for i in range(n)]
+    paths = []
+    for i, text in enumerate(texts):
+        paths.append(folder / f"note-{i:04d}.txt")
+        paths[-1].write_text(text, encoding="utf-8")
+    joined = folder.parent / "tiny-joined.txt"
+    joined.write_text("\n\n".join(texts), encoding="utf-8")
+    many = index_collection("tiny-many", paths, workers)
+    one = index_collection("tiny-one", [joined], 1)
+    row = {"documents": n, "many_s": many["wall_s"], "one_document_s": one["wall_s"],
+           "overhead_per_document_ms": round(1000 * (many["wall_s"] - one["wall_s"]) / n, 1)}
+    print(json.dumps(row), flush=True)
+    return row
+
+
+def _norm(text: str) -> str:
+    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
+    return " ".join(text.lower().split())
+
+
+def inside(sentence: str, passage: str) -> bool:
+    """Whether a sentence lies inside a passage (rule-id prefix dropped; whitespace, quotes and case ignored).
+
+    >>> inside("18.8.2 A PFP Operator must provide the following:", "A PFP Operator must provide the following:\\n(a)")
+    True
+    """
+    s = _norm(_RULE_ID.sub("", sentence.strip()))
+    return len(s) >= 12 and s in _norm(passage)
+
+
+def obliqa_questions(sample: int) -> list[dict]:
+    rows = list(csv.DictReader((DATA / "obliqa" / "obliqa_dev.csv").open(encoding="utf-8")))
+    for r in rows:
+        r["gold"] = json.loads(r["gold"])
+    multi = [r for r in rows if len({g["document"] for g in r["gold"]}) > 1]
+    single = [r for r in rows if r not in multi]
+    rng = random.Random(13)
+    k_multi = sample // 4
+    return rng.sample(multi, min(k_multi, len(multi))) + rng.sample(single, sample - min(k_multi, len(multi)))
+
+
+def obliqa_retrieval(sample: int) -> dict:
+    engine = QueryEngine(Store(STORE))
+    questions = obliqa_questions(sample)
+    rows = []
+    for method in METHODS:
+        for budget in BUDGETS:
+            recalls, words = [], []
+            for q in questions:
+                result = engine.retrieve("obliqa", q["question"], RetrievalOptions(method=method, budget_words=budget))
+                found = [any(s.document == doc_id_for(g["document"]) and inside(s.text, g["passage"])
+                             for s in result.sentences) for g in q["gold"]]
+                recalls.append(sum(found) / len(found))
+                words.append(result.context_words)
+            rows.append({"method": method, "budget_words": budget, "questions": len(questions),
+                         "passage_recall": round(statistics.mean(recalls), 3),
+                         "mean_words": round(statistics.mean(words), 1)})
+            print(json.dumps(rows[-1]), flush=True)
+    return {"sample": sample, "multi_document": sample // 4, "rows": rows,
+            "full": "refused: the collection exceeds KGCORE_MAX_FULL_WORDS"}
+
+
+def qasper_retrieval(workers: int) -> dict:
+    folder = DATA / "qasper"
+    index_collection("qasper", sorted((folder / "papers").glob("*.md")), workers)
+    engine = QueryEngine(Store(STORE))
+    items = [json.loads(line) for line in (folder / "qasper_qa.jsonl").open(encoding="utf-8")]
+    rows = []
+    for method in METHODS:
+        for budget in BUDGETS:
+            recalls = []
+            for item in items:
+                evidence = [e for a in item["answers"] if not a["unanswerable"] for e in a["evidence"]]
+                if not evidence:
+                    continue
+                options = RetrievalOptions(method=method, budget_words=budget, documents=(doc_id_for(item["paper"]),))
+                result = engine.retrieve("qasper", item["question"], options)
+                found = [any(inside(s.text, e) for s in result.sentences) for e in evidence]
+                recalls.append(sum(found) / len(found))
+            rows.append({"method": method, "budget_words": budget, "questions": len(recalls),
+                         "evidence_recall": round(statistics.mean(recalls), 3)})
+            print(json.dumps(rows[-1]), flush=True)
+    return {"rows": rows}
+
+
+def latency(sample: int) -> dict:
+    engine = QueryEngine(Store(STORE))
+    questions = [q["question"] for q in obliqa_questions(sample)][:100]
+    rows = {}
+    for method in METHODS:
+        options = RetrievalOptions(method=method, budget_words=1000)
+        engine.retrieve("obliqa", questions[0], options)  # warm-up: caches, BM25 model
+        times = []
+        for q in questions:
+            start = time.perf_counter()
+            engine.retrieve("obliqa", q, options)
+            times.append((time.perf_counter() - start) * 1000)
+        times.sort()
+        rows[method] = {"questions": len(times), "p50_ms": round(statistics.median(times), 1),
+                        "p95_ms": round(times[int(0.95 * (len(times) - 1))], 1)}
+        print(method, rows[method], flush=True)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--parts", default="papers,incremental,tiny,obliqa,obliqa-retrieval,qasper-retrieval,latency")
+    parser.add_argument("--workers", type=int, default=Settings.from_env().workers or 2)
+    parser.add_argument("--sample", type=int, default=300)
+    args = parser.parse_args(argv)
+    out_path = RESULTS / "collections.json"
+    results = json.loads(out_path.read_text()) if out_path.exists() else {}
+    parts = {
+        "papers": lambda: index_collection("papers", papers(), args.workers),
+        "incremental": lambda: incremental(args.workers),
+        "tiny": lambda: tiny(args.workers),
+        "obliqa": lambda: index_collection("obliqa", sorted((DATA / "obliqa" / "docs").glob("*.txt")), args.workers),
+        "obliqa-retrieval": lambda: obliqa_retrieval(args.sample),
+        "qasper-retrieval": lambda: qasper_retrieval(args.workers),
+        "latency": lambda: latency(args.sample),
+    }
+    for part in args.parts.split(","):
+        results[part] = parts[part]()
+        results["machine"] = machine()
+        write_json("collections.json", results)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
