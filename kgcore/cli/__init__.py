@@ -1,4 +1,4 @@
-"""Command line: ``python -m kgcore index|remove|delete|list|show|ask|eval``.
+"""Command line: ``python -m kgcore index|remove|delete|list|show|ask|eval|sentences|cites``.
 
 Exit codes: 0 ok, 2 bad input or configuration (the message names the file
 or field and the reason; also when some documents of an ``index`` call
@@ -13,6 +13,7 @@ import sys
 
 from kgcore.cli.commands import cmd_ask, cmd_delete, cmd_index, cmd_list, cmd_remove, cmd_show
 from kgcore.cli.evaluation import add_eval
+from kgcore.cli.reading import add_reading
 from kgcore.core.errors import IndexMismatchError, IndexNotFoundError, InputError, KgcoreError, ModelUnavailableError
 from kgcore.core.settings import ANSWERERS, COREF_BACKENDS, EMBEDDING_VARIANTS, METHODS, PARSERS
 
@@ -28,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_collection_commands(sub)
     _add_ask(sub)
     add_eval(sub)
+    add_reading(sub)
     for sp in sub.choices.values():
         sp.add_argument("--store", help="store root (default: $KGCORE_STORE or data/)")
         sp.add_argument("--quiet", action="store_true", help="no progress output on stderr")

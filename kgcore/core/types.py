@@ -30,10 +30,21 @@ ENTITY_ENTITY: EdgeType = "entity-entity"
 NEXT = "next"
 
 
-#: Sentence roles: ``body`` is retrieved; ``heading`` and ``front_matter`` (title page, contents) are kept
-#: out of retrieval by default and shown in the source view.
+#: The role of a paragraph and of its sentences.  Books: body, heading, front matter (title page, contents).
 BODY, HEADING, FRONT_MATTER = "body", "heading", "front_matter"
-ROLES = (BODY, HEADING, FRONT_MATTER)
+#: Papers (kgcore.index.pdf.roles) add these.
+TITLE, AUTHORS, ABSTRACT, LIST_ITEM, CAPTION = "title", "authors", "abstract", "list_item", "caption"
+TABLE, EQUATION, FIGURE, FOOTNOTE = "table", "equation", "figure", "footnote"
+HEADER_FOOTER, REFERENCE, APPENDIX = "header_footer", "reference", "appendix"
+ROLES = (BODY, HEADING, FRONT_MATTER, TITLE, AUTHORS, ABSTRACT, LIST_ITEM, CAPTION, TABLE, EQUATION, FIGURE, FOOTNOTE,
+         HEADER_FOOTER, REFERENCE, APPENDIX)
+#: Retrieved by default.
+RETRIEVABLE = frozenset({BODY, ABSTRACT, LIST_ITEM, CAPTION, FOOTNOTE, APPENDIX})
+#: Retrieved only when asked for (``RetrievalOptions.front_matter``): title pages, contents, headings.
+OPT_IN = frozenset({FRONT_MATTER, HEADING, TITLE, AUTHORS})
+#: Parsed into the graph; tables, equations, figure text, running headers and reference entries stay text only
+#: (kept, shown in the source view, never retrieved).
+PARSED = RETRIEVABLE | OPT_IN
 
 
 #: A sentence id in text: the paper's ``text_{chunk}-{n}``, behind a document id (a file-name slug) when there is one.
@@ -58,25 +69,6 @@ def split_sentence_id(sid: str) -> tuple[str, str]:
     """
     doc, _, local = sid.rpartition("/")
     return doc, local
-
-
-@dataclass(frozen=True)
-class Paragraph:
-    """One block of a cleaned document.
-
-    ``kind`` is ``body``, ``heading`` or ``front_matter``; ``section`` the
-    nearest heading above it; ``page`` the 1-based PDF page it starts on (0
-    for sources without pages); ``start`` its offset in :attr:`Document.text`.
-    """
-
-    text: str
-    kind: str = BODY
-    section: str = ""
-    page: int = 0
-    start: int = -1
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -107,30 +99,20 @@ class Sentence:
     start: int = -1
     end: int = -1
     role: str = BODY
+    #: Reference entries (``ref-12``) the sentence's citation markers resolve to (papers).
+    citations: tuple[str, ...] = ()
+    #: Where the sentence is printed: (page, x0, y0, x1, y1) per line, points from the page's top-left (PDFs).
+    boxes: tuple[tuple[int, float, float, float, float], ...] = ()
 
     def to_dict(self) -> dict:
         return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict) -> Sentence:
-        return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
-
-
-@dataclass(frozen=True)
-class Document:
-    """A loaded, cleaned document before sentence splitting.
-
-    ``text`` is the paragraphs' texts joined by blank lines; each
-    :class:`Paragraph` knows its offset in it.  ``source_name`` is the file
-    name as given (an upload's name, or the file's).
-    """
-
-    name: str
-    text: str
-    paragraphs: tuple[Paragraph, ...]
-    source_path: str = ""
-    source_sha256: str = ""
-    source_name: str = ""
+        values = {k: data[k] for k in cls.__dataclass_fields__ if k in data}
+        values["citations"] = tuple(values.get("citations", ()))
+        values["boxes"] = tuple(tuple(b) for b in values.get("boxes", ()))
+        return cls(**values)
 
 
 @dataclass(frozen=True)

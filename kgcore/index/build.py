@@ -10,15 +10,17 @@ collection is :mod:`kgcore.index.pipeline`'s job.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
+from kgcore.core.document import Document
 from kgcore.core.errors import KgcoreError
 from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import IndexOptions, Settings
-from kgcore.core.types import Document, Sentence
+from kgcore.core.types import PARSED, Sentence
 from kgcore.core.version import __version__
 from kgcore.index.coref import get_resolver
 from kgcore.index.embed import Embedder, embed_texts_of, embedder_for, embedding_model_name
@@ -74,7 +76,7 @@ def build_shard(document: Document, options: IndexOptions, settings: Settings, t
     manifest = _manifest(document, options, settings, embedder, sentences, graph, narrator, timer.seconds,
                          round(time.perf_counter() - started, 3))
     return DocumentShard(manifest, document.paragraphs, sentences, graph, node_ids, base, sentence_vectors,
-                         analyses, document.source_name, source)
+                         analyses, document.source_name, source, document.references)
 
 
 def _sentences(document: Document, options: IndexOptions, settings: Settings,
@@ -85,8 +87,10 @@ def _sentences(document: Document, options: IndexOptions, settings: Settings,
     if not sentences:
         raise KgcoreError(f"{document.name}: no sentences found after cleaning")
     with timer.stage("coref"):
-        sentences = get_resolver(options.coref, settings).resolve(sentences)
-        return _resolve_narrator(sentences, options)
+        parsed = [s for s in sentences if s.role in PARSED]
+        resolved, narrator = _resolve_narrator(get_resolver(options.coref, settings).resolve(parsed), options)
+        by_id = {s.id: s for s in resolved}
+        return [by_id.get(s.id, s) for s in sentences], narrator
 
 
 def _graph(sentences: list[Sentence], options: IndexOptions, settings: Settings, timer: StageTimer,
@@ -96,10 +100,11 @@ def _graph(sentences: list[Sentence], options: IndexOptions, settings: Settings,
         parser = parser or get_parser(options.parser, settings)
         if parser.name != options.parser:
             raise KgcoreError(f"parser {parser.name!r} given for an index declared as {options.parser!r}")
-        sentence_graphs = parser.parse(sentences, progress=lambda d, t: timer.report("parse", d, t))
+        parsed = [s for s in sentences if s.role in PARSED]  # tables, equations, references stay text only
+        sentence_graphs = parser.parse(parsed, progress=lambda d, t: timer.report("parse", d, t))
     with timer.stage("graph"):
         graph = build_graph(sentence_graphs, sentences[0].doc_id if sentences else "")
-        problems = graph.invariant_problems(s.id for s in sentences)
+        problems = graph.invariant_problems(s.id for s in parsed)
         if problems:
             raise KgcoreError(f"internal error: graph grounding invariant violated: {problems[:3]}")
     return graph, [(sg.sentence_id, sg.analysis) for sg in sentence_graphs]
@@ -146,6 +151,8 @@ def _manifest(document: Document, options: IndexOptions, settings: Settings, emb
             edges=len(graph.edges),
         ),
         narrator=narrator,
+        ingest=replace(document.report, sentences=dict(Counter(s.role for s in sentences)),
+                       citations_resolved=sum(1 for s in sentences if s.citations)),
         timings_s=dict(timings),
         seconds=seconds,
     )

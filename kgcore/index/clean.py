@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 
-from kgcore.core.types import BODY, FRONT_MATTER, HEADING, Paragraph
+from kgcore.core.document import Paragraph
+from kgcore.core.types import BODY, FRONT_MATTER, HEADING
 
 # Titles after which spaCy may end a sentence although a name follows ("Mrs. McGregor").
 TITLE_ABBREVIATIONS = frozenset(
@@ -42,18 +43,6 @@ def clean_paragraphs(text: str, markdown: bool = False) -> list[Paragraph]:
     Offsets (``start``) are left at -1; the loader sets them when it joins the paragraphs.
     """
     return classify(reflow_pages([(0, strip_gutenberg(text))], markdown=markdown))
-
-
-def clean_pages(pages: list[str]) -> list[Paragraph]:
-    """The paragraphs of a paged document (a PDF's text layer, page by page), each with its 1-based page.
-
-    A paragraph running over a page break is one paragraph, on the page it starts on.
-
-    >>> pages = ["It rained all day long, so the four of us stayed inside and", "read. Then the sun came out."]
-    >>> [(p.text, p.page) for p in clean_pages(pages)]
-    [('It rained all day long, so the four of us stayed inside and read. Then the sun came out.', 1)]
-    """
-    return classify(reflow_pages(list(enumerate(pages, start=1))))
 
 
 def classify(blocks: list[Block]) -> list[Paragraph]:

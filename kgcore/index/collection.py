@@ -181,7 +181,8 @@ class CollectionOutcome:
 def _document_line(m: Manifest) -> dict[str, Any]:
     return {"document": m.doc_id, "doc_id": m.doc_id, "file": m.source_file, "sentences": m.counts.sentences,
             "nodes": m.counts.nodes, "edges": m.counts.edges,
-            "narrator": (m.narrator.name if m.narrator else None) or None, "seconds": m.seconds}
+            "narrator": (m.narrator.name if m.narrator else None) or None, "seconds": m.seconds,
+            **({"ingest": m.ingest.to_dict()} if m.ingest else {})}
 
 
 def _plain(value: Models | CollectionCounts) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """Loading documents: checks, decoding and the document id.
 
     file -> checks (extension, size, binary) -> decode (text or PDF text layer)
-         -> :func:`kgcore.index.clean.clean_paragraphs` -> :class:`~kgcore.core.types.Document`
+         -> :func:`kgcore.index.clean.clean_paragraphs` (text) or :func:`kgcore.index.pdf.read_pdf` (PDF)
+         -> :class:`~kgcore.core.document.Document`
 
 Every refusal is an :class:`~kgcore.core.errors.InputError` naming the file and
 the reason, raised before any expensive work (the size check uses ``stat``).
@@ -18,15 +19,17 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import io
 import re
 import unicodedata
+from collections import Counter
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from kgcore.core.document import Document, IngestReport, Paragraph, Reference
 from kgcore.core.errors import InputError
 from kgcore.core.settings import Settings
-from kgcore.core.types import Document, Paragraph
-from kgcore.index.clean import clean_pages, clean_paragraphs
+from kgcore.index.clean import clean_paragraphs
+from kgcore.index.pdf import read_pdf
 
 TEXT_EXTENSIONS = (".txt", ".md", ".markdown")
 SUPPORTED_EXTENSIONS = TEXT_EXTENSIONS + (".pdf",)
@@ -37,7 +40,8 @@ _BINARY_CONTROL_SHARE = 0.10
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
-def load_document(path: str | Path, settings: Settings | None = None, name: str | None = None) -> Document:
+def load_document(path: str | Path, settings: Settings | None = None, name: str | None = None,
+                  progress: Callable[[int, int], None] | None = None) -> Document:
     """Load a .txt/.md/.markdown/.pdf file as a cleaned :class:`Document`.
 
     Checks run cheapest first: extension, existence, size (``stat`` only),
@@ -57,12 +61,14 @@ def load_document(path: str | Path, settings: Settings | None = None, name: str 
     if not path.is_file():
         raise InputError(path.name, f"not a regular file: {path}")
     _check_size(path.name, path.stat().st_size, settings.max_file_mb)
-    document = load_bytes(path.read_bytes(), path.name, settings, name=name)
+    document = load_bytes(path.read_bytes(), path.name, settings, name=name, progress=progress)
     return dataclasses.replace(document, source_path=str(path))
 
 
-def load_bytes(data: bytes, filename: str, settings: Settings | None = None, name: str | None = None) -> Document:
-    """Load the raw bytes of a file called ``filename`` (e.g. an upload).
+def load_bytes(data: bytes, filename: str, settings: Settings | None = None, name: str | None = None,
+               progress: Callable[[int, int], None] | None = None) -> Document:
+    """Load the raw bytes of a file called ``filename`` (e.g. an upload); ``progress(pages done, pages)``
+    while a PDF's pages are read.
 
     >>> load_bytes("Caf\\u00e9 \\u201cnoir\\u201d.".encode("cp1252"), "menu.txt").text
     'Café “noir”.'
@@ -77,11 +83,12 @@ def load_bytes(data: bytes, filename: str, settings: Settings | None = None, nam
     _check_size(filename, len(data), settings.max_file_mb)
     if not data:
         raise InputError(filename, "empty file (0 bytes)")
+    sha = hashlib.sha256(data).hexdigest()
     if extension == ".pdf":
-        paragraphs = clean_pages(_pdf_pages(data, filename))
-    else:
-        paragraphs = clean_paragraphs(decode_text(data, filename), markdown=extension in MARKDOWN_EXTENSIONS)
-    return assemble(doc_id_for(name or filename), paragraphs, hashlib.sha256(data).hexdigest(), filename)
+        pdf = read_pdf(data, filename, progress)
+        return assemble(doc_id_for(name or filename), pdf.paragraphs, sha, filename, pdf.references, pdf.report)
+    paragraphs = clean_paragraphs(decode_text(data, filename), markdown=extension in MARKDOWN_EXTENSIONS)
+    return assemble(doc_id_for(name or filename), paragraphs, sha, filename)
 
 
 def load_text(text: str, name: str) -> Document:
@@ -103,8 +110,12 @@ def load_text(text: str, name: str) -> Document:
     return assemble(doc_id_for(name), paragraphs, sha, name)
 
 
-def assemble(doc_id: str, paragraphs: list[Paragraph], sha256: str, source_name: str) -> Document:
+def assemble(doc_id: str, paragraphs: list[Paragraph], sha256: str, source_name: str,
+             references: Sequence[Reference] = (), report: IngestReport | None = None) -> Document:
     """The document whose text is the paragraphs joined by blank lines, each paragraph knowing its offset.
+
+    ``report`` (what reading a PDF found) is completed with the words and paragraphs per role; sources
+    without one get a report of their own.
 
     >>> doc = assemble("d", [Paragraph("A b."), Paragraph("C d.")], "", "d.txt")
     >>> doc.text, [p.start for p in doc.paragraphs]
@@ -117,7 +128,10 @@ def assemble(doc_id: str, paragraphs: list[Paragraph], sha256: str, source_name:
         placed.append(dataclasses.replace(paragraph, start=offset))
         offset += len(paragraph.text) + len(PARAGRAPH_SEPARATOR)
     text = PARAGRAPH_SEPARATOR.join(p.text for p in paragraphs)
-    return Document(doc_id, text, tuple(placed), "", sha256, Path(source_name.replace("\\", "/")).name)
+    report = dataclasses.replace(report or IngestReport(), words=len(text.split()),
+                                 roles=dict(Counter(p.kind for p in paragraphs)))
+    return Document(doc_id, text, tuple(placed), "", sha256, Path(source_name.replace("\\", "/")).name,
+                    tuple(references), report)
 
 
 def decode_text(data: bytes, filename: str) -> str:
@@ -170,25 +184,6 @@ def _check_not_binary(data: bytes, filename: str) -> None:
     controls = sum(1 for byte in sample if byte < 32 and byte not in b"\t\n\r\f\v\x1a" or byte == 127)
     if controls > _BINARY_CONTROL_SHARE * len(sample):
         raise InputError(filename, f"binary file ({controls} control bytes in the first {len(sample)}), not text")
-
-
-def _pdf_pages(data: bytes, filename: str) -> list[str]:
-    """The text layer of a PDF, page by page."""
-    from pypdf import PdfReader  # only PDFs pay for the import
-
-    try:
-        reader = PdfReader(io.BytesIO(data))
-        if reader.is_encrypted and not reader.decrypt(""):
-            raise InputError(filename, "encrypted PDF (password protected); remove the password first")
-        pages = [page.extract_text() or "" for page in reader.pages]
-    except InputError:
-        raise
-    except Exception as exc:  # pypdf raises many types on hostile input; all mean "unreadable"
-        raise InputError(filename, f"malformed or unreadable PDF ({type(exc).__name__}: {exc})") from None
-    if not any(page.strip() for page in pages):
-        raise InputError(filename,
-                         f"PDF has no text layer ({len(pages)} pages, no extractable text); it needs OCR first")
-    return pages
 
 
 def doc_id_for(name: str) -> str:

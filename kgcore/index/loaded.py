@@ -16,8 +16,9 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
+from kgcore.core.document import Paragraph, Reference
 from kgcore.core.errors import InputError
-from kgcore.core.types import BODY, ENTITY, NodeType, Paragraph, Sentence, split_sentence_id
+from kgcore.core.types import ENTITY, OPT_IN, RETRIEVABLE, NodeType, Sentence, split_sentence_id
 from kgcore.index import legacy, shard
 from kgcore.index.collection import CollectionManifest, DocumentEntry
 from kgcore.index.graph import GroundedGraph
@@ -111,6 +112,10 @@ class Index:
         path = self.shard_path(doc_id) / "paragraphs.jsonl"
         return shard.read_paragraphs(self.shard_path(doc_id)) if path.exists() else []
 
+    def references(self, doc_id: str) -> list[Reference]:
+        """A document's parsed reference list (empty for books and documents indexed before kgcore 0.3)."""
+        return shard.read_references(self.shard_path(doc_id))
+
     def source_path(self, doc_id: str) -> Path | None:
         """The kept source file of a document, when the store has it."""
         return shard.source_file(self.shard_path(doc_id))
@@ -132,22 +137,22 @@ class Index:
         return np.array([s.doc_id for s in self.sentences], dtype=object)
 
     def sentence_scope(self, documents: Iterable[str] = (), front_matter: bool = False) -> np.ndarray | None:
-        """Rows retrieval may use: the given documents' (all when empty), body sentences unless ``front_matter``.
+        """Rows retrieval may use: the given documents' (all when empty), of a retrievable role (title pages,
+        contents and headings too with ``front_matter``; tables, equations, running headers and reference
+        entries never).
 
         None means every row.  An unknown document is an :class:`InputError` naming the collection's documents.
         """
         wanted = tuple(documents)
         for doc_id in wanted:
             self.document(doc_id)
-        mask = self._body_rows if not front_matter else None
+        mask = self._role_rows(RETRIEVABLE | OPT_IN if front_matter else RETRIEVABLE)
         if wanted:
-            chosen = np.isin(self.sentence_documents, list(wanted))
-            mask = chosen if mask is None else mask & chosen
-        return None if mask is None or mask.all() else mask
+            mask = mask & np.isin(self.sentence_documents, list(wanted))
+        return None if mask.all() else mask
 
-    @functools.cached_property
-    def _body_rows(self) -> np.ndarray:
-        return np.array([s.role == BODY for s in self.sentences], dtype=bool)
+    def _role_rows(self, roles: frozenset[str]) -> np.ndarray:
+        return np.array([s.role in roles for s in self.sentences], dtype=bool)
 
     def node_scope(self, sentence_rows: np.ndarray | None) -> np.ndarray | None:
         """Node rows grounded in at least one of the allowed sentence rows (None: every node)."""

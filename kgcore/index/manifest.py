@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from kgcore.core.document import IngestReport
 from kgcore.core.errors import KgcoreError
 from kgcore.core.settings import IndexOptions
 from kgcore.index.narrator import Narrator
@@ -75,6 +76,8 @@ class Manifest:
     models: Models = field(default_factory=Models)
     counts: Counts = field(default_factory=Counts)
     narrator: Narrator | None = None
+    #: What loading the file found (kgcore 0.3 on; None for older indexes).
+    ingest: IngestReport | None = None
     timings_s: dict[str, float] = field(default_factory=dict, compare=False)
     seconds: float = 0.0
     #: Keys a newer kgcore wrote that this one does not know; written back unchanged.
@@ -95,6 +98,7 @@ class Manifest:
                 models=Models(**data.get("models", {})),
                 counts=Counts(**data.get("counts", {})),
                 narrator=Narrator(**data["narrator"]) if data.get("narrator") else None,
+                ingest=IngestReport.from_dict(data["ingest"]) if data.get("ingest") else None,
                 timings_s=dict(data.get("timings_s", {})),
                 seconds=float(data.get("seconds") or 0.0),
                 extra={k: v for k, v in data.items() if k not in known},
@@ -115,6 +119,7 @@ class Manifest:
             "models": _plain(self.models),
             "counts": _plain(self.counts),
             "narrator": self.narrator.to_dict() if self.narrator else None,
+            **({"ingest": self.ingest.to_dict()} if self.ingest else {}),
             "timings_s": dict(self.timings_s),
             "seconds": self.seconds,
             **self.extra,

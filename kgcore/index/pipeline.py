@@ -21,9 +21,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kgcore.core.document import Document
 from kgcore.core.errors import InputError
 from kgcore.core.settings import IndexOptions, Settings
-from kgcore.core.types import Document
 from kgcore.index.build import STAGES, StageProgress, StageTimer, build_shard, model_fingerprint
 from kgcore.index.collection import CollectionManifest, CollectionOutcome
 from kgcore.index.embed import embedder_for

@@ -12,14 +12,26 @@ from __future__ import annotations
 
 import re
 
+from kgcore.core.document import Document, LineBox, Paragraph
 from kgcore.core.errors import InputError
 from kgcore.core.nlp import load_spacy
-from kgcore.core.types import Document, Paragraph, Sentence, sentence_id
+from kgcore.core.types import EQUATION, FIGURE, HEADER_FOOTER, PARSED, REFERENCE, TABLE, Sentence, sentence_id
 from kgcore.index.clean import ends_with_title
+from kgcore.index.pdf.citations import resolve
 
+#: Roles whose paragraphs are never cut by spaCy (a table is cut by its rows).
+WHOLE_ROLES = frozenset({TABLE, EQUATION, FIGURE, HEADER_FOOTER, REFERENCE})
 # Components whose output sentence splitting never reads (same sentences without them, ~1/3 faster).
 SPLIT_DISABLED_PIPES = ("ner", "lemmatizer", "attribute_ruler", "tagger")
-_NON_FINAL_ABBREVIATION_RE = re.compile(r"\b(?:viz|i\.e|e\.g|cf|vs)\.$", re.IGNORECASE)
+#: Abbreviations after which a sentence never ends ("et al." is always followed by its citation or more text).
+_NON_FINAL_ABBREVIATION_RE = re.compile(r"\b(?:viz|i\.e|e\.g|cf|vs|et al|resp|approx|w\.r\.t)\.$", re.IGNORECASE)
+#: Scholarly references to numbered things: a number (or bracket) follows ("Fig. 3", "Eq. (2)", "Sec. 4.1").
+_NUMBERED_ABBREVIATION_RE = re.compile(
+    r"\b(?:Figs?|Eqs?|Secs?|Sects?|Tabs?|Refs?|Thm|Lem|Def|Alg|Ch|Apps?|Appx|No|pp|p|Vol|Nos?)\.$", re.IGNORECASE)
+#: A single capital initial ("J. Smith", "by A. B. Jones"); not "I" ("so said I. Then ...").
+_INITIAL_RE = re.compile(r"(?:^|[\s(\[])[A-HJ-Z]\.$")
+#: Longest joined span when brackets are unbalanced (a stray "(" must not swallow a paragraph).
+MAX_BRACKET_JOIN = 600
 
 def chunk_paragraphs(paragraphs, max_tokens: int = 5000) -> list[list[str]]:
     """Group paragraphs into chunks of at most ``max_tokens`` whitespace tokens.
@@ -115,37 +127,66 @@ def normalize_sentence(text: str) -> str:
 def split_sentences(doc: Document, nlp=None, chunk_tokens: int = 5000) -> list[Sentence]:
     """The document's sentences with ids ``{doc}/text_{chunk}-{index}`` and their provenance.
 
-    Paragraphs are chunked (:func:`chunk_paragraphs`), then split by spaCy
-    (parser-based boundaries; ``ner``/``lemmatizer``/tagging are skipped).
-    ``index`` restarts in every chunk, ``position`` counts over the whole
-    document.  ``resolved`` starts equal to ``normalized``; coreference
-    fills it later.
+    Paragraphs are chunked (:func:`chunk_paragraphs`); prose is split by
+    spaCy (parser-based boundaries; ``ner``/``lemmatizer``/tagging are
+    skipped), a table by its rows, and a reference entry, an equation or the
+    text of a figure stays whole.  ``index`` restarts in every chunk,
+    ``position`` counts over the whole document.  ``resolved`` starts equal
+    to ``normalized``; coreference fills it later.
     """
     if nlp is None:
         nlp = load_spacy()
     chunks = _chunk_pieces(paragraph_pieces(doc.paragraphs, chunk_tokens), chunk_tokens)
     located = [(c, piece) for c, chunk in enumerate(chunks) for piece in chunk]
+    prose = [i for i, (_, (number, _, _)) in enumerate(located) if doc.paragraphs[number].kind not in WHOLE_ROLES]
     disabled = [name for name in SPLIT_DISABLED_PIPES if name in nlp.pipe_names]
-    parsed = nlp.pipe((text for _, (_, text, _) in located), batch_size=64, disable=disabled)
+    docs = nlp.pipe((located[i][1][1] for i in prose), batch_size=64, disable=disabled)
+    spans_of = {i: [(s.start_char, s.end_char) for s in d.sents] for i, d in zip(prose, docs)}
     sentences: list[Sentence] = []
     per_chunk: dict[int, int] = {}
-    for (chunk, (number, text, offset)), spacy_doc in zip(located, parsed):
+    for i, (chunk, (number, text, offset)) in enumerate(located):
         paragraph = doc.paragraphs[number]
-        base = paragraph.start + offset if paragraph.start >= 0 and offset >= 0 else -1
-        for start, end in merge_false_splits([(s.start_char, s.end_char) for s in spacy_doc.sents], text):
-            original = text[start:end].strip()
-            if not any(ch.isalnum() for ch in original):
+        spans = merge_false_splits(spans_of[i], text) if i in spans_of else _whole_spans(paragraph, text, offset)
+        for start, end in spans:
+            if not any(ch.isalnum() for ch in text[start:end]):
                 continue
             index = per_chunk.get(chunk, 0)
             per_chunk[chunk] = index + 1
-            begin = base + start + (len(text[start:end]) - len(text[start:end].lstrip())) if base >= 0 else -1
-            normalized = normalize_sentence(original)
-            sentences.append(Sentence(
-                sentence_id(chunk, index, doc.name), chunk, index, len(sentences), original, normalized, normalized,
-                doc.name, number, paragraph.section, paragraph.page, begin, begin + len(original) if begin >= 0 else -1,
-                paragraph.kind,
-            ))
+            sentences.append(_sentence(doc, (chunk, index, len(sentences)), number, text, offset, start, end))
     return sentences
+
+
+def _whole_spans(paragraph: Paragraph, text: str, offset: int) -> list[tuple[int, int]]:
+    """One span per table row, else the whole piece."""
+    if paragraph.kind != TABLE or len(paragraph.lines) < 2:
+        return [(0, len(text))]
+    starts = sorted({max(0, line.start - offset) for line in paragraph.lines if 0 <= line.start - offset < len(text)})
+    return [(a, b) for a, b in zip(starts, starts[1:] + [len(text)]) if b > a]
+
+
+def _sentence(doc: Document, where: tuple[int, int, int], number: int, text: str, offset: int, start: int,
+              end: int) -> Sentence:
+    """The sentence ``text[start:end]`` of paragraph ``number`` (a piece of it starting at ``offset``)."""
+    chunk, index, position = where
+    paragraph = doc.paragraphs[number]
+    raw = text[start:end]
+    original = raw.strip()
+    local = offset + start + len(raw) - len(raw.lstrip()) if offset >= 0 else -1
+    begin = paragraph.start + local if paragraph.start >= 0 and local >= 0 else -1
+    normalized = normalize_sentence(original)
+    citations = resolve(original, doc.references) if doc.references and paragraph.kind in PARSED else ()
+    boxes = tuple((b.page, *b.box) for b in _lines_of(paragraph, local, local + len(original)))
+    return Sentence(sentence_id(chunk, index, doc.name), chunk, index, position, original, normalized, normalized,
+                    doc.name, number, paragraph.section, paragraph.page, begin,
+                    begin + len(original) if begin >= 0 else -1, paragraph.kind, citations, boxes)
+
+
+def _lines_of(paragraph: Paragraph, start: int, end: int) -> list[LineBox]:
+    """The printed lines of a paragraph that hold some of ``[start, end)`` (offsets in the paragraph)."""
+    if start < 0 or not paragraph.lines:
+        return []
+    bounds = [line.start for line in paragraph.lines[1:]] + [len(paragraph.text)]
+    return [line for line, stop in zip(paragraph.lines, bounds) if line.start < end and stop > start]
 
 
 def merge_false_splits(spans: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
@@ -156,10 +197,18 @@ def merge_false_splits(spans: list[tuple[int, int]], text: str) -> list[tuple[in
     sentence-final punctuation and this one starts lower-case, or when this
     one is only punctuation (a stray closing quote).
 
+    Scholarly text adds: never after "et al.", "e.g.", "i.e.", "cf.", "vs.";
+    not after "Fig."/"Eq."/"Sec." when a number or bracket follows; not after
+    an initial when a capital follows; not inside an open bracket.
+
     >>> text = "It was Mrs. McGregor. She asked the way but he ran."
     >>> spans = [(0, 11), (12, 21), (22, 39), (40, 51)]
     >>> [text[a:b] for a, b in merge_false_splits(spans, text)]
     ['It was Mrs. McGregor.', 'She asked the way but he ran.']
+    >>> text = "As Lewis et al. (2020) show in Fig. 3 and J. Smith (see Sec. 2. Here) too. Done."
+    >>> spans = [(0, 15), (16, 35), (36, 48), (49, 61), (62, 74), (75, 80)]
+    >>> [text[a:b] for a, b in merge_false_splits(spans, text)]
+    ['As Lewis et al. (2020) show in Fig. 3 and J. Smith (see Sec. 2. Here) too.', 'Done.']
     """
     merged: list[tuple[int, int]] = []
     for start, end in spans:
@@ -176,5 +225,16 @@ def _continues(previous: str, current: str) -> bool:
     if ends_with_title(previous):
         return current[:1].isupper()
     if _NON_FINAL_ABBREVIATION_RE.search(previous):
-        return True  # "by this one thing--viz. that ..."
+        return True  # "by this one thing--viz. that ...", "Lewis et al. (2020) show"
+    if _NUMBERED_ABBREVIATION_RE.search(previous) and current[:1] in "0123456789([":
+        return True
+    if _INITIAL_RE.search(previous) and current[:1].isupper():
+        return True
+    if _unclosed(previous) and len(previous) + len(current) < MAX_BRACKET_JOIN:
+        return True  # a split inside "(see Sec. 3. Results ...)" or "[12. 13]"
     return current[:1].islower() and not re.search(r"[.!?][\"'\u201d\u2019)\]]*$", previous)
+
+
+def _unclosed(text: str) -> bool:
+    """Whether ``text`` opens more round or square brackets than it closes."""
+    return text.count("(") > text.count(")") or text.count("[") > text.count("]")

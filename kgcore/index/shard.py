@@ -17,7 +17,8 @@ collection's linked graph is then computed from the shards
 several documents.
 
 >>> import tempfile
->>> from kgcore.core.types import Node, Paragraph, Sentence
+>>> from kgcore.core.types import Node, Sentence
+>>> from kgcore.core.document import Paragraph
 >>> g = GroundedGraph({"d/tea": Node("d/tea", "tea", ["tea"], "entity", ["d/text_0-0"])}, [])
 >>> s = [Sentence("d/text_0-0", 0, 0, 0, "Tea.", "Tea.", "Tea.", "d")]
 >>> shard = DocumentShard(Manifest("d"), (Paragraph("Tea.", start=0),), s, g, ["d/tea"],
@@ -36,13 +37,15 @@ from pathlib import Path
 
 import numpy as np
 
+from kgcore.core.document import Paragraph, Reference
 from kgcore.core.errors import KgcoreError
-from kgcore.core.types import Paragraph, Sentence
+from kgcore.core.types import Sentence
 from kgcore.index.graph import GroundedGraph
 from kgcore.index.manifest import Manifest
 
 MANIFEST = "manifest.json"
 SOURCE_DIR = "source"
+REFERENCES = "references.jsonl"
 #: Every file a complete shard has (checked before a shard is linked into a collection).
 SHARD_FILES = (MANIFEST, "paragraphs.jsonl", "sentences.jsonl", "graph.json", "parses.jsonl", "node_ids.json",
                "base_vectors.npy", "sentence_vectors.npy")
@@ -62,6 +65,8 @@ class DocumentShard:
     analyses: list[tuple[str, dict]]
     source_name: str = ""
     source: bytes | None = None
+    #: The document's reference list (papers); written to ``references.jsonl``.
+    references: tuple[Reference, ...] = ()
 
     @property
     def doc_id(self) -> str:
@@ -73,6 +78,7 @@ def write_shard(folder: Path, shard: DocumentShard) -> Path:
     folder.mkdir(parents=True)
     _write_jsonl(folder / "paragraphs.jsonl", (p.to_dict() for p in shard.paragraphs))
     _write_jsonl(folder / "sentences.jsonl", (s.to_dict() for s in shard.sentences))
+    _write_jsonl(folder / REFERENCES, (r.to_dict() for r in shard.references))
     _write_jsonl(folder / "parses.jsonl", ({"sentence_id": sid, "analysis": a} for sid, a in shard.analyses))
     (folder / "graph.json").write_text(json.dumps(shard.graph.to_node_link(), ensure_ascii=False), encoding="utf-8")
     (folder / "node_ids.json").write_text(json.dumps(shard.node_ids, ensure_ascii=False), encoding="utf-8")
@@ -103,7 +109,13 @@ def read_sentences(folder: Path) -> list[Sentence]:
 
 
 def read_paragraphs(folder: Path) -> list[Paragraph]:
-    return [Paragraph(**row) for row in _read_jsonl(folder / "paragraphs.jsonl")]
+    return [Paragraph.from_dict(row) for row in _read_jsonl(folder / "paragraphs.jsonl")]
+
+
+def read_references(folder: Path) -> list[Reference]:
+    """The document's parsed reference list (empty for documents without one or indexed before kgcore 0.3)."""
+    path = folder / REFERENCES
+    return [Reference(**row) for row in _read_jsonl(path)] if path.exists() else []
 
 
 def read_graph(folder: Path) -> GroundedGraph:

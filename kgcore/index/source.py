@@ -7,7 +7,8 @@ highlighted, using pypdfium2 (PDFium, a permissive licence; no network): the
 sentence is searched in the page's own text layer, whole or, where
 extraction differs (ligatures, hyphenation), in runs of a few words.
 
->>> from kgcore.core.types import Paragraph, Sentence
+>>> from kgcore.core.types import Sentence
+>>> from kgcore.core.document import Paragraph
 >>> paragraphs = [Paragraph("CHAPTER I", "heading", "CHAPTER I", 0, 0),
 ...               Paragraph("He ran. He hid.", "body", "CHAPTER I", 0, 11)]
 >>> s = Sentence("d/text_0-2", 0, 2, 2, "He hid.", "He hid.", "He hid.", "d", 1, "CHAPTER I", 0, 19, 26)
@@ -23,13 +24,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from kgcore.core.document import Paragraph
 from kgcore.core.errors import InputError, ModelUnavailableError
-from kgcore.core.types import Paragraph, Sentence
+from kgcore.core.types import Sentence
 from kgcore.index.loaded import Index
 
 #: Words per fragment when the whole sentence is not found on the page.
 FRAGMENT_WORDS = 5
 HIGHLIGHT = (255, 214, 0, 110)
+Box = tuple[float, float, float, float]
+Colour = tuple[int, int, int, int]
 
 
 @dataclass(frozen=True)
@@ -85,8 +89,15 @@ def passage_of(sentence: Sentence, paragraphs: Sequence[Paragraph], source_file:
                    paragraphs[number + 1].text if number + 1 < len(paragraphs) else "")
 
 
-def render_page(pdf: Path, page: int, text: str, scale: float = 1.5) -> PageImage:
-    """Page ``page`` (1-based) of ``pdf`` as PNG, with the words of ``text`` highlighted where the page has them."""
+def render_page(pdf: Path, page: int, text: str = "", scale: float = 1.5, boxes: Sequence[Box] = (),
+                regions: Sequence[tuple[Box, Colour]] = ()) -> PageImage:
+    """Page ``page`` (1-based) of ``pdf`` as PNG with a sentence highlighted.
+
+    ``boxes`` are the sentence's stored line boxes on this page (points from the top-left, as
+    :attr:`Sentence.boxes` has them, without the page); without them the words of ``text`` are searched in
+    the page's text layer (documents indexed before kgcore 0.3).  ``regions`` are outlined in their colour
+    (RGBA), e.g. every paragraph's box coloured by role.
+    """
     try:
         import pypdfium2 as pdfium
         from PIL import Image, ImageDraw
@@ -98,18 +109,25 @@ def render_page(pdf: Path, page: int, text: str, scale: float = 1.5) -> PageImag
             raise InputError("page", f"{pdf.name} has {len(document)} pages, not a page {page}")
         pdf_page = document[page - 1]
         height = pdf_page.get_height()
-        rects = _find(pdf_page.get_textpage(), text)
+        rects = [] if boxes else _find(pdf_page.get_textpage(), text)
         image = pdf_page.render(scale=scale).to_pil().convert("RGBA")
     finally:
         document.close()
-    boxes = tuple((x0 * scale, (height - y1) * scale, x1 * scale, (height - y0) * scale) for x0, y0, x1, y1 in rects)
+    found = tuple(_scaled(b, scale) for b in boxes) or tuple(
+        (x0 * scale, (height - y1) * scale, x1 * scale, (height - y0) * scale) for x0, y0, x1, y1 in rects)
     overlay = Image.new("RGBA", image.size, (0, 0, 0, 0))
     draw = ImageDraw.Draw(overlay)
-    for box in boxes:
+    for box, colour in regions:
+        draw.rectangle(_scaled(box, scale), outline=colour, fill=(*colour[:3], 28), width=2)
+    for box in found:
         draw.rectangle(box, fill=HIGHLIGHT)
     buffer = io.BytesIO()
     Image.alpha_composite(image, overlay).convert("RGB").save(buffer, format="PNG")
-    return PageImage(buffer.getvalue(), image.width, image.height, boxes)
+    return PageImage(buffer.getvalue(), image.width, image.height, found)
+
+
+def _scaled(box: Box, scale: float) -> Box:
+    return (box[0] * scale - 1, box[1] * scale - 1, box[2] * scale + 1, box[3] * scale + 1)
 
 
 def _find(textpage, text: str) -> list[tuple[float, float, float, float]]:
@@ -133,3 +151,30 @@ def _search(textpage, needle: str) -> list[tuple[float, float, float, float]]:
         return []
     first, count = hit
     return [textpage.get_rect(i) for i in range(textpage.count_rects(first, count))]
+
+
+def sentence_boxes(sentence: Sentence, page: int) -> list[Box]:
+    """The stored line boxes of ``sentence`` on ``page`` (empty for text sources and older indexes).
+
+    >>> s = Sentence("d/text_0-0", 0, 0, 0, "Hi.", "Hi.", "Hi.", "d", boxes=((2, 1.0, 2.0, 3.0, 4.0),))
+    >>> sentence_boxes(s, 2), sentence_boxes(s, 3)
+    ([(1.0, 2.0, 3.0, 4.0)], [])
+    """
+    return [(x0, y0, x1, y1) for p, x0, y0, x1, y1 in sentence.boxes if p == page]
+
+
+def page_regions(paragraphs: Sequence[Paragraph], page: int) -> list[tuple[str, Box]]:
+    """(role, box) of every paragraph printed on ``page``: the union of its lines there.
+
+    >>> from kgcore.core.document import LineBox
+    >>> p = Paragraph("A b.", "caption", lines=(LineBox(1, (10, 20, 90, 30), 0), LineBox(1, (10, 31, 60, 41), 2)))
+    >>> page_regions([p], 1), page_regions([p], 2)
+    ([('caption', (10, 20, 90, 41))], [])
+    """
+    regions = []
+    for paragraph in paragraphs:
+        boxes = [line.box for line in paragraph.lines if line.page == page]
+        if boxes:
+            regions.append((paragraph.kind, (min(b[0] for b in boxes), min(b[1] for b in boxes),
+                                             max(b[2] for b in boxes), max(b[3] for b in boxes))))
+    return regions

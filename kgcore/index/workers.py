@@ -61,10 +61,11 @@ def build_staged(job: Job, options: IndexOptions, settings: Settings, staging: P
     """Load, index and write one document's shard into ``staging``; returns the shard's folder."""
     timer = StageTimer(progress)
     with timer.stage("load"):
+        pages = lambda done, total: timer.report("load", done, total)  # noqa: E731 - a PDF's pages read
         if job.path is not None and job.data is None:
-            document = load_document(job.path, settings, name=job.name)
+            document = load_document(job.path, settings, name=job.name, progress=pages)
         else:
-            document = load_bytes(job.read(), job.filename, settings, name=job.name)
+            document = load_bytes(job.read(), job.filename, settings, name=job.name, progress=pages)
     source = job.read()
     shard = build_shard(document, options, settings, timer, parser, source)
     with timer.stage("store"):

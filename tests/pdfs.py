@@ -1,0 +1,229 @@
+"""Small papers written as real PDFs with fpdf2 for the ingestion tests (no downloaded files).
+
+Each paper is laid out line by line, as a typesetter would: a title and
+authors, an abstract, two columns with a heading in the middle of the left
+column, a running header and page numbers on every page, a figure caption, a
+table, a footnote, ligature code points (the DejaVu font matplotlib ships
+has the glyphs), a word hyphenated at a line end, and a numbered or an
+author-year reference list whose entries the body cites.  Fonts: DejaVu
+Serif (body), its bold (headings, title).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import matplotlib
+from fpdf import FPDF
+
+FONTS = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
+PAGE_W, PAGE_H = 900.0, 792.0  # wide enough for two columns of 70-character lines
+MARGIN, GUTTER = 54.0, 24.0
+COLUMN_W = (PAGE_W - 2 * MARGIN - GUTTER) / 2
+TOP, BOTTOM = 80.0, PAGE_H - 70.0
+HEADER = "Preprint. Work in progress."
+
+
+@dataclass
+class Column:
+    """A column's cursor: where the next line goes."""
+
+    x: float
+    y: float = TOP
+
+
+@dataclass
+class Writer:
+    """Lays out lines into two columns of successive pages."""
+
+    pdf: FPDF = field(default_factory=lambda: FPDF(unit="pt", format=(PAGE_W, PAGE_H)))
+    columns: list[Column] = field(default_factory=list)
+    current: int = 0
+
+    def __post_init__(self) -> None:
+        self.pdf.set_auto_page_break(False)
+        self.pdf.add_font("serif", "", str(FONTS / "DejaVuSerif.ttf"))
+        self.pdf.add_font("serif", "B", str(FONTS / "DejaVuSerif-Bold.ttf"))
+
+    def page(self, top: float = TOP) -> None:
+        self.pdf.add_page()
+        number = self.pdf.page_no()
+        self.pdf.set_font("serif", "", 8)
+        self.pdf.text(MARGIN, 40, HEADER)
+        self.pdf.text(PAGE_W / 2 - 4, PAGE_H - 36, str(number))
+        self.columns = [Column(MARGIN, top), Column(MARGIN + COLUMN_W + GUTTER, top)]
+        self.current = 0
+
+    def full_width(self, lines: list[str], size: float, bold: bool = False, gap: float = 10) -> None:
+        """Lines across the page (title, authors, abstract) from the top cursor."""
+        self.pdf.set_font("serif", "B" if bold else "", size)
+        y = max(c.y for c in self.columns)
+        for line in lines:
+            y += size * 1.25
+            self.pdf.text(MARGIN, y, line)
+        for c in self.columns:
+            c.y = y + gap
+
+    def lines(self, lines: list[str], size: float = 9, bold: bool = False, gap: float = 7) -> None:
+        """A paragraph in the current column, moving to the next column or page when it is full."""
+        self.pdf.set_font("serif", "B" if bold else "", size)
+        for line in lines:
+            column = self.columns[self.current]
+            if column.y + size * 1.25 > BOTTOM:
+                self.next_column()
+                column = self.columns[self.current]
+            column.y += size * 1.25
+            indent = 12 if line.startswith("    ") else 0  # a hanging indent is a position, not spaces
+            self.pdf.text(column.x + indent, column.y, line.strip())
+        self.columns[self.current].y += gap
+
+    def cells(self, rows: list[list[str]], size: float = 8.5) -> None:
+        """A table: cells at fixed offsets in the current column."""
+        self.pdf.set_font("serif", "", size)
+        column = self.columns[self.current]
+        for row in rows:
+            column.y += size * 1.4
+            for i, cell in enumerate(row):
+                self.pdf.text(column.x + i * (COLUMN_W / len(row)), column.y, cell)
+        column.y += 8
+
+    def footnote(self, text: str) -> None:
+        self.pdf.set_font("serif", "", 7)
+        self.pdf.text(MARGIN, BOTTOM + 14, text)
+
+    def next_column(self) -> None:
+        if self.current == 0:
+            self.current = 1
+        else:
+            self.page()
+
+    def bytes(self) -> bytes:
+        return bytes(self.pdf.output())
+
+
+ABSTRACT = [
+    "We study retrieval for question answering over long documents. Our method is efﬁcient and",
+    "needs no ﬁne-tuning of the reader; it improves accuracy on three benchmarks by six points.",
+]
+INTRO = [
+    "Large language models answer many questions from their parameters",
+    "alone, but they hallucinate facts that a reader cannot verify.",
+    "Retrieval-augmented generation [1] conditions the model on passages",
+    "found by a retriever, and dense retrievers [2, 3] ﬁnd better passages",
+    "than sparse ones. Every retrieval method still needs a good lan-",
+    "guage model to read what it ﬁnds, and the language model must",
+    "cite its evidence.",
+]
+INTRO_2 = [
+    "We show that a grounded graph of the sentences helps the retriever.",
+    "Our contributions are a graph index and a study of its errors.",
+]
+METHOD = [
+    "The graph links every entity to the sentences that mention it. A query",
+    "graph is matched against it and the matched sentences are ranked by",
+    "their alignment with the query, as in prior work [4]. The reader then",
+    "answers from at most one thousand words of context. We keep the",
+    "multi-hop questions, which need two sentences, in a separate split.",
+]
+CAPTION = ["Figure 1: The grounded graph of a short story, with the sentences", "each node is grounded in."]
+RESULTS = [
+    "Table 1 compares the methods at equal context. The graph method",
+    "wins on multi-hop questions and ties on single-hop ones; dense",
+    "retrieval [2] is close behind, and sparse retrieval [3] trails both.",
+]
+TABLE = [["Method", "EM", "F1"], ["Graph", "41.2", "55.0"], ["Dense", "39.8", "53.1"], ["BM25", "33.0", "47.4"]]
+ABLATION = [
+    "Without coreference the graph loses a tenth of its edges, e.g. those",
+    "joining a pronoun to its entity, and exact match drops by two points.",
+]
+TABLE_CAPTION = ["Table 1: Exact match and F1 on the test split at one thousand words."]
+NUMBERED_REFERENCES = [
+    ["[1] Patrick Lewis, Ethan Perez, and Douwe Kiela. Retrieval-augmented",
+     "generation for knowledge-intensive NLP tasks. In NeurIPS, 2020."],
+    ["[2] Vladimir Karpukhin and Barlas Oguz. Dense passage retrieval for",
+     "open-domain question answering. In EMNLP, 2020."],
+    ["[3] Stephen Robertson and Hugo Zaragoza. The probabilistic relevance",
+     "framework: BM25 and beyond. Foundations and Trends, 2009."],
+    ["[4] Kelvin Guu, Kenton Lee, and Zora Tung. REALM: Retrieval-augmented",
+     "language model pre-training. In ICML, 2020. arXiv:2002.08909."],
+]
+AUTHOR_YEAR_INTRO = [
+    "Retrieval-augmented generation (Lewis et al., 2020) conditions a model",
+    "on passages found by a retriever. Karpukhin et al. (2020) showed that",
+    "dense retrievers beat sparse ones (Robertson and Zaragoza, 2009).",
+]
+AUTHOR_YEAR_REFERENCES = [
+    ["Karpukhin, V. and Oguz, B. 2020. Dense passage retrieval for",
+     "    open-domain question answering. In EMNLP."],
+    ["Lewis, P., Perez, E., and Kiela, D. 2020. Retrieval-augmented",
+     "    generation for knowledge-intensive NLP tasks. In NeurIPS."],
+    ["Robertson, S. and Zaragoza, H. 2009. The probabilistic relevance",
+     "    framework: BM25 and beyond. Foundations and Trends."],
+]
+
+
+def numbered_paper() -> bytes:
+    """Two pages, two columns, a numbered reference list (see the module docstring)."""
+    w = Writer()
+    w.page(top=60)
+    w.full_width(["Grounded Graphs for Question Answering"], 16, bold=True, gap=4)
+    w.full_width(["Ada Lovelace and Alan Turing", "University of Nowhere"], 10, gap=14)
+    w.full_width(["Abstract"], 10, bold=True, gap=2)
+    w.full_width(ABSTRACT, 9, gap=16)
+    w.lines(["1 Introduction"], 11, bold=True, gap=3)
+    w.lines(INTRO)
+    w.lines(INTRO_2)
+    w.lines(["2 Method"], 11, bold=True, gap=3)
+    w.lines(METHOD)
+    w.lines(CAPTION, 8.5)
+    w.footnote("1 Code and data are released with the paper.")
+    w.next_column()
+    w.lines(["3 Results"], 11, bold=True, gap=3)
+    w.lines(RESULTS)
+    w.lines(TABLE_CAPTION, 8.5)
+    w.cells(TABLE)
+    w.lines(["3.1 Ablation"], 10, bold=True, gap=3)
+    w.lines(ABLATION)
+    w.page()
+    w.lines(["References"], 11, bold=True, gap=3)
+    for entry in NUMBERED_REFERENCES:
+        w.lines(entry, 8.5, gap=3)
+    return w.bytes()
+
+
+def author_year_paper() -> bytes:
+    """One page with author-year citations and a hanging-indent reference list."""
+    w = Writer()
+    w.page(top=60)
+    w.full_width(["Dense and Sparse Retrieval Revisited"], 16, bold=True, gap=4)
+    w.full_width(["Grace Hopper", "Institute of Examples"], 10, gap=14)
+    w.lines(["1 Introduction"], 11, bold=True, gap=3)
+    w.lines(AUTHOR_YEAR_INTRO)
+    w.lines(["References"], 11, bold=True, gap=3)
+    for entry in AUTHOR_YEAR_REFERENCES:
+        w.lines(entry, 8.5, gap=3)
+    return w.bytes()
+
+
+def plain_pages(pages: list[list[str]]) -> bytes:
+    """One column of body text per page (no running header), for the bad-input and progress tests."""
+    pdf = FPDF(unit="pt", format=(PAGE_W, PAGE_H))
+    pdf.set_auto_page_break(False)
+    pdf.add_font("serif", "", str(FONTS / "DejaVuSerif.ttf"))
+    pdf.set_font("serif", "", 10)
+    for lines in pages:
+        pdf.add_page()
+        for i, line in enumerate(lines):
+            pdf.text(MARGIN, TOP + 13 * i, line)
+    return bytes(pdf.output())
+
+
+def image_only_page() -> bytes:
+    """A 'scanned' page: an image and no text layer."""
+    from PIL import Image
+
+    pdf = FPDF(unit="pt", format=(PAGE_W, PAGE_H))
+    pdf.add_page()
+    pdf.image(Image.new("RGB", (200, 100), (230, 230, 230)), x=MARGIN, y=TOP, w=200)
+    return bytes(pdf.output())
