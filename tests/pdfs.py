@@ -215,7 +215,7 @@ def plain_pages(pages: list[list[str]]) -> bytes:
     for lines in pages:
         pdf.add_page()
         for i, line in enumerate(lines):
-            pdf.text(MARGIN, TOP + 13 * i, line)
+            pdf.text(MARGIN, 200 + 13 * i, line)  # clear of the running-header band
     return bytes(pdf.output())
 
 

@@ -293,6 +293,9 @@ class SelectedSentence:
     section: str = ""
     #: Position in the method's ranking (1 = best), for "rank order"; ``position`` gives reading order.
     rank: int = 0
+    #: The sentence's role (body, caption, footnote ...) and the reference entries its markers cite.
+    role: str = BODY
+    citations: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return asdict(self)

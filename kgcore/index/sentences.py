@@ -15,7 +15,9 @@ import re
 from kgcore.core.document import Document, LineBox, Paragraph
 from kgcore.core.errors import InputError
 from kgcore.core.nlp import load_spacy
+from kgcore.core.settings import Settings
 from kgcore.core.types import EQUATION, FIGURE, HEADER_FOOTER, PARSED, REFERENCE, TABLE, Sentence, sentence_id
+from kgcore.index.bounds import cap_spans
 from kgcore.index.clean import ends_with_title
 from kgcore.index.pdf.citations import resolve
 
@@ -30,6 +32,8 @@ _NUMBERED_ABBREVIATION_RE = re.compile(
     r"\b(?:Figs?|Eqs?|Secs?|Sects?|Tabs?|Refs?|Thm|Lem|Def|Alg|Ch|Apps?|Appx|No|pp|p|Vol|Nos?)\.$", re.IGNORECASE)
 #: A single capital initial ("J. Smith", "by A. B. Jones"); not "I" ("so said I. Then ...").
 _INITIAL_RE = re.compile(r"(?:^|[\s(\[])[A-HJ-Z]\.$")
+#: A span that is only citation markers ("[47].", "[3, 7-9]", "(Lewis et al., 2020; Guu et al., 2020).").
+_CITATION_ONLY = re.compile(r"^(?:\s*(?:\[[\d\s,;–—-]{1,60}\]|\([^()]{1,200}?(?:19|20)\d{2}[a-z]?\)))+\s*[.,;:]?$")
 #: Longest joined span when brackets are unbalanced (a stray "(" must not swallow a paragraph).
 MAX_BRACKET_JOIN = 600
 
@@ -124,7 +128,8 @@ def normalize_sentence(text: str) -> str:
     return " ".join(_DASHES.sub(" -- ", text.translate(_QUOTES)).split())
 
 
-def split_sentences(doc: Document, nlp=None, chunk_tokens: int = 5000) -> list[Sentence]:
+def split_sentences(doc: Document, nlp=None, chunk_tokens: int = 5000,
+                    max_words: int = Settings.max_sentence_words) -> list[Sentence]:
     """The document's sentences with ids ``{doc}/text_{chunk}-{index}`` and their provenance.
 
     Paragraphs are chunked (:func:`chunk_paragraphs`); prose is split by
@@ -132,7 +137,8 @@ def split_sentences(doc: Document, nlp=None, chunk_tokens: int = 5000) -> list[S
     skipped), a table by its rows, and a reference entry, an equation or the
     text of a figure stays whole.  ``index`` restarts in every chunk,
     ``position`` counts over the whole document.  ``resolved`` starts equal
-    to ``normalized``; coreference fills it later.
+    to ``normalized``; coreference fills it later.  A sentence longer than
+    ``max_words`` words is cut into clauses (:func:`kgcore.index.bounds.cap_spans`).
     """
     if nlp is None:
         nlp = load_spacy()
@@ -147,6 +153,7 @@ def split_sentences(doc: Document, nlp=None, chunk_tokens: int = 5000) -> list[S
     for i, (chunk, (number, text, offset)) in enumerate(located):
         paragraph = doc.paragraphs[number]
         spans = merge_false_splits(spans_of[i], text) if i in spans_of else _whole_spans(paragraph, text, offset)
+        spans = cap_spans(spans, text, max_words)
         for start, end in spans:
             if not any(ch.isalnum() for ch in text[start:end]):
                 continue
@@ -205,6 +212,9 @@ def merge_false_splits(spans: list[tuple[int, int]], text: str) -> list[tuple[in
     >>> spans = [(0, 11), (12, 21), (22, 39), (40, 51)]
     >>> [text[a:b] for a, b in merge_false_splits(spans, text)]
     ['It was Mrs. McGregor.', 'She asked the way but he ran.']
+    >>> text = "Retrieval helps [47]. [48]. So it does."
+    >>> [text[a:b] for a, b in merge_false_splits([(0, 15), (16, 21), (22, 27), (28, 39)], text)]
+    ['Retrieval helps [47]. [48].', 'So it does.']
     >>> text = "As Lewis et al. (2020) show in Fig. 3 and J. Smith (see Sec. 2. Here) too. Done."
     >>> spans = [(0, 15), (16, 35), (36, 48), (49, 61), (62, 74), (75, 80)]
     >>> [text[a:b] for a, b in merge_false_splits(spans, text)]
@@ -220,8 +230,8 @@ def merge_false_splits(spans: list[tuple[int, int]], text: str) -> list[tuple[in
 
 
 def _continues(previous: str, current: str) -> bool:
-    if not any(ch.isalnum() for ch in current):
-        return True
+    if not any(ch.isalnum() for ch in current) or _CITATION_ONLY.match(current):
+        return True  # a stray closing quote; "[47]." or "(Ho et al., 2020)." cut off the claim it supports
     if ends_with_title(previous):
         return current[:1].isupper()
     if _NON_FINAL_ABBREVIATION_RE.search(previous):

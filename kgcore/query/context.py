@@ -45,7 +45,8 @@ def selected_sentence(index: Index, row: int, **fields: Any) -> SelectedSentence
     s = index.sentences[row]
     entry = index.document(s.doc_id) if s.doc_id else None
     return SelectedSentence(s.id, s.position, s.original, s.resolved, **fields, document=s.doc_id,
-                            source_file=entry.manifest.source_file if entry else "", page=s.page, section=s.section)
+                            source_file=entry.manifest.source_file if entry else "", page=s.page, section=s.section,
+                            role=s.role, citations=list(s.citations))
 
 
 def number_ranks(ranked: list[SelectedSentence]) -> list[SelectedSentence]:

@@ -23,13 +23,15 @@ from kgcore.core.types import ABSTRACT, APPENDIX, BODY, HEADING, LIST_ITEM, REFE
 from kgcore.index.pdf.extract import Block, Page, read_pages
 from kgcore.index.pdf.layout import reading_order, running_lines
 from kgcore.index.pdf.references import parse_entries, split_entries
-from kgcore.index.pdf.roles import Part, body_size, classify
+from kgcore.index.pdf.roles import Part, body_size, classify, run_in_headings
 from kgcore.index.pdf.words import Vocabulary, join_lines
 
 #: Roles of prose that may run on across a column, page or figure break.
 PROSE = frozenset({BODY, ABSTRACT, APPENDIX, LIST_ITEM})
 SECTION_SEPARATOR = " › "
 _SENTENCE_END = (".", "?", "!", ":", '."', ".”", ".)")
+#: A prose fragment starting with one of these runs on from before (text after inline math, a footnote mark).
+_RUNS_ON = ",;:)]"
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,7 @@ def read_pdf(data: bytes, filename: str, progress: Callable[[int, int], None] | 
     running = running_lines(pages)
     blocks = [b for page in pages for b in reading_order(_without(page, running), page.width)]
     vocab = Vocabulary.of(line.text for block in blocks for line in block.lines)
-    parts = classify(blocks, body_size(blocks))
+    parts = run_in_headings(classify(blocks, body_size(blocks)))
     entries = split_entries([p.block for p in parts if p.role == REFERENCE])
     references = parse_entries(entries)
     paragraphs = _paragraphs(parts, vocab, entries)
@@ -63,7 +65,7 @@ def read_pdf(data: bytes, filename: str, progress: Callable[[int, int], None] | 
         pages=len(pages), words=sum(len(p.text.split()) for p in paragraphs),
         roles=dict(Counter(p.kind for p in paragraphs)), header_footer_lines=len(running),
         references=len(references),
-        warnings=tuple(f"page {p.number}: {p.problem}" for p in pages if p.problem),
+        warnings=tuple(f"page {p.number}: {p.problem or p.note}" for p in pages if p.problem or p.note),
     )
     return PdfText(paragraphs, references, report)
 
@@ -91,10 +93,11 @@ def _paragraphs(parts: Sequence[Part], vocab: Vocabulary, entries: Sequence[str]
                 out += [Paragraph(entry, REFERENCE, section, part.block.page) for entry in entries]
             continue
         paragraph = _paragraph(part, vocab, section)
-        if part.role in PROSE and open_prose is not None and paragraph.text[:1].isalnum():
-            out[open_prose] = _continued(out[open_prose], paragraph)
+        if part.role in PROSE and open_prose is not None and (paragraph.text[:1].isalnum()
+                                                                or paragraph.text[:1] in _RUNS_ON):
+            out[open_prose] = _continued(out[open_prose], paragraph, vocab)
         elif part.role == TITLE and out and out[-1].kind == TITLE:
-            out[-1] = _continued(out[-1], paragraph)  # a title set over several lines
+            out[-1] = _continued(out[-1], paragraph, vocab)  # a title set over several lines
         else:
             out.append(paragraph)
             if part.role in PROSE:
@@ -114,8 +117,10 @@ def _paragraph(part: Part, vocab: Vocabulary, section: str) -> Paragraph:
     return Paragraph(text, part.role, section, part.block.page, -1, lines, table)
 
 
-def _continued(first: Paragraph, rest: Paragraph) -> Paragraph:
-    """``first`` with ``rest`` (its continuation after a break) appended, line boxes shifted."""
-    shift = len(first.text) + 1
+def _continued(first: Paragraph, rest: Paragraph, vocab: Vocabulary) -> Paragraph:
+    """``first`` with ``rest`` (its continuation after a break) appended, a word hyphenated across the break
+    joined like one across a line end, line boxes shifted."""
+    text = join_lines([first.text, rest.text], vocab)
+    shift = len(text) - len(rest.text)
     lines = first.lines + tuple(replace(line, start=line.start + shift) for line in rest.lines)
-    return replace(first, text=f"{first.text} {rest.text}", lines=lines)
+    return replace(first, text=text, lines=lines)

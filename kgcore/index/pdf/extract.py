@@ -72,18 +72,27 @@ class Page:
     width: float
     height: float
     blocks: tuple[Block, ...]
+    #: Why the page's text cannot be used (no text layer, broken spacing): reported, never indexed.
     problem: str = ""
+    #: Something reported about a page whose text is used (unmapped characters removed).
+    note: str = ""
 
 
 def clean_text(text: str) -> str:
-    """Ligatures expanded, control characters and odd spaces normalised, soft hyphens dropped.
+    """Ligatures expanded, control characters and odd spaces normalised, soft hyphens dropped, and
+    characters no font maps to text (private use, U+FFFD) removed.
 
-    >>> clean_text("e\\ufb03cient \\ufb01ne-tuning\\u00ad and\\tmore")
-    'efficient fine-tuning and more'
+    >>> clean_text("e\\ufb03cient \\ufb01ne-tuning\\u00ad and\\tmore \\ue001\\ufffd1")
+    'efficient fine-tuning and more 1'
     """
     text = text.translate(_LIGATURE_TABLE).replace("\u00ad", "")
-    text = "".join(ch for ch in text if ch >= " " or ch == "\t")
+    text = "".join(ch for ch in text if (ch >= " " or ch == "\t") and not unmapped(ch))
     return _SPACES.sub(" ", text).strip()
+
+
+def unmapped(ch: str) -> bool:
+    """A private-use or replacement character: a glyph whose font gives no text for it."""
+    return "\ue000" <= ch <= "\uf8ff" or ch == "\ufffd"
 
 
 def garbled(text: str) -> str:
@@ -100,7 +109,7 @@ def garbled(text: str) -> str:
     singles = sum(1 for w in words if len(w) == 1 and w.isalpha() and w.lower() not in "ai")
     if singles / len(words) > GARBLED_SINGLE_LETTERS:
         return f"{singles} of {len(words)} words are single letters (a broken font encoding)"
-    odd = sum(1 for ch in text if "\ue000" <= ch <= "\uf8ff" or ch == "\ufffd")
+    odd = sum(1 for ch in text if unmapped(ch))
     if odd / max(len(text), 1) > GARBLED_ODD_CHARS:
         return f"{odd} private-use or unknown characters (a font without a text mapping)"
     return ""
@@ -156,9 +165,15 @@ def _page(index: int, raw: dict) -> Page:
     for raw_block in raw.get("blocks", []):
         lines = tuple(line for line in (_line(raw_line) for raw_line in raw_block.get("lines", [])) if line.text)
         blocks += [Block(number, run, _union([line.box for line in run])) for run in style_runs(lines)]
-    text = " ".join(line.text for block in blocks for line in block.lines)
-    problem = "no text layer (a scanned page needs OCR)" if not text.strip() else garbled(text)
-    return Page(number, float(raw.get("width", 0)), float(raw.get("height", 0)), tuple(blocks), problem)
+    raw_text = " ".join(s.get("text", "") for b in raw.get("blocks", []) for x in b.get("lines", [])
+                        for s in x.get("spans", []))
+    problem = "no text layer (a scanned page needs OCR)" if not raw_text.strip() else garbled(raw_text)
+    odd = sum(1 for ch in raw_text if unmapped(ch))
+    if problem.endswith("(a font without a text mapping)") or not problem and odd:
+        note, problem = f"{odd} characters without a text mapping removed (formulas may read incompletely)", ""
+    else:
+        note = ""
+    return Page(number, float(raw.get("width", 0)), float(raw.get("height", 0)), tuple(blocks), problem, note)
 
 
 def style_runs(lines: tuple[Line, ...]) -> list[tuple[Line, ...]]:

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from kgcore.index.pdf.extract import Block, Line, Page
 
 #: Share of the page height at the top and at the bottom where running headers and footers live.
-EDGE_SHARE = 0.09
+EDGE_SHARE = 0.11
 #: A line repeating at an edge on at least this share of the pages (and on two) is a header or footer.
 REPEAT_SHARE = 0.3
 _DIGITS = re.compile(r"\d+")

@@ -29,6 +29,9 @@ _YEAR = re.compile(r"\b((?:19|20)\d{2})[a-z]?\b")
 _ARXIV = re.compile(r"arxiv[:\s/]*(?:abs/)?(\d{4}\.\d{4,5})", re.IGNORECASE)
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s,;]+[^\s,;.])")
 _NAME_WORD = re.compile(r"[A-Z][A-Za-zÀ-ÿ'’-]+")
+#: arXiv ids, DOIs and URLs, whose digits look like years.
+_IDS = re.compile(r"arxiv[:\s/]*(?:abs/)?\d{4}\.\d{4,5}(?:v\d+)?|\b10\.\d{4,9}/\S+|https?://\S+|\b\d{4}\.\d{4,5}\b",
+                  re.IGNORECASE)
 _SPLIT = re.compile(r"(?<=[a-z0-9)?\]])\.\s+(?=[A-Z0-9])")
 
 
@@ -78,7 +81,7 @@ def parse_entry(text: str) -> Reference:
     label_match = _LABEL.match(text)
     label = (label_match.group(1) or label_match.group(2)) if label_match else ""
     body = text[label_match.end():] if label_match else text
-    year = _YEAR.search(body)
+    year = _YEAR.search(_IDS.sub(" ", body))  # not the "1907" of arXiv:1907.11692
     pieces = [p.strip() for p in _SPLIT.split(body) if p.strip()]
     if year and pieces and re.fullmatch(r"\(?(?:19|20)\d{2}[a-z]?\)?", pieces[1] if len(pieces) > 1 else ""):
         authors, title, venue = pieces[0], _piece(pieces, 2), _piece(pieces, 3)  # author-year: "Names. 2020. Title."

@@ -114,6 +114,31 @@ def classify(blocks: Sequence[Block], body_size: float) -> list[Part]:
     return [state.part(piece) for block in blocks for piece in caption_cuts(block)]
 
 
+def run_in_headings(parts: Sequence[Part]) -> list[Part]:
+    """A one-line heading followed by prose that starts in lower case is a run-in heading ("Positive and
+    negative passages For retrieval" / "problems, it is ..."): one paragraph of the prose's role.
+
+    >>> from kgcore.index.pdf.extract import Line
+    >>> def part(text, role, y):
+    ...     box = (70, y, 300, y + 10)
+    ...     return Part(Block(1, (Line(text, box, 10.0, role == HEADING),), box), role)
+    >>> [(p.role, p.text) for p in run_in_headings([part("Training For retrieval", HEADING, 100),
+    ...                                             part("problems, we do this.", BODY, 112)])]
+    [('body', 'Training For retrieval problems, we do this.')]
+    """
+    out: list[Part] = []
+    for part in parts:
+        previous = out[-1] if out else None
+        if (previous is not None and previous.role == HEADING and len(previous.block.lines) == 1
+                and part.role in (BODY, APPENDIX) and part.text[:1].islower()
+                and previous.block.page == part.block.page):
+            lines = previous.block.lines + part.block.lines
+            out[-1] = Part(Block(part.block.page, lines, _union([line.box for line in lines])), part.role)
+        else:
+            out.append(part)
+    return out
+
+
 def caption_cuts(block: Block) -> list[Block]:
     """``block`` cut before every line that opens a caption ("Figure 2: ..."), which layout analysis often
     groups with the paragraph above it."""
@@ -141,6 +166,8 @@ class _State:
         text = " ".join(line.text for line in block.lines)
         if is_heading(block, self.body) and (self.zone != "front" or _opens_paper(text)):
             return self._heading(block, text)
+        if len(block.lines) == 1 and _REFERENCES.match(text) and self.zone != "front":
+            return self._heading(block, text)  # "REFERENCES" set in small capitals at body size
         if self.zone == "front":
             return self._front(block, text)
         return Part(block, self._content(block, text))
@@ -173,6 +200,8 @@ class _State:
 
     def _content(self, block: Block, text: str) -> str:
         kind = _kind(block, text, self.body)
+        if self.zone == "references" and kind in (BODY, FOOTNOTE, FIGURE, TABLE, LIST_ITEM):
+            return REFERENCE  # reference lists are often set small, in fragments a figure rule would claim
         if kind != BODY:
             return kind
         return {"abstract": ABSTRACT, "references": REFERENCE, "appendix": APPENDIX}.get(self.zone, BODY)
