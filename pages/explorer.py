@@ -1,14 +1,16 @@
 """Graph explorer: search nodes, draw a neighbourhood coloured by document, list the entities documents share,
-read their sentences, see statistics, download."""
+read their sentences, find which documents cite a work, see statistics, download."""
 
 from __future__ import annotations
 
 import streamlit as st
 
+from kgcore.index.cites import Citation, collection_citing
 from kgcore.index.store import Index
 from ui import resources
 from ui.ask_view import grounded_html, node_terms
 from ui.boot import ensure_app_navigation
+from ui.cites_view import citing_html
 from ui.errors import reported
 from ui.explorer_view import (
     colour_by_document,
@@ -117,6 +119,32 @@ def shared_view(root: str, doc_id: str, index: Index) -> None:
         grounded_sentences(index, doc_id, str(table["node id"].iloc[rows[0]]))
 
 
+@st.cache_data(show_spinner=False, max_entries=32)
+def cached_citing(root: str, doc_id: str, stamp: str, query: str) -> list[Citation]:
+    """The documents of one collection version citing the work ``query`` names."""
+    return collection_citing(resources.get_engine(root).index(doc_id), query)
+
+
+def who_cites(root: str, doc_id: str, index: Index) -> None:
+    """Which documents cite a work (title words, an author, an arXiv id or a DOI), with the sentences citing it."""
+    query = st.text_input("Documents citing the work", key="explorer.cites",
+                          placeholder="e.g. retrieval augmented generation, Lewis, 2005.11401, 10.18653/v1/…",
+                          help="Searches the parsed reference lists of the collection's documents: a title (or "
+                               "words of it), an author, an arXiv id or a DOI")
+    parsed = sum(d.manifest.ingest.references for d in index.manifest.documents if d.manifest.ingest)
+    if not parsed:
+        st.info("No document of this collection has a parsed reference list (books, and documents indexed before "
+                "layout-aware ingestion, have none).", icon=":material/info:")
+    if not query.strip():
+        st.caption("Each hit names the citing document, the reference entry that matched and the sentences whose "
+                   "citation markers resolved to it.")
+        return
+    hits = cached_citing(root, doc_id, index.manifest.stamp, query.strip())
+    st.markdown(f"**{len(hits)} document(s) cite a work matching “{md_escape(query.strip())}”**")
+    text = lambda sid: index.sentence(sid).original if index.has_sentence(sid) else ""  # noqa: E731
+    st.markdown(f'<div class="kg-scroll">{citing_html(hits, doc_id, text)}</div>', unsafe_allow_html=True)
+
+
 def statistics(root: str, doc_id: str, index: Index) -> None:
     stats = cached_stats(root, doc_id, index.manifest.stamp)
     cols = st.columns(5)
@@ -146,14 +174,16 @@ def main() -> None:
         return
     root = resources.store_root()
     index = resources.engine().index(doc_id)
-    tab_hood, tab_shared, tab_stats, tab_download = st.tabs(["Neighbourhood", "Shared entities", "Statistics",
-                                                             "Download"])
+    tab_hood, tab_shared, tab_cites, tab_stats, tab_download = st.tabs(
+        ["Neighbourhood", "Shared entities", "Who cites…", "Statistics", "Download"])
     with tab_hood:
         node_id, depth, max_nodes = pick_node(index)
         if node_id:
             neighbourhood_view(index, doc_id, node_id, depth, max_nodes)
     with tab_shared:
         shared_view(root, doc_id, index)
+    with tab_cites, reported("Who cites"):
+        who_cites(root, doc_id, index)
     with tab_stats:
         statistics(root, doc_id, index)
     with tab_download:

@@ -15,6 +15,8 @@ from kgcore.index.pipeline import STAGES, Job, index_files, remove_documents
 from ui import resources
 from ui.boot import ensure_app_navigation
 from ui.errors import headline, log, reported, short_reason
+from ui.ingest_panel import ingestion
+from ui.ingest_view import report_warnings
 from ui.labels import COREF_LABELS, EMBEDDING_LABELS, NEW_COLLECTION, PARSER_LABELS, STATUS_LABELS
 from ui.library_view import (
     DocumentLine,
@@ -173,6 +175,8 @@ def show_line(line: DocumentLine, metrics: bool) -> None:
                                              ("Edges", m.counts.edges), ("Words", m.counts.words),
                                              ("Time", f"{m.seconds:.1f} s"))):
             col.metric(name, value)
+    for warning in report_warnings(m.doc_id, m.ingest):
+        st.warning(warning, icon=":material/warning:")
     message = narrator_message(m.narrator)
     if message and message[0] == "warning":
         st.warning(f"**{md_escape(m.doc_id)}**: {message[1]}", icon=":material/record_voice_over:")
@@ -218,6 +222,8 @@ def manage(manifests: list[CollectionManifest]) -> None:
     pending = state.pending
     if pending and pending.collection == name and (pending.action == "delete" or pending.doc_id in manifest.doc_ids):
         confirm(pending, manifest)
+    if doc_id:
+        ingestion(name, manifest, doc_id)
 
 
 def confirm(pending: Pending, manifest: CollectionManifest) -> None:

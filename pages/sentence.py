@@ -1,22 +1,34 @@
-"""Sentence view: where one sentence comes from (document, section, paragraph, PDF page), its
+"""Sentence view: where one sentence comes from (document, section, role, citations, paragraph, PDF page), its
 coreference-resolved form, its parse and the graph built from it."""
 
 from __future__ import annotations
 
 import streamlit as st
 
+from kgcore.core.document import Paragraph
 from kgcore.core.settings import Settings
-from kgcore.core.types import Sentence
+from kgcore.core.types import TABLE, Sentence
 from kgcore.index.parse import compare_parses
-from kgcore.index.source import passage, render_page
+from kgcore.index.source import Passage, page_regions, passage, render_page, sentence_boxes
 from kgcore.index.store import Index
 from ui import resources
 from ui.boot import ensure_app_navigation
+from ui.cites_view import citations_html
 from ui.errors import headline, reported
 from ui.graph_html import GraphPage, VisEdge, graph_html
 from ui.markup import changed_words, esc, md_escape
+from ui.roles_view import legend_html, role_rgba
 from ui.sentence_view import edges_table, frames_table, nodes_table
-from ui.source_view import context_html, paragraph_counts, passage_html, role_note, source_caption
+from ui.source_view import (
+    caption_table,
+    context_html,
+    paragraph_counts,
+    passage_html,
+    role_line,
+    role_note,
+    source_caption,
+    table_html,
+)
 from ui.state import get_state
 from ui.subgraph import vis_from_graph, vis_from_sentence_graph
 from ui.widgets import pick_collection
@@ -33,16 +45,21 @@ def cached_analyses(root: str, doc_id: str, stamp: str) -> dict:
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def page_image(root: str, collection: str, stamp: str, sentence_id: str) -> tuple[bytes, int, bool] | None:
-    """The PDF page of a sentence as PNG with the sentence highlighted, its page number and whether it was found;
-    None when the sentence's document is not a kept PDF.  Keyed by the collection's stamp and the sentence."""
+def page_image(root: str, collection: str, stamp: str, sentence_id: str,
+               roles: bool = False) -> tuple[bytes, int, bool, tuple[str, ...]] | None:
+    """The PDF page of a sentence as PNG with the sentence highlighted, its page number, whether it was found and
+    the roles outlined; None when the sentence's document is not a kept PDF.  The sentence is highlighted from its
+    stored line boxes (older indexes: found by searching the page's text); with ``roles`` every paragraph of the
+    page is outlined in its role's colour.  Keyed by the collection's stamp and the sentence."""
     index = resources.get_engine(root).index(collection)
     sentence = index.sentence(sentence_id)
     pdf = index.source_path(sentence.doc_id)
     if pdf is None or pdf.suffix.lower() != ".pdf" or sentence.page < 1:
         return None
-    image = render_page(pdf, sentence.page, sentence.original)
-    return image.png, sentence.page, image.found
+    regions = page_regions(index.paragraphs(sentence.doc_id), sentence.page) if roles else []
+    image = render_page(pdf, sentence.page, sentence.original, boxes=sentence_boxes(sentence, sentence.page),
+                        regions=[(box, role_rgba(role)) for role, box in regions])
+    return image.png, sentence.page, image.found, tuple(role for role, _ in regions)
 
 
 def step(ids: list[str], delta: int) -> None:
@@ -69,33 +86,75 @@ def pick_sentence(index: Index) -> str:
 
 
 def show_source(root: str, name: str, index: Index, sentence: Sentence) -> None:
-    """Where the sentence comes from: document, file, section, its paragraph (marked) and its PDF page."""
+    """Where the sentence comes from: document, file, section, role, citations, its paragraph (marked; a table as a
+    table) and its PDF page."""
     st.subheader("Source")
     where = passage(index, sentence.id)
     st.markdown(source_caption(where, name))
+    st.markdown(role_line(sentence.role))
     note = role_note(sentence.role)
     if note:
         st.info(note[1], icon=":material/visibility_off:")
+    if sentence.citations:
+        st.markdown(f"**Cites {len(sentence.citations)} work(s)** — the reference entries its markers resolved to")
+        st.markdown(citations_html(sentence.citations, index.references(sentence.doc_id)), unsafe_allow_html=True)
     paragraphs = index.paragraphs(sentence.doc_id)
     if not paragraphs:
         st.info(f"**{md_escape(sentence.doc_id or name)}** was indexed by kgcore 0.1, which kept no paragraphs: only "
                 "the sentence itself is known. Re-index it on the Library page to see its passage.",
                 icon=":material/history:")
     else:
-        st.caption(paragraph_counts(paragraphs, sentence.doc_id, sentence.paragraph))
-        if where.before:
-            with st.expander("Paragraph before"):
-                st.markdown(context_html(where.before), unsafe_allow_html=True)
+        show_passage(where, paragraphs, sentence)
+    source = index.source_path(sentence.doc_id)
+    if source is not None and source.suffix.lower() == ".pdf" and sentence.page >= 1:
+        show_page(root, name, index, sentence, where)
+
+
+def show_passage(where: Passage, paragraphs: list[Paragraph], sentence: Sentence) -> None:
+    """The sentence's paragraph (a table paragraph as a table, a table's caption with its table under it) between
+    its neighbours."""
+    number = sentence.paragraph
+    st.caption(paragraph_counts(paragraphs, sentence.doc_id, number))
+    neighbour(paragraphs, number - 1, "Paragraph before", where.before)
+    own = paragraphs[number] if 0 <= number < len(paragraphs) else None
+    if own is not None and own.kind == TABLE and own.table:
+        st.markdown(table_html(own.table, sentence.original), unsafe_allow_html=True)
+    else:
         st.markdown(passage_html(where), unsafe_allow_html=True)
-        if where.after:
-            with st.expander("Paragraph after"):
-                st.markdown(context_html(where.after), unsafe_allow_html=True)
+        table = caption_table(paragraphs, number)
+        if table is not None:
+            st.caption("The table this caption introduces:")
+            st.markdown(table_html(paragraphs[table].table), unsafe_allow_html=True)
+    neighbour(paragraphs, number + 1, "Paragraph after", where.after)
+
+
+def neighbour(paragraphs: list[Paragraph], number: int, title: str, text: str) -> None:
+    if not text:
+        return
+    paragraph = paragraphs[number] if 0 <= number < len(paragraphs) else None
+    with st.expander(title):
+        if paragraph is not None and paragraph.kind == TABLE and paragraph.table:
+            st.markdown(table_html(paragraph.table), unsafe_allow_html=True)
+        else:
+            st.markdown(context_html(text), unsafe_allow_html=True)
+
+
+def show_page(root: str, name: str, index: Index, sentence: Sentence, where: Passage) -> None:
+    """The sentence's PDF page, the sentence highlighted; with *Colour by role*, every paragraph outlined."""
+    roles = st.toggle("Colour by role", key="sentence.roles",
+                      help="Outline every paragraph of the page in its role's colour (body, heading, caption, "
+                           "table, footnote, reference …)")
     with reported("Drawing the PDF page"):
-        image = page_image(root, name, index.manifest.stamp, sentence.id)
-        if image is not None:
-            png, page, found = image
-            st.image(png, caption=f"Page {page} of {where.source_file}" + ("" if found else
-                     " — the sentence was not found in the page's text layer, so nothing is highlighted"))
+        image = page_image(root, name, index.manifest.stamp, sentence.id, roles)
+        if image is None:
+            return
+        png, page, found, outlined = image
+        st.image(png, caption=f"Page {page} of {where.source_file}" + ("" if found else
+                 " — the sentence was not found in the page's text layer, so nothing is highlighted"))
+        if roles and outlined:
+            st.markdown(legend_html(outlined), unsafe_allow_html=True)
+        elif roles:
+            st.caption("No paragraph boxes were stored for this page (re-index the document to colour it by role).")
 
 
 def show_analysis(analysis: dict) -> None:

@@ -20,6 +20,7 @@ from .ask_view import (
     sentence_marks,
     sentences_html,
 )
+from .cites_view import context_roles
 from .graph_html import GraphPage, graph_html
 from .labels import METHOD_LABELS, ORDER_LABELS
 from .markup import md_escape
@@ -70,6 +71,7 @@ def sentences_panel(run: AskRun, index, doc_id: str, view: SentenceView) -> None
     view.query_labels = {n.key: n.label for n in run.result.query_graph.nodes} if run.result.query_graph else {}
     view.cited = cited_ids(run.answer)
     view.headings = len(index.manifest.documents) > 1
+    view.roles = context_roles(index, run.result.sentence_ids)
     html = sentences_html(run.result.sentences, view=view)
     st.markdown(f'<div class="kg-scroll">{html}</div>', unsafe_allow_html=True)
     st.caption("Click a sentence id to open its source passage (and, for a PDF, its page) with its parse.")

@@ -11,6 +11,9 @@ line, or in the method's rank order.
 >>> html = sentences_html(sents, {"text_0-3": ["pie"]})
 >>> 'id="s-text_0-3"' in html and '&lt;<mark class="kg-m">pie</mark>&gt;' in html
 True
+>>> view = SentenceView(roles={"text_0-3": ("caption", ("Lewis 2020 — RAG",))})
+>>> 'class="kg-role"' in sentences_html(sents, view=view) and '>cites 1</span>' in sentences_html(sents, view=view)
+True
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from kgcore.core.types import Answer, QueryResult, SelectedSentence
 from kgcore.query.answer import strip_markers
 
 from .markup import UNMARKABLE, anchor_id, badge, esc, highlight
+from .roles_view import role_badges
 
 #: Extra words never marked when marking the question's own words (baselines).
 QUESTION_STOPWORDS = UNMARKABLE | frozenset(
@@ -53,6 +57,8 @@ class SentenceView:
     headings: bool = False
     #: Sentences the answer cites (marked "cited").
     cited: set[str] = field(default_factory=set)
+    #: Sentence id -> (its role, the works it cites in short): a role badge unless body text, a "cites N" badge.
+    roles: Mapping[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
 
 
 def numbering(sentences: Iterable[SelectedSentence]) -> dict[str, int]:
@@ -132,6 +138,8 @@ def sentence_html(s: SelectedSentence, number: int, view: SentenceView) -> str:
     else:
         head.append(f'<span class="kg-sid">{sid}</span>')
     head.append(provenance_html(s))
+    if s.id in view.roles:
+        head.append(role_badges(*view.roles[s.id]))
     if s.id in view.cited:
         head.append(badge("cited", "kg-cited", "The answer cites this sentence"))
     head.append(badge(_stats(s), "kg-stat",

@@ -48,8 +48,13 @@ TARGETS = {
 
 #: How the Ask page lists context sentences: by ``position`` (reading order) or by ``rank`` (the method's ranking).
 ORDER_LABELS = {"reading": "Reading order", "rank": "Rank order"}
-#: Sentence roles (kgcore.core.types.ROLES): only body text is retrieved unless front matter is included.
-ROLE_LABELS = {"body": "body text", "heading": "heading", "front_matter": "front matter"}
+#: Sentence and paragraph roles (kgcore.core.types.ROLES); kgcore.core.types.RETRIEVABLE says which are retrieved.
+ROLE_LABELS = {
+    "body": "body text", "heading": "heading", "front_matter": "front matter", "title": "title", "authors": "authors",
+    "abstract": "abstract", "list_item": "list item", "caption": "caption", "table": "table", "equation": "equation",
+    "figure": "figure text", "footnote": "footnote", "header_footer": "running header/footer",
+    "reference": "reference entry", "appendix": "appendix",
+}
 #: What one indexing run did to one document.
 STATUS_LABELS = {"added": "added", "reused": "already indexed (reused)", "failed": "failed"}
 #: The "Add to collection" choice that creates a new collection.

@@ -38,5 +38,14 @@ a.kg-cite { font-size: 0.8rem; font-weight: 700; text-decoration: none; margin-l
 .kg-passage.kg-context { color: #52606d; font-size: 0.92rem; }
 mark.kg-here { background: #ffe066; padding: 1px 2px; border-radius: 3px; outline: 1px solid #f0b400; }
 .kg-role { background: #fff3c4; color: #8d2b0b; border-radius: 8px; padding: 0 6px; }
+.kg-cites { background: #ede7f6; color: #4527a0; border-radius: 8px; padding: 0 6px; }
+.kg-legend { display: flex; flex-wrap: wrap; gap: 4px 12px; font-size: 0.8rem; color: #334e68; margin: 4px 0 8px 0; }
+.kg-key { border-left: 14px solid; padding-left: 5px; line-height: 1.1; }
+table.kg-table { border-collapse: collapse; margin: 6px 0 10px 0; font-size: 0.92rem; }
+table.kg-table td { border: 1px solid #d9e2ec; padding: 3px 10px; }
+table.kg-table tr:first-child td { font-weight: 600; background: #f0f4f8; }
+table.kg-table tr.kg-here td { background: #fff3b0; }
+ul.kg-refs { margin: 0 0 8px 0; padding-left: 1.2rem; }
+.kg-reflabel { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; color: #52606d; }
 </style>
 """

@@ -34,7 +34,8 @@ APP_FILES = sorted([*(ROOT / "ui").glob("*.py"), *(ROOT / "pages").glob("*.py"),
 
 @pytest.mark.parametrize("module", ["ui.library_view", "ui.source_view", "ui.labels", "ui.explorer_view",
                                     "ui.subgraph", "ui.ask_view", "ui.markup", "ui.state", "ui.progress",
-                                    "ui.review_view", "ui.sentence_view"])
+                                    "ui.review_view", "ui.sentence_view", "ui.roles_view", "ui.cites_view",
+                                    "ui.ingest_view"])
 def test_doctests(module):
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
