@@ -227,3 +227,23 @@ def image_only_page() -> bytes:
     pdf.add_page()
     pdf.image(Image.new("RGB", (200, 100), (230, 230, 230)), x=MARGIN, y=TOP, w=200)
     return bytes(pdf.output())
+
+
+BOOK = [
+    "Once upon a time there were four little Rabbits, and their names were Flopsy, Mopsy,",
+    "Cotton-tail, and Peter. They lived with their Mother in a sand-bank, underneath the root",
+    "of a very big fir-tree. Now my dears, said old Mrs. Rabbit one morning, you may go into",
+    "the fields or down the lane, but do not go into Mr. McGregor's garden.",
+]
+
+
+def book() -> bytes:
+    """A book as a PDF: a title page, then a chapter heading and prose on the next page (one column)."""
+    w = Writer()
+    w.page(top=200)
+    w.full_width(["The Tale of Peter Rabbit"], 20, bold=True, gap=20)
+    w.full_width(["By Beatrix Potter"], 12, gap=10)
+    w.page()
+    w.full_width(["CHAPTER I"], 12, bold=True, gap=8)
+    w.full_width(BOOK, 10, gap=10)
+    return w.bytes()

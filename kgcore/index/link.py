@@ -19,12 +19,19 @@ the shared nodes only.
 >>> linked = link([(a, ["peter"], np.array([[1.0, 0.0]])), (b, ["b/pie"], np.array([[0.0, 1.0]]))], Toy())
 >>> linked.node_ids, linked.shared
 (['peter', 'b/pie'], 0)
+>>> c = GroundedGraph({"peter": Node("peter", "Peter", ["Peter"], "entity", ["c/text_0-0"])}, [])
+>>> shards = [(a, ["peter"], np.array([[1.0, 0.0]])), (c, ["peter"], np.array([[1.0, 0.0]]))]
+>>> first = link(shards, Toy())
+>>> again = link(shards, Toy(), known=first.shared_vectors)
+>>> first.shared, first.embedded, again.embedded
+(1, 1, 0)
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -45,10 +52,29 @@ class Linked:
     node_vectors: np.ndarray
     #: Nodes grounded in more than one document.
     shared: int
+    #: The basic vector of every shared node by :func:`shared_key`, for the next link to reuse.
+    shared_vectors: dict[str, np.ndarray] = field(default_factory=dict)
+    #: How many shared nodes were embedded again (the rest were reused).
+    embedded: int = 0
 
 
-def link(shards: Sequence[ShardGraph], embedder: Embedder, options: IndexOptions = IndexOptions()) -> Linked:
-    """Merge the documents' graphs and give every node its vector (see the module docstring)."""
+def shared_key(label: str, texts: Sequence[str]) -> str:
+    """What a shared node's basic vector depends on: its label and texts.
+
+    >>> shared_key("Peter", ["Peter", "Peter Rabbit"]) == shared_key("Peter", ["Peter", "Peter Rabbit"])
+    True
+    """
+    return hashlib.sha1("\x1f".join([label, *texts]).encode("utf-8")).hexdigest()
+
+
+def link(shards: Sequence[ShardGraph], embedder: Embedder, options: IndexOptions = IndexOptions(),
+         known: Mapping[str, np.ndarray] | None = None) -> Linked:
+    """Merge the documents' graphs and give every node its vector (see the module docstring).
+
+    ``known`` holds the shared nodes' vectors of the previous link (:attr:`Linked.shared_vectors`): a shared
+    node whose label and texts did not change is not embedded again, so adding a document to a collection
+    embeds only the shared nodes it touches.
+    """
     graph = merge_graphs(g for g, _, _ in shards)
     node_ids = list(graph.nodes)
     row = {node_id: i for i, node_id in enumerate(node_ids)}
@@ -60,9 +86,21 @@ def link(shards: Sequence[ShardGraph], embedder: Embedder, options: IndexOptions
         base[rows] = vectors
         seen[rows] += 1
     shared = [node_ids[r] for r in np.flatnonzero(seen > 1)]
-    if shared:
-        items = [(graph.nodes[i].label, graph.nodes[i].texts) for i in shared]
-        base[[row[i] for i in shared]] = embed_texts_of(items, embedder, options.alpha)
+    vectors_of, embedded = _shared_vectors(graph, shared, embedder, options, known or {})
+    for node_id in shared:
+        base[row[node_id]] = vectors_of[shared_key(graph.nodes[node_id].label, graph.nodes[node_id].texts)]
     neighbours = [[row[n] for n in graph.neighbors(node_id)] for node_id in node_ids]
     vectors = contextualize(base, lambda i: neighbours[i], options.embedding, options.beta)
-    return Linked(graph, node_ids, np.asarray(vectors, dtype=np.float32), len(shared))
+    return Linked(graph, node_ids, np.asarray(vectors, dtype=np.float32), len(shared), vectors_of, embedded)
+
+
+def _shared_vectors(graph: GroundedGraph, shared: Sequence[str], embedder: Embedder, options: IndexOptions,
+                    known: Mapping[str, np.ndarray]) -> tuple[dict[str, np.ndarray], int]:
+    """The basic vectors of the shared nodes by key: reused from ``known``, the others embedded in one batch."""
+    keys = {shared_key(graph.nodes[i].label, graph.nodes[i].texts): i for i in shared}
+    out = {key: np.asarray(known[key], dtype=np.float32) for key in keys if key in known}
+    todo = [key for key in keys if key not in out]
+    if todo:
+        items = [(graph.nodes[keys[k]].label, graph.nodes[keys[k]].texts) for k in todo]
+        out.update(zip(todo, embed_texts_of(items, embedder, options.alpha)))
+    return out, len(todo)

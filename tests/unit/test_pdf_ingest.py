@@ -194,3 +194,15 @@ def test_many_pages_report_progress_per_batch():
     doc = load_bytes(plain_pages(pages), "long.pdf", progress=lambda done, total: seen.append((done, total)))
     assert seen == [(16, 40), (32, 40), (40, 40)]
     assert doc.report.pages == 40 and doc.paragraphs[-1].page == 40
+
+
+def test_a_book_as_pdf_reads_as_a_book():
+    from tests.pdfs import book
+
+    doc = load_bytes(book(), "Peter Rabbit.pdf")
+    kinds = [(p.kind, p.text[:20], p.section) for p in doc.paragraphs]
+    assert kinds[0] == (TITLE, "The Tale of Peter Ra", "")
+    assert kinds[1] == (AUTHORS, "By Beatrix Potter", "")
+    assert kinds[2] == (HEADING, "CHAPTER I", "CHAPTER I")
+    assert kinds[3][0] == BODY and kinds[3][2] == "CHAPTER I"
+    assert "Cotton-tail, and Peter" in doc.paragraphs[3].text and not doc.references

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 from kgcore.core.document import IngestReport, LineBox, Paragraph, Reference
 from kgcore.core.errors import InputError
-from kgcore.core.types import ABSTRACT, APPENDIX, BODY, HEADING, LIST_ITEM, REFERENCE, TABLE, TITLE
+from kgcore.core.types import ABSTRACT, APPENDIX, BODY, CAPTION, FOOTNOTE, HEADING, LIST_ITEM, REFERENCE, TABLE, TITLE
 from kgcore.index.pdf.extract import Block, Page, read_pages
 from kgcore.index.pdf.layout import reading_order, running_lines
 from kgcore.index.pdf.references import parse_entries, split_entries
@@ -81,32 +81,52 @@ def _without(page: Page, running: set[tuple[int, str]]) -> list[Block]:
 
 
 def _paragraphs(parts: Sequence[Part], vocab: Vocabulary, entries: Sequence[str]) -> list[Paragraph]:
-    out: list[Paragraph] = []
+    flow = _Flow(vocab)
     path: list[tuple[int, str]] = []
-    open_prose: int | None = None  # a prose paragraph whose sentence runs on past a break
     for part in parts:
         if part.role == HEADING:
             path = [(level, text) for level, text in path if level < part.level] + [(part.level, part.text)]
         section = SECTION_SEPARATOR.join(text for _, text in path)
         if part.role == REFERENCE:
-            if entries and not any(p.kind == REFERENCE for p in out):
-                out += [Paragraph(entry, REFERENCE, section, part.block.page) for entry in entries]
+            if entries and not any(p.kind == REFERENCE for p in flow.out):
+                flow.out += [Paragraph(entry, REFERENCE, section, part.block.page) for entry in entries]
             continue
-        paragraph = _paragraph(part, vocab, section)
-        if part.role in PROSE and open_prose is not None and (paragraph.text[:1].isalnum()
-                                                                or paragraph.text[:1] in _RUNS_ON):
-            out[open_prose] = _continued(out[open_prose], paragraph, vocab)
-        elif part.role == TITLE and out and out[-1].kind == TITLE:
-            out[-1] = _continued(out[-1], paragraph, vocab)  # a title set over several lines
+        flow.add(part.role, _paragraph(part, vocab, section))
+    return [p for p in flow.out if p.text]
+
+
+class _Flow:
+    """Paragraphs in reading order, joining what a column, page, figure or display-math break cut apart."""
+
+    def __init__(self, vocab: Vocabulary) -> None:
+        self.vocab = vocab
+        self.out: list[Paragraph] = []
+        self.open_prose: int | None = None  # a prose paragraph whose sentence runs on past a break
+        self.last: dict[str, int] = {}  # the last paragraph of each role (prose under PROSE), even across a heading
+
+    def add(self, role: str, paragraph: Paragraph) -> None:
+        runs_on = paragraph.text[:1].islower() or paragraph.text[:1] in _RUNS_ON
+        key = "prose" if role in PROSE else role
+        last = self.last.get(key)
+        text = self.out[last].text if last is not None else ""
+        unfinished = last is not None and (not text.endswith(_SENTENCE_END) or key == "prose" and text.endswith(":"))
+        if role in PROSE and self.open_prose is None and runs_on and unfinished:
+            self.open_prose = last  # no sentence starts in lower case: a figure label or display math came between
+        if role in PROSE and self.open_prose is not None and (paragraph.text[:1].isalnum() or runs_on):
+            self.join(self.open_prose, paragraph)
+        elif role in (FOOTNOTE, CAPTION) and runs_on and unfinished and last is not None:
+            self.join(last, paragraph)  # a footnote or caption cut by a column or page break
+        elif role == TITLE and self.out and self.out[-1].kind == TITLE:
+            self.join(len(self.out) - 1, paragraph)  # a title set over several lines
         else:
-            out.append(paragraph)
-            if part.role in PROSE:
-                open_prose = len(out) - 1
-            elif part.role == HEADING:
-                open_prose = None
-        if open_prose is not None and out[open_prose].text.endswith(_SENTENCE_END):
-            open_prose = None
-    return [p for p in out if p.text]
+            self.out.append(paragraph)
+            self.last[key] = len(self.out) - 1
+            self.open_prose = len(self.out) - 1 if role in PROSE else None if role == HEADING else self.open_prose
+        if self.open_prose is not None and self.out[self.open_prose].text.endswith(_SENTENCE_END):
+            self.open_prose = None
+
+    def join(self, at: int, rest: Paragraph) -> None:
+        self.out[at] = _continued(self.out[at], rest, self.vocab)
 
 
 def _paragraph(part: Part, vocab: Vocabulary, section: str) -> Paragraph:

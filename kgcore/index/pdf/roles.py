@@ -57,6 +57,8 @@ _REFERENCES = re.compile(r"^(?:\d+\.?\s*)?(?:references|bibliography|literature 
 _ABSTRACT = re.compile(r"^abstract\b[\s.:—–-]*", re.IGNORECASE)
 _APPENDIX = re.compile(r"^(?:appendix|appendices|supplementary)|^[A-Z](?:\.\d+)*\.?\s+[A-Z]", re.IGNORECASE)
 _MATH_FONT = re.compile(r"cmmi|cmsy|cmex|msbm|msam|math|symbol|stix", re.IGNORECASE)
+#: Points smaller than the body font that mark a footnote (or an affiliation note set as one).
+FOOTNOTE_SMALLER = 0.75
 #: A block with this many words or more reads as prose.
 PROSE_WORDS = 25
 
@@ -164,7 +166,7 @@ class _State:
 
     def part(self, block: Block) -> Part:
         text = " ".join(line.text for line in block.lines)
-        if is_heading(block, self.body) and (self.zone != "front" or _opens_paper(text)):
+        if is_heading(block, self.body) and (self.zone != "front" or _opens_paper(text) or block.page > 1):
             return self._heading(block, text)
         if len(block.lines) == 1 and _REFERENCES.match(text) and self.zone != "front":
             return self._heading(block, text)  # "REFERENCES" set in small capitals at body size
@@ -200,6 +202,8 @@ class _State:
 
     def _content(self, block: Block, text: str) -> str:
         kind = _kind(block, text, self.body)
+        if kind == FOOTNOTE and self.zone == "abstract":
+            kind = BODY  # abstracts are often set a point smaller
         if self.zone == "references" and kind in (BODY, FOOTNOTE, FIGURE, TABLE, LIST_ITEM):
             return REFERENCE  # reference lists are often set small, in fragments a figure rule would claim
         if kind != BODY:
@@ -215,8 +219,8 @@ def _kind(block: Block, text: str, body: float) -> str:
         return EQUATION
     if _is_table(block):
         return TABLE
-    if block.size < body - 1.0 and len(text.split()) >= 3:
-        return FOOTNOTE
+    if block.size <= body - FOOTNOTE_SMALLER and len(text.split()) >= 3 and not text[:1].islower():
+        return FOOTNOTE  # a footnote opens with its mark, a digit or a capital; lower case runs on from prose
     if _LIST.match(text):
         return LIST_ITEM
     words = text.split()
@@ -242,9 +246,9 @@ def _is_table(block: Block) -> bool:
 
 
 def _opens_paper(text: str) -> bool:
-    """A heading that ends the front matter: "Abstract", a numbered section, "Introduction"."""
+    """A heading that ends the front matter: "Abstract", a numbered section, "Introduction", a chapter."""
     return bool(_ABSTRACT.match(text) and len(text.split()) <= 2 or re.match(r"^\d+(?:\.\d+)*\.?\s+[A-Z]", text)
-                or re.match(r"^introduction\b", text, re.IGNORECASE))
+                or re.match(r"^(?:introduction|chapter|part|preface|prologue)\b", text, re.IGNORECASE))
 
 
 def _looks_like_reference(text: str) -> bool:
