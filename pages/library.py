@@ -246,7 +246,8 @@ def confirm(pending: Pending, manifest: CollectionManifest) -> None:
         "reindex": f"Re-index **{doc}** in **{name}** from its kept source file, with the collection's options "
                    f"({options_summary(manifest.options)})?",
         "delete": f"Delete the collection **{name}** and its {len(manifest.documents)} document(s)? "
-                  "This cannot be undone.",
+                  "This cannot be undone." if not manifest.damaged else
+                  f"Delete the damaged collection **{name}** and everything in its folder? This cannot be undone.",
     }[pending.action]
     st.warning(question, icon=":material/warning:")
     yes, no, _ = st.columns([1, 1, 4])
@@ -291,6 +292,17 @@ def do_delete(pending: Pending, manifest: CollectionManifest) -> None:
 ACTIONS = {"remove": do_remove, "reindex": do_reindex, "delete": do_delete}
 
 
+def show_damaged(manifests: list[CollectionManifest]) -> None:
+    """Collections whose manifest cannot be read: each with the reason, and a delete button (confirmed)."""
+    state = get_state()
+    for m in manifests:
+        st.error(f"Collection **{md_escape(m.name)}** is damaged — {md_escape(m.damaged)}", icon=":material/error:")
+        if st.button(f"Delete {md_escape(m.name)}…", key=f"library.damaged.{m.name}", icon=":material/delete:"):
+            state.pending = Pending("delete", m.name)
+        if state.pending and state.pending.action == "delete" and state.pending.collection == m.name:
+            confirm(state.pending, m)
+
+
 def _forget_answer(collection: str) -> None:
     """The Ask page's last answer may cite sentences of a document that changed: drop it."""
     state = get_state()
@@ -299,10 +311,11 @@ def _forget_answer(collection: str) -> None:
 
 
 def source_job(collection: str, doc_id: str) -> Job | None:
-    """A job that indexes ``doc_id`` again from the source file the store kept (or an older app's copy)."""
-    index = resources.engine().index(collection)
-    entry = index.document(doc_id)
-    path = index.source_path(doc_id) or find_source(resources.store().root, doc_id)
+    """A job that indexes ``doc_id`` again from the source file the store kept (or an older app's copy); the
+    collection is not loaded, so a document whose files are damaged can be re-indexed."""
+    store = resources.store()
+    entry = store.manifest(collection).document(doc_id)
+    path = store.source_path(collection, doc_id) or find_source(store.root, doc_id)
     if path is None and doc_id == resources.SAMPLE_DOC_ID and resources.SAMPLE_BOOK.is_file():
         path = resources.SAMPLE_BOOK
     if path is None:
@@ -319,11 +332,15 @@ def main() -> None:
     if message:
         st.success(md_escape(message), icon=":material/check_circle:")
     manifests = resources.collections()
+    damaged = [m for m in manifests if m.damaged]
+    manifests = [m for m in manifests if not m.damaged]
     add_documents(settings, {m.name: m for m in manifests})
     show_last_run()
     st.subheader("Collections")
+    show_damaged(damaged)
     if not manifests:
-        st.info("No documents indexed yet.", icon=":material/inbox:")
+        if not damaged:
+            st.info("No documents indexed yet.", icon=":material/inbox:")
         return
     st.dataframe(collections_table(manifests), hide_index=True, column_config=DATE_COLUMNS, key="library.collections")
     manage(manifests)

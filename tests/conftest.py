@@ -6,6 +6,9 @@ and are set here, never by hand:
     tests/unit     unit     no models (no spaCy, MiniLM or Chroma), pure logic and fakes; also every kgcore doctest
     tests/models   models   the real spaCy, MiniLM and Chroma: indexing, retrieval, answers, evaluation, audit
     tests/app      app      the Streamlit app through AppTest, and the real app in Chromium (``browser``)
+    tests/faults   faults   faults injected into real processes: concurrent writers, ``kill -9``, damaged files,
+                            adversarial inputs (each probe: a clear message naming the file, no traceback,
+                            nothing committed lost)
 
 ``slow`` marks the few tests that index a whole novel.  ``make test-fast`` runs ``pytest tests/unit kgcore``;
 ``pytest -m "not slow"`` or ``-m models`` select across the tiers.
@@ -28,7 +31,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
 TESTS = Path(__file__).resolve().parent
-TIERS = ("unit", "models", "app")
+TIERS = ("unit", "models", "app", "faults")
 #: Test files that drive a real browser.
 BROWSER_FILES = frozenset({"test_browser.py"})
 #: (file, test function) pairs that index a whole novel: minutes, not seconds.
@@ -60,7 +63,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker("slow")
     if stray:
         raise pytest.UsageError(
-            "tests must live in one tier (tests/unit, tests/models or tests/app): " + ", ".join(sorted(stray)))
+            "tests must live in one tier (tests/unit, tests/models, tests/app or tests/faults): "
+            + ", ".join(sorted(stray)))
 
 
 @pytest.fixture(scope="session")

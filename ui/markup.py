@@ -30,12 +30,18 @@ def esc(text: object) -> str:
 
     Line breaks become ``&#10;``: a blank line would end the HTML block that
     ``st.markdown`` passes through untouched, and Markdown after it would be
-    interpreted (``![x](http://...)`` would load an image).
+    interpreted (``![x](http://...)`` would load an image).  A colon before a
+    name gets a word joiner (``&#8288;``, invisible): Streamlit rewrites
+    ``:material/`` in the whole source, HTML included, and finds icons and
+    emoji in any text outside HTML blocks.
 
     >>> esc("a\\n\\n![x](y)")
     'a&#10;&#10;![x](y)'
+    >>> esc(":material/home: at 10:30")
+    ':&#8288;material/home: at 10:30'
     """
-    return html.escape(str(text), quote=True).replace("\r", "&#13;").replace("\n", "&#10;")
+    text = html.escape(str(text), quote=True).replace("\r", "&#13;").replace("\n", "&#10;")
+    return _DIRECTIVE.sub(":&#8288;", text)
 
 
 def term_variants(terms: Iterable[str]) -> list[str]:
@@ -121,24 +127,35 @@ def badge(text: str, css: str = "kg-badge", title: str = "") -> str:
 
 # Characters that start inline markup (emphasis, links, images, code, HTML, maths, tables).
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|<>~$])")
-# A colon before a letter starts a Streamlit directive: ``:red[...]``, ``:material/home:``, ``:small[...]``.
-_DIRECTIVE = re.compile(r":(?=[A-Za-z])")
+#: Invisible and zero-width: put after a colon, no Streamlit pattern can start there.
+WORD_JOINER = "\u2060"
+# A colon that starts a Streamlit directive, icon or emoji: ``:red[``, ``:material/home:``, ``:smile:``, ``:+1:``,
+# ``:100:``.  Streamlit finds icons and emoji in the text *after* Markdown escapes are read, so a backslash
+# cannot hide them; a word joiner after the colon does (times like 10:30 are left alone).
+_DIRECTIVE = re.compile(r":(?=[A-Za-z_+\-]|[0-9][\w+\-]*:)")
+# Words Streamlit turns into symbols in text (-> becomes an arrow, -- a dash, >= a sign).
+_TYPOGRAPHIC = re.compile(r"(?<!\S)(<->|->|<-|--|>=|<=|~=)(?!\S)")
 
 
 def md_escape(text: object) -> str:
-    r"""Backslash-escape Markdown so user text in ``st.error``/``st.caption`` stays literal.
+    r"""Escape user text for ``st.markdown``/``st.error``/``st.caption`` so that it is shown as written.
 
     Without this a file called ``![x](http://host/a.png).txt`` would make the
-    browser fetch an image when its error message is shown.  Streamlit's own
-    directives (``:red[text]`` colours, ``:material/icon:`` icons) are
-    neutralised too: their colon is escaped, so they are shown as written.
+    browser fetch an image when its error message is shown.  Markdown is
+    backslash-escaped; Streamlit's own syntax (``:red[text]`` colours,
+    ``:material/icon:`` icons, ``:smile:`` emoji, ``->`` arrows) gets an
+    invisible word joiner (:data:`WORD_JOINER`) after its colon or inside
+    its arrow, so nothing of it can form.
 
     >>> print(md_escape("![x](http://h/a.png) <b>"))
     \!\[x\]\(http://h/a.png\) \<b\>
-    >>> print(md_escape(":red[alarm] :material/home: at 10:30, note: fine"))
-    \:red\[alarm\] \:material/home: at 10:30, note: fine
+    >>> md_escape(":red[alarm] :material/home: :smile: at 10:30, note: fine").replace(WORD_JOINER, "+")
+    ':+red\\[alarm\\] :+material/home: :+smile: at 10:30, note: fine'
+    >>> md_escape("a -> b").replace(WORD_JOINER, "+")
+    'a -+\\> b'
     """
-    return _DIRECTIVE.sub(r"\\:", _MD_SPECIAL.sub(r"\\\1", str(text)))
+    text = _TYPOGRAPHIC.sub(lambda m: WORD_JOINER.join(m.group()), str(text))
+    return _MD_SPECIAL.sub(r"\\\1", _DIRECTIVE.sub(":" + WORD_JOINER, text))
 
 
 def changed_words(before: str, after: str) -> str:

@@ -73,4 +73,5 @@ def collections() -> list[CollectionManifest]:
 
 
 def collection_names() -> list[str]:
-    return [m.name for m in collections()]
+    """Names of the collections that can be read (damaged ones are shown, and deletable, on the Library page)."""
+    return [m.name for m in collections() if not m.damaged]

@@ -29,7 +29,9 @@ the suggestion through ``suggestion_id``.
 The database runs in WAL mode with a busy timeout, every write is one short
 ``BEGIN IMMEDIATE`` transaction retried while another writer holds the
 lock, and the schema is versioned with ``PRAGMA user_version`` and ordered
-:data:`~kgcore.audit.schema.MIGRATIONS`.
+:data:`~kgcore.audit.schema.MIGRATIONS`.  Creating the database is retried
+the same way (several processes may create it at once), and a damaged file
+is an :class:`~kgcore.core.errors.AuditError` naming it and what to do.
 
 >>> import tempfile
 >>> from kgcore.audit.schema import SCHEMA_VERSION
@@ -138,7 +140,15 @@ class AuditDB:
             try:
                 return conn.execute(sql, tuple(args)).fetchall()
             except sqlite3.DatabaseError as exc:
-                raise AuditError(f"{self.path}: {exc}") from exc
+                raise self._error(exc) from exc
+
+    def _error(self, exc: sqlite3.DatabaseError) -> AuditError:
+        """An :class:`AuditError` naming the file; a damaged one says what to do."""
+        text = str(exc)
+        if "malformed" in text or "not a database" in text or "disk I/O" in text:
+            return AuditError(f"{self.path}: the audit database is damaged ({text}); restore it from an export, "
+                              "or move it away to start a new one")
+        return AuditError(f"{self.path}: {text}")
 
     def write(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``work(conn)`` in one ``BEGIN IMMEDIATE`` transaction, retried while the file is locked."""
@@ -153,12 +163,12 @@ class AuditDB:
             except sqlite3.OperationalError as exc:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
-                if ("locked" not in str(exc) and "busy" not in str(exc)) or attempt == self.retries:
-                    raise AuditError(f"{self.path}: {exc}") from exc
+                if not _busy(exc) or attempt == self.retries:
+                    raise self._error(exc) from exc
             except sqlite3.DatabaseError as exc:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
-                raise AuditError(f"{self.path}: {exc}") from exc
+                raise self._error(exc) from exc
             except BaseException:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
@@ -170,11 +180,21 @@ class AuditDB:
         raise AssertionError("unreachable")
 
     def _migrate(self) -> None:
-        with closing(self._connect()) as conn:
-            try:
-                conn.execute("PRAGMA journal_mode = WAL").fetchone()
-            except sqlite3.DatabaseError as exc:
-                raise AuditError(f"{self.path}: not an audit database ({exc})") from exc
+        """Switch to WAL and apply the migrations; both retried while another process creates the database
+        (switching the journal mode can fail at once with "database is locked", without waiting)."""
+        delay = 0.01
+        for attempt in range(self.retries + 1):
+            with closing(self._connect()) as conn:
+                try:
+                    conn.execute("PRAGMA journal_mode = WAL").fetchone()
+                    break
+                except sqlite3.OperationalError as exc:
+                    if not _busy(exc) or attempt == self.retries:
+                        raise AuditError(f"{self.path}: not an audit database ({exc})") from exc
+                except sqlite3.DatabaseError as exc:
+                    raise self._error(exc) from exc
+            time.sleep(delay)
+            delay = min(delay * 2, 0.5)
         self.write(apply_migrations)
 
     @property
@@ -343,6 +363,11 @@ class AuditDB:
     def audit_bundle(self, record_id: int, index: Index) -> dict:
         """One record with its labels, matched subgraph and sentence texts (see :func:`~kgcore.audit.model.bundle`)."""
         return bundle(self.get_record(record_id), self.labels_for(record_id), index)
+
+
+def _busy(exc: sqlite3.OperationalError) -> bool:
+    """Whether ``exc`` only means another connection holds the database (worth retrying)."""
+    return "locked" in str(exc) or "busy" in str(exc)
 
 
 def _check_suggestion(conn: sqlite3.Connection, suggestion_id: int, record_id: int) -> None:

@@ -33,13 +33,14 @@ def send_failures_to_audit(engine: QueryEngine, run: EvalRun, db: AuditDB,
                            positions: Iterable[int] | None = None) -> list[dict]:
     """Save failed records in the audit database with their gold answers and an automatic diagnosis.
 
-    ``positions`` default to all failures.  A record whose result was not kept is retrieved and answered
-    again (with the run's answerer).  Returns one dict per record: its
+    ``positions`` default to the wrong answers (:meth:`EvalRun.wrong_answers`: answers that failed with an
+    error, such as a refused connection, are not audit records).  A record whose result was not kept is
+    retrieved and answered again (with the run's answerer).  Returns one dict per record: its
     position, the audit ``record_id``, the suggested ``stage`` and ``reason``.
     """
     answerers = {m["doc_id"]: m["answerer"] for m in run.meta}
     sent = []
-    for pos in run.failures() if positions is None else positions:
+    for pos in run.wrong_answers() if positions is None else positions:
         record = run.records[pos]
         result, answer = run.kept.get(pos) or engine.ask(
             record.doc_id, record.question, RetrievalOptions(**record.options), answerers.get(record.doc_id))

@@ -1,25 +1,36 @@
 """Command line: ``python -m kgcore index|remove|delete|list|show|ask|eval|sentences|cites``.
 
-Exit codes: 0 ok, 2 bad input or configuration (the message names the file
-or field and the reason; also when some documents of an ``index`` call
-failed while the others were indexed), 1 internal error.  Progress goes to
-stderr, results (JSON) to stdout.
+Exit codes: 0 ok, 2 bad input or configuration, or a damaged index (the
+message names the file or field, the reason and what to do; also when some
+documents of an ``index`` call failed while the others were indexed), 1
+internal error (also ``eval`` when every answer failed).  Progress goes to
+stderr, results (JSON) to stdout; third-party warnings and model-loading
+bars are silenced so that kgcore's own message is what is printed.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import warnings
 
 from kgcore.cli.commands import cmd_ask, cmd_delete, cmd_index, cmd_list, cmd_remove, cmd_show
 from kgcore.cli.evaluation import add_eval
 from kgcore.cli.reading import add_reading
-from kgcore.core.errors import IndexMismatchError, IndexNotFoundError, InputError, KgcoreError, ModelUnavailableError
+from kgcore.core.errors import (
+    DamagedIndexError,
+    IndexMismatchError,
+    IndexNotFoundError,
+    InputError,
+    KgcoreError,
+    ModelUnavailableError,
+)
 from kgcore.core.settings import ANSWERERS, COREF_BACKENDS, EMBEDDING_VARIANTS, METHODS, PARSERS
 
 __all__ = ["build_parser", "main"]
 
-USER_ERRORS = (InputError, IndexNotFoundError, IndexMismatchError, ModelUnavailableError)
+USER_ERRORS = (InputError, IndexNotFoundError, IndexMismatchError, ModelUnavailableError, DamagedIndexError)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -88,8 +99,20 @@ def _add_ask(sub) -> None:
     ask.set_defaults(func=cmd_ask)
 
 
+def quiet_third_parties() -> None:
+    """No third-party warning or model-loading bar prints before (or instead of) kgcore's own message
+    (``-W``/``PYTHONWARNINGS`` still choose warnings)."""
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    if not sys.warnoptions:
+        warnings.simplefilter("ignore")
+        warnings.filterwarnings("default", module=r"kgcore(\.|$)")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    quiet_third_parties()
     try:
         return args.func(args)
     except USER_ERRORS as exc:

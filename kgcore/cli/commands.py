@@ -14,9 +14,10 @@ from kgcore.core.settings import IndexOptions, RetrievalOptions, Settings
 from kgcore.core.types import Answer, QueryResult
 from kgcore.evaluate.grid import parse_values
 from kgcore.index.collection import CollectionManifest
+from kgcore.index.load import decode_text
 from kgcore.index.pipeline import Job, index_files, remove_documents
 from kgcore.index.store import Store
-from kgcore.query.engine import QueryEngine, result_to_json
+from kgcore.query.engine import QueryEngine, result_to_json, validate_question
 
 
 def _store(args: argparse.Namespace) -> Store:
@@ -58,12 +59,16 @@ def cmd_delete(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    """The collections as JSON; a damaged one is listed with ``"damaged"`` (why, and what to do)."""
     print(json.dumps([_listing(m) for m in _store(args).list()], indent=1, ensure_ascii=False))
     return 0
 
 
 def _listing(m: CollectionManifest) -> dict:
-    return {"collection": m.name, "documents": list(m.doc_ids), **m.to_dict()["counts"], "options": m.options.to_dict(),
+    if m.damaged:
+        return {"collection": m.name, "damaged": m.damaged}
+    counts = {("document_count" if k == "documents" else k): v for k, v in m.to_dict()["counts"].items()}
+    return {"collection": m.name, "documents": list(m.doc_ids), **counts, "options": m.options.to_dict(),
             "updated_at": m.updated_at}
 
 
@@ -75,25 +80,35 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def read_questions(path: str) -> list[str]:
-    """Questions from a CSV with a ``question`` column, or one question per line."""
+def read_questions(path: str, settings: Settings | None = None) -> list[str]:
+    """Questions from a CSV with a ``question`` column, or one question per line (UTF-8, UTF-16 or cp1252).
+
+    Every question is checked before any is answered; a bad one is refused naming its line.
+    """
+    settings = settings or Settings.from_env()
     file = Path(path)
+    if file.is_dir():
+        raise InputError(path, "is a directory, not a file")
     if not file.is_file():
         raise InputError(path, "file not found")
-    try:
-        text = file.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError:
-        raise InputError(path, "is not UTF-8 text") from None
-    first = text.splitlines()[0] if text.strip() else ""
-    if "question" in [c.strip().lower() for c in next(csv.reader([first]), [])]:
-        rows = list(csv.DictReader(text.splitlines()))
-        key = next(k for k in rows[0] if k and k.strip().lower() == "question") if rows else "question"
-        questions = [(r.get(key) or "").strip() for r in rows]
+    settings.check_limit(path, "max_file_mb", file.stat().st_size / 2**20)
+    lines = decode_text(file.read_bytes(), path).splitlines()
+    if "question" in [c.strip().lower() for c in next(csv.reader(lines[:1]), [])]:
+        reader = csv.DictReader(lines)
+        key = next(k for k in reader.fieldnames or [] if k and k.strip().lower() == "question")
+        numbered = [(reader.line_num, row.get(key) or "") for row in reader]  # line_num: the row's last line
     else:
-        questions = [line.strip() for line in text.splitlines()]
-    questions = [q for q in questions if q]
-    if not questions:
+        numbered = list(enumerate(lines, start=1))
+    numbered = [(n, q) for n, q in numbered if q.strip()]
+    if not numbered:
         raise InputError(path, "contains no questions")
+    settings.check_limit(path, "max_batch", len(numbered))
+    questions = []
+    for number, question in numbered:
+        try:
+            questions.append(validate_question(question, settings.max_question_chars))
+        except InputError as exc:
+            raise InputError(f"{path} line {number}", f"{exc}; nothing was asked") from None
     return questions
 
 
@@ -114,10 +129,12 @@ def cmd_ask(args: argparse.Namespace) -> int:
     options = RetrievalOptions(method=args.method, k=args.k, tau=args.tau, min_count=args.min_count,
                                budget_sentences=args.budget_sentences, budget_words=args.budget_words,
                                documents=documents, front_matter=args.front_matter)
-    engine = QueryEngine(_store(args))
+    settings = Settings.from_env()
+    questions = read_questions(args.questions, settings) if args.questions else [
+        validate_question(" ".join(args.question), settings.max_question_chars)]
+    engine = QueryEngine(_store(args), settings)
     collection = _collection(args)
     engine.index(collection).sentence_scope(documents)  # fail fast on an unknown collection or document
-    questions = read_questions(args.questions) if args.questions else [" ".join(args.question)]
     for i, question in enumerate(questions):
         result, answer = engine.ask(collection, question, options, args.answerer)
         if args.json or args.questions:

@@ -38,9 +38,16 @@ def cmd_eval(args: argparse.Namespace) -> int:
     print(format_table(run.summary))
     print(f"BERTScore encoder: {scorer.model_name}; answerer: {run.meta[0]['answerer']}; "
           f"wrote {', '.join(str(p) for p in paths.values())}", file=sys.stderr)
+    errors = [r.error for r in run.records if r.error]
     if args.send_failures:
         sent = send_failures_to_audit(engine, run, AuditDB.for_store(engine.store.root))
-        print(f"sent {len(sent)} failures to the audit queue in {engine.store.root}", file=sys.stderr)
+        skipped = f" ({len(errors)} answers that failed with an error were not sent)" if errors else ""
+        print(f"sent {len(sent)} failures to the audit queue in {engine.store.root}{skipped}", file=sys.stderr)
+    if errors and len(errors) == len(run.records):
+        print(f"error: every answer failed ({len(errors)} of {len(run.records)}), e.g. {errors[0]}", file=sys.stderr)
+        return 1
+    if errors:
+        print(f"warning: {len(errors)} of {len(run.records)} answers failed, e.g. {errors[0]}", file=sys.stderr)
     return 0
 
 

@@ -13,6 +13,8 @@ book.exe: unsupported extension '.exe'
 
 from __future__ import annotations
 
+import unicodedata
+
 
 class KgcoreError(Exception):
     """Base class of every error kgcore raises on purpose."""
@@ -48,10 +50,18 @@ def clean_field(field: str, value: str | None, max_chars: int, empty_hint: str =
     Traceback (most recent call last):
     ...
     kgcore.core.errors.InputError: author: is empty: enter your name
+    >>> clean_field("question", "Who\x1b[31m ran?", 100)
+    Traceback (most recent call last):
+    ...
+    kgcore.core.errors.InputError: question: contains the control character U+001B at position 4; remove it
     """
     text = " ".join((value or "").split())
     if not text:
         raise InputError(field, f"is empty: {empty_hint}" if empty_hint else "is empty")
+    bad = next((i for i, ch in enumerate(text) if unicodedata.category(ch) == "Cc"), None)
+    if bad is not None:
+        raise InputError(field, f"contains the control character U+{ord(text[bad]):04X} at position {bad + 1}; "
+                                "remove it")
     if len(text) > max_chars:
         raise InputError(field, f"is {len(text)} characters long; the limit is {max_chars}")
     return text
@@ -63,6 +73,21 @@ class ModelUnavailableError(KgcoreError):
 
 class IndexNotFoundError(KgcoreError):
     """The requested document id has no index in the store."""
+
+
+class DamagedIndexError(KgcoreError):
+    """A stored file of an index is missing, truncated or corrupt; the message names it and the remedy.
+
+    >>> print(DamagedIndexError("data/c/linked-2/graph.json", "truncated: 10 of 900 bytes"))
+    data/c/linked-2/graph.json: damaged index file (truncated: 10 of 900 bytes); re-index with --force
+    """
+
+    def __init__(self, path: object, reason: str, remedy: str = "re-index with --force"):
+        self.path, self.reason, self.remedy = str(path), reason, remedy
+        super().__init__(f"{path}: damaged index file ({reason}); {remedy}")
+
+    def __reduce__(self):
+        return DamagedIndexError, (self.path, self.reason, self.remedy)
 
 
 class IndexMismatchError(KgcoreError):

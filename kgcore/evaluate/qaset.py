@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kgcore.core.errors import InputError
+from kgcore.index.load import decode_text
+from kgcore.query.engine import validate_question
 
 MAX_QA_BYTES = 20 * 2**20
 REQUIRED_COLUMNS = ("question", "answer1")
@@ -68,6 +70,8 @@ def parse_qa(data: bytes | str, name: str = "QA file") -> list[QAItem]:
 def _decode(data: bytes | str, name: str) -> str:
     if isinstance(data, str):
         return data.lstrip("\ufeff")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16 with a byte order mark (Excel's "Unicode text")
+        return decode_text(data, name)
     if b"\x00" in data[:8192]:
         raise InputError(name, "is not a CSV file (it contains binary data)")
     try:
@@ -85,12 +89,18 @@ def _qa_row(row: list[str], col: dict[str, int], width: int, name: str, number: 
         if not value(field_name):
             raise InputError(where, f"field {field_name!r} is empty")
     answers = tuple(a for a in (value("answer1"), value("answer2")) if a)
-    return QAItem(" ".join(value("question").split()), answers, value("evidence"), number)
+    try:
+        question = validate_question(value("question"))
+    except InputError as exc:
+        raise InputError(where, f"question: {exc.reason}") from None
+    return QAItem(question, answers, value("evidence"), number)
 
 
 def load_qa(path: str | Path) -> list[QAItem]:
     """Read and validate the QA CSV at ``path`` (see :func:`parse_qa`)."""
     file = Path(path)
+    if file.is_dir():
+        raise InputError(str(path), "is a directory, not a file")
     if not file.is_file():
         raise InputError(str(path), "file not found")
     if file.stat().st_size > MAX_QA_BYTES:

@@ -69,6 +69,11 @@ class EvalRun:
         """Positions of the failed records (see :func:`is_failure`)."""
         return [i for i, r in enumerate(self.records) if is_failure(r)]
 
+    def wrong_answers(self) -> list[int]:
+        """Positions of the records answered wrongly: failures other than errors (an unreachable endpoint
+        is not a wrong answer, and goes to no audit queue)."""
+        return [i for i, r in enumerate(self.records) if is_failure(r) and not r.error]
+
 
 def is_failure(record: EvalRecord) -> bool:
     """A record failed when answering raised an error or no reference is in the answer even as a token sequence."""

@@ -4,8 +4,10 @@ Every commit of a collection updates Chroma with what changed: the added
 documents' sentences, the removed documents' sentences deleted, nodes whose
 vector changed or that appeared upserted, nodes that disappeared deleted.
 ``generation`` (a file beside Chroma's own) records which collection
-generation Chroma holds; a reader that finds it behind (a writer stopped
-between the two) asks the store to bring it up to date before using it.
+generation Chroma holds; it is cleared before Chroma is changed and written
+after, so a writer stopped while writing Chroma leaves it marked as behind.
+A reader that finds it behind (or Chroma unreadable, :func:`healthy`) asks
+the store to rebuild it before using it.
 Exact search over the stored matrices stays the default; Chroma answers
 the same top-K (tested) and is what a Chroma server would serve.
 """
@@ -33,7 +35,20 @@ def open_chroma(path: Path):
     import chromadb
     from chromadb.config import Settings as ChromaSettings
 
-    return chromadb.PersistentClient(path=str(path), settings=ChromaSettings(anonymized_telemetry=False))
+    try:
+        return chromadb.PersistentClient(path=str(path), settings=ChromaSettings(anonymized_telemetry=False))
+    except Exception:
+        _forget(path)
+        raise
+
+
+def _forget(path: Path) -> None:
+    """Drop Chroma's cached client of ``path``: one that failed to start (a damaged file) stays cached and
+    broken otherwise, and the copy rebuilt at the same path could not be opened in this process."""
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    cache = getattr(SharedSystemClient, "_identifier_to_system", {})
+    cache.pop(str(path), None)
 
 
 def generation(path: Path) -> int:
@@ -42,6 +57,25 @@ def generation(path: Path) -> int:
         return int((path / GENERATION_FILE).read_text(encoding="utf-8").strip())
     except (OSError, ValueError):
         return -1
+
+
+def mark_behind(path: Path) -> None:
+    """Record that the Chroma copy at ``path`` holds no complete generation (it is being written, or damaged)."""
+    path.mkdir(parents=True, exist_ok=True)
+    (path / GENERATION_FILE).write_text("-1", encoding="utf-8")
+
+
+def healthy(path: Path, sentences: int, nodes: int) -> bool:
+    """Whether the Chroma copy at ``path`` opens and holds ``sentences`` sentences and ``nodes`` nodes."""
+    try:
+        client = open_chroma(path)
+        try:
+            counts = tuple(client.get_collection(c).count() for c in (SENTENCE_COLLECTION, NODE_COLLECTION))
+        finally:
+            client.close()
+    except Exception:  # noqa: BLE001 - a damaged database fails in many ways; all mean "rebuild it"
+        return False
+    return counts == (sentences, nodes)
 
 
 def update(path: Path, graph: GroundedGraph, node_ids: Sequence[str], node_vectors: np.ndarray,
@@ -53,6 +87,7 @@ def update(path: Path, graph: GroundedGraph, node_ids: Sequence[str], node_vecto
     the (re)added documents' sentences and vectors; ``dropped`` the ids of
     documents removed or replaced.
     """
+    mark_behind(path)
     client = open_chroma(path)
     try:
         sentences = client.get_or_create_collection(SENTENCE_COLLECTION, embedding_function=None, metadata=_SPACE)

@@ -20,31 +20,41 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from kgcore.core.errors import InputError, KgcoreError
+from kgcore.core.errors import DamagedIndexError, InputError, KgcoreError
 from kgcore.core.settings import IndexOptions
+from kgcore.index.integrity import Digest, as_digests
 from kgcore.index.manifest import Manifest, Models, manifest_hash
 
 #: Version of the on-disk collection layout (kgcore 0.1 wrote one folder per document, without a version).
 FORMAT = 2
 
 
+def damaged_manifest_remedy(name: str) -> str:
+    """What to do about collection ``name`` whose manifest cannot be read."""
+    return (f"re-index a document into it with --force (its other readable documents are kept), or delete it "
+            f"(python -m kgcore delete --collection {name})")
+
+
 @dataclass(frozen=True)
 class DocumentEntry:
-    """One document of a collection: its manifest and the folder (under ``documents/``) of its shard."""
+    """One document of a collection: its manifest, the folder (under ``documents/``) of its shard, and the
+    digests of the shard's files recorded when it joined (none for collections written before kgcore 0.3)."""
 
     manifest: Manifest
     folder: str
+    files: Mapping[str, Digest] = field(default_factory=dict, compare=False)
 
     @property
     def doc_id(self) -> str:
         return self.manifest.doc_id
 
     def to_dict(self) -> dict[str, Any]:
-        return {"folder": self.folder, "manifest": self.manifest.to_dict()}
+        files = {"files": {k: list(v) for k, v in self.files.items()}} if self.files else {}
+        return {"folder": self.folder, "manifest": self.manifest.to_dict(), **files}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], where: str) -> DocumentEntry:
-        return cls(Manifest.from_dict(data["manifest"], where), str(data["folder"]))
+        return cls(Manifest.from_dict(data["manifest"], where), str(data["folder"]), as_digests(data.get("files")))
 
 
 @dataclass(frozen=True)
@@ -77,16 +87,20 @@ class CollectionManifest:
     generation: int = 0
     link_seconds: float = field(default=0.0, compare=False)
     format: int = FORMAT
+    #: Digests of the files of ``linked-<generation>/`` (none for collections written before kgcore 0.3).
+    linked_files: Mapping[str, Digest] = field(default_factory=dict, compare=False)
     #: Keys a newer kgcore wrote that this one does not know; written back unchanged.
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    #: Why the collection cannot be read (only on the entries :meth:`Store.list` gives for damaged ones).
+    damaged: str = field(default="", compare=False)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], where: str = "collection.json") -> CollectionManifest:
         """Read a collection manifest; a malformed one is a :class:`KgcoreError` naming ``where``."""
-        known = {f.name for f in fields(cls)} - {"extra"}
+        known = {f.name for f in fields(cls)} - {"extra", "damaged"}
+        if isinstance(data, Mapping) and isinstance(data.get("format"), int) and data["format"] > FORMAT:
+            raise KgcoreError(f"{where}: written by a newer kgcore (format {data['format']}); upgrade kgcore")
         try:
-            if int(data.get("format", FORMAT)) > FORMAT:
-                raise KgcoreError(f"{where}: written by a newer kgcore (format {data['format']}); upgrade kgcore")
             return cls(
                 name=str(data["name"]),
                 documents=tuple(DocumentEntry.from_dict(d, where) for d in data.get("documents", [])),
@@ -96,18 +110,22 @@ class CollectionManifest:
                 kgcore_version=str(data.get("kgcore_version", "")),
                 created_at=str(data.get("created_at", "")), updated_at=str(data.get("updated_at", "")),
                 generation=int(data.get("generation", 0)), link_seconds=float(data.get("link_seconds", 0.0)),
-                format=int(data.get("format", FORMAT)),
+                format=int(data.get("format", FORMAT)), linked_files=as_digests(data.get("linked_files")),
                 extra={k: v for k, v in data.items() if k not in known},
             )
-        except (KeyError, TypeError, ValueError, InputError) as exc:
-            raise KgcoreError(f"{where}: damaged collection manifest ({type(exc).__name__}: {exc})") from exc
+        except (KeyError, TypeError, ValueError, AttributeError, InputError, KgcoreError) as exc:
+            name = data.get("name") if isinstance(data, Mapping) else None
+            raise DamagedIndexError(where, f"unreadable collection manifest: {type(exc).__name__}: {exc}",
+                                    damaged_manifest_remedy(str(name or "NAME"))) from exc
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "format": self.format, "name": self.name, "kgcore_version": self.kgcore_version,
             "created_at": self.created_at, "updated_at": self.updated_at, "generation": self.generation,
             "options": self.options.to_dict(), "models": _plain(self.models), "counts": _plain(self.counts),
-            "link_seconds": self.link_seconds, "documents": [d.to_dict() for d in self.documents], **self.extra,
+            "link_seconds": self.link_seconds, "documents": [d.to_dict() for d in self.documents],
+            **({"linked_files": {k: list(v) for k, v in self.linked_files.items()}} if self.linked_files else {}),
+            **self.extra,
         }
 
     # -- what callers ask of an index ---------------------------------------------------

@@ -22,15 +22,16 @@ removing a document) first turns the folder into a shard of the new layout
 from __future__ import annotations
 
 import dataclasses
-import json
 import shutil
 from pathlib import Path
 
 import numpy as np
 
+from kgcore.core.errors import DamagedIndexError
 from kgcore.core.types import Edge, Node, Sentence, sentence_id, split_sentence_id
 from kgcore.index.collection import CollectionCounts, CollectionManifest, DocumentEntry
 from kgcore.index.graph import GroundedGraph, is_proper_name, scoped_id
+from kgcore.index.integrity import READ_ERRORS, parse_json, parse_jsonl, parse_npy, read_verified
 from kgcore.index.manifest import Manifest
 
 LEGACY_FILES = ("manifest.json", "sentences.jsonl", "graph.json", "parses.jsonl", "node_ids.json",
@@ -74,24 +75,32 @@ def convert_sentence(sentence: Sentence, doc_id: str) -> Sentence:
 
 
 def read(folder: Path, manifest: Manifest) -> tuple[list[Sentence], GroundedGraph, list[str], np.ndarray, np.ndarray]:
-    """(sentences, graph, node ids, node vectors, sentence vectors) of a 0.1 index, with collection ids."""
+    """(sentences, graph, node ids, node vectors, sentence vectors) of a 0.1 index, with collection ids; a
+    damaged file is a :class:`~kgcore.core.errors.DamagedIndexError` naming it."""
     doc_id = manifest.doc_id
-    with (folder / "sentences.jsonl").open(encoding="utf-8") as fh:
-        sentences = [convert_sentence(Sentence.from_dict(json.loads(line)), doc_id) for line in fh if line.strip()]
-    graph = GroundedGraph.from_node_link(json.loads((folder / "graph.json").read_text(encoding="utf-8")))
-    ids = node_id_map(graph, doc_id)
-    node_ids = [ids[i] for i in json.loads((folder / "node_ids.json").read_text(encoding="utf-8"))]
-    return (sentences, convert_graph(graph, doc_id), node_ids, np.load(folder / "node_vectors.npy"),
-            np.load(folder / "sentence_vectors.npy"))
+    rows = parse_jsonl(folder / "sentences.jsonl", read_verified(folder / "sentences.jsonl"))
+    try:
+        sentences = [convert_sentence(Sentence.from_dict(row), doc_id) for row in rows]
+        graph = GroundedGraph.from_node_link(parse_json(folder / "graph.json", read_verified(folder / "graph.json")))
+        ids = node_id_map(graph, doc_id)
+        old_ids = parse_json(folder / "node_ids.json", read_verified(folder / "node_ids.json"))
+        node_ids = [ids[i] for i in old_ids]
+    except READ_ERRORS as exc:
+        raise DamagedIndexError(folder, f"unexpected content ({type(exc).__name__}: {exc})") from None
+    vectors = [parse_npy(folder / name, read_verified(folder / name))
+               for name in ("node_vectors.npy", "sentence_vectors.npy")]
+    return sentences, convert_graph(graph, doc_id), node_ids, vectors[0], vectors[1]
 
 
 def read_analyses(folder: Path, doc_id: str) -> dict[str, dict]:
     path = folder / "parses.jsonl"
     if not path.exists():
         return {}
-    with path.open(encoding="utf-8") as fh:
-        rows = [json.loads(line) for line in fh if line.strip()]
-    return {global_sentence_id(doc_id, r["sentence_id"]): r["analysis"] for r in rows}
+    rows = parse_jsonl(path, read_verified(path))
+    try:
+        return {global_sentence_id(doc_id, r["sentence_id"]): r["analysis"] for r in rows}
+    except READ_ERRORS as exc:
+        raise DamagedIndexError(path, f"unexpected content ({type(exc).__name__}: {exc})") from None
 
 
 def as_collection(manifest: Manifest) -> CollectionManifest:

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from kgcore.core.document import Document, IngestReport, Paragraph, Reference
 from kgcore.core.errors import InputError
-from kgcore.core.settings import Settings
+from kgcore.core.settings import Settings, limit_variable
 from kgcore.index.clean import clean_paragraphs
 from kgcore.index.pdf import read_pdf
 
@@ -55,12 +55,7 @@ def load_document(path: str | Path, settings: Settings | None = None, name: str 
     """
     path = Path(path)
     settings = settings or Settings.from_env()
-    _check_extension(path.name)
-    if not path.exists():
-        raise InputError(path.name, f"file not found: {path}")
-    if not path.is_file():
-        raise InputError(path.name, f"not a regular file: {path}")
-    _check_size(path.name, path.stat().st_size, settings.max_file_mb)
+    check_file(path, settings)
     document = load_bytes(path.read_bytes(), path.name, settings, name=name, progress=progress)
     return dataclasses.replace(document, source_path=str(path))
 
@@ -160,6 +155,26 @@ def decode_text(data: bytes, filename: str) -> str:
     return data.decode("latin-1")  # never fails: every byte is a latin-1 character
 
 
+def check_file(path: Path, settings: Settings) -> None:
+    """Refuse a path that is no file to index, before reading it: a directory, an unsupported extension,
+    missing, not a regular file, or over the size limit (``stat`` only).
+
+    >>> check_file(Path("/tmp"), Settings())
+    Traceback (most recent call last):
+    ...
+    kgcore.core.errors.InputError: tmp: is a directory, not a file: /tmp
+    """
+    name = path.name or str(path)
+    if path.is_dir():
+        raise InputError(name, f"is a directory, not a file: {path}")
+    _check_extension(name)
+    if not path.exists():
+        raise InputError(name, f"file not found: {path}")
+    if not path.is_file():
+        raise InputError(name, f"not a regular file: {path}")
+    _check_size(name, path.stat().st_size, settings.max_file_mb)
+
+
 def _check_extension(filename: str) -> str:
     extension = Path(filename).suffix.lower()
     if extension not in SUPPORTED_EXTENSIONS:
@@ -172,8 +187,8 @@ def _check_size(filename: str, size: int, max_mb: float) -> None:
     if size > max_mb * 1024 * 1024:
         raise InputError(
             filename,
-            f"file too large: {size / (1024 * 1024):.1f} MB exceeds the limit of {max_mb:g} MB "
-            "(raise it with the environment variable KGCORE_MAX_FILE_MB)",
+            f"file too large: {size / (1024 * 1024):.1f} MB exceeds the limit of {max_mb:g} MB per file "
+            f"(raise it with the environment variable {limit_variable('max_file_mb')})",
         )
 
 

@@ -110,11 +110,11 @@ class Index:
     def paragraphs(self, doc_id: str) -> list[Paragraph]:
         """The cleaned document's paragraphs (empty for a document indexed by kgcore 0.1)."""
         path = self.shard_path(doc_id) / "paragraphs.jsonl"
-        return shard.read_paragraphs(self.shard_path(doc_id)) if path.exists() else []
+        return shard.read_paragraphs(self.shard_path(doc_id), self.document(doc_id).files) if path.exists() else []
 
     def references(self, doc_id: str) -> list[Reference]:
         """A document's parsed reference list (empty for books and documents indexed before kgcore 0.3)."""
-        return shard.read_references(self.shard_path(doc_id))
+        return shard.read_references(self.shard_path(doc_id), self.document(doc_id).files)
 
     def source_path(self, doc_id: str) -> Path | None:
         """The kept source file of a document, when the store has it."""
@@ -127,7 +127,7 @@ class Index:
             if entry.folder == legacy.IN_PLACE:
                 out.update(legacy.read_analyses(self.path, entry.doc_id))
             else:
-                out.update(shard.read_analyses(self.shard_path(entry.doc_id)))
+                out.update(shard.read_analyses(self.shard_path(entry.doc_id), entry.files))
         return out
 
     # -- scopes --------------------------------------------------------------------

@@ -5,33 +5,35 @@
 Adding a document parses and embeds only that document; the collection's
 linked graph is recomputed from the shards (:mod:`kgcore.index.link`).  A
 document whose bytes are already in the collection (same hash, same
-options) is reported as reused and not rebuilt.  Two files that map to the
-same document id never replace each other: the second is refused with a
-message naming both (``force`` replaces an existing document on purpose).
+options) is reported as reused and not rebuilt, once its stored files were
+checked: a damaged copy is built again (and a damaged linked graph linked
+again).  Two files that map to the same document id never replace each
+other: the second is refused with a message naming both (``force``
+replaces an existing document on purpose).  Every decision is taken again
+under the collection's lock, where another writer's changes are seen.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import time
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from kgcore.core.document import Document
-from kgcore.core.errors import InputError
+from kgcore.core.errors import DamagedIndexError, InputError
 from kgcore.core.settings import IndexOptions, Settings
 from kgcore.index.build import STAGES, StageProgress, StageTimer, build_shard, model_fingerprint
 from kgcore.index.collection import CollectionManifest, CollectionOutcome
 from kgcore.index.embed import embedder_for
-from kgcore.index.load import doc_id_for
+from kgcore.index.load import check_file, doc_id_for
+from kgcore.index.locks import staging_folder
 from kgcore.index.manifest import IndexOutcome, Manifest
 from kgcore.index.parse import Parser
 from kgcore.index.shard import write_shard
-from kgcore.index.store import HIDDEN_PREFIX, Store
+from kgcore.index.store import Store, document_problems, linked_problems
 from kgcore.index.workers import Built, DocumentProgress, Job, run
 from kgcore.index.writer import CollectionWriter
 
@@ -48,6 +50,10 @@ class _Plan:
     reused: list[Manifest] = field(default_factory=list)
     failed: list[tuple[str, str]] = field(default_factory=list)
     hashes: dict[str, str] = field(default_factory=dict)
+    #: Files whose indexed copy (same bytes) is damaged: built again, replacing it.
+    repair: set[str] = field(default_factory=set)
+    #: The collection's linked graph is damaged: link again even when nothing is added.
+    relink: bool = False
 
 
 def index_files(jobs: Sequence[Job | str | Path], store: Store, collection: str | None = None,
@@ -60,62 +66,81 @@ def index_files(jobs: Sequence[Job | str | Path], store: Store, collection: str 
     outcome with its reason; the others are indexed.
     """
     settings = settings or Settings.from_env()
+    settings.check_limit("files", "max_batch", len(jobs))
     plans = _plan([j if isinstance(j, Job) else Job(Path(j).name, Path(j)) for j in jobs], store, collection,
-                  options, force)
+                  options, force, settings)
     return [_index_plan(plan, store, options, settings, workers or os.cpu_count() or 1, progress)
             for plan in plans.values()]
 
 
 def _plan(jobs: list[Job], store: Store, collection: str | None, options: IndexOptions,
-          force: bool) -> dict[str, _Plan]:
+          force: bool, settings: Settings) -> dict[str, _Plan]:
     plans: dict[str, _Plan] = {}
     for job in jobs:
         name = collection or job.filename
         try:
             doc_id = doc_id_for(job.name or job.filename)
             name = collection or doc_id
-            _place(plans.setdefault(name, _Plan(name, force)), job, doc_id, store, options, force)
+            _place(plans.setdefault(name, _Plan(name, force)), job, doc_id, store, options, settings)
         except (InputError, OSError) as exc:
             plans.setdefault(name, _Plan(name, force)).failed.append((job.filename, str(exc)))
     return plans
 
 
-def _place(plan: _Plan, job: Job, doc_id: str, store: Store, options: IndexOptions, force: bool) -> None:
+def _read_job(job: Job, settings: Settings) -> bytes:
+    """A job's bytes, after the checks that need no reading (a directory, a missing file, the size limit)."""
+    if job.data is None and job.path is not None:
+        check_file(job.path, settings)
+    return job.read()
+
+
+def _place(plan: _Plan, job: Job, doc_id: str, store: Store, options: IndexOptions, settings: Settings) -> None:
     """Decide one job: build it, reuse the indexed copy, or refuse it (a clash of ids) with the reason."""
-    sha = hashlib.sha256(job.read()).hexdigest()
+    sha = hashlib.sha256(_read_job(job, settings)).hexdigest()
     earlier = next((j for j in plan.build if doc_id_for(j.name or j.filename) == doc_id), None)
     if earlier is not None:
         raise InputError(job.filename, f"maps to the same document id {doc_id!r} as {earlier.filename} in this "
                                        "batch; give one of them another name")
-    current = store.manifest(plan.name) if store.exists(plan.name) else None
+    current = _current(store, plan)
     if current is not None and current.options != options:
         raise InputError("options", f"collection {plan.name!r} is indexed with {current.options.to_dict()}; "
                                     f"cannot add {job.filename} with {options.to_dict()}")
-    existing = {d.doc_id: d.manifest for d in current.documents} if current else {}
-    same = next((m for m in existing.values() if m.source_sha256 == sha), None)
-    if same is not None and not force:
-        plan.reused.append(same)
-        return
-    if doc_id in existing and not force:
+    entries = {d.doc_id: d for d in current.documents} if current else {}
+    same = next((d for d in entries.values() if d.manifest.source_sha256 == sha), None)
+    if same is not None and not plan.force:
+        if not document_problems(store.doc_path(plan.name), same):
+            plan.relink = plan.relink or bool(current and linked_problems(store.doc_path(plan.name), current))
+            plan.reused.append(same.manifest)
+            return
+        plan.repair.add(job.filename)  # the same bytes, but its stored files are damaged: build it again
+    if doc_id in entries and not plan.force and job.filename not in plan.repair:
         raise InputError(job.filename, f"collection {plan.name!r} already has a document {doc_id!r} (from "
-                                       f"{existing[doc_id].source_file}) with other content; give this file another "
-                                       "name (--name), or replace that document (--force)")
+                                       f"{entries[doc_id].manifest.source_file}) with other content; give this file "
+                                       "another name (--name), or replace that document (--force)")
+    documents = set(entries) | {doc_id_for(j.name or j.filename) for j in plan.build} | {doc_id}
+    settings.check_limit(job.filename, "max_documents", len(documents))
     plan.build.append(job)
     plan.hashes[job.filename] = sha
+
+
+def _current(store: Store, plan: _Plan) -> CollectionManifest | None:
+    """The collection as it is; a damaged manifest is an error, or (``force``) a collection to rebuild."""
+    try:
+        return store.manifest(plan.name) if store.exists(plan.name) else None
+    except DamagedIndexError:
+        if not plan.force:
+            raise
+        return None
 
 
 def _index_plan(plan: _Plan, store: Store, options: IndexOptions, settings: Settings, workers: int,
                 progress: DocumentProgress | None, parser: Parser | None = None) -> CollectionOutcome:
     start = time.perf_counter()
-    staging = store.root / f"{HIDDEN_PREFIX}staging" / f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
-    staging.mkdir(parents=True)
-    try:
+    with staging_folder(store.root) as staging:
         built = run(plan.build, options, settings, staging, workers, progress, parser)
         plan.failed += [(b.job.filename, b.error) for b in built if b.error]
         staged = [b for b in built if b.staged is not None]
-        manifest, added = _commit(store, plan, staged, options, settings) if staged else (None, [])
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        manifest, added = _commit(store, plan, staged, options, settings) if staged or plan.relink else (None, [])
     if manifest is None and _exists(store, plan.name):
         manifest = store.manifest(plan.name)
     return CollectionOutcome(plan.name, manifest, tuple(added), tuple(plan.reused), tuple(plan.failed),
@@ -134,21 +159,34 @@ def _commit(store: Store, plan: _Plan, staged: list[Built], options: IndexOption
     """Add the staged shards to the collection and commit it, deciding again under the lock what another
     writer may have added meanwhile (the same bytes: reused; the same id, other bytes: refused)."""
     embedder = embedder_for(settings)
-    with CollectionWriter(store, plan.name, options, model_fingerprint(settings, embedder)) as tx:
+    models = model_fingerprint(settings, embedder)
+    with CollectionWriter(store, plan.name, options, models, rebuild=plan.force) as tx:
         added = []
         for built in staged:
             assert built.staged is not None
             existing = {d.doc_id: d.manifest for d in tx.documents}
-            sha = plan.hashes[built.job.filename]
+            sha, free = plan.hashes[built.job.filename], plan.force or built.job.filename in plan.repair
             same = next((m for m in existing.values() if m.source_sha256 == sha), None)
-            if same is not None and not plan.force:
+            if same is not None and not free:
                 plan.reused.append(same)
-            elif built.staged.name in existing and not plan.force:
+            elif built.staged.name in existing and not free:
                 plan.failed.append((built.job.filename, f"another writer added a document {built.staged.name!r} "
                                                         f"to {plan.name!r} meanwhile; index again to decide"))
+            elif built.staged.name not in existing and len(existing) >= settings.max_documents:
+                plan.failed.append((built.job.filename, _over_documents(settings, plan.name, len(existing) + 1)))
             else:
                 added.append(tx.add(built.staged).manifest)
-        return (tx.commit(embedder) if added else tx.current), added
+        relink = plan.relink and tx.current is not None and bool(linked_problems(store.doc_path(plan.name),
+                                                                                  tx.current))
+        return (tx.commit(embedder) if added or relink else tx.current), added
+
+
+def _over_documents(settings: Settings, name: str, count: int) -> str:
+    try:
+        settings.check_limit(name, "max_documents", count)
+    except InputError as exc:
+        return exc.reason
+    return ""
 
 
 def index_file(path: str | Path, store: Store, options: IndexOptions = IndexOptions(),
@@ -175,17 +213,16 @@ def index_document(document: Document, store: Store, options: IndexOptions = Ind
     name = collection or document.name
     plan = _Plan(name, force)
     job = Job(document.source_name or document.name, data=source or document.text.encode("utf-8"), name=document.name)
-    _place(plan, job, document.name, store, options, force)
-    if plan.reused:
+    _place(plan, job, document.name, store, options, settings)
+    if plan.reused and not plan.relink:
         return IndexOutcome(plan.reused[0], reused=True)
-    staging = store.root / f"{HIDDEN_PREFIX}staging" / f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
-    try:
-        shard = build_shard(document, options, settings, timer, parser, source)
-        with timer.stage("store"):
-            built = Built(job, write_shard(staging / shard.doc_id, shard))
-            _, added = _commit(store, plan, [built], options, settings)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+    with staging_folder(store.root) as staging:
+        built = []
+        if not plan.reused:
+            shard = build_shard(document, options, settings, timer, parser, source)
+            with timer.stage("store"):
+                built = [Built(job, write_shard(staging / shard.doc_id, shard))]
+        _, added = _commit(store, plan, built, options, settings)
     if plan.failed:
         raise InputError(*plan.failed[0])
     return IndexOutcome(added[0], reused=False, collection=name) if added else IndexOutcome(plan.reused[0], True, name)

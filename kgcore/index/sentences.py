@@ -17,7 +17,7 @@ from kgcore.core.errors import InputError
 from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import Settings
 from kgcore.core.types import EQUATION, FIGURE, HEADER_FOOTER, PARSED, REFERENCE, TABLE, Sentence, sentence_id
-from kgcore.index.bounds import cap_spans
+from kgcore.index.bounds import cap_spans, pipe_bounded
 from kgcore.index.clean import ends_with_title
 from kgcore.index.pdf.citations import resolve
 
@@ -146,7 +146,7 @@ def split_sentences(doc: Document, nlp=None, chunk_tokens: int = 5000,
     located = [(c, piece) for c, chunk in enumerate(chunks) for piece in chunk]
     prose = [i for i, (_, (number, _, _)) in enumerate(located) if doc.paragraphs[number].kind not in WHOLE_ROLES]
     disabled = [name for name in SPLIT_DISABLED_PIPES if name in nlp.pipe_names]
-    docs = nlp.pipe((located[i][1][1] for i in prose), batch_size=64, disable=disabled)
+    docs = pipe_bounded(nlp, (located[i][1][1] for i in prose), disabled)
     spans_of = {i: [(s.start_char, s.end_char) for s in d.sents] for i, d in zip(prose, docs)}
     sentences: list[Sentence] = []
     per_chunk: dict[int, int] = {}

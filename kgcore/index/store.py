@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
-import json
 import os
 import shutil
 import uuid
@@ -27,40 +26,40 @@ from pathlib import Path
 
 import numpy as np
 
-from kgcore.core.errors import IndexNotFoundError, InputError, KgcoreError
+from kgcore.core.errors import DamagedIndexError, IndexNotFoundError, InputError, KgcoreError
 from kgcore.core.types import Sentence
 from kgcore.index import legacy, shard
-from kgcore.index.collection import CollectionManifest
-from kgcore.index.graph import GroundedGraph
+from kgcore.index.collection import CollectionManifest, DocumentEntry, damaged_manifest_remedy
+from kgcore.index.integrity import check_digests, check_sizes, parse_json, read_verified
 from kgcore.index.loaded import DOCUMENTS_DIR, CacheKey, Index, IndexCache
+from kgcore.index.locks import HIDDEN_PREFIX, TRASH_PREFIX, collection_lock, remove_stale
 from kgcore.index.manifest import Manifest
+from kgcore.index.recovery import COLLECTION_FILE, linked_folder, recover
 
-__all__ = ["COLLECTION_FILE", "CacheKey", "Index", "IndexCache", "Store", "linked_folder"]
+__all__ = ["COLLECTION_FILE", "HIDDEN_PREFIX", "CacheKey", "Index", "IndexCache", "Store", "linked_folder"]
 
-COLLECTION_FILE = "collection.json"
-#: Hidden folders of the store root: never listed, never a collection.
-HIDDEN_PREFIX = "."
-
-
-def linked_folder(generation: int) -> str:
-    """The folder of a collection's linked graph at ``generation``.
-
-    >>> linked_folder(3)
-    'linked-3'
-    """
-    return f"linked-{generation}"
+#: Files of a linked graph (``linked-<generation>/``).
+LINKED_FILES = ("graph.json", "node_ids.json", "node_vectors.npy")
+#: How often :meth:`Store.load` starts again when a writer committed while it read.
+LOAD_ATTEMPTS = 3
 
 
 class Store:
-    """The index store rooted at ``root`` (``data/`` or ``$KGCORE_STORE``)."""
+    """The index store rooted at ``root`` (``data/`` or ``$KGCORE_STORE``).
+
+    A root that exists but is not a folder is refused at once, before any work.
+    """
 
     def __init__(self, root: str | Path):
         self.root = Path(root)
+        if self.root.exists() and not self.root.is_dir():
+            raise InputError("store", f"{self.root} is a file, not a folder: point KGCORE_STORE (or --store) at a "
+                                      "folder (it is created when missing)")
 
     # -- names ---------------------------------------------------------------------
     def doc_path(self, name: str) -> Path:
         """The folder of collection ``name`` (checked to be a plain folder name)."""
-        if not name or "/" in name or "\\" in name or name.startswith(HIDDEN_PREFIX):
+        if not name or "/" in name or "\\" in name or name.startswith(HIDDEN_PREFIX) or name in (".", ".."):
             raise InputError("collection", f"{name!r} is not a valid collection name")
         return self.root / name
 
@@ -68,18 +67,24 @@ class Store:
 
     # -- reading -------------------------------------------------------------------
     def list(self) -> builtins.list[CollectionManifest]:
-        """Manifests of all collections, most recently changed first (damaged ones are left out)."""
+        """Manifests of all collections, most recently changed first, then the damaged ones (each with
+        ``damaged`` saying why).  Listing also removes what interrupted writers left (:mod:`kgcore.index.recovery`).
+        """
         if not self.root.is_dir():
             return []
-        found = []
+        _quietly(remove_stale, self.root)
+        found, damaged = [], []
         for child in sorted(self.root.iterdir()):
-            if child.name.startswith(HIDDEN_PREFIX) or not child.is_dir():
+            if child.name.startswith(HIDDEN_PREFIX) or not child.is_dir() or not _looks_like_collection(child):
                 continue
             try:
-                found.append(self._read(child))
-            except (KgcoreError, FileNotFoundError):
-                continue  # not a collection, or damaged: `manifest()` says which
-        return sorted(found, key=lambda m: m.updated_at, reverse=True)
+                manifest = self._read(child)
+            except KgcoreError as exc:
+                damaged.append(CollectionManifest(child.name, damaged=str(exc)))
+                continue
+            _quietly(recover, self.root, manifest)
+            found.append(manifest)
+        return sorted(found, key=lambda m: m.updated_at, reverse=True) + damaged
 
     def exists(self, name: str) -> bool:
         path = self.doc_path(name)
@@ -87,67 +92,181 @@ class Store:
 
     def manifest(self, name: str) -> CollectionManifest:
         if not self.exists(name):
-            known = ", ".join(m.name for m in self.list()) or "none"
+            known = ", ".join(m.name for m in self.list() if not m.damaged) or "none"
             raise IndexNotFoundError(f"No collection {name!r} in {self.root} (collections: {known}).")
         return self._read(self.doc_path(name))
 
     def _read(self, path: Path) -> CollectionManifest:
         if legacy.is_legacy(path):
             return legacy.as_collection(_read_json_manifest(path / "manifest.json"))
+        file = path / COLLECTION_FILE
         try:
-            data = json.loads((path / COLLECTION_FILE).read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise KgcoreError(f"{path / COLLECTION_FILE}: damaged collection manifest ({exc})") from exc
-        return CollectionManifest.from_dict(data, str(path / COLLECTION_FILE))
+            data = parse_json(file, read_verified(file))
+        except DamagedIndexError as exc:
+            raise DamagedIndexError(file, exc.reason, damaged_manifest_remedy(path.name)) from None
+        return CollectionManifest.from_dict(data, str(file))
 
     def load(self, name: str) -> Index:
-        """The collection, loaded: every document's sentences, the linked graph and all vectors."""
-        manifest = self.manifest(name)
+        """The collection, loaded: every document's sentences, the linked graph and all vectors.
+
+        Every stored file is checked as it is read (:mod:`kgcore.index.integrity`); a damaged one is a
+        :class:`DamagedIndexError` naming it.  A commit by another writer meanwhile makes the load start again.
+        """
+        for attempt in range(LOAD_ATTEMPTS):
+            manifest = self.manifest(name)
+            try:
+                return self._load(name, manifest)
+            except DamagedIndexError:
+                if not self.exists(name):
+                    raise IndexNotFoundError(f"Collection {name!r} in {self.root} was deleted while it was read."
+                                             ) from None
+                if attempt + 1 < LOAD_ATTEMPTS and self.manifest(name).stamp != manifest.stamp:
+                    continue
+                raise
+        raise AssertionError("unreachable")
+
+    def _load(self, name: str, manifest: CollectionManifest) -> Index:
         path = self.doc_path(name)
         if manifest.format == 1:
             parts = legacy.read(path, manifest.documents[0].manifest)
             return Index(name, path, manifest, *parts)
+        sentences, sentence_vectors = _read_sentences(path, manifest)
+        linked = path / linked_folder(manifest.generation)
+        _first(check_sizes(linked, manifest.linked_files), _LINKED_REMEDY)
         try:
-            sentences, sentence_vectors = _read_sentences(path, manifest)
-            linked = path / linked_folder(manifest.generation)
-            graph = GroundedGraph.from_node_link(json.loads((linked / "graph.json").read_text(encoding="utf-8")))
-            node_ids = json.loads((linked / "node_ids.json").read_text(encoding="utf-8"))
-            node_vectors = np.load(linked / "node_vectors.npy")
-        except (OSError, ValueError) as exc:
-            raise KgcoreError(f"collection {name!r} in {self.root} is damaged ({exc}); re-index its documents") from exc
+            graph = shard.read_graph(linked, manifest.linked_files)
+            node_ids = parse_json(linked / "node_ids.json", read_verified(linked / "node_ids.json",
+                                                                          manifest.linked_files.get("node_ids.json")))
+            node_vectors = shard.read_array(linked, "node_vectors.npy", manifest.linked_files)
+            shard.agree(linked / "node_ids.json", len(node_ids), manifest.counts.nodes or len(node_ids), "node ids")
+            shard.agree(linked / "node_vectors.npy", len(node_vectors), len(node_ids), "vectors")
+            shard.agree(linked / "graph.json", len(graph.nodes), len(node_ids), "nodes")
+        except DamagedIndexError as exc:
+            raise DamagedIndexError(exc.path, exc.reason, _LINKED_REMEDY) from None
         return Index(name, path, manifest, sentences, graph, node_ids, node_vectors, sentence_vectors)
 
     def documents(self, name: str) -> builtins.list[Manifest]:
         """The per-document manifests of a collection, in collection order."""
         return [d.manifest for d in self.manifest(name).documents]
 
+    def source_path(self, name: str, doc_id: str) -> Path | None:
+        """The kept source file of document ``doc_id`` of collection ``name`` (found without loading it, so a
+        damaged document can be indexed again from it)."""
+        entry = self.manifest(name).document(doc_id)
+        if entry.folder == legacy.IN_PLACE:
+            return None
+        return shard.source_file(self.doc_path(name) / DOCUMENTS_DIR / entry.folder)
+
+    def verify(self, name: str, deep: bool = True) -> builtins.list[DamagedIndexError]:
+        """Problems of collection ``name``'s stored files: sizes only, or (``deep``) every file read and hashed."""
+        manifest = self.manifest(name)
+        path = self.doc_path(name)
+        problems = [p for d in manifest.documents for p in document_problems(path, d, deep)]
+        return problems + linked_problems(path, manifest, deep)
+
     # -- deleting ------------------------------------------------------------------
     def delete(self, name: str) -> None:
-        """Remove a whole collection (it disappears at once, then its files are removed)."""
+        """Remove a whole collection, damaged or not, once no writer is changing it (it disappears at once,
+        then its files are removed)."""
         path = self.doc_path(name)
         if not path.exists():
             raise IndexNotFoundError(f"No collection {name!r} in {self.root}.")
-        trash = self.root / f"{HIDDEN_PREFIX}trash-{name}-{uuid.uuid4().hex[:8]}"
-        os.rename(path, trash)
+        with collection_lock(self.root, name):
+            trash = self.root / f"{TRASH_PREFIX}{name}-{uuid.uuid4().hex[:8]}"
+            try:
+                os.rename(path, trash)
+            except FileNotFoundError:
+                raise IndexNotFoundError(f"No collection {name!r} in {self.root} (deleted meanwhile).") from None
         shutil.rmtree(trash, ignore_errors=True)
 
 
+_LINKED_REMEDY = "index any document into the collection again (the linked graph is rebuilt), or re-index with --force"
+
+
+def linked_problems(path: Path, manifest: CollectionManifest, deep: bool = True) -> list[DamagedIndexError]:
+    """Problems of the linked graph's files of the collection at ``path`` (``deep``: hashed, else sizes only;
+    a collection written before digests: missing files only)."""
+    if manifest.format == 1:
+        return []
+    linked = path / linked_folder(manifest.generation)
+    if manifest.linked_files:
+        problems = (check_digests if deep else check_sizes)(linked, manifest.linked_files)
+    else:
+        problems = [DamagedIndexError(linked / n, "missing") for n in LINKED_FILES if not (linked / n).is_file()]
+    return [DamagedIndexError(p.path, p.reason, _LINKED_REMEDY) for p in problems]
+
+
+def document_problems(path: Path, entry: DocumentEntry, deep: bool = True) -> list[DamagedIndexError]:
+    """Problems of one document's shard files (``deep``: hashed, else sizes only), each naming the file and
+    how to re-index the document."""
+    if entry.folder == legacy.IN_PLACE:
+        return []
+    folder = path / DOCUMENTS_DIR / entry.folder
+    if not entry.files:  # written before digests: a complete, readable shard is all that can be checked
+        missing = shard.missing_files(folder)
+        problems = [DamagedIndexError(folder / m, "missing") for m in missing]
+        if not problems and deep:
+            try:
+                shard.verify(folder)
+            except DamagedIndexError as exc:
+                problems.append(exc)
+    else:
+        problems = (check_digests if deep else check_sizes)(folder, entry.files)
+    remedy = _document_remedy(path.name, entry)
+    return [DamagedIndexError(p.path, p.reason, remedy) for p in problems]
+
+
+def _document_remedy(collection: str, entry: DocumentEntry) -> str:
+    source = entry.manifest.source_file or entry.doc_id
+    return f"re-index {source} with --force (python -m kgcore index {source} --collection {collection} --force)"
+
+
+def _first(problems: builtins.list[DamagedIndexError], remedy: str | None = None) -> None:
+    if problems:
+        p = problems[0]
+        raise DamagedIndexError(p.path, p.reason, remedy or p.remedy)
+
+
 def _read_sentences(path: Path, manifest: CollectionManifest) -> tuple[list[Sentence], np.ndarray]:
-    """Every document's sentences in collection order (``position`` = row) and their vectors."""
+    """Every document's sentences in collection order (``position`` = row) and their vectors, checked."""
     sentences: list[Sentence] = []
     vectors = []
     for entry in manifest.documents:
         folder = path / DOCUMENTS_DIR / entry.folder
-        for s in shard.read_sentences(folder):
-            sentences.append(dataclasses.replace(s, position=len(sentences)))
-        vectors.append(shard.read_sentence_vectors(folder))
+        try:
+            _first(check_sizes(folder, entry.files))
+            rows = shard.read_sentences(folder, entry.files)
+            shard.agree(folder / "sentences.jsonl", len(rows), entry.manifest.counts.sentences, "sentences")
+            matrix = shard.read_sentence_vectors(folder, entry.files)
+            shard.agree(folder / "sentence_vectors.npy", len(matrix), len(rows), "vectors")
+        except DamagedIndexError as exc:
+            raise DamagedIndexError(exc.path, exc.reason, _document_remedy(path.name, entry)) from None
+        sentences += [dataclasses.replace(s, position=len(sentences) + i) for i, s in enumerate(rows)]
+        vectors.append(matrix)
     dim = manifest.models.embedding_dim or (vectors[0].shape[1] if vectors else 0)
     return sentences, np.concatenate(vectors) if vectors else np.zeros((0, dim), dtype=np.float32)
 
 
-def _read_json_manifest(path: Path) -> Manifest:
+def _looks_like_collection(folder: Path) -> bool:
+    """A folder of the store root that is (or was meant to be) a collection, damaged or not."""
+    return any((folder / name).exists() for name in (COLLECTION_FILE, "manifest.json", DOCUMENTS_DIR))
+
+
+def _quietly(work, *args) -> None:
+    """Housekeeping that must never stop a listing (another process may be removing the same files)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise KgcoreError(f"{path}: damaged manifest ({exc}); re-index the document") from exc
-    return Manifest.from_dict(data, str(path))
+        work(*args)
+    except (OSError, KgcoreError):
+        pass
+
+
+def _read_json_manifest(path: Path) -> Manifest:
+    remedy = "re-index the document with --force, or delete the collection"
+    try:
+        data = parse_json(path, read_verified(path))
+        return Manifest.from_dict(data, str(path))
+    except DamagedIndexError as exc:
+        raise DamagedIndexError(path, exc.reason, remedy) from None
+    except KgcoreError as exc:
+        reason = str(exc).removeprefix(f"{path}: ").removesuffix("; re-index the document")
+        raise DamagedIndexError(path, reason, remedy) from None

@@ -227,7 +227,7 @@ def test_missing_file_and_directory(tmp_path):
     message = _refusal(tmp_path / "nowhere.txt")
     assert "nowhere.txt" in message and "not found" in message
     (tmp_path / "folder.txt").mkdir()
-    assert "not a regular file" in _refusal(tmp_path / "folder.txt")
+    assert "is a directory" in _refusal(tmp_path / "folder.txt")
 
 
 def test_huge_file_is_refused_before_reading(tmp_path, monkeypatch):

@@ -136,7 +136,8 @@ def test_a_damaged_manifest_file_in_a_store_names_the_file(raw, case, tmp_path):
     with pytest.raises(KgcoreError, match="damaged manifest") as info:
         store.manifest("peter-rabbit")
     assert str(path) in str(info.value)
-    assert store.list() == []  # a damaged index is not listed
+    (listed,) = store.list()  # a damaged index is listed as damaged, so that it can be deleted
+    assert listed.name == "peter-rabbit" and str(path) in listed.damaged and not listed.documents
 
 
 def test_the_old_manifest_file_is_listed_by_a_store_as_a_collection_of_one(tmp_path):

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 
 from kgcore.core.nlp import load_spacy
 from kgcore.core.types import Sentence
+from kgcore.index.bounds import pipe_bounded
 from kgcore.index.coref.base import CorefLink, apply_replacements, fit_case, possessive, starts_sentence
 from kgcore.index.coref.mentions import OBJ, SUBJ, Mention, ParsedSentence, Pronoun, parse_mentions
 
@@ -50,7 +51,7 @@ class HeuristicCoref:
     def resolve_with_links(self, sentences: Sequence[Sentence]) -> tuple[list[Sentence], list[CorefLink]]:
         """Resolved sentences plus one :class:`CorefLink` per replaced pronoun."""
         texts = [s.normalized for s in sentences]
-        parsed = [parse_mentions(doc) for doc in self.nlp.pipe(texts, batch_size=self.batch_size)]
+        parsed = [parse_mentions(doc) for doc in pipe_bounded(self.nlp, texts, [], self.batch_size)]
         persons = set().union(*(p.persons for p in parsed)) if parsed else set()
         state = _Resolution(texts, parsed, persons, self.window)
         links = [

@@ -51,6 +51,7 @@ from collections.abc import Sequence
 
 from kgcore.core.nlp import DEFAULT_SPACY_MODEL, load_spacy
 from kgcore.core.types import Argument, Frame, Sentence, SentenceGraph
+from kgcore.index.bounds import pipe_bounded
 from kgcore.index.parse.base import QUERY_ID, Progress
 from kgcore.index.parse.srl.clause import Clause
 from kgcore.index.parse.srl.graph import MENTION, frames_to_graph
@@ -115,7 +116,7 @@ class SrlParser:
 
     def parse(self, sentences: Sequence[Sentence], progress: Progress | None = None) -> list[SentenceGraph]:
         texts = [s.resolved or s.normalized or s.original for s in sentences]
-        docs = self.nlp.pipe(texts, batch_size=self.batch_size, disable=self._disabled())
+        docs = pipe_bounded(self.nlp, texts, self._disabled(), self.batch_size)  # batches of bounded words
         graphs = []
         for sentence, doc in zip(sentences, docs):
             graphs.append(frames_to_graph(sentence.id, frames_of(doc), doc.text, keep_unknown=False))

@@ -1,0 +1,139 @@
+"""Stored files checked, never trusted: each file's size and SHA-256 recorded at commit and verified when read.
+
+A writer records a :data:`Digest` (bytes, SHA-256) of every file of a
+document's shard and of the linked graph in ``collection.json``.  Readers
+check the sizes of all of them (``stat`` only) and the hash of every file
+they read; reuse (``index`` without ``--force``) hashes them all.  A file
+that is missing, truncated, changed or unparsable is a
+:class:`~kgcore.core.errors.DamagedIndexError` naming it.
+
+>>> import tempfile
+>>> folder = Path(tempfile.mkdtemp())
+>>> _ = (folder / "a.json").write_text('{"x": 1}')
+>>> files = digests(folder, ["a.json"])
+>>> files["a.json"][0], parse_json(folder / "a.json", read_verified(folder / "a.json", files["a.json"]))
+(8, {'x': 1})
+>>> _ = (folder / "a.json").write_text('{"x"')
+>>> [str(p).split("/")[-1] for p in check_sizes(folder, files)]  # doctest: +ELLIPSIS
+['a.json: damaged index file (truncated: 4 of 8 bytes); re-index with --force']
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kgcore.core.errors import DamagedIndexError
+
+#: (size in bytes, SHA-256 hex digest) of a stored file.
+Digest = tuple[int, str]
+#: Errors that reading a damaged file may raise (numpy raises EOFError on an empty .npy).
+READ_ERRORS = (OSError, ValueError, EOFError, KeyError, TypeError, IndexError, AttributeError)
+
+
+def digest_of(data: bytes) -> Digest:
+    """The digest of ``data``.
+
+    >>> digest_of(b"")[0], digest_of(b"")[1][:8]
+    (0, 'e3b0c442')
+    """
+    return len(data), hashlib.sha256(data).hexdigest()
+
+
+def digests(folder: Path, names: Iterable[str]) -> dict[str, Digest]:
+    """Digests of the files ``names`` (relative to ``folder``) that exist."""
+    return {name: digest_of((folder / name).read_bytes()) for name in names if (folder / name).is_file()}
+
+
+def as_digests(data: object) -> dict[str, Digest]:
+    """Digests read back from JSON (``{"name": [size, "sha"]}``); anything else is no digests."""
+    if not isinstance(data, Mapping):
+        return {}
+    return {str(k): (int(v[0]), str(v[1])) for k, v in data.items() if isinstance(v, list | tuple) and len(v) == 2}
+
+
+def read_verified(path: Path, expected: Digest | None = None) -> bytes:
+    """The bytes of ``path``, checked against ``expected`` when given."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise DamagedIndexError(path, "missing") from None
+    except OSError as exc:
+        raise DamagedIndexError(path, f"unreadable: {exc.strerror or exc}") from None
+    if expected is not None:
+        problem = _mismatch(len(data), expected) or (
+            "changed since it was written (checksum differs)" if hashlib.sha256(data).hexdigest() != expected[1]
+            else "")
+        if problem:
+            raise DamagedIndexError(path, problem)
+    return data
+
+
+def _mismatch(size: int, expected: Digest) -> str:
+    if size < expected[0]:
+        return f"truncated: {size:,} of {expected[0]:,} bytes"
+    if size > expected[0]:
+        return f"{size:,} bytes, {expected[0]:,} were written"
+    return ""
+
+
+def check_sizes(folder: Path, expected: Mapping[str, Digest]) -> list[DamagedIndexError]:
+    """Problems of the files ``expected`` under ``folder`` found by ``stat`` alone (missing, truncated, grown)."""
+    problems = []
+    for name, digest in expected.items():
+        try:
+            problem = _mismatch((folder / name).stat().st_size, digest)
+        except FileNotFoundError:
+            problem = "missing"
+        if problem:
+            problems.append(DamagedIndexError(folder / name, problem))
+    return problems
+
+
+def check_digests(folder: Path, expected: Mapping[str, Digest]) -> list[DamagedIndexError]:
+    """Problems of the files ``expected`` under ``folder``, reading and hashing each."""
+    problems = []
+    for name, digest in expected.items():
+        try:
+            read_verified(folder / name, digest)
+        except DamagedIndexError as exc:
+            problems.append(exc)
+    return problems
+
+
+def parse_json(path: Path, data: bytes) -> Any:
+    try:
+        return json.loads(data)
+    except ValueError as exc:
+        raise DamagedIndexError(path, f"not valid JSON: {exc}") from None
+
+
+def parse_jsonl(path: Path, data: bytes) -> list[dict]:
+    rows = []
+    for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), start=1):
+        if line.strip():
+            try:
+                rows.append(json.loads(line))
+            except ValueError as exc:
+                raise DamagedIndexError(path, f"line {number} is not valid JSON: {exc}") from None
+    return rows
+
+
+def parse_npy(path: Path, data: bytes) -> np.ndarray:
+    try:
+        return np.load(io.BytesIO(data), allow_pickle=False)
+    except READ_ERRORS as exc:
+        raise DamagedIndexError(path, f"not a readable array: {exc}") from None
+
+
+def npy_bytes(array: np.ndarray) -> bytes:
+    """``array`` as the bytes ``np.save`` writes."""
+    buffer = io.BytesIO()
+    np.save(buffer, array)
+    return buffer.getvalue()
