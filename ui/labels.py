@@ -16,6 +16,7 @@ METHOD_LABELS = {
     "dense": "Dense (sentence vectors)",
     "bm25": "BM25 (keywords)",
     "hybrid": "Hybrid (dense + BM25)",
+    "qa-kg": "QA pairs (generated questions)",
     "full": "Full document",
     "none": "No context",
 }

@@ -8,6 +8,16 @@ from ``repr`` and never written to disk by kgcore.
 ('/tmp/kg', 5.0)
 >>> "sk-" in repr(Settings.from_env({"OPENAI_API_KEY": "sk-secret"}))
 False
+
+Resource limits (:data:`LIMITS`) bound the work one input may cause; each is an
+environment variable, and :meth:`Settings.check_limit` refuses a value over it
+with a message naming the limit and the variable that raises it:
+
+>>> Settings(max_question_chars=10).check_limit("question", "max_question_chars", 12)  # doctest: +NORMALIZE_WHITESPACE
+Traceback (most recent call last):
+...
+kgcore.core.errors.InputError: question: 12 characters exceed the limit of 10 characters per question
+    (raise it with the environment variable KGCORE_MAX_QUESTION_CHARS)
 """
 
 from __future__ import annotations
@@ -24,8 +34,8 @@ from kgcore.core.errors import InputError
 PARSERS = ("srl", "amr")
 COREF_BACKENDS = ("heuristic", "fastcoref", "none")
 EMBEDDING_VARIANTS = ("basic", "neighbor", "attention")
-METHODS = ("groundedkg", "dense", "bm25", "hybrid", "full", "none")
-ANSWERERS = ("extractive", "openai")
+METHODS = ("groundedkg", "dense", "bm25", "hybrid", "qa-kg", "full", "none")
+ANSWERERS = ("extractive", "qa-kg", "openai")
 #: Longest narrator name accepted as an index option.
 MAX_NAME_CHARS = 80
 _NAME_CHARS_RE = re.compile(r"[A-Za-z][A-Za-z .'\-]*")
@@ -63,6 +73,24 @@ class Settings:
     openai_api_key: str = field(default="", repr=False)
     openai_timeout_s: float = 60.0
     openai_retries: int = 3
+    #: Generate and embed QA pairs while indexing (``KGCORE_QA_PAIRS=1``); off by default because ``qa-kg``
+    #: does not yet beat the other methods (issue #15) and the stage adds about 40 % to indexing; without it
+    #: the pairs of a document are generated from its stored frames the first time ``qa-kg`` needs them.
+    qa_pairs: bool = False
+    #: Also generate QA pairs with the OpenAI-compatible endpoint at indexing time (``KGCORE_QA_LLM=1``).
+    qa_llm: bool = False
+    #: A local sentence-transformers CrossEncoder folder that reranks ``qa-kg`` candidates (empty: offline scorer).
+    reranker_model: str = ""
+    # -- resource limits (see LIMITS) --
+    #: A sentence longer than this (in words) is cut at clause punctuation, else at this many words.
+    max_sentence_words: int = 200
+    #: Characters of parser output stored per sentence (frames beyond it are counted, not kept).
+    max_parse_chars: int = 20_000
+    max_sentences: int = 200_000
+    max_documents: int = 1000
+    max_question_chars: int = 2000
+    #: Files in one index call or upload, questions in one questions file.
+    max_batch: int = 1000
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -84,6 +112,10 @@ class Settings:
             openai_api_key=env.get("KGCORE_OPENAI_API_KEY") or env.get("OPENAI_API_KEY") or "",
             openai_timeout_s=_env_float(env, "KGCORE_OPENAI_TIMEOUT_S", d.openai_timeout_s),
             openai_retries=int(_env_float(env, "KGCORE_OPENAI_RETRIES", d.openai_retries)),
+            qa_pairs=(env.get("KGCORE_QA_PAIRS") or "").strip().lower() in ("1", "true", "yes", "on"),
+            qa_llm=(env.get("KGCORE_QA_LLM") or "").strip().lower() in ("1", "true", "yes", "on"),
+            reranker_model=env.get("KGCORE_RERANKER_MODEL") or "",
+            **{name: _env_limit(env, name, getattr(d, name)) for name in LIMITS if name != "max_file_mb"},
         )
 
     @property
@@ -93,6 +125,51 @@ class Settings:
 
     def with_(self, **changes) -> Settings:
         return replace(self, **changes)
+
+    def check_limit(self, where: str, name: str, value: float) -> None:
+        """Refuse ``value`` over the limit ``name`` (a key of :data:`LIMITS`), naming it and its variable."""
+        limit = getattr(self, name)
+        if value > limit:
+            unit, per = LIMITS[name]
+            raise InputError(where, f"{_number(value)} {unit} exceed the limit of {_number(limit)} {unit} {per} "
+                                    f"(raise it with the environment variable {limit_variable(name)})")
+
+
+#: Every resource limit: setting -> (unit, what it is per).  Each is read from ``KGCORE_<NAME>``.
+LIMITS: dict[str, tuple[str, str]] = {
+    "max_file_mb": ("MB", "per file"),
+    "max_sentence_words": ("words", "per sentence"),
+    "max_parse_chars": ("characters", "of parser output per sentence"),
+    "max_sentences": ("sentences", "per document"),
+    "max_documents": ("documents", "per collection"),
+    "max_question_chars": ("characters", "per question"),
+    "max_batch": ("items", "per batch (files per index call, questions per questions file)"),
+}
+
+
+def limit_variable(name: str) -> str:
+    """The environment variable of a limit.
+
+    >>> limit_variable("max_sentences")
+    'KGCORE_MAX_SENTENCES'
+    """
+    return f"KGCORE_{name.upper()}"
+
+
+def _number(value: float) -> str:
+    """``1,234,567`` for whole numbers, ``2.5`` otherwise.
+
+    >>> _number(1234567), _number(2.5), _number(50.0)
+    ('1,234,567', '2.5', '50')
+    """
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:,.1f}"
+
+
+def _env_limit(env: Mapping[str, str], name: str, default: int) -> int:
+    value = int(_env_float(env, limit_variable(name), default))
+    if value < 1:
+        raise InputError(limit_variable(name), f"must be at least 1, got {value}")
+    return value
 
 
 @dataclass(frozen=True)

@@ -320,6 +320,8 @@ class QueryResult:
     timings_ms: dict[str, float]
     notes: list[str] = field(default_factory=list)
     candidates: int = 0
+    #: ``qa-kg``: the ranked question–answer pairs behind the context, with why each ranked.
+    qa_pairs: list[dict] = field(default_factory=list)
 
     @property
     def context_words(self) -> int:
@@ -362,6 +364,9 @@ class Answer:
     usage: dict = field(default_factory=dict)
     prompt: str = ""
     notes: list[str] = field(default_factory=list)
+    #: ``qa-kg``: the ranked short answers (text, sentence ids, score, the pair behind each) and a confidence.
+    short_answers: list[dict] = field(default_factory=list)
+    confidence: float | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -1,6 +1,6 @@
 """Indexing one document on its own into a shard: the stages in order, with timings and progress.
 
-    load (sentences) -> coref (+ narrator) -> parse -> graph -> embed
+    load (sentences) -> coref (+ narrator) -> parse -> graph -> embed -> qa (question–answer pairs, embedded)
 
 ``progress(stage, done, total)`` is called as stages advance, so the CLI can
 draw a bar and the app a progress widget.  Linking the shard into its
@@ -22,16 +22,19 @@ from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import IndexOptions, Settings
 from kgcore.core.types import PARSED, Sentence
 from kgcore.core.version import __version__
+from kgcore.index.bounds import cap_analysis
 from kgcore.index.coref import get_resolver
 from kgcore.index.embed import Embedder, embed_texts_of, embedder_for, embedding_model_name
 from kgcore.index.graph import GroundedGraph, build_graph
 from kgcore.index.manifest import Counts, Manifest, Models
 from kgcore.index.narrator import Narrator, narrator_for, resolve_narrator
 from kgcore.index.parse import Parser, get_parser
+from kgcore.index.qa import generate_pairs, qa_generators
+from kgcore.index.qa.files import embed_pairs
 from kgcore.index.sentences import split_sentences
 from kgcore.index.shard import DocumentShard
 
-STAGES = ("load", "coref", "parse", "graph", "embed", "store")
+STAGES = ("load", "coref", "parse", "graph", "embed", "qa", "store")
 StageProgress = Callable[[str, int, int], None]
 
 
@@ -73,19 +76,24 @@ def build_shard(document: Document, options: IndexOptions, settings: Settings, t
         base = embed_texts_of([(graph.nodes[i].label, graph.nodes[i].texts) for i in node_ids], embedder,
                               options.alpha)
         sentence_vectors = embedder.encode([s.normalized for s in sentences])
+    with timer.stage("qa"):  # generation and embedding of the pairs: the time QA pairs add to indexing
+        qa = embed_pairs(generate_pairs(sentences, dict(analyses), qa_generators(settings)), embedder) \
+            if settings.qa_pairs or settings.qa_llm else None
     manifest = _manifest(document, options, settings, embedder, sentences, graph, narrator, timer.seconds,
                          round(time.perf_counter() - started, 3))
     return DocumentShard(manifest, document.paragraphs, sentences, graph, node_ids, base, sentence_vectors,
-                         analyses, document.source_name, source, document.references)
+                         analyses, document.source_name, source, document.references, qa)
 
 
 def _sentences(document: Document, options: IndexOptions, settings: Settings,
                timer: StageTimer) -> tuple[list[Sentence], Narrator | None]:
     """The load (sentence splitting) and coref stages: resolved sentences and the narrator found, if any."""
     with timer.stage("load"):
-        sentences = split_sentences(document, load_spacy(settings.spacy_model), settings.chunk_tokens)
+        sentences = split_sentences(document, load_spacy(settings.spacy_model), settings.chunk_tokens,
+                                    settings.max_sentence_words)
     if not sentences:
         raise KgcoreError(f"{document.name}: no sentences found after cleaning")
+    settings.check_limit(document.source_name or document.name, "max_sentences", len(sentences))
     with timer.stage("coref"):
         parsed = [s for s in sentences if s.role in PARSED]
         resolved, narrator = _resolve_narrator(get_resolver(options.coref, settings).resolve(parsed), options)
@@ -107,7 +115,7 @@ def _graph(sentences: list[Sentence], options: IndexOptions, settings: Settings,
         problems = graph.invariant_problems(s.id for s in parsed)
         if problems:
             raise KgcoreError(f"internal error: graph grounding invariant violated: {problems[:3]}")
-    return graph, [(sg.sentence_id, sg.analysis) for sg in sentence_graphs]
+    return graph, [(sg.sentence_id, cap_analysis(sg.analysis, settings.max_parse_chars)) for sg in sentence_graphs]
 
 
 def _resolve_narrator(sentences: list[Sentence], options: IndexOptions) -> tuple[list[Sentence], Narrator | None]:

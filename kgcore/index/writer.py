@@ -6,54 +6,67 @@
         manifest = tx.commit(embedder)       # link, write linked-<gen>, update Chroma, replace collection.json
 
 Only one writer per collection runs at a time (an exclusive ``flock`` on
-``<root>/.locks/<collection>.lock``; a second writer waits).  A shard is
-moved into ``documents/`` only after every file it must have was checked;
+``<root>/.locks/<collection>.lock``, :mod:`kgcore.index.locks`, held from
+reading the manifest to removing old files; a second writer waits).  A
+shard is moved into ``documents/`` only after every file it must have was
+read and checked (:func:`kgcore.index.shard.verify`), and the collection
+records each file's size and SHA-256 (:mod:`kgcore.index.integrity`);
 ``collection.json`` is written to a temporary file and renamed over the old
 one (the commit point); shards and linked graphs no manifest names any more
 are removed after the commit, keeping the previous generation for readers
-still loading it.  An exception before the commit leaves the collection as
-it was.
+still loading it (:mod:`kgcore.index.recovery`).  An exception (or a
+``kill -9``) before the commit leaves the collection as it was.
+
+A writer opened with ``rebuild=True`` (``index --force``) on a collection
+whose manifest is damaged starts it again from the documents whose shards
+are still whole.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import fcntl
 import json
 import os
 import shutil
 import time
 import uuid
+from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 
 import numpy as np
 
-from kgcore.core.errors import InputError, KgcoreError
+from kgcore.core.errors import DamagedIndexError, InputError, KgcoreError
 from kgcore.core.settings import IndexOptions
 from kgcore.core.version import __version__
 from kgcore.index import chroma, legacy, shard
 from kgcore.index.collection import FORMAT, CollectionCounts, CollectionManifest, DocumentEntry
 from kgcore.index.embed import Embedder, embed_texts_of
+from kgcore.index.integrity import Digest, digest_of, digests, npy_bytes
 from kgcore.index.link import Linked, ShardGraph, link
 from kgcore.index.loaded import DOCUMENTS_DIR
+from kgcore.index.locks import HIDDEN_PREFIX, LOCKS_DIR, collection_lock
 from kgcore.index.manifest import Models
-from kgcore.index.store import COLLECTION_FILE, HIDDEN_PREFIX, Store, linked_folder
+from kgcore.index.recovery import collect_garbage
+from kgcore.index.store import COLLECTION_FILE, Store, linked_folder
 
-LOCKS_DIR = f"{HIDDEN_PREFIX}locks"
+__all__ = ["LOCKS_DIR", "CollectionWriter", "ensure_chroma"]
 #: Where a migrated kgcore 0.1 folder's own Chroma copy waits to be removed after the commit.
 LEGACY_CHROMA = "chroma-0.1"
+#: The shared nodes' basic vectors of the last link, reused by the next (kgcore.index.link).
+SHARED_CACHE = "shared_vectors.npz"
 
 
 class CollectionWriter:
     """One transaction on one collection (see the module docstring)."""
 
-    def __init__(self, store: Store, name: str, options: IndexOptions | None = None, models: Models | None = None):
+    def __init__(self, store: Store, name: str, options: IndexOptions | None = None, models: Models | None = None,
+                 rebuild: bool = False):
         self.store, self.name = store, name
         self.path = store.doc_path(name)
-        self._lock_fd: int | None = None
-        self._options, self._models = options, models
+        self._stack = ExitStack()
+        self._options, self._models, self._rebuild = options, models, rebuild
         self.current: CollectionManifest | None = None
         self.documents: list[DocumentEntry] = []
         self._added: dict[str, Path] = {}
@@ -61,13 +74,38 @@ class CollectionWriter:
 
     # -- lock ----------------------------------------------------------------------
     def __enter__(self) -> CollectionWriter:
-        locks = self.store.root / LOCKS_DIR
-        locks.mkdir(parents=True, exist_ok=True)
-        self._lock_fd = os.open(locks / f"{self.name}.lock", os.O_RDWR | os.O_CREAT, 0o644)
-        fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
-        self.current = self.store.manifest(self.name) if self.store.exists(self.name) else None
-        self.documents = list(self.current.documents) if self.current else []
+        self._stack.enter_context(collection_lock(self.store.root, self.name))
+        try:
+            self.current = self._read_current()
+        except BaseException:
+            self._stack.close()
+            raise
+        self.documents = list(self.current.documents) if self.current else self._readable_documents()
         return self
+
+    def _read_current(self) -> CollectionManifest | None:
+        if not self.store.exists(self.name):
+            return None
+        try:
+            return self.store.manifest(self.name)
+        except DamagedIndexError:
+            if not self._rebuild:
+                raise
+            return None
+
+    def _readable_documents(self) -> list[DocumentEntry]:
+        """The newest whole shard of each document under ``documents/`` (a collection being rebuilt)."""
+        newest: dict[str, DocumentEntry] = {}
+        for folder in sorted((self.path / DOCUMENTS_DIR).glob("*")) if self._rebuild else []:
+            try:
+                manifest = shard.verify(folder)
+            except KgcoreError:
+                continue
+            known = newest.get(manifest.doc_id)
+            if manifest.options != self._options or (known and manifest.created_at < known.manifest.created_at):
+                continue
+            newest[manifest.doc_id] = DocumentEntry(manifest, folder.name, digests(folder, shard.file_names(folder)))
+        return sorted(newest.values(), key=lambda d: d.manifest.created_at)
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         try:
@@ -75,10 +113,7 @@ class CollectionWriter:
                 for folder in self._added.values():
                     shutil.rmtree(folder, ignore_errors=True)
         finally:
-            if self._lock_fd is not None:
-                fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
-                os.close(self._lock_fd)
-                self._lock_fd = None
+            self._stack.close()
 
     # -- changes -------------------------------------------------------------------
     @property
@@ -96,10 +131,8 @@ class CollectionWriter:
         return entry
 
     def _move_in(self, staged: Path) -> DocumentEntry:
-        missing = shard.missing_files(staged)
-        if missing:
-            raise KgcoreError(f"{staged}: incomplete document shard, missing {', '.join(missing)}")
-        manifest = shard.read_manifest(staged)
+        manifest = shard.verify(staged)  # every file read and checked before the shard joins
+        files = digests(staged, shard.file_names(staged))
         if manifest.options != self.options:
             raise InputError("options", f"{manifest.doc_id!r} was indexed with {manifest.options.to_dict()}, but "
                                         f"collection {self.name!r} uses {self.options.to_dict()}")
@@ -109,7 +142,7 @@ class CollectionWriter:
         os.rename(staged, target)
         self._added[manifest.doc_id] = target
         self._dropped.add(manifest.doc_id)
-        return DocumentEntry(manifest, folder)
+        return DocumentEntry(manifest, folder, files)
 
     def remove(self, doc_id: str) -> None:
         if doc_id not in {d.doc_id for d in self.documents}:
@@ -127,23 +160,29 @@ class CollectionWriter:
         start = time.perf_counter()
         if self.current is not None and self.current.format == 1:
             self._migrate(embedder)
-        linked = link([self._shard_graph(d) for d in self.documents], embedder, self.options)
+        known = _shared_cache(self.path / linked_folder(self.current.generation)) if self.current else {}
+        linked = link([self._shard_graph(d) for d in self.documents], embedder, self.options, known)
         self._check_grounding(linked)
         generation = (self.current.generation if self.current else 0) + 1
-        _write_linked(self.path / linked_folder(generation), linked)
+        files = _write_linked(self.path / linked_folder(generation), linked)
         self._update_chroma(linked, generation)
         manifest = self._manifest(linked, generation, round(time.perf_counter() - start, 3), embedder)
+        manifest = dataclasses.replace(manifest, linked_files=files)
         tmp = self.path / f"{COLLECTION_FILE}.{uuid.uuid4().hex[:8]}.tmp"
-        tmp.write_text(json.dumps(manifest.to_dict(), ensure_ascii=False, indent=1), encoding="utf-8")
+        with tmp.open("w", encoding="utf-8") as fh:
+            fh.write(json.dumps(manifest.to_dict(), ensure_ascii=False, indent=1))
+            fh.flush()
+            os.fsync(fh.fileno())
         os.replace(tmp, self.path / COLLECTION_FILE)
         self._added.clear()
-        self._collect_garbage(manifest)
+        collect_garbage(self.path, manifest, self.current)
         self.current = manifest
         return manifest
 
     def _check_grounding(self, linked: Linked) -> None:
         """The grounding invariant, after every add and remove: every node and edge grounded in stored sentences."""
-        ids = (s.id for d in self.documents for s in shard.read_sentences(self.path / DOCUMENTS_DIR / d.folder))
+        documents = self.path / DOCUMENTS_DIR
+        ids = (s.id for d in self.documents for s in shard.read_sentences(documents / d.folder, d.files))
         problems = linked.graph.invariant_problems(ids)
         if problems:
             raise KgcoreError(f"internal error: collection {self.name!r} would break the grounding invariant: "
@@ -151,8 +190,8 @@ class CollectionWriter:
 
     def _shard_graph(self, entry: DocumentEntry) -> ShardGraph:
         folder = self.path / DOCUMENTS_DIR / entry.folder
-        node_ids, vectors = shard.read_base_vectors(folder)
-        return shard.read_graph(folder), node_ids, vectors
+        node_ids, vectors = shard.read_base_vectors(folder, entry.files)
+        return shard.read_graph(folder, entry.files), node_ids, vectors
 
     def _manifest(self, linked: Linked, generation: int, seconds: float, embedder: Embedder) -> CollectionManifest:
         now = datetime.now(UTC).isoformat(timespec="seconds")
@@ -169,35 +208,28 @@ class CollectionWriter:
     def _update_chroma(self, linked: Linked, generation: int) -> None:
         path = self.path / chroma.CHROMA_DIR
         behind = self.current is None or chroma.generation(path) != self.current.generation
-        if behind:  # never written, or a writer stopped between Chroma and the manifest: rebuild it all
+        try:
+            self._write_chroma(linked, generation, behind)
+        except Exception as exc:  # noqa: BLE001 - Chroma's own errors (a damaged database file) have no common base
+            if behind:
+                raise KgcoreError(f"{path}: cannot write the Chroma copy ({type(exc).__name__}: {exc})") from exc
+            self._write_chroma(linked, generation, True)  # damaged: built again from the shards
+
+    def _write_chroma(self, linked: Linked, generation: int, rebuild: bool) -> None:
+        path = self.path / chroma.CHROMA_DIR
+        if rebuild:  # never written, damaged, or a writer stopped while writing it: rebuild it all
             shutil.rmtree(path, ignore_errors=True)
-        previous = {} if self.current is None or behind else _linked_vectors(
+        previous = {} if self.current is None or rebuild else _linked_vectors(
             self.path / linked_folder(self.current.generation))
-        changed = self.documents if behind else [d for d in self.documents if d.doc_id in self._dropped]
+        changed = self.documents if rebuild else [d for d in self.documents if d.doc_id in self._dropped]
         documents = {}
         for entry in changed:
             folder = self.path / DOCUMENTS_DIR / entry.folder
-            documents[entry.doc_id] = (shard.read_sentences(folder), shard.read_sentence_vectors(folder))
-        dropped = [] if behind else sorted(self._dropped)
+            documents[entry.doc_id] = (shard.read_sentences(folder, entry.files),
+                                       shard.read_sentence_vectors(folder, entry.files))
+        dropped = [] if rebuild else sorted(self._dropped)
         chroma.update(path, linked.graph, linked.node_ids, linked.node_vectors, previous, documents, dropped,
                       generation)
-
-    def _collect_garbage(self, manifest: CollectionManifest) -> None:
-        """Remove shards and linked graphs no manifest names (the previous generation stays for readers)."""
-        keep = {d.folder for d in manifest.documents}
-        if self.current is not None:
-            keep |= {d.folder for d in self.current.documents}
-        for folder in (self.path / DOCUMENTS_DIR).glob("*"):
-            if folder.name not in keep:
-                shutil.rmtree(folder, ignore_errors=True)
-        keep_linked = {linked_folder(manifest.generation), linked_folder(manifest.generation - 1)}
-        for folder in self.path.glob("linked-*"):
-            if folder.name not in keep_linked:
-                shutil.rmtree(folder, ignore_errors=True)
-        for stale in self.path.glob(f"{COLLECTION_FILE}.*.tmp"):
-            stale.unlink(missing_ok=True)
-        if (self.path / legacy.LEGACY_FILES[0]).exists():
-            legacy.remove_legacy_files(self.path)
 
     def _migrate(self, embedder: Embedder) -> None:
         """Turn a kgcore 0.1 collection of one into the current layout (its document becomes a shard)."""
@@ -220,28 +252,52 @@ class CollectionWriter:
 
 
 def ensure_chroma(store: Store, name: str, embedder: Embedder) -> None:
-    """Bring a collection's Chroma copy up to its manifest (relinking it; a kgcore 0.1 folder is migrated)."""
+    """Bring a collection's Chroma copy up to its manifest, rebuilding it when it is behind or damaged (a
+    kgcore 0.1 folder is migrated)."""
     manifest = store.manifest(name)
-    if manifest.format == FORMAT and chroma.generation(store.doc_path(name) / chroma.CHROMA_DIR) == manifest.generation:
-        return
+    path = store.doc_path(name) / chroma.CHROMA_DIR
+    if manifest.format == FORMAT and chroma.generation(path) == manifest.generation:
+        if chroma.healthy(path, manifest.counts.sentences, manifest.counts.nodes):
+            return
+        chroma.mark_behind(path)
     with CollectionWriter(store, name) as tx:
         tx.commit(embedder)
 
 
-def _write_linked(folder: Path, linked: Linked) -> None:
+def _write_linked(folder: Path, linked: Linked) -> dict[str, Digest]:
+    """Write the linked graph into ``folder`` (replacing it whole); the digests of its files."""
     tmp = folder.with_name(f"{folder.name}.{uuid.uuid4().hex[:8]}.tmp")
     tmp.mkdir(parents=True)
-    (tmp / "graph.json").write_text(json.dumps(linked.graph.to_node_link(), ensure_ascii=False), encoding="utf-8")
-    (tmp / "node_ids.json").write_text(json.dumps(linked.node_ids, ensure_ascii=False), encoding="utf-8")
-    np.save(tmp / "node_vectors.npy", linked.node_vectors)
+    contents = {
+        "graph.json": json.dumps(linked.graph.to_node_link(), ensure_ascii=False).encode("utf-8"),
+        "node_ids.json": json.dumps(linked.node_ids, ensure_ascii=False).encode("utf-8"),
+        "node_vectors.npy": npy_bytes(linked.node_vectors),
+    }
+    for name, data in contents.items():
+        (tmp / name).write_bytes(data)
+    keys = list(linked.shared_vectors)
+    vectors = np.stack([linked.shared_vectors[k] for k in keys]) if keys else np.zeros((0, 0), dtype=np.float32)
+    np.savez(tmp / SHARED_CACHE, keys=np.array(keys), vectors=vectors)  # a cache: not digested, rebuilt if bad
     shutil.rmtree(folder, ignore_errors=True)
     os.rename(tmp, folder)
+    return {name: digest_of(data) for name, data in contents.items()}
+
+
+def _shared_cache(folder: Path) -> dict[str, np.ndarray]:
+    """The shared nodes' basic vectors of the previous link by key (:func:`kgcore.index.link.shared_key`);
+    empty when missing or unreadable (they are then embedded again)."""
+    try:
+        with np.load(folder / SHARED_CACHE, allow_pickle=False) as data:
+            return dict(zip(data["keys"].tolist(), data["vectors"]))
+    except (OSError, ValueError, KeyError):
+        return {}
 
 
 def _linked_vectors(folder: Path) -> dict[str, np.ndarray]:
+    """The node vectors of the previous linked graph (what Chroma holds); empty when unreadable."""
     try:
         node_ids = json.loads((folder / "node_ids.json").read_text(encoding="utf-8"))
-        vectors = np.load(folder / "node_vectors.npy")
-    except OSError:
+        vectors = shard.read_array(folder, "node_vectors.npy")
+    except (OSError, ValueError, KgcoreError):
         return {}
-    return dict(zip(node_ids, vectors))
+    return dict(zip(node_ids, vectors)) if len(node_ids) == len(vectors) else {}

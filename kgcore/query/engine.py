@@ -10,17 +10,21 @@ import time
 from dataclasses import asdict
 
 from kgcore.core.errors import IndexMismatchError, InputError, clean_field
+from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import RetrievalOptions, Settings
 from kgcore.core.types import Answer, QueryResult
 from kgcore.index.embed import Embedder, embedder_for
 from kgcore.index.parse import Parser, get_parser
 from kgcore.index.store import Index, Store
 from kgcore.index.writer import ensure_chroma
-from kgcore.query.answer import AnswerGenerator, default_answerer, get_generator
+from kgcore.query.answer import AnswerGenerator, QAKGGenerator, default_answerer, get_generator
 from kgcore.query.baselines import retrieve_baseline
+from kgcore.query.qakg import qa_graph, retrieve_qakg
+from kgcore.query.rerank import Reranker, get_reranker
 from kgcore.query.retrieve import retrieve_groundedkg
 
-MAX_QUESTION_CHARS = 2000
+#: The default limit on a question's length (``KGCORE_MAX_QUESTION_CHARS`` sets the engine's).
+MAX_QUESTION_CHARS = Settings.max_question_chars
 
 
 class QueryEngine:
@@ -33,6 +37,7 @@ class QueryEngine:
         self._indexes: dict[str, tuple[str, Index]] = {}
         self._parsers: dict[str, Parser] = dict(parsers or {})
         self._generators: dict[str, AnswerGenerator] = {}
+        self._reranker: Reranker | None = None
 
     # -- cached resources ------------------------------------------------------
     @property
@@ -63,6 +68,13 @@ class QueryEngine:
             self._generators[name] = get_generator(name, self.settings)
         return self._generators[name]
 
+    @property
+    def reranker(self) -> Reranker:
+        """The ``qa-kg`` reranker (a cross-encoder when ``KGCORE_RERANKER_MODEL`` is set), loaded once."""
+        if self._reranker is None:
+            self._reranker = get_reranker(self.settings)
+        return self._reranker
+
     def _check_compatible(self, index: Index) -> None:
         models = index.manifest.models
         embedder = self.embedder
@@ -76,12 +88,15 @@ class QueryEngine:
     # -- operations ------------------------------------------------------------
     def retrieve(self, doc_id: str, question: str, options: RetrievalOptions = RetrievalOptions(),
                  use_chroma: bool = False) -> QueryResult:
-        question = validate_question(question)
+        question = validate_question(question, self.settings.max_question_chars)
         if use_chroma:
             ensure_chroma(self.store, doc_id, self.embedder)
         index = self.index(doc_id)
         if options.method == "full":
             self._check_full_size(index, options)
+        if options.method == "qa-kg":
+            return retrieve_qakg(index, question, options, self.embedder, load_spacy(self.settings.spacy_model),
+                                 self.reranker)
         if options.method == "groundedkg":
             parser = self.parser(index.manifest.options.parser)
             return retrieve_groundedkg(index, question, options, parser, self.embedder, use_chroma)
@@ -101,7 +116,12 @@ class QueryEngine:
     def answer(self, result: QueryResult, answerer: str | None = None) -> Answer:
         start = time.perf_counter()
         book = self.index(result.doc_id).manifest.source_file or result.doc_id
-        answer = self.generator(answerer).generate(result.question, result.sentences, book_name=book)
+        generator = self.generator(answerer)
+        if isinstance(generator, QAKGGenerator):  # short answers read the index's stored QA pairs
+            answer = generator.generate(result.question, result.sentences, book_name=book,
+                                        qa=qa_graph(self.index(result.doc_id), self.embedder))
+        else:
+            answer = generator.generate(result.question, result.sentences, book_name=book)
         result.timings_ms["answer"] = round((time.perf_counter() - start) * 1000, 3)
         return answer
 
@@ -111,9 +131,20 @@ class QueryEngine:
         return result, self.answer(result, answerer)
 
 
-def validate_question(question: str) -> str:
-    """Strip and check a question; empty or oversized questions are refused."""
-    return clean_field("question", question, MAX_QUESTION_CHARS)
+def validate_question(question: str, max_chars: int = MAX_QUESTION_CHARS) -> str:
+    """Strip and check a question; empty or oversized questions and control characters are refused.
+
+    >>> validate_question("  Who ran? ")
+    'Who ran?'
+    >>> validate_question("x" * 30, 20)  # doctest: +NORMALIZE_WHITESPACE
+    Traceback (most recent call last):
+    ...
+    kgcore.core.errors.InputError: question: 30 characters exceed the limit of 20 characters per question
+        (raise it with the environment variable KGCORE_MAX_QUESTION_CHARS)
+    """
+    text = " ".join((question or "").split())
+    Settings(max_question_chars=max_chars).check_limit("question", "max_question_chars", len(text))
+    return clean_field("question", text, max_chars)
 
 
 def result_to_json(result: QueryResult, answer: Answer | None = None) -> dict:

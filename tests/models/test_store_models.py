@@ -35,7 +35,8 @@ def test_a_collection_folder_holds_manifest_shards_linked_graph_and_chroma(tmp_p
     (entry,) = manifest["documents"]
     assert manifest["format"] == 2 and manifest["generation"] == 1 and entry["manifest"]["doc_id"] == "tea"
     assert (path / "documents" / entry["folder"] / "source" / "tea.txt").read_text() == TEA
-    assert {p.name for p in (path / "linked-1").iterdir()} == {"graph.json", "node_ids.json", "node_vectors.npy"}
+    assert {p.name for p in (path / "linked-1").iterdir()} == {"graph.json", "node_ids.json", "node_vectors.npy",
+                                                               "shared_vectors.npz"}
     index = store.load("shelf")
     assert outcome.collection == index.manifest and index.manifest.counts.sentences == len(index.sentences) == 2
     assert [s.position for s in index.sentences] == [0, 1] and index.sentence_vectors.shape == (2, 384)
@@ -83,12 +84,13 @@ def test_errors_name_the_collection(tmp_path):
     assert store.list() == [] and not (tmp_path / "shelf").exists()
 
 
-def test_a_damaged_collection_manifest_is_not_listed_and_says_so(tmp_path):
+def test_a_damaged_collection_manifest_is_listed_as_damaged_and_says_so(tmp_path):
     store = Store(tmp_path)
     _add(store, "shelf", "tea.txt", TEA)
     (tmp_path / "shelf" / "collection.json").write_text("{broken")
-    assert store.list() == []
-    with pytest.raises(KgcoreError, match="damaged collection manifest"):
+    (listed,) = store.list()
+    assert listed.name == "shelf" and "collection.json: damaged index file (not valid JSON" in listed.damaged
+    with pytest.raises(KgcoreError, match="collection.json: damaged index file .* delete --collection shelf"):
         store.manifest("shelf")
 
 

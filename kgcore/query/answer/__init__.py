@@ -1,6 +1,7 @@
 """Answer generation: the generator protocol, the paper's prompts, citations and the backends.
 
-Two generators exist (see :func:`get_generator`): ``openai`` sends the
+Three generators exist (see :func:`get_generator`): ``qa-kg`` (:mod:`~kgcore.query.answer.short`)
+ranks the question–answer pairs generated from the context's frames and returns short answers; ``openai`` sends the
 paper's Appendix A prompt (:mod:`~kgcore.query.answer.prompts`) to any
 OpenAI-compatible chat endpoint (:mod:`~kgcore.query.answer.openai_compat`),
 and ``extractive`` (the offline default, :mod:`~kgcore.query.answer.extractive`)
@@ -20,10 +21,12 @@ from kgcore.query.answer.citations import cite, cited_ids, split_answer_sentence
 from kgcore.query.answer.extractive import ExtractiveGenerator
 from kgcore.query.answer.openai_compat import OpenAIGenerator
 from kgcore.query.answer.prompts import build_prompt, format_content
+from kgcore.query.answer.short import QAKGGenerator
 from kgcore.query.answer.words import content_words
+from kgcore.query.rerank import get_reranker
 
 __all__ = [
-    "AnswerGenerator", "ExtractiveGenerator", "OpenAIGenerator", "build_prompt", "cite", "cited_ids",
+    "AnswerGenerator", "ExtractiveGenerator", "OpenAIGenerator", "QAKGGenerator", "build_prompt", "cite", "cited_ids",
     "content_words", "default_answerer", "format_content", "get_generator", "split_answer_sentences", "strip_markers",
 ]
 
@@ -35,6 +38,9 @@ def get_generator(name: str, settings: Settings) -> AnswerGenerator:
     """
     if name == "extractive":
         return ExtractiveGenerator(embedder=embedder_for(settings), nlp=load_spacy(settings.spacy_model))
+    if name == "qa-kg":
+        return QAKGGenerator(embedder=embedder_for(settings), nlp=load_spacy(settings.spacy_model),
+                             reranker=get_reranker(settings))
     if name == "openai":
         OpenAIGenerator.check_configured(settings)
         return OpenAIGenerator(settings, embedder=embedder_for(settings))

@@ -1,0 +1,175 @@
+"""Question–answer pairs: the value type, the generator Protocol and the shared quality filter.
+
+A :class:`QAPair` is one atomic fact of one sentence asked as a question (seed 003's QA pairs, grounded as in
+GroundedKG): the answer is a span of the coreference-resolved sentence ``sentence_id``.  Backends (one file
+each) implement :class:`QAGenerator`: ``frames`` (offline, from the stored SRL frames,
+:mod:`kgcore.index.qa.frames`) and ``llm`` (an OpenAI-compatible endpoint, :mod:`kgcore.index.qa.llm`).
+
+The quality filter (:func:`pair_problem`) keeps a pair only when
+
+1. the answer holds a content word, is not a pronoun or a vague adverb ("there", "then"), and has at most
+   :data:`MAX_ANSWER_WORDS` words (an atomic fact, not a paraphrase of the sentence);
+2. the question holds a content word besides its wh-word and verb (no "What did he do?");
+3. the answer is not already said by the question (every content word of the answer in the question:
+   "Who gave Peter up?" — "Peter");
+4. the question has at most :data:`MAX_QUESTION_WORDS` words.
+
+Duplicates (same question and answer, case and spacing ignored) are dropped by :func:`unique_pairs`.
+
+>>> pair_problem("Who lost one shoe among the cabbages?", "Peter", "lost")
+''
+>>> pair_problem("Where did Peter go?", "there"), pair_problem("Who ate it?", "Peter", "ate")
+('answer is vague', 'question has no content word')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Protocol
+
+from kgcore.core.types import Sentence
+
+MAX_ANSWER_WORDS = 15
+MAX_QUESTION_WORDS = 30
+#: Answer types (what a pair's answer is): who -> person, where -> place, when -> time, why -> reason,
+#: how -> manner, what -> thing (or action for "what did X do"), and number when the answer counts.
+ANSWER_TYPES = ("person", "place", "time", "reason", "manner", "thing", "action", "number")
+PRONOUNS = frozenset(
+    "i me my mine myself you your yours yourself he him his himself she her hers herself it its itself we us our "
+    "ours ourselves they them their theirs themselves one this that these those who whom which what".split()
+)
+VAGUE = frozenset("there here then now so thus once again soon later still also too away back up out".split())
+_STOP = frozenset(
+    """a an the and or but if of to in on at by for with from into onto about as is are was were be been being
+    do does did done have has had having not no so than then too very can could would should will shall may
+    might must up out over under again once all any both each some such only own same just who whom whose what
+    which where when why how""".split()
+) | PRONOUNS
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’-]*")
+NUMBER_WORDS = frozenset(
+    "two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred thousand "
+    "dozen score".split()
+)
+
+
+@dataclass
+class QAPair:
+    """One generated question–answer pair, grounded in one sentence.
+
+    ``wh`` is the question word, ``role`` the answer's semantic role (``ARG0``, ``ARGM-LOC``, ... or ``llm``),
+    ``predicate`` the frame's predicate, ``statement`` the frame realised as a clause (the answer sentence
+    shown to users), ``entities`` and ``answer_entities`` the (key, label) of the graph entities the question
+    and the answer mention, ``source`` the backend that made it.
+    """
+
+    id: str
+    question: str
+    answer: str
+    sentence_id: str
+    wh: str
+    answer_type: str
+    role: str = ""
+    predicate: str = ""
+    statement: str = ""
+    entities: list[tuple[str, str]] = field(default_factory=list)
+    answer_entities: list[tuple[str, str]] = field(default_factory=list)
+    source: str = "frames"
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> QAPair:
+        values = {k: data[k] for k in cls.__dataclass_fields__ if k in data}
+        for name in ("entities", "answer_entities"):
+            values[name] = [(str(k), str(label)) for k, label in values.get(name, ())]
+        return cls(**values)
+
+
+class QAGenerator(Protocol):
+    """What every QA-pair backend provides."""
+
+    name: str
+
+    def generate(self, sentences: Sequence[Sentence], analyses: dict[str, dict]) -> list[QAPair]:
+        """Pairs grounded in ``sentences`` (``analyses``: the parser output per sentence id)."""
+        ...
+
+
+def words(text: str) -> list[str]:
+    """Word tokens, lower-cased.
+
+    >>> words("Mr. McGregor's garden!")
+    ['mr', "mcgregor's", 'garden']
+    """
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def content(text: str) -> set[str]:
+    """Content words (stopwords and pronouns out, possessive ``'s`` and plural ``s`` cut)."""
+    out = set()
+    for w in words(text):
+        w = re.sub(r"['’]s$", "", w)
+        if w in _STOP or len(w) < 2:
+            continue
+        if len(w) > 4 and w.endswith("ies"):
+            w = w[:-3] + "y"
+        elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+            w = w[:-1]
+        out.add(w)
+    return out
+
+
+def is_pronoun(text: str) -> bool:
+    """True for a bare pronoun ("he", "It", "them")."""
+    return text.strip().lower() in PRONOUNS
+
+
+def is_number(text: str) -> bool:
+    """True when the answer counts something ("five currant buns", "27 years").
+
+    >>> is_number("five currant buns"), is_number("a loaf")
+    (True, False)
+    """
+    return any(w.isdigit() or w in NUMBER_WORDS for w in words(text))
+
+
+def pair_problem(question: str, answer: str, verb: str = "") -> str:
+    """Why the pair fails the quality filter (see the module docstring), or ``''`` when it passes.
+
+    ``verb`` is the question's predicate as written (its words do not count as content).
+    """
+    answer_words = content(answer)
+    if not answer_words or is_pronoun(answer):
+        return "answer has no content word"
+    if answer.strip().lower() in VAGUE:
+        return "answer is vague"
+    if len(answer.split()) > MAX_ANSWER_WORDS:
+        return "answer too long"
+    question_words = content(question)
+    if not question_words - content(verb):
+        return "question has no content word"
+    if answer_words <= question_words:
+        return "answer is in the question"
+    if len(question.split()) > MAX_QUESTION_WORDS:
+        return "question too long"
+    return ""
+
+
+def normalized(text: str) -> str:
+    """Lower-cased words joined by one space (the key duplicates are found by)."""
+    return " ".join(words(text))
+
+
+def unique_pairs(pairs: Iterable[QAPair]) -> list[QAPair]:
+    """``pairs`` without repeats of (sentence, question, answer), first kept."""
+    seen: set[tuple[str, str, str]] = set()
+    out = []
+    for pair in pairs:
+        key = (pair.sentence_id, normalized(pair.question), normalized(pair.answer))
+        if key not in seen:
+            seen.add(key)
+            out.append(pair)
+    return out

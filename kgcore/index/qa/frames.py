@@ -1,0 +1,302 @@
+"""The ``frames`` QA backend: wh-questions from the stored SRL frames, offline and without a model.
+
+Every frame of a sentence (the coreference-resolved text the parser saw) yields, for each of its core
+arguments and its place, time, manner and reason adjuncts, one question whose answer is that argument's
+span.  Arguments of one role joined by "and"/"," form one answer ("lettuces and radishes").
+
+=============================  ===========================  ===========================================
+answer                         question                     example
+=============================  ===========================  ===========================================
+subject (ARG0, passive ARG1)   Who/What + verb + the rest   Who lost one shoe among the cabbages?
+object (ARG1/ARG2/ARG3)        What/Whom + aux + subject    What did Peter lose among the cabbages?
+  with a preposition           ... stranded preposition     Who was the father put in a pie by?
+ARGM-LOC / GOL / DIR           Where + aux + subject ...    Where did Peter lose one shoe?
+ARGM-TMP                       When ...                     When did Mrs. Rabbit give Peter a dose of tea?
+ARGM-MNR                       How ...                      How did Peter run?
+ARGM-CAU / PRP                 Why ...                      Why did Peter squeeze under the gate?
+verb + objects (with an        What did X do + adjunct      What did Peter do one morning?
+  adjunct to anchor it)
+=============================  ===========================  ===========================================
+
+"Who" is chosen for persons: a title (Mr., Mrs., Captain), a person noun (father, sailor, savage) or a proper
+name that acts (ARG0) more often than it is a place (the object of a where-phrase).  Auxiliaries come from the
+verb as written ("had forgotten" -> "had ... forgotten"); a verb without one takes do-support with the
+predicate's lemma.  Frames whose subject is an unresolved pronoun, entity-only frames and non-retrievable
+sentences (headings, title pages) give nothing; every pair then passes :func:`kgcore.index.qa.base.pair_problem`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from kgcore.core.types import RETRIEVABLE, Argument, Frame, Sentence
+from kgcore.index.qa.base import QAPair, is_number, is_pronoun, pair_problem, unique_pairs
+
+CORE = ("ARG0", "ARG1", "ARG2", "ARG3", "ARG4")
+ADJUNCTS = {"ARGM-LOC": "where", "ARGM-GOL": "where", "ARGM-DIR": "where", "ARGM-TMP": "when",
+            "ARGM-MNR": "how", "ARGM-CAU": "why", "ARGM-PRP": "why"}
+WH_TYPES = {"where": "place", "when": "time", "how": "manner", "why": "reason"}
+#: Adjuncts that anchor a "What did X do ...?" question.
+ANCHORS = ("ARGM-TMP", "ARGM-CAU", "ARGM-PRP", "ARGM-LOC")
+AUXILIARIES = frozenset(
+    "am is are was were be been being have has had do does did will would shall should can could may might must "
+    "'s 're 've 'd 'll ca wo".split()
+)
+PREPOSITIONS = frozenset(
+    "about after against along among amongst around at before behind below beneath beside between by down for "
+    "from in inside into like near of off on onto out outside over round through to toward towards under "
+    "underneath up upon with within without".split()
+)
+#: A prepositional ARG2-4 with one of these is asked with "where" ("put in a pie" -> Where ... put?).
+LOCATIVE_PREPS = frozenset("among amongst at behind beneath beside in inside into near on onto over under underneath "
+                           "upon within".split())
+TITLES = frozenset("mr mrs miss ms dr captain capt sir lady lord king queen prince princess master madam".split())
+PERSON_NOUNS = frozenset(
+    """man woman men women boy girl child children father mother brother sister son daughter wife husband uncle
+    aunt friend people person captain sailor seaman master mate servant slave savage savages cannibal king queen
+    lady gentleman merchant planter widow farmer gardener baker cook doctor priest spaniard englishman portuguese
+    moor prisoner enemy companion neighbour neighbor family parent parents fellow creature rabbit bunny cat
+    mouse sparrow boatswain pilot governor""".split()
+)
+#: "What did X do?" is not asked of these (their frames are states or speech).
+NO_ACTION = frozenset("be have say think know seem".split())
+TO_VERBS = frozenset("give send show tell offer hand bring lend sell pay teach promise".split())
+_JOINER = re.compile(r"^\s*(?:,|,?\s*and|,?\s*or)\s*$")
+MAX_ANCHOR_WORDS = 8
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One answerable argument: an argument or coordinated arguments of one role, as one span."""
+
+    role: str
+    text: str
+    start: int
+    end: int
+    args: tuple[Argument, ...]
+
+    @property
+    def keys(self) -> list[str]:
+        return [a.key for a in self.args if a.key]
+
+    @property
+    def unresolved(self) -> bool:
+        return any(is_pronoun(a.text) for a in self.args)
+
+    @property
+    def clausal(self) -> bool:
+        return all(not a.key and not is_pronoun(a.text) for a in self.args)
+
+
+class FrameQAGenerator:
+    """The ``frames`` backend (:class:`kgcore.index.qa.base.QAGenerator`)."""
+
+    name = "frames"
+
+    def generate(self, sentences: Sequence[Sentence], analyses: dict[str, dict]) -> list[QAPair]:
+        parsed = [(s, analyses[s.id]) for s in sentences if s.role in RETRIEVABLE and s.id in analyses]
+        framed = [(s, a.get("sentence") or s.resolved, [Frame.from_dict(f) for f in a.get("frames", ())])
+                  for s, a in parsed]
+        kinds = entity_kinds(f for _, _, frames in framed for f in frames)
+        pairs: list[QAPair] = []
+        for sentence, text, frames in framed:
+            found = [p for f in frames for p in frame_pairs(f, text, sentence.id, kinds)]
+            for n, pair in enumerate(unique_pairs(found)):
+                pair.id = f"{sentence.id}#q{n}"
+                pairs.append(pair)
+        return pairs
+
+
+def entity_kinds(frames: Iterable[Frame]) -> dict[str, str]:
+    """``person`` or ``place`` per proper-name key, by how the document uses it (acts vs. is a where-phrase)."""
+    acts: Counter[str] = Counter()
+    places: Counter[str] = Counter()
+    for frame in frames:
+        for a in frame.arguments:
+            if not a.key or not a.label[:1].isupper():
+                continue
+            if a.role == "ARG0" or (a.role == "ARG1" and frame.predicate in ("say", "be")):
+                acts[a.key] += 1
+            elif a.role in ("ARGM-LOC", "ARGM-GOL", "ARGM-DIR", "ARG3"):
+                places[a.key] += 1
+    return {k: "person" if acts[k] >= places[k] else "place" for k in set(acts) | set(places)}
+
+
+def is_person(slot: Slot, kinds: dict[str, str]) -> bool:
+    """Whether the slot names a person (see the module docstring)."""
+    for a in slot.args:
+        first, head = a.label.split()[0].lower().rstrip("."), a.label.split()[-1].lower()
+        if first in TITLES or head in PERSON_NOUNS or (a.label[:1].isupper() and kinds.get(a.key) == "person"):
+            return True
+    return False
+
+
+def slots(frame: Frame, text: str) -> list[Slot]:
+    """The frame's answerable arguments (core roles and :data:`ADJUNCTS`), coordinated ones joined, in order."""
+    args = sorted((a for a in frame.arguments if (a.role in CORE or a.role in ADJUNCTS or a.role == "ARGM-ADV")
+                   and 0 <= a.start < a.end <= len(text)), key=lambda a: a.start)
+    out: list[Slot] = []
+    for a in args:
+        last = out[-1] if out else None
+        if last and last.role == a.role and last.end <= a.start and _JOINER.match(text[last.end:a.start]):
+            out[-1] = Slot(a.role, text[last.start:a.end], last.start, a.end, last.args + (a,))
+        elif not any(s.start <= a.start and a.end <= s.end for s in out):
+            out.append(Slot(a.role, a.text, a.start, a.end, (a,)))
+    return out
+
+
+def frame_pairs(frame: Frame, text: str, sid: str, kinds: dict[str, str]) -> list[QAPair]:
+    """The pairs of one frame of the sentence ``text`` (the one the parser saw) with id ``sid``."""
+    if not frame.predicate or not frame.text:
+        return []
+    found = slots(frame, text)
+    subject = _subject(found, frame)
+    if subject is not None and subject.unresolved:
+        return []
+    others = [s for s in found if s is not subject]
+    if any(s.unresolved and s.role in CORE for s in others):
+        return []
+    others = [s for s in others if not s.unresolved]
+    context = _Context(frame, text, sid, kinds, subject, others)
+    pairs = [context.subject_pair()] + [context.object_pair(s) for s in others] + [context.action_pair()]
+    return [p for p in pairs if p is not None]
+
+
+def _subject(found: list[Slot], frame: Frame) -> Slot | None:
+    before = [s for s in found if s.role in ("ARG0", "ARG1") and s.end <= frame.start]
+    for role in ("ARG0", "ARG1"):
+        candidates = [s for s in before if s.role == role]
+        if candidates:
+            return candidates[-1]
+    return None
+
+
+def _finite(verb: str) -> bool:
+    first = verb.split()[0].lower()
+    return first != "to" and not first.endswith("ing")
+
+
+def split_verb(frame: Frame) -> tuple[str, str]:
+    """(auxiliary, the rest) of the frame's verb for an inverted question.
+
+    >>> split_verb(Frame("forget", "had forgotten")), split_verb(Frame("lose", "lost"))
+    (('had', 'forgotten'), ('did', 'lose'))
+    >>> split_verb(Frame("be", "was")), split_verb(Frame("not go", "don't go", negated=True))
+    (('was', ''), ("don't", 'go'))
+    """
+    words = frame.text.split()
+    first = words[0].lower()
+    if _finite(frame.text) and (first in AUXILIARIES or first.endswith("n't")) and (len(words) > 1
+                                                                                    or frame.predicate == "be"):
+        return words[0], " ".join(words[1:])
+    lemma = frame.predicate.removeprefix("not ")
+    if frame.text.lower() == lemma:
+        aux = "do"
+    elif frame.text.lower() in (lemma + "s", lemma + "es"):
+        aux = "does"
+    else:
+        aux = "did"
+    return (aux + " not" if frame.negated else aux), lemma
+
+
+@dataclass
+class _Context:
+    frame: Frame
+    text: str
+    sid: str
+    kinds: dict[str, str]
+    subject: Slot | None
+    others: list[Slot]
+
+    def _pair(self, question: str, answer: Slot | str, wh: str, answer_type: str, role: str,
+              asked: list[Slot], answered: Slot | None = None) -> QAPair | None:
+        question = _sentence_case(" ".join(question.split())).rstrip(" ,;:") + "?"
+        answer_text = answer if isinstance(answer, str) else answer.text
+        answer_text = answer_text.strip(" ,;:")
+        if pair_problem(question, answer_text, self.frame.text):
+            return None
+        if answer_type == "thing" and is_number(answer_text.split()[0]):
+            answer_type = "number"
+        answered = answered or (answer if isinstance(answer, Slot) else None)
+        in_answer = self._entities([answered]) if answered else []
+        return QAPair("", question, answer_text, self.sid, wh, answer_type, role, self.frame.predicate,
+                      self.statement(), self._entities(asked), in_answer)
+
+    def _entities(self, slots_: list[Slot]) -> list[tuple[str, str]]:
+        inside = [a for a in self.frame.arguments if a.key and any(s.start <= a.start and a.end <= s.end
+                                                                     for s in slots_)]
+        return list(dict.fromkeys((a.key, a.label) for a in inside))
+
+    def _rest(self, skip: Slot | None = None) -> list[Slot]:
+        return [s for s in self.others if s is not skip and not (s.clausal and len(s.text.split()) > MAX_ANCHOR_WORDS)
+                and s.role != "ARGM-ADV"]
+
+    def statement(self) -> str:
+        """The frame as a clause: subject, verb, the other arguments in order."""
+        parts = ([self.subject.text] if self.subject else []) + [self.frame.text] + [s.text for s in self._rest()]
+        return _sentence_case(" ".join(" ".join(parts).split())) + "."
+
+    def subject_pair(self) -> QAPair | None:
+        s = self.subject
+        if s is None or not _finite(self.frame.text) or s.clausal:
+            return None
+        wh = "who" if is_person(s, self.kinds) else "what"
+        rest = self._rest()
+        return self._pair(f"{wh} {self.frame.text} {' '.join(r.text for r in rest)}", s, wh,
+                          "person" if wh == "who" else "thing", s.role, rest)
+
+    def object_pair(self, slot: Slot) -> QAPair | None:
+        if self.subject is None:
+            return None
+        aux, main = split_verb(self.frame)
+        wh, answer, strand, answer_type = self._ask(slot)
+        if not wh:
+            return None
+        rest = self._rest(slot)
+        tail = " ".join(r.text for r in rest)
+        question = f"{wh} {aux} {self.subject.text} {main} {tail} {strand}"
+        if slot.clausal and wh in ("when", "where") and len(slot.text.split()) > MAX_ANCHOR_WORDS:
+            return None
+        return self._pair(question, answer, wh, answer_type, slot.role, [self.subject] + rest, slot)
+
+    def _ask(self, slot: Slot) -> tuple[str, Slot | str, str, str]:
+        """(wh-word, answer, stranded preposition, answer type) for a non-subject slot ('' when not asked)."""
+        if slot.role in ADJUNCTS:
+            wh = ADJUNCTS[slot.role]
+            return wh, slot, "", WH_TYPES[wh]
+        if slot.role not in CORE or (slot.clausal and slot.role != "ARG1"):
+            return "", slot, "", ""
+        if self.frame.predicate == "be" and slot.role == "ARG2":
+            return "what", slot, "", "thing"
+        first, _, rest = slot.text.partition(" ")
+        if first.lower() in LOCATIVE_PREPS and slot.role != "ARG1" and not is_person(slot, self.kinds):
+            return "where", slot, "", "place"
+        if first.lower() in PREPOSITIONS and rest and not slot.clausal:
+            wh = "whom" if is_person(slot, self.kinds) else "what"
+            return wh, rest, first.lower(), "person" if wh == "whom" else "thing"
+        if is_person(slot, self.kinds):
+            strand = "to" if slot.role == "ARG2" and self.frame.predicate in TO_VERBS else ""
+            return "whom", slot, strand, "person"
+        return "what", slot, "", "action" if slot.clausal else "thing"
+
+    def action_pair(self) -> QAPair | None:
+        anchors = [s for s in self.others if s.role in ANCHORS and len(s.text.split()) <= MAX_ANCHOR_WORDS]
+        if self.subject is None or not anchors or self.frame.predicate.removeprefix("not ") in NO_ACTION:
+            return None
+        aux, main = split_verb(self.frame)
+        objects = [s for s in self.others if s.role in CORE and s.start > self.frame.start]
+        if aux not in ("did", "do", "does") or not objects:
+            return None
+        answer = " ".join([self.frame.text] + [s.text for s in objects])
+        question = f"what {aux} {self.subject.text} do {' '.join(a.text for a in anchors)}"
+        pair = self._pair(question, answer, "what", "action", "V", [self.subject] + anchors)
+        if pair is not None:
+            pair.answer_entities = self._entities(objects)
+        return pair
+
+
+def _sentence_case(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text

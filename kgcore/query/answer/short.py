@@ -1,0 +1,136 @@
+"""The ``qa-kg`` answerer: short answers from the question–answer pairs grounded in the context (seed 003).
+
+No LLM is involved.  The pairs of the context's sentences (stored at indexing time; generated here from the
+sentences' frames when the index has none) are scored for the question with the ``qa-kg`` features and
+reranker (:mod:`kgcore.query.rerank`): question–pair similarity, answer-type agreement, lexical overlap,
+fuzzy entity matches.  Pairs with the same answer are grouped; the best :data:`MAX_ANSWERS` answers are
+returned as short phrases with their supporting sentence ids (``Answer.short_answers``).  The answer text is
+the best short answer followed by the best pair's statement (its frame realised as a clause, a template
+sentence), e.g. "a pie — Your father was put in a pie by Mrs. McGregor."; with :data:`STYLE` ``short``
+only the phrase.  ``confidence`` maps the best score to 0..1; below :data:`MIN_CONFIDENCE` the answer is
+"No answer found." and says why.  It works with any retrieval method's context.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from kgcore.core.nlp import load_spacy
+from kgcore.core.types import Answer, Citation, SelectedSentence, Sentence
+from kgcore.index.embed import Embedder, get_embedder
+from kgcore.index.parse.srl import frames_of
+from kgcore.index.qa import FrameQAGenerator
+from kgcore.index.qa.base import normalized
+from kgcore.index.qa.files import QATable, embed_pairs
+from kgcore.query.qakg.graph import QAGraph, table_for_sentences
+from kgcore.query.qakg.question import analyse, fuzzy_entities, matched_types, names_of
+from kgcore.query.qakg.score import Evidence, candidates
+from kgcore.query.rerank import Candidate, OfflineReranker, Reranker
+
+MAX_ANSWERS = 5
+#: Scores mapped to confidence 0 and 1.
+LOW_SCORE, HIGH_SCORE = 0.6, 1.8
+MIN_CONFIDENCE = 0.1
+NO_ANSWER = "No answer found."
+#: ``short+sentence`` (the phrase, then the realised statement) or ``short`` (the phrase only).
+STYLE = "short+sentence"
+
+
+class QAKGGenerator:
+    """Ranks the context's QA pairs; ``embedder``/``nlp`` load lazily, ``reranker`` defaults to offline."""
+
+    name = "qa-kg"
+
+    def __init__(self, embedder: Embedder | None = None, nlp=None, reranker: Reranker | None = None,
+                 style: str = STYLE):
+        self._embedder = embedder
+        self._nlp = nlp
+        self.reranker = reranker or OfflineReranker()
+        self.style = style
+
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            self._embedder = get_embedder()
+        return self._embedder
+
+    @property
+    def nlp(self):
+        if self._nlp is None:
+            self._nlp = load_spacy()
+        return self._nlp
+
+    @property
+    def model(self) -> str:
+        return f"{self.embedder.name} + {self.reranker.name} reranker"
+
+    def generate(self, question: str, context: Sequence[SelectedSentence], book_name: str = "",
+                 qa: QAGraph | None = None) -> Answer:
+        """Short answers to ``question`` from ``context``; ``qa`` (the index's QA graph) supplies stored pairs."""
+        table, graph_note = self._table(context, qa)
+        ranked, expected = self.rank(question, table, qa)
+        answers = group_answers(ranked, statements=expected == "action")
+        confidence = _confidence(answers[0]["score"]) if answers else 0.0
+        notes = [graph_note] if graph_note else []
+        if not answers or confidence < MIN_CONFIDENCE:
+            why = "no question-answer pair was found in the context" if not answers else (
+                f"the best pair ({answers[0]['question']!r} -> {answers[0]['answer']!r}) has confidence "
+                f"{confidence:.2f} < {MIN_CONFIDENCE}")
+            return Answer(NO_ANSWER, self.name, self.model, notes=notes + [f"qa-kg answer (no LLM used): {why}."],
+                          short_answers=answers, confidence=round(confidence, 3))
+        best = answers[0]
+        text = best["answer"] if self.style == "short" or best["answer"] == best["statement"] else \
+            f"{best['answer']} — {best['statement']}"
+        notes.append(f"qa-kg answer (no LLM used): {len(answers)} short answer(s) ranked from {len(table.pairs)} "
+                     f"question-answer pairs of the context; the best answers {best['question']!r} "
+                     f"(score {best['score']:.2f}, confidence {confidence:.2f}).")
+        return Answer(text, self.name, self.model, citations=[Citation(text, best["sentence_ids"], [confidence])],
+                      notes=notes, short_answers=answers, confidence=round(confidence, 3))
+
+    def rank(self, question: str, table: QATable, qa: QAGraph | None = None) -> tuple[list[Candidate], str | None]:
+        """The table's pairs scored for ``question``, best first, and the answer type the question expects."""
+        if not table.pairs:
+            return [], None
+        info = analyse(question, self.nlp, self.embedder)
+        names = names_of({k: label for p in table.pairs for k, label in p.entities + p.answer_entities})
+        evidence = Evidence(fuzzy_entities(names, info.mentions),
+                            matched_types(qa, info, self.embedder) if qa else {}, qa.entity_types if qa else {})
+        q_sims, a_sims = table.question_vectors @ info.vector, table.answer_vectors @ info.vector
+        found = candidates(table.pairs, range(len(table.pairs)), q_sims, a_sims, info, evidence)
+        return self.reranker.rerank(question, found), info.expected
+
+    def _table(self, context: Sequence[SelectedSentence], qa: QAGraph | None) -> tuple[QATable, str]:
+        """The context's pairs: from the QA graph, else generated from the context's frames here."""
+        if qa is not None:
+            return table_for_sentences(qa, [s.id for s in context])[1], ""
+        sentences = [Sentence(s.id, 0, 0, s.position, s.text, s.text, s.resolved or s.text, s.document, role=s.role)
+                     for s in context]
+        analyses = {}
+        for s, doc in zip(sentences, self.nlp.pipe([s.resolved for s in sentences])):
+            analyses[s.id] = {"sentence": doc.text, "frames": [f.to_dict() for f in frames_of(doc)]}
+        pairs = FrameQAGenerator().generate(sentences, analyses)
+        return embed_pairs(pairs, self.embedder), "QA pairs generated from the context's frames at answer time."
+
+
+def group_answers(ranked: Sequence[Candidate], limit: int = MAX_ANSWERS, statements: bool = False) -> list[dict]:
+    """The best ``limit`` distinct answers (same words = same answer), each with every sentence supporting it.
+
+    With ``statements`` (a "what happened" question) the answer is the pair's whole statement.
+    """
+    groups: dict[str, dict] = {}
+    for c in ranked:
+        answer = c.pair.statement if statements and c.pair.statement else c.pair.answer
+        key = normalized(answer)
+        if key in groups:
+            groups[key]["sentence_ids"] = list(dict.fromkeys(groups[key]["sentence_ids"] + [c.pair.sentence_id]))
+            continue
+        if len(groups) == limit:
+            continue
+        groups[key] = {**c.to_dict(), "answer": answer, "sentence_ids": [c.pair.sentence_id]}
+    return list(groups.values())
+
+
+def _confidence(score: float) -> float:
+    return float(np.clip((score - LOW_SCORE) / (HIGH_SCORE - LOW_SCORE), 0.0, 1.0))

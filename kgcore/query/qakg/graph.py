@@ -1,0 +1,139 @@
+"""The QA knowledge graph of a loaded collection (seed 003's graph built from QA pairs), cached on the index.
+
+Nodes: one per question (``q:<pair id>``), per distinct answer (``a:<answer>``), per graph entity the pairs
+mention (``e:<key>``) and per entity *type* (``t:<type>``).  Edges, each grounded in the pair's sentence:
+question --<role>--> answer ("ARG0", "ARGM-LOC", ...), question --mentions--> entity, answer --is--> entity,
+entity --is_a--> type.  Node vectors are the questions' and answers' (stored in the shards); node-type
+vectors are the type names' embeddings, made here (a few hundred words).
+
+An entity's types (seed 003's type-level generalisation): a common noun's head ("four little rabbits" ->
+``rabbit``) and, for names, what copular pairs say they are ("Flopsy, Mopsy and Cotton-tail were good little
+bunnies" -> ``bunny``), so a question about "the bunnies" reaches facts about each of them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from kgcore.index.embed import Embedder
+from kgcore.index.loaded import CacheKey, Index
+from kgcore.index.qa import FrameQAGenerator, QAPair
+from kgcore.index.qa.files import QATable, embed_pairs, read_qa
+from kgcore.index.shard import read_analyses
+
+GENERIC_TYPES = frozenset("thing one way time part side place kind sort lot".split())
+
+
+@dataclass
+class QAGraph:
+    """Pairs of every document of a collection, their vectors and the entity/type tables."""
+
+    pairs: list[QAPair]
+    q_vectors: np.ndarray
+    a_vectors: np.ndarray
+    rows: np.ndarray
+    labels: dict[str, str] = field(default_factory=dict)
+    entity_pairs: dict[str, list[int]] = field(default_factory=dict)
+    entity_types: dict[str, set[str]] = field(default_factory=dict)
+    types: list[str] = field(default_factory=list)
+    type_vectors: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
+    by_sentence: dict[str, list[int]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def type_entities(self, type_name: str) -> list[str]:
+        return [k for k, types in self.entity_types.items() if type_name in types]
+
+    def subgraph(self, pair_ids: list[int]) -> dict:
+        """Nodes and edges of the given pairs (for display): questions, answers, entities, types."""
+        nodes: dict[str, dict] = {}
+        edges: list[dict] = []
+        for i in pair_ids:
+            p = self.pairs[i]
+            q, a = f"q:{p.id}", f"a:{p.answer.lower()}"
+            nodes[q] = {"id": q, "label": p.question, "kind": "question"}
+            nodes[a] = {"id": a, "label": p.answer, "kind": "answer", "answer_type": p.answer_type}
+            edges.append({"source": q, "target": a, "role": p.role or p.wh, "sentence_id": p.sentence_id})
+            for (key, label), source, role in [(e, q, "mentions") for e in p.entities] + \
+                                              [(e, a, "is") for e in p.answer_entities]:
+                nodes[f"e:{key}"] = {"id": f"e:{key}", "label": label, "kind": "entity"}
+                edges.append({"source": source, "target": f"e:{key}", "role": role, "sentence_id": p.sentence_id})
+                for t in sorted(self.entity_types.get(key, ())):
+                    nodes[f"t:{t}"] = {"id": f"t:{t}", "label": t, "kind": "type"}
+                    edges.append({"source": f"e:{key}", "target": f"t:{t}", "role": "is_a", "sentence_id": ""})
+        return {"nodes": list(nodes.values()), "edges": edges}
+
+
+QA_GRAPH: CacheKey[QAGraph] = CacheKey("qa-graph")
+
+
+def qa_graph(index: Index, embedder: Embedder) -> QAGraph:
+    """The collection's QA graph, built on first use and kept in ``index.cache``."""
+    return index.cache.get(QA_GRAPH, lambda: build_qa_graph(index, embedder))
+
+
+def build_qa_graph(index: Index, embedder: Embedder) -> QAGraph:
+    """Read every document's pairs (generating them from the frames for shards written without) and link them."""
+    tables, notes = [], []
+    for entry in index.manifest.documents:
+        folder = index.shard_path(entry.doc_id)
+        table = read_qa(folder)
+        if table is None:
+            start = time.perf_counter()
+            sentences = [s for s in index.sentences if s.doc_id == entry.doc_id or not s.doc_id]
+            table = embed_pairs(FrameQAGenerator().generate(sentences, read_analyses(folder)), embedder)
+            notes.append(f"{entry.doc_id}: indexed without QA pairs; {len(table.pairs):,} generated from its frames "
+                         f"on load in {time.perf_counter() - start:.1f} s (re-index to store them)")
+        tables.append(table)
+    pairs: list[QAPair] = []
+    q_parts, a_parts = [np.zeros((0, embedder.dim), np.float32)], [np.zeros((0, embedder.dim), np.float32)]
+    for t in tables:
+        rows = [i for i, p in enumerate(t.pairs) if index.has_sentence(p.sentence_id)]
+        pairs += [t.pairs[i] for i in rows]
+        q_parts.append(t.vectors[t.q_rows[rows]])
+        a_parts.append(t.vectors[t.a_rows[rows]])
+    q_vectors, a_vectors = np.concatenate(q_parts), np.concatenate(a_parts)
+    graph = QAGraph(pairs, q_vectors, a_vectors, np.array([index.sentence_row(p.sentence_id) for p in pairs],
+                                                          dtype=np.int64), notes=notes)
+    _link(graph)
+    graph.types = sorted({t for types in graph.entity_types.values() for t in types})
+    graph.type_vectors = embedder.encode(graph.types) if graph.types else np.zeros((0, embedder.dim), np.float32)
+    return graph
+
+
+def _link(graph: QAGraph) -> None:
+    """Fill the entity, type and sentence tables of ``graph`` from its pairs."""
+    entity_pairs: dict[str, list[int]] = defaultdict(list)
+    types: dict[str, set[str]] = defaultdict(set)
+    by_sentence: dict[str, list[int]] = defaultdict(list)
+    for i, p in enumerate(graph.pairs):
+        by_sentence[p.sentence_id].append(i)
+        for key, label in p.entities + p.answer_entities:
+            graph.labels.setdefault(key, label)
+            if not entity_pairs[key] or entity_pairs[key][-1] != i:
+                entity_pairs[key].append(i)
+            if not label[:1].isupper() and label.split()[-1].lower() not in GENERIC_TYPES:
+                types[key].add(label.split()[-1].lower())
+        for named, kinds in _copula_types(p):
+            types[named] |= kinds
+    graph.entity_pairs, graph.entity_types, graph.by_sentence = dict(entity_pairs), dict(types), dict(by_sentence)
+
+
+def _copula_types(p: QAPair) -> list[tuple[str, set[str]]]:
+    """(name key, its types) said by a copular pair: "What were Flopsy, Mopsy ...?" -> "good little bunnies"."""
+    if p.predicate != "be" or p.source != "frames" or p.wh != "what" or p.role != "ARG2":
+        return []
+    names, nouns = p.entities, p.answer_entities
+    kinds = {label.split()[-1].lower() for _, label in nouns if not label[:1].isupper()} - GENERIC_TYPES
+    return [(key, kinds) for key, label in names if label[:1].isupper()] if kinds else []
+
+
+def table_for_sentences(graph: QAGraph, sentence_ids: list[str]) -> tuple[list[int], QATable]:
+    """(pair indices, a table of just those pairs) grounded in ``sentence_ids`` (the answerer's view)."""
+    ids = [i for sid in dict.fromkeys(sentence_ids) for i in graph.by_sentence.get(sid, ())]
+    n = len(ids)
+    vectors = np.concatenate([graph.q_vectors[ids], graph.a_vectors[ids]]) if ids else graph.q_vectors[:0]
+    return ids, QATable([graph.pairs[i] for i in ids], np.arange(n), np.arange(n, 2 * n), vectors)

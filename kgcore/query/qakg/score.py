@@ -1,0 +1,63 @@
+"""The features of one candidate pair for one question (see :mod:`kgcore.query.rerank.base`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from kgcore.index.qa import QAPair
+from kgcore.index.qa.base import content
+from kgcore.query.qakg.question import QuestionInfo
+from kgcore.query.rerank.base import Candidate, type_agreement
+
+
+@dataclass
+class Evidence:
+    """What a question matched besides its vector: entities by fuzzy match, entity types by their nouns."""
+
+    fuzzy: dict[str, dict] = field(default_factory=dict)
+    types: dict[str, float] = field(default_factory=dict)
+    entity_types: dict[str, set[str]] = field(default_factory=dict)
+
+
+def candidates(pairs: Sequence[QAPair], indices: Sequence[int], q_sims: np.ndarray, a_sims: np.ndarray,
+               info: QuestionInfo, evidence: Evidence) -> list[Candidate]:
+    """One :class:`Candidate` per pair index, with its features (``q_sims``/``a_sims`` indexed like pairs)."""
+    out = []
+    for i in indices:
+        pair = pairs[i]
+        c = Candidate(int(i), pair)
+        kinds = {t for key, _ in pair.entities + pair.answer_entities for t in evidence.entity_types.get(key, ())
+                 if t in evidence.types}
+        said = content(f"{pair.question} {pair.answer}") | kinds
+        answered = {key for key, _ in pair.answer_entities}
+        typed = {key for key in answered if evidence.entity_types.get(key, set()) & set(evidence.types)}
+        c.features = {
+            "similarity": float(q_sims[i]),
+            "answer_sim": float(a_sims[i]),
+            "type": type_agreement(info.expected, pair.answer_type),
+            "lexical": len(info.words & said) / len(info.words) if info.words else 0.0,
+            "fuzzy": 0.0,
+            "type_level": 0.0,
+            "repeat": 1.0 if content(pair.answer) <= info.words or (answered and answered <= typed) else 0.0,
+        }
+        _entity_features(c, evidence)
+        out.append(c)
+    return out
+
+
+def _entity_features(c: Candidate, evidence: Evidence) -> None:
+    for key, _label in c.pair.entities + c.pair.answer_entities:
+        match = evidence.fuzzy.get(key)
+        if match:
+            value = 1.0 - match["distance"] / (match["allowed"] + 1)
+            if value > c.features["fuzzy"]:
+                c.features["fuzzy"] = value
+                c.why["fuzzy"] = {k: match[k] for k in ("mention", "label", "distance")}
+        for type_name in evidence.entity_types.get(key, ()):
+            cosine = evidence.types.get(type_name, 0.0)
+            if cosine > c.features["type_level"]:
+                c.features["type_level"] = cosine
+                c.why["type"] = {"type": type_name, "entity": _label}

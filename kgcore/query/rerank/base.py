@@ -1,0 +1,83 @@
+"""Reranking ``qa-kg`` candidates: the Reranker protocol, the candidate type and the offline features.
+
+Every candidate pair carries its features, so the Ask page can say why it ranked:
+
+=============  =====================================================================================
+``similarity`` cosine of the question to the pair's generated question
+``answer_sim`` cosine of the question to the pair's answer
+``type``       answer-type agreement: 1 when the pair answers what the question asks for (a "who"
+               question wants a person, "where" a place ...), 0 when it answers something else,
+               0.5 when the question does not say
+``lexical``    share of the question's content words found in the pair's question and answer
+``fuzzy``      1 - edits/(allowed+1) when the pair mentions an entity the question names (fuzzy match)
+``type_level`` cosine of a question noun to a type of an entity the pair mentions ("bunnies")
+``repeat``     1 when every content word of the answer is already in the question (no new information)
+=============  =====================================================================================
+
+The offline score is :data:`WEIGHTS` · features (set on the dev questions only).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from kgcore.index.qa.base import QAPair
+
+WEIGHTS = {"similarity": 1.0, "answer_sim": 0.1, "type": 0.3, "lexical": 0.5, "fuzzy": 0.2, "type_level": 0.1,
+           "repeat": -0.6}
+#: Pair answer types that answer a question of each expected type (kgcore.query.qakg.question.expected_type).
+COMPATIBLE = {
+    "person": {"person"}, "place": {"place"}, "time": {"time"}, "reason": {"reason"}, "manner": {"manner"},
+    "number": {"number"}, "object": {"thing", "number", "person"},
+}
+
+
+@dataclass
+class Candidate:
+    """One pair considered for a question (``index`` into the QA graph or table it came from)."""
+
+    index: int
+    pair: QAPair
+    features: dict[str, float] = field(default_factory=dict)
+    score: float = 0.0
+    #: What the features rest on, in words: the fuzzy match (mention, name, edits), the matched type.
+    why: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        p = self.pair
+        return {"pair_id": p.id, "question": p.question, "answer": p.answer, "sentence_id": p.sentence_id,
+                "wh": p.wh, "answer_type": p.answer_type, "role": p.role, "predicate": p.predicate,
+                "statement": p.statement, "source": p.source, "score": round(self.score, 4),
+                "features": {k: round(v, 4) for k, v in self.features.items()}, "why": dict(self.why)}
+
+
+class Reranker(Protocol):
+    """What every reranker provides: the candidates scored and sorted, best first."""
+
+    name: str
+
+    def rerank(self, question: str, candidates: Sequence[Candidate]) -> list[Candidate]:
+        ...
+
+
+def type_agreement(expected: str | None, answer_type: str) -> float:
+    """1 when a pair of ``answer_type`` answers a question expecting ``expected``, 0 when not, 0.5 unknown.
+
+    >>> type_agreement("person", "person"), type_agreement("person", "place"), type_agreement(None, "place")
+    (1.0, 0.0, 0.5)
+    """
+    if expected is None or expected not in COMPATIBLE:  # "what happened", "what did X do": any pair's statement
+        return 0.5
+    return 1.0 if answer_type in COMPATIBLE[expected] else 0.0
+
+
+def offline_score(features: dict[str, float]) -> float:
+    """The weighted sum of the features (:data:`WEIGHTS`)."""
+    return sum(WEIGHTS.get(name, 0.0) * value for name, value in features.items())
+
+
+def by_score(candidates: Sequence[Candidate]) -> list[Candidate]:
+    """Best first; ties keep the earlier pair (reading order)."""
+    return sorted(candidates, key=lambda c: (-c.score, c.index))

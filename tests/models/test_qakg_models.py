@@ -1,0 +1,92 @@
+"""``qa-kg`` with the real spaCy and MiniLM (issue #15): pairs stored at indexing, fuzzy rescue, answer-type
+agreement, short answers on any method's context, and "no answer found"."""
+
+from __future__ import annotations
+
+import pytest
+
+from kgcore.core.settings import RetrievalOptions
+from kgcore.index.qa.files import read_qa
+
+GARDEN = """Mr. McGregor was a gardener. He grew lettuces and radishes in his garden behind the wood.
+
+One morning Peter squeezed under the gate of the garden because he was hungry. Peter ate some lettuces and some
+French beans. Mr. McGregor saw Peter near the cucumber frame and ran after him with a rake. Peter lost his shoes
+among the cabbages.
+
+Flopsy, Mopsy and Cotton-tail were good little bunnies. They went down the lane to gather blackberries.
+Mrs. Rabbit gave Peter a dose of camomile tea in the evening.
+"""
+
+
+@pytest.fixture(scope="module")
+def garden(tmp_path_factory):
+    from kgcore.index.pipeline import index_file
+    from kgcore.index.store import Store
+    from kgcore.query.engine import QueryEngine
+
+    path = tmp_path_factory.mktemp("src") / "garden.txt"
+    path.write_text(GARDEN, encoding="utf-8")
+    store = Store(tmp_path_factory.mktemp("store"))
+    import dataclasses
+
+    from kgcore.core.settings import Settings
+
+    index_file(path, store, name="garden", settings=dataclasses.replace(Settings.from_env(), qa_pairs=True))
+    return QueryEngine(store)
+
+
+def ask(engine, question, method="qa-kg"):
+    return engine.ask("garden", question, RetrievalOptions(method=method, budget_words=60), answerer="qa-kg")
+
+
+def test_pairs_are_generated_and_stored_at_indexing(garden):
+    index = garden.index("garden")
+    entry = index.manifest.documents[0]
+    table = read_qa(index.shard_path("garden"))
+    found = {(p.question, p.answer) for p in table.pairs}
+    assert ("Where did Peter lose Peter's shoes?", "among the cabbages") in found
+    assert ("What did Mr. McGregor grow in Mr. McGregor's garden behind the wood?", "lettuces and radishes") in found
+    assert ("Who ran after Peter with a rake?", "Mr. McGregor") in found
+    assert table.vectors.shape[1] == 384 and len(table.q_rows) == len(table.pairs)
+    assert "qa" in entry.manifest.timings_s
+
+
+def test_fuzzy_rescue_of_a_misspelt_name(garden):
+    result, answer = ask(garden, "What did Mc Greggor grow?")
+    assert any("Fuzzy entity match" in n and "Mr. McGregor" in n for n in result.notes)
+    best = result.qa_pairs[0]
+    assert best["answer"] == "lettuces and radishes" and best["why"]["fuzzy"]["label"] == "Mr. McGregor"
+    assert answer.short_answers[0]["answer"] == "lettuces and radishes"
+
+
+def test_answer_type_agreement_picks_the_person(garden):
+    result, answer = ask(garden, "Who ran after Peter?")
+    assert answer.short_answers[0]["answer"] == "Mr. McGregor"
+    assert answer.short_answers[0]["features"]["type"] == 1.0
+    assert answer.text.startswith("Mr. McGregor — Mr. McGregor ran after Peter")
+    assert answer.citations[0].sentence_ids == [answer.short_answers[0]["sentence_id"]]
+    assert 0 < answer.confidence <= 1
+
+
+def test_short_answers_on_another_methods_context(garden):
+    result, answer = ask(garden, "Where did Peter lose his shoes?", method="dense")
+    assert result.method == "dense"
+    assert answer.short_answers[0]["answer"] == "among the cabbages"
+    assert len(answer.short_answers) <= 5
+
+
+def test_short_answers_without_stored_pairs_come_from_the_contexts_frames(garden):
+    from kgcore.query.answer import QAKGGenerator
+
+    result = garden.retrieve("garden", "What did the bunnies gather?", RetrievalOptions(method="bm25", k=5))
+    answer = QAKGGenerator(embedder=garden.embedder).generate(result.question, result.sentences)
+    assert "generated from the context's frames" in answer.notes[0]
+    assert "blackberries" in [a["answer"] for a in answer.short_answers]
+
+
+def test_no_answer_found_below_the_threshold(garden):
+    from kgcore.query.answer import QAKGGenerator
+
+    answer = QAKGGenerator(embedder=garden.embedder).generate("What is the capital of Peru?", [])
+    assert answer.text == "No answer found." and answer.confidence == 0.0

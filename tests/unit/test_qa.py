@@ -1,0 +1,216 @@
+"""QA pairs (issue #15) without models: frame templates, the quality filter, LLM generation against a real local
+HTTP endpoint, fuzzy entity matching, answer-type agreement, rerankers and short-answer grouping."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from test_answer import Endpoint, completion, settings_for
+
+from kgcore.core.errors import GenerationError, ModelUnavailableError
+from kgcore.core.settings import ANSWERERS, METHODS, Settings
+from kgcore.core.types import Argument, Frame, Sentence
+from kgcore.index.qa import FrameQAGenerator, LLMQAGenerator, generate_pairs
+from kgcore.index.qa.base import QAPair, pair_problem
+from kgcore.query.answer.short import group_answers
+from kgcore.query.qakg.question import expected_type, fuzzy_entities, names_of
+from kgcore.query.rerank import Candidate, CrossEncoderReranker, OfflineReranker, get_reranker, type_agreement
+
+
+def sentence(sid: str, text: str) -> Sentence:
+    return Sentence(f"d/{sid}", 0, 0, 0, text, text, text, "d")
+
+
+def arg(role: str, text: str, whole: str, label: str = "", key: str | None = None) -> Argument:
+    start = whole.index(text)
+    label = label or text.split()[-1]
+    return Argument(role, text, label, label.lower() if key is None else key, start, start + len(text))
+
+
+def frame(whole: str, predicate: str, verb: str, *args: Argument, negated: bool = False) -> dict:
+    start = whole.index(verb)
+    return Frame(predicate, verb, tuple(args), negated, start, start + len(verb)).to_dict()
+
+
+LOST = "Peter lost one shoe among the cabbages."
+GREW = "Mr. McGregor grew lettuces and radishes in the garden."
+PUT = "Your father was put in a pie by Mrs. McGregor."
+PRONOUN = "He ate it in the evening."
+
+
+def analyses() -> dict[str, dict]:
+    return {
+        "d/text_0-0": {"sentence": LOST, "frames": [frame(
+            LOST, "lose", "lost", arg("ARG0", "Peter", LOST), arg("ARG1", "one shoe", LOST),
+            arg("ARGM-LOC", "among the cabbages", LOST, "cabbage"))]},
+        "d/text_0-1": {"sentence": GREW, "frames": [frame(
+            GREW, "grow", "grew", arg("ARG0", "Mr. McGregor", GREW, "Mr. McGregor", "mr mcgregor"),
+            arg("ARG1", "lettuces", GREW, "lettuce"), arg("ARG1", "radishes", GREW, "radish"),
+            arg("ARGM-LOC", "in the garden", GREW, "garden"))]},
+        "d/text_0-2": {"sentence": PUT, "frames": [frame(
+            PUT, "put", "was put", arg("ARG1", "Your father", PUT, "father"), arg("ARG2", "in a pie", PUT, "pie"),
+            arg("ARG0", "by Mrs. McGregor", PUT, "Mrs. McGregor", "mrs mcgregor"))]},
+        "d/text_0-3": {"sentence": PRONOUN, "frames": [frame(
+            PRONOUN, "eat", "ate", arg("ARG0", "He", PRONOUN, "he", ""), arg("ARG1", "it", PRONOUN, "it", ""),
+            arg("ARGM-TMP", "in the evening", PRONOUN, "evening"))]},
+    }
+
+
+SENTENCES = [sentence(f"text_0-{i}", t) for i, t in enumerate([LOST, GREW, PUT, PRONOUN])]
+
+
+def qa_of(pairs: list[QAPair]) -> set[tuple[str, str]]:
+    return {(p.question, p.answer) for p in pairs}
+
+
+# -- generation from frames ----------------------------------------------------------
+def test_frames_give_wh_questions_whose_answers_are_argument_spans():
+    pairs = FrameQAGenerator().generate(SENTENCES, analyses())
+    found = qa_of(pairs)
+    assert ("Who lost one shoe among the cabbages?", "Peter") in found
+    assert ("What did Peter lose among the cabbages?", "one shoe") in found
+    assert ("Where did Peter lose one shoe?", "among the cabbages") in found
+    assert ("What did Peter do among the cabbages?", "lost one shoe") in found
+    # coordinated arguments are one answer; a title makes a person ("Who")
+    assert ("What did Mr. McGregor grow in the garden?", "lettuces and radishes") in found
+    assert ("Who grew lettuces and radishes in the garden?", "Mr. McGregor") in found
+    # the passive's agent with its preposition stranded; the auxiliary from the verb as written
+    assert ("Whom was Your father put in a pie by?", "Mrs. McGregor") in found
+    assert ("Where was Your father put by Mrs. McGregor?", "in a pie") in found
+    # an unresolved pronoun subject gives nothing
+    assert not [p for p in pairs if p.sentence_id == "d/text_0-3"]
+    by_answer = {p.answer: p for p in pairs}
+    assert by_answer["Peter"].answer_type == "person" and by_answer["among the cabbages"].answer_type == "place"
+    assert by_answer["one shoe"].entities == [("peter", "Peter"), ("cabbage", "cabbage")]
+    assert by_answer["one shoe"].answer_entities == [("shoe", "shoe")]
+    assert by_answer["one shoe"].statement == "Peter lost one shoe among the cabbages."
+    assert all(p.id.startswith(p.sentence_id + "#q") for p in pairs)
+    assert len({p.id for p in pairs}) == len(pairs)
+
+
+def test_non_retrievable_sentences_give_no_pairs():
+    heading = Sentence("d/text_0-0", 0, 0, 0, LOST, LOST, LOST, "d", role="heading")
+    assert FrameQAGenerator().generate([heading], analyses()) == []
+
+
+@pytest.mark.parametrize("question, answer, verb, problem", [
+    ("Who lost one shoe?", "Peter", "lost", ""),
+    ("Where did Peter go?", "there", "go", "answer is vague"),
+    ("Who ate it?", "Peter", "ate", "question has no content word"),
+    ("Who gave Peter up?", "Peter", "gave", "answer is in the question"),
+    ("What did Peter see?", "him", "see", "answer has no content word"),
+    ("What did Peter see?", " ".join(["word"] * 16), "see", "answer too long"),
+])
+def test_quality_filter(question, answer, verb, problem):
+    assert pair_problem(question, answer, verb) == problem
+
+
+# -- LLM generation against a local endpoint ------------------------------------------
+def test_llm_pairs_are_validated_against_the_chunk():
+    reply = json.dumps([
+        {"question": "Where did Peter lose one shoe?", "answer": "among the cabbages", "sentence_ids": ["d/text_0-0"]},
+        {"question": "Who invented the pie?", "answer": "Mrs. McGregor", "sentence_ids": ["d/text_9-9"]},
+        {"question": "What did Mr. McGregor sell?", "answer": "potatoes", "sentence_ids": ["d/text_0-1"]},
+        {"question": "Who grew radishes", "answer": "Mr. McGregor", "sentence_ids": ["[d/text_0-1]"]},
+    ])
+    with Endpoint([(200, completion(f"Here you are:\n```json\n{reply}\n```"), 0)]) as server:
+        generator = LLMQAGenerator(settings_for(server.url))
+        pairs = generator.generate(SENTENCES, {})
+    [request] = server.requests
+    prompt = request["json"]["messages"][0]["content"]
+    assert "[d/text_0-0] Peter lost one shoe among the cabbages." in prompt and "JSON list" in prompt
+    # an invented id and an answer not in its sentence are dropped; ids in brackets are read
+    assert qa_of(pairs) == {("Where did Peter lose one shoe?", "among the cabbages"),
+                            ("Who grew radishes?", "Mr. McGregor")}
+    assert generator.dropped == 2
+    assert {(p.source, p.answer_type) for p in pairs} == {("llm", "place"), ("llm", "person")}
+    assert all(p.id.endswith(("#llm0", "#llm1")) for p in pairs)
+
+
+def test_llm_pairs_join_the_frame_pairs_without_duplicates():
+    reply = json.dumps([{"question": "Where did Peter lose one shoe?", "answer": "among the cabbages",
+                         "sentence_ids": ["d/text_0-0"]}])
+    with Endpoint([(200, completion(reply), 0)]) as server:
+        pairs = generate_pairs(SENTENCES, analyses(), [FrameQAGenerator(), LLMQAGenerator(settings_for(server.url))])
+    assert sum(p.answer == "among the cabbages" for p in pairs) == 1
+
+
+def test_llm_generation_failure_names_the_task_and_hides_the_key():
+    with Endpoint([(401, {"error": {"message": "bad key"}}, 0)]) as server:
+        with pytest.raises(GenerationError, match="QA pair generation failed at .*401") as info:
+            LLMQAGenerator(settings_for(server.url)).generate(SENTENCES, {})
+    assert "sk-test" not in str(info.value)
+
+
+def test_llm_generation_needs_an_endpoint():
+    with pytest.raises(ModelUnavailableError, match="KGCORE_OPENAI_BASE_URL"):
+        LLMQAGenerator(Settings(qa_llm=True))
+
+
+# -- question side -------------------------------------------------------------------
+NAMES = names_of({"mr mcgregor": "Mr. McGregor", "robinson crusoe": "Robinson Crusoe", "tom": "Tom",
+                  "garden": "garden"})
+
+
+@pytest.mark.parametrize("mention, key", [
+    ("Mc Gregor", "mr mcgregor"), ("McGreggor", "mr mcgregor"), ("Crusoe", "robinson crusoe"),
+    ("Robinson Cruso", "robinson crusoe"), ("Mr. McGregor", "mr mcgregor"),
+])
+def test_fuzzy_match_rescues_misspellings_and_variants(mention, key):
+    assert key in fuzzy_entities(NAMES, [mention])
+
+
+def test_fuzzy_match_is_bounded():
+    assert fuzzy_entities(NAMES, ["Tim"]) == {}          # short names must match exactly
+    assert fuzzy_entities(NAMES, ["Garden"]) == {}       # common nouns are not names
+    assert fuzzy_entities(NAMES, ["Crusader"]) == {}     # more than the allowed edits
+    match = fuzzy_entities(NAMES, ["McGreggor"])["mr mcgregor"]
+    assert (match["distance"], match["allowed"], match["label"]) == (1, 3, "Mr. McGregor")
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("Who ran after Peter?", "person"), ("Where did Peter hide?", "place"), ("When did he leave?", "time"),
+    ("Why did he run?", "reason"), ("How many buns did she buy?", "number"), ("How did he escape?", "manner"),
+    ("What did she buy?", "object"), ("What was Mr. McGregor doing?", "action"), ("What happened next?", "action"),
+])
+def test_expected_answer_type(question, expected):
+    assert expected_type(question.lower().rstrip("?").split()) == expected
+
+
+def test_type_agreement_and_offline_reranking():
+    assert type_agreement("person", "person") == 1.0 and type_agreement("person", "place") == 0.0
+    assert type_agreement("object", "person") == 1.0 and type_agreement("action", "place") == 0.5
+    place = QAPair("p", "Where did Peter lose one shoe?", "among the cabbages", "s", "where", "place")
+    person = QAPair("q", "Who lost one shoe?", "Peter", "s", "who", "person")
+    same = {"similarity": 0.8, "lexical": 0.5, "repeat": 0.0}
+    ranked = OfflineReranker().rerank("Who lost a shoe?", [Candidate(0, place, {**same, "type": 0.0}),
+                                                            Candidate(1, person, {**same, "type": 1.0})])
+    assert [c.pair.answer for c in ranked] == ["Peter", "among the cabbages"]
+    assert ranked[0].score > ranked[1].score
+
+
+def test_cross_encoder_reranker_says_what_to_download(tmp_path):
+    assert isinstance(get_reranker(Settings()), OfflineReranker)
+    with pytest.raises(ModelUnavailableError, match="KGCORE_RERANKER_MODEL.*huggingface-cli download"):
+        CrossEncoderReranker(str(tmp_path / "missing"))
+    with pytest.raises(ModelUnavailableError, match="not a model folder"):
+        get_reranker(Settings(reranker_model=str(tmp_path)))
+
+
+def test_group_answers_merges_equal_answers_and_keeps_five():
+    pairs = [QAPair(f"p{i}", f"Q{i}?", answer, f"s{i}", "what", "thing", statement=f"S{i}.")
+             for i, answer in enumerate(["a pie", "A pie", "bread", "buns", "tea", "milk", "jam"])]
+    ranked = [Candidate(i, p, score=1.0 - i / 10) for i, p in enumerate(pairs)]
+    answers = group_answers(ranked)
+    assert [a["answer"] for a in answers] == ["a pie", "bread", "buns", "tea", "milk"]
+    assert answers[0]["sentence_ids"] == ["s0", "s1"]
+    assert group_answers(ranked, statements=True)[0]["answer"] == "S0."
+
+
+def test_settings_offer_qa_kg():
+    assert "qa-kg" in METHODS and "qa-kg" in ANSWERERS
+    s = Settings.from_env({"KGCORE_RERANKER_MODEL": "/models/rr", "KGCORE_QA_LLM": "1"})
+    assert (s.reranker_model, s.qa_llm) == ("/models/rr", True)
+    assert np.isclose(type_agreement(None, "thing"), 0.5)
