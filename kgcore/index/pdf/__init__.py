@@ -13,6 +13,7 @@ sentence when sentences are split (:mod:`kgcore.index.pdf.citations`).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -30,6 +31,18 @@ from kgcore.index.pdf.words import Vocabulary, join_lines
 PROSE = frozenset({BODY, ABSTRACT, APPENDIX, LIST_ITEM})
 SECTION_SEPARATOR = " › "
 _SENTENCE_END = (".", "?", "!", ":", '."', ".”", ".)")
+_NON_FINAL = re.compile(r"\b(?:et al|e\.g|i\.e|cf|vs|Figs?|Eqs?|Secs?|Tab)\.$")
+
+
+def _finished(text: str) -> bool:
+    """Whether ``text`` ends a sentence ("... et al." and "... Fig." do not).
+
+    >>> _finished("It works."), _finished("as shown by Lewis et al."), _finished("It works")
+    (True, False, False)
+    """
+    return text.endswith(_SENTENCE_END) and not _NON_FINAL.search(text)
+
+
 #: A prose fragment starting with one of these runs on from before (text after inline math, a footnote mark).
 _RUNS_ON = ",;:)]"
 
@@ -105,11 +118,12 @@ class _Flow:
         self.last: dict[str, int] = {}  # the last paragraph of each role (prose under PROSE), even across a heading
 
     def add(self, role: str, paragraph: Paragraph) -> None:
-        runs_on = paragraph.text[:1].islower() or paragraph.text[:1] in _RUNS_ON
+        first = paragraph.text[:1]
+        runs_on = first.islower() or first in _RUNS_ON or (first in "([" and role != LIST_ITEM)
         key = "prose" if role in PROSE else role
         last = self.last.get(key)
         text = self.out[last].text if last is not None else ""
-        unfinished = last is not None and (not text.endswith(_SENTENCE_END) or key == "prose" and text.endswith(":"))
+        unfinished = last is not None and (not _finished(text) or key == "prose" and text.endswith(":"))
         if role in PROSE and self.open_prose is None and runs_on and unfinished:
             self.open_prose = last  # no sentence starts in lower case: a figure label or display math came between
         if role in PROSE and self.open_prose is not None and (paragraph.text[:1].isalnum() or runs_on):
@@ -122,7 +136,7 @@ class _Flow:
             self.out.append(paragraph)
             self.last[key] = len(self.out) - 1
             self.open_prose = len(self.out) - 1 if role in PROSE else None if role == HEADING else self.open_prose
-        if self.open_prose is not None and self.out[self.open_prose].text.endswith(_SENTENCE_END):
+        if self.open_prose is not None and _finished(self.out[self.open_prose].text):
             self.open_prose = None
 
     def join(self, at: int, rest: Paragraph) -> None:
