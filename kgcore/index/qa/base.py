@@ -98,6 +98,34 @@ class QAGenerator(Protocol):
         ...
 
 
+#: Question words.
+WH_WORDS = frozenset("who whom whose what which where when why how".split())
+
+
+def asked_for(words: Sequence[str]) -> str | None:
+    """What a question (its lower-cased words) asks for by its wh-word alone: person, place, time, reason or
+    number; None when that takes more (what/which, how) — each answerer decides those its own way.
+
+    >>> [asked_for(q.lower().rstrip("?").split()) for q in ("Who ran?", "How many buns?", "What year was it?")]
+    ['person', 'number', 'time']
+    >>> asked_for(["what", "did", "he", "eat"]) is None
+    True
+    """
+    wh = next((w for w in words if w in WH_WORDS), None)
+    joined = " ".join(words)
+    if wh in ("who", "whom", "whose"):
+        return "person"
+    if wh == "where":
+        return "place"
+    if wh == "when" or re.search(r"\bwhat (time|year|day|month)\b", joined):
+        return "time"
+    if wh == "why":
+        return "reason"
+    if re.search(r"\bhow (many|much|old|long)\b", joined):
+        return "number"
+    return None
+
+
 def words(text: str) -> list[str]:
     """Word tokens, lower-cased.
 

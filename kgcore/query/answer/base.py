@@ -1,11 +1,13 @@
-"""The AnswerGenerator protocol every answer backend implements."""
+"""The AnswerGenerator protocol every answer backend implements, and the lazy models the offline ones share."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Protocol
 
+from kgcore.core.nlp import load_spacy
 from kgcore.core.types import Answer, SelectedSentence
+from kgcore.index.embed import Embedder, get_embedder
 
 
 class AnswerGenerator(Protocol):
@@ -25,3 +27,23 @@ class AnswerGenerator(Protocol):
 
     def generate(self, question: str, context: Sequence[SelectedSentence], book_name: str = "") -> Answer:
         ...
+
+
+class LazyModels:
+    """The embedder and spaCy pipeline of an offline answerer, loaded on first use when not given."""
+
+    def __init__(self, embedder: Embedder | None = None, nlp=None):
+        self._embedder = embedder
+        self._nlp = nlp
+
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            self._embedder = get_embedder()
+        return self._embedder
+
+    @property
+    def nlp(self):
+        if self._nlp is None:
+            self._nlp = load_spacy()
+        return self._nlp

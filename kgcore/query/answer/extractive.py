@@ -31,9 +31,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from kgcore.core.nlp import load_spacy
 from kgcore.core.types import Answer, Citation, SelectedSentence
-from kgcore.index.embed import Embedder, get_embedder
+from kgcore.index.qa.base import WH_WORDS, asked_for
+from kgcore.query.answer.base import LazyModels
 from kgcore.query.answer.words import content_words
 
 W_OVERLAP = 0.5
@@ -46,7 +46,6 @@ MAX_EMBEDDED = 512
 MIN_CLAUSE_WORDS = 3
 EMPTY_CONTEXT_TEXT = "No context was retrieved, so the extractive answerer cannot answer."
 
-WH_WORDS = frozenset("who whom whose what which where when why how".split())
 LIGHT_VERBS = frozenset("be have do get go come make".split())
 #: Words that frame a question ("what happened", "what did he do") rather than say what it is about.
 FRAME_WORDS = frozenset("happen do".split())
@@ -68,26 +67,10 @@ _CONJUNCT_SPLIT = re.compile(r";|,\s+(?:and|but)\s+|\s+--\s+")
 _LEADING_JOINERS = frozenset("and but so or then".split())
 
 
-class ExtractiveGenerator:
+class ExtractiveGenerator(LazyModels):
     """Extracts an answer span from the context; ``embedder``/``nlp`` load lazily when ``None``."""
 
     name = "extractive"
-
-    def __init__(self, embedder: Embedder | None = None, nlp=None):
-        self._embedder = embedder
-        self._nlp = nlp
-
-    @property
-    def embedder(self) -> Embedder:
-        if self._embedder is None:
-            self._embedder = get_embedder()
-        return self._embedder
-
-    @property
-    def nlp(self):
-        if self._nlp is None:
-            self._nlp = load_spacy()
-        return self._nlp
 
     @property
     def model(self) -> str:
@@ -161,18 +144,11 @@ def answer_type(q_doc) -> str | None:
     words = [t.lower_ for t in q_doc]
     if not words:
         return None
+    asked = asked_for(words)
+    if asked is not None:
+        return asked
     wh = next((w for w in words if w in WH_WORDS), None)
     joined = " ".join(words)
-    if wh in ("who", "whom", "whose"):
-        return "person"
-    if wh == "where":
-        return "place"
-    if wh == "when" or re.search(r"\bwhat (time|year|day|month)\b", joined):
-        return "time"
-    if wh == "why":
-        return "reason"
-    if re.search(r"\bhow (many|much|old|long)\b", joined):
-        return "number"
     if wh in ("what", "which"):
         if re.search(r"\bwhat (happened|happens|happen)\b", joined) or joined.rstrip(" ?").endswith(" do"):
             return "action"

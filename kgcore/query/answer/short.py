@@ -17,13 +17,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from kgcore.core.nlp import load_spacy
 from kgcore.core.types import Answer, Citation, SelectedSentence, Sentence
-from kgcore.index.embed import Embedder, get_embedder
+from kgcore.index.embed import Embedder
 from kgcore.index.parse.srl import frames_of
 from kgcore.index.qa import FrameQAGenerator
 from kgcore.index.qa.base import normalized
 from kgcore.index.qa.files import QATable, embed_pairs
+from kgcore.query.answer.base import LazyModels
 from kgcore.query.qakg.graph import QAGraph, table_for_sentences
 from kgcore.query.qakg.question import analyse, fuzzy_entities, matched_types, names_of
 from kgcore.query.qakg.score import Evidence, candidates
@@ -38,29 +38,16 @@ NO_ANSWER = "No answer found."
 STYLE = "short+sentence"
 
 
-class QAKGGenerator:
+class QAKGGenerator(LazyModels):
     """Ranks the context's QA pairs; ``embedder``/``nlp`` load lazily, ``reranker`` defaults to offline."""
 
     name = "qa-kg"
 
     def __init__(self, embedder: Embedder | None = None, nlp=None, reranker: Reranker | None = None,
                  style: str = STYLE):
-        self._embedder = embedder
-        self._nlp = nlp
+        super().__init__(embedder, nlp)
         self.reranker = reranker or OfflineReranker()
         self.style = style
-
-    @property
-    def embedder(self) -> Embedder:
-        if self._embedder is None:
-            self._embedder = get_embedder()
-        return self._embedder
-
-    @property
-    def nlp(self):
-        if self._nlp is None:
-            self._nlp = load_spacy()
-        return self._nlp
 
     @property
     def model(self) -> str:

@@ -20,7 +20,7 @@ from rapidfuzz.distance import Levenshtein
 
 from kgcore.index.embed import Embedder
 from kgcore.index.loaded import CacheKey, Index
-from kgcore.index.qa.base import content
+from kgcore.index.qa.base import WH_WORDS, asked_for, content
 from kgcore.query.qakg.graph import QAGraph
 
 TITLES = frozenset("mr mrs miss ms dr captain capt sir lady lord master madam".split())
@@ -39,9 +39,6 @@ class QuestionInfo:
     nouns: list[str] = field(default_factory=list)
 
 
-WH = frozenset("who whom whose what which where when why how".split())
-
-
 def expected_type(words: list[str]) -> str | None:
     """What a question (its lower-cased words) asks for: person, place, time, reason, number, manner,
     action ("what did X do", "what happened") or object ("what did X buy"); None when it does not say.
@@ -49,18 +46,11 @@ def expected_type(words: list[str]) -> str | None:
     >>> [expected_type(q.lower().rstrip("?").split()) for q in ("Who ran?", "How many buns?", "What did he do?")]
     ['person', 'number', 'action']
     """
-    wh = next((w for w in words if w in WH), None)
+    asked = asked_for(words)
+    if asked is not None:
+        return asked
+    wh = next((w for w in words if w in WH_WORDS), None)
     joined = " ".join(words)
-    if wh in ("who", "whom", "whose"):
-        return "person"
-    if wh == "where":
-        return "place"
-    if wh == "when" or re.search(r"\bwhat (time|year|day|month)\b", joined):
-        return "time"
-    if wh == "why":
-        return "reason"
-    if re.search(r"\bhow (many|much|old|long)\b", joined):
-        return "number"
     if wh == "how":
         return "manner"
     if wh in ("what", "which"):
