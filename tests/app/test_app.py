@@ -12,36 +12,20 @@ from __future__ import annotations
 import time
 
 import pytest
+from apptest import app, errors
 from streamlit.testing.v1 import AppTest
 
 from kgcore.index.store import Store
-from paths import APP
 from ui.markup import anchor_id
 
 PAGES = ("pages/library.py", "pages/ask.py", "pages/explorer.py", "pages/sentence.py")
 SAMPLE_ID = "peter-rabbit"
 PIE_QUESTION = "What happened to the young rabbits' father?"
-#: Generous: the first run in a process loads spaCy and the sentence embedder.
-TIMEOUT = 240
-
-
-def app(page: str = "pages/library.py", **query) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
-    assert not at.exception, [e.value for e in at.exception]
-    if page != "pages/library.py" or query:
-        for key, value in query.items():
-            at.query_params[key] = value
-        at.switch_page(page).run()
-    return at
 
 
 def _click_label(at: AppTest, label: str) -> AppTest:
     (button,) = [b for b in at.button if b.label == label]
     return button.click().run()
-
-
-def errors(at: AppTest) -> list[str]:
-    return [e.value for e in at.error]
 
 
 def html_of(at: AppTest) -> str:

@@ -12,13 +12,14 @@ import re
 import shutil
 
 import pytest
+from apptest import app, errors
+from pdfs import pdf_with_text
 from streamlit.testing.v1 import AppTest
 
 from kgcore.index.store import Store
-from paths import APP, DATA
+from paths import DATA
 from ui.markup import anchor_id
 
-TIMEOUT = 240
 SHELF = "my-shelf"
 # Self-written: "Peter" (a name) is in every document; "father" (a common noun) is somebody else in each.
 RABBIT = (b"Peter was a young rabbit who lived under a fir tree. His father had been put in a pie by Mrs. McGregor. "
@@ -27,42 +28,6 @@ PAN = (b"Peter Pan flew over the roofs of London with Wendy and her brothers. We
        b"\n\nCaptain Hook hated Peter because he had lost his hand to a crocodile. "
        b"The crocodile had swallowed a clock.")
 GARDEN_LINES = ["The garden gate was painted green.", "Peter ran under the gate at noon."]
-
-
-def pdf_with_text(lines: list[str]) -> bytes:
-    """A minimal one-page PDF with a Helvetica text layer, offsets computed by hand."""
-    content = "BT /F1 12 Tf 72 720 Td " + " ".join(f"({line}) Tj 0 -16 Td" for line in lines) + " ET"
-    objects = [
-        "<< /Type /Catalog /Pages 2 0 R >>",
-        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
-        "/Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>",
-        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-        f"<< /Length {len(content)} >>\nstream\n{content}\nendstream",
-    ]
-    out, offsets = b"%PDF-1.4\n", []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n{body}\nendobj\n".encode("latin-1")
-    xref = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    out += b"".join(f"{offset:010d} 00000 n \n".encode() for offset in offsets)
-    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
-    return out
-
-
-def app(page: str = "pages/library.py", **query) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
-    assert not at.exception, [e.value for e in at.exception]
-    if page != "pages/library.py" or query:
-        for key, value in query.items():
-            at.query_params[key] = value
-        at.switch_page(page).run()
-    return at
-
-
-def errors(at: AppTest) -> list[str]:
-    return [e.value for e in at.error]
 
 
 def html_of(at: AppTest) -> str:

@@ -14,16 +14,16 @@ import shutil
 
 import pypdfium2 as pdfium
 import pytest
+from apptest import app
 from pdfs import author_year_paper, numbered_paper
 from streamlit.testing.v1 import AppTest
 
 from kgcore.index.pipeline import Job, index_files
 from kgcore.index.store import Store
-from paths import APP, DATA
+from paths import DATA
 from ui.labels import ROLE_LABELS
 from ui.markup import anchor_id
 
-TIMEOUT = 240
 PAPERS = "papers"
 LEWIS = "Retrieval-augmented generation for knowledge-intensive NLP tasks"
 
@@ -48,16 +48,6 @@ def papers(tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("KGCORE_STORE", str(root))
         yield {"root": root, "store": store, "index": store.load(PAPERS)}
-
-
-def app(page: str = "pages/library.py", **query) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
-    assert not at.exception, [e.value for e in at.exception]
-    if page != "pages/library.py" or query:
-        for key, value in query.items():
-            at.query_params[key] = value
-        at.switch_page(page).run()
-    return at
 
 
 def ok(at: AppTest) -> AppTest:

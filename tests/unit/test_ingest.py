@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from pdfs import pdf_with_text
 
 from kgcore.core.errors import InputError
 from kgcore.core.settings import Settings
@@ -262,31 +263,8 @@ def test_non_utf8_text_is_decoded(tmp_path):
     assert load_document(_write(tmp_path, "notepad.txt", utf16), SETTINGS).text == "Wide \u00e9 text."
 
 
-def _pdf_with_text(lines: list[str]) -> bytes:
-    """A minimal one-page PDF with a Helvetica text layer, offsets computed by hand."""
-    content = "BT /F1 12 Tf 72 720 Td " + " ".join(f"({line}) Tj 0 -16 Td" for line in lines) + " ET"
-    objects = [
-        "<< /Type /Catalog /Pages 2 0 R >>",
-        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
-        "/Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>",
-        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-        f"<< /Length {len(content)} >>\nstream\n{content}\nendstream",
-    ]
-    out = b"%PDF-1.4\n"
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n{body}\nendobj\n".encode("latin-1")
-    xref = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    out += b"".join(f"{offset:010d} 00000 n \n".encode() for offset in offsets)
-    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
-    return out
-
-
 def test_pdf_with_text_layer_is_loaded(tmp_path):
-    pdf = _pdf_with_text(["Peter Rabbit ate some radishes.", "Then he ran home."])
+    pdf = pdf_with_text(["Peter Rabbit ate some radishes.", "Then he ran home."])
     doc = load_document(_write(tmp_path, "story.pdf", pdf), SETTINGS)
     assert doc.name == "story"
     assert [(p.text, p.page) for p in doc.paragraphs] == [("Peter Rabbit ate some radishes. Then he ran home.", 1)]
@@ -310,7 +288,7 @@ def test_malformed_and_encrypted_pdfs(tmp_path):
     noise = bytes((i * 7919 + 13) % 256 for i in range(4096))
     message = _refusal(_write(tmp_path, "noise.pdf", noise))
     assert "noise.pdf" in message and "malformed" in message
-    truncated = _pdf_with_text(["Hello there."])[:60]
+    truncated = pdf_with_text(["Hello there."])[:60]
     assert "malformed" in _refusal(_write(tmp_path, "cut.pdf", truncated))
 
     from pypdf import PdfWriter
