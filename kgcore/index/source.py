@@ -28,6 +28,7 @@ from kgcore.core.document import Paragraph
 from kgcore.core.errors import InputError, ModelUnavailableError
 from kgcore.core.types import Sentence
 from kgcore.index.loaded import Index
+from kgcore.index.pdf.extract import union
 
 #: Words per fragment when the whole sentence is not found on the page.
 FRAGMENT_WORDS = 5
@@ -175,6 +176,5 @@ def page_regions(paragraphs: Sequence[Paragraph], page: int) -> list[tuple[str, 
     for paragraph in paragraphs:
         boxes = [line.box for line in paragraph.lines if line.page == page]
         if boxes:
-            regions.append((paragraph.kind, (min(b[0] for b in boxes), min(b[1] for b in boxes),
-                                             max(b[2] for b in boxes), max(b[3] for b in boxes))))
+            regions.append((paragraph.kind, union(boxes)))
     return regions

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from kgcore.core.errors import InputError, ModelUnavailableError
@@ -52,6 +52,11 @@ class Block:
     page: int
     lines: tuple[Line, ...]
     box: Box
+
+    @classmethod
+    def of(cls, page: int, lines: tuple[Line, ...]) -> Block:
+        """The block of ``lines`` on ``page``, its box their union."""
+        return cls(page, lines, union([line.box for line in lines]))
 
     @property
     def size(self) -> float:
@@ -164,7 +169,7 @@ def _page(index: int, raw: dict) -> Page:
     blocks = []
     for raw_block in raw.get("blocks", []):
         lines = tuple(line for line in (_line(raw_line) for raw_line in raw_block.get("lines", [])) if line.text)
-        blocks += [Block(number, run, _union([line.box for line in run])) for run in style_runs(lines)]
+        blocks += [Block.of(number, run) for run in style_runs(lines)]
     raw_text = " ".join(s.get("text", "") for b in raw.get("blocks", []) for x in b.get("lines", [])
                         for s in x.get("spans", []))
     problem = "no text layer (a scanned page needs OCR)" if not raw_text.strip() else garbled(raw_text)
@@ -226,5 +231,6 @@ def _cells(spans: list[dict], size: float) -> tuple[str, ...]:
     return tuple(c for c in (clean_text(c) for c in cells) if c)
 
 
-def _union(boxes: list[Box]) -> Box:
+def union(boxes: Sequence[Box]) -> Box:
+    """The smallest box holding ``boxes``."""
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))

@@ -135,7 +135,7 @@ def run_in_headings(parts: Sequence[Part]) -> list[Part]:
                 and part.role in (BODY, APPENDIX) and part.text[:1].islower()
                 and previous.block.page == part.block.page):
             lines = previous.block.lines + part.block.lines
-            out[-1] = Part(Block(part.block.page, lines, _union([line.box for line in lines])), part.role)
+            out[-1] = Part(Block.of(part.block.page, lines), part.role)
         else:
             out.append(part)
     return out
@@ -148,11 +148,7 @@ def caption_cuts(block: Block) -> list[Block]:
     if len(starts) == 1:
         return [block]
     pieces = [block.lines[a:b] for a, b in zip(starts, starts[1:] + [len(block.lines)])]
-    return [Block(block.page, lines, _union([line.box for line in lines])) for lines in pieces]
-
-
-def _union(boxes: list[tuple[float, float, float, float]]) -> tuple[float, float, float, float]:
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+    return [Block.of(block.page, lines) for lines in pieces]
 
 
 class _State:
