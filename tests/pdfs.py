@@ -206,6 +206,17 @@ def author_year_paper() -> bytes:
     return w.bytes()
 
 
+def short_paper(title: str, body: list[str]) -> bytes:
+    """One page: a title, an author line, an introduction heading and ``body`` (a paper that others can cite)."""
+    w = Writer()
+    w.page(top=60)
+    w.full_width([title], 16, bold=True, gap=4)
+    w.full_width(["Vladimir Karpukhin", "Institute of Examples"], 10, gap=14)
+    w.lines(["1 Introduction"], 11, bold=True, gap=3)
+    w.lines(body)
+    return w.bytes()
+
+
 def plain_pages(pages: list[list[str]]) -> bytes:
     """One column of body text per page (no running header), for the bad-input and progress tests."""
     pdf = FPDF(unit="pt", format=(PAGE_W, PAGE_H))

@@ -26,7 +26,7 @@ from kgcore.core.errors import (
     KgcoreError,
     ModelUnavailableError,
 )
-from kgcore.core.settings import ANSWERERS, COREF_BACKENDS, EMBEDDING_VARIANTS, METHODS, PARSERS
+from kgcore.core.settings import ANSWERERS, COREF_BACKENDS, EMBEDDING_VARIANTS, METHODS, PARSERS, RANKINGS
 
 __all__ = ["build_parser", "main"]
 
@@ -87,6 +87,8 @@ def _add_ask(sub) -> None:
     ask.add_argument("--documents", help="comma-separated document ids: retrieve only from these")
     ask.add_argument("--front-matter", action="store_true", help="let title pages, contents and headings in")
     ask.add_argument("--method", choices=METHODS, default="groundedkg")
+    ask.add_argument("--ranking", choices=RANKINGS, default="fused",
+                     help="groundedkg under a budget: fused (LeSeGR-style) or graph-score (the earlier ranking)")
     ask.add_argument("--k", type=int, default=10)
     ask.add_argument("--tau", type=float, default=None, help="VectorSim filter threshold")
     ask.add_argument("--min-count", type=int, default=1, help="RetCount filter: keep sentences retrieved by >= N nodes")

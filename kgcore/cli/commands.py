@@ -128,7 +128,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     documents = tuple(parse_values(args.documents, str, "--documents")) if args.documents else ()
     options = RetrievalOptions(method=args.method, k=args.k, tau=args.tau, min_count=args.min_count,
                                budget_sentences=args.budget_sentences, budget_words=args.budget_words,
-                               documents=documents, front_matter=args.front_matter)
+                               documents=documents, front_matter=args.front_matter, ranking=args.ranking)
     settings = Settings.from_env()
     questions = read_questions(args.questions, settings) if args.questions else [
         validate_question(" ".join(args.question), settings.max_question_chars)]

@@ -34,7 +34,10 @@ from kgcore.core.errors import InputError
 PARSERS = ("srl", "amr")
 COREF_BACKENDS = ("heuristic", "fastcoref", "none")
 EMBEDDING_VARIANTS = ("basic", "neighbor", "attention")
-METHODS = ("groundedkg", "dense", "bm25", "hybrid", "qa-kg", "full", "none")
+METHODS = ("groundedkg", "lesegr", "dense", "bm25", "hybrid", "qa-kg", "full", "none")
+#: How GroundedKG ranks its sentences under a budget: ``fused`` (alignment, BM25 and dense relevance propagated
+#: over the contextual graph, :mod:`kgcore.query.fused`) or ``graph-score`` (the earlier hand-weighted score).
+RANKINGS = ("fused", "graph-score")
 ANSWERERS = ("extractive", "qa-kg", "openai")
 #: Longest narrator name accepted as an index option.
 MAX_NAME_CHARS = 80
@@ -222,10 +225,13 @@ class RetrievalOptions:
     documents: tuple[str, ...] = ()
     #: Let title pages, contents and headings into the context (kept out by default).
     front_matter: bool = False
+    #: GroundedKG's ranking under a budget (:data:`RANKINGS`); without a budget it returns the paper's union.
+    ranking: str = "fused"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "documents", tuple(dict.fromkeys(d.strip() for d in self.documents if d.strip())))
         _check_choice("method", self.method, METHODS)
+        _check_choice("ranking", self.ranking, RANKINGS)
         if self.k < 1:
             raise InputError("k", f"must be at least 1, got {self.k}")
         if self.min_count < 1:

@@ -296,6 +296,9 @@ class SelectedSentence:
     #: The sentence's role (body, caption, footnote ...) and the reference entries its markers cite.
     role: str = BODY
     citations: list[str] = field(default_factory=list)
+    #: Why it ranked, for the rankings over the contextual graph (``lesegr``, fused GroundedKG): its lexical,
+    #: dense and graph relevance, its own and propagated score, and the neighbours that lifted it.
+    signals: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return asdict(self)

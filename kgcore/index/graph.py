@@ -38,6 +38,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
+import numpy as np
+
 from kgcore.core.types import (
     ACTION,
     ACTION_ACTION,
@@ -49,6 +51,22 @@ from kgcore.core.types import (
 )
 
 _SLUG_RE = re.compile(r"[^a-z0-9']+")
+
+
+#: Lowest specificity a node keeps, so the hero grounded in most sentences still counts a little.
+MIN_SPECIFICITY = 0.15
+
+
+def specificity(grounded: np.ndarray | int, total_sentences: int) -> np.ndarray | float:
+    """How much a node tells about *which* sentence: an IDF scaled to [MIN_SPECIFICITY, 1].
+
+    >>> float(specificity(1, 1000)), round(float(specificity(1000, 1000)), 2)
+    (1.0, 0.15)
+    """
+    if total_sentences <= 1:
+        return np.ones_like(np.asarray(grounded, dtype=float))
+    idf = np.log(total_sentences / np.maximum(grounded, 1)) / np.log(total_sentences)
+    return MIN_SPECIFICITY + (1 - MIN_SPECIFICITY) * np.clip(idf, 0.0, 1.0)
 
 
 def action_slug(label: str) -> str:

@@ -36,14 +36,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from kgcore.core.types import Match, SentenceGraph
+from kgcore.index.graph import specificity
 from kgcore.index.store import CacheKey, Index
 
 #: Cosines below this are no evidence at all (MiniLM gives unrelated phrases ~0.1-0.25).
 COSINE_FLOOR = 0.25
 #: Decay of evidence with the distance to the query node's best match anywhere in the graph.
 MATCH_TEMPERATURE = 0.1
-#: Lowest specificity a node keeps, so the hero grounded in most sentences still counts a little.
-MIN_SPECIFICITY = 0.15
 #: Alignments weaker than this are not reported as a reason (they move the score by less than 1%).
 MIN_REPORTED_EVIDENCE = 0.01
 
@@ -78,16 +78,22 @@ class Alignment:
     graph: np.ndarray
 
 
-def specificity(grounded: np.ndarray | int, total_sentences: int) -> np.ndarray | float:
-    """How much a node tells about *which* sentence: an IDF scaled to [MIN_SPECIFICITY, 1].
+@dataclass
+class GraphMatch:
+    """A question matched onto the grounded graph: the query graph, its top-K matches, the paper's union and the
+    soft alignment of its nodes and edges onto every sentence, with the question's vector and cosines."""
 
-    >>> float(specificity(1, 1000)), round(float(specificity(1000, 1000)), 2)
-    (1.0, 0.15)
-    """
-    if total_sentences <= 1:
-        return np.ones_like(np.asarray(grounded, dtype=float))
-    idf = np.log(total_sentences / np.maximum(grounded, 1)) / np.log(total_sentences)
-    return MIN_SPECIFICITY + (1 - MIN_SPECIFICITY) * np.clip(idf, 0.0, 1.0)
+    query_graph: SentenceGraph
+    matches: list[Match]
+    union: dict[str, dict[str, list[str]]]
+    alignment: Alignment
+    query_keys: list[str]
+    query_edges: list[tuple[int, int]]
+    vector: np.ndarray
+    sims: np.ndarray
+    scope: np.ndarray | None
+    timings: dict[str, float]
+    notes: list[str]
 
 
 def node_evidence(cosines: np.ndarray, node_specificity: np.ndarray) -> np.ndarray:

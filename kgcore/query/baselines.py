@@ -82,8 +82,13 @@ def _dense_ranking(index: Index, sims: np.ndarray) -> tuple[list[int], list[floa
     return order.tolist(), sims[order].tolist()
 
 
+def sentence_bm25(index: Index, tokens: list[str]) -> np.ndarray:
+    """BM25 of every sentence of ``index`` for the (already tokenised) query."""
+    return _bm25(index).get_scores(tokens)
+
+
 def _bm25_ranking(index: Index, question: str) -> tuple[list[int], list[float]]:
-    scores = _bm25(index).get_scores(bm25_tokens(question))
+    scores = sentence_bm25(index, bm25_tokens(question))
     order = np.argsort(-scores, kind="stable")
     return order.tolist(), scores[order].tolist()
 

@@ -27,16 +27,25 @@ def apply_budget(ranked: list[SelectedSentence], budget_sentences: int = 0,
     >>> [x.id for x in apply_budget(s, budget_words=6)]
     ['0', '2']
     """
-    kept: list[SelectedSentence] = []
-    words = 0
-    for sent in ranked:
+    return [ranked[i] for i in budget_positions([len(s.text.split()) for s in ranked], budget_sentences,
+                                                 budget_words)]
+
+
+def budget_positions(words: list[int], budget_sentences: int = 0, budget_words: int = 0) -> list[int]:
+    """:func:`apply_budget` on word counts in rank order: the positions it keeps.
+
+    >>> budget_positions([3, 5, 2], budget_words=6), budget_positions([3, 5, 2], budget_sentences=2)
+    ([0, 2], [0, 1])
+    """
+    kept: list[int] = []
+    total = 0
+    for i, n in enumerate(words):
         if budget_sentences and len(kept) >= budget_sentences:
             break
-        n = len(sent.text.split())
-        if budget_words and words + n > budget_words:
+        if budget_words and total + n > budget_words:
             continue
-        kept.append(sent)
-        words += n
+        kept.append(i)
+        total += n
     return kept
 
 

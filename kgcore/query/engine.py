@@ -19,6 +19,7 @@ from kgcore.index.store import Index, Store
 from kgcore.index.writer import ensure_chroma
 from kgcore.query.answer import AnswerGenerator, QAKGGenerator, default_answerer, get_generator
 from kgcore.query.baselines import retrieve_baseline
+from kgcore.query.fused import retrieve_lesegr
 from kgcore.query.qakg import qa_graph, retrieve_qakg
 from kgcore.query.rerank import Reranker, get_reranker
 from kgcore.query.retrieve import retrieve_groundedkg
@@ -97,6 +98,8 @@ class QueryEngine:
         if options.method == "qa-kg":
             return retrieve_qakg(index, question, options, self.embedder, load_spacy(self.settings.spacy_model),
                                  self.reranker)
+        if options.method == "lesegr":
+            return retrieve_lesegr(index, question, options, self.embedder)
         if options.method == "groundedkg":
             parser = self.parser(index.manifest.options.parser)
             return retrieve_groundedkg(index, question, options, parser, self.embedder, use_chroma)

@@ -22,8 +22,9 @@ from kgcore.core.types import ENTITY, LocalNode, Match, QueryResult, SelectedSen
 from kgcore.index.embed import Embedder
 from kgcore.index.parse import Parser
 from kgcore.index.store import Index
-from kgcore.query.align import Alignment, align, aligned_nodes
+from kgcore.query.align import Alignment, GraphMatch, align, aligned_nodes
 from kgcore.query.context import apply_budget, elapsed_ms, number_ranks, question_vector, selected_sentence
+from kgcore.query.fused import rank_fused
 from kgcore.query.match import combine_masks, match_nodes, query_adjacency, query_node_vectors, type_mask
 
 #: Weights of the graph score (see :func:`graph_score`).
@@ -70,13 +71,9 @@ def graph_score(graph_evidence: float, similarity: float, neighbour_evidence: fl
     return graph_evidence + W_NEIGHBOUR * neighbour_evidence + W_SIMILARITY * similarity
 
 
-def retrieve_groundedkg(index: Index, question: str, options: RetrievalOptions, parser: Parser, embedder: Embedder,
-                        use_chroma: bool = False) -> QueryResult:
-    """The paper's node-matching retrieval, ranked by :func:`graph_score` and budgeted.
-
-    Only sentences of ``options.documents`` (all when empty) take part, and
-    title pages, contents and headings only with ``options.front_matter``.
-    """
+def match_question(index: Index, question: str, options: RetrievalOptions, parser: Parser, embedder: Embedder,
+                   use_chroma: bool = False) -> GraphMatch:
+    """Parse, embed, match and align ``question`` within the options' scope (each step timed)."""
     timings: dict[str, float] = {}
     notes: list[str] = []
     start = time.perf_counter()
@@ -87,7 +84,7 @@ def retrieve_groundedkg(index: Index, question: str, options: RetrievalOptions, 
     keys, vectors = query_node_vectors(index, query_graph, embedder)
     matchable = {n.key for n in query_graph.nodes if not n.is_unknown} or {n.key for n in query_graph.nodes}
     wanted = [i for i, key in enumerate(keys) if key in matchable]
-    _, sims = question_vector(index, embedder, question)
+    vector, sims = question_vector(index, embedder, question)
     timings["embed"] = elapsed_ms(start)
 
     start = time.perf_counter()
@@ -107,12 +104,38 @@ def retrieve_groundedkg(index: Index, question: str, options: RetrievalOptions, 
     masks = [combine_masks(type_mask(index, node), nodes) for node in query_nodes]
     alignment = align(index, vectors[wanted], masks, query_edges, W_STRUCTURE)
     union = paper_union(index, matches, rows)
-    selected = _rank_union(index, union, alignment, sims, options, query_keys, query_edges)
-    timings["select"] = elapsed_ms(start)
+    timings["align"] = elapsed_ms(start)
+    return GraphMatch(query_graph, matches, union, alignment, query_keys, query_edges, vector, sims, rows,
+                      timings, notes)
+
+
+def retrieve_groundedkg(index: Index, question: str, options: RetrievalOptions, parser: Parser, embedder: Embedder,
+                        use_chroma: bool = False) -> QueryResult:
+    """The paper's node-matching retrieval, ranked by :func:`graph_score` and budgeted.
+
+    Only sentences of ``options.documents`` (all when empty) take part, and
+    title pages, contents and headings only with ``options.front_matter``.
+    """
+    gm = match_question(index, question, options, parser, embedder, use_chroma)
+    start = time.perf_counter()
+    if options.ranking == "fused" and (options.budget_words or options.budget_sentences):
+        selected, candidates = rank_fused(index, question, gm, options)
+    else:
+        selected = _rank_union(index, gm.union, gm.alignment, gm.sims, options, gm.query_keys, gm.query_edges)
+        candidates = len(gm.union)
+    return graph_result(index, question, options, gm, selected, start, candidates)
+
+
+def graph_result(index: Index, question: str, options: RetrievalOptions, gm: GraphMatch,
+                 selected: list[SelectedSentence], start: float, candidates: int) -> QueryResult:
+    """The QueryResult of a graph method whose selection began at ``start`` (its time joins the alignment's)."""
+    timings = dict(gm.timings)
+    timings["select"] = round(timings.pop("align") + elapsed_ms(start), 3)
     timings["retrieval"] = round(sum(timings[k] for k in ("parse", "embed", "match", "select")), 3)
     return QueryResult(
-        question, "groundedkg", index.doc_id, query_graph, matches, selected,
-        {**options.to_dict(), "index_options": index.manifest.options.to_dict()}, timings, notes, candidates=len(union),
+        question, "groundedkg", index.doc_id, gm.query_graph, gm.matches, selected,
+        {**options.to_dict(), "index_options": index.manifest.options.to_dict()}, timings, gm.notes,
+        candidates=candidates,
     )
 
 

@@ -1,0 +1,122 @@
+"""Rankings over the contextual graph: the ``lesegr`` method and GroundedKG's fused ranking.
+
+* ``lesegr`` ranks every sentence in scope by :mod:`kgcore.query.lesegr`
+  over BM25 and dense relevance alone (seed 004).
+* The **fused GroundedKG ranking** adds GroundedKG's alignment evidence
+  (the query graph recurring among a sentence's own nodes) as a third
+  signal inside the same propagation, and ranks every sentence in scope,
+  not only the paper's union, so a sentence the node matching missed can
+  still win on its words.  It replaces the hand-weighted
+  :func:`kgcore.query.retrieve.graph_score`, which stays selectable
+  (``ranking="graph-score"``); without a budget GroundedKG still returns
+  the paper's plain union.
+
+Every selected sentence carries ``signals``: its lexical, dense and graph
+relevance, its score before and after propagation, and the neighbours
+(sentences or chunks, with their edge kinds) whose messages lifted it, so
+the Ask page can say why it ranked.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import numpy as np
+
+from kgcore.core.settings import RetrievalOptions
+from kgcore.core.types import QueryResult, SelectedSentence
+from kgcore.index.contextual import ContextGraph, context_graph
+from kgcore.index.embed import Embedder
+from kgcore.index.store import CacheKey, Index
+from kgcore.query import lesegr
+from kgcore.query.align import GraphMatch, aligned_nodes
+from kgcore.query.context import budget_positions, elapsed_ms, selected_sentence
+
+#: How strongly a word budget prefers short sentences (score per words**exponent, relative to the mean).
+LENGTH_EXPONENT = 0.0
+#: Neighbours reported per sentence in its ``signals``.
+REPORTED_NEIGHBOURS = 3
+GATED: CacheKey = CacheKey("context-graph-gated")
+WORDS: CacheKey[np.ndarray] = CacheKey("sentence-words")
+
+
+def retrieve_lesegr(index: Index, question: str, options: RetrievalOptions, embedder: Embedder) -> QueryResult:
+    """The ``lesegr`` method: BM25 and dense relevance propagated over the contextual graph, budgeted."""
+    start = time.perf_counter()
+    vector = embedder.encode([question])[0]
+    timings = {"parse": 0.0, "embed": elapsed_ms(start)}
+    start = time.perf_counter()
+    cg = context_graph(index)
+    scope = index.sentence_scope(options.documents, options.front_matter)
+    sig = lesegr.signals(index, cg, question, vector, scope)
+    timings["match"] = elapsed_ms(start)
+    start = time.perf_counter()
+    budgeted = options.budget_words or options.budget_sentences
+    kept = rank(index, cg, sig, options if budgeted else replace(options, budget_sentences=options.k))
+    timings["select"] = elapsed_ms(start)
+    timings["retrieval"] = round(sum(timings[k] for k in ("parse", "embed", "match", "select")), 3)
+    return QueryResult(question, "lesegr", index.doc_id, None, [], kept, options.to_dict(), timings, [],
+                       candidates=int(sig.scope[: cg.n_sentences].sum()))
+
+
+def rank_fused(index: Index, question: str, gm: GraphMatch,
+               options: RetrievalOptions) -> tuple[list[SelectedSentence], int]:
+    """GroundedKG's fused ranking of every sentence in scope, budgeted, in reading order; and the candidates."""
+    cg = context_graph(index)
+    sig = lesegr.signals(index, cg, question, gm.vector, gm.scope, graph=gm.alignment.graph)
+    kept = rank(index, cg, sig, options, gm)
+    for s in kept:
+        s.aligned = aligned_nodes(index, gm.alignment, index.sentence_row(s.id), gm.query_keys, gm.query_edges)
+    return kept, int(sig.scope[: cg.n_sentences].sum())
+
+
+def rank(index: Index, cg: ContextGraph, sig: lesegr.Signals, options: RetrievalOptions,
+         gm: GraphMatch | None = None) -> list[SelectedSentence]:
+    """The sentences in scope the budget keeps, best first by final score, with ``signals``, in reading order."""
+    edges = index.cache.get(GATED, lambda: lesegr.gated(cg))
+    layers = lesegr.propagate(edges, sig)
+    final = layers[-1][: cg.n_sentences]
+    rows = np.flatnonzero(final > 0)
+    order = rows[np.argsort(-_per_word(index, final, rows, options), kind="stable")]
+    words = index.cache.get(WORDS, lambda: np.array([len(s.original.split()) for s in index.sentences]))[order]
+    union = gm.union if gm is not None else {}
+    out = []
+    for place in budget_positions(words.tolist(), options.budget_sentences, options.budget_words):
+        row = int(order[place])
+        sid = index.sentences[row].id
+        entry = union.get(sid, {"nodes": [], "queries": []})
+        out.append(selected_sentence(
+            index, row, selected_by=list(entry["nodes"]), query_nodes=sorted(entry["queries"]),
+            retrieval_count=len(entry["nodes"]), similarity=round(float(sig.dense[row]), 4),
+            score=round(float(final[row]), 4), rank=place + 1, signals=_explain(index, cg, edges, sig, layers, row)))
+    return sorted(out, key=lambda s: s.position)
+
+
+def _per_word(index: Index, final: np.ndarray, rows: np.ndarray, options: RetrievalOptions) -> np.ndarray:
+    scores = final[rows]
+    if not options.budget_words or not LENGTH_EXPONENT or not len(rows):
+        return scores
+    words = np.array([max(len(index.sentences[r].original.split()), 1) for r in rows], dtype=float)
+    return scores / (words / words.mean()) ** LENGTH_EXPONENT
+
+
+def _explain(index: Index, cg: ContextGraph, edges, sig: lesegr.Signals, layers: list[np.ndarray],
+             row: int) -> dict:
+    """Why a sentence scored: its own signals, its score before and after propagation, its strongest senders."""
+    neighbours = []
+    senders = lesegr.contributions(edges, sig, layers[-2], row) if len(layers) > 1 else []
+    for node, amount in senders[:REPORTED_NEIGHBOURS]:
+        neighbours.append({"node": node_name(index, cg, node), "kinds": cg.kind_names(int(cg.kinds[row, node])),
+                           "message": round(amount, 4)})
+    return {"lexical": round(float(sig.sparse[row]), 4), "dense": round(float(sig.dense[row]), 4),
+            "graph": round(float(sig.graph[row]), 4), "own": round(float(layers[0][row]), 4),
+            "propagated": round(float(layers[-1][row] - layers[0][row]), 4), "neighbours": neighbours}
+
+
+def node_name(index: Index, cg: ContextGraph, node: int) -> str:
+    """A contextual-graph node as a reader sees it: a sentence id, or ``chunk:<first sentence id>``."""
+    if node < cg.n_sentences:
+        return index.sentences[node].id
+    lo, _ = cg.chunk_spans[node - cg.n_sentences]
+    return f"chunk:{index.sentences[lo].id}"

@@ -1,0 +1,127 @@
+"""The contextual graph and LeSeGR / fused GroundedKG ranking on real indexes (spaCy, MiniLM): edges, storage with
+the index, budgets, explanations, the reduction to score fusion, and citation edges between two real PDFs."""
+
+import numpy as np
+import pdfs
+import pytest
+
+from kgcore.core.settings import RetrievalOptions
+from kgcore.index import contextual
+from kgcore.index.contextual import BIT, context_graph, document_citations
+from kgcore.index.pipeline import Job, index_files
+from kgcore.index.recovery import linked_folder
+from kgcore.index.store import Store
+from kgcore.query import fused, lesegr
+from kgcore.query.baselines import bm25_tokens, sentence_bm25
+from kgcore.query.engine import QueryEngine
+from paths import PETER_ID
+
+FATHER_Q = "What happened to the young rabbits' father?"
+
+
+def _row(index, words: str) -> int:
+    return next(r for r, s in enumerate(index.sentences) if words in s.original)
+
+
+def _kinds(cg, a, b) -> list[str]:
+    return cg.kind_names(int(cg.kinds[a, b]))
+
+
+def test_peter_rabbit_contextual_graph_links_sentences_chunks_and_shared_nodes(peter_index):
+    cg = context_graph(peter_index)
+    n = len(peter_index.sentences)
+    assert cg.n_sentences == n and cg.weights.shape == (cg.n_nodes, cg.n_nodes)
+    assert (cg.weights != cg.weights.T).nnz == 0  # undirected
+    assert all("adjacent" in _kinds(cg, r, r + 1) for r in range(n - 1))
+    assert all("chunk" in _kinds(cg, r, n + cg.chunk_of[r]) for r in range(n))
+    spans = cg.chunk_spans
+    assert spans[0, 0] == 0 and spans[-1, 1] == n and np.all(spans[1:, 0] == spans[:-1, 1])
+    coo = cg.kinds.tocoo()
+    assert ((coo.data & BIT["shared-node"]) > 0).any()
+    assert 0 <= cg.affinity.data.min() and cg.affinity.data.max() <= 1.0 + 1e-5
+
+
+def test_the_graph_is_stored_with_the_index_and_read_back(peter_store, monkeypatch):
+    index = peter_store.load(PETER_ID)
+    built = context_graph(index)
+    file = index.path / linked_folder(index.manifest.generation) / contextual.STORED
+    assert file.exists()
+    monkeypatch.setattr(contextual, "build", lambda _index: pytest.fail("a stored graph must not be rebuilt"))
+    again = context_graph(peter_store.load(PETER_ID))
+    assert (again.weights != built.weights).nnz == 0 and np.array_equal(again.chunk_of, built.chunk_of)
+    monkeypatch.undo()
+    file.write_bytes(b"damaged")
+    rebuilt = context_graph(peter_store.load(PETER_ID))
+    assert (rebuilt.weights != built.weights).nnz == 0 and contextual.read(file, index.manifest.stamp) is not None
+
+
+@pytest.mark.parametrize("variant", [{"method": "lesegr"}, {"method": "groundedkg", "ranking": "fused"}])
+def test_budgeted_rankings_find_the_pie_and_explain_every_sentence(engine, peter_index, variant):
+    result = engine.retrieve(PETER_ID, FATHER_Q, RetrievalOptions(budget_words=150, **variant))
+    pie = next(s for s in result.sentences if "put in a pie" in s.text)
+    assert result.context_words <= 150 and pie.rank <= 3
+    assert [s.position for s in result.sentences] == sorted(s.position for s in result.sentences)
+    for s in result.sentences:
+        sig = s.signals
+        assert sig["own"] == pytest.approx(sig["lexical"] + sig["dense"] + sig["graph"], abs=1e-3)
+        assert s.score == pytest.approx(sig["own"] + sig["propagated"], abs=1e-3) and sig["propagated"] >= 0
+        assert all(n["message"] > 0 and n["kinds"] for n in sig["neighbours"])
+    by_rank = sorted(result.sentences, key=lambda s: s.rank)
+    assert [s.score for s in by_rank] == sorted((s.score for s in by_rank), reverse=True)
+    if variant["method"] == "groundedkg":
+        assert pie.signals["graph"] > 0 and pie.selected_by
+    else:
+        assert all(s.signals["graph"] == 0 for s in result.sentences)
+
+
+def test_graph_score_ranking_stays_selectable_and_unbudgeted_groundedkg_is_the_papers_union(engine):
+    old = engine.retrieve(PETER_ID, FATHER_Q, RetrievalOptions(budget_words=150, ranking="graph-score"))
+    assert old.sentences and all(s.signals == {} for s in old.sentences)
+    union = engine.retrieve(PETER_ID, FATHER_Q, RetrievalOptions(k=10, ranking="fused"))
+    assert all(s.signals == {} for s in union.sentences) and union.candidates == len(union.sentences)
+
+
+def test_without_layers_lesegr_is_post_retrieval_score_fusion(engine, peter_index, monkeypatch):
+    """The seed's Proposition 4.1 on a real index: no propagation leaves normalised BM25 + cosine."""
+    monkeypatch.setattr(lesegr, "LAYERS", 0)
+    result = engine.retrieve(PETER_ID, FATHER_Q, RetrievalOptions(method="lesegr", budget_sentences=8))
+    bm25 = sentence_bm25(peter_index, bm25_tokens(FATHER_Q))
+    vector = engine.embedder.encode([FATHER_Q])[0]
+    cosine = np.clip(peter_index.sentence_vectors @ vector, 0, None)
+    scope = peter_index.sentence_scope((), False)  # headings and front matter stay out by default
+    fusion = np.where(scope, bm25 / bm25[scope].max() + cosine / cosine[scope].max(), -1.0)
+    expected = [peter_index.sentences[r].id for r in np.argsort(-fusion, kind="stable")[:8]]
+    assert [s.id for s in sorted(result.sentences, key=lambda s: s.rank)] == expected
+    assert all(s.signals["propagated"] == 0 for s in result.sentences)
+
+
+def test_lesegr_respects_the_document_scope(tmp_path):
+    store = Store(tmp_path)
+    texts = {"rabbit.txt": "Peter lost his shoes in the garden. Mr. McGregor found the shoes.",
+             "ship.txt": "The sailors lost their shoes on the ship. The captain found the shoes."}
+    index_files([Job(name, data=text.encode()) for name, text in texts.items()], store, "shelf", workers=1)
+    engine = QueryEngine(store)
+    everywhere = engine.retrieve("shelf", "Who found the shoes?", RetrievalOptions(method="lesegr", k=4))
+    assert {s.document for s in everywhere.sentences} == {"rabbit", "ship"}
+    scoped = engine.retrieve("shelf", "Who found the shoes?",
+                             RetrievalOptions(method="lesegr", k=4, documents=("ship",)))
+    assert scoped.sentences and {s.document for s in scoped.sentences} == {"ship"}
+
+
+def test_a_paper_citing_another_paper_of_the_collection_gets_citation_edges(tmp_path):
+    store = Store(tmp_path)
+    dpr = pdfs.short_paper("Dense Passage Retrieval for Open-Domain Question Answering",
+                           ["We train a dual encoder on question and passage pairs and",
+                            "retrieve passages by inner product search over an index."])
+    jobs = [Job("citing.pdf", data=pdfs.author_year_paper()), Job("dpr.pdf", data=dpr)]
+    index_files(jobs, store, "papers", workers=1)
+    index = store.load("papers")
+    cg = context_graph(index)
+    (citation,) = document_citations(index, cg)
+    assert (citation.citing, citation.cited) == ("citing", "dpr")
+    texts = [index.sentences[r].original for r in citation.rows]
+    assert any("Karpukhin" in t for t in texts)
+    first_chunk = cg.n_sentences + cg.chunk_of[next(r for r, s in enumerate(index.sentences) if s.doc_id == "dpr")]
+    assert all("citation" in _kinds(cg, r, first_chunk) for r in citation.rows)
+    names = [fused.node_name(index, cg, nb.node) for nb in contextual.neighbours(cg, citation.rows[0])]
+    assert any(name.startswith("chunk:dpr/") for name in names)

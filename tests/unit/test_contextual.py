@@ -1,0 +1,111 @@
+"""The contextual graph's pure parts (cross-references, citations, merging, storage) and LeSeGR's propagation."""
+
+import numpy as np
+import pytest
+from scipy import sparse
+
+from kgcore.core.document import Reference
+from kgcore.index import contextual, crossrefs
+from kgcore.index.contextual import BIT, ContextGraph
+from kgcore.query import lesegr
+from kgcore.query.lesegr import Signals
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("See Section 3 and Sections 4.2.", [("section", "3"), ("section", "4.2")]),
+    ("as in Table 2, Tab. 3 and Fig. 1b", [("table", "2"), ("table", "3")]),
+    ("Rule 9.2.1 applies; Rules 3.4 too.", [("rule", "9.2.1"), ("rule", "3.4")]),
+    ("The 3 sections of 2020 were long.", []),
+])
+def test_mentions(text, expected):
+    assert crossrefs.mentions(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Table 2: Results on NQ.", ("table", "2")),
+    ("Figure 10. The pipeline", ("figure", "10")),
+    ("4.1 Training details", ("number", "4.1")),
+    ("Appendix B.2 Prompts", ("number", "B.2")),
+    ("2019 was a good year", None),
+    ("Introduction", None),
+])
+def test_target_keys(text, expected):
+    assert crossrefs.target_key(text) == expected
+
+
+def test_an_ambiguous_part_links_nothing():
+    many = {("number", "1"): list(range(crossrefs.MAX_TARGETS + 1))}
+    assert crossrefs.resolve("section", "1", many) == []
+    assert crossrefs.resolve("equation", "1", {("number", "1"): [4]}) == [4]
+
+
+def test_citations_match_titles_and_arxiv_ids_but_never_the_citing_document():
+    docs = [("a", "Dense Passage Retrieval for Open-Domain Question Answering", ""),
+            ("b", "Retrieval-Augmented Generation for Knowledge-Intensive NLP Tasks", "2005.11401")]
+    refs = {"r1": Reference("r1", "[1]", "", title="Dense passage retrieval for open domain question answering"),
+            "r2": Reference("r2", "[2]", "", arxiv="2005.11401"),
+            "r3": Reference("r3", "[3]", "", title="Attention is all you need")}
+    citing = [(10, ["r1", "r3"]), (11, ["r2"]), (12, [])]
+    assert crossrefs.citation_pairs(citing, refs, docs, own="z") == [(10, "a"), (11, "b")]
+    assert crossrefs.citation_pairs(citing, refs, docs, own="a") == [(11, "b")]
+    # a short title never matches by fuzz alone
+    assert crossrefs.cited_documents(Reference("r", "[4]", "", title="BERT"), [("c", "BERT", "")]) == []
+
+
+def test_merge_keeps_the_largest_weight_and_every_kind_symmetrically():
+    rows, cols = np.array([0, 1, 0, 2]), np.array([1, 0, 2, 2])
+    weights = np.array([0.5, 1.0, 0.3, 9.0], dtype=np.float32)
+    bits = np.array([BIT["adjacent"], BIT["shared-node"], BIT["citation"], BIT["chunk"]])
+    weight, kinds = contextual._merge(rows, cols, weights, bits, 3)
+    dense = weight.toarray()
+    assert dense[0, 1] == dense[1, 0] == 1.0 and dense[0, 2] == dense[2, 0] == pytest.approx(0.3)
+    assert dense[2, 2] == 0  # no self loops
+    assert kinds[0, 1] == kinds[1, 0] == BIT["adjacent"] | BIT["shared-node"]
+
+
+def _graph(n=3, chunks=((0, 2), (2, 3))) -> ContextGraph:
+    spans = np.array(chunks)
+    size = n + len(spans)
+    w = sparse.random(size, size, density=0.5, random_state=1, format="csr", dtype=np.float32)
+    w = (w + w.T).tocsr()
+    kinds = w.copy()
+    kinds.data = np.full(len(kinds.data), BIT["adjacent"], dtype=np.int64)
+    return ContextGraph(n, np.array([0, 0, 1]), spans, np.ones((len(spans), 4), np.float32), w, kinds, w.copy())
+
+
+def test_stored_graph_round_trips_and_a_stale_or_damaged_file_is_ignored(tmp_path):
+    cg, file = _graph(), tmp_path / contextual.STORED
+    contextual.write(cg, file, "stamp-1")
+    back = contextual.read(file, "stamp-1")
+    assert back is not None and back.n_sentences == 3
+    assert (back.weights != cg.weights).nnz == 0 and np.array_equal(back.chunk_spans, cg.chunk_spans)
+    assert contextual.read(file, "stamp-2") is None
+    file.write_bytes(b"not a zip")
+    assert contextual.read(file, "stamp-1") is None
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_neighbours_are_heaviest_first_with_their_kinds():
+    cg = _graph()
+    found = contextual.neighbours(cg, 0)
+    assert [n.weight for n in found] == sorted((n.weight for n in found), reverse=True)
+    assert all(n.kinds == ("adjacent",) for n in found) and {n.node for n in found} == set(cg.weights[0].indices)
+
+
+def test_propagation_without_neighbours_is_additive_fusion_for_both_aggregations():
+    rng = np.random.default_rng(3)
+    sig = Signals(rng.random(6), rng.random(6), rng.random(6), np.array([1, 1, 1, 0, 1, 1], bool))
+    empty = sparse.csr_matrix((6, 6))
+    for aggregation in ("add", "mean"):
+        for layer in lesegr.propagate(empty, sig, layers=3, aggregation=aggregation):
+            assert np.allclose(layer, np.where(sig.scope, sig.sparse + sig.dense + sig.graph, 0))
+
+
+def test_a_closed_gate_blocks_messages_and_out_of_scope_nodes_stay_zero():
+    sig = Signals(np.array([0.0, 1.0, 1.0]), np.array([0.5, 0.5, 0.5]), np.zeros(3), np.array([1, 1, 0], bool))
+    edges = sparse.csr_matrix(np.ones((3, 3)) - np.eye(3))
+    final = lesegr.propagate(edges, sig, layers=2)[-1]
+    assert final[2] == 0.0  # outside the scope
+    assert final[0] > 0.5  # node 1 (lexically relevant) lifts node 0
+    assert final[1] == pytest.approx(1.5)  # node 0's gate (its sparse relevance 0) is closed
+    assert lesegr.contributions(edges, sig, sig.initial, 0) == [(1, 1.5)]
