@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from kgcore.core.settings import ANSWERERS, METHODS, RetrievalOptions, Settings
+from kgcore.core.settings import ANSWERERS, METHODS, RANKINGS, RetrievalOptions, Settings
 from kgcore.index.collection import CollectionManifest
 from kgcore.index.store import Index
 from kgcore.query.answer import default_answerer
@@ -15,7 +15,7 @@ from ui import ask_panels as panels
 from ui import labelling, resources
 from ui.boot import ensure_app_navigation
 from ui.errors import reported
-from ui.labels import METHOD_LABELS
+from ui.labels import METHOD_LABELS, RANKING_LABELS
 from ui.markup import md_escape
 from ui.state import AskOutcome, AskRun, get_state
 from ui.widgets import pick_collection, pick_documents
@@ -46,10 +46,15 @@ def retrieval_options() -> RetrievalOptions:
 
 def controls(manifest: CollectionManifest, settings: Settings) -> tuple[RetrievalOptions, str, str | None]:
     documents = pick_documents(manifest, "ask.documents")
-    c_method, c_answerer, c_front, c_compare = st.columns([2, 2, 1, 1])
+    c_method, c_ranking, c_answerer, c_front, c_compare = st.columns([2, 2, 2, 1, 1])
     front_matter = c_front.toggle("Include front matter", key="ask.front_matter",
                                   help="Title pages, contents and headings are kept out of retrieval unless this is on")
     method = c_method.selectbox("Method", METHODS, format_func=METHOD_LABELS.get, key="ask.method")
+    ranking = c_ranking.selectbox("GroundedKG ranking", RANKINGS, format_func=RANKING_LABELS.get, key="ask.ranking",
+                                  disabled=method != "groundedkg",
+                                  help="How GroundedKG ranks its sentences under a budget: fused (alignment, BM25 "
+                                       "and dense relevance propagated over the contextual graph) or the earlier "
+                                       "hand-weighted graph score. Without a budget it returns the plain union.")
     default = default_answerer(settings)
     answerer = c_answerer.selectbox("Answerer", ANSWERERS, index=ANSWERERS.index(default), key="ask.answerer")
     compare = c_compare.toggle("Compare methods", key="ask.compare")
@@ -63,7 +68,8 @@ def controls(manifest: CollectionManifest, settings: Settings) -> tuple[Retrieva
                 "retrieved sentences. No OpenAI-compatible endpoint is configured (set KGCORE_OPENAI_BASE_URL and "
                 "KGCORE_OPENAI_MODEL to use one).", icon=":material/offline_bolt:")
     options = retrieval_options()
-    return replace(options, method=method, documents=documents, front_matter=front_matter), answerer, other
+    chosen = replace(options, method=method, documents=documents, front_matter=front_matter, ranking=ranking)
+    return chosen, answerer, other
 
 
 def ask(doc_id: str, question: str, options: RetrievalOptions, answerer: str, other: str | None) -> None:

@@ -1,5 +1,6 @@
 """Graph explorer: search nodes, draw a neighbourhood coloured by document, list the entities documents share,
-read their sentences, find which documents cite a work, see statistics, download."""
+read their sentences, draw a sentence's neighbourhood in the contextual graph, draw the citation graph between
+the documents, find which documents cite a work, see statistics, download."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import streamlit as st
 
 from kgcore.index.cites import Citation, collection_citing
 from kgcore.index.store import Index
-from ui import resources
+from ui import context_panels, resources
 from ui.ask_view import grounded_html, node_terms
 from ui.boot import ensure_app_navigation
 from ui.cites_view import citing_html
@@ -174,14 +175,18 @@ def main() -> None:
         return
     root = resources.store_root()
     index = resources.engine().index(doc_id)
-    tab_hood, tab_shared, tab_cites, tab_stats, tab_download = st.tabs(
-        ["Neighbourhood", "Shared entities", "Who cites…", "Statistics", "Download"])
+    tab_hood, tab_shared, tab_context, tab_citations, tab_cites, tab_stats, tab_download = st.tabs(
+        ["Neighbourhood", "Shared entities", "Context graph", "Citations", "Who cites…", "Statistics", "Download"])
     with tab_hood:
         node_id, depth, max_nodes = pick_node(index)
         if node_id:
             neighbourhood_view(index, doc_id, node_id, depth, max_nodes)
     with tab_shared:
         shared_view(root, doc_id, index)
+    with tab_context, reported("Context graph"):
+        context_panels.context_tab(doc_id, index)
+    with tab_citations, reported("Citations"):
+        context_panels.citations_tab(root, doc_id, index)
     with tab_cites, reported("Who cites"):
         who_cites(root, doc_id, index)
     with tab_stats:

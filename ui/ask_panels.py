@@ -22,8 +22,9 @@ from .ask_view import (
 )
 from .cites_view import context_roles
 from .graph_html import GraphPage, graph_html
-from .labels import METHOD_LABELS, ORDER_LABELS
+from .labels import METHOD_LABELS, ORDER_LABELS, RANKING_LABELS
 from .markup import md_escape
+from .signals_view import SIGNALS, has_signals, signal_rows, signals_html
 from .state import AskOutcome, AskRun
 from .subgraph import JOIN_HOPS, MAX_NODES, joining_paths, neighbourhood, vis_from_graph, vis_from_sentence_graph
 
@@ -42,7 +43,15 @@ def metrics(run: AskRun, total_words: int, compact: bool = False) -> None:
     cols[4].metric("Retrieval", f"{timings.get('retrieval', 0):.0f} ms")
     cols[5].metric("Answer", f"{timings.get('answer', 0):.0f} ms")
     steps = " · ".join(f"{k} {timings[k]:.0f} ms" for k in TIMING_KEYS if k in timings)
-    st.caption(f"{METHOD_LABELS.get(run.result.method, run.result.method)} — {steps}")
+    st.caption(f"{method_name(run)} — {steps}")
+
+
+def method_name(run: AskRun) -> str:
+    """The method's name, with GroundedKG's ranking when it ranked (the ranking applies under a budget)."""
+    method = run.result.method
+    ranking = run.result.settings.get("ranking")
+    name = METHOD_LABELS.get(method, method)
+    return f"{name} · ranking: {RANKING_LABELS.get(ranking, ranking)}" if method == "groundedkg" and ranking else name
 
 
 def notes(run: AskRun) -> None:
@@ -72,9 +81,25 @@ def sentences_panel(run: AskRun, index, doc_id: str, view: SentenceView) -> None
     view.cited = cited_ids(run.answer)
     view.headings = len(index.manifest.documents) > 1
     view.roles = context_roles(index, run.result.sentence_ids)
+    view.extras = {s.id: signals_html(s.signals, doc_id) for s in run.result.sentences if s.signals}
     html = sentences_html(run.result.sentences, view=view)
     st.markdown(f'<div class="kg-scroll">{html}</div>', unsafe_allow_html=True)
     st.caption("Click a sentence id to open its source passage (and, for a PDF, its page) with its parse.")
+    signals_panel(run)
+
+
+def signals_panel(run: AskRun) -> None:
+    """The signal breakdown of every context sentence, best first (rankings over the contextual graph only)."""
+    if not has_signals(run.result.sentences):
+        return
+    with st.expander("Why these sentences ranked (signals)", icon=":material/insights:"):
+        st.caption("Each sentence's own relevance (lexical + dense + graph alignment), what its neighbours in the "
+                   "contextual graph added (propagated), and the neighbours that sent it the most.")
+        number = {key: st.column_config.NumberColumn(key, help=meaning, format="%.3f")
+                  for key, meaning in SIGNALS.items()}
+        st.dataframe(pd.DataFrame(signal_rows(run.result.sentences)), hide_index=True,
+                     column_config={**number, "score": st.column_config.NumberColumn("score", format="%.3f"),
+                                    "from": st.column_config.TextColumn("propagated from")})
 
 
 def selected_node(outcome: AskOutcome) -> str | None:

@@ -59,6 +59,9 @@ class SentenceView:
     cited: set[str] = field(default_factory=set)
     #: Sentence id -> (its role, the works it cites in short): a role badge unless body text, a "cites N" badge.
     roles: Mapping[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    #: Sentence id -> extra HTML (already escaped) drawn under its text: the signal breakdown of the rankings over
+    #: the contextual graph (:func:`ui.signals_view.signals_html`).
+    extras: Mapping[str, str] = field(default_factory=dict)
 
 
 def numbering(sentences: Iterable[SelectedSentence]) -> dict[str, int]:
@@ -152,6 +155,7 @@ def sentence_html(s: SelectedSentence, number: int, view: SentenceView) -> str:
         body += f'<div class="kg-resolved">resolved: {highlight(s.resolved, terms, view.selected_terms)}</div>'
     if s.aligned:
         body += alignment_html(s.aligned, view.query_labels)
+    body += view.extras.get(s.id, "")
     anchor = anchor_id(s.id, view.anchor_prefix)
     return f'<div class="{" ".join(classes)}" id="{anchor}"><div class="kg-head">{" ".join(head)}</div>{body}</div>'
 

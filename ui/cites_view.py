@@ -96,13 +96,14 @@ def citing_html(hits: Sequence[Citation], collection: str, text_of: Callable[[st
         out.append(f'<div class="kg-dochead">{esc(hit.document)} <span class="kg-stat">cites</span> '
                    f'<b>{esc(ref.title or ref.text)}</b>{year} <span class="kg-stat">score {hit.score:.0f} · '
                    f'{esc(ref.key)}</span></div>')
-        out.extend(_citing_sentence(collection, sid, text_of(sid)) for sid in hit.sentences)
+        out.extend(citing_sentence_html(collection, sid, text_of(sid)) for sid in hit.sentences)
         if not hit.sentences:
             out.append('<div class="kg-empty">Listed in its references, but no sentence marker resolved to it.</div>')
     return "".join(out) or '<div class="kg-empty">No document of this collection cites it.</div>'
 
 
-def _citing_sentence(collection: str, sid: str, text: str) -> str:
+def citing_sentence_html(collection: str, sid: str, text: str) -> str:
+    """One citing sentence: its id linking to its source view, and its text (escaped)."""
     link = f'<a class="kg-sid" href="{esc(sentence_link(collection, sid))}" target="_blank">{esc(sid)}</a>'
     return f'<div class="kg-sent"><div class="kg-head">{link}</div><div class="kg-text">{esc(text)}</div></div>'
 

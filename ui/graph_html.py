@@ -31,8 +31,13 @@ KIND_COLORS = {
     "action": "#F58518",
     "query": "#54A24B",
     "unknown": "#9AA5B1",
+    # The contextual graph's nodes and the citation graph's documents.
+    "sentence": "#4C78A8",
+    "chunk": "#72B7B2",
+    "document": "#4C78A8",
 }
-KIND_SHAPES = {"entity": "dot", "action": "box", "query": "ellipse", "unknown": "diamond"}
+KIND_SHAPES = {"entity": "dot", "action": "box", "query": "ellipse", "unknown": "diamond", "sentence": "dot",
+               "chunk": "box", "document": "box"}
 EMPHASIS_BORDER = {"matched": "#D62728", "selected": "#9C27B0", "": None}
 #: Grounded-sentence ids listed in a tooltip before "+N more".
 TOOLTIP_SENTENCES = 8
@@ -63,6 +68,12 @@ class VisEdge:
     label: str
     sentences: tuple[str, ...] = ()
     kind: str = ""
+    #: Line colour (e.g. by the edge's kind); the default grey when empty.
+    color: str = ""
+    #: False for an undirected link (drawn without an arrow head).
+    directed: bool = True
+    #: Tooltip lines after the label (the edge's weight, say).
+    extra: str = ""
 
 
 @dataclass(frozen=True)
@@ -151,13 +162,23 @@ def _network(nodes: list[VisNode], edges: list[VisEdge], selected: str):
     known = {n.id for n in nodes}
     for e in edges:
         if e.source in known and e.target in known:
-            net.add_edge(
-                e.source, e.target, label=e.label,
-                title=f"{e.label}\ngrounded in: {', '.join(e.sentences[:TOOLTIP_SENTENCES])}",
-                dashes=e.label == "next", kg_sentences=list(e.sentences),
-            )
+            net.add_edge(e.source, e.target, **_edge_options(e))
     net.options = _options(len(nodes))
     return net
+
+
+def _edge_options(e: VisEdge) -> dict:
+    """vis-network's options of one edge: label, tooltip, dashes, and its own colour and arrow when set."""
+    lines = [e.label] + ([e.extra] if e.extra else [])
+    if e.sentences or not e.extra:
+        lines.append(f"grounded in: {', '.join(e.sentences[:TOOLTIP_SENTENCES])}")
+    options: dict = {"label": e.label, "title": "\n".join(lines), "dashes": e.label == "next",
+                     "kg_sentences": list(e.sentences)}
+    if e.color:
+        options["color"] = {"color": e.color, "highlight": e.color, "hover": e.color}
+    if not e.directed:
+        options["arrows"] = {"to": {"enabled": False}}
+    return options
 
 
 def _short(label: str, limit: int = 28) -> str:
@@ -303,6 +324,13 @@ _TEMPLATE = """<!DOCTYPE html>
   const edges = new vis.DataSet(KG.edges);
   const network = new vis.Network(document.getElementById("graph"), { nodes: nodes, edges: edges }, KG.options);
   network.once("stabilizationIterationsDone", function () { network.setOptions({ physics: false }); });
+  // Drawn while hidden (an inactive tab has no size), the view was fitted to nothing: fit it once it is shown.
+  const box = document.getElementById("graph");
+  let hidden = box.clientWidth === 0;
+  new ResizeObserver(function () {
+    if (hidden && box.clientWidth) { network.redraw(); network.fit(); }
+    hidden = box.clientWidth === 0;
+  }).observe(box);
   network.on("click", function (p) {
     if (p.nodes.length) showNode(nodes.get(p.nodes[0]));
     else if (p.edges.length) showEdge(edges.get(p.edges[0]));

@@ -5,6 +5,8 @@ sentence orders and roles, what indexing did to a document).
 ('BM25 (keywords)', 'II · retrieval', 'new-method')
 >>> ORDER_LABELS["rank"], ROLE_LABELS["front_matter"], STATUS_LABELS["reused"]
 ('Rank order', 'front matter', 'already indexed (reused)')
+>>> RANKING_LABELS["fused"], EDGE_KIND_LABELS["shared-node"]
+('Fused (alignment + BM25 + dense, propagated)', 'both ground the same rare graph node')
 """
 
 from __future__ import annotations
@@ -13,12 +15,18 @@ from collections.abc import Mapping
 
 METHOD_LABELS = {
     "groundedkg": "GroundedKG (graph nodes)",
+    "lesegr": "LeSeGR (BM25 + dense over the contextual graph)",
     "dense": "Dense (sentence vectors)",
     "bm25": "BM25 (keywords)",
     "hybrid": "Hybrid (dense + BM25)",
     "qa-kg": "QA pairs (generated questions)",
     "full": "Full document",
     "none": "No context",
+}
+#: GroundedKG's ranking of its sentences under a budget (kgcore.core.settings.RANKINGS).
+RANKING_LABELS = {
+    "fused": "Fused (alignment + BM25 + dense, propagated)",
+    "graph-score": "Graph score (hand-weighted)",
 }
 PARSER_LABELS = {"srl": "SRL (spaCy frames)", "amr": "AMR (amrlib)"}
 COREF_LABELS = {
@@ -55,6 +63,14 @@ ROLE_LABELS = {
     "abstract": "abstract", "list_item": "list item", "caption": "caption", "table": "table", "equation": "equation",
     "figure": "figure text", "footnote": "footnote", "header_footer": "running header/footer",
     "reference": "reference entry", "appendix": "appendix",
+}
+#: The contextual graph's edge kinds (kgcore.index.contextual.KINDS).
+EDGE_KIND_LABELS = {
+    "adjacent": "the next sentence of the document", "chunk": "a sentence and its paragraph chunk",
+    "shared-node": "both ground the same rare graph node", "graph-edge": "their nodes are joined by a graph edge",
+    "cross-reference": "names a section, table, figure or rule, and that part",
+    "citation": "cites another document of the collection (its first chunk)",
+    "related": "a chunk and the most similar chunk of another document",
 }
 #: What one indexing run did to one document.
 STATUS_LABELS = {"added": "added", "reused": "already indexed (reused)", "failed": "failed"}

@@ -19,6 +19,8 @@ a.kg-sid:hover { background: #d9e2ec; }
 .kg-text { line-height: 1.5; }
 .kg-resolved { font-size: 0.8rem; color: #7b8794; margin-top: 2px; }
 .kg-aligned { font-size: 0.78rem; color: #486581; margin-top: 2px; }
+.kg-signals { font-size: 0.78rem; color: #486581; margin-top: 2px; }
+.kg-signals .kg-sid { font-size: 0.72rem; }
 mark.kg-m { background: #fff3b0; padding: 0 1px; border-radius: 3px; }
 mark.kg-sel { background: #e1bee7; padding: 0 1px; border-radius: 3px; outline: 1px solid #9C27B0; }
 .kg-answer { font-size: 1.05rem; line-height: 1.6; background: #f0f7ff; border: 1px solid #bcdcff;

@@ -1,0 +1,115 @@
+"""Why a sentence ranked, for the rankings over the contextual graph (``lesegr``, fused GroundedKG): its lexical,
+dense and graph relevance, its own score, what its neighbours added, and the neighbours that sent it the most
+(pure: no streamlit; every piece of document text escaped).
+
+A sentence's ``signals`` (:attr:`kgcore.core.types.SelectedSentence.signals`) become one compact line in its card
+and one row of the signals table.
+
+>>> sig = {"lexical": 0.8, "dense": 0.61, "graph": 0.4, "own": 1.81, "propagated": 0.2,
+...        "neighbours": [{"node": "d/text_0-4", "kinds": ["adjacent", "chunk"], "message": 0.12},
+...                       {"node": "chunk:d/text_0-1", "kinds": ["chunk"], "message": 0.05}]}
+>>> html = signals_html(sig, "shelf")
+>>> print(html.split('">from</span>')[0])  # doctest: +NORMALIZE_WHITESPACE +ELLIPSIS
+<div class="kg-signals"><span class="kg-stat" title="lexical: BM25 ...">lexical 0.80 · dense 0.61 · graph 0.40 ·
+ own 1.81 · propagated +0.20</span> <span class="kg-stat
+>>> 'href="sentence?doc=shelf&amp;sid=d%2Ftext_0-4"' in html, "(adjacent, chunk) 0.12" in html
+(True, True)
+>>> signal_rows([SelectedSentence("d/text_0-3", 3, "A <pie>.", "", rank=1, score=2.01, signals=sig)])[0]["from"]
+'d/text_0-4 (adjacent, chunk) 0.12; chunk:d/text_0-1 (chunk) 0.05'
+>>> signals_html({}, "shelf")
+''
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from kgcore.core.types import SelectedSentence
+
+from .ask_view import sentence_link
+from .markup import esc
+
+#: The signals shown, in order, with what each means (the tooltip of the line and the table's column help).
+SIGNALS = {
+    "lexical": "BM25 relevance to the question, normalised by the best sentence in scope",
+    "dense": "cosine to the question, normalised by the best sentence in scope",
+    "graph": "GroundedKG alignment evidence (the question's graph among the sentence's nodes), normalised; "
+             "0 for LeSeGR",
+    "own": "lexical + dense + graph: the sentence's score before propagation",
+    "propagated": "what its contextual-graph neighbours added over the propagation layers",
+}
+#: The name prefix kgcore gives a chunk node (``chunk:<its first sentence id>``).
+CHUNK_PREFIX = "chunk:"
+
+
+def has_signals(sentences: Iterable[SelectedSentence]) -> bool:
+    """True when any sentence carries a signal breakdown.
+
+    >>> has_signals([SelectedSentence("a", 0, "", "")])
+    False
+    """
+    return any(s.signals for s in sentences)
+
+
+def _link(collection: str, sentence_id: str) -> str:
+    """A sentence id linking to its source view (the Sentence page)."""
+    href = sentence_link(collection, sentence_id)
+    return f'<a class="kg-sid" href="{esc(href)}" target="_blank" title="Open its source">{esc(sentence_id)}</a>'
+
+
+def node_html(name: str, collection: str) -> str:
+    """A contextual-graph node by name: a sentence id links to its source view; a chunk names its first sentence.
+
+    >>> node_html("chunk:d/text_0-1", "shelf")  # doctest: +NORMALIZE_WHITESPACE
+    'chunk of <a class="kg-sid" href="sentence?doc=shelf&amp;sid=d%2Ftext_0-1" target="_blank"
+     title="Open its source">d/text_0-1</a>'
+    >>> node_html("<x>", "")
+    '<span class="kg-sid">&lt;x&gt;</span>'
+    """
+    chunk = name.startswith(CHUNK_PREFIX)
+    sentence_id = name[len(CHUNK_PREFIX):] if chunk else name
+    shown = _link(collection, sentence_id) if collection else f'<span class="kg-sid">{esc(sentence_id)}</span>'
+    return f"chunk of {shown}" if chunk else shown
+
+
+def _numbers(signals: Mapping) -> str:
+    parts = [f"{key} {float(signals.get(key, 0.0)):.2f}" for key in SIGNALS if key != "propagated"]
+    parts.append(f"propagated {float(signals.get('propagated', 0.0)):+.2f}")
+    return " · ".join(parts)
+
+
+def signals_html(signals: Mapping, collection: str = "") -> str:
+    """One line: the sentence's signals, then "from" its strongest senders (node, edge kinds, message)."""
+    if not signals:
+        return ""
+    tip = "; ".join(f"{key}: {meaning}" for key, meaning in SIGNALS.items())
+    line = f'<span class="kg-stat" title="{esc(tip)}">{esc(_numbers(signals))}</span>'
+    senders = [f'{node_html(str(n.get("node", "")), collection)} '
+               f'<span class="kg-stat">({esc(", ".join(n.get("kinds", [])))}) {float(n.get("message", 0.0)):.2f}'
+               f"</span>" for n in signals.get("neighbours", [])]
+    if senders:
+        line += ' <span class="kg-stat">from</span> ' + " · ".join(senders)
+    return f'<div class="kg-signals">{line}</div>'
+
+
+def senders_text(signals: Mapping) -> str:
+    """The strongest senders as plain text (a table cell).
+
+    >>> senders_text({"neighbours": [{"node": "a", "kinds": ["citation"], "message": 0.5}]})
+    'a (citation) 0.50'
+    """
+    return "; ".join(f'{n.get("node", "")} ({", ".join(n.get("kinds", []))}) {float(n.get("message", 0.0)):.2f}'
+                     for n in signals.get("neighbours", []))
+
+
+def signal_rows(sentences: Iterable[SelectedSentence]) -> list[dict]:
+    """One row per sentence with signals, best rank first: rank, id, the signals, the final score and senders."""
+    rows = []
+    for s in sorted((s for s in sentences if s.signals), key=lambda s: (s.rank <= 0, s.rank, s.position)):
+        row: dict = {"rank": s.rank or None, "sentence": s.id}
+        row.update({key: float(s.signals.get(key, 0.0)) for key in SIGNALS})
+        row["score"] = s.score
+        row["from"] = senders_text(s.signals)
+        row["text"] = s.text
+        rows.append(row)
+    return rows
