@@ -198,7 +198,7 @@ def latency(sample: int) -> dict:
     engine = QueryEngine(Store(STORE))
     questions = [q["question"] for q in obliqa_questions(sample)][:100]
     rows = {}
-    for method in METHODS:
+    for method in (*METHODS, "lesegr"):
         options = RetrievalOptions(method=method, budget_words=1000)
         engine.retrieve("obliqa", questions[0], options)  # warm-up: caches, BM25 model
         times = []

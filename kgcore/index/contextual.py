@@ -101,7 +101,7 @@ CONTEXT_GRAPH: CacheKey[ContextGraph] = CacheKey("context-graph")
 #: The contextual graph's file in the collection's linked folder: derived data, rebuilt when missing or unreadable.
 STORED = "context_graph.npz"
 #: Bumped whenever :func:`build` changes, so an older stored graph is rebuilt.
-VERSION = 1
+VERSION = 2
 _MATRICES = ("weights", "kinds", "affinity")
 
 

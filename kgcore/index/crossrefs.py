@@ -42,11 +42,14 @@ _KINDS = {
     "table": "table", "tab": "table", "figure": "figure", "fig": "figure", "equation": "equation",
     "eq": "equation", "rule": "rule", "rules": "rule",
 }
-_NUMBER = r"(\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)"
-_MENTION_RE = re.compile(r"\b(Sections?|Sec|Chapter|Appendix|Tables?|Tab|Figure|Fig|Equation|Eq|Rules?)\.?\s+"
+#: A part number: "3", "9.2.1", a rule with a letter suffix "9.3.1A", an appendix "A" or "B.2".
+_NUMBER = r"(\d+(?:\.\d+)*[A-Z]?|[A-Z](?:\.\d+)*)"
+#: Spaces, and the invisible direction marks regulatory texts put before numbers ("Rule \u200e14.2.2").
+_GAP = r"[\s\u200e\u200f]+"
+_MENTION_RE = re.compile(r"\b(Sections?|Sec|Chapter|Appendix|Tables?|Tab|Figure|Fig|Equation|Eq|Rules?)\.?" + _GAP
                          + _NUMBER + r"\b")
 _CAPTION_RE = re.compile(r"^\s*(Table|Figure|Fig)\.?\s+(\d+)\b", re.IGNORECASE)
-_HEADING_RE = re.compile(r"^\s*(?:(?:Section|Chapter|Appendix)\s+)?(\d+(?:\.\d+)*|[A-Z](?:\.\d+)+)\.?\s+\S")
+_HEADING_RE = re.compile(r"^\s*(?:(?:Section|Chapter|Appendix)\s+)?(\d+(?:\.\d+)*[A-Z]?|[A-Z](?:\.\d+)+)\.?\s+\S")
 _ARXIV_RE = re.compile(r"(\d{4}\.\d{4,5})")
 
 
@@ -58,6 +61,8 @@ def mentions(text: str) -> list[tuple[str, str]]:
 
     >>> mentions("Results (Fig. 3) confirm Appendix A.")
     [('figure', '3'), ('section', 'A')]
+    >>> mentions("under Rule \u200e\u200e14.2.2 and Rule 9.3.1A")
+    [('rule', '14.2.2'), ('rule', '9.3.1A')]
     """
     return [(_KINDS[m.group(1).lower()], m.group(2)) for m in _MENTION_RE.finditer(text)]
 
@@ -71,6 +76,8 @@ def target_key(text: str) -> tuple[str, str] | None:
 
     >>> target_key("Fig. 4. Pipeline"), target_key("In 2020 we ran"), target_key("Results")
     (('figure', '4'), None, None)
+    >>> target_key("9.3.1A Prior to appointing a service provider ...")
+    ('number', '9.3.1A')
     """
     caption = _CAPTION_RE.match(text)
     if caption:

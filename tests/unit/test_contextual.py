@@ -108,4 +108,21 @@ def test_a_closed_gate_blocks_messages_and_out_of_scope_nodes_stay_zero():
     assert final[2] == 0.0  # outside the scope
     assert final[0] > 0.5  # node 1 (lexically relevant) lifts node 0
     assert final[1] == pytest.approx(1.5)  # node 0's gate (its sparse relevance 0) is closed
-    assert lesegr.contributions(edges, sig, sig.initial, 0) == [(1, 1.5)]
+    assert lesegr.contributions(edges, sig, sig.initial, 0, "add") == [(1, 0.5)]  # 1.5 shared over 1 + 2 edges
+    assert lesegr.contributions(edges, sig, sig.initial, 0, "mean") == [(1, 0.75)]  # over 1 + node 1's gate
+
+
+@pytest.mark.parametrize("aggregation", ["add", "mean"])
+@pytest.mark.parametrize("graph_propagates", [True, False])
+def test_reported_messages_add_up_to_what_one_layer_propagated(monkeypatch, aggregation, graph_propagates):
+    monkeypatch.setattr(lesegr, "GRAPH_PROPAGATES", graph_propagates)
+    rng = np.random.default_rng(7)
+    sig = Signals(rng.random(5), rng.random(5), rng.random(5), np.ones(5, bool))
+    edges = sparse.csr_matrix(rng.random((5, 5)) * (1 - np.eye(5)))
+    before, after = lesegr.propagate(edges, sig, layers=1, aggregation=aggregation)
+    if aggregation == "add":
+        for row in range(5):
+            sent = sum(amount for _, amount in lesegr.contributions(edges, sig, before, row, aggregation))
+            assert after[row] - before[row] == pytest.approx(sent)
+    kept = 0 if graph_propagates else lesegr.W_GRAPH * sig.graph
+    assert np.all(after >= kept - 1e-9)

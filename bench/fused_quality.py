@@ -1,0 +1,286 @@
+"""Issue #16's protocol: GroundedKG (old graph-score ranking, new fused ranking), LeSeGR and the text baselines at
+equal words on every dev and held-out set, and the dev-only sensitivity of each LeSeGR setting.
+
+    python bench/fused_quality.py                          # every set, every variant, budgets 200..2000
+    python bench/fused_quality.py --sets peter-dev,crusoe-dev --sweep   # dev-only sensitivity
+
+Sets (``dev`` for design decisions; ``test`` held out, written from the text before any tuning):
+
+* books (one-document collections in bench/data/store): ``peter-dev`` / ``peter-test``, ``crusoe-dev`` /
+  ``crusoe-test``, ``phantom-test`` (bench/phantom_qa_test.csv, 50 questions);
+* ``qasper-dev``: the 10 QASPER papers as one collection, each question asked within its paper;
+* ``obliqa-dev`` / ``obliqa-test``: global retrieval over the 40 ObliQA rulebooks; dev is the collections
+  benchmark's sample (seed 13), test a disjoint sample of the same size and mix (seed 29).
+
+Per (set, variant, budget): answer-token recall and evidence hit (books and QASPER; for QASPER an evidence
+paragraph is hit when a selected sentence lies inside it), gold-passage recall (ObliQA).  ``--sweep`` varies
+one setting at a time on dev sets only (layers, aggregation, length exponent, each edge kind dropped) and
+reports the mean over dev sets and budgets.  Writes bench/results/fused_quality.json (merged per set).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import random
+import statistics
+import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from collections_bench import DATA, inside, obliqa_questions
+from collections_bench import STORE as COLLECTIONS
+from common import RESULTS, machine, write_json
+from retrieval_quality import BENCH, SETS
+from scipy import sparse
+
+from kgcore.core.settings import RetrievalOptions
+from kgcore.evaluate.metrics import answer_token_recall, evidence_hit
+from kgcore.evaluate.qaset import load_qa
+from kgcore.index import contextual
+from kgcore.index.load import doc_id_for
+from kgcore.index.pipeline import index_file
+from kgcore.index.store import Store
+from kgcore.query import fused, lesegr
+from kgcore.query.engine import QueryEngine
+
+BUDGETS = (200, 500, 1000, 2000)
+VARIANTS = {
+    "groundedkg-old": {"method": "groundedkg", "ranking": "graph-score"},
+    "groundedkg": {"method": "groundedkg", "ranking": "fused"},
+    "lesegr": {"method": "lesegr"},
+    "dense": {"method": "dense"}, "bm25": {"method": "bm25"}, "hybrid": {"method": "hybrid"},
+}
+TEXT_BASELINES = ("dense", "bm25", "hybrid")
+
+
+@dataclass(frozen=True)
+class Question:
+    text: str
+    answers: tuple[str, ...]
+    evidence: tuple[str, ...]
+    documents: tuple[str, ...] = ()
+    #: (doc_id, passage) pairs for ObliQA's passage recall.
+    passages: tuple[tuple[str, str], ...] = ()
+
+
+def book_set(key: str, split: str) -> tuple[Store, str, list[Question]]:
+    store = Store(BENCH / "data" / "store")
+    if key == "phantom":
+        doc_id, path, paths = "phantom-of-the-opera", DATA / "phantom_of_the_opera.txt", [BENCH / "phantom_qa_test.csv"]
+    else:
+        doc_id, path_of, splits = SETS[key]
+        path, paths = path_of(), splits[split]
+    index_file(path, store, name=doc_id)  # reuses an identical existing index
+    items = [it for p in paths for it in load_qa(p)]
+    return store, doc_id, [Question(it.question, tuple(it.answers), (it.evidence,) if it.evidence else ())
+                           for it in items]
+
+
+def qasper_set() -> tuple[Store, str, list[Question]]:
+    store = Store(COLLECTIONS)
+    if not store.exists("qasper"):
+        raise SystemExit("index QASPER first: python bench/collections_bench.py --parts qasper-retrieval")
+    out = []
+    for line in (DATA / "qasper" / "qasper_qa.jsonl").open(encoding="utf-8"):
+        item = json.loads(line)
+        answered = [a for a in item["answers"] if not a["unanswerable"]]
+        evidence = tuple(e for a in answered for e in a["evidence"])
+        if evidence:
+            out.append(Question(item["question"], tuple(a["answer"] for a in answered), evidence,
+                                (doc_id_for(item["paper"]),)))
+    return store, "qasper", out
+
+
+def obliqa_set(split: str, sample: int) -> tuple[Store, str, list[Question]]:
+    store = Store(COLLECTIONS)
+    if not store.exists("obliqa"):
+        raise SystemExit("index ObliQA first: python bench/collections_bench.py --parts obliqa --workers 1")
+    dev = obliqa_questions(sample)
+    if split == "test":
+        dev = held_out_obliqa(dev, sample)
+    return store, "obliqa", [Question(q["question"], (), (), (), tuple(
+        (doc_id_for(g["document"]), g["passage"]) for g in q["gold"])) for q in dev]
+
+
+def held_out_obliqa(dev: list[dict], sample: int) -> list[dict]:
+    """A sample disjoint from ``dev`` with the same share of multi-document questions (seed 29)."""
+    taken = {q["question_id"] for q in dev}
+    rows = list(csv.DictReader((DATA / "obliqa" / "obliqa_dev.csv").open(encoding="utf-8")))
+    rest = [{**q, "gold": json.loads(q["gold"])} for q in rows if q["question_id"] not in taken]
+    multi = [q for q in rest if len({g["document"] for g in q["gold"]}) > 1]
+    single = [q for q in rest if q not in multi]
+    rng = random.Random(29)
+    return rng.sample(multi, sample // 4) + rng.sample(single, sample - sample // 4)
+
+
+def score(result, q: Question) -> dict:
+    """Answer-token recall and evidence hit of one context (passage recall for ObliQA)."""
+    texts = [s.text for s in result.sentences]
+    if q.passages:
+        found = [any(s.document == doc and inside(s.text, passage) for s in result.sentences)
+                 for doc, passage in q.passages]
+        return {"evidence": sum(found) / len(found), "words": result.context_words}
+    if q.documents:  # QASPER: evidence paragraphs
+        hit = float(any(inside(t, e) for t in texts for e in q.evidence))
+    else:
+        hit = float(any(evidence_hit(e, texts) for e in q.evidence))
+    return {"recall": answer_token_recall(list(q.answers), texts), "evidence": hit, "words": result.context_words}
+
+
+def measure(engine: QueryEngine, name: str, questions: list[Question], variant: str, budget: int) -> dict:
+    scores, times = [], []
+    for q in questions:
+        options = RetrievalOptions(budget_words=budget, documents=q.documents, **VARIANTS.get(variant, {}))
+        start = time.perf_counter()
+        scores.append(score(engine.retrieve(name, q.text, options), q))
+        times.append(1000 * (time.perf_counter() - start))
+    row = {"variant": variant, "budget_words": budget, "questions": len(questions),
+           "mean_words": round(statistics.mean(s["words"] for s in scores), 1),
+           "evidence": round(statistics.mean(s["evidence"] for s in scores), 3),
+           "p50_ms": round(statistics.median(times), 1)}
+    if "recall" in scores[0]:
+        row["recall"] = round(statistics.mean(s["recall"] for s in scores), 3)
+    return row
+
+
+def load(set_name: str, sample: int) -> tuple[Store, str, list[Question]]:
+    key, split = set_name.rsplit("-", 1)
+    if key == "qasper":
+        return qasper_set()
+    if key == "obliqa":
+        return obliqa_set(split, sample)
+    return book_set(key, split)
+
+
+def run_set(set_name: str, sample: int, variants, budgets) -> list[dict]:
+    store, name, questions = load(set_name, sample)
+    engine = QueryEngine(store)
+    rows = []
+    for budget in budgets:
+        for variant in variants:
+            rows.append({"set": set_name, **measure(engine, name, questions, variant, budget)})
+            print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
+def primary(row: dict) -> float:
+    """The figure a set is judged on: answer-token recall where answers exist, else passage recall."""
+    return row.get("recall", row["evidence"])
+
+
+def target(rows: list[dict]) -> dict:
+    """Per set and budget: the default graph method against the best text baseline, and the mean margin."""
+    out, margins = {}, []
+    for (set_name, budget) in sorted({(r["set"], r["budget_words"]) for r in rows}):
+        at = {r["variant"]: r for r in rows if (r["set"], r["budget_words"]) == (set_name, budget)}
+        if "groundedkg" not in at or not all(b in at for b in TEXT_BASELINES):
+            continue
+        best = max(primary(at[b]) for b in TEXT_BASELINES)
+        margin = round(primary(at["groundedkg"]) - best, 3)
+        margins.append(margin)
+        out[f"{set_name}@{budget}"] = {"groundedkg": primary(at["groundedkg"]), "best_text": best, "margin": margin}
+    return {"per_set": out, "mean_margin": round(statistics.mean(margins), 3) if margins else None,
+            "never_loses": all(m >= 0 for m in margins)}
+
+
+@contextmanager
+def setting(module, name: str, value) -> Iterator[None]:
+    old = getattr(module, name)
+    setattr(module, name, value)
+    try:
+        yield
+    finally:
+        setattr(module, name, old)
+
+
+def without_kind(kind: str) -> Callable[[], Any]:
+    """Drop one edge kind from every loaded index's gated edges (pairs linked only by it lose their edge)."""
+    @contextmanager
+    def drop() -> Iterator[None]:
+        original = lesegr.gated
+
+        def gated(cg):
+            w, bits = cg.weights.tocoo(), cg.kinds.tocoo()  # same structure: both built by contextual._merge
+            keep = (bits.data & ~contextual.BIT[kind]) != 0
+            masked = sparse.csr_matrix((w.data[keep], (w.row[keep], w.col[keep])), shape=w.shape)
+            return masked.multiply(cg.affinity).tocsr()
+
+        lesegr.gated = gated
+        try:
+            yield
+        finally:
+            lesegr.gated = original
+    return drop
+
+
+SWEEP = {
+    "default": lambda: setting(lesegr, "LAYERS", lesegr.LAYERS),
+    "layers=0 (fusion)": lambda: setting(lesegr, "LAYERS", 0),
+    "layers=1": lambda: setting(lesegr, "LAYERS", 1),
+    "layers=3": lambda: setting(lesegr, "LAYERS", 3),
+    "aggregation=mean": lambda: setting(lesegr, "AGGREGATION", "mean"),
+    "aggregation=add": lambda: setting(lesegr, "AGGREGATION", "add"),
+    "length_exponent=0.5": lambda: setting(fused, "LENGTH_EXPONENT", 0.5),
+    "graph after propagation": lambda: setting(lesegr, "GRAPH_PROPAGATES", False),
+    "graph propagates": lambda: setting(lesegr, "GRAPH_PROPAGATES", True),
+    "w_graph=0.5": lambda: setting(lesegr, "W_GRAPH", 0.5),
+    "w_graph=2": lambda: setting(lesegr, "W_GRAPH", 2.0),
+    **{f"without {k}": without_kind(k) for k in contextual.KINDS},
+}
+
+
+def sweep(sets: list[str], sample: int, budgets, labels: list[str], variants: list[str]) -> list[dict]:
+    """Each setting changed alone; mean primary figure over dev sets and budgets for fused groundedkg and lesegr."""
+    if any(s.endswith("-test") for s in sets):
+        raise SystemExit("the sweep runs on dev sets only")
+    loaded = [(s, *load(s, sample)) for s in sets]
+    engines = {id(store): QueryEngine(store) for _, store, _, _ in loaded}
+    rows = []
+    for label in labels:
+        with ExitStack() as stack:
+            for part in label.split("+"):  # "a+b": both settings changed together
+                stack.enter_context(SWEEP[part.strip()]())
+            for variant in variants:
+                values = []
+                for _set, store, name, questions in loaded:
+                    engine = engines[id(store)]
+                    engine.index(name).cache._values.pop(fused.GATED, None)
+                    values += [primary(measure(engine, name, questions, variant, b)) for b in budgets]
+                rows.append({"setting": label, "variant": variant, "mean": round(statistics.mean(values), 4)})
+                print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sets", default="peter-dev,crusoe-dev,qasper-dev,obliqa-dev,peter-test,crusoe-test,"
+                                          "phantom-test,obliqa-test")
+    parser.add_argument("--variants", default=",".join(VARIANTS))
+    parser.add_argument("--budgets", default=",".join(map(str, BUDGETS)))
+    parser.add_argument("--sample", type=int, default=200, help="ObliQA questions per split")
+    parser.add_argument("--sweep", action="store_true", help="dev-only sensitivity of each setting")
+    parser.add_argument("--settings", default=",".join(SWEEP), help="the --sweep settings, comma-separated")
+    args = parser.parse_args(argv)
+    sets, budgets = args.sets.split(","), [int(b) for b in args.budgets.split(",")]
+    if args.sweep:
+        rows = sweep(sets, args.sample, budgets, args.settings.split(","), args.variants.split(","))
+    else:
+        rows = [row for set_name in sets for row in run_set(set_name, args.sample, args.variants.split(","), budgets)]
+    out_path = RESULTS / "fused_quality.json"  # read only now: another run may have written meanwhile
+    results = json.loads(out_path.read_text()) if out_path.exists() else {"rows": []}
+    if args.sweep:
+        results.setdefault("sweep", []).append({"sets": sets, "budgets": budgets, "rows": rows})
+    else:
+        results["rows"] = [r for r in results["rows"] if r["set"] not in sets] + rows
+        results["target"] = {"dev": target([r for r in rows if r["set"].endswith("-dev")]),
+                             "test": target([r for r in rows if r["set"].endswith("-test")])}
+    results["machine"] = machine()
+    write_json("fused_quality.json", results)
+
+
+if __name__ == "__main__":
+    main()
