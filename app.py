@@ -28,6 +28,8 @@ pages = [
     st.Page(PAGES / "explorer.py", title="Graph explorer", icon=":material/hub:", url_path="explorer"),
     st.Page(PAGES / "sentence.py", title="Sentence", icon=":material/notes:", url_path="sentence"),
     st.Page(PAGES / "review.py", title="Review", icon=":material/rate_review:", url_path="review"),
+    st.Page(PAGES / "queues.py", title="Review queues", icon=":material/checklist:", url_path="queues"),
+    st.Page(PAGES / "adjudicate.py", title="Adjudicate", icon=":material/gavel:", url_path="adjudicate"),
     st.Page(PAGES / "evaluate.py", title="Evaluate", icon=":material/analytics:", url_path="evaluate"),
 ]
 

@@ -15,6 +15,7 @@ from ui import ask_panels as panels
 from ui import labelling, resources
 from ui.boot import ensure_app_navigation
 from ui.errors import reported
+from ui.identity import reviewer_sidebar
 from ui.labels import METHOD_LABELS, RANKING_LABELS
 from ui.markup import md_escape
 from ui.state import AskOutcome, AskRun, get_state
@@ -126,7 +127,6 @@ def audit_panel(run: AskRun, index: Index) -> None:
 
 def main() -> None:
     st.title("Ask")
-    labelling.author_field()
     settings = resources.settings()
     name = pick_collection("ask.doc")
     if name is None:
@@ -150,5 +150,6 @@ def main() -> None:
 
 
 ensure_app_navigation()
+reviewer_sidebar()  # the "reviewing as" choice, on every page
 with reported("Ask"):
     main()

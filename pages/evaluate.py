@@ -14,7 +14,9 @@ from kgcore.query.answer import default_answerer
 from ui import evaluate_view as view
 from ui import resources
 from ui.boot import ensure_app_navigation
+from ui.diff_panel import compare_panel
 from ui.errors import reported
+from ui.identity import reviewer_sidebar
 from ui.labels import METHOD_LABELS
 from ui.markup import md_escape
 from ui.state import get_state
@@ -187,17 +189,20 @@ def main() -> None:
     if isinstance(run, EvalRun):
         with reported("Showing the evaluation"):
             show_summary(run)
-            tabs = st.tabs(["Charts", "Per question", "Failures", "Downloads"])
+            tabs = st.tabs(["Charts", "Per question", "Compare two settings", "Failures", "Downloads"])
             with tabs[0]:
                 show_charts(run)
             with tabs[1]:
                 show_question(run)
-            with tabs[2]:
-                show_failures(run)
+            with tabs[2], reported("Comparing two settings"):
+                compare_panel(run)
             with tabs[3]:
+                show_failures(run)
+            with tabs[4]:
                 show_downloads(run)
 
 
 ensure_app_navigation()
+reviewer_sidebar()  # the "reviewing as" choice, on every page
 with reported("Evaluate"):
     main()

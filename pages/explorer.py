@@ -23,6 +23,7 @@ from ui.explorer_view import (
 )
 from ui.export import graphml_bytes, json_bytes
 from ui.graph_html import GraphPage, graph_html
+from ui.identity import reviewer_sidebar
 from ui.markup import md_escape
 from ui.state import get_state
 from ui.subgraph import MAX_NODES, neighbourhood, vis_from_graph
@@ -196,5 +197,6 @@ def main() -> None:
 
 
 ensure_app_navigation()
+reviewer_sidebar()  # the "reviewing as" choice, on every page
 with reported("Graph explorer"):
     main()

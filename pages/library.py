@@ -15,6 +15,7 @@ from kgcore.index.pipeline import STAGES, Job, index_files, remove_documents
 from ui import resources
 from ui.boot import ensure_app_navigation
 from ui.errors import headline, log, reported, short_reason
+from ui.identity import reviewer_sidebar
 from ui.ingest_panel import ingestion
 from ui.ingest_view import report_warnings
 from ui.labels import COREF_LABELS, EMBEDDING_LABELS, NEW_COLLECTION, PARSER_LABELS, STATUS_LABELS
@@ -347,5 +348,6 @@ def main() -> None:
 
 
 ensure_app_navigation()
+reviewer_sidebar()  # the "reviewing as" choice, on every page
 with reported("Library"):
     main()

@@ -12,26 +12,33 @@ import streamlit as st
 
 from kgcore.audit import (
     LABEL_TYPES,
+    TARGETS,
     AuditDB,
-    cohen_kappa,
+    agreement_report,
     compare_runs,
     import_csv,
     import_jsonl,
     record_to_result,
     rerun,
 )
+from kgcore.audit.adjudication import effective_labels
+from kgcore.audit.queues import list_queues, queue_record_ids
+from kgcore.audit.spellings import merge_authors, merge_log, suggest_merges
 from kgcore.audit.transfer import csv_text, jsonl_text
 from ui import resources
 from ui.ask_view import SentenceView, answer_html, numbering, question_terms, sentences_html
 from ui.boot import ensure_app_navigation
 from ui.errors import reported
-from ui.labelling import audit_db, author_field, render_label_controls, reopen_record
+from ui.identity import reviewer_sidebar
+from ui.labelling import audit_db, current_author, flash, render_label_controls, reopen_record, show_flash
 from ui.labels import METHOD_LABELS, TYPE_LABELS
 from ui.markup import md_escape
-from ui.review_view import agreement_table, label_charts, labels_frame, records_frame
+from ui.review_view import label_charts, labels_frame, records_frame
+from ui.team_view import agreement_frame, confusion_frame, merge_frame, pairs_frame, target_label
 
 RECORD_KEY = "review.record"
 RERUN_KEY = "review.rerun"
+ALL = "(all audit records)"
 
 
 def filters(records, labels) -> dict:
@@ -55,38 +62,77 @@ def filters(records, labels) -> dict:
     return {k: v for k, v in chosen.items() if v}
 
 
-def charts(frame: pd.DataFrame) -> None:
-    """Label counts by error type, method, document and over time."""
+def charts(frame: pd.DataFrame, adjudicated: int) -> None:
+    """Label counts by error type, method, document and over time (adjudicated records: their final labels)."""
     figures = label_charts(frame)
     if not figures:
         st.caption("No labels match the filters, so there is nothing to chart.")
         return
+    if adjudicated:
+        st.caption(f"{adjudicated} adjudicated record(s) count with their final labels only, not their reviewers'.")
     for row in range(0, len(figures), 2):
         for col, (key, figure) in zip(st.columns(2), figures[row:row + 2]):
             col.plotly_chart(figure, key=f"review.chart.{key}")
 
 
 def agreement(db: AuditDB, chosen: dict) -> None:
-    """Cohen's kappa between two authors over the records both labelled."""
-    authors = db.authors()
-    if len(authors) < 2:
-        st.caption("Agreement needs human labels from at least two authors.")
-        return
-    c1, c2 = st.columns(2)
-    a = c1.selectbox("Author A", authors, index=0, key="review.kappa.a")
-    b = c2.selectbox("Author B", authors, index=1, key="review.kappa.b")
+    """Krippendorff's alpha per error stage and on the verdict; Cohen's kappa and confusion matrix per pair."""
+    queues = [q.name for q in list_queues(db)]
+    c = st.columns([2, 1, 1])
+    scope = c[0].selectbox("Records", [ALL, *queues], key="review.agree.scope",
+                           format_func=lambda s: s if s == ALL else f"queue {s}")
+    samples = c[1].number_input("Bootstrap resamples", 0, 10_000, 1000, 100, key="review.agree.samples")
+    target = c[2].selectbox("Pairs compared on", TARGETS, index=TARGETS.index("verdict"), format_func=target_label,
+                            key="review.agree.target")
     record_filters = {k: v for k, v in chosen.items() if k in ("doc_ids", "methods")}
-    result = cohen_kappa(db, a, b, **record_filters)
-    if a == b or not result.pairs:
-        st.caption("Choose two different authors who labelled the same record(s).")
+    report = agreement_report(db, queue_record_ids(db, scope) if scope != ALL else None, int(samples),
+                              **record_filters)
+    if len(report.reviewers) < 2 or not report.pairs:
+        st.caption("Agreement needs human labels from at least two reviewers.")
         return
+    verdict = report.target("verdict")
     m = st.columns(3)
-    m[0].metric("Cohen's kappa", "n/a" if result.kappa is None else f"{result.kappa:.2f}")
-    m[1].metric("Records labelled by both", result.records)
-    m[2].metric("Observed agreement", f"{100 * result.observed:.0f} %")
-    st.dataframe(agreement_table(result, a, b), key="review.kappa.table")
-    st.caption("A verdict per author and record: the earliest failing stage among the author's labels "
-               "(gold not in document, I, II, III), else correct.")
+    m[0].metric("Reviewers", len(report.reviewers))
+    m[1].metric("Records rated by two or more", verdict.items)
+    m[2].metric("Krippendorff's alpha (verdict)", "n/a" if verdict.alpha is None else f"{verdict.alpha:.2f}")
+    alpha_format = {"Krippendorff's alpha": st.column_config.NumberColumn(format="%.3f"),
+                    "Cohen's kappa": st.column_config.NumberColumn(format="%.3f")}
+    st.dataframe(agreement_frame(report), hide_index=True, key="review.agree.targets", column_config=alpha_format)
+    st.caption("Per stage: did each reviewer use the stage on the record (raw labels); the verdict is the earliest "
+               "failing stage. Records a reviewer did not label are missing, not \"no\". Empty: undefined "
+               "(fewer than two records rated twice, or one value throughout).")
+    st.markdown(f"**Pairs of reviewers** ({md_escape(target_label(target))})")
+    st.dataframe(pairs_frame(report, target), hide_index=True, key="review.agree.pairs", column_config=alpha_format)
+    pairs = [(p.a, p.b) for p in report.pairs if p.target == target]
+    a, b = st.selectbox("Confusion matrix of", pairs, format_func=lambda p: f"{p[0]} / {p[1]}",
+                        key="review.agree.pair")
+    st.dataframe(confusion_frame(report.pair(a, b, target)), key="review.agree.confusion")
+
+
+def reviewers(db: AuditDB, me: str) -> None:
+    """The reviewer profile: registered reviewers, spellings that look like one person (merged on request)."""
+    st.dataframe(pd.DataFrame([{"reviewer": r.name, "from": r.origin, "labels": r.labels, "since": r.created_at}
+                               for r in db.reviewers()]), hide_index=True, key="review.reviewers")
+    groups = suggest_merges(db)
+    if not groups:
+        st.caption("No two author spellings look like one person.")
+    else:
+        st.markdown("**Spellings that look like one person.** Nothing changes until you merge; every label keeps "
+                    "its old author in the history.")
+        st.dataframe(merge_frame(groups), hide_index=True, key="review.merges")
+        for i, group in enumerate(groups):
+            label = f"Merge {', '.join(group.spellings)} into {group.into} ({group.labels_changed} labels)"
+            if st.button(md_escape(label), key=f"review.merge.{i}", icon=":material/merge:"):
+                done = None
+                with reported("Merging spellings"):
+                    done = merge_authors(db, group.into, group.spellings, merged_by=me)
+                if done:
+                    flash(f"Merged {', '.join(done.merged)} into {done.into}: {done.labels_changed} label(s).")
+                    st.rerun()
+    log = merge_log(db)
+    if log:
+        st.markdown("**Merges applied**")
+        st.dataframe(pd.DataFrame(log), hide_index=True, key="review.merge_log")
 
 
 def _index_for(doc_id: str):
@@ -198,8 +244,9 @@ def import_export(db: AuditDB, chosen: dict) -> None:
 
 def main() -> None:
     st.title("Review")
-    author = author_field()
+    author = current_author()
     db = audit_db()
+    show_flash()
     everything = db.list_records(with_payload=False)
     if not everything:
         st.info("No audit records yet. Answer a question on the Ask page and label it, or import an export below.",
@@ -212,20 +259,25 @@ def main() -> None:
     record_ids = {r.id for r in records}
     labels = [lb for lb in db.list_labels(**label_filters) if lb.record_id in record_ids]
     st.caption(f"{len(records)} of {len(everything)} record(s), {len(labels)} label(s) match the filters.")
-    t_records, t_charts, t_agree, t_io = st.tabs(["Records", "Charts", "Agreement", "Import / export"])
+    t_records, t_charts, t_agree, t_people, t_io = st.tabs(["Records", "Charts", "Agreement", "Reviewers",
+                                                            "Import / export"])
     with t_records:
         st.dataframe(records_frame(records, labels), hide_index=True, key="review.records")
         st.dataframe(labels_frame(labels, {r.id: r for r in records}), hide_index=True, key="review.labels")
         if records:
             record_detail(db, records, author)
     with t_charts:
-        charts(labels_frame(labels, {r.id: r for r in records}))
-    with t_agree:
+        counted, adjudicated = effective_labels(labels)
+        charts(labels_frame(counted, {r.id: r for r in records}), len(adjudicated))
+    with t_agree, reported("Agreement"):
         agreement(db, chosen)
+    with t_people:
+        reviewers(db, author)
     with t_io:
         import_export(db, chosen)
 
 
 ensure_app_navigation()
+reviewer_sidebar()  # the "reviewing as" choice, on every page
 with reported("Review"):
     main()

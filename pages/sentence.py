@@ -16,6 +16,7 @@ from ui.boot import ensure_app_navigation
 from ui.cites_view import citations_html
 from ui.errors import headline, reported
 from ui.graph_html import GraphPage, VisEdge, graph_html
+from ui.identity import reviewer_sidebar
 from ui.markup import changed_words, esc, md_escape
 from ui.roles_view import legend_html, role_rgba
 from ui.sentence_view import edges_table, frames_table, nodes_table
@@ -247,5 +248,6 @@ def main() -> None:
 
 
 ensure_app_navigation()
+reviewer_sidebar()  # the "reviewing as" choice, on every page
 with reported("Sentence view"):
     main()

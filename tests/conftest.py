@@ -33,7 +33,7 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 TESTS = Path(__file__).resolve().parent
 TIERS = ("unit", "models", "app", "faults")
 #: Test files that drive a real browser.
-BROWSER_FILES = frozenset({"test_browser.py"})
+BROWSER_FILES = frozenset({"test_browser.py", "test_browser_team.py"})
 #: (file, test function) pairs that index a whole novel: minutes, not seconds.
 SLOW_TESTS = frozenset({("test_pipeline_models.py", "test_whole_novel_graph_is_grounded")})
 

@@ -1,10 +1,10 @@
 """Label widgets: let an analyst say which stage failed, from any page.
 
 Everything writes to the audit database of the current store
-(:func:`audit_db`) through :class:`kgcore.audit.AuditDB`.  The Ask page
-uses them like this::
+(:func:`audit_db`) through :class:`kgcore.audit.AuditDB`, as the reviewer
+chosen in the sidebar (:mod:`ui.identity`).  The Ask page uses them like this::
 
-    author = author_field()                                  # sidebar, once per run
+    author = current_author()                                # who is reviewing (sidebar, app.py)
     db = audit_db()
     record_id = record_for(db, run.result, run.answer, index) # saved once (idempotent)
     match_label_button(db, record_id, match, author, key="m3")
@@ -17,14 +17,11 @@ of the labels is current; the confirmation survives the rerun (:func:`flash`).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
 import streamlit as st
 
 from kgcore.audit import (
     ALLOWED_ARTIFACTS,
-    DB_NAME,
     LABEL_TYPES,
     AuditDB,
     AuditRecord,
@@ -38,13 +35,12 @@ from kgcore.index.store import Index
 
 from . import resources
 from .errors import reported
+from .identity import reviewing_as
 from .labels import TARGETS, TYPE_LABELS
 from .markup import md_escape
+from .resources import audit_db  # noqa: F401 - the pages open the database through this module
 from .state import AskOutcome, AskRun, get_state
 
-AUTHOR_KEY = "audit.author"
-#: The author's name outside the widget, so it survives pages where the field is not drawn.
-AUTHOR_VALUE = "audit.author.value"
 #: The audit record the Review page re-opened in the Ask view (its id).
 OPEN_RECORD_KEY = "audit.open_record"
 #: (QueryResult object, record id) of that re-opened record, so labels go to the record it came from.
@@ -55,36 +51,9 @@ SEARCH_LIMIT = 10
 
 
 # -- shared pieces -------------------------------------------------------------------
-@st.cache_resource(show_spinner=False)
-def _open_db(path: str) -> AuditDB:
-    return AuditDB(path)
-
-
-def audit_db() -> AuditDB:
-    """The audit database of the current index store (``<store>/audit.sqlite``), opened once per process."""
-    path = str(Path(resources.store_root()) / DB_NAME)
-    if not Path(path).exists():  # the store was emptied while the server ran: create and migrate again
-        _open_db.clear()
-    return _open_db(path)
-
-
-def author_field(container=None) -> str:
-    """The analyst's name as a text field (in the sidebar unless ``container`` is given).
-
-    Call it once per run.  The value is kept across pages and reruns.
-    """
-    if AUTHOR_KEY not in st.session_state:
-        st.session_state[AUTHOR_KEY] = st.session_state.get(AUTHOR_VALUE, "")
-    where = container if container is not None else st.sidebar
-    value = where.text_input("Your name (author of labels)", key=AUTHOR_KEY, max_chars=100,
-                             placeholder="e.g. Ada", help="Stored with every label you add")
-    st.session_state[AUTHOR_VALUE] = value
-    return current_author()
-
-
 def current_author() -> str:
-    """The name last entered in :func:`author_field` (empty when none)."""
-    return " ".join(str(st.session_state.get(AUTHOR_VALUE, "")).split())
+    """Who is reviewing (:func:`ui.identity.reviewing_as`; empty when nobody is chosen)."""
+    return reviewing_as()
 
 
 def flash(message: str) -> None:
@@ -131,7 +100,7 @@ def _add_label(db: AuditDB, record_id: int, author: str, label_type: str, kind: 
 
 
 def _no_author_help(author: str, text: str) -> str:
-    return text if author else "Enter your name in the sidebar first"
+    return text if author else "Choose who is reviewing in the sidebar first"
 
 
 # -- one-click buttons ----------------------------------------------------------------
@@ -290,7 +259,7 @@ def labels_frame(labels) -> pd.DataFrame:
     """The labels of a record as a table."""
     return pd.DataFrame([{
         "id": lb.id, "type": TYPE_LABELS.get(lb.label_type, lb.label_type), "artifact": lb.artifact_kind,
-        "artifact id": lb.artifact_id, "author": lb.author, "source": lb.source,
+        "artifact id": lb.artifact_id, "author": lb.author, "source": lb.source, "role": lb.role,
         "accepts/overrides": f"#{lb.suggestion_id}" if lb.suggestion_id else "", "note": lb.note,
         "at (UTC)": lb.created_at,
     } for lb in labels])
@@ -338,12 +307,12 @@ def render_label_controls(db: AuditDB, record_id: int, result: QueryResult, answ
     a form for any label, the missing-sentence search and the list of labels (accept / override / delete).
 
     ``result``/``answer`` are the kgcore ``QueryResult``/``Answer`` of record
-    ``record_id``, ``index`` its loaded index, ``author`` from :func:`author_field`;
+    ``record_id``, ``index`` its loaded index, ``author`` from :func:`current_author`;
     ``embedder`` defaults to the app engine's (only used when diagnosing).
     """
     show_flash()
     if not author:
-        st.info("Enter your name in the sidebar to add labels.", icon=":material/person:")
+        st.info("Choose who is reviewing (sidebar) to add labels.", icon=":material/person:")
     correct_button(db, record_id, author)
     with st.expander("Automatic diagnosis (needs gold answers)", icon=":material/troubleshoot:"):
         diagnosis_panel(db, record_id, result, answer, index, author, embedder)

@@ -46,6 +46,11 @@ TYPE_LABELS = {
     "correct": "correct",
     "gold-not-in-document": "gold not in document",
 }
+#: Short stage names, for buttons and narrow tables.
+STAGE_SHORT_LABELS = {
+    "I": "I graph", "II": "II retrieval", "III": "III answer", "correct": "correct",
+    "gold-not-in-document": "not in doc",
+}
 TARGETS = {
     "record": "The answer as a whole",
     "match": "A query-node match",

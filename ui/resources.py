@@ -15,6 +15,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from kgcore.audit import DB_NAME, AuditDB
 from kgcore.core.settings import Settings
 from kgcore.index.collection import CollectionManifest
 from kgcore.index.parse.amr import AmrParser
@@ -75,3 +76,16 @@ def collections() -> list[CollectionManifest]:
 def collection_names() -> list[str]:
     """Names of the collections that can be read (damaged ones are shown, and deletable, on the Library page)."""
     return [m.name for m in collections() if not m.damaged]
+
+
+@st.cache_resource(show_spinner=False)
+def _open_db(path: str) -> AuditDB:
+    return AuditDB(path)
+
+
+def audit_db() -> AuditDB:
+    """The audit database of the current index store (``<store>/audit.sqlite``), opened once per process."""
+    path = str(Path(store_root()) / DB_NAME)
+    if not Path(path).exists():  # the store was emptied while the server ran: create and migrate again
+        _open_db.clear()
+    return _open_db(path)

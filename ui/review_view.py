@@ -1,4 +1,4 @@
-"""Pure builders for the Review page: record and label tables, label charts, the agreement table.
+"""Pure builders for the Review page: record and label tables, label charts (agreement: :mod:`ui.team_view`).
 
 >>> from kgcore.audit import Label
 >>> lb = Label(1, "u", 7, "II", "record", "", "", "ann", "2026-11-23T10:00:00", "human", None, {})
@@ -14,7 +14,7 @@ import pandas as pd
 import plotly.express as px
 from plotly.graph_objects import Figure
 
-from kgcore.audit import LABEL_TYPES, Agreement, AuditRecord, Label
+from kgcore.audit import LABEL_TYPES, AuditRecord, Label
 
 #: (chart key, grouping column, title) of the label charts, after the overall count by type.
 LABEL_CHARTS = (("method", "method", "By method"), ("doc", "collection", "By collection"),
@@ -32,6 +32,7 @@ def records_frame(records: Sequence[AuditRecord], labels: Sequence[Label]) -> pd
         "labels": len(by_record.get(r.id, [])),
         "types": ", ".join(sorted({lb.label_type for lb in by_record.get(r.id, [])})),
         "authors": ", ".join(sorted({lb.author for lb in by_record.get(r.id, []) if lb.source == "human"})),
+        "adjudicated": any(lb.role == "adjudication" for lb in by_record.get(r.id, [])),
     } for r in records])
 
 
@@ -43,7 +44,7 @@ def labels_frame(labels: Sequence[Label], records_by_id: Mapping[int, AuditRecor
         rows.append({"label": lb.id, "record": lb.record_id, "type": lb.label_type,
                      "collection": record.doc_id if record else "", "method": record.method if record else "",
                      "artifact": lb.artifact_kind, "artifact id": lb.artifact_id, "author": lb.author,
-                     "source": lb.source, "date": lb.created_at[:10], "note": lb.note})
+                     "source": lb.source, "role": lb.role, "date": lb.created_at[:10], "note": lb.note})
     return pd.DataFrame(rows)
 
 
@@ -61,9 +62,3 @@ def label_charts(frame: pd.DataFrame) -> list[tuple[str, Figure]]:
                         labels={"size": "labels"})
         charts.append((key, figure.update_xaxes(type="category") if column == "date" else figure))
     return charts
-
-
-def agreement_table(result: Agreement, author_a: str, author_b: str) -> pd.DataFrame:
-    """The verdicts of two authors cross-tabulated (rows: A, columns: B)."""
-    pairs = pd.DataFrame(result.pairs, columns=["record", "a", "b"])
-    return pd.crosstab(pairs["a"], pairs["b"]).rename_axis(index=f"{author_a} ↓ / {author_b} →", columns=None)

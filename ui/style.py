@@ -48,6 +48,10 @@ table.kg-table td { border: 1px solid #d9e2ec; padding: 3px 10px; }
 table.kg-table tr:first-child td { font-weight: 600; background: #f0f4f8; }
 table.kg-table tr.kg-here td { background: #fff3b0; }
 ul.kg-refs { margin: 0 0 8px 0; padding-left: 1.2rem; }
+table.kg-stage-matrix { border-collapse: collapse; margin: 4px 0 10px 0; font-size: 0.9rem; }
+table.kg-stage-matrix th, table.kg-stage-matrix td { border: 1px solid #d9e2ec; padding: 3px 10px; text-align: center; }
+table.kg-stage-matrix tbody th { text-align: left; font-weight: 600; background: #f0f4f8; }
+table.kg-stage-matrix th.kg-disputed { background: #ffe3e3; color: #8a1c1c; }
 .kg-reflabel { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; color: #52606d; }
 </style>
 """

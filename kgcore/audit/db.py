@@ -45,62 +45,36 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-import uuid
 from collections.abc import Callable, Iterable
 from contextlib import closing
 from pathlib import Path
 from typing import TypeVar
 
+from kgcore.audit import reviewers as registry
 from kgcore.audit.bundles import bundle
 from kgcore.audit.model import (
     AuditRecord,
     Label,
     as_tuple,
-    check_artifact_in_record,
-    check_label,
     gold_list,
     record_models,
     record_payload,
     record_uid,
     sql_filter,
-    upgrade_payload,
     utc_now,
 )
+from kgcore.audit.rows import busy, insert_label, label_from_row, record_from_row
 from kgcore.audit.schema import apply_migrations
-from kgcore.core.errors import AuditError, InputError, clean_field
+from kgcore.core.errors import AuditError, InputError
 from kgcore.core.types import Answer, QueryResult
 from kgcore.index.collection import CollectionManifest
 from kgcore.index.store import Index
 
 DB_NAME = "audit.sqlite"
-AUTOMATIC_AUTHOR = "auto-diagnosis"
-MAX_AUTHOR_CHARS = 100
-MAX_NOTE_CHARS = 5000
 T = TypeVar("T")
 
 _LIST_COLUMNS = ("id", "uid", "created_at", "doc_id", "manifest_hash", "question", "method", "answerer", "answer",
                  "gold_json", "settings_json", "models_json")
-
-
-def _clean_author(author: str) -> str:
-    return clean_field("author", author, MAX_AUTHOR_CHARS, "enter your name before labelling")
-
-
-def _record(row: sqlite3.Row) -> AuditRecord:
-    return AuditRecord(
-        row["id"], row["uid"], row["created_at"], row["doc_id"], row["manifest_hash"], row["question"],
-        row["method"], row["answerer"], row["answer"], json.loads(row["gold_json"]),
-        json.loads(row["settings_json"]), json.loads(row["models_json"]),
-        upgrade_payload(json.loads(row["result_json"]), row["doc_id"]) if "result_json" in row.keys() else {},
-    )
-
-
-def _label(row: sqlite3.Row) -> Label:
-    return Label(
-        row["id"], row["uid"], row["record_id"], row["label_type"], row["artifact_kind"], row["artifact_id"],
-        row["note"], row["author"], row["created_at"], row["source"], row["suggestion_id"],
-        json.loads(row["details_json"] or "{}"),
-    )
 
 
 class AuditDB:
@@ -135,6 +109,10 @@ class AuditDB:
             raise AuditError(f"{self.path}: cannot open the audit database ({exc})") from exc
         return conn
 
+    def query(self, sql: str, args: Iterable = ()) -> list[sqlite3.Row]:
+        """Rows of one read-only statement (for the audit modules built on this database)."""
+        return self._read(sql, args)
+
     def _read(self, sql: str, args: Iterable = ()) -> list[sqlite3.Row]:
         with closing(self._connect()) as conn:
             try:
@@ -163,7 +141,7 @@ class AuditDB:
             except sqlite3.OperationalError as exc:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
-                if not _busy(exc) or attempt == self.retries:
+                if not busy(exc) or attempt == self.retries:
                     raise self._error(exc) from exc
             except sqlite3.DatabaseError as exc:
                 if conn.in_transaction:
@@ -189,7 +167,7 @@ class AuditDB:
                     conn.execute("PRAGMA journal_mode = WAL").fetchone()
                     break
                 except sqlite3.OperationalError as exc:
-                    if not _busy(exc) or attempt == self.retries:
+                    if not busy(exc) or attempt == self.retries:
                         raise AuditError(f"{self.path}: not an audit database ({exc})") from exc
                 except sqlite3.DatabaseError as exc:
                     raise self._error(exc) from exc
@@ -244,11 +222,11 @@ class AuditDB:
         rows = self._read("SELECT * FROM records WHERE id = ?", (record_id,))
         if not rows:
             raise InputError("record_id", f"there is no audit record {record_id} in {self.path}")
-        return _record(rows[0])
+        return record_from_row(rows[0])
 
     def record_by_uid(self, uid: str) -> AuditRecord | None:
         rows = self._read("SELECT * FROM records WHERE uid = ?", (uid,))
-        return _record(rows[0]) if rows else None
+        return record_from_row(rows[0]) if rows else None
 
     def list_records(self, doc_ids=None, methods=None, label_types=None, authors=None, since=None, until=None,
                      with_payload: bool = True) -> list[AuditRecord]:
@@ -262,7 +240,7 @@ class AuditDB:
         where, args = sql_filter(doc_ids, methods, label_types, authors, since, until)
         columns = "r.*" if with_payload else ", ".join(f"r.{c}" for c in _LIST_COLUMNS)
         sql = f"SELECT {columns} FROM records r WHERE {where} ORDER BY r.created_at DESC, r.id DESC"
-        return [_record(r) for r in self._read(sql, args)]
+        return [record_from_row(r) for r in self._read(sql, args)]
 
     def delete_record(self, record_id: int) -> None:
         """Delete a record and its labels."""
@@ -277,48 +255,26 @@ class AuditDB:
         Automatic labels (suggestions) get the author :data:`AUTOMATIC_AUTHOR`
         unless one is given; human labels need an author.
         """
-        artifact_id = str(artifact_id or "").strip()
-        check_label(label_type, artifact_kind, artifact_id, source)
-        author = _clean_author(author or (AUTOMATIC_AUTHOR if source == "automatic" else ""))
-        note = (note or "").strip()
-        if len(note) > MAX_NOTE_CHARS:
-            raise InputError("note", f"is {len(note)} characters long; the limit is {MAX_NOTE_CHARS}")
-        details_json = json.dumps(details or {}, default=str)
-
-        def work(conn):
-            # Only matches and answer sentences are checked against the stored result: parse it only then.
-            column = "result_json" if artifact_kind in ("match", "answer_sentence") else "'{}'"
-            row = conn.execute(f"SELECT {column} AS result FROM records WHERE id = ?", (record_id,)).fetchone()
-            if row is None:
-                raise InputError("record_id", f"there is no audit record {record_id} in {self.path}")
-            check_artifact_in_record(json.loads(row["result"]), artifact_kind, artifact_id)
-            if suggestion_id is not None:
-                _check_suggestion(conn, suggestion_id, record_id)
-            return conn.execute(
-                "INSERT INTO labels (uid, record_id, label_type, artifact_kind, artifact_id, note, author, created_at,"
-                " source, suggestion_id, details_json) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                (uuid.uuid4().hex, record_id, label_type, artifact_kind, artifact_id, note, author, utc_now(),
-                 source, suggestion_id, details_json),
-            ).lastrowid
-
-        return self.write(work)
+        return self.write(lambda conn: insert_label(conn, record_id, label_type, artifact_kind, artifact_id, note,
+                                                    author, source, suggestion_id, details))
 
     def get_label(self, label_id: int) -> Label:
         rows = self._read("SELECT * FROM labels WHERE id = ?", (label_id,))
         if not rows:
             raise InputError("label_id", f"there is no label {label_id} in {self.path}")
-        return _label(rows[0])
+        return label_from_row(rows[0])
 
     def labels_for(self, record_id: int) -> list[Label]:
         """The labels of one record, oldest first."""
         rows = self._read("SELECT * FROM labels WHERE record_id = ? ORDER BY created_at, id", (record_id,))
-        return [_label(r) for r in rows]
+        return [label_from_row(r) for r in rows]
 
     def list_labels(self, doc_ids=None, methods=None, label_types=None, authors=None, sources=None, since=None,
-                    until=None) -> list[Label]:
-        """Labels whose record passes the record filters and which have the given types/authors/sources."""
+                    until=None, roles=None) -> list[Label]:
+        """Labels whose record passes the record filters and which have the given types/authors/sources/roles."""
         where, args = sql_filter(doc_ids, methods, None, None, None, None)
-        for column, values in (("l.label_type", label_types), ("l.author", authors), ("l.source", sources)):
+        for column, values in (("l.label_type", label_types), ("l.author", authors), ("l.source", sources),
+                               ("l.role", roles)):
             values = as_tuple(values)
             if values:
                 where += f" AND {column} IN ({','.join('?' * len(values))})"
@@ -328,7 +284,7 @@ class AuditDB:
         if until:
             where, args = where + f" AND substr(l.created_at, 1, {len(str(until))}) <= ?", args + [str(until)]
         sql = f"SELECT l.* FROM labels l JOIN records r ON r.id = l.record_id WHERE {where} ORDER BY l.created_at, l.id"
-        return [_label(r) for r in self._read(sql, args)]
+        return [label_from_row(r) for r in self._read(sql, args)]
 
     def delete_label(self, label_id: int) -> None:
         self.get_label(label_id)
@@ -340,6 +296,21 @@ class AuditDB:
     def authors(self) -> list[str]:
         """Authors of human labels, alphabetically."""
         return [r[0] for r in self._read("SELECT DISTINCT author FROM labels WHERE source = 'human' ORDER BY author")]
+
+    # -- reviewers (see kgcore.audit.reviewers) ------------------------------------------
+    def add_reviewer(self, name: str, origin: str = "local") -> str:
+        """Register a reviewer (the local profile's "new reviewer"); returns the stored spelling."""
+        return self.write(lambda conn: registry.register(conn, name, origin, utc_now()))
+
+    def reviewers(self) -> list[registry.Reviewer]:
+        """The registered reviewers with their label counts, alphabetically."""
+        with closing(self._connect()) as conn:
+            return registry.listing(conn)
+
+    def require_reviewer(self, name: str, field: str = "reviewer") -> str:
+        """The registered spelling of ``name``; an unknown one is an InputError naming ``field``."""
+        with closing(self._connect()) as conn:
+            return registry.require(conn, name, field)
 
     def accept_suggestion(self, label_id: int, author: str, note: str = "") -> int:
         """A human label agreeing with the automatic suggestion ``label_id``."""
@@ -363,14 +334,3 @@ class AuditDB:
     def audit_bundle(self, record_id: int, index: Index) -> dict:
         """One record with its labels, matched subgraph and sentence texts (see :func:`~kgcore.audit.model.bundle`)."""
         return bundle(self.get_record(record_id), self.labels_for(record_id), index)
-
-
-def _busy(exc: sqlite3.OperationalError) -> bool:
-    """Whether ``exc`` only means another connection holds the database (worth retrying)."""
-    return "locked" in str(exc) or "busy" in str(exc)
-
-
-def _check_suggestion(conn: sqlite3.Connection, suggestion_id: int, record_id: int) -> None:
-    row = conn.execute("SELECT record_id, source FROM labels WHERE id = ?", (suggestion_id,)).fetchone()
-    if row is None or row["source"] != "automatic" or row["record_id"] != record_id:
-        raise InputError("suggestion_id", f"label {suggestion_id} is not an automatic suggestion on record {record_id}")

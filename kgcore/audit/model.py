@@ -54,6 +54,7 @@ ALLOWED_ARTIFACTS = {
     "gold-not-in-document": ("record",),
 }
 SOURCES = ("human", "automatic")
+ROLES = ("review", "adjudication")
 _SENTENCE_ID = re.compile(f"^{SENTENCE_ID_PATTERN}$")
 #: The most graph nodes an audit bundle carries (a hero entity can have hundreds of neighbours).
 
@@ -96,6 +97,9 @@ class Label:
     source: str = "human"
     suggestion_id: int | None = None
     details: dict = field(default_factory=dict)
+    #: ``review`` (a reviewer's own label) or ``adjudication`` (a final label an adjudicator recorded).
+    role: str = "review"
+    adjudication_id: int | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)

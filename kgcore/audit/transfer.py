@@ -2,7 +2,14 @@
 
 JSONL has one record per line with its labels nested; CSV has one row per
 label with the record's columns repeated (a record without labels gets one
-row with empty label columns), structured fields as JSON text.  Records and
+row with empty label columns), structured fields as JSON text.
+
+Each label carries its ``role`` (``review`` or ``adjudication``) and, for a
+final label, its ``adjudication`` (uid, adjudicator, reason, time); ``final``
+says whether error statistics count it (the latest adjudication's labels on
+an adjudicated record, every label elsewhere), and a record says whether
+it was ``adjudicated``.  Files written before adjudication existed (without
+these fields or CSV columns) are read as reviews.  Records and
 labels are identified by their ``uid``: importing a file twice, or into a
 database that already holds some of its records, adds nothing twice.
 
@@ -21,8 +28,10 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kgcore.audit import reviewers as registry
+from kgcore.audit.adjudication import effective_labels
 from kgcore.audit.db import AuditDB
-from kgcore.audit.model import AuditRecord, Label, check_artifact_in_record, check_label, record_to_result
+from kgcore.audit.model import ROLES, AuditRecord, Label, check_artifact_in_record, check_label, record_to_result
 from kgcore.core.errors import AuditError, KgcoreError
 
 FORMAT = "groundedkg-audit/1"
@@ -34,8 +43,11 @@ CSV_FIELDS = (
     "record_uid", "record_created_at", "doc_id", "manifest_hash", "question", "method", "answerer", "answer",
     "gold_json", "settings_json", "models_json", "result_json",
     "label_uid", "label_type", "artifact_kind", "artifact_id", "note", "author", "label_created_at", "source",
-    "suggestion_uid", "details_json",
+    "suggestion_uid", "details_json", "role", "adjudication_json", "final",
 )
+#: The CSV header before adjudication (still read).
+CSV_FIELDS_V1 = CSV_FIELDS[:-3]
+_ADJUDICATION_KEYS = ("uid", "adjudicator", "reason", "created_at")
 #: (field, allowed types, may be empty) for every record and label field.
 _RECORD_SPEC = {"uid": (str, False), "created_at": (str, False), "doc_id": (str, False), "manifest_hash": (str, True),
                 "question": (str, False), "method": (str, False), "answerer": ((str, type(None)), True),
@@ -64,12 +76,14 @@ class ImportReport:
 
 
 # -- export ----------------------------------------------------------------------
-def _label_dict(label: Label, uid_of: dict[int, str]) -> dict:
+def _label_dict(label: Label, uid_of: dict[int, str], adjudications: dict[int, dict], final: set[int]) -> dict:
     return {"uid": label.uid, "label_type": label.label_type, "artifact_kind": label.artifact_kind,
             "artifact_id": label.artifact_id, "note": label.note, "author": label.author,
             "created_at": label.created_at, "source": label.source,
             "suggestion_uid": uid_of.get(label.suggestion_id) if label.suggestion_id else None,
-            "details": label.details}
+            "details": label.details, "role": label.role,
+            "adjudication": adjudications.get(label.adjudication_id) if label.adjudication_id else None,
+            "final": label.id in final}
 
 
 def _record_dict(record: AuditRecord) -> dict:
@@ -85,7 +99,12 @@ def export_items(db: AuditDB, **filters) -> list[dict]:
     for record in reversed(db.list_records(**filters)):  # oldest first: stable, diff-friendly files
         labels = db.labels_for(record.id)
         uid_of = {label.id: label.uid for label in labels}
-        items.append({"format": FORMAT, **_record_dict(record), "labels": [_label_dict(lb, uid_of) for lb in labels]})
+        adjudications = {r["id"]: {k: r[k] for k in _ADJUDICATION_KEYS} for r in db.query(
+            "SELECT * FROM adjudications WHERE record_id = ?", (record.id,))}
+        kept, adjudicated = effective_labels(labels)
+        final = {lb.id for lb in kept}
+        items.append({"format": FORMAT, **_record_dict(record), "adjudicated": bool(adjudicated),
+                      "labels": [_label_dict(lb, uid_of, adjudications, final) for lb in labels]})
     return items
 
 
@@ -108,7 +127,9 @@ def csv_text(db: AuditDB, **filters) -> str:
                 continue
             writer.writerow(record + [label["uid"], label["label_type"], label["artifact_kind"], label["artifact_id"],
                                       label["note"], label["author"], label["created_at"], label["source"],
-                                      label["suggestion_uid"] or "", json.dumps(label["details"])])
+                                      label["suggestion_uid"] or "", json.dumps(label["details"]), label["role"],
+                                      json.dumps(label["adjudication"]) if label["adjudication"] else "",
+                                      "yes" if label["final"] else "no"])
     return out.getvalue()
 
 
@@ -168,6 +189,19 @@ def _check_item(item: dict, name: str, line: int) -> None:
             check_artifact_in_record(item["result"], label["artifact_kind"], label["artifact_id"])
         except KgcoreError as exc:
             _fail(name, at, f"labels[{i}]" if at == line else "label", str(exc))
+        _check_role(label, name, at, f"labels[{i}]." if at == line else "")
+
+
+def _check_role(label: dict, name: str, line: int, prefix: str) -> None:
+    """``role`` and ``adjudication`` of a label (both optional: files from before adjudication lack them)."""
+    role, adjudication = label.get("role", "review"), label.get("adjudication")
+    if role not in ROLES:
+        _fail(name, line, f"{prefix}role", f"unknown value {role!r} (choose one of {', '.join(ROLES)})")
+    if role == "review" and adjudication is not None:
+        _fail(name, line, f"{prefix}adjudication", "only a label with role 'adjudication' has one")
+    if role == "adjudication" and not (isinstance(adjudication, dict) and all(
+            isinstance(adjudication.get(k), str) and adjudication[k] for k in _ADJUDICATION_KEYS)):
+        _fail(name, line, f"{prefix}adjudication", f"expected an object with {', '.join(_ADJUDICATION_KEYS)}")
 
 
 def _check_suggestions(items: list[dict], known_uids: set[str], name: str) -> None:
@@ -221,7 +255,10 @@ def _csv_label(row: dict, name: str, line: int) -> dict:
             "artifact_id": row["artifact_id"], "note": row["note"], "author": row["author"],
             "created_at": row["label_created_at"], "source": row["source"],
             "suggestion_uid": row["suggestion_uid"] or None,
-            "details": _json_cell(row, "details_json", dict, name, line) if row["details_json"] else {}, "_line": line}
+            "details": _json_cell(row, "details_json", dict, name, line) if row["details_json"] else {}, "_line": line,
+            "role": row.get("role") or "review",
+            "adjudication": _json_cell(row, "adjudication_json", dict, name, line) if row.get("adjudication_json")
+            else None}
 
 
 def _same_record(record: dict) -> dict:
@@ -234,7 +271,7 @@ def read_csv(path) -> list[dict]:
     csv.field_size_limit(min(sys.maxsize, 2**31 - 1))  # a stored whole-book result is one large cell
     reader = csv.DictReader(io.StringIO(_read_text(path), newline=""))
     header = reader.fieldnames or []
-    if tuple(header) != CSV_FIELDS:
+    if tuple(header) not in (CSV_FIELDS, CSV_FIELDS_V1):
         missing = [c for c in CSV_FIELDS if c not in header]
         extra = [c for c in header if c not in CSV_FIELDS]
         _fail(name, 1, "header", f"not an audit CSV export (missing columns: {', '.join(missing) or 'none'}; "
@@ -289,6 +326,9 @@ def import_items(db: AuditDB, items: list[dict], name: str) -> ImportReport:
         for label_id, suggestion_uid in links:  # after all inserts: a suggestion may come later in the file
             conn.execute("UPDATE labels SET suggestion_id = (SELECT id FROM labels WHERE uid = ?) WHERE id = ?",
                          (suggestion_uid, label_id))
+        for author, created_at in {(lb["author"], lb["created_at"]) for item in items for lb in item["labels"]
+                                   if lb["source"] == "human"}:
+            registry.register(conn, author, "labels", created_at, exact=False)
         return report
 
     return db.write(work)
@@ -312,12 +352,26 @@ def _insert_record(conn, item: dict, report: ImportReport) -> int:
     return record_id
 
 
+def _adjudication_id(conn, record_id: int, adjudication: dict | None) -> int | None:
+    """The id of a label's adjudication, inserted the first time its uid is seen."""
+    if not adjudication:
+        return None
+    row = conn.execute("SELECT id FROM adjudications WHERE uid = ?", (adjudication["uid"],)).fetchone()
+    if row is not None:
+        return row["id"]
+    return conn.execute(
+        "INSERT INTO adjudications (uid, record_id, adjudicator, reason, created_at) VALUES (?,?,?,?,?)",
+        (adjudication["uid"], record_id, adjudication["adjudicator"], adjudication["reason"],
+         adjudication["created_at"])).lastrowid
+
+
 def _insert_label(conn, record_id: int, label: dict) -> int:
     return conn.execute(
         "INSERT INTO labels (uid, record_id, label_type, artifact_kind, artifact_id, note, author, created_at, source,"
-        " details_json) VALUES (?,?,?,?,?,?,?,?,?,?)",
+        " details_json, role, adjudication_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
         (label["uid"], record_id, label["label_type"], label["artifact_kind"], label["artifact_id"], label["note"],
-         label["author"], label["created_at"], label["source"], json.dumps(label["details"])),
+         label["author"], label["created_at"], label["source"], json.dumps(label["details"]),
+         label.get("role", "review"), _adjudication_id(conn, record_id, label.get("adjudication"))),
     ).lastrowid
 
 

@@ -1,4 +1,4 @@
-"""Command line: ``python -m kgcore index|remove|delete|list|show|ask|eval|sentences|cites``.
+"""Command line: ``python -m kgcore index|remove|delete|list|show|ask|eval|sentences|cites|audit``.
 
 Exit codes: 0 ok, 2 bad input or configuration, or a damaged index (the
 message names the file or field, the reason and what to do; also when some
@@ -15,6 +15,7 @@ import os
 import sys
 import warnings
 
+from kgcore.cli.audit import add_audit
 from kgcore.cli.commands import cmd_ask, cmd_delete, cmd_index, cmd_list, cmd_remove, cmd_show
 from kgcore.cli.evaluation import add_eval
 from kgcore.cli.reading import add_reading
@@ -41,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_ask(sub)
     add_eval(sub)
     add_reading(sub)
+    add_audit(sub)
     for sp in sub.choices.values():
         sp.add_argument("--store", help="store root (default: $KGCORE_STORE or data/)")
         sp.add_argument("--quiet", action="store_true", help="no progress output on stderr")

