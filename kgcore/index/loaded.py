@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 import numpy as np
+from scipy import sparse
 
 from kgcore.core.document import Paragraph, Reference
 from kgcore.core.errors import InputError
@@ -152,15 +153,32 @@ class Index:
         return None if mask.all() else mask
 
     def _role_rows(self, roles: frozenset[str]) -> np.ndarray:
-        return np.array([s.role in roles for s in self.sentences], dtype=bool)
+        """Rows of a role in ``roles`` (computed once per role set; read-only)."""
+        key = CacheKey[np.ndarray](f"role-rows:{','.join(sorted(roles))}")
+
+        def build() -> np.ndarray:
+            mask = np.array([s.role in roles for s in self.sentences], dtype=bool)
+            mask.flags.writeable = False
+            return mask
+
+        return self.cache.get(key, build)
 
     def node_scope(self, sentence_rows: np.ndarray | None) -> np.ndarray | None:
         """Node rows grounded in at least one of the allowed sentence rows (None: every node)."""
         if sentence_rows is None:
             return None
-        allowed = set(np.flatnonzero(sentence_rows).tolist())
-        return np.array([any(self._by_id[s] in allowed for s in self.graph.nodes[i].grounded_texts)
-                         for i in self.node_ids], dtype=bool)
+        return (self.grounding @ np.asarray(sentence_rows, dtype=np.float32)) > 0
+
+    @functools.cached_property
+    def grounding(self) -> sparse.csr_matrix:
+        """Node rows x sentence rows: 1 where the node is grounded in the sentence."""
+        rows, cols = [], []
+        for i, node_id in enumerate(self.node_ids):
+            for sid in self.graph.nodes[node_id].grounded_texts:
+                rows.append(i)
+                cols.append(self._by_id[sid])
+        data = np.ones(len(rows), dtype=np.float32)
+        return sparse.csr_matrix((data, (rows, cols)), shape=(len(self.node_ids), len(self.sentences)))
 
     # -- nodes ---------------------------------------------------------------------
     @functools.cached_property

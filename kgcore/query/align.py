@@ -154,12 +154,12 @@ def align(index: Index, query_vectors: np.ndarray, type_masks: list[np.ndarray |
         coverage[:, inc.segment_sentences] = np.maximum.reduceat(evidence[:, inc.node_rows], inc.segment_starts, axis=1)
     structure = np.zeros(n_sentences)
     sentence, source, target = inc.edges.T if len(inc.edges) else (np.zeros(0, np.int64),) * 3
+    # edges are sorted by sentence: one segment per sentence, so a per-sentence max is a reduceat, not a ufunc.at
+    starts = np.flatnonzero(np.r_[True, sentence[1:] != sentence[:-1]]) if len(sentence) else sentence
     for a, b in set(query_edges):
         linked = np.maximum(np.minimum(evidence[a, source], evidence[b, target]),
                             np.minimum(evidence[b, source], evidence[a, target]))
-        pair = np.zeros(n_sentences)
-        np.maximum.at(pair, sentence, linked)
-        structure += pair
+        structure[sentence[starts]] += np.maximum.reduceat(linked, starts)
     graph = coverage.sum(axis=0) / max(n_query, 1) + w_structure * structure / max(len(set(query_edges)), 1)
     return Alignment(evidence, coverage, structure, graph)
 

@@ -15,17 +15,17 @@ import re
 import time
 
 import numpy as np
-from rank_bm25 import BM25Okapi
 
 from kgcore.core.settings import RetrievalOptions
 from kgcore.core.types import QueryResult, SelectedSentence
 from kgcore.index.embed import Embedder
 from kgcore.index.store import CacheKey, Index
+from kgcore.query.bm25 import SparseBM25
 from kgcore.query.context import apply_budget, elapsed_ms, in_scope, number_ranks, question_vector, selected_sentence
 
 #: Reciprocal-rank-fusion constant (Cormack et al. 2009).
 RRF_K = 60
-BM25: CacheKey[BM25Okapi] = CacheKey("bm25")
+BM25: CacheKey[SparseBM25] = CacheKey("bm25")
 _TOKEN_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 STOPWORDS = frozenset(
     "a an the and or but if of to in on at by for with from into onto about as is are was were be been being "
@@ -54,9 +54,9 @@ def _stemmer():
     return PorterStemmer()
 
 
-def _bm25(index: Index) -> BM25Okapi:
+def _bm25(index: Index) -> SparseBM25:
     """The index's BM25 model over its stemmed sentences, built on first use."""
-    return index.cache.get(BM25, lambda: BM25Okapi([bm25_tokens(s.normalized) or ["_"] for s in index.sentences]))
+    return index.cache.get(BM25, lambda: SparseBM25([bm25_tokens(s.normalized) or ["_"] for s in index.sentences]))
 
 
 def _selected(index: Index, rows: list[int], scores: list[float], sims: np.ndarray) -> list[SelectedSentence]:

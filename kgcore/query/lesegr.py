@@ -36,12 +36,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from rank_bm25 import BM25Okapi
 from scipy import sparse
 
 from kgcore.index.contextual import ContextGraph
 from kgcore.index.store import CacheKey, Index
 from kgcore.query.baselines import bm25_tokens, sentence_bm25
+from kgcore.query.bm25 import SparseBM25
 
 #: Message-passing layers.  Chosen on dev sets (Crusoe dev, mean over 500 and 1,000 words, answer-token recall):
 #: with ``mean`` the fused ranking scores 0.794 / 0.791 / 0.796 at 1 / 2 / 3 layers and ``lesegr`` 0.759 /
@@ -54,7 +54,7 @@ AGGREGATION = "mean"
 W_GRAPH = 1.0
 #: Whether the graph evidence travels to neighbours too, or is added to a sentence's propagated text relevance.
 GRAPH_PROPAGATES = True
-CHUNK_BM25: CacheKey[BM25Okapi] = CacheKey("chunk-bm25")
+CHUNK_BM25: CacheKey[SparseBM25] = CacheKey("chunk-bm25")
 
 
 @dataclass(frozen=True)
@@ -93,8 +93,8 @@ def signals(index: Index, cg: ContextGraph, question: str, vector: np.ndarray, s
     """Every node's sparse, dense (and graph) relevance to the question (``vector``: its embedding) in a scope."""
     n = cg.n_sentences
     rows = np.ones(n, dtype=bool) if scope is None else scope
-    chunk_scope = np.zeros(len(cg.chunk_spans), dtype=bool)
-    np.logical_or.at(chunk_scope, cg.chunk_of, rows)
+    starts = cg.chunk_spans[:, 0]  # chunks are contiguous runs of rows, in order
+    chunk_scope = np.logical_or.reduceat(rows, starts) if len(starts) else np.zeros(0, dtype=bool)
     node_scope = np.r_[rows, chunk_scope]
     tokens = bm25_tokens(question)
     chunk_sparse = _chunk_bm25(index, cg).get_scores(tokens) if len(cg.chunk_spans) else np.zeros(0)
@@ -104,8 +104,7 @@ def signals(index: Index, cg: ContextGraph, question: str, vector: np.ndarray, s
     graph_all = np.zeros(cg.n_nodes)
     if graph is not None:
         g = normalised(graph, rows)
-        chunk_g = np.zeros(len(cg.chunk_spans))
-        np.maximum.at(chunk_g, cg.chunk_of, g)
+        chunk_g = np.maximum.reduceat(g, starts) if len(starts) else np.zeros(0)
         graph_all = np.r_[g, chunk_g]
     return Signals(sparse_all, dense_all, graph_all, node_scope)
 
@@ -168,9 +167,9 @@ def contributions(edges: sparse.csr_matrix, sig: Signals, before: np.ndarray, ro
     return [(int(cols[k]), float(amounts[k])) for k in order if amounts[k] > 0]
 
 
-def _chunk_bm25(index: Index, cg: ContextGraph) -> BM25Okapi:
-    def build() -> BM25Okapi:
+def _chunk_bm25(index: Index, cg: ContextGraph) -> SparseBM25:
+    def build() -> SparseBM25:
         texts = [" ".join(s.normalized for s in index.sentences[lo:hi]) for lo, hi in cg.chunk_spans]
-        return BM25Okapi([bm25_tokens(t) or ["_"] for t in texts])
+        return SparseBM25([bm25_tokens(t) or ["_"] for t in texts])
 
     return index.cache.get(CHUNK_BM25, build)
