@@ -13,6 +13,7 @@ from kgcore.query.answer import default_answerer
 from kgcore.query.engine import result_to_json
 from ui import ask_panels as panels
 from ui import labelling, resources
+from ui.ask_script import ask_script_html
 from ui.boot import ensure_app_navigation
 from ui.errors import reported
 from ui.identity import reviewer_sidebar
@@ -86,6 +87,8 @@ def ask(doc_id: str, question: str, options: RetrievalOptions, answerer: str, ot
 
 def show(outcome: AskOutcome) -> None:
     index = resources.engine().index(outcome.doc_id)
+    # citation markers pin their sentence; a new question's sentence list starts at the top
+    st.html(ask_script_html(outcome.run_id), unsafe_allow_javascript=True)
     st.markdown(f"#### {md_escape(outcome.question)}")
     panels.scope_caption(outcome.main, index)
     if outcome.other is not None:

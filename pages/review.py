@@ -1,4 +1,4 @@
-"""Review: every audit record and label, error statistics, agreement, re-open and re-run."""
+"""Review: every audit record and label, error statistics and analysis, agreement, re-open and re-run."""
 
 from __future__ import annotations
 
@@ -16,16 +16,18 @@ from kgcore.audit import (
     AuditDB,
     agreement_report,
     compare_runs,
-    import_csv,
-    import_jsonl,
     record_to_result,
     rerun,
 )
 from kgcore.audit.adjudication import effective_labels
+from kgcore.audit.agreement import STAGES
+from kgcore.audit.analysis import GROUPINGS, drill, error_analysis
+from kgcore.audit.exchange import import_file, parquet_bytes
 from kgcore.audit.queues import list_queues, queue_record_ids
 from kgcore.audit.spellings import merge_authors, merge_log, suggest_merges
 from kgcore.audit.transfer import csv_text, jsonl_text
 from ui import resources
+from ui.analysis_view import GROUPING_LABELS, drill_frame, stage_chart, stage_table
 from ui.ask_view import SentenceView, answer_html, numbering, question_terms, sentences_html
 from ui.boot import ensure_app_navigation
 from ui.errors import reported
@@ -73,6 +75,36 @@ def charts(frame: pd.DataFrame, adjudicated: int) -> None:
     for row in range(0, len(figures), 2):
         for col, (key, figure) in zip(st.columns(2), figures[row:row + 2]):
             col.plotly_chart(figure, key=f"review.chart.{key}")
+
+
+def analysis(db: AuditDB, chosen: dict) -> None:
+    """Error-stage distribution per method, collection, document or index version, drilled down to the records."""
+    c = st.columns([2, 2])
+    by = c[0].selectbox("Group by", GROUPINGS, format_func=GROUPING_LABELS.get, key="review.err.by")
+    source = c[1].radio("Labels", ("human", "automatic"), horizontal=True, key="review.err.source",
+                        format_func=lambda s: "reviewers (final)" if s == "human" else "automatic diagnosis")
+    rows = error_analysis(db, source, **chosen)
+    if not rows:
+        st.caption("No labelled records match the filters.")
+        return
+    st.dataframe(stage_table(rows, by), hide_index=True, key="review.err.table")
+    st.caption("Records per stage; a record's stage is the earliest failing stage among its counted labels "
+               "(adjudicated records: the final labels). A record citing two documents counts under both.")
+    figure = stage_chart(rows, by)
+    if figure is not None:
+        st.plotly_chart(figure, key="review.err.chart")
+    d = st.columns(2)
+    values = sorted({v for r in rows for v in r.values(by)})
+    value = d[0].selectbox(f"Records of {GROUPING_LABELS[by].lower()}", [None, *values], key="review.err.value",
+                           format_func=lambda v: "(any)" if v is None else v)
+    stage = d[1].selectbox("with stage", [None, *STAGES], key="review.err.stage",
+                           format_func=lambda s: "(any)" if s is None else s)
+    cell = drill(rows, by, value, stage)
+    st.dataframe(drill_frame(cell), hide_index=True, key="review.err.records")
+    if cell:
+        record_id = st.selectbox("Show record", [r.record_id for r in cell], key="review.err.open",
+                                 format_func=lambda i: f"#{i}")
+        stored_view(db.get_record(record_id), None)
 
 
 def agreement(db: AuditDB, chosen: dict) -> None:
@@ -231,14 +263,20 @@ def import_export(db: AuditDB, chosen: dict) -> None:
                            mime="text/csv", icon=":material/download:", key="review.export.csv")
         st.download_button("Records and labels (JSONL)", jsonl_text(db, **chosen), file_name=f"audit-{stamp}.jsonl",
                            mime="application/jsonl", icon=":material/download:", key="review.export.jsonl")
+        st.download_button("Records and labels (Parquet)", parquet_bytes(db, **chosen),
+                           file_name=f"audit-{stamp}.parquet", mime="application/vnd.apache.parquet",
+                           icon=":material/download:", key="review.export.parquet")
+        st.caption("One schema for the three files (format groundedkg-audit/1): see the README, "
+                   "\"Review as a team\".")
     with c2:
-        upload = st.file_uploader("Import a CSV or JSONL export", type=["csv", "jsonl"], key="review.import.file")
+        upload = st.file_uploader("Import an export (CSV, JSONL or Parquet)", type=["csv", "jsonl", "parquet"],
+                                  key="review.import.file")
         if upload is not None and st.button("Import", key="review.import.go", icon=":material/upload:"):
             with reported(f"Importing {upload.name}"):
                 with tempfile.TemporaryDirectory() as tmp:
                     path = Path(tmp) / Path(upload.name).name
                     path.write_bytes(upload.getvalue())
-                    report = import_csv(db, path) if path.suffix == ".csv" else import_jsonl(db, path)
+                    report = import_file(db, path)
                 st.success(md_escape(report.summary()), icon=":material/check_circle:")
 
 
@@ -259,8 +297,8 @@ def main() -> None:
     record_ids = {r.id for r in records}
     labels = [lb for lb in db.list_labels(**label_filters) if lb.record_id in record_ids]
     st.caption(f"{len(records)} of {len(everything)} record(s), {len(labels)} label(s) match the filters.")
-    t_records, t_charts, t_agree, t_people, t_io = st.tabs(["Records", "Charts", "Agreement", "Reviewers",
-                                                            "Import / export"])
+    t_records, t_charts, t_errors, t_agree, t_people, t_io = st.tabs(
+        ["Records", "Charts", "Error analysis", "Agreement", "Reviewers", "Import / export"])
     with t_records:
         st.dataframe(records_frame(records, labels), hide_index=True, key="review.records")
         st.dataframe(labels_frame(labels, {r.id: r for r in records}), hide_index=True, key="review.labels")
@@ -269,6 +307,8 @@ def main() -> None:
     with t_charts:
         counted, adjudicated = effective_labels(labels)
         charts(labels_frame(counted, {r.id: r for r in records}), len(adjudicated))
+    with t_errors, reported("Error analysis"):
+        analysis(db, chosen)
     with t_agree, reported("Agreement"):
         agreement(db, chosen)
     with t_people:

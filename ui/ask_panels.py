@@ -64,7 +64,17 @@ def answer_panel(run: AskRun, anchor_prefix: str = "s") -> None:
     model = f" · {run.answer.model}" if run.answer.model else ""
     st.caption(f"Answerer: {md_escape(run.answer.generator)}{md_escape(model)} · "
                f"{len(run.answer.citations)} cited claim(s)")
+    support_note(run)
     notes(run)
+
+
+def support_note(run: AskRun) -> None:
+    """"Not supported by the document" (with why) when the support check refused the answer."""
+    if run.answer.supported is False:
+        st.warning(md_escape(run.answer.support_reason or "Not supported by the document."),
+                   icon=":material/report:")
+    elif run.answer.supported:
+        st.caption(md_escape(run.answer.support_reason))
 
 
 def sentence_order(key: str = "ask.order") -> str:

@@ -7,6 +7,7 @@ CSS = """
 .kg-sent { border: 1px solid #e4e7eb; border-left: 4px solid #9fb3c8; border-radius: 6px;
            padding: 6px 10px; margin: 0 0 8px 0; background: #ffffff; }
 .kg-sent.kg-focus { border-left-color: #9C27B0; background: #fbf5fd; }
+.kg-sent.kg-pinned { border-left-color: #f0b400; background: #fff8db; box-shadow: 0 0 0 2px #f0b400; }
 .kg-head { font-size: 0.78rem; color: #52606d; margin-bottom: 2px; display: flex; gap: 6px;
            flex-wrap: wrap; align-items: center; }
 .kg-num { font-weight: 700; color: #243b53; }

@@ -10,7 +10,10 @@ request with :mod:`~kgcore.audit.spellings`), :mod:`~kgcore.audit.queues` and
 :mod:`~kgcore.audit.selection` (review queues with overlap),
 :mod:`~kgcore.audit.agreement` (Krippendorff's alpha per error stage for any
 number of reviewers, Cohen's kappa per pair, bootstrap intervals) and
-:mod:`~kgcore.audit.adjudication` (final labels with a reason, label history).
+:mod:`~kgcore.audit.adjudication` (final labels with a reason, label history),
+:mod:`~kgcore.audit.analysis` (error-stage distribution per method, collection,
+document and index version) and :mod:`~kgcore.audit.exchange` (the export
+schema, Parquet, export and import by file extension).
 """
 
 from kgcore.audit.agreement import STAGES, TARGETS, AgreementReport, Ratings, agreement_report, verdict

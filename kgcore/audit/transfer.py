@@ -1,22 +1,13 @@
-"""Export and import audit records with their labels (JSONL and CSV).
+"""Export and import audit records with their labels: JSONL and CSV (Parquet: :mod:`kgcore.audit.exchange`).
 
-JSONL has one record per line with its labels nested; CSV has one row per
-label with the record's columns repeated (a record without labels gets one
-row with empty label columns), structured fields as JSON text.
-
-Each label carries its ``role`` (``review`` or ``adjudication``) and, for a
-final label, its ``adjudication`` (uid, adjudicator, reason, time); ``final``
-says whether error statistics count it (the latest adjudication's labels on
-an adjudicated record, every label elsewhere), and a record says whether
-it was ``adjudicated``.  Files written before adjudication existed (without
-these fields or CSV columns) are read as reviews.  Records and
-labels are identified by their ``uid``: importing a file twice, or into a
-database that already holds some of its records, adds nothing twice.
-
-An import first reads and checks the whole file; the first problem stops
-it with an :class:`~kgcore.core.errors.AuditError` naming the file, the line
-and the field, and the database is left untouched.  Otherwise everything
-is written in one transaction.
+The schema of every format, field by field, is documented in
+:mod:`kgcore.audit.exchange`.  Records and labels are identified by their
+``uid``: importing a file twice adds nothing twice.  Files written before
+adjudication existed are read as reviews.  An import first reads and
+checks the whole file; the first problem stops it with an
+:class:`~kgcore.core.errors.AuditError` naming the file, the line and the
+field, and the database is left untouched.  Otherwise everything is
+written in one transaction.
 """
 
 from __future__ import annotations
@@ -112,10 +103,9 @@ def jsonl_text(db: AuditDB, **filters) -> str:
     return "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in export_items(db, **filters))
 
 
-def csv_text(db: AuditDB, **filters) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_FIELDS)
+def table_rows(db: AuditDB, **filters) -> list[list[str]]:
+    """The CSV (and Parquet) rows of the filtered records, in :data:`CSV_FIELDS` order, header excluded."""
+    rows = []
     for item in export_items(db, **filters):
         record = [item["uid"], item["created_at"], item["doc_id"], item["manifest_hash"], item["question"],
                   item["method"], item["answerer"] or "", item["answer"] or "", json.dumps(item["gold"]),
@@ -123,13 +113,21 @@ def csv_text(db: AuditDB, **filters) -> str:
                   json.dumps(item["result"], ensure_ascii=False)]
         for label in item["labels"] or [None]:
             if label is None:
-                writer.writerow(record + [""] * (len(CSV_FIELDS) - len(record)))
+                rows.append(record + [""] * (len(CSV_FIELDS) - len(record)))
                 continue
-            writer.writerow(record + [label["uid"], label["label_type"], label["artifact_kind"], label["artifact_id"],
-                                      label["note"], label["author"], label["created_at"], label["source"],
-                                      label["suggestion_uid"] or "", json.dumps(label["details"]), label["role"],
-                                      json.dumps(label["adjudication"]) if label["adjudication"] else "",
-                                      "yes" if label["final"] else "no"])
+            rows.append(record + [label["uid"], label["label_type"], label["artifact_kind"], label["artifact_id"],
+                                  label["note"], label["author"], label["created_at"], label["source"],
+                                  label["suggestion_uid"] or "", json.dumps(label["details"]), label["role"],
+                                  json.dumps(label["adjudication"]) if label["adjudication"] else "",
+                                  "yes" if label["final"] else "no"])
+    return rows
+
+
+def csv_text(db: AuditDB, **filters) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_FIELDS)
+    writer.writerows(table_rows(db, **filters))
     return out.getvalue()
 
 
@@ -270,24 +268,40 @@ def read_csv(path) -> list[dict]:
     name = Path(path).name
     csv.field_size_limit(min(sys.maxsize, 2**31 - 1))  # a stored whole-book result is one large cell
     reader = csv.DictReader(io.StringIO(_read_text(path), newline=""))
-    header = reader.fieldnames or []
+    header = check_header(reader.fieldnames or [], name)
+
+    def rows():
+        line = reader.line_num + 1  # where the next row starts: a quoted cell may span several lines
+        for row in reader:
+            if None in row or any(v is None for v in row.values()):
+                _fail(name, line, "row", f"has {len(header)} columns in the header but a different number here")
+            yield line, row
+            line = reader.line_num + 1
+
+    return items_from_rows(rows(), name)
+
+
+def check_header(header, name: str) -> list[str]:
+    """The columns of a CSV or Parquet export: :data:`CSV_FIELDS`, or :data:`CSV_FIELDS_V1` (older files)."""
+    header = list(header)
     if tuple(header) not in (CSV_FIELDS, CSV_FIELDS_V1):
         missing = [c for c in CSV_FIELDS if c not in header]
         extra = [c for c in header if c not in CSV_FIELDS]
         _fail(name, 1, "header", f"not an audit CSV export (missing columns: {', '.join(missing) or 'none'}; "
                                  f"unexpected columns: {', '.join(extra) or 'none'}; the order must be as exported)")
+    return header
+
+
+def items_from_rows(rows, name: str) -> list[dict]:
+    """Checked record dicts from (line, row dict) pairs of a CSV or Parquet export: one row per label."""
     records: dict[str, dict] = {}
-    line = reader.line_num + 1  # where the next row starts: a quoted cell may span several lines
-    for row in reader:
-        if None in row or any(v is None for v in row.values()):
-            _fail(name, line, "row", f"has {len(header)} columns in the header but a different number here")
+    for line, row in rows:
         parsed = _csv_record(row, name, line)
         record = records.setdefault(row["record_uid"], parsed)
         if record is not parsed and _same_record(record) != _same_record(parsed):
             _fail(name, line, "record columns", f"differ from line {record['_line']}, which has the same record_uid")
         if row["label_uid"]:
             record["labels"].append(_csv_label(row, name, line))
-        line = reader.line_num + 1
     for record in records.values():
         _check_item(record, name, record["_line"])
     return list(records.values())

@@ -8,7 +8,9 @@ Every subcommand reads the audit database of the store (``<store>/audit.sqlite``
 * ``audit agreement [--queue Q] [--collection C] --json`` prints per-stage alpha, pairwise kappa and the
   number of records behind each figure;
 * ``audit disagreements [--queue Q]`` lists the records reviewers labelled differently;
-* ``audit export --out FILE`` / ``audit import FILE`` (JSONL or CSV, by the file's extension).
+* ``audit export --out FILE`` / ``audit import FILE`` (JSONL, CSV or Parquet, by the file's extension; the
+  schema is documented in :mod:`kgcore.audit.exchange`);
+* ``audit errors [--by method|collection|document|index] --json``: the error-stage distribution.
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from pathlib import Path
 
 from kgcore.audit.adjudication import disagreements
 from kgcore.audit.agreement import DEFAULT_SAMPLES, AgreementReport, agreement_report
+from kgcore.audit.analysis import GROUPINGS, distribution, error_analysis
 from kgcore.audit.db import AuditDB
+from kgcore.audit.exchange import export_file, import_file
 from kgcore.audit.names import check_merge
 from kgcore.audit.queues import create_queue, list_queues, progress, queue_record_ids
 from kgcore.audit.selection import (
@@ -31,7 +35,6 @@ from kgcore.audit.selection import (
     select_records,
 )
 from kgcore.audit.spellings import label_counts, merge_authors, suggest_merges
-from kgcore.audit.transfer import export_csv, export_jsonl, import_csv, import_jsonl
 from kgcore.core.errors import InputError
 from kgcore.core.settings import Settings
 from kgcore.evaluate.grid import parse_values
@@ -166,14 +169,27 @@ def cmd_disagreements(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_errors(args: argparse.Namespace) -> int:
+    db = _db(args)
+    record_ids, filters = _filters(db, args)
+    rows = [r for r in error_analysis(db, args.source, **filters) if record_ids is None or r.record_id in record_ids]
+    table = {value: dict(counts) for value, counts in distribution(rows, args.by).items()}
+    _print({"by": args.by, "source": args.source, "records": len(rows), "distribution": table}, args.json,
+           "\n".join(f"{value}: " + ", ".join(f"{stage} {n}" for stage, n in counts.items())
+                     for value, counts in table.items()) or "no labelled records")
+    return 0
+
+
 def cmd_transfer(args: argparse.Namespace) -> int:
     db = _db(args)
     if args.audit_command == "export":
         path = Path(args.out)
-        count = (export_csv if path.suffix == ".csv" else export_jsonl)(db, path)
-        print(json.dumps({"exported": count, "path": str(path)}))
+        filters = {k: v for k, v in (("doc_ids", _values(args.collection, "--collection")),
+                                     ("methods", _values(args.method, "--method")),
+                                     ("label_types", _values(args.label_type, "--label-type"))) if v}
+        print(json.dumps({"exported": export_file(db, path, **filters), "path": str(path)}))
         return 0
-    report = (import_csv if Path(args.file).suffix == ".csv" else import_jsonl)(db, args.file)
+    report = import_file(db, args.file)
     print(json.dumps({"records_added": report.records_added, "records_existing": report.records_existing,
                       "labels_added": report.labels_added, "labels_existing": report.labels_existing}))
     return 0
@@ -233,9 +249,19 @@ def add_audit(sub) -> None:
     di = _common(inner.add_parser("disagreements", help="records reviewers labelled differently"))
     _scope(di)
     di.set_defaults(func=cmd_disagreements)
-    ex = _common(inner.add_parser("export", help="export records and labels (.jsonl or .csv)"), json_flag=False)
-    ex.add_argument("--out", required=True)
+    er = _common(inner.add_parser("errors", help="error-stage distribution per method, collection, document or index"))
+    _scope(er)
+    er.add_argument("--by", choices=GROUPINGS, default="method")
+    er.add_argument("--source", choices=("human", "automatic"), default="human",
+                    help="reviewers' final labels (default) or the automatic diagnoses")
+    er.set_defaults(func=cmd_errors)
+    ex = _common(inner.add_parser("export", help="export records and labels (.jsonl, .csv or .parquet)"),
+                 json_flag=False)
+    ex.add_argument("--out", required=True, help="the file; its extension chooses the format")
+    ex.add_argument("--collection", help="only records of these collections (comma-separated)")
+    ex.add_argument("--method", help="only records of these methods (comma-separated)")
+    ex.add_argument("--label-type", help="only records with a label of these types (comma-separated)")
     ex.set_defaults(func=cmd_transfer)
-    im = _common(inner.add_parser("import", help="import an export (.jsonl or .csv)"), json_flag=False)
+    im = _common(inner.add_parser("import", help="import an export (.jsonl, .csv or .parquet)"), json_flag=False)
     im.add_argument("file")
     im.set_defaults(func=cmd_transfer)

@@ -370,6 +370,11 @@ class Answer:
     #: ``qa-kg``: the ranked short answers (text, sentence ids, score, the pair behind each) and a confidence.
     short_answers: list[dict] = field(default_factory=list)
     confidence: float | None = None
+    #: Whether a retrieved sentence supports the answer (:mod:`kgcore.query.answer.support`); None: not checked.
+    supported: bool | None = None
+    #: Why (or why not), in words, with the support score and the threshold.
+    support_reason: str = ""
+    support_score: float | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)

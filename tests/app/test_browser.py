@@ -112,6 +112,33 @@ def shot(page, name: str, height: int = 2400, idle: bool = True) -> None:
     page.set_viewport_size({"width": 1500, "height": 1000})
 
 
+def pin_and_scroll_to_top(page) -> None:
+    """#22: a citation marker scrolls to and pins its sentence; a new question starts the list at the top."""
+    expect = sync_api.expect
+    wait_idle(page)
+    sentences = page.locator(".kg-scroll").first
+    sentences.evaluate("el => { el.scrollTop = el.scrollHeight; }")
+    cite = page.locator(".kg-answer a.kg-cite").first
+    target = cite.get_attribute("href").lstrip("#")
+    cite.click()
+    pinned = page.locator(".kg-sent.kg-pinned")
+    expect(pinned).to_have_count(1)
+    assert pinned.get_attribute("id") == target
+    expect(pinned).to_be_in_viewport()
+    assert "#" not in page.url  # the address is left alone
+    sentences.evaluate("el => { el.scrollTop = el.scrollHeight; }")
+    page.get_by_label("Question", exact=True).fill("Where did Peter lose his shoes?")
+    page.get_by_role("button", name="Ask", exact=True).click()
+    expect(page.get_by_role("heading", name="Where did Peter lose his shoes?")).to_be_visible(timeout=120_000)
+    wait_idle(page)
+    page.wait_for_timeout(1500)
+    assert page.locator(".kg-scroll").first.evaluate("el => el.scrollTop") == 0
+    expect(page.locator(".kg-sent.kg-pinned")).to_have_count(0)
+    page.get_by_label("Question", exact=True).fill(QUESTION)
+    page.get_by_role("button", name="Ask", exact=True).click()
+    expect(page.get_by_role("heading", name=QUESTION)).to_be_visible(timeout=120_000)
+
+
 def test_index_the_sample_then_ask(server, browser_page):
     page, expect = browser_page.page, sync_api.expect
     timings = {}
@@ -149,6 +176,7 @@ def test_index_the_sample_then_ask(server, browser_page):
     expect(graph.locator("#graph canvas")).to_be_visible(timeout=60_000)
     expect(graph.locator("#bar")).to_contain_text("nodes")
     shot(page, "ask", 3000)
+    pin_and_scroll_to_top(page)
 
     # Every grounded sentence's id opens its source view (new tab, same collection and id): the sentence is
     # marked in its paragraph, under its document's name.

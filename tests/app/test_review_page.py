@@ -71,7 +71,7 @@ def test_records_labels_charts_and_agreement(labelled):
     assert sorted(records["id"]) == sorted([first, second])
     assert sorted(records["method"]) == ["bm25", "groundedkg"]
     assert len(labels) == 4 and set(labels["author"]) == {"Ada", "Bob"}
-    assert len(at.get("plotly_chart")) == 4
+    assert len(at.get("plotly_chart")) == 5  # four label charts and the error analysis
     # Ada/Bob agree on record 1 (II/II) and not on record 2 (correct/III):
     # kappa: po = 1/2, pe = 1/2·1/2 (II) = 1/4, kappa = (1/2 - 1/4) / (3/4) = 1/3;
     # alpha: o(II,II) = 2, o(correct,III) = o(III,correct) = 1, n = 4: D_o = 1/2, D_e = 10/12, alpha = 0.4.
@@ -82,6 +82,23 @@ def test_records_labels_charts_and_agreement(labelled):
     # Filtering by label type narrows the table to the matching record.
     at.multiselect(key="review.f.type").set_value(["correct"]).run()
     assert list(at.dataframe[0].value["id"]) == [second]
+
+
+def test_error_analysis_drills_down_to_the_records(labelled):
+    db, first, second = labelled
+    at = review()
+    table = next(d.value for d in at.dataframe if "gold-not-in-document" in d.value.columns)
+    # record 1: II (both); record 2: Ada correct, Bob III -> earliest failing stage III, disputed
+    assert {r["method"]: (r["II"], r["III"], r["records"]) for r in table.to_dict("records")} == {
+        "groundedkg": (1, 0, 1), "bm25": (0, 1, 1)}
+    at.selectbox(key="review.err.by").set_value("index").run()
+    table = next(d.value for d in at.dataframe if "gold-not-in-document" in d.value.columns)
+    assert len(table) == 1 and table["records"].tolist() == [2]
+    at.selectbox(key="review.err.stage").set_value("III").run()
+    cell = next(d.value for d in at.dataframe if "disputed" in d.value.columns)
+    assert cell["record"].tolist() == [second] and cell["disputed"].tolist() == [True]
+    assert not at.exception and not at.error
+    assert any(PIE_QUESTION in m.value for m in at.markdown)  # the drilled-down record is shown
 
 
 def test_label_from_the_review_page(labelled):

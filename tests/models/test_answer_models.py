@@ -8,6 +8,7 @@ import pytest
 from kgcore.core.types import SelectedSentence
 from kgcore.query.answer import cite
 from kgcore.query.answer.extractive import EMPTY_CONTEXT_TEXT, ExtractiveGenerator
+from kgcore.query.answer.support import SUPPORT_THRESHOLD
 from samples import PETER_CONTEXT as PETER
 
 
@@ -73,3 +74,15 @@ def test_extractive_empty_context(extractive):
     answer = extractive.generate("Where did Peter lose his shoes?", [])
     assert answer.text == "No context was retrieved, so the extractive answerer cannot answer." == EMPTY_CONTEXT_TEXT
     assert answer.generator == "extractive" and answer.citations == []
+
+
+# -- support ("not supported by the document", #22 item 7) ------------------------------------------
+def test_support_check_accepts_an_answering_sentence_and_refuses_an_unrelated_question(extractive):
+    answered = extractive.generate("Where did Peter lose his shoes?", PETER)
+    assert answered.supported is True and answered.support_score >= SUPPORT_THRESHOLD
+    assert answered.support_reason.startswith("Supported: cited sentence text_0-32")
+    refused = extractive.generate("Which football team did Benjamin support?", PETER)
+    assert refused.supported is False and refused.support_score < SUPPORT_THRESHOLD
+    assert refused.support_reason.startswith("Not supported by the document: the best cited sentence")
+    empty = extractive.generate("Where did Peter lose his shoes?", [])
+    assert empty.supported is False and "no context was retrieved" in empty.support_reason

@@ -34,7 +34,8 @@ import numpy as np
 from kgcore.core.types import Answer, Citation, SelectedSentence
 from kgcore.index.qa.base import WH_WORDS, asked_for
 from kgcore.query.answer.base import LazyModels
-from kgcore.query.answer.words import content_words
+from kgcore.query.answer.support import check_support, unsupported, with_support
+from kgcore.query.answer.words import LIGHT_VERBS, content_words, lemmas, question_term_weights, weighted_overlap
 
 W_OVERLAP = 0.5
 W_TYPE = 0.25
@@ -46,9 +47,6 @@ MAX_EMBEDDED = 512
 MIN_CLAUSE_WORDS = 3
 EMPTY_CONTEXT_TEXT = "No context was retrieved, so the extractive answerer cannot answer."
 
-LIGHT_VERBS = frozenset("be have do get go come make".split())
-#: Words that frame a question ("what happened", "what did he do") rather than say what it is about.
-FRAME_WORDS = frozenset("happen do".split())
 LOCATIVE_PREPS = frozenset(
     """in on under underneath among amongst into onto at near beside behind inside outside over through across
     beneath above below between by to toward towards from within upon around round along against""".split()
@@ -77,9 +75,15 @@ class ExtractiveGenerator(LazyModels):
         return self.embedder.name
 
     def generate(self, question: str, context: Sequence[SelectedSentence], book_name: str = "") -> Answer:
+        """The best clause of ``context``, with the support check's verdict (:mod:`~kgcore.query.answer.support`)."""
         if not context:
-            return Answer(EMPTY_CONTEXT_TEXT, self.name, self.model, notes=[
-                "Extractive answer (no LLM used): it can only quote retrieved context, and none was retrieved."])
+            return unsupported(Answer(EMPTY_CONTEXT_TEXT, self.name, self.model, notes=[
+                "Extractive answer (no LLM used): it can only quote retrieved context, and none was retrieved."]),
+                "no context was retrieved")
+        answer = self._extract(question, context)
+        return with_support(answer, check_support(question, answer, context, self.nlp, self.embedder))
+
+    def _extract(self, question: str, context: Sequence[SelectedSentence]) -> Answer:
         q_doc = self.nlp(question)
         terms = question_term_weights(q_doc)
         qtype = answer_type(q_doc)
@@ -106,7 +110,7 @@ class ExtractiveGenerator(LazyModels):
         scored = []
         for k, i in enumerate(shortlist):
             original, resolved = docs[2 * k], docs[2 * k + 1]
-            overlap_share = weighted_overlap(terms, _lemmas(original) | _lemmas(resolved))
+            overlap_share = weighted_overlap(terms, lemmas(original) | lemmas(resolved))
             type_match = has_answer_type(list(original), qtype, q_doc)
             score = float(cosines[i]) + W_OVERLAP * overlap_share + W_TYPE * type_match
             scored.append((score, -candidates[i].position, i, overlap_share, type_match))
@@ -122,23 +126,6 @@ class ExtractiveGenerator(LazyModels):
 
 
 # -- the question -----------------------------------------------------------------
-def question_term_weights(q_doc) -> dict[str, float]:
-    """Content lemmas of the question with their weights.
-
-    Verbs weigh 2 (they say what happened), possessors 0.5 (``Peter's
-    father`` is about the father), other words 1.
-    """
-    terms: dict[str, float] = {}
-    for t in q_doc:
-        lemma = t.lemma_.lower()
-        if (t.is_punct or t.is_stop or lemma in WH_WORDS | FRAME_WORDS
-                or t.pos_ in ("AUX", "DET", "PRON", "ADP", "PART")):
-            continue
-        weight = 2.0 if t.pos_ == "VERB" and lemma not in LIGHT_VERBS else 0.5 if t.dep_ == "poss" else 1.0
-        terms[lemma] = max(terms.get(lemma, 0.0), weight)
-    return terms
-
-
 def answer_type(q_doc) -> str | None:
     """What the question asks for: person, place, time, reason, number, object, action or None."""
     words = [t.lower_ for t in q_doc]
@@ -205,20 +192,6 @@ def _has_new_object(verb, asked: set[str]) -> bool:
 
 
 # -- overlap ------------------------------------------------------------------------
-def _lemmas(doc) -> set[str]:
-    return {t.lemma_.lower() for t in doc if not t.is_punct} | {t.lower_ for t in doc}
-
-
-def weighted_overlap(terms: dict[str, float], lemmas: set[str]) -> float:
-    """Weighted share of the question terms present in ``lemmas`` (0 when the question has none).
-
-    >>> weighted_overlap({"lose": 2.0, "peter": 1.0, "shoe": 1.0}, {"lose", "shoe", "cabbage"})
-    0.75
-    """
-    total = sum(terms.values())
-    return sum(w for term, w in terms.items() if term in lemmas) / total if total else 0.0
-
-
 def _word_recall(question: str, sentence: SelectedSentence) -> float:
     asked = content_words(question)
     return len(asked & content_words(f"{sentence.text} {sentence.resolved}")) / len(asked) if asked else 0.0
@@ -273,7 +246,7 @@ def _verb_clause(doc, verb) -> tuple[int, int]:
 def best_clause(doc, terms: dict[str, float], qtype: str | None, q_doc) -> str:
     """The shortest clause of ``doc`` with the sentence's best overlap and answer-type evidence."""
     def evidence(span) -> tuple[float, bool]:
-        return weighted_overlap(terms, _lemmas(span)), has_answer_type(list(span), qtype, q_doc)
+        return weighted_overlap(terms, lemmas(span)), has_answer_type(list(span), qtype, q_doc)
 
     options = []
     for start, end in clause_spans(doc):

@@ -24,6 +24,7 @@ from kgcore.index.qa import FrameQAGenerator
 from kgcore.index.qa.base import normalized
 from kgcore.index.qa.files import QATable, embed_pairs
 from kgcore.query.answer.base import LazyModels
+from kgcore.query.answer.support import check_support, unsupported, with_support
 from kgcore.query.qakg.graph import QAGraph, table_for_sentences
 from kgcore.query.qakg.question import analyse, fuzzy_entities, matched_types, names_of
 from kgcore.query.qakg.score import Evidence, candidates
@@ -65,16 +66,17 @@ class QAKGGenerator(LazyModels):
             why = "no question-answer pair was found in the context" if not answers else (
                 f"the best pair ({answers[0]['question']!r} -> {answers[0]['answer']!r}) has confidence "
                 f"{confidence:.2f} < {MIN_CONFIDENCE}")
-            return Answer(NO_ANSWER, self.name, self.model, notes=notes + [f"qa-kg answer (no LLM used): {why}."],
-                          short_answers=answers, confidence=round(confidence, 3))
+            return unsupported(Answer(NO_ANSWER, self.name, self.model, notes=notes + [
+                f"qa-kg answer (no LLM used): {why}."], short_answers=answers, confidence=round(confidence, 3)), why)
         best = answers[0]
         text = best["answer"] if self.style == "short" or best["answer"] == best["statement"] else \
             f"{best['answer']} — {best['statement']}"
         notes.append(f"qa-kg answer (no LLM used): {len(answers)} short answer(s) ranked from {len(table.pairs)} "
                      f"question-answer pairs of the context; the best answers {best['question']!r} "
                      f"(score {best['score']:.2f}, confidence {confidence:.2f}).")
-        return Answer(text, self.name, self.model, citations=[Citation(text, best["sentence_ids"], [confidence])],
-                      notes=notes, short_answers=answers, confidence=round(confidence, 3))
+        answer = Answer(text, self.name, self.model, citations=[Citation(text, best["sentence_ids"], [confidence])],
+                        notes=notes, short_answers=answers, confidence=round(confidence, 3))
+        return with_support(answer, check_support(question, answer, context, self.nlp, self.embedder))
 
     def rank(self, question: str, table: QATable, qa: QAGraph | None = None) -> tuple[list[Candidate], str | None]:
         """The table's pairs scored for ``question``, best first, and the answer type the question expects."""

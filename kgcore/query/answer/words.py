@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from kgcore.index.qa.base import WH_WORDS
+
 STOPWORDS = frozenset(
     """a about above after again against all also am an and any are as at be because been before being below
     between both but by can could did do does doing done don didn doesn down during each either else ever few for
@@ -20,6 +22,9 @@ STOPWORDS = frozenset(
     towards underneath within without across along according answer content context question text""".split()
 )
 
+LIGHT_VERBS = frozenset("be have do get go come make".split())
+#: Words that frame a question ("what happened", "what did he do") rather than say what it is about.
+FRAME_WORDS = frozenset("happen do".split())
 _WORD = re.compile(r"[a-z0-9]+")
 _POSSESSIVE = re.compile(r"['’]s\b")
 
@@ -40,3 +45,36 @@ def _singular(word: str) -> str:
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return word[:-1]
     return word
+
+
+# -- spaCy lemmas (the extractive answerer and the support check) ----------------------
+def question_term_weights(q_doc) -> dict[str, float]:
+    """Content lemmas of the question with their weights.
+
+    Verbs weigh 2 (they say what happened), possessors 0.5 (``Peter's
+    father`` is about the father), other words 1.
+    """
+    terms: dict[str, float] = {}
+    for t in q_doc:
+        lemma = t.lemma_.lower()
+        if (t.is_punct or t.is_stop or lemma in WH_WORDS | FRAME_WORDS
+                or t.pos_ in ("AUX", "DET", "PRON", "ADP", "PART")):
+            continue
+        weight = 2.0 if t.pos_ == "VERB" and lemma not in LIGHT_VERBS else 0.5 if t.dep_ == "poss" else 1.0
+        terms[lemma] = max(terms.get(lemma, 0.0), weight)
+    return terms
+
+
+def lemmas(doc) -> set[str]:
+    """Lemmas and lower-cased forms of a parsed text's words."""
+    return {t.lemma_.lower() for t in doc if not t.is_punct} | {t.lower_ for t in doc}
+
+
+def weighted_overlap(terms: dict[str, float], found: set[str]) -> float:
+    """Weighted share of the question terms present in ``lemmas`` (0 when the question has none).
+
+    >>> weighted_overlap({"lose": 2.0, "peter": 1.0, "shoe": 1.0}, {"lose", "shoe", "cabbage"})
+    0.75
+    """
+    total = sum(terms.values())
+    return sum(w for term, w in terms.items() if term in found) / total if total else 0.0
