@@ -58,3 +58,16 @@ def test_neighbour_variants_move_towards_neighbours(embedder):
         assert np.allclose(np.linalg.norm(variant, axis=1), 1.0, atol=1e-5)
         assert variant[g] @ basic[t] > basic[g] @ basic[t]
     assert not np.allclose(neigh[g], attn[g])
+
+
+def test_numpy_blas_uses_one_thread_beside_torch(embedder, monkeypatch):
+    """OpenBLAS threads spinning after a numpy product slowed the next encode tenfold on 2 cores."""
+    from threadpoolctl import threadpool_info
+
+    from kgcore.index.embed.sbert import one_blas_thread
+
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        monkeypatch.delenv(name, raising=False)
+    one_blas_thread()
+    blas = [pool for pool in threadpool_info() if pool["user_api"] == "blas"]
+    assert blas and all(pool["num_threads"] == 1 for pool in blas)
