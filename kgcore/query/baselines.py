@@ -21,7 +21,15 @@ from kgcore.core.types import QueryResult, SelectedSentence
 from kgcore.index.embed import Embedder
 from kgcore.index.store import CacheKey, Index
 from kgcore.query.bm25 import SparseBM25
-from kgcore.query.context import apply_budget, elapsed_ms, in_scope, number_ranks, question_vector, selected_sentence
+from kgcore.query.context import (
+    apply_budget,
+    budget_positions,
+    elapsed_ms,
+    in_scope,
+    question_vector,
+    selected_sentence,
+    sentence_words,
+)
 
 #: Reciprocal-rank-fusion constant (Cormack et al. 2009).
 RRF_K = 60
@@ -59,9 +67,17 @@ def _bm25(index: Index) -> SparseBM25:
     return index.cache.get(BM25, lambda: SparseBM25([bm25_tokens(s.normalized) or ["_"] for s in index.sentences]))
 
 
-def _selected(index: Index, rows: list[int], scores: list[float], sims: np.ndarray) -> list[SelectedSentence]:
-    return number_ranks([selected_sentence(index, row, similarity=round(float(sims[row]), 4),
-                                           score=round(float(score), 4)) for row, score in zip(rows, scores)])
+def _selected(index: Index, rows: list[int], scores: list[float], sims: np.ndarray,
+              options: RetrievalOptions) -> list[SelectedSentence]:
+    """The ranked sentences the budget (or, without one, ``k``) keeps, ranked by their place in ``rows``.
+
+    Only the kept ones are built: a collection of 30,000 sentences ranks them all.
+    """
+    if not options.budget_sentences and not options.budget_words and options.method not in ("full", "none"):
+        rows = rows[: options.k]
+    places = budget_positions(sentence_words(index)[rows].tolist(), options.budget_sentences, options.budget_words)
+    return [selected_sentence(index, rows[p], similarity=round(float(sims[rows[p]]), 4),
+                              score=round(float(scores[p]), 4), rank=p + 1) for p in places]
 
 
 def _finish(index, question, method, options, ranked, timings, candidates, notes=()) -> QueryResult:
@@ -103,7 +119,7 @@ def retrieve_baseline(index: Index, question: str, options: RetrievalOptions, em
     rows, scores = _ranking(index, method, question, sims, index.sentence_scope(options.documents,
                                                                                 options.front_matter))
     timings["match"] = elapsed_ms(start)
-    ranked = _selected(index, rows, scores, sims)
+    ranked = _selected(index, rows, scores, sims, options)
     notes = ["No context: the answerer works from its own knowledge only."] if method == "none" else []
     return _finish(index, question, method, options, ranked, timings, len(rows), notes)
 

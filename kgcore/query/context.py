@@ -13,7 +13,9 @@ import numpy as np
 
 from kgcore.core.types import SelectedSentence
 from kgcore.index.embed import Embedder
-from kgcore.index.store import Index
+from kgcore.index.store import CacheKey, Index
+
+WORDS: CacheKey[np.ndarray] = CacheKey("sentence-words")
 
 
 def apply_budget(ranked: list[SelectedSentence], budget_sentences: int = 0,
@@ -29,6 +31,11 @@ def apply_budget(ranked: list[SelectedSentence], budget_sentences: int = 0,
     """
     return [ranked[i] for i in budget_positions([len(s.text.split()) for s in ranked], budget_sentences,
                                                  budget_words)]
+
+
+def sentence_words(index: Index) -> np.ndarray:
+    """Words of every sentence's text, as a budget counts them (cached with the index)."""
+    return index.cache.get(WORDS, lambda: np.array([len(s.original.split()) for s in index.sentences]))
 
 
 def budget_positions(words: list[int], budget_sentences: int = 0, budget_words: int = 0) -> list[int]:

@@ -31,14 +31,13 @@ from kgcore.index.embed import Embedder
 from kgcore.index.store import CacheKey, Index
 from kgcore.query import lesegr
 from kgcore.query.align import GraphMatch, aligned_nodes
-from kgcore.query.context import budget_positions, elapsed_ms, selected_sentence
+from kgcore.query.context import budget_positions, elapsed_ms, selected_sentence, sentence_words
 
 #: How strongly a word budget prefers short sentences (score per words**exponent, relative to the mean).
 LENGTH_EXPONENT = 0.0
 #: Neighbours reported per sentence in its ``signals``.
 REPORTED_NEIGHBOURS = 3
 GATED: CacheKey = CacheKey("context-graph-gated")
-WORDS: CacheKey[np.ndarray] = CacheKey("sentence-words")
 
 
 def retrieve_lesegr(index: Index, question: str, options: RetrievalOptions, embedder: Embedder) -> QueryResult:
@@ -79,7 +78,7 @@ def rank(index: Index, cg: ContextGraph, sig: lesegr.Signals, options: Retrieval
     final = layers[-1][: cg.n_sentences]
     rows = np.flatnonzero(final > 0)
     order = rows[np.argsort(-_per_word(index, final, rows, options), kind="stable")]
-    words = index.cache.get(WORDS, lambda: np.array([len(s.original.split()) for s in index.sentences]))[order]
+    words = sentence_words(index)[order]
     union = gm.union if gm is not None else {}
     out = []
     for place in budget_positions(words.tolist(), options.budget_sentences, options.budget_words):
