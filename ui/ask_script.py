@@ -43,6 +43,8 @@ SCRIPT = """<script>
       const target = document.getElementById(id);
       if (!target) return;
       event.preventDefault();
+      (w.__kgTopTimers || []).forEach(clearTimeout);  // a late "back to top" must not undo this scroll
+      w.__kgTopTimers = [];
       w.__kgPinned = id;
       pin();
       target.scrollIntoView({block: "center", behavior: "smooth"});
@@ -56,7 +58,8 @@ SCRIPT = """<script>
     pin();
     const top = () => document.querySelectorAll(".kg-scroll").forEach((el) => { el.scrollTop = 0; });
     top();
-    [50, 300, 1000, 2500].forEach((ms) => setTimeout(top, ms));
+    (w.__kgTopTimers || []).forEach(clearTimeout);
+    w.__kgTopTimers = [50, 300, 1000, 2500].map((ms) => setTimeout(top, ms));
   }
 })();
 </script>"""
