@@ -286,15 +286,18 @@ def _citations(index: Index, spans: np.ndarray, n: int) -> Part:
         first_chunk.setdefault(index.sentences[lo].doc_id, n + k)
     titles = _titles(index)
     documents = [(e.doc_id, titles.get(e.doc_id, ""), crossrefs.arxiv_id(e.manifest.source_file)) for e in entries]
+    citing: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+    for row, s in enumerate(index.sentences):
+        if s.citations:
+            citing.setdefault(s.doc_id, []).append((row, s.citations))
     pairs = []
     for entry in entries:
         references = {r.key: r for r in index.references(entry.doc_id)}
         if not references:
             continue
-        citing = [(row, s.citations) for row, s in enumerate(index.sentences)
-                  if s.doc_id == entry.doc_id and s.citations]
         pairs += [(row, first_chunk[doc]) for row, doc in
-                  crossrefs.citation_pairs(citing, references, documents, entry.doc_id) if doc in first_chunk]
+                  crossrefs.citation_pairs(citing.get(entry.doc_id, []), references, documents, entry.doc_id)
+                  if doc in first_chunk]
     return _part(pairs, 1.0, "citation")
 
 

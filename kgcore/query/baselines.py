@@ -1,9 +1,9 @@
 """Baseline retrieval methods with the same result type as GroundedKG.
 
-``dense`` (cosine over the sentence vectors), ``bm25`` (rank-bm25 over
-stemmed sentence tokens), ``hybrid`` (reciprocal-rank fusion of both),
+``dense`` (cosine over the sentence vectors), ``bm25`` (Okapi BM25 over
+stemmed sentence tokens, :mod:`kgcore.query.bm25`), ``hybrid`` (reciprocal-rank fusion of both),
 ``full`` (the whole document) and ``none`` (no context).  Every method is
-capped by the same :func:`~kgcore.query.context.apply_budget` rule, so
+capped by the same budget rule (:func:`~kgcore.query.context.budget_positions`), so
 comparisons at equal budgets are fair.  Without a budget, ranked baselines
 return their top ``k`` sentences.
 """
@@ -22,7 +22,6 @@ from kgcore.index.embed import Embedder
 from kgcore.index.store import CacheKey, Index
 from kgcore.query.bm25 import SparseBM25
 from kgcore.query.context import (
-    apply_budget,
     budget_positions,
     elapsed_ms,
     in_scope,
@@ -82,9 +81,7 @@ def _selected(index: Index, rows: list[int], scores: list[float], sims: np.ndarr
 
 def _finish(index, question, method, options, ranked, timings, candidates, notes=()) -> QueryResult:
     start = time.perf_counter()
-    if not options.budget_sentences and not options.budget_words and method not in ("full", "none"):
-        ranked = ranked[: options.k]
-    kept = sorted(apply_budget(ranked, options.budget_sentences, options.budget_words), key=lambda s: s.position)
+    kept = sorted(ranked, key=lambda s: s.position)  # already cut to k or the budget by _selected
     timings["select"] = round(timings.get("select", 0.0) + elapsed_ms(start), 3)
     timings.setdefault("parse", 0.0)
     timings.setdefault("match", 0.0)
@@ -119,7 +116,9 @@ def retrieve_baseline(index: Index, question: str, options: RetrievalOptions, em
     rows, scores = _ranking(index, method, question, sims, index.sentence_scope(options.documents,
                                                                                 options.front_matter))
     timings["match"] = elapsed_ms(start)
+    start = time.perf_counter()
     ranked = _selected(index, rows, scores, sims, options)
+    timings["select"] = elapsed_ms(start)
     notes = ["No context: the answerer works from its own knowledge only."] if method == "none" else []
     return _finish(index, question, method, options, ranked, timings, len(rows), notes)
 

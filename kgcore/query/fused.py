@@ -31,7 +31,7 @@ from kgcore.index.embed import Embedder
 from kgcore.index.store import CacheKey, Index
 from kgcore.query import lesegr
 from kgcore.query.align import GraphMatch, aligned_nodes
-from kgcore.query.context import budget_positions, elapsed_ms, selected_sentence, sentence_words
+from kgcore.query.context import budget_positions, elapsed_ms, question_vector, selected_sentence, sentence_words
 
 #: How strongly a word budget prefers short sentences (score per words**exponent, relative to the mean).
 LENGTH_EXPONENT = 0.0
@@ -43,12 +43,12 @@ GATED: CacheKey = CacheKey("context-graph-gated")
 def retrieve_lesegr(index: Index, question: str, options: RetrievalOptions, embedder: Embedder) -> QueryResult:
     """The ``lesegr`` method: BM25 and dense relevance propagated over the contextual graph, budgeted."""
     start = time.perf_counter()
-    vector = embedder.encode([question])[0]
+    vector, sims = question_vector(index, embedder, question)
     timings = {"parse": 0.0, "embed": elapsed_ms(start)}
     start = time.perf_counter()
     cg = context_graph(index)
     scope = index.sentence_scope(options.documents, options.front_matter)
-    sig = lesegr.signals(index, cg, question, vector, scope)
+    sig = lesegr.signals(index, cg, question, vector, sims, scope)
     timings["match"] = elapsed_ms(start)
     start = time.perf_counter()
     budgeted = options.budget_words or options.budget_sentences
@@ -63,7 +63,7 @@ def rank_fused(index: Index, question: str, gm: GraphMatch,
                options: RetrievalOptions) -> tuple[list[SelectedSentence], int]:
     """GroundedKG's fused ranking of every sentence in scope, budgeted, in reading order; and the candidates."""
     cg = context_graph(index)
-    sig = lesegr.signals(index, cg, question, gm.vector, gm.scope, graph=gm.alignment.graph)
+    sig = lesegr.signals(index, cg, question, gm.vector, gm.sims, gm.scope, graph=gm.alignment.graph)
     kept = rank(index, cg, sig, options, gm)
     for s in kept:
         s.aligned = aligned_nodes(index, gm.alignment, index.sentence_row(s.id), gm.query_keys, gm.query_edges)
@@ -96,7 +96,7 @@ def _per_word(index: Index, final: np.ndarray, rows: np.ndarray, options: Retrie
     scores = final[rows]
     if not options.budget_words or not LENGTH_EXPONENT or not len(rows):
         return scores
-    words = np.array([max(len(index.sentences[r].original.split()), 1) for r in rows], dtype=float)
+    words = np.maximum(sentence_words(index)[rows], 1).astype(float)
     return scores / (words / words.mean()) ** LENGTH_EXPONENT
 
 

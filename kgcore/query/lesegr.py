@@ -33,6 +33,7 @@ products, so a query costs milliseconds on a whole collection.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -71,10 +72,15 @@ class Signals:
         """f0: the additive fusion of the node's own signals (zero outside the scope)."""
         return np.where(self.scope, self.sparse + self.dense + W_GRAPH * self.graph, 0.0)
 
-    @property
+    @functools.cached_property
     def kept(self) -> np.ndarray:
         """The part of f0 that does not travel to neighbours: the graph evidence unless GRAPH_PROPAGATES."""
         return np.zeros_like(self.sparse) if GRAPH_PROPAGATES else np.where(self.scope, W_GRAPH * self.graph, 0.0)
+
+    @functools.cached_property
+    def gate(self) -> np.ndarray:
+        """Each node's sparse relevance in scope: how strongly its messages pass (zero outside the scope)."""
+        return np.where(self.scope, self.sparse, 0.0)
 
 
 def normalised(values: np.ndarray, scope: np.ndarray) -> np.ndarray:
@@ -88,9 +94,13 @@ def normalised(values: np.ndarray, scope: np.ndarray) -> np.ndarray:
     return out / top if top > 0 else out
 
 
-def signals(index: Index, cg: ContextGraph, question: str, vector: np.ndarray, scope: np.ndarray | None,
-            graph: np.ndarray | None = None) -> Signals:
-    """Every node's sparse, dense (and graph) relevance to the question (``vector``: its embedding) in a scope."""
+def signals(index: Index, cg: ContextGraph, question: str, vector: np.ndarray, sims: np.ndarray,
+            scope: np.ndarray | None, graph: np.ndarray | None = None) -> Signals:
+    """Every node's sparse, dense (and graph) relevance to the question in a scope.
+
+    ``vector`` is the question's embedding and ``sims`` its cosine to every sentence
+    (:func:`kgcore.query.context.question_vector` gives both).
+    """
     n = cg.n_sentences
     rows = np.ones(n, dtype=bool) if scope is None else scope
     starts = cg.chunk_spans[:, 0]  # chunks are contiguous runs of rows, in order
@@ -99,7 +109,7 @@ def signals(index: Index, cg: ContextGraph, question: str, vector: np.ndarray, s
     tokens = bm25_tokens(question)
     chunk_sparse = _chunk_bm25(index, cg).get_scores(tokens) if len(cg.chunk_spans) else np.zeros(0)
     sparse_all = np.r_[normalised(sentence_bm25(index, tokens), rows), normalised(chunk_sparse, chunk_scope)]
-    dense_all = np.r_[normalised(index.sentence_vectors @ vector, rows),
+    dense_all = np.r_[normalised(sims, rows),
                       normalised(cg.chunk_vectors @ vector, chunk_scope)]
     graph_all = np.zeros(cg.n_nodes)
     if graph is not None:
@@ -134,7 +144,7 @@ def propagate(edges: sparse.csr_matrix, sig: Signals, layers: int | None = None,
     [1.433, 1.3]
     """
     layers = LAYERS if layers is None else layers
-    gate = np.where(sig.scope, sig.sparse, 0.0)
+    gate = sig.gate
     scores = [sig.initial - sig.kept]
     norm = _norm(edges, gate, aggregation)
     for _ in range(layers):
@@ -160,9 +170,8 @@ def contributions(edges: sparse.csr_matrix, sig: Signals, before: np.ndarray, ro
     """
     lo, hi = edges.indptr[row], edges.indptr[row + 1]
     cols, weights = edges.indices[lo:hi], edges.data[lo:hi]
-    gate = np.where(sig.scope, sig.sparse, 0.0)
-    carried = (before - sig.kept)[cols]
-    amounts = weights * gate[cols] * carried / _norm(edges[row], gate, aggregation)[0]
+    carried = before[cols] - sig.kept[cols]
+    amounts = weights * sig.gate[cols] * carried / _norm(edges[row], sig.gate, aggregation)[0]
     order = np.argsort(-amounts, kind="stable")
     return [(int(cols[k]), float(amounts[k])) for k in order if amounts[k] > 0]
 
