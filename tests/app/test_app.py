@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from apptest import app, errors
+from apptest import app, errors, html_of, table
 from streamlit.testing.v1 import AppTest
 
 from kgcore.index.store import Store
@@ -28,13 +28,6 @@ def _click_label(at: AppTest, label: str) -> AppTest:
     return button.click().run()
 
 
-def html_of(at: AppTest) -> str:
-    return "\n".join(m.value for m in at.markdown)
-
-
-def table(at: AppTest, column: str):
-    """The first table on the page with ``column`` (dataframes expose no key)."""
-    return next(d.value for d in at.dataframe if column in d.value.columns)
 
 
 def ask(at: AppTest, question: str) -> AppTest:

@@ -12,7 +12,7 @@ import re
 import shutil
 
 import pytest
-from apptest import app, errors
+from apptest import app, errors, html_of, table
 from pdfs import pdf_with_text
 from streamlit.testing.v1 import AppTest
 
@@ -30,12 +30,6 @@ PAN = (b"Peter Pan flew over the roofs of London with Wendy and her brothers. We
 GARDEN_LINES = ["The garden gate was painted green.", "Peter ran under the gate at noon."]
 
 
-def html_of(at: AppTest) -> str:
-    return "\n".join(m.value for m in at.markdown)
-
-
-def table(at: AppTest, column: str):
-    return next(d.value for d in at.dataframe if column in d.value.columns)
 
 
 def click(at: AppTest, label: str) -> AppTest:

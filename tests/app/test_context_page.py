@@ -10,11 +10,10 @@ nothing; and two small PDF papers of which one cites the other (the author-year 
 from __future__ import annotations
 
 import re
-import shutil
 from urllib.parse import urlencode
 
 import pytest
-from apptest import app
+from apptest import app, html_of, ok, store_copy, table
 from pdfs import author_year_paper, short_paper
 from streamlit.testing.v1 import AppTest
 
@@ -30,18 +29,7 @@ PIE_QUESTION = "What happened to the young rabbits' father?"
 DPR_TITLE = "Dense Passage Retrieval for Open-Domain Question Answering"
 
 
-def ok(at: AppTest) -> AppTest:
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-    return at
 
-
-def html_of(at: AppTest) -> str:
-    return "\n".join(m.value for m in at.markdown)
-
-
-def table(at: AppTest, column: str):
-    return next(d.value for d in at.dataframe if column in d.value.columns)
 
 
 def link(collection: str, sid: str) -> str:
@@ -51,10 +39,7 @@ def link(collection: str, sid: str) -> str:
 @pytest.fixture(scope="module")
 def peter(peter_store, tmp_path_factory):
     """A private copy of the session's Peter Rabbit store (the Ask page writes an audit database into it)."""
-    root = tmp_path_factory.mktemp("context_store") / "store"
-    shutil.copytree(peter_store.root, root)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("KGCORE_STORE", str(root))
+    with store_copy(peter_store.root, tmp_path_factory.mktemp("context_store")) as root:
         yield Store(root).load(PETER_ID)
 
 

@@ -7,9 +7,8 @@ the upload path's validation is the pure :func:`ui.evaluate_view.read_upload`
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
+from apptest import store_copy
 from streamlit.testing.v1 import AppTest
 
 from kgcore.evaluate import EvalRun
@@ -27,21 +26,16 @@ def evaluate_page() -> AppTest:
 
 
 @pytest.fixture
-def store_copy(peter_store, tmp_path, monkeypatch):
+def private_store(peter_store, tmp_path):
     """A private copy of the session's Peter Rabbit store (the page writes an audit database into it)."""
-    root = tmp_path / "store"
-    shutil.copytree(peter_store.root, root)
-    monkeypatch.setenv("KGCORE_STORE", str(root))
-    return root
+    with store_copy(peter_store.root, tmp_path) as root:
+        yield root
 
 
 @pytest.fixture(scope="module")
 def finished_run(peter_store, tmp_path_factory):
     """The page after evaluating GroundedKG and no-context on the first two dev questions."""
-    root = tmp_path_factory.mktemp("eval_store") / "store"
-    shutil.copytree(peter_store.root, root)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("KGCORE_STORE", str(root))
+    with store_copy(peter_store.root, tmp_path_factory.mktemp("eval_store")) as root:
         at = evaluate_page()
         assert at.radio(key="eval.source").value == "Bundled QA set"
         assert at.selectbox(key="eval.bundled").value == "assets/peter_rabbit_dev_qa.csv"
@@ -108,7 +102,7 @@ def test_compare_two_settings_and_diff_one_question(finished_run):
     assert {m.label: m.value for m in at.metric}["Words A / B"].endswith("/ 0")
 
 
-def test_open_in_ask_prefills_the_question(store_copy):
+def test_open_in_ask_prefills_the_question(private_store):
     at = evaluate_page()
     at.multiselect(key="eval.methods").set_value(["none"])
     at.number_input(key="eval.limit").set_value(1)
@@ -119,7 +113,7 @@ def test_open_in_ask_prefills_the_question(store_copy):
     assert at.text_input(key="ask.question").value == FIRST_QUESTION
 
 
-def test_bad_grid_values_are_reported(store_copy):
+def test_bad_grid_values_are_reported(private_store):
     at = evaluate_page()
     at.text_input(key="eval.budgets").input("0, lots").run()
     assert any("Word budgets: 'lots' is not a valid value" in e.value for e in at.error)

@@ -14,9 +14,8 @@ import shutil
 
 import pypdfium2 as pdfium
 import pytest
-from apptest import app
+from apptest import app, html_of, ok, table
 from pdfs import author_year_paper, numbered_paper
-from streamlit.testing.v1 import AppTest
 
 from kgcore.index.pipeline import Job, index_files
 from kgcore.index.store import Store
@@ -50,18 +49,7 @@ def papers(tmp_path_factory):
         yield {"root": root, "store": store, "index": store.load(PAPERS)}
 
 
-def ok(at: AppTest) -> AppTest:
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-    return at
 
-
-def html_of(at: AppTest) -> str:
-    return "\n".join(m.value for m in at.markdown)
-
-
-def table(at: AppTest, column: str):
-    return next(d.value for d in at.dataframe if column in d.value.columns)
 
 
 def sentence_id(papers, doc: str, text: str) -> str:

@@ -5,6 +5,7 @@ SQLite audit database in a temporary store; no models)."""
 from __future__ import annotations
 
 import pytest
+from apptest import errors, table
 from auditkit import add_records
 from streamlit.testing.v1 import AppTest
 
@@ -37,15 +38,6 @@ def page(name: str, reviewer: str | None = None, address: str | None = None) -> 
         at.switch_page(f"pages/{name}.py").run()
     assert not at.exception, [e.value for e in at.exception]
     return at
-
-
-def errors(at: AppTest) -> list[str]:
-    return [e.value for e in at.error]
-
-
-def table(at: AppTest, *columns: str):
-    """The first dataframe on the page with these columns."""
-    return next(d.value for d in at.dataframe if set(columns) <= set(d.value.columns))
 
 
 @pytest.mark.parametrize("name, message", [

@@ -10,6 +10,7 @@ import sqlite3
 from dataclasses import replace
 
 import pytest
+from auditkit import V1_SCHEMA
 
 from kgcore.audit import (
     SCHEMA_VERSION,
@@ -36,19 +37,6 @@ from paths import PETER, PETER_ID
 PIE_QUESTION = "What happened to the young rabbits' father?"
 PIE_GOLD = "put in a pie by Mrs. McGregor"
 
-#: Schema version 1 exactly as the first release created it (kept here, independent of the module).
-V1_SCHEMA = """
-CREATE TABLE records (id INTEGER PRIMARY KEY, uid TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL,
-    doc_id TEXT NOT NULL, manifest_hash TEXT NOT NULL, question TEXT NOT NULL, method TEXT NOT NULL,
-    answerer TEXT, answer TEXT, gold_json TEXT NOT NULL DEFAULT '[]', settings_json TEXT NOT NULL,
-    models_json TEXT NOT NULL, result_json TEXT NOT NULL);
-CREATE INDEX records_doc ON records(doc_id);
-CREATE TABLE labels (id INTEGER PRIMARY KEY, uid TEXT NOT NULL UNIQUE,
-    record_id INTEGER NOT NULL REFERENCES records(id) ON DELETE CASCADE, label_type TEXT NOT NULL,
-    artifact_kind TEXT NOT NULL, artifact_id TEXT NOT NULL DEFAULT '', note TEXT NOT NULL DEFAULT '',
-    author TEXT NOT NULL, created_at TEXT NOT NULL);
-PRAGMA user_version = 1;
-"""
 
 
 @pytest.fixture(scope="module")

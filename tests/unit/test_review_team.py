@@ -10,7 +10,7 @@ import sqlite3
 from collections import Counter
 
 import pytest
-from auditkit import DOC, add_record, add_records
+from auditkit import DOC, V2_SCHEMA, add_record, add_records
 
 from kgcore.audit import SCHEMA_VERSION, AuditDB
 from kgcore.audit.adjudication import (
@@ -30,25 +30,6 @@ from kgcore.evaluate.diagnose import Diagnosis
 MODULES = ["kgcore.audit.names", "kgcore.audit.schema", "kgcore.audit.queues", "kgcore.audit.adjudication",
            "kgcore.audit.selection", "kgcore.audit.rows"]
 
-#: Schema version 2 exactly as kgcore 0.3 created it (kept here, independent of the module).
-V2_SCHEMA = """
-CREATE TABLE records (id INTEGER PRIMARY KEY, uid TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL,
-    doc_id TEXT NOT NULL, manifest_hash TEXT NOT NULL, question TEXT NOT NULL, method TEXT NOT NULL,
-    answerer TEXT, answer TEXT, gold_json TEXT NOT NULL DEFAULT '[]', settings_json TEXT NOT NULL,
-    models_json TEXT NOT NULL, result_json TEXT NOT NULL);
-CREATE INDEX records_doc ON records(doc_id);
-CREATE TABLE labels (id INTEGER PRIMARY KEY, uid TEXT NOT NULL UNIQUE,
-    record_id INTEGER NOT NULL REFERENCES records(id) ON DELETE CASCADE, label_type TEXT NOT NULL,
-    artifact_kind TEXT NOT NULL, artifact_id TEXT NOT NULL DEFAULT '', note TEXT NOT NULL DEFAULT '',
-    author TEXT NOT NULL, created_at TEXT NOT NULL);
-ALTER TABLE labels ADD COLUMN source TEXT NOT NULL DEFAULT 'human' CHECK (source IN ('human', 'automatic'));
-ALTER TABLE labels ADD COLUMN suggestion_id INTEGER REFERENCES labels(id) ON DELETE SET NULL;
-ALTER TABLE labels ADD COLUMN details_json TEXT NOT NULL DEFAULT '{}';
-CREATE INDEX labels_record ON labels(record_id);
-CREATE INDEX labels_author ON labels(author);
-CREATE INDEX records_created ON records(created_at);
-PRAGMA user_version = 2;
-"""
 
 
 @pytest.mark.parametrize("module", MODULES)
