@@ -248,7 +248,7 @@ def sweep(sets: list[str], sample: int, budgets, labels: list[str], variants: li
                 values = []
                 for _set, store, name, questions in loaded:
                     engine = engines[id(store)]
-                    engine.index(name).cache._values.pop(fused.GATED, None)
+                    engine.index(name).cache.drop(fused.GATED)
                     values += [primary(measure(engine, name, questions, variant, b)) for b in budgets]
                 rows.append({"setting": label, "variant": variant, "mean": round(statistics.mean(values), 4)})
                 print(json.dumps(rows[-1]), flush=True)

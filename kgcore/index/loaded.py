@@ -54,6 +54,10 @@ class IndexCache:
         value: T = self._values[key]
         return value
 
+    def drop(self, key: CacheKey[Any]) -> None:
+        """Forget the value under ``key`` (built again on next use)."""
+        self._values.pop(key, None)
+
 
 @dataclass
 class Index:
