@@ -75,6 +75,8 @@ class Settings:
     max_full_words: int = 200_000
     #: Processes that parse documents in parallel (0: one per core).
     workers: int = 0
+    #: Processes spaCy parses one long document's sentences in (0: one per core; 1: in this process).
+    parse_processes: int = 0
     chunk_tokens: int = 5000
     device: str = "cpu"
     openai_base_url: str = ""
@@ -116,6 +118,7 @@ class Settings:
             max_file_mb=_env_float(env, "KGCORE_MAX_FILE_MB", d.max_file_mb),
             max_full_words=int(_env_float(env, "KGCORE_MAX_FULL_WORDS", d.max_full_words)),
             workers=int(_env_float(env, "KGCORE_WORKERS", d.workers)),
+            parse_processes=int(_env_float(env, "KGCORE_PARSE_PROCESSES", d.parse_processes)),
             chunk_tokens=int(_env_float(env, "KGCORE_CHUNK_TOKENS", d.chunk_tokens)),
             device=env.get("KGCORE_DEVICE") or d.device,
             openai_base_url=env.get("KGCORE_OPENAI_BASE_URL") or env.get("OPENAI_BASE_URL") or "",

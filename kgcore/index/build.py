@@ -90,7 +90,7 @@ def _sentences(document: Document, options: IndexOptions, settings: Settings,
     """The load (sentence splitting) and coref stages: resolved sentences and the narrator found, if any."""
     with timer.stage("load"):
         sentences = split_sentences(document, load_spacy(settings.spacy_model), settings.chunk_tokens,
-                                    settings.max_sentence_words)
+                                    settings.max_sentence_words, settings.parse_processes)
     if not sentences:
         raise KgcoreError(f"{document.name}: no sentences found after cleaning")
     settings.check_limit(document.source_name or document.name, "max_sentences", len(sentences))

@@ -17,7 +17,7 @@ from kgcore.core.errors import InputError
 from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import Settings
 from kgcore.core.types import EQUATION, FIGURE, HEADER_FOOTER, PARSED, REFERENCE, TABLE, Sentence, sentence_id
-from kgcore.index.bounds import cap_spans, pipe_bounded
+from kgcore.index.bounds import cap_spans, parse_processes, pipe_mapped
 from kgcore.index.clean import ends_with_title
 from kgcore.index.pdf.citations import resolve
 
@@ -128,8 +128,12 @@ def normalize_sentence(text: str) -> str:
     return " ".join(_DASHES.sub(" -- ", text.translate(_QUOTES)).split())
 
 
+def _sentence_spans(doc) -> list[tuple[int, int]]:
+    return [(s.start_char, s.end_char) for s in doc.sents]
+
+
 def split_sentences(doc: Document, nlp=None, chunk_tokens: int = 5000,
-                    max_words: int = Settings.max_sentence_words) -> list[Sentence]:
+                    max_words: int = Settings.max_sentence_words, processes: int = 1) -> list[Sentence]:
     """The document's sentences with ids ``{doc}/text_{chunk}-{index}`` and their provenance.
 
     Paragraphs are chunked (:func:`chunk_paragraphs`); prose is split by
@@ -146,8 +150,9 @@ def split_sentences(doc: Document, nlp=None, chunk_tokens: int = 5000,
     located = [(c, piece) for c, chunk in enumerate(chunks) for piece in chunk]
     prose = [i for i, (_, (number, _, _)) in enumerate(located) if doc.paragraphs[number].kind not in WHOLE_ROLES]
     disabled = [name for name in SPLIT_DISABLED_PIPES if name in nlp.pipe_names]
-    docs = pipe_bounded(nlp, (located[i][1][1] for i in prose), disabled)
-    spans_of = {i: [(s.start_char, s.end_char) for s in d.sents] for i, d in zip(prose, docs)}
+    found = pipe_mapped(nlp, [located[i][1][1] for i in prose], disabled, _sentence_spans,
+                        parse_processes(processes, len(prose)))
+    spans_of = dict(zip(prose, found))
     sentences: list[Sentence] = []
     per_chunk: dict[int, int] = {}
     for i, (chunk, (number, text, offset)) in enumerate(located):

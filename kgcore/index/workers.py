@@ -101,7 +101,8 @@ def _in_pool(jobs: Sequence[Job], options: IndexOptions, settings: Settings, sta
     with context.Manager() as manager:
         events = manager.Queue()
         with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker, initargs=(threads,)) as pool:
-            futures = {pool.submit(_worker, job, options, settings, staging, events): job for job in jobs}
+            each = settings.with_(parse_processes=1)  # the documents are the parallel part
+            futures = {pool.submit(_worker, job, options, each, staging, events): job for job in jobs}
             pending: set[Future] = set(futures)
             while pending:
                 _, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)

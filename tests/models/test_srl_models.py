@@ -8,7 +8,7 @@ from kgcore.core.types import ACTION, ENTITY, Argument, Frame, Sentence
 from kgcore.index.graph import build_graph
 from kgcore.index.parse import QUERY_ID
 from kgcore.index.parse.srl import SrlParser
-from paths import PETER
+from paths import ASSETS, PETER
 
 PAPER_TABLE_3 = (
     "Peter's mother put Peter to bed and made some camomile tea; "
@@ -325,3 +325,21 @@ def test_whole_book_builds_a_sound_graph(parser):
     assert {"peter", "mr mcgregor", "mrs rabbit", "garden", "tea"} <= set(graph.nodes)
     assert sum(n.node_type == ACTION for n in graph.nodes.values()) > 100
     assert len(graph.edges) > len(graph.nodes)
+
+
+def test_parsing_in_forked_processes_gives_the_same_frames_mentions_and_sentences(parser):
+    """pipe_mapped with two processes reads the same data, in the same order, as in this process."""
+    from kgcore.core.nlp import load_spacy
+    from kgcore.index.bounds import PARALLEL_MIN_TEXTS, parse_processes, pipe_mapped
+    from kgcore.index.coref.mentions import parse_mentions
+    from kgcore.index.parse.srl.parser import _frames_and_text
+    from kgcore.index.sentences import _sentence_spans
+
+    text = (ASSETS / "robinson_crusoe.txt").read_text(encoding="utf-8")
+    lines = [" ".join(p.split()[:25]) for p in text.split("\n\n") if len(p.split()) > 5][200:200 + PARALLEL_MIN_TEXTS]
+    assert parse_processes(2, len(lines)) == 2
+    nlp = load_spacy()
+    for read, disable in ((_frames_and_text, ["ner"]), (parse_mentions, []), (_sentence_spans, ["ner"])):
+        alone = list(pipe_mapped(nlp, lines, disable, read, processes=1))
+        forked = list(pipe_mapped(nlp, lines, disable, read, processes=2))
+        assert len(forked) == len(lines) and forked == alone, read.__name__

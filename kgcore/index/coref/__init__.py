@@ -42,7 +42,7 @@ def get_resolver(name: str = "heuristic", settings: Settings | None = None) -> C
         return NoCoref()
     if name == "heuristic":
         nlp = load_spacy(settings.spacy_model) if settings is not None else None
-        return HeuristicCoref(nlp=nlp)
+        return HeuristicCoref(nlp=nlp, processes=settings.parse_processes if settings is not None else 1)
     if name == "fastcoref":
         settings = settings if settings is not None else Settings.from_env()
         path = settings.fastcoref_model

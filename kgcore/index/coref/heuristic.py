@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from kgcore.core.nlp import load_spacy
 from kgcore.core.types import Sentence
-from kgcore.index.bounds import pipe_bounded
+from kgcore.index.bounds import parse_processes, pipe_mapped
 from kgcore.index.coref.base import CorefLink, apply_replacements, fit_case, possessive, starts_sentence
 from kgcore.index.coref.mentions import OBJ, SUBJ, Mention, ParsedSentence, Pronoun, parse_mentions
 
@@ -40,10 +40,12 @@ class HeuristicCoref:
 
     name = "heuristic"
 
-    def __init__(self, nlp=None, window: int = 2, batch_size: int = 256):
+    def __init__(self, nlp=None, window: int = 2, batch_size: int = 256, processes: int = 1):
         self.nlp = nlp if nlp is not None else load_spacy()
         self.window = window
         self.batch_size = batch_size
+        #: Processes spaCy may use (0: one per core), for documents long enough (:func:`parse_processes`).
+        self.processes = processes
 
     def resolve(self, sentences: Sequence[Sentence]) -> list[Sentence]:
         return self.resolve_with_links(sentences)[0]
@@ -51,7 +53,8 @@ class HeuristicCoref:
     def resolve_with_links(self, sentences: Sequence[Sentence]) -> tuple[list[Sentence], list[CorefLink]]:
         """Resolved sentences plus one :class:`CorefLink` per replaced pronoun."""
         texts = [s.normalized for s in sentences]
-        parsed = [parse_mentions(doc) for doc in pipe_bounded(self.nlp, texts, [], self.batch_size)]
+        parsed = list(pipe_mapped(self.nlp, texts, [], parse_mentions, parse_processes(self.processes, len(texts)),
+                                  self.batch_size))
         persons = set().union(*(p.persons for p in parsed)) if parsed else set()
         state = _Resolution(texts, parsed, persons, self.window)
         links = [

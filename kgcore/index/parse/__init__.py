@@ -23,7 +23,7 @@ def get_parser(name: str, settings: Settings | None = None) -> Parser:
     """The parser backend called ``name``, configured from ``settings``."""
     settings = settings or Settings.from_env()
     if name == "srl":
-        return SrlParser(settings.spacy_model)
+        return SrlParser(settings.spacy_model, processes=settings.parse_processes)
     if name == "amr":
         return AmrParser(settings.amr_model, device=settings.device)
     raise InputError("parser", f"unknown value {name!r} (choose one of {', '.join(PARSERS)})")

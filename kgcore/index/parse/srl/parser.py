@@ -51,7 +51,7 @@ from collections.abc import Sequence
 
 from kgcore.core.nlp import DEFAULT_SPACY_MODEL, load_spacy
 from kgcore.core.types import Argument, Frame, Sentence, SentenceGraph
-from kgcore.index.bounds import pipe_bounded
+from kgcore.index.bounds import parse_processes, pipe_mapped
 from kgcore.index.parse.base import QUERY_ID, Progress
 from kgcore.index.parse.srl.clause import Clause
 from kgcore.index.parse.srl.graph import MENTION, frames_to_graph
@@ -96,6 +96,10 @@ def frames_of(sent_span) -> list[Frame]:
     return frames + [leftover] if leftover else frames
 
 
+def _frames_and_text(doc) -> tuple[list[Frame], str]:
+    return frames_of(doc), doc.text
+
+
 class SrlParser:
     """The ``srl`` parser backend (:class:`kgcore.index.parse.Parser`)."""
 
@@ -103,9 +107,11 @@ class SrlParser:
     #: Components the frames never read; dropping NER saves about a fifth of spaCy's time.
     DISABLED_PIPES = ("ner",)
 
-    def __init__(self, spacy_model: str = DEFAULT_SPACY_MODEL, batch_size: int = 256):
+    def __init__(self, spacy_model: str = DEFAULT_SPACY_MODEL, batch_size: int = 256, processes: int = 1):
         self.spacy_model = spacy_model
         self.batch_size = batch_size
+        #: Processes spaCy may use (0: one per core), for documents long enough (:func:`parse_processes`).
+        self.processes = processes
 
     @property
     def nlp(self):
@@ -116,10 +122,11 @@ class SrlParser:
 
     def parse(self, sentences: Sequence[Sentence], progress: Progress | None = None) -> list[SentenceGraph]:
         texts = [s.resolved or s.normalized or s.original for s in sentences]
-        docs = pipe_bounded(self.nlp, texts, self._disabled(), self.batch_size)  # batches of bounded words
+        read = pipe_mapped(self.nlp, texts, self._disabled(), _frames_and_text,  # batches of bounded words
+                           parse_processes(self.processes, len(texts)), self.batch_size)
         graphs = []
-        for sentence, doc in zip(sentences, docs):
-            graphs.append(frames_to_graph(sentence.id, frames_of(doc), doc.text, keep_unknown=False))
+        for sentence, (frames, text) in zip(sentences, read):
+            graphs.append(frames_to_graph(sentence.id, frames, text, keep_unknown=False))
             if progress is not None and (len(graphs) % self.batch_size == 0 or len(graphs) == len(texts)):
                 progress(len(graphs), len(texts))
         return graphs
