@@ -207,7 +207,7 @@ class OnnxEmbedder:
         self.tokenizer = Tokenizer.from_file(str(self.config.path / "tokenizer.json"))
         self.tokenizer.no_padding()
         options = ort.SessionOptions()
-        options.intra_op_num_threads = threads or (os.cpu_count() or 1)
+        options.intra_op_num_threads = threads or _thread_share()
         options.inter_op_num_threads = 1
         self.session = ort.InferenceSession(str(self.file), options, providers=["CPUExecutionProvider"])
         self._feeds = [i.name for i in self.session.get_inputs()]
@@ -249,6 +249,20 @@ class OnnxEmbedder:
         if self.config.normalize:
             pooled /= np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
         return pooled.astype(np.float32, copy=False)
+
+
+def _thread_share() -> int:
+    """Threads for one session: ``OMP_NUM_THREADS`` when set (a worker process's share of the cores), else all.
+
+    Two workers each running 2 threads on 2 cores made every ONNX call wait for a descheduled thread.
+
+    >>> saved = os.environ.get("OMP_NUM_THREADS")
+    >>> os.environ["OMP_NUM_THREADS"] = "1"; _thread_share()
+    1
+    >>> _ = os.environ.pop("OMP_NUM_THREADS") if saved is None else os.environ.update(OMP_NUM_THREADS=saved)
+    """
+    raw = os.environ.get("OMP_NUM_THREADS", "").strip()
+    return int(raw) if raw.isdigit() and int(raw) > 0 else (os.cpu_count() or 1)
 
 
 def _batches(sorted_lengths: np.ndarray) -> list[slice]:

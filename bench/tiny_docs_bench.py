@@ -1,0 +1,97 @@
+"""Per-document overhead: many HotpotQA-sized documents in one collection against the same text as one document.
+
+    python bench/tiny_docs_bench.py                 # 1,000 documents (target: overhead <= 50 ms each)
+    python bench/tiny_docs_bench.py --documents 200
+
+The documents are consecutive paragraph groups of The Phantom of the Opera (public domain, from
+../shared/data), each 60-120 words like a HotpotQA paragraph, written to a temporary folder.  Both
+runs index exactly the same words with models already loaded; the overhead per document is
+``(wall(many) - wall(one)) / documents``.  That includes real extra work (coreference cannot cross
+documents, so 100 documents have a third more nodes to embed than the same words as one), so the time
+outside the model stages (spaCy and the encoder: reading, staging, manifests, linking, Chroma, commit)
+per document is reported next to it.  Writes bench/results/tiny_docs.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import tempfile
+import time
+from pathlib import Path
+
+from common import ROOT, machine, write_json
+
+from kgcore.core.nlp import load_spacy
+from kgcore.index.embed import get_embedder
+from kgcore.index.pipeline import index_files
+from kgcore.index.store import Store
+from kgcore.index.workers import Job
+
+PHANTOM = ROOT.parent / "shared" / "data" / "phantom_of_the_opera.txt"
+TARGET_MS = 50
+#: The stages whose time grows with the words (spaCy and the encoder), not with the number of documents.
+MODEL_STAGES = ("coref", "parse", "graph", "embed", "qa")
+
+
+def tiny_documents(count: int, low: int = 60, high: int = 120) -> list[str]:
+    """``count`` texts of ``low``-``high`` words: consecutive paragraphs of the novel, joined or cut."""
+    paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", PHANTOM.read_text(encoding="utf-8"))]
+    out, current = [], []
+    for words in (p.split() for p in paragraphs if len(p.split()) >= 8):
+        current += words
+        while len(current) >= low:
+            out.append(" ".join(current[:high]))
+            current = current[high:] if len(current) > high else []
+            if len(out) == count:
+                return out
+    raise SystemExit(f"{PHANTOM}: only {len(out)} documents of {low}+ words")
+
+
+def timed(store: Store, name: str, jobs: list[Job], workers: int) -> tuple[float, dict]:
+    start = time.perf_counter()
+    (outcome,) = index_files(jobs, store, name, workers=workers)
+    wall = time.perf_counter() - start
+    if outcome.failed:
+        raise SystemExit(f"{name}: {outcome.failed[:3]}")
+    c = outcome.collection.counts
+    model_s = sum(v for m in outcome.added for k, v in m.timings_s.items() if k in MODEL_STAGES)
+    return wall, {"documents": c.documents, "sentences": c.sentences, "nodes": c.nodes, "edges": c.edges,
+                  "link_s": outcome.collection.link_seconds, "model_stages_s": round(model_s, 2),
+                  "outside_model_stages_s": round(wall - model_s, 2)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--documents", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=1)
+    args = parser.parse_args()
+    texts = tiny_documents(args.documents)
+    load_spacy()
+    get_embedder()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "docs"
+        folder.mkdir()
+        paths = []
+        for i, text in enumerate(texts):
+            paths.append(folder / f"doc-{i:04d}.txt")
+            paths[-1].write_text(text + "\n", encoding="utf-8")
+        whole = Path(tmp) / "whole.txt"
+        whole.write_text("\n\n".join(texts) + "\n", encoding="utf-8")
+        store = Store(Path(tmp) / "store")
+        one_s, one = timed(store, "one", [Job(whole.name, whole)], 1)
+        many_s, many = timed(store, "many", [Job(p.name, p) for p in paths], args.workers)
+    overhead_ms = (many_s - one_s) / len(texts) * 1000
+    fixed_ms = (many["outside_model_stages_s"] - one["outside_model_stages_s"]) / len(texts) * 1000
+    row = {"documents": len(texts), "words": sum(len(t.split()) for t in texts), "workers": args.workers,
+           "one_document_s": round(one_s, 2), "many_documents_s": round(many_s, 2),
+           "overhead_per_document_ms": round(overhead_ms, 1),
+           "outside_model_stages_per_document_ms": round(fixed_ms, 1), "target_ms": TARGET_MS,
+           "meets_target": overhead_ms <= TARGET_MS, "one": one, "many": many}
+    print(json.dumps(row, indent=1))
+    write_json("tiny_docs.json", {"machine": machine(), **row})
+
+
+if __name__ == "__main__":
+    main()
