@@ -11,7 +11,8 @@ Parts (results merged into bench/results/collections.json):
   RSS (the largest process), sentences, nodes, edges, entities shared by several documents.
 * ``incremental``: the last paper removed from the ``papers`` collection and added back (a collection of the
   other 23), against that paper indexed alone (target: at most 1.2x).
-* ``tiny``: 1,000 documents of two sentences each in one call; seconds per document against one document
+* ``tiny``: 1,000 HotpotQA-sized documents in one call against the same words as one document
+  (:mod:`tiny_docs_bench`)
   holding the same text (the per-document overhead).
 * ``obliqa-retrieval``: a fixed random sample of ObliQA dev (seed 13; a quarter of it needing passages from more
   than one document), global retrieval; gold-passage recall at 500 / 1,000 / 2,000 words per method.  A gold
@@ -37,6 +38,7 @@ import sys
 import time
 from pathlib import Path
 
+import tiny_docs_bench
 from common import RESULTS, ROOT, machine, write_json
 
 from kgcore.core.settings import RetrievalOptions, Settings
@@ -98,28 +100,6 @@ def incremental(workers: int) -> dict:
     row = {"paper": last.name, "collection_words": outcome.collection.counts.words, "alone_s": round(alone, 2),
            "added_to_23_s": round(added, 2),
            "ratio": round(added / alone, 3), "link_s": outcome.collection.link_seconds, "target_ratio": 1.2}
-    print(json.dumps(row), flush=True)
-    return row
-
-
-def tiny(workers: int, n: int = 1000) -> dict:
-    folder = STORE.parent / "tiny-docs"
-    folder.mkdir(parents=True, exist_ok=True)
-    rng = random.Random(5)
-    names = ["Anna", "Ben", "Clara", "David", "Emma", "Felix", "Greta", "Hugo"]
-    things = ["a red kite", "an old map", "a brass key", "a blue boat", "a wooden box", "a silver cup"]
-    texts = [f"{rng.choice(names)} found {rng.choice(things)} near the river on day {i}. "
-             f"{rng.choice(names)} carried it home before the rain." for i in range(n)]
-    paths = []
-    for i, text in enumerate(texts):
-        paths.append(folder / f"note-{i:04d}.txt")
-        paths[-1].write_text(text, encoding="utf-8")
-    joined = folder.parent / "tiny-joined.txt"
-    joined.write_text("\n\n".join(texts), encoding="utf-8")
-    many = index_collection("tiny-many", paths, workers)
-    one = index_collection("tiny-one", [joined], 1)
-    row = {"documents": n, "many_s": many["wall_s"], "one_document_s": one["wall_s"],
-           "overhead_per_document_ms": round(1000 * (many["wall_s"] - one["wall_s"]) / n, 1)}
     print(json.dumps(row), flush=True)
     return row
 
@@ -224,7 +204,7 @@ def main(argv: list[str] | None = None) -> None:
     parts = {
         "papers": lambda: index_collection("papers", papers(), args.workers),
         "incremental": lambda: incremental(args.workers),
-        "tiny": lambda: tiny(args.workers),
+        "tiny": lambda: tiny_docs_bench.run(1000, args.workers),
         "obliqa": lambda: index_collection("obliqa", sorted((DATA / "obliqa" / "docs").glob("*.txt")), args.workers),
         "obliqa-retrieval": lambda: obliqa_retrieval(args.sample),
         "qasper-retrieval": lambda: qasper_retrieval(args.workers),
