@@ -2,7 +2,8 @@
 
 This file only routes: the pages live in ``pages/`` and do layout and
 events; pure builders are in ``ui/*_view.py`` and all work is done by
-:mod:`kgcore`.
+:mod:`kgcore`.  The models are loaded once, in the background, from the
+first run on (:func:`ui.resources.start_warm_up`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,10 @@ from ui.style import CSS
 
 HERE = Path(__file__).resolve().parent
 PAGES = HERE / "pages"
+
+# The models a question needs load in a background thread (once per process) while the first page renders;
+# a page that needs one sooner waits for it there instead of loading it again.
+resources.start_warm_up()
 
 # A local icon: a ":material/..." page icon would be fetched from fonts.gstatic.com, and the app stays offline.
 st.set_page_config(page_title="GroundedKG Auditor", page_icon=str(HERE / "ui" / "favicon.svg"), layout="wide")

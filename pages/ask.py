@@ -77,7 +77,7 @@ def controls(manifest: CollectionManifest, settings: Settings) -> tuple[Retrieva
 def ask(doc_id: str, question: str, options: RetrievalOptions, answerer: str, other: str | None) -> None:
     state = get_state()
     state.ask = None  # an error must not leave the previous answer on screen as if it answered this question
-    engine = resources.engine()
+    engine = resources.query_engine()  # waits for the models the background warm-up is loading
     with st.spinner("Retrieving and answering…"):
         result, answer = engine.ask(doc_id, question, options, answerer)
         second = engine.ask(doc_id, question, replace(options, method=other), answerer) if other else None

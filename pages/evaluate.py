@@ -86,7 +86,7 @@ def run_evaluation(doc_id, items, grid, answerer) -> None:
 
     st.session_state.pop(RUN_KEY, None)  # a failed run must not leave the previous table looking current
     st.session_state.pop(SENT_KEY, None)
-    run = evaluate(resources.engine(), doc_id, items, grid, answerer, progress, keep_failures=True)
+    run = evaluate(resources.query_engine(), doc_id, items, grid, answerer, progress, keep_failures=True)
     bar.progress(1.0, text=f"done in {run.meta[0]['seconds']:.1f} s")
     st.session_state[RUN_KEY] = run
 
@@ -150,7 +150,7 @@ def show_failures(run: EvalRun) -> None:
         from ui.labelling import audit_db
 
         with st.spinner("Saving and diagnosing…"):
-            st.session_state[SENT_KEY] = send_failures_to_audit(resources.engine(), run, audit_db())
+            st.session_state[SENT_KEY] = send_failures_to_audit(resources.query_engine(), run, audit_db())
     sent = st.session_state.get(SENT_KEY)
     if sent:
         stages = pd.Series([s["stage"] for s in sent]).value_counts().to_dict()

@@ -105,6 +105,7 @@ def run_jobs(jobs: list[Job], collection: str | None, options: IndexOptions, for
     with st.status(f"Indexing {len(jobs)} document(s)…", expanded=True) as status:
         progress = DocumentsProgress(status, STAGES, titles)
         try:
+            resources.index_models(settings)  # loaded by the background warm-up: wait for it, never load twice
             state.indexed = index_files(jobs, store, collection, options, settings, workers, force, progress)
         except Exception as exc:  # noqa: BLE001 - a failure of the whole batch is reported, not raised
             if not isinstance(exc, KgcoreError):
@@ -284,7 +285,7 @@ def do_delete(pending: Pending, manifest: CollectionManifest) -> None:
     store = resources.store()
     store.delete(pending.collection)
     drop_source(store.root, pending.collection)  # a source copy kept by an older version of the app
-    resources.engine().forget(pending.collection)
+    resources.forget(pending.collection)
     get_state().forget_collection(pending.collection)
     st.session_state[FLASH_KEY] = f"Deleted the collection {pending.collection}."
     st.rerun()

@@ -201,7 +201,7 @@ def rerun_view(db: AuditDB, record, index) -> None:
     if st.button("Re-run with current settings", key="review.rerun.go", icon=":material/replay:",
                  help="Same question and retrieval options, current index, parser and models"):
         with reported("Re-running the question"), st.spinner("Re-running…"):
-            st.session_state[RERUN_KEY] = (record.id, *rerun(record, resources.engine()))
+            st.session_state[RERUN_KEY] = (record.id, *rerun(record, resources.query_engine()))
     stored = st.session_state.get(RERUN_KEY)
     if not stored or stored[0] != record.id:
         return

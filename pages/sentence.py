@@ -209,7 +209,7 @@ def compare(sentence: Sentence, settings: Settings) -> None:
         return
     if not st.button("Parse with SRL and AMR side by side", icon=":material/compare:"):
         return
-    engine = resources.engine()
+    engine = resources.query_engine()
     with st.spinner("Parsing with both parsers…"):
         parses = compare_parses(sentence.resolved, engine.parser("srl"), engine.parser("amr"))
     for col, name in zip(st.columns(2), ("srl", "amr")):

@@ -33,7 +33,7 @@ def _selected_row(key: str) -> int | None:
 
 
 def _ask(record: EvalRecord, answerer: str):
-    return resources.engine().ask(record.doc_id, record.question, RetrievalOptions(**record.options), answerer)
+    return resources.query_engine().ask(record.doc_id, record.question, RetrievalOptions(**record.options), answerer)
 
 
 def question_panel(run: EvalRun, x: EvalRecord, y: EvalRecord) -> None:

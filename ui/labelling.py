@@ -247,7 +247,7 @@ def diagnosis_panel(db: AuditDB, record_id: int, result: QueryResult, answer: An
         done = False
         with reported("Diagnosing"):
             db.set_gold(record_id, gold.splitlines())
-            diagnosis = diagnose(result, answer, gold.splitlines(), index, embedder or resources.engine().embedder)
+            diagnosis = diagnose(result, answer, gold.splitlines(), index, embedder or resources.embedder())
             store_suggestion(db, record_id, diagnosis)
             done = True
         if done:

@@ -6,21 +6,39 @@ root, so a second question on a document never reloads a model or an
 index.  Derived tables for charts are cached with ``st.cache_data`` keyed
 by the collection's ``stamp`` (it changes whenever a document is added,
 removed or re-indexed), so any change invalidates them.
+
+The models a question needs (the sentence embedder, the spaCy pipeline and
+BM25's stemmer) are loaded once per process by :func:`start_warm_up`, in a
+background thread that ``app.py`` starts on its first run, so they are warm
+by the time the first question is asked.  Each is a ``st.cache_resource``
+loader returning the very object kgcore's own per-process caches hold (the
+engine then finds it there), and a page that needs one before the warm-up
+is done waits on the loader's lock instead of loading it a second time.  A
+model that failed in the background is not cached: the page's call loads it
+again and shows kgcore's error (see :func:`query_engine`).
 """
 
 from __future__ import annotations
 
 import csv
+import threading
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import streamlit as st
 
 from kgcore.audit import DB_NAME, AuditDB
+from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import Settings
 from kgcore.index.collection import CollectionManifest
+from kgcore.index.embed import Embedder, embedder_for
 from kgcore.index.parse.amr import AmrParser
 from kgcore.index.store import Store
+from kgcore.query.baselines import bm25_tokens
 from kgcore.query.engine import QueryEngine
+from ui.errors import log, short_reason
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_BOOK = ROOT / "assets" / "peter_rabbit.txt"
@@ -39,18 +57,137 @@ def store_root() -> str:
     return str(Path(settings().store_root).resolve())
 
 
+# -- models: loaded once per process, in the background at startup ---------------------------------
+def _embedder_key(s: Settings) -> tuple[str, str, str, str]:
+    """What selects the embedder (the arguments :func:`kgcore.index.embed.embedder_for` passes on)."""
+    return s.embedding_model, s.device, s.embedding_backend, s.model_cache
+
+
 @st.cache_resource(show_spinner=False)
-def get_engine(root: str) -> QueryEngine:
-    """The process-wide QueryEngine for the store at ``root``."""
+def _embedder(key: tuple[str, str, str, str], _settings: Settings) -> Embedder:
+    return embedder_for(_settings)
+
+
+def embedder(s: Settings | None = None) -> Embedder:
+    """The sentence embedder ``s`` configures: the object the QueryEngine and kgcore's answerers use."""
+    s = s or settings()
+    return _embedder(_embedder_key(s), s)
+
+
+@st.cache_resource(show_spinner=False)
+def spacy_pipeline(name: str) -> Any:
+    """The spaCy pipeline ``name``: the object the SRL parser and the answerers use."""
+    return load_spacy(name)
+
+
+@st.cache_resource(show_spinner=False)
+def bm25_stemmer() -> bool:
+    """BM25's stemmer, imported once (kgcore stems with nltk, whose import pulls in scipy and scikit-learn)."""
+    bm25_tokens("warm up")
+    return True
+
+
+def index_models(s: Settings | None = None) -> None:
+    """Load (or wait for) the models indexing in this process uses, so that it never loads them a second time."""
+    s = s or settings()
+    embedder(s)
+    spacy_pipeline(s.spacy_model)
+
+
+class QueryModels(NamedTuple):
+    embedder: Embedder
+    nlp: Any
+
+
+def query_models(s: Settings | None = None) -> QueryModels:
+    """Every model a question needs, loaded (or waited for, while the warm-up loads them); raises kgcore's error
+    naming the one that cannot be loaded."""
+    s = s or settings()
+    model = embedder(s)
+    nlp = spacy_pipeline(s.spacy_model)
+    bm25_stemmer()
+    return QueryModels(model, nlp)
+
+
+@dataclass
+class WarmUp:
+    """The background loading of the models: its thread, what each step took, and what failed (not lost: logged
+    here, and raised again with kgcore's message when a page needs that model)."""
+
+    thread: threading.Thread | None = None
+    seconds: dict[str, float] = field(default_factory=dict)
+    errors: dict[str, BaseException] = field(default_factory=dict)
+
+    def done(self, timeout: float | None = None) -> bool:
+        if self.thread is not None:
+            self.thread.join(timeout)
+        return self.thread is None or not self.thread.is_alive()
+
+
+def warm_up(s: Settings, status: WarmUp | None = None) -> WarmUp:
+    """Load the models a question needs, first needed first, through the cached loaders; never raises."""
+    status = status or WarmUp()
+    steps = (("embedder", lambda: embedder(s)), ("spaCy pipeline", lambda: spacy_pipeline(s.spacy_model)),
+             ("BM25 stemmer", bm25_stemmer))
+    start = time.perf_counter()
+    for name, load in steps:
+        began = time.perf_counter()
+        try:
+            load()
+        except Exception as exc:  # noqa: BLE001 - kept and logged; the page that needs it shows kgcore's error
+            status.errors[name] = exc
+            log.warning("Background loading of the %s failed (a page that needs it will say why): %s",
+                        name, short_reason(exc))
+        status.seconds[name] = round(time.perf_counter() - began, 3)
+    status.seconds["total"] = round(time.perf_counter() - start, 3)
+    log.info("Background model loading took %s s", status.seconds)
+    return status
+
+
+@st.cache_resource(show_spinner=False)
+def _warm_up(key: tuple, _settings: Settings) -> WarmUp:
+    status = WarmUp()
+    status.thread = threading.Thread(target=warm_up, args=(_settings, status), name="kgcore-warm-up", daemon=True)
+    status.thread.start()
+    return status
+
+
+def start_warm_up(s: Settings | None = None) -> WarmUp:
+    """Start loading the models in a background thread, once per process (and per model settings)."""
+    s = s or settings()
+    return _warm_up((*_embedder_key(s), s.spacy_model), s)
+
+
+# -- the engine ------------------------------------------------------------------------------------
+@st.cache_resource(show_spinner=False)
+def _engine(root: str) -> QueryEngine:
     return QueryEngine(Store(root), Settings.from_env())
+
+
+def get_engine(root: str) -> QueryEngine:
+    """The process-wide QueryEngine for the store at ``root``, its embedder loaded (reading an index checks it)."""
+    embedder()
+    return _engine(root)
 
 
 def engine() -> QueryEngine:
     return get_engine(store_root())
 
 
+def query_engine() -> QueryEngine:
+    """The engine, with every model a question needs loaded: use it to ask, evaluate or parse."""
+    query_models()
+    return engine()
+
+
 def store() -> Store:
-    return engine().store
+    """The engine's store (needs no model: the Library lists and indexes while the models load)."""
+    return _engine(store_root()).store
+
+
+def forget(collection: str) -> None:
+    """Drop the engine's loaded copy of ``collection`` (deleted, or re-indexed)."""
+    _engine(store_root()).forget(collection)
 
 
 @st.cache_resource(show_spinner=False)

