@@ -2,6 +2,9 @@
 
 import re
 import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -109,3 +112,14 @@ def test_int8_is_opt_in_and_recorded_as_another_model(tmp_path, onnx_embedder):
                                          model_cache=str(tmp_path)))
     with pytest.raises(IndexMismatchError, match=r"all-MiniLM-L6-v2\+int8"):
         engine.ask("tiny", "Who gave Peter camomile tea?")
+
+
+def test_the_query_models_load_without_torch(onnx_embedder):
+    """spaCy's thinc would import torch (a second of every cold start); the ONNX path needs none of it."""
+    code = ("import sys; from kgcore.core.nlp import load_spacy; from kgcore.index.embed import get_embedder\n"
+            "nlp = load_spacy(); e = get_embedder('', 'cpu', 'onnx'); e.encode(['Peter ran.'])\n"
+            "print('torch' in sys.modules, [t.lemma_ for t in nlp('Peter ran home.')])\n"
+            "import torch; print(torch.tensor([1]).item())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120,
+                         cwd=str(Path(__file__).resolve().parents[2]))
+    assert out.stdout.split("\n")[:2] == ["False ['Peter', 'run', 'home', '.']", "1"], out.stdout + out.stderr
