@@ -13,7 +13,7 @@ from kgcore.core.errors import IndexMismatchError, InputError, clean_field
 from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import RetrievalOptions, Settings
 from kgcore.core.types import Answer, QueryResult
-from kgcore.index.embed import Embedder, embedder_for
+from kgcore.index.embed import Embedder, query_embedder
 from kgcore.index.parse import Parser, get_parser
 from kgcore.index.store import Index, Store
 from kgcore.index.writer import ensure_chroma
@@ -43,7 +43,7 @@ class QueryEngine:
     # -- cached resources ------------------------------------------------------
     @property
     def embedder(self) -> Embedder:
-        return embedder_for(self.settings)
+        return query_embedder(self.settings)
 
     def index(self, doc_id: str) -> Index:
         """The loaded collection ``doc_id``; reloaded only when it changed (a document added, removed, re-indexed)."""

@@ -123,3 +123,23 @@ def test_the_query_models_load_without_torch(onnx_embedder):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120,
                          cwd=str(Path(__file__).resolve().parents[2]))
     assert out.stdout.split("\n")[:2] == ["False ['Peter', 'run', 'home', '.']", "1"], out.stdout + out.stderr
+
+
+def test_questions_encode_through_the_shared_cache(tmp_path, onnx_embedder):
+    """A question compared across methods is encoded once; the cache wraps the very model the app warmed up."""
+    from kgcore.core.settings import RetrievalOptions
+    from kgcore.index.embed import CachedEmbedder, embedder_for
+
+    source = tmp_path / "tiny.txt"
+    source.write_text(TINY_STORY, encoding="utf-8")
+    settings = Settings(store_root=tmp_path / "store")
+    store = Store(settings.store_root)
+    index_file(source, store, settings=settings)
+    engine = QueryEngine(store, settings)
+    assert isinstance(engine.embedder, CachedEmbedder) and engine.embedder.inner is embedder_for(settings)
+    question = "What did Flopsy, Mopsy and Cotton-tail have for supper?"
+    first = engine.retrieve("tiny", question, RetrievalOptions(method="dense"))
+    seen = len(engine.embedder)
+    again = engine.retrieve("tiny", question, RetrievalOptions(method="dense"))
+    assert len(engine.embedder) == seen and [s.id for s in again.sentences] == [s.id for s in first.sentences]
+    assert "blackberries" in min(first.sentences, key=lambda s: s.rank).text

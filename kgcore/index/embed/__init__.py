@@ -17,6 +17,7 @@ import logging
 from kgcore.core.errors import InputError, ModelUnavailableError
 from kgcore.core.settings import EMBEDDING_BACKENDS, Settings
 from kgcore.index.embed.base import Embedder, model_name
+from kgcore.index.embed.cache import CachedEmbedder
 from kgcore.index.embed.nodes import (
     contextualize,
     embed_graph_nodes,
@@ -30,9 +31,9 @@ from kgcore.index.embed.sbert import SentenceTransformerEmbedder
 log = logging.getLogger(__name__)
 
 __all__ = [
-    "Embedder", "OnnxEmbedder", "SentenceTransformerEmbedder", "backend_for", "contextualize", "embed_graph_nodes",
-    "embed_query_nodes", "embed_texts_of",
-    "embedder_for", "embedding_model_name", "get_embedder", "normalize",
+    "CachedEmbedder", "Embedder", "OnnxEmbedder", "SentenceTransformerEmbedder", "backend_for", "contextualize",
+    "embed_graph_nodes", "embed_query_nodes", "embed_texts_of", "embedder_for", "embedding_model_name",
+    "get_embedder", "normalize", "query_embedder",
 ]
 
 embedding_model_name = model_name
@@ -77,3 +78,13 @@ def get_embedder(model_path: str = "", device: str = "cpu", backend: str = "auto
 def embedder_for(settings: Settings) -> Embedder:
     """The embedder ``settings`` configure (shared with every other caller asking for the same model)."""
     return get_embedder(settings.embedding_model, settings.device, settings.embedding_backend, settings.model_cache)
+
+
+def query_embedder(settings: Settings) -> CachedEmbedder:
+    """:func:`embedder_for` behind the process's cache of encoded strings: what questions and answers encode with."""
+    return _cached(settings.embedding_model, settings.device, settings.embedding_backend, settings.model_cache)
+
+
+@functools.lru_cache(maxsize=4)
+def _cached(model_path: str, device: str, backend: str, cache_dir: str) -> CachedEmbedder:
+    return CachedEmbedder(get_embedder(model_path, device, backend, cache_dir))

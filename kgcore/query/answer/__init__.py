@@ -15,7 +15,7 @@ from __future__ import annotations
 from kgcore.core.errors import InputError
 from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import ANSWERERS, Settings
-from kgcore.index.embed import embedder_for
+from kgcore.index.embed import query_embedder
 from kgcore.query.answer.base import AnswerGenerator
 from kgcore.query.answer.citations import cite, cited_ids, split_answer_sentences, strip_markers
 from kgcore.query.answer.extractive import ExtractiveGenerator
@@ -37,13 +37,13 @@ def get_generator(name: str, settings: Settings) -> AnswerGenerator:
     An unconfigured ``openai`` fails before any model loads.
     """
     if name == "extractive":
-        return ExtractiveGenerator(embedder=embedder_for(settings), nlp=load_spacy(settings.spacy_model))
+        return ExtractiveGenerator(embedder=query_embedder(settings), nlp=load_spacy(settings.spacy_model))
     if name == "qa-kg":
-        return QAKGGenerator(embedder=embedder_for(settings), nlp=load_spacy(settings.spacy_model),
+        return QAKGGenerator(embedder=query_embedder(settings), nlp=load_spacy(settings.spacy_model),
                              reranker=get_reranker(settings))
     if name == "openai":
         OpenAIGenerator.check_configured(settings)
-        return OpenAIGenerator(settings, embedder=embedder_for(settings))
+        return OpenAIGenerator(settings, embedder=query_embedder(settings))
     raise InputError("answerer", f"unknown value {name!r} (choose one of {', '.join(ANSWERERS)})")
 
 
