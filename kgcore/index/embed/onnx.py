@@ -212,6 +212,10 @@ class OnnxEmbedder:
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads or _thread_share()
         options.inter_op_num_threads = 1
+        # Idle threads sleep instead of spinning: with another busy process (a second worker, the app's other
+        # users, spaCy's parse processes) spinning threads waited on descheduled ones.  1,500 node strings on
+        # 2 cores beside another busy process: 3.5 s instead of 4.5 s; 20 per-document calls: 1.4 s instead of 2.0.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = ort.InferenceSession(str(self.file), options, providers=["CPUExecutionProvider"])
         self._feeds = [i.name for i in self.session.get_inputs()]
         self.dim = int(self.encode(["dimension"]).shape[1])
