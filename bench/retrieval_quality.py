@@ -21,7 +21,7 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from common import CRUSOE_QA, PETER, PETER_QA, RESULTS, STORE_ROOT, crusoe_path, machine, write_json
+from common import CRUSOE_QA, PETER, PETER_QA, ROOT, STORE_ROOT, crusoe_path, machine, write_json
 
 from kgcore.core.settings import RetrievalOptions
 from kgcore.evaluate.metrics import answer_token_recall, evidence_hit
@@ -30,7 +30,7 @@ from kgcore.index.pipeline import index_file
 from kgcore.index.store import Store
 from kgcore.query.engine import QueryEngine
 
-BENCH = RESULTS.parent
+BENCH = ROOT / "bench"
 METHODS = ("groundedkg", "dense", "bm25", "hybrid")
 BUDGETS = (100, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 0)
 #: Budgets the issue asks to report in the table.
