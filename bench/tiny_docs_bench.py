@@ -4,7 +4,7 @@
     python bench/tiny_docs_bench.py --documents 200
 
 The documents are consecutive paragraph groups of The Phantom of the Opera (public domain, from
-../shared/data), each 60-120 words like a HotpotQA paragraph, written to a temporary folder.  Both
+../shared/data), each 40-90 words like a HotpotQA paragraph, written to a temporary folder.  Both
 runs index exactly the same words with models already loaded; the overhead per document is
 ``(wall(many) - wall(one)) / documents``.  That includes real extra work (coreference cannot cross
 documents, so 100 documents have a third more nodes to embed than the same words as one), so the time
@@ -24,6 +24,7 @@ from pathlib import Path
 from common import ROOT, machine, write_json
 
 from kgcore.core.nlp import load_spacy
+from kgcore.index.clean import strip_gutenberg
 from kgcore.index.embed import get_embedder
 from kgcore.index.pipeline import index_files
 from kgcore.index.store import Store
@@ -35,9 +36,10 @@ TARGET_MS = 50
 MODEL_STAGES = ("coref", "parse", "graph", "embed", "qa")
 
 
-def tiny_documents(count: int, low: int = 60, high: int = 120) -> list[str]:
+def tiny_documents(count: int, low: int = 40, high: int = 90) -> list[str]:
     """``count`` texts of ``low``-``high`` words: consecutive paragraphs of the novel, joined or cut."""
-    paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", PHANTOM.read_text(encoding="utf-8"))]
+    body = strip_gutenberg(PHANTOM.read_text(encoding="utf-8"))
+    paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", body)][20:]  # past the title and contents
     out, current = [], []
     for words in (p.split() for p in paragraphs if len(p.split()) >= 8):
         current += words
