@@ -29,11 +29,13 @@ from paths import PETER, PETER_ID, ROOT
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+# Every test opens the audit database it means to (a file in its store, or ``audit_location``), never a shared one.
+os.environ.pop("KGCORE_AUDIT_DB_URL", None)
 
 TESTS = Path(__file__).resolve().parent
 TIERS = ("unit", "models", "app", "faults")
 #: Test files that drive a real browser.
-BROWSER_FILES = frozenset({"test_browser.py", "test_browser_team.py"})
+BROWSER_FILES = frozenset({"test_browser.py", "test_browser_team.py", "test_browser_auth.py"})
 #: (file, test function) pairs that index a whole novel: minutes, not seconds.
 SLOW_TESTS = frozenset({("test_pipeline_models.py", "test_whole_novel_graph_is_grounded")})
 
@@ -88,3 +90,25 @@ def engine(peter_store):
     from kgcore.query.engine import QueryEngine
 
     return QueryEngine(peter_store)
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """A throwaway PostgreSQL server for the session (``tests/pgkit.py``); skipped, with the reason, where the
+    PostgreSQL binaries are missing."""
+    import pgkit
+
+    reason = pgkit.unavailable()
+    if reason:
+        pytest.skip(reason)
+    cluster = pgkit.start_cluster()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def audit_location(request, tmp_path) -> str:
+    """A new, empty audit database on each backend: a SQLite file path, or the URL of a new PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "audit.sqlite")
+    return request.getfixturevalue("postgres").create_database()

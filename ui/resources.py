@@ -216,12 +216,15 @@ def collection_names() -> list[str]:
 
 
 @st.cache_resource(show_spinner=False)
-def _open_db(path: str) -> AuditDB:
-    return AuditDB(path)
+def _open_db(path: str, setting: str = "path") -> AuditDB:
+    return AuditDB(path, setting=setting)
 
 
 def audit_db() -> AuditDB:
-    """The audit database of the current index store (``<store>/audit.sqlite``), opened once per process."""
+    """The audit database of the current index store (``<store>/audit.sqlite``, or the database of
+    ``KGCORE_AUDIT_DB_URL`` when it is set), opened once per process."""
+    if url := settings().audit_db_url:
+        return _open_db(url, "KGCORE_AUDIT_DB_URL")
     path = str(Path(store_root()) / DB_NAME)
     if not Path(path).exists():  # the store was emptied while the server ran: create and migrate again
         _open_db.clear()

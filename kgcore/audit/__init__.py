@@ -1,9 +1,12 @@
 """Auditing: answered questions frozen as records, error labels by stage, suggestions, import/export, agreement.
 
-:mod:`~kgcore.audit.db` is the database (SQLite, WAL, versioned
-migrations), :mod:`~kgcore.audit.model` the record and label types and the
-rules they obey, :mod:`~kgcore.audit.suggest` turns automatic diagnoses
-into suggestions, :mod:`~kgcore.audit.transfer` exports and imports JSONL
+:mod:`~kgcore.audit.db` is the database (versioned migrations in
+:mod:`~kgcore.audit.schema`; a SQLite file in the store by default, or
+PostgreSQL named by ``KGCORE_AUDIT_DB_URL``, both through SQLAlchemy Core:
+:mod:`~kgcore.audit.backend`, :mod:`~kgcore.audit.sql`),
+:mod:`~kgcore.audit.model` the record and label types and the rules they
+obey, :mod:`~kgcore.audit.suggest` turns automatic diagnoses into
+suggestions, :mod:`~kgcore.audit.transfer` exports and imports JSONL
 and CSV.  Reviewing as a team: :mod:`~kgcore.audit.reviewers` and
 :mod:`~kgcore.audit.names` (one identity per reviewer, merging spellings on
 request with :mod:`~kgcore.audit.spellings`), :mod:`~kgcore.audit.queues` and

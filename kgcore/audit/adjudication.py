@@ -15,7 +15,6 @@ were adjudicated.
 from __future__ import annotations
 
 import json
-import sqlite3
 import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from kgcore.audit.model import Label, utc_now
 from kgcore.audit.queues import check_stages, get_queue
 from kgcore.audit.rows import clean_note, label_from_row
 from kgcore.audit.rows import insert_label as _insert
+from kgcore.audit.sql import Conn
 from kgcore.core.errors import InputError
 
 
@@ -113,15 +113,15 @@ def adjudicate(db: AuditDB, record_id: int, adjudicator: str, stages: Iterable[s
         chosen = check_stages(chosen)
     queue_id = get_queue(db, queue).id if queue is not None else None
 
-    def work(conn: sqlite3.Connection) -> int:
+    def work(conn: Conn) -> int:
         who = registry.require(conn, adjudicator, "adjudicator")
         if conn.execute("SELECT 1 FROM records WHERE id = ?", (record_id,)).fetchone() is None:
             raise InputError("record_id", f"there is no audit record {record_id} (was it removed with its document?)")
         copies = [_adopted(conn, label_id, record_id) for label_id in adopted]
-        adjudication_id = conn.execute(
+        adjudication_id = conn.insert(
             "INSERT INTO adjudications (uid, record_id, queue_id, adjudicator, reason, created_at) "
             "VALUES (?,?,?,?,?,?)",
-            (uuid.uuid4().hex, record_id, queue_id, who, why, utc_now())).lastrowid or 0
+            (uuid.uuid4().hex, record_id, queue_id, who, why, utc_now()))
         for stage in chosen:
             _insert(conn, record_id, stage, note=why, author=who, role="adjudication", adjudication_id=adjudication_id)
         for lb in copies:
@@ -135,7 +135,7 @@ def adjudicate(db: AuditDB, record_id: int, adjudicator: str, stages: Iterable[s
     return next(a for a in adjudications_for(db, record_id) if a.id == adjudication_id)
 
 
-def _adopted(conn: sqlite3.Connection, label_id: int, record_id: int) -> Label:
+def _adopted(conn: Conn, label_id: int, record_id: int) -> Label:
     row = conn.execute("SELECT * FROM labels WHERE id = ?", (label_id,)).fetchone()
     if row is None or row["record_id"] != record_id or row["source"] != "human":
         raise InputError("adopt", f"label {label_id} is not a reviewer's label on record {record_id}")

@@ -26,30 +26,37 @@ Every type also accepts ``record`` (no single artifact).  Labels from
 analyst accepts or overrides, which creates a *human* label that points at
 the suggestion through ``suggestion_id``.
 
-The database runs in WAL mode with a busy timeout, every write is one short
-``BEGIN IMMEDIATE`` transaction retried while another writer holds the
-lock, and the schema is versioned with ``PRAGMA user_version`` and ordered
-:data:`~kgcore.audit.schema.MIGRATIONS`.  Creating the database is retried
-the same way (several processes may create it at once), and a damaged file
-is an :class:`~kgcore.core.errors.AuditError` naming it and what to do.
+The database is a SQLite file under the store root by default, or a
+PostgreSQL database named by ``KGCORE_AUDIT_DB_URL``
+(``postgresql+psycopg://user:password@host:port/database``, see
+:mod:`~kgcore.audit.backend`); both run the same SQL through SQLAlchemy
+Core (:mod:`~kgcore.audit.sql`).  Every write is one short transaction,
+one writer at a time (SQLite ``BEGIN IMMEDIATE``, a PostgreSQL advisory
+lock), retried while another writer holds the lock.  The schema is
+versioned with ordered :data:`~kgcore.audit.schema.MIGRATIONS`, applied
+when the database is opened; a SQLite file runs in WAL mode.  Creating the
+database is retried the same way (several processes may create it at
+once), and a damaged file is an :class:`~kgcore.core.errors.AuditError`
+naming it and what to do.
 
 >>> import tempfile
 >>> from kgcore.audit.schema import SCHEMA_VERSION
 >>> db = AuditDB(Path(tempfile.mkdtemp()) / "audit.sqlite")
->>> db.schema_version == SCHEMA_VERSION, db.list_records()
-(True, [])
+>>> db.schema_version == SCHEMA_VERSION, db.list_records(), db.dialect
+(True, [], 'sqlite')
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
+import os
+import random
 import time
 from collections.abc import Callable, Iterable
-from contextlib import closing
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
+from kgcore.audit import backend
 from kgcore.audit import reviewers as registry
 from kgcore.audit.bundles import bundle
 from kgcore.audit.model import (
@@ -63,12 +70,17 @@ from kgcore.audit.model import (
     sql_filter,
     utc_now,
 )
-from kgcore.audit.rows import busy, insert_label, label_from_row, record_from_row
-from kgcore.audit.schema import apply_migrations
+from kgcore.audit.rows import insert_label, label_from_row, record_from_row
+from kgcore.audit.schema import apply_migrations, schema_version
+from kgcore.audit.sql import SQLITE, Conn, Row
 from kgcore.core.errors import AuditError, InputError
+from kgcore.core.settings import Settings
 from kgcore.core.types import Answer, QueryResult
 from kgcore.index.collection import CollectionManifest
 from kgcore.index.store import Index
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection, Engine
 
 DB_NAME = "audit.sqlite"
 T = TypeVar("T")
@@ -78,106 +90,145 @@ _LIST_COLUMNS = ("id", "uid", "created_at", "doc_id", "manifest_hash", "question
 
 
 class AuditDB:
-    """The audit database at ``path`` (created and migrated on open).
+    """The audit database at ``path`` (a SQLite file path or a database URL; created and migrated on open).
 
-    Each call opens its own short-lived connection, so one object can be
-    shared by the threads of a web server and several processes can write
-    to the same file.
+    Every call takes its own connection (a new one for SQLite, one from a
+    pool for PostgreSQL), so one object can be shared by the threads of a web
+    server and several processes can write to the same database.
+    ``setting`` names where ``path`` came from in the error a bad one gives.
     """
 
-    def __init__(self, path: str | Path, timeout_s: float = 10.0, retries: int = 20):
-        self.path = Path(path)
+    def __init__(self, path: str | Path, timeout_s: float = 10.0, retries: int = 20, *, setting: str = "path"):
+        self.location = backend.locate(path, setting)
+        self.setting = setting
+        self.path = self.location.path
         self.timeout_s = timeout_s
         self.retries = retries
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._engine_pid: tuple[Engine, int] | None = None
+        if self.path is not None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         self._migrate()
 
     @classmethod
-    def for_store(cls, store_root: str | Path) -> AuditDB:
-        """The database of the index store at ``store_root`` (``<root>/audit.sqlite``)."""
-        return cls(Path(store_root) / DB_NAME)
+    def for_store(cls, store_root: str | Path, settings: Settings | None = None) -> AuditDB:
+        """The audit database of the index store at ``store_root``: ``<root>/audit.sqlite``, or the database
+        of ``KGCORE_AUDIT_DB_URL`` when it is set (one database for every store)."""
+        url = (settings or Settings.from_env()).audit_db_url
+        return cls(url, setting=backend.SETTING) if url else cls(Path(store_root) / DB_NAME)
+
+    def __repr__(self) -> str:
+        return f"AuditDB({self.where!r})"
+
+    @property
+    def where(self) -> str:
+        """The database for messages: the file path, or the URL with its password masked."""
+        return self.location.shown
+
+    @property
+    def url(self) -> str:
+        """The database's full URL (with its password: pass it on, never show it) or file path."""
+        return self.location.url
+
+    @property
+    def dialect(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self.location.dialect
 
     # -- connections -------------------------------------------------------------
-    def _connect(self) -> sqlite3.Connection:
+    def _engine(self) -> Engine:
+        """This process's engine (a forked child never reuses its parent's pooled connections)."""
+        if self._engine_pid is None or self._engine_pid[1] != os.getpid():
+            if self._engine_pid is not None:
+                self._engine_pid[0].dispose(close=False)
+            self._engine_pid = (backend.create_engine(self.location, self.timeout_s), os.getpid())
+        return self._engine_pid[0]
+
+    def close(self) -> None:
+        """Close the pooled connections (a later call opens new ones)."""
+        if self._engine_pid is not None and self._engine_pid[1] == os.getpid():
+            self._engine_pid[0].dispose()
+        self._engine_pid = None
+
+    def query(self, sql: str, args: Iterable = ()) -> list[Row]:
+        """Rows of one read-only statement (``?`` placeholders), readable by position and by column name."""
+        return self.read(lambda conn: conn.execute(sql, args).rows)
+
+    def _connect(self) -> Connection:
+        """A connection (SQLite: a new one; PostgreSQL: checked out of the pool); AuditError when none opens."""
         try:
-            conn = sqlite3.connect(self.path, timeout=self.timeout_s, isolation_level=None)
-            conn.row_factory = sqlite3.Row
-            conn.execute(f"PRAGMA busy_timeout = {int(self.timeout_s * 1000)}")
-            conn.execute("PRAGMA foreign_keys = ON")
-            conn.execute("PRAGMA synchronous = NORMAL")
-        except sqlite3.DatabaseError as exc:
-            raise AuditError(f"{self.path}: cannot open the audit database ({exc})") from exc
-        return conn
+            return self._engine().connect()
+        except Exception as exc:
+            if not backend.is_database_error(exc):
+                raise
+            raise backend.error(self.location, exc, self.setting, connecting=True) from exc
 
-    def query(self, sql: str, args: Iterable = ()) -> list[sqlite3.Row]:
-        """Rows of one read-only statement (for the audit modules built on this database)."""
-        return self._read(sql, args)
+    def read(self, work: Callable[[Conn], T]) -> T:
+        """Run ``work(conn)`` on a connection outside any write transaction."""
+        try:
+            with self._connect() as raw:
+                return work(Conn(raw, self.dialect))
+        except Exception as exc:
+            if not backend.is_database_error(exc):
+                raise
+            raise self._error(exc) from exc
 
-    def _read(self, sql: str, args: Iterable = ()) -> list[sqlite3.Row]:
-        with closing(self._connect()) as conn:
-            try:
-                return conn.execute(sql, tuple(args)).fetchall()
-            except sqlite3.DatabaseError as exc:
-                raise self._error(exc) from exc
+    def _error(self, exc: BaseException) -> AuditError:
+        return backend.error(self.location, exc, self.setting)
 
-    def _error(self, exc: sqlite3.DatabaseError) -> AuditError:
-        """An :class:`AuditError` naming the file; a damaged one says what to do."""
-        text = str(exc)
-        if "malformed" in text or "not a database" in text or "disk I/O" in text:
-            return AuditError(f"{self.path}: the audit database is damaged ({text}); restore it from an export, "
-                              "or move it away to start a new one")
-        return AuditError(f"{self.path}: {text}")
-
-    def write(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``work(conn)`` in one ``BEGIN IMMEDIATE`` transaction, retried while the file is locked."""
+    def write(self, work: Callable[[Conn], T]) -> T:
+        """Run ``work(conn)`` in one write transaction (one writer at a time), retried while another writer
+        holds the lock; nothing of it is kept unless all of it is."""
         delay = 0.01
         for attempt in range(self.retries + 1):
-            conn = self._connect()
             try:
-                conn.execute("BEGIN IMMEDIATE")
-                value = work(conn)
-                conn.execute("COMMIT")
-                return value
-            except sqlite3.OperationalError as exc:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                if not busy(exc) or attempt == self.retries:
+                with self._connect() as raw:
+                    conn = Conn(raw, self.dialect)
+                    backend.begin_write(conn, self.timeout_s)
+                    value = work(conn)
+                    raw.commit()
+                    return value
+            except Exception as exc:  # leaving the block rolled the transaction back
+                if not backend.is_database_error(exc):
+                    raise
+                if not backend.busy(exc) or attempt == self.retries:
                     raise self._error(exc) from exc
-            except sqlite3.DatabaseError as exc:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise self._error(exc) from exc
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
-            finally:
-                conn.close()
-            time.sleep(delay)
+            time.sleep(delay * random.uniform(0.5, 1.5))
             delay = min(delay * 2, 0.5)
         raise AssertionError("unreachable")
 
     def _migrate(self) -> None:
-        """Switch to WAL and apply the migrations; both retried while another process creates the database
-        (switching the journal mode can fail at once with "database is locked", without waiting)."""
+        """Apply the migrations (a SQLite file switches to WAL first); an error names the database."""
+        try:
+            if self.dialect == SQLITE:
+                self._wal()
+            self.write(apply_migrations)
+        except AuditError as exc:
+            if str(exc).startswith(self.where):
+                raise
+            raise AuditError(f"{self.where}: {exc}") from exc
+
+    def _wal(self) -> None:
+        """Switch a SQLite file to WAL, retried while another process creates it (switching the journal mode can
+        fail at once with "database is locked", without waiting)."""
         delay = 0.01
         for attempt in range(self.retries + 1):
-            with closing(self._connect()) as conn:
-                try:
-                    conn.execute("PRAGMA journal_mode = WAL").fetchone()
-                    break
-                except sqlite3.OperationalError as exc:
-                    if not busy(exc) or attempt == self.retries:
-                        raise AuditError(f"{self.path}: not an audit database ({exc})") from exc
-                except sqlite3.DatabaseError as exc:
+            try:
+                with self._connect() as raw:
+                    raw.exec_driver_sql("PRAGMA journal_mode = WAL").fetchone()
+                return
+            except Exception as exc:
+                if not backend.is_database_error(exc):
+                    raise
+                if backend.damaged(exc):
                     raise self._error(exc) from exc
-            time.sleep(delay)
+                if not backend.busy(exc) or attempt == self.retries:
+                    raise AuditError(f"{self.where}: not an audit database ({backend.message(exc)})") from exc
+            time.sleep(delay * random.uniform(0.5, 1.5))
             delay = min(delay * 2, 0.5)
-        self.write(apply_migrations)
 
     @property
     def schema_version(self) -> int:
-        return self._read("PRAGMA user_version")[0][0]
+        return self.read(schema_version)
 
     # -- records -----------------------------------------------------------------
     def save_record(self, result: QueryResult, answer: Answer | None, doc_manifest: CollectionManifest,
@@ -195,19 +246,19 @@ class AuditDB:
         uid, golds = record_uid(payload, ihash), gold_list(gold)
         models = record_models(doc_manifest, answer)
 
-        def work(conn):
+        def work(conn: Conn) -> int:
             row = conn.execute("SELECT id, gold_json FROM records WHERE uid = ?", (uid,)).fetchone()
             if row is not None:
                 merged = list(dict.fromkeys(json.loads(row["gold_json"]) + golds))
                 conn.execute("UPDATE records SET gold_json = ? WHERE id = ?", (json.dumps(merged), row["id"]))
                 return row["id"]
-            return conn.execute(
+            return conn.insert(
                 "INSERT INTO records (uid, created_at, doc_id, manifest_hash, question, method, answerer, answer,"
                 " gold_json, settings_json, models_json, result_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 (uid, utc_now(), result.doc_id, ihash, result.question, result.method, payload["answerer"],
                  payload["answer"], json.dumps(golds), json.dumps(payload["settings"]), json.dumps(models),
                  json.dumps(payload)),
-            ).lastrowid
+            )
 
         return self.write(work)
 
@@ -219,13 +270,13 @@ class AuditDB:
                                              (json.dumps(golds), record_id)))
 
     def get_record(self, record_id: int) -> AuditRecord:
-        rows = self._read("SELECT * FROM records WHERE id = ?", (record_id,))
+        rows = self.query("SELECT * FROM records WHERE id = ?", (record_id,))
         if not rows:
-            raise InputError("record_id", f"there is no audit record {record_id} in {self.path}")
+            raise InputError("record_id", f"there is no audit record {record_id} in {self.where}")
         return record_from_row(rows[0])
 
     def record_by_uid(self, uid: str) -> AuditRecord | None:
-        rows = self._read("SELECT * FROM records WHERE uid = ?", (uid,))
+        rows = self.query("SELECT * FROM records WHERE uid = ?", (uid,))
         return record_from_row(rows[0]) if rows else None
 
     def list_records(self, doc_ids=None, methods=None, label_types=None, authors=None, since=None, until=None,
@@ -240,7 +291,7 @@ class AuditDB:
         where, args = sql_filter(doc_ids, methods, label_types, authors, since, until)
         columns = "r.*" if with_payload else ", ".join(f"r.{c}" for c in _LIST_COLUMNS)
         sql = f"SELECT {columns} FROM records r WHERE {where} ORDER BY r.created_at DESC, r.id DESC"
-        return [record_from_row(r) for r in self._read(sql, args)]
+        return [record_from_row(r) for r in self.query(sql, args)]
 
     def delete_record(self, record_id: int) -> None:
         """Delete a record and its labels."""
@@ -259,14 +310,14 @@ class AuditDB:
                                                     author, source, suggestion_id, details))
 
     def get_label(self, label_id: int) -> Label:
-        rows = self._read("SELECT * FROM labels WHERE id = ?", (label_id,))
+        rows = self.query("SELECT * FROM labels WHERE id = ?", (label_id,))
         if not rows:
-            raise InputError("label_id", f"there is no label {label_id} in {self.path}")
+            raise InputError("label_id", f"there is no label {label_id} in {self.where}")
         return label_from_row(rows[0])
 
     def labels_for(self, record_id: int) -> list[Label]:
         """The labels of one record, oldest first."""
-        rows = self._read("SELECT * FROM labels WHERE record_id = ? ORDER BY created_at, id", (record_id,))
+        rows = self.query("SELECT * FROM labels WHERE record_id = ? ORDER BY created_at, id", (record_id,))
         return [label_from_row(r) for r in rows]
 
     def list_labels(self, doc_ids=None, methods=None, label_types=None, authors=None, sources=None, since=None,
@@ -284,18 +335,18 @@ class AuditDB:
         if until:
             where, args = where + f" AND substr(l.created_at, 1, {len(str(until))}) <= ?", args + [str(until)]
         sql = f"SELECT l.* FROM labels l JOIN records r ON r.id = l.record_id WHERE {where} ORDER BY l.created_at, l.id"
-        return [label_from_row(r) for r in self._read(sql, args)]
+        return [label_from_row(r) for r in self.query(sql, args)]
 
     def delete_label(self, label_id: int) -> None:
         self.get_label(label_id)
         self.write(lambda conn: conn.execute("DELETE FROM labels WHERE id = ?", (label_id,)))
 
     def label_uids(self) -> set[str]:
-        return {r[0] for r in self._read("SELECT uid FROM labels")}
+        return {r[0] for r in self.query("SELECT uid FROM labels")}
 
     def authors(self) -> list[str]:
         """Authors of human labels, alphabetically."""
-        return [r[0] for r in self._read("SELECT DISTINCT author FROM labels WHERE source = 'human' ORDER BY author")]
+        return [r[0] for r in self.query("SELECT DISTINCT author FROM labels WHERE source = 'human' ORDER BY author")]
 
     # -- reviewers (see kgcore.audit.reviewers) ------------------------------------------
     def add_reviewer(self, name: str, origin: str = "local") -> str:
@@ -304,13 +355,11 @@ class AuditDB:
 
     def reviewers(self) -> list[registry.Reviewer]:
         """The registered reviewers with their label counts, alphabetically."""
-        with closing(self._connect()) as conn:
-            return registry.listing(conn)
+        return self.read(registry.listing)
 
     def require_reviewer(self, name: str, field: str = "reviewer") -> str:
         """The registered spelling of ``name``; an unknown one is an InputError naming ``field``."""
-        with closing(self._connect()) as conn:
-            return registry.require(conn, name, field)
+        return self.read(lambda conn: registry.require(conn, name, field))
 
     def accept_suggestion(self, label_id: int, author: str, note: str = "") -> int:
         """A human label agreeing with the automatic suggestion ``label_id``."""

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import random
-import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -27,6 +26,7 @@ from kgcore.audit import reviewers as registry
 from kgcore.audit.db import AuditDB
 from kgcore.audit.model import LABEL_TYPES, utc_now
 from kgcore.audit.rows import clean_note, insert_label
+from kgcore.audit.sql import Conn, Row
 from kgcore.core.errors import InputError, clean_field
 
 STATUSES = ("pending", "done", "skipped")
@@ -139,7 +139,7 @@ def check_overlap(overlap: float, per_overlap: int, reviewers: int) -> None:
         raise InputError("reviewers", f"an overlap needs at least {max(per_overlap, 2)} reviewers (got {reviewers})")
 
 
-def _queue(row: sqlite3.Row) -> Queue:
+def _queue(row: Row) -> Queue:
     return Queue(row["id"], row["name"], row["created_at"], row["created_by"], row["overlap"], row["per_overlap"],
                  row["seed"], json.loads(row["source_json"]), row["records"])
 
@@ -162,7 +162,7 @@ def create_queue(db: AuditDB, name: str, record_ids: Iterable[int], reviewers: S
     overlap, per = (1.0, len(people)) if full_overlap else (float(overlap), 2)
     check_overlap(overlap, per, len(people))
 
-    def work(conn: sqlite3.Connection) -> int:
+    def work(conn: Conn) -> int:
         names = [registry.require(conn, p, "reviewers") for p in people]
         by = registry.require(conn, created_by, "created_by") if created_by else ""
         if conn.execute("SELECT 1 FROM queues WHERE name = ?", (name,)).fetchone():
@@ -170,9 +170,9 @@ def create_queue(db: AuditDB, name: str, record_ids: Iterable[int], reviewers: S
         known = {r[0] for r in conn.execute(f"SELECT id FROM records WHERE id IN ({','.join('?' * len(ids))})", ids)}
         if missing := [i for i in ids if i not in known]:
             raise InputError("records", f"no audit record {missing[0]} ({len(missing)} unknown record id(s))")
-        queue_id = conn.execute(
+        queue_id = conn.insert(
             "INSERT INTO queues (name, created_at, created_by, overlap, per_overlap, seed, source_json) VALUES "
-            "(?,?,?,?,?,?,?)", (name, utc_now(), by, overlap, per, seed, json.dumps(source or {}))).lastrowid or 0
+            "(?,?,?,?,?,?,?)", (name, utc_now(), by, overlap, per, seed, json.dumps(source or {})))
         conn.executemany("INSERT INTO queue_items (queue_id, record_id, position) VALUES (?,?,?)",
                          [(queue_id, r, i) for i, r in enumerate(ids)])
         conn.executemany("INSERT INTO assignments (queue_id, record_id, reviewer, updated_at) VALUES (?,?,?,?)",
@@ -207,7 +207,7 @@ _ASSIGNMENTS = ("SELECT a.*, i.position FROM assignments a JOIN queue_items i "
                 "ON i.queue_id = a.queue_id AND i.record_id = a.record_id")
 
 
-def _assignment(row: sqlite3.Row) -> Assignment:
+def _assignment(row: Row) -> Assignment:
     return Assignment(row["queue_id"], row["record_id"], row["reviewer"], row["status"], row["comment"],
                       row["updated_at"], row["position"])
 
@@ -233,7 +233,7 @@ def next_assignment(db: AuditDB, queue: str | int, reviewer: str, after: int | N
     return None
 
 
-def _open_assignment(conn: sqlite3.Connection, queue_id: int, record_id: int, reviewer: str) -> sqlite3.Row:
+def _open_assignment(conn: Conn, queue_id: int, record_id: int, reviewer: str) -> Row:
     if conn.execute("SELECT 1 FROM records WHERE id = ?", (record_id,)).fetchone() is None:
         raise InputError("record_id", f"audit record {record_id} was removed (with its document); "
                                       "it is no longer in the queue")
@@ -274,7 +274,7 @@ def submit(db: AuditDB, queue: str | int, record_id: int, reviewer: str, stages:
     """Store the reviewer's stage labels on a queued record and mark it done, in one transaction; the label ids."""
     q, chosen, note = get_queue(db, queue), check_stages(stages), clean_note(comment, "comment")
 
-    def work(conn: sqlite3.Connection) -> list[int]:
+    def work(conn: Conn) -> list[int]:
         who = registry.require(conn, reviewer)
         _open_assignment(conn, q.id, record_id, who)
         ids = [insert_label(conn, record_id, stage, note=note, author=who, details={"queue": q.name})
@@ -290,7 +290,7 @@ def skip(db: AuditDB, queue: str | int, record_id: int, reviewer: str, comment: 
     """Put a record aside (it comes back after the pending ones); the comment says why."""
     q, note = get_queue(db, queue), clean_note(comment, "comment")
 
-    def work(conn: sqlite3.Connection) -> None:
+    def work(conn: Conn) -> None:
         who = registry.require(conn, reviewer)
         _open_assignment(conn, q.id, record_id, who)
         conn.execute("UPDATE assignments SET status = 'skipped', comment = ?, updated_at = ? WHERE queue_id = ? "
@@ -299,12 +299,16 @@ def skip(db: AuditDB, queue: str | int, record_id: int, reviewer: str, comment: 
     db.write(work)
 
 
+_DONE = "SUM(CASE WHEN status = 'done' THEN 1 ELSE 0 END)"
+_SKIPPED = "SUM(CASE WHEN status = 'skipped' THEN 1 ELSE 0 END)"
+
+
 def progress(db: AuditDB, queue: str | int) -> QueueProgress:
     """Per-reviewer counts and the records every assigned reviewer has done."""
     q = get_queue(db, queue)
-    rows = db.query("SELECT reviewer, COUNT(*) AS n, SUM(status = 'done') AS done, SUM(status = 'skipped') AS skipped "
+    rows = db.query(f"SELECT reviewer, COUNT(*) AS n, {_DONE} AS done, {_SKIPPED} AS skipped "
                     "FROM assignments WHERE queue_id = ? GROUP BY reviewer ORDER BY reviewer", (q.id,))
-    per_record = db.query("SELECT COUNT(*) AS n, SUM(status = 'done') AS done FROM assignments WHERE queue_id = ? "
+    per_record = db.query(f"SELECT COUNT(*) AS n, {_DONE} AS done FROM assignments WHERE queue_id = ? "
                           "GROUP BY record_id", (q.id,))
     return QueueProgress(q, [Progress(r["reviewer"], r["n"], r["done"] or 0, r["skipped"] or 0) for r in rows],
                          sum(r["n"] == r["done"] for r in per_record), sum(r["n"] >= 2 for r in per_record))

@@ -14,10 +14,10 @@ These functions take an open connection inside a write transaction
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 
 from kgcore.audit.names import clean_reviewer, reviewer_key
+from kgcore.audit.sql import Conn
 from kgcore.core.errors import InputError
 
 ORIGINS = ("local", "sign-in", "labels")
@@ -34,13 +34,13 @@ class Reviewer:
     labels: int = 0
 
 
-def find(conn: sqlite3.Connection, name: str) -> str | None:
+def find(conn: Conn, name: str) -> str | None:
     """The registered spelling of ``name`` (same key), or None."""
     row = conn.execute("SELECT name FROM reviewers WHERE key = ?", (reviewer_key(name),)).fetchone()
     return row[0] if row else None
 
 
-def register(conn: sqlite3.Connection, name: str, origin: str, created_at: str, exact: bool = True) -> str:
+def register(conn: Conn, name: str, origin: str, created_at: str, exact: bool = True) -> str:
     """Register ``name``; returns the stored spelling.
 
     With ``exact`` a name already registered under another spelling is
@@ -60,7 +60,7 @@ def register(conn: sqlite3.Connection, name: str, origin: str, created_at: str, 
     return clean
 
 
-def require(conn: sqlite3.Connection, name: str, field: str = "reviewer") -> str:
+def require(conn: Conn, name: str, field: str = "reviewer") -> str:
     """The registered spelling of ``name``; an unknown reviewer is an :class:`InputError` naming ``field``."""
     clean = clean_reviewer(name, field)
     existing = find(conn, clean)
@@ -71,7 +71,7 @@ def require(conn: sqlite3.Connection, name: str, field: str = "reviewer") -> str
     return existing
 
 
-def listing(conn: sqlite3.Connection) -> list[Reviewer]:
+def listing(conn: Conn) -> list[Reviewer]:
     """Every registered reviewer with its number of human labels, alphabetically."""
     rows = conn.execute(
         "SELECT r.id, r.name, r.origin, r.created_at, (SELECT COUNT(*) FROM labels l WHERE l.author = r.name "

@@ -8,11 +8,11 @@ lands in the transaction of the change it belongs to.
 from __future__ import annotations
 
 import json
-import sqlite3
 import uuid
 
 from kgcore.audit import reviewers as registry
 from kgcore.audit.model import AuditRecord, Label, check_artifact_in_record, check_label, upgrade_payload, utc_now
+from kgcore.audit.sql import Conn, Row
 from kgcore.core.errors import InputError, clean_field
 
 AUTOMATIC_AUTHOR = "auto-diagnosis"
@@ -20,7 +20,7 @@ MAX_AUTHOR_CHARS = 100
 MAX_NOTE_CHARS = 5000
 
 
-def record_from_row(row: sqlite3.Row) -> AuditRecord:
+def record_from_row(row: Row) -> AuditRecord:
     return AuditRecord(
         row["id"], row["uid"], row["created_at"], row["doc_id"], row["manifest_hash"], row["question"],
         row["method"], row["answerer"], row["answer"], json.loads(row["gold_json"]),
@@ -29,7 +29,7 @@ def record_from_row(row: sqlite3.Row) -> AuditRecord:
     )
 
 
-def label_from_row(row: sqlite3.Row) -> Label:
+def label_from_row(row: Row) -> Label:
     return Label(
         row["id"], row["uid"], row["record_id"], row["label_type"], row["artifact_kind"], row["artifact_id"],
         row["note"], row["author"], row["created_at"], row["source"], row["suggestion_id"],
@@ -51,7 +51,7 @@ def clean_note(note: str | None, field: str = "note") -> str:
     return text
 
 
-def insert_label(conn: sqlite3.Connection, record_id: int, label_type: str, artifact_kind: str = "record",
+def insert_label(conn: Conn, record_id: int, label_type: str, artifact_kind: str = "record",
                  artifact_id: str = "", note: str = "", author: str = "", source: str = "human",
                  suggestion_id: int | None = None, details: dict | None = None, role: str = "review",
                  adjudication_id: int | None = None) -> int:
@@ -74,20 +74,16 @@ def insert_label(conn: sqlite3.Connection, record_id: int, label_type: str, arti
     if suggestion_id is not None:
         check_suggestion(conn, suggestion_id, record_id)
     who = registry.register(conn, author, "labels", utc_now(), exact=False) if source == "human" else author
-    return conn.execute(
+    return conn.insert(
         "INSERT INTO labels (uid, record_id, label_type, artifact_kind, artifact_id, note, author, created_at,"
         " source, suggestion_id, details_json, role, adjudication_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (uuid.uuid4().hex, record_id, label_type, artifact_kind, artifact_id, note, who, utc_now(), source,
          suggestion_id, json.dumps(details or {}, default=str), role, adjudication_id),
-    ).lastrowid or 0
+    )
 
 
-def check_suggestion(conn: sqlite3.Connection, suggestion_id: int, record_id: int) -> None:
+def check_suggestion(conn: Conn, suggestion_id: int, record_id: int) -> None:
     row = conn.execute("SELECT record_id, source FROM labels WHERE id = ?", (suggestion_id,)).fetchone()
     if row is None or row["source"] != "automatic" or row["record_id"] != record_id:
         raise InputError("suggestion_id", f"label {suggestion_id} is not an automatic suggestion on record {record_id}")
 
-
-def busy(exc: sqlite3.OperationalError) -> bool:
-    """Whether ``exc`` only means another connection holds the database (worth retrying)."""
-    return "locked" in str(exc) or "busy" in str(exc)

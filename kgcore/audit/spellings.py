@@ -9,7 +9,6 @@ old author in ``label_history`` (a database trigger), so nothing is lost.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -17,6 +16,7 @@ from kgcore.audit import reviewers as registry
 from kgcore.audit.db import AuditDB
 from kgcore.audit.model import utc_now
 from kgcore.audit.names import SpellingGroup, check_merge, reviewer_key, spelling_groups
+from kgcore.audit.sql import Conn
 from kgcore.core.errors import InputError
 
 
@@ -45,7 +45,7 @@ def suggest_merges(db: AuditDB) -> list[SpellingGroup]:
     return spelling_groups(counts, tuple(r.name for r in db.reviewers() if r.origin != "labels"))
 
 
-def _clash(conn: sqlite3.Connection, into: str, spellings: tuple[str, ...]) -> None:
+def _clash(conn: Conn, into: str, spellings: tuple[str, ...]) -> None:
     marks = ",".join("?" * len(spellings))
     row = conn.execute(
         f"SELECT a.record_id, q.name FROM assignments a JOIN assignments b ON a.queue_id = b.queue_id AND "
@@ -63,7 +63,7 @@ def merge_authors(db: AuditDB, into: str, spellings: Iterable[str], merged_by: s
     known = {**counts, **{r.name: r.labels for r in db.reviewers()}}
     target, chosen = check_merge(into, spellings, known)
 
-    def work(conn: sqlite3.Connection) -> MergeResult:
+    def work(conn: Conn) -> MergeResult:
         existing = registry.find(conn, target)
         name = existing if existing is not None and existing not in chosen else target
         _clash(conn, name, chosen)

@@ -1,13 +1,10 @@
 """Export and import audit records with their labels: JSONL and CSV (Parquet: :mod:`kgcore.audit.exchange`).
 
-The schema of every format, field by field, is documented in
-:mod:`kgcore.audit.exchange`.  Records and labels are identified by their
-``uid``: importing a file twice adds nothing twice.  Files written before
-adjudication existed are read as reviews.  An import first reads and
-checks the whole file; the first problem stops it with an
-:class:`~kgcore.core.errors.AuditError` naming the file, the line and the
-field, and the database is left untouched.  Otherwise everything is
-written in one transaction.
+The schema of every format, field by field, is documented in :mod:`kgcore.audit.exchange`.  Records and labels
+are identified by their ``uid``: importing a file twice adds nothing twice.  Files written before adjudication
+existed are read as reviews.  An import first reads and checks the whole file; the first problem stops it with an
+:class:`~kgcore.core.errors.AuditError` naming the file, the line and the field, and the database is left
+untouched.  Otherwise everything is written in one transaction (on SQLite or PostgreSQL alike).
 """
 
 from __future__ import annotations
@@ -23,6 +20,7 @@ from kgcore.audit import reviewers as registry
 from kgcore.audit.adjudication import effective_labels
 from kgcore.audit.db import AuditDB
 from kgcore.audit.model import ROLES, AuditRecord, Label, check_artifact_in_record, check_label, record_to_result
+from kgcore.audit.sql import Conn
 from kgcore.core.errors import AuditError, KgcoreError
 
 FORMAT = "groundedkg-audit/1"
@@ -323,7 +321,7 @@ def import_items(db: AuditDB, items: list[dict], name: str) -> ImportReport:
     _check_suggestions(items, known, name)
     report = ImportReport(name)
 
-    def work(conn):
+    def work(conn: Conn) -> ImportReport:
         label_ids: dict[str, int] = {}
         links: list[tuple[int, str]] = []
         for item in items:
@@ -348,45 +346,45 @@ def import_items(db: AuditDB, items: list[dict], name: str) -> ImportReport:
     return db.write(work)
 
 
-def _insert_record(conn, item: dict, report: ImportReport) -> int:
+def _insert_record(conn: Conn, item: dict, report: ImportReport) -> int:
     row = conn.execute("SELECT id FROM records WHERE uid = ?", (item["uid"],)).fetchone()
     if row is not None:
         report.records_existing += 1
         report.record_ids.append(row["id"])
         return row["id"]
-    record_id = conn.execute(
+    record_id = conn.insert(
         "INSERT INTO records (uid, created_at, doc_id, manifest_hash, question, method, answerer, answer, gold_json,"
         " settings_json, models_json, result_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
         (item["uid"], item["created_at"], item["doc_id"], item["manifest_hash"], item["question"], item["method"],
          item["answerer"], item["answer"], json.dumps(item["gold"]), json.dumps(item["settings"]),
          json.dumps(item["models"]), json.dumps(item["result"])),
-    ).lastrowid
+    )
     report.records_added += 1
     report.record_ids.append(record_id)
     return record_id
 
 
-def _adjudication_id(conn, record_id: int, adjudication: dict | None) -> int | None:
+def _adjudication_id(conn: Conn, record_id: int, adjudication: dict | None) -> int | None:
     """The id of a label's adjudication, inserted the first time its uid is seen."""
     if not adjudication:
         return None
     row = conn.execute("SELECT id FROM adjudications WHERE uid = ?", (adjudication["uid"],)).fetchone()
     if row is not None:
         return row["id"]
-    return conn.execute(
+    return conn.insert(
         "INSERT INTO adjudications (uid, record_id, adjudicator, reason, created_at) VALUES (?,?,?,?,?)",
         (adjudication["uid"], record_id, adjudication["adjudicator"], adjudication["reason"],
-         adjudication["created_at"])).lastrowid
+         adjudication["created_at"]))
 
 
-def _insert_label(conn, record_id: int, label: dict) -> int:
-    return conn.execute(
+def _insert_label(conn: Conn, record_id: int, label: dict) -> int:
+    return conn.insert(
         "INSERT INTO labels (uid, record_id, label_type, artifact_kind, artifact_id, note, author, created_at, source,"
         " details_json, role, adjudication_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
         (label["uid"], record_id, label["label_type"], label["artifact_kind"], label["artifact_id"], label["note"],
          label["author"], label["created_at"], label["source"], json.dumps(label["details"]),
          label.get("role", "review"), _adjudication_id(conn, record_id, label.get("adjudication"))),
-    ).lastrowid
+    )
 
 
 def import_jsonl(db: AuditDB, path) -> ImportReport:

@@ -94,6 +94,11 @@ class IndexMismatchError(KgcoreError):
     """An index was built with settings that are incompatible with the request."""
 
 
+class ServiceUnavailableError(KgcoreError):
+    """A server kgcore is configured to use (the Chroma server) cannot be reached or refused the request; the
+    message names it and what to do."""
+
+
 class GenerationError(KgcoreError):
     """The answer generator failed (network, authentication, timeout, bad response)."""
 

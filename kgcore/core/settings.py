@@ -8,6 +8,8 @@ from ``repr`` and never written to disk by kgcore.
 ('/tmp/kg', 5.0)
 >>> "sk-" in repr(Settings.from_env({"OPENAI_API_KEY": "sk-secret"}))
 False
+>>> "s3cret" in repr(Settings.from_env({"KGCORE_AUDIT_DB_URL": "postgresql+psycopg://kg:s3cret@db/audit"}))
+False
 
 Resource limits (:data:`LIMITS`) bound the work one input may cause; each is an
 environment variable, and :meth:`Settings.check_limit` refuses a value over it
@@ -28,6 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from kgcore.core.errors import InputError
 
@@ -77,6 +80,11 @@ class Settings:
     workers: int = 0
     #: Processes spaCy parses one long document's sentences in (0: one per core; 1: in this process).
     parse_processes: int = 0
+    #: CPUs each Ray indexing worker (an actor holding the models) reserves and runs its model threads on
+    #: (``index --ray``, :mod:`kgcore.index.ray_runner`).
+    ray_worker_cpus: int = 1
+    #: Seconds to wait for a Ray cluster's address to answer before ``index --ray ADDRESS`` gives up.
+    ray_connect_timeout_s: float = 10.0
     chunk_tokens: int = 5000
     device: str = "cpu"
     openai_base_url: str = ""
@@ -92,6 +100,15 @@ class Settings:
     qa_llm: bool = False
     #: A local sentence-transformers CrossEncoder folder that reranks ``qa-kg`` candidates (empty: offline scorer).
     reranker_model: str = ""
+    #: A Chroma server (``http://host:port``, ``KGCORE_CHROMA_URL``) holding every collection's Chroma copy instead
+    #: of the embedded Chroma in each collection's folder (empty: embedded).
+    chroma_url: str = ""
+    #: Sent as ``Authorization: Bearer`` to the Chroma server (``KGCORE_CHROMA_TOKEN``; environment only).
+    chroma_token: str = field(default="", repr=False)
+    #: The audit database (``KGCORE_AUDIT_DB_URL``): empty for ``<store>/audit.sqlite``, or
+    #: ``postgresql+psycopg://user:password@host:port/database`` (kgcore.audit.backend); it may carry a
+    #: password, so it is left out of ``repr`` and shown with the password masked.
+    audit_db_url: str = field(default="", repr=False)
     # -- resource limits (see LIMITS) --
     #: A sentence longer than this (in words) is cut at clause punctuation, else at this many words.
     max_sentence_words: int = 200
@@ -119,6 +136,8 @@ class Settings:
             max_full_words=int(_env_float(env, "KGCORE_MAX_FULL_WORDS", d.max_full_words)),
             workers=int(_env_float(env, "KGCORE_WORKERS", d.workers)),
             parse_processes=int(_env_float(env, "KGCORE_PARSE_PROCESSES", d.parse_processes)),
+            ray_worker_cpus=max(1, int(_env_float(env, "KGCORE_RAY_WORKER_CPUS", d.ray_worker_cpus))),
+            ray_connect_timeout_s=_env_float(env, "KGCORE_RAY_CONNECT_TIMEOUT_S", d.ray_connect_timeout_s),
             chunk_tokens=int(_env_float(env, "KGCORE_CHUNK_TOKENS", d.chunk_tokens)),
             device=env.get("KGCORE_DEVICE") or d.device,
             openai_base_url=env.get("KGCORE_OPENAI_BASE_URL") or env.get("OPENAI_BASE_URL") or "",
@@ -129,6 +148,9 @@ class Settings:
             qa_pairs=(env.get("KGCORE_QA_PAIRS") or "").strip().lower() in ("1", "true", "yes", "on"),
             qa_llm=(env.get("KGCORE_QA_LLM") or "").strip().lower() in ("1", "true", "yes", "on"),
             reranker_model=env.get("KGCORE_RERANKER_MODEL") or "",
+            chroma_url=check_chroma_url(env.get("KGCORE_CHROMA_URL") or ""),
+            chroma_token=(env.get("KGCORE_CHROMA_TOKEN") or "").strip(),
+            audit_db_url=(env.get("KGCORE_AUDIT_DB_URL") or "").strip(),
             **{name: _env_limit(env, name, getattr(d, name)) for name in LIMITS if name != "max_file_mb"},
         )
 
@@ -177,6 +199,31 @@ def _number(value: float) -> str:
     ('1,234,567', '2.5', '50')
     """
     return f"{int(value):,}" if float(value).is_integer() else f"{value:,.1f}"
+
+
+def check_chroma_url(url: str) -> str:
+    """``KGCORE_CHROMA_URL`` checked: empty (embedded Chroma) or ``http(s)://host:port`` (no path, no query).
+
+    >>> check_chroma_url(" http://10.0.0.5:8000/ "), check_chroma_url("")
+    ('http://10.0.0.5:8000', '')
+    >>> check_chroma_url("10.0.0.5:8000")  # doctest: +NORMALIZE_WHITESPACE
+    Traceback (most recent call last):
+    ...
+    kgcore.core.errors.InputError: KGCORE_CHROMA_URL: expected http://host:port or https://host:port
+        (the address of `chroma run`), got '10.0.0.5:8000'
+    """
+    url = url.strip().rstrip("/")
+    if not url:
+        return ""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        port, parts = None, urlsplit("")
+    if parts.scheme not in ("http", "https") or not parts.hostname or port is None or parts.path or parts.query:
+        raise InputError("KGCORE_CHROMA_URL", f"expected http://host:port or https://host:port (the address of "
+                                              f"`chroma run`), got {url!r}")
+    return url
 
 
 def _env_limit(env: Mapping[str, str], name: str, default: int) -> int:

@@ -1,6 +1,6 @@
 """Review as a team through ``streamlit.testing.v1.AppTest``: the "reviewing as" choice on every page and
 across reloads, review queues, adjudication, agreement and merging spellings (records from ``auditkit``, a real
-SQLite audit database in a temporary store; no models)."""
+SQLite audit database in a temporary store, or a PostgreSQL one named by ``KGCORE_AUDIT_DB_URL``; no models)."""
 
 from __future__ import annotations
 
@@ -18,9 +18,12 @@ TIMEOUT = 120
 
 
 @pytest.fixture
-def db(tmp_path, monkeypatch):
+def db(tmp_path, monkeypatch, audit_location):
     monkeypatch.setenv("KGCORE_STORE", str(tmp_path / "store"))
+    if "://" in audit_location:  # PostgreSQL: the app finds it through the setting
+        monkeypatch.setenv("KGCORE_AUDIT_DB_URL", audit_location)
     db = AuditDB.for_store(tmp_path / "store")
+    assert db.dialect == ("postgresql" if "://" in audit_location else "sqlite")
     for name in ("Ada", "Bob"):
         db.add_reviewer(name)
     return db

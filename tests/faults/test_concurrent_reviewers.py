@@ -1,6 +1,6 @@
 """Three reviewers work one review queue at once, each in two processes (two browser tabs): no label is lost,
 no record is labelled twice by one reviewer, and a single-review record only ever reaches its one reviewer
-(issue #22)."""
+(issue #22); on a SQLite file and on a PostgreSQL server (issue #18 item 2)."""
 
 from __future__ import annotations
 
@@ -24,8 +24,8 @@ from pathlib import Path
 from kgcore.audit.db import AuditDB
 from kgcore.audit.queues import next_assignment, submit
 from kgcore.core.errors import InputError
-path, me, go = sys.argv[1], sys.argv[2], Path(sys.argv[3])
-db = AuditDB(path)
+location, me, go = sys.argv[1], sys.argv[2], Path(sys.argv[3])
+db = AuditDB(location)
 while not go.exists():
     time.sleep(0.001)
 received, stored, refused = [], [], 0
@@ -41,8 +41,8 @@ print(json.dumps({"received": received, "stored": stored, "refused": refused}))
 """
 
 
-def test_three_reviewers_in_parallel_lose_nothing(tmp_path):
-    db = AuditDB(tmp_path / "audit.sqlite")
+def test_three_reviewers_in_parallel_lose_nothing(tmp_path, audit_location):
+    db = AuditDB(audit_location)
     for name in REVIEWERS:
         db.add_reviewer(name)
     ids = add_records(db, 30)
@@ -50,7 +50,7 @@ def test_three_reviewers_in_parallel_lose_nothing(tmp_path):
     plan = {(a.record_id, a.reviewer) for a in assignments(db, "team")}
     singles = {r for r, n in Counter(r for r, _ in plan).items() if n == 1}
     go = tmp_path / "go"
-    procs = {(name, tab): subprocess.Popen([sys.executable, "-c", CHILD, str(db.path), name, str(go)], cwd=ROOT,
+    procs = {(name, tab): subprocess.Popen([sys.executable, "-c", CHILD, db.url, name, str(go)], cwd=ROOT,
                                            env={**ENV, "PYTHONPATH": f"{ROOT}:{TESTS}"}, stdout=subprocess.PIPE,
                                            stderr=subprocess.PIPE, text=True)
              for name in REVIEWERS for tab in range(2)}

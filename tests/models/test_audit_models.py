@@ -185,19 +185,21 @@ def test_migration_from_version_1_keeps_data(tmp_path, pie_run, index):
     )
 
 
-def _add_labels(path: str, record_id: int, author: str, count: int, barrier) -> None:
-    db = AuditDB(path)
+def _add_labels(location: str, record_id: int, author: str, count: int, barrier) -> None:
+    db = AuditDB(location)
     barrier.wait()  # both processes start writing at the same moment
     for i in range(count):
         db.add_label(record_id, "II", "record", "", f"{author} {i}", author)
 
 
-def test_two_processes_writing_at_once_lose_nothing(db, pie_run, index):
+def test_two_processes_writing_at_once_lose_nothing(audit_location, pie_run, index):
+    """On a SQLite file and on a PostgreSQL server (issue #18 item 2)."""
+    db = AuditDB(audit_location)
     record_id = db.save_record(*pie_run, index.manifest)
     ctx = multiprocessing.get_context("spawn")
     barrier = ctx.Barrier(2)
     workers = [
-        ctx.Process(target=_add_labels, args=(str(db.path), record_id, name, 200, barrier)) for name in ("ada", "bob")
+        ctx.Process(target=_add_labels, args=(db.url, record_id, name, 200, barrier)) for name in ("ada", "bob")
     ]
     for w in workers:
         w.start()

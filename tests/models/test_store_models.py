@@ -153,11 +153,11 @@ def test_audit_records_of_a_0_1_index_keep_resolving_after_migration(tmp_path):
                                 "extractive")
     payload_ids = [s.id for s in result.sentences]
     record_id = db.save_record(result, answer, engine.index("garden_story").manifest)
-    with db._connect() as conn:  # what kgcore 0.1 stored: the paper's bare ids
-        row = json.loads(conn.execute("SELECT result_json FROM records WHERE id = ?", (record_id,)).fetchone()[0])
-        for s in row["sentences"]:
-            s["id"] = s["id"].split("/")[-1]
-        conn.execute("UPDATE records SET result_json = ? WHERE id = ?", (json.dumps(row), record_id))
+    # What kgcore 0.1 stored: the paper's bare ids.
+    row = json.loads(db.query("SELECT result_json FROM records WHERE id = ?", (record_id,))[0][0])
+    for s in row["sentences"]:
+        s["id"] = s["id"].split("/")[-1]
+    db.write(lambda conn: conn.execute("UPDATE records SET result_json = ? WHERE id = ?", (json.dumps(row), record_id)))
     _add(store, "garden_story", "tea.txt", TEA)
     record = db.get_record(record_id)
     assert [s["id"] for s in record.payload["sentences"]] == payload_ids

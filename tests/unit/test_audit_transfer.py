@@ -18,8 +18,9 @@ from kgcore.core.errors import AuditError
 
 
 @pytest.fixture
-def adjudicated(tmp_path):
-    db = AuditDB(tmp_path / "audit.sqlite")
+def adjudicated(audit_location):
+    """An adjudicated queue on each backend (the fresh databases imported into are SQLite files)."""
+    db = AuditDB(audit_location)
     for name in ("Ada", "Bob", "Cy"):
         db.add_reviewer(name)
     first, second = add_records(db, 2)

@@ -1,5 +1,6 @@
-"""Review as a team on a real SQLite audit database (no models): reviewers, the schema 2 -> 3 migration,
-merging spellings, review queues with overlap, selections, adjudication and the label history."""
+"""Review as a team on a real audit database, a SQLite file and a PostgreSQL server (no models): reviewers, the
+schema 2 -> 3 migration, merging spellings, review queues with overlap, selections, adjudication and the label
+history."""
 
 from __future__ import annotations
 
@@ -39,8 +40,8 @@ def test_doctests(module):
 
 
 @pytest.fixture
-def db(tmp_path):
-    return AuditDB(tmp_path / "audit.sqlite")
+def db(audit_location):
+    return AuditDB(audit_location)
 
 
 @pytest.fixture
