@@ -26,7 +26,8 @@ sample: install
 	$(PY) -m kgcore index assets/peter_rabbit.txt --name peter-rabbit
 
 run: sample
-	$(VENV)/bin/streamlit run app.py --server.headless true --server.port $(PORT) --browser.gatherUsageStats false
+	$(VENV)/bin/streamlit run app.py --server.headless true --server.address 127.0.0.1 --server.port $(PORT) \
+		--browser.gatherUsageStats false
 
 lint: install
 	$(VENV)/bin/ruff check kgcore ui pages tests bench app.py

@@ -21,6 +21,7 @@ from kgcore.core.document import Paragraph, Reference
 from kgcore.core.errors import InputError
 from kgcore.core.types import ENTITY, OPT_IN, RETRIEVABLE, NodeType, Sentence, split_sentence_id
 from kgcore.index import legacy, shard
+from kgcore.index.chroma import ChromaCopy
 from kgcore.index.collection import CollectionManifest, DocumentEntry
 from kgcore.index.graph import GroundedGraph
 
@@ -74,6 +75,8 @@ class Index:
     _by_id: dict[str, int] = field(default_factory=dict, repr=False)
     #: Structures higher layers derive from the index (BM25 model, incidence ...), built on first use.
     cache: IndexCache = field(default_factory=IndexCache, repr=False)
+    #: Where the collection's Chroma copy lives (None: embedded, in ``path/chroma``).
+    chroma: ChromaCopy | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self._by_id = {s.id: i for i, s in enumerate(self.sentences)}

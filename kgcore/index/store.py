@@ -5,7 +5,8 @@ Layout of ``<root>/<collection>/``::
     collection.json        the CollectionManifest: documents (and their shard folders), options, counts, generation
     documents/<folder>/    one shard per document (kgcore.index.shard), written once
     linked-<generation>/   the linked graph: graph.json, node_ids.json, node_vectors.npy
-    chroma/                Chroma PersistentClient: collections ``nodes`` and ``sentences`` (kgcore.index.chroma)
+    chroma/                Chroma PersistentClient: collections ``nodes`` and ``sentences`` (kgcore.index.chroma);
+                           with a Chroma server (KGCORE_CHROMA_URL) only the ``generation`` marker
 
 ``collection.json`` is replaced atomically and is the only thing a reader
 trusts: a shard or linked graph it does not name is not part of the
@@ -23,12 +24,13 @@ import os
 import shutil
 import uuid
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 
 from kgcore.core.errors import DamagedIndexError, IndexNotFoundError, InputError, KgcoreError
 from kgcore.core.types import Sentence
-from kgcore.index import legacy, shard
+from kgcore.index import chroma, legacy, shard
 from kgcore.index.collection import CollectionManifest, DocumentEntry, damaged_manifest_remedy
 from kgcore.index.integrity import check_digests, check_sizes, parse_json, read_verified
 from kgcore.index.loaded import DOCUMENTS_DIR, CacheKey, Index, IndexCache
@@ -47,14 +49,17 @@ LOAD_ATTEMPTS = 3
 class Store:
     """The index store rooted at ``root`` (``data/`` or ``$KGCORE_STORE``).
 
-    A root that exists but is not a folder is refused at once, before any work.
+    A root that exists but is not a folder is refused at once, before any work.  ``chroma`` says where the
+    collections' Chroma copies live: ``"env"`` (a server when ``KGCORE_CHROMA_URL`` names one, else embedded),
+    ``"embedded"``, or a :class:`~kgcore.index.chroma.ChromaServer`.
     """
 
-    def __init__(self, root: str | Path):
+    def __init__(self, root: str | Path, chroma: chroma.ChromaServer | Literal["env", "embedded"] = "env"):
         self.root = Path(root)
         if self.root.exists() and not self.root.is_dir():
             raise InputError("store", f"{self.root} is a file, not a folder: point KGCORE_STORE (or --store) at a "
                                       "folder (it is created when missing)")
+        self.chroma_server = _chroma_server(chroma)
 
     # -- names ---------------------------------------------------------------------
     def doc_path(self, name: str) -> Path:
@@ -64,6 +69,13 @@ class Store:
         return self.root / name
 
     collection_path = doc_path
+
+    def chroma_copy(self, name: str) -> chroma.ChromaCopy:
+        """Where collection ``name``'s Chroma copy lives (embedded in its folder, or on the store's server)."""
+        folder = self.doc_path(name) / chroma.CHROMA_DIR
+        if self.chroma_server is None:
+            return chroma.ChromaCopy(folder)
+        return chroma.ChromaCopy(folder, self.chroma_server, chroma.collection_prefix(chroma.store_id(self.root), name))
 
     # -- reading -------------------------------------------------------------------
     def list(self) -> builtins.list[CollectionManifest]:
@@ -129,7 +141,7 @@ class Store:
         path = self.doc_path(name)
         if manifest.format == 1:
             parts = legacy.read(path, manifest.documents[0].manifest)
-            return Index(name, path, manifest, *parts)
+            return Index(name, path, manifest, *parts, chroma=self.chroma_copy(name))
         sentences, sentence_vectors = _read_sentences(path, manifest)
         linked = path / linked_folder(manifest.generation)
         _first(check_sizes(linked, manifest.linked_files), _LINKED_REMEDY)
@@ -143,7 +155,8 @@ class Store:
             shard.agree(linked / "graph.json", len(graph.nodes), len(node_ids), "nodes")
         except DamagedIndexError as exc:
             raise DamagedIndexError(exc.path, exc.reason, _LINKED_REMEDY) from None
-        return Index(name, path, manifest, sentences, graph, node_ids, node_vectors, sentence_vectors)
+        return Index(name, path, manifest, sentences, graph, node_ids, node_vectors, sentence_vectors,
+                     chroma=self.chroma_copy(name))
 
     def documents(self, name: str) -> builtins.list[Manifest]:
         """The per-document manifests of a collection, in collection order."""
@@ -167,17 +180,29 @@ class Store:
     # -- deleting ------------------------------------------------------------------
     def delete(self, name: str) -> None:
         """Remove a whole collection, damaged or not, once no writer is changing it (it disappears at once,
-        then its files are removed)."""
+        then its files are removed).  Its Chroma collections on a server are deleted first: a server that
+        cannot be reached leaves the collection as it was (ServiceUnavailableError)."""
         path = self.doc_path(name)
         if not path.exists():
             raise IndexNotFoundError(f"No collection {name!r} in {self.root}.")
         with collection_lock(self.root, name):
+            chroma.drop(self.chroma_copy(name))
             trash = self.root / f"{TRASH_PREFIX}{name}-{uuid.uuid4().hex[:8]}"
             try:
                 os.rename(path, trash)
             except FileNotFoundError:
                 raise IndexNotFoundError(f"No collection {name!r} in {self.root} (deleted meanwhile).") from None
         shutil.rmtree(trash, ignore_errors=True)
+
+
+def _chroma_server(choice: chroma.ChromaServer | Literal["env", "embedded"]) -> chroma.ChromaServer | None:
+    if choice == "env":
+        return chroma.ChromaServer.from_env()
+    if choice == "embedded":
+        return None
+    if isinstance(choice, chroma.ChromaServer):
+        return choice
+    raise InputError("chroma", f"expected 'env', 'embedded' or a ChromaServer, got {choice!r}")
 
 
 _LINKED_REMEDY = "index any document into the collection again (the linked graph is rebuilt), or re-index with --force"

@@ -37,7 +37,7 @@ from types import TracebackType
 
 import numpy as np
 
-from kgcore.core.errors import DamagedIndexError, InputError, KgcoreError
+from kgcore.core.errors import DamagedIndexError, InputError, KgcoreError, ServiceUnavailableError
 from kgcore.core.settings import IndexOptions
 from kgcore.core.version import __version__
 from kgcore.index import chroma, legacy, shard
@@ -206,19 +206,22 @@ class CollectionWriter:
                                   self.current.created_at if self.current else now, now, generation, seconds)
 
     def _update_chroma(self, linked: Linked, generation: int) -> None:
-        path = self.path / chroma.CHROMA_DIR
-        behind = self.current is None or chroma.generation(path) != self.current.generation
+        copy = self.store.chroma_copy(self.name)
+        behind = self.current is None or chroma.generation(copy) != self.current.generation
         try:
             self._write_chroma(linked, generation, behind)
+        except ServiceUnavailableError:
+            raise  # the server is down: nothing to rebuild, the collection stays as it was
         except Exception as exc:  # noqa: BLE001 - Chroma's own errors (a damaged database file) have no common base
             if behind:
-                raise KgcoreError(f"{path}: cannot write the Chroma copy ({type(exc).__name__}: {exc})") from exc
+                raise KgcoreError(f"{copy.describe()}: cannot write the Chroma copy ({type(exc).__name__}: {exc})"
+                                  ) from exc
             self._write_chroma(linked, generation, True)  # damaged: built again from the shards
 
     def _write_chroma(self, linked: Linked, generation: int, rebuild: bool) -> None:
-        path = self.path / chroma.CHROMA_DIR
+        copy = self.store.chroma_copy(self.name)
         if rebuild:  # never written, damaged, or a writer stopped while writing it: rebuild it all
-            shutil.rmtree(path, ignore_errors=True)
+            chroma.reset(copy)
         previous = {} if self.current is None or rebuild else _linked_vectors(
             self.path / linked_folder(self.current.generation))
         changed = self.documents if rebuild else [d for d in self.documents if d.doc_id in self._dropped]
@@ -228,7 +231,7 @@ class CollectionWriter:
             documents[entry.doc_id] = (shard.read_sentences(folder, entry.files),
                                        shard.read_sentence_vectors(folder, entry.files))
         dropped = [] if rebuild else sorted(self._dropped)
-        chroma.update(path, linked.graph, linked.node_ids, linked.node_vectors, previous, documents, dropped,
+        chroma.update(copy, linked.graph, linked.node_ids, linked.node_vectors, previous, documents, dropped,
                       generation)
 
     def _migrate(self, embedder: Embedder) -> None:
@@ -255,11 +258,11 @@ def ensure_chroma(store: Store, name: str, embedder: Embedder) -> None:
     """Bring a collection's Chroma copy up to its manifest, rebuilding it when it is behind or damaged (a
     kgcore 0.1 folder is migrated)."""
     manifest = store.manifest(name)
-    path = store.doc_path(name) / chroma.CHROMA_DIR
-    if manifest.format == FORMAT and chroma.generation(path) == manifest.generation:
-        if chroma.healthy(path, manifest.counts.sentences, manifest.counts.nodes):
+    copy = store.chroma_copy(name)
+    if manifest.format == FORMAT and chroma.generation(copy) == manifest.generation:
+        if chroma.healthy(copy, manifest.counts.sentences, manifest.counts.nodes):
             return
-        chroma.mark_behind(path)
+        chroma.mark_behind(copy)
     with CollectionWriter(store, name) as tx:
         tx.commit(embedder)
 

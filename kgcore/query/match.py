@@ -23,6 +23,8 @@ from kgcore.index.store import Index
 POOL_SIZE = 300
 #: Weight of the neighbourhood agreement when choosing among the pool.
 CONTEXT_WEIGHT = 0.5
+#: Candidates asked of Chroma per query node, then scored again with the stored vectors (:func:`_chroma_top_k`).
+CHROMA_POOL = 100
 
 
 def query_node_vectors(index: Index, query_graph: SentenceGraph, embedder: Embedder) -> tuple[list[str], np.ndarray]:
@@ -67,7 +69,7 @@ def match_nodes(
     ``neighbours`` (from :func:`query_adjacency`) enables context-aware
     choice among near-ties; ``scope`` (node rows, from
     :meth:`~kgcore.index.loaded.Index.node_scope`) keeps matches inside some
-    documents.  Chroma search is plain cosine top-K.
+    documents.  Chroma search is plain cosine top-K over Chroma's candidates, scored exactly.
     """
     if use_chroma:
         ranked = _chroma_top_k(index, query_vectors, k, scope)
@@ -102,14 +104,27 @@ def combine_masks(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | No
 
 
 def _chroma_top_k(index: Index, vectors: np.ndarray, k: int, scope: np.ndarray | None) -> list[list[tuple[str, float]]]:
-    """Top-``k`` from the collection's Chroma copy; with a scope, more are asked for and filtered."""
+    """Top-``k`` from the collection's Chroma copy.
+
+    Chroma's HNSW search is approximate, and two copies built from the same vectors (embedded, on a server,
+    or rebuilt) are different graphs: the best ``CHROMA_POOL`` candidates (more with a scope, then filtered)
+    are therefore scored again with the stored vectors and ranked by that cosine, ties by node id, so every
+    copy that finds the same candidates answers the same top-K with the same scores as exact search.
+    """
     total = len(index.node_ids)
-    asked = k if scope is None else min(total, max(k * 20, 200))
-    hits = chroma.query_nodes(index.path / chroma.CHROMA_DIR, vectors, asked, total)
-    if scope is None:
-        return hits
-    row = index.node_row
-    return [[(i, s) for i, s in found if scope[row[i]]][:k] for found in hits]
+    asked = min(total, max(k, CHROMA_POOL) if scope is None else max(k * 20, 200))
+    copy = index.chroma or chroma.ChromaCopy(index.path / chroma.CHROMA_DIR)
+    hits = chroma.query_nodes(copy, vectors, asked, total)
+    return [_rescored(index, vector, [i for i, _ in found], k, scope) for vector, found in zip(vectors, hits)]
+
+
+def _rescored(index: Index, vector: np.ndarray, ids: list[str], k: int,
+              scope: np.ndarray | None) -> list[tuple[str, float]]:
+    """The best ``k`` of ``ids`` (inside ``scope``) by their cosine to ``vector``; ties by node id."""
+    rows = [r for r in (index.node_row[i] for i in ids) if scope is None or scope[r]]
+    scores = index.node_vectors[rows] @ vector if rows else np.zeros(0, dtype=np.float32)
+    ranked = sorted(zip(rows, scores.tolist()), key=lambda pair: (-round(pair[1], 6), index.node_ids[pair[0]]))
+    return [(index.node_ids[r], s) for r, s in ranked[:k]]
 
 
 def context_agreement(index: Index, rows: np.ndarray, query_neighbour_vectors: np.ndarray) -> np.ndarray:
