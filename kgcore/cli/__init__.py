@@ -1,9 +1,9 @@
-"""Command line: ``python -m kgcore index|remove|delete|list|show|ask|eval|sentences|cites|audit``.
+"""Command line: ``python -m kgcore index|remove|delete|list|show|ask|eval|sentences|cites|audit|doctor``.
 
-Exit codes: 0 ok, 2 bad input or configuration, or a damaged index (the
+Exit codes: 0 ok, 2 bad input or configuration, a server that cannot be reached, or a damaged index (the
 message names the file or field, the reason and what to do; also when some
 documents of an ``index`` call failed while the others were indexed), 1
-internal error (also ``eval`` when every answer failed).  Progress goes to
+internal error (also ``eval`` when every answer failed, and ``doctor`` when a check failed).  Progress goes to
 stderr, results (JSON) to stdout; third-party warnings and model-loading
 bars are silenced so that kgcore's own message is what is printed.
 """
@@ -17,6 +17,7 @@ import warnings
 
 from kgcore.cli.audit import add_audit
 from kgcore.cli.commands import cmd_ask, cmd_delete, cmd_index, cmd_list, cmd_remove, cmd_show
+from kgcore.cli.doctor import add_doctor
 from kgcore.cli.evaluation import add_eval
 from kgcore.cli.reading import add_reading
 from kgcore.core.errors import (
@@ -26,12 +27,14 @@ from kgcore.core.errors import (
     InputError,
     KgcoreError,
     ModelUnavailableError,
+    ServiceUnavailableError,
 )
 from kgcore.core.settings import ANSWERERS, COREF_BACKENDS, EMBEDDING_VARIANTS, METHODS, PARSERS, RANKINGS
 
 __all__ = ["build_parser", "main"]
 
-USER_ERRORS = (InputError, IndexNotFoundError, IndexMismatchError, ModelUnavailableError, DamagedIndexError)
+USER_ERRORS = (InputError, IndexNotFoundError, IndexMismatchError, ModelUnavailableError, DamagedIndexError,
+               ServiceUnavailableError)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -43,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_eval(sub)
     add_reading(sub)
     add_audit(sub)
+    add_doctor(sub)
     for sp in sub.choices.values():
         sp.add_argument("--store", help="store root (default: $KGCORE_STORE or data/)")
         sp.add_argument("--quiet", action="store_true", help="no progress output on stderr")
@@ -63,6 +67,10 @@ def _add_index(sub) -> None:
                     help="who 'I' is in a first-person book: found in the text (auto), off (none), or this name")
     ix.add_argument("--force", action="store_true",
                     help="re-index a document already indexed, or replace one with the same id and other content")
+    ix.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                    help="build the documents on Ray: a Ray started on this machine (--workers CPUs), or the "
+                         "cluster at ADDRESS (HOST:PORT of `ray start --head`, ray://HOST:PORT or auto); "
+                         "give it after the files or as --ray=ADDRESS")
     ix.set_defaults(func=cmd_index)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import sys
@@ -16,6 +17,7 @@ from kgcore.evaluate.grid import parse_values
 from kgcore.index.collection import CollectionManifest
 from kgcore.index.load import decode_text
 from kgcore.index.pipeline import Job, index_files, remove_documents
+from kgcore.index.ray_runner import RayRunner
 from kgcore.index.store import Store
 from kgcore.query.engine import QueryEngine, result_to_json, validate_question
 
@@ -32,8 +34,11 @@ def cmd_index(args: argparse.Namespace) -> int:
         raise InputError("--name", "names one document; give it with a single file")
     jobs = [Job(Path(p).name, Path(p), name=args.name) for p in args.paths]
     progress = DocumentStderrProgress(not args.quiet, several=len(jobs) > 1)
-    outcomes = index_files(jobs, _store(args), args.collection, options, settings,
-                           args.workers or settings.workers or None, args.force, progress)
+    workers = args.workers or settings.workers or None
+    ray = RayRunner(args.ray, workers or 0, settings) if args.ray else contextlib.nullcontext()
+    with ray as runner:  # --ray: the documents are built on Ray, then linked here as without it
+        outcomes = index_files(jobs, _store(args), args.collection, options, settings, workers, args.force, progress,
+                               runner)
     for outcome in outcomes:
         for line in outcome.document_lines():
             print(json.dumps(line, ensure_ascii=False))

@@ -23,7 +23,7 @@ from kgcore.core.settings import IndexOptions, Settings
 from kgcore.core.types import PARSED, Sentence
 from kgcore.core.version import __version__
 from kgcore.index.bounds import cap_analysis
-from kgcore.index.coref import get_resolver
+from kgcore.index.coref import CorefResolver, get_resolver
 from kgcore.index.embed import Embedder, embed_texts_of, embedder_for, embedding_model_name
 from kgcore.index.graph import GroundedGraph, build_graph
 from kgcore.index.manifest import Counts, Manifest, Models
@@ -59,16 +59,18 @@ class StageTimer:
 
 
 def build_shard(document: Document, options: IndexOptions, settings: Settings, timer: StageTimer,
-                parser: Parser | None = None, source: bytes | None = None) -> DocumentShard:
+                parser: Parser | None = None, source: bytes | None = None,
+                resolver: CorefResolver | None = None) -> DocumentShard:
     """Index ``document`` on its own: sentences, coreference, parse, graph, basic node and sentence vectors.
 
     ``parser`` overrides the backend named by ``options.parser`` (for instance a
     :class:`kgcore.index.parse.amr.PenmanParser` over pre-parsed graphs); its ``name``
     must equal ``options.parser`` so the manifest stays truthful.  ``source`` (the
-    file's bytes) is kept with the shard for the source view and re-indexing.
+    file's bytes) is kept with the shard for the source view and re-indexing.  ``resolver`` is the
+    ``options.coref`` backend already loaded (a worker that builds many documents keeps its models).
     """
     started = time.perf_counter() - sum(timer.seconds.values())
-    sentences, narrator = _sentences(document, options, settings, timer)
+    sentences, narrator = _sentences(document, options, settings, timer, resolver)
     graph, analyses = _graph(sentences, options, settings, timer, parser)
     with timer.stage("embed"):
         embedder = embedder_for(settings)
@@ -85,8 +87,8 @@ def build_shard(document: Document, options: IndexOptions, settings: Settings, t
                          analyses, document.source_name, source, document.references, qa)
 
 
-def _sentences(document: Document, options: IndexOptions, settings: Settings,
-               timer: StageTimer) -> tuple[list[Sentence], Narrator | None]:
+def _sentences(document: Document, options: IndexOptions, settings: Settings, timer: StageTimer,
+               resolver: CorefResolver | None = None) -> tuple[list[Sentence], Narrator | None]:
     """The load (sentence splitting) and coref stages: resolved sentences and the narrator found, if any."""
     with timer.stage("load"):
         sentences = split_sentences(document, load_spacy(settings.spacy_model), settings.chunk_tokens,
@@ -96,7 +98,8 @@ def _sentences(document: Document, options: IndexOptions, settings: Settings,
     settings.check_limit(document.source_name or document.name, "max_sentences", len(sentences))
     with timer.stage("coref"):
         parsed = [s for s in sentences if s.role in PARSED]
-        resolved, narrator = _resolve_narrator(get_resolver(options.coref, settings).resolve(parsed), options)
+        resolver = resolver or get_resolver(options.coref, settings)
+        resolved, narrator = _resolve_narrator(resolver.resolve(parsed), options)
         by_id = {s.id: s for s in resolved}
         return [by_id.get(s.id, s) for s in sentences], narrator
 

@@ -34,7 +34,7 @@ from kgcore.index.manifest import IndexOutcome, Manifest
 from kgcore.index.parse import Parser
 from kgcore.index.shard import write_shard
 from kgcore.index.store import Store, document_problems, linked_problems
-from kgcore.index.workers import Built, DocumentProgress, Job, run
+from kgcore.index.workers import Built, DocumentProgress, Job, Runner, run
 from kgcore.index.writer import CollectionWriter
 
 __all__ = ["STAGES", "Job", "StageTimer", "index_document", "index_file", "index_files", "remove_documents"]
@@ -58,18 +58,21 @@ class _Plan:
 
 def index_files(jobs: Sequence[Job | str | Path], store: Store, collection: str | None = None,
                 options: IndexOptions = IndexOptions(), settings: Settings | None = None, workers: int | None = None,
-                force: bool = False, progress: DocumentProgress | None = None) -> list[CollectionOutcome]:
+                force: bool = False, progress: DocumentProgress | None = None,
+                runner: Runner | None = None) -> list[CollectionOutcome]:
     """Add files to ``collection`` (created when missing), or each to its own collection when it is None.
 
     ``workers`` parses documents in that many processes (default: the machine's
-    cores).  One document failing (unreadable, empty) is reported in the
-    outcome with its reason; the others are indexed.
+    cores); a ``runner`` (e.g. :class:`kgcore.index.ray_runner.RayRunner`) builds
+    the shards instead, elsewhere, and they are linked here all the same.  One
+    document failing (unreadable, empty) is reported in the outcome with its
+    reason; the others are indexed.
     """
     settings = settings or Settings.from_env()
     settings.check_limit("files", "max_batch", len(jobs))
     plans = _plan([j if isinstance(j, Job) else Job(Path(j).name, Path(j)) for j in jobs], store, collection,
                   options, force, settings)
-    return [_index_plan(plan, store, options, settings, workers or os.cpu_count() or 1, progress)
+    return [_index_plan(plan, store, options, settings, workers or os.cpu_count() or 1, progress, runner=runner)
             for plan in plans.values()]
 
 
@@ -134,10 +137,12 @@ def _current(store: Store, plan: _Plan) -> CollectionManifest | None:
 
 
 def _index_plan(plan: _Plan, store: Store, options: IndexOptions, settings: Settings, workers: int,
-                progress: DocumentProgress | None, parser: Parser | None = None) -> CollectionOutcome:
+                progress: DocumentProgress | None, parser: Parser | None = None,
+                runner: Runner | None = None) -> CollectionOutcome:
     start = time.perf_counter()
     with staging_folder(store.root) as staging:
-        built = run(plan.build, options, settings, staging, workers, progress, parser)
+        built = runner(plan.build, options, settings, staging, progress) if runner and plan.build else \
+            run(plan.build, options, settings, staging, workers, progress, parser)
         plan.failed += [(b.job.filename, b.error) for b in built if b.error]
         staged = [b for b in built if b.staged is not None]
         manifest, added = _commit(store, plan, staged, options, settings) if staged or plan.relink else (None, [])

@@ -6,7 +6,9 @@ and writes the shard to ``<staging>/<doc_id>``; nothing in a collection
 changes until the pipeline commits it.  :func:`run` runs jobs one after
 another, or with ``workers > 1`` in that many spawned processes (each loads
 its own models, with its share of the CPU threads), and reports every
-document's failure by file name instead of stopping.
+document's failure by file name instead of stopping.  Any :class:`Runner`
+can take its place: :class:`kgcore.index.ray_runner.RayRunner` builds the
+shards on a Ray cluster (``index --ray``).
 """
 
 from __future__ import annotations
@@ -18,13 +20,15 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from kgcore.core.errors import KgcoreError
 from kgcore.core.settings import IndexOptions, Settings
 from kgcore.index.build import StageTimer, build_shard
+from kgcore.index.coref import CorefResolver
 from kgcore.index.load import load_bytes, load_document
 from kgcore.index.parse import Parser
-from kgcore.index.shard import write_shard
+from kgcore.index.shard import DocumentShard, write_shard
 
 #: (document, stage, done, total) progress of many documents.
 DocumentProgress = Callable[[str, str, int, int], None]
@@ -56,20 +60,35 @@ class Built:
     error: str = ""
 
 
+class Runner(Protocol):
+    """Builds every job's shard into ``staging`` somewhere (this process, worker processes, a Ray cluster);
+    a document's failure is returned with its reason, never raised (only a runner that cannot run at all
+    raises: an unreachable cluster), and the results come in the jobs' order."""
+
+    def __call__(self, jobs: Sequence[Job], options: IndexOptions, settings: Settings, staging: Path,
+                 progress: DocumentProgress | None = None) -> list[Built]: ...
+
+
 def build_staged(job: Job, options: IndexOptions, settings: Settings, staging: Path,
                  progress: Callable[[str, int, int], None] | None = None, parser: Parser | None = None) -> Path:
     """Load, index and write one document's shard into ``staging``; returns the shard's folder."""
     timer = StageTimer(progress)
+    shard = build_job(job, options, settings, timer, parser)
+    with timer.stage("store"):
+        return write_shard(staging / shard.doc_id, shard)
+
+
+def build_job(job: Job, options: IndexOptions, settings: Settings, timer: StageTimer,
+              parser: Parser | None = None, resolver: CorefResolver | None = None) -> DocumentShard:
+    """Load and index one document into its shard, in memory (what :func:`build_staged` writes); ``parser`` and
+    ``resolver``: the backends already loaded (default: loaded from ``options``)."""
     with timer.stage("load"):
         pages = lambda done, total: timer.report("load", done, total)  # noqa: E731 - a PDF's pages read
         if job.path is not None and job.data is None:
             document = load_document(job.path, settings, name=job.name, progress=pages)
         else:
             document = load_bytes(job.read(), job.filename, settings, name=job.name, progress=pages)
-    source = job.read()
-    shard = build_shard(document, options, settings, timer, parser, source)
-    with timer.stage("store"):
-        return write_shard(staging / shard.doc_id, shard)
+    return build_shard(document, options, settings, timer, parser, job.read(), resolver)
 
 
 def run(jobs: Sequence[Job], options: IndexOptions, settings: Settings, staging: Path, workers: int = 1,
