@@ -1,7 +1,9 @@
 """GroundedKG Auditor: the Streamlit entry point (``streamlit run app.py``).
 
-This file only routes: the pages live in ``pages/`` and do layout and
-events; pure builders are in ``ui/*_view.py`` and all work is done by
+This file only routes: with sign-in configured (an ``[auth]`` section in
+``.streamlit/secrets.toml``, see :mod:`ui.auth`) every address shows the
+sign-in page until ``st.login`` has signed the user in.  The pages live
+in ``pages/`` and do layout and events; pure builders are in ``ui/*_view.py`` and all work is done by
 :mod:`kgcore`.  The models are loaded once, in the background, from the
 first run on (:func:`ui.resources.start_warm_up`).
 """
@@ -12,7 +14,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import resources
+from ui import auth, resources
 from ui.markup import md_escape
 from ui.style import CSS
 
@@ -36,9 +38,16 @@ pages = [
     st.Page(PAGES / "queues.py", title="Review queues", icon=":material/checklist:", url_path="queues"),
     st.Page(PAGES / "adjudicate.py", title="Adjudicate", icon=":material/gavel:", url_path="adjudicate"),
     st.Page(PAGES / "evaluate.py", title="Evaluate", icon=":material/analytics:", url_path="evaluate"),
+    st.Page(PAGES / "status.py", title="Status", icon=":material/monitor_heart:", url_path="status"),
 ]
 
-page = st.navigation(pages)
-with st.sidebar:
-    st.caption(f"Index store: {md_escape(resources.store_root())}")
-page.run()
+# Signed out with sign-in on: every address (a page's too, so none is "not found") shows the sign-in page only.
+signed_out = auth.sign_in_required() and not auth.signed_in()
+page = st.navigation(pages, position="hidden" if signed_out else "sidebar")
+if signed_out:
+    auth.sign_in_page()
+else:
+    with st.sidebar:
+        st.caption(f"Index store: {md_escape(resources.store_root())}")
+    auth.account_sidebar()
+    page.run()

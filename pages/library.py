@@ -12,7 +12,7 @@ from kgcore.core.settings import COREF_BACKENDS, EMBEDDING_VARIANTS, IndexOption
 from kgcore.index.collection import CollectionManifest
 from kgcore.index.load import SUPPORTED_EXTENSIONS
 from kgcore.index.pipeline import STAGES, Job, index_files, remove_documents
-from ui import resources
+from ui import auth, resources
 from ui.boot import ensure_app_navigation
 from ui.errors import headline, log, reported, short_reason
 from ui.identity import reviewer_sidebar
@@ -228,8 +228,15 @@ def manage(manifests: list[CollectionManifest]) -> None:
         ingestion(name, manifest, doc_id)
 
 
+#: The Library's actions that need a role when sign-in is on (ui.auth_view.NEEDS), by pending action.
+GUARDED = {"remove": "remove documents", "delete": "delete collections"}
+
+
 def confirm(pending: Pending, manifest: CollectionManifest) -> None:
     state = get_state()
+    if pending.action in GUARDED and not auth.permitted(GUARDED[pending.action]):
+        state.pending = None  # refused with the reason; asked again only on the next click
+        return
     doc, name = md_escape(pending.doc_id), md_escape(pending.collection)
     if pending.action == "remove" and len(manifest.documents) == 1:
         st.warning(f"**{doc}** is the only document of **{name}**, and a collection cannot be empty. "

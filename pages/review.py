@@ -26,7 +26,7 @@ from kgcore.audit.exchange import import_file, parquet_bytes
 from kgcore.audit.queues import list_queues, queue_record_ids
 from kgcore.audit.spellings import merge_authors, merge_log, suggest_merges
 from kgcore.audit.transfer import csv_text, jsonl_text
-from ui import resources
+from ui import auth, resources
 from ui.analysis_view import GROUPING_LABELS, drill_frame, stage_chart, stage_table
 from ui.ask_view import SentenceView, answer_html, numbering, question_terms, sentences_html
 from ui.boot import ensure_app_navigation
@@ -271,7 +271,8 @@ def import_export(db: AuditDB, chosen: dict) -> None:
     with c2:
         upload = st.file_uploader("Import an export (CSV, JSONL or Parquet)", type=["csv", "jsonl", "parquet"],
                                   key="review.import.file")
-        if upload is not None and st.button("Import", key="review.import.go", icon=":material/upload:"):
+        if (upload is not None and st.button("Import", key="review.import.go", icon=":material/upload:")
+                and auth.permitted("import labels")):
             with reported(f"Importing {upload.name}"):
                 with tempfile.TemporaryDirectory() as tmp:
                     path = Path(tmp) / Path(upload.name).name

@@ -1,10 +1,12 @@
 """Who is reviewing: one "reviewing as" choice per browser session, used by every page.
 
-With sign-in on (issue #18: Streamlit's ``st.user`` is logged in) the
-reviewer is the signed-in user and cannot be typed.  Otherwise it is chosen
-from the **local reviewer profile**: the reviewers registered in the audit
-store (:meth:`kgcore.audit.AuditDB.reviewers`), where a new one can be
-added.  The choice is kept in the session and in the page address
+With sign-in on (issue #18: an ``[auth]`` section in the secrets,
+:mod:`ui.auth`) the reviewer is the signed-in identity, "name (email)",
+and cannot be typed, chosen or passed in the address; a page run without a
+signed-in user stops.  Otherwise it is chosen from the **local reviewer
+profile**: the reviewers registered in the audit store
+(:meth:`kgcore.audit.AuditDB.reviewers`), where a new one can be added.
+The choice is kept in the session and in the page address
 (``?reviewer=NAME``), so it survives page switches and reloads.
 
 :func:`reviewer_sidebar` draws the choice; pages read it with :func:`reviewing_as`.  Replacing the local profile by
@@ -23,6 +25,7 @@ import streamlit as st
 from kgcore.audit import AuditDB
 from kgcore.core.errors import KgcoreError
 
+from . import auth
 from .errors import reported
 from .markup import md_escape
 from .resources import audit_db
@@ -42,12 +45,10 @@ def profile_caption(name: str, signed_in: bool) -> str:
 
 
 def signed_in_reviewer() -> str | None:
-    """The signed-in user's name when sign-in is on (#18), else None (the local profile applies)."""
-    user = st.user
-    if not user.get("is_logged_in"):
+    """The signed-in identity ("name (email)") when sign-in is on (#18), else None (the local profile applies)."""
+    if not auth.sign_in_required() or not auth.signed_in():
         return None
-    name = user.get("name") or user.get("email")
-    return " ".join(str(name).split()) or None
+    return auth.identity() or None
 
 
 def reviewing_as() -> str:
@@ -69,7 +70,9 @@ def _signed_in(db: AuditDB, name: str) -> None:
         registered = db.require_reviewer(name)
     except KgcoreError:
         registered = db.add_reviewer(name, "sign-in")
-    _remember(registered)
+    st.session_state[REVIEWER_KEY] = registered  # not in the address: it is the signed-in user's own
+    if QUERY_PARAM in st.query_params:
+        del st.query_params[QUERY_PARAM]
     st.sidebar.caption(profile_caption(registered, signed_in=True))
 
 
@@ -98,15 +101,21 @@ def _add_reviewer(db: AuditDB) -> None:
 
 def reviewer_sidebar() -> str:
     """The "Reviewing as" choice in the sidebar (each page draws it first); returns the reviewer ("" when none)."""
+    auth.require_sign_in()
     with reported("Choosing the reviewer"):
         _draw(audit_db())
     return reviewing_as()
 
 
 def _draw(db: AuditDB) -> None:
-    signed = signed_in_reviewer()
-    if signed:
-        _signed_in(db, signed)
+    if auth.sign_in_required():
+        signed = signed_in_reviewer()
+        if signed:
+            _signed_in(db, signed)
+        else:
+            st.session_state[REVIEWER_KEY] = ""
+            st.sidebar.error("Your sign-in carries no name, e-mail address or subject: you cannot label.",
+                             icon=":material/person_off:")
         return
     names = [r.name for r in db.reviewers()]
     wanted = st.session_state.get(REVIEWER_KEY) or st.query_params.get(QUERY_PARAM)
