@@ -55,8 +55,6 @@ def app_modules():
 step("import_streamlit", lambda: __import__("streamlit"))
 step("import_kgcore", app_modules)
 torch_after_app_imports = "torch" in sys.modules
-step("import_torch", lambda: __import__("torch"))  # spaCy's thinc imports torch when it is installed
-step("import_spacy", lambda: __import__("spacy"))
 from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import RetrievalOptions, Settings
 from kgcore.index.embed import embedder_for
@@ -64,7 +62,8 @@ from kgcore.index.store import Store
 from kgcore.query.baselines import bm25_tokens
 from kgcore.query.engine import QueryEngine
 settings = Settings.from_env()
-step("spacy_load", lambda: load_spacy(settings.spacy_model))
+step("spacy_import_and_load", lambda: load_spacy(settings.spacy_model))  # torch kept out of thinc's import
+torch_after_spacy = "torch" in sys.modules
 embedder = step("embedder_load", lambda: embedder_for(settings))
 step("import_nltk", lambda: bm25_tokens("warm"))  # the BM25 stemmer: nltk imports scipy.stats and sklearn
 engine = QueryEngine(Store(sys.argv[2]), settings)
@@ -75,7 +74,7 @@ result = step("first_retrieve", lambda: engine.retrieve(sys.argv[3], sys.argv[4]
 step("first_answer", lambda: engine.answer(result))
 step("warm_ask", lambda: engine.ask(sys.argv[3], sys.argv[5], options))
 print(json.dumps({"steps_s": steps, "embedder": type(embedder).__name__,
-                  "torch_after_app_imports": torch_after_app_imports,
+                  "torch_after_app_imports": torch_after_app_imports, "torch_after_spacy": torch_after_spacy,
                   "sentence_transformers_imported": "sentence_transformers" in sys.modules}))
 """
 
