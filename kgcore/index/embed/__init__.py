@@ -13,6 +13,8 @@ from __future__ import annotations
 import functools
 import importlib.util
 import logging
+import threading
+import weakref
 
 from kgcore.core.errors import InputError, ModelUnavailableError
 from kgcore.core.settings import EMBEDDING_BACKENDS, Settings
@@ -82,9 +84,13 @@ def embedder_for(settings: Settings) -> Embedder:
 
 def query_embedder(settings: Settings) -> CachedEmbedder:
     """:func:`embedder_for` behind the process's cache of encoded strings: what questions and answers encode with."""
-    return _cached(settings.embedding_model, settings.device, settings.embedding_backend, settings.model_cache)
+    inner = embedder_for(settings)
+    with _CACHES_LOCK:  # one cache per loaded model, living exactly as long as the model does
+        cached = _CACHES.get(inner)
+        if cached is None:
+            cached = _CACHES[inner] = CachedEmbedder(inner)
+    return cached
 
 
-@functools.lru_cache(maxsize=4)
-def _cached(model_path: str, device: str, backend: str, cache_dir: str) -> CachedEmbedder:
-    return CachedEmbedder(get_embedder(model_path, device, backend, cache_dir))
+_CACHES: weakref.WeakKeyDictionary[Embedder, CachedEmbedder] = weakref.WeakKeyDictionary()
+_CACHES_LOCK = threading.Lock()
