@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
+
+from netkit import free_port
 
 #: The ``chroma`` command of the interpreter running the tests (the project's virtualenv).
 CHROMA = Path(sys.executable).with_name("chroma")
@@ -43,13 +44,6 @@ class ChromaProcess:
         except subprocess.TimeoutExpired:
             os.kill(self.pid, signal.SIGKILL)
             self.process.wait(timeout=10)
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 nothing listens on now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def start_chroma(path: Path, log: Path | None = None) -> ChromaProcess:

@@ -20,11 +20,12 @@ import os
 import pwd
 import secrets
 import shutil
-import socket
 import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from netkit import free_port
 
 SUPERUSER = "kgcore"
 #: Settings for a test cluster: nothing needs to survive a crash of the machine.
@@ -81,12 +82,6 @@ def unavailable() -> str | None:
     return None
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @dataclass
 class Cluster:
     """A running throwaway cluster."""
@@ -139,7 +134,7 @@ def start_cluster(fast: bool = True, settings: tuple[str, ...] = ()) -> Cluster:
               "--auth=scram-sha-256", "--no-locale", "--encoding=UTF8", "--no-sync"], root)
         options = ["listen_addresses=127.0.0.1", "max_connections=200", *(FAST if fast else ()), *settings]
         for _ in range(3):  # another process may take the free port first
-            port = _free_port()
+            port = free_port()
             command = [*prefix, str(folder / "pg_ctl"), "start", "-w", "-t", "60", "-D", str(root / "data"),
                        "-l", str(root / "server.log"),
                        "-o", " ".join([f"-p {port}", f"-k {root}", *(f"-c {o}" for o in options)])]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -19,6 +18,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from netkit import free_port
 
 from paths import ROOT, TESTS
 
@@ -34,12 +34,6 @@ if not CHROMIUM.exists():
     pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium) - the browser test needs it",
                 allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_healthy(url: str, server: subprocess.Popen, timeout_s: float = 90) -> None:

@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from chromakit import free_port
+from netkit import free_port
 
 from kgcore.audit import AuditDB
 from kgcore.cli import main
