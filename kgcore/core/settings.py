@@ -38,6 +38,8 @@ PARSERS = ("srl", "amr")
 COREF_BACKENDS = ("heuristic", "fastcoref", "none")
 EMBEDDING_VARIANTS = ("basic", "neighbor", "attention")
 EMBEDDING_BACKENDS = ("auto", "onnx", "torch", "onnx-int8")
+#: When the Chroma copy of a collection is written (see ``Settings.chroma_sync``).
+CHROMA_SYNCS = ("auto", "commit", "lazy")
 METHODS = ("groundedkg", "lesegr", "dense", "bm25", "hybrid", "qa-kg", "full", "none")
 #: How GroundedKG ranks its sentences under a budget: ``fused`` (alignment, BM25 and dense relevance propagated
 #: over the contextual graph, :mod:`kgcore.query.fused`) or ``graph-score`` (the earlier hand-weighted score).
@@ -105,6 +107,10 @@ class Settings:
     chroma_url: str = ""
     #: Sent as ``Authorization: Bearer`` to the Chroma server (``KGCORE_CHROMA_TOKEN``; environment only).
     chroma_token: str = field(default="", repr=False)
+    #: When a collection's Chroma copy is written (``KGCORE_CHROMA_SYNC``, :data:`CHROMA_SYNCS`): ``commit``
+    #: with every index/remove, ``lazy`` on the first query that uses Chroma, ``auto`` (the default): at commit
+    #: on a Chroma server (a team's shared copy), lazily when embedded (the default retrieval never reads it).
+    chroma_sync: str = "auto"
     #: The audit database (``KGCORE_AUDIT_DB_URL``): empty for ``<store>/audit.sqlite``, or
     #: ``postgresql+psycopg://user:password@host:port/database`` (kgcore.audit.backend); it may carry a
     #: password, so it is left out of ``repr`` and shown with the password masked.
@@ -150,6 +156,7 @@ class Settings:
             reranker_model=env.get("KGCORE_RERANKER_MODEL") or "",
             chroma_url=check_chroma_url(env.get("KGCORE_CHROMA_URL") or ""),
             chroma_token=(env.get("KGCORE_CHROMA_TOKEN") or "").strip(),
+            chroma_sync=check_chroma_sync(env.get("KGCORE_CHROMA_SYNC") or d.chroma_sync),
             audit_db_url=(env.get("KGCORE_AUDIT_DB_URL") or "").strip(),
             **{name: _env_limit(env, name, getattr(d, name)) for name in LIMITS if name != "max_file_mb"},
         )
@@ -199,6 +206,22 @@ def _number(value: float) -> str:
     ('1,234,567', '2.5', '50')
     """
     return f"{int(value):,}" if float(value).is_integer() else f"{value:,.1f}"
+
+
+def check_chroma_sync(value: str) -> str:
+    """``KGCORE_CHROMA_SYNC`` checked (one of :data:`CHROMA_SYNCS`, case and spaces ignored).
+
+    >>> check_chroma_sync(" Lazy ")
+    'lazy'
+    >>> check_chroma_sync("never")  # doctest: +NORMALIZE_WHITESPACE
+    Traceback (most recent call last):
+    ...
+    kgcore.core.errors.InputError: KGCORE_CHROMA_SYNC: expected one of auto, commit, lazy, got 'never'
+    """
+    choice = value.strip().lower()
+    if choice not in CHROMA_SYNCS:
+        raise InputError("KGCORE_CHROMA_SYNC", f"expected one of {', '.join(CHROMA_SYNCS)}, got {value!r}")
+    return choice
 
 
 def check_chroma_url(url: str) -> str:

@@ -29,6 +29,7 @@ from typing import Literal
 import numpy as np
 
 from kgcore.core.errors import DamagedIndexError, IndexNotFoundError, InputError, KgcoreError
+from kgcore.core.settings import check_chroma_sync
 from kgcore.core.types import Sentence
 from kgcore.index import chroma, legacy, shard
 from kgcore.index.collection import CollectionManifest, DocumentEntry, damaged_manifest_remedy
@@ -54,12 +55,17 @@ class Store:
     ``"embedded"``, or a :class:`~kgcore.index.chroma.ChromaServer`.
     """
 
-    def __init__(self, root: str | Path, chroma: chroma.ChromaServer | Literal["env", "embedded"] = "env"):
+    def __init__(self, root: str | Path, chroma: chroma.ChromaServer | Literal["env", "embedded"] = "env",
+                 chroma_sync: str | None = None):
         self.root = Path(root)
         if self.root.exists() and not self.root.is_dir():
             raise InputError("store", f"{self.root} is a file, not a folder: point KGCORE_STORE (or --store) at a "
                                       "folder (it is created when missing)")
         self.chroma_server = _chroma_server(chroma)
+        sync = check_chroma_sync(os.environ.get("KGCORE_CHROMA_SYNC") or "auto" if chroma_sync is None
+                                 else chroma_sync)
+        #: Whether every commit writes the Chroma copy (else it is filled on the first query that reads it).
+        self.chroma_at_commit = sync == "commit" or (sync == "auto" and self.chroma_server is not None)
 
     # -- names ---------------------------------------------------------------------
     def doc_path(self, name: str) -> Path:

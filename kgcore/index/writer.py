@@ -5,6 +5,12 @@
         tx.remove("old-doc")
         manifest = tx.commit(embedder)       # link, write linked-<gen>, update Chroma, replace collection.json
 
+The Chroma copy is written at commit only when ``store.chroma_at_commit``
+(a Chroma server, or ``KGCORE_CHROMA_SYNC=commit``); otherwise
+:func:`ensure_chroma` fills it from the linked graph on the first query
+that reads it, so indexing does not pay for a copy the default retrieval
+(exact search over the stored node matrix) never opens.
+
 Only one writer per collection runs at a time (an exclusive ``flock`` on
 ``<root>/.locks/<collection>.lock``, :mod:`kgcore.index.locks`, held from
 reading the manifest to removing old files; a second writer waits).  A
@@ -43,7 +49,7 @@ from kgcore.core.version import __version__
 from kgcore.index import chroma, legacy, shard
 from kgcore.index.collection import FORMAT, CollectionCounts, CollectionManifest, DocumentEntry
 from kgcore.index.embed import Embedder, embed_texts_of
-from kgcore.index.integrity import Digest, digest_of, digests, npy_bytes
+from kgcore.index.integrity import Digest, digest_of, digests, npy_bytes, parse_json, read_verified
 from kgcore.index.link import Linked, ShardGraph, link
 from kgcore.index.loaded import DOCUMENTS_DIR
 from kgcore.index.locks import HIDDEN_PREFIX, LOCKS_DIR, collection_lock
@@ -165,7 +171,8 @@ class CollectionWriter:
         self._check_grounding(linked)
         generation = (self.current.generation if self.current else 0) + 1
         files = _write_linked(self.path / linked_folder(generation), linked)
-        self._update_chroma(linked, generation)
+        if self.store.chroma_at_commit:
+            self._update_chroma(linked, generation)
         manifest = self._manifest(linked, generation, round(time.perf_counter() - start, 3), embedder)
         manifest = dataclasses.replace(manifest, linked_files=files)
         tmp = self.path / f"{COLLECTION_FILE}.{uuid.uuid4().hex[:8]}.tmp"
@@ -204,6 +211,18 @@ class CollectionWriter:
         models = dataclasses.replace(models, embedding=embedder.name, embedding_dim=embedder.dim)
         return CollectionManifest(self.name, tuple(self.documents), self.options, models, counts, __version__,
                                   self.current.created_at if self.current else now, now, generation, seconds)
+
+    def fill_chroma(self) -> None:
+        """Write the whole Chroma copy from the current linked graph and shards (no linking, no manifest
+        change): the lazy half of ``Settings.chroma_sync``."""
+        assert self.current is not None
+        folder = self.path / linked_folder(self.current.generation)
+        files = self.current.linked_files
+        node_ids = parse_json(folder / "node_ids.json", read_verified(folder / "node_ids.json",
+                                                                      files.get("node_ids.json")))
+        linked = Linked(shard.read_graph(folder, files), node_ids,
+                        shard.read_array(folder, "node_vectors.npy", files), self.current.counts.shared_entities)
+        self._write_chroma(linked, self.current.generation, True)
 
     def _update_chroma(self, linked: Linked, generation: int) -> None:
         copy = self.store.chroma_copy(self.name)
@@ -255,8 +274,8 @@ class CollectionWriter:
 
 
 def ensure_chroma(store: Store, name: str, embedder: Embedder) -> None:
-    """Bring a collection's Chroma copy up to its manifest, rebuilding it when it is behind or damaged (a
-    kgcore 0.1 folder is migrated)."""
+    """Bring a collection's Chroma copy up to its manifest: filled from the stored linked graph when it is
+    behind (lazy sync, or a commit that stopped while writing it) or damaged; a kgcore 0.1 folder is migrated."""
     manifest = store.manifest(name)
     copy = store.chroma_copy(name)
     if manifest.format == FORMAT and chroma.generation(copy) == manifest.generation:
@@ -264,7 +283,10 @@ def ensure_chroma(store: Store, name: str, embedder: Embedder) -> None:
             return
         chroma.mark_behind(copy)
     with CollectionWriter(store, name) as tx:
-        tx.commit(embedder)
+        if tx.current is None or tx.current.format != FORMAT:
+            tx.commit(embedder)
+        elif chroma.generation(copy) != tx.current.generation:  # another process may have filled it meanwhile
+            tx.fill_chroma()
 
 
 def _write_linked(folder: Path, linked: Linked) -> dict[str, Digest]:

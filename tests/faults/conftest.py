@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 
 import pytest
@@ -22,8 +23,21 @@ def one_torch_thread():
     torch.set_num_threads(threads)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def chroma_at_commit():
+    """The tier probes the transaction with the Chroma copy written inside it (``KGCORE_CHROMA_SYNC=commit``, as
+    on a Chroma server): a kill or damage then also meets Chroma; the lazy default is tested in tests/models."""
+    before = os.environ.get("KGCORE_CHROMA_SYNC")
+    os.environ["KGCORE_CHROMA_SYNC"] = "commit"
+    yield
+    if before is None:
+        os.environ.pop("KGCORE_CHROMA_SYNC", None)
+    else:
+        os.environ["KGCORE_CHROMA_SYNC"] = before
+
+
 @pytest.fixture(scope="session")
-def committed(tmp_path_factory):
+def committed(tmp_path_factory, chroma_at_commit):
     """A store with collection ``c`` (rabbit, ship) and collection ``other`` (garden), and their sentence counts."""
     root = tmp_path_factory.mktemp("committed")
     store = Store(root)

@@ -102,21 +102,21 @@ def test_reading_order_keeps_documents_together_and_ranks_are_kept(shelf):
 def test_chroma_holds_the_collection_and_agrees_with_exact_search(shelf):
     store, _ = shelf
     index = store.load("shelf")
+    engine = QueryEngine(store)
+    a = engine.retrieve("shelf", "Who hated Peter?", RetrievalOptions())
+    b = engine.retrieve("shelf", "Who hated Peter?", RetrievalOptions(), use_chroma=True)  # fills the copy
     client = chroma.open_chroma(index.path / "chroma")
     try:
         assert client.get_collection("sentences").count() == len(index.sentences)
         assert client.get_collection("nodes").count() == len(index.node_ids)
     finally:
         client.close()
-    engine = QueryEngine(store)
-    a = engine.retrieve("shelf", "Who hated Peter?", RetrievalOptions())
-    b = engine.retrieve("shelf", "Who hated Peter?", RetrievalOptions(), use_chroma=True)
     assert {m.query_node: m.node_id for m in a.matches if m.rank == 0} == \
         {m.query_node: m.node_id for m in b.matches if m.rank == 0}
 
 
 def test_adding_parses_only_the_new_document_and_removing_trims_grounding(tmp_path, monkeypatch):
-    store = Store(tmp_path)
+    store = Store(tmp_path, chroma_sync="commit")  # the copy follows every add and remove incrementally
     index_files([_job("rabbit.txt", RABBIT), _job("pan.txt", PAN)], store, "c", workers=1)
     folders = {d.doc_id: d.folder for d in store.manifest("c").documents}
     built = []

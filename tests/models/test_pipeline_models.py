@@ -7,12 +7,14 @@ import pytest
 from kgcore.cli import main
 from kgcore.index.chroma import open_chroma
 from kgcore.index.coref import get_resolver
+from kgcore.index.embed import get_embedder
 from kgcore.index.graph import build_graph
 from kgcore.index.load import load_document
 from kgcore.index.parse.srl import SrlParser
 from kgcore.index.pipeline import index_file
 from kgcore.index.sentences import split_sentences
 from kgcore.index.store import Store
+from kgcore.index.writer import ensure_chroma
 from paths import PETER, PETER_ID, ROOT
 
 
@@ -43,7 +45,8 @@ def test_paper_example_sentence_in_the_book(peter_index):
     assert ("make", "ARG1", "tea") in roles and ("put", "next", "make") in roles
 
 
-def test_chroma_collections_hold_every_node_and_sentence(peter_index):
+def test_chroma_collections_hold_every_node_and_sentence(peter_store, peter_index):
+    ensure_chroma(peter_store, peter_index.doc_id, get_embedder())
     client = open_chroma(peter_index.path / "chroma")
     try:
         assert client.get_collection("nodes").count() == len(peter_index.node_ids)
@@ -82,7 +85,7 @@ def test_cli_index_list_show_and_exit_codes(tmp_path, capsys):
 
 
 def test_failed_index_keeps_previous_one(tmp_path, monkeypatch):
-    store = Store(tmp_path)
+    store = Store(tmp_path, chroma_sync="commit")  # Chroma written inside the transaction fails it
     book = tmp_path / "book.txt"
     book.write_text("Peter ate some lettuces. Then he ate some radishes.")
     index_file(book, store)

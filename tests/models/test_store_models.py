@@ -28,7 +28,7 @@ def _add(store, name, filename, text, **kwargs):
 
 
 def test_a_collection_folder_holds_manifest_shards_linked_graph_and_chroma(tmp_path):
-    store = Store(tmp_path)
+    store = Store(tmp_path, chroma_sync="commit")
     outcome = _add(store, "shelf", "tea.txt", TEA)
     path = tmp_path / "shelf"
     manifest = json.loads((path / "collection.json").read_text())
@@ -50,7 +50,7 @@ def test_a_collection_folder_holds_manifest_shards_linked_graph_and_chroma(tmp_p
 
 
 def test_a_crash_before_the_commit_keeps_the_previous_collection(tmp_path, monkeypatch):
-    store = Store(tmp_path)
+    store = Store(tmp_path, chroma_sync="commit")
     _add(store, "shelf", "tea.txt", TEA)
     before = store.manifest("shelf")
 
@@ -66,11 +66,50 @@ def test_a_crash_before_the_commit_keeps_the_previous_collection(tmp_path, monke
 
 
 def test_chroma_left_behind_by_a_stopped_writer_is_rebuilt_on_use(tmp_path):
-    store = Store(tmp_path)
+    store = Store(tmp_path, chroma_sync="commit")
     _add(store, "shelf", "tea.txt", TEA)
     (tmp_path / "shelf" / "chroma" / "generation").write_text("0")  # as if the writer stopped after Chroma
     result = QueryEngine(store).retrieve("shelf", "What did Peter drink?", RetrievalOptions(), use_chroma=True)
     assert result.sentences and chroma.generation(tmp_path / "shelf" / "chroma") == store.manifest("shelf").generation
+
+
+def _chroma_counts(folder):
+    client = chroma.open_chroma(folder)
+    try:
+        return client.get_collection("sentences").count(), set(client.get_collection("nodes").get()["ids"])
+    finally:
+        client.close()
+
+
+def test_embedded_chroma_is_filled_on_the_first_query_that_reads_it_and_after_each_change(tmp_path):
+    store = Store(tmp_path)  # embedded Chroma, KGCORE_CHROMA_SYNC unset: lazy
+    assert not store.chroma_at_commit
+    _add(store, "shelf", "tea.txt", TEA)
+    folder = tmp_path / "shelf" / "chroma"
+    assert not folder.exists()  # indexing did not write the copy
+    engine = QueryEngine(store)
+    exact = engine.retrieve("shelf", "What did Peter drink?", RetrievalOptions())
+    assert not folder.exists()  # nor does the default (exact) retrieval need it
+    via_chroma = engine.retrieve("shelf", "What did Peter drink?", RetrievalOptions(), use_chroma=True)
+    assert [s.id for s in via_chroma.sentences] == [s.id for s in exact.sentences]
+    assert chroma.generation(folder) == store.manifest("shelf").generation == 1
+    assert _chroma_counts(folder) == (2, set(store.load("shelf").node_ids))
+    _add(store, "shelf", "milk.txt", MILK)
+    assert chroma.generation(folder) == 1  # behind the new generation until read
+    engine.retrieve("shelf", "Who drank milk?", RetrievalOptions(), use_chroma=True)
+    index = store.load("shelf")
+    assert chroma.generation(folder) == index.manifest.generation == 2
+    assert _chroma_counts(folder) == (len(index.sentences), set(index.node_ids))
+
+
+def test_chroma_sync_is_checked_and_a_server_store_writes_at_commit(tmp_path, monkeypatch):
+    monkeypatch.setenv("KGCORE_CHROMA_SYNC", "sometimes")
+    with pytest.raises(InputError, match="KGCORE_CHROMA_SYNC"):
+        Store(tmp_path)
+    monkeypatch.setenv("KGCORE_CHROMA_SYNC", "commit")
+    assert Store(tmp_path).chroma_at_commit and not Store(tmp_path, chroma_sync="lazy").chroma_at_commit
+    server = chroma.ChromaServer("http://127.0.0.1:9")
+    assert Store(tmp_path, chroma=server, chroma_sync="auto").chroma_at_commit
 
 
 def test_errors_name_the_collection(tmp_path):
