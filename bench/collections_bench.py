@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import random
 import re
 import resource
@@ -81,6 +82,12 @@ def papers() -> list[Path]:
     return sorted((DATA / "papers").glob("*.pdf"))
 
 
+def cpu_seconds() -> float:
+    """User + system CPU seconds of this process and its finished children (robust to other busy processes)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def incremental(workers: int, repeats: int = 5) -> dict:
     """The last paper removed from the ``papers`` collection and added back, against the same paper indexed
     alone (models already loaded for both), ``repeats`` times alternately; the ratio of the medians."""
@@ -88,25 +95,33 @@ def incremental(workers: int, repeats: int = 5) -> dict:
     if not store.exists("papers"):
         index_collection("papers", papers(), workers)
     last = papers()[-1]
-    alone, added, links = [], [], []
+    alone, added, links, alone_cpu, added_cpu = [], [], [], [], []
     for _ in range(repeats):
         if any(d.doc_id == doc_id_for(last.name) for d in store.manifest("papers").documents):
             remove_documents(store, "papers", [doc_id_for(last.name)])
         if store.exists("paper-alone"):
             store.delete("paper-alone")
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), cpu_seconds()
         index_files([Job(last.name, last)], store, "paper-alone", workers=1)
         alone.append(time.perf_counter() - start)
-        start = time.perf_counter()
+        alone_cpu.append(cpu_seconds() - cpu)
+        start, cpu = time.perf_counter(), cpu_seconds()
         (outcome,) = index_files([Job(last.name, last)], store, "papers", workers=1)
         added.append(time.perf_counter() - start)
+        added_cpu.append(cpu_seconds() - cpu)
         links.append(outcome.collection.link_seconds)
-        print(json.dumps({"alone_s": round(alone[-1], 2), "added_s": round(added[-1], 2)}), flush=True)
+        print(json.dumps({"alone_s": round(alone[-1], 2), "added_s": round(added[-1], 2),
+                          "alone_cpu_s": round(alone_cpu[-1], 2), "added_cpu_s": round(added_cpu[-1], 2)}),
+              flush=True)
     row = {"paper": last.name, "collection_words": outcome.collection.counts.words, "repeats": repeats,
            "alone_s": round(statistics.median(alone), 2), "added_to_23_s": round(statistics.median(added), 2),
            "ratio": round(statistics.median(added) / statistics.median(alone), 3),
            "ratios": [round(b / a, 3) for a, b in zip(alone, added)],
-           "link_s": round(statistics.median(links), 3), "target_ratio": 1.2}
+           "alone_cpu_s": round(statistics.median(alone_cpu), 2),
+           "added_cpu_s": round(statistics.median(added_cpu), 2),
+           "cpu_ratio": round(statistics.median(added_cpu) / statistics.median(alone_cpu), 3),
+           "link_s": round(statistics.median(links), 3), "target_ratio": 1.2,
+           "load_average": os.getloadavg()}
     print(json.dumps(row), flush=True)
     return row
 
