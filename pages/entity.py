@@ -1,0 +1,119 @@
+"""Entity page: one entity of a collection (``?doc=COLLECTION&entity=ID``, or picked from a search): its name,
+type with confidence, aliases with the rule that merged each, grounded description with its cited sentences, the
+documents it appears in and its neighbours; and the collection's structured overview as markdown."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from kgcore.index.entities import EntityGroup, entity_groups
+from kgcore.index.entities.describe import entity_descriptions
+from kgcore.index.entities.overview import collection_overview, entity_links, joining_sentence, overview_markdown
+from kgcore.index.store import Index
+from ui import resources
+from ui.boot import ensure_app_navigation
+from ui.entity_view import (
+    aliases_table,
+    description_html,
+    descriptions_caption,
+    documents_table,
+    entity_label,
+    header_html,
+    neighbours_html,
+    search_entities,
+)
+from ui.errors import reported
+from ui.identity import reviewer_sidebar
+from ui.markup import md_escape
+from ui.widgets import pick_collection
+
+#: Neighbours shown on the page (those sharing the most actions).
+MAX_NEIGHBOURS = 15
+
+
+def pick_entity(index: Index, groups: tuple[EntityGroup, ...]) -> EntityGroup | None:
+    """The entity of ``?entity=`` when it is one of the collection's, else the one picked from a search."""
+    by_id = {g.entity_id: g for g in groups}
+    requested = st.query_params.get("entity")
+    if requested and requested not in by_id:
+        st.warning(f"No entity {md_escape(requested)!s} in this collection; pick one below.",
+                   icon=":material/search_off:")
+    c_query, c_type = st.columns([3, 1])
+    query = c_query.text_input("Search entities by name or alias", key="entity.query",
+                               placeholder="e.g. McGregor, retrieval-augmented generation")
+    types = sorted({g.entity_type for g in groups})
+    entity_type = c_type.selectbox("Type", ["", *types], key="entity.type", format_func=lambda t: t or "any type")
+    found = search_entities(groups, query, entity_type)
+    if requested in by_id and by_id[requested] not in found:
+        found = [by_id[requested], *found]
+    if not found:
+        st.info(f"No entity matches “{md_escape(query)}”.", icon=":material/search_off:")
+        return None
+    default = next((i for i, g in enumerate(found) if g.entity_id == requested), 0)
+    chosen = st.selectbox("Entity", range(len(found)), index=default, key=f"entity.pick.{query}.{entity_type}",
+                          format_func=lambda i: entity_label(found[i]))
+    return found[int(chosen)]
+
+
+def neighbour_rows(index: Index, g: EntityGroup) -> list[tuple[EntityGroup, int, str | None]]:
+    """The entities sharing the most actions with ``g``, with a sentence joining each."""
+    links = entity_links(index)
+    row = next(i for i, other in enumerate(links.groups) if other.entity_id == g.entity_id)
+    lo, hi = links.matrix.indptr[row], links.matrix.indptr[row + 1]
+    pairs = sorted(zip(links.matrix.indices[lo:hi].tolist(), links.matrix.data[lo:hi].tolist()),
+                   key=lambda p: (-p[1], links.groups[p[0]].name.lower()))[:MAX_NEIGHBOURS]
+    return [(links.groups[n], int(w), joining_sentence(index, links, row, n)) for n, w in pairs]
+
+
+def entity_view(doc_id: str, index: Index, g: EntityGroup) -> None:
+    engine = resources.engine()
+    text_of = lambda sid: index.sentence(sid).original if index.has_sentence(sid) else ""  # noqa: E731
+    st.markdown(header_html(g), unsafe_allow_html=True)
+    st.markdown("**Description**")
+    with st.spinner("Describing the collection's entities (once per collection version)…"):
+        found = entity_descriptions(index, engine.embedder, engine.settings)
+    st.markdown(description_html(found.of(g.entity_id), doc_id, text_of), unsafe_allow_html=True)
+    st.caption(descriptions_caption(found.built, found.reused, found.loaded, found.seconds))
+    c_alias, c_docs = st.columns(2)
+    c_alias.markdown("**Aliases** (the rule that merged each)")
+    c_alias.dataframe(aliases_table(g), hide_index=True)
+    c_docs.markdown("**Documents**")
+    files = {d.doc_id: d.manifest.source_file for d in index.manifest.documents}
+    c_docs.dataframe(documents_table(g, files, lambda sid: index.sentence(sid).doc_id if index.has_sentence(sid)
+                                     else sid.split("/", 1)[0]), hide_index=True)
+    st.markdown("**Neighbours** (entities filling roles of the same actions)")
+    st.markdown(neighbours_html(neighbour_rows(index, g), doc_id, text_of), unsafe_allow_html=True)
+
+
+def overview_download(doc_id: str, index: Index) -> None:
+    engine = resources.engine()
+
+    def markdown() -> bytes:
+        return overview_markdown(collection_overview(index, engine.embedder, engine.settings)).encode("utf-8")
+
+    st.download_button("Download the collection overview (markdown)", markdown, file_name=f"{doc_id}.overview.md",
+                       mime="text/markdown", icon=":material/download:", key="entity.overview",
+                       help="Central entities by PageRank, their neighbourhoods and subtopics; every statement "
+                            "cites its sentence ids")
+
+
+def main() -> None:
+    st.title("Entity")
+    doc_id = pick_collection("entity.doc")
+    if doc_id is None:
+        return
+    index = resources.engine().index(doc_id)
+    groups = entity_groups(index)
+    if not groups:
+        st.info("This collection has no entities.", icon=":material/info:")
+        return
+    overview_download(doc_id, index)
+    g = pick_entity(index, groups)
+    if g is not None:
+        entity_view(doc_id, index, g)
+
+
+ensure_app_navigation()
+reviewer_sidebar()  # the "reviewing as" choice, on every page
+with reported("Entity"):
+    main()
