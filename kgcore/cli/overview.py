@@ -1,0 +1,63 @@
+"""``overview``: a collection's structured overview as markdown, every statement citing sentence ids.
+
+``--kind entities`` (:mod:`kgcore.index.entities.overview`): central entities by PageRank and degree, their
+depth-limited subgraphs and subtopics; ``--kind communities`` (:mod:`kgcore.index.communities.overview`): the
+top-level communities with their grounded summaries.  Further kinds plug into :data:`KINDS`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from kgcore.core.settings import Settings
+from kgcore.index import communities as comm
+from kgcore.index.communities import overview as comm_overview
+from kgcore.index.embed import query_embedder
+from kgcore.index.entities import overview as ent_overview
+from kgcore.index.store import Index, Store
+
+
+def _entities(index: Index, args: argparse.Namespace, settings: Settings) -> str:
+    found = ent_overview.collection_overview(index, query_embedder(settings), settings, top=args.top,
+                                             depth=args.depth)
+    return ent_overview.overview_markdown(found)
+
+
+def _communities(index: Index, args: argparse.Namespace, settings: Settings) -> str:
+    ci = comm.communities(index, query_embedder(settings), settings)
+    return comm_overview.overview_markdown(index.name, ci, limit=args.top)
+
+
+#: Overview kinds -> the function writing that overview's markdown.
+KINDS: dict[str, Callable[[Index, argparse.Namespace, Settings], str]] = {"entities": _entities,
+                                                                           "communities": _communities}
+
+
+def add_overview(sub) -> None:
+    """The ``overview`` subcommand."""
+    ov = sub.add_parser("overview", help="a collection's structured overview as markdown (every statement cited)")
+    ov.add_argument("--collection", required=True)
+    ov.add_argument("--kind", choices=sorted(KINDS), default="entities",
+                    help="entities: central entities by PageRank, their neighbourhoods and subtopics; communities: "
+                         "the top-level communities of the grounded graph with their grounded summaries")
+    ov.add_argument("--top", type=int, default=10, help="central entities (entities) or top-level communities "
+                                                        "(communities; 0: all) listed")
+    ov.add_argument("--depth", type=int, default=2, choices=(1, 2, 3), help="subgraph depth (entities)")
+    ov.add_argument("--out", help="write the markdown to this file instead of stdout")
+    ov.set_defaults(func=cmd_overview)
+
+
+def cmd_overview(args: argparse.Namespace) -> int:
+    settings = Settings.from_env()
+    store = Store(Path(args.store) if args.store else settings.store_root)
+    markdown = KINDS[args.kind](store.load(args.collection), args, settings)
+    if args.out:
+        Path(args.out).write_text(markdown, encoding="utf-8")
+        if not args.quiet:
+            print(f"wrote {args.out}", file=sys.stderr)
+    else:
+        sys.stdout.write(markdown)
+    return 0

@@ -1,0 +1,106 @@
+"""Communities through the app (``streamlit.testing.v1.AppTest``, real models): the Graph explorer's
+"Communities" tab (treemap of the hierarchy, a chosen community's title, grounded summary, members and
+documents, the downloadable overview) and the Ask page's summary units for ``community`` and
+``hybrid-summaries`` (each summary with the context sentences that back it)."""
+
+from __future__ import annotations
+
+import pytest
+from apptest import app, ok, store_copy, table
+
+from kgcore.index.communities import communities
+from kgcore.index.embed import get_embedder
+from kgcore.index.store import Store
+from paths import PETER_ID
+from ui.communities_view import community_choice, treemap_data, unit_header
+from ui.markup import esc, md_escape
+
+
+@pytest.fixture(scope="module")
+def peter(peter_store, tmp_path_factory):
+    """A private copy of the session's Peter Rabbit store (the app writes communities and an audit database)."""
+    with store_copy(peter_store.root, tmp_path_factory.mktemp("communities_store")) as root:
+        index = Store(root).load(PETER_ID)
+        yield index, communities(index, get_embedder())
+
+
+def html_blocks(at) -> str:
+    return "\n".join(h.proto.body for h in at.get("html"))
+
+
+def test_explorer_shows_the_hierarchy_and_a_chosen_community(peter):
+    index, ci = peter
+    at = ok(app("pages/explorer.py", doc=PETER_ID))
+    [chart] = [c for c in at.get("plotly_chart") if "treemap" in c.proto.spec]
+    top = treemap_data(ci)["ids"]
+    assert all(f'"{cid}"' in chart.proto.spec for cid in top[:3])
+    box = at.selectbox(key="explorer.community")
+    first = box.value
+    assert ci.community(first).level == 0
+    chosen = next(c.id for c in ci.hierarchy.communities if c.level == 0 and c.id != first)
+    box.set_value(chosen).run()
+    ok(at)
+    summary = ci.summary(chosen)
+    assert any(m.value == f"##### {md_escape(summary.title)}" for m in at.markdown)
+    html = html_blocks(at)
+    for claim in summary.claims:
+        assert esc(claim.text) in html and all(esc(sid) in html for sid in claim.sentence_ids)
+    members = table(at, "entity", "node id", "documents")
+    assert sorted(members["node id"]) == sorted(ci.community(chosen).members)
+    assert any(PETER_ID in m.value for m in at.markdown if m.value.startswith("**Documents**"))
+    assert community_choice(ci, chosen).startswith(chosen)
+
+
+def test_explorer_offers_the_collection_overview(peter):
+    index, ci = peter
+    at = ok(app("pages/explorer.py", doc=PETER_ID))
+    [button] = [b for b in at.get("download_button") if "overview" in b.proto.label]
+    assert button.proto.label == "Download the collection overview (markdown)"
+    levels = table(at, "level", "communities", "modularity")
+    assert levels["communities"].tolist() == [len(ci.hierarchy.at_level(n)) for n in range(ci.hierarchy.levels)]
+
+
+@pytest.mark.parametrize("method", ["community", "hybrid-summaries"])
+def test_ask_shows_summaries_as_context_units(peter, method):
+    index, ci = peter
+    at = app("pages/ask.py", doc=PETER_ID)
+    at.selectbox(key="ask.method").set_value(method).run()
+    at.text_input(key="ask.question").input("What did Mr. McGregor do to Peter?")
+    ok(at.button(key="ask.go").click().run())
+    result = at.session_state["kg_app_state"].ask.main.result
+    assert result.method == method and result.summaries
+    labels = [e.label for e in at.expander]
+    for summary in result.summaries:
+        assert unit_header(summary) in labels
+    html = html_blocks(at)
+    for summary in result.summaries:
+        for sid in summary["sentence_ids"]:
+            assert esc(index.sentence(sid).original) in html
+    assert f"Community summaries in the context ({len(result.summaries)})" in [h.value for h in at.subheader]
+
+
+def test_ask_compares_hybrid_summaries_with_another_method_side_by_side(peter):
+    index, ci = peter
+    at = app("pages/ask.py", doc=PETER_ID)
+    at.selectbox(key="ask.method").set_value("hybrid-summaries").run()
+    at.toggle(key="ask.compare").set_value(True).run()
+    at.selectbox(key="ask.other").set_value("dense").run()
+    at.text_input(key="ask.question").input("Where did Peter lose his shoes?")
+    ok(at.button(key="ask.go").click().run())
+    outcome = at.session_state["kg_app_state"].ask
+    assert outcome.main.result.method == "hybrid-summaries" and outcome.other.result.method == "dense"
+    assert outcome.main.result.summaries and not outcome.other.result.summaries
+    labels = [e.label for e in at.expander]
+    assert all(unit_header(s) in labels for s in outcome.main.result.summaries)
+
+
+def test_explorer_says_when_a_collection_has_no_communities(tmp_path, monkeypatch):
+    from kgcore.index.pipeline import Job, index_files
+
+    store = Store(tmp_path)
+    index_files([Job("tiny.txt", data=b"It rained.")], store, "tiny", workers=1)
+    monkeypatch.setenv("KGCORE_STORE", str(tmp_path))
+    at = ok(app("pages/explorer.py", doc="tiny"))
+    assert any(i.value.startswith("No communities: no entity of this collection is linked to another")
+               for i in at.info)
+    assert not [s for s in at.selectbox if s.key == "explorer.community"]

@@ -1,0 +1,167 @@
+"""Pure builders for the explorer's Communities tab and the Ask page's summary units (no streamlit).
+
+Every piece of document text (titles, claims, sentences, entity labels) is escaped with :func:`ui.markup.esc`.
+
+>>> from kgcore.index.communities.detect import Community, Hierarchy
+>>> from kgcore.index.communities.stored import BuildStats, CommunityIndex, Params
+>>> from kgcore.index.communities.summaries import Claim, Summary
+>>> import numpy as np
+>>> cs = (Community("L0.0", 0, "", ("a", "b", "c"), ("L1.0", "L1.1")), Community("L0.1", 0, "", ("d", "e")),
+...       Community("L1.0", 1, "L0.0", ("a", "b")), Community("L1.1", 1, "L0.0", ("c",)))
+>>> ss = tuple(Summary(c.id, f"<T{i}>", (Claim(f"S{i}.", (f"d/text_0-{i}",)),), n_sentences=n, documents=("d",))
+...            for i, (c, n) in enumerate(zip(cs, [9, 4, 6, 2])))
+>>> ci = CommunityIndex(Hierarchy("leiden", 1, 10, cs, (0.5, 0.4)), ss, np.zeros((4, 2)), Params(), BuildStats())
+>>> t = treemap_data(ci)
+>>> t["ids"], t["parents"], t["values"]
+(['L0.0', 'L0.1', 'L1.0', 'L1.1'], ['', '', 'L0.0', 'L0.0'], [8, 4, 6, 2])
+>>> t["labels"][0]
+'&lt;T0&gt;'
+>>> community_choice(ci, "L1.0")
+'L1.0 · <T2> (2 entities, 6 sentences)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from kgcore.index.communities.stored import CommunityIndex
+from kgcore.index.communities.summaries import Summary
+
+from .markup import badge, esc
+
+#: Top-level communities drawn in the treemap at most (the largest); the others are listed, not drawn.
+MAX_TREEMAP_TOP = 60
+
+
+def treemap_data(ci: CommunityIndex, max_top: int = MAX_TREEMAP_TOP) -> dict[str, list]:
+    """ids, labels (escaped titles), parents and values for a plotly treemap with ``branchvalues="total"``: a
+    leaf is sized by its grounded sentences, a parent by the sum of its children.  Only the ``max_top`` largest
+    top-level communities and their descendants."""
+    h = ci.hierarchy
+    row = {c.id: i for i, c in enumerate(h.communities)}
+    value: dict[str, int] = {}
+    for c in sorted(h.communities, key=lambda c: -c.level):
+        value[c.id] = sum(value[ch] for ch in c.children) if c.children else ci.summaries[row[c.id]].n_sentences
+    top = sorted(h.at_level(0), key=lambda c: (-value[c.id], row[c.id]))[:max_top]
+    keep: list[str] = []
+    todo = [c.id for c in top]
+    while todo:
+        cid = todo.pop(0)
+        keep.append(cid)
+        todo += list(h.communities[row[cid]].children)
+    keep.sort(key=lambda cid: row[cid])
+    return {"ids": keep, "labels": [esc(ci.summaries[row[c]].title) for c in keep],
+            "parents": [h.communities[row[c]].parent for c in keep], "values": [value[c] for c in keep]}
+
+
+def treemap_figure(ci: CommunityIndex, max_top: int = MAX_TREEMAP_TOP):
+    """The plotly treemap of the hierarchy (see :func:`treemap_data`)."""
+    import plotly.graph_objects as go
+
+    data = treemap_data(ci, max_top)
+    fig = go.Figure(go.Treemap(ids=data["ids"], labels=data["labels"], parents=data["parents"], values=data["values"],
+                               branchvalues="total", hovertemplate="%{label}<br>%{id}: %{value} sentences"
+                                                                   "<extra></extra>"))
+    fig.update_layout(margin={"t": 10, "l": 0, "r": 0, "b": 0}, height=460)
+    return fig
+
+
+def community_choice(ci: CommunityIndex, community_id: str) -> str:
+    """The selectbox label of a community (plain text: the selectbox escapes it)."""
+    c, s = ci.community(community_id), ci.summary(community_id)
+    return f"{c.id} · {s.title} ({len(c.members)} entities, {s.n_sentences} sentences)"
+
+
+def choices(ci: CommunityIndex) -> list[str]:
+    """Community ids in hierarchy order: each top-level community (largest first) followed by its descendants."""
+    h = ci.hierarchy
+    by_id = h.by_id()
+    out: list[str] = []
+
+    def walk(cid: str) -> None:
+        out.append(cid)
+        for child in by_id[cid].children:
+            walk(child)
+
+    for c in sorted(h.at_level(0), key=lambda c: -ci.summary(c.id).n_sentences):
+        walk(c.id)
+    return out
+
+
+def summary_html(summary: Summary, sentence_text: Callable[[str], str] | Mapping[str, str]) -> str:
+    """A summary's claims, each followed by the source sentences it cites (id badge and text, escaped).
+
+    An extractive claim *is* its sentence, so only its id is shown after it.
+
+    >>> from kgcore.index.communities.summaries import Claim
+    >>> s = Summary("L0.0", "T", (Claim("<b>A</b>", ("d/text_0-1",)),), kind="llm")
+    >>> html = summary_html(s, {"d/text_0-1": "A & B."})
+    >>> "&lt;b&gt;A&lt;/b&gt;" in html and "A &amp; B." in html and "d/text_0-1" in html
+    True
+    """
+    lookup = sentence_text if callable(sentence_text) else sentence_text.get
+    parts = [f'<div class="kg-community"><div class="kg-caption">{esc(_kind_label(summary))}</div>']
+    for part, heading in (("summary", ""), ("finding", "Key findings")):
+        claims = [c for c in summary.claims if c.part == part]
+        if claims and heading:
+            parts.append(f"<h5>{esc(heading)}</h5>")
+        for claim in claims:
+            ids = " ".join(badge(sid, title="source sentence") for sid in claim.sentence_ids)
+            parts.append(f"<p>{esc(claim.text)} {ids}</p>")
+            if summary.kind != "extractive":
+                cited = "".join(f"<li>{badge(sid)} {esc(lookup(sid) or '')}</li>" for sid in claim.sentence_ids)
+                parts.append(f'<ul class="kg-cited">{cited}</ul>')
+    if not summary.claims:
+        parts.append("<p><i>No retrievable sentence grounds this community.</i></p>")
+    return "".join(parts) + "</div>"
+
+
+def _kind_label(summary: Summary) -> str:
+    if summary.kind == "extractive":
+        return "Extractive summary: representative source sentences (centrality, coverage, MMR)"
+    return "Abstractive report: every claim cites the community's sentences"
+
+
+def members_rows(ci: CommunityIndex, community_id: str, label: Callable[[str], str],
+                 documents: Callable[[str], list[str]]) -> list[dict]:
+    """One row per member entity (by the summary's centrality order first): label, id, its documents."""
+    summary = ci.summary(community_id)
+    rank = {name: i for i, name in enumerate(summary.entities)}
+    members = sorted(ci.community(community_id).members, key=lambda m: (rank.get(label(m), len(rank)), m))
+    return [{"entity": label(m), "node id": m, "documents": ", ".join(documents(m))} for m in members]
+
+
+def statistics_rows(ci: CommunityIndex) -> list[dict]:
+    """Per level: communities, modularity, median and largest size."""
+    rows = []
+    for level in range(ci.hierarchy.levels):
+        sizes = sorted(len(c.members) for c in ci.hierarchy.at_level(level))
+        mod = ci.hierarchy.modularity[level] if level < len(ci.hierarchy.modularity) else None
+        rows.append({"level": level, "communities": len(sizes), "modularity": mod,
+                     "median entities": sizes[len(sizes) // 2], "largest": sizes[-1]})
+    return rows
+
+
+def unit_header(summary: Mapping) -> str:
+    """The expander label of a summary unit in Ask's context (plain text).
+
+    >>> unit_header({"rank": 1, "community": "L0.3", "title": "Peter · gate", "score": 0.61234, "sentence_ids": [1, 2]})
+    'Summary 1 · L0.3 · Peter · gate (cosine 0.612, 2 sentences in context)'
+    """
+    return (f"Summary {summary['rank']} · {summary['community']} · {summary['title']} "
+            f"(cosine {summary['score']:.3f}, {len(summary['sentence_ids'])} sentences in context)")
+
+
+def unit_html(summary: Mapping, sentence_text: Callable[[str], str]) -> str:
+    """A summary unit of a result: its text (claims) and, under it, the context sentences that back it.
+
+    >>> print(unit_html({"claims": [{"text": "A<", "sentence_ids": ["d/text_0-1"]}], "sentence_ids": ["d/text_0-1"]},
+    ...                 lambda s: "Text &"))  # doctest: +NORMALIZE_WHITESPACE
+    <div class="kg-community"><p>A&lt; <span class="kg-badge">d/text_0-1</span></p><h5>Sentences in the context</h5><ul
+    class="kg-cited"><li><span class="kg-badge">d/text_0-1</span> Text &amp;</li></ul></div>
+    """
+    claims = "".join(f"<p>{esc(c['text'])} {' '.join(badge(s) for s in c['sentence_ids'])}</p>"
+                     for c in summary["claims"])
+    backing = "".join(f"<li>{badge(s)} {esc(sentence_text(s))}</li>" for s in summary["sentence_ids"])
+    return (f'<div class="kg-community">{claims}<h5>Sentences in the context</h5>'
+            f'<ul class="kg-cited">{backing}</ul></div>')
