@@ -33,6 +33,8 @@ pages = [
     st.Page(PAGES / "library.py", title="Library", icon=":material/library_books:", url_path="library", default=True),
     st.Page(PAGES / "ask.py", title="Ask", icon=":material/question_answer:", url_path="ask"),
     st.Page(PAGES / "explorer.py", title="Graph explorer", icon=":material/hub:", url_path="explorer"),
+    st.Page(PAGES / "entity.py", title="Entity", icon=":material/badge:", url_path="entity"),
+    st.Page(PAGES / "entities_review.py", title="Merge review", icon=":material/merge:", url_path="merge-review"),
     st.Page(PAGES / "sentence.py", title="Sentence", icon=":material/notes:", url_path="sentence"),
     st.Page(PAGES / "review.py", title="Review", icon=":material/rate_review:", url_path="review"),
     st.Page(PAGES / "queues.py", title="Review queues", icon=":material/checklist:", url_path="queues"),

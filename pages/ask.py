@@ -12,7 +12,7 @@ from kgcore.index.store import Index
 from kgcore.query.answer import default_answerer
 from kgcore.query.engine import result_to_json
 from ui import ask_panels as panels
-from ui import labelling, resources
+from ui import communities_view, labelling, resources
 from ui.ask_script import ask_script_html
 from ui.boot import ensure_app_navigation
 from ui.errors import reported
@@ -93,6 +93,9 @@ def show(outcome: AskOutcome) -> None:
     panels.scope_caption(outcome.main, index)
     if outcome.other is not None:
         panels.compare_panels(outcome, index, index.total_words, panels.sentence_order())
+        for col, run in zip(st.columns(2), (outcome.main, outcome.other)):
+            with col:
+                summaries_panel(run, index)
     else:
         main = outcome.main
         panels.metrics(main, index.total_words)
@@ -108,6 +111,7 @@ def show(outcome: AskOutcome) -> None:
             st.subheader(f"Grounded sentences ({len(main.result.sentences)})")
             view.order = panels.sentence_order()
             panels.sentences_panel(main, index, outcome.doc_id, view)
+            summaries_panel(main, index)
     col_query, col_matches = st.columns([2, 3])
     with col_query:
         st.subheader("Query graph")
@@ -116,6 +120,17 @@ def show(outcome: AskOutcome) -> None:
         st.subheader("Matched nodes")
         panels.matches_panel(outcome, index)
     panels.subgraph_panel(outcome.main, index, panels.selected_node(outcome))
+
+
+def summaries_panel(run: AskRun, index: Index) -> None:
+    """``community`` / ``hybrid-summaries``: each community summary in the context, its sentences expandable."""
+    if not run.result.summaries:
+        return
+    st.subheader(f"Community summaries in the context ({len(run.result.summaries)})")
+    st.caption("Each summary enters the context as the source sentences below it; the answer cites those ids.")
+    for summary in run.result.summaries:
+        with st.expander(communities_view.unit_header(summary)):
+            st.html(communities_view.unit_html(summary, lambda sid: index.sentence(sid).original))
 
 
 def audit_panel(run: AskRun, index: Index) -> None:

@@ -10,6 +10,7 @@ import streamlit as st
 from kgcore.audit import send_failures_to_audit
 from kgcore.core.settings import ANSWERERS, METHODS
 from kgcore.evaluate import EvalRun, evaluate, is_failure, load_qa, parse_values, settings_grid
+from kgcore.evaluate.judge import Judge, JudgeCache, judge_settings, judge_unavailable
 from kgcore.query.answer import default_answerer
 from ui import evaluate_view as view
 from ui import resources
@@ -17,7 +18,7 @@ from ui.boot import ensure_app_navigation
 from ui.diff_panel import compare_panel
 from ui.errors import reported
 from ui.identity import reviewer_sidebar
-from ui.labels import METHOD_LABELS
+from ui.labels import METHOD_LABELS, label
 from ui.markup import md_escape
 from ui.state import get_state
 from ui.widgets import pick_collection
@@ -56,7 +57,7 @@ def qa_items():
 def grid_controls(settings):
     """Methods and retrieval settings; returns (grid, answerer) or None when a value is invalid."""
     c1, c2 = st.columns([3, 2])
-    methods = c1.multiselect("Methods", METHODS, default=list(METHODS), format_func=METHOD_LABELS.get,
+    methods = c1.multiselect("Methods", METHODS, default=list(METHODS), format_func=lambda m: label(METHOD_LABELS, m),
                              key="eval.methods")
     default = default_answerer(settings)
     answerer = c2.selectbox("Answerer", ANSWERERS, index=ANSWERERS.index(default), key="eval.answerer")
@@ -78,7 +79,18 @@ def grid_controls(settings):
     return None
 
 
-def run_evaluation(doc_id, items, grid, answerer) -> None:
+def judge_control(settings) -> bool:
+    """The LLM judge's checkbox, or why the judge is unavailable (then False)."""
+    reason = judge_unavailable(settings)
+    if reason:
+        st.info(f"LLM judge unavailable: {md_escape(reason)}.", icon=":material/gavel:")
+        return False
+    model = judge_settings(settings).openai_model
+    return st.checkbox(f"Score the answers with the LLM judge ({md_escape(model)}): relevance, correctness and "
+                       "completeness, 1-5", key="eval.judge")
+
+
+def run_evaluation(doc_id, items, grid, answerer, use_judge: bool = False) -> None:
     bar = st.progress(0.0, text="starting")
 
     def progress(stage: str, done: int, total: int) -> None:
@@ -86,7 +98,9 @@ def run_evaluation(doc_id, items, grid, answerer) -> None:
 
     st.session_state.pop(RUN_KEY, None)  # a failed run must not leave the previous table looking current
     st.session_state.pop(SENT_KEY, None)
-    run = evaluate(resources.query_engine(), doc_id, items, grid, answerer, progress, keep_failures=True)
+    engine = resources.query_engine()
+    judge = Judge(resources.settings(), JudgeCache.for_store(engine.store.root)) if use_judge else None
+    run = evaluate(engine, doc_id, items, grid, answerer, progress, keep_failures=True, judge=judge)
     bar.progress(1.0, text=f"done in {run.meta[0]['seconds']:.1f} s")
     st.session_state[RUN_KEY] = run
 
@@ -99,6 +113,20 @@ def show_summary(run: EvalRun) -> None:
                f"**{md_escape(meta['bertscore_model'])}** (scores are comparable only with the same encoder). "
                "EM, SM, ROUGE-L, BERTScore, evidence hit and answer-token recall are ×100; latencies are medians.")
     st.dataframe(view.summary_frame(run.summary), hide_index=True, key="eval.summary")
+    if view.judged(run.summary):
+        show_judge(run)
+
+
+def show_judge(run: EvalRun) -> None:
+    st.subheader("LLM judge")
+    st.caption(view.judge_caption(run.meta[0]))
+    st.dataframe(view.judge_frame(run.summary), hide_index=True, key="eval.judge_table")
+    errors = view.judge_errors(run.records)
+    if errors:
+        scored = sum(1 for r in run.records if r.judge is not None) - len(errors)
+        level = st.error if not scored else st.warning
+        level(f"{len(errors)} judge calls failed ({scored} scored), e.g. {md_escape(errors[0])}",
+              icon=":material/error:")
 
 
 def show_charts(run: EvalRun) -> None:
@@ -131,6 +159,8 @@ def show_question(run: EvalRun) -> None:
             st.caption(f"EM {r.exact_match:.0f} · SM {r.sequence_match:.0f} · BERTScore {r.bertscore:.2f} · "
                        f"evidence hit {r.evidence_hit} · answer-token recall {r.answer_token_recall:.2f} · "
                        f"{r.context_words} words · retrieval {r.retrieval_ms:.0f} ms · answer {r.answer_ms:.0f} ms")
+            if r.judge is not None:
+                st.caption(md_escape(view.judge_line(r.judge)))
             texts = [f"[{sid}] {index.sentence(sid).original}" for sid in r.sentence_ids[:50]
                      if index.has_sentence(sid)]
             st.text("\n".join(texts) + (f"\n… and {len(r.sentence_ids) - 50} more" if len(r.sentence_ids) > 50 else ""))
@@ -182,9 +212,10 @@ def main() -> None:
         n = st.number_input("Questions (the first N of the set)", 1, len(items), len(items), key="eval.limit")
         items = items[: int(n)]
         st.caption(f"{len(grid)} settings × {len(items)} questions = {len(grid) * len(items)} answers.")
+        use_judge = judge_control(resources.settings())
         if st.button("Run evaluation", type="primary", icon=":material/play_arrow:", key="eval.run"):
             with reported("Evaluating"):
-                run_evaluation(doc_id, items, grid, answerer)
+                run_evaluation(doc_id, items, grid, answerer, use_judge)
     run = st.session_state.get(RUN_KEY)
     if isinstance(run, EvalRun):
         with reported("Showing the evaluation"):

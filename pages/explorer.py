@@ -7,13 +7,19 @@ from __future__ import annotations
 import streamlit as st
 
 from kgcore.index.cites import Citation, collection_citing
+from kgcore.index.communities import communities
+from kgcore.index.communities.overview import overview_markdown
+from kgcore.index.entities import entity_groups, entity_of
+from kgcore.index.entities.types import type_set_of
 from kgcore.index.store import Index
-from ui import context_panels, resources
+from ui import communities_view, context_panels, resources
 from ui.ask_view import grounded_html, node_terms
 from ui.boot import ensure_app_navigation
 from ui.cites_view import citing_html
+from ui.entities_review_view import entity_type_column, keep_entity_type
 from ui.errors import reported
 from ui.explorer_view import (
+    SEARCH_LIMIT,
     colour_by_document,
     document_palette,
     graph_stats,
@@ -47,11 +53,17 @@ def cached_shared(root: str, doc_id: str, stamp: str):
 
 def pick_node(index: Index) -> tuple[str | None, int, int]:
     state = get_state()
-    c_search, c_depth, c_max = st.columns([3, 1, 1])
+    c_search, c_type, c_depth, c_max = st.columns([3, 1, 1, 1])
     query = c_search.text_input("Search nodes by text", key="explorer.query", placeholder="e.g. McGregor, pie, lost")
+    wanted = c_type.selectbox("Entity type", ["", *type_set_of(index).types], key="explorer.entity_type",
+                              format_func=lambda t: t or "any node")
     depth = c_depth.slider("Depth", 1, 3, 1, key="explorer.depth")
     max_nodes = c_max.number_input("Max nodes", 10, MAX_NODES, 120, 10, key="explorer.max_nodes")
-    table = search_nodes(index.graph, query)
+    table = search_nodes(index.graph, query, limit=len(index.graph.nodes) if wanted else SEARCH_LIMIT)
+    if wanted:
+        with st.spinner("Typing the collection's entities (once per collection version)…"):
+            type_of = {n: g.entity_type for g in entity_groups(index) for n in g.node_ids}
+        table = entity_type_column(keep_entity_type(table, type_of, wanted, SEARCH_LIMIT), type_of)
     if table.empty:
         st.warning(f"No node label or text contains “{md_escape(query)}”.", icon=":material/search_off:")
         return None, int(depth), int(max_nodes)
@@ -88,6 +100,10 @@ def neighbourhood_view(index: Index, doc_id: str, node_id: str, depth: int, max_
     texts = {s.id: s.original for s in index.sentences}
     page = GraphPage(height=560, notice=hood.notice(), sentence_texts=texts, selected=node_id, legend_colors=legend)
     st.markdown(f"**Neighbourhood of {md_escape(node.label)}** ({node.node_type}, depth {depth})")
+    entity_id = entity_of(index).get(node_id)
+    if entity_id is not None:
+        st.page_link("pages/entity.py", label=f"Entity page of {md_escape(node.label)}", icon=":material/badge:",
+                     query_params={"doc": doc_id, "entity": entity_id})
     st.iframe(graph_html(nodes, edges, page), height=600, alt="Neighbourhood graph")
     grounded_sentences(index, doc_id, node_id)
 
@@ -159,6 +175,37 @@ def statistics(root: str, doc_id: str, index: Index) -> None:
         col.plotly_chart(figure)
 
 
+def communities_tab(doc_id: str, index: Index) -> None:
+    """The hierarchy of communities as a treemap; one community's title, summary, members and documents."""
+    engine = resources.engine()
+    with st.spinner("Finding communities and summarising them (once per collection version)…"):
+        ci = communities(index, engine.embedder, engine.settings)
+    if not ci.summaries:
+        st.info("No communities: no entity of this collection is linked to another.", icon=":material/info:")
+        return
+    h = ci.hierarchy
+    st.caption(f"{len(h.at_level(0))} top-level communities, {len(h.communities)} in all over {h.levels} levels "
+               f"({h.algorithm}, at most {h.max_cluster_size} entities before a split; modularity "
+               f"{h.modularity[0]:.2f}); sized by grounded sentences.")
+    st.plotly_chart(communities_view.treemap_figure(ci), key="explorer.communities.treemap")
+    chosen = st.selectbox("Community", communities_view.choices(ci), key="explorer.community",
+                          format_func=lambda cid: communities_view.community_choice(ci, cid))
+    summary = ci.summary(chosen)
+    st.markdown(f"##### {md_escape(summary.title)}")
+    st.html(communities_view.summary_html(summary, lambda sid: index.sentence(sid).original
+                                          if index.has_sentence(sid) else ""))
+    c_members, c_docs = st.columns([3, 1])
+    c_members.dataframe(communities_view.members_rows(ci, chosen, lambda m: index.graph.nodes[m].label,
+                                                      lambda m: index.node_documents.get(m, [])),
+                        hide_index=True, height=240)
+    c_docs.markdown("**Documents**\n\n" + "\n".join(f"- {md_escape(d)}" for d in summary.documents))
+    with st.expander("Levels and modularity"):
+        st.dataframe(communities_view.statistics_rows(ci), hide_index=True)
+    st.download_button("Download the collection overview (markdown)", overview_markdown(doc_id, ci),
+                       file_name=f"{doc_id}.overview.md", mime="text/markdown", icon=":material/download:",
+                       key="explorer.overview")
+
+
 def downloads(doc_id: str, index: Index) -> None:
     st.markdown("The collection's whole grounded graph, with every node's and edge's `grounded_texts` sentence ids.")
     c1, c2 = st.columns(2)
@@ -176,8 +223,9 @@ def main() -> None:
         return
     root = resources.store_root()
     index = resources.engine().index(doc_id)
-    tab_hood, tab_shared, tab_context, tab_citations, tab_cites, tab_stats, tab_download = st.tabs(
-        ["Neighbourhood", "Shared entities", "Context graph", "Citations", "Who cites…", "Statistics", "Download"])
+    tab_hood, tab_shared, tab_context, tab_citations, tab_cites, tab_communities, tab_stats, tab_download = st.tabs(
+        ["Neighbourhood", "Shared entities", "Context graph", "Citations", "Who cites…", "Communities", "Statistics",
+         "Download"])
     with tab_hood:
         node_id, depth, max_nodes = pick_node(index)
         if node_id:
@@ -190,6 +238,8 @@ def main() -> None:
         context_panels.citations_tab(root, doc_id, index)
     with tab_cites, reported("Who cites"):
         who_cites(root, doc_id, index)
+    with tab_communities, reported("Communities"):
+        communities_tab(doc_id, index)
     with tab_stats:
         statistics(root, doc_id, index)
     with tab_download:

@@ -19,6 +19,7 @@ import pandas as pd
 
 from kgcore.evaluate import SUMMARY_COLUMNS, EvalRecord, EvalRun, is_failure
 from kgcore.evaluate.qaset import MAX_QA_BYTES, QAItem, parse_qa
+from ui.markup import md_escape
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Folders searched for bundled QA sets (CSV files whose name contains "qa").
@@ -165,3 +166,72 @@ def csv_text(frame: pd.DataFrame) -> str:
 
 def run_summary_json(run: EvalRun) -> str:
     return json.dumps({"runs": run.meta, "columns": SUMMARY_COLUMNS, "rows": run.summary}, ensure_ascii=False, indent=1)
+
+
+#: The LLM judge's summary columns (kgcore.evaluate.records.JUDGE_COLUMNS) with the page's headers.
+JUDGE_HEADERS = {
+    "label": "setting", "judge_relevance": "relevance", "judge_correctness": "correctness",
+    "judge_completeness": "completeness", "judge_success_rate": "success %", "judge_failures": "failed calls",
+}
+
+
+def judged(rows: Sequence[dict]) -> bool:
+    """Whether the run's answers were scored by the LLM judge.
+
+    >>> judged([{"label": "dense"}]), judged([{"label": "dense", "judge_failures": 0}])
+    (False, True)
+    """
+    return bool(rows) and "judge_failures" in rows[0]
+
+
+def judge_frame(rows: Sequence[dict]) -> pd.DataFrame:
+    """One row per setting: the judge's mean scores (1-5, successful calls only), success rate and failures.
+
+    >>> row = {"doc_id": "d", "label": "dense k=10", "questions": 2, "judge_relevance": 4.5,
+    ...        "judge_correctness": 4.0, "judge_completeness": 3.0, "judge_success_rate": 50.0, "judge_failures": 0}
+    >>> judge_frame([row]).iloc[0].to_dict()["success %"]
+    50.0
+    """
+    frame = pd.DataFrame(rows)
+    keep = (["doc_id"] if frame["doc_id"].nunique() > 1 else []) + list(JUDGE_HEADERS)
+    return frame[keep].rename(columns={"doc_id": "document", **JUDGE_HEADERS})
+
+
+def judge_errors(records: Sequence[EvalRecord]) -> list[str]:
+    """The reasons of the failed judge calls, in run order (a failed call is not scored, never a zero).
+
+    >>> r = EvalRecord("d", "dense", "dense", {}, 1, "q", ["a"], "", "a", judge={"ok": False, "error": "HTTP 500"})
+    >>> judge_errors([r])
+    ['HTTP 500']
+    """
+    return [r.judge["error"] for r in records if r.judge is not None and not r.judge["ok"]]
+
+
+def judge_caption(meta: dict) -> str:
+    """What the judge scores mean, with its model and prompt version (markdown, escaped).
+
+    >>> "qwen3" in judge_caption({"judge_model": "qwen3", "judge_prompt_version": "judge-v1"})
+    True
+    """
+    model, version = md_escape(meta.get("judge_model", "?")), md_escape(meta.get("judge_prompt_version", "?"))
+    return (f"Judge **{model}**, prompt {version}: "
+            "relevance, correctness and completeness from 1 (very poor) to 5 (fully correct and comprehensive), "
+            "means over the successful calls; an answer succeeds when relevance ≥ 4, correctness ≥ 4 and "
+            "completeness ≥ 3. Failed calls are counted, not scored.")
+
+
+def judge_line(score: dict) -> str:
+    """One record's judge outcome in words.
+
+    >>> judge_line({"ok": True, "relevance": 5, "correctness": 4, "completeness": 2, "success": False,
+    ...             "rationale": "misses the buns"})
+    'judge: relevance 5 · correctness 4 · completeness 2 → failed (misses the buns)'
+    >>> judge_line({"ok": False, "error": "timed out"})
+    'judge call failed (not scored): timed out'
+    """
+    if not score["ok"]:
+        return f"judge call failed (not scored): {score['error']}"
+    verdict = "succeeded" if score["success"] else "failed"
+    why = f" ({score['rationale']})" if score.get("rationale") else ""
+    return (f"judge: relevance {score['relevance']} · correctness {score['correctness']} · "
+            f"completeness {score['completeness']} → {verdict}{why}")

@@ -20,6 +20,9 @@ METHOD_LABELS = {
     "bm25": "BM25 (keywords)",
     "hybrid": "Hybrid (dense + BM25)",
     "qa-kg": "QA pairs (generated questions)",
+    "entities": "Entities (resolved entities and their neighbourhoods)",
+    "community": "Community summaries (GraphRAG-global-like)",
+    "hybrid-summaries": "Hybrid + community summaries (seed 002)",
     "full": "Full document",
     "none": "No context",
 }

@@ -1,4 +1,5 @@
-"""Command line: ``python -m kgcore index|remove|delete|list|show|ask|eval|sentences|cites|audit|doctor``.
+"""Command line: ``python -m kgcore index|remove|delete|list|show|ask|eval|sentences|cites|overview|audit|doctor``
+(and ``entities``).
 
 Exit codes: 0 ok, 2 bad input or configuration, a server that cannot be reached, or a damaged index (the
 message names the file or field, the reason and what to do; also when some
@@ -18,7 +19,9 @@ import warnings
 from kgcore.cli.audit import add_audit
 from kgcore.cli.commands import cmd_ask, cmd_delete, cmd_index, cmd_list, cmd_remove, cmd_show
 from kgcore.cli.doctor import add_doctor
+from kgcore.cli.entities import add_entities
 from kgcore.cli.evaluation import add_eval
+from kgcore.cli.overview import add_overview
 from kgcore.cli.reading import add_reading
 from kgcore.core.errors import (
     DamagedIndexError,
@@ -45,6 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_ask(sub)
     add_eval(sub)
     add_reading(sub)
+    add_overview(sub)
+    add_entities(sub)
     add_audit(sub)
     add_doctor(sub)
     for sp in sub.choices.values():

@@ -12,6 +12,7 @@ from kgcore.core.errors import InputError
 from kgcore.core.settings import ANSWERERS, METHODS
 from kgcore.evaluate import BertScorer, EvalRun, evaluate, format_table, load_qa, settings_grid, write_outputs
 from kgcore.evaluate.grid import parse_method, parse_tau, parse_values
+from kgcore.evaluate.judge import PROMPT_VERSION, Judge, JudgeCache, judge_unavailable
 from kgcore.index.embed import get_embedder
 from kgcore.query.engine import QueryEngine
 
@@ -30,14 +31,17 @@ def cmd_eval(args: argparse.Namespace) -> int:
     for doc_id in docs:
         engine.index(doc_id)  # fail fast on an unknown document
     scorer = BertScorer(get_embedder(args.bertscore_model, "cpu", "torch") if args.bertscore_model else None)
+    judge = _judge(engine) if args.judge else None
     run = EvalRun.concat(evaluate(engine, d, items, grid, args.answerer, StderrProgress(not args.quiet), scorer,
-                                  keep_failures=args.send_failures) for d in docs)
+                                  keep_failures=args.send_failures, judge=judge) for d in docs)
     for meta in run.meta:
         meta["qa_file"] = str(args.qa)
     paths = write_outputs(run, args.out)
     print(format_table(run.summary))
     print(f"BERTScore encoder: {scorer.model_name}; answerer: {run.meta[0]['answerer']}; "
           f"wrote {', '.join(str(p) for p in paths.values())}", file=sys.stderr)
+    if judge is not None and not _report_judge(run, judge):
+        return 1
     errors = [r.error for r in run.records if r.error]
     if args.send_failures:
         sent = send_failures_to_audit(engine, run, AuditDB.for_store(engine.store.root))
@@ -49,6 +53,31 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if errors:
         print(f"warning: {len(errors)} of {len(run.records)} answers failed, e.g. {errors[0]}", file=sys.stderr)
     return 0
+
+
+def _judge(engine: QueryEngine) -> Judge:
+    """The LLM judge with its cache in the store's folder; exit 2 naming what to set when none is configured."""
+    reason = judge_unavailable(engine.settings)
+    if reason:
+        raise InputError("--judge", reason)
+    return Judge(engine.settings, JudgeCache.for_store(engine.store.root))
+
+
+def _report_judge(run: EvalRun, judge: Judge) -> bool:
+    """Print the judge's tally; False (an error printed) when every judge call failed."""
+    scores = [r.judge for r in run.records if r.judge is not None]
+    failed = [s for s in scores if not s["ok"]]
+    cached = sum(1 for s in scores if s["cached"])
+    print(f"judge {judge.model} ({PROMPT_VERSION}): {len(scores) - len(failed)} of {len(scores)} answers scored, "
+          f"{cached} from the cache {judge.cache.path if judge.cache else ''}, {len(failed)} failed", file=sys.stderr)
+    if scores and len(failed) == len(scores):
+        print(f"error: every judge call failed ({len(failed)} of {len(scores)}), e.g. {failed[0]['error']}",
+              file=sys.stderr)
+        return False
+    if failed:
+        print(f"warning: {len(failed)} judge calls failed (not scored, not counted), e.g. {failed[0]['error']}",
+              file=sys.stderr)
+    return True
 
 
 def add_eval(sub) -> None:
@@ -69,6 +98,10 @@ def add_eval(sub) -> None:
                     help="local sentence-transformers folder (default: bundled MiniLM)")
     ev.add_argument("--send-failures", action="store_true",
                     help="save failed answers with an automatic diagnosis in the store's audit database")
+    ev.add_argument("--judge", action="store_true",
+                    help="also score every answer 1-5 for relevance, correctness and completeness with the LLM judge "
+                         "(KGCORE_JUDGE_MODEL / KGCORE_JUDGE_BASE_URL, else the answerer's endpoint); cached in "
+                         "<store>/judge_cache.sqlite")
     ev.add_argument("--out", required=True, help="output folder for results.jsonl, summary.json, summary.csv")
     ev.set_defaults(func=cmd_eval)
 

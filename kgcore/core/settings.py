@@ -40,7 +40,8 @@ EMBEDDING_VARIANTS = ("basic", "neighbor", "attention")
 EMBEDDING_BACKENDS = ("auto", "onnx", "torch", "onnx-int8")
 #: When the Chroma copy of a collection is written (see ``Settings.chroma_sync``).
 CHROMA_SYNCS = ("auto", "commit", "lazy")
-METHODS = ("groundedkg", "lesegr", "dense", "bm25", "hybrid", "qa-kg", "full", "none")
+METHODS = ("groundedkg", "lesegr", "dense", "bm25", "hybrid", "qa-kg", "entities", "community", "hybrid-summaries",
+           "full", "none")
 #: How GroundedKG ranks its sentences under a budget: ``fused`` (alignment, BM25 and dense relevance propagated
 #: over the contextual graph, :mod:`kgcore.query.fused`) or ``graph-score`` (the earlier hand-weighted score).
 RANKINGS = ("fused", "graph-score")
@@ -94,12 +95,31 @@ class Settings:
     openai_api_key: str = field(default="", repr=False)
     openai_timeout_s: float = 60.0
     openai_retries: int = 3
+    #: The LLM judge of ``kgcore eval --judge`` (kgcore.evaluate.judge): its own endpoint and model
+    #: (``KGCORE_JUDGE_BASE_URL``, ``KGCORE_JUDGE_MODEL``); empty: the answerer's. The key is the answerer's.
+    judge_base_url: str = ""
+    judge_model: str = ""
     #: Generate and embed QA pairs while indexing (``KGCORE_QA_PAIRS=1``); off by default because ``qa-kg``
     #: does not yet beat the other methods (issue #15) and the stage adds about 40 % to indexing; without it
     #: the pairs of a document are generated from its stored frames the first time ``qa-kg`` needs them.
     qa_pairs: bool = False
     #: Also generate QA pairs with the OpenAI-compatible endpoint at indexing time (``KGCORE_QA_LLM=1``).
     qa_llm: bool = False
+    #: An entity gets a grounded description (kgcore.index.entities.describe) when grounded in at least this
+    #: many sentences (``KGCORE_ENTITY_MIN_GROUNDING``).
+    entity_min_grounding: int = 3
+    #: Write entity descriptions with the OpenAI-compatible endpoint (``KGCORE_ENTITY_DESCRIBE_LLM=1``);
+    #: off: the offline extractive descriptions.
+    entity_describe_llm: bool = False
+    #: Communities of the grounded graph (kgcore.index.communities): ``leiden`` (graspologic-native), ``leidenalg``
+    #: or ``louvain`` (``KGCORE_COMMUNITY_ALGORITHM``), the largest community before it is split one level deeper
+    #: (``KGCORE_COMMUNITY_MAX_SIZE``, 10 as GraphRAG) and the seed (``KGCORE_COMMUNITY_SEED``).
+    community_algorithm: str = "leiden"
+    community_max_size: int = 10
+    community_seed: int = 42
+    #: Write abstractive community reports with the OpenAI-compatible endpoint (``KGCORE_COMMUNITY_LLM=1``);
+    #: off: the offline extractive summaries.
+    community_llm: bool = False
     #: A local sentence-transformers CrossEncoder folder that reranks ``qa-kg`` candidates (empty: offline scorer).
     reranker_model: str = ""
     #: A Chroma server (``http://host:port``, ``KGCORE_CHROMA_URL``) holding every collection's Chroma copy instead
@@ -151,8 +171,18 @@ class Settings:
             openai_api_key=env.get("KGCORE_OPENAI_API_KEY") or env.get("OPENAI_API_KEY") or "",
             openai_timeout_s=_env_float(env, "KGCORE_OPENAI_TIMEOUT_S", d.openai_timeout_s),
             openai_retries=int(_env_float(env, "KGCORE_OPENAI_RETRIES", d.openai_retries)),
+            judge_base_url=env.get("KGCORE_JUDGE_BASE_URL") or "",
+            judge_model=env.get("KGCORE_JUDGE_MODEL") or "",
             qa_pairs=(env.get("KGCORE_QA_PAIRS") or "").strip().lower() in ("1", "true", "yes", "on"),
             qa_llm=(env.get("KGCORE_QA_LLM") or "").strip().lower() in ("1", "true", "yes", "on"),
+            entity_min_grounding=max(1, int(_env_float(env, "KGCORE_ENTITY_MIN_GROUNDING",
+                                                       d.entity_min_grounding))),
+            entity_describe_llm=(env.get("KGCORE_ENTITY_DESCRIBE_LLM") or "").strip().lower()
+            in ("1", "true", "yes", "on"),
+            community_algorithm=(env.get("KGCORE_COMMUNITY_ALGORITHM") or d.community_algorithm).strip().lower(),
+            community_max_size=int(_env_float(env, "KGCORE_COMMUNITY_MAX_SIZE", d.community_max_size)),
+            community_seed=int(_env_float(env, "KGCORE_COMMUNITY_SEED", d.community_seed)),
+            community_llm=(env.get("KGCORE_COMMUNITY_LLM") or "").strip().lower() in ("1", "true", "yes", "on"),
             reranker_model=env.get("KGCORE_RERANKER_MODEL") or "",
             chroma_url=check_chroma_url(env.get("KGCORE_CHROMA_URL") or ""),
             chroma_token=(env.get("KGCORE_CHROMA_TOKEN") or "").strip(),

@@ -303,6 +303,9 @@ class SelectedSentence:
     #: Why it ranked, for the rankings over the contextual graph (``lesegr``, fused GroundedKG): its lexical,
     #: dense and graph relevance, its own and propagated score, and the neighbours that lifted it.
     signals: dict = field(default_factory=dict)
+    #: The context unit the sentence came in: a community id (``L0.3``) when it backs that community's summary
+    #: (``community``, ``hybrid-summaries``; see ``QueryResult.summaries``), "" for a sentence retrieved alone.
+    unit: str = ""
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -329,6 +332,9 @@ class QueryResult:
     candidates: int = 0
     #: ``qa-kg``: the ranked question–answer pairs behind the context, with why each ranked.
     qa_pairs: list[dict] = field(default_factory=list)
+    #: ``community`` / ``hybrid-summaries``: the community summaries in the context, best first (community, title,
+    #: level, score, kind, claims with their sentence ids, and ``sentence_ids``: the context sentences backing it).
+    summaries: list[dict] = field(default_factory=list)
 
     @property
     def context_words(self) -> int:

@@ -14,7 +14,7 @@ from kgcore.core.errors import InputError
 from kgcore.core.settings import METHODS, RetrievalOptions
 
 #: Methods whose ranking is cut at K when no budget is given.
-RANKED = ("lesegr", "dense", "bm25", "hybrid", "qa-kg")
+RANKED = ("lesegr", "dense", "bm25", "hybrid", "qa-kg", "entities", "community")
 
 
 def canonical_options(options: RetrievalOptions) -> RetrievalOptions:

@@ -28,6 +28,7 @@ from kgcore.core.settings import RetrievalOptions
 from kgcore.core.types import Answer, QueryResult
 from kgcore.core.version import __version__
 from kgcore.evaluate.grid import canonical_options, setting_label
+from kgcore.evaluate.judge import PROMPT_VERSION, Judge
 from kgcore.evaluate.metrics import BertScorer, answer_token_recall, evidence_hit, exact_match, rouge_l, sequence_match
 from kgcore.evaluate.qaset import QAItem
 from kgcore.evaluate.records import EvalRecord, EvalRun, is_failure
@@ -41,8 +42,11 @@ Progress = Callable[[str, int, int], None]
 
 def evaluate(engine: QueryEngine, doc_id: str, qa_items: Sequence[QAItem], settings_grid: Sequence[RetrievalOptions],
              answerer: str | None = None, progress: Progress | None = None, scorer: BertScorer | None = None,
-             keep_failures: bool = False) -> EvalRun:
+             keep_failures: bool = False, judge: Judge | None = None) -> EvalRun:
     """Run every setting over every question on ``doc_id``; see the module docstring.
+
+    With a ``judge`` (:class:`kgcore.evaluate.judge.Judge`) every answer is also scored by the LLM judge
+    against the QA set's answers (``record.judge``; summary columns ``judge_*``).
 
     ``progress("eval", done, total)`` is called after each question;
     ``keep_failures`` keeps the QueryResult and Answer of failed records in
@@ -64,12 +68,16 @@ def evaluate(engine: QueryEngine, doc_id: str, qa_items: Sequence[QAItem], setti
     total = len(grid) * len(qa_items)
     for options, item in itertools.product(grid, qa_items):
         record, result, answer = _evaluate_one(engine, index, item, options, answerer, scorer, answers)
+        if judge is not None and answer is not None:
+            record.judge = judge.score(item.question, record.prediction, item.answers).to_dict()
         if keep_failures and is_failure(record):
             kept[len(records)] = (result, answer)
         records.append(record)
         if progress:
             progress("eval", len(records), total)
     meta = _provenance(index, answerer, generator.model, scorer, len(qa_items), grid, started)
+    if judge is not None:
+        meta.update(judge_model=judge.model, judge_prompt_version=PROMPT_VERSION)
     return EvalRun([meta], records, summarize(records, {doc_id: meta["index"]}), kept)
 
 

@@ -12,6 +12,11 @@ SUMMARY_COLUMNS = {
     "context_sentences": "Sents", "context_words": "Words", "book_pct": "%Book",
     "retrieval_ms_p50": "Ret.ms", "answer_ms_p50": "Ans.ms",
 }
+#: Summary columns of a run scored by the LLM judge (means 1-5 of the successful calls, success rate ×100).
+JUDGE_COLUMNS = {
+    "judge_relevance": "J.Rel", "judge_correctness": "J.Cor", "judge_completeness": "J.Com",
+    "judge_success_rate": "J.Succ", "judge_failures": "J.Fail",
+}
 
 
 @dataclass
@@ -41,6 +46,8 @@ class EvalRecord:
     answer_cached: bool = False
     sentence_ids: list[str] = field(default_factory=list)
     error: str = ""
+    #: The LLM judge's score (:meth:`kgcore.evaluate.judge.JudgeScore.to_dict`) when the run was judged.
+    judge: dict | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)

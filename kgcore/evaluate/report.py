@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from kgcore.core.errors import InputError
-from kgcore.evaluate.records import SUMMARY_COLUMNS, EvalRecord, EvalRun
+from kgcore.evaluate.judge import CRITERIA, aggregate
+from kgcore.evaluate.records import JUDGE_COLUMNS, SUMMARY_COLUMNS, EvalRecord, EvalRun
 
 
 def _mean(values: list[float], scale: float = 1.0) -> float | None:
@@ -26,6 +27,7 @@ def summarize(records: Sequence[EvalRecord], variants: dict[str, str] | None = N
     >>> row["em"], row["bertscore"], row["evidence_hit_rate"], row["answer_token_recall"], row["answer_ms_p50"]
     (100.0, 90.0, None, 50.0, 4.0)
     """
+    judged = any(r.judge is not None for r in records)
     groups: dict[tuple[str, str], list[EvalRecord]] = {}
     for r in records:
         groups.setdefault((r.doc_id, r.label), []).append(r)
@@ -46,8 +48,22 @@ def summarize(records: Sequence[EvalRecord], variants: dict[str, str] | None = N
             "context_words": _mean([r.context_words for r in group]), "book_pct": _mean([r.book_pct for r in group]),
             "retrieval_ms_p50": round(statistics.median(r.retrieval_ms for r in group), 1),
             "answer_ms_p50": round(statistics.median(r.answer_ms for r in ok), 1) if ok else None,
+            **(judge_summary(group) if judged else {}),
         })
     return rows
+
+
+def judge_summary(group: Sequence[EvalRecord]) -> dict:
+    """The ``judge_*`` summary columns (:data:`JUDGE_COLUMNS`) of one setting of a judged run.
+
+    >>> r = EvalRecord("d", "none", "none", {}, 1, "q", ["a"], "", "a", judge={
+    ...     "ok": True, "relevance": 5, "correctness": 4, "completeness": 3, "success": True})
+    >>> judge_summary([r])["judge_success_rate"], judge_summary([r])["judge_failures"]
+    (100.0, 0)
+    """
+    stats = aggregate([r.judge for r in group])
+    return {"judge_" + k: stats[k] for k in (*CRITERIA, "success_rate")} | {
+        "judge_failures": stats["judge_failures"]}
 
 
 def write_outputs(run: EvalRun, out_dir: str | Path) -> dict[str, Path]:
@@ -60,7 +76,7 @@ def write_outputs(run: EvalRun, out_dir: str | Path) -> dict[str, Path]:
     paths = {"results": out / "results.jsonl", "summary_json": out / "summary.json", "summary_csv": out / "summary.csv"}
     with paths["results"].open("w", encoding="utf-8") as fh:
         fh.writelines(json.dumps(r.to_dict(), ensure_ascii=False) + "\n" for r in run.records)
-    summary = {"runs": run.meta, "columns": SUMMARY_COLUMNS, "rows": run.summary}
+    summary = {"runs": run.meta, "columns": columns_of(run.summary), "rows": run.summary}
     paths["summary_json"].write_text(json.dumps(summary, ensure_ascii=False, indent=1), encoding="utf-8")
     paths["summary_csv"].write_text(summary_csv(run.summary), encoding="utf-8")
     return paths
@@ -76,14 +92,21 @@ def summary_csv(rows: Sequence[dict]) -> str:
     return buffer.getvalue()
 
 
+def columns_of(rows: Sequence[dict]) -> dict[str, str]:
+    """:data:`SUMMARY_COLUMNS`, and :data:`JUDGE_COLUMNS` when the rows were judged."""
+    judged = bool(rows) and "judge_failures" in rows[0]
+    return {**SUMMARY_COLUMNS, **(JUDGE_COLUMNS if judged else {})}
+
+
 def format_table(rows: Sequence[dict]) -> str:
     """The summary as a fixed-width text table (a document column only when several documents)."""
     docs = len({r["doc_id"] for r in rows}) > 1
-    heads = (["Document"] if docs else []) + ["Setting"] + list(SUMMARY_COLUMNS.values())
+    columns = columns_of(rows)
+    heads = (["Document"] if docs else []) + ["Setting"] + list(columns.values())
     body = [([r["doc_id"]] if docs else []) + [r["label"]]
-            + ["-" if r[k] is None else f"{r[k]:g}" for k in SUMMARY_COLUMNS]
+            + ["-" if r[k] is None else f"{r[k]:g}" for k in columns]
             for r in rows]
     widths = [max(len(str(x)) for x in column) for column in zip(heads, *body)]
-    line = lambda cells: "  ".join(str(c).ljust(w) if i < len(heads) - len(SUMMARY_COLUMNS) else str(c).rjust(w)  # noqa: E731
+    line = lambda cells: "  ".join(str(c).ljust(w) if i < len(heads) - len(columns) else str(c).rjust(w)  # noqa: E731
                                    for i, (c, w) in enumerate(zip(cells, widths)))
     return "\n".join([line(heads), line(["-" * w for w in widths])] + [line(b) for b in body])

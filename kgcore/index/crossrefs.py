@@ -39,7 +39,7 @@ MAX_TARGETS = 3
 
 _KINDS = {
     "section": "section", "sec": "section", "sections": "section", "chapter": "section", "appendix": "section",
-    "table": "table", "tab": "table", "figure": "figure", "fig": "figure", "equation": "equation",
+    "table": "table", "tables": "table", "tab": "table", "figure": "figure", "fig": "figure", "equation": "equation",
     "eq": "equation", "rule": "rule", "rules": "rule",
 }
 #: A part number: "3", "9.2.1", a rule with a letter suffix "9.3.1A", an appendix "A" or "B.2".
@@ -63,6 +63,8 @@ def mentions(text: str) -> list[tuple[str, str]]:
     [('figure', '3'), ('section', 'A')]
     >>> mentions("under Rule \u200e\u200e14.2.2 and Rule 9.3.1A")
     [('rule', '14.2.2'), ('rule', '9.3.1A')]
+    >>> mentions("as Tables 2 and 3 show")
+    [('table', '2')]
     """
     return [(_KINDS[m.group(1).lower()], m.group(2)) for m in _MENTION_RE.finditer(text)]
 

@@ -19,6 +19,8 @@ from kgcore.index.store import Index, Store
 from kgcore.index.writer import ensure_chroma
 from kgcore.query.answer import AnswerGenerator, QAKGGenerator, default_answerer, get_generator
 from kgcore.query.baselines import retrieve_baseline
+from kgcore.query.community import retrieve_community
+from kgcore.query.entities import retrieve_entities
 from kgcore.query.fused import retrieve_lesegr
 from kgcore.query.qakg import qa_graph, retrieve_qakg
 from kgcore.query.rerank import Reranker, get_reranker
@@ -100,6 +102,11 @@ class QueryEngine:
                                  self.reranker)
         if options.method == "lesegr":
             return retrieve_lesegr(index, question, options, self.embedder)
+        if options.method in ("community", "hybrid-summaries"):
+            return retrieve_community(index, question, options, self.embedder, self.settings)
+        if options.method == "entities":
+            return retrieve_entities(index, question, options, self.embedder, load_spacy(self.settings.spacy_model),
+                                     self.settings)
         if options.method == "groundedkg":
             parser = self.parser(index.manifest.options.parser)
             return retrieve_groundedkg(index, question, options, parser, self.embedder, use_chroma)
@@ -167,6 +174,7 @@ def result_to_json(result: QueryResult, answer: Answer | None = None) -> dict:
         "sentences": [s.to_dict() for s in result.sentences],
         "context_words": result.context_words,
         "candidates": result.candidates,
+        "summaries": result.summaries,
         "answer": answer.text if answer else None,
         "answerer": answer.generator if answer else None,
         "citations": [c.to_dict() for c in answer.citations] if answer else [],

@@ -86,7 +86,8 @@ def test_cli_eval_writes_a_complete_table(peter_store, peter_index, tmp_path, ca
     assert code == 0
     rows = {r["label"]: r for r in _read_csv(out / "summary.csv")}
     assert list(rows) == [
-        "groundedkg k=10", "lesegr k=10", "dense k=10", "bm25 k=10", "hybrid k=10", "qa-kg k=10", "full", "none"]
+        "groundedkg k=10", "lesegr k=10", "dense k=10", "bm25 k=10", "hybrid k=10", "qa-kg k=10", "entities k=10",
+        "community k=10", "hybrid-summaries", "full", "none"]
     for label, row in rows.items():
         assert label in printed
         assert row["questions"] == "5" and row["errors"] == "0"
@@ -103,13 +104,13 @@ def test_cli_eval_writes_a_complete_table(peter_store, peter_index, tmp_path, ca
     for label in ("dense k=10", "bm25 k=10", "hybrid k=10"):
         assert float(rows[label]["context_sentences"]) == 10
     records = [json.loads(line) for line in (out / "results.jsonl").read_text(encoding="utf-8").splitlines()]
-    assert len(records) == 8 * 5
+    assert len(records) == len(rows) * 5
     assert {r["question_id"] for r in records} == {1, 2, 3, 4, 5}
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert (
         summary["runs"][0]["bertscore_model"] == "all-MiniLM-L6-v2" and summary["runs"][0]["answerer"] == "extractive"
     )
-    assert len(summary["rows"]) == 8
+    assert len(summary["rows"]) == len(rows)
 
 
 @pytest.mark.parametrize(("extra", "message"), [

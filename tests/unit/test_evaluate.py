@@ -129,9 +129,9 @@ def test_load_qa_names_a_missing_file(tmp_path):
 def test_grid_skips_settings_a_method_ignores():
     grid = settings_grid(METHODS, ks=[5, 10], budget_words=[0, 1000])
     labels = [setting_label(o) for o in grid]
-    # groundedkg: 2 K x 2 budgets; ranked methods (lesegr, dense, bm25, hybrid, qa-kg): 2 K without budget + 1
-    # budgeted; full: 2 budgets; none: 1.
-    assert len(grid) == 4 + 5 * 3 + 2 + 1
+    # groundedkg: 2 K x 2 budgets; ranked methods (lesegr, dense, bm25, hybrid, qa-kg, entities, community): 2 K
+    # without budget + 1 budgeted; full, hybrid-summaries: 2 budgets; none: 1.
+    assert len(grid) == 4 + 7 * 3 + 2 * 2 + 1
     assert "dense budget=1000w" in labels and "none" in labels and labels.count("full") == 1
     taus = settings_grid(["groundedkg", "dense"], taus=[None, 0.2], min_counts=[1, 2])
     assert [setting_label(o) for o in taus] == [

