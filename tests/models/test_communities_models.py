@@ -5,14 +5,17 @@ reports against a local OpenAI-compatible server (accepted, rejected then retrie
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
+import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import numpy as np
 import pytest
 
+from kgcore.core.errors import ModelUnavailableError
 from kgcore.core.settings import METHODS, RetrievalOptions, Settings
 from kgcore.core.types import SelectedSentence
 from kgcore.index.communities import detect, stored
@@ -66,7 +69,14 @@ def planted(groups: int = 4, size: int = 15, seed: int = 3) -> EntityGraph:
     return EntityGraph(tuple(f"e{i:03d}" for i in range(n)), arr, np.ones(len(arr)), np.ones(len(arr), dtype=int))
 
 
-@pytest.mark.parametrize("algorithm", ["leiden", "leidenalg", "louvain"])
+HAS_LEIDENALG = importlib.util.find_spec("leidenalg") is not None and importlib.util.find_spec("igraph") is not None
+
+
+@pytest.mark.parametrize("algorithm", [
+    "leiden",
+    pytest.param("leidenalg", marks=pytest.mark.skipif(not HAS_LEIDENALG, reason="optional (GPL): pip install "
+                                                                                  "leidenalg igraph")),
+    "louvain"])
 def test_detection_is_deterministic_bounded_and_nested(algorithm):
     eg = planted()
     first = detect(eg, algorithm, max_cluster_size=10, seed=7)
@@ -85,6 +95,12 @@ def test_detection_is_deterministic_bounded_and_nested(algorithm):
 def test_a_larger_maximum_keeps_the_planted_groups_whole():
     h = detect(planted(), "leiden", max_cluster_size=20, seed=1)
     assert h.levels == 1 and sorted(len(c.members) for c in h.communities) == [15, 15, 15, 15]
+
+
+def test_leidenalg_missing_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "leidenalg", None)  # as if not installed (it is optional: GPL-3)
+    with pytest.raises(ModelUnavailableError, match="pip install leidenalg igraph"):
+        detect(planted(), "leidenalg", max_cluster_size=10, seed=7)
 
 
 def test_bad_parameters_are_refused():

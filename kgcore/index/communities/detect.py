@@ -19,7 +19,8 @@ Robinson Crusoe (3,175 entities, 13,630)     0.06 s, 0.420  0.41 s, 0.429   0.44
 
 (seconds, level-0 modularity.)  It is 6-9 times faster than the alternatives for a level-0 modularity within 0.01; it
 is one small Rust wheel without dependencies, where leidenalg needs igraph's C core.  All three are deterministic
-for a given ``seed``.  ``leidenalg``/``igraph`` and networkx are imported only when chosen.
+for a given ``seed``.  ``leidenalg``/``igraph`` and networkx are imported only when chosen; leidenalg (GPL-3) and
+igraph (GPL-2) are not in requirements.txt, so choosing ``leidenalg`` asks for ``pip install leidenalg igraph``.
 
 A community no algorithm can split (a star: one hub entity and members linked only to it) stays a leaf over the
 maximum size; :meth:`~kgcore.index.communities.stored.CommunityIndex.size_distribution` counts them.
@@ -111,7 +112,7 @@ Raw = tuple[int, int | None, tuple[int, ...]]
 
 def _graspologic(eg: EntityGraph, max_size: int, seed: int) -> list[Raw]:
     try:
-        from graspologic_native import hierarchical_leiden  # type: ignore[import-untyped]
+        from graspologic_native import hierarchical_leiden
     except ImportError as exc:
         raise ModelUnavailableError("Leiden communities need graspologic-native: pip install "
                                     "graspologic-native==1.3.1 (or KGCORE_COMMUNITY_ALGORITHM=louvain)") from exc
@@ -163,8 +164,8 @@ def _louvain_split(adj: sparse.csr_matrix, seed: int) -> np.ndarray:
 
 def _leidenalg_split(adj: sparse.csr_matrix, seed: int) -> np.ndarray:
     try:
-        import igraph  # type: ignore[import-untyped]
-        import leidenalg  # type: ignore[import-untyped]
+        import igraph
+        import leidenalg
     except ImportError as exc:
         raise ModelUnavailableError("The leidenalg algorithm needs leidenalg and igraph: pip install leidenalg "
                                     "igraph") from exc
