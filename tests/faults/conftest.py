@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 
 import pytest
@@ -23,24 +22,17 @@ def one_torch_thread():
     torch.set_num_threads(threads)
 
 
-@pytest.fixture(scope="session", autouse=True)
-def chroma_at_commit():
-    """The tier probes the transaction with the Chroma copy written inside it (``KGCORE_CHROMA_SYNC=commit``, as
-    on a Chroma server): a kill or damage then also meets Chroma; the lazy default is tested in tests/models."""
-    before = os.environ.get("KGCORE_CHROMA_SYNC")
-    os.environ["KGCORE_CHROMA_SYNC"] = "commit"
-    yield
-    if before is None:
-        os.environ.pop("KGCORE_CHROMA_SYNC", None)
-    else:
-        os.environ["KGCORE_CHROMA_SYNC"] = before
+#: The tier probes the transaction with the Chroma copy written inside it (``KGCORE_CHROMA_SYNC=commit``, as on a
+#: Chroma server): a kill or damage then also meets Chroma.  In-process stores get it here, the probed processes
+#: from ``faultkit.ENV``; the lazy default is tested in tests/models.
+CHROMA_SYNC = "commit"
 
 
 @pytest.fixture(scope="session")
-def committed(tmp_path_factory, chroma_at_commit):
+def committed(tmp_path_factory):
     """A store with collection ``c`` (rabbit, ship) and collection ``other`` (garden), and their sentence counts."""
     root = tmp_path_factory.mktemp("committed")
-    store = Store(root)
+    store = Store(root, chroma_sync=CHROMA_SYNC)
     jobs = [Job(name, data=TEXTS[name].encode()) for name in ("rabbit.txt", "ship.txt")]
     (c,) = index_files(jobs, store, "c", workers=1)
     (other,) = index_files([Job("garden.txt", data=TEXTS["garden.txt"].encode())], store, "other", workers=1)
@@ -53,4 +45,4 @@ def store_copy(committed, tmp_path):
     """A private copy of the committed store: (its Store, the expected documents per collection)."""
     root, expected = committed
     shutil.copytree(root, tmp_path / "store")
-    return Store(tmp_path / "store"), expected
+    return Store(tmp_path / "store", chroma_sync=CHROMA_SYNC), expected

@@ -28,7 +28,7 @@ TEXTS = {
 #: Every process of the tier runs its models on one thread: several run at once on a few shared cores.
 ENV = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "ANONYMIZED_TELEMETRY": "False",
        "PYTHONPATH": str(ROOT), "KGCORE_WORKERS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-       "KGCORE_CHROMA_SYNC": "commit"}  # the probed transaction writes Chroma too (see conftest.chroma_at_commit)
+       "KGCORE_CHROMA_SYNC": "commit"}  # the probed transaction writes Chroma too (see conftest.CHROMA_SYNC)
 
 
 def write_texts(folder: Path, names=tuple(TEXTS)) -> dict[str, Path]:

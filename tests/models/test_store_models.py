@@ -81,7 +81,8 @@ def _chroma_counts(folder):
         client.close()
 
 
-def test_embedded_chroma_is_filled_on_the_first_query_that_reads_it_and_after_each_change(tmp_path):
+def test_embedded_chroma_is_filled_on_the_first_query_that_reads_it_and_after_each_change(tmp_path, monkeypatch):
+    monkeypatch.delenv("KGCORE_CHROMA_SYNC", raising=False)
     store = Store(tmp_path)  # embedded Chroma, KGCORE_CHROMA_SYNC unset: lazy
     assert not store.chroma_at_commit
     _add(store, "shelf", "tea.txt", TEA)
