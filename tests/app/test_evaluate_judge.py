@@ -3,13 +3,11 @@ at a real OpenAI-compatible HTTP server on 127.0.0.1 started by the test."""
 
 from __future__ import annotations
 
-import contextlib
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from apptest import store_copy
+from chatkit import ChatServer, completion
 from streamlit.testing.v1 import AppTest
 
 from paths import APP
@@ -19,39 +17,13 @@ ENDPOINT_VARS = ("KGCORE_OPENAI_BASE_URL", "OPENAI_BASE_URL", "KGCORE_OPENAI_MOD
                  "KGCORE_OPENAI_API_KEY", "KGCORE_JUDGE_MODEL", "KGCORE_JUDGE_BASE_URL")
 
 
-class Judge:
-    """A judge endpoint replying ``status`` with the scores; counts the prompts it was sent."""
+def Judge(status: int, scores: dict) -> ChatServer:  # noqa: N802 - reads as the server it returns
+    """A judge endpoint (serving) replying ``status`` with the scores; counts the prompts it was sent."""
+    def respond(body: dict, n: int) -> tuple[int, dict, float]:
+        ok = completion(json.dumps(scores), body["model"])
+        return status, ok if status == 200 else {"error": {"message": "judge is down"}}, 0.0
 
-    def __init__(self, status: int, scores: dict):
-        self.prompts: list[str] = []
-        endpoint = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                endpoint.prompts.append(body["messages"][0]["content"])
-                payload = {"id": "c", "object": "chat.completion", "created": 1, "model": body["model"],
-                           "choices": [{"index": 0, "finish_reason": "stop",
-                                        "message": {"role": "assistant", "content": json.dumps(scores)}}]}
-                data = json.dumps(payload if status == 200 else {"error": {"message": "judge is down"}}).encode()
-                with contextlib.suppress(OSError):
-                    self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
+    return ChatServer(respond).start()
 
 
 @pytest.fixture
@@ -62,7 +34,7 @@ def private_store(peter_store, tmp_path, monkeypatch):
         yield root
 
 
-def judged_page(monkeypatch, judge: Judge) -> AppTest:
+def judged_page(monkeypatch, judge: ChatServer) -> AppTest:
     """Evaluate two dev questions with GroundedKG and no context, extractive answers, the judge switched on."""
     monkeypatch.setenv("KGCORE_OPENAI_BASE_URL", judge.url)
     monkeypatch.setenv("KGCORE_JUDGE_MODEL", "judge-model")

@@ -9,11 +9,10 @@ import importlib.util
 import json
 import re
 import sys
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import numpy as np
 import pytest
+from chatkit import ChatServer, completion
 
 from kgcore.core.errors import ModelUnavailableError
 from kgcore.core.settings import METHODS, RetrievalOptions, Settings
@@ -248,42 +247,9 @@ def test_result_json_round_trips_and_answers_cite_sentence_ids(engine):
 
 # -- abstractive reports against a local OpenAI-compatible server ------------------------------------------
 
-class Endpoint:
+def Endpoint(reply, status=200) -> ChatServer:  # noqa: N802 - reads as the server it returns
     """A local server answering chat completions with ``reply(prompt, n)`` (n: the request's number)."""
-
-    def __init__(self, reply, status=200):
-        self.prompts: list[str] = []
-        endpoint = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                prompt = body["messages"][0]["content"]
-                endpoint.prompts.append(prompt)
-                content = reply(prompt, len(endpoint.prompts))
-                data = json.dumps({"id": "x", "object": "chat.completion", "created": 1, "model": "m",
-                                   "choices": [{"index": 0, "finish_reason": "stop",
-                                                "message": {"role": "assistant", "content": content}}]}).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-
-    def __enter__(self):
-        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc):
-        self.server.shutdown()
-        self.server.server_close()
+    return ChatServer(lambda body, n: (status, completion(reply(body["messages"][0]["content"], n), "m"), 0.0))
 
 
 def llm_settings(url: str) -> Settings:

@@ -4,13 +4,9 @@ LLM path (a real HTTP server on 127.0.0.1) is accepted, retried once, or falls b
 
 from __future__ import annotations
 
-import contextlib
-import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
 import numpy as np
 import pytest
+from chatkit import ChatServer, completion
 
 from kgcore.core.chat import ChatClient
 from kgcore.core.settings import Settings
@@ -115,46 +111,18 @@ def test_adding_and_removing_a_document_redescribes_only_changed_entities(tmp_pa
 
 
 # -- the LLM path, against a real HTTP server -------------------------------------------------------------------
-class Endpoint:
-    """A real HTTP server answering POST /v1/chat/completions from a script of (status, reply text)."""
+def Endpoint(script) -> ChatServer:  # noqa: N802 - reads as the server it returns
+    """A local chat endpoint answering request n with ``script[n - 1]`` (the last for later ones): (status, text),
+    the text a string or a function of the prompt; an error status carries the text as its message."""
+    script = list(script)
 
-    def __init__(self, script):
-        self.script = list(script)
-        self.prompts: list[str] = []
-        endpoint = self
+    def respond(body: dict, n: int) -> tuple[int, dict, float]:
+        status, text = script[min(n, len(script)) - 1]
+        if callable(text):  # a reply made from the prompt
+            text = text(body["messages"][0]["content"])
+        return status, completion(text, "m") if status == 200 else {"error": {"message": text}}, 0.0
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                endpoint.prompts.append(body["messages"][0]["content"])
-                status, text = endpoint.script[min(len(endpoint.prompts), len(endpoint.script)) - 1]
-                if callable(text):  # a reply made from the prompt
-                    text = text(endpoint.prompts[-1])
-                payload = {"id": "x", "object": "chat.completion", "created": 1, "model": "m",
-                           "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                                        "finish_reason": "stop"}]} if status == 200 else {"error": {"message": text}}
-                data = json.dumps(payload).encode()
-                with contextlib.suppress(OSError):
-                    self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-
-    def __enter__(self):
-        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc):
-        self.server.shutdown()
-        self.server.server_close()
+    return ChatServer(respond)
 
 
 def _chat(url: str) -> ChatClient:

@@ -6,15 +6,12 @@ by the test, so the request really goes through the ``openai`` package.
 
 from __future__ import annotations
 
-import contextlib
-import json
 import logging
 import socket
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from chatkit import ChatServer, scripted
 
 from kgcore.core.errors import GenerationError, InputError, ModelUnavailableError
 from kgcore.core.settings import Settings
@@ -99,45 +96,9 @@ def completion(content: str, model: str = "served-model-v1") -> dict:
     }
 
 
-class Endpoint:
+def Endpoint(script) -> ChatServer:  # noqa: N802 - reads as the server it returns
     """A real HTTP server answering POST /v1/chat/completions from a script of (status, body, delay)."""
-
-    def __init__(self, script):
-        self.script = list(script)
-        self.requests: list[dict] = []
-        endpoint = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                endpoint.requests.append(
-                    {"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "json": body}
-                )
-                status, payload, delay = endpoint.script[min(len(endpoint.requests), len(endpoint.script)) - 1]
-                time.sleep(delay)
-                data = json.dumps(payload).encode()
-                with contextlib.suppress(OSError):  # the client may have given up (timeout test)
-                    self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.server.block_on_close = False
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-
-    def __enter__(self):
-        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc):
-        self.server.shutdown()
-        self.server.server_close()
+    return ChatServer(scripted(script))
 
 
 def settings_for(url: str, **changes) -> Settings:

@@ -7,13 +7,10 @@ itself is replaced by a function that judges fixed answers, so no index or model
 
 from __future__ import annotations
 
-import contextlib
 import json
-import threading
-import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from chatkit import ChatServer
 
 from kgcore.core.settings import Settings
 from kgcore.evaluate import EvalRecord, EvalRun, summarize
@@ -41,45 +38,9 @@ def scores(relevance=5, correctness=5, completeness=4, rationale="matches the re
                        "rationale": rationale})
 
 
-class Endpoint:
+def Endpoint(reply) -> ChatServer:  # noqa: N802 - reads as the server it returns
     """POST /v1/chat/completions answered by ``reply(prompt) -> (status, body, delay)``; counts the calls."""
-
-    def __init__(self, reply):
-        self.reply = reply
-        self.prompts: list[str] = []
-        self.models: list[str] = []
-        endpoint = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                endpoint.prompts.append(body["messages"][0]["content"])
-                endpoint.models.append(body["model"])
-                status, payload, delay = endpoint.reply(body["messages"][0]["content"])
-                time.sleep(delay)
-                data = json.dumps(payload).encode()
-                with contextlib.suppress(OSError):  # the client may have given up (timeout test)
-                    self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.server.block_on_close = False
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-
-    def __enter__(self):
-        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc):
-        self.server.shutdown()
-        self.server.server_close()
+    return ChatServer(lambda body, n: reply(body["messages"][0]["content"]))
 
 
 def settings_for(url: str, **changes) -> Settings:
