@@ -1,4 +1,5 @@
-"""Sample texts several test tiers share: Peter Rabbit sentences, the paper's Table 3 sentence and its AMR.
+"""Sample texts several test tiers share: Peter Rabbit sentences, the paper's Table 3 sentence and its AMR, and a
+two-document harbour collection for the entity tests.
 
 Importable as ``samples`` (``tests/`` is on ``sys.path`` via its conftest).
 """
@@ -104,3 +105,14 @@ TABLE3_AMR = """(a / and
         :ARG0 p2
         :ARG1 p3
         :ARG2 t))"""
+
+
+# -- a two-document collection for the entity tests: Marta Vell and the Harbour Council are named in several
+# sentences, Port Ness in both documents; most other entities in one.
+LIGHT = ("Marta Vell kept the lighthouse on Gull Rock for thirty years. Every night Marta Vell climbed the tower "
+         "and lit the great lamp. The lamp could be seen from the harbour of Port Ness. During the winter storm "
+         "Marta Vell rescued two fishermen from a sinking boat. The fishermen later thanked Marta Vell at the "
+         "harbour. The Harbour Council gave Marta Vell a silver medal for her courage.")
+COUNCIL = ("The Harbour Council of Port Ness meets every Monday in the old customs house. The Harbour Council "
+           "decided to repair the northern pier in the spring. The Harbour Council also raised the fees for fishing "
+           "boats. Many fishermen protested against the new fees. The mayor of Port Ness supported the fishermen.")

@@ -12,16 +12,9 @@ from apptest import app, html_of, ok, table
 from kgcore.index.entities import entity_groups
 from kgcore.index.pipeline import Job, index_files
 from kgcore.index.store import Store
+from samples import COUNCIL, LIGHT
 from ui.entity_view import entity_link
 from ui.markup import esc
-
-LIGHT = ("Marta Vell kept the lighthouse on Gull Rock for thirty years. Every night Marta Vell climbed the tower "
-         "and lit the great lamp. The lamp could be seen from the harbour of Port Ness. During the winter storm "
-         "Marta Vell rescued two fishermen from a sinking boat. The fishermen later thanked Marta Vell at the "
-         "harbour. The Harbour Council gave Marta Vell a silver medal for her courage.")
-COUNCIL = ("The Harbour Council of Port Ness meets every Monday in the old customs house. The Harbour Council "
-           "decided to repair the northern pier in the spring. The Harbour Council also raised the fees for fishing "
-           "boats. Many fishermen protested against the new fees. The mayor of Port Ness supported the fishermen.")
 
 
 @pytest.fixture(scope="module")

@@ -17,16 +17,8 @@ from kgcore.index.pipeline import Job, index_files, remove_documents
 from kgcore.index.recovery import linked_folder
 from kgcore.index.store import Store
 from kgcore.query.engine import QueryEngine
+from samples import COUNCIL, LIGHT
 
-# Written for these tests: Marta Vell and the Harbour Council are named in several sentences (and Port Ness in
-# both documents); most other entities in one.
-LIGHT = ("Marta Vell kept the lighthouse on Gull Rock for thirty years. Every night Marta Vell climbed the tower "
-         "and lit the great lamp. The lamp could be seen from the harbour of Port Ness. During the winter storm "
-         "Marta Vell rescued two fishermen from a sinking boat. The fishermen later thanked Marta Vell at the "
-         "harbour. The Harbour Council gave Marta Vell a silver medal for her courage.")
-COUNCIL = ("The Harbour Council of Port Ness meets every Monday in the old customs house. The Harbour Council "
-           "decided to repair the northern pier in the spring. The Harbour Council also raised the fees for fishing "
-           "boats. Many fishermen protested against the new fees. The mayor of Port Ness supported the fishermen.")
 PAINTER = ("A young painter named Ilya Sorn visited Gull Rock in the summer. Ilya Sorn painted the lighthouse at "
            "sunset. Marta Vell showed Ilya Sorn the great lamp. Ilya Sorn sold the painting in Port Ness.")
 SETTINGS = Settings(entity_min_grounding=3)

@@ -15,14 +15,8 @@ from kgcore.index.pipeline import Job, index_files
 from kgcore.index.store import Store
 from kgcore.query.engine import QueryEngine, result_to_json
 from kgcore.query.entities import question_keywords
+from samples import COUNCIL, LIGHT
 
-LIGHT = ("Marta Vell kept the lighthouse on Gull Rock for thirty years. Every night Marta Vell climbed the tower "
-         "and lit the great lamp. The lamp could be seen from the harbour of Port Ness. During the winter storm "
-         "Marta Vell rescued two fishermen from a sinking boat. The fishermen later thanked Marta Vell at the "
-         "harbour. The Harbour Council gave Marta Vell a silver medal for her courage.")
-COUNCIL = ("The Harbour Council of Port Ness meets every Monday in the old customs house. The Harbour Council "
-           "decided to repair the northern pier in the spring. The Harbour Council also raised the fees for fishing "
-           "boats. Many fishermen protested against the new fees. The mayor of Port Ness supported the fishermen.")
 ORCHARD = ("Old Tomas Brel grew apples and pears in an orchard above the valley. Tomas Brel pressed the apples into "
            "cider every autumn. A hailstorm destroyed half of the pears in August. Tomas Brel sold the cider at the "
            "market of Port Ness.")
