@@ -176,23 +176,31 @@ def obliqa_retrieval(sample: int) -> dict:
             "full": "refused: the collection exceeds KGCORE_MAX_FULL_WORDS"}
 
 
+def qasper_cases(limit: int = 0) -> list[tuple[dict, list[str]]]:
+    """The QASPER questions (the first ``limit``; 0: all) with the evidence paragraphs of their answerable
+    answers; questions without any are left out."""
+    items = [json.loads(line) for line in (DATA / "qasper" / "qasper_qa.jsonl").open(encoding="utf-8")]
+    items = items[:limit] if limit else items
+    cases = [(i, [e for a in i["answers"] if not a["unanswerable"] for e in a["evidence"]]) for i in items]
+    return [(item, evidence) for item, evidence in cases if evidence]
+
+
+def evidence_recall(sentences, evidence: list[str]) -> float:
+    """The share of ``evidence`` paragraphs some selected sentence lies inside."""
+    return sum(any(inside(s.text, e) for s in sentences) for e in evidence) / len(evidence)
+
+
 def qasper_retrieval(workers: int) -> dict:
-    folder = DATA / "qasper"
-    index_collection("qasper", sorted((folder / "papers").glob("*.md")), workers)
+    index_collection("qasper", sorted((DATA / "qasper" / "papers").glob("*.md")), workers)
     engine = QueryEngine(Store(STORE))
-    items = [json.loads(line) for line in (folder / "qasper_qa.jsonl").open(encoding="utf-8")]
     rows = []
     for method in METHODS:
         for budget in BUDGETS:
             recalls = []
-            for item in items:
-                evidence = [e for a in item["answers"] if not a["unanswerable"] for e in a["evidence"]]
-                if not evidence:
-                    continue
+            for item, evidence in qasper_cases():
                 options = RetrievalOptions(method=method, budget_words=budget, documents=(doc_id_for(item["paper"]),))
                 result = engine.retrieve("qasper", item["question"], options)
-                found = [any(inside(s.text, e) for s in result.sentences) for e in evidence]
-                recalls.append(sum(found) / len(found))
+                recalls.append(evidence_recall(result.sentences, evidence))
             rows.append({"method": method, "budget_words": budget, "questions": len(recalls),
                          "evidence_recall": round(statistics.mean(recalls), 3)})
             print(json.dumps(rows[-1]), flush=True)

@@ -41,7 +41,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from collections_bench import DATA, STORE, inside, obliqa_questions
+from collections_bench import DATA, STORE, evidence_recall, inside, obliqa_questions, qasper_cases
 from common import RESULTS, STORE_ROOT, machine, write_json
 
 from kgcore.core.settings import RetrievalOptions, Settings
@@ -178,23 +178,17 @@ def obliqa_retrieval(sample: int) -> dict:
 
 def qasper_retrieval(limit: int = 0) -> dict:
     engine = QueryEngine(Store(STORE))
-    items = [json.loads(line) for line in (DATA / "qasper" / "qasper_qa.jsonl").open(encoding="utf-8")]
-    items = items[:limit] if limit else items
     rows, latency = [], {}
     for method in METHODS:
         times = []
         for budget in BUDGETS:
             recalls = []
-            for item in items:
-                evidence = [e for a in item["answers"] if not a["unanswerable"] for e in a["evidence"]]
-                if not evidence:
-                    continue
+            for item, evidence in qasper_cases(limit):
                 options = RetrievalOptions(method=method, budget_words=budget, documents=(doc_id_for(item["paper"]),))
                 start = time.perf_counter()
                 result = engine.retrieve("qasper", item["question"], options)
                 times.append((time.perf_counter() - start) * 1000)
-                found = [any(inside(s.text, e) for s in result.sentences) for e in evidence]
-                recalls.append(sum(found) / len(found))
+                recalls.append(evidence_recall(result.sentences, evidence))
             rows.append({"method": method, "budget_words": budget, "questions": len(recalls),
                          "evidence_recall": round(statistics.mean(recalls), 3)})
             print(json.dumps(rows[-1]), flush=True)

@@ -32,7 +32,7 @@ import statistics
 import sys
 import time
 
-from collections_bench import DATA, STORE, inside, obliqa_questions
+from collections_bench import STORE, evidence_recall, inside, obliqa_questions, qasper_cases
 from common import RESULTS, machine, write_json
 
 from kgcore.core.settings import RetrievalOptions, Settings
@@ -167,9 +167,7 @@ def pool_only_part(sample: int) -> dict:
 
 def qasper_part(save=lambda partial: None) -> dict:
     engine = QueryEngine(Store(STORE))
-    items = [json.loads(line) for line in (DATA / "qasper" / "qasper_qa.jsonl").open(encoding="utf-8")]
-    items = [(i, [e for a in i["answers"] if not a["unanswerable"] for e in a["evidence"]]) for i in items]
-    items = [(i, ev) for i, ev in items if ev]
+    items = qasper_cases()
     first = items[0][0]
     for method in METHODS:  # warm-up: the index, BM25 model, descriptions, entity tables
         engine.retrieve("qasper", first["question"], RetrievalOptions(method=method, budget_words=500,
@@ -181,8 +179,7 @@ def qasper_part(save=lambda partial: None) -> dict:
             for item, evidence in items:
                 options = RetrievalOptions(method=method, budget_words=budget, documents=(doc_id_for(item["paper"]),))
                 result = _run(engine, "qasper", item["question"], options, times)
-                found = [any(inside(s.text, e) for s in result.sentences) for e in evidence]
-                recalls.append(sum(found) / len(found))
+                recalls.append(evidence_recall(result.sentences, evidence))
             rows.append({"method": method, "budget_words": budget, "questions": len(recalls),
                          "evidence_recall": round(statistics.mean(recalls), 3)})
             print(json.dumps(rows[-1]), flush=True)
