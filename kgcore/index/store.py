@@ -33,6 +33,7 @@ from kgcore.core.settings import check_chroma_sync
 from kgcore.core.types import Sentence
 from kgcore.index import chroma, legacy, shard
 from kgcore.index.collection import CollectionManifest, DocumentEntry, damaged_manifest_remedy
+from kgcore.index.graph import GroundedGraph
 from kgcore.index.integrity import check_digests, check_sizes, parse_json, read_verified
 from kgcore.index.loaded import DOCUMENTS_DIR, CacheKey, Index, IndexCache
 from kgcore.index.locks import HIDDEN_PREFIX, TRASH_PREFIX, collection_lock, remove_stale
@@ -149,18 +150,7 @@ class Store:
             parts = legacy.read(path, manifest.documents[0].manifest)
             return Index(name, path, manifest, *parts, chroma=self.chroma_copy(name))
         sentences, sentence_vectors = _read_sentences(path, manifest)
-        linked = path / linked_folder(manifest.generation)
-        _first(check_sizes(linked, manifest.linked_files), _LINKED_REMEDY)
-        try:
-            graph = shard.read_graph(linked, manifest.linked_files)
-            node_ids = parse_json(linked / "node_ids.json", read_verified(linked / "node_ids.json",
-                                                                          manifest.linked_files.get("node_ids.json")))
-            node_vectors = shard.read_array(linked, "node_vectors.npy", manifest.linked_files)
-            shard.agree(linked / "node_ids.json", len(node_ids), manifest.counts.nodes or len(node_ids), "node ids")
-            shard.agree(linked / "node_vectors.npy", len(node_vectors), len(node_ids), "vectors")
-            shard.agree(linked / "graph.json", len(graph.nodes), len(node_ids), "nodes")
-        except DamagedIndexError as exc:
-            raise DamagedIndexError(exc.path, exc.reason, _LINKED_REMEDY) from None
+        graph, node_ids, node_vectors = read_linked(path, manifest)
         return Index(name, path, manifest, sentences, graph, node_ids, node_vectors, sentence_vectors,
                      chroma=self.chroma_copy(name))
 
@@ -212,6 +202,24 @@ def _chroma_server(choice: chroma.ChromaServer | Literal["env", "embedded"]) -> 
 
 
 _LINKED_REMEDY = "index any document into the collection again (the linked graph is rebuilt), or re-index with --force"
+
+
+def read_linked(path: Path, manifest: CollectionManifest) -> tuple[GroundedGraph, list[str], np.ndarray]:
+    """The linked graph, node ids and node vectors of the collection at ``path``, every file checked against the
+    manifest (a damaged one is a :class:`DamagedIndexError` saying how to rebuild it)."""
+    linked = path / linked_folder(manifest.generation)
+    _first(check_sizes(linked, manifest.linked_files), _LINKED_REMEDY)
+    try:
+        graph = shard.read_graph(linked, manifest.linked_files)
+        node_ids = parse_json(linked / "node_ids.json", read_verified(linked / "node_ids.json",
+                                                                      manifest.linked_files.get("node_ids.json")))
+        node_vectors = shard.read_array(linked, "node_vectors.npy", manifest.linked_files)
+        shard.agree(linked / "node_ids.json", len(node_ids), manifest.counts.nodes or len(node_ids), "node ids")
+        shard.agree(linked / "node_vectors.npy", len(node_vectors), len(node_ids), "vectors")
+        shard.agree(linked / "graph.json", len(graph.nodes), len(node_ids), "nodes")
+    except DamagedIndexError as exc:
+        raise DamagedIndexError(exc.path, exc.reason, _LINKED_REMEDY) from None
+    return graph, node_ids, node_vectors
 
 
 def linked_problems(path: Path, manifest: CollectionManifest, deep: bool = True) -> list[DamagedIndexError]:

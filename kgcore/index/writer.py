@@ -49,13 +49,13 @@ from kgcore.core.version import __version__
 from kgcore.index import chroma, legacy, shard
 from kgcore.index.collection import FORMAT, CollectionCounts, CollectionManifest, DocumentEntry
 from kgcore.index.embed import Embedder, embed_texts_of
-from kgcore.index.integrity import Digest, digest_of, digests, npy_bytes, parse_json, read_verified
+from kgcore.index.integrity import Digest, digest_of, digests, npy_bytes
 from kgcore.index.link import Linked, ShardGraph, link
 from kgcore.index.loaded import DOCUMENTS_DIR
 from kgcore.index.locks import HIDDEN_PREFIX, LOCKS_DIR, collection_lock
 from kgcore.index.manifest import Models
 from kgcore.index.recovery import collect_garbage
-from kgcore.index.store import COLLECTION_FILE, Store, linked_folder
+from kgcore.index.store import COLLECTION_FILE, Store, linked_folder, read_linked
 
 __all__ = ["LOCKS_DIR", "CollectionWriter", "ensure_chroma"]
 #: Where a migrated kgcore 0.1 folder's own Chroma copy waits to be removed after the commit.
@@ -216,12 +216,8 @@ class CollectionWriter:
         """Write the whole Chroma copy from the current linked graph and shards (no linking, no manifest
         change): the lazy half of ``Settings.chroma_sync``."""
         assert self.current is not None
-        folder = self.path / linked_folder(self.current.generation)
-        files = self.current.linked_files
-        node_ids = parse_json(folder / "node_ids.json", read_verified(folder / "node_ids.json",
-                                                                      files.get("node_ids.json")))
-        linked = Linked(shard.read_graph(folder, files), node_ids,
-                        shard.read_array(folder, "node_vectors.npy", files), self.current.counts.shared_entities)
+        graph, node_ids, node_vectors = read_linked(self.path, self.current)
+        linked = Linked(graph, node_ids, node_vectors, self.current.counts.shared_entities)
         self._write_chroma(linked, self.current.generation, True)
 
     def _update_chroma(self, linked: Linked, generation: int) -> None:
