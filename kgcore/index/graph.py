@@ -253,22 +253,51 @@ def merge_graphs(graphs: Iterable[GroundedGraph]) -> GroundedGraph:
     merged = GroundedGraph()
     edge_index: dict[tuple[str, str, str], Edge] = {}
     for graph in graphs:
-        for node in graph.nodes.values():
-            mine = merged.nodes.get(node.node_id)
-            if mine is None:
-                merged.nodes[node.node_id] = Node(node.node_id, node.label, list(node.texts), node.node_type,
-                                                  list(node.grounded_texts))
-                continue
-            mine.texts.extend(t for t in node.texts if t not in mine.texts)
-            mine.grounded_texts.extend(s for s in node.grounded_texts if s not in mine.grounded_texts)
-        for edge in graph.edges:
-            key = (edge.source, edge.target, edge.edge_role)
-            if key not in edge_index:
-                edge_index[key] = Edge(edge.source, edge.target, edge.edge_role, edge.edge_type, [])
-                merged.edges.append(edge_index[key])
-            edge_index[key].grounded_texts.extend(
-                s for s in edge.grounded_texts if s not in edge_index[key].grounded_texts)
+        merge_into(merged, graph, edge_index)
     return merged
+
+
+def merge_into(merged: GroundedGraph, graph: GroundedGraph,
+               edge_index: dict[tuple[str, str, str], Edge] | None = None) -> list[str]:
+    """Merge ``graph`` into ``merged`` in place, as :func:`merge_graphs` does; the ids of the nodes that were
+    new to ``merged``.  ``edge_index`` ((source, target, role) → edge of ``merged``) is built when not given.
+
+    >>> from kgcore.core.types import Node
+    >>> merged = GroundedGraph({"peter": Node("peter", "Peter", ["Peter"], "entity", ["a/text_0-0"])}, [])
+    >>> merge_into(merged, GroundedGraph({"b/pie": Node("b/pie", "pie", ["pie"], "entity", ["b/text_0-1"])}, []))
+    ['b/pie']
+    >>> list(merged.nodes)
+    ['peter', 'b/pie']
+    """
+    if edge_index is None:
+        edge_index = {(e.source, e.target, e.edge_role): e for e in merged.edges}
+    added = []
+    for node in graph.nodes.values():
+        mine = merged.nodes.get(node.node_id)
+        if mine is None:
+            merged.nodes[node.node_id] = Node(node.node_id, node.label, list(node.texts), node.node_type,
+                                              list(node.grounded_texts))
+            added.append(node.node_id)
+            continue
+        _extend_unique(mine.texts, node.texts)
+        _extend_unique(mine.grounded_texts, node.grounded_texts)
+    for edge in graph.edges:
+        key = (edge.source, edge.target, edge.edge_role)
+        if key not in edge_index:
+            edge_index[key] = Edge(edge.source, edge.target, edge.edge_role, edge.edge_type, [])
+            merged.edges.append(edge_index[key])
+        _extend_unique(edge_index[key].grounded_texts, edge.grounded_texts)
+    merged._adjacency = None  # edges may have changed
+    return added
+
+
+def _extend_unique(into: list[str], items: Iterable[str]) -> None:
+    """Append the items not yet in ``into`` (nor earlier in ``items``), keeping order."""
+    seen = set(into)
+    for item in items:
+        if item not in seen:
+            seen.add(item)
+            into.append(item)
 
 
 def build_graph(sentence_graphs: Iterable[SentenceGraph], doc_id: str = "") -> GroundedGraph:

@@ -56,6 +56,8 @@ class Linked:
     shared_vectors: dict[str, np.ndarray] = field(default_factory=dict)
     #: How many shared nodes were embedded again (the rest were reused).
     embedded: int = 0
+    #: The ids of the shared nodes.
+    shared_ids: tuple[str, ...] = ()
 
 
 def shared_key(label: str, texts: Sequence[str]) -> str:
@@ -86,21 +88,23 @@ def link(shards: Sequence[ShardGraph], embedder: Embedder, options: IndexOptions
         base[rows] = vectors
         seen[rows] += 1
     shared = [node_ids[r] for r in np.flatnonzero(seen > 1)]
-    vectors_of, embedded = _shared_vectors(graph, shared, embedder, options, known or {})
+    vectors_of, embedded = shared_vectors(graph, shared, embedder, options.alpha, known or {})
     for node_id in shared:
         base[row[node_id]] = vectors_of[shared_key(graph.nodes[node_id].label, graph.nodes[node_id].texts)]
     neighbours = [[row[n] for n in graph.neighbors(node_id)] for node_id in node_ids]
     vectors = contextualize(base, lambda i: neighbours[i], options.embedding, options.beta)
-    return Linked(graph, node_ids, np.asarray(vectors, dtype=np.float32), len(shared), vectors_of, embedded)
+    return Linked(graph, node_ids, np.asarray(vectors, dtype=np.float32), len(shared), vectors_of, embedded,
+                  tuple(shared))
 
 
-def _shared_vectors(graph: GroundedGraph, shared: Sequence[str], embedder: Embedder, options: IndexOptions,
-                    known: Mapping[str, np.ndarray]) -> tuple[dict[str, np.ndarray], int]:
-    """The basic vectors of the shared nodes by key: reused from ``known``, the others embedded in one batch."""
+def shared_vectors(graph: GroundedGraph, shared: Sequence[str], embedder: Embedder, alpha: float,
+                   known: Mapping[str, np.ndarray]) -> tuple[dict[str, np.ndarray], int]:
+    """The basic vectors of the nodes ``shared`` by :func:`shared_key`: reused from ``known``, the others
+    embedded in one batch; and how many were embedded."""
     keys = {shared_key(graph.nodes[i].label, graph.nodes[i].texts): i for i in shared}
     out = {key: np.asarray(known[key], dtype=np.float32) for key in keys if key in known}
     todo = [key for key in keys if key not in out]
     if todo:
         items = [(graph.nodes[keys[k]].label, graph.nodes[keys[k]].texts) for k in todo]
-        out.update(zip(todo, embed_texts_of(items, embedder, options.alpha)))
+        out.update(zip(todo, embed_texts_of(items, embedder, alpha)))
     return out, len(todo)

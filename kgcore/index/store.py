@@ -31,7 +31,7 @@ import numpy as np
 from kgcore.core.errors import DamagedIndexError, IndexNotFoundError, InputError, KgcoreError
 from kgcore.core.settings import check_chroma_sync
 from kgcore.core.types import Sentence
-from kgcore.index import chroma, legacy, shard
+from kgcore.index import chroma, layers, legacy, shard
 from kgcore.index.collection import CollectionManifest, DocumentEntry, damaged_manifest_remedy
 from kgcore.index.graph import GroundedGraph
 from kgcore.index.integrity import check_digests, check_sizes, parse_json, read_verified
@@ -214,9 +214,10 @@ def read_linked(path: Path, manifest: CollectionManifest) -> tuple[GroundedGraph
         node_ids = parse_json(linked / "node_ids.json", read_verified(linked / "node_ids.json",
                                                                       manifest.linked_files.get("node_ids.json")))
         node_vectors = shard.read_array(linked, "node_vectors.npy", manifest.linked_files)
-        shard.agree(linked / "node_ids.json", len(node_ids), manifest.counts.nodes or len(node_ids), "node ids")
         shard.agree(linked / "node_vectors.npy", len(node_vectors), len(node_ids), "vectors")
         shard.agree(linked / "graph.json", len(graph.nodes), len(node_ids), "nodes")
+        graph, node_ids, node_vectors = layers.apply_layers(path, manifest, graph, node_ids, node_vectors)
+        shard.agree(linked / "node_ids.json", len(node_ids), manifest.counts.nodes or len(node_ids), "node ids")
     except DamagedIndexError as exc:
         raise DamagedIndexError(exc.path, exc.reason, _LINKED_REMEDY) from None
     return graph, node_ids, node_vectors

@@ -46,7 +46,7 @@ import numpy as np
 from kgcore.core.errors import DamagedIndexError, InputError, KgcoreError, ServiceUnavailableError
 from kgcore.core.settings import IndexOptions
 from kgcore.core.version import __version__
-from kgcore.index import chroma, legacy, shard
+from kgcore.index import chroma, layers, legacy, shard
 from kgcore.index.collection import FORMAT, CollectionCounts, CollectionManifest, DocumentEntry
 from kgcore.index.embed import Embedder, embed_texts_of
 from kgcore.index.integrity import Digest, digest_of, digests, npy_bytes
@@ -167,14 +167,18 @@ class CollectionWriter:
         if self.current is not None and self.current.format == 1:
             self._migrate(embedder)
         known = _shared_cache(self.path / linked_folder(self.current.generation)) if self.current else {}
-        linked = link([self._shard_graph(d) for d in self.documents], embedder, self.options, known)
-        self._check_grounding(linked)
         generation = (self.current.generation if self.current else 0) + 1
-        files = _write_linked(self.path / linked_folder(generation), linked)
+        manifest = self._append(embedder, known, generation) if self.current else None
+        if manifest is None:  # a full link: the first commit, a removal, a re-index, or too many layers
+            linked = link([self._shard_graph(d) for d in self.documents], embedder, self.options, known)
+            self._check_grounding(linked)
+            files = _write_linked(self.path / linked_folder(generation), linked)
+            manifest = dataclasses.replace(self._manifest(_counts(linked), generation, embedder), linked_files=files)
+        elif self.store.chroma_at_commit:  # the server copy stays in step: it needs the whole linked graph
+            linked = Linked(*read_linked(self.path, manifest), manifest.counts.shared_entities)
         if self.store.chroma_at_commit:
             self._update_chroma(linked, generation)
-        manifest = self._manifest(linked, generation, round(time.perf_counter() - start, 3), embedder)
-        manifest = dataclasses.replace(manifest, linked_files=files)
+        manifest = dataclasses.replace(manifest, link_seconds=round(time.perf_counter() - start, 3))
         tmp = self.path / f"{COLLECTION_FILE}.{uuid.uuid4().hex[:8]}.tmp"
         with tmp.open("w", encoding="utf-8") as fh:
             fh.write(json.dumps(manifest.to_dict(), ensure_ascii=False, indent=1))
@@ -200,17 +204,31 @@ class CollectionWriter:
         node_ids, vectors = shard.read_base_vectors(folder, entry.files)
         return shard.read_graph(folder, entry.files), node_ids, vectors
 
-    def _manifest(self, linked: Linked, generation: int, seconds: float, embedder: Embedder) -> CollectionManifest:
+    def _append(self, embedder: Embedder, known: dict[str, np.ndarray], generation: int
+                ) -> CollectionManifest | None:
+        """The manifest of an append generation (:mod:`kgcore.index.layers`), written; None when the change
+        needs a full link."""
+        assert self.current is not None
+        target = self.path / linked_folder(generation)
+        shutil.rmtree(target, ignore_errors=True)  # left by a writer that stopped before its commit
+        done = layers.append(self.path, self.current, self.documents, embedder, known, target)
+        if done is None:
+            return None
+        _write_shared_cache(target, done.shared_vectors)
+        manifest = self._manifest((done.nodes, done.entities, done.actions, done.edges, done.shared), generation,
+                                  embedder)
+        return dataclasses.replace(manifest, linked_files=done.files)
+
+    def _manifest(self, sizes: tuple[int, int, int, int, int], generation: int, embedder: Embedder
+                  ) -> CollectionManifest:
+        """The new manifest; ``sizes``: the linked graph's nodes, entities, actions, edges and shared nodes."""
         now = datetime.now(UTC).isoformat(timespec="seconds")
         docs = [d.manifest.counts for d in self.documents]
-        types = [n.node_type for n in linked.graph.nodes.values()]
-        counts = CollectionCounts(len(docs), sum(c.sentences for c in docs), sum(c.words for c in docs),
-                                  len(linked.node_ids), types.count("entity"), types.count("action"),
-                                  len(linked.graph.edges), linked.shared)
+        counts = CollectionCounts(len(docs), sum(c.sentences for c in docs), sum(c.words for c in docs), *sizes)
         models = self.current.models if self.current else self._models or Models()
         models = dataclasses.replace(models, embedding=embedder.name, embedding_dim=embedder.dim)
         return CollectionManifest(self.name, tuple(self.documents), self.options, models, counts, __version__,
-                                  self.current.created_at if self.current else now, now, generation, seconds)
+                                  self.current.created_at if self.current else now, now, generation)
 
     def fill_chroma(self) -> None:
         """Write the whole Chroma copy from the current linked graph and shards (no linking, no manifest
@@ -237,8 +255,7 @@ class CollectionWriter:
         copy = self.store.chroma_copy(self.name)
         if rebuild:  # never written, damaged, or a writer stopped while writing it: rebuild it all
             chroma.reset(copy)
-        previous = {} if self.current is None or rebuild else _linked_vectors(
-            self.path / linked_folder(self.current.generation))
+        previous = {} if self.current is None or rebuild else _linked_vectors(self.path, self.current)
         changed = self.documents if rebuild else [d for d in self.documents if d.doc_id in self._dropped]
         documents = {}
         for entry in changed:
@@ -293,15 +310,28 @@ def _write_linked(folder: Path, linked: Linked) -> dict[str, Digest]:
         "graph.json": json.dumps(linked.graph.to_node_link(), ensure_ascii=False).encode("utf-8"),
         "node_ids.json": json.dumps(linked.node_ids, ensure_ascii=False).encode("utf-8"),
         "node_vectors.npy": npy_bytes(linked.node_vectors),
+        layers.PROPER: layers.proper_part(linked.graph, linked.shared_ids).to_json(),
     }
     for name, data in contents.items():
         (tmp / name).write_bytes(data)
-    keys = list(linked.shared_vectors)
-    vectors = np.stack([linked.shared_vectors[k] for k in keys]) if keys else np.zeros((0, 0), dtype=np.float32)
-    np.savez(tmp / SHARED_CACHE, keys=np.array(keys), vectors=vectors)  # a cache: not digested, rebuilt if bad
+    _write_shared_cache(tmp, linked.shared_vectors)
     shutil.rmtree(folder, ignore_errors=True)
     os.rename(tmp, folder)
     return {name: digest_of(data) for name, data in contents.items()}
+
+
+def _counts(linked: Linked) -> tuple[int, int, int, int, int]:
+    """The linked graph's nodes, entities, actions, edges and shared nodes."""
+    types = [n.node_type for n in linked.graph.nodes.values()]
+    return (len(linked.node_ids), types.count("entity"), types.count("action"), len(linked.graph.edges),
+            linked.shared)
+
+
+def _write_shared_cache(folder: Path, vectors: dict[str, np.ndarray]) -> None:
+    """The shared nodes' basic vectors by key: a cache, not digested, rebuilt when unreadable."""
+    keys = list(vectors)
+    matrix = np.stack([vectors[k] for k in keys]) if keys else np.zeros((0, 0), dtype=np.float32)
+    np.savez(folder / SHARED_CACHE, keys=np.array(keys), vectors=matrix)
 
 
 def _shared_cache(folder: Path) -> dict[str, np.ndarray]:
@@ -314,11 +344,10 @@ def _shared_cache(folder: Path) -> dict[str, np.ndarray]:
         return {}
 
 
-def _linked_vectors(folder: Path) -> dict[str, np.ndarray]:
-    """The node vectors of the previous linked graph (what Chroma holds); empty when unreadable."""
+def _linked_vectors(path: Path, manifest: CollectionManifest) -> dict[str, np.ndarray]:
+    """The node vectors of the linked graph ``manifest`` names (what Chroma holds); empty when unreadable."""
     try:
-        node_ids = json.loads((folder / "node_ids.json").read_text(encoding="utf-8"))
-        vectors = shard.read_array(folder, "node_vectors.npy")
+        _, node_ids, vectors = read_linked(path, manifest)
     except (OSError, ValueError, KgcoreError):
         return {}
-    return dict(zip(node_ids, vectors)) if len(node_ids) == len(vectors) else {}
+    return dict(zip(node_ids, vectors))
