@@ -24,7 +24,7 @@ from kgcore.core.types import PARSED, Sentence
 from kgcore.core.version import __version__
 from kgcore.index.bounds import cap_analysis
 from kgcore.index.coref import CorefResolver, get_resolver
-from kgcore.index.embed import Embedder, embed_texts_of, embedder_for, embedding_model_name
+from kgcore.index.embed import Embedder, embed_texts_of, embedder_for, embedding_model_name, node_embedder
 from kgcore.index.graph import GroundedGraph, build_graph
 from kgcore.index.manifest import Counts, Manifest, Models
 from kgcore.index.narrator import Narrator, narrator_for, resolve_narrator
@@ -75,8 +75,8 @@ def build_shard(document: Document, options: IndexOptions, settings: Settings, t
     with timer.stage("embed"):
         embedder = embedder_for(settings)
         node_ids = list(graph.nodes)
-        base = embed_texts_of([(graph.nodes[i].label, graph.nodes[i].texts) for i in node_ids], embedder,
-                              options.alpha)
+        base = embed_texts_of([(graph.nodes[i].label, graph.nodes[i].texts) for i in node_ids],
+                              node_embedder(settings), options.alpha)
         sentence_vectors = embedder.encode([s.normalized for s in sentences])
     with timer.stage("qa"):  # generation and embedding of the pairs: the time QA pairs add to indexing
         qa = embed_pairs(generate_pairs(sentences, dict(analyses), qa_generators(settings)), embedder) \

@@ -143,3 +143,27 @@ def test_questions_encode_through_the_shared_cache(tmp_path, onnx_embedder):
     again = engine.retrieve("tiny", question, RetrievalOptions(method="dense"))
     assert len(engine.embedder) == seen and [s.id for s in again.sentences] == [s.id for s in first.sentences]
     assert "blackberries" in min(first.sentences, key=lambda s: s.rank).text
+
+
+def test_node_strings_are_cached_across_documents_without_changing_any_vector(tmp_path, monkeypatch):
+    """Indexing many small documents encodes a shared name once per process, and a document's node vectors are
+    the same bits whether or not other documents filled the cache first."""
+    from kgcore.index import embed as embed_mod
+    from kgcore.index.pipeline import Job, index_files
+
+    monkeypatch.setattr(embed_mod, "_NODE_CACHES", embed_mod.weakref.WeakKeyDictionary())
+    store = Store(tmp_path)
+    other = "Peter Rabbit ran to the big fir-tree. Mr. McGregor saw Peter near the gate."
+    index_files([Job("tiny.txt", data=TINY_STORY.encode())], store, "cold", workers=1)
+    cache = embed_mod.node_embedder(Settings())
+    cache._vectors.clear()  # noqa: SLF001 - start again from an empty cache
+    index_files([Job("other.txt", data=other.encode())], store, "warm-up", workers=1)
+    assert ("Peter", 64) in cache._vectors  # noqa: SLF001
+    encoded = []
+    real = cache.inner.encode
+    monkeypatch.setattr(cache.inner, "encode", lambda texts, max_tokens=None: encoded.extend(texts) or
+                        real(texts, max_tokens))
+    index_files([Job("tiny.txt", data=TINY_STORY.encode())], store, "warm", workers=1)
+    assert "Peter" not in encoded and encoded  # the shared name came from the cache, the rest was encoded
+    cold, warm = store.load("cold"), store.load("warm")
+    assert cold.node_ids == warm.node_ids and np.array_equal(cold.node_vectors, warm.node_vectors)

@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 __all__ = [
     "CachedEmbedder", "Embedder", "OnnxEmbedder", "SentenceTransformerEmbedder", "backend_for", "contextualize",
     "embed_graph_nodes", "embed_query_nodes", "embed_texts_of", "embedder_for", "embedding_model_name",
-    "get_embedder", "normalize", "query_embedder",
+    "get_embedder", "node_embedder", "normalize", "query_embedder",
 ]
 
 embedding_model_name = model_name
@@ -92,5 +92,23 @@ def query_embedder(settings: Settings) -> CachedEmbedder:
     return cached
 
 
+def node_embedder(settings: Settings) -> CachedEmbedder:
+    """:func:`embedder_for` behind a cache for indexing's node strings: many small documents share names and
+    mentions ("Christine", "said", "the Opera": half of the node strings of 1,000 novel paragraphs repeat another
+    paragraph's), and each is encoded once per process instead of once per document.  A call of over
+    :data:`NODE_MAX_CALL` strings (a long document's, already distinct) bypasses it.  ONNX Runtime gives a string
+    the same vector bit for bit whatever it is batched with, so the index does not depend on the order documents
+    came in."""
+    inner = embedder_for(settings)
+    with _CACHES_LOCK:
+        cached = _NODE_CACHES.get(inner)
+        if cached is None:
+            cached = _NODE_CACHES[inner] = CachedEmbedder(inner, max_call=NODE_MAX_CALL)
+    return cached
+
+
+#: Most node strings of one document that :func:`node_embedder` looks up in its cache.
+NODE_MAX_CALL = 5_000
 _CACHES: weakref.WeakKeyDictionary[Embedder, CachedEmbedder] = weakref.WeakKeyDictionary()
+_NODE_CACHES: weakref.WeakKeyDictionary[Embedder, CachedEmbedder] = weakref.WeakKeyDictionary()
 _CACHES_LOCK = threading.Lock()

@@ -37,13 +37,28 @@ CAPACITY = 20_000
 
 
 class CachedEmbedder:
-    """``inner`` with an LRU cache of (text, max_tokens) -> vector; safe to share between threads."""
+    """``inner`` with an LRU cache of (text, max_tokens) -> vector; safe to share between threads.
 
-    def __init__(self, inner: Embedder, capacity: int = CAPACITY):
+    A call with more than ``max_call`` texts goes straight to ``inner`` (a long document's node strings: already
+    distinct, and caching them would only push out the strings small calls share).
+
+    >>> class Counting:
+    ...     name, dim, calls = "toy", 1, 0
+    ...     def encode(self, texts, max_tokens=None):
+    ...         self.calls += 1
+    ...         return np.ones((len(texts), 1), dtype=np.float32)
+    >>> inner = Counting(); cached = CachedEmbedder(inner, max_call=2)
+    >>> _ = cached.encode(["a", "b", "c"]); _ = cached.encode(["a"]); _ = cached.encode(["a"])
+    >>> inner.calls, len(cached)
+    (2, 1)
+    """
+
+    def __init__(self, inner: Embedder, capacity: int = CAPACITY, max_call: int | None = None):
         self.inner = inner
         self.name = inner.name
         self.dim = inner.dim
         self.capacity = capacity
+        self.max_call = max_call
         self._vectors: OrderedDict[tuple[str, int | None], np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -52,6 +67,8 @@ class CachedEmbedder:
 
     def encode(self, texts: Sequence[str], max_tokens: int | None = None) -> np.ndarray:
         """The vectors of ``texts``; only the strings not cached are passed to the inner embedder (once each)."""
+        if self.max_call is not None and len(texts) > self.max_call:
+            return self.inner.encode(texts, max_tokens=max_tokens)
         keys = [(t, max_tokens) for t in texts]
         with self._lock:
             found = {k: self._vectors[k] for k in keys if k in self._vectors}
