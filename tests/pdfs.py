@@ -280,3 +280,26 @@ def pdf_with_text(lines: list[str]) -> bytes:
     out += b"".join(f"{offset:010d} 00000 n \n".encode() for offset in offsets)
     out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
     return out
+
+
+def interrupted_paper() -> bytes:
+    """One page of prose cut where papers cut it: an author-year citation broken at the column's end with the
+    authors' note ("†Equal contribution.", set in the body's size) before its continuation, and a quotation
+    broken across a paragraph gap ("… y = (“pound”," then "“of”)). …")."""
+    w = Writer()
+    w.page(top=60)
+    w.full_width(["Training Readers With Retrieval"], 16, bold=True, gap=4)
+    w.full_width(["Grace Hopper", "Institute of Examples"], 10, gap=14)
+    w.lines(["1 Introduction"], 11, bold=True, gap=3)
+    w.lines(["A masked example is a pair of a text and its gaps,",
+             "for instance x = “The [MASK] is the currency [MASK]",
+             "of the UK” with y = (“pound”,"], gap=18)
+    w.lines(["“of”)). The reader fills every gap from the retrieved",
+             "passages and the masked text together."], gap=18)
+    w.lines(["We train the reader for ten epochs and use the",
+             "Adam optimizer (Kingma & Ba,"], gap=18)
+    w.lines(["†Equal contribution."], gap=18)
+    w.next_column()
+    w.lines(["2015) with a learning rate that decays linearly",
+             "after a short warm-up of one thousand steps."])
+    return w.bytes()

@@ -206,3 +206,14 @@ def test_a_book_as_pdf_reads_as_a_book():
     assert kinds[2] == (HEADING, "CHAPTER I", "CHAPTER I")
     assert kinds[3][0] == BODY and kinds[3][2] == "CHAPTER I"
     assert "Cotton-tail, and Peter" in doc.paragraphs[3].text and not doc.references
+
+
+def test_a_sentence_cut_by_an_authors_note_or_a_quoted_gap_is_joined():
+    from tests.pdfs import interrupted_paper
+
+    paragraphs = read_pdf(interrupted_paper(), "interrupted.pdf").paragraphs
+    adam = _find(paragraphs, "We train the reader")
+    assert "Adam optimizer (Kingma & Ba, 2015) with a learning rate" in adam.text and adam.kind == BODY
+    assert _find(paragraphs, "†Equal contribution.").kind == FOOTNOTE  # the note, not the prose it interrupts
+    masked = _find(paragraphs, "A masked example")
+    assert "y = (“pound”, “of”)). The reader fills every gap" in masked.text

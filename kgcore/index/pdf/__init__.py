@@ -45,6 +45,8 @@ def _finished(text: str) -> bool:
 
 #: A prose fragment starting with one of these runs on from before (text after inline math, a footnote mark).
 _RUNS_ON = ",;:)]"
+#: ... and so does one whose first word, inside opening quotes, is in lower case ('“of”)). The model ...').
+_QUOTED_LOWER = re.compile(r"^[\"'“‘]+[a-z]")
 
 
 @dataclass(frozen=True)
@@ -119,7 +121,8 @@ class _Flow:
 
     def add(self, role: str, paragraph: Paragraph) -> None:
         first = paragraph.text[:1]
-        runs_on = first.islower() or first in _RUNS_ON or (first in "([" and role != LIST_ITEM)
+        runs_on = (first.islower() or first in _RUNS_ON or (first in "([" and role != LIST_ITEM)
+                   or _QUOTED_LOWER.match(paragraph.text) is not None)
         key = "prose" if role in PROSE else role
         last = self.last.get(key)
         text = self.out[last].text if last is not None else ""

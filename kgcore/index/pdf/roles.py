@@ -52,6 +52,9 @@ from kgcore.index.pdf.extract import Block
 _NUMBERED = re.compile(r"^(?:(\d+(?:\.\d+)*)\.?|([A-Z](?:\.\d+)+|[A-Z]\.)|([IVX]+\.))\s+(?=\S)")
 _CAPTION = re.compile(r"^(?:figure|fig\.|table|tab\.|algorithm|listing)\s*[A-Z]?\d+[.:]", re.IGNORECASE)
 _LIST = re.compile(r"^(?:[•◦▪●‣–—*-]|\(?[a-z0-9ivx]{1,3}\))\s+\S")
+#: A footnote's own mark set against its first word ("†Equal contribution.", "∗Corresponding author"): a bullet
+#: or a list mark is followed by a space.
+_FOOTNOTE_MARK = re.compile(r"^[†‡§¶∗*]{1,2}[A-Za-z]")
 _REFERENCES = re.compile(r"^(?:\d+\.?\s*)?(?:references|bibliography|literature cited|works cited)\s*$",
                          re.IGNORECASE)
 _ABSTRACT = re.compile(r"^abstract\b[\s.:—–-]*", re.IGNORECASE)
@@ -217,6 +220,8 @@ def _kind(block: Block, text: str, body: float) -> str:
         return TABLE
     if block.size <= body - FOOTNOTE_SMALLER and len(text.split()) >= 3 and not text[:1].islower():
         return FOOTNOTE  # a footnote opens with its mark, a digit or a capital; lower case runs on from prose
+    if _FOOTNOTE_MARK.match(text):
+        return FOOTNOTE  # set in the body's size, but marked as a footnote: not the prose it interrupts
     if _LIST.match(text):
         return LIST_ITEM
     words = text.split()
