@@ -57,10 +57,19 @@ def shot(page, name: str) -> None:
 def label_with_keys(page, key: str, stage: str) -> None:
     """Press a stage's shortcut, then Ctrl+Enter (save and next), waiting for each to take effect."""
     expect = sync_api.expect
-    wait_idle(page)
-    page.get_by_role("heading", name="Review queues").click()  # the focus on the page, not in a field
-    page.keyboard.press(key)
     chosen = page.get_by_role("toolbar", name="Chosen").get_by_role("button", name=stage, exact=True)
+    for _ in range(5):  # a key pressed before the page's shortcuts are registered is lost (a busy machine)
+        wait_idle(page)
+        expect(chosen).to_be_visible(timeout=60_000)
+        if chosen.get_attribute("aria-pressed") == "true":
+            break
+        page.get_by_role("heading", name="Review queues").click()  # the focus on the page, not in a field
+        page.keyboard.press(key)
+        try:
+            expect(chosen).to_have_attribute("aria-pressed", "true", timeout=10_000)
+            break
+        except AssertionError:
+            continue
     expect(chosen).to_have_attribute("aria-pressed", "true", timeout=60_000)
     expect(page.get_by_role("button", name=re.compile("^Save"))).to_be_enabled(timeout=60_000)
     page.keyboard.press("Control+Enter")
