@@ -14,13 +14,17 @@
    other roles, whose grounding counts when specific (at most :data:`MAX_NEIGHBOUR_GROUNDING` sentences).
    Under a word or sentence budget, entities beyond the ``k`` best are taken while their grounding holds less
    than :data:`POOL_FACTOR` times the budget (at most :data:`MAX_ENTITIES`).
-4. **Sentences**: every grounding sentence in scope scores its cosine to the question plus
-   :data:`W_ENTITY` x the sum, over the entities that reached it, of the entity's score x its specificity
-   (:func:`kgcore.index.graph.specificity` of its grounding: a name in every sentence says little about which)
-   x :data:`DECAY` of the depth it was reached at; a sentence joining several chosen entities ranks higher.
+4. **Sentences**: the candidates are every grounding sentence in scope plus, under a budget, the sentences
+   closest to the question that fill :data:`DENSE_POOL` times it (seed 001's "vector-search-aided": a question
+   whose entities the collection names differently still reaches its sentences).  Each scores its cosine to the
+   question plus :data:`W_ENTITY` x :func:`entity_term` of the sum, over the entities that reached it, of the
+   entity's score x its specificity (:func:`kgcore.index.graph.specificity` of its grounding: a name in every
+   sentence says little about which) x :data:`DECAY` of the depth it was reached at; a sentence joining several
+   chosen entities ranks higher, but many weak entities cannot outrank the question itself.
    The ranking is cut by the budget every method uses.  ``selected_by`` names the entities that reached each
    sentence, ``query_nodes`` the keywords (or ``question``) that chose them, and ``aligned`` each entity's
-   keyword, depth, typed relation and contribution (shown as "keyword -> entity" in the app).
+   keyword, depth, typed relation and contribution (shown as "keyword -> entity" in the app); a sentence only
+   the question's vector reached has no ``selected_by`` and ``question`` as its query node.
 """
 
 from __future__ import annotations
@@ -43,6 +47,15 @@ from kgcore.query.qakg.question import max_edits, plain
 
 #: Weight of the entity that reached a sentence against the sentence's own cosine to the question.
 W_ENTITY = 0.5
+#: Under a budget, the sentences closest to the question that fill this many times the budget join the entity-
+#: reached ones as candidates (0: entity-reached sentences only, seed 001's pure graph traversal).  Chosen with
+#: :data:`SQUASH` among four variants on 160 ObliQA dev questions disjoint from the reported sample
+#: (bench/entities_retrieval_bench.py ``obliqa-variants``): recall at 500/1,000/2,000 words 0.179/0.225/0.349
+#: (entity pool, raw term), 0.429/0.463/0.523 (squashed), 0.188/0.241/0.356 (dense pool, raw),
+#: 0.492/0.528/0.602 (dense pool, squashed).
+DENSE_POOL = 3
+#: Whether the entity contributions are squashed (:func:`entity_term`) or added as they are.
+SQUASH = True
 #: Decay of an entity's score by the depth a sentence was reached at (0: its own grounding, 1: a typed relation's
 #: sentences, 2: the grounding of an entity sharing an action).
 DECAY = {0: 1.0, 1: 0.75, 2: 0.5}
@@ -219,11 +232,37 @@ def reached_sentences(table: EntityTable, chosen: list[Chosen],
     return reached, why
 
 
+def entity_term(totals: np.ndarray) -> np.ndarray:
+    """What the entities that reached a sentence add to its score: their summed contributions, squashed into
+    [0, 1) so that a sentence many weak entities reach cannot outrank one the question is about.
+
+    >>> entity_term(np.array([0.0, 1.0, 3.0])).tolist()
+    [0.0, 0.5, 0.75]
+    """
+    return totals / (1.0 + totals)
+
+
+def dense_pool(index: Index, q: np.ndarray, words: np.ndarray, options: RetrievalOptions) -> list[int]:
+    """The sentence rows in scope (``words`` > 0) closest to the question that fill :data:`DENSE_POOL` times the
+    budget (``k`` times it without one); none when :data:`DENSE_POOL` is 0."""
+    if not DENSE_POOL:
+        return []
+    sims = np.where(words > 0, index.sentence_vectors @ q, -np.inf)
+    order = np.argsort(-sims, kind="stable")
+    if options.budget_words:
+        filled = np.cumsum(words[order])
+        count = int(np.searchsorted(filled, DENSE_POOL * options.budget_words)) + 1
+    else:
+        count = DENSE_POOL * (options.budget_sentences or options.k)
+    return [int(r) for r in order[:count] if words[r] > 0]
+
+
 def ranked_sentences(index: Index, table: EntityTable, reached: dict[int, Hit], why: dict[int, str],
                      rows: list[int], q: np.ndarray, options: RetrievalOptions) -> list[SelectedSentence]:
     """The reached ``rows`` ranked by question cosine plus entity contribution, cut by the budget (or ``k``)."""
     sims = index.sentence_vectors[rows] @ q if rows else np.zeros(0)
-    scores = sims + W_ENTITY * np.array([reached[r].total for r in rows]) if rows else sims
+    totals = np.array([reached[r].total if r in reached else 0.0 for r in rows])
+    scores = sims + W_ENTITY * (entity_term(totals) if SQUASH else totals) if rows else sims
     order = sorted(range(len(rows)), key=lambda i: (-scores[i], rows[i]))
     ranked = [rows[i] for i in order]
     if not options.budget_sentences and not options.budget_words:
@@ -232,10 +271,11 @@ def ranked_sentences(index: Index, table: EntityTable, reached: dict[int, Hit], 
                               options.budget_words)
     kept = []
     for p in places:
-        hit, i = reached[ranked[p]], order[p]
+        hit, i = reached.get(ranked[p], Hit()), order[p]
         kept.append(selected_sentence(
             index, ranked[p], selected_by=[table.ids[e] for e in hit.by],
-            query_nodes=list(dict.fromkeys(why[e] for e in hit.by if e in why)), retrieval_count=len(hit.by),
+            query_nodes=list(dict.fromkeys(why[e] for e in hit.by if e in why)) or [QUESTION],
+            retrieval_count=len(hit.by),
             similarity=round(float(sims[i]), 4), score=round(float(scores[i]), 4), rank=p + 1,
             aligned=[why_entity(table, why, part) for part in hit.parts]))
     return kept
@@ -279,6 +319,7 @@ def retrieve_entities(index: Index, question: str, options: RetrievalOptions, em
     chosen = enough_entities(ranked_entities, table, words, options)
     reached, why = reached_sentences(table, chosen, allowed)
     rows = [r for r in reached if scope is None or scope[r]]
+    rows += [r for r in dense_pool(index, q, words, options) if r not in reached]
     timings["match"] = elapsed_ms(start)
     start = time.perf_counter()
     kept = ranked_sentences(index, table, reached, why, rows, q, options)

@@ -141,3 +141,19 @@ def test_typed_relations_reach_their_sentences_and_are_named(tmp_path):
     assert "tool/resource" in {a["relation"] for a in uses.aligned}
     assert {"biorank", "pubmed central corpus"} <= set(uses.selected_by)
     assert typed[("biorank", "tool/resource", "pubmed central corpus")] == (uses.id,)
+
+
+def test_the_question_vector_adds_candidates_the_entities_did_not_reach(engine, monkeypatch):
+    """Under a budget the sentences closest to the question join the entity-reached ones (DENSE_POOL); one that
+    no entity reached says so (no ``selected_by``, ``question`` as its query node); with the pool off there is none."""
+    from kgcore.query import entities
+
+    question, options = "Which weather event spoiled the fruit crop?", RetrievalOptions(method="entities",
+                                                                                        budget_words=30)
+    pooled = engine.retrieve("coast", question, options)
+    assert "hailstorm destroyed half of the pears" in min(pooled.sentences, key=lambda s: s.rank).text
+    only_question = [s for s in pooled.sentences if not s.selected_by]
+    assert only_question and all(s.query_nodes == ["question"] and not s.aligned for s in only_question)
+    monkeypatch.setattr(entities, "DENSE_POOL", 0)
+    alone = engine.retrieve("coast", question, options)
+    assert all(s.selected_by for s in alone.sentences) and alone.candidates < pooled.candidates
