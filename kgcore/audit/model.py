@@ -163,6 +163,7 @@ def record_payload(result: QueryResult, answer: Answer | None = None) -> dict:
     payload["query_graph_present"] = graph is not None
     payload["query_graph_analysis"] = dict(graph.analysis) if graph is not None else {}
     payload["answer_full"] = answer.to_dict() if answer is not None else None
+    payload["qa_pairs"] = list(result.qa_pairs)  # the ranked QA pairs behind a qa-kg context
     return json.loads(json.dumps(payload, default=str))  # plain JSON types only
 
 
@@ -272,6 +273,7 @@ def record_to_result(record) -> tuple[QueryResult, Answer | None]:
         sentences=[SelectedSentence(**_only_fields(SelectedSentence, s)) for s in payload.get("sentences", [])],
         settings=dict(payload.get("settings") or {}), timings_ms=dict(payload.get("timings_ms") or {}),
         notes=list(payload.get("result_notes", payload.get("notes", []))), candidates=int(payload.get("candidates", 0)),
+        qa_pairs=list(payload.get("qa_pairs") or []), summaries=list(payload.get("summaries") or []),
     )
     return result, _answer(payload)
 
