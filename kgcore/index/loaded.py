@@ -29,6 +29,10 @@ T = TypeVar("T")
 DOCUMENTS_DIR = "documents"
 
 
+#: The :class:`CacheKey` group of what people's entity merge and split decisions change.
+ENTITIES = "entities"
+
+
 @dataclass(frozen=True)
 class CacheKey(Generic[T]):
     """A typed slot in :class:`IndexCache`, declared by the module that fills it.
@@ -40,6 +44,9 @@ class CacheKey(Generic[T]):
     """
 
     name: str
+    #: Keys of one group are dropped together (:meth:`IndexCache.drop_group`): ``entities`` for whatever depends on
+    #: the entities people's merge and split decisions change.
+    group: str = ""
 
 
 class IndexCache:
@@ -58,6 +65,17 @@ class IndexCache:
     def drop(self, key: CacheKey[Any]) -> None:
         """Forget the value under ``key`` (built again on next use)."""
         self._values.pop(key, None)
+
+    def drop_group(self, group: str) -> None:
+        """Forget every value whose key is in ``group``.
+
+        >>> A, B = CacheKey("a", group="entities"), CacheKey("b")
+        >>> cache = IndexCache(); _ = cache.get(A, lambda: 1), cache.get(B, lambda: 2)
+        >>> cache.drop_group("entities"); cache.get(A, lambda: 3), cache.get(B, lambda: 4)
+        (3, 2)
+        """
+        for key in [k for k in self._values if k.group == group]:
+            del self._values[key]
 
 
 @dataclass

@@ -21,6 +21,7 @@ from kgcore.index.entities import EntityGroup, entity_groups
 from kgcore.index.entities.describe import entity_descriptions
 from kgcore.index.entities.overview import entity_links
 from kgcore.index.entities.relations import SRL, entity_relations
+from kgcore.index.loaded import ENTITIES
 from kgcore.index.store import CacheKey, Index
 from kgcore.query.qakg.question import plain
 
@@ -59,7 +60,7 @@ class EntityTable:
     typed: dict[int, tuple[Typed, ...]]
 
 
-TABLE: CacheKey[EntityTable] = CacheKey("entity-table")
+TABLE: CacheKey[EntityTable] = CacheKey("entity-table", group=ENTITIES)
 
 
 def entity_table(index: Index, embedder: Embedder, settings: Settings | None = None) -> EntityTable:

@@ -216,3 +216,26 @@ def test_build_with_the_llm_describes_every_entity_and_keys_its_store_to_the_mod
     groups = {g.entity_id: g for g in entity_groups(index)}
     assert all(set(d.cited) <= set(groups[d.entity_id].grounded_texts) for d in found.descriptions)
     assert describe_mod.signature(engine.embedder, settings) != describe_mod.signature(engine.embedder, SETTINGS)
+
+
+def test_a_merge_decision_redescribes_the_merged_entity_and_reuses_the_rest(tmp_path, engine):
+    """A person's merge changes entities within one generation: the stored descriptions no longer apply to it,
+    the merged entity is described again from its whole grounding and every other description is reused."""
+    from kgcore.index.entities import review
+    from kgcore.index.entities.decisions import CONFIRMED
+
+    store = Store(tmp_path)
+    index_files([_job("light.txt", LIGHT), _job("council.txt", COUNCIL)], store, "harbour", workers=1)
+    index = store.load("harbour")
+    before = entity_descriptions(index, engine.embedder, SETTINGS)
+    described = sorted((g for g in entity_groups(index) if before.of(g.entity_id) is not None),
+                       key=lambda g: -len(g.grounded_texts))
+    a, b = described[0], described[1]
+    review.record(index, a.node_ids[0], b.node_ids[0], CONFIRMED, "ann")
+    merged = next(g for g in entity_groups(index) if set(a.node_ids) | set(b.node_ids) <= set(g.node_ids))
+    after = entity_descriptions(index, engine.embedder, SETTINGS)  # the same loaded index: no stale cache
+    assert after.of(merged.entity_id).grounding_hash == grounding_hash(index, merged)
+    assert after.built >= 1 and after.reused == len(after.descriptions) - after.built > 0
+    assert {c for s in after.of(merged.entity_id).sentences for c in s.cites} <= set(merged.grounded_texts)
+    again = entity_descriptions(store.load("harbour"), engine.embedder, SETTINGS)  # stored with the decision
+    assert again.loaded == len(after.descriptions) and again.descriptions == after.descriptions

@@ -11,10 +11,11 @@ Every entity grounded in at least ``Settings.entity_min_grounding`` sentences ge
   more; a second rejection or an endpoint error falls back to the extractive description (noted on it).
 
 Each description is embedded (``name: text``) with the index's embedder: one extra vector per entity.
-Descriptions are stored in the collection's linked folder (:data:`STORED`, keyed to the collection's stamp,
-like :mod:`kgcore.index.contextual`).  They are **incremental**: a description whose entity id and
-grounding hash (name, grounding ids and their texts) appear in an earlier generation's file is reused, so
-after adding or removing a document only entities whose grounding changed are described again.
+Descriptions are stored in the collection's linked folder (:data:`STORED`, keyed to the collection's stamp
+and people's merge and split decisions, :func:`described_stamp`).  They are **incremental**: a description
+whose entity id and grounding hash (name, grounding ids and their texts) appear in an earlier file is
+reused, so after adding or removing a document, or a decision, only entities whose grounding changed are
+described again.
 """
 
 from __future__ import annotations
@@ -38,8 +39,9 @@ from kgcore.core.settings import Settings
 from kgcore.core.types import RETRIEVABLE
 from kgcore.index.embed import Embedder
 from kgcore.index.entities.cited import DescriptionSentence, check_description
+from kgcore.index.entities.decisions import HUMAN_FILE
 from kgcore.index.entities.model import EntityGroup, entity_groups
-from kgcore.index.loaded import CacheKey, Index
+from kgcore.index.loaded import ENTITIES, CacheKey, Index
 from kgcore.index.recovery import linked_folder
 
 log = logging.getLogger(__name__)
@@ -123,7 +125,7 @@ class EntityDescriptions:
         return [d.entity_id for d in self.descriptions]
 
 
-DESCRIPTIONS: CacheKey[EntityDescriptions] = CacheKey("entity-descriptions")
+DESCRIPTIONS: CacheKey[EntityDescriptions] = CacheKey("entity-descriptions", group=ENTITIES)
 
 
 def entity_descriptions(index: Index, embedder: Embedder, settings: Settings | None = None) -> EntityDescriptions:
@@ -145,25 +147,36 @@ def signature(embedder: Embedder, settings: Settings) -> str:
                        "version": VERSION}, sort_keys=True)
 
 
+def described_stamp(index: Index) -> str:
+    """What a generation's stored descriptions were made from besides the signature: the collection's stamp and
+    people's merge and split decisions (a decision changes entities within one generation)."""
+    try:
+        decisions = hashlib.sha1((index.path / HUMAN_FILE).read_bytes()).hexdigest()[:16]
+    except OSError:
+        decisions = "none"
+    return f"{index.manifest.stamp}+{decisions}"
+
+
 def _stored(index: Index, embedder: Embedder, settings: Settings) -> EntityDescriptions:
     sig = signature(embedder, settings)
     folder = index.path / linked_folder(index.manifest.generation) if index.manifest.format > 1 else None
+    stamp = described_stamp(index)
     if folder is not None:
-        found = read(folder / STORED, sig, index.manifest.stamp)
+        found = read(folder / STORED, sig, stamp)
         if found is not None:
             descriptions, vectors = found
             return EntityDescriptions(descriptions, vectors, loaded=len(descriptions))
     previous = _previous(index, sig) if folder is not None else {}
     out = build(index, embedder, settings, previous)
     if folder is not None and folder.is_dir():
-        write(out, folder / STORED, sig, index.manifest.stamp)
+        write(out, folder / STORED, sig, stamp)
     return out
 
 
 def _previous(index: Index, sig: str) -> dict[tuple[str, str], tuple[Description, np.ndarray]]:
-    """(entity id, grounding hash) -> (description, vector) of the newest other generation with a stored file."""
-    current = linked_folder(index.manifest.generation)
-    files = [f for f in index.path.glob(f"linked-*/{STORED}") if f.parent.name != current]
+    """(entity id, grounding hash) -> (description, vector) of the newest generation with a stored file (this one's,
+    when a decision made it stale)."""
+    files = list(index.path.glob(f"linked-*/{STORED}"))
     for file in sorted(files, key=lambda f: _generation(f.parent.name), reverse=True):
         found = read(file, sig, None)
         if found is not None:

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from kgcore.index.entities.entity import UNKNOWN, Alias, EntityGroup
 from kgcore.index.entities.resolve import resolved_groups
-from kgcore.index.loaded import CacheKey, Index
+from kgcore.index.loaded import ENTITIES, CacheKey, Index
 
 __all__ = ["UNKNOWN", "Alias", "EntityGroup", "entity_groups", "entity_of", "forget"]
 
-ENTITY_GROUPS: CacheKey[tuple[EntityGroup, ...]] = CacheKey("entity-groups")
-ENTITY_OF: CacheKey[dict[str, str]] = CacheKey("entity-of")
+ENTITY_GROUPS: CacheKey[tuple[EntityGroup, ...]] = CacheKey("entity-groups", group=ENTITIES)
+ENTITY_OF: CacheKey[dict[str, str]] = CacheKey("entity-of", group=ENTITIES)
 
 
 def entity_groups(index: Index) -> tuple[EntityGroup, ...]:
@@ -44,5 +44,4 @@ def entity_of(index: Index) -> dict[str, str]:
 
 def forget(index: Index) -> None:
     """Drop the cached entities of ``index`` (after a review decision), so the next call rebuilds them."""
-    index.cache.drop(ENTITY_GROUPS)
-    index.cache.drop(ENTITY_OF)
+    index.cache.drop_group(ENTITIES)

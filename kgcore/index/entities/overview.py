@@ -24,7 +24,7 @@ from kgcore.core.types import ACTION
 from kgcore.index.embed import Embedder
 from kgcore.index.entities.describe import entity_descriptions
 from kgcore.index.entities.model import EntityGroup, entity_groups
-from kgcore.index.loaded import CacheKey, Index
+from kgcore.index.loaded import ENTITIES, CacheKey, Index
 
 #: Least Jaccard overlap of two central entities' neighbourhoods for them to share a subtopic.
 SUBTOPIC_OVERLAP = 0.2
@@ -44,7 +44,7 @@ class EntityLinks:
     actions: tuple[frozenset[str], ...]
 
 
-LINKS: CacheKey[EntityLinks] = CacheKey("entity-links")
+LINKS: CacheKey[EntityLinks] = CacheKey("entity-links", group=ENTITIES)
 
 
 def entity_links(index: Index) -> EntityLinks:

@@ -24,7 +24,7 @@ from kgcore.core.types import ACTION, AUTHORS, ENTITY, Edge
 from kgcore.index.entities.model import entity_groups
 from kgcore.index.entities.resolve import resolution
 from kgcore.index.graph import GroundedGraph
-from kgcore.index.loaded import CacheKey, Index
+from kgcore.index.loaded import ENTITIES, CacheKey, Index
 
 METHODOLOGY, TOOL, RESULT, CITATION, CO_AUTHOR, AFFILIATION, SRL = (
     "methodology", "tool/resource", "result", "citation", "co-author", "affiliation", "srl")
@@ -59,7 +59,7 @@ class Relation:
     grounded_texts: tuple[str, ...]
 
 
-ENTITY_RELATIONS: CacheKey[tuple[Relation, ...]] = CacheKey("entity-relations")
+ENTITY_RELATIONS: CacheKey[tuple[Relation, ...]] = CacheKey("entity-relations", group=ENTITIES)
 
 
 def entity_relations(index: Index) -> tuple[Relation, ...]:

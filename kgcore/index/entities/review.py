@@ -25,7 +25,6 @@ from kgcore.index.entities.decisions import (
     record_human,
 )
 from kgcore.index.entities.model import forget
-from kgcore.index.entities.relations import ENTITY_RELATIONS
 from kgcore.index.entities.resolve import resolution
 from kgcore.index.loaded import Index
 
@@ -106,7 +105,6 @@ def record(index: Index, a: str, b: str, status: str, reviewer: str) -> Merge:
     decision = decide(candidate, status, reviewer)
     record_human(index.path, decision)
     forget(index)
-    index.cache.drop(ENTITY_RELATIONS)
     return decision
 
 
