@@ -32,12 +32,13 @@ import json
 import os
 import shutil
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from kgcore.core.errors import DamagedIndexError, KgcoreError
+from kgcore.core.types import Node
 from kgcore.index import shard
 from kgcore.index.collection import FORMAT, CollectionManifest, DocumentEntry
 from kgcore.index.embed import Embedder
@@ -187,6 +188,10 @@ class Appended:
     shared_vectors: dict[str, np.ndarray]
     #: How many shared nodes were embedded (the rest were reused).
     embedded: int
+    #: The nodes new to the linked graph or whose vector changed: (label, node type) and vector by id, what a
+    #: Chroma copy kept in step at every commit must upsert.
+    changed: dict[str, tuple[str, str]] = field(default_factory=dict)
+    changed_vectors: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 def append(path: Path, previous: CollectionManifest, documents: Sequence[DocumentEntry], embedder: Embedder,
@@ -221,7 +226,11 @@ def append(path: Path, previous: CollectionManifest, documents: Sequence[Documen
         (target / name).write_bytes(data)
     files = {**{n: previous.linked_files[n] for n in BASE_FILES}, **{n: digest_of(d) for n, d in contents.items()}}
     nodes, entities, actions, edges = grown.sizes
-    return Appended(files, nodes, entities, actions, edges, len(grown.part.shared), {**known, **vectors}, embedded)
+    moved = {**grown.fresh_vectors, **{i: changed[i] for i in grown.touched}}
+    labels = {i: (n.label, str(n.node_type)) for i, n in {**grown.fresh, **grown.part.graph.nodes}.items()
+              if i in moved}
+    return Appended(files, nodes, entities, actions, edges, len(grown.part.shared), {**known, **vectors}, embedded,
+                    labels, moved)
 
 
 @dataclass
@@ -229,6 +238,9 @@ class _Grown:
     part: ProperPart
     touched: set[str]
     sizes: list[int]  # nodes, entities, actions, edges
+    #: The nodes the new documents add to the linked graph, and their basic vectors.
+    fresh: dict[str, Node] = field(default_factory=dict)
+    fresh_vectors: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 def _grow(path: Path, part: ProperPart, new: Sequence[DocumentEntry], previous: CollectionManifest) -> _Grown:
@@ -237,6 +249,7 @@ def _grow(path: Path, part: ProperPart, new: Sequence[DocumentEntry], previous: 
     sizes = [c.nodes, c.entities, c.actions, c.edges]
     graph, touched = part.graph, set[str]()
     edge_index = {(e.source, e.target, e.edge_role): e for e in graph.edges}
+    grown = _Grown(part, touched, sizes)
     for entry in new:
         folder = path / DOCUMENTS_DIR / entry.folder
         g = shard.read_graph(folder, entry.files)
@@ -246,6 +259,10 @@ def _grow(path: Path, part: ProperPart, new: Sequence[DocumentEntry], previous: 
                               f"{problems[:3]}")
         fresh = [n for i, n in g.nodes.items() if i not in graph.nodes]
         touched.update(i for i in g.nodes if i in graph.nodes)
+        ids, base = shard.read_base_vectors(folder, entry.files)
+        row = {node_id: r for r, node_id in enumerate(ids)}
+        grown.fresh.update((n.node_id, n) for n in fresh)
+        grown.fresh_vectors.update((n.node_id, base[row[n.node_id]]) for n in fresh if n.node_id in row)
         sizes[0] += len(fresh)
         sizes[1] += sum(n.node_type == "entity" for n in fresh)
         sizes[2] += sum(n.node_type == "action" for n in fresh)
@@ -254,7 +271,8 @@ def _grow(path: Path, part: ProperPart, new: Sequence[DocumentEntry], previous: 
         before = len(graph.edges)
         merge_into(graph, proper_part(g, ()).graph, edge_index)
         sizes[3] += len(graph.edges) - before
-    return _Grown(ProperPart(graph, part.shared | touched), touched, sizes)
+    grown.part = ProperPart(graph, part.shared | touched)
+    return grown
 
 
 def _extends(previous: CollectionManifest, documents: Sequence[DocumentEntry]) -> bool:

@@ -40,15 +40,18 @@ from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
+from typing import cast
 
 import numpy as np
 
 from kgcore.core.errors import DamagedIndexError, InputError, KgcoreError, ServiceUnavailableError
 from kgcore.core.settings import IndexOptions
+from kgcore.core.types import Node, NodeType, Sentence
 from kgcore.core.version import __version__
 from kgcore.index import chroma, layers, legacy, shard
 from kgcore.index.collection import FORMAT, CollectionCounts, CollectionManifest, DocumentEntry
 from kgcore.index.embed import Embedder, embed_texts_of
+from kgcore.index.graph import GroundedGraph
 from kgcore.index.integrity import Digest, digest_of, digests, npy_bytes
 from kgcore.index.link import Linked, ShardGraph, link
 from kgcore.index.loaded import DOCUMENTS_DIR
@@ -77,6 +80,7 @@ class CollectionWriter:
         self.documents: list[DocumentEntry] = []
         self._added: dict[str, Path] = {}
         self._dropped: set[str] = set()
+        self._delta: layers.Appended | None = None
 
     # -- lock ----------------------------------------------------------------------
     def __enter__(self) -> CollectionWriter:
@@ -174,10 +178,10 @@ class CollectionWriter:
             self._check_grounding(linked)
             files = _write_linked(self.path / linked_folder(generation), linked)
             manifest = dataclasses.replace(self._manifest(_counts(linked), generation, embedder), linked_files=files)
-        elif self.store.chroma_at_commit:  # the server copy stays in step: it needs the whole linked graph
-            linked = Linked(*read_linked(self.path, manifest), manifest.counts.shared_entities)
-        if self.store.chroma_at_commit:
-            self._update_chroma(linked, generation)
+            if self.store.chroma_at_commit:
+                self._update_chroma(linked, generation)
+        elif self.store.chroma_at_commit:  # a copy kept in step gets the appended documents and changed nodes
+            self._append_chroma(manifest, generation)
         manifest = dataclasses.replace(manifest, link_seconds=round(time.perf_counter() - start, 3))
         tmp = self.path / f"{COLLECTION_FILE}.{uuid.uuid4().hex[:8]}.tmp"
         with tmp.open("w", encoding="utf-8") as fh:
@@ -211,7 +215,7 @@ class CollectionWriter:
         assert self.current is not None
         target = self.path / linked_folder(generation)
         shutil.rmtree(target, ignore_errors=True)  # left by a writer that stopped before its commit
-        done = layers.append(self.path, self.current, self.documents, embedder, known, target)
+        done = self._delta = layers.append(self.path, self.current, self.documents, embedder, known, target)
         if done is None:
             return None
         _write_shared_cache(target, done.shared_vectors)
@@ -251,17 +255,42 @@ class CollectionWriter:
                                   ) from exc
             self._write_chroma(linked, generation, True)  # damaged: built again from the shards
 
+    def _append_chroma(self, manifest: CollectionManifest, generation: int) -> None:
+        """Upsert an append generation's new sentences and changed nodes into a copy that is in step; a copy
+        behind or damaged is written again from the whole linked graph."""
+        assert self.current is not None and self._delta is not None
+        copy = self.store.chroma_copy(self.name)
+        if chroma.generation(copy) == self.current.generation:
+            delta = self._delta
+            ids = list(delta.changed_vectors)
+            graph = GroundedGraph({i: Node(i, delta.changed[i][0], [], cast(NodeType, delta.changed[i][1]), [])
+                                   for i in ids})
+            vectors = np.stack([delta.changed_vectors[i] for i in ids]) if ids else np.zeros((0, 0), np.float32)
+            try:
+                chroma.update(copy, graph, ids, vectors, {}, self._sentences_of(self._dropped), [], generation)
+                return
+            except ServiceUnavailableError:
+                raise  # the server is down: the collection stays as it was
+            except Exception:  # noqa: BLE001, S110 - Chroma's own errors: the copy is written again below
+                pass
+        linked = Linked(*read_linked(self.path, manifest), manifest.counts.shared_entities)
+        self._write_chroma(linked, generation, True)
+
+    def _sentences_of(self, doc_ids: set[str]) -> dict[str, tuple[list[Sentence], np.ndarray]]:
+        """The sentences and sentence vectors of the documents ``doc_ids`` by id."""
+        out = {}
+        for entry in (d for d in self.documents if d.doc_id in doc_ids):
+            folder = self.path / DOCUMENTS_DIR / entry.folder
+            out[entry.doc_id] = (shard.read_sentences(folder, entry.files),
+                                 shard.read_sentence_vectors(folder, entry.files))
+        return out
+
     def _write_chroma(self, linked: Linked, generation: int, rebuild: bool) -> None:
         copy = self.store.chroma_copy(self.name)
         if rebuild:  # never written, damaged, or a writer stopped while writing it: rebuild it all
             chroma.reset(copy)
         previous = {} if self.current is None or rebuild else _linked_vectors(self.path, self.current)
-        changed = self.documents if rebuild else [d for d in self.documents if d.doc_id in self._dropped]
-        documents = {}
-        for entry in changed:
-            folder = self.path / DOCUMENTS_DIR / entry.folder
-            documents[entry.doc_id] = (shard.read_sentences(folder, entry.files),
-                                       shard.read_sentence_vectors(folder, entry.files))
+        documents = self._sentences_of({d.doc_id for d in self.documents} if rebuild else self._dropped)
         dropped = [] if rebuild else sorted(self._dropped)
         chroma.update(copy, linked.graph, linked.node_ids, linked.node_vectors, previous, documents, dropped,
                       generation)

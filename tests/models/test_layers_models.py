@@ -95,22 +95,29 @@ def test_removing_a_layered_document_links_in_full(store):
     _assert_same(store, "grown", "full")
 
 
-def test_chroma_at_commit_follows_an_appended_document(tmp_path):
+def test_chroma_at_commit_follows_an_appended_document(tmp_path, monkeypatch):
+    import kgcore.index.writer as writer_mod
+
     store = Store(tmp_path, chroma_sync="commit")
     index_files(_jobs(BASE.items()), store, "c", workers=1)
-    index_files(_jobs(SMALL[:1]), store, "c", workers=1)
+    monkeypatch.setattr(writer_mod, "read_linked", lambda *a: pytest.fail("an append must not read the whole graph"))
+    index_files(_jobs(SMALL[:1]), store, "c", workers=1)  # upserts the new sentences and changed nodes only
+    monkeypatch.undo()
     assert layers.LAYERS in store.manifest("c").linked_files
     index = store.load("c")
     client = chroma.open_chroma(index.path / "chroma")
     try:
-        nodes = client.get_collection("nodes").get(include=["embeddings"])
-        assert client.get_collection("sentences").count() == len(index.sentences)
+        nodes = client.get_collection("nodes").get(include=["embeddings", "metadatas"])
+        sentences = client.get_collection("sentences").get()
     finally:
         client.close()
+    assert sorted(sentences["ids"]) == sorted(s.id for s in index.sentences)
     assert set(nodes["ids"]) == set(index.node_ids)
     stored = dict(zip(nodes["ids"], nodes["embeddings"]))
-    row = index.node_ids.index("wendy")  # a node the appended document changed
-    np.testing.assert_allclose(stored["wendy"], index.node_vectors[row], atol=1e-5)
+    for row, node_id in enumerate(index.node_ids):  # every vector, the changed shared ones (Wendy) included
+        np.testing.assert_allclose(stored[node_id], index.node_vectors[row], atol=1e-5)
+    labels = {i: m["label"] for i, m in zip(nodes["ids"], nodes["metadatas"])}
+    assert labels["wendy"] == index.graph.nodes["wendy"].label
 
 
 def test_a_damaged_layer_names_its_file_and_the_next_addition_links_in_full(store):
