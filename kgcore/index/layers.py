@@ -46,9 +46,10 @@ from kgcore.index.graph import GroundedGraph, merge_into
 from kgcore.index.integrity import Digest, digest_of, npy_bytes, parse_json, parse_npy, read_verified
 from kgcore.index.link import shared_key, shared_vectors
 from kgcore.index.loaded import DOCUMENTS_DIR
+from kgcore.index.recovery import linked_folder
 
 __all__ = ["BASE_FILES", "LAYERS", "MAX_LAYERS", "OVERRIDES", "PROPER", "Appended", "Layers", "ProperPart", "append",
-           "apply_layers", "proper_id", "proper_part", "read_layers", "read_proper"]
+           "apply_layers", "proper_id", "proper_part", "read_layers", "read_proper", "vector_map"]
 
 LAYERS = "layers.json"
 OVERRIDES = "overrides.npy"
@@ -137,17 +138,13 @@ def apply_layers(path: Path, manifest: CollectionManifest, graph: GroundedGraph,
                  vectors: np.ndarray) -> tuple[GroundedGraph, list[str], np.ndarray]:
     """The linked graph, node ids and vectors of the generation ``manifest`` names, from its base (see the
     module docstring); a generation without layers is returned as it is."""
-    folder = path / f"linked-{manifest.generation}"
+    folder = path / linked_folder(manifest.generation)
     layers, overrides = read_layers(folder, manifest.linked_files)
     if not layers.appended:
         return graph, node_ids, vectors
-    entries = {d.doc_id: d for d in manifest.documents}
     edge_index = {(e.source, e.target, e.edge_role): e for e in graph.edges}
     extra: dict[str, np.ndarray] = {}
-    for doc_id in layers.appended:
-        if doc_id not in entries:
-            raise DamagedIndexError(folder / LAYERS, f"names document {doc_id!r}, which the collection lacks")
-        entry = entries[doc_id]
+    for entry in _appended_entries(folder, manifest, layers):
         shard_folder = path / DOCUMENTS_DIR / entry.folder
         added = merge_into(graph, shard.read_graph(shard_folder, entry.files), edge_index)
         ids, base = shard.read_base_vectors(shard_folder, entry.files)
@@ -163,6 +160,33 @@ def apply_layers(path: Path, manifest: CollectionManifest, graph: GroundedGraph,
     for node_id, vector in zip(layers.override_ids, overrides):
         out[rows[node_id]] = vector
     return graph, all_ids, out
+
+
+def vector_map(path: Path, manifest: CollectionManifest) -> dict[str, np.ndarray]:
+    """Node id -> vector of the generation ``manifest`` names, as :func:`apply_layers` gives them, without reading
+    or merging any graph (what a Chroma copy is compared with)."""
+    folder = path / linked_folder(manifest.generation)
+    files = manifest.linked_files
+    node_ids = parse_json(folder / "node_ids.json", read_verified(folder / "node_ids.json", files.get("node_ids.json")))
+    vectors = shard.read_array(folder, "node_vectors.npy", files)
+    shard.agree(folder / "node_vectors.npy", len(vectors), len(node_ids), "vectors")
+    out = dict(zip(node_ids, vectors))
+    layers, overrides = read_layers(folder, files)
+    for entry in _appended_entries(folder, manifest, layers):
+        ids, base = shard.read_base_vectors(path / DOCUMENTS_DIR / entry.folder, entry.files)
+        for node_id, vector in zip(ids, base):  # a node first grounded in an appended document: its own vector
+            out.setdefault(node_id, vector)
+    out.update(zip(layers.override_ids, overrides))
+    return out
+
+
+def _appended_entries(folder: Path, manifest: CollectionManifest, layers: Layers) -> list[DocumentEntry]:
+    """The entries of the documents ``layers`` appends, in order; one the collection lacks is damage."""
+    entries = {d.doc_id: d for d in manifest.documents}
+    missing = [d for d in layers.appended if d not in entries]
+    if missing:
+        raise DamagedIndexError(folder / LAYERS, f"names document {missing[0]!r}, which the collection lacks")
+    return [entries[d] for d in layers.appended]
 
 
 def write_base(source: Path, target: Path) -> None:
@@ -199,7 +223,7 @@ def append(path: Path, previous: CollectionManifest, documents: Sequence[Documen
     """Write generation ``target`` as ``previous`` with the documents after its own appended (see the module
     docstring); None, writing nothing, when a full link is needed instead.  The appended documents' graphs are
     checked against their sentences (:class:`KgcoreError` when one breaks the grounding invariant)."""
-    source = path / f"linked-{previous.generation}"
+    source = path / linked_folder(previous.generation)
     if not _extends(previous, documents) or (part := read_proper(source, previous.linked_files)) is None:
         return None
     try:

@@ -36,6 +36,7 @@ import os
 import shutil
 import time
 import uuid
+from collections.abc import Callable
 from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
@@ -179,9 +180,12 @@ class CollectionWriter:
             files = _write_linked(self.path / linked_folder(generation), linked)
             manifest = dataclasses.replace(self._manifest(_counts(linked), generation, embedder), linked_files=files)
             if self.store.chroma_at_commit:
-                self._update_chroma(linked, generation)
+                self._update_chroma(generation, lambda: self._write_chroma(linked, generation, False),
+                                    lambda: linked)
         elif self.store.chroma_at_commit:  # a copy kept in step gets the appended documents and changed nodes
-            self._append_chroma(manifest, generation)
+            appended = manifest
+            self._update_chroma(generation, lambda: self._upsert_appended(generation), lambda: Linked(
+                *read_linked(self.path, appended), appended.counts.shared_entities))
         manifest = dataclasses.replace(manifest, link_seconds=round(time.perf_counter() - start, 3))
         tmp = self.path / f"{COLLECTION_FILE}.{uuid.uuid4().hex[:8]}.tmp"
         with tmp.open("w", encoding="utf-8") as fh:
@@ -242,39 +246,36 @@ class CollectionWriter:
         linked = Linked(graph, node_ids, node_vectors, self.current.counts.shared_entities)
         self._write_chroma(linked, self.current.generation, True)
 
-    def _update_chroma(self, linked: Linked, generation: int) -> None:
+    def _update_chroma(self, generation: int, step: Callable[[], None], whole: Callable[[], Linked]) -> None:
+        """Bring the Chroma copy to ``generation``: ``step()`` writes the change into a copy that is in step; a
+        copy that is behind (never written, filled lazily, a writer stopped) or damaged is written again from
+        ``whole()``, the whole linked graph."""
         copy = self.store.chroma_copy(self.name)
         behind = self.current is None or chroma.generation(copy) != self.current.generation
         try:
-            self._write_chroma(linked, generation, behind)
+            if behind:
+                self._write_chroma(whole(), generation, True)
+            else:
+                step()
         except ServiceUnavailableError:
             raise  # the server is down: nothing to rebuild, the collection stays as it was
         except Exception as exc:  # noqa: BLE001 - Chroma's own errors (a damaged database file) have no common base
             if behind:
                 raise KgcoreError(f"{copy.describe()}: cannot write the Chroma copy ({type(exc).__name__}: {exc})"
                                   ) from exc
-            self._write_chroma(linked, generation, True)  # damaged: built again from the shards
+            self._write_chroma(whole(), generation, True)  # damaged: built again from the shards
 
-    def _append_chroma(self, manifest: CollectionManifest, generation: int) -> None:
-        """Upsert an append generation's new sentences and changed nodes into a copy that is in step; a copy
-        behind or damaged is written again from the whole linked graph."""
-        assert self.current is not None and self._delta is not None
-        copy = self.store.chroma_copy(self.name)
-        if chroma.generation(copy) == self.current.generation:
-            delta = self._delta
-            ids = list(delta.changed_vectors)
-            graph = GroundedGraph({i: Node(i, delta.changed[i][0], [], cast(NodeType, delta.changed[i][1]), [])
-                                   for i in ids})
-            vectors = np.stack([delta.changed_vectors[i] for i in ids]) if ids else np.zeros((0, 0), np.float32)
-            try:
-                chroma.update(copy, graph, ids, vectors, {}, self._sentences_of(self._dropped), [], generation)
-                return
-            except ServiceUnavailableError:
-                raise  # the server is down: the collection stays as it was
-            except Exception:  # noqa: BLE001, S110 - Chroma's own errors: the copy is written again below
-                pass
-        linked = Linked(*read_linked(self.path, manifest), manifest.counts.shared_entities)
-        self._write_chroma(linked, generation, True)
+    def _upsert_appended(self, generation: int) -> None:
+        """An append generation's step for a Chroma copy in step: the appended documents' sentences and the nodes
+        new or changed (:attr:`kgcore.index.layers.Appended.changed`), without reading the linked graph."""
+        assert self._delta is not None
+        delta = self._delta
+        ids = list(delta.changed_vectors)
+        graph = GroundedGraph({i: Node(i, delta.changed[i][0], [], cast(NodeType, delta.changed[i][1]), [])
+                               for i in ids})
+        vectors = np.stack([delta.changed_vectors[i] for i in ids]) if ids else np.zeros((0, 0), np.float32)
+        chroma.update(self.store.chroma_copy(self.name), graph, ids, vectors, {}, self._sentences_of(self._dropped),
+                      [], generation)
 
     def _sentences_of(self, doc_ids: set[str]) -> dict[str, tuple[list[Sentence], np.ndarray]]:
         """The sentences and sentence vectors of the documents ``doc_ids`` by id."""
@@ -376,7 +377,6 @@ def _shared_cache(folder: Path) -> dict[str, np.ndarray]:
 def _linked_vectors(path: Path, manifest: CollectionManifest) -> dict[str, np.ndarray]:
     """The node vectors of the linked graph ``manifest`` names (what Chroma holds); empty when unreadable."""
     try:
-        _, node_ids, vectors = read_linked(path, manifest)
+        return layers.vector_map(path, manifest)
     except (OSError, ValueError, KgcoreError):
         return {}
-    return dict(zip(node_ids, vectors))

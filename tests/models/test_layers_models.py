@@ -78,6 +78,10 @@ def test_layers_accumulate_then_a_full_link_folds_them(store):
     manifest = store.manifest("grown")
     folder = store.doc_path("grown") / linked_folder(manifest.generation)
     assert json.loads((folder / layers.LAYERS).read_text())["appended"] == ["visit", "letter"]
+    index = store.load("grown")  # the vectors a Chroma copy is compared with, read without the graph
+    by_id = layers.vector_map(store.doc_path("grown"), manifest)
+    assert list(by_id) == index.node_ids[:len(by_id)] and len(by_id) == len(index.node_ids)
+    assert all(np.array_equal(by_id[i], index.node_vectors[r]) for r, i in enumerate(index.node_ids))
     index_files(_jobs([*BASE.items(), *SMALL[:2]]), store, "full", workers=1)
     _assert_same(store, "grown", "full")
     index_files(_jobs(SMALL[2:]), store, "grown", workers=1)  # past half the base's sentences: linked in full
