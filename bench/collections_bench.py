@@ -141,6 +141,14 @@ def inside(sentence: str, passage: str) -> bool:
     return len(s) >= 12 and s in _norm(passage)
 
 
+def passage_recall(sentences, question: dict) -> float:
+    """The share of an ObliQA question's gold passages that a selected sentence of the right document lies
+    inside."""
+    found = [any(s.document == doc_id_for(g["document"]) and inside(s.text, g["passage"]) for s in sentences)
+             for g in question["gold"]]
+    return sum(found) / len(found)
+
+
 def obliqa_questions(sample: int) -> list[dict]:
     rows = list(csv.DictReader((DATA / "obliqa" / "obliqa_dev.csv").open(encoding="utf-8")))
     for r in rows:
@@ -161,9 +169,7 @@ def obliqa_retrieval(sample: int) -> dict:
             recalls, words, multi = [], [], []
             for q in questions:
                 result = engine.retrieve("obliqa", q["question"], RetrievalOptions(method=method, budget_words=budget))
-                found = [any(s.document == doc_id_for(g["document"]) and inside(s.text, g["passage"])
-                             for s in result.sentences) for g in q["gold"]]
-                recalls.append(sum(found) / len(found))
+                recalls.append(passage_recall(result.sentences, q))
                 words.append(result.context_words)
                 if len({g["document"] for g in q["gold"]}) > 1:
                     multi.append(recalls[-1])

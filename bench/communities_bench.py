@@ -41,7 +41,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from collections_bench import DATA, STORE, evidence_recall, inside, obliqa_questions, qasper_cases
+from collections_bench import DATA, STORE, evidence_recall, obliqa_questions, passage_recall, qasper_cases
 from common import RESULTS, STORE_ROOT, machine, write_json
 
 from kgcore.core.settings import RetrievalOptions, Settings
@@ -161,9 +161,7 @@ def obliqa_retrieval(sample: int) -> dict:
                 start = time.perf_counter()
                 result = engine.retrieve("obliqa", q["question"], RetrievalOptions(method=method, budget_words=budget))
                 times.append((time.perf_counter() - start) * 1000)
-                found = [any(s.document == doc_id_for(g["document"]) and inside(s.text, g["passage"])
-                             for s in result.sentences) for g in q["gold"]]
-                recall = sum(found) / len(found)
+                recall = passage_recall(result.sentences, q)
                 recalls["all"].append(recall)
                 recalls["multi" if id(q) in multi else "single"].append(recall)
                 words.append(result.context_words)

@@ -33,7 +33,7 @@ import statistics
 import sys
 import time
 
-from collections_bench import STORE, evidence_recall, inside, obliqa_questions, qasper_cases
+from collections_bench import STORE, evidence_recall, obliqa_questions, passage_recall, qasper_cases
 from common import RESULTS, machine, write_json
 
 from kgcore.core.settings import RetrievalOptions, Settings
@@ -124,7 +124,7 @@ def obliqa_part(sample: int, save=lambda partial: None) -> dict:
             for q in questions:
                 result = _run(engine, "obliqa", q["question"], RetrievalOptions(method=method, budget_words=budget),
                               times)
-                recalls.append(passage_recall(result, q))
+                recalls.append(passage_recall(result.sentences, q))
                 words.append(result.context_words)
                 if method == "entities" and budget == BUDGETS[0]:
                     matched.append(len(result.matches))
@@ -136,13 +136,6 @@ def obliqa_part(sample: int, save=lambda partial: None) -> dict:
     return {"rows": rows, "latency": _latency(times),
             "entities_matched_mean": round(statistics.mean(matched), 2) if matched else 0.0,
             "questions_without_entity": sum(1 for m in matched if m == 0)}
-
-
-def passage_recall(result, question: dict) -> float:
-    """The share of the question's gold passages a selected sentence of the right document lies inside."""
-    found = [any(s.document == doc_id_for(g["document"]) and inside(s.text, g["passage"]) for s in result.sentences)
-             for g in question["gold"]]
-    return sum(found) / len(found)
 
 
 def tuning_questions(sample: int, fixed: int = 300) -> list[dict]:
@@ -175,7 +168,7 @@ def variants_part(sample: int) -> dict:
             entities.DENSE_POOL, entities.SQUASH = pool, squash
             for budget in BUDGETS:
                 recalls = [passage_recall(engine.retrieve("obliqa", q["question"], RetrievalOptions(
-                    method="entities", budget_words=budget)), q) for q in questions]
+                    method="entities", budget_words=budget)).sentences, q) for q in questions]
                 rows.append({"variant": name, "budget_words": budget, "questions": len(questions),
                              "passage_recall": round(statistics.mean(recalls), 3)})
                 print(json.dumps(rows[-1]), flush=True)
@@ -201,7 +194,7 @@ def pool_only_part(sample: int) -> dict:
             for q in questions:
                 result = engine.retrieve("obliqa", q["question"], RetrievalOptions(method="entities",
                                                                                    budget_words=budget))
-                recalls.append(passage_recall(result, q))
+                recalls.append(passage_recall(result.sentences, q))
             rows.append({"method": "entities, W_ENTITY=0", "budget_words": budget, "questions": len(questions),
                          "passage_recall": round(statistics.mean(recalls), 3)})
             print(json.dumps(rows[-1]), flush=True)

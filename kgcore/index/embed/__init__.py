@@ -84,12 +84,7 @@ def embedder_for(settings: Settings) -> Embedder:
 
 def query_embedder(settings: Settings) -> CachedEmbedder:
     """:func:`embedder_for` behind the process's cache of encoded strings: what questions and answers encode with."""
-    inner = embedder_for(settings)
-    with _CACHES_LOCK:  # one cache per loaded model, living exactly as long as the model does
-        cached = _CACHES.get(inner)
-        if cached is None:
-            cached = _CACHES[inner] = CachedEmbedder(inner)
-    return cached
+    return _cache_of(_CACHES, embedder_for(settings))
 
 
 def node_embedder(settings: Settings) -> CachedEmbedder:
@@ -99,11 +94,16 @@ def node_embedder(settings: Settings) -> CachedEmbedder:
     :data:`NODE_MAX_CALL` strings (a long document's, already distinct) bypasses it.  ONNX Runtime gives a string
     the same vector bit for bit whatever it is batched with, so the index does not depend on the order documents
     came in."""
-    inner = embedder_for(settings)
+    return _cache_of(_NODE_CACHES, embedder_for(settings), NODE_MAX_CALL)
+
+
+def _cache_of(caches: weakref.WeakKeyDictionary[Embedder, CachedEmbedder], inner: Embedder,
+              max_call: int | None = None) -> CachedEmbedder:
+    """``inner``'s cache in ``caches``: one per loaded model, living exactly as long as the model does."""
     with _CACHES_LOCK:
-        cached = _NODE_CACHES.get(inner)
+        cached = caches.get(inner)
         if cached is None:
-            cached = _NODE_CACHES[inner] = CachedEmbedder(inner, max_call=NODE_MAX_CALL)
+            cached = caches[inner] = CachedEmbedder(inner, max_call=max_call)
     return cached
 
 
