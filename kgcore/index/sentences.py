@@ -34,6 +34,8 @@ _NUMBERED_ABBREVIATION_RE = re.compile(
 _INITIAL_RE = re.compile(r"(?:^|[\s(\[])[A-HJ-Z]\.$")
 #: A span that is only citation markers ("[47].", "[3, 7-9]", "(Lewis et al., 2020; Guu et al., 2020).").
 _CITATION_ONLY = re.compile(r"^(?:\s*(?:\[[\d\s,;–—-]{1,60}\]|\([^()]{1,200}?(?:19|20)\d{2}[a-z]?\)))+\s*[.,;:]?$")
+#: A footnote mark, which a splitter may leave as a sentence of its own before its note ("2", "†").
+_FOOTNOTE_MARK = re.compile(r"^(?:\d{1,2}|[*∗†‡§¶]{1,2})$")
 #: Longest joined span when brackets are unbalanced (a stray "(" must not swallow a paragraph).
 MAX_BRACKET_JOIN = 600
 
@@ -209,6 +211,8 @@ def merge_false_splits(spans: list[tuple[int, int]], text: str) -> list[tuple[in
     sentence-final punctuation and this one starts lower-case, or when this
     one is only punctuation (a stray closing quote).
 
+    A footnote mark alone ("2", "†") opens the sentence after it.
+
     Scholarly text adds: never after "et al.", "e.g.", "i.e.", "cf.", "vs.";
     not after "Fig."/"Eq."/"Sec." when a number or bracket follows; not after
     an initial when a capital follows; not inside an open bracket.
@@ -220,6 +224,9 @@ def merge_false_splits(spans: list[tuple[int, int]], text: str) -> list[tuple[in
     >>> text = "Retrieval helps [47]. [48]. So it does."
     >>> [text[a:b] for a, b in merge_false_splits([(0, 15), (16, 21), (22, 27), (28, 39)], text)]
     ['Retrieval helps [47]. [48].', 'So it does.']
+    >>> text = "It is shorter. 2 Strictly speaking, it is not."
+    >>> [text[a:b] for a, b in merge_false_splits([(0, 14), (15, 16), (17, 46)], text)]
+    ['It is shorter.', '2 Strictly speaking, it is not.']
     >>> text = "As Lewis et al. (2020) show in Fig. 3 and J. Smith (see Sec. 2. Here) too. Done."
     >>> spans = [(0, 15), (16, 35), (36, 48), (49, 61), (62, 74), (75, 80)]
     >>> [text[a:b] for a, b in merge_false_splits(spans, text)]
@@ -227,7 +234,8 @@ def merge_false_splits(spans: list[tuple[int, int]], text: str) -> list[tuple[in
     """
     merged: list[tuple[int, int]] = []
     for start, end in spans:
-        if merged and _continues(text[merged[-1][0] : merged[-1][1]].rstrip(), text[start:end].strip()):
+        previous = text[merged[-1][0] : merged[-1][1]].strip() if merged else ""
+        if merged and (_FOOTNOTE_MARK.match(previous) or _continues(previous, text[start:end].strip())):
             merged[-1] = (merged[-1][0], end)
         else:
             merged.append((start, end))

@@ -217,3 +217,45 @@ def test_a_sentence_cut_by_an_authors_note_or_a_quoted_gap_is_joined():
     assert _find(paragraphs, "†Equal contribution.").kind == FOOTNOTE  # the note, not the prose it interrupts
     masked = _find(paragraphs, "A masked example")
     assert "y = (“pound”, “of”)). The reader fills every gap" in masked.text
+
+
+def _span(text, box, size=9.96, font="NimbusRomNo9L-Regu"):
+    return {"text": text, "bbox": list(box), "font": {"name": font, "size": size, "weight": 400}}
+
+
+def _raw_line(box, *spans):
+    return {"bbox": list(box), "spans": list(spans)}
+
+
+def test_sub_and_superscripts_rejoin_their_printed_row():
+    """PDFium ends a line at every raised or lowered glyph of inline mathematics, and often its block too; the
+    pieces are joined again before blocks are formed.  The raw lines are pdftext's output for the REALM paper
+    (arXiv 2002.08909, page 11, right column; boxes and sizes as read), which fpdf2-written PDFs do not
+    reproduce (PDFium keeps their scripts on the line)."""
+    from kgcore.index.pdf.extract import _page
+
+    script = 6.97
+    raw = {"width": 612, "height": 792, "blocks": [
+        {"lines": [_raw_line((307.4, 69.6, 419.5, 79.5), _span("zero accuracy (i.e., p (y | z\n",
+                                                                (307.4, 69.6, 419.5, 79.5)))]},
+        {"lines": [_raw_line((420.0, 68.6, 422.3, 74.0), _span("′\n", (420.0, 68.6, 422.3, 74.0), script, "CMSY7"))]},
+        {"lines": [
+            _raw_line((422.8, 69.6, 543.1, 79.5), _span(", x) = 0). Under this set-\n", (422.8, 69.6, 543.1, 79.5))),
+            _raw_line((307.4, 81.4, 343.3, 91.4), _span("ting, p (z\n", (307.4, 81.4, 343.3, 91.4))),
+            _raw_line((343.8, 80.5, 347.9, 85.9), _span("∗\n", (343.8, 80.5, 347.9, 85.9), script, "CMSY7")),
+            _raw_line((349.9, 81.4, 468.9, 91.4), _span("| y, x) = 1 (provided that p (z\n",
+                                                        (349.9, 81.4, 468.9, 91.4))),
+            _raw_line((469.4, 80.5, 473.5, 85.9), _span("∗\n", (469.4, 80.5, 473.5, 85.9), script, "CMSY7")),
+            _raw_line((475.6, 81.4, 543.1, 91.4), _span("| x) is non-zero),\n", (475.6, 81.4, 543.1, 91.4))),
+            _raw_line((307.1, 94.1, 453.6, 103.1), _span("which causes the gradient to become\n",
+                                                         (307.1, 94.1, 453.6, 103.1)))]},
+        {"lines": [_raw_line((55.0, 70.0, 289.0, 79.0), _span("the other column on the same row\n",
+                                                              (55.0, 70.0, 289.0, 79.0)))]}]}
+    blocks = _page(10, raw).blocks
+    assert [[line.text for line in block.lines] for block in blocks] == [
+        ["zero accuracy (i.e., p (y | z′, x) = 0). Under this set-",
+         "ting, p (z∗ | y, x) = 1 (provided that p (z∗ | x) is non-zero),",
+         "which causes the gradient to become"],
+        ["the other column on the same row"]]
+    first = blocks[0].lines[0]
+    assert first.size == pytest.approx(9.96, abs=0.1) and first.box == (307.4, 68.6, 543.1, 79.5)

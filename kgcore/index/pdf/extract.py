@@ -25,6 +25,8 @@ PAGE_BATCH = 16
 #: Presentation forms (ligatures ﬁ ﬂ ﬀ ﬃ ﬄ ﬅ ﬆ) expand by NFKC; nothing else is changed here.
 _LIGATURES = {chr(c): unicodedata.normalize("NFKC", chr(c)) for c in range(0xFB00, 0xFB07)}
 _LIGATURE_TABLE = str.maketrans(_LIGATURES)
+#: A footnote mark: a number or one or two of the usual symbols.
+_FOOTNOTE_MARK = re.compile(r"^(?:\d{1,2}|[*∗†‡§¶]{1,2})$")
 _SPACES = re.compile(r"[ \t\u00a0\u2000-\u200b\u202f]+")
 #: A page is garbled when this share of its words are single letters (broken font spacing) ...
 GARBLED_SINGLE_LETTERS = 0.25
@@ -166,10 +168,9 @@ def _page_count(pdfium, data: bytes, filename: str) -> int:
 
 def _page(index: int, raw: dict) -> Page:
     number = index + 1
-    blocks = []
-    for raw_block in raw.get("blocks", []):
-        lines = tuple(line for line in (_line(raw_line) for raw_line in raw_block.get("lines", [])) if line.text)
-        blocks += [Block.of(number, run) for run in style_runs(lines)]
+    raw_blocks = [[line for line in (_line(raw_line) for raw_line in raw_block.get("lines", [])) if line.text]
+                  for raw_block in raw.get("blocks", [])]
+    blocks = [Block.of(number, run) for lines in join_rows(raw_blocks) for run in style_runs(tuple(lines))]
     raw_text = " ".join(s.get("text", "") for b in raw.get("blocks", []) for x in b.get("lines", [])
                         for s in x.get("spans", []))
     problem = "no text layer (a scanned page needs OCR)" if not raw_text.strip() else garbled(raw_text)
@@ -179,6 +180,85 @@ def _page(index: int, raw: dict) -> Page:
     else:
         note = ""
     return Page(number, float(raw.get("width", 0)), float(raw.get("height", 0)), tuple(blocks), problem, note)
+
+
+def join_rows(blocks: Sequence[Sequence[Line]]) -> list[list[Line]]:
+    """Blocks with the pieces of one printed row joined again, in PDFium's order.
+
+    PDFium ends a line, and often a block, wherever a sub- or superscript
+    starts ("p(z" / "i" / "|x) ..."), so inline mathematics would cut its
+    sentence in two.  A line that :func:`continues` the line before it is
+    joined to it; when it opens a block, that block's other lines join the
+    block before it too (they are the same paragraph).
+
+    >>> a = Line("posterior p(z", (100, 140, 160, 151), 10.0, False)
+    >>> i = Line("i", (160.5, 145, 163, 152), 7.0, False)
+    >>> b = Line("|x) for each token", (163.5, 140, 250, 151), 10.0, False)
+    >>> c = Line("of the input.", (100, 152, 160, 163), 10.0, False)
+    >>> [[x.text for x in block] for block in join_rows([[a], [i], [b, c]])]
+    [['posterior p(z i|x) for each token', 'of the input.']]
+    """
+    out: list[list[Line]] = []
+    for lines in blocks:
+        for k, line in enumerate(lines):
+            if out and out[-1] and continues(out[-1][-1], line):
+                out[-1][-1] = joined(out[-1][-1], line)
+            elif k == 0:
+                out.append([line])
+            else:
+                out[-1].append(line)
+    return out
+
+
+def continues(a: Line, b: Line) -> bool:
+    """Whether ``b`` goes on ``a``'s printed row: it starts where ``a`` ends (within half a font size either
+    way) and their boxes share at least 30 % of the smaller one's height (a sub- or superscript does; the
+    next line, the other column or a table cell a gutter away does not).
+
+    >>> row = Line("p(z", (100, 140, 130, 151), 10.0, False)
+    >>> continues(row, Line("i", (130.5, 145, 133, 152), 7.0, False))
+    True
+    >>> continues(row, Line("next line", (100, 152, 160, 163), 10.0, False))
+    False
+    >>> continues(row, Line("other column", (150, 140, 260, 151), 10.0, False))
+    False
+    """
+    size = max(a.size, b.size, 1.0)
+    gap = b.box[0] - a.box[2]
+    overlap = min(a.box[3], b.box[3]) - max(a.box[1], b.box[1])
+    height = min(a.box[3] - a.box[1], b.box[3] - b.box[1])
+    return b.box[0] > a.box[0] and abs(gap) <= 0.5 * size and height > 0 and overlap >= 0.3 * height
+
+
+def joined(a: Line, b: Line) -> Line:
+    """``a`` and ``b`` (which :func:`continues` it) as one line, with a space where a word gap separates them
+    or where a change of size would fuse two words or numbers (2 and superscript 22 are not "222"; a footnote
+    number before its note), and before a footnote mark set after a sentence's end (the sentence ends there);
+    its size, weight and font are those of most of its characters.
+
+    >>> def line(text, x0, x1, size):
+    ...     return Line(text, (x0, 100, x1, 110), size, False)
+    >>> joined(line("into 2", 100, 130, 10.0), line("22", 130.5, 136, 7.0)).text
+    'into 2 22'
+    >>> joined(joined(line("p(z", 100, 115, 10.0), line("i", 115, 117, 7.0)), line("|x)", 117, 130, 10.0)).text
+    'p(z i|x)'
+    >>> joined(line("2", 121, 125, 6.0), line("For example.", 125, 180, 9.0)).text
+    '2 For example.'
+    >>> joined(line("do not update it.", 100, 180, 10.0), line("3", 180, 183, 7.0)).text
+    'do not update it. 3'
+    >>> joined(line("it.", 100, 110, 10.0), Line("3 Note that", (110, 97, 160, 110), 10.0, False)).text
+    'it. 3 Note that'
+    """
+    gap = b.box[0] - a.box[2] > 0.15 * max(a.size, b.size, 1.0)
+    fused = abs(a.size - b.size) > 0.5 and a.text[-1].isalnum() and b.text[0].isalnum()
+    raised = b.size < a.size - 0.5 or b.box[1] < a.box[1] - 1.0
+    mark = raised and _FOOTNOTE_MARK.match(b.text.split()[0]) and a.text.rstrip("\"”’)")[-1:] in ".!?"
+    space = " " if gap or fused or mark else ""
+    main = a if len(a.text) >= len(b.text) else b
+    bold = sum(len(x.text) for x in (a, b) if x.bold) * 2 > len(a.text) + len(b.text)
+    cells = (a.cells[:-1] + (a.cells[-1] + space + b.cells[0],) + b.cells[1:]) if a.cells and b.cells \
+        else a.cells + b.cells
+    return Line(a.text + space + b.text, union([a.box, b.box]), main.size, bold, main.font, cells)
 
 
 def style_runs(lines: tuple[Line, ...]) -> list[tuple[Line, ...]]:
