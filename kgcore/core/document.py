@@ -86,6 +86,9 @@ class IngestReport:
     references: int = 0
     citations_resolved: int = 0
     warnings: tuple[str, ...] = ()
+    #: The version of the reading (loading and sentence splitting) that produced the sentences
+    #: (``kgcore.index.load.READER_VERSION``); 0 before it was recorded.
+    reader: int = 0
 
     def to_dict(self) -> dict:
         return asdict(self)

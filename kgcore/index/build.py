@@ -26,6 +26,7 @@ from kgcore.index.bounds import cap_analysis
 from kgcore.index.coref import CorefResolver, get_resolver
 from kgcore.index.embed import Embedder, embed_texts_of, embedder_for, embedding_model_name, node_embedder
 from kgcore.index.graph import GroundedGraph, build_graph
+from kgcore.index.load import READER_VERSION
 from kgcore.index.manifest import Counts, Manifest, Models
 from kgcore.index.narrator import Narrator, narrator_for, resolve_narrator
 from kgcore.index.parse import Parser, get_parser
@@ -162,7 +163,7 @@ def _manifest(document: Document, options: IndexOptions, settings: Settings, emb
             edges=len(graph.edges),
         ),
         narrator=narrator,
-        ingest=replace(document.report, sentences=dict(Counter(s.role for s in sentences)),
+        ingest=replace(document.report, reader=READER_VERSION, sentences=dict(Counter(s.role for s in sentences)),
                        citations_resolved=sum(1 for s in sentences if s.citations)),
         timings_s=dict(timings),
         seconds=seconds,

@@ -28,7 +28,7 @@ from kgcore.core.settings import IndexOptions, Settings
 from kgcore.index.build import STAGES, StageProgress, StageTimer, build_shard, model_fingerprint
 from kgcore.index.collection import CollectionManifest, CollectionOutcome
 from kgcore.index.embed import embedder_for
-from kgcore.index.load import check_file, doc_id_for
+from kgcore.index.load import READER_VERSION, check_file, doc_id_for
 from kgcore.index.locks import staging_folder
 from kgcore.index.manifest import IndexOutcome, Manifest
 from kgcore.index.parse import Parser
@@ -111,11 +111,11 @@ def _place(plan: _Plan, job: Job, doc_id: str, store: Store, options: IndexOptio
     entries = {d.doc_id: d for d in current.documents} if current else {}
     same = next((d for d in entries.values() if d.manifest.source_sha256 == sha), None)
     if same is not None and not plan.force:
-        if not document_problems(store.doc_path(plan.name), same):
+        if not document_problems(store.doc_path(plan.name), same) and read_as_now(same.manifest):
             plan.relink = plan.relink or bool(current and linked_problems(store.doc_path(plan.name), current))
             plan.reused.append(same.manifest)
             return
-        plan.repair.add(job.filename)  # the same bytes, but its stored files are damaged: build it again
+        plan.repair.add(job.filename)  # the same bytes, but damaged stored files or an older reading: build again
     if doc_id in entries and not plan.force and job.filename not in plan.repair:
         raise InputError(job.filename, f"collection {plan.name!r} already has a document {doc_id!r} (from "
                                        f"{entries[doc_id].manifest.source_file}) with other content; give this file "
@@ -124,6 +124,17 @@ def _place(plan: _Plan, job: Job, doc_id: str, store: Store, options: IndexOptio
     settings.check_limit(job.filename, "max_documents", len(documents))
     plan.build.append(job)
     plan.hashes[job.filename] = sha
+
+
+def read_as_now(manifest: Manifest) -> bool:
+    """Whether ``manifest``'s sentences come from this kgcore's reading of the file (:data:`READER_VERSION`);
+    an older reading is read again when the same file is indexed again, not reused.
+
+    >>> from kgcore.core.document import IngestReport
+    >>> read_as_now(Manifest("a", ingest=IngestReport(reader=READER_VERSION))), read_as_now(Manifest("a"))
+    (True, False)
+    """
+    return manifest.ingest is not None and manifest.ingest.reader >= READER_VERSION
 
 
 def _current(store: Store, plan: _Plan) -> CollectionManifest | None:

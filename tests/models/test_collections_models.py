@@ -141,6 +141,29 @@ def test_adding_parses_only_the_new_document_and_removing_trims_grounding(tmp_pa
         client.close()
 
 
+def test_a_file_read_by_an_older_reading_is_read_again_not_reused(tmp_path, monkeypatch):
+    import kgcore.index.build as build_mod
+
+    store = Store(tmp_path)
+    index_files([_job("rabbit.txt", RABBIT), _job("pan.txt", PAN)], store, "c", workers=1)
+    built = []
+    real = pipeline_mod.run
+    monkeypatch.setattr(pipeline_mod, "run", lambda jobs, *a, **k: built.extend(j.filename for j in jobs) or
+                        real(jobs, *a, **k))
+    newer = pipeline_mod.READER_VERSION + 1  # this kgcore reads files differently from the one that indexed them
+    monkeypatch.setattr(pipeline_mod, "READER_VERSION", newer)
+    monkeypatch.setattr(build_mod, "READER_VERSION", newer)
+    (outcome,) = index_files([_job("pan.txt", PAN)], store, "c", workers=1)
+    assert built == ["pan.txt"] and not outcome.reused and [m.doc_id for m in outcome.added] == ["pan"]
+    pan = next(d.manifest for d in store.manifest("c").documents if d.doc_id == "pan")
+    assert pan.ingest is not None and pan.ingest.reader == newer
+    index = store.load("c")
+    assert index.graph.invariant_problems(s.id for s in index.sentences) == []
+    assert sum(1 for s in index.sentences if s.doc_id == "pan") == pan.counts.sentences  # replaced, not doubled
+    (again,) = index_files([_job("pan.txt", PAN)], store, "c", workers=1)
+    assert [m.doc_id for m in again.reused] == ["pan"] and built == ["pan.txt"]  # now read as this kgcore reads
+
+
 def test_names_that_map_to_one_id_never_replace_each_other(tmp_path):
     store = Store(tmp_path)
     (outcome,) = index_files([_job("Story.txt", RABBIT), _job("story.TXT", SHIP)], store, "c", workers=1)
