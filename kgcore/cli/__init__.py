@@ -72,6 +72,9 @@ def _add_index(sub) -> None:
                     help="who 'I' is in a first-person book: found in the text (auto), off (none), or this name")
     ix.add_argument("--force", action="store_true",
                     help="re-index a document already indexed, or replace one with the same id and other content")
+    ix.add_argument("--communities", action="store_true",
+                    help="also build the collection's communities and summaries now (as KGCORE_COMMUNITIES_AT_INDEX=1) "
+                         "instead of on the first community query")
     ix.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
                     help="build the documents on Ray: a Ray started on this machine (--workers CPUs), or the "
                          "cluster at ADDRESS (HOST:PORT of `ray start --head`, ray://HOST:PORT or auto); "
@@ -98,6 +101,9 @@ def _add_ask(sub) -> None:
     ask = sub.add_parser("ask", help="answer a question (or a file of questions) from a collection")
     ask.add_argument("question", nargs="*")
     ask.add_argument("--collection", help="the collection to ask")
+    ask.add_argument("--chroma", action="store_true",
+                     help="search the collection's Chroma copy (nodes, community summaries) instead of exact search "
+                          "over the stored vectors (the same results; built first when missing)")
     ask.add_argument("--doc", help="the older name of --collection (a one-document collection)")
     ask.add_argument("--documents", help="comma-separated document ids: retrieve only from these")
     ask.add_argument("--front-matter", action="store_true", help="let title pages, contents and headings in")

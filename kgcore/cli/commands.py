@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -29,6 +30,8 @@ def _store(args: argparse.Namespace) -> Store:
 def cmd_index(args: argparse.Namespace) -> int:
     """Add files to a collection (or each to its own); one JSON line per document, then one per collection."""
     settings = Settings.from_env()
+    if args.communities:
+        settings = dataclasses.replace(settings, communities_at_index=True)
     options = IndexOptions(parser=args.parser, coref=args.coref, embedding=args.embedding, narrator=args.narrator)
     if args.name and len(args.paths) > 1:
         raise InputError("--name", "names one document; give it with a single file")
@@ -141,7 +144,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     collection = _collection(args)
     engine.index(collection).sentence_scope(documents)  # fail fast on an unknown collection or document
     for i, question in enumerate(questions):
-        result, answer = engine.ask(collection, question, options, args.answerer)
+        result, answer = engine.ask(collection, question, options, args.answerer, args.chroma)
         if args.json or args.questions:
             print(json.dumps(result_to_json(result, answer), ensure_ascii=False), flush=True)
         else:

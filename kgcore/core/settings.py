@@ -120,6 +120,11 @@ class Settings:
     #: Write abstractive community reports with the OpenAI-compatible endpoint (``KGCORE_COMMUNITY_LLM=1``);
     #: off: the offline extractive summaries.
     community_llm: bool = False
+    #: Build the communities and their summaries when a collection is indexed (``KGCORE_COMMUNITIES_AT_INDEX=1``,
+    #: ``index --communities``), and write them into the Chroma copy when commits keep it in step.  Off: built on
+    #: the first ``community``/``hybrid-summaries`` query of a generation and stored for every later one, so that
+    #: adding a document to a large collection never reads its whole graph.
+    communities_at_index: bool = False
     #: A local sentence-transformers CrossEncoder folder that reranks ``qa-kg`` candidates (empty: offline scorer).
     reranker_model: str = ""
     #: A Chroma server (``http://host:port``, ``KGCORE_CHROMA_URL``) holding every collection's Chroma copy instead
@@ -183,6 +188,8 @@ class Settings:
             community_max_size=int(_env_float(env, "KGCORE_COMMUNITY_MAX_SIZE", d.community_max_size)),
             community_seed=int(_env_float(env, "KGCORE_COMMUNITY_SEED", d.community_seed)),
             community_llm=(env.get("KGCORE_COMMUNITY_LLM") or "").strip().lower() in ("1", "true", "yes", "on"),
+            communities_at_index=(env.get("KGCORE_COMMUNITIES_AT_INDEX") or "").strip().lower()
+            in ("1", "true", "yes", "on"),
             reranker_model=env.get("KGCORE_RERANKER_MODEL") or "",
             chroma_url=check_chroma_url(env.get("KGCORE_CHROMA_URL") or ""),
             chroma_token=(env.get("KGCORE_CHROMA_TOKEN") or "").strip(),

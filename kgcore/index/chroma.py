@@ -50,6 +50,8 @@ from kgcore.index.graph import GroundedGraph
 CHROMA_DIR = "chroma"
 NODE_COLLECTION = "nodes"
 SENTENCE_COLLECTION = "sentences"
+#: Community summaries as retrieval units (written by :mod:`kgcore.index.communities.units`).
+SUMMARY_COLLECTION = "summaries"
 GENERATION_FILE = "generation"
 #: The store's id on a shared Chroma server (a file in the store root, written once).
 STORE_ID_FILE = ".chroma-store-id"
@@ -111,6 +113,16 @@ class ChromaCopy:
         if self.server is None:
             return SENTENCE_COLLECTION, NODE_COLLECTION
         return f"{self.prefix}-{SENTENCE_COLLECTION}", f"{self.prefix}-{NODE_COLLECTION}"
+
+    @property
+    def summary_name(self) -> str:
+        """The Chroma collection of the community summaries.
+
+        >>> server = ChromaServer("http://h:1")
+        >>> ChromaCopy(Path("c/chroma")).summary_name, ChromaCopy(Path("c"), server, "kg-a").summary_name
+        ('summaries', 'kg-a-summaries')
+        """
+        return SUMMARY_COLLECTION if self.server is None else f"{self.prefix}-{SUMMARY_COLLECTION}"
 
     def describe(self) -> str:
         """Where the copy is, for messages."""
@@ -306,7 +318,7 @@ def drop(copy: ChromaCopy) -> None:
         return
     with client_of(copy) as client:
         existing = {getattr(c, "name", c) for c in client.list_collections()}
-        for name in copy.names:
+        for name in (*copy.names, copy.summary_name):
             if name in existing:
                 client.delete_collection(name)
 

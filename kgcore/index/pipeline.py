@@ -23,10 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kgcore.core.document import Document
-from kgcore.core.errors import DamagedIndexError, InputError
+from kgcore.core.errors import DamagedIndexError, InputError, ServiceUnavailableError
 from kgcore.core.settings import IndexOptions, Settings
 from kgcore.index.build import STAGES, StageProgress, StageTimer, build_shard, model_fingerprint
 from kgcore.index.collection import CollectionManifest, CollectionOutcome
+from kgcore.index.communities import communities, units
 from kgcore.index.embed import embedder_for
 from kgcore.index.load import READER_VERSION, check_file, doc_id_for
 from kgcore.index.locks import staging_folder
@@ -157,10 +158,25 @@ def _index_plan(plan: _Plan, store: Store, options: IndexOptions, settings: Sett
         plan.failed += [(b.job.filename, b.error) for b in built if b.error]
         staged = [b for b in built if b.staged is not None]
         manifest, added = _commit(store, plan, staged, options, settings) if staged or plan.relink else (None, [])
+    if manifest is not None and settings.communities_at_index:
+        build_communities(store, plan.name, settings)
     if manifest is None and _exists(store, plan.name):
         manifest = store.manifest(plan.name)
     return CollectionOutcome(plan.name, manifest, tuple(added), tuple(plan.reused), tuple(plan.failed),
                              time.perf_counter() - start)
+
+
+def build_communities(store: Store, name: str, settings: Settings) -> None:
+    """Build (or reuse) collection ``name``'s communities and summaries now, stored for every later query, and
+    write the summaries into its Chroma copy when commits keep that copy in step (a Chroma server that is down
+    leaves it to the first query that reads it)."""
+    index = store.load(name)
+    ci = communities(index, embedder_for(settings), settings)
+    if store.chroma_at_commit:
+        try:
+            units.sync(store.chroma_copy(name), ci, index.manifest.stamp)
+        except ServiceUnavailableError:
+            pass
 
 
 def _exists(store: Store, name: str) -> bool:

@@ -25,7 +25,9 @@ import numpy as np
 
 from kgcore.core.settings import RetrievalOptions, Settings
 from kgcore.core.types import QueryResult, SelectedSentence
+from kgcore.index.chroma import CHROMA_DIR, ChromaCopy
 from kgcore.index.communities import CommunityIndex, communities
+from kgcore.index.communities import units as summary_units
 from kgcore.index.embed import Embedder
 from kgcore.index.store import Index
 from kgcore.query.baselines import _ranking
@@ -40,6 +42,8 @@ REFERENCE_WORDS = 2000
 MAX_SENTENCES = 1000
 #: Summaries ranked per question at most (more never fit a budget of 2,000 words).
 MAX_UNITS = 200
+#: Summaries asked of Chroma per question (twice as many as are ever ranked), then scored exactly.
+CHROMA_POOL = 2 * MAX_UNITS
 #: One context unit: (community id or "" for a lone sentence, its sentence rows, its score).
 Unit = tuple[str, list[int], float]
 
@@ -75,8 +79,9 @@ def interleave(sentences: list[Unit], summaries: list[Unit], k: int, s: int) -> 
 
 
 def retrieve_community(index: Index, question: str, options: RetrievalOptions, embedder: Embedder,
-                       settings: Settings | None = None) -> QueryResult:
-    """Run ``community`` or ``hybrid-summaries`` (``options.method``) on ``index``."""
+                       settings: Settings | None = None, use_chroma: bool = False) -> QueryResult:
+    """Run ``community`` or ``hybrid-summaries`` (``options.method``) on ``index``; with ``use_chroma`` the
+    summaries are found in the Chroma copy's ``summaries`` collection (:func:`summary_order`)."""
     start = time.perf_counter()
     ci = communities(index, embedder, settings)
     timings = {"communities": elapsed_ms(start)}
@@ -85,7 +90,7 @@ def retrieve_community(index: Index, question: str, options: RetrievalOptions, e
     timings["embed"] = elapsed_ms(start)
     start = time.perf_counter()
     scope = index.sentence_scope(options.documents, options.front_matter)
-    summaries = _ranked_summaries(index, ci, q, scope)
+    summaries = _ranked_summaries(index, ci, q, scope, use_chroma)
     if options.method == "hybrid-summaries":
         rows, scores = _ranking(index, "hybrid", question, sims, scope)
         lone = [("", [r], sc) for r, sc in zip(rows[:MAX_SENTENCES], scores[:MAX_SENTENCES])]
@@ -111,13 +116,15 @@ def retrieve_community(index: Index, question: str, options: RetrievalOptions, e
     return result
 
 
-def _ranked_summaries(index: Index, ci: CommunityIndex, q: np.ndarray, scope: np.ndarray | None) -> list[Unit]:
+def _ranked_summaries(index: Index, ci: CommunityIndex, q: np.ndarray, scope: np.ndarray | None,
+                      use_chroma: bool = False) -> list[Unit]:
     """Every summary with a sentence in scope, as a unit of its in-scope rows, best first."""
     if not len(ci.vectors):
         return []
     scores = ci.vectors @ q
     out: list[Unit] = []
-    for i in np.argsort(-scores, kind="stable").tolist():
+    for i in summary_order(index, ci, q, scores, scope is not None) if use_chroma else \
+            np.argsort(-scores, kind="stable").tolist():
         rows = [index.sentence_row(sid) for sid in ci.summaries[i].sentence_ids if index.has_sentence(sid)]
         rows = [r for r in rows if scope is None or scope[r]]
         if rows:
@@ -125,6 +132,20 @@ def _ranked_summaries(index: Index, ci: CommunityIndex, q: np.ndarray, scope: np
             if len(out) == MAX_UNITS:
                 break
     return out
+
+
+def summary_order(index: Index, ci: CommunityIndex, q: np.ndarray, scores: np.ndarray, scoped: bool) -> list[int]:
+    """Summary rows best first, found in the Chroma copy (written there first when it holds another build).
+
+    Chroma's search is approximate: its best :data:`CHROMA_POOL` summaries (all of them with a document scope,
+    which may leave many out) are ranked again by their exact cosine, ties by community id, so the order
+    equals exact search whenever the pool holds the summaries that fit a budget.
+    """
+    copy = index.chroma or ChromaCopy(index.path / CHROMA_DIR)
+    summary_units.sync(copy, ci, index.manifest.stamp)
+    row = {s.community: r for r, s in enumerate(ci.summaries)}
+    found = [row[c] for c, _ in summary_units.query(copy, q, len(row) if scoped else CHROMA_POOL) if c in row]
+    return sorted(found, key=lambda r: (-round(float(scores[r]), 6), ci.summaries[r].community))
 
 
 def _select(index: Index, units: list[Unit], sims: np.ndarray,

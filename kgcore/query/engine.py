@@ -103,7 +103,7 @@ class QueryEngine:
         if options.method == "lesegr":
             return retrieve_lesegr(index, question, options, self.embedder)
         if options.method in ("community", "hybrid-summaries"):
-            return retrieve_community(index, question, options, self.embedder, self.settings)
+            return retrieve_community(index, question, options, self.embedder, self.settings, use_chroma)
         if options.method == "entities":
             return retrieve_entities(index, question, options, self.embedder, load_spacy(self.settings.spacy_model),
                                      self.settings)
@@ -136,8 +136,8 @@ class QueryEngine:
         return answer
 
     def ask(self, doc_id: str, question: str, options: RetrievalOptions = RetrievalOptions(),
-            answerer: str | None = None) -> tuple[QueryResult, Answer]:
-        result = self.retrieve(doc_id, question, options)
+            answerer: str | None = None, use_chroma: bool = False) -> tuple[QueryResult, Answer]:
+        result = self.retrieve(doc_id, question, options, use_chroma)
         return result, self.answer(result, answerer)
 
 

@@ -77,6 +77,19 @@ def test_the_server_holds_the_collection_under_namespaced_names(stores, server):
     assert set(other.chroma_copy(PETER_ID).names).isdisjoint(copy.names)  # a second store on the same server
 
 
+def test_community_summaries_on_the_server_retrieve_as_embedded(stores, server):
+    embedded, remote = (QueryEngine(s) for s in stores)
+    options = RetrievalOptions(method="community", budget_words=300)
+    for question in _questions()[:4]:
+        a = embedded.retrieve(PETER_ID, question, options, use_chroma=True)
+        b = remote.retrieve(PETER_ID, question, options, use_chroma=True)
+        assert [(s.id, s.unit) for s in a.sentences] == [(s.id, s.unit) for s in b.sentences]
+        assert a.summaries == b.summaries and a.summaries
+    copy = stores[1].chroma_copy(PETER_ID)
+    client = chroma.http_client(ChromaServer(server.url))
+    assert client.get_collection(copy.summary_name).count() == b.candidates  # every summary of the collection
+
+
 def test_deleting_a_collection_deletes_its_server_collections(server, tmp_path):
     store = Store(tmp_path / "store", chroma=ChromaServer(server.url))
     (tmp_path / "tea.txt").write_text("Peter drank camomile tea. His mother made the tea.", encoding="utf-8")

@@ -163,6 +163,62 @@ def test_adding_a_document_reuses_the_summaries_of_unchanged_communities(tmp_pat
         assert s.claims == old[s.signature].claims
 
 
+def _summaries_seen(engine: QueryEngine, use_chroma: bool) -> list:
+    out = []
+    for question in ("Who rescued the fishermen?", "What did the orchard grow?", "Who sold honey at the market?"):
+        for method in ("community", "hybrid-summaries"):
+            for options in (RetrievalOptions(method=method, budget_words=120),
+                            RetrievalOptions(method=method, budget_words=0, k=3),
+                            RetrievalOptions(method=method, budget_words=120, documents=("orchard",))):
+                result = engine.retrieve("c", question, options, use_chroma=use_chroma)
+                out.append(([(u["community"], u["rank"]) for u in result.summaries],
+                            [(s.id, s.unit) for s in result.sentences]))
+    return out
+
+
+def test_summaries_at_indexing_time_in_chroma_and_retrieved_from_there_as_exactly(tmp_path, monkeypatch):
+    """With KGCORE_COMMUNITIES_AT_INDEX and commits keeping Chroma in step, indexing stores the communities and
+    writes the summaries into the Chroma copy's ``summaries`` collection; Chroma retrieval of summaries equals
+    exact retrieval, and an added document brings the collection to the new build."""
+    from kgcore.index.chroma import open_chroma
+    from kgcore.index.communities import units
+    from kgcore.index.recovery import linked_folder
+
+    monkeypatch.setenv("KGCORE_COMMUNITIES_AT_INDEX", "1")
+    store = Store(tmp_path, chroma="embedded", chroma_sync="commit")
+    index_files([Job("orchard.txt", data=ORCHARD.encode()), Job("mine.txt", data=MINE.encode())], store, "c",
+                workers=1)
+    manifest = store.manifest("c")
+    on_disk = stored.read(tmp_path / "c" / linked_folder(manifest.generation), manifest.stamp, None)
+    assert on_disk is not None and on_disk.summaries  # built while indexing, before any query
+    copy = store.chroma_copy("c")
+    assert units.held(copy) == units.marker(manifest.stamp, on_disk)
+    client = open_chroma(copy.folder)
+    try:
+        assert client.get_collection("summaries").count() == len(on_disk.summaries)
+    finally:
+        client.close()
+    index_files([Job("harbour.txt", data=HARBOUR.encode())], store, "c", workers=1)
+    manifest = store.manifest("c")
+    after = stored.read(tmp_path / "c" / linked_folder(manifest.generation), manifest.stamp, None)
+    assert after is not None and units.held(copy) == units.marker(manifest.stamp, after)
+    engine = QueryEngine(store)
+    assert _summaries_seen(engine, True) == _summaries_seen(engine, False)
+
+
+def test_chroma_summaries_are_written_again_when_stale_or_missing(store, engine, built):
+    from kgcore.index.communities import units
+
+    copy = store.chroma_copy("valley")
+    index = engine.index("valley")
+    assert units.sync(copy, built, index.manifest.stamp)  # never written: written now
+    assert not units.sync(copy, built, index.manifest.stamp)  # in step: left alone
+    (copy.folder / units.MARKER).write_text("another build", encoding="utf-8")
+    assert units.sync(copy, built, index.manifest.stamp)
+    best = units.query(copy, built.vectors[0], 3)
+    assert best[0][0] == built.summaries[0].community and best[0][1] == pytest.approx(1.0, abs=1e-4)
+
+
 def test_settings_choose_the_algorithm_size_and_seed_from_the_environment(store, engine):
     settings = Settings.from_env({"KGCORE_COMMUNITY_ALGORITHM": "Louvain", "KGCORE_COMMUNITY_MAX_SIZE": "4",
                                   "KGCORE_COMMUNITY_SEED": "7"})
@@ -338,6 +394,12 @@ def test_cli_ask_prints_summaries_and_overview_prints_cited_communities(store, b
     ids = {s["id"] for s in printed["sentences"]}
     assert all(set(s["sentence_ids"]) <= ids for s in printed["summaries"])
     assert {s["unit"] for s in printed["sentences"]} <= {s["community"] for s in printed["summaries"]}
+    code = main(["ask", "--store", str(store.root), "--collection", "valley", "--method", "community",
+                 "--budget-words", "80", "--answerer", "extractive", "--json", "--quiet", "--chroma",
+                 "What did the Harbour Council do?"])
+    from_chroma = json.loads(capsys.readouterr().out)
+    assert code == 0 and from_chroma["summaries"] == printed["summaries"]
+    assert (store.root / "valley" / "chroma" / "summaries").is_file()  # the marker: read from the Chroma copy
     code = main(["overview", "--store", str(store.root), "--collection", "valley", "--kind", "communities",
                  "--top", "0", "--quiet"])
     assert code == 0

@@ -1,0 +1,85 @@
+"""Community summaries as their own retrieval units in Chroma (seed 002: summaries are stored once and reused).
+
+Next to a collection's ``sentences`` and ``nodes`` (:mod:`kgcore.index.chroma`), its Chroma copy holds a
+``summaries`` collection (``<prefix>-summaries`` on a server): one row per community, its id the community
+id, its vector the summary's vector, its document the title and summary text, its metadata the level, the
+kind (extractive or report) and the number of sentences it cites.  Which build it holds is the ``summaries``
+marker file in the copy's folder: the collection stamp and the community parameters
+(:func:`marker`).  :func:`sync` writes the collection again whenever the marker differs (a new generation,
+other parameters) or the count does not match, clearing the marker first, so a writer stopped half-way leaves
+it marked stale; :func:`query` asks it for the nearest summaries.  Like the rest of the copy it is derived:
+the stored ``communities.npz`` stays the source, and exact search over its vectors remains the default.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kgcore.core.errors import ServiceUnavailableError
+from kgcore.index.chroma import ChromaCopy, client_of
+from kgcore.index.communities.stored import CommunityIndex
+
+#: The marker file (in the copy's folder) naming the build the collection holds.
+MARKER = "summaries"
+_SPACE = {"hnsw:space": "cosine"}
+_BATCH = 4000
+
+
+def marker(stamp: str, ci: CommunityIndex) -> str:
+    """What identifies a build: the collection's stamp and the parameters the communities were built with."""
+    p = ci.params
+    return f"{stamp}|{p.algorithm}|{p.max_cluster_size}|{p.seed}|{p.llm}|{len(ci.summaries)}"
+
+
+def held(copy: ChromaCopy) -> str:
+    """The marker of the build the copy's summaries collection holds ("" when none or stale)."""
+    try:
+        return (copy.folder / MARKER).read_text(encoding="utf-8").strip()
+    except OSError:
+        return ""
+
+
+def sync(copy: ChromaCopy, ci: CommunityIndex, stamp: str) -> bool:
+    """Make the copy's summaries collection hold ``ci`` (built for ``stamp``); False when it already did."""
+    wanted = marker(stamp, ci)
+    if held(copy) == wanted and _count(copy) == len(ci.summaries):
+        return False
+    name = copy.summary_name
+    with client_of(copy) as client:  # connected first: a server that is down leaves the copy as it was
+        copy.folder.mkdir(parents=True, exist_ok=True)
+        (copy.folder / MARKER).unlink(missing_ok=True)
+        if name in {getattr(c, "name", c) for c in client.list_collections()}:
+            client.delete_collection(name)
+        collection = client.create_collection(name, embedding_function=None, metadata=_SPACE)
+        for start in range(0, len(ci.summaries), _BATCH):
+            part = ci.summaries[start:start + _BATCH]
+            collection.add(ids=[s.community for s in part],
+                           embeddings=np.asarray(ci.vectors[start:start + len(part)], dtype=np.float32),
+                           metadatas=[{"level": ci.community(s.community).level, "kind": s.kind,
+                                       "sentences": len(s.sentence_ids)} for s in part],
+                           documents=[f"{s.title}: {s.text}" for s in part])
+    (copy.folder / MARKER).write_text(wanted, encoding="utf-8")
+    return True
+
+
+def _count(copy: ChromaCopy) -> int:
+    """Rows in the copy's summaries collection (-1 when it is missing or unreadable)."""
+    try:
+        with client_of(copy) as client:
+            return int(client.get_collection(copy.summary_name).count())
+    except ServiceUnavailableError:
+        raise
+    except Exception:  # noqa: BLE001 - a missing or damaged collection fails in many ways; all mean "write it"
+        return -1
+
+
+def query(copy: ChromaCopy, vector: np.ndarray, n: int) -> list[tuple[str, float]]:
+    """The ``n`` summaries nearest ``vector`` in the copy: (community id, cosine), best first."""
+    with client_of(copy) as client:
+        collection = client.get_collection(copy.summary_name)
+        total = collection.count()
+        if not total:
+            return []
+        result = collection.query(query_embeddings=np.asarray([vector], dtype=np.float32),
+                                  n_results=min(n, total), include=["distances"])
+    return [(i, 1.0 - d) for i, d in zip(result["ids"][0], result["distances"][0])]
