@@ -66,12 +66,19 @@ def controls(manifest: CollectionManifest, settings: Settings) -> tuple[Retrieva
         other = c_compare.selectbox("Compare with", others, index=others.index("dense") if "dense" in others else 0,
                                     format_func=METHOD_LABELS.get, key="ask.other")
     if not settings.openai_configured:
-        st.info("Answers come from the **offline extractive answerer**: it quotes the best supporting span of the "
-                "retrieved sentences. No OpenAI-compatible endpoint is configured (set KGCORE_OPENAI_BASE_URL and "
-                "KGCORE_OPENAI_MODEL to use one).", icon=":material/offline_bolt:")
+        offline_note(answerer)
     options = retrieval_options()
     chosen = replace(options, method=method, documents=documents, front_matter=front_matter, ranking=ranking)
     return chosen, answerer, other
+
+
+def offline_note(answerer: str) -> None:
+    """Which offline answerer answers, when no OpenAI-compatible endpoint is configured."""
+    how = ("**offline qa-kg answerer**: short answers ranked from the question–answer pairs generated from the "
+           "retrieved sentences' frames" if answerer == "qa-kg" else
+           "**offline extractive answerer**: it quotes the best supporting span of the retrieved sentences")
+    st.info(f"Answers come from the {how}. No OpenAI-compatible endpoint is configured (set KGCORE_OPENAI_BASE_URL "
+            "and KGCORE_OPENAI_MODEL to use one).", icon=":material/offline_bolt:")
 
 
 def ask(doc_id: str, question: str, options: RetrievalOptions, answerer: str, other: str | None) -> None:

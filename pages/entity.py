@@ -10,6 +10,7 @@ from kgcore.index.entities import EntityGroup, entity_groups
 from kgcore.index.entities.describe import entity_descriptions
 from kgcore.index.entities.overview import collection_overview, entity_links, joining_sentence, overview_markdown
 from kgcore.index.store import Index
+from kgcore.query.qakg import qa_graph
 from ui import resources
 from ui.boot import ensure_app_navigation
 from ui.entity_view import (
@@ -25,6 +26,7 @@ from ui.entity_view import (
 from ui.errors import reported
 from ui.identity import reviewer_sidebar
 from ui.markup import md_escape
+from ui.qa_view import MAX_ENTITY_PAIRS, entity_pairs, entity_pairs_caption, entity_pairs_html
 from ui.widgets import pick_collection
 
 #: Neighbours shown on the page (those sharing the most actions).
@@ -83,6 +85,19 @@ def entity_view(doc_id: str, index: Index, g: EntityGroup) -> None:
                                      else sid.split("/", 1)[0]), hide_index=True)
     st.markdown("**Neighbours** (entities filling roles of the same actions)")
     st.markdown(neighbours_html(neighbour_rows(index, g), doc_id, text_of), unsafe_allow_html=True)
+    with reported("QA pairs"):
+        qa_pairs_section(doc_id, index, g)
+
+
+def qa_pairs_section(doc_id: str, index: Index, g: EntityGroup) -> None:
+    """The generated question–answer pairs whose question or answer mentions the entity (via the QA graph's links)."""
+    st.markdown("**QA pairs about this entity** (generated questions whose question or answer mentions it)")
+    with st.spinner("Reading the collection's QA pairs (generated from the stored frames on first use)…"):
+        graph = qa_graph(index, resources.engine().embedder)
+    rows = [(graph.pairs[i], side) for i, side in entity_pairs(graph, g.node_ids)]
+    terms = list(dict.fromkeys([g.name, *(a.name for a in g.aliases)]))
+    st.caption(md_escape(entity_pairs_caption(len(rows), MAX_ENTITY_PAIRS)))
+    st.markdown(entity_pairs_html(rows, doc_id, terms), unsafe_allow_html=True)
 
 
 def overview_download(doc_id: str, index: Index) -> None:

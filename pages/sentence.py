@@ -7,10 +7,11 @@ import streamlit as st
 
 from kgcore.core.document import Paragraph
 from kgcore.core.settings import Settings
-from kgcore.core.types import TABLE, Sentence
+from kgcore.core.types import TABLE, Frame, Sentence
 from kgcore.index.parse import compare_parses
 from kgcore.index.source import Passage, page_regions, passage, render_page, sentence_boxes
 from kgcore.index.store import Index
+from kgcore.query.qakg import qa_graph
 from ui import resources
 from ui.boot import ensure_app_navigation
 from ui.cites_view import citations_html
@@ -18,6 +19,7 @@ from ui.errors import headline, reported
 from ui.graph_html import GraphPage, VisEdge, graph_html
 from ui.identity import reviewer_sidebar
 from ui.markup import changed_words, esc, md_escape
+from ui.qa_view import frame_groups, sentence_pairs_caption, sentence_pairs_html
 from ui.roles_view import legend_html, role_rgba
 from ui.sentence_view import edges_table, frames_table, nodes_table
 from ui.source_view import (
@@ -200,6 +202,16 @@ def show_graph(index: Index, sid: str) -> None:
         st.caption("No edges are grounded in this sentence.")
 
 
+def show_qa_pairs(index: Index, sentence: Sentence, analysis: dict) -> None:
+    """The question–answer pairs qa-kg generated from this sentence, under the SRL frame each was asked from."""
+    with st.spinner("Reading the collection's QA pairs (generated from the stored frames on first use)…"):
+        graph = qa_graph(index, resources.engine().embedder)
+    pairs = [graph.pairs[i] for i in graph.by_sentence.get(sentence.id, ())]
+    frames = [Frame.from_dict(f) for f in analysis.get("frames") or ()]
+    st.caption(md_escape(sentence_pairs_caption(len(pairs), len(frames), sentence.role)))
+    st.markdown(sentence_pairs_html(frame_groups(pairs, frames)), unsafe_allow_html=True)
+
+
 def compare(sentence: Sentence, settings: Settings) -> None:
     ok, reason = resources.amr_status(settings.amr_model)
     if not ok:
@@ -236,13 +248,17 @@ def main() -> None:
     show_source(root, name, index, sentence)
     st.subheader("Text and coreference")
     show_text(sentence)
+    analysis = cached_analyses(root, name, index.manifest.stamp).get(sid, {})
     col_parse, col_graph = st.columns([2, 3])
     with col_parse:
         st.subheader("Parser output")
-        show_analysis(cached_analyses(root, name, index.manifest.stamp).get(sid, {}))
+        show_analysis(analysis)
     with col_graph:
         st.subheader("Nodes and edges")
         show_graph(index, sid)
+    st.subheader("QA pairs from this sentence")
+    with reported("QA pairs"):
+        show_qa_pairs(index, sentence, analysis)
     st.subheader("SRL vs AMR")
     compare(sentence, resources.settings())
 

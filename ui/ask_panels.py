@@ -24,6 +24,15 @@ from .cites_view import context_roles
 from .graph_html import GraphPage, graph_html
 from .labels import METHOD_LABELS, ORDER_LABELS, RANKING_LABELS
 from .markup import md_escape
+from .qa_view import (
+    distinct_answers,
+    is_no_answer,
+    no_answer_text,
+    ranked_pairs_html,
+    retrieval_answers_caption,
+    short_answers_caption,
+    short_answers_html,
+)
 from .signals_view import SIGNALS, has_signals, signal_rows, signals_html
 from .state import AskOutcome, AskRun
 from .subgraph import JOIN_HOPS, MAX_NODES, joining_paths, neighbourhood, vis_from_graph, vis_from_sentence_graph
@@ -65,7 +74,39 @@ def answer_panel(run: AskRun, anchor_prefix: str = "s") -> None:
     st.caption(f"Answerer: {md_escape(run.answer.generator)}{md_escape(model)} · "
                f"{len(run.answer.citations)} cited claim(s)")
     support_note(run)
+    short_answers_panel(run, anchor_prefix)
     notes(run)
+
+
+def short_answers_panel(run: AskRun, anchor_prefix: str = "s") -> None:
+    """The ``qa-kg`` answerer's ranked short answers (for another answerer, the best distinct answers of the ``qa-kg``
+    retrieval's pairs), each with its supporting sentences and why it ranked; "No answer found" said plainly."""
+    answer, result = run.answer, run.result
+    if answer.generator != "qa-kg" and not result.qa_pairs:
+        return
+    st.markdown("**Short answers**")
+    if answer.generator == "qa-kg":
+        if is_no_answer(answer):
+            st.warning(md_escape(no_answer_text(answer)), icon=":material/search_off:")
+        st.caption(md_escape(short_answers_caption(answer)))
+        items, confidence = answer.short_answers, True
+    else:
+        st.caption(md_escape(retrieval_answers_caption(answer)))
+        items, confidence = distinct_answers(result.qa_pairs), False
+    html = short_answers_html(items, result.doc_id, numbering(result.sentences), anchor_prefix, confidence)
+    st.markdown(html, unsafe_allow_html=True)
+
+
+def qa_pairs_panel(run: AskRun, prefix: str = "s") -> None:
+    """``qa-kg`` retrieval: the ranked question–answer pairs behind the context, each with why it ranked."""
+    pairs = run.result.qa_pairs
+    if not pairs:
+        return
+    with st.expander(f"Why these sentences ranked (the {len(pairs)} best QA pairs)", icon=":material/quiz:"):
+        st.caption("qa-kg matched the question against generated question–answer pairs and reranked them; the context "
+                   "is the pairs' grounding sentences in this order (then the rest by similarity, up to the budget).")
+        st.markdown(ranked_pairs_html(pairs, run.result.doc_id, numbering(run.result.sentences), prefix),
+                    unsafe_allow_html=True)
 
 
 def support_note(run: AskRun) -> None:
@@ -96,6 +137,7 @@ def sentences_panel(run: AskRun, index, doc_id: str, view: SentenceView) -> None
     st.markdown(f'<div class="kg-scroll">{html}</div>', unsafe_allow_html=True)
     st.caption("Click a sentence id to open its source passage (and, for a PDF, its page) with its parse.")
     signals_panel(run)
+    qa_pairs_panel(run, view.anchor_prefix)
 
 
 def signals_panel(run: AskRun) -> None:

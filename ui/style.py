@@ -53,6 +53,12 @@ table.kg-stage-matrix { border-collapse: collapse; margin: 4px 0 10px 0; font-si
 table.kg-stage-matrix th, table.kg-stage-matrix td { border: 1px solid #d9e2ec; padding: 3px 10px; text-align: center; }
 table.kg-stage-matrix tbody th { text-align: left; font-weight: 600; background: #f0f4f8; }
 table.kg-stage-matrix th.kg-disputed { background: #ffe3e3; color: #8a1c1c; }
+.kg-qa { padding-left: 1.4rem; margin: 4px 0 8px 0; }
+.kg-qa li { margin-bottom: 6px; }
+.kg-qa .kg-sid { font-size: 0.72rem; }
+.kg-qa-answer { font-weight: 700; color: #102a43; }
+.kg-qa-why { font-size: 0.78rem; color: #486581; margin-top: 1px; }
+.kg-qa-frame { margin: 10px 0 2px 0; }
 .kg-reflabel { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; color: #52606d; }
 </style>
 """

@@ -3,7 +3,9 @@
 Indexes the sample book from the Library page, asks a question on the Ask
 page and checks that the answer, the marked sentences and the graph canvas
 appear, that a grounded sentence opens its source view, that no request
-leaves the machine and that no script from the document runs.  Screenshots go to ``tests/artifacts/`` (gitignored).
+leaves the machine and that no script from the document runs; the ``qa-kg``
+answerer's short answers link to a sentence whose QA pairs the Sentence page
+lists.  Screenshots go to ``tests/artifacts/`` (gitignored).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import pytest
 from netkit import free_port
 
 from paths import ROOT, TESTS
+from samples import LIGHT
 
 ARTIFACTS = TESTS / "artifacts"
 CHROMIUM = Path("/usr/bin/chromium")
@@ -237,5 +240,48 @@ def test_document_markup_never_runs(server, browser_page):
     expect(graph.locator("#graph canvas")).to_be_visible(timeout=30_000)
     assert page.locator('[src*="example.invalid"], [href*="example.invalid"]').count() == 0
     shot(page, "sentence_evil", 1600)
+    assert not browser_page.dialogs, browser_page.dialogs
+    assert not browser_page.outside_requests, browser_page.outside_requests
+
+
+def test_short_answers_open_the_sentence_with_its_qa_pairs(server, browser_page):
+    """Ask with the qa-kg answerer: the ranked short answers appear; a supporting sentence id opens its Sentence page,
+    which lists the QA pairs generated from it."""
+    page, expect = browser_page.page, sync_api.expect
+    page.goto(server)
+    expect(page.get_by_role("heading", name="Collections")).to_be_visible(timeout=60_000)
+    wait_idle(page)
+    page.locator('input[type="file"]').set_input_files(
+        files=[{"name": "harbour.txt", "mimeType": "text/plain", "buffer": LIGHT.encode()}])
+    wait_idle(page)
+    upload = page.get_by_role("button", name="Index uploaded files")
+    expect(upload).to_be_enabled(timeout=30_000)
+    upload.click()
+    expect(page.get_by_text("Indexed harbour")).to_be_visible(timeout=120_000)
+    page.get_by_role("link", name="Ask", exact=True).click()
+    expect(page.get_by_role("heading", name="Ask")).to_be_visible(timeout=30_000)
+    wait_idle(page)
+    for box, option in (("Collection", "harbour"), ("Answerer", "qa-kg")):
+        page.get_by_role("combobox", name=box).click()
+        page.get_by_role("option", name=option, exact=True).click()
+        wait_idle(page)
+    page.get_by_label("Question", exact=True).fill("Who rescued the fishermen?")
+    page.get_by_role("button", name="Ask", exact=True).click()
+    answers = page.locator("ol.kg-qa").first
+    expect(answers).to_be_visible(timeout=180_000)
+    expect(page.get_by_text("Short answers", exact=True)).to_be_visible()
+    expect(answers.locator(".kg-qa-answer").first).to_have_text("Marta Vell")
+    expect(answers.locator(".kg-qa-why").first).to_contain_text("answers “Who rescued")
+    shot(page, "ask_short_answers", 2600)
+    link = answers.locator("a.kg-sid").first
+    sid = link.inner_text().strip()
+    with page.context.expect_page() as opened:
+        link.click()
+    sentence_page = opened.value
+    expect(sentence_page.get_by_role("textbox", name="Sentence id")).to_have_value(sid, timeout=60_000)
+    expect(sentence_page.get_by_role("heading", name="QA pairs from this sentence")).to_be_visible(timeout=60_000)
+    expect(sentence_page.locator("table.kg-qa-table").first).to_contain_text("Marta Vell")
+    shot(sentence_page, "sentence_qa_pairs", 2600)
+    sentence_page.close()
     assert not browser_page.dialogs, browser_page.dialogs
     assert not browser_page.outside_requests, browser_page.outside_requests
