@@ -32,6 +32,7 @@ a few milliseconds.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -57,6 +58,11 @@ class Incidence:
     segment_sentences: np.ndarray  # the sentence row of each run
     edges: np.ndarray              # (sentence row, source node row, target node row) per grounding, by sentence
     specificity: np.ndarray        # per node row
+
+    @functools.cached_property
+    def pair_sentences(self) -> np.ndarray:
+        """The sentence row of every (sentence, node) pair, aligned with ``node_rows``."""
+        return np.repeat(self.segment_sentences, np.diff(np.r_[self.segment_starts, len(self.node_rows)]))
 
 
 INCIDENCE: CacheKey[Incidence] = CacheKey("incidence")
@@ -135,33 +141,61 @@ def _incidence(index: Index) -> Incidence:
 
 
 def align(index: Index, query_vectors: np.ndarray, type_masks: list[np.ndarray | None],
-          query_edges: list[tuple[int, int]], w_structure: float) -> Alignment:
+          query_edges: list[tuple[int, int]], w_structure: float, cosines: np.ndarray | None = None) -> Alignment:
     """Align query nodes (rows of ``query_vectors``) onto every sentence of ``index``.
 
     ``type_masks`` (from :func:`kgcore.query.match.type_mask`) restricts each query
     node to the graph rows it may align to (None: any); ``query_edges`` are
-    pairs of query rows linked in the query graph.
+    pairs of query rows linked in the query graph.  ``cosines`` (query rows × graph rows), when the caller
+    has them, saves the largest product of a query; they are changed in place (masked rows set to -1).
     """
     inc = incidence(index)
-    cosines = query_vectors @ index.node_vectors.T
+    cosines = query_vectors @ index.node_vectors.T if cosines is None else cosines
     for row, mask in enumerate(type_masks):
         if mask is not None:
             cosines[row, ~mask] = -1.0
     evidence = node_evidence(cosines, inc.specificity)
-    n_sentences, n_query = len(index.sentences), len(query_vectors)
-    coverage = np.zeros((n_query, n_sentences))
-    if len(inc.node_rows) and n_query:
-        coverage[:, inc.segment_sentences] = np.maximum.reduceat(evidence[:, inc.node_rows], inc.segment_starts, axis=1)
-    structure = np.zeros(n_sentences)
-    sentence, source, target = inc.edges.T if len(inc.edges) else (np.zeros(0, np.int64),) * 3
-    # edges are sorted by sentence: one segment per sentence, so a per-sentence max is a reduceat, not a ufunc.at
-    starts = np.flatnonzero(np.r_[True, sentence[1:] != sentence[:-1]]) if len(sentence) else sentence
-    for a, b in set(query_edges):
-        linked = np.maximum(np.minimum(evidence[a, source], evidence[b, target]),
-                            np.minimum(evidence[b, source], evidence[a, target]))
-        structure[sentence[starts]] += np.maximum.reduceat(linked, starts)
-    graph = coverage.sum(axis=0) / max(n_query, 1) + w_structure * structure / max(len(set(query_edges)), 1)
+    # Only graph rows some query node has evidence for can raise a sentence's coverage or structure (every other
+    # term is 0 and both are maxima of non-negative terms), so the pairs and edges are cut to those rows first.
+    positive = np.asarray((evidence > 0).any(axis=0), dtype=bool)
+    coverage = _coverage(evidence, inc, positive, len(index.sentences))
+    structure = _structure(evidence, inc, positive, set(query_edges), len(index.sentences))
+    graph = coverage.sum(axis=0) / max(len(query_vectors), 1) + w_structure * structure / max(len(set(query_edges)), 1)
     return Alignment(evidence, coverage, structure, graph)
+
+
+def _segments(sentences: np.ndarray) -> np.ndarray:
+    """Where each run of equal sentence rows starts in ``sentences`` (sorted)."""
+    return np.flatnonzero(np.r_[True, sentences[1:] != sentences[:-1]]) if len(sentences) else sentences
+
+
+def _coverage(evidence: np.ndarray, inc: Incidence, positive: np.ndarray, n_sentences: int) -> np.ndarray:
+    """Per query node and sentence, the best evidence among the sentence's nodes."""
+    coverage = np.zeros((len(evidence), n_sentences))
+    keep = positive[inc.node_rows]
+    rows, sentences = inc.node_rows[keep], inc.pair_sentences[keep]
+    if len(rows) and len(evidence):
+        starts = _segments(sentences)
+        coverage[:, sentences[starts]] = np.maximum.reduceat(evidence[:, rows], starts, axis=1)
+    return coverage
+
+
+def _structure(evidence: np.ndarray, inc: Incidence, positive: np.ndarray, query_edges: set[tuple[int, int]],
+               n_sentences: int) -> np.ndarray:
+    """Per sentence, the summed evidence of query edges whose two ends align to nodes an edge of it joins."""
+    structure = np.zeros(n_sentences)
+    if not len(inc.edges) or not query_edges:
+        return structure
+    edges = inc.edges[positive[inc.edges[:, 1]] & positive[inc.edges[:, 2]]]
+    sentence, source, target = edges.T
+    # edges are sorted by sentence: one segment per sentence, so a per-sentence max is a reduceat, not a ufunc.at
+    starts = _segments(sentence)
+    for a, b in query_edges:
+        if len(starts):
+            linked = np.maximum(np.minimum(evidence[a, source], evidence[b, target]),
+                                np.minimum(evidence[b, source], evidence[a, target]))
+            structure[sentence[starts]] += np.maximum.reduceat(linked, starts)
+    return structure
 
 
 def aligned_nodes(index: Index, alignment: Alignment, sentence_row: int, query_keys: list[str],

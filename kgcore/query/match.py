@@ -60,6 +60,7 @@ def match_nodes(
     typed: bool = True,
     neighbours: list[list[int]] | None = None,
     scope: np.ndarray | None = None,
+    cosines: np.ndarray | None = None,
 ) -> list[Match]:
     """Top-``k`` graph nodes per query node, best first.
 
@@ -69,16 +70,17 @@ def match_nodes(
     ``neighbours`` (from :func:`query_adjacency`) enables context-aware
     choice among near-ties; ``scope`` (node rows, from
     :meth:`~kgcore.index.loaded.Index.node_scope`) keeps matches inside some
-    documents.  Chroma search is plain cosine top-K over Chroma's candidates, scored exactly.
+    documents.  Chroma search is plain cosine top-K over Chroma's candidates, scored exactly.  ``cosines``
+    (query rows × graph rows), when the caller has them, saves computing them again.
     """
     if use_chroma:
         ranked = _chroma_top_k(index, query_vectors, k, scope)
     else:
-        scores = query_vectors @ index.node_vectors.T
+        scores = query_vectors @ index.node_vectors.T if cosines is None else cosines
         neighbours = neighbours or [[] for _ in query_nodes]
         ranked = [
             _top_k(index, scores[i], k, combine_masks(type_mask(index, node) if typed else None, scope),
-                   query_vectors[neighbours[i]])
+                   scores[neighbours[i]])
             for i, node in enumerate(query_nodes)
         ]
     matches = []
@@ -127,15 +129,19 @@ def _rescored(index: Index, vector: np.ndarray, ids: list[str], k: int,
     return [(index.node_ids[r], s) for r, s in ranked[:k]]
 
 
-def context_agreement(index: Index, rows: np.ndarray, query_neighbour_vectors: np.ndarray) -> np.ndarray:
-    """For each graph row, the mean over query neighbours of their best cosine to the row's graph neighbours."""
-    neighbour_rows = index.neighbour_rows
+def context_agreement(index: Index, rows: np.ndarray, neighbour_cosines: np.ndarray) -> np.ndarray:
+    """For each graph row, the mean over query neighbours of their best cosine to the row's graph neighbours
+    (0 for a row without neighbours).  ``neighbour_cosines`` are the query neighbours' cosines to every graph
+    row (rows of the query's cosine matrix), so this is a gather and a per-row maximum by ``reduceat``."""
+    around = [index.neighbour_rows[row] for row in rows]
+    lengths = np.fromiter((len(a) for a in around), dtype=np.int64, count=len(around))
     out = np.zeros(len(rows), dtype=np.float32)
-    for i, row in enumerate(rows):
-        around = neighbour_rows[row]
-        if len(around):
-            sims = query_neighbour_vectors @ index.node_vectors[around].T
-            out[i] = float(np.clip(sims.max(axis=1), 0, None).mean())
+    some = lengths > 0
+    if not some.any():
+        return out
+    sims = neighbour_cosines[:, np.concatenate([a for a in around if len(a)])]
+    starts = np.r_[0, np.cumsum(lengths[some])[:-1]]
+    out[some] = np.clip(np.maximum.reduceat(sims, starts, axis=1), 0, None).mean(axis=0)
     return out
 
 

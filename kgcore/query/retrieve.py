@@ -93,8 +93,9 @@ def match_question(index: Index, question: str, options: RetrievalOptions, parse
     by_key = {n.key: n for n in query_graph.nodes}
     query_keys = [keys[i] for i in wanted]
     query_nodes = [by_key[key] for key in query_keys]
+    cosines = vectors[wanted] @ index.node_vectors.T  # shared by matching and alignment (the largest product)
     matches = match_nodes(index, vectors[wanted], query_nodes, options.k, use_chroma,
-                          neighbours=query_adjacency(query_graph, query_keys), scope=nodes)
+                          neighbours=query_adjacency(query_graph, query_keys), scope=nodes, cosines=cosines)
     timings["match"] = elapsed_ms(start)
 
     start = time.perf_counter()
@@ -102,7 +103,7 @@ def match_question(index: Index, question: str, options: RetrievalOptions, parse
     query_edges = [(rows_of[e.source], rows_of[e.target]) for e in query_graph.edges
                    if e.source in rows_of and e.target in rows_of and e.source != e.target]
     masks = [combine_masks(type_mask(index, node), nodes) for node in query_nodes]
-    alignment = align(index, vectors[wanted], masks, query_edges, W_STRUCTURE)
+    alignment = align(index, vectors[wanted], masks, query_edges, W_STRUCTURE, cosines)
     union = paper_union(index, matches, rows)
     timings["align"] = elapsed_ms(start)
     return GraphMatch(query_graph, matches, union, alignment, query_keys, query_edges, vector, sims, rows,

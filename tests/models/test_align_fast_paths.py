@@ -1,0 +1,65 @@
+"""The query's vectorised paths against their plain definitions, on the real Peter Rabbit index: the alignment
+cut to graph rows with evidence (coverage and structure), and the context agreement read from the query's
+cosine matrix, must equal the plain per-row computations exactly."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kgcore.query import align as al
+from kgcore.query.match import context_agreement
+
+
+def _queries(index, n: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    v = index.node_vectors[rng.integers(0, len(index.node_ids), n)] + 0.1 * rng.standard_normal((n, 384))
+    return (v / np.linalg.norm(v, axis=1, keepdims=True)).astype(np.float32)
+
+
+def _plain_alignment(index, vectors, masks, edges):
+    inc = al.incidence(index)
+    cos = vectors @ index.node_vectors.T
+    for row, mask in enumerate(masks):
+        if mask is not None:
+            cos[row, ~mask] = -1.0
+    ev = al.node_evidence(cos, inc.specificity)
+    coverage = np.zeros((len(vectors), len(index.sentences)))
+    for (start, sentence), end in zip(zip(inc.segment_starts, inc.segment_sentences),
+                                      list(inc.segment_starts[1:]) + [len(inc.node_rows)]):
+        coverage[:, sentence] = ev[:, inc.node_rows[start:end]].max(axis=1)
+    structure = np.zeros(len(index.sentences))
+    for a, b in set(edges):
+        best: dict[int, float] = {}
+        for sentence, s, t in inc.edges:
+            linked = max(min(ev[a, s], ev[b, t]), min(ev[b, s], ev[a, t]))
+            best[sentence] = max(best.get(sentence, 0.0), linked)
+        for sentence, value in best.items():
+            structure[sentence] += value
+    return coverage, structure
+
+
+def test_alignment_cut_to_rows_with_evidence_equals_the_plain_one(peter_index):
+    graph_edges = al.incidence(peter_index).edges[::97][:3]  # query nodes near the two ends of real graph edges
+    ends = peter_index.node_vectors[graph_edges[:, 1:].ravel()] + 0.02
+    vectors = np.vstack([ends / np.linalg.norm(ends, axis=1, keepdims=True), _queries(peter_index, 2, 3)])
+    vectors = vectors.astype(np.float32)
+    action, entity = peter_index.type_rows.get("action"), peter_index.type_rows.get("entity")
+    masks = [None, None, action, None, entity, None, None, None]
+    edges = [(0, 1), (2, 3), (4, 5), (6, 7), (1, 6)]
+    fast = al.align(peter_index, vectors, masks, edges, 1.0)
+    coverage, structure = _plain_alignment(peter_index, vectors, masks, edges)
+    assert np.array_equal(fast.coverage, coverage)
+    assert np.allclose(fast.structure, structure, rtol=0, atol=1e-12) and structure.any() and coverage.any()
+
+
+def test_context_agreement_from_the_cosine_matrix_equals_the_plain_one(peter_index):
+    neighbours = _queries(peter_index, 3, 5)
+    cosines = neighbours @ peter_index.node_vectors.T
+    rows = np.arange(0, len(peter_index.node_ids), 3)
+    fast = context_agreement(peter_index, rows, cosines)
+    plain = np.zeros(len(rows), dtype=np.float32)
+    for i, row in enumerate(rows):
+        around = peter_index.neighbour_rows[row]
+        if len(around):
+            plain[i] = float(np.clip((neighbours @ peter_index.node_vectors[around].T).max(axis=1), 0, None).mean())
+    assert np.allclose(fast, plain, rtol=0, atol=1e-6) and (fast > 0).any() and (fast == 0).any()
