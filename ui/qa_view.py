@@ -55,12 +55,13 @@ MAX_ENTITY_PAIRS = 60
 
 def score_confidence(score: float) -> float:
     """A ranked answer's score mapped to 0..1 the way the ``qa-kg`` answerer maps its best answer's score to the
-    answer's ``confidence`` (:data:`kgcore.query.answer.short.LOW_SCORE` .. ``HIGH_SCORE``).
+    answer's ``confidence`` (:data:`kgcore.query.answer.short.LOW_SCORE` .. ``HIGH_SCORE``), rounded to three
+    decimals as the answer stores it (so the first answer's shows exactly as ``Answer.confidence``).
 
     >>> [round(score_confidence(s), 2) for s in (0.1, 1.2, 9.0)]
     [0.0, 0.5, 1.0]
     """
-    return min(1.0, max(0.0, (score - LOW_SCORE) / (HIGH_SCORE - LOW_SCORE)))
+    return round(min(1.0, max(0.0, (score - LOW_SCORE) / (HIGH_SCORE - LOW_SCORE))), 3)
 
 
 def is_no_answer(answer: Answer) -> bool:

@@ -77,8 +77,8 @@ def test_frames_give_wh_questions_whose_answers_are_argument_spans():
     assert ("What did Mr. McGregor grow in the garden?", "lettuces and radishes") in found
     assert ("Who grew lettuces and radishes in the garden?", "Mr. McGregor") in found
     # the passive's agent with its preposition stranded; the auxiliary from the verb as written
-    assert ("Whom was Your father put in a pie by?", "Mrs. McGregor") in found
-    assert ("Where was Your father put by Mrs. McGregor?", "in a pie") in found
+    assert ("Whom was your father put in a pie by?", "Mrs. McGregor") in found
+    assert ("Where was your father put by Mrs. McGregor?", "in a pie") in found
     # an unresolved pronoun subject gives nothing
     assert not [p for p in pairs if p.sentence_id == "d/text_0-3"]
     by_answer = {p.answer: p for p in pairs}
@@ -214,3 +214,18 @@ def test_settings_offer_qa_kg():
     s = Settings.from_env({"KGCORE_RERANKER_MODEL": "/models/rr", "KGCORE_QA_LLM": "1"})
     assert (s.reranker_model, s.qa_llm) == ("/models/rr", True)
     assert np.isclose(type_agreement(None, "thing"), 0.5)
+
+
+def test_a_sentence_opening_word_is_lower_cased_inside_questions_and_a_fronted_adjunct_goes_last():
+    storm = "During the storm Marta rescued two fishermen."
+    council = "The council decided to repair the pier in the spring."
+    found = qa_of(FrameQAGenerator().generate([sentence("text_0-0", storm), sentence("text_0-1", council)], {
+        "d/text_0-0": {"sentence": storm, "frames": [frame(
+            storm, "rescue", "rescued", arg("ARGM-TMP", "During the storm", storm, "storm"),
+            arg("ARG0", "Marta", storm, "Marta", "marta"), arg("ARG1", "two fishermen", storm, "fisherman"))]},
+        "d/text_0-1": {"sentence": council, "frames": [frame(
+            council, "repair", "to repair", arg("ARG0", "The council", council, "council"),
+            arg("ARG1", "the pier", council, "pier"), arg("ARGM-TMP", "in the spring", council, "spring"))]}}))
+    assert ("Who rescued two fishermen during the storm?", "Marta") in found
+    assert ("When did Marta rescue two fishermen?", "during the storm") in found
+    assert ("When did the council repair the pier?", "in the spring") in found  # "The" only opened the sentence

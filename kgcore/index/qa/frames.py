@@ -61,6 +61,13 @@ PERSON_NOUNS = frozenset(
     moor prisoner enemy companion neighbour neighbor family parent parents fellow creature rabbit bunny cat
     mouse sparrow boatswain pilot governor""".split()
 )
+#: Words capitalised only because they open the sentence; a span starting the sentence with one is lower-cased when
+#: it is moved inside a question ("Who climbed every night the tower?", "What did the fishermen do ...?").
+FUNCTION_WORDS = PREPOSITIONS | frozenset(
+    """a an the this that these those his her its their our my your every each some any no all both either neither
+    one two three several many much more most other another such when while then there here once after before
+    during until since as if though although because so yet but and or nor not soon later now also even still
+    again perhaps suddenly finally""".split())
 #: "What did X do?" is not asked of these (their frames are states or speech).
 NO_ACTION = frozenset("be have say think know seem".split())
 TO_VERBS = frozenset("give send show tell offer hand bring lend sell pay teach promise".split())
@@ -142,10 +149,27 @@ def slots(frame: Frame, text: str) -> list[Slot]:
     for a in args:
         last = out[-1] if out else None
         if last and last.role == a.role and last.end <= a.start and _JOINER.match(text[last.end:a.start]):
-            out[-1] = Slot(a.role, text[last.start:a.end], last.start, a.end, last.args + (a,))
+            out[-1] = Slot(a.role, _inside(text[last.start:a.end], last.start, text), last.start, a.end,
+                           last.args + (a,))
         elif not any(s.start <= a.start and a.end <= s.end for s in out):
-            out.append(Slot(a.role, a.text, a.start, a.end, (a,)))
+            out.append(Slot(a.role, _inside(a.text, a.start, text), a.start, a.end, (a,)))
     return out
+
+
+def _inside(span: str, start: int, text: str) -> str:
+    """``span`` as it reads inside a sentence: lower-cased when it opens ``text`` with a :data:`FUNCTION_WORDS` word
+    (capitalised only because it starts the sentence); names and "I" are kept.
+
+    >>> _inside("During the storm", 0, "During the storm she rescued them.")
+    'during the storm'
+    >>> _inside("Marta Vell", 0, "Marta Vell kept the lighthouse."), _inside("The fee", 9, "He paid. The fee rose.")
+    ('Marta Vell', 'The fee')
+    """
+    opening = len(text) - len(text.lstrip(" \"'“‘(["))
+    first = span.split(" ", 1)[0]
+    if start > opening or first.lower() not in FUNCTION_WORDS or not first[1:].islower() and len(first) > 1:
+        return span
+    return span[:1].lower() + span[1:]
 
 
 def frame_pairs(frame: Frame, text: str, sid: str, kinds: dict[str, str]) -> list[QAPair]:
@@ -231,8 +255,11 @@ class _Context:
         return list(dict.fromkeys((a.key, a.label) for a in inside))
 
     def _rest(self, skip: Slot | None = None) -> list[Slot]:
-        return [s for s in self.others if s is not skip and not (s.clausal and len(s.text.split()) > MAX_ANCHOR_WORDS)
+        """The other slots of a question, an adjunct fronted before the verb moved after the rest ("Who rescued two
+        fishermen during the storm?")."""
+        rest = [s for s in self.others if s is not skip and not (s.clausal and len(s.text.split()) > MAX_ANCHOR_WORDS)
                 and s.role != "ARGM-ADV"]
+        return sorted(rest, key=lambda s: (s.role not in CORE and s.start < self.frame.start, s.start))
 
     def statement(self) -> str:
         """The frame as a clause: subject, verb, the other arguments in order."""
