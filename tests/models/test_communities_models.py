@@ -217,6 +217,14 @@ def test_chroma_summaries_are_written_again_when_stale_or_missing(store, engine,
     assert units.sync(copy, built, index.manifest.stamp)
     best = units.query(copy, built.vectors[0], 3)
     assert best[0][0] == built.summaries[0].community and best[0][1] == pytest.approx(1.0, abs=1e-4)
+    from kgcore.index.chroma import open_chroma
+
+    client = open_chroma(copy.folder)
+    try:
+        client.delete_collection("summaries")  # gone behind the marker's back (a wiped server, a damaged file)
+    finally:
+        client.close()
+    assert units.nearest(copy, built, index.manifest.stamp, built.vectors[0], 3) == best  # written again, asked again
 
 
 def test_settings_choose_the_algorithm_size_and_seed_from_the_environment(store, engine):

@@ -4,11 +4,12 @@ Next to a collection's ``sentences`` and ``nodes`` (:mod:`kgcore.index.chroma`),
 ``summaries`` collection (``<prefix>-summaries`` on a server): one row per community, its id the community
 id, its vector the summary's vector, its document the title and summary text, its metadata the level, the
 kind (extractive or report) and the number of sentences it cites.  Which build it holds is the ``summaries``
-marker file in the copy's folder: the collection stamp and the community parameters
-(:func:`marker`).  :func:`sync` writes the collection again whenever the marker differs (a new generation,
-other parameters) or the count does not match, clearing the marker first, so a writer stopped half-way leaves
-it marked stale; :func:`query` asks it for the nearest summaries.  Like the rest of the copy it is derived:
-the stored ``communities.npz`` stays the source, and exact search over its vectors remains the default.
+marker file in the copy's folder: the collection stamp and the community parameters (:func:`marker`).
+:func:`sync` writes the collection again whenever the marker differs (a new generation, other parameters),
+clearing the marker first, so a writer stopped half-way leaves it marked stale; :func:`nearest` asks it for
+the nearest summaries, writing it again once when it turns out missing or damaged.  Like the rest of the copy
+it is derived: the stored ``communities.npz`` stays the source, and exact search over its vectors remains the
+default.
 """
 
 from __future__ import annotations
@@ -39,10 +40,11 @@ def held(copy: ChromaCopy) -> str:
         return ""
 
 
-def sync(copy: ChromaCopy, ci: CommunityIndex, stamp: str) -> bool:
-    """Make the copy's summaries collection hold ``ci`` (built for ``stamp``); False when it already did."""
+def sync(copy: ChromaCopy, ci: CommunityIndex, stamp: str, force: bool = False) -> bool:
+    """Make the copy's summaries collection hold ``ci`` (built for ``stamp``); False when its marker says it already
+    did (``force``: write it all the same, e.g. after a query found it missing or damaged)."""
     wanted = marker(stamp, ci)
-    if held(copy) == wanted and _count(copy) == len(ci.summaries):
+    if held(copy) == wanted and not force:
         return False
     name = copy.summary_name
     with client_of(copy) as client:  # connected first: a server that is down leaves the copy as it was
@@ -62,15 +64,17 @@ def sync(copy: ChromaCopy, ci: CommunityIndex, stamp: str) -> bool:
     return True
 
 
-def _count(copy: ChromaCopy) -> int:
-    """Rows in the copy's summaries collection (-1 when it is missing or unreadable)."""
+def nearest(copy: ChromaCopy, ci: CommunityIndex, stamp: str, vector: np.ndarray, n: int) -> list[tuple[str, float]]:
+    """:func:`query` on a copy brought to ``ci`` first; a collection found missing or damaged (a wiped server, a
+    broken file) is written again once and asked again."""
+    sync(copy, ci, stamp)
     try:
-        with client_of(copy) as client:
-            return int(client.get_collection(copy.summary_name).count())
+        return query(copy, vector, n)
     except ServiceUnavailableError:
         raise
     except Exception:  # noqa: BLE001 - a missing or damaged collection fails in many ways; all mean "write it"
-        return -1
+        sync(copy, ci, stamp, force=True)
+        return query(copy, vector, n)
 
 
 def query(copy: ChromaCopy, vector: np.ndarray, n: int) -> list[tuple[str, float]]:
