@@ -140,8 +140,8 @@ def summary_order(index: Index, ci: CommunityIndex, q: np.ndarray, scores: np.nd
     """Summary rows best first, found in the Chroma copy (written there first when it holds another build).
 
     Chroma's search is approximate: its best :data:`CHROMA_POOL` summaries are ranked again by their exact
-    cosine, ties in row order (a parent community can share its child's summary), so the order equals exact search whenever the pool holds the summaries that
-    fit a budget (at most :data:`MAX_UNITS` are ever ranked).
+    cosine, ties in row order (a parent community can share its child's summary), so the order equals exact
+    search whenever the pool holds the summaries that fit a budget (at most :data:`MAX_UNITS` are ever ranked).
     """
     copy = index.chroma or ChromaCopy(index.path / CHROMA_DIR)
     row = {s.community: r for r, s in enumerate(ci.summaries)}
