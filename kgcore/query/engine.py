@@ -17,7 +17,9 @@ from kgcore.index.embed import Embedder, query_embedder
 from kgcore.index.parse import Parser, get_parser
 from kgcore.index.store import Index, Store
 from kgcore.index.writer import ensure_chroma
-from kgcore.query.answer import AnswerGenerator, QAKGGenerator, default_answerer, get_generator
+from kgcore.query.answer import AnswerGenerator, ExtractiveGenerator, QAKGGenerator, default_answerer, get_generator
+from kgcore.query.answer.calibration import collection_calibration
+from kgcore.query.answer.support import Calibration
 from kgcore.query.baselines import retrieve_baseline
 from kgcore.query.community import retrieve_community
 from kgcore.query.entities import retrieve_entities
@@ -123,13 +125,24 @@ class QueryEngine:
                                        f"limit is {limit:,} (KGCORE_MAX_FULL_WORDS): give a word budget, choose "
                                        "documents, or use another method")
 
+    def support_calibration(self, doc_id: str) -> Calibration:
+        """The support check's threshold for collection ``doc_id`` (measured once per loaded index)."""
+        return self._calibration(self.index(doc_id))
+
+    def _calibration(self, index: Index) -> Calibration:
+        return collection_calibration(index, load_spacy(self.settings.spacy_model), self.embedder)
+
     def answer(self, result: QueryResult, answerer: str | None = None) -> Answer:
         start = time.perf_counter()
-        book = self.index(result.doc_id).manifest.source_file or result.doc_id
+        index = self.index(result.doc_id)
+        book = index.manifest.source_file or result.doc_id
         generator = self.generator(answerer)
         if isinstance(generator, QAKGGenerator):  # short answers read the index's stored QA pairs
             answer = generator.generate(result.question, result.sentences, book_name=book,
-                                        qa=qa_graph(self.index(result.doc_id), self.embedder))
+                                        qa=qa_graph(index, self.embedder), calibration=self._calibration(index))
+        elif isinstance(generator, ExtractiveGenerator):
+            answer = generator.generate(result.question, result.sentences, book_name=book,
+                                        calibration=self._calibration(index))
         else:
             answer = generator.generate(result.question, result.sentences, book_name=book)
         result.timings_ms["answer"] = round((time.perf_counter() - start) * 1000, 3)

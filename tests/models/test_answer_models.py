@@ -1,5 +1,5 @@
-"""Answer generation with the real models: citations aligned with MiniLM, and the extractive answerer
-(spaCy + MiniLM) on Peter Rabbit context."""
+"""Answer generation with the real models: citations aligned with MiniLM, the extractive answerer
+(spaCy + MiniLM) on Peter Rabbit context, and the support check calibrated on a small collection's own questions."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from kgcore.core.types import SelectedSentence
 from kgcore.query.answer import cite
 from kgcore.query.answer.extractive import EMPTY_CONTEXT_TEXT, ExtractiveGenerator
-from kgcore.query.answer.support import SUPPORT_THRESHOLD
+from kgcore.query.answer.support import FIXED_THRESHOLD
 from samples import PETER_CONTEXT as PETER
 
 
@@ -78,11 +78,58 @@ def test_extractive_empty_context(extractive):
 
 # -- support ("not supported by the document", #22 item 7) ------------------------------------------
 def test_support_check_accepts_an_answering_sentence_and_refuses_an_unrelated_question(extractive):
+    # the generator alone (no collection): the fixed threshold, and the reason says so
     answered = extractive.generate("Where did Peter lose his shoes?", PETER)
-    assert answered.supported is True and answered.support_score >= SUPPORT_THRESHOLD
+    assert answered.supported is True and answered.support_score >= FIXED_THRESHOLD
     assert answered.support_reason.startswith("Supported: cited sentence text_0-32")
+    assert "a fixed threshold (no collection to calibrate on)" in answered.support_reason
     refused = extractive.generate("Which football team did Benjamin support?", PETER)
-    assert refused.supported is False and refused.support_score < SUPPORT_THRESHOLD
+    assert refused.supported is False and refused.support_score < FIXED_THRESHOLD
     assert refused.support_reason.startswith("Not supported by the document: the best cited sentence")
     empty = extractive.generate("Where did Peter lose his shoes?", [])
     assert empty.supported is False and "no context was retrieved" in empty.support_reason
+
+
+HARBOUR = """Marta Vell kept the lighthouse on Gull Rock for thirty years. Every night she climbed the tower and lit
+the great lamp.
+
+In the winter of the great storm a fishing boat struck the reef below the rock. Marta rowed out in her small boat
+and rescued two fishermen from the sinking wreck. She wrapped them in blankets and gave them hot soup in the kitchen
+of the lighthouse.
+
+The next spring the Harbour Council of Port Ness gave Marta a silver medal for her courage. The mayor pinned the
+medal on her coat in front of the whole town. The fishermen brought her a basket of fresh mackerel every Friday.
+
+Marta's brother Tomas mended nets in the harbour. He sold the nets to the fishermen and bought a red cart with the
+money. When Marta grew old, Tomas carried coal up to the lighthouse in his cart.
+"""
+
+
+@pytest.fixture(scope="module")
+def harbour(tmp_path_factory):
+    from kgcore.index.pipeline import index_file
+    from kgcore.index.store import Store
+    from kgcore.query.engine import QueryEngine
+
+    path = tmp_path_factory.mktemp("src") / "harbour.txt"
+    path.write_text(HARBOUR, encoding="utf-8")
+    store = Store(tmp_path_factory.mktemp("store"))
+    index_file(path, store, name="harbour")
+    return QueryEngine(store)
+
+
+@pytest.mark.parametrize("answerer", ["extractive", "qa-kg"])
+def test_support_check_with_the_collections_own_threshold(harbour, answerer):
+    from kgcore.core.settings import RetrievalOptions
+
+    calibration = harbour.support_calibration("harbour")
+    assert calibration.source == "collection 'harbour'" and calibration.questions >= 20
+    assert harbour.support_calibration("harbour") is calibration  # measured once per loaded collection
+    _, answered = harbour.ask("harbour", "Who rescued the two fishermen?", RetrievalOptions(), answerer)
+    assert "rescued two fishermen" in answered.text
+    assert answered.supported is True and answered.support_score >= calibration.threshold
+    assert "the threshold of collection 'harbour': 86% of" in answered.support_reason
+    _, refused = harbour.ask("harbour", "Which university did Marta study astronomy at?", RetrievalOptions(),
+                             answerer)
+    assert refused.supported is False and refused.support_score < calibration.threshold
+    assert refused.support_reason.startswith("Not supported by the document: the best cited sentence")

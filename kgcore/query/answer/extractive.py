@@ -34,7 +34,7 @@ import numpy as np
 from kgcore.core.types import Answer, Citation, SelectedSentence
 from kgcore.index.qa.base import WH_WORDS, asked_for
 from kgcore.query.answer.base import LazyModels
-from kgcore.query.answer.support import check_support, unsupported, with_support
+from kgcore.query.answer.support import UNCALIBRATED, Calibration, check_support, unsupported, with_support
 from kgcore.query.answer.words import LIGHT_VERBS, content_words, lemmas, question_term_weights, weighted_overlap
 
 W_OVERLAP = 0.5
@@ -74,14 +74,16 @@ class ExtractiveGenerator(LazyModels):
     def model(self) -> str:
         return self.embedder.name
 
-    def generate(self, question: str, context: Sequence[SelectedSentence], book_name: str = "") -> Answer:
-        """The best clause of ``context``, with the support check's verdict (:mod:`~kgcore.query.answer.support`)."""
+    def generate(self, question: str, context: Sequence[SelectedSentence], book_name: str = "",
+                 calibration: Calibration = UNCALIBRATED) -> Answer:
+        """The best clause of ``context``, with the support check's verdict (:mod:`~kgcore.query.answer.support`)
+        under ``calibration`` (the collection's, :mod:`~kgcore.query.answer.calibration`)."""
         if not context:
             return unsupported(Answer(EMPTY_CONTEXT_TEXT, self.name, self.model, notes=[
                 "Extractive answer (no LLM used): it can only quote retrieved context, and none was retrieved."]),
                 "no context was retrieved")
         answer = self._extract(question, context)
-        return with_support(answer, check_support(question, answer, context, self.nlp, self.embedder))
+        return with_support(answer, check_support(question, answer, context, self.nlp, self.embedder, calibration))
 
     def _extract(self, question: str, context: Sequence[SelectedSentence]) -> Answer:
         q_doc = self.nlp(question)

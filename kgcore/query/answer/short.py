@@ -24,7 +24,7 @@ from kgcore.index.qa import FrameQAGenerator
 from kgcore.index.qa.base import normalized
 from kgcore.index.qa.files import QATable, embed_pairs
 from kgcore.query.answer.base import LazyModels
-from kgcore.query.answer.support import check_support, unsupported, with_support
+from kgcore.query.answer.support import UNCALIBRATED, Calibration, check_support, unsupported, with_support
 from kgcore.query.qakg.graph import QAGraph, table_for_sentences
 from kgcore.query.qakg.question import analyse, fuzzy_entities, matched_types, names_of
 from kgcore.query.qakg.score import Evidence, candidates
@@ -55,8 +55,9 @@ class QAKGGenerator(LazyModels):
         return f"{self.embedder.name} + {self.reranker.name} reranker"
 
     def generate(self, question: str, context: Sequence[SelectedSentence], book_name: str = "",
-                 qa: QAGraph | None = None) -> Answer:
-        """Short answers to ``question`` from ``context``; ``qa`` (the index's QA graph) supplies stored pairs."""
+                 qa: QAGraph | None = None, calibration: Calibration = UNCALIBRATED) -> Answer:
+        """Short answers to ``question`` from ``context``; ``qa`` (the index's QA graph) supplies stored pairs,
+        ``calibration`` the support check's threshold (the collection's, :mod:`~kgcore.query.answer.calibration`)."""
         table, graph_note = self._table(context, qa)
         ranked, expected = self.rank(question, table, qa)
         answers = group_answers(ranked, statements=expected == "action")
@@ -76,7 +77,7 @@ class QAKGGenerator(LazyModels):
                      f"(score {best['score']:.2f}, confidence {confidence:.2f}).")
         answer = Answer(text, self.name, self.model, citations=[Citation(text, best["sentence_ids"], [confidence])],
                         notes=notes, short_answers=answers, confidence=round(confidence, 3))
-        return with_support(answer, check_support(question, answer, context, self.nlp, self.embedder))
+        return with_support(answer, check_support(question, answer, context, self.nlp, self.embedder, calibration))
 
     def rank(self, question: str, table: QATable, qa: QAGraph | None = None) -> tuple[list[Candidate], str | None]:
         """The table's pairs scored for ``question``, best first, and the answer type the question expects."""

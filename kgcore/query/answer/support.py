@@ -14,23 +14,28 @@ one), ``overlap`` the weighted share of the question's content lemmas
 found in the sentence or its coref-resolved text (verbs weigh 2,
 possessors 0.5, other words 1; :func:`~kgcore.query.answer.words.question_term_weights`).
 The answer's support is the best over its cited sentences.  It is
-**supported** when that reaches :data:`SUPPORT_THRESHOLD`; an answer that
-cites no retrieved sentence, or says no answer was found, is not.
+**supported** when that reaches the threshold of a :class:`Calibration`;
+an answer that cites no retrieved sentence, or says no answer was found, is not.
 
-:data:`SUPPORT_THRESHOLD` was chosen on the Peter Rabbit dev set
-(``assets/peter_rabbit_dev_qa.csv``, answerable questions only) before any
-unanswerable question was scored: the 10th percentile of the dev
-questions' support with the default method and the extractive answerer
-(:func:`calibrate`; ``python bench/abstention.py --calibrate``), so by
-construction about one answerable dev question in ten is refused.
-``bench/abstention.py`` reports how often it abstains on questions whose
-answer is not in the book versus ones whose answer is.
+The threshold is measured on each collection (:mod:`~kgcore.query.answer.calibration`):
+the :data:`QUANTILE` quantile of the support of questions generated from the
+collection's own sentences, which those sentences answer by construction
+(:func:`calibrate`).  One absolute threshold does not transfer between books:
+the cosine of a question and the sentence answering it is lower in a book of
+long sentences (Robinson Crusoe) than in a short tale (Peter Rabbit).
+:data:`QUANTILE` was chosen on the Peter Rabbit and Robinson Crusoe dev sets
+(``bench/abstention.py``).  :data:`FIXED_THRESHOLD` (the former absolute
+threshold, chosen on Peter Rabbit dev alone) is used only where nothing can be
+measured: a generator used without a collection, or a collection yielding fewer
+than :data:`MIN_QUESTIONS` questions.
 
->>> decide(0.82, 0.7, "pr/text_0-3", 0.52, 0.6).supported
+>>> peter = Calibration(0.86, "collection 'peter-rabbit'", 160)
+>>> decide(0.92, peter, "pr/text_0-3", 0.52, 0.8).supported
 True
->>> print(decide(0.41, 0.7, "pr/text_0-3", 0.31, 0.2).reason)  # doctest: +NORMALIZE_WHITESPACE
+>>> print(decide(0.41, peter, "pr/text_0-3", 0.31, 0.2).reason)  # doctest: +NORMALIZE_WHITESPACE
 Not supported by the document: the best cited sentence (pr/text_0-3) answers the question weakly
-(cosine 0.31, question words found 0.20, support 0.41 < 0.70).
+(cosine 0.31, question words found 0.20, support 0.41 < 0.86, the threshold of collection 'peter-rabbit':
+86% of 160 questions generated from its own sentences reach it).
 """
 
 from __future__ import annotations
@@ -45,10 +50,61 @@ from kgcore.core.types import Answer, SelectedSentence
 from kgcore.query.answer.words import lemmas, question_term_weights, weighted_overlap
 
 W_OVERLAP = 0.5
-#: Chosen on the Peter Rabbit dev set only (10th percentile of its support; see the module doc).
-SUPPORT_THRESHOLD = 0.87
-#: Share of answerable dev questions the threshold may refuse.
-CALIBRATION_QUANTILE = 0.10
+#: Share of a collection's own (answerable) questions the threshold may refuse.  Chosen on the dev sets
+#: (``bench/abstention.py --split dev --quantiles ...``): the best mean of unanswerable minus answerable abstention
+#: of the extractive answerer over Peter Rabbit and Robinson Crusoe; on Peter Rabbit it gives the former 0.87.
+QUANTILE = 0.14
+#: Fewer generated questions than this give no threshold: :data:`FIXED_THRESHOLD` is used instead.
+MIN_QUESTIONS = 20
+#: The former absolute threshold (Peter Rabbit dev's 10th percentile), for when nothing can be measured.
+FIXED_THRESHOLD = 0.87
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """The threshold of the support check and where it comes from (shown in the verdict's reason).
+
+    >>> Calibration(0.7, "collection 'crusoe'", 400).describe()
+    "the threshold of collection 'crusoe': 86% of 400 questions generated from its own sentences reach it"
+    >>> Calibration(FIXED_THRESHOLD).describe()
+    'a fixed threshold (no collection to calibrate on)'
+    """
+
+    threshold: float
+    #: What it was measured on ("collection 'peter-rabbit'"); empty for :data:`FIXED_THRESHOLD`.
+    source: str = ""
+    #: How many generated questions it was measured on.
+    questions: int = 0
+    quantile: float = QUANTILE
+    #: Why nothing was measured, when :attr:`source` is empty.
+    why_fixed: str = "no collection to calibrate on"
+
+    def describe(self) -> str:
+        if not self.source:
+            return f"a fixed threshold ({self.why_fixed})"
+        return (f"the threshold of {self.source}: {1 - self.quantile:.0%} of {self.questions} questions generated "
+                f"from its own sentences reach it")
+
+
+#: For a generator used without a collection.
+UNCALIBRATED = Calibration(FIXED_THRESHOLD)
+
+
+def calibrate(scores: Sequence[float], source: str, quantile: float = QUANTILE) -> Calibration:
+    """The calibration refusing about ``quantile`` of answerable questions with these ``scores``: that quantile of
+    them, rounded down to two decimals; the fixed threshold when there are fewer than :data:`MIN_QUESTIONS`.
+
+    >>> calibrate([0.5 + i / 100 for i in range(100)], "collection 'x'").threshold
+    0.63
+    >>> fixed = calibrate([0.9, 1.0], "collection 'tiny'")
+    >>> fixed.threshold == FIXED_THRESHOLD, fixed.describe()
+    (True, "a fixed threshold (collection 'tiny' gave 2 questions, fewer than 20)")
+    """
+    if len(scores) < MIN_QUESTIONS:
+        return Calibration(FIXED_THRESHOLD, why_fixed=f"{source} gave {len(scores)} questions, fewer than "
+                                                       f"{MIN_QUESTIONS}")
+    value = float(np.floor(np.quantile(np.asarray(scores, dtype=float), quantile) * 100) / 100)
+    return Calibration(value, source, len(scores), quantile)
 
 
 @dataclass(frozen=True)
@@ -61,28 +117,19 @@ class Support:
     sentence_id: str | None = None
 
 
-def decide(score: float, threshold: float, sentence_id: str, cosine: float, overlap: float) -> Support:
-    """Supported when ``score`` reaches ``threshold``; the reason gives the figures behind it."""
+def decide(score: float, calibration: Calibration, sentence_id: str, cosine: float, overlap: float) -> Support:
+    """Supported when ``score`` reaches the calibration's threshold; the reason gives the figures behind it."""
     figures = f"cosine {cosine:.2f}, question words found {overlap:.2f}, support {score:.2f}"
-    if score >= threshold:
+    where = f"{calibration.threshold:.2f}, {calibration.describe()}"
+    if score >= calibration.threshold:
         return Support(True, round(score, 3), f"Supported: cited sentence {sentence_id} answers the question "
-                                              f"({figures} ≥ {threshold:.2f}).", sentence_id)
+                                              f"({figures} ≥ {where}).", sentence_id)
     return Support(False, round(score, 3), f"Not supported by the document: the best cited sentence ({sentence_id}) "
-                                           f"answers the question weakly ({figures} < {threshold:.2f}).", sentence_id)
-
-
-def calibrate(scores: Sequence[float], quantile: float = CALIBRATION_QUANTILE) -> float:
-    """The threshold refusing about ``quantile`` of answerable questions: that quantile of their support,
-    rounded down to two decimals.
-
-    >>> calibrate([0.9, 1.0, 0.8, 0.5, 1.1, 0.95, 0.85, 0.7, 1.2, 0.99])
-    0.68
-    """
-    return float(np.floor(np.quantile(np.asarray(scores, dtype=float), quantile) * 100) / 100)
+                                           f"answers the question weakly ({figures} < {where}).", sentence_id)
 
 
 def check_support(question: str, answer: Answer, context: Sequence[SelectedSentence], nlp, embedder,
-                  threshold: float = SUPPORT_THRESHOLD) -> Support:
+                  calibration: Calibration = UNCALIBRATED) -> Support:
     """Whether the context sentences ``answer`` cites support it as an answer to ``question``."""
     by_id = {s.id: s for s in context}
     cited = [by_id[i] for c in answer.citations for i in c.sentence_ids if i in by_id]
@@ -103,7 +150,7 @@ def check_support(question: str, answer: Answer, context: Sequence[SelectedSente
         if best is None or score > best[0]:
             best = (score, sentence.id, float(cosine), overlap)
     assert best is not None
-    return decide(best[0], threshold, best[1], best[2], best[3])
+    return decide(best[0], calibration, best[1], best[2], best[3])
 
 
 def with_support(answer: Answer, support: Support) -> Answer:
