@@ -209,6 +209,14 @@ def test_group_answers_merges_equal_answers_and_keeps_five():
     assert group_answers(ranked, statements=True)[0]["answer"] == "S0."
 
 
+def test_a_pair_sharing_the_answer_but_not_answering_the_question_is_not_cited():
+    asked = QAPair("p0", "Who rescued the fishermen?", "Marta Vell", "s0", "who", "person")
+    same = QAPair("p1", "Who saved two fishermen?", "Marta Vell", "s1", "who", "person")
+    other = QAPair("p2", "Who kept the lighthouse?", "Marta Vell", "s2", "who", "person")
+    ranked = [Candidate(0, asked, score=1.75), Candidate(1, same, score=1.4), Candidate(2, other, score=0.65)]
+    assert group_answers(ranked)[0]["sentence_ids"] == ["s0", "s1"]  # 0.65: confidence 0.04, below MIN_CONFIDENCE
+
+
 def test_settings_offer_qa_kg():
     assert "qa-kg" in METHODS and "qa-kg" in ANSWERERS
     s = Settings.from_env({"KGCORE_RERANKER_MODEL": "/models/rr", "KGCORE_QA_LLM": "1"})

@@ -105,7 +105,10 @@ class QAKGGenerator(LazyModels):
 
 
 def group_answers(ranked: Sequence[Candidate], limit: int = MAX_ANSWERS, statements: bool = False) -> list[dict]:
-    """The best ``limit`` distinct answers (same words = same answer), each with every sentence supporting it.
+    """The best ``limit`` distinct answers (same words = same answer), each with the sentences supporting it: its
+    best pair's, and those of further pairs with the same answer that would answer the question on their own
+    (confidence at least :data:`MIN_CONFIDENCE`); a pair about something else that happens to share the answer
+    ("Who kept the lighthouse?" for "Who rescued the fishermen?") is not cited.
 
     With ``statements`` (a "what happened" question) the answer is the pair's whole statement.
     """
@@ -114,7 +117,8 @@ def group_answers(ranked: Sequence[Candidate], limit: int = MAX_ANSWERS, stateme
         answer = c.pair.statement if statements and c.pair.statement else c.pair.answer
         key = normalized(answer)
         if key in groups:
-            groups[key]["sentence_ids"] = list(dict.fromkeys(groups[key]["sentence_ids"] + [c.pair.sentence_id]))
+            if _confidence(c.score) >= MIN_CONFIDENCE:
+                groups[key]["sentence_ids"] = list(dict.fromkeys(groups[key]["sentence_ids"] + [c.pair.sentence_id]))
             continue
         if len(groups) == limit:
             continue
