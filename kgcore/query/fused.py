@@ -87,9 +87,14 @@ def rank(index: Index, cg: ContextGraph, sig: lesegr.Signals, options: Retrieval
         entry = union.get(sid, {"nodes": [], "queries": []})
         out.append(selected_sentence(
             index, row, selected_by=list(entry["nodes"]), query_nodes=sorted(entry["queries"]),
-            retrieval_count=len(entry["nodes"]), similarity=round(float(sig.dense[row]), 4),
+            retrieval_count=len(entry["nodes"]), similarity=round(float(_cosine(sig)[row]), 4),
             score=round(float(final[row]), 4), rank=place + 1, signals=_explain(index, cg, edges, sig, layers, row)))
     return sorted(out, key=lambda s: s.position)
+
+
+def _cosine(sig: lesegr.Signals) -> np.ndarray:
+    """The question's plain cosine per sentence (the rescaled dense signal for signals made without it)."""
+    return sig.cosine if sig.cosine is not None else sig.dense
 
 
 def _per_word(index: Index, final: np.ndarray, rows: np.ndarray, options: RetrievalOptions) -> np.ndarray:

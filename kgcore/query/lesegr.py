@@ -66,6 +66,9 @@ class Signals:
     dense: np.ndarray
     graph: np.ndarray
     scope: np.ndarray
+    #: The question's plain cosine to each sentence (``dense`` is it rescaled within the scope); what a selected
+    #: sentence reports as its ``similarity``, as every other method does.
+    cosine: np.ndarray | None = None
 
     @property
     def initial(self) -> np.ndarray:
@@ -116,7 +119,7 @@ def signals(index: Index, cg: ContextGraph, question: str, vector: np.ndarray, s
         g = normalised(graph, rows)
         chunk_g = np.maximum.reduceat(g, starts) if len(starts) else np.zeros(0)
         graph_all = np.r_[g, chunk_g]
-    return Signals(sparse_all, dense_all, graph_all, node_scope)
+    return Signals(sparse_all, dense_all, graph_all, node_scope, np.asarray(sims))
 
 
 def gated(cg: ContextGraph) -> sparse.csr_matrix:

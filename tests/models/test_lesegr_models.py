@@ -74,6 +74,19 @@ def test_budgeted_rankings_find_the_pie_and_explain_every_sentence(engine, peter
         assert all(s.signals["graph"] == 0 for s in result.sentences)
 
 
+@pytest.mark.parametrize("method", ["groundedkg", "lesegr"])
+def test_a_ranked_sentence_reports_its_plain_cosine_as_similarity(engine, peter_index, method):
+    """``similarity`` is the question's cosine to the sentence for every method (the answerers and the support
+    check read it as one); the fused ranking reported its rescaled dense signal (cosine / best in scope)."""
+    question = "What happened to the young rabbits' father?"
+    result = engine.retrieve(PETER_ID, question, RetrievalOptions(method=method, budget_words=300))
+    vector = engine.embedder.encode([question])[0]
+    for s in result.sentences:
+        cosine = float(peter_index.sentence_vectors[peter_index.sentence_row(s.id)] @ vector)
+        assert s.similarity == pytest.approx(cosine, abs=2e-4)
+    assert max(s.similarity for s in result.sentences) < 0.99  # a rescaled signal would reach 1.0
+
+
 def test_graph_score_ranking_stays_selectable_and_unbudgeted_groundedkg_is_the_papers_union(engine):
     old = engine.retrieve(PETER_ID, FATHER_Q, RetrievalOptions(budget_words=150, ranking="graph-score"))
     assert old.sentences and all(s.signals == {} for s in old.sentences)
