@@ -200,6 +200,8 @@ def show_last_run() -> None:
             st.caption(f"Collection **{md_escape(c.name)}**: {c.counts.documents} document(s), "
                        f"{c.counts.sentences:,} sentences, {c.counts.nodes:,} nodes, {c.counts.edges:,} edges, "
                        f"{c.counts.shared_entities:,} shared entities — {outcome.seconds:.1f} s")
+        for note in outcome.notes:
+            st.warning(f"Collection **{md_escape(outcome.name)}**: {md_escape(note)}", icon=":material/warning:")
 
 
 # -- managing collections ----------------------------------------------------------------------------

@@ -116,3 +116,22 @@ LIGHT = ("Marta Vell kept the lighthouse on Gull Rock for thirty years. Every ni
 COUNCIL = ("The Harbour Council of Port Ness meets every Monday in the old customs house. The Harbour Council "
            "decided to repair the northern pier in the spring. The Harbour Council also raised the fees for fishing "
            "boats. Many fishermen protested against the new fees. The mayor of Port Ness supported the fishermen.")
+
+
+def harbour_collection(tmp_path_factory, folder: str, **env: str):
+    """Index LIGHT and COUNCIL as collection ``harbour`` in a new store under ``folder`` and yield it loaded, with
+    ``KGCORE_STORE`` (and ``env``) set for the pages while the fixture lives (a module fixture's body)."""
+    import pytest
+
+    from kgcore.index.pipeline import Job, index_files
+    from kgcore.index.store import Store
+
+    root = tmp_path_factory.mktemp(folder)
+    store = Store(root)
+    index_files([Job("light.txt", data=LIGHT.encode()), Job("council.txt", data=COUNCIL.encode())], store,
+                "harbour", workers=1)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("KGCORE_STORE", str(root))
+        for name, value in env.items():
+            mp.setenv(name, value)
+        yield store.load("harbour")

@@ -114,11 +114,15 @@ def retrieval_answers_caption(answer: Answer) -> str:
 
 
 def distinct_answers(pairs: Sequence[Mapping], limit: int = MAX_ANSWERS) -> list[dict]:
-    """The best ``limit`` distinct answers of ranked pairs (the ``qa-kg`` retrieval's ``qa_pairs``), each with every
-    sentence supporting it: the answerer's grouping (same words, same answer) applied to the retrieval's ranking.
+    """The best ``limit`` distinct answers of ranked pairs (the ``qa-kg`` retrieval's ``qa_pairs``), each with the
+    sentences supporting it: the answerer's grouping applied to the retrieval's ranking (same words, same answer; a
+    further pair's sentence only when that pair would answer the question on its own, confidence at least
+    :data:`~kgcore.query.answer.short.MIN_CONFIDENCE`).
 
-    >>> ps = [{"answer": "Marta Vell", "sentence_id": "d/text_0-3"}, {"answer": "a boat", "sentence_id": "d/text_0-3"},
-    ...       {"answer": "marta  vell", "sentence_id": "d/text_0-4"}]
+    >>> ps = [{"answer": "Marta Vell", "sentence_id": "d/text_0-3", "score": 1.7},
+    ...       {"answer": "a boat", "sentence_id": "d/text_0-3", "score": 1.2},
+    ...       {"answer": "marta  vell", "sentence_id": "d/text_0-4", "score": 1.1},
+    ...       {"answer": "Marta Vell", "sentence_id": "d/text_0-9", "score": 0.65}]
     >>> [(a["answer"], a["sentence_ids"]) for a in distinct_answers(ps)]
     [('Marta Vell', ['d/text_0-3', 'd/text_0-4']), ('a boat', ['d/text_0-3'])]
     >>> len(distinct_answers(ps, limit=1))
@@ -128,8 +132,9 @@ def distinct_answers(pairs: Sequence[Mapping], limit: int = MAX_ANSWERS) -> list
     for pair in pairs:
         key = normalized(str(pair.get("answer", "")))
         if key in groups:
-            ids = groups[key]["sentence_ids"]
-            groups[key]["sentence_ids"] = list(dict.fromkeys([*ids, pair.get("sentence_id", "")]))
+            if score_confidence(float(pair.get("score", 0.0))) >= MIN_CONFIDENCE:
+                ids = groups[key]["sentence_ids"]
+                groups[key]["sentence_ids"] = list(dict.fromkeys([*ids, pair.get("sentence_id", "")]))
         elif len(groups) < limit:
             groups[key] = {**pair, "sentence_ids": [pair.get("sentence_id", "")]}
     return list(groups.values())

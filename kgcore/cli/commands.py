@@ -49,6 +49,8 @@ def cmd_index(args: argparse.Namespace) -> int:
     for outcome in outcomes:
         for filename, reason in outcome.failed:
             print(f"error: {filename}: {reason.removeprefix(filename + ': ')}", file=sys.stderr)
+        for note in outcome.notes:
+            print(f"warning: {outcome.name}: {note}", file=sys.stderr)
     return 2 if any(o.failed for o in outcomes) else 0
 
 

@@ -181,6 +181,8 @@ class CollectionOutcome:
     reused: tuple[Manifest, ...] = ()
     failed: tuple[tuple[str, str], ...] = ()
     seconds: float = 0.0
+    #: What went wrong after the documents were committed (the communities could not be built): they are indexed.
+    notes: tuple[str, ...] = ()
 
     def document_lines(self) -> list[dict[str, Any]]:
         """One JSON line per document, as ``python -m kgcore index`` prints them."""
@@ -193,7 +195,8 @@ class CollectionOutcome:
         c = self.collection.counts if self.collection else CollectionCounts()
         return {"collection": self.name, "documents": c.documents, "sentences": c.sentences, "nodes": c.nodes,
                 "edges": c.edges, "shared_entities": c.shared_entities, "added": len(self.added),
-                "reused": len(self.reused), "failed": len(self.failed), "seconds": round(self.seconds, 3)}
+                "reused": len(self.reused), "failed": len(self.failed), "seconds": round(self.seconds, 3),
+                **({"notes": list(self.notes)} if self.notes else {})}
 
 
 def _document_line(m: Manifest) -> dict[str, Any]:

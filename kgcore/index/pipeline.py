@@ -19,11 +19,11 @@ import hashlib
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from kgcore.core.document import Document
-from kgcore.core.errors import DamagedIndexError, InputError, ServiceUnavailableError
+from kgcore.core.errors import DamagedIndexError, InputError
 from kgcore.core.settings import IndexOptions, Settings
 from kgcore.index.build import STAGES, StageProgress, StageTimer, build_shard, model_fingerprint
 from kgcore.index.collection import CollectionManifest, CollectionOutcome
@@ -116,7 +116,9 @@ def _place(plan: _Plan, job: Job, doc_id: str, store: Store, options: IndexOptio
             plan.relink = plan.relink or bool(current and linked_problems(store.doc_path(plan.name), current))
             plan.reused.append(same.manifest)
             return
-        plan.repair.add(job.filename)  # the same bytes, but damaged stored files or an older reading: build again
+        # the same bytes, but damaged stored files or an older reading: build again, under the id it has
+        plan.repair.add(job.filename)
+        job, doc_id = replace(job, name=same.doc_id), same.doc_id
     if doc_id in entries and not plan.force and job.filename not in plan.repair:
         raise InputError(job.filename, f"collection {plan.name!r} already has a document {doc_id!r} (from "
                                        f"{entries[doc_id].manifest.source_file}) with other content; give this file "
@@ -158,25 +160,27 @@ def _index_plan(plan: _Plan, store: Store, options: IndexOptions, settings: Sett
         plan.failed += [(b.job.filename, b.error) for b in built if b.error]
         staged = [b for b in built if b.staged is not None]
         manifest, added = _commit(store, plan, staged, options, settings) if staged or plan.relink else (None, [])
-    if manifest is not None and settings.communities_at_index:
-        build_communities(store, plan.name, settings)
     if manifest is None and _exists(store, plan.name):
         manifest = store.manifest(plan.name)
+    notes = build_communities(store, plan.name, settings) if manifest is not None and settings.communities_at_index \
+        else ()
     return CollectionOutcome(plan.name, manifest, tuple(added), tuple(plan.reused), tuple(plan.failed),
-                             time.perf_counter() - start)
+                             time.perf_counter() - start, notes)
 
 
-def build_communities(store: Store, name: str, settings: Settings) -> None:
+def build_communities(store: Store, name: str, settings: Settings) -> tuple[str, ...]:
     """Build (or reuse) collection ``name``'s communities and summaries now, stored for every later query, and
-    write the summaries into its Chroma copy when commits keep that copy in step (a Chroma server that is down
-    leaves it to the first query that reads it)."""
-    index = store.load(name)
-    ci = communities(index, embedder_for(settings), settings)
-    if store.chroma_at_commit:
-        try:
+    write the summaries into its Chroma copy when commits keep that copy in step; what went wrong, as notes (the
+    documents are committed already: a failure here leaves the communities to the first query that needs them)."""
+    try:
+        index = store.load(name)
+        ci = communities(index, embedder_for(settings), settings)
+        if store.chroma_at_commit:
             units.sync(store.chroma_copy(name), ci, index.manifest.stamp)
-        except ServiceUnavailableError:
-            pass
+    except Exception as exc:  # noqa: BLE001 - the commit stands whatever fails here; the reason is reported
+        return (f"communities not built at indexing ({type(exc).__name__}: {exc}); the first community query "
+                "builds them",)
+    return ()
 
 
 def _exists(store: Store, name: str) -> bool:

@@ -99,6 +99,22 @@ def wait_idle(page, timeout_ms: int = 120_000) -> None:
     page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=timeout_ms)
 
 
+def upload_text(page, server: str, name: str, data: bytes) -> None:
+    """Open the Library (the default page, served at the root URL), upload ``data`` as file ``name`` and index it
+    into its own collection."""
+    expect = sync_api.expect
+    page.goto(server)
+    expect(page.get_by_role("heading", name="Collections")).to_be_visible(timeout=60_000)
+    wait_idle(page)
+    page.locator('input[type="file"]').set_input_files(files=[{"name": name, "mimeType": "text/plain",
+                                                                "buffer": data}])
+    wait_idle(page)
+    upload = page.get_by_role("button", name="Index uploaded files")
+    expect(upload).to_be_enabled(timeout=30_000)
+    upload.click()
+    expect(page.get_by_text(f"Indexed {name.rsplit('.', 1)[0]}")).to_be_visible(timeout=120_000)
+
+
 def shot(page, name: str, height: int = 2400, idle: bool = True) -> None:
     """Full-app screenshot: Streamlit scrolls inside its own container, so grow the viewport instead."""
     if idle:
@@ -212,17 +228,7 @@ def test_index_the_sample_then_ask(server, browser_page):
 
 def test_document_markup_never_runs(server, browser_page):
     page, expect = browser_page.page, sync_api.expect
-    page.goto(server)  # the Library is the default page, served at the root URL
-    expect(page.get_by_role("heading", name="Collections")).to_be_visible(timeout=60_000)
-    wait_idle(page)
-    page.locator('input[type="file"]').set_input_files(
-        files=[{"name": "evil.txt", "mimeType": "text/plain", "buffer": EVIL}]
-    )
-    wait_idle(page)
-    upload = page.get_by_role("button", name="Index uploaded files")
-    expect(upload).to_be_enabled(timeout=30_000)
-    upload.click()
-    expect(page.get_by_text("Indexed evil")).to_be_visible(timeout=120_000)
+    upload_text(page, server, "evil.txt", EVIL)
     page.get_by_role("link", name="Sentence", exact=True).click()
     expect(page.get_by_role("heading", name="Sentence", exact=True)).to_be_visible(timeout=30_000)
     page.get_by_role("combobox", name="Collection").click()
@@ -248,16 +254,7 @@ def test_short_answers_open_the_sentence_with_its_qa_pairs(server, browser_page)
     """Ask with the qa-kg answerer: the ranked short answers appear; a supporting sentence id opens its Sentence page,
     which lists the QA pairs generated from it."""
     page, expect = browser_page.page, sync_api.expect
-    page.goto(server)
-    expect(page.get_by_role("heading", name="Collections")).to_be_visible(timeout=60_000)
-    wait_idle(page)
-    page.locator('input[type="file"]').set_input_files(
-        files=[{"name": "harbour.txt", "mimeType": "text/plain", "buffer": LIGHT.encode()}])
-    wait_idle(page)
-    upload = page.get_by_role("button", name="Index uploaded files")
-    expect(upload).to_be_enabled(timeout=30_000)
-    upload.click()
-    expect(page.get_by_text("Indexed harbour")).to_be_visible(timeout=120_000)
+    upload_text(page, server, "harbour.txt", LIGHT.encode())
     page.get_by_role("link", name="Ask", exact=True).click()
     expect(page.get_by_role("heading", name="Ask")).to_be_visible(timeout=30_000)
     wait_idle(page)

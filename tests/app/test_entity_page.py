@@ -10,23 +10,14 @@ import pytest
 from apptest import app, html_of, ok, table
 
 from kgcore.index.entities import entity_groups
-from kgcore.index.pipeline import Job, index_files
-from kgcore.index.store import Store
-from samples import COUNCIL, LIGHT
+from samples import harbour_collection
 from ui.entity_view import entity_link
 from ui.markup import esc
 
 
 @pytest.fixture(scope="module")
 def harbour(tmp_path_factory):
-    root = tmp_path_factory.mktemp("entity_store")
-    store = Store(root)
-    index_files([Job("light.txt", data=LIGHT.encode()), Job("council.txt", data=COUNCIL.encode())], store,
-                "harbour", workers=1)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("KGCORE_STORE", str(root))
-        mp.setenv("KGCORE_ENTITY_MIN_GROUNDING", "3")
-        yield store.load("harbour")
+    yield from harbour_collection(tmp_path_factory, "entity_store", KGCORE_ENTITY_MIN_GROUNDING="3")
 
 
 def _sid_link(sid: str) -> str:

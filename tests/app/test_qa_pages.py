@@ -13,11 +13,9 @@ from apptest import app, html_of, ok
 from streamlit.testing.v1 import AppTest
 
 from kgcore.index.entities import entity_groups
-from kgcore.index.pipeline import Job, index_files
 from kgcore.index.qa import FrameQAGenerator
 from kgcore.index.qa.base import normalized
-from kgcore.index.store import Store
-from samples import COUNCIL, LIGHT
+from samples import harbour_collection
 from ui.ask_view import numbering
 from ui.markup import esc
 from ui.qa_view import is_no_answer
@@ -27,13 +25,7 @@ RESCUE = "light/text_0-3"  # "During the winter storm Marta Vell rescued two fis
 
 @pytest.fixture(scope="module")
 def harbour(tmp_path_factory):
-    root = tmp_path_factory.mktemp("qa_store")
-    store = Store(root)
-    index_files([Job("light.txt", data=LIGHT.encode()), Job("council.txt", data=COUNCIL.encode())], store,
-                "harbour", workers=1)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("KGCORE_STORE", str(root))
-        yield store.load("harbour")
+    yield from harbour_collection(tmp_path_factory, "qa_store")
 
 
 @pytest.fixture(scope="module")

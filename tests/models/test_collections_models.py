@@ -162,6 +162,11 @@ def test_a_file_read_by_an_older_reading_is_read_again_not_reused(tmp_path, monk
     assert sum(1 for s in index.sentences if s.doc_id == "pan") == pan.counts.sentences  # replaced, not doubled
     (again,) = index_files([_job("pan.txt", PAN)], store, "c", workers=1)
     assert [m.doc_id for m in again.reused] == ["pan"] and built == ["pan.txt"]  # now read as this kgcore reads
+    monkeypatch.setattr(pipeline_mod, "READER_VERSION", newer + 1)
+    monkeypatch.setattr(build_mod, "READER_VERSION", newer + 1)
+    (renamed,) = index_files([Job("peter-pan.txt", data=PAN.encode())], store, "c", workers=1)
+    assert [m.doc_id for m in renamed.added] == ["pan"]  # read again under the id it has, not added twice
+    assert store.manifest("c").doc_ids == ("rabbit", "pan")
 
 
 def test_names_that_map_to_one_id_never_replace_each_other(tmp_path):

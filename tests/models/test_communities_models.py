@@ -206,6 +206,29 @@ def test_summaries_at_indexing_time_in_chroma_and_retrieved_from_there_as_exactl
     assert _summaries_seen(engine, True) == _summaries_seen(engine, False)
 
 
+def test_communities_at_indexing_for_a_reused_file_and_a_failure_reported_not_raised(tmp_path, monkeypatch):
+    import dataclasses
+
+    import kgcore.index.pipeline as pipeline_mod
+    from kgcore.index.recovery import linked_folder
+
+    store = Store(tmp_path)
+    index_files([Job("mine.txt", data=MINE.encode())], store, "c", workers=1)
+    settings = dataclasses.replace(Settings.from_env(), communities_at_index=True)
+    (again,) = index_files([Job("mine.txt", data=MINE.encode())], store, "c", settings=settings, workers=1)
+    manifest = store.manifest("c")
+    assert again.reused and not again.notes  # nothing committed, the communities built all the same
+    assert stored.read(tmp_path / "c" / linked_folder(manifest.generation), manifest.stamp, None) is not None
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the community build broke")
+
+    monkeypatch.setattr(pipeline_mod, "communities", broken)
+    (outcome,) = index_files([Job("orchard.txt", data=ORCHARD.encode())], store, "c", settings=settings, workers=1)
+    assert [m.doc_id for m in outcome.added] == ["orchard"] and store.manifest("c").doc_ids == ("mine", "orchard")
+    assert "the community build broke" in outcome.notes[0] and outcome.summary()["notes"] == list(outcome.notes)
+
+
 def test_chroma_summaries_are_written_again_when_stale_or_missing(store, engine, built):
     from kgcore.index.communities import units
 
@@ -225,6 +248,12 @@ def test_chroma_summaries_are_written_again_when_stale_or_missing(store, engine,
     finally:
         client.close()
     assert units.nearest(copy, built, index.manifest.stamp, built.vectors[0], 3) == best  # written again, asked again
+    client = open_chroma(copy.folder)
+    try:
+        client.get_collection("summaries").delete(ids=[built.summaries[0].community])  # a half-written collection
+    finally:
+        client.close()
+    assert units.nearest(copy, built, index.manifest.stamp, built.vectors[0], 3) == best  # short: written again
 
 
 def test_settings_choose_the_algorithm_size_and_seed_from_the_environment(store, engine):

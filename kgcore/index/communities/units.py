@@ -14,11 +14,15 @@ default.
 
 from __future__ import annotations
 
+import os
+import uuid
+
 import numpy as np
 
-from kgcore.core.errors import ServiceUnavailableError
+from kgcore.core.errors import DamagedIndexError, ServiceUnavailableError
 from kgcore.index.chroma import ChromaCopy, client_of
 from kgcore.index.communities.stored import CommunityIndex
+from kgcore.index.locks import collection_lock
 
 #: The marker file (in the copy's folder) naming the build the collection holds.
 MARKER = "summaries"
@@ -42,10 +46,23 @@ def held(copy: ChromaCopy) -> str:
 
 def sync(copy: ChromaCopy, ci: CommunityIndex, stamp: str, force: bool = False) -> bool:
     """Make the copy's summaries collection hold ``ci`` (built for ``stamp``); False when its marker says it already
-    did (``force``: write it all the same, e.g. after a query found it missing or damaged)."""
+    did (``force``: write it all the same, e.g. after a query found it missing, damaged or short).
+
+    Writers take the collection's writer lock (:func:`~kgcore.index.locks.collection_lock`; the copy's folder is
+    ``<store>/<collection>/chroma``) and look at the marker again once they hold it, so two processes finding it
+    stale write it once, one after the other, and a reader never sees a half-written collection as current.
+    """
     wanted = marker(stamp, ci)
     if held(copy) == wanted and not force:
         return False
+    with collection_lock(copy.folder.parent.parent, copy.folder.parent.name):
+        if held(copy) == wanted and not force:
+            return False
+        _write(copy, ci, wanted)
+    return True
+
+
+def _write(copy: ChromaCopy, ci: CommunityIndex, wanted: str) -> None:
     name = copy.summary_name
     with client_of(copy) as client:  # connected first: a server that is down leaves the copy as it was
         copy.folder.mkdir(parents=True, exist_ok=True)
@@ -60,16 +77,17 @@ def sync(copy: ChromaCopy, ci: CommunityIndex, stamp: str, force: bool = False) 
                            metadatas=[{"level": ci.community(s.community).level, "kind": s.kind,
                                        "sentences": len(s.sentence_ids)} for s in part],
                            documents=[f"{s.title}: {s.text}" for s in part])
-    (copy.folder / MARKER).write_text(wanted, encoding="utf-8")
-    return True
+    tmp = copy.folder / f"{MARKER}.{uuid.uuid4().hex[:8]}.tmp"
+    tmp.write_text(wanted, encoding="utf-8")
+    os.replace(tmp, copy.folder / MARKER)
 
 
 def nearest(copy: ChromaCopy, ci: CommunityIndex, stamp: str, vector: np.ndarray, n: int) -> list[tuple[str, float]]:
-    """:func:`query` on a copy brought to ``ci`` first; a collection found missing or damaged (a wiped server, a
-    broken file) is written again once and asked again."""
+    """:func:`query` on a copy brought to ``ci`` first; a collection found missing, damaged or not holding every
+    summary (a wiped server, a broken file) is written again once and asked again."""
     sync(copy, ci, stamp)
     try:
-        return query(copy, vector, n)
+        return query(copy, vector, n, expected=len(ci.summaries))
     except ServiceUnavailableError:
         raise
     except Exception:  # noqa: BLE001 - a missing or damaged collection fails in many ways; all mean "write it"
@@ -77,11 +95,15 @@ def nearest(copy: ChromaCopy, ci: CommunityIndex, stamp: str, vector: np.ndarray
         return query(copy, vector, n)
 
 
-def query(copy: ChromaCopy, vector: np.ndarray, n: int) -> list[tuple[str, float]]:
-    """The ``n`` summaries nearest ``vector`` in the copy: (community id, cosine), best first."""
+def query(copy: ChromaCopy, vector: np.ndarray, n: int, expected: int | None = None) -> list[tuple[str, float]]:
+    """The ``n`` summaries nearest ``vector`` in the copy: (community id, cosine), best first; a collection not
+    holding ``expected`` summaries is an error (:class:`~kgcore.core.errors.DamagedIndexError`)."""
     with client_of(copy) as client:
         collection = client.get_collection(copy.summary_name)
         total = collection.count()
+        if expected is not None and total != expected:
+            raise DamagedIndexError(copy.folder, f"the summaries collection holds {total} of {expected} summaries",
+                                    "it is written again")
         if not total:
             return []
         result = collection.query(query_embeddings=np.asarray([vector], dtype=np.float32),

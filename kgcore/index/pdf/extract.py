@@ -252,7 +252,8 @@ def joined(a: Line, b: Line) -> Line:
     gap = b.box[0] - a.box[2] > 0.15 * max(a.size, b.size, 1.0)
     fused = abs(a.size - b.size) > 0.5 and a.text[-1].isalnum() and b.text[0].isalnum()
     raised = b.size < a.size - 0.5 or b.box[1] < a.box[1] - 1.0
-    mark = raised and _FOOTNOTE_MARK.match(b.text.split()[0]) and a.text.rstrip("\"”’)")[-1:] in ".!?"
+    tail = a.text.rstrip("\"”’)")[-1:]
+    mark = raised and _FOOTNOTE_MARK.match(b.text.split()[0]) and tail != "" and tail in ".!?"
     space = " " if gap or fused or mark else ""
     main = a if len(a.text) >= len(b.text) else b
     bold = sum(len(x.text) for x in (a, b) if x.bold) * 2 > len(a.text) + len(b.text)

@@ -80,6 +80,7 @@ class Calibration:
     why_fixed: str = "no collection to calibrate on"
 
     def describe(self) -> str:
+        """Where the threshold comes from, for the verdict's reason."""
         if not self.source:
             return f"a fixed threshold ({self.why_fixed})"
         return (f"the threshold of {self.source}: {1 - self.quantile:.0%} of {self.questions} questions generated "
@@ -96,6 +97,8 @@ def calibrate(scores: Sequence[float], source: str, quantile: float = QUANTILE) 
 
     >>> calibrate([0.5 + i / 100 for i in range(100)], "collection 'x'").threshold
     0.63
+    >>> calibrate([0.29] * 30, "collection 'x'").threshold  # 0.29 * 100 is 28.999999999999996 in floats
+    0.29
     >>> fixed = calibrate([0.9, 1.0], "collection 'tiny'")
     >>> fixed.threshold == FIXED_THRESHOLD, fixed.describe()
     (True, "a fixed threshold (collection 'tiny' gave 2 questions, fewer than 20)")
@@ -103,7 +106,7 @@ def calibrate(scores: Sequence[float], source: str, quantile: float = QUANTILE) 
     if len(scores) < MIN_QUESTIONS:
         return Calibration(FIXED_THRESHOLD, why_fixed=f"{source} gave {len(scores)} questions, fewer than "
                                                        f"{MIN_QUESTIONS}")
-    value = float(np.floor(np.quantile(np.asarray(scores, dtype=float), quantile) * 100) / 100)
+    value = float(np.floor(round(float(np.quantile(np.asarray(scores, dtype=float), quantile)) * 100, 6)) / 100)
     return Calibration(value, source, len(scores), quantile)
 
 
