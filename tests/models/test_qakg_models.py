@@ -90,3 +90,25 @@ def test_no_answer_found_below_the_threshold(garden):
 
     answer = QAKGGenerator(embedder=garden.embedder).generate("What is the capital of Peru?", [])
     assert answer.text == "No answer found." and answer.confidence == 0.0
+
+
+def test_the_views_pairs_equal_the_qa_graphs_and_need_no_embedding(garden, tmp_path, monkeypatch):
+    """The QA views read :func:`qa_pairs_graph`: the same pairs, entity links and sentences as the retrieval's QA
+    graph, from stored tables or generated from the stored frames, and no vector is ever computed."""
+    import shutil
+
+    from kgcore.index.qa.files import QA_PAIRS
+    from kgcore.index.store import Store
+    from kgcore.query.qakg import qa_graph, qa_pairs_graph
+
+    index = garden.index("garden")
+    full, views = qa_graph(index, garden.embedder), qa_pairs_graph(index)
+    assert [p.id for p in views.pairs] == [p.id for p in full.pairs] and views.pairs
+    assert views.entity_pairs == full.entity_pairs and views.by_sentence == full.by_sentence
+    copy = tmp_path / "store"  # the same collection with its stored QA table removed: generated from the frames
+    shutil.copytree(index.path.parent, copy)
+    entry = index.manifest.documents[0]
+    (copy / "garden" / index.shard_path(entry.doc_id).relative_to(index.path) / QA_PAIRS).unlink()
+    monkeypatch.setattr(type(garden.embedder), "encode", lambda *a, **k: pytest.fail("a view embedded something"))
+    generated = qa_pairs_graph(Store(copy).load("garden"))
+    assert {p.question for p in generated.pairs} >= {p.question for p in views.pairs if p.source == "frames"}

@@ -78,14 +78,12 @@ def qa_graph(index: Index, embedder: Embedder) -> QAGraph:
 def build_qa_graph(index: Index, embedder: Embedder) -> QAGraph:
     """Read every document's pairs (generating them from the frames for shards written without) and link them."""
     tables, notes = [], []
-    for entry in index.manifest.documents:
-        folder = index.shard_path(entry.doc_id)
-        table = read_qa(folder)
+    for doc_id in (entry.doc_id for entry in index.manifest.documents):
+        start = time.perf_counter()
+        table, generated = _stored_or_generated(index, doc_id)
         if table is None:
-            start = time.perf_counter()
-            sentences = [s for s in index.sentences if s.doc_id == entry.doc_id or not s.doc_id]
-            table = embed_pairs(FrameQAGenerator().generate(sentences, read_analyses(folder)), embedder)
-            notes.append(f"{entry.doc_id}: indexed without QA pairs; {len(table.pairs):,} generated from its frames "
+            table = embed_pairs(generated, embedder)
+            notes.append(f"{doc_id}: indexed without QA pairs; {len(table.pairs):,} generated from its frames "
                          f"on load in {time.perf_counter() - start:.1f} s (re-index to store them)")
         tables.append(table)
     pairs: list[QAPair] = []
@@ -101,6 +99,38 @@ def build_qa_graph(index: Index, embedder: Embedder) -> QAGraph:
     _link(graph)
     graph.types = sorted({t for types in graph.entity_types.values() for t in types})
     graph.type_vectors = embedder.encode(graph.types) if graph.types else np.zeros((0, embedder.dim), np.float32)
+    return graph
+
+
+def _stored_or_generated(index: Index, doc_id: str) -> tuple[QATable | None, list[QAPair]]:
+    """A document's stored QA table and its pairs, or (None, its pairs generated from its stored frames)."""
+    folder = index.shard_path(doc_id)
+    table = read_qa(folder)
+    if table is not None:
+        return table, table.pairs
+    sentences = [s for s in index.sentences if s.doc_id == doc_id or not s.doc_id]
+    return None, FrameQAGenerator().generate(sentences, read_analyses(folder))
+
+
+#: The pairs alone (no vectors), for views; the whole :data:`QA_GRAPH` is used when it is already built.
+QA_PAIRS: CacheKey[QAGraph] = CacheKey("qa-pairs")
+
+
+def qa_pairs_graph(index: Index) -> QAGraph:
+    """The collection's pairs linked to their entities and sentences, without vectors: what the QA views read.
+
+    Generating a novel's pairs from its frames takes about a second; embedding them (what :func:`qa_graph` adds
+    for retrieval) about a minute, so a view never waits for that.
+    """
+    return index.cache.get(QA_PAIRS, lambda: _pairs_only(index))
+
+
+def _pairs_only(index: Index) -> QAGraph:
+    pairs = [p for entry in index.manifest.documents for p in _stored_or_generated(index, entry.doc_id)[1]
+             if index.has_sentence(p.sentence_id)]
+    empty = np.zeros((0, 0), np.float32)
+    graph = QAGraph(pairs, empty, empty, np.array([index.sentence_row(p.sentence_id) for p in pairs], np.int64))
+    _link(graph)
     return graph
 
 
