@@ -31,7 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from kgcore.core.types import RETRIEVABLE, Answer, Frame, split_sentence_id
 from kgcore.index.graph import is_proper_name, scoped_id
 from kgcore.index.qa.base import QAPair, normalized
-from kgcore.query.answer.short import HIGH_SCORE, LOW_SCORE, MAX_ANSWERS, MIN_CONFIDENCE, NO_ANSWER
+from kgcore.query.answer.short import MAX_ANSWERS, MIN_CONFIDENCE, NO_ANSWER, confidence, grouped
 from kgcore.query.qakg.graph import QAGraph
 
 from .ask_view import citation_markers, sentence_link
@@ -54,14 +54,13 @@ MAX_ENTITY_PAIRS = 60
 
 
 def score_confidence(score: float) -> float:
-    """A ranked answer's score mapped to 0..1 the way the ``qa-kg`` answerer maps its best answer's score to the
-    answer's ``confidence`` (:data:`kgcore.query.answer.short.LOW_SCORE` .. ``HIGH_SCORE``), rounded to three
-    decimals as the answer stores it (so the first answer's shows exactly as ``Answer.confidence``).
+    """A ranked answer's confidence as the ``qa-kg`` answerer gives it (:func:`kgcore.query.answer.short.confidence`),
+    rounded to three decimals as the answer stores it (so the first answer's shows exactly as ``Answer.confidence``).
 
     >>> [round(score_confidence(s), 2) for s in (0.1, 1.2, 9.0)]
     [0.0, 0.5, 1.0]
     """
-    return round(min(1.0, max(0.0, (score - LOW_SCORE) / (HIGH_SCORE - LOW_SCORE))), 3)
+    return round(confidence(score), 3)
 
 
 def is_no_answer(answer: Answer) -> bool:
@@ -115,9 +114,8 @@ def retrieval_answers_caption(answer: Answer) -> str:
 
 def distinct_answers(pairs: Sequence[Mapping], limit: int = MAX_ANSWERS) -> list[dict]:
     """The best ``limit`` distinct answers of ranked pairs (the ``qa-kg`` retrieval's ``qa_pairs``), each with the
-    sentences supporting it: the answerer's grouping applied to the retrieval's ranking (same words, same answer; a
-    further pair's sentence only when that pair would answer the question on its own, confidence at least
-    :data:`~kgcore.query.answer.short.MIN_CONFIDENCE`).
+    sentences supporting it: the answerer's grouping (:func:`kgcore.query.answer.short.grouped`) applied to the
+    retrieval's ranking.
 
     >>> ps = [{"answer": "Marta Vell", "sentence_id": "d/text_0-3", "score": 1.7},
     ...       {"answer": "a boat", "sentence_id": "d/text_0-3", "score": 1.2},
@@ -128,16 +126,7 @@ def distinct_answers(pairs: Sequence[Mapping], limit: int = MAX_ANSWERS) -> list
     >>> len(distinct_answers(ps, limit=1))
     1
     """
-    groups: dict[str, dict] = {}
-    for pair in pairs:
-        key = normalized(str(pair.get("answer", "")))
-        if key in groups:
-            if score_confidence(float(pair.get("score", 0.0))) >= MIN_CONFIDENCE:
-                ids = groups[key]["sentence_ids"]
-                groups[key]["sentence_ids"] = list(dict.fromkeys([*ids, pair.get("sentence_id", "")]))
-        elif len(groups) < limit:
-            groups[key] = {**pair, "sentence_ids": [pair.get("sentence_id", "")]}
-    return list(groups.values())
+    return grouped(((float(p.get("score", 0.0)), p) for p in pairs), limit)
 
 
 def sentence_refs(sentence_ids: Iterable[str], collection: str, numbers: Mapping[str, int], prefix: str = "s") -> str:

@@ -11,7 +11,7 @@ import pytest
 
 from kgcore.core.types import Argument, Frame
 from kgcore.index.qa import QAPair
-from kgcore.query.answer.short import _confidence, group_answers
+from kgcore.query.answer.short import confidence, group_answers
 from kgcore.query.qakg.graph import QAGraph
 from kgcore.query.rerank import Candidate
 from ui.markup import WORD_JOINER
@@ -88,7 +88,7 @@ def test_distinct_answers_group_like_the_answerer():
 
 def test_score_confidence_is_the_answerers_mapping():
     for score in np.linspace(-1.0, 3.0, 41):
-        assert score_confidence(float(score)) == round(_confidence(float(score)), 3)  # as Answer.confidence stores it
+        assert score_confidence(float(score)) == round(confidence(float(score)), 3)  # as Answer.confidence stores it
 
 
 def test_entity_pairs_scope_common_nouns_to_their_document_and_share_names():

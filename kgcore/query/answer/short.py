@@ -13,7 +13,7 @@ only the phrase.  ``confidence`` maps the best score to 0..1; below :data:`MIN_C
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -61,22 +61,22 @@ class QAKGGenerator(LazyModels):
         table, graph_note = self._table(context, qa)
         ranked, expected = self.rank(question, table, qa)
         answers = group_answers(ranked, statements=expected == "action")
-        confidence = _confidence(answers[0]["score"]) if answers else 0.0
+        confident = confidence(answers[0]["score"]) if answers else 0.0
         notes = [graph_note] if graph_note else []
-        if not answers or confidence < MIN_CONFIDENCE:
+        if not answers or confident < MIN_CONFIDENCE:
             why = "no question-answer pair was found in the context" if not answers else (
                 f"the best pair ({answers[0]['question']!r} -> {answers[0]['answer']!r}) has confidence "
-                f"{confidence:.2f} < {MIN_CONFIDENCE}")
+                f"{confident:.2f} < {MIN_CONFIDENCE}")
             return unsupported(Answer(NO_ANSWER, self.name, self.model, notes=notes + [
-                f"qa-kg answer (no LLM used): {why}."], short_answers=answers, confidence=round(confidence, 3)), why)
+                f"qa-kg answer (no LLM used): {why}."], short_answers=answers, confidence=round(confident, 3)), why)
         best = answers[0]
         text = best["answer"] if self.style == "short" or best["answer"] == best["statement"] else \
             f"{best['answer']} — {best['statement']}"
         notes.append(f"qa-kg answer (no LLM used): {len(answers)} short answer(s) ranked from {len(table.pairs)} "
                      f"question-answer pairs of the context; the best answers {best['question']!r} "
-                     f"(score {best['score']:.2f}, confidence {confidence:.2f}).")
-        answer = Answer(text, self.name, self.model, citations=[Citation(text, best["sentence_ids"], [confidence])],
-                        notes=notes, short_answers=answers, confidence=round(confidence, 3))
+                     f"(score {best['score']:.2f}, confidence {confident:.2f}).")
+        answer = Answer(text, self.name, self.model, citations=[Citation(text, best["sentence_ids"], [confident])],
+                        notes=notes, short_answers=answers, confidence=round(confident, 3))
         return with_support(answer, check_support(question, answer, context, self.nlp, self.embedder, calibration))
 
     def rank(self, question: str, table: QATable, qa: QAGraph | None = None) -> tuple[list[Candidate], str | None]:
@@ -112,19 +112,36 @@ def group_answers(ranked: Sequence[Candidate], limit: int = MAX_ANSWERS, stateme
 
     With ``statements`` (a "what happened" question) the answer is the pair's whole statement.
     """
+    return grouped(((c.score, {**c.to_dict(), "answer": c.pair.statement if statements and c.pair.statement
+                                else c.pair.answer}) for c in ranked), limit)
+
+
+def grouped(scored: Iterable[tuple[float, Mapping]], limit: int = MAX_ANSWERS) -> list[dict]:
+    """Ranked pairs as dicts (with ``answer`` and ``sentence_id``), each with its score, grouped by answer as
+    :func:`group_answers` describes; also what the Ask page does with a ``qa-kg`` retrieval's ranked pairs.
+
+    >>> ps = [(1.7, {"answer": "Marta Vell", "sentence_id": "s3"}), (1.2, {"answer": "a boat", "sentence_id": "s3"}),
+    ...       (1.1, {"answer": "marta  vell", "sentence_id": "s4"}),
+    ...       (0.65, {"answer": "Marta Vell", "sentence_id": "s9"})]
+    >>> [(a["answer"], a["sentence_ids"]) for a in grouped(ps)], len(grouped(ps, limit=1))
+    ([('Marta Vell', ['s3', 's4']), ('a boat', ['s3'])], 1)
+    """
     groups: dict[str, dict] = {}
-    for c in ranked:
-        answer = c.pair.statement if statements and c.pair.statement else c.pair.answer
-        key = normalized(answer)
+    for score, item in scored:
+        key = normalized(str(item.get("answer", "")))
         if key in groups:
-            if _confidence(c.score) >= MIN_CONFIDENCE:
-                groups[key]["sentence_ids"] = list(dict.fromkeys(groups[key]["sentence_ids"] + [c.pair.sentence_id]))
-            continue
-        if len(groups) == limit:
-            continue
-        groups[key] = {**c.to_dict(), "answer": answer, "sentence_ids": [c.pair.sentence_id]}
+            if confidence(score) >= MIN_CONFIDENCE:
+                ids = groups[key]["sentence_ids"]
+                groups[key]["sentence_ids"] = list(dict.fromkeys([*ids, item.get("sentence_id", "")]))
+        elif len(groups) < limit:
+            groups[key] = {**item, "sentence_ids": [item.get("sentence_id", "")]}
     return list(groups.values())
 
 
-def _confidence(score: float) -> float:
+def confidence(score: float) -> float:
+    """A ranked answer's score mapped to 0..1 (:data:`LOW_SCORE` .. :data:`HIGH_SCORE`): the answer's confidence.
+
+    >>> [round(confidence(s), 2) for s in (0.1, 1.2, 9.0)]
+    [0.0, 0.5, 1.0]
+    """
     return float(np.clip((score - LOW_SCORE) / (HIGH_SCORE - LOW_SCORE), 0.0, 1.0))
