@@ -56,7 +56,8 @@ GENERATION_FILE = "generation"
 #: The store's id on a shared Chroma server (a file in the store root, written once).
 STORE_ID_FILE = ".chroma-store-id"
 _BATCH = 4000
-_SPACE = {"hnsw:space": "cosine"}
+#: Every collection of a copy is searched by cosine.
+SPACE = {"hnsw:space": "cosine"}
 _SLUG_CHARS = 24
 _CLIENTS: dict[tuple[int, ChromaServer], Any] = {}
 
@@ -335,13 +336,13 @@ def update(copy: ChromaCopy, graph: GroundedGraph, node_ids: Sequence[str], node
     sentence_name, node_name = copy.names
     with client_of(copy) as client:  # connected first: a server that is down leaves the copy as it was
         mark_behind(copy)
-        sentences = client.get_or_create_collection(sentence_name, embedding_function=None, metadata=_SPACE)
+        sentences = client.get_or_create_collection(sentence_name, embedding_function=None, metadata=SPACE)
         for doc_id in dropped:
             sentences.delete(where={"document": doc_id})
         for doc_id, (rows, vectors) in documents.items():
             meta = [{"document": doc_id, "position": s.position} for s in rows]
-            _batched(sentences.add, [s.id for s in rows], vectors, meta, [s.original for s in rows])
-        nodes = client.get_or_create_collection(node_name, embedding_function=None, metadata=_SPACE)
+            write_batched(sentences.add, [s.id for s in rows], vectors, meta, [s.original for s in rows])
+        nodes = client.get_or_create_collection(node_name, embedding_function=None, metadata=SPACE)
         _update_nodes(nodes, graph, node_ids, node_vectors, previous)
     (copy.folder / GENERATION_FILE).write_text(str(generation_no), encoding="utf-8")
 
@@ -355,10 +356,11 @@ def _update_nodes(collection, graph: GroundedGraph, node_ids: Sequence[str], vec
     changed = [r for r, i in enumerate(node_ids) if i not in previous or not np.allclose(previous[i], vectors[r])]
     ids = [node_ids[r] for r in changed]
     meta = [{"label": graph.nodes[i].label, "node_type": graph.nodes[i].node_type} for i in ids]
-    _batched(collection.upsert, ids, vectors[changed], meta, [graph.nodes[i].label for i in ids])
+    write_batched(collection.upsert, ids, vectors[changed], meta, [graph.nodes[i].label for i in ids])
 
 
-def _batched(write, ids: list[str], vectors: np.ndarray, metadatas: list[dict], documents: list[str]) -> None:
+def write_batched(write, ids: list[str], vectors: np.ndarray, metadatas: list[dict], documents: list[str]) -> None:
+    """``write`` (a collection's ``add`` or ``upsert``) the rows in batches Chroma accepts."""
     for start in range(0, len(ids), _BATCH):
         end = start + _BATCH
         write(ids=ids[start:end], embeddings=np.asarray(vectors[start:end], dtype=np.float32),

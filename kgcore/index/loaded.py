@@ -21,7 +21,7 @@ from kgcore.core.document import Paragraph, Reference
 from kgcore.core.errors import InputError
 from kgcore.core.types import ENTITY, OPT_IN, RETRIEVABLE, NodeType, Sentence, split_sentence_id
 from kgcore.index import legacy, shard
-from kgcore.index.chroma import ChromaCopy
+from kgcore.index.chroma import CHROMA_DIR, ChromaCopy
 from kgcore.index.collection import CollectionManifest, DocumentEntry
 from kgcore.index.graph import GroundedGraph
 
@@ -98,6 +98,11 @@ class Index:
 
     def __post_init__(self) -> None:
         self._by_id = {s.id: i for i, s in enumerate(self.sentences)}
+
+    @property
+    def chroma_copy(self) -> ChromaCopy:
+        """The collection's Chroma copy: :attr:`chroma`, or the embedded one in ``path/chroma``."""
+        return self.chroma or ChromaCopy(self.path / CHROMA_DIR)
 
     @property
     def name(self) -> str:

@@ -25,7 +25,6 @@ import numpy as np
 
 from kgcore.core.settings import RetrievalOptions, Settings
 from kgcore.core.types import QueryResult, SelectedSentence
-from kgcore.index.chroma import CHROMA_DIR, ChromaCopy
 from kgcore.index.communities import CommunityIndex, communities
 from kgcore.index.communities import units as summary_units
 from kgcore.index.embed import Embedder
@@ -143,9 +142,8 @@ def summary_order(index: Index, ci: CommunityIndex, q: np.ndarray, scores: np.nd
     cosine, ties in row order (a parent community can share its child's summary), so the order equals exact
     search whenever the pool holds the summaries that fit a budget (at most :data:`MAX_UNITS` are ever ranked).
     """
-    copy = index.chroma or ChromaCopy(index.path / CHROMA_DIR)
     row = {s.community: r for r, s in enumerate(ci.summaries)}
-    hits = summary_units.nearest(copy, ci, index.manifest.stamp, q, CHROMA_POOL)
+    hits = summary_units.nearest(index.chroma_copy, ci, index.manifest.stamp, q, CHROMA_POOL)
     found = [row[c] for c, _ in hits if c in row]
     return sorted(found, key=lambda r: (-float(scores[r]), r))  # as exact search: stable by row on equal scores
 

@@ -115,8 +115,7 @@ def _chroma_top_k(index: Index, vectors: np.ndarray, k: int, scope: np.ndarray |
     """
     total = len(index.node_ids)
     asked = min(total, max(k, CHROMA_POOL) if scope is None else max(k * 20, 200))
-    copy = index.chroma or chroma.ChromaCopy(index.path / chroma.CHROMA_DIR)
-    hits = chroma.query_nodes(copy, vectors, asked, total)
+    hits = chroma.query_nodes(index.chroma_copy, vectors, asked, total)
     return [_rescored(index, vector, [i for i, _ in found], k, scope) for vector, found in zip(vectors, hits)]
 
 

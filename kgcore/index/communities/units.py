@@ -20,14 +20,12 @@ import uuid
 import numpy as np
 
 from kgcore.core.errors import DamagedIndexError, ServiceUnavailableError
-from kgcore.index.chroma import ChromaCopy, client_of
+from kgcore.index.chroma import SPACE, ChromaCopy, client_of, write_batched
 from kgcore.index.communities.stored import CommunityIndex
 from kgcore.index.locks import collection_lock
 
 #: The marker file (in the copy's folder) naming the build the collection holds.
 MARKER = "summaries"
-_SPACE = {"hnsw:space": "cosine"}
-_BATCH = 4000
 
 
 def marker(stamp: str, ci: CommunityIndex) -> str:
@@ -69,14 +67,10 @@ def _write(copy: ChromaCopy, ci: CommunityIndex, wanted: str) -> None:
         (copy.folder / MARKER).unlink(missing_ok=True)
         if name in {getattr(c, "name", c) for c in client.list_collections()}:
             client.delete_collection(name)
-        collection = client.create_collection(name, embedding_function=None, metadata=_SPACE)
-        for start in range(0, len(ci.summaries), _BATCH):
-            part = ci.summaries[start:start + _BATCH]
-            collection.add(ids=[s.community for s in part],
-                           embeddings=np.asarray(ci.vectors[start:start + len(part)], dtype=np.float32),
-                           metadatas=[{"level": ci.community(s.community).level, "kind": s.kind,
-                                       "sentences": len(s.sentence_ids)} for s in part],
-                           documents=[f"{s.title}: {s.text}" for s in part])
+        collection = client.create_collection(name, embedding_function=None, metadata=SPACE)
+        write_batched(collection.add, [s.community for s in ci.summaries], ci.vectors,
+                      [{"level": ci.community(s.community).level, "kind": s.kind, "sentences": len(s.sentence_ids)}
+                       for s in ci.summaries], [f"{s.title}: {s.text}" for s in ci.summaries])
     tmp = copy.folder / f"{MARKER}.{uuid.uuid4().hex[:8]}.tmp"
     tmp.write_text(wanted, encoding="utf-8")
     os.replace(tmp, copy.folder / MARKER)
