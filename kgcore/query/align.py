@@ -32,7 +32,6 @@ a few milliseconds.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -58,11 +57,7 @@ class Incidence:
     segment_sentences: np.ndarray  # the sentence row of each run
     edges: np.ndarray              # (sentence row, source node row, target node row) per grounding, by sentence
     specificity: np.ndarray        # per node row
-
-    @functools.cached_property
-    def pair_sentences(self) -> np.ndarray:
-        """The sentence row of every (sentence, node) pair, aligned with ``node_rows``."""
-        return np.repeat(self.segment_sentences, np.diff(np.r_[self.segment_starts, len(self.node_rows)]))
+    pair_sentences: np.ndarray     # the sentence row of every (sentence, node) pair, aligned with node_rows
 
 
 INCIDENCE: CacheKey[Incidence] = CacheKey("incidence")
@@ -128,16 +123,14 @@ def _incidence(index: Index) -> Incidence:
         (index.sentence_row(sid), row_of[node_id])
         for node_id, node in index.graph.nodes.items() for sid in node.grounded_texts
     ), dtype=np.int64).reshape(-1, 2)
-    starts = np.flatnonzero(np.r_[True, pairs[1:, 0] != pairs[:-1, 0]]) if len(pairs) else np.zeros(0, np.int64)
+    starts = _segments(pairs[:, 0])
     edges = np.array(sorted(
         (index.sentence_row(sid), row_of[e.source], row_of[e.target])
         for e in index.graph.edges for sid in e.grounded_texts
     ), dtype=np.int64).reshape(-1, 3)
     grounded = np.array([len(index.graph.nodes[n].grounded_texts) for n in index.node_ids])
-    return Incidence(
-        pairs[:, 1], starts, pairs[starts, 0] if len(pairs) else starts, edges,
-        np.asarray(specificity(grounded, len(index.sentences))),
-    )
+    return Incidence(pairs[:, 1], starts, pairs[starts, 0], edges,
+                     np.asarray(specificity(grounded, len(index.sentences))), pairs[:, 0])
 
 
 def align(index: Index, query_vectors: np.ndarray, type_masks: list[np.ndarray | None],
@@ -186,15 +179,13 @@ def _structure(evidence: np.ndarray, inc: Incidence, positive: np.ndarray, query
     structure = np.zeros(n_sentences)
     if not len(inc.edges) or not query_edges:
         return structure
-    edges = inc.edges[positive[inc.edges[:, 1]] & positive[inc.edges[:, 2]]]
-    sentence, source, target = edges.T
+    sentence, source, target = inc.edges[positive[inc.edges[:, 1]] & positive[inc.edges[:, 2]]].T
     # edges are sorted by sentence: one segment per sentence, so a per-sentence max is a reduceat, not a ufunc.at
     starts = _segments(sentence)
-    for a, b in query_edges:
-        if len(starts):
-            linked = np.maximum(np.minimum(evidence[a, source], evidence[b, target]),
-                                np.minimum(evidence[b, source], evidence[a, target]))
-            structure[sentence[starts]] += np.maximum.reduceat(linked, starts)
+    for a, b in query_edges if len(starts) else ():
+        linked = np.maximum(np.minimum(evidence[a, source], evidence[b, target]),
+                            np.minimum(evidence[b, source], evidence[a, target]))
+        structure[sentence[starts]] += np.maximum.reduceat(linked, starts)
     return structure
 
 
