@@ -20,6 +20,7 @@ from kgcore.core.types import EQUATION, FIGURE, HEADER_FOOTER, PARSED, REFERENCE
 from kgcore.index.bounds import cap_spans, parse_processes, pipe_mapped
 from kgcore.index.clean import ends_with_title
 from kgcore.index.pdf.citations import resolve
+from kgcore.index.pdf.extract import FOOTNOTE_MARK
 
 #: Roles whose paragraphs are never cut by spaCy (a table is cut by its rows).
 WHOLE_ROLES = frozenset({TABLE, EQUATION, FIGURE, HEADER_FOOTER, REFERENCE})
@@ -34,8 +35,6 @@ _NUMBERED_ABBREVIATION_RE = re.compile(
 _INITIAL_RE = re.compile(r"(?:^|[\s(\[])[A-HJ-Z]\.$")
 #: A span that is only citation markers ("[47].", "[3, 7-9]", "(Lewis et al., 2020; Guu et al., 2020).").
 _CITATION_ONLY = re.compile(r"^(?:\s*(?:\[[\d\s,;–—-]{1,60}\]|\([^()]{1,200}?(?:19|20)\d{2}[a-z]?\)))+\s*[.,;:]?$")
-#: A footnote mark, which a splitter may leave as a sentence of its own before its note ("2", "†").
-_FOOTNOTE_MARK = re.compile(r"^(?:\d{1,2}|[*∗†‡§¶]{1,2})$")
 #: Longest joined span when brackets are unbalanced (a stray "(" must not swallow a paragraph).
 MAX_BRACKET_JOIN = 600
 
@@ -235,7 +234,7 @@ def merge_false_splits(spans: list[tuple[int, int]], text: str) -> list[tuple[in
     merged: list[tuple[int, int]] = []
     for start, end in spans:
         previous = text[merged[-1][0] : merged[-1][1]].strip() if merged else ""
-        if merged and (_FOOTNOTE_MARK.match(previous) or _continues(previous, text[start:end].strip())):
+        if merged and (FOOTNOTE_MARK.match(previous) or _continues(previous, text[start:end].strip())):
             merged[-1] = (merged[-1][0], end)
         else:
             merged.append((start, end))

@@ -25,8 +25,11 @@ PAGE_BATCH = 16
 #: Presentation forms (ligatures ﬁ ﬂ ﬀ ﬃ ﬄ ﬅ ﬆ) expand by NFKC; nothing else is changed here.
 _LIGATURES = {chr(c): unicodedata.normalize("NFKC", chr(c)) for c in range(0xFB00, 0xFB07)}
 _LIGATURE_TABLE = str.maketrans(_LIGATURES)
-#: A footnote mark: a number or one or two of the usual symbols.
-_FOOTNOTE_MARK = re.compile(r"^(?:\d{1,2}|[*∗†‡§¶]{1,2})$")
+#: The symbols papers mark footnotes with (besides numbers).
+MARK_SYMBOLS = "*∗†‡§¶"
+#: A footnote mark alone: a number or one or two of :data:`MARK_SYMBOLS` (also a stray sentence, see
+#: :func:`kgcore.index.sentences.merge_false_splits`).
+FOOTNOTE_MARK = re.compile(rf"^(?:\d{{1,2}}|[{MARK_SYMBOLS}]{{1,2}})$")
 _SPACES = re.compile(r"[ \t\u00a0\u2000-\u200b\u202f]+")
 #: A page is garbled when this share of its words are single letters (broken font spacing) ...
 GARBLED_SINGLE_LETTERS = 0.25
@@ -253,7 +256,7 @@ def joined(a: Line, b: Line) -> Line:
     fused = abs(a.size - b.size) > 0.5 and a.text[-1].isalnum() and b.text[0].isalnum()
     raised = b.size < a.size - 0.5 or b.box[1] < a.box[1] - 1.0
     tail = a.text.rstrip("\"”’)")[-1:]
-    mark = raised and _FOOTNOTE_MARK.match(b.text.split()[0]) and tail != "" and tail in ".!?"
+    mark = raised and FOOTNOTE_MARK.match(b.text.split()[0]) and tail != "" and tail in ".!?"
     space = " " if gap or fused or mark else ""
     main = a if len(a.text) >= len(b.text) else b
     bold = sum(len(x.text) for x in (a, b) if x.bold) * 2 > len(a.text) + len(b.text)

@@ -47,14 +47,14 @@ from kgcore.core.types import (
     TABLE,
     TITLE,
 )
-from kgcore.index.pdf.extract import Block
+from kgcore.index.pdf.extract import MARK_SYMBOLS, Block
 
 _NUMBERED = re.compile(r"^(?:(\d+(?:\.\d+)*)\.?|([A-Z](?:\.\d+)+|[A-Z]\.)|([IVX]+\.))\s+(?=\S)")
 _CAPTION = re.compile(r"^(?:figure|fig\.|table|tab\.|algorithm|listing)\s*[A-Z]?\d+[.:]", re.IGNORECASE)
 _LIST = re.compile(r"^(?:[•◦▪●‣–—*-]|\(?[a-z0-9ivx]{1,3}\))\s+\S")
 #: A footnote's own mark set against its first word ("†Equal contribution.", "∗Corresponding author"): a bullet
 #: or a list mark is followed by a space.
-_FOOTNOTE_MARK = re.compile(r"^[†‡§¶∗*]{1,2}[A-Za-z]")
+_FOOTNOTE_MARK = re.compile(rf"^[{MARK_SYMBOLS}]{{1,2}}[A-Za-z]")
 _REFERENCES = re.compile(r"^(?:\d+\.?\s*)?(?:references|bibliography|literature cited|works cited)\s*$",
                          re.IGNORECASE)
 _ABSTRACT = re.compile(r"^abstract\b[\s.:—–-]*", re.IGNORECASE)
