@@ -29,10 +29,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from kgcore.core.types import RETRIEVABLE, Argument, Frame, Sentence
+from kgcore.index.parse.srl import frames_of
 from kgcore.index.qa.base import QAPair, is_number, is_pronoun, pair_problem, unique_pairs
 
 CORE = ("ARG0", "ARG1", "ARG2", "ARG3", "ARG4")
@@ -327,3 +328,13 @@ class _Context:
 
 def _sentence_case(text: str) -> str:
     return text[:1].upper() + text[1:] if text else text
+
+
+def frame_analyses(sentences: Sequence[Sentence], stored: Mapping[str, dict], nlp) -> dict[str, dict]:
+    """The SRL frames of each sentence: ``stored`` ones (the analyses written at indexing), else parsed here with
+    ``nlp`` from its resolved text (an AMR-parsed index, a context without stored analyses)."""
+    found = {s.id: stored[s.id] for s in sentences if "frames" in stored.get(s.id, {})}
+    missing = [s for s in sentences if s.id not in found]
+    for sentence, doc in zip(missing, nlp.pipe([s.resolved for s in missing])):
+        found[sentence.id] = {"sentence": doc.text, "frames": [f.to_dict() for f in frames_of(doc)]}
+    return found

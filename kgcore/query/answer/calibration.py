@@ -28,8 +28,8 @@ import numpy as np
 from kgcore.core.types import Sentence
 from kgcore.index.embed import Embedder
 from kgcore.index.loaded import CacheKey, Index
-from kgcore.index.parse.srl import frames_of
 from kgcore.index.qa import FrameQAGenerator
+from kgcore.index.qa.frames import frame_analyses
 from kgcore.query.answer.support import W_OVERLAP, Calibration, calibrate
 
 #: Sentences questions are generated from (evenly spaced through the collection).
@@ -80,12 +80,3 @@ def question_supports(sentences: Sequence[Sentence], vectors: np.ndarray, stored
     questions = embedder.encode([p.question for p in pairs])
     cosines = np.einsum("ij,ij->i", questions, vectors[[row[p.sentence_id] for p in pairs]])
     return [float(c) + W_OVERLAP for c in cosines]
-
-
-def frame_analyses(sentences: Sequence[Sentence], stored: Mapping[str, dict], nlp) -> dict[str, dict]:
-    """The SRL frames of each sentence: stored ones, else parsed from its resolved text (an AMR-parsed index)."""
-    found = {s.id: stored[s.id] for s in sentences if "frames" in stored.get(s.id, {})}
-    missing = [s for s in sentences if s.id not in found]
-    for sentence, doc in zip(missing, nlp.pipe([s.resolved for s in missing])):
-        found[sentence.id] = {"sentence": doc.text, "frames": [f.to_dict() for f in frames_of(doc)]}
-    return found

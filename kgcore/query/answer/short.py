@@ -19,10 +19,10 @@ import numpy as np
 
 from kgcore.core.types import Answer, Citation, SelectedSentence, Sentence
 from kgcore.index.embed import Embedder
-from kgcore.index.parse.srl import frames_of
 from kgcore.index.qa import FrameQAGenerator
 from kgcore.index.qa.base import normalized
 from kgcore.index.qa.files import QATable, embed_pairs
+from kgcore.index.qa.frames import frame_analyses
 from kgcore.query.answer.base import LazyModels
 from kgcore.query.answer.support import UNCALIBRATED, Calibration, check_support, unsupported, with_support
 from kgcore.query.qakg.graph import QAGraph, table_for_sentences
@@ -97,10 +97,7 @@ class QAKGGenerator(LazyModels):
             return table_for_sentences(qa, [s.id for s in context])[1], ""
         sentences = [Sentence(s.id, 0, 0, s.position, s.text, s.text, s.resolved or s.text, s.document, role=s.role)
                      for s in context]
-        analyses = {}
-        for s, doc in zip(sentences, self.nlp.pipe([s.resolved for s in sentences])):
-            analyses[s.id] = {"sentence": doc.text, "frames": [f.to_dict() for f in frames_of(doc)]}
-        pairs = FrameQAGenerator().generate(sentences, analyses)
+        pairs = FrameQAGenerator().generate(sentences, frame_analyses(sentences, {}, self.nlp))
         return embed_pairs(pairs, self.embedder), "QA pairs generated from the context's frames at answer time."
 
 
