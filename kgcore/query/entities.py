@@ -242,13 +242,12 @@ def entity_term(totals: np.ndarray) -> np.ndarray:
     return totals / (1.0 + totals)
 
 
-def dense_pool(index: Index, q: np.ndarray, words: np.ndarray, options: RetrievalOptions) -> list[int]:
-    """The sentence rows in scope (``words`` > 0) closest to the question that fill :data:`DENSE_POOL` times the
-    budget (``k`` times it without one); none when :data:`DENSE_POOL` is 0."""
+def dense_pool(sims: np.ndarray, words: np.ndarray, options: RetrievalOptions) -> list[int]:
+    """The sentence rows in scope (``words`` > 0) closest to the question (``sims``: its cosine to every sentence)
+    that fill :data:`DENSE_POOL` times the budget (``k`` times it without one); none when :data:`DENSE_POOL` is 0."""
     if not DENSE_POOL:
         return []
-    sims = np.where(words > 0, index.sentence_vectors @ q, -np.inf)
-    order = np.argsort(-sims, kind="stable")
+    order = np.argsort(-np.where(words > 0, sims, -np.inf), kind="stable")
     if options.budget_words:
         filled = np.cumsum(words[order])
         count = int(np.searchsorted(filled, DENSE_POOL * options.budget_words)) + 1
@@ -258,9 +257,10 @@ def dense_pool(index: Index, q: np.ndarray, words: np.ndarray, options: Retrieva
 
 
 def ranked_sentences(index: Index, table: EntityTable, reached: dict[int, Hit], why: dict[int, str],
-                     rows: list[int], q: np.ndarray, options: RetrievalOptions) -> list[SelectedSentence]:
-    """The reached ``rows`` ranked by question cosine plus entity contribution, cut by the budget (or ``k``)."""
-    sims = index.sentence_vectors[rows] @ q if rows else np.zeros(0)
+                     rows: list[int], cosines: np.ndarray, options: RetrievalOptions) -> list[SelectedSentence]:
+    """The reached ``rows`` ranked by question cosine (``cosines``: to every sentence) plus entity contribution,
+    cut by the budget (or ``k``)."""
+    sims = cosines[rows] if rows else np.zeros(0)
     totals = np.array([reached[r].total if r in reached else 0.0 for r in rows])
     scores = sims + W_ENTITY * (entity_term(totals) if SQUASH else totals) if rows else sims
     order = sorted(range(len(rows)), key=lambda i: (-scores[i], rows[i]))
@@ -319,10 +319,11 @@ def retrieve_entities(index: Index, question: str, options: RetrievalOptions, em
     chosen = enough_entities(ranked_entities, table, words, options)
     reached, why = reached_sentences(table, chosen, allowed)
     rows = [r for r in reached if scope is None or scope[r]]
-    rows += [r for r in dense_pool(index, q, words, options) if r not in reached]
+    cosines = index.sentence_vectors @ q  # the question's cosine to every sentence, for the pool and the ranking
+    rows += [r for r in dense_pool(cosines, words, options) if r not in reached]
     timings["match"] = elapsed_ms(start)
     start = time.perf_counter()
-    kept = ranked_sentences(index, table, reached, why, rows, q, options)
+    kept = ranked_sentences(index, table, reached, why, rows, cosines, options)
     kept.sort(key=lambda s: s.position)
     timings["select"] = elapsed_ms(start)
     timings["retrieval"] = round(sum(timings[k] for k in ("parse", "embed", "match", "select")), 3)
