@@ -81,7 +81,7 @@ def _selected(index: Index, rows: list[int], scores: list[float], sims: np.ndarr
     """
     if not options.budget_sentences and not options.budget_words and options.method not in ("full", "none"):
         rows = rows[: options.k]
-    places = budget_positions(sentence_words(index)[rows].tolist(), options.budget_sentences, options.budget_words)
+    places = budget_positions(sentence_words(index)[rows], options.budget_sentences, options.budget_words)
     return [selected_sentence(index, rows[p], similarity=round(float(sims[rows[p]]), 4),
                               score=round(float(scores[p]), 4), rank=p + 1) for p in places]
 

@@ -30,7 +30,7 @@ from kgcore.index.contextual import ContextGraph, context_graph
 from kgcore.index.embed import Embedder
 from kgcore.index.store import CacheKey, Index
 from kgcore.query import lesegr
-from kgcore.query.align import GraphMatch, aligned_nodes
+from kgcore.query.align import GraphMatch, aligned_nodes, paper_union
 from kgcore.query.context import budget_positions, elapsed_ms, question_vector, selected_sentence, sentence_words
 
 #: How strongly a word budget prefers short sentences (score per words**exponent, relative to the mean).
@@ -79,16 +79,20 @@ def rank(index: Index, cg: ContextGraph, sig: lesegr.Signals, options: Retrieval
     rows = np.flatnonzero(final > 0)
     order = rows[np.argsort(-_per_word(index, final, rows, options), kind="stable")]
     words = sentence_words(index)[order]
-    union = gm.union if gm is not None else {}
+    places = budget_positions(words, options.budget_sentences, options.budget_words)
+    kept = {index.sentences[int(order[place])].id for place in places}
+    union = paper_union(index, gm.matches, gm.scope, kept) if gm is not None else {}
+    norm = lesegr.message_norm(edges, sig) if len(layers) > 1 else None
     out = []
-    for place in budget_positions(words.tolist(), options.budget_sentences, options.budget_words):
+    for place in places:
         row = int(order[place])
         sid = index.sentences[row].id
         entry = union.get(sid, {"nodes": [], "queries": []})
         out.append(selected_sentence(
             index, row, selected_by=list(entry["nodes"]), query_nodes=sorted(entry["queries"]),
             retrieval_count=len(entry["nodes"]), similarity=round(float(_cosine(sig)[row]), 4),
-            score=round(float(final[row]), 4), rank=place + 1, signals=_explain(index, cg, edges, sig, layers, row)))
+            score=round(float(final[row]), 4), rank=place + 1,
+            signals=_explain(index, cg, edges, sig, layers, row, norm)))
     return sorted(out, key=lambda s: s.position)
 
 
@@ -106,10 +110,10 @@ def _per_word(index: Index, final: np.ndarray, rows: np.ndarray, options: Retrie
 
 
 def _explain(index: Index, cg: ContextGraph, edges, sig: lesegr.Signals, layers: list[np.ndarray],
-             row: int) -> dict:
+             row: int, norm: np.ndarray | None = None) -> dict:
     """Why a sentence scored: its own signals, its score before and after propagation, its strongest senders."""
     neighbours = []
-    senders = lesegr.contributions(edges, sig, layers[-2], row) if len(layers) > 1 else []
+    senders = lesegr.contributions(edges, sig, layers[-2], row, norm=norm) if len(layers) > 1 else []
     for node, amount in senders[:REPORTED_NEIGHBOURS]:
         neighbours.append({"node": node_name(index, cg, node), "kinds": cg.kind_names(int(cg.kinds[row, node])),
                            "message": round(amount, 4)})

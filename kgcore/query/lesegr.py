@@ -158,6 +158,11 @@ def propagate(edges: sparse.csr_matrix, sig: Signals, layers: int | None = None,
     return [s + sig.kept for s in scores]
 
 
+def message_norm(edges: sparse.csr_matrix, sig: Signals, aggregation: str | None = None) -> np.ndarray:
+    """Per node, what its incoming messages are divided by (the same row by row as for the whole graph)."""
+    return _norm(edges, sig.gate, aggregation)
+
+
 def _norm(edges: sparse.csr_matrix, gate: np.ndarray, aggregation: str | None) -> np.ndarray:
     """Per node, what its incoming messages are divided by (see the module docstring)."""
     if (aggregation or AGGREGATION) == "mean":
@@ -166,15 +171,17 @@ def _norm(edges: sparse.csr_matrix, gate: np.ndarray, aggregation: str | None) -
 
 
 def contributions(edges: sparse.csr_matrix, sig: Signals, before: np.ndarray, row: int,
-                  aggregation: str | None = None) -> list[tuple[int, float]]:
+                  aggregation: str | None = None, norm: np.ndarray | None = None) -> list[tuple[int, float]]:
     """The neighbours that sent node ``row`` a message in the last layer, strongest first: (node, amount).
 
-    ``before``: the scores of the layer before (from :func:`propagate`).
+    ``before``: the scores of the layer before (from :func:`propagate`); ``norm``: :func:`message_norm` of
+    every node, when the caller explains several (else this row's is computed).
     """
     lo, hi = edges.indptr[row], edges.indptr[row + 1]
     cols, weights = edges.indices[lo:hi], edges.data[lo:hi]
     carried = before[cols] - sig.kept[cols]
-    amounts = weights * sig.gate[cols] * carried / _norm(edges[row], sig.gate, aggregation)[0]
+    divisor = norm[row] if norm is not None else _norm(edges[row], sig.gate, aggregation)[0]
+    amounts = weights * sig.gate[cols] * carried / divisor
     order = np.argsort(-amounts, kind="stable")
     return [(int(cols[k]), float(amounts[k])) for k in order if amounts[k] > 0]
 

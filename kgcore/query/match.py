@@ -17,7 +17,7 @@ import numpy as np
 from kgcore.core.types import ENTITY, LocalNode, Match, SentenceGraph
 from kgcore.index import chroma
 from kgcore.index.embed import Embedder, embed_query_nodes
-from kgcore.index.store import Index
+from kgcore.index.store import CacheKey, Index
 
 #: Candidates per query node re-ranked with graph context.
 POOL_SIZE = 300
@@ -25,6 +25,36 @@ POOL_SIZE = 300
 CONTEXT_WEIGHT = 0.5
 #: Candidates asked of Chroma per query node, then scored again with the stored vectors (:func:`_chroma_top_k`).
 CHROMA_POOL = 100
+DISTINCT: CacheKey[tuple[np.ndarray, np.ndarray]] = CacheKey("distinct-node-vectors")
+NEIGHBOURS: CacheKey[tuple[np.ndarray, np.ndarray]] = CacheKey("flat-neighbour-rows")
+
+
+def node_cosines(index: Index, vectors: np.ndarray) -> np.ndarray:
+    """Cosines of ``vectors`` (rows) to every graph node of ``index`` (query rows × graph rows).
+
+    The product is the largest of a query and reads every node vector; a node's vector depends only on its label
+    and texts, so many are equal (ObliQA: 77,296 distinct of 124,336), and each distinct vector is multiplied
+    once and its cosines copied to the rows that share it.
+    """
+    distinct, inverse = index.cache.get(DISTINCT, lambda: distinct_rows(index.node_vectors))
+    # (distinct x query) is BLAS's fastest order here; the result is made C-ordered before the gather, since the
+    # callers sweep it row by row
+    return np.take(np.ascontiguousarray((distinct @ vectors.T).T), inverse, axis=1)
+
+
+def distinct_rows(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the distinct rows of ``matrix`` in first-seen order, each row's position among them).
+
+    >>> distinct, inverse = distinct_rows(np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0]], dtype=np.float32))
+    >>> distinct.tolist(), inverse.tolist()
+    ([[1.0, 0.0], [0.0, 1.0]], [0, 1, 0])
+    """
+    first: dict[bytes, int] = {}
+    inverse = np.fromiter((first.setdefault(row.tobytes(), len(first)) for row in matrix), dtype=np.int64,
+                          count=len(matrix))
+    keep = np.zeros(len(first), dtype=np.int64)
+    keep[inverse[::-1]] = np.arange(len(matrix))[::-1]
+    return np.ascontiguousarray(matrix[keep]), inverse
 
 
 def query_node_vectors(index: Index, query_graph: SentenceGraph, embedder: Embedder) -> tuple[list[str], np.ndarray]:
@@ -71,12 +101,12 @@ def match_nodes(
     choice among near-ties; ``scope`` (node rows, from
     :meth:`~kgcore.index.loaded.Index.node_scope`) keeps matches inside some
     documents.  Chroma search is plain cosine top-K over Chroma's candidates, scored exactly.  ``cosines``
-    (query rows × graph rows), when the caller has them, saves computing them again.
+    (query rows × graph rows, unmasked), when the caller has them, saves computing them again.
     """
     if use_chroma:
         ranked = _chroma_top_k(index, query_vectors, k, scope)
     else:
-        scores = query_vectors @ index.node_vectors.T if cosines is None else cosines
+        scores = node_cosines(index, query_vectors) if cosines is None else cosines
         neighbours = neighbours or [[] for _ in query_nodes]
         ranked = [
             _top_k(index, scores[i], k, combine_masks(type_mask(index, node) if typed else None, scope),
@@ -132,16 +162,26 @@ def context_agreement(index: Index, rows: np.ndarray, neighbour_cosines: np.ndar
     """For each graph row, the mean over query neighbours of their best cosine to the row's graph neighbours
     (0 for a row without neighbours).  ``neighbour_cosines`` are the query neighbours' cosines to every graph
     row (rows of the query's cosine matrix), so this is a gather and a per-row maximum by ``reduceat``."""
-    around = [index.neighbour_rows[row] for row in rows]
-    lengths = np.fromiter((len(a) for a in around), dtype=np.int64, count=len(around))
+    offsets, flat = index.cache.get(NEIGHBOURS, lambda: _flat_neighbours(index))
+    rows = np.asarray(rows, dtype=np.int64)
+    lengths = offsets[rows + 1] - offsets[rows]
     out = np.zeros(len(rows), dtype=np.float32)
     some = lengths > 0
     if not some.any():
         return out
-    sims = neighbour_cosines[:, np.concatenate([a for a in around if len(a)])]
-    starts = np.r_[0, np.cumsum(lengths[some])[:-1]]
-    out[some] = np.clip(np.maximum.reduceat(sims, starts, axis=1), 0, None).mean(axis=0)
+    placed = np.cumsum(lengths) - lengths  # where each row's neighbours start in the gathered run
+    gathered = flat[np.arange(int(lengths.sum())) + np.repeat(offsets[rows] - placed, lengths)]
+    sims = neighbour_cosines[:, gathered]
+    out[some] = np.clip(np.maximum.reduceat(sims, placed[some], axis=1), 0, None).mean(axis=0)
     return out
+
+
+def _flat_neighbours(index: Index) -> tuple[np.ndarray, np.ndarray]:
+    """Every node row's neighbour rows, concatenated, and where each row's run starts (with the end appended)."""
+    around = index.neighbour_rows
+    offsets = np.zeros(len(around) + 1, dtype=np.int64)
+    offsets[1:] = np.cumsum([len(a) for a in around])
+    return offsets, np.concatenate(around) if len(around) else np.zeros(0, dtype=np.int64)
 
 
 def _top_k(index: Index, row: np.ndarray, k: int, mask: np.ndarray | None,

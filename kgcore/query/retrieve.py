@@ -18,14 +18,21 @@ import time
 import numpy as np
 
 from kgcore.core.settings import RetrievalOptions
-from kgcore.core.types import ENTITY, LocalNode, Match, QueryResult, SelectedSentence, SentenceGraph
+from kgcore.core.types import ENTITY, LocalNode, QueryResult, SelectedSentence, SentenceGraph
 from kgcore.index.embed import Embedder
 from kgcore.index.parse import Parser
-from kgcore.index.store import Index
-from kgcore.query.align import Alignment, GraphMatch, align, aligned_nodes
+from kgcore.index.store import CacheKey, Index
+from kgcore.query.align import Alignment, GraphMatch, align, aligned_nodes, paper_union
 from kgcore.query.context import apply_budget, elapsed_ms, number_ranks, question_vector, selected_sentence
 from kgcore.query.fused import rank_fused
-from kgcore.query.match import combine_masks, match_nodes, query_adjacency, query_node_vectors, type_mask
+from kgcore.query.match import (
+    combine_masks,
+    match_nodes,
+    node_cosines,
+    query_adjacency,
+    query_node_vectors,
+    type_mask,
+)
 
 #: Weights of the graph score (see :func:`graph_score`).
 W_STRUCTURE = 1.0
@@ -88,12 +95,11 @@ def match_question(index: Index, question: str, options: RetrievalOptions, parse
     timings["embed"] = elapsed_ms(start)
 
     start = time.perf_counter()
-    rows = index.sentence_scope(options.documents, options.front_matter)
-    nodes = index.node_scope(rows)
+    rows, nodes = scopes(index, options)
     by_key = {n.key: n for n in query_graph.nodes}
     query_keys = [keys[i] for i in wanted]
     query_nodes = [by_key[key] for key in query_keys]
-    cosines = vectors[wanted] @ index.node_vectors.T  # shared by matching and alignment (the largest product)
+    cosines = node_cosines(index, vectors[wanted])  # shared by matching and alignment (the largest product)
     matches = match_nodes(index, vectors[wanted], query_nodes, options.k, use_chroma,
                           neighbours=query_adjacency(query_graph, query_keys), scope=nodes, cosines=cosines)
     timings["match"] = elapsed_ms(start)
@@ -104,10 +110,26 @@ def match_question(index: Index, question: str, options: RetrievalOptions, parse
                    if e.source in rows_of and e.target in rows_of and e.source != e.target]
     masks = [combine_masks(type_mask(index, node), nodes) for node in query_nodes]
     alignment = align(index, vectors[wanted], masks, query_edges, W_STRUCTURE, cosines)
-    union = paper_union(index, matches, rows)
     timings["align"] = elapsed_ms(start)
-    return GraphMatch(query_graph, matches, union, alignment, query_keys, query_edges, vector, sims, rows,
+    return GraphMatch(query_graph, matches, alignment, query_keys, query_edges, vector, sims, rows,
                       timings, notes)
+
+
+def scopes(index: Index, options: RetrievalOptions) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """The sentence rows and node rows ``options`` let retrieval use (None: all), built once per selection of
+    documents and front matter (the node scope is a product over every grounding: ObliQA's 271,000)."""
+    key = CacheKey[tuple[np.ndarray | None, np.ndarray | None]](
+        f"scopes:{int(options.front_matter)}:{chr(0).join(sorted(options.documents))}")
+
+    def build() -> tuple[np.ndarray | None, np.ndarray | None]:
+        rows = index.sentence_scope(options.documents, options.front_matter)
+        nodes = index.node_scope(rows)
+        for mask in (rows, nodes):
+            if mask is not None:
+                mask.flags.writeable = False  # shared by every later question
+        return rows, nodes
+
+    return index.cache.get(key, build)
 
 
 def retrieve_groundedkg(index: Index, question: str, options: RetrievalOptions, parser: Parser, embedder: Embedder,
@@ -122,8 +144,9 @@ def retrieve_groundedkg(index: Index, question: str, options: RetrievalOptions, 
     if options.ranking == "fused" and (options.budget_words or options.budget_sentences):
         selected, candidates = rank_fused(index, question, gm, options)
     else:
-        selected = _rank_union(index, gm.union, gm.alignment, gm.sims, options, gm.query_keys, gm.query_edges)
-        candidates = len(gm.union)
+        union = paper_union(index, gm.matches, gm.scope)
+        selected = _rank_union(index, union, gm.alignment, gm.sims, options, gm.query_keys, gm.query_edges)
+        candidates = len(union)
     return graph_result(index, question, options, gm, selected, start, candidates)
 
 
@@ -148,24 +171,6 @@ def parse_question(parser: Parser, question: str, notes: list[str]) -> SentenceG
     notes.append("The question has no parseable predicate or entity; the whole question was embedded as one "
                  "query node.")
     return fallback_query_graph(question)
-
-
-def paper_union(index: Index, matches: list[Match], scope: np.ndarray | None = None) -> dict[str, dict[str, list[str]]]:
-    """The paper's S_selected: sentence id -> {"nodes": matched node ids, "queries": query nodes}, in match order.
-
-    Sentences outside ``scope`` (sentence rows) are left out.
-    """
-    union: dict[str, dict[str, list[str]]] = {}
-    for m in matches:
-        for sid in index.graph.nodes[m.node_id].grounded_texts:
-            if scope is not None and not scope[index.sentence_row(sid)]:
-                continue
-            entry = union.setdefault(sid, {"nodes": [], "queries": []})
-            if m.node_id not in entry["nodes"]:
-                entry["nodes"].append(m.node_id)
-            if m.query_node not in entry["queries"]:
-                entry["queries"].append(m.query_node)
-    return union
 
 
 def narrative_neighbour(index: Index, graph: np.ndarray) -> np.ndarray:

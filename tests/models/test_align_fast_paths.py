@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from kgcore.query import align as al
-from kgcore.query.match import context_agreement
+from kgcore.query.match import DISTINCT, context_agreement, node_cosines
 
 
 def _queries(index, n: int, seed: int) -> np.ndarray:
@@ -63,3 +63,14 @@ def test_context_agreement_from_the_cosine_matrix_equals_the_plain_one(peter_ind
         if len(around):
             plain[i] = float(np.clip((neighbours @ peter_index.node_vectors[around].T).max(axis=1), 0, None).mean())
     assert np.allclose(fast, plain, rtol=0, atol=1e-6) and (fast > 0).any() and (fast == 0).any()
+
+
+def test_cosines_through_distinct_vectors_equal_the_plain_product(peter_index):
+    vectors = _queries(peter_index, 4, 11)
+    fast = node_cosines(peter_index, vectors)
+    distinct, inverse = peter_index.cache.get(DISTINCT, lambda: None)
+    assert len(distinct) < len(peter_index.node_ids)  # equal vectors exist, so the product really is shared
+    assert np.array_equal(distinct[inverse], peter_index.node_vectors)
+    # equal up to float32 rounding: BLAS may sum the 384 products in another order for another matrix shape
+    assert fast.flags["C_CONTIGUOUS"] and np.allclose(fast, vectors @ peter_index.node_vectors.T, rtol=0, atol=1e-6)
+

@@ -124,5 +124,9 @@ def test_reported_messages_add_up_to_what_one_layer_propagated(monkeypatch, aggr
         for row in range(5):
             sent = sum(amount for _, amount in lesegr.contributions(edges, sig, before, row, aggregation))
             assert after[row] - before[row] == pytest.approx(sent)
+    norm = lesegr.message_norm(edges, sig, aggregation)  # every node's, as the fused ranking passes it
+    for row in range(5):
+        assert lesegr.contributions(edges, sig, before, row, aggregation, norm) == \
+            lesegr.contributions(edges, sig, before, row, aggregation)
     kept = 0 if graph_propagates else lesegr.W_GRAPH * sig.graph
     assert np.all(after >= kept - 1e-9)
