@@ -41,7 +41,7 @@ import numpy as np
 from kgcore.core.types import Match, SentenceGraph
 from kgcore.index.graph import specificity
 from kgcore.index.store import CacheKey, Index
-from kgcore.query.match import node_cosines
+from kgcore.query.match import mask_penalties, node_cosines
 
 #: Cosines below this are no evidence at all (MiniLM gives unrelated phrases ~0.1-0.25).
 COSINE_FLOOR = 0.25
@@ -161,9 +161,9 @@ def align(index: Index, query_vectors: np.ndarray, type_masks: list[np.ndarray |
     """
     inc = incidence(index)
     cosines = node_cosines(index, query_vectors) if cosines is None else cosines
-    for row, mask in enumerate(type_masks):
-        if mask is not None:
-            np.putmask(cosines[row], ~mask, -np.inf)
+    for row, penalty in enumerate(mask_penalties(type_masks, cosines.dtype)):
+        if penalty is not None:
+            cosines[row] += penalty
     evidence = node_evidence(cosines, inc.specificity)
     # Only graph rows some query node has evidence for can raise a sentence's coverage or structure (every other
     # term is 0 and both are maxima of non-negative terms), so the pairs and edges are cut to those rows first.

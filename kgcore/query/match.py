@@ -108,11 +108,10 @@ def match_nodes(
     else:
         scores = node_cosines(index, query_vectors) if cosines is None else cosines
         neighbours = neighbours or [[] for _ in query_nodes]
-        ranked = [
-            _top_k(index, scores[i], k, combine_masks(type_mask(index, node) if typed else None, scope),
-                   scores[neighbours[i]])
-            for i, node in enumerate(query_nodes)
-        ]
+        masks = query_masks(index, query_nodes, scope, typed)
+        penalties = mask_penalties(masks, scores.dtype)
+        ranked = [_top_k(index, scores[i], k, penalties[i], masks[i], scores[neighbours[i]])
+                  for i in range(len(query_nodes))]
     matches = []
     for node, hits in zip(query_nodes, ranked):
         for rank, (node_id, score) in enumerate(hits):
@@ -133,6 +132,35 @@ def type_mask(index: Index, node: LocalNode) -> np.ndarray | None:
 def combine_masks(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:
     """Rows both masks allow (None allows every row)."""
     return b if a is None else a if b is None else a & b
+
+
+def query_masks(index: Index, query_nodes: list[LocalNode], scope: np.ndarray | None,
+                typed: bool = True) -> list[np.ndarray | None]:
+    """Per query node, the graph rows it may match or align to: its type's rows inside ``scope`` (None: any).
+    Nodes of one type share one array, so :func:`mask_penalties` builds one penalty row per type."""
+    shared: dict[int, np.ndarray | None] = {}
+    out = []
+    for node in query_nodes:
+        base = type_mask(index, node) if typed else None
+        if id(base) not in shared:
+            shared[id(base)] = combine_masks(base, scope)
+        out.append(shared[id(base)])
+    return out
+
+
+def mask_penalties(masks: list[np.ndarray | None], dtype=np.float32) -> list[np.ndarray | None]:
+    """Per mask, 0 where it allows a row and -inf where not (one array per distinct mask): adding it to a cosine
+    row masks it in one pass, giving exactly ``np.where(mask, row, -inf)``.
+
+    >>> mask = np.array([True, False, True])
+    >>> (np.array([0.5, 0.9, -0.25], dtype=np.float32) + mask_penalties([mask])[0]).tolist()
+    [0.5, -inf, -0.25]
+    """
+    made: dict[int, np.ndarray] = {}
+    for mask in masks:
+        if mask is not None and id(mask) not in made:
+            made[id(mask)] = np.where(mask, 0.0, -np.inf).astype(dtype)
+    return [None if mask is None else made[id(mask)] for mask in masks]
 
 
 def _chroma_top_k(index: Index, vectors: np.ndarray, k: int, scope: np.ndarray | None) -> list[list[tuple[str, float]]]:
@@ -184,11 +212,13 @@ def _flat_neighbours(index: Index) -> tuple[np.ndarray, np.ndarray]:
     return offsets, np.concatenate(around) if len(around) else np.zeros(0, dtype=np.int64)
 
 
-def _top_k(index: Index, row: np.ndarray, k: int, mask: np.ndarray | None,
+def _top_k(index: Index, row: np.ndarray, k: int, penalty: np.ndarray | None, mask: np.ndarray | None,
            context: np.ndarray) -> list[tuple[str, float]]:
-    if mask is not None:
-        row = np.where(mask, row, -np.inf)
-    finite = int(np.isfinite(row).sum())
+    """The best ``k`` of a cosine row among the rows ``mask`` allows (``penalty`` is its
+    :func:`mask_penalties` row), chosen among a pool by context agreement."""
+    if penalty is not None:
+        row = row + penalty
+    finite = int(np.count_nonzero(mask)) if mask is not None else int(np.isfinite(row).sum())
     pool_size = min(max(POOL_SIZE, k) if len(context) else k, finite)
     if pool_size <= 0:
         return []

@@ -26,12 +26,11 @@ from kgcore.query.align import Alignment, GraphMatch, align, aligned_nodes, pape
 from kgcore.query.context import apply_budget, elapsed_ms, number_ranks, question_vector, selected_sentence
 from kgcore.query.fused import rank_fused
 from kgcore.query.match import (
-    combine_masks,
     match_nodes,
     node_cosines,
     query_adjacency,
+    query_masks,
     query_node_vectors,
-    type_mask,
 )
 
 #: Weights of the graph score (see :func:`graph_score`).
@@ -108,7 +107,7 @@ def match_question(index: Index, question: str, options: RetrievalOptions, parse
     rows_of = {key: row for row, key in enumerate(query_keys)}
     query_edges = [(rows_of[e.source], rows_of[e.target]) for e in query_graph.edges
                    if e.source in rows_of and e.target in rows_of and e.source != e.target]
-    masks = [combine_masks(type_mask(index, node), nodes) for node in query_nodes]
+    masks = query_masks(index, query_nodes, nodes)
     alignment = align(index, vectors[wanted], masks, query_edges, W_STRUCTURE, cosines)
     timings["align"] = elapsed_ms(start)
     return GraphMatch(query_graph, matches, alignment, query_keys, query_edges, vector, sims, rows,
