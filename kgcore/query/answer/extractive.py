@@ -45,6 +45,12 @@ SHORTLIST = 12
 MAX_EMBEDDED = 512
 #: A clause shorter than this many words is never chosen over its sentence.
 MIN_CLAUSE_WORDS = 3
+#: When every context sentence carries its retrieval rank, the answer is chosen among this many best-ranked
+#: sentences.  The retrieval ranked them with more evidence than the answerer's own score (graph alignment,
+#: propagation): on the dev sets its first sentence held the evidence more often than the answerer's choice
+#: among all (Crusoe dev 15 against 11 of 45).  Chosen on dev among all / 3 / 5 / 8: Crusoe dev EM 11.1 -> 13.3,
+#: ROUGE-L 9.0 -> 9.8; Peter Rabbit dev EM 42.9 -> 50.0, ROUGE-L 42.2 -> 46.2 (groundedkg, 1,000 words).
+TOP_RANKED = 3
 EMPTY_CONTEXT_TEXT = "No context was retrieved, so the extractive answerer cannot answer."
 
 LOCATIVE_PREPS = frozenset(
@@ -102,8 +108,9 @@ class ExtractiveGenerator(LazyModels):
         return Answer(text, self.name, self.model, citations=[Citation(text, [best.id], [1.0])], notes=notes)
 
     def _best_sentence(self, question, context, q_doc, terms, qtype):
-        """(sentence, cosine, overlap, type match) of the top-scoring context sentence."""
-        candidates = _cheap_cut(question, list(context), MAX_EMBEDDED)
+        """(sentence, cosine, overlap, type match) of the top-scoring context sentence (among the
+        :data:`TOP_RANKED` best-ranked when the retrieval ranked them all)."""
+        candidates = _cheap_cut(question, best_ranked(context, TOP_RANKED), MAX_EMBEDDED)
         cosines = self._cosines(question, candidates)
         cheap = [float(c) + W_OVERLAP * _word_recall(question, s) for c, s in zip(cosines, candidates)]
         shortlist = np.argsort(-np.asarray(cheap), kind="stable")[:SHORTLIST]
@@ -194,6 +201,19 @@ def _has_new_object(verb, asked: set[str]) -> bool:
 
 
 # -- overlap ------------------------------------------------------------------------
+def best_ranked(context: Sequence[SelectedSentence], top: int) -> list[SelectedSentence]:
+    """The ``top`` best-ranked sentences of ``context`` when each carries a retrieval rank, else all of them.
+
+    >>> from kgcore.core.types import SelectedSentence
+    >>> ss = [SelectedSentence(str(i), i, "t", "t", rank=r) for i, r in enumerate([3, 1, 2])]
+    >>> [s.id for s in best_ranked(ss, 2)], len(best_ranked(ss[:1] + [SelectedSentence("x", 9, "t", "t")], 1))
+    (['1', '2'], 2)
+    """
+    if top <= 0 or not context or any(not s.rank for s in context):  # rank 0: not ranked
+        return list(context)
+    return sorted(context, key=lambda s: s.rank)[:top]
+
+
 def _word_recall(question: str, sentence: SelectedSentence) -> float:
     asked = content_words(question)
     return len(asked & content_words(f"{sentence.text} {sentence.resolved}")) / len(asked) if asked else 0.0
