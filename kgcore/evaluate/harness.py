@@ -6,8 +6,8 @@ retrieval setting of a grid (:func:`~kgcore.evaluate.grid.settings_grid`: method
 VectorSim τ × RetCount ≥ n × budget) over every question, answers with one
 answerer and scores the answers with :mod:`kgcore.evaluate.metrics`.  The result
 (:class:`~kgcore.evaluate.records.EvalRun`) holds per-question records and a summary table with one
-row per setting.  Answers are cached by (question, context): settings that
-select the same sentences share one answer (``answer_cached``).
+row per setting.  Answers are cached by (question, ranked context): settings that
+select the same sentences in the same rank order share one answer (``answer_cached``).
 
 One run evaluates one index.  Index-time variants (SRL vs AMR parse,
 ``basic``/``neighbor``/``attention`` embedding) need one index each: build
@@ -109,8 +109,9 @@ def _evaluate_one(engine: QueryEngine, index: Index, item: QAItem, options: Retr
         book_pct=round(100 * result.context_words / max(index.total_words, 1), 2),
         retrieval_ms=result.timings_ms.get("retrieval", 0.0), sentence_ids=result.sentence_ids,
     )
-    # The answer depends only on the question and its context: equal contexts are answered once.
-    key = (item.question, tuple(result.sentence_ids))
+    # The answer depends only on the question and its context, ranks included (the extractive answerer reads the
+    # best-ranked sentences first): equal ranked contexts are answered once.
+    key = (item.question, tuple((s.id, s.rank) for s in result.sentences))
     if key in cache:
         answer, record.answer_ms = cache[key]
         record.answer_cached = True

@@ -57,6 +57,17 @@ def test_equal_contexts_are_answered_once(engine):
     assert run.meta[0]["bertscore_model"] == "all-MiniLM-L6-v2" and run.meta[0]["index"] == "srl/heuristic/basic"
 
 
+def test_the_same_sentences_ranked_differently_are_answered_again(engine):
+    """The extractive answerer reads the best-ranked sentences first, so a cached answer of the same sentence set
+    under another ranking would be another method's answer."""
+    items = load_qa(DEV_QA)[:3]
+    grid = [RetrievalOptions("dense", budget_words=50_000), RetrievalOptions("bm25", budget_words=50_000)]
+    run = evaluate(engine, PETER_ID, items, grid, "extractive")
+    dense, bm25 = run.records[:3], run.records[3:]
+    assert [r.sentence_ids for r in dense] == [r.sentence_ids for r in bm25]  # the whole book both times
+    assert not any(r.answer_cached for r in bm25)
+
+
 def test_failures_go_to_the_audit_queue_with_a_diagnosis(engine, tmp_path):
     from kgcore.audit import AuditDB
 
