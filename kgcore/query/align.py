@@ -62,10 +62,10 @@ class Incidence:
     node_rows: np.ndarray          # node row of every (sentence, node) pair, sorted by sentence
     segment_starts: np.ndarray     # where each sentence's run starts in node_rows
     segment_sentences: np.ndarray  # the sentence row of each run
-    edges: np.ndarray              # (sentence row, source node row, target node row) per grounding, by sentence
+    edges: np.ndarray              # (sentence row, source node row, target node row) per grounding, by sentence;
+    #                                column-major, so each column is contiguous
     specificity: np.ndarray        # per node row
     pair_sentences: np.ndarray     # the sentence row of every (sentence, node) pair, aligned with node_rows
-    edge_columns: tuple[np.ndarray, np.ndarray, np.ndarray]  # the three columns of ``edges``, each contiguous
 
 
 INCIDENCE: CacheKey[Incidence] = CacheKey("incidence")
@@ -145,9 +145,8 @@ def _incidence(index: Index) -> Incidence:
         for e in index.graph.edges for sid in e.grounded_texts
     ), dtype=np.int64).reshape(-1, 3)
     grounded = np.array([len(index.graph.nodes[n].grounded_texts) for n in index.node_ids])
-    columns = (edges[:, 0].copy(), edges[:, 1].copy(), edges[:, 2].copy())
-    return Incidence(pairs[:, 1], starts, pairs[starts, 0], edges,
-                     np.asarray(specificity(grounded, len(index.sentences))), pairs[:, 0], columns)
+    return Incidence(pairs[:, 1], starts, pairs[starts, 0], np.asfortranarray(edges),
+                     np.asarray(specificity(grounded, len(index.sentences))), pairs[:, 0])
 
 
 def align(index: Index, query_vectors: np.ndarray, type_masks: list[np.ndarray | None],
@@ -199,7 +198,7 @@ def _structure(evidence: np.ndarray, inc: Incidence, positive: np.ndarray, query
     structure = np.zeros(n_sentences)
     if not len(inc.edges) or not query_edges:
         return structure
-    sentences, sources, targets = inc.edge_columns
+    sentences, sources, targets = inc.edges.T  # contiguous columns
     keep = np.flatnonzero(positive[sources] & positive[targets])
     sentence, source, target = sentences.take(keep), sources.take(keep), targets.take(keep)
     best = np.zeros(n_sentences, dtype=evidence.dtype)
