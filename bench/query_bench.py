@@ -85,22 +85,7 @@ def main() -> None:
     for method, variant in METHODS.items():
         options = RetrievalOptions(budget_words=1000, **variant)
         engine.retrieve("robinson-crusoe", questions[0], options)  # warm-up: index caches, BM25 model
-        latencies, steps = [], {"parse": [], "embed": [], "match": [], "select": []}
-        for q in questions:
-            start = time.perf_counter()
-            result = engine.retrieve("robinson-crusoe", q, options)
-            latencies.append((time.perf_counter() - start) * 1000)
-            for k in steps:
-                steps[k].append(result.timings_ms.get(k, 0.0))
-        rows[method] = {
-            "questions": len(questions),
-            "p50_ms": round(statistics.median(latencies), 1),
-            "p95_ms": round(percentile(latencies, 0.95), 1),
-            "max_ms": round(max(latencies), 1),
-            "p50_step_ms": {k: round(statistics.median(v), 1) for k, v in steps.items()},
-        }
-        print(f"{method:<11} p50={rows[method]['p50_ms']:7.1f} ms  p95={rows[method]['p95_ms']:7.1f} ms  "
-              f"steps={rows[method]['p50_step_ms']}")
+        rows[method] = timed(engine, "robinson-crusoe", questions, options, method)
     obliqa = obliqa_latency()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak RSS {rss:.0f} MB")
@@ -124,19 +109,23 @@ def obliqa_latency(count: int = 150) -> dict:
     questions = [q["question"] for q in obliqa_questions(300)]
     options = RetrievalOptions(budget_words=1000)
     engine.retrieve("obliqa", questions[-1], options)  # warm-up on a question not timed: index caches, BM25 model
+    return timed(engine, "obliqa", questions[:count], options, "obliqa groundedkg")
+
+
+def timed(engine: QueryEngine, name: str, questions: list[str], options: RetrievalOptions, label: str) -> dict:
+    """Retrieval of each question once: p50 / p95 / max and the median of each step (printed under ``label``)."""
     latencies, steps = [], {"parse": [], "embed": [], "match": [], "select": []}
-    for q in questions[:count]:
+    for q in questions:
         start = time.perf_counter()
-        result = engine.retrieve("obliqa", q, options)
+        result = engine.retrieve(name, q, options)
         latencies.append((time.perf_counter() - start) * 1000)
         for k in steps:
             steps[k].append(result.timings_ms.get(k, 0.0))
     row = {"questions": len(latencies), "p50_ms": round(statistics.median(latencies), 1),
            "p95_ms": round(percentile(latencies, 0.95), 1), "max_ms": round(max(latencies), 1),
            "p50_step_ms": {k: round(statistics.median(v), 1) for k, v in steps.items()}}
-    print(f"obliqa groundedkg p50={row['p50_ms']:7.1f} ms  p95={row['p95_ms']:7.1f} ms  steps={row['p50_step_ms']}")
+    print(f"{label:<11} p50={row['p50_ms']:7.1f} ms  p95={row['p95_ms']:7.1f} ms  steps={row['p50_step_ms']}")
     return row
-
 
 if __name__ == "__main__":
     main()
