@@ -42,9 +42,17 @@ def machine() -> dict:
     }
 
 
-def write_json(name: str, data: dict) -> Path:
+def write_json(name: str, data: dict, one_line: str = "") -> Path:
+    """Write ``data`` indented; each item of the list ``data[one_line]`` (rows carrying long per-question lists)
+    on one compact line instead."""
     RESULTS.mkdir(parents=True, exist_ok=True)
     path = RESULTS / name
-    path.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    text = json.dumps(data, indent=1)
+    if one_line and data.get(one_line):
+        marks = [f"@@row{i}@@" for i in range(len(data[one_line]))]
+        text = json.dumps({**data, one_line: marks}, indent=1)
+        for mark, item in zip(marks, data[one_line]):
+            text = text.replace(json.dumps(mark), json.dumps(item), 1)
+    path.write_text(text, encoding="utf-8")
     print(f"wrote {path}")
     return path

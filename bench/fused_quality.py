@@ -15,7 +15,9 @@ Sets (``dev`` for design decisions; ``test`` held out, written from the text bef
 Per (set, variant, budget): answer-token recall and evidence hit (books and QASPER; for QASPER an evidence
 paragraph is hit when a selected sentence lies inside it), gold-passage recall (ObliQA).  ``--sweep`` varies
 one setting at a time on dev sets only (layers, aggregation, length exponent, each edge kind dropped) and
-reports the mean over dev sets and budgets.  Writes bench/results/fused_quality.json (merged per set).
+reports the mean over dev sets and budgets.  Writes bench/results/fused_quality.json (merged per set), with each
+row's per-question figures and, per set and budget, the default's margin over the best text baseline with a
+paired 95% bootstrap interval: a margin whose interval holds 0 is a tie, not a loss or a win.
 """
 
 from __future__ import annotations
@@ -31,11 +33,13 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from collections_bench import DATA, inside, obliqa_questions
 from collections_bench import STORE as COLLECTIONS
 from common import RESULTS, machine, write_json
 from retrieval_quality import BENCH, SETS
 from scipy import sparse
+from scipy.stats import bootstrap
 
 from kgcore.core.settings import RetrievalOptions
 from kgcore.evaluate.metrics import answer_token_recall, evidence_hit
@@ -142,8 +146,10 @@ def measure(engine: QueryEngine, name: str, questions: list[Question], variant: 
            "mean_words": round(statistics.mean(s["words"] for s in scores), 1),
            "evidence": round(statistics.mean(s["evidence"] for s in scores), 3),
            "p50_ms": round(statistics.median(times), 1)}
-    if "recall" in scores[0]:
+    key = "recall" if "recall" in scores[0] else "evidence"
+    if key == "recall":
         row["recall"] = round(statistics.mean(s["recall"] for s in scores), 3)
+    row["per_question"] = [round(s[key], 4) for s in scores]  # the primary figure, for paired intervals
     return row
 
 
@@ -172,19 +178,42 @@ def primary(row: dict) -> float:
     return row.get("recall", row["evidence"])
 
 
+def paired_interval(ours: list[float], theirs: list[float], level: float = 0.95) -> tuple[float, float]:
+    """Percentile-bootstrap interval of the mean paired difference ``ours - theirs`` over the same questions
+    (scipy.stats.bootstrap, 2,000 resamples, fixed seed).
+
+    >>> lo, hi = paired_interval([1.0, 1.0, 0.0, 1.0] * 10, [0.0, 1.0, 0.0, 0.0] * 10)
+    >>> lo > 0 and hi <= 0.75
+    True
+    """
+    diff = np.asarray(ours, dtype=float) - np.asarray(theirs, dtype=float)
+    if np.all(diff == diff[0]):
+        return float(diff[0]), float(diff[0])
+    res = bootstrap((diff,), np.mean, confidence_level=level, n_resamples=2000, method="percentile",
+                    random_state=np.random.default_rng(0))
+    return round(float(res.confidence_interval.low), 3), round(float(res.confidence_interval.high), 3)
+
+
 def target(rows: list[dict]) -> dict:
-    """Per set and budget: the default graph method against the best text baseline, and the mean margin."""
+    """Per set and budget: the default graph method against the best text baseline (by mean), the margin with
+    its paired 95% bootstrap interval, and whether the difference is clear (the interval excludes 0)."""
     out, margins = {}, []
     for (set_name, budget) in sorted({(r["set"], r["budget_words"]) for r in rows}):
         at = {r["variant"]: r for r in rows if (r["set"], r["budget_words"]) == (set_name, budget)}
         if "groundedkg" not in at or not all(b in at for b in TEXT_BASELINES):
             continue
-        best = max(primary(at[b]) for b in TEXT_BASELINES)
-        margin = round(primary(at["groundedkg"]) - best, 3)
+        best = max(TEXT_BASELINES, key=lambda b: primary(at[b]))
+        margin = round(primary(at["groundedkg"]) - primary(at[best]), 3)
         margins.append(margin)
-        out[f"{set_name}@{budget}"] = {"groundedkg": primary(at["groundedkg"]), "best_text": best, "margin": margin}
+        entry = {"groundedkg": primary(at["groundedkg"]), "best_text": primary(at[best]), "best_method": best,
+                 "margin": margin}
+        if "per_question" in at["groundedkg"] and "per_question" in at[best]:
+            lo, hi = paired_interval(at["groundedkg"]["per_question"], at[best]["per_question"])
+            entry |= {"ci95": [lo, hi], "verdict": "wins" if lo > 0 else "loses" if hi < 0 else "tie"}
+        out[f"{set_name}@{budget}"] = entry
     return {"per_set": out, "mean_margin": round(statistics.mean(margins), 3) if margins else None,
-            "never_loses": all(m >= 0 for m in margins)}
+            "never_loses": all(m >= 0 for m in margins),
+            "clear_losses": sorted(k for k, v in out.items() if v.get("verdict") == "loses")}
 
 
 @contextmanager
@@ -276,10 +305,11 @@ def main(argv: list[str] | None = None) -> None:
         results.setdefault("sweep", []).append({"sets": sets, "budgets": budgets, "rows": rows})
     else:
         results["rows"] = [r for r in results["rows"] if r["set"] not in sets] + rows
-        results["target"] = {"dev": target([r for r in rows if r["set"].endswith("-dev")]),
-                             "test": target([r for r in rows if r["set"].endswith("-test")])}
+        # over every set in the file, not only those this run measured
+        results["target"] = {split: target([r for r in results["rows"] if r["set"].endswith(f"-{split}")])
+                             for split in ("dev", "test")}
     results["machine"] = machine()
-    write_json("fused_quality.json", results)
+    write_json("fused_quality.json", results, one_line="rows")
 
 
 if __name__ == "__main__":

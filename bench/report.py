@@ -1,6 +1,6 @@
 """Collect the benchmark results into bench/results/REPORT.md with tables, PNG plots and machine info.
 
-    python bench/report.py                 # read bench/results/{index,query,retrieval_quality}.json
+    python bench/report.py                 # read bench/results/{index,query,retrieval_quality,fused_quality}.json
     python bench/report.py --run           # run the three benchmarks and the QA evaluations first (slow)
     python bench/report.py --eval out/     # also include another `python -m kgcore eval` summary (repeatable)
 
@@ -165,6 +165,28 @@ def quality_section(data: dict | None, out_dir: Path) -> str:
     return "\n\n".join(parts) + "\n"
 
 
+def fused_section(data: dict | None) -> str:
+    """Issue #16's acceptance check: the default graph method against the best text baseline, per held-out and
+    dev set and budget, with the paired 95% interval of the margin (bench/fused_quality.py)."""
+    if data is None:
+        return "## Fused ranking against text retrieval\n\n" + missing("fused_quality.json", "fused_quality.py")
+    parts = ["## Fused ranking against text retrieval",
+             "GroundedKG's default (fused) ranking against the best of dense, BM25 and hybrid at equal words: "
+             "answer-token recall (books), evidence-paragraph recall (QASPER), gold-passage recall (ObliQA). "
+             "The interval is a paired bootstrap over the questions; a margin whose interval holds 0 is a tie."]
+    for split in ("test", "dev"):
+        found = data.get("target", {}).get(split)
+        if not found or not found.get("per_set"):
+            continue
+        parts.append(f"### {'Held-out' if split == 'test' else 'Dev'} sets (mean margin {found['mean_margin']}, "
+                     f"never loses: {yes_no(found['never_loses'])})")
+        parts.append(md_table(["set @ words", "groundedkg", "best text", "margin", "95% interval", "verdict"], [
+            [key, v["groundedkg"], f"{v['best_text']} ({v.get('best_method', '?')})", v["margin"],
+             " … ".join(map(str, v["ci95"])) if "ci95" in v else "", v.get("verdict", "")]
+            for key, v in found["per_set"].items()]))
+    return "\n\n".join(parts) + "\n"
+
+
 def write_line_plot(name: str, out_dir: Path, title: str, xs: list[int], series: dict[str, list[float | None]],
                     unit: str) -> str:
     """Write one line per series over a log-scaled x axis as ``name``.png; returns the markdown image line."""
@@ -252,6 +274,7 @@ def build_report(results: Path, evals: list[Path]) -> str:
         index_section(load("index.json", results), results),
         query_section(load("query.json", results), results),
         quality_section(load("retrieval_quality.json", results), results),
+        fused_section(load("fused_quality.json", results)),
     ]
     sections += [eval_section(folder, results) for folder in evals]
     sections.append("Plots are PNG files next to this report.")

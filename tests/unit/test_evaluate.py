@@ -222,3 +222,18 @@ def test_bench_report_renders_tables_plots_and_notes(tmp_path):
     # no index.json, so no indexing plot; and no SVG is written any more
     assert not (results / "index_stages.png").exists()
     assert not list(results.glob("*.svg"))
+
+
+def test_bench_report_shows_the_fused_target_with_its_intervals(tmp_path):
+    report = _bench_report_module()
+    results = tmp_path / "results"
+    results.mkdir()
+    per_set = {"obliqa-test@200": {"groundedkg": 0.513, "best_text": 0.521, "best_method": "hybrid",
+                                   "margin": -0.008, "ci95": [-0.04, 0.02], "verdict": "tie"}}
+    fused = {"rows": [], "target": {"test": {"per_set": per_set, "mean_margin": -0.008, "never_loses": False}}}
+    (results / "fused_quality.json").write_text(json.dumps(fused), encoding="utf-8")
+    assert report.main(["--results", str(results)]) == 0
+    text = (results / "REPORT.md").read_text(encoding="utf-8")
+    assert "### Held-out sets (mean margin -0.008, never loses: **no**)" in text
+    assert "| obliqa-test@200 | 0.513 | 0.521 (hybrid) | -0.008 | -0.04 … 0.02 | tie |" in text
+    assert "### Dev sets" not in text  # no dev target in the file
