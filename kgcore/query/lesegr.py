@@ -3,7 +3,7 @@
 Every node of the contextual graph (:mod:`kgcore.index.contextual`:
 sentences and chunks) starts from its own relevance to the question,
 
-    f0(i) = sparse(i) + dense(i) [+ W_GRAPH * graph(i)]
+    f0(i) = W_SPARSE * sparse(i) + dense(i) [+ W_GRAPH * graph(i)]
 
 * ``sparse``: BM25 of the node's text (sentences and chunks each have a
   BM25 model), divided by the best in scope so it lies in [0, 1];
@@ -53,6 +53,10 @@ LAYERS = 1
 AGGREGATION = "mean"
 #: Weight of GroundedKG's alignment evidence beside the sparse and dense signals (each in [0, 1]).
 W_GRAPH = 1.0
+#: Weight of the sparse signal in f0 (the dense signal's is 1: only ratios matter).  The gate of a message stays
+#: the plain sparse relevance.  Weights fitted per collection on questions generated from its own frames
+#: (bench/learned_fusion.py) lost to these on every dev set, so both stay 1.
+W_SPARSE = 1.0
 #: Whether the graph evidence travels to neighbours too, or is added to a sentence's propagated text relevance.
 GRAPH_PROPAGATES = True
 CHUNK_BM25: CacheKey[SparseBM25] = CacheKey("chunk-bm25")
@@ -73,7 +77,7 @@ class Signals:
     @property
     def initial(self) -> np.ndarray:
         """f0: the additive fusion of the node's own signals (zero outside the scope)."""
-        return np.where(self.scope, self.sparse + self.dense + W_GRAPH * self.graph, 0.0)
+        return np.where(self.scope, W_SPARSE * self.sparse + self.dense + W_GRAPH * self.graph, 0.0)
 
     @functools.cached_property
     def kept(self) -> np.ndarray:
