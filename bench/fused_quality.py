@@ -15,9 +15,10 @@ Sets (``dev`` for design decisions; ``test`` held out, written from the text bef
 Per (set, variant, budget): answer-token recall and evidence hit (books and QASPER; for QASPER an evidence
 paragraph is hit when a selected sentence lies inside it), gold-passage recall (ObliQA).  ``--sweep`` varies
 one setting at a time on dev sets only (layers, aggregation, length exponent, each edge kind dropped) and
-reports the mean over dev sets and budgets.  Writes bench/results/fused_quality.json (merged per set), with each
-row's per-question figures and, per set and budget, the default's margin over the best text baseline with a
-paired 95% bootstrap interval: a margin whose interval holds 0 is a tie, not a loss or a win.
+reports the mean over dev sets and budgets.  Writes bench/results/fused_quality.json (merged per set, variant
+and budget), with each row's per-question figures and, per set and budget, the default's margin over the best
+text baseline with a paired 95% bootstrap interval: a margin whose interval holds 0 is a tie, not a loss or a
+win.
 """
 
 from __future__ import annotations
@@ -304,7 +305,9 @@ def main(argv: list[str] | None = None) -> None:
     if args.sweep:
         results.setdefault("sweep", []).append({"sets": sets, "budgets": budgets, "rows": rows})
     else:
-        results["rows"] = [r for r in results["rows"] if r["set"] not in sets] + rows
+        measured = {(r["set"], r["variant"], r["budget_words"]) for r in rows}  # other variants' rows are kept
+        results["rows"] = [r for r in results["rows"] if (r["set"], r["variant"], r["budget_words"]) not in measured]
+        results["rows"] += rows
         # over every set in the file, not only those this run measured
         results["target"] = {split: target([r for r in results["rows"] if r["set"].endswith(f"-{split}")])
                              for split in ("dev", "test")}

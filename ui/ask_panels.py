@@ -33,7 +33,7 @@ from .qa_view import (
     short_answers_caption,
     short_answers_html,
 )
-from .signals_view import SIGNALS, has_signals, signal_rows, signals_html
+from .signals_view import GRAPH_HEAD_WORDS, SIGNALS, STAGES, has_signals, signal_rows, signals_html
 from .state import AskOutcome, AskRun
 from .subgraph import JOIN_HOPS, MAX_NODES, joining_paths, neighbourhood, vis_from_graph, vis_from_sentence_graph
 
@@ -146,11 +146,15 @@ def signals_panel(run: AskRun) -> None:
         return
     with st.expander("Why these sentences ranked (signals)", icon=":material/insights:"):
         st.caption("Each sentence's own relevance (lexical + dense + graph alignment), what its neighbours in the "
-                   "contextual graph added (propagated), and the neighbours that sent it the most.")
+                   "contextual graph added (propagated), and the neighbours that sent it the most. Under a budget over "
+                   f"{GRAPH_HEAD_WORDS:,} words, sentences past the first {GRAPH_HEAD_WORDS:,} are ranked by "
+                   "lexical + dense relevance alone (stage \"text\").")
         number = {key: st.column_config.NumberColumn(key, help=meaning, format="%.3f")
                   for key, meaning in SIGNALS.items()}
         st.dataframe(pd.DataFrame(signal_rows(run.result.sentences)), hide_index=True,
                      column_config={**number, "score": st.column_config.NumberColumn("score", format="%.3f"),
+                                    "stage": st.column_config.TextColumn("stage", help="; ".join(
+                                        f"{k}: {v}" for k, v in STAGES.items())),
                                     "from": st.column_config.TextColumn("propagated from")})
 
 

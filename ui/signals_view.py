@@ -16,6 +16,8 @@ and one row of the signals table.
 (True, True)
 >>> signal_rows([SelectedSentence("d/text_0-3", 3, "A <pie>.", "", rank=1, score=2.01, signals=sig)])[0]["from"]
 'd/text_0-4 (adjacent, chunk) 0.12; chunk:d/text_0-1 (chunk) 0.05'
+>>> "text stage" in signals_html({**sig, "stage": "text"}), "text stage" in html
+(True, False)
 >>> signals_html({}, "shelf")
 ''
 """
@@ -25,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from kgcore.core.types import SelectedSentence
+from kgcore.query.fused import GRAPH_HEAD_WORDS
 
 from .ask_view import sentence_link
 from .markup import esc
@@ -38,6 +41,10 @@ SIGNALS = {
     "own": "lexical + dense + graph: the sentence's score before propagation",
     "propagated": "what its contextual-graph neighbours added over the propagation layers",
 }
+#: What a sentence's ``stage`` says when a large budget was filled in two parts (kgcore.query.fused).
+STAGES = {"graph": f"ranked by the fused score (graph alignment counted) among the first {GRAPH_HEAD_WORDS:,} words",
+          "text": f"ranked past the first {GRAPH_HEAD_WORDS:,} words by lexical + dense relevance alone (its graph "
+                  "score did not count)"}
 #: The name prefix kgcore gives a chunk node (``chunk:<its first sentence id>``).
 CHUNK_PREFIX = "chunk:"
 
@@ -75,6 +82,8 @@ def node_html(name: str, collection: str) -> str:
 def _numbers(signals: Mapping) -> str:
     parts = [f"{key} {float(signals.get(key, 0.0)):.2f}" for key in SIGNALS if key != "propagated"]
     parts.append(f"propagated {float(signals.get('propagated', 0.0)):+.2f}")
+    if signals.get("stage") == "text":
+        parts.append("text stage")
     return " · ".join(parts)
 
 
@@ -83,6 +92,8 @@ def signals_html(signals: Mapping, collection: str = "") -> str:
     if not signals:
         return ""
     tip = "; ".join(f"{key}: {meaning}" for key, meaning in SIGNALS.items())
+    if signals.get("stage") in STAGES:
+        tip += f"; stage: {STAGES[signals['stage']]}"
     line = f'<span class="kg-stat" title="{esc(tip)}">{esc(_numbers(signals))}</span>'
     senders = [f'{node_html(str(n.get("node", "")), collection)} '
                f'<span class="kg-stat">({esc(", ".join(n.get("kinds", [])))}) {float(n.get("message", 0.0)):.2f}'
@@ -109,6 +120,7 @@ def signal_rows(sentences: Iterable[SelectedSentence]) -> list[dict]:
         row: dict = {"rank": s.rank or None, "sentence": s.id}
         row.update({key: float(s.signals.get(key, 0.0)) for key in SIGNALS})
         row["score"] = s.score
+        row["stage"] = s.signals.get("stage", "")
         row["from"] = senders_text(s.signals)
         row["text"] = s.text
         rows.append(row)

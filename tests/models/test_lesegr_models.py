@@ -139,3 +139,24 @@ def test_a_paper_citing_another_paper_of_the_collection_gets_citation_edges(tmp_
     assert all("citation" in _kinds(cg, r, first_chunk) for r in citation.rows)
     names = [fused.node_name(index, cg, nb.node) for nb in contextual.neighbours(cg, citation.rows[0])]
     assert any(name.startswith("chunk:dpr/") for name in names)
+
+
+def test_a_large_budget_is_filled_past_the_graph_head_by_text_relevance(engine, peter_index, monkeypatch):
+    monkeypatch.setattr(fused, "GRAPH_HEAD_WORDS", 200)  # the whole tale is shorter than the real head
+    options = RetrievalOptions(budget_words=600, method="groundedkg", ranking="fused")
+    result = engine.retrieve(PETER_ID, FATHER_Q, options)
+    by_rank = sorted(result.sentences, key=lambda s: s.rank)
+    stages = [s.signals["stage"] for s in by_rank]
+    head = stages.count("graph")
+    assert 0 < head < len(stages) and stages == ["graph"] * head + ["text"] * (len(stages) - head)
+    assert sum(len(s.text.split()) for s in by_rank[:head]) <= fused.GRAPH_HEAD_WORDS
+    for s in by_rank[head:]:  # ranked without the graph signal: it is reported but not counted
+        sig = s.signals
+        assert sig["own"] == pytest.approx(lesegr.W_SPARSE * sig["lexical"] + sig["dense"], abs=1e-3)
+        assert s.score == pytest.approx(sig["own"] + sig["propagated"], abs=1e-3)
+    assert [s.score for s in by_rank[head:]] == sorted((s.score for s in by_rank[head:]), reverse=True)
+    # the head is the fused ranking's own start: the same sentences as a budget of exactly the head's size
+    small = engine.retrieve(PETER_ID, FATHER_Q, RetrievalOptions(budget_words=fused.GRAPH_HEAD_WORDS,
+                                                                   method="groundedkg", ranking="fused"))
+    assert {s.id for s in by_rank[:head]} == {s.id for s in small.sentences}
+    assert all("stage" not in s.signals for s in small.sentences)
