@@ -114,13 +114,17 @@ def senders_text(signals: Mapping) -> str:
 
 
 def signal_rows(sentences: Iterable[SelectedSentence]) -> list[dict]:
-    """One row per sentence with signals, best rank first: rank, id, the signals, the final score and senders."""
+    """One row per sentence with signals, best rank first: rank, id, the signals, the final score, the stage
+    that ranked it (only when a large budget was filled in two stages) and senders."""
     rows = []
-    for s in sorted((s for s in sentences if s.signals), key=lambda s: (s.rank <= 0, s.rank, s.position)):
+    ranked = sorted((s for s in sentences if s.signals), key=lambda s: (s.rank <= 0, s.rank, s.position))
+    staged = any("stage" in s.signals for s in ranked)
+    for s in ranked:
         row: dict = {"rank": s.rank or None, "sentence": s.id}
         row.update({key: float(s.signals.get(key, 0.0)) for key in SIGNALS})
         row["score"] = s.score
-        row["stage"] = s.signals.get("stage", "")
+        if staged:
+            row["stage"] = s.signals.get("stage", "")
         row["from"] = senders_text(s.signals)
         row["text"] = s.text
         rows.append(row)

@@ -20,6 +20,7 @@ from streamlit.testing.v1 import AppTest
 from kgcore.index.contextual import context_graph, document_citations, neighbours
 from kgcore.index.pipeline import Job, index_files
 from kgcore.index.store import Store
+from kgcore.query import fused
 from kgcore.query.fused import node_name
 from paths import PETER_ID
 from ui.markup import anchor_id, esc, md_escape
@@ -89,6 +90,18 @@ def test_ask_shows_the_signal_breakdown_of_fused_groundedkg(peter):
     assert any(s.signals["graph"] > 0 for s in sentences)  # the question's graph recurs in some sentence
     assert any("ranking: Fused" in c.value for c in at.caption)
     assert not at.selectbox(key="ask.ranking").disabled
+
+
+def test_ask_says_which_stage_ranked_each_sentence_of_a_large_budget(peter, monkeypatch):
+    monkeypatch.setattr(fused, "GRAPH_HEAD_WORDS", 100)  # the tale is shorter than the real head
+    at = ask()
+    result = at.session_state["kg_app_state"].ask.main.result
+    stages = {s.id: s.signals["stage"] for s in result.sentences}
+    assert set(stages.values()) == {"graph", "text"}
+    rows = table(at, "propagated")
+    assert dict(zip(rows["sentence"], rows["stage"])) == stages
+    html = html_of(at)
+    assert all(("text stage" in card(html, sid)) == (stage == "text") for sid, stage in stages.items())
 
 
 def test_ask_shows_the_signal_breakdown_of_lesegr(peter):

@@ -75,6 +75,11 @@ def test_signals_are_drawn_in_their_sentence_card_and_tabled_by_rank():
     assert [r["sentence"] for r in rows] == ["d/text_0-5", "d/text_0-1"]  # best rank first, no row without signals
     assert list(rows[0]) == ["rank", "sentence", *SIGNALS, "score", "from", "text"]
     assert rows[1]["from"] == "d/text_0-2 (adjacent) 0.10" and rows[1]["text"] == SCRIPT
+    sents[1].signals = {**sents[1].signals, "stage": "text"}  # a large budget filled in two stages
+    sents[0].signals = {**sents[0].signals, "stage": "graph"}
+    staged = [(r["sentence"], r["stage"]) for r in signal_rows(sents)]
+    assert staged == [("d/text_0-5", "text"), ("d/text_0-1", "graph")]
+    assert "text stage" in signals_html(sents[1].signals, "shelf")
 
 
 # -- contextual neighbourhood --------------------------------------------------------------------------------------
