@@ -88,17 +88,17 @@ def rank(index: Index, cg: ContextGraph, sig: lesegr.Signals, options: Retrieval
     ranked it (``graph`` or ``text``) and its score and breakdown are that ranking's.
     """
     edges = index.cache.get(GATED, lambda: lesegr.gated(cg))
-    stages = [(sig, lesegr.propagate(edges, sig))]
+    norm = lesegr.message_norm(edges, sig)  # the same for both stages: the gates are the sparse relevance
+    stages = [(sig, lesegr.propagate(edges, sig, norm=norm))]
     order = _ranked(index, stages[0][1][-1][: cg.n_sentences], options)
     head = len(order)
     if gm is not None and options.budget_words > GRAPH_HEAD_WORDS and sig.graph.any():
         text = replace(sig, graph=np.zeros_like(sig.graph))
-        stages.append((text, lesegr.propagate(edges, text)))
+        stages.append((text, lesegr.propagate(edges, text, norm=norm)))
         order, head = _graph_head(index, order, _ranked(index, stages[1][1][-1][: cg.n_sentences], options))
     places = budget_positions(sentence_words(index)[order], options.budget_sentences, options.budget_words)
     kept = {index.sentences[int(order[place])].id for place in places}
     union = paper_union(index, gm.matches, gm.scope, kept) if gm is not None else {}
-    norm = lesegr.message_norm(edges, sig) if len(stages[0][1]) > 1 else None
     out = []
     for place in places:
         row = int(order[place])

@@ -132,9 +132,10 @@ def gated(cg: ContextGraph) -> sparse.csr_matrix:
 
 
 def propagate(edges: sparse.csr_matrix, sig: Signals, layers: int | None = None, aggregation: str | None = None,
-              ) -> list[np.ndarray]:
+              norm: np.ndarray | None = None) -> list[np.ndarray]:
     """Scores after 0 .. ``layers`` layers (see the module docstring; defaults :data:`LAYERS`,
-    :data:`AGGREGATION`); ``edges`` from :func:`gated`.
+    :data:`AGGREGATION`); ``edges`` from :func:`gated`; ``norm``: :func:`message_norm` when the caller has it
+    (it depends only on the gates, so signals with the same sparse relevance share it).
 
     Without edges the result is the additive fusion at every layer:
 
@@ -153,7 +154,7 @@ def propagate(edges: sparse.csr_matrix, sig: Signals, layers: int | None = None,
     layers = LAYERS if layers is None else layers
     gate = sig.gate
     scores = [sig.initial - sig.kept]
-    norm = _norm(edges, gate, aggregation)
+    norm = _norm(edges, gate, aggregation) if norm is None else norm
     for _ in range(layers):
         f = scores[-1]
         incoming = edges @ (gate * f)

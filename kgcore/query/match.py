@@ -91,6 +91,7 @@ def match_nodes(
     neighbours: list[list[int]] | None = None,
     scope: np.ndarray | None = None,
     cosines: np.ndarray | None = None,
+    masks: list[np.ndarray | None] | None = None,
 ) -> list[Match]:
     """Top-``k`` graph nodes per query node, best first.
 
@@ -101,14 +102,15 @@ def match_nodes(
     choice among near-ties; ``scope`` (node rows, from
     :meth:`~kgcore.index.loaded.Index.node_scope`) keeps matches inside some
     documents.  Chroma search is plain cosine top-K over Chroma's candidates, scored exactly.  ``cosines``
-    (query rows × graph rows, unmasked), when the caller has them, saves computing them again.
+    (query rows × graph rows, unmasked) and ``masks`` (:func:`query_masks` of ``query_nodes``, ``scope`` and
+    ``typed``), when the caller has them, save computing them again.
     """
     if use_chroma:
         ranked = _chroma_top_k(index, query_vectors, k, scope)
     else:
         scores = node_cosines(index, query_vectors) if cosines is None else cosines
         neighbours = neighbours or [[] for _ in query_nodes]
-        masks = query_masks(index, query_nodes, scope, typed)
+        masks = query_masks(index, query_nodes, scope, typed) if masks is None else masks
         penalties = mask_penalties(masks, scores.dtype)
         ranked = [_top_k(index, scores[i], k, penalties[i], masks[i], scores[neighbours[i]])
                   for i in range(len(query_nodes))]

@@ -99,15 +99,16 @@ def match_question(index: Index, question: str, options: RetrievalOptions, parse
     query_keys = [keys[i] for i in wanted]
     query_nodes = [by_key[key] for key in query_keys]
     cosines = node_cosines(index, vectors[wanted])  # shared by matching and alignment (the largest product)
+    masks = query_masks(index, query_nodes, nodes)  # likewise
     matches = match_nodes(index, vectors[wanted], query_nodes, options.k, use_chroma,
-                          neighbours=query_adjacency(query_graph, query_keys), scope=nodes, cosines=cosines)
+                          neighbours=query_adjacency(query_graph, query_keys), scope=nodes, cosines=cosines,
+                          masks=masks)
     timings["match"] = elapsed_ms(start)
 
     start = time.perf_counter()
     rows_of = {key: row for row, key in enumerate(query_keys)}
     query_edges = [(rows_of[e.source], rows_of[e.target]) for e in query_graph.edges
                    if e.source in rows_of and e.target in rows_of and e.source != e.target]
-    masks = query_masks(index, query_nodes, nodes)
     alignment = align(index, vectors[wanted], masks, query_edges, W_STRUCTURE, cosines)
     timings["align"] = elapsed_ms(start)
     return GraphMatch(query_graph, matches, alignment, query_keys, query_edges, vector, sims, rows,
