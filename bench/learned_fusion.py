@@ -4,13 +4,13 @@ generated from the collection's own frames, evaluated on the dev set's real ques
     python bench/learned_fusion.py --sets crusoe-dev,obliqa-dev      # dev sets only
 
 For each set, ``--pairs`` question–answer pairs generated from the collection's frames (:mod:`kgcore.index.qa`,
-seeded sample; pairs whose sentence is out of the default scope are skipped) are asked as questions; the
-sentence a pair was generated from is the one to find.  The fused ranking's final score is linear in the
-starting score's weights (one layer, fixed gates), so each question's three propagated components -- sparse,
-dense, graph -- are kept and every (``W_SPARSE``, ``W_GRAPH``) of a grid, with the dense weight 1, is scored by the
-generated questions' mean reciprocal rank of their sentence.  The best pair is then compared with the default
-weights (1, 1) on the set's real dev questions at 200 / 500 / 1,000 / 2,000 words.  No gold answer or held-out
-question is read.  Writes bench/results/learned_fusion.json.
+seeded sample; pairs whose sentence is out of the default scope are skipped) are asked as questions; the sentence a
+pair was generated from is the one to find. The fused ranking's final score is linear in the starting score's
+weights (the gates are the sparse relevance, whatever the weights), so each question's three propagated components
+-- sparse, dense, graph -- are kept and every (``W_SPARSE``, ``W_GRAPH``) of a grid, with the dense weight 1, is
+scored by the generated questions' mean reciprocal rank of their sentence. The best pair is then compared with the
+default weights (1, 1) on the set's real dev questions at 200 / 500 / 1,000 / 2,000 words. No gold answer or
+held-out question is read. Writes bench/results/learned_fusion.json.
 """
 
 from __future__ import annotations
@@ -38,11 +38,15 @@ def capturing(store: dict):
 
     def rank(index, cg, sig, options, gm=None):
         edges = index.cache.get(fused.GATED, lambda: lesegr.gated(cg))
-        norm = 1.0 + edges @ sig.gate
-        parts = []
-        for signal in (sig.sparse, sig.dense, sig.graph):
-            own = np.where(sig.scope, signal, 0.0)
-            parts.append(np.where(sig.scope, (own + edges @ (sig.gate * own)) / norm, 0.0)[: cg.n_sentences])
+
+        def final(w_sparse: float, w_graph: float) -> np.ndarray:
+            with setting(lesegr, "W_SPARSE", w_sparse), setting(lesegr, "W_GRAPH", w_graph):
+                return lesegr.propagate(edges, sig)[-1][: cg.n_sentences]
+
+        # propagation is linear in the starting score (the graph evidence propagates, as by default), so each
+        # signal's part is a difference of two propagations
+        dense = final(0.0, 0.0)
+        parts = [final(1.0, 0.0) - dense, dense, final(0.0, 1.0) - dense]
         store["parts"], store["scope"] = np.stack(parts).astype(np.float32), sig.scope[: cg.n_sentences]
         return original(index, cg, sig, options, gm)
 
@@ -58,7 +62,7 @@ def generated_questions(engine: QueryEngine, name: str, count: int) -> tuple[lis
     index = engine.index(name)
     pairs = qa_pairs_graph(index).pairs
     parts, rows, found = [], [], {}
-    with capturing(found), setting(lesegr, "LAYERS", 1), setting(lesegr, "AGGREGATION", "mean"):
+    with capturing(found):
         for pair in random.Random(0).sample(pairs, min(len(pairs), 2 * count)):
             if len(parts) == count:
                 break
