@@ -47,11 +47,13 @@ def write_json(name: str, data: dict, one_line: str = "") -> Path:
     on one compact line instead."""
     RESULTS.mkdir(parents=True, exist_ok=True)
     path = RESULTS / name
-    text = json.dumps(data, indent=1)
-    if one_line and data.get(one_line):
-        marks = [f"@@row{i}@@" for i in range(len(data[one_line]))]
+    items = data.get(one_line) if one_line else None
+    if not items:
+        text = json.dumps(data, indent=1)
+    else:  # each item's place held by a unique string, then filled with the item on one line
+        marks = [f"@@row{i}@@" for i in range(len(items))]
         text = json.dumps({**data, one_line: marks}, indent=1)
-        for mark, item in zip(marks, data[one_line]):
+        for mark, item in zip(marks, items):
             text = text.replace(json.dumps(mark), json.dumps(item), 1)
     path.write_text(text, encoding="utf-8")
     print(f"wrote {path}")

@@ -7,6 +7,8 @@ import json
 import pandas as pd
 import streamlit as st
 
+from kgcore.query.fused import GRAPH_HEAD_WORDS
+
 from .ask_view import (
     SentenceView,
     answer_html,
@@ -33,7 +35,7 @@ from .qa_view import (
     short_answers_caption,
     short_answers_html,
 )
-from .signals_view import GRAPH_HEAD_WORDS, SIGNALS, STAGES, has_signals, signal_rows, signals_html
+from .signals_view import SIGNALS, STAGES, has_signals, signal_rows, signals_html
 from .state import AskOutcome, AskRun
 from .subgraph import JOIN_HOPS, MAX_NODES, joining_paths, neighbourhood, vis_from_graph, vis_from_sentence_graph
 
