@@ -4,13 +4,16 @@ equal words on every dev and held-out set, and the dev-only sensitivity of each 
     python bench/fused_quality.py                          # every set, every variant, budgets 200..2000
     python bench/fused_quality.py --sets peter-dev,crusoe-dev --sweep   # dev-only sensitivity
 
-Sets (``dev`` for design decisions; ``test`` held out, written from the text before any tuning):
+Sets (``dev`` for design decisions; ``test`` held out, written from the text before any tuning; ``test2`` a
+second held-out round, written and committed at stop 33 after every design decision, run once):
 
 * books (one-document collections in bench/data/store): ``peter-dev`` / ``peter-test``, ``crusoe-dev`` /
-  ``crusoe-test``, ``phantom-test`` (bench/phantom_qa_test.csv, 50 questions);
+  ``crusoe-test`` / ``crusoe-test2`` (50 questions), ``phantom-test`` (bench/phantom_qa_test.csv, 50 questions)
+  / ``phantom-test2`` (40);
 * ``qasper-dev``: the 10 QASPER papers as one collection, each question asked within its paper;
-* ``obliqa-dev`` / ``obliqa-test``: global retrieval over the 40 ObliQA rulebooks; dev is the collections
-  benchmark's sample (seed 13), test a disjoint sample of the same size and mix (seed 29).
+* ``obliqa-dev`` / ``obliqa-test`` / ``obliqa-test2``: global retrieval over the 40 ObliQA rulebooks; dev is the
+  collections benchmark's sample (seed 13), test and test2 samples of the same size and mix disjoint from it
+  and from each other (seeds 29 and 31).
 
 Per (set, variant, budget): answer-token recall and evidence hit (books and QASPER; for QASPER an evidence
 paragraph is hit when a selected sentence lies inside it), gold-passage recall (ObliQA).  ``--sweep`` varies
@@ -75,7 +78,8 @@ class Question:
 def book_set(key: str, split: str) -> tuple[Store, str, list[Question]]:
     store = Store(BENCH / "data" / "store")
     if key == "phantom":
-        doc_id, path, paths = "phantom-of-the-opera", DATA / "phantom_of_the_opera.txt", [BENCH / "phantom_qa_test.csv"]
+        csv_name = {"test": "phantom_qa_test.csv", "test2": "phantom_qa_test2.csv"}[split]
+        doc_id, path, paths = "phantom-of-the-opera", DATA / "phantom_of_the_opera.txt", [BENCH / csv_name]
     else:
         doc_id, path_of, splits = SETS[key]
         path, paths = path_of(), splits[split]
@@ -107,18 +111,21 @@ def obliqa_set(split: str, sample: int) -> tuple[Store, str, list[Question]]:
     dev = obliqa_questions(sample)
     if split == "test":
         dev = held_out_obliqa(dev, sample)
+    elif split == "test2":
+        dev = held_out_obliqa(dev + held_out_obliqa(dev, sample), sample, seed=31)
     return store, "obliqa", [Question(q["question"], (), (), (), tuple(
         (doc_id_for(g["document"]), g["passage"]) for g in q["gold"])) for q in dev]
 
 
-def held_out_obliqa(dev: list[dict], sample: int) -> list[dict]:
-    """A sample disjoint from ``dev`` with the same share of multi-document questions (seed 29)."""
+def held_out_obliqa(dev: list[dict], sample: int, seed: int = 29) -> list[dict]:
+    """A sample disjoint from ``dev`` (the questions taken already) with the same share of multi-document
+    questions."""
     taken = {q["question_id"] for q in dev}
     rows = list(csv.DictReader((DATA / "obliqa" / "obliqa_dev.csv").open(encoding="utf-8")))
     rest = [{**q, "gold": json.loads(q["gold"])} for q in rows if q["question_id"] not in taken]
     multi = [q for q in rest if len({g["document"] for g in q["gold"]}) > 1]
     single = [q for q in rest if q not in multi]
-    rng = random.Random(29)
+    rng = random.Random(seed)
     return rng.sample(multi, sample // 4) + rng.sample(single, sample - sample // 4)
 
 
@@ -265,7 +272,7 @@ SWEEP = {
 
 def sweep(sets: list[str], sample: int, budgets, labels: list[str], variants: list[str]) -> list[dict]:
     """Each setting changed alone; mean primary figure over dev sets and budgets for fused groundedkg and lesegr."""
-    if any(s.endswith("-test") for s in sets):
+    if any(not s.endswith("-dev") for s in sets):
         raise SystemExit("the sweep runs on dev sets only")
     loaded = [(s, *load(s, sample)) for s in sets]
     engines = {id(store): QueryEngine(store) for _, store, _, _ in loaded}
@@ -310,7 +317,7 @@ def main(argv: list[str] | None = None) -> None:
         results["rows"] += rows
         # over every set in the file, not only those this run measured
         results["target"] = {split: target([r for r in results["rows"] if r["set"].endswith(f"-{split}")])
-                             for split in ("dev", "test")}
+                             for split in ("dev", "test", "test2")}
     results["machine"] = machine()
     write_json("fused_quality.json", results, one_line="rows")
 

@@ -38,7 +38,8 @@ REPORTED_BUDGETS = (200, 500, 1000, 0)
 SETS = {
     "peter": ("peter-rabbit", lambda: PETER, {"dev": [PETER_QA], "test": [BENCH / "peter_rabbit_qa_test.csv"]}),
     "crusoe": ("robinson-crusoe", crusoe_path, {"dev": [CRUSOE_QA, BENCH / "robinson_crusoe_qa_dev2.csv"],
-                                                "test": [BENCH / "robinson_crusoe_qa_test.csv"]}),
+                                                "test": [BENCH / "robinson_crusoe_qa_test.csv"],
+                                                "test2": [BENCH / "robinson_crusoe_qa_test2.csv"]}),
 }
 
 
