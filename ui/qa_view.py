@@ -47,6 +47,9 @@ FEATURES = {
     "fuzzy": ("fuzzy match", "1 - edits/(allowed+1) when the pair mentions an entity the question names"),
     "type_level": ("type-level", "cosine of a question noun to a type of an entity the pair mentions"),
     "repeat": ("repeat", "1 when every content word of the answer is already in the question (counts against it)"),
+    "sentence": ("sentence", "how much worse the pair's sentence answers the question than the best sentence "
+                             "(cosine + question-word overlap + answer-type match, the extractive answerer's "
+                             "sentence score); 0 for the best sentence"),
     "cross_encoder": ("cross-encoder", "the local CrossEncoder's probability that the pair answers the question"),
 }
 #: Pairs listed on the Entity page (reading order).
@@ -183,12 +186,22 @@ def why_html(item: Mapping) -> str:
 
 def answer_item_html(item: Mapping, collection: str, numbers: Mapping[str, int], prefix: str = "s",
                      confidence: bool = True) -> str:
-    """One ranked answer or pair as a list item: the answer, its score (and confidence), its sentences, why."""
+    """One ranked answer or pair as a list item: the answer, its score (and confidence), its sentences, the
+    realised statement of its pair when that says more than the answer, why.
+
+    >>> html = answer_item_html({"answer": "a pie", "statement": "Your father was put in a pie.", "score": 1.2,
+    ...                          "sentence_id": "d/text_0-1"}, "c", {})
+    >>> "realised: Your father was put in a pie." in html
+    True
+    """
     ids = item.get("sentence_ids") or [item.get("sentence_id", "")]
     score = float(item.get("score", 0.0))
     stats = f"score {score:.2f}" + (f" · confidence {score_confidence(score):.2f}" if confidence else "")
+    statement = str(item.get("statement") or "")
+    said = (f'<div class="kg-qa-why">realised: {esc(statement)}</div>'
+            if statement and statement.rstrip(".") != str(item.get("answer", "")).rstrip(".") else "")
     return (f'<li><span class="kg-qa-answer">{esc(item.get("answer", ""))}</span> <span class="kg-stat">{stats}</span> '
-            f'{sentence_refs(ids, collection, numbers, prefix)}{why_html(item)}</li>')
+            f'{sentence_refs(ids, collection, numbers, prefix)}{said}{why_html(item)}</li>')
 
 
 def short_answers_html(items: Sequence[Mapping], collection: str, numbers: Mapping[str, int], prefix: str = "s",

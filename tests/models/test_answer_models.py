@@ -126,7 +126,8 @@ def test_support_check_with_the_collections_own_threshold(harbour, answerer):
     assert calibration.source == "collection 'harbour'" and calibration.questions >= 20
     assert harbour.support_calibration("harbour") is calibration  # measured once per loaded collection
     _, answered = harbour.ask("harbour", "Who rescued the two fishermen?", RetrievalOptions(), answerer)
-    assert "rescued two fishermen" in answered.text
+    # the extractive answerer quotes the clause; qa-kg gives the short answer ("Marta rowed out ... and rescued")
+    assert "rescued two fishermen" in answered.text if answerer == "extractive" else answered.text == "Marta"
     assert answered.supported is True and answered.support_score >= calibration.threshold
     assert "the threshold of collection 'harbour': 86% of" in answered.support_reason
     _, refused = harbour.ask("harbour", "Which university did Marta study astronomy at?", RetrievalOptions(),

@@ -64,7 +64,9 @@ def test_answer_type_agreement_picks_the_person(garden):
     result, answer = ask(garden, "Who ran after Peter?")
     assert answer.short_answers[0]["answer"] == "Mr. McGregor"
     assert answer.short_answers[0]["features"]["type"] == 1.0
-    assert answer.text.startswith("Mr. McGregor — Mr. McGregor ran after Peter")
+    assert answer.text == "Mr. McGregor"  # the default style: the phrase; its realised statement goes with it
+    assert answer.short_answers[0]["statement"].startswith("Mr. McGregor ran after Peter")
+    assert answer.short_answers[0]["features"]["sentence"] == 0.0  # from the sentence that answers best
     assert answer.citations[0].sentence_ids == [answer.short_answers[0]["sentence_id"]]
     assert 0 < answer.confidence <= 1
 

@@ -12,6 +12,9 @@ Every candidate pair carries its features, so the Ask page can say why it ranked
 ``fuzzy``      1 - edits/(allowed+1) when the pair mentions an entity the question names (fuzzy match)
 ``type_level`` cosine of a question noun to a type of an entity the pair mentions ("bunnies")
 ``repeat``     1 when every content word of the answer is already in the question (no new information)
+``sentence``   how much worse the pair's sentence answers the question than the best sentence does: the
+               difference of their scores (:mod:`kgcore.query.answer.select`: cosine, question-word overlap,
+               answer-type match), 0 for the best sentence's pairs; set by the ``qa-kg`` answerer only
 =============  =====================================================================================
 
 The offline score is :data:`WEIGHTS` · features (set on the dev questions only).
@@ -26,7 +29,7 @@ from typing import Protocol
 from kgcore.index.qa.base import QAPair
 
 WEIGHTS = {"similarity": 1.0, "answer_sim": 0.1, "type": 0.3, "lexical": 0.5, "fuzzy": 0.2, "type_level": 0.1,
-           "repeat": -0.6}
+           "repeat": -0.6, "sentence": 1.0}
 #: Pair answer types that answer a question of each expected type (kgcore.query.qakg.question.expected_type).
 COMPATIBLE = {
     "person": {"person"}, "place": {"place"}, "time": {"time"}, "reason": {"reason"}, "manner": {"manner"},
