@@ -8,7 +8,8 @@
 
 Sets are bench/retrieval_quality.py's: ``dev`` guides design; ``test`` (held out) is run once at the end
 with ``--split test``.  The store is ``KGCORE_BENCH_STORE`` (books indexed there beforehand with
-``python -m kgcore index FILE --name ID --store DIR``).  Results go to bench/results/qa_kg_<split>.json.
+``python -m kgcore index FILE --name ID --store DIR``).  Results go to bench/results/qa_kg_<split>.json (the
+parts not run are kept from the file).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import json
 import random
 from collections import Counter
 
-from common import STORE_ROOT, write_json
+from common import RESULTS, STORE_ROOT, write_json
 from retrieval_quality import SETS, measure
 
 from kgcore.core.settings import RetrievalOptions
@@ -90,7 +91,10 @@ def main() -> None:
     args = ap.parse_args()
     engine = QueryEngine(Store(STORE_ROOT))
     parts = args.parts.split(",")
-    result: dict = {"split": args.split, "pairs": [], "retrieval": [], "answers": []}
+    path = RESULTS / f"qa_kg_{args.split}.json"  # the parts not run this time are kept
+    result: dict = json.loads(path.read_text()) if path.exists() else {"split": args.split}
+    for part in ("pairs", "retrieval", "answers"):
+        result[part] = [] if part in parts else result.get(part, [])
     for book in args.books.split(","):
         doc_id, _, splits = SETS[book]
         items = [item for path in splits[args.split] for item in load_qa(path)]

@@ -198,7 +198,7 @@ def answer_item_html(item: Mapping, collection: str, numbers: Mapping[str, int],
     score = float(item.get("score", 0.0))
     stats = f"score {score:.2f}" + (f" · confidence {score_confidence(score):.2f}" if confidence else "")
     statement = str(item.get("statement") or "")
-    said = (f'<div class="kg-qa-why">realised: {esc(statement)}</div>'
+    said = (f'<div class="kg-qa-said">realised: {esc(statement)}</div>'
             if statement and statement.rstrip(".") != str(item.get("answer", "")).rstrip(".") else "")
     return (f'<li><span class="kg-qa-answer">{esc(item.get("answer", ""))}</span> <span class="kg-stat">{stats}</span> '
             f'{sentence_refs(ids, collection, numbers, prefix)}{said}{why_html(item)}</li>')

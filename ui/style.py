@@ -58,6 +58,7 @@ table.kg-stage-matrix th.kg-disputed { background: #ffe3e3; color: #8a1c1c; }
 .kg-qa .kg-sid { font-size: 0.72rem; }
 .kg-qa-answer { font-weight: 700; color: #102a43; }
 .kg-qa-why { font-size: 0.78rem; color: #486581; margin-top: 1px; }
+.kg-qa-said { font-size: 0.82rem; color: #243b53; margin-top: 1px; font-style: italic; }
 .kg-qa-frame { margin: 10px 0 2px 0; }
 .kg-reflabel { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; color: #52606d; }
 </style>
