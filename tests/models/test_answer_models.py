@@ -134,3 +134,20 @@ def test_support_check_with_the_collections_own_threshold(harbour, answerer):
                              answerer)
     assert refused.supported is False and refused.support_score < calibration.threshold
     assert refused.support_reason.startswith("Not supported by the document: the best cited sentence")
+
+
+def test_action_questions_want_the_sentence_about_their_focus(extractive):
+    """"What happened to X?" asks for an event of X: a sentence with a new verb but without X gets no type bonus,
+    so a sentence about "a fat little rabbit" (closer to the question's words by cosine) loses to the father's."""
+    from kgcore.query.answer.select import Question
+
+    assert Question.parse("What happened to the young rabbits' father?", extractive.nlp).focus == {"father"}
+    assert Question.parse("What did Peter do?", extractive.nlp).focus == {"peter"}
+    assert Question.parse("What did he do?", extractive.nlp).focus == frozenset()
+    assert Question.parse("Where did Peter lose his shoes?", extractive.nlp).focus == frozenset()
+    door = "He found a door in a wall; but it was locked, and there was no room for a fat little rabbit to squeeze " \
+           "underneath."
+    context = [*PETER, SelectedSentence("text_0-50", 50, door, door.replace("He", "Peter", 1))]
+    answer = extractive.generate("What happened to the young rabbits' father?", context)
+    assert answer.citations[0].sentence_ids == ["text_0-19"]
+    assert "put in a pie" in answer.text

@@ -11,7 +11,8 @@ found in the sentence (its original or coref-resolved text; see
 (:func:`answer_type`): a person not named in the question for *who*, a
 locative phrase for *where*, a date or time word for *when*, a reason for
 *why*, a number for *how many*, the question's verb with an object for
-*what did X buy*, a new verb for *what did X do / what happened*.
+*what did X buy*, a new verb for *what did X do / what happened to X* in a sentence that mentions X
+(:func:`action_focus`).
 
 The cosine is the retrieval's own (``SelectedSentence.similarity``, computed
 with the same embedder) when every sentence carries one; otherwise the
@@ -76,11 +77,14 @@ class Question:
     doc: object
     terms: dict[str, float]
     qtype: str | None
+    #: For an action question, whom the action concerns (:func:`action_focus`).
+    focus: frozenset[str] = frozenset()
 
     @classmethod
     def parse(cls, question: str, nlp) -> Question:
         doc = nlp(question)
-        return cls(doc, question_term_weights(doc), answer_type(doc))
+        qtype = answer_type(doc)
+        return cls(doc, question_term_weights(doc), qtype, action_focus(doc) if qtype == "action" else frozenset())
 
 
 @dataclass(frozen=True)
@@ -108,8 +112,9 @@ def score_sentences(question: str, parsed: Question, context: Sequence[SelectedS
     scored = []
     for k, i in enumerate(shortlist):
         original, resolved = docs[2 * k], docs[2 * k + 1]
-        overlap = weighted_overlap(parsed.terms, lemmas(original) | lemmas(resolved))
-        typed = has_answer_type(list(original), parsed.qtype, parsed.doc)
+        found = lemmas(original) | lemmas(resolved)
+        overlap = weighted_overlap(parsed.terms, found)
+        typed = has_answer_type(list(original), parsed.qtype, parsed.doc) and not parsed.focus - found
         score = float(cos[i]) + W_OVERLAP * overlap + W_TYPE * typed
         scored.append(ScoredSentence(candidates[i], score, float(cos[i]), overlap, typed))
     return sorted(scored, key=lambda s: (-s.score, s.sentence.position))
@@ -140,6 +145,23 @@ def answer_type(q_doc) -> str | None:
         if _main_verb(q_doc) is not None:
             return "object"
     return None
+
+
+def action_focus(q_doc) -> frozenset[str]:
+    """Whom an action question is about, as lemmas: X of "what happened to X?" or "what did X do?" (empty when
+    that is a pronoun or absent).  A sentence answers such a question only if it mentions X (or its resolved
+    text does): any new verb is an action, but not one that happened to X.
+    """
+    for t in q_doc:
+        lemma = t.lemma_.lower()
+        if lemma == "happen":
+            heads = [o for p in t.children if p.lower_ == "to" for o in p.children if o.dep_ == "pobj"]
+        elif lemma == "do" and t.dep_ != "aux":
+            heads = [c for c in t.children if c.dep_ in ("nsubj", "nsubjpass")]
+        else:
+            continue
+        return frozenset(h.lemma_.lower() for h in heads if h.pos_ in ("NOUN", "PROPN"))
+    return frozenset()
 
 
 def _main_verb(q_doc):
