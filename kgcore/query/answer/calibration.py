@@ -30,7 +30,8 @@ from kgcore.index.embed import Embedder
 from kgcore.index.loaded import CacheKey, Index
 from kgcore.index.qa import FrameQAGenerator
 from kgcore.index.qa.frames import frame_analyses
-from kgcore.query.answer.support import W_OVERLAP, Calibration, calibrate
+from kgcore.query.answer.select import W_OVERLAP
+from kgcore.query.answer.support import Calibration, calibrate
 
 #: Sentences questions are generated from (evenly spaced through the collection).
 MAX_SENTENCES = 400

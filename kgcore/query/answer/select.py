@@ -123,7 +123,7 @@ def score_sentences(question: str, parsed: Question, context: Sequence[SelectedS
 def cosines(question: str, sentences: list[SelectedSentence], embedder: Embedder) -> np.ndarray:
     """Question-sentence cosines: the retrieval's own (``similarity``) when every sentence has one."""
     if all(s.similarity for s in sentences):
-        return np.array([s.similarity for s in sentences], dtype=np.float32)
+        return np.array([s.similarity for s in sentences], dtype=np.float64)
     vectors = embedder.encode([question] + [s.resolved or s.text for s in sentences])
     return vectors[1:] @ vectors[0]
 

@@ -47,9 +47,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from kgcore.core.types import Answer, SelectedSentence
+from kgcore.query.answer.select import W_OVERLAP, cosines
 from kgcore.query.answer.words import lemmas, question_term_weights, weighted_overlap
 
-W_OVERLAP = 0.5
 #: Share of a collection's own (answerable) questions the threshold may refuse.  Chosen on the dev sets
 #: (``bench/abstention.py --split dev --quantiles ...``): the best mean of unanswerable minus answerable abstention
 #: of the extractive answerer over Peter Rabbit and Robinson Crusoe; on Peter Rabbit it gives the former 0.87.
@@ -140,13 +140,8 @@ def check_support(question: str, answer: Answer, context: Sequence[SelectedSente
     if not cited:
         return Support(False, None, "Not supported by the document: the answer cites no retrieved sentence.")
     terms = question_term_weights(nlp(question))
-    if all(s.similarity for s in cited):  # the retrieval's own cosines (same embedder), as the extractive ranks
-        cosines = [float(s.similarity) for s in cited]
-    else:
-        vectors = embedder.encode([question] + [s.resolved or s.text for s in cited])
-        cosines = vectors[1:] @ vectors[0]
     best = None
-    for sentence, cosine in zip(cited, cosines):
+    for sentence, cosine in zip(cited, cosines(question, cited, embedder)):  # as the extractive answerer ranks
         found = lemmas(nlp(sentence.text)) | lemmas(nlp(sentence.resolved or sentence.text))
         overlap = weighted_overlap(terms, found)
         score = float(cosine) + W_OVERLAP * overlap
