@@ -5,15 +5,16 @@ equal words on every dev and held-out set, and the dev-only sensitivity of each 
     python bench/fused_quality.py --sets peter-dev,crusoe-dev --sweep   # dev-only sensitivity
 
 Sets (``dev`` for design decisions; ``test`` held out, written from the text before any tuning; ``test2`` a
-second held-out round, written and committed at stop 33 after every design decision, run once):
+second held-out round, written and committed at stop 33 after every design decision, run once; ``test3`` a third,
+written at stop 34 in NarrativeQA style -- paraphrased questions, short answers -- before that stop's changes):
 
 * books (one-document collections in bench/data/store): ``peter-dev`` / ``peter-test``, ``crusoe-dev`` /
-  ``crusoe-test`` / ``crusoe-test2`` (50 questions), ``phantom-test`` (bench/phantom_qa_test.csv, 50 questions)
-  / ``phantom-test2`` (40);
+  ``crusoe-test`` / ``crusoe-test2`` (50 questions) / ``crusoe-test3`` (40), ``phantom-test``
+  (bench/phantom_qa_test.csv, 50 questions) / ``phantom-test2`` / ``phantom-test3`` (40 each);
 * ``qasper-dev``: the 10 QASPER papers as one collection, each question asked within its paper;
-* ``obliqa-dev`` / ``obliqa-test`` / ``obliqa-test2``: global retrieval over the 40 ObliQA rulebooks; dev is the
-  collections benchmark's sample (seed 13), test and test2 samples of the same size and mix disjoint from it
-  and from each other (seeds 29 and 31).
+* ``obliqa-dev`` / ``obliqa-test`` / ``obliqa-test2`` / ``obliqa-test3``: global retrieval over the 40 ObliQA
+  rulebooks; dev is the collections benchmark's sample (seed 13), the test splits samples of the same size and
+  mix disjoint from it and from each other (seeds 29, 31 and 37).
 
 Per (set, variant, budget): answer-token recall and evidence hit (books and QASPER; for QASPER an evidence
 paragraph is hit when a selected sentence lies inside it), gold-passage recall (ObliQA).  ``--sweep`` varies
@@ -78,7 +79,8 @@ class Question:
 def book_set(key: str, split: str) -> tuple[Store, str, list[Question]]:
     store = Store(BENCH / "data" / "store")
     if key == "phantom":
-        csv_name = {"test": "phantom_qa_test.csv", "test2": "phantom_qa_test2.csv"}[split]
+        csv_name = {"test": "phantom_qa_test.csv", "test2": "phantom_qa_test2.csv",
+                    "test3": "phantom_qa_test3.csv"}[split]
         doc_id, path, paths = "phantom-of-the-opera", DATA / "phantom_of_the_opera.txt", [BENCH / csv_name]
     else:
         doc_id, path_of, splits = SETS[key]
@@ -111,8 +113,10 @@ def obliqa_set(split: str, sample: int) -> tuple[Store, str, list[Question]]:
     dev = obliqa_questions(sample)
     if split == "test":
         dev = held_out_obliqa(dev, sample)
-    elif split == "test2":
-        dev = held_out_obliqa(dev + held_out_obliqa(dev, sample), sample, seed=31)
+    elif split in ("test2", "test3"):
+        taken = dev + held_out_obliqa(dev, sample)
+        test2 = held_out_obliqa(taken, sample, seed=31)
+        dev = test2 if split == "test2" else held_out_obliqa(taken + test2, sample, seed=37)
     return store, "obliqa", [Question(q["question"], (), (), (), tuple(
         (doc_id_for(g["document"]), g["passage"]) for g in q["gold"])) for q in dev]
 
@@ -317,7 +321,7 @@ def main(argv: list[str] | None = None) -> None:
         results["rows"] += rows
         # over every set in the file, not only those this run measured
         results["target"] = {split: target([r for r in results["rows"] if r["set"].endswith(f"-{split}")])
-                             for split in ("dev", "test", "test2")}
+                             for split in ("dev", "test", "test2", "test3")}
     results["machine"] = machine()
     write_json("fused_quality.json", results, one_line="rows")
 

@@ -174,7 +174,8 @@ def fused_section(data: dict | None) -> str:
              "GroundedKG's default (fused) ranking against the best of dense, BM25 and hybrid at equal words: "
              "answer-token recall (books), evidence-paragraph recall (QASPER), gold-passage recall (ObliQA). "
              "The interval is a paired bootstrap over the questions; a margin whose interval holds 0 is a tie."]
-    titles = {"test": "Held-out sets", "test2": "Second held-out round, written at stop 33", "dev": "Dev sets"}
+    titles = {"test": "Held-out sets", "test2": "Second held-out round, written at stop 33",
+              "test3": "Third held-out round, written at stop 34", "dev": "Dev sets"}
     for split, title in titles.items():
         found = data.get("target", {}).get(split)
         if not found or not found.get("per_set"):

@@ -39,7 +39,8 @@ SETS = {
     "peter": ("peter-rabbit", lambda: PETER, {"dev": [PETER_QA], "test": [BENCH / "peter_rabbit_qa_test.csv"]}),
     "crusoe": ("robinson-crusoe", crusoe_path, {"dev": [CRUSOE_QA, BENCH / "robinson_crusoe_qa_dev2.csv"],
                                                 "test": [BENCH / "robinson_crusoe_qa_test.csv"],
-                                                "test2": [BENCH / "robinson_crusoe_qa_test2.csv"]}),
+                                                "test2": [BENCH / "robinson_crusoe_qa_test2.csv"],
+                                                "test3": [BENCH / "robinson_crusoe_qa_test3.csv"]}),
 }
 
 
