@@ -22,7 +22,7 @@ one setting at a time on dev sets only (layers, aggregation, length exponent, ea
 reports the mean over dev sets and budgets.  Writes bench/results/fused_quality.json (merged per set, variant
 and budget), with each row's per-question figures and, per set and budget, the default's margin over the best
 text baseline with a paired 95% bootstrap interval: a margin whose interval holds 0 is a tie, not a loss or a
-win.
+win; and the same over each collection's held-out rounds pooled (``target.pooled``).
 """
 
 from __future__ import annotations
@@ -185,9 +185,33 @@ def run_set(set_name: str, sample: int, variants, budgets) -> list[dict]:
     return rows
 
 
+def pooled(rows: list[dict]) -> list[dict]:
+    """The held-out rows of each collection pooled over its rounds (``crusoe-test``, ``-test2``, ``-test3`` ->
+    ``crusoe-held-out``): per variant and budget, the questions of every round in one row, for :func:`target`.
+
+    >>> rows = [{"set": s, "variant": "dense", "budget_words": 200, "per_question": q}
+    ...         for s, q in (("crusoe-test2", [0.0]), ("crusoe-test", [1.0, 0.5]), ("crusoe-dev", [1.0]))]
+    >>> rows = [{**r, "recall": 0.5} for r in rows]
+    >>> [(r["set"], r["per_question"], r["recall"]) for r in pooled(rows)]
+    [('crusoe-held-out', [1.0, 0.5, 0.0], 0.5)]
+    """
+    groups: dict[tuple[str, str, int], list[dict]] = {}
+    for r in rows:
+        family, split = r["set"].rsplit("-", 1)
+        if split.startswith("test") and "per_question" in r:
+            groups.setdefault((family, r["variant"], r["budget_words"]), []).append(r)
+    out = []
+    for (family, variant, budget), found in groups.items():
+        values = [x for r in sorted(found, key=lambda r: r["set"]) for x in r["per_question"]]
+        key = "recall" if "recall" in found[0] else "evidence"  # the figure per_question holds (see measure)
+        out.append({"set": f"{family}-held-out", "variant": variant, "budget_words": budget,
+                    "per_question": values, key: round(statistics.mean(values), 3)})
+    return out
+
+
 def primary(row: dict) -> float:
     """The figure a set is judged on: answer-token recall where answers exist, else passage recall."""
-    return row.get("recall", row["evidence"])
+    return row["recall"] if "recall" in row else row["evidence"]
 
 
 def paired_interval(ours: list[float], theirs: list[float], level: float = 0.95) -> tuple[float, float]:
@@ -322,6 +346,7 @@ def main(argv: list[str] | None = None) -> None:
         # over every set in the file, not only those this run measured
         results["target"] = {split: target([r for r in results["rows"] if r["set"].endswith(f"-{split}")])
                              for split in ("dev", "test", "test2", "test3")}
+        results["target"]["pooled"] = target(pooled(results["rows"]))
     results["machine"] = machine()
     write_json("fused_quality.json", results, one_line="rows")
 
