@@ -176,7 +176,8 @@ def fused_section(data: dict | None) -> str:
              "The interval is a paired bootstrap over the questions; a margin whose interval holds 0 is a tie."]
     titles = {"test": "Held-out sets", "test2": "Second held-out round, written at stop 33",
               "test3": "Third held-out round, written at stop 34",
-              "pooled": "Every held-out round of a collection pooled", "dev": "Dev sets"}
+              "pooled": "Every held-out round of a collection pooled (a view chosen after the third round's results)",
+              "dev": "Dev sets"}
     for split, title in titles.items():
         found = data.get("target", {}).get(split)
         if not found or not found.get("per_set"):
