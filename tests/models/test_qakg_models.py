@@ -71,6 +71,33 @@ def test_answer_type_agreement_picks_the_person(garden):
     assert 0 < answer.confidence <= 1
 
 
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Which bunnies went down the lane?", "Flopsy, Mopsy and Cotton-tail"),
+    ("Which gardener saw Peter?", "Mr. McGregor"),
+])
+def test_the_type_a_wh_determiner_asks_for_is_not_a_repeat(garden, question, expected):
+    """"Which bunnies": an answer that is a bunny is what the question asks for.  Without the rule the type-level
+    match marked it a repeat and "to gather blackberries" / "a rake" won."""
+    for method in ("qa-kg", "groundedkg"):
+        _, answer = ask(garden, question, method=method)
+        assert answer.text == expected
+        assert answer.short_answers[0]["features"]["repeat"] == 0.0
+        assert answer.short_answers[0]["features"]["type_level"] > 0
+
+
+def test_an_answer_naming_only_the_questions_entity_is_a_repeat(garden):
+    """"Robinson Crusoe" answers nothing about Crusoe: the question names him (fuzzy match), so it is a repeat."""
+    from kgcore.core.types import SelectedSentence
+    from kgcore.query.answer import QAKGGenerator
+
+    texts = ["Robinson Crusoe made an umbrella to keep off the rain.", "Crusoe was glad of it."]
+    context = [SelectedSentence(f"s{i}", i, t, t, rank=i + 1, score=1.0, similarity=0.5) for i, t in enumerate(texts)]
+    answer = QAKGGenerator(embedder=garden.embedder).generate("What did Crusoe make to keep off the rain?", context)
+    named = [a for a in answer.short_answers if a["answer"] == "Robinson Crusoe"]
+    assert named and all(a["features"]["repeat"] == 1.0 for a in named)
+    assert answer.text.startswith("an umbrella")
+
+
 def test_short_answers_on_another_methods_context(garden):
     result, answer = ask(garden, "Where did Peter lose his shoes?", method="dense")
     assert result.method == "dense"

@@ -32,8 +32,8 @@ from kgcore.query.answer.base import LazyModels
 from kgcore.query.answer.select import Question, score_sentences
 from kgcore.query.answer.support import UNCALIBRATED, Calibration, check_support, unsupported, with_support
 from kgcore.query.qakg.graph import QAGraph, table_for_sentences
-from kgcore.query.qakg.question import analyse, fuzzy_entities, matched_types, names_of
-from kgcore.query.qakg.score import Evidence, candidates
+from kgcore.query.qakg.question import analyse, names_of
+from kgcore.query.qakg.score import candidates, question_evidence
 from kgcore.query.rerank import Candidate, OfflineReranker, Reranker
 
 MAX_ANSWERS = 5
@@ -104,8 +104,7 @@ class QAKGGenerator(LazyModels):
             return [], None
         info = analyse(question, self.nlp, self.embedder)
         names = names_of({k: label for p in table.pairs for k, label in p.entities + p.answer_entities})
-        evidence = Evidence(fuzzy_entities(names, info.mentions),
-                            matched_types(qa, info, self.embedder) if qa else {}, qa.entity_types if qa else {})
+        evidence = question_evidence(names, qa, info, self.embedder)
         q_sims, a_sims = table.question_vectors @ info.vector, table.answer_vectors @ info.vector
         found = candidates(table.pairs, range(len(table.pairs)), q_sims, a_sims, info, evidence)
         if sentences is not None:

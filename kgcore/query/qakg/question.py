@@ -37,6 +37,9 @@ class QuestionInfo:
     words: set[str]
     mentions: list[str] = field(default_factory=list)
     nouns: list[str] = field(default_factory=list)
+    #: The nouns a wh-determiner asks for ("year" in "what year", "island" in "which large island"): an answer of
+    #: that type is what the question wants, not a repeat of it.
+    asked: list[str] = field(default_factory=list)
 
 
 def expected_type(words: list[str]) -> str | None:
@@ -72,9 +75,11 @@ def analyse(question: str, nlp, embedder: Embedder) -> QuestionInfo:
             mentions.append(" ".join(run))
             run = []
     nouns = [t.lemma_.lower() for t in doc if t.pos_ == "NOUN"]
+    asked = [t.head.lemma_.lower() for t in doc if t.lower_ in ("what", "which") and t.dep_ == "det"
+             and t.head.pos_ == "NOUN"]
     words = [t.lower_ for t in doc if not t.is_punct]
     return QuestionInfo(question, embedder.encode([question])[0], expected_type(words), content(question),
-                        list(dict.fromkeys(mentions)), list(dict.fromkeys(nouns)))
+                        list(dict.fromkeys(mentions)), list(dict.fromkeys(nouns)), list(dict.fromkeys(asked)))
 
 
 def max_edits(name: str) -> int:
@@ -143,13 +148,16 @@ def fuzzy_entities(names: Names, mentions: list[str]) -> dict[str, dict]:
     return found
 
 
-def matched_types(graph: QAGraph, info: QuestionInfo, embedder: Embedder) -> dict[str, float]:
-    """Entity types named by a question noun (same word, or cosine >= :data:`TYPE_MIN_COSINE`) with the cosine."""
-    if not info.nouns or not graph.types:
+def matched_types(graph: QAGraph, info: QuestionInfo, embedder: Embedder,
+                  nouns: list[str] | None = None) -> dict[str, float]:
+    """Entity types named by a question noun (same word, or cosine >= :data:`TYPE_MIN_COSINE`) with the cosine;
+    ``nouns``: only these of the question's (default: all)."""
+    nouns = info.nouns if nouns is None else nouns
+    if not nouns or not graph.types:
         return {}
-    sims = embedder.encode(info.nouns) @ graph.type_vectors.T
+    sims = embedder.encode(nouns) @ graph.type_vectors.T
     found: dict[str, float] = {}
-    for n, noun in enumerate(info.nouns):
+    for n, noun in enumerate(nouns):
         for t in np.flatnonzero(sims[n] >= TYPE_MIN_COSINE).tolist() + \
                  [i for i, name in enumerate(graph.types) if name == noun]:
             found[graph.types[t]] = max(found.get(graph.types[t], 0.0), min(1.0, float(sims[n, t])))

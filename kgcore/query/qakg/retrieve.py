@@ -21,8 +21,8 @@ from kgcore.index.embed import Embedder
 from kgcore.index.loaded import Index
 from kgcore.query.context import apply_budget, elapsed_ms, number_ranks, selected_sentence
 from kgcore.query.qakg.graph import QAGraph, qa_graph
-from kgcore.query.qakg.question import analyse, fuzzy_entities, graph_names, matched_types, plain
-from kgcore.query.qakg.score import Evidence, candidates
+from kgcore.query.qakg.question import analyse, graph_names, plain
+from kgcore.query.qakg.score import Evidence, candidates, question_evidence
 from kgcore.query.rerank import Candidate, Reranker
 
 SEMANTIC_CANDIDATES = 300
@@ -45,8 +45,7 @@ def retrieve_qakg(index: Index, question: str, options: RetrievalOptions, embedd
     scope = index.sentence_scope(options.documents, options.front_matter)
     allowed = np.ones(len(graph.pairs), bool) if scope is None else scope[graph.rows]
     q_sims, a_sims = graph.q_vectors @ info.vector, graph.a_vectors @ info.vector
-    evidence = Evidence(fuzzy_entities(graph_names(index, graph), info.mentions), matched_types(graph, info, embedder),
-                        graph.entity_types)
+    evidence = question_evidence(graph_names(index, graph), graph, info, embedder)
     pool = _pool(graph, evidence, np.maximum(q_sims, a_sims), allowed)
     found = candidates(graph.pairs, pool, q_sims, a_sims, info, evidence)
     timings["match"] = elapsed_ms(start)

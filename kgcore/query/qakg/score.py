@@ -9,7 +9,8 @@ import numpy as np
 
 from kgcore.index.qa import QAPair
 from kgcore.index.qa.base import content
-from kgcore.query.qakg.question import QuestionInfo
+from kgcore.query.qakg.graph import QAGraph
+from kgcore.query.qakg.question import Names, QuestionInfo, fuzzy_entities, matched_types
 from kgcore.query.rerank.base import Candidate, type_agreement
 
 
@@ -20,6 +21,17 @@ class Evidence:
     fuzzy: dict[str, dict] = field(default_factory=dict)
     types: dict[str, float] = field(default_factory=dict)
     entity_types: dict[str, set[str]] = field(default_factory=dict)
+    #: The types the question's wh-determined nouns name ("what year"): answers of these are what it asks for.
+    asked_types: set[str] = field(default_factory=set)
+
+
+def question_evidence(names: Names, graph: QAGraph | None, info: QuestionInfo, embedder) -> Evidence:
+    """A question's :class:`Evidence` against ``names`` and, when given, the QA graph's entity types."""
+    if graph is None:
+        return Evidence(fuzzy_entities(names, info.mentions))
+    asked = set(matched_types(graph, info, embedder, info.asked)) if info.asked else set()
+    return Evidence(fuzzy_entities(names, info.mentions), matched_types(graph, info, embedder), graph.entity_types,
+                    asked)
 
 
 def candidates(pairs: Sequence[QAPair], indices: Sequence[int], q_sims: np.ndarray, a_sims: np.ndarray,
@@ -33,7 +45,9 @@ def candidates(pairs: Sequence[QAPair], indices: Sequence[int], q_sims: np.ndarr
                  if t in evidence.types}
         said = content(f"{pair.question} {pair.answer}") | kinds
         answered = {key for key, _ in pair.answer_entities}
-        typed = {key for key in answered if evidence.entity_types.get(key, set()) & set(evidence.types)}
+        repeated = set(evidence.types) - evidence.asked_types  # types the question names as given, not asked for
+        typed = {key for key in answered if evidence.entity_types.get(key, set()) & repeated}
+        named = typed | set(evidence.fuzzy)  # entities the question names, or names by their type
         c.features = {
             "similarity": float(q_sims[i]),
             "answer_sim": float(a_sims[i]),
@@ -41,7 +55,7 @@ def candidates(pairs: Sequence[QAPair], indices: Sequence[int], q_sims: np.ndarr
             "lexical": len(info.words & said) / len(info.words) if info.words else 0.0,
             "fuzzy": 0.0,
             "type_level": 0.0,
-            "repeat": 1.0 if content(pair.answer) <= info.words or (answered and answered <= typed) else 0.0,
+            "repeat": 1.0 if content(pair.answer) <= info.words or (answered and answered <= named) else 0.0,
         }
         _entity_features(c, evidence)
         out.append(c)

@@ -11,7 +11,10 @@ Every candidate pair carries its features, so the Ask page can say why it ranked
 ``lexical``    share of the question's content words found in the pair's question and answer
 ``fuzzy``      1 - edits/(allowed+1) when the pair mentions an entity the question names (fuzzy match)
 ``type_level`` cosine of a question noun to a type of an entity the pair mentions ("bunnies")
-``repeat``     1 when every content word of the answer is already in the question (no new information)
+``repeat``     1 when the answer brings no new information: every content word of it is already in the
+               question, or it only names entities the question names (fuzzy-matched: "Robinson Crusoe" for
+               a question about Crusoe) or refers to by type ("the bunnies"); not the type a
+               wh-determiner asks for ("which bunnies ...?" -> "Flopsy, Mopsy and Cotton-tail" is new)
 ``sentence``   how much worse the pair's sentence answers the question than the best sentence does: the
                difference of their scores (:mod:`kgcore.query.answer.select`: cosine, question-word overlap,
                answer-type match), 0 for the best sentence's pairs; set by the ``qa-kg`` answerer only
