@@ -90,6 +90,19 @@ def test_frames_give_wh_questions_whose_answers_are_argument_spans():
     assert len({p.id for p in pairs}) == len(pairs)
 
 
+def test_a_place_phrase_that_names_a_time_is_asked_with_when():
+    """The parser takes "on the first of September" for a place ("on" is locative): its pair asks "When" and
+    answers a time, so a "when" question's type agreement finds it."""
+    went = "Crusoe went on board a ship at Hull on the first of September."
+    analysis = {"d/text_0-0": {"sentence": went, "frames": [frame(
+        went, "go", "went", arg("ARG0", "Crusoe", went, "Crusoe", "crusoe"), arg("ARGM-LOC", "at Hull", went, "Hull"),
+        arg("ARGM-LOC", "on the first of September", went, "first"))]}}
+    pairs = {p.answer: p for p in FrameQAGenerator().generate([sentence("text_0-0", went)], analysis)}
+    assert pairs["on the first of September"].question.startswith("When did Crusoe go")
+    assert pairs["on the first of September"].answer_type == "time"
+    assert pairs["at Hull"].question.startswith("Where did Crusoe go") and pairs["at Hull"].answer_type == "place"
+
+
 def test_non_retrievable_sentences_give_no_pairs():
     heading = Sentence("d/text_0-0", 0, 0, 0, LOST, LOST, LOST, "d", role="heading")
     assert FrameQAGenerator().generate([heading], analyses()) == []

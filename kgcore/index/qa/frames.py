@@ -11,6 +11,7 @@ subject (ARG0, passive ARG1)   Who/What + verb + the rest   Who lost one shoe am
 object (ARG1/ARG2/ARG3)        What/Whom + aux + subject    What did Peter lose among the cabbages?
   with a preposition           ... stranded preposition     Who was the father put in a pie by?
 ARGM-LOC / GOL / DIR           Where + aux + subject ...    Where did Peter lose one shoe?
+  that names a time            When ...                     When did Crusoe go on board?
 ARGM-TMP                       When ...                     When did Mrs. Rabbit give Peter a dose of tea?
 ARGM-MNR                       How ...                      How did Peter run?
 ARGM-CAU / PRP                 Why ...                      Why did Peter squeeze under the gate?
@@ -18,6 +19,7 @@ verb + objects (with an        What did X do + adjunct      What did Peter do on
   adjunct to anchor it)
 =============================  ===========================  ===========================================
 
+A place phrase that names a time (:func:`is_temporal`: a time noun, a month or a year) is asked with "When".
 "Who" is chosen for persons: a title (Mr., Mrs., Captain), a person noun (father, sailor, savage) or a proper
 name that acts (ARG0) more often than it is a place (the object of a where-phrase).  Auxiliaries come from the
 verb as written ("had forgotten" -> "had ... forgotten"); a verb without one takes do-support with the
@@ -34,12 +36,15 @@ from dataclasses import dataclass
 
 from kgcore.core.types import RETRIEVABLE, Argument, Frame, Sentence
 from kgcore.index.parse.srl import frames_of
+from kgcore.index.parse.srl.tokens import TEMPORAL_NOUNS
 from kgcore.index.qa.base import QAPair, is_number, is_pronoun, pair_problem, unique_pairs
 
 CORE = ("ARG0", "ARG1", "ARG2", "ARG3", "ARG4")
 ADJUNCTS = {"ARGM-LOC": "where", "ARGM-GOL": "where", "ARGM-DIR": "where", "ARGM-TMP": "when",
             "ARGM-MNR": "how", "ARGM-CAU": "why", "ARGM-PRP": "why"}
 WH_TYPES = {"where": "place", "when": "time", "how": "manner", "why": "reason"}
+MONTHS = frozenset("january february march april may june july august september october november december".split())
+_YEAR = re.compile(r"^1[0-9]{3}$|^20[0-9]{2}$")
 #: Adjuncts that anchor a "What did X do ...?" question.
 ANCHORS = ("ARGM-TMP", "ARGM-CAU", "ARGM-PRP", "ARGM-LOC")
 AUXILIARIES = frozenset(
@@ -294,6 +299,8 @@ class _Context:
         """(wh-word, answer, stranded preposition, answer type) for a non-subject slot ('' when not asked)."""
         if slot.role in ADJUNCTS:
             wh = ADJUNCTS[slot.role]
+            if wh == "where" and is_temporal(slot.text):
+                wh = "when"
             return wh, slot, "", WH_TYPES[wh]
         if slot.role not in CORE or (slot.clausal and slot.role != "ARG1"):
             return "", slot, "", ""
@@ -301,7 +308,7 @@ class _Context:
             return "what", slot, "", "thing"
         first, _, rest = slot.text.partition(" ")
         if first.lower() in LOCATIVE_PREPS and slot.role != "ARG1" and not is_person(slot, self.kinds):
-            return "where", slot, "", "place"
+            return ("when", slot, "", "time") if is_temporal(slot.text) else ("where", slot, "", "place")
         if first.lower() in PREPOSITIONS and rest and not slot.clausal:
             wh = "whom" if is_person(slot, self.kinds) else "what"
             return wh, rest, first.lower(), "person" if wh == "whom" else "thing"
@@ -324,6 +331,17 @@ class _Context:
         if pair is not None:
             pair.answer_entities = self._entities(objects)
         return pair
+
+
+def is_temporal(phrase: str) -> bool:
+    """Whether a prepositional phrase the parser took for a place names a time: a time noun, a month or a year.
+
+    >>> [is_temporal(p) for p in ("on the first of September", "in a quarter of an hour", "in 1632", "at Hull")]
+    [True, True, True, False]
+    """
+    words = [w.strip(".,;:'\"").lower() for w in phrase.split()[1:]]
+    return any(w in TEMPORAL_NOUNS or w.rstrip("s") in TEMPORAL_NOUNS or w in MONTHS or _YEAR.match(w)
+               for w in words)
 
 
 def _sentence_case(text: str) -> str:
