@@ -46,7 +46,9 @@ FEATURES = {
     "lexical": ("lexical", "share of the question's content words found in the pair's question and answer"),
     "fuzzy": ("fuzzy match", "1 - edits/(allowed+1) when the pair mentions an entity the question names"),
     "type_level": ("type-level", "cosine of a question noun to a type of an entity the pair mentions"),
-    "repeat": ("repeat", "1 when every content word of the answer is already in the question (counts against it)"),
+    "repeat": ("repeat", "1 when the answer adds nothing: its content words are all in the question, or it only "
+                         "names entities the question names, by name or by type (counts against it); the type a "
+                         "'which X' question asks for is not a repeat"),
     "sentence": ("sentence", "how much worse the pair's sentence answers the question than the best sentence "
                              "(cosine + question-word overlap + answer-type match, the extractive answerer's "
                              "sentence score); 0 for the best sentence"),
