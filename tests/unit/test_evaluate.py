@@ -237,3 +237,27 @@ def test_bench_report_shows_the_fused_target_with_its_intervals(tmp_path):
     assert "### Held-out sets (mean margin -0.008, never loses: **no**)" in text
     assert "| obliqa-test@200 | 0.513 | 0.521 (hybrid) | -0.008 | -0.04 … 0.02 | tie |" in text
     assert "### Dev sets" not in text  # no dev target in the file
+
+
+def test_bench_pools_each_collections_held_out_rounds_before_judging_the_fused_target():
+    """``fused_quality.pooled``: a round whose margin is below zero counts with the others' questions."""
+    import importlib.util
+    import sys
+    sys.path.insert(0, str(ROOT / "bench"))
+    spec = importlib.util.spec_from_file_location("bench_fused_quality", ROOT / "bench" / "fused_quality.py")
+    fq = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = fq  # its dataclasses look their module up
+    spec.loader.exec_module(fq)
+    scores = {"test": {"groundedkg": [0.0, 1.0], "dense": [1.0, 1.0]},           # this round alone loses
+              "test2": {"groundedkg": [1.0, 1.0, 1.0], "dense": [0.0, 0.0, 1.0]},
+              "dev": {"groundedkg": [0.0], "dense": [1.0]}}                     # dev is never pooled
+    rows = [{"set": f"crusoe-{split}", "variant": variant, "budget_words": 200, "per_question": values,
+             "recall": sum(values) / len(values), "evidence": 1.0}
+            for split, by_variant in scores.items() for variant, values in by_variant.items()]
+    rows += [{**r, "variant": v} for r in rows if r["variant"] == "dense" for v in ("bm25", "hybrid")]
+    alone = fq.target([r for r in rows if r["set"] == "crusoe-test"])
+    pooled = fq.target(fq.pooled(rows))
+    assert alone["never_loses"] is False and alone["per_set"]["crusoe-test@200"]["margin"] == -0.5
+    assert list(pooled["per_set"]) == ["crusoe-held-out@200"]
+    assert pooled["per_set"]["crusoe-held-out@200"]["margin"] == 0.2  # (4 - 3) / 5 questions
+    assert pooled["never_loses"] is True
