@@ -38,6 +38,7 @@ def candidates(pairs: Sequence[QAPair], indices: Sequence[int], q_sims: np.ndarr
                info: QuestionInfo, evidence: Evidence) -> list[Candidate]:
     """One :class:`Candidate` per pair index, with its features (``q_sims``/``a_sims`` indexed like pairs)."""
     out = []
+    repeated = set(evidence.types) - evidence.asked_types  # types the question names as given, not asked for
     for i in indices:
         pair = pairs[i]
         c = Candidate(int(i), pair)
@@ -45,7 +46,6 @@ def candidates(pairs: Sequence[QAPair], indices: Sequence[int], q_sims: np.ndarr
                  if t in evidence.types}
         said = content(f"{pair.question} {pair.answer}") | kinds
         answered = {key for key, _ in pair.answer_entities}
-        repeated = set(evidence.types) - evidence.asked_types  # types the question names as given, not asked for
         typed = {key for key in answered if evidence.entity_types.get(key, set()) & repeated}
         named = typed | set(evidence.fuzzy)  # entities the question names, or names by their type
         c.features = {
