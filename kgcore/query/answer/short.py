@@ -66,9 +66,10 @@ class QAKGGenerator(LazyModels):
                  qa: QAGraph | None = None, calibration: Calibration = UNCALIBRATED) -> Answer:
         """Short answers to ``question`` from ``context``; ``qa`` (the index's QA graph) supplies stored pairs,
         ``calibration`` the support check's threshold (the collection's, :mod:`~kgcore.query.answer.calibration`)."""
-        scores = self.sentence_scores(question, context)
+        parsed = Question.parse(question, self.nlp)  # one spaCy parse for choosing sentences and pairs
+        scores = self.sentence_scores(question, context, parsed)
         table, graph_note = self._table([s for s in context if s.id in scores], qa)
-        ranked, expected = self.rank(question, table, qa, scores)
+        ranked, expected = self.rank(question, table, qa, scores, parsed.doc)
         answers = group_answers(ranked, statements=expected == "action")
         confident = confidence(answers[0]["score"]) if answers else 0.0
         notes = [graph_note] if graph_note else []
@@ -88,21 +89,25 @@ class QAKGGenerator(LazyModels):
                         notes=notes, short_answers=answers, confidence=round(confident, 3))
         return with_support(answer, check_support(question, answer, context, self.nlp, self.embedder, calibration))
 
-    def sentence_scores(self, question: str, context: Sequence[SelectedSentence]) -> dict[str, float]:
+    def sentence_scores(self, question: str, context: Sequence[SelectedSentence],
+                        parsed: Question | None = None) -> dict[str, float]:
         """Per candidate sentence of ``context`` (:func:`~kgcore.query.answer.select.score_sentences`), its score
-        minus the best one's: 0 for the best sentence, negative for the others."""
+        minus the best one's: 0 for the best sentence, negative for the others; ``parsed``: the question's parse
+        when the caller has it."""
         if not context:
             return {}
-        scored = score_sentences(question, Question.parse(question, self.nlp), context, self.nlp, self.embedder)
+        parsed = parsed or Question.parse(question, self.nlp)
+        scored = score_sentences(question, parsed, context, self.nlp, self.embedder)
         return {s.sentence.id: s.score - scored[0].score for s in scored}
 
     def rank(self, question: str, table: QATable, qa: QAGraph | None = None,
-             sentences: Mapping[str, float] | None = None) -> tuple[list[Candidate], str | None]:
+             sentences: Mapping[str, float] | None = None, doc=None) -> tuple[list[Candidate], str | None]:
         """The table's pairs scored for ``question``, best first, and the answer type the question expects;
-        ``sentences`` (from :meth:`sentence_scores`) gives each pair its ``sentence`` feature."""
+        ``sentences`` (from :meth:`sentence_scores`) gives each pair its ``sentence`` feature; ``doc``: the
+        question's spaCy parse when the caller has it."""
         if not table.pairs:
             return [], None
-        info = analyse(question, self.nlp, self.embedder)
+        info = analyse(question, self.nlp, self.embedder, doc)
         names = names_of({k: label for p in table.pairs for k, label in p.entities + p.answer_entities})
         evidence = question_evidence(names, qa, info, self.embedder)
         q_sims, a_sims = table.question_vectors @ info.vector, table.answer_vectors @ info.vector

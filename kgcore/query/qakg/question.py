@@ -63,9 +63,9 @@ def expected_type(words: list[str]) -> str | None:
     return None
 
 
-def analyse(question: str, nlp, embedder: Embedder) -> QuestionInfo:
-    """The :class:`QuestionInfo` of ``question`` (one spaCy parse, one embedding)."""
-    doc = nlp(question)
+def analyse(question: str, nlp, embedder: Embedder, doc=None) -> QuestionInfo:
+    """The :class:`QuestionInfo` of ``question`` (one spaCy parse, unless the caller has ``doc``; one embedding)."""
+    doc = nlp(question) if doc is None else doc
     mentions = [e.text for e in doc.ents if e.label_ in ENTITY_LABELS]
     run: list[str] = []
     for token in list(doc) + [None]:
