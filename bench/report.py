@@ -172,11 +172,13 @@ def fused_section(data: dict | None) -> str:
         return "## Fused ranking against text retrieval\n\n" + missing("fused_quality.json", "fused_quality.py")
     parts = ["## Fused ranking against text retrieval",
              "GroundedKG's default (fused) ranking against the best of dense, BM25 and hybrid at equal words: "
-             "answer-token recall (books), evidence-paragraph recall (QASPER), gold-passage recall (ObliQA). "
+             "answer-token recall (books, papers), evidence-paragraph recall (QASPER), gold-passage recall (ObliQA). "
              "The interval is a paired bootstrap over the questions; a margin whose interval holds 0 is a tie."]
     titles = {"test": "Held-out sets", "test2": "Second held-out round, written at stop 33",
               "test3": "Third held-out round, written at stop 34",
               "pooled": "Every held-out round of a collection pooled (a view chosen after the third round's results)",
+              "unseen": "A collection kind no decision saw: eight RAG papers (PDF), each question asked within its "
+                        "paper (bench/papers_qa.csv, run once at stop 35)",
               "dev": "Dev sets"}
     for split, title in titles.items():
         found = data.get("target", {}).get(split)
