@@ -42,6 +42,7 @@ from kgcore.core.types import Sentence
 
 #: Share of sentences with first-person singular pronouns outside quotes above which a book is first-person.
 FIRST_PERSON_THRESHOLD = 0.3
+QUOTE_MARKS = ('"', "\u201c", "\u201d")
 #: Longest narrator name accepted from the user or the text.
 
 _PRONOUN_RE = re.compile(r"\b(I|me|Me|my|My|myself|Myself|mine|Mine)\b(?!['\u2019])")
@@ -59,6 +60,8 @@ _NOT_NAMES = frozenset(
 #: Words before a capital "I" that make it a roman numeral ("CHAPTER I", "King Charles I").
 _NUMERAL_CONTEXT = frozenset("chapter book part volume section letter act scene king queen charles henry james".split())
 _NUMERAL_RE = re.compile(r"[IVXLCDM]+\.?")
+#: What follows a sentence-opening quote mark that re-opens a continued quotation: a word, maybe after a space.
+_REOPENS = re.compile(r"\s?[\w'\u2018]")
 
 
 @dataclass(frozen=True)
@@ -87,7 +90,9 @@ def outside_quotes(text: str, inside: bool = False) -> tuple[list[tuple[int, int
     ``inside`` says the text starts within a quotation (a quote carried on
     from the previous sentence).  A quote mark that opens a sentence while
     a quotation is already open re-opens it, as when a quoted speech runs
-    over several paragraphs and each paragraph starts with a quote mark.
+    over several paragraphs and each paragraph starts with a quote mark;
+    one followed by a space and no word closes it (the sentence splitter
+    cut after the speech's last word: ``" -- "No," says he``).
 
     >>> outside_quotes('He said, "Go," and went.')
     ([(0, 9), (14, 24)], False)
@@ -95,13 +100,15 @@ def outside_quotes(text: str, inside: bool = False) -> tuple[list[tuple[int, int
     ([], True)
     >>> outside_quotes('And you." He left.', inside=True)
     ([(9, 18)], False)
+    >>> outside_quotes('" -- "No," says he, "no gun."', inside=True)
+    ([(1, 5), (10, 20)], False)
     """
     ranges, start = [], None if inside else 0
     for i, ch in enumerate(text):
         if ch not in '"\u201c\u201d':
             continue
         opening = ch == "\u201c" or (ch == '"' and not inside)
-        if ch == '"' and inside and not text[:i].strip():
+        if ch == '"' and inside and not text[:i].strip() and _REOPENS.match(text, i + 1):
             continue  # a continued quotation re-opened at the sentence start
         if opening and not inside:
             if start is not None and i > start:
@@ -202,15 +209,19 @@ def narrator_for(sentences: Sequence[Sentence], option: str = "auto") -> Narrato
 def resolve_narrator(sentences: Sequence[Sentence], narrator: Narrator) -> tuple[list[Sentence], Narrator]:
     """Rewrite the narrator's pronouns in every sentence's ``resolved`` text.
 
-    Quote state is carried from sentence to sentence and reset at chunk
-    boundaries, so a long quoted speech keeps its own "I".
+    Quote state is carried from sentence to sentence, so a long quoted speech
+    keeps its own "I"; it is reset at chunk boundaries and at a paragraph
+    that does not open with a quote mark (a speech running over paragraphs
+    re-opens each with one), so one unbalanced quote mark cannot hide the
+    narrator for the rest of a chapter.
     """
     if not narrator.name:
         return list(sentences), narrator
-    out, inside, chunk, total = [], False, None, 0
+    out, inside, chunk, paragraph, total = [], False, None, None, 0
     for s in sentences:
-        if s.chunk != chunk:
-            inside, chunk = False, s.chunk
+        if s.chunk != chunk or (s.paragraph != paragraph and not s.normalized.lstrip().startswith(QUOTE_MARKS)):
+            inside = False
+        chunk, paragraph = s.chunk, s.paragraph
         resolved, inside, count = _resolve(s.resolved or s.normalized, narrator.name, inside)
         out.append(dataclasses.replace(s, resolved=resolved) if count else s)
         total += count

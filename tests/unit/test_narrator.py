@@ -64,6 +64,29 @@ def test_quote_state_resets_at_chunk_boundaries():
     assert out[0].resolved == '"I shall speak long.' and out[1].resolved == "Tom went home." and narrator.resolved == 1
 
 
+def test_a_quote_mark_that_ends_a_cut_speech_closes_it():
+    """Defoe: '"So you kill them?" says I; "why, you have no guns.' / '" -- "No," says he, ...': the sentence
+    splitter cut after "guns."; the next sentence's opening quote mark closes that speech, it does not re-open
+    it (which hid the narrator for the rest of the chapter)."""
+    texts = ['"So you kill them?" says I; "why, you have no guns.', '" -- "No," says he, "no gun."',
+             "Then I went on."]
+    out, narrator = resolve_narrator(sentences(*texts), narrator_for(sentences(*texts), "Tom"))
+    assert [s.resolved for s in out] == ['"So you kill them?" says Tom; "why, you have no guns.',
+                                         '" -- "No," says he, "no gun."', "Then Tom went on."]
+    assert narrator.resolved == 2
+
+
+def test_quote_state_resets_at_a_paragraph_not_opening_with_a_quote_mark():
+    """A stray quote mark leaves at most its paragraph inside a quotation; a speech running over paragraphs
+    re-opens each with a quote mark and stays a speech."""
+    def paragraphs(*texts):
+        return [Sentence(f"text_0-{i}", 0, i, i, t, t, t, paragraph=i) for i, t in enumerate(texts)]
+
+    texts = ['He shouted "Stop and left.', "I followed him.", '"I speak on,', '"and I end here," I said.']
+    out, _ = resolve_narrator(paragraphs(*texts), narrator_for(paragraphs(*texts), "Tom"))
+    assert [s.resolved for s in out][1:] == ["Tom followed him.", '"I speak on,', '"and I end here," Tom said.']
+
+
 def test_narrator_options():
     assert narrator_for(sentences("I ran.", "I slept."), "none") is None
     assert narrator_for(sentences("Peter ran.", "Peter slept."), "auto") is None
