@@ -80,12 +80,15 @@ def action_slug(label: str) -> str:
 
 def is_proper_name(label: str) -> bool:
     """Whether an entity label is a name (its first letter is a capital): parsers label common nouns by lemma.
+    The unresolved first person "I" is not: it is whoever speaks, so it stays inside its document.
 
     >>> is_proper_name("Mr. McGregor"), is_proper_name("RAG"), is_proper_name("fir tree"), is_proper_name("1632")
     (True, True, False, False)
+    >>> is_proper_name("I")
+    False
     """
     first = next((ch for ch in label if ch.isalpha()), "")
-    return first.isupper()
+    return first.isupper() and label.strip() != "I"
 
 
 def scoped_id(doc_id: str, key: str, proper: bool = False) -> str:

@@ -79,3 +79,17 @@ def test_node_link_round_trip_and_networkx():
     assert nxg.number_of_nodes() == len(g.nodes) and nxg.number_of_edges() == len(g.edges)
     assert nxg.nodes["tea"]["texts"] == ["some camomile tea"]
     assert g.neighbors("tea") == {n for n in g.nodes if n.startswith(("make", "give"))}
+
+
+def test_names_are_shared_across_documents_but_an_unresolved_i_is_not():
+    """Two first-person documents' "I" are two speakers: merged, they would make one shared entity of them."""
+    from kgcore.index.graph import merge_graphs
+
+    def speaker(doc_id: str) -> GroundedGraph:
+        sg = SentenceGraph(f"{doc_id}/text_0-0", (
+            LocalNode("i", "I", ("I",), "entity", "i", 0), LocalNode("r", "Raoul", ("Raoul",), "entity", "raoul", 9)), ())
+        return build_graph([sg], doc_id=doc_id)
+
+    merged = merge_graphs([speaker("memoir"), speaker("diary")])
+    assert sorted(merged.nodes) == ["diary/i", "memoir/i", "raoul"]
+    assert merged.nodes["raoul"].grounded_texts == ["memoir/text_0-0", "diary/text_0-0"]
