@@ -1,6 +1,6 @@
 """Indexing one document on its own into a shard: the stages in order, with timings and progress.
 
-    load (sentences) -> coref (+ narrator) -> parse -> graph -> embed -> qa (question–answer pairs, embedded)
+    load (sentences) -> coref (+ narrator, speakers) -> parse -> graph -> embed -> qa (question–answer pairs, embedded)
 
 ``progress(stage, done, total)`` is called as stages advance, so the CLI can
 draw a bar and the app a progress widget.  Linking the shard into its
@@ -20,7 +20,7 @@ from kgcore.core.document import Document
 from kgcore.core.errors import KgcoreError
 from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import IndexOptions, Settings
-from kgcore.core.types import PARSED, Sentence
+from kgcore.core.types import RETRIEVABLE, Sentence
 from kgcore.core.version import __version__
 from kgcore.index.bounds import cap_analysis
 from kgcore.index.coref import CorefResolver, get_resolver
@@ -34,6 +34,7 @@ from kgcore.index.qa import generate_pairs, qa_generators
 from kgcore.index.qa.files import embed_pairs
 from kgcore.index.sentences import split_sentences
 from kgcore.index.shard import DocumentShard
+from kgcore.index.speakers import resolve_speakers
 
 STAGES = ("load", "coref", "parse", "graph", "embed", "qa", "store")
 StageProgress = Callable[[str, int, int], None]
@@ -90,7 +91,8 @@ def build_shard(document: Document, options: IndexOptions, settings: Settings, t
 
 def _sentences(document: Document, options: IndexOptions, settings: Settings, timer: StageTimer,
                resolver: CorefResolver | None = None) -> tuple[list[Sentence], Narrator | None]:
-    """The load (sentence splitting) and coref stages: resolved sentences and the narrator found, if any."""
+    """The load (sentence splitting) and coref stages (coreference, the narrator, the speakers of quotations):
+    resolved sentences and the narrator found, if any."""
     with timer.stage("load"):
         sentences = split_sentences(document, load_spacy(settings.spacy_model), settings.chunk_tokens,
                                     settings.max_sentence_words, settings.parse_processes)
@@ -98,9 +100,12 @@ def _sentences(document: Document, options: IndexOptions, settings: Settings, ti
         raise KgcoreError(f"{document.name}: no sentences found after cleaning")
     settings.check_limit(document.source_name or document.name, "max_sentences", len(sentences))
     with timer.stage("coref"):
-        parsed = [s for s in sentences if s.role in PARSED]
+        # Prose only: a heading ("CHAPTER XVI -- ...") is no antecedent of the next chapter's "he".
+        parsed = [s for s in sentences if s.role in RETRIEVABLE]
         resolver = resolver or get_resolver(options.coref, settings)
         resolved, narrator = _resolve_narrator(resolver.resolve(parsed), options)
+        if options.coref != "none":
+            resolved = resolve_speakers(resolved, narrator.name if narrator else "")[0]
         by_id = {s.id: s for s in resolved}
         return [by_id.get(s.id, s) for s in sentences], narrator
 
@@ -112,7 +117,7 @@ def _graph(sentences: list[Sentence], options: IndexOptions, settings: Settings,
         parser = parser or get_parser(options.parser, settings)
         if parser.name != options.parser:
             raise KgcoreError(f"parser {parser.name!r} given for an index declared as {options.parser!r}")
-        parsed = [s for s in sentences if s.role in PARSED]  # tables, equations, references stay text only
+        parsed = [s for s in sentences if s.role in RETRIEVABLE]  # tables, equations, references stay text only
         sentence_graphs = parser.parse(parsed, progress=lambda d, t: timer.report("parse", d, t))
     with timer.stage("graph"):
         graph = build_graph(sentence_graphs, sentences[0].doc_id if sentences else "")

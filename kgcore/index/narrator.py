@@ -43,7 +43,6 @@ from kgcore.core.types import Sentence
 #: Share of sentences with first-person singular pronouns outside quotes above which a book is first-person.
 FIRST_PERSON_THRESHOLD = 0.3
 QUOTE_MARKS = ('"', "\u201c", "\u201d")
-#: Longest narrator name accepted from the user or the text.
 
 _PRONOUN_RE = re.compile(r"\b(I|me|Me|my|My|myself|Myself|mine|Mine)\b(?!['\u2019])")
 _NAME = r"((?:[A-Z][a-z]+)(?:\s+[A-Z][a-z]+){0,2})"
@@ -128,7 +127,7 @@ def first_person_share(texts: Iterable[str]) -> float:
     for text in texts:
         total += 1
         ranges, inside = outside_quotes(text, inside)
-        if any(_narrator_pronouns(text, ranges)):
+        if any(first_person_pronouns(text, ranges)):
             hits += 1
     return hits / total if total else 0.0
 
@@ -166,14 +165,15 @@ def resolve_first_person(text: str, name: str, inside: bool = False) -> tuple[st
 def _resolve(text: str, name: str, inside: bool) -> tuple[str, bool, int]:
     ranges, inside_after = outside_quotes(text, inside)
     pieces, last, count = [], 0, 0
-    for m in _narrator_pronouns(text, ranges):
+    for m in first_person_pronouns(text, ranges):
         word = m.group(1).lower()
         pieces += [text[last:m.start()], name + "'s" if word in ("my", "mine") else name]
         last, count = m.end(), count + 1
     return "".join(pieces) + text[last:], inside_after, count
 
 
-def _narrator_pronouns(text: str, ranges: list[tuple[int, int]]):
+def first_person_pronouns(text: str, ranges: list[tuple[int, int]]):
+    """The first-person singular pronouns of ``text`` inside ``ranges`` (regex matches), roman numerals left out."""
     for start, end in ranges:
         for m in _PRONOUN_RE.finditer(text, start, end):
             if m.group(1) == "I" and _roman_numeral(text, m.start(), m.end()):

@@ -73,8 +73,8 @@ def test_index_resolves_the_narrator_into_graph_and_manifest(story_engine):
     assert father.resolved.startswith("Tom Harlow's father")
     assert any(e.source == "story/father" and e.target == "tom harlow" and e.edge_role == "poss"
                for e in index.graph.edges)
-    speech = next(s for s in index.sentences if s.original.startswith('"I will build'))
-    assert speech.resolved.startswith('"I will build') and "Tom Harlow said" in speech.resolved
+    speech = next(s for s in index.sentences if s.original.startswith('"I will build'))  # "I said": his own words
+    assert speech.resolved == '"Tom Harlow will build a hut before the rains," Tom Harlow said to the parrot.'
     plain = story_engine.index("story-plain")
     assert plain.manifest.document("story-plain").manifest.narrator is None and "tom harlow" in plain.graph.nodes
     assert len(plain.graph.nodes["tom harlow"].grounded_texts) == 1
@@ -94,6 +94,38 @@ def test_a_question_naming_the_narrator_reaches_i(story_engine):
     plain = story_engine.retrieve("story-plain", question, RetrievalOptions(budget_words=0))
     row = next(s for s in plain.sentences if "taught me" in s.text)
     assert not any(labels.get(a["query_node"]) == "Harlow" for a in row.aligned)
+
+
+# A third-person story with dialogue and a chapter heading, written for these tests.
+DIALOGUE = """Raoul waited by the lake for an hour.
+
+"I have seen a light twice," said Raoul.
+
+CHAPTER II -- THE LAKE
+
+He rowed across the water in silence.
+
+"I know my way," Christine replied, "and I am not afraid."
+"""
+
+
+def test_quoted_first_person_is_its_speaker_and_a_heading_is_no_antecedent(tmp_path):
+    from kgcore.index.load import load_text
+    from kgcore.index.pipeline import index_document
+    from kgcore.index.store import Store
+
+    store = Store(tmp_path / "store")
+    index_document(load_text(DIALOGUE, "lake"), store, IndexOptions())
+    index = store.load("lake")
+    by_start = {s.original[:12]: s.resolved for s in index.sentences}
+    assert by_start['"I have seen'] == '"Raoul have seen a light twice," said Raoul.'
+    assert by_start['"I know my w'] == ('"Christine know Christine\'s way," Christine replied, '
+                                        '"and Christine am not afraid."')
+    assert by_start["He rowed acr"] == "Raoul rowed across the water in silence."  # the heading breaks no chain
+    assert "lake/i" not in index.graph.nodes and "i" not in index.graph.nodes
+    christine = index.graph.nodes["christine"]
+    assert len(christine.grounded_texts) == 1 and any(e.source == "christine" or e.target == "christine"
+                                                      for e in index.graph.edges)
 
 
 def test_cli_narrator_option(tmp_path, capsys):

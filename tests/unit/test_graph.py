@@ -86,8 +86,9 @@ def test_names_are_shared_across_documents_but_an_unresolved_i_is_not():
     from kgcore.index.graph import merge_graphs
 
     def speaker(doc_id: str) -> GroundedGraph:
-        sg = SentenceGraph(f"{doc_id}/text_0-0", (
-            LocalNode("i", "I", ("I",), "entity", "i", 0), LocalNode("r", "Raoul", ("Raoul",), "entity", "raoul", 9)), ())
+        nodes = (LocalNode("i", "I", ("I",), "entity", "i", 0),
+                 LocalNode("r", "Raoul", ("Raoul",), "entity", "raoul", 9))
+        sg = SentenceGraph(f"{doc_id}/text_0-0", nodes, ())
         return build_graph([sg], doc_id=doc_id)
 
     merged = merge_graphs([speaker("memoir"), speaker("diary")])
