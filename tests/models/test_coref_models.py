@@ -222,3 +222,12 @@ def test_whole_book_resolves_the_paper_sentence(heuristic):
 
 def test_heuristic_is_the_default_backend():
     assert get_resolver().name == "heuristic"
+
+
+def test_a_names_gender_is_learned_from_the_document(resolve):
+    """"Raoul" and "Christine" are in no name list: both agreed with "he" and "she", so "She sang" went to the
+    nearer subject, Raoul.  Their own possessives ("Raoul shook his head") say which is which."""
+    story = ["Raoul shook his head.", "Christine put her hand on the rail.", "Raoul raised his hat.",
+             "Christine lowered her eyes.", "Raoul looked at Christine across the stage.", "She sang softly."]
+    assert resolve(*story)[-1] == "Christine sang softly."
+    assert resolve(*story[-2:])[-1] == "Raoul sang softly."  # without the votes: unknown gender, nearest subject

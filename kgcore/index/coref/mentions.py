@@ -47,8 +47,9 @@ ANIMAL_NOUNS = _words(
     "horse pony donkey goat kid sheep lamb pig parrot creature animal beast frog toad duck goose hare "
     "deer lion tiger leopard monkey seal turtle tortoise"
 )
-FEMALE_TITLES = _words("mrs mrs. miss ms ms. lady madam madame queen princess dame aunt")
-MALE_TITLES = _words("mr mr. sir lord king prince duke uncle master")
+FEMALE_TITLES = _words("mrs mrs. miss ms ms. lady madam madame queen princess dame aunt mme mme. mlle mlle. "
+                       "mademoiselle countess")
+MALE_TITLES = _words("mr mr. sir lord king prince duke uncle master m. monsieur count comte viscount vicomte")
 TITLES = FEMALE_TITLES | MALE_TITLES
 FEMALE_NAMES = _words(
     "mary anne ann jane elizabeth emma alice sarah susan margaret catherine kate lucy charlotte emily "
@@ -124,6 +125,8 @@ class ParsedSentence:
     mentions: list[Mention]
     pronouns: list[Pronoun]
     persons: set[str] = field(default_factory=set)
+    #: (name part, "m"/"f") for each name of unknown gender that a possessive of its own clause genders.
+    gender_votes: list[tuple[str, str]] = field(default_factory=list)
 
 
 def parse_mentions(doc) -> ParsedSentence:
@@ -141,7 +144,22 @@ def parse_mentions(doc) -> ParsedSentence:
             if group is not None:
                 mentions.append(group)
     pronouns = [p for p in (_pronoun(t) for t in doc if t.lower_ in PRONOUNS) if p is not None]
-    return ParsedSentence(mentions, pronouns, persons)
+    return ParsedSentence(mentions, pronouns, persons, gender_votes(doc))
+
+
+def gender_votes(doc) -> list[tuple[str, str]]:
+    """"Raoul shook his head", "Christine put her hand ...": a name of unknown gender as the subject whose direct
+    object a "his"/"her" determines votes that gender for each of its name parts (most such possessives are the
+    subject's; :func:`kgcore.index.coref.heuristic.learned_genders` takes the document's majority)."""
+    votes = []
+    for tok in doc:
+        if tok.dep_ != "poss" or tok.lower_ not in ("his", "her") or tok.head.dep_ != "dobj":
+            continue
+        subjects = [c for c in tok.head.head.children if c.dep_ == "nsubj" and c.pos_ == "PROPN"]
+        if len(subjects) == 1:
+            gender, _kind, names = _name_semantics(subjects[0])
+            votes += [(n, "m" if tok.lower_ == "his" else "f") for n in sorted(names)] if gender is None else []
+    return votes
 
 
 def _is_candidate(tok) -> bool:
