@@ -20,7 +20,7 @@ from kgcore.core.document import Document
 from kgcore.core.errors import KgcoreError
 from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import IndexOptions, Settings
-from kgcore.core.types import RETRIEVABLE, Sentence
+from kgcore.core.types import PARSED, RETRIEVABLE, Sentence
 from kgcore.core.version import __version__
 from kgcore.index.bounds import cap_analysis
 from kgcore.index.coref import CorefResolver, get_resolver
@@ -117,7 +117,7 @@ def _graph(sentences: list[Sentence], options: IndexOptions, settings: Settings,
         parser = parser or get_parser(options.parser, settings)
         if parser.name != options.parser:
             raise KgcoreError(f"parser {parser.name!r} given for an index declared as {options.parser!r}")
-        parsed = [s for s in sentences if s.role in RETRIEVABLE]  # tables, equations, references stay text only
+        parsed = [s for s in sentences if s.role in PARSED]  # tables, equations, references stay text only
         sentence_graphs = parser.parse(parsed, progress=lambda d, t: timer.report("parse", d, t))
     with timer.stage("graph"):
         graph = build_graph(sentence_graphs, sentences[0].doc_id if sentences else "")

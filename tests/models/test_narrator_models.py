@@ -122,6 +122,8 @@ def test_quoted_first_person_is_its_speaker_and_a_heading_is_no_antecedent(tmp_p
     assert by_start['"I know my w'] == ('"Christine know Christine\'s way," Christine replied, '
                                         '"and Christine am not afraid."')
     assert by_start["He rowed acr"] == "Raoul rowed across the water in silence."  # the heading breaks no chain
+    heading = next(s for s in index.sentences if s.original.startswith("CHAPTER II"))
+    assert heading.role == "heading" and index.graph.nodes_in_sentence(heading.id)  # still in the graph
     assert "lake/i" not in index.graph.nodes and "i" not in index.graph.nodes
     christine = index.graph.nodes["christine"]
     assert len(christine.grounded_texts) == 1 and any(e.source == "christine" or e.target == "christine"
