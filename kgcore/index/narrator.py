@@ -164,12 +164,32 @@ def resolve_first_person(text: str, name: str, inside: bool = False) -> tuple[st
 
 def _resolve(text: str, name: str, inside: bool) -> tuple[str, bool, int]:
     ranges, inside_after = outside_quotes(text, inside)
+    resolved, count = rewrite_first_person(text, ranges, name)
+    return resolved, inside_after, count
+
+
+def rewrite_first_person(text: str, ranges: list[tuple[int, int]], name: str,
+                         sentence_case: bool = False) -> tuple[str, int]:
+    """``text`` with the first-person singular pronouns inside ``ranges`` replaced by ``name`` ("my"/"mine" ->
+    possessive; with ``sentence_case``, a name such as "the Persian" capitalised where it opens the sentence); and
+    how many.
+
+    >>> rewrite_first_person('"I lost my hat," I said.', [(0, 15)], "the Persian", sentence_case=True)
+    ('"The Persian lost the Persian\\'s hat," I said.', 2)
+    """
     pieces, last, count = [], 0, 0
     for m in first_person_pronouns(text, ranges):
-        word = m.group(1).lower()
-        pieces += [text[last:m.start()], name + "'s" if word in ("my", "mine") else name]
+        new = name + "'s" if m.group(1).lower() in ("my", "mine") else name
+        if sentence_case and new[:4] == "the " and not text[: m.start()].strip(" \"'\u201c\u2018"):
+            new = new[:1].upper() + new[1:]
+        pieces += [text[last:m.start()], new]
         last, count = m.end(), count + 1
-    return "".join(pieces) + text[last:], inside_after, count
+    return "".join(pieces) + text[last:], count
+
+
+def opens_with_quote(text: str) -> bool:
+    """Whether ``text`` opens with a quotation mark: a paragraph that does may continue an open quotation."""
+    return text.lstrip().startswith(QUOTE_MARKS)
 
 
 def first_person_pronouns(text: str, ranges: list[tuple[int, int]]):
@@ -219,7 +239,7 @@ def resolve_narrator(sentences: Sequence[Sentence], narrator: Narrator) -> tuple
         return list(sentences), narrator
     out, inside, chunk, paragraph, total = [], False, None, None, 0
     for s in sentences:
-        if s.chunk != chunk or (s.paragraph != paragraph and not s.normalized.lstrip().startswith(QUOTE_MARKS)):
+        if s.chunk != chunk or (s.paragraph != paragraph and not opens_with_quote(s.normalized)):
             inside = False
         chunk, paragraph = s.chunk, s.paragraph
         resolved, inside, count = _resolve(s.resolved or s.normalized, narrator.name, inside)

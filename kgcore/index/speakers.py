@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 
 from kgcore.core.types import Sentence
-from kgcore.index.narrator import QUOTE_MARKS, first_person_pronouns, outside_quotes
+from kgcore.index.narrator import opens_with_quote, outside_quotes, rewrite_first_person
 
 SPEECH_VERBS = frozenset(
     """say says said cry cries cried reply replies replied ask asks asked answer answers answered exclaim exclaims
@@ -96,14 +96,15 @@ def resolve_speakers(sentences: Sequence[Sentence], narrator: str = "") -> tuple
     out: list[Sentence] = []
     total, previous = 0, ""
     for paragraph in _paragraphs(sentences):
-        quotes, ends_inside = _quotations(paragraph)
-        speakers = set().union(*(speaker_in(s.normalized, outside_quotes(s.normalized, inside)[0], narrator)
-                                 for s, inside in zip(paragraph, _starts_inside(paragraph))))
-        continues = previous and not speakers and _opens_with_quote(paragraph[0])
+        texts = [s.resolved or s.normalized for s in paragraph]
+        outside, ends_inside = _outside_quotes(texts)
+        written = [s.normalized for s in paragraph]
+        speakers = set().union(*(speaker_in(t, r, narrator) for t, r in zip(written, _outside_quotes(written)[0])))
+        continues = previous and not speakers and opens_with_quote(texts[0])
         speaker = next(iter(speakers)) if len(speakers) == 1 else previous if continues else ""  # "": nobody
-        for sentence, (outside, _) in zip(paragraph, quotes):
-            text = sentence.resolved or sentence.normalized
-            resolved, count = _rewrite(text, _inside(outside, len(text)), speaker) if speaker else (text, 0)
+        for sentence, text, ranges in zip(paragraph, texts, outside):
+            inside = _inside(ranges, len(text))
+            resolved, count = rewrite_first_person(text, inside, speaker, sentence_case=True) if speaker else (text, 0)
             out.append(dataclasses.replace(sentence, resolved=resolved) if count else sentence)
             total += count
         previous = speaker if ends_inside else ""
@@ -120,26 +121,14 @@ def _paragraphs(sentences: Sequence[Sentence]) -> list[list[Sentence]]:
     return groups
 
 
-def _quotations(paragraph: list[Sentence]) -> tuple[list[tuple[list[tuple[int, int]], bool]], bool]:
-    """Per sentence of a paragraph: (its ranges outside quotation marks, whether it ends inside one)."""
+def _outside_quotes(texts: list[str]) -> tuple[list[list[tuple[int, int]]], bool]:
+    """Per text of a paragraph, its ranges outside quotation marks (the quote state carried from text to text);
+    and whether the paragraph ends inside a quotation."""
     inside, found = False, []
-    for s in paragraph:
-        ranges, inside = outside_quotes(s.resolved or s.normalized, inside)
-        found.append((ranges, inside))
+    for text in texts:
+        ranges, inside = outside_quotes(text, inside)
+        found.append(ranges)
     return found, inside
-
-
-def _starts_inside(paragraph: list[Sentence]) -> list[bool]:
-    """Per sentence of a paragraph, whether its ``normalized`` text starts inside a quotation."""
-    inside, found = False, []
-    for s in paragraph:
-        found.append(inside)
-        inside = outside_quotes(s.normalized, inside)[1]
-    return found
-
-
-def _opens_with_quote(sentence: Sentence) -> bool:
-    return (sentence.resolved or sentence.normalized).lstrip().startswith(QUOTE_MARKS)
 
 
 def _inside(outside: list[tuple[int, int]], length: int) -> list[tuple[int, int]]:
@@ -154,15 +143,3 @@ def _inside(outside: list[tuple[int, int]], length: int) -> list[tuple[int, int]
             spans.append((last, start))
         last = end
     return spans + ([(last, length)] if last < length else [])
-
-
-def _rewrite(text: str, ranges: list[tuple[int, int]], speaker: str) -> tuple[str, int]:
-    """``text`` with the first person inside ``ranges`` replaced by ``speaker`` ("my"/"mine" -> possessive)."""
-    pieces, last, count = [], 0, 0
-    for m in first_person_pronouns(text, ranges):
-        name = speaker + "'s" if m.group(1).lower() in ("my", "mine") else speaker
-        if name[:4] == "the " and not text[: m.start()].strip(" \"'\u201c\u2018"):
-            name = name[:1].upper() + name[1:]
-        pieces += [text[last:m.start()], name]
-        last, count = m.end(), count + 1
-    return "".join(pieces) + text[last:], count
