@@ -12,6 +12,7 @@ spaces, and each of its words of four letters or more) by Levenshtein distance (
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -148,17 +149,30 @@ def fuzzy_entities(names: Names, mentions: list[str]) -> dict[str, dict]:
     return found
 
 
-def matched_types(graph: QAGraph, info: QuestionInfo, embedder: Embedder,
-                  nouns: list[str] | None = None) -> dict[str, float]:
-    """Entity types named by a question noun (same word, or cosine >= :data:`TYPE_MIN_COSINE`) with the cosine;
-    ``nouns``: only these of the question's (default: all)."""
-    nouns = info.nouns if nouns is None else nouns
+def noun_types(graph: QAGraph, nouns: Sequence[str], embedder: Embedder) -> dict[str, dict[str, float]]:
+    """Per noun, the entity types it names (same word, or cosine >= :data:`TYPE_MIN_COSINE`) with the cosine; one
+    ``encode`` for all the nouns."""
+    nouns = list(dict.fromkeys(nouns))
     if not nouns or not graph.types:
         return {}
     sims = embedder.encode(nouns) @ graph.type_vectors.T
-    found: dict[str, float] = {}
+    out: dict[str, dict[str, float]] = {}
     for n, noun in enumerate(nouns):
+        found = out.setdefault(noun, {})
         for t in np.flatnonzero(sims[n] >= TYPE_MIN_COSINE).tolist() + \
                  [i for i, name in enumerate(graph.types) if name == noun]:
             found[graph.types[t]] = max(found.get(graph.types[t], 0.0), min(1.0, float(sims[n, t])))
+    return out
+
+
+def merged_types(per_noun: Mapping[str, Mapping[str, float]], nouns: Iterable[str]) -> dict[str, float]:
+    """The types ``nouns`` name (from :func:`noun_types`), each with its best cosine.
+
+    >>> merged_types({"rabbits": {"rabbit": 0.9}, "bunny": {"rabbit": 0.7, "animal": 0.5}}, ["rabbits", "bunny"])
+    {'rabbit': 0.9, 'animal': 0.5}
+    """
+    found: dict[str, float] = {}
+    for noun in nouns:
+        for name, cosine in per_noun.get(noun, {}).items():
+            found[name] = max(found.get(name, 0.0), cosine)
     return found

@@ -10,7 +10,7 @@ import numpy as np
 from kgcore.index.qa import QAPair
 from kgcore.index.qa.base import content
 from kgcore.query.qakg.graph import QAGraph
-from kgcore.query.qakg.question import Names, QuestionInfo, fuzzy_entities, matched_types
+from kgcore.query.qakg.question import Names, QuestionInfo, fuzzy_entities, merged_types, noun_types
 from kgcore.query.rerank.base import Candidate, type_agreement
 
 
@@ -29,9 +29,9 @@ def question_evidence(names: Names, graph: QAGraph | None, info: QuestionInfo, e
     """A question's :class:`Evidence` against ``names`` and, when given, the QA graph's entity types."""
     if graph is None:
         return Evidence(fuzzy_entities(names, info.mentions))
-    asked = set(matched_types(graph, info, embedder, info.asked)) if info.asked else set()
-    return Evidence(fuzzy_entities(names, info.mentions), matched_types(graph, info, embedder), graph.entity_types,
-                    asked)
+    per_noun = noun_types(graph, [*info.nouns, *info.asked], embedder)
+    return Evidence(fuzzy_entities(names, info.mentions), merged_types(per_noun, info.nouns), graph.entity_types,
+                    set(merged_types(per_noun, info.asked)))
 
 
 def candidates(pairs: Sequence[QAPair], indices: Sequence[int], q_sims: np.ndarray, a_sims: np.ndarray,
