@@ -30,6 +30,8 @@ The parrot's father, the old captain told me later, had come from Brazil.
 I built the hut from driftwood and thatched it with palm leaves.
 
 When the rains came, I stayed dry under my own roof.
+
+Years later a sloop took us off, and we stayed twenty days at Lisbon.
 """
 
 
@@ -75,6 +77,12 @@ def test_index_resolves_the_narrator_into_graph_and_manifest(story_engine):
                for e in index.graph.edges)
     speech = next(s for s in index.sentences if s.original.startswith('"I will build'))  # "I said": his own words
     assert speech.resolved == '"Tom Harlow will build a hut before the rains," Tom Harlow said to the parrot.'
+    lisbon = next(s for s in index.sentences if "Lisbon" in s.original)  # the narration's "we" includes him
+    assert lisbon.resolved == ("Years later a sloop took Tom Harlow and companions off, and Tom Harlow and companions "
+                               "stayed twenty days at Lisbon.")
+    stay = {e.target for e in index.graph.edges if e.source.startswith("story/stay") and e.edge_role.startswith("ARG")}
+    assert {"tom harlow", "story/companion", "lisbon"} <= stay
+    assert not any(n.endswith("/we") or n == "we" for n in index.graph.nodes)
     plain = story_engine.index("story-plain")
     assert plain.manifest.document("story-plain").manifest.narrator is None and "tom harlow" in plain.graph.nodes
     assert len(plain.graph.nodes["tom harlow"].grounded_texts) == 1

@@ -57,6 +57,18 @@ def test_resolution_rewrites_narration_only():
     assert resolve_first_person("I'm sure of it.", "Tom") == ("I'm sure of it.", 0)
 
 
+def test_the_narrations_we_is_the_narrator_and_companions():
+    """A first-person narrator's "we" includes the narrator: plural, so the verb still agrees; speech keeps its own
+    "we", and "we'll"/"US" are left alone as "I'm" is."""
+    text, count = resolve_first_person('We stayed twenty days, and the snow kept us; "we will go," said he.', "Tom")
+    assert text == 'Tom and companions stayed twenty days, and the snow kept Tom and companions; "we will go," said he.'
+    assert count == 2
+    assert resolve_first_person("Our boat held ours, and we rowed ourselves.", "Tom") == (
+        "Tom's boat held Tom's, and Tom and companions rowed themselves.", 4)
+    assert resolve_first_person("We'll go to the US.", "Tom") == ("We'll go to the US.", 0)
+    assert first_person_share(["We ran.", "We swam."]) == 0  # only "I" makes a book first-person
+
+
 def test_quote_state_resets_at_chunk_boundaries():
     first = sentences('"I shall speak long.')
     second = sentences("I went home.", chunk=1)
