@@ -134,6 +134,41 @@ def outside_quotes(text: str, inside: bool = False) -> tuple[list[tuple[int, int
     return ranges, inside
 
 
+def inside_ranges(outside: list[tuple[int, int]], length: int) -> list[tuple[int, int]]:
+    """The complement of ``outside`` (from :func:`outside_quotes`) in ``[0, length)``: the ranges inside quotes.
+
+    >>> inside_ranges([(0, 4), (9, 12)], 15)
+    [(4, 9), (12, 15)]
+    """
+    spans, last = [], 0
+    for start, end in outside:
+        if start > last:
+            spans.append((last, start))
+        last = end
+    return spans + ([(last, length)] if last < length else [])
+
+
+def quotation_starts(sentences: Sequence[Sentence]) -> list[bool]:
+    """Per sentence, whether it starts inside a quotation: the quote state is carried from sentence to sentence and
+    reset at chunk boundaries and at a paragraph that does not open with a quote mark (a speech running over
+    paragraphs re-opens each with one), so one unbalanced quote mark cannot hide the rest of a chapter.
+
+    >>> from kgcore.core.types import Sentence
+    >>> texts = ['"I came,', 'and I stayed," he said.', '"Stray quote.', "Plain narration."]
+    >>> rows = zip(range(4), texts, [0, 0, 1, 2])
+    >>> quotation_starts([Sentence(f"t{i}", 0, i, i, t, t, t, paragraph=p) for i, t, p in rows])
+    [False, True, False, False]
+    """
+    out, inside, chunk, paragraph = [], False, None, None
+    for s in sentences:
+        if s.chunk != chunk or (s.paragraph != paragraph and not opens_with_quote(s.normalized)):
+            inside = False
+        chunk, paragraph = s.chunk, s.paragraph
+        out.append(inside)
+        inside = outside_quotes(s.normalized, inside)[1]
+    return out
+
+
 def first_person_share(texts: Iterable[str]) -> float:
     """Share of texts with a first-person singular pronoun outside quotation marks (quote state carried on)."""
     total = hits = 0
@@ -249,20 +284,15 @@ def narrator_for(sentences: Sequence[Sentence], option: str = "auto") -> Narrato
 def resolve_narrator(sentences: Sequence[Sentence], narrator: Narrator) -> tuple[list[Sentence], Narrator]:
     """Rewrite the narrator's pronouns in every sentence's ``resolved`` text.
 
-    Quote state is carried from sentence to sentence, so a long quoted speech
-    keeps its own "I"; it is reset at chunk boundaries and at a paragraph
-    that does not open with a quote mark (a speech running over paragraphs
-    re-opens each with one), so one unbalanced quote mark cannot hide the
-    narrator for the rest of a chapter.
+    Quote state is carried from sentence to sentence (:func:`quotation_starts`),
+    so a long quoted speech keeps its own "I", and one unbalanced quote mark
+    cannot hide the narrator for the rest of a chapter.
     """
     if not narrator.name:
         return list(sentences), narrator
-    out, inside, chunk, paragraph, total = [], False, None, None, 0
-    for s in sentences:
-        if s.chunk != chunk or (s.paragraph != paragraph and not opens_with_quote(s.normalized)):
-            inside = False
-        chunk, paragraph = s.chunk, s.paragraph
-        resolved, inside, count = _resolve(s.resolved or s.normalized, narrator.name, inside)
+    out, total = [], 0
+    for s, inside in zip(sentences, quotation_starts(sentences)):
+        resolved, _, count = _resolve(s.resolved or s.normalized, narrator.name, inside)
         out.append(dataclasses.replace(s, resolved=resolved) if count else s)
         total += count
     return out, dataclasses.replace(narrator, resolved=total)

@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 
 from kgcore.core.types import Sentence
-from kgcore.index.narrator import opens_with_quote, outside_quotes, rewrite_first_person
+from kgcore.index.narrator import inside_ranges, opens_with_quote, outside_quotes, rewrite_first_person
 
 SPEECH_VERBS = frozenset(
     """say says said cry cries cried reply replies replied ask asks asked answer answers answered exclaim exclaims
@@ -103,7 +103,7 @@ def resolve_speakers(sentences: Sequence[Sentence], narrator: str = "") -> tuple
         continues = previous and not speakers and opens_with_quote(texts[0])
         speaker = next(iter(speakers)) if len(speakers) == 1 else previous if continues else ""  # "": nobody
         for sentence, text, ranges in zip(paragraph, texts, outside):
-            inside = _inside(ranges, len(text))
+            inside = inside_ranges(ranges, len(text))
             resolved, count = rewrite_first_person(text, inside, speaker, sentence_case=True) if speaker else (text, 0)
             out.append(dataclasses.replace(sentence, resolved=resolved) if count else sentence)
             total += count
@@ -130,16 +130,3 @@ def _outside_quotes(texts: list[str]) -> tuple[list[list[tuple[int, int]]], bool
         found.append(ranges)
     return found, inside
 
-
-def _inside(outside: list[tuple[int, int]], length: int) -> list[tuple[int, int]]:
-    """The complement of ``outside`` in ``[0, length)``: the ranges inside quotation marks.
-
-    >>> _inside([(0, 4), (9, 12)], 15)
-    [(4, 9), (12, 15)]
-    """
-    spans, last = [], 0
-    for start, end in outside:
-        if start > last:
-            spans.append((last, start))
-        last = end
-    return spans + ([(last, length)] if last < length else [])

@@ -49,6 +49,15 @@ def test_both_he_resolve_to_peter(resolve):
     ]
 
 
+def test_a_pronoun_of_the_narration_prefers_the_narrations_mentions_to_the_quoted_ones(resolve):
+    """The sailor is only spoken of: the one who rows is Mr. Brown, who asks.  Inside the quotation, a pronoun may
+    still take a quoted mention."""
+    _, rows = resolve('Mr. Brown turned to the boy and asked, "Where is the old sailor?"', "Then he rowed on.")
+    assert rows == "Then Mr. Brown rowed on."
+    _, speech = resolve('Mr. Brown asked, "Where is the old sailor?"', '"Is he asleep?"')
+    assert speech == '"Is the old sailor asleep?"'
+
+
 def test_she_and_her_across_sentences(resolve):
     first, second = resolve(*MRS_RABBIT)
     assert "took a basket and old Mrs. Rabbit's umbrella" in first

@@ -8,7 +8,10 @@ contain the pronoun and, for object pronouns, may not be the subject of the
 same verb (binding principle B); reflexives take their clause's subject.
 Ranking is Hobbs/centering-like: nearer sentence first, then subject >
 object > other, then recency (for *they* a coordination such as "Flopsy,
-Mopsy and Cotton-tail" comes first).  A resolved pronoun is a candidate
+Mopsy and Cotton-tail" comes first).  A pronoun of the narration prefers,
+within each sentence, the narration's mentions to those inside quotation
+marks: in '"Where is the ghost?" asked Raoul. He rowed on.' the one who
+rows is Raoul, who asks, not the ghost, who is only spoken of.  A resolved pronoun is a candidate
 itself, carrying its antecedent's text, so chains never copy a pronoun.
 Pleonastic *it*, first and second person and pronouns without a compatible
 antecedent stay unchanged.
@@ -30,6 +33,7 @@ from kgcore.core.types import Sentence
 from kgcore.index.bounds import parse_processes, pipe_mapped
 from kgcore.index.coref.base import CorefLink, apply_replacements, fit_case, possessive, starts_sentence
 from kgcore.index.coref.mentions import OBJ, SUBJ, Mention, ParsedSentence, Pronoun, parse_mentions
+from kgcore.index.narrator import inside_ranges, outside_quotes, quotation_starts
 
 #: Votes a name part needs, and the share of them for one gender, before its gender is taken as known: one stray
 #: possessive ("Raoul kissed her hand") never decides, and a name voted both ways stays unknown.  Set by reading the
@@ -65,7 +69,9 @@ class HeuristicCoref:
         parsed = list(pipe_mapped(self.nlp, texts, [], parse_mentions, parse_processes(self.processes, len(texts)),
                                   self.batch_size))
         persons = set().union(*(p.persons for p in parsed)) if parsed else set()
-        state = _Resolution(texts, parsed, persons, self.window)
+        quoted = [inside_ranges(outside_quotes(t, inside)[0], len(t))
+                  for t, inside in zip(texts, quotation_starts(sentences))]
+        state = _Resolution(texts, parsed, persons, self.window, quoted)
         links = [
             CorefLink(sentences[k].id, pronoun.text, pronoun.start, pronoun.end, antecedent,
                       sentences[origin].id, replacement)
@@ -82,8 +88,11 @@ class HeuristicCoref:
 class _Resolution:
     """Left-to-right resolution state: replacements and resolved pronouns per sentence."""
 
-    def __init__(self, texts: list[str], parsed: list[ParsedSentence], persons: set[str], window: int):
+    def __init__(self, texts: list[str], parsed: list[ParsedSentence], persons: set[str], window: int,
+                 quoted: list[list[tuple[int, int]]] | None = None):
         self.texts, self.parsed, self.window = texts, parsed, window
+        #: Per sentence, its character ranges inside quotation marks.
+        self.quoted = quoted if quoted is not None else [[] for _ in texts]
         genders = learned_genders(v for p in parsed for v in p.gender_votes)
         for k, p in enumerate(parsed):
             for m in p.mentions:
@@ -127,6 +136,7 @@ class _Resolution:
         return apply_replacements(self.texts[k][m.start:m.end], shifted), lower_first
 
     def _candidates(self, k: int, pronoun: Pronoun):
+        narration = not self._quoted(k, pronoun.start)
         for distance in range(0, self.window + 1):
             j = k - distance
             if j < 0:
@@ -134,7 +144,12 @@ class _Resolution:
             pool = self.parsed[j].mentions + self.chains[j]
             if distance == 0:
                 pool = [m for m in pool if _precedes(m, pronoun)]
-            yield from sorted(pool, key=lambda m: (m.role, *_group_rank(pronoun, m), -m.first))
+            yield from sorted(pool, key=lambda m: (narration and self._quoted(j, m.start), m.role,
+                                                   *_group_rank(pronoun, m), -m.first))
+
+    def _quoted(self, k: int, position: int) -> bool:
+        """Whether character ``position`` of sentence ``k`` lies inside quotation marks."""
+        return any(start <= position < end for start, end in self.quoted[k])
 
     def _search(self, k: int, pronoun: Pronoun) -> Mention | None:
         agreeing = [m for m in self._candidates(k, pronoun) if _agrees(pronoun.referent, m)]
