@@ -10,9 +10,10 @@ Ranking is Hobbs/centering-like: nearer sentence first, then subject >
 object > other, then recency (for *they* a coordination such as "Flopsy,
 Mopsy and Cotton-tail" comes first).  A pronoun of the narration prefers,
 within each sentence, the narration's mentions to those inside quotation
-marks: in '"Where is the ghost?" asked Raoul. He rowed on.' the one who
-rows is Raoul, who asks, not the ghost, who is only spoken of.  A resolved pronoun is a candidate
-itself, carrying its antecedent's text, so chains never copy a pronoun.
+marks: in 'Mr. Brown asked, "Where is the old sailor?" Then he rowed on.'
+the one who rows is Mr. Brown, not the sailor, who is only spoken of.
+A resolved pronoun is a candidate itself, carrying its antecedent's text,
+so chains never copy a pronoun.
 Pleonastic *it*, first and second person and pronouns without a compatible
 antecedent stay unchanged.
 
