@@ -159,14 +159,31 @@ def quotation_starts(sentences: Sequence[Sentence]) -> list[bool]:
     >>> quotation_starts([Sentence(f"t{i}", 0, i, i, t, t, t, paragraph=p) for i, t, p in rows])
     [False, True, False, False]
     """
-    out, inside, chunk, paragraph = [], False, None, None
+    return [inside for inside, _ranges in _quote_walk(sentences)]
+
+
+def quoted_ranges(sentences: Sequence[Sentence]) -> list[list[tuple[int, int]]]:
+    """Per sentence, the character ranges of its ``normalized`` text inside quotation marks, the quote state
+    carried as :func:`quotation_starts` carries it.
+
+    >>> from kgcore.core.types import Sentence
+    >>> texts = ['He said, "Go on.', 'Now," and ran.']
+    >>> quoted_ranges([Sentence(f"t{i}", 0, i, i, t, t, t) for i, t in enumerate(texts)])
+    [[(9, 16)], [(0, 5)]]
+    """
+    return [inside_ranges(ranges, len(s.normalized)) for s, (_inside, ranges) in zip(sentences, _quote_walk(sentences))]
+
+
+def _quote_walk(sentences: Sequence[Sentence]):
+    """(starts inside a quotation, ranges outside quotation marks) per sentence, in one pass."""
+    inside, chunk, paragraph = False, None, None
     for s in sentences:
         if s.chunk != chunk or (s.paragraph != paragraph and not opens_with_quote(s.normalized)):
             inside = False
         chunk, paragraph = s.chunk, s.paragraph
-        out.append(inside)
-        inside = outside_quotes(s.normalized, inside)[1]
-    return out
+        ranges, after = outside_quotes(s.normalized, inside)
+        yield inside, ranges
+        inside = after
 
 
 def first_person_share(texts: Iterable[str]) -> float:
@@ -206,15 +223,9 @@ def _clean_name(candidate: str) -> str:
 
 
 def resolve_first_person(text: str, name: str, inside: bool = False) -> tuple[str, int]:
-    """``text`` with first-person singular pronouns outside quotes replaced by ``name``; and the count."""
-    resolved, _, count = _resolve(text, name, inside)
-    return resolved, count
-
-
-def _resolve(text: str, name: str, inside: bool) -> tuple[str, bool, int]:
-    ranges, inside_after = outside_quotes(text, inside)
-    resolved, count = rewrite_first_person(text, ranges, name, plural=True)
-    return resolved, inside_after, count
+    """``text`` with the first-person pronouns outside quotes (singular and plural) replaced by ``name``; and the
+    count; ``inside``: whether ``text`` starts inside a quotation."""
+    return rewrite_first_person(text, outside_quotes(text, inside)[0], name, plural=True)
 
 
 def rewrite_first_person(text: str, ranges: list[tuple[int, int]], name: str,
@@ -292,7 +303,7 @@ def resolve_narrator(sentences: Sequence[Sentence], narrator: Narrator) -> tuple
         return list(sentences), narrator
     out, total = [], 0
     for s, inside in zip(sentences, quotation_starts(sentences)):
-        resolved, _, count = _resolve(s.resolved or s.normalized, narrator.name, inside)
+        resolved, count = resolve_first_person(s.resolved or s.normalized, narrator.name, inside)
         out.append(dataclasses.replace(s, resolved=resolved) if count else s)
         total += count
     return out, dataclasses.replace(narrator, resolved=total)

@@ -34,7 +34,7 @@ from kgcore.core.types import Sentence
 from kgcore.index.bounds import parse_processes, pipe_mapped
 from kgcore.index.coref.base import CorefLink, apply_replacements, fit_case, possessive, starts_sentence
 from kgcore.index.coref.mentions import OBJ, SUBJ, Mention, ParsedSentence, Pronoun, parse_mentions
-from kgcore.index.narrator import inside_ranges, outside_quotes, quotation_starts
+from kgcore.index.narrator import quoted_ranges
 
 #: Votes a name part needs, and the share of them for one gender, before its gender is taken as known: one stray
 #: possessive ("Raoul kissed her hand") never decides, and a name voted both ways stays unknown.  Set by reading the
@@ -70,9 +70,7 @@ class HeuristicCoref:
         parsed = list(pipe_mapped(self.nlp, texts, [], parse_mentions, parse_processes(self.processes, len(texts)),
                                   self.batch_size))
         persons = set().union(*(p.persons for p in parsed)) if parsed else set()
-        quoted = [inside_ranges(outside_quotes(t, inside)[0], len(t))
-                  for t, inside in zip(texts, quotation_starts(sentences))]
-        state = _Resolution(texts, parsed, persons, self.window, quoted)
+        state = _Resolution(texts, parsed, persons, self.window, quoted_ranges(sentences))
         links = [
             CorefLink(sentences[k].id, pronoun.text, pronoun.start, pronoun.end, antecedent,
                       sentences[origin].id, replacement)
@@ -90,10 +88,10 @@ class _Resolution:
     """Left-to-right resolution state: replacements and resolved pronouns per sentence."""
 
     def __init__(self, texts: list[str], parsed: list[ParsedSentence], persons: set[str], window: int,
-                 quoted: list[list[tuple[int, int]]] | None = None):
+                 quoted: list[list[tuple[int, int]]]):
         self.texts, self.parsed, self.window = texts, parsed, window
         #: Per sentence, its character ranges inside quotation marks.
-        self.quoted = quoted if quoted is not None else [[] for _ in texts]
+        self.quoted = quoted
         genders = learned_genders(v for p in parsed for v in p.gender_votes)
         for k, p in enumerate(parsed):
             for m in p.mentions:
