@@ -248,6 +248,15 @@ def test_entity_labels_keep_compounds_and_first_person(parser):
     assert ("father", "poss", "I") in edges_by_label(sentence_graph(parser, "My father and I saw Peter."))
 
 
+def test_an_interjection_tagged_as_a_name_part_is_not_part_of_the_mention(parser):
+    # The narrator pass writes "nay we call ourselves" as "nay Robinson Crusoe and companions call themselves";
+    # the tagger takes "nay" for a proper noun compounded with "Robinson".
+    frames = parser.frames_for_text("The sailors are now called Crusoes -- nay Robinson Crusoe and his companions "
+                                    "call themselves so.")
+    subject = [a for f in frames for a in f.arguments if a.role == "ARG0"][0]
+    assert (subject.text, subject.label, subject.key) == ("Robinson Crusoe", "Robinson Crusoe", "robinson crusoe")
+
+
 def test_unresolved_pronouns_stay_in_frames_but_make_no_node(parser):
     sg = sentence_graph(parser, "He found a door in a wall, but it was locked.")
     frame_args = {a["label"] for f in sg.analysis["frames"] for a in f["arguments"]}

@@ -126,6 +126,23 @@ def asked_for(words: Sequence[str]) -> str | None:
     return None
 
 
+_ACTION = re.compile(r"\bwhat (happened|happens|happen)\b|\bwhat (did|does|do|will|would|could|can|should|was|were|is|"
+                     r"are)\b.* (do|doing)( (to|with|about|for|when|while|after|before|once|if|then|next|there|"
+                     r"here|now|first|at|in|on)\b.*)?$")
+
+
+def asks_action(words: Sequence[str]) -> bool:
+    """Whether a question (its lower-cased words) asks what happened or what someone did: "what happened to X",
+    "what did X do", also "what did X do to Y / when ...", where "do" is the question's own verb.
+
+    >>> [asks_action(q.lower().rstrip("?").split()) for q in (
+    ...     "What did the rats do to the grain?", "What did Peter do when he saw the cat?", "What happened next?",
+    ...     "What did he do?", "What did she buy?", "What did they do with the old boat?")]
+    [True, True, True, True, False, True]
+    """
+    return bool(_ACTION.search(" ".join(filter(None, (w.strip("?!.,;:'\"") for w in words)))))
+
+
 def words(text: str) -> list[str]:
     """Word tokens, lower-cased.
 

@@ -30,7 +30,6 @@ sentence's score to the score of the question–answer pairs grounded in it
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -38,7 +37,7 @@ import numpy as np
 
 from kgcore.core.types import SelectedSentence
 from kgcore.index.embed import Embedder
-from kgcore.index.qa.base import WH_WORDS, asked_for
+from kgcore.index.qa.base import WH_WORDS, asked_for, asks_action
 from kgcore.query.answer.words import LIGHT_VERBS, content_words, lemmas, question_term_weights, weighted_overlap
 
 W_OVERLAP = 0.5
@@ -138,9 +137,8 @@ def answer_type(q_doc) -> str | None:
     if asked is not None:
         return asked
     wh = next((w for w in words if w in WH_WORDS), None)
-    joined = " ".join(words)
     if wh in ("what", "which"):
-        if re.search(r"\bwhat (happened|happens|happen)\b", joined) or joined.rstrip(" ?").endswith(" do"):
+        if asks_action(words):
             return "action"
         if _main_verb(q_doc) is not None:
             return "object"

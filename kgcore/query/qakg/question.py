@@ -21,7 +21,7 @@ from rapidfuzz.distance import Levenshtein
 
 from kgcore.index.embed import Embedder
 from kgcore.index.loaded import CacheKey, Index
-from kgcore.index.qa.base import WH_WORDS, asked_for, content
+from kgcore.index.qa.base import WH_WORDS, asked_for, asks_action, content
 from kgcore.query.qakg.graph import QAGraph
 
 TITLES = frozenset("mr mrs miss ms dr captain capt sir lady lord master madam".split())
@@ -54,11 +54,10 @@ def expected_type(words: list[str]) -> str | None:
     if asked is not None:
         return asked
     wh = next((w for w in words if w in WH_WORDS), None)
-    joined = " ".join(words)
     if wh == "how":
         return "manner"
     if wh in ("what", "which"):
-        if re.search(r"\bwhat (happened|happens|happen)\b", joined) or re.search(r" (do|doing)$", joined):
+        if asks_action(words):
             return "action"
         return "object"
     return None

@@ -24,6 +24,7 @@ from kgcore.index.parse.srl.tokens import (
     UNACCUSATIVE_VERBS,
     WH_ADVERB_ROLES,
     entity_label,
+    is_interjection,
     is_passive,
     is_predicate,
     later_conjuncts,
@@ -265,7 +266,7 @@ def _mention_bounds(token, excluded: set[int]) -> tuple[int, int]:
         first -= 1
     while last < hi and last + 1 not in dropped:
         last += 1
-    while first < token.i and doc[first].is_punct:
+    while first < token.i and (doc[first].is_punct or is_interjection(doc[first])):
         first += 1
     while last > token.i and doc[last].is_punct:
         last -= 1

@@ -78,6 +78,8 @@ NON_ENTITY_WORDS = WH_WORDS | PRO_FORMS | frozenset(
     """he him his himself she her hers herself it its itself they them their theirs themselves
     you your yours yourself yourselves one oneself""".split()
 )
+#: Interjections the tagger can take for the first word of a name ("nay Robinson Crusoe": "nay" tagged PROPN).
+INTERJECTIONS = frozenset("nay yea aye ay alas oh ah lo pray hey ha".split())
 _GLUE_RE = re.compile(r"[-\u2013\u2014]{2,}|[\"\u201c\u201d:;()\[\]]")
 _SUBJECT_DEPS = ("nsubj", "nsubjpass", "csubj", "csubjpass")
 # Nouns in these relations belong where the parser put them; others may be a list's cut-off head.
@@ -143,8 +145,16 @@ def _junk_word(token) -> bool:
     """A function word that the parser took for a name part ("But--" in "But-- Flopsy")."""
     if token.tag_ == "HYPH":
         return False
+    if is_interjection(token):
+        return True
     word = clean_word(token.text)
     return not word or word.lower() in stop_words() and (token.pos_ not in ("NOUN", "PROPN") or word != token.text)
+
+
+def is_interjection(token) -> bool:
+    """An interjection: tagged one, or a lower-case word of :data:`INTERJECTIONS` whatever its tag ("nay" before
+    "Robinson Crusoe" is tagged PROPN); it is never part of a mention."""
+    return token.tag_ == "UH" or token.text in INTERJECTIONS
 
 
 def clean_word(text: str) -> str:
