@@ -106,8 +106,9 @@ def asked_for(words: Sequence[str]) -> str | None:
     """What a question (its lower-cased words) asks for by its wh-word alone: person, place, time, reason or
     number; None when that takes more (what/which, how) — each answerer decides those its own way.
 
-    >>> [asked_for(q.lower().rstrip("?").split()) for q in ("Who ran?", "How many buns?", "What year was it?")]
-    ['person', 'number', 'time']
+    >>> [asked_for(q.lower().rstrip("?").split()) for q in ("Who ran?", "How many buns?", "What year was it?",
+    ...                                                     "On what date did he sail?", "In which year did it end?")]
+    ['person', 'number', 'time', 'time', 'time']
     >>> asked_for(["what", "did", "he", "eat"]) is None
     True
     """
@@ -117,7 +118,8 @@ def asked_for(words: Sequence[str]) -> str | None:
         return "person"
     if wh == "where":
         return "place"
-    if wh == "when" or re.search(r"\bwhat (time|year|day|month)\b", joined):
+    if wh == "when" or re.search(r"\b(what|which) (time|year|day|month|date|hour|week|season|century|decade)\b",
+                                 joined):
         return "time"
     if wh == "why":
         return "reason"
