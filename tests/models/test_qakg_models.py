@@ -98,6 +98,24 @@ def test_an_answer_naming_only_the_questions_entity_is_a_repeat(garden):
     assert answer.text.startswith("an umbrella")
 
 
+def test_an_answer_of_the_wrong_kind_gives_way_to_the_best_sentences_clause(garden):
+    """No pair of the context gives a reason: the best short answer is a thing, so the answer quotes the clause
+    the extractive answerer would, and the short answers stay listed."""
+    from kgcore.core.types import SelectedSentence
+    from kgcore.query.answer import QAKGGenerator
+
+    texts = ["The crew turned against their captain in the night, and three honest fellows stayed with him.",
+             "The captain had a fine ship."]
+    context = [SelectedSentence(f"s{i}", i, t, t, rank=i + 1, score=1.0, similarity=0.5) for i, t in enumerate(texts)]
+    answer = QAKGGenerator(embedder=garden.embedder).generate("Why did the crew turn against their captain?", context)
+    assert answer.short_answers and answer.short_answers[0]["features"]["type"] == 0.0
+    assert "turned against their captain" in answer.text and answer.text != answer.short_answers[0]["answer"]
+    assert answer.citations[0].sentence_ids == ["s0"]
+    assert any("quotes the clause of the best sentence (s0)" in n for n in answer.notes)
+    # an answer of the kind asked for is still the short phrase
+    assert ask(garden, "Who ran after Peter?")[1].text == "Mr. McGregor"
+
+
 def test_short_answers_on_another_methods_context(garden):
     result, answer = ask(garden, "Where did Peter lose his shoes?", method="dense")
     assert result.method == "dense"
