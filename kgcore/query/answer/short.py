@@ -48,6 +48,14 @@ MAX_ANSWERS = 5
 #: changed 2 of 14 Peter Rabbit and 11 of 45 Crusoe answers: EM / ROUGE-L 28.6 / 55.0 -> 35.7 / 58.0 and
 #: 13.3 / 22.5 -> 15.6 / 21.8.
 WH_KINDS = frozenset(("person", "place", "time", "reason", "number", "manner"))
+#: Below this confidence (but at least :data:`MIN_CONFIDENCE`) the answer text is the best sentence's clause, as
+#: for an answer of the wrong kind: a short phrase is given only when the pairs are sure of it.  Chosen on the dev
+#: sets (groundedkg, 1,000 words) by the sum of EM and ROUGE-L over Peter Rabbit and Crusoe; EM / ROUGE-L:
+#:   threshold  0 (never)    0.3 - 0.6                  0.7            0.8            0.9
+#:   Peter      35.7 / 58.0  42.9 / 57.4                50.0 / 54.6    50.0 / 53.5    50.0 / 50.1
+#:   Crusoe     15.6 / 21.8  15.6 / 21.8 (21.9 at 0.5)  15.6 / 21.1    17.8 / 17.6    17.8 / 17.0
+#: (the extractive answerer: 50.0 / 46.2 and 15.6 / 9.8).
+CLAUSE_BELOW = 0.7
 #: Scores mapped to confidence 0 and 1.
 LOW_SCORE, HIGH_SCORE = 0.6, 1.8
 MIN_CONFIDENCE = 0.1
@@ -98,10 +106,10 @@ class QAKGGenerator(LazyModels):
                      f"question-answer pairs of the context; the best answers {best['question']!r} "
                      f"(score {best['score']:.2f}, confidence {confident:.2f}).")
         cited = best["sentence_ids"]
-        if best["features"].get("type") == 0.0 and expected in WH_KINDS:  # the wrong kind: quote the best clause
+        why = clause_instead(best, expected, confident)
+        if why:
             text, cited = self._clause(parsed, scored[0].sentence), [scored[0].sentence.id]
-            notes.append(f"The best short answer is a {best['answer_type']}, not what a {expected} question asks "
-                         f"for: the answer quotes the clause of the best sentence ({cited[0]}) instead.")
+            notes.append(f"{why}: the answer quotes the clause of the best sentence ({cited[0]}) instead.")
         answer = Answer(text, self.name, self.model, citations=[Citation(text, cited, [confident])],
                         notes=notes, short_answers=answers, confidence=round(confident, 3))
         return with_support(answer, check_support(question, answer, context, self.nlp, self.embedder, calibration))
@@ -135,6 +143,24 @@ class QAKGGenerator(LazyModels):
                      for s in context]
         pairs = FrameQAGenerator().generate(sentences, frame_analyses(sentences, {}, self.nlp))
         return embed_pairs(pairs, self.embedder), "QA pairs generated from the context's frames at answer time."
+
+
+def clause_instead(best: Mapping, expected: str | None, confident: float) -> str:
+    """Why the best short answer ``best`` gives way to the best sentence's clause ("" when it does not): it is of a
+    kind the question's wh-word rules out (:data:`WH_KINDS`), or its confidence is under :data:`CLAUSE_BELOW`.
+
+    >>> clause_instead({"answer_type": "thing", "features": {"type": 0.0}}, "reason", 0.9)
+    'The best short answer is a thing, not what a reason question asks for'
+    >>> clause_instead({"answer_type": "thing", "features": {"type": 1.0}}, "object", 0.5)
+    'The best short answer has confidence 0.50 < 0.7'
+    >>> clause_instead({"answer_type": "thing", "features": {"type": 0.0}}, "object", 0.9)
+    ''
+    """
+    if best["features"].get("type") == 0.0 and expected in WH_KINDS:
+        return f"The best short answer is a {best['answer_type']}, not what a {expected} question asks for"
+    if confident < CLAUSE_BELOW:
+        return f"The best short answer has confidence {confident:.2f} < {CLAUSE_BELOW}"
+    return ""
 
 
 def group_answers(ranked: Sequence[Candidate], limit: int = MAX_ANSWERS, statements: bool = False) -> list[dict]:
