@@ -24,7 +24,7 @@ from kgcore.query.baselines import retrieve_baseline
 from kgcore.query.community import retrieve_community
 from kgcore.query.entities import retrieve_entities
 from kgcore.query.fused import retrieve_lesegr
-from kgcore.query.qakg import qa_graph, retrieve_qakg
+from kgcore.query.qakg import qa_answer_graph, retrieve_qakg
 from kgcore.query.rerank import Reranker, get_reranker
 from kgcore.query.retrieve import retrieve_groundedkg
 
@@ -137,9 +137,9 @@ class QueryEngine:
         index = self.index(result.doc_id)
         book = index.manifest.source_file or result.doc_id
         generator = self.generator(answerer)
-        if isinstance(generator, QAKGGenerator):  # short answers read the index's stored QA pairs
+        if isinstance(generator, QAKGGenerator):  # short answers read the collection's QA pairs
             answer = generator.generate(result.question, result.sentences, book_name=book,
-                                        qa=qa_graph(index, self.embedder), calibration=self._calibration(index))
+                                        qa=qa_answer_graph(index, self.embedder), calibration=self._calibration(index))
         elif isinstance(generator, ExtractiveGenerator):
             answer = generator.generate(result.question, result.sentences, book_name=book,
                                         calibration=self._calibration(index))

@@ -173,3 +173,28 @@ def test_the_views_pairs_equal_the_qa_graphs_and_need_no_embedding(garden, tmp_p
     monkeypatch.setattr(type(garden.embedder), "encode", lambda *a, **k: pytest.fail("a view embedded something"))
     generated = qa_pairs_graph(Store(copy).load("garden"))
     assert {p.question for p in generated.pairs} >= {p.question for p in views.pairs if p.source == "frames"}
+
+
+def test_the_answerers_graph_embeds_only_the_pairs_it_reads_and_answers_as_the_full_graph(garden):
+    """The ``qa-kg`` answerer reads :func:`qa_answer_graph`: the types' vectors, no pair vectors; the pairs of the
+    chosen sentences are embedded per question, and the answers equal those read from the full QA graph."""
+    from kgcore.query.answer import QAKGGenerator
+    from kgcore.query.qakg import qa_answer_graph, qa_graph
+    from kgcore.query.qakg.graph import table_for_sentences
+
+    index = garden.index("garden")
+    full, light = qa_graph(index, garden.embedder), qa_answer_graph(index, garden.embedder)
+    assert len(light.q_vectors) == 0 and light.pairs and light.types == full.types
+    assert light.type_vectors.shape == full.type_vectors.shape
+    sid = full.pairs[0].sentence_id
+    with pytest.raises(ValueError, match="no pair vectors"):
+        table_for_sentences(light, [sid])
+    mine, theirs = table_for_sentences(light, [sid], garden.embedder)[1], table_for_sentences(full, [sid])[1]
+    assert [p.id for p in mine.pairs] == [p.id for p in theirs.pairs]
+    assert abs(mine.vectors[mine.q_rows] - theirs.vectors[theirs.q_rows]).max() < 1e-4
+    generator = QAKGGenerator(embedder=garden.embedder)
+    for question in ("Who ran after Peter?", "Where did Peter lose his shoes?", "What did Mc Greggor grow?"):
+        result = garden.retrieve("garden", question, RetrievalOptions(method="groundedkg", budget_words=60))
+        a, b = (generator.generate(question, result.sentences, qa=g) for g in (light, full))
+        assert (a.text, [s["answer"] for s in a.short_answers]) == (b.text, [s["answer"] for s in b.short_answers])
+    assert garden.answer(result, "qa-kg").text == a.text  # the engine reads the answerer's graph

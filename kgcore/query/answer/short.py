@@ -138,7 +138,7 @@ class QAKGGenerator(LazyModels):
     def _table(self, context: Sequence[SelectedSentence], qa: QAGraph | None) -> tuple[QATable, str]:
         """The context's pairs: from the QA graph, else generated from the context's frames here."""
         if qa is not None:
-            return table_for_sentences(qa, [s.id for s in context])[1], ""
+            return table_for_sentences(qa, [s.id for s in context], self.embedder)[1], ""
         sentences = [Sentence(s.id, 0, 0, s.position, s.text, s.text, s.resolved or s.text, s.document, role=s.role)
                      for s in context]
         pairs = FrameQAGenerator().generate(sentences, frame_analyses(sentences, {}, self.nlp))

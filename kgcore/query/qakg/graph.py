@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -97,6 +97,22 @@ def build_qa_graph(index: Index, embedder: Embedder) -> QAGraph:
     graph = QAGraph(pairs, q_vectors, a_vectors, np.array([index.sentence_row(p.sentence_id) for p in pairs],
                                                           dtype=np.int64), notes=notes)
     _link(graph)
+    return _with_type_vectors(graph, embedder)
+
+
+#: What the ``qa-kg`` answerer reads (:func:`qa_answer_graph`).
+QA_ANSWER: CacheKey[QAGraph] = CacheKey("qa-answer-graph")
+
+
+def qa_answer_graph(index: Index, embedder: Embedder) -> QAGraph:
+    """The pairs linked to their entities and types, with the types' vectors but not the pairs': the ``qa-kg``
+    answerer reads the pairs of a few context sentences, and :func:`table_for_sentences` embeds those when asked.
+    On a collection indexed without pairs this takes seconds where :func:`qa_graph` embeds every pair (half a
+    minute on Robinson Crusoe), so the first answer does not wait for the retrieval method's index."""
+    return index.cache.get(QA_ANSWER, lambda: _with_type_vectors(replace(qa_pairs_graph(index)), embedder))
+
+
+def _with_type_vectors(graph: QAGraph, embedder: Embedder) -> QAGraph:
     graph.types = sorted({t for types in graph.entity_types.values() for t in types})
     graph.type_vectors = embedder.encode(graph.types) if graph.types else np.zeros((0, embedder.dim), np.float32)
     return graph
@@ -161,9 +177,15 @@ def _copula_types(p: QAPair) -> list[tuple[str, set[str]]]:
     return [(key, kinds) for key, label in names if label[:1].isupper()] if kinds else []
 
 
-def table_for_sentences(graph: QAGraph, sentence_ids: list[str]) -> tuple[list[int], QATable]:
-    """(pair indices, a table of just those pairs) grounded in ``sentence_ids`` (the answerer's view)."""
+def table_for_sentences(graph: QAGraph, sentence_ids: list[str],
+                        embedder: Embedder | None = None) -> tuple[list[int], QATable]:
+    """(pair indices, a table of just those pairs) grounded in ``sentence_ids`` (the answerer's view); the pairs
+    are embedded here with ``embedder`` when ``graph`` carries no pair vectors (:func:`qa_answer_graph`)."""
     ids = [i for sid in dict.fromkeys(sentence_ids) for i in graph.by_sentence.get(sid, ())]
+    if len(graph.q_vectors) != len(graph.pairs):
+        if embedder is None:
+            raise ValueError("this QA graph has no pair vectors: pass the embedder to embed the selected pairs")
+        return ids, embed_pairs([graph.pairs[i] for i in ids], embedder)
     n = len(ids)
     vectors = np.concatenate([graph.q_vectors[ids], graph.a_vectors[ids]]) if ids else graph.q_vectors[:0]
     return ids, QATable([graph.pairs[i] for i in ids], np.arange(n), np.arange(n, 2 * n), vectors)
