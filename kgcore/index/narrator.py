@@ -57,7 +57,8 @@ _PRONOUN_RE = re.compile(r"\b(I|me|Me|my|My|myself|Myself|mine|Mine)\b(?!['\u201
 _ANY_PERSON_RE = re.compile(
     r"\b(I|me|Me|my|My|myself|Myself|mine|Mine|we|We|us|Us|our|Our|ours|Ours|ourselves|Ourselves)\b(?!['\u2019])")
 #: What a plural first-person pronoun of the narration becomes ({} is the narrator's name).
-PLURAL_FORMS = {"we": "{} and companions", "us": "{} and companions", "our": "{}'s", "ours": "{}'s",
+COMPANIONS = "companions"
+PLURAL_FORMS = {"we": "{} and " + COMPANIONS, "us": "{} and " + COMPANIONS, "our": "{}'s", "ours": "{}'s",
                 "ourselves": "themselves"}
 _NAME = r"((?:[A-Z][a-z]+)(?:\s+[A-Z][a-z]+){0,2})"
 _SELF_NAMING = (

@@ -98,6 +98,19 @@ def test_an_answer_naming_only_the_questions_entity_is_a_repeat(garden):
     assert answer.short_answers[0]["answer"].startswith("an umbrella")
 
 
+def test_the_narrator_and_companions_name_no_one_new(garden):
+    """The narrator pass writes the narration's "we" as "Robinson Crusoe and companions": as an answer to a question
+    about Crusoe it names no one new, so it is a repeat, like "Robinson Crusoe" alone."""
+    from kgcore.core.types import SelectedSentence
+    from kgcore.query.answer import QAKGGenerator
+
+    texts = ["Robinson Crusoe and companions gave the savage the name Friday.", "Crusoe was glad of it."]
+    context = [SelectedSentence(f"s{i}", i, t, t, rank=i + 1, score=1.0, similarity=0.5) for i, t in enumerate(texts)]
+    answer = QAKGGenerator(embedder=garden.embedder).generate("Who gave the savage a name with Crusoe?", context)
+    ours = [a for a in answer.short_answers if a["answer"] == "Robinson Crusoe and companions"]
+    assert ours and all(a["features"]["repeat"] == 1.0 for a in ours)
+
+
 def test_an_unsure_short_answer_gives_way_to_the_best_sentences_clause(garden):
     """A best pair under CLAUSE_BELOW confidence: the answer quotes the best sentence's clause and says why."""
     from kgcore.core.types import SelectedSentence

@@ -7,11 +7,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from kgcore.index.narrator import COMPANIONS
 from kgcore.index.qa import QAPair
 from kgcore.index.qa.base import content
 from kgcore.query.qakg.graph import QAGraph
 from kgcore.query.qakg.question import Names, QuestionInfo, fuzzy_entities, merged_types, noun_types
 from kgcore.query.rerank.base import Candidate, type_agreement
+
+#: The entity key of the narrator pass's "companions" ("we" -> "Robinson Crusoe and companions"): the narrator
+#: and whoever is with them name no one new, so "Robinson Crusoe and companions" repeats a question about Crusoe.
+NARRATOR_COMPANIONS = frozenset({COMPANIONS.removesuffix("s")})
 
 
 @dataclass
@@ -45,7 +50,7 @@ def candidates(pairs: Sequence[QAPair], indices: Sequence[int], q_sims: np.ndarr
         kinds = {t for key, _ in pair.entities + pair.answer_entities for t in evidence.entity_types.get(key, ())
                  if t in evidence.types}
         said = content(f"{pair.question} {pair.answer}") | kinds
-        answered = {key for key, _ in pair.answer_entities}
+        answered = {key for key, _ in pair.answer_entities} - NARRATOR_COMPANIONS
         typed = {key for key in answered if evidence.entity_types.get(key, set()) & repeated}
         named = typed | set(evidence.fuzzy)  # entities the question names, or names by their type
         c.features = {
