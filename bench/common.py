@@ -27,6 +27,11 @@ def crusoe_path() -> Path:
     return shared if shared.exists() else ROOT / "assets" / "robinson_crusoe.txt"
 
 
+def phantom_path() -> Path:
+    """The Phantom of the Opera (../shared/data; no copy in assets/: it is only benchmarked)."""
+    return ROOT.parent / "shared" / "data" / "phantom_of_the_opera.txt"
+
+
 def machine() -> dict:
     import psutil
     import torch

@@ -9,8 +9,9 @@ second held-out round, written and committed at stop 33 after every design decis
 written at stop 34 in NarrativeQA style -- paraphrased questions, short answers -- before that stop's changes):
 
 * books (one-document collections in bench/data/store): ``peter-dev`` / ``peter-test``, ``crusoe-dev`` /
-  ``crusoe-test`` / ``crusoe-test2`` (50 questions) / ``crusoe-test3`` (40), ``phantom-test``
-  (bench/phantom_qa_test.csv, 50 questions) / ``phantom-test2`` / ``phantom-test3`` (40 each);
+  ``crusoe-test`` / ``crusoe-test2`` (50 questions) / ``crusoe-test3`` (40), ``phantom-dev`` (40, written at
+  stop 37 for design decisions) / ``phantom-test`` (bench/phantom_qa_test.csv, 50 questions) / ``phantom-test2``
+  / ``phantom-test3`` (40 each);
 * ``qasper-dev``: the 10 QASPER papers as one collection, each question asked within its paper;
 * ``obliqa-dev`` / ``obliqa-test`` / ``obliqa-test2`` / ``obliqa-test3``: global retrieval over the 40 ObliQA
   rulebooks; dev is the collections benchmark's sample (seed 13), the test splits samples of the same size and
@@ -84,13 +85,8 @@ class Question:
 
 def book_set(key: str, split: str) -> tuple[Store, str, list[Question]]:
     store = Store(STORE_ROOT)  # KGCORE_BENCH_STORE, as every bench
-    if key == "phantom":
-        csv_name = {"test": "phantom_qa_test.csv", "test2": "phantom_qa_test2.csv",
-                    "test3": "phantom_qa_test3.csv"}[split]
-        doc_id, path, paths = "phantom-of-the-opera", DATA / "phantom_of_the_opera.txt", [BENCH / csv_name]
-    else:
-        doc_id, path_of, splits = SETS[key]
-        path, paths = path_of(), splits[split]
+    doc_id, path_of, splits = SETS[key]
+    path, paths = path_of(), splits[split]
     index_file(path, store, name=doc_id)  # reuses an identical existing index
     items = [it for p in paths for it in load_qa(p)]
     return store, doc_id, [Question(it.question, tuple(it.answers), (it.evidence,) if it.evidence else ())

@@ -5,7 +5,9 @@ Question sets (evidence substrings checked against the text when written):
 * Peter Rabbit: ``dev`` = assets/peter_rabbit_dev_qa.csv (14), ``test`` =
   bench/peter_rabbit_qa_test.csv (12, held out);
 * Robinson Crusoe: ``dev`` = bench/robinson_crusoe_qa.csv + robinson_crusoe_qa_dev2.csv
-  (45), ``test`` = bench/robinson_crusoe_qa_test.csv (50, held out).
+  (45), ``test`` = bench/robinson_crusoe_qa_test.csv (50, held out);
+* The Phantom of the Opera (``--books phantom``): ``dev`` = bench/phantom_qa_dev.csv (40, written at stop 37
+  from the book alone), ``test`` / ``test2`` / ``test3`` held out (bench/phantom_qa_test*.csv).
 
 Design decisions were made on ``dev`` only; ``test`` was written from the
 books before any tuning and is reported as it comes out.  Every method is
@@ -21,7 +23,7 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from common import CRUSOE_QA, PETER, PETER_QA, ROOT, STORE_ROOT, crusoe_path, machine, write_json
+from common import CRUSOE_QA, PETER, PETER_QA, ROOT, STORE_ROOT, crusoe_path, machine, phantom_path, write_json
 
 from kgcore.core.settings import RetrievalOptions
 from kgcore.evaluate.metrics import answer_token_recall, evidence_hit
@@ -41,6 +43,10 @@ SETS = {
                                                 "test": [BENCH / "robinson_crusoe_qa_test.csv"],
                                                 "test2": [BENCH / "robinson_crusoe_qa_test2.csv"],
                                                 "test3": [BENCH / "robinson_crusoe_qa_test3.csv"]}),
+    "phantom": ("phantom-of-the-opera", phantom_path, {"dev": [BENCH / "phantom_qa_dev.csv"],
+                                                       "test": [BENCH / "phantom_qa_test.csv"],
+                                                       "test2": [BENCH / "phantom_qa_test2.csv"],
+                                                       "test3": [BENCH / "phantom_qa_test3.csv"]}),
 }
 
 
