@@ -308,6 +308,8 @@ SWEEP = {
     "graph propagates": lambda: setting(lesegr, "GRAPH_PROPAGATES", True),
     "w_graph=0.5": lambda: setting(lesegr, "W_GRAPH", 0.5),
     "w_graph=2": lambda: setting(lesegr, "W_GRAPH", 2.0),
+    "graph_head_words=500": lambda: setting(fused, "GRAPH_HEAD_WORDS", 500),
+    "graph_head_words=750": lambda: setting(fused, "GRAPH_HEAD_WORDS", 750),
     **{f"without {k}": without_kind(k) for k in contextual.KINDS},
 }
 
