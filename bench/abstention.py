@@ -6,7 +6,8 @@ Questions are asked with the default retrieval (``RetrievalOptions()``) and each
   in the book (Peter Rabbit and Robinson Crusoe: dev; The Phantom of the Opera: held out, written before
   anything was measured on that book);
 * answerable, dev: Peter Rabbit ``assets/peter_rabbit_dev_qa.csv``, Robinson Crusoe ``bench/robinson_crusoe_qa.csv``
-  and ``bench/robinson_crusoe_qa_dev2.csv`` (The Phantom of the Opera has no dev set);
+  and ``bench/robinson_crusoe_qa_dev2.csv``, The Phantom of the Opera ``bench/phantom_qa_dev.csv`` (since stop 37;
+  the quantile was chosen before it existed);
 * answerable, test (held out): ``bench/peter_rabbit_qa_test.csv``, ``bench/robinson_crusoe_qa_test.csv``,
   ``bench/phantom_qa_test.csv``.
 
@@ -56,6 +57,7 @@ BOOKS = {
                                       ("answerable", "test", BENCH / "robinson_crusoe_qa_test.csv")]),
     "phantom-of-the-opera": (lambda: PHANTOM, [
         ("unanswerable", "test", BENCH / "unanswerable_phantom_of_the_opera.csv"),
+        ("answerable", "dev", BENCH / "phantom_qa_dev.csv"),
         ("answerable", "test", BENCH / "phantom_qa_test.csv")]),
 }
 ANSWERERS = ("extractive", "qa-kg")
