@@ -56,10 +56,11 @@ _PRONOUN_RE = re.compile(r"\b(I|me|Me|my|My|myself|Myself|mine|Mine)\b(?!['\u201
 #: Singular and plural ("we'll" and "US" left alone, as "I'm" is).
 _ANY_PERSON_RE = re.compile(
     r"\b(I|me|Me|my|My|myself|Myself|mine|Mine|we|We|us|Us|our|Our|ours|Ours|ourselves|Ourselves)\b(?!['\u2019])")
-#: What a plural first-person pronoun of the narration becomes ({} is the narrator's name).
+#: What a first-person pronoun becomes ({} is the name); "I", "me" and "myself" become the name itself.  The plural
+#: ones are rewritten only in the narration (``plural``).
 COMPANIONS = "companions"
-PLURAL_FORMS = {"we": "{} and " + COMPANIONS, "us": "{} and " + COMPANIONS, "our": "{}'s", "ours": "{}'s",
-                "ourselves": "themselves"}
+PRONOUN_FORMS = {"my": "{}'s", "mine": "{}'s", "we": "{} and " + COMPANIONS, "us": "{} and " + COMPANIONS,
+                 "our": "{}'s", "ours": "{}'s", "ourselves": "themselves"}
 _NAME = r"((?:[A-Z][a-z]+)(?:\s+[A-Z][a-z]+){0,2})"
 _SELF_NAMING = (
     re.compile(r"\b(?:I|me),\s+(?:[a-z]+\s+){0,3}" + _NAME + r"\s*,"),
@@ -233,7 +234,7 @@ def rewrite_first_person(text: str, ranges: list[tuple[int, int]], name: str,
                          sentence_case: bool = False, plural: bool = False) -> tuple[str, int]:
     """``text`` with the first-person singular pronouns inside ``ranges`` replaced by ``name`` ("my"/"mine" ->
     possessive; with ``sentence_case``, a name such as "the Persian" capitalised where it opens the sentence;
-    with ``plural``, "we"/"us"/"our" too, as :data:`PLURAL_FORMS` says); and how many.
+    with ``plural``, "we"/"us"/"our" too; :data:`PRONOUN_FORMS`); and how many.
 
     >>> rewrite_first_person('"I lost my hat," I said.', [(0, 15)], "the Persian", sentence_case=True)
     ('"The Persian lost the Persian\\'s hat," I said.', 2)
@@ -242,9 +243,7 @@ def rewrite_first_person(text: str, ranges: list[tuple[int, int]], name: str,
     """
     pieces, last, count = [], 0, 0
     for m in first_person_pronouns(text, ranges, plural):
-        word = m.group(1).lower()
-        new = PLURAL_FORMS[word].format(name) if word in PLURAL_FORMS else name + "'s" if word in ("my", "mine") \
-            else name
+        new = PRONOUN_FORMS.get(m.group(1).lower(), "{}").format(name)
         if sentence_case and new[:4] == "the " and not text[: m.start()].strip(" \"'\u201c\u2018"):
             new = new[:1].upper() + new[1:]
         pieces += [text[last:m.start()], new]
