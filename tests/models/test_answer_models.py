@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from kgcore.core.types import SelectedSentence
@@ -57,17 +58,33 @@ def test_extractive_trims_to_the_clause_that_answers(extractive):
 
 
 def test_extractive_reuses_retrieval_similarity(extractive):
-    class NoEncoding:
+    class ResolvedOnly:
+        """Embeds only what the retrieval did not: the question and coref-resolved texts that differ."""
         name, dim = "fake", 2
 
         def encode(self, texts, max_tokens=None):
-            raise AssertionError("the retrieval's cosines should have been reused")
+            assert texts[0] == question and set(texts[1:]) <= resolved_only, "a sentence text was embedded again"
+            return np.tile([1.0, 0.0], (len(texts), 1))
 
+    question = "Where did Peter lose his shoes?"
     context = [SelectedSentence(s.id, s.position, s.text, s.resolved, similarity=0.3) for s in PETER]
-    answer = ExtractiveGenerator(embedder=NoEncoding(), nlp=extractive.nlp).generate(
-        "Where did Peter lose his shoes?", context
-    )
+    resolved_only = {s.resolved for s in PETER if s.resolved != s.text}
+    answer = ExtractiveGenerator(embedder=ResolvedOnly(), nlp=extractive.nlp).generate(question, context)
     assert answer.citations[0].sentence_ids == ["text_0-32"]
+
+
+def test_a_narrators_sentence_is_compared_by_its_resolved_text(extractive, embedder):
+    """The retrieval's cosine is the original text's; "I was born ..." says nothing of Crusoe until resolved."""
+    question = "In what year was Robinson Crusoe born?"
+    born = "I was born in the year 1632, in the city of York, of a good family."
+    texts = [("Robinson Crusoe's father got a good estate by merchandise and in later years lived at York.",) * 2,
+             (born, born.replace("I was", "Robinson Crusoe was"))]
+    vectors = embedder.encode([question] + [text for text, _ in texts])
+    context = [SelectedSentence(f"s{i}", i, text, resolved, similarity=float(vectors[i + 1] @ vectors[0]), rank=i + 1)
+               for i, (text, resolved) in enumerate(texts)]
+    assert context[0].similarity > context[1].similarity  # by its own words the father's sentence is closer
+    answer = extractive.generate(question, context)
+    assert answer.citations[0].sentence_ids == ["s1"] and "1632" in answer.text
 
 
 def test_extractive_empty_context(extractive):

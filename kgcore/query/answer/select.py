@@ -15,7 +15,10 @@ locative phrase for *where*, a date or time word for *when*, a reason for
 (:func:`action_focus`).
 
 The cosine is the retrieval's own (``SelectedSentence.similarity``, computed
-with the same embedder) when every sentence carries one; otherwise the
+with the same embedder on the sentence's own words) when every sentence carries one, raised to the cosine of the
+coref-resolved text where that differs and is closer (a narrator's "I was born in 1632" says nothing of Crusoe
+until resolved; on the dev sets, groundedkg at 1,000 words, extractive Crusoe EM / ROUGE-L 15.6 / 9.8 -> 17.8 /
+12.0, Peter Rabbit and Phantom unchanged; qa-kg Crusoe ROUGE-L 22.5 -> 21.9, EM unchanged); otherwise the
 sentences are embedded here (a context longer than :data:`MAX_EMBEDDED`,
 e.g. a whole book from the "full" method, is first cut by word overlap).
 When every sentence carries its retrieval rank, only the :data:`TOP_RANKED`
@@ -106,6 +109,7 @@ def score_sentences(question: str, parsed: Question, context: Sequence[SelectedS
     cos = cosines(question, candidates, embedder)
     cheap = [float(c) + W_OVERLAP * _word_recall(question, s) for c, s in zip(cos, candidates)]
     shortlist = np.argsort(-np.asarray(cheap), kind="stable")[:SHORTLIST]
+    cos = with_resolved(question, candidates, cos, shortlist, embedder)
     texts = [t for i in shortlist for t in (candidates[i].text, candidates[i].resolved or candidates[i].text)]
     docs = list(nlp.pipe(texts))
     scored = []
@@ -125,6 +129,18 @@ def cosines(question: str, sentences: list[SelectedSentence], embedder: Embedder
         return np.array([s.similarity for s in sentences], dtype=np.float64)
     vectors = embedder.encode([question] + [s.resolved or s.text for s in sentences])
     return vectors[1:] @ vectors[0]
+
+
+def with_resolved(question: str, sentences: list[SelectedSentence], cos: np.ndarray, rows, embedder: Embedder
+                  ) -> np.ndarray:
+    """``cos`` with each of ``rows`` raised to its coref-resolved text's cosine when that is higher."""
+    rows = [int(i) for i in rows if sentences[i].resolved and sentences[i].resolved != sentences[i].text]
+    if not rows:
+        return cos
+    vectors = embedder.encode([question] + [sentences[i].resolved for i in rows])
+    out = np.array(cos, dtype=np.float64)
+    out[rows] = np.maximum(out[rows], vectors[1:] @ vectors[0])
+    return out
 
 
 # -- the question -----------------------------------------------------------------
