@@ -58,18 +58,18 @@ def test_extractive_trims_to_the_clause_that_answers(extractive):
 
 
 def test_extractive_reuses_retrieval_similarity(extractive):
-    class ResolvedOnly:
-        """Embeds only what the retrieval did not: the question and coref-resolved texts that differ."""
+    class NoSentenceText:
+        """Embeds only what the retrieval did not (the question, resolved texts that differ, QA pairs)."""
         name, dim = "fake", 2
 
         def encode(self, texts, max_tokens=None):
-            assert texts[0] == question and set(texts[1:]) <= resolved_only, "a sentence text was embedded again"
+            assert not set(texts) & own_texts, "a sentence text was embedded again"
             return np.tile([1.0, 0.0], (len(texts), 1))
 
     question = "Where did Peter lose his shoes?"
     context = [SelectedSentence(s.id, s.position, s.text, s.resolved, similarity=0.3) for s in PETER]
-    resolved_only = {s.resolved for s in PETER if s.resolved != s.text}
-    answer = ExtractiveGenerator(embedder=ResolvedOnly(), nlp=extractive.nlp).generate(question, context)
+    own_texts = {s.text for s in PETER if s.resolved != s.text}
+    answer = ExtractiveGenerator(embedder=NoSentenceText(), nlp=extractive.nlp).generate(question, context)
     assert answer.citations[0].sentence_ids == ["text_0-32"]
 
 
@@ -168,3 +168,26 @@ def test_action_questions_want_the_sentence_about_their_focus(extractive):
     answer = extractive.generate("What happened to the young rabbits' father?", context)
     assert answer.citations[0].sentence_ids == ["text_0-19"]
     assert "put in a pie" in answer.text
+
+
+def test_extractive_quotes_the_sentence_of_the_best_question_answer_pair(extractive, embedder):
+    """The context's pairs decide which sentence is quoted, and the quote holds the pair's answer; a question no
+    confident pair of the right kind answers falls back to the sentence scorer's choice."""
+    def context(texts, question):
+        vectors = embedder.encode([question] + [text for text, _ in texts])
+        return [SelectedSentence(f"s{i}", i, text, resolved, similarity=float(vectors[i + 1] @ vectors[0]),
+                                 rank=i + 1) for i, (text, resolved) in enumerate(texts)]
+
+    medal = [("Marta showed the silver medal to her brother Tomas.",) * 2,
+             ("The Harbour Council of Port Ness gave it to her.",
+              "The Harbour Council of Port Ness gave the silver medal to Marta.")]
+    question = "Who gave Marta a silver medal?"
+    answer = extractive.generate(question, context(medal, question))
+    assert answer.citations[0].sentence_ids == ["s1"] and "Harbour Council of Port Ness" in answer.text
+    assert "whose question-answer pair best answers the question" in answer.notes[0]
+    assert "-> 'the Harbour Council of Port Ness'" in answer.notes[0]
+    nets = [("Tomas mended nets every day of his life, and the nets he mended were the best nets.",) * 2,
+            ("He worked in the harbour.", "Tomas worked in the harbour.")]
+    question = "Where did Tomas mend nets?"
+    answer = extractive.generate(question, context(nets, question))
+    assert "that best matches the question (cosine" in answer.notes[0]

@@ -14,7 +14,7 @@ McGregor.").  With :data:`STYLE` ``short`` (the default) the answer text is the 
 with ``short+sentence`` the phrase followed by its statement ("a pie — Your father was put in a pie by Mrs.
 McGregor.").  When the best answer is of a kind the question's wh-word rules out (:data:`WH_KINDS`: a thing
 for a "why" question, answer-type agreement 0), the answer text is instead the clause of the best sentence that
-the extractive answerer would quote (:func:`~kgcore.query.answer.extractive.best_clause`), and the short answers
+the extractive answerer would quote (:func:`~kgcore.query.answer.clauses.best_clause`), and the short answers
 stay listed.
 ``confidence`` maps the best score to 0..1; below :data:`MIN_CONFIDENCE` the answer is "No answer found." and says
 why.  It works with any retrieval method's context.
@@ -23,6 +23,7 @@ why.  It works with any retrieval method's context.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -33,8 +34,8 @@ from kgcore.index.qa.base import normalized
 from kgcore.index.qa.files import QATable, embed_pairs
 from kgcore.index.qa.frames import frame_analyses
 from kgcore.query.answer.base import LazyModels
-from kgcore.query.answer.extractive import best_clause
-from kgcore.query.answer.select import Question, score_sentences
+from kgcore.query.answer.clauses import best_clause
+from kgcore.query.answer.select import Question, ScoredSentence, score_sentences
 from kgcore.query.answer.support import UNCALIBRATED, Calibration, check_support, unsupported, with_support
 from kgcore.query.qakg.graph import QAGraph, table_for_sentences
 from kgcore.query.qakg.question import analyse, names_of
@@ -60,6 +61,17 @@ NO_ANSWER = "No answer found."
 STYLE = "short"
 
 
+@dataclass(frozen=True)
+class RankedAnswers:
+    """A question's answers grouped from its context's ranked pairs, the answer type it expects, the pairs."""
+
+    answers: list[dict]
+    expected: str | None
+    table: QATable
+    #: How the pairs were found, when not from the index's QA graph ("" otherwise).
+    note: str = ""
+
+
 class QAKGGenerator(LazyModels):
     """Ranks the context's QA pairs; ``embedder``/``nlp`` load lazily, ``reranker`` defaults to offline."""
 
@@ -81,12 +93,10 @@ class QAKGGenerator(LazyModels):
         ``calibration`` the support check's threshold (the collection's, :mod:`~kgcore.query.answer.calibration`)."""
         parsed = Question.parse(question, self.nlp)  # one spaCy parse for choosing sentences and pairs
         scored = score_sentences(question, parsed, context, self.nlp, self.embedder) if context else []
-        scores = {s.sentence.id: s.score - scored[0].score for s in scored}
-        table, graph_note = self._table([s for s in context if s.id in scores], qa)
-        ranked, expected = self.rank(question, table, qa, scores, parsed.doc)
-        answers = group_answers(ranked, statements=expected == "action")
+        ranked = self.ranked_answers(question, parsed, scored, context, qa)
+        answers, expected, table = ranked.answers, ranked.expected, ranked.table
         confident = confidence(answers[0]["score"]) if answers else 0.0
-        notes = [graph_note] if graph_note else []
+        notes = [ranked.note] if ranked.note else []
         if not answers or confident < MIN_CONFIDENCE:
             why = "no question-answer pair was found in the context" if not answers else (
                 f"the best pair ({answers[0]['question']!r} -> {answers[0]['answer']!r}) has confidence "
@@ -107,6 +117,15 @@ class QAKGGenerator(LazyModels):
         answer = Answer(text, self.name, self.model, citations=[Citation(text, cited, [confident])],
                         notes=notes, short_answers=answers, confidence=round(confident, 3))
         return with_support(answer, check_support(question, answer, context, self.nlp, self.embedder, calibration))
+
+    def ranked_answers(self, question: str, parsed: Question, scored: Sequence[ScoredSentence],
+                       context: Sequence[SelectedSentence], qa: QAGraph | None = None) -> RankedAnswers:
+        """The grouped answers of the pairs of the ``scored`` sentences of ``context`` (:func:`score_sentences`),
+        best first."""
+        scores = {s.sentence.id: s.score - scored[0].score for s in scored}
+        table, note = self._table([s for s in context if s.id in scores], qa)
+        ranked, expected = self.rank(question, table, qa, scores, parsed.doc)
+        return RankedAnswers(group_answers(ranked, statements=expected == "action"), expected, table, note)
 
     def _clause(self, parsed: Question, sentence: SelectedSentence) -> str:
         """The clause of ``sentence`` the extractive answerer would quote for the question."""
