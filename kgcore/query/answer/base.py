@@ -29,6 +29,30 @@ class AnswerGenerator(Protocol):
         ...
 
 
+class ParseMemo:
+    """A spaCy pipeline that parses each text once: one answer's sentence scorer, QA pairs and clause trimming
+    parse the same few sentences.
+
+    >>> import spacy
+    >>> memo = ParseMemo(spacy.blank("en"))
+    >>> memo("A hat.") is memo("A hat."), [d.text for d in memo.pipe(["A hat.", "A cap."])], len(memo.docs)
+    (True, ['A hat.', 'A cap.'], 2)
+    """
+
+    def __init__(self, nlp):
+        self.nlp = nlp
+        self.docs: dict[str, object] = {}
+
+    def __call__(self, text: str):
+        return next(iter(self.pipe([text])))
+
+    def pipe(self, texts):
+        texts = list(texts)
+        todo = [t for t in dict.fromkeys(texts) if t not in self.docs]
+        self.docs.update(zip(todo, self.nlp.pipe(todo)))
+        return [self.docs[t] for t in texts]
+
+
 class LazyModels:
     """The embedder and spaCy pipeline of an offline answerer, loaded on first use when not given."""
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kgcore.core.types import Answer, Citation, SelectedSentence
-from kgcore.query.answer.base import LazyModels
+from kgcore.query.answer.base import LazyModels, ParseMemo
 from kgcore.query.answer.clauses import best_clause
 from kgcore.query.answer.select import Question, ScoredSentence, score_sentences
 from kgcore.query.answer.short import MIN_CONFIDENCE, QAKGGenerator, clause_instead, confidence
@@ -55,15 +55,17 @@ class ExtractiveGenerator(LazyModels):
             return unsupported(Answer(EMPTY_CONTEXT_TEXT, self.name, self.model, notes=[
                 "Extractive answer (no LLM used): it can only quote retrieved context, and none was retrieved."]),
                 "no context was retrieved")
-        answer = self._extract(question, context, qa)
-        return with_support(answer, check_support(question, answer, context, self.nlp, self.embedder, calibration))
+        nlp = ParseMemo(self.nlp)  # the scorer, the pairs, the clause and the support check parse the same sentences
+        answer = self._extract(question, context, qa, nlp)
+        return with_support(answer, check_support(question, answer, context, nlp, self.embedder, calibration))
 
-    def _extract(self, question: str, context: Sequence[SelectedSentence], qa: QAGraph | None) -> Answer:
-        parsed = Question.parse(question, self.nlp)
-        scored = score_sentences(question, parsed, context, self.nlp, self.embedder)
-        best, text, why = self._by_pairs(question, parsed, scored, context, qa)
+    def _extract(self, question: str, context: Sequence[SelectedSentence], qa: QAGraph | None,
+                 nlp: ParseMemo) -> Answer:
+        parsed = Question.parse(question, nlp)
+        scored = score_sentences(question, parsed, context, nlp, self.embedder)
+        best, text, why = self._by_pairs(question, parsed, scored, context, qa, nlp)
         if not text:
-            text = best_clause(self.nlp(best.sentence.text), parsed.terms, parsed.qtype, parsed.doc)
+            text = best_clause(nlp(best.sentence.text), parsed.terms, parsed.qtype, parsed.doc)
         sentence = best.sentence
         part = "sentence" if text == sentence.text.strip() else "clause"
         notes = [f"Extractive answer (no LLM used): the {part} of context sentence {sentence.id} {why}"]
@@ -72,9 +74,10 @@ class ExtractiveGenerator(LazyModels):
         return Answer(text, self.name, self.model, citations=[Citation(text, [sentence.id], [1.0])], notes=notes)
 
     def _by_pairs(self, question: str, parsed: Question, scored: list[ScoredSentence],
-                  context: Sequence[SelectedSentence], qa: QAGraph | None) -> tuple[ScoredSentence, str, str]:
+                  context: Sequence[SelectedSentence], qa: QAGraph | None, nlp: ParseMemo
+                  ) -> tuple[ScoredSentence, str, str]:
         """The sentence to quote, the clause holding its best pair's answer ("" when no pair decides), and why."""
-        ranked = QAKGGenerator(self.embedder, self.nlp).ranked_answers(question, parsed, scored, context, qa)
+        ranked = QAKGGenerator(self.embedder, nlp).ranked_answers(question, parsed, scored, context, qa)
         top = scored[0]
         found = ", found" if top.type_match else ", not found" if parsed.qtype else ""
         why = (f"that best matches the question (cosine {top.cosine:.2f}, question-word overlap {top.overlap:.2f}, "
@@ -87,5 +90,5 @@ class ExtractiveGenerator(LazyModels):
         chosen = next(s for s in scored if s.sentence.id == pair["sentence_ids"][0])
         why = (f"whose question-answer pair best answers the question ({pair['question']!r} -> {pair['answer']!r}, "
                f"score {pair['score']:.2f}).")
-        doc = self.nlp(chosen.sentence.text)
+        doc = nlp(chosen.sentence.text)
         return chosen, best_clause(doc, parsed.terms, parsed.qtype, parsed.doc, holding=pair["answer"]), why
