@@ -98,6 +98,36 @@ def test_an_answer_naming_only_the_questions_entity_is_a_repeat(garden):
     assert answer.text.startswith("an umbrella")
 
 
+def test_the_questions_entity_and_words_together_are_a_repeat(garden):
+    """"Robinson Crusoe's island" for "What did Crusoe call the island?": its name is the question's entity and its
+    other word the question's own, so it brings nothing new; "the Island of Despair" does."""
+    from kgcore.core.types import SelectedSentence
+    from kgcore.query.answer import QAKGGenerator
+
+    texts = [("I called it the Island of Despair.", "Robinson Crusoe called Robinson Crusoe's island the Island of "
+              "Despair."),
+             ("I came on shore on this dismal island, which I called the Island of Despair.",
+              "Robinson Crusoe came on shore on this dismal island, which Robinson Crusoe called the Island of Despair.")]
+    context = [SelectedSentence(f"s{i}", i, t, r, rank=i + 1, score=1.0, similarity=0.5)
+               for i, (t, r) in enumerate(texts)]
+    answer = QAKGGenerator(embedder=garden.embedder).generate("What did Crusoe call the island?", context)
+    by_answer = {a["answer"]: a["features"]["repeat"] for a in answer.short_answers}
+    assert by_answer.get("Robinson Crusoe's island") == 1.0
+    assert answer.text == "the Island of Despair"
+
+
+def test_an_answer_that_counts_answers_how_many(garden):
+    """"Mme. Giry's three teeth" is typed a thing (it does not open with the number) yet answers "how many"."""
+    from kgcore.core.types import SelectedSentence
+    from kgcore.query.answer import QAKGGenerator
+
+    texts = ["Mme. Giry bristled with her three teeth.", "Her teeth were clashing in a noisy contest."]
+    context = [SelectedSentence(f"s{i}", i, t, t, rank=i + 1, score=1.0, similarity=0.5) for i, t in enumerate(texts)]
+    answer = QAKGGenerator(embedder=garden.embedder).generate("How many teeth did Mme. Giry have?", context)
+    best = answer.short_answers[0]
+    assert "three" in best["answer"] and best["features"]["type"] == 1.0
+
+
 def test_the_narrator_and_companions_name_no_one_new(garden):
     """The narrator pass writes the narration's "we" as "Robinson Crusoe and companions": as an answer to a question
     about Crusoe it names no one new, so it is a repeat, like "Robinson Crusoe" alone."""

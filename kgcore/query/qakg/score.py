@@ -9,7 +9,7 @@ import numpy as np
 
 from kgcore.index.narrator import COMPANIONS
 from kgcore.index.qa import QAPair
-from kgcore.index.qa.base import content
+from kgcore.index.qa.base import content, is_number
 from kgcore.query.qakg.graph import QAGraph
 from kgcore.query.qakg.question import Names, QuestionInfo, fuzzy_entities, merged_types, noun_types
 from kgcore.query.rerank.base import Candidate, type_agreement
@@ -56,15 +56,30 @@ def candidates(pairs: Sequence[QAPair], indices: Sequence[int], q_sims: np.ndarr
         c.features = {
             "similarity": float(q_sims[i]),
             "answer_sim": float(a_sims[i]),
-            "type": type_agreement(info.expected, pair.answer_type),
+            "type": answer_agreement(info.expected, pair),
             "lexical": len(info.words & said) / len(info.words) if info.words else 0.0,
             "fuzzy": 0.0,
             "type_level": 0.0,
-            "repeat": 1.0 if content(pair.answer) <= info.words or (answered and answered <= named) else 0.0,
+            "repeat": 1.0 if _new_words(pair, named) <= info.words or (answered and answered <= named) else 0.0,
         }
         _entity_features(c, evidence)
         out.append(c)
     return out
+
+
+def answer_agreement(expected: str | None, pair: QAPair) -> float:
+    """:func:`~kgcore.query.rerank.base.type_agreement`, except that any answer that counts ("Giry's three teeth",
+    typed a thing since it does not open with the number) answers a "how many" question."""
+    if expected == "number" and is_number(pair.answer):
+        return 1.0
+    return type_agreement(expected, pair.answer_type)
+
+
+def _new_words(pair: QAPair, named: set[str]) -> set[str]:
+    """The answer's content words but those of the entities the question names ("Robinson Crusoe's island" for a
+    question about Crusoe and the island brings nothing new)."""
+    given = {w for key, label in pair.answer_entities if key in named for w in content(label)}
+    return content(pair.answer) - given
 
 
 def _entity_features(c: Candidate, evidence: Evidence) -> None:

@@ -6,13 +6,14 @@ Every candidate pair carries its features, so the Ask page can say why it ranked
 ``similarity`` cosine of the question to the pair's generated question
 ``answer_sim`` cosine of the question to the pair's answer
 ``type``       answer-type agreement: 1 when the pair answers what the question asks for (a "who"
-               question wants a person, "where" a place ...), 0 when it answers something else,
-               0.5 when the question does not say
+               question wants a person, "where" a place, "how many" anything that counts ...), 0 when it
+               answers something else, 0.5 when the question does not say
 ``lexical``    share of the question's content words found in the pair's question and answer
 ``fuzzy``      1 - edits/(allowed+1) when the pair mentions an entity the question names (fuzzy match)
 ``type_level`` cosine of a question noun to a type of an entity the pair mentions ("bunnies")
 ``repeat``     1 when the answer brings no new information: every content word of it is already in the
-               question, or it only names entities the question names (fuzzy-matched: "Robinson Crusoe" for
+               question or part of an entity the question names ("Robinson Crusoe's island" for "What did
+               Crusoe call the island?"), or it only names entities the question names (fuzzy-matched: "Robinson Crusoe" for
                a question about Crusoe, also as the narrator pass's "Robinson Crusoe and companions") or
                refers to by type ("the bunnies"); not the type a
                wh-determiner asks for ("which bunnies ...?" -> "Flopsy, Mopsy and Cotton-tail" is new)
