@@ -107,7 +107,8 @@ def test_the_questions_entity_and_words_together_are_a_repeat(garden):
     texts = [("I called it the Island of Despair.", "Robinson Crusoe called Robinson Crusoe's island the Island of "
               "Despair."),
              ("I came on shore on this dismal island, which I called the Island of Despair.",
-              "Robinson Crusoe came on shore on this dismal island, which Robinson Crusoe called the Island of Despair.")]
+              "Robinson Crusoe came on shore on this dismal island, which Robinson Crusoe called the Island of "
+              "Despair.")]
     context = [SelectedSentence(f"s{i}", i, t, r, rank=i + 1, score=1.0, similarity=0.5)
                for i, (t, r) in enumerate(texts)]
     answer = QAKGGenerator(embedder=garden.embedder).generate("What did Crusoe call the island?", context)

@@ -13,9 +13,9 @@ Every candidate pair carries its features, so the Ask page can say why it ranked
 ``type_level`` cosine of a question noun to a type of an entity the pair mentions ("bunnies")
 ``repeat``     1 when the answer brings no new information: every content word of it is already in the
                question or part of an entity the question names ("Robinson Crusoe's island" for "What did
-               Crusoe call the island?"), or it only names entities the question names (fuzzy-matched: "Robinson Crusoe" for
-               a question about Crusoe, also as the narrator pass's "Robinson Crusoe and companions") or
-               refers to by type ("the bunnies"); not the type a
+               Crusoe call the island?"), or it only names entities the question names (fuzzy-matched:
+               "Robinson Crusoe" for a question about Crusoe, also as the narrator pass's "Robinson Crusoe and
+               companions") or refers to by type ("the bunnies"); not the type a
                wh-determiner asks for ("which bunnies ...?" -> "Flopsy, Mopsy and Cotton-tail" is new)
 ``sentence``   how much worse the pair's sentence answers the question than the best sentence does: the
                difference of their scores (:mod:`kgcore.query.answer.select`: cosine, question-word overlap,
