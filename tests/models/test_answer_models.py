@@ -191,3 +191,13 @@ def test_extractive_quotes_the_sentence_of_the_best_question_answer_pair(extract
     question = "Where did Tomas mend nets?"
     answer = extractive.generate(question, context(nets, question))
     assert "that best matches the question (cosine" in answer.notes[0]
+
+
+def test_a_sentence_ending_in_a_colon_is_quoted_with_the_sentence_it_introduces(extractive):
+    said = "One evening paper alone, which knew all the gossip of the theaters, said:"
+    quote = '"We recognize the touch of the Opera ghost."'
+    context = [SelectedSentence("s7", 7, said, said, rank=1), SelectedSentence("s8", 8, quote, quote, rank=2),
+               SelectedSentence("s2", 2, "The managers met at noon.", "The managers met at noon.", rank=3)]
+    answer = extractive.generate("What did the evening paper that knew the gossip of the theaters say?", context)
+    assert answer.text == f"{said} {quote}" and answer.citations[0].sentence_ids == ["s7", "s8"]
+    assert "ends in a colon" in answer.notes[-1]

@@ -6,7 +6,10 @@ retrieval's best-ranked sentences).  Which of them is quoted is decided by their
 the ``qa-kg`` answerer ranks them (:meth:`~kgcore.query.answer.short.QAKGGenerator.ranked_answers`): the sentence
 of the best pair, quoted as the clause with the most evidence among those that hold the pair's answer
 (:func:`~kgcore.query.answer.clauses.best_clause`).  Without a confident pair the best-scored sentence is quoted,
-trimmed to the clause that keeps all of its evidence (:func:`~kgcore.query.answer.clauses.best_clause`).
+trimmed to the clause that keeps all of its evidence (:func:`~kgcore.query.answer.clauses.best_clause`).  A
+sentence that ends in a colon ("One evening paper alone ... said:") is quoted whole with the sentence it introduces,
+when the context holds it (:func:`introduced`; on the dev sets one Phantom question, EM / ROUGE-L 25.0 / 15.0 ->
+27.5 / 15.6, nothing else changed).
 
 Chosen on the dev sets (groundedkg, 1,000 words; EM / ROUGE-L), against the scorer's choice alone (Peter Rabbit
 50.0 / 46.2, Crusoe 17.8 / 12.0, Phantom 17.5 / 13.8):
@@ -71,7 +74,12 @@ class ExtractiveGenerator(LazyModels):
         notes = [f"Extractive answer (no LLM used): the {part} of context sentence {sentence.id} {why}"]
         if best.overlap == 0 and best.cosine < 0.3:
             notes.append("Low confidence: the best sentence shares no words with the question.")
-        return Answer(text, self.name, self.model, citations=[Citation(text, [sentence.id], [1.0])], notes=notes)
+        cited = [sentence.id]
+        following = introduced(sentence, context)
+        if following is not None:
+            text, cited = f"{sentence.text.strip()} {following.text.strip()}", [sentence.id, following.id]
+            notes.append(f"It ends in a colon, so the sentence it introduces ({following.id}) is quoted with it.")
+        return Answer(text, self.name, self.model, citations=[Citation(text, cited, [1.0] * len(cited))], notes=notes)
 
     def _by_pairs(self, question: str, parsed: Question, scored: list[ScoredSentence],
                   context: Sequence[SelectedSentence], qa: QAGraph | None, nlp: ParseMemo
@@ -92,3 +100,18 @@ class ExtractiveGenerator(LazyModels):
                f"score {pair['score']:.2f}).")
         doc = nlp(chosen.sentence.text)
         return chosen, best_clause(doc, parsed.terms, parsed.qtype, parsed.doc, holding=pair["answer"]), why
+
+
+def introduced(sentence: SelectedSentence, context: Sequence[SelectedSentence]) -> SelectedSentence | None:
+    """The context's next sentence of the same document when ``sentence`` ends in a colon and so introduces it
+    ("One evening paper alone ... said:"), else None.
+
+    >>> said = SelectedSentence("s1", 1, "The paper said:", "The paper said:")
+    >>> quote = SelectedSentence("s2", 2, '"We recognize the touch of the ghost."', "")
+    >>> introduced(said, [quote, said]).id, introduced(quote, [quote, said]), introduced(said, [said])
+    ('s2', None, None)
+    """
+    if not sentence.text.rstrip().endswith(":"):
+        return None
+    return next((s for s in context if s.document == sentence.document and s.position == sentence.position + 1),
+                None)
