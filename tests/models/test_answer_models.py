@@ -170,9 +170,12 @@ def test_action_questions_want_the_sentence_about_their_focus(extractive):
     assert "put in a pie" in answer.text
 
 
-def test_extractive_quotes_the_sentence_of_the_best_question_answer_pair(extractive, embedder):
-    """The context's pairs decide which sentence is quoted, and the quote holds the pair's answer; a question no
-    confident pair of the right kind answers falls back to the sentence scorer's choice."""
+def test_extractive_by_pairs_quotes_the_sentence_of_the_best_question_answer_pair(extractive, embedder):
+    """With ``by_pairs`` the context's pairs decide which sentence is quoted, and the quote holds the pair's answer;
+    a question no confident pair of the right kind answers falls back to the sentence scorer's choice (as by
+    default)."""
+    by_pairs = ExtractiveGenerator(embedder=embedder, nlp=extractive.nlp, by_pairs=True)
+
     def context(texts, question):
         vectors = embedder.encode([question] + [text for text, _ in texts])
         return [SelectedSentence(f"s{i}", i, text, resolved, similarity=float(vectors[i + 1] @ vectors[0]),
@@ -182,14 +185,14 @@ def test_extractive_quotes_the_sentence_of_the_best_question_answer_pair(extract
              ("The Harbour Council of Port Ness gave it to her.",
               "The Harbour Council of Port Ness gave the silver medal to Marta.")]
     question = "Who gave Marta a silver medal?"
-    answer = extractive.generate(question, context(medal, question))
+    answer = by_pairs.generate(question, context(medal, question))
     assert answer.citations[0].sentence_ids == ["s1"] and "Harbour Council of Port Ness" in answer.text
     assert "whose question-answer pair best answers the question" in answer.notes[0]
     assert "-> 'the Harbour Council of Port Ness'" in answer.notes[0]
     nets = [("Tomas mended nets every day of his life, and the nets he mended were the best nets.",) * 2,
             ("He worked in the harbour.", "Tomas worked in the harbour.")]
     question = "Where did Tomas mend nets?"
-    answer = extractive.generate(question, context(nets, question))
+    answer = by_pairs.generate(question, context(nets, question))
     assert "that best matches the question (cosine" in answer.notes[0]
 
 

@@ -25,11 +25,10 @@ When every sentence carries its retrieval rank, only the :data:`TOP_RANKED`
 best-ranked are scored; of the rest, the :data:`SHORTLIST` with the best cosine
 plus plain word overlap are parsed with spaCy for lemmas and answer types.
 
-The ``qa-kg`` answerer adds each sentence's score to the score of the
-question–answer pairs grounded in it (:mod:`~kgcore.query.answer.short`); the
-extractive answerer quotes the sentence of the best such pair, or the best
-sentence's best clause when no pair is confident
-(:mod:`~kgcore.query.answer.extractive`).
+The extractive answerer quotes the best sentence's best clause
+(:mod:`~kgcore.query.answer.extractive`); the ``qa-kg`` answerer adds each
+sentence's score to the score of the question–answer pairs grounded in it
+(:mod:`~kgcore.query.answer.short`).
 """
 
 from __future__ import annotations
