@@ -204,3 +204,12 @@ def test_a_sentence_ending_in_a_colon_is_quoted_with_the_sentence_it_introduces(
     answer = extractive.generate("What did the evening paper that knew the gossip of the theaters say?", context)
     assert answer.text == f"{said} {quote}" and answer.citations[0].sentence_ids == ["s7", "s8"]
     assert "ends in a colon" in answer.notes[-1]
+
+
+def test_the_clause_that_answers_need_not_open_the_sentence(extractive):
+    from kgcore.query.answer.clauses import best_clause
+    from kgcore.query.answer.select import Question
+
+    parsed = Question.parse("Why did Peter sit down?", extractive.nlp)
+    doc = extractive.nlp("He was out of breath and trembling with fright; Peter sat down to rest.")
+    assert best_clause(doc, parsed.terms, parsed.qtype, parsed.doc) == "Peter sat down to rest."

@@ -71,7 +71,8 @@ def best_clause(doc, terms: dict[str, float], qtype: str | None, q_doc, holding:
     for start, end in clause_spans(doc):
         span = doc.char_span(start, end, alignment_mode="expand")
         words = sum(1 for t in span if not t.is_punct)
-        if (start == 0 and end == len(doc.text) or words >= MIN_CLAUSE_WORDS) and start <= at <= end - len(wanted):
+        holds = not wanted or start <= at <= end - len(wanted)
+        if (start == 0 and end == len(doc.text) or words >= MIN_CLAUSE_WORDS) and holds:
             typed = has_answer_type(list(span), qtype, q_doc)
             options.append((weighted_overlap(terms, lemmas(span)) + W_TYPE * typed, -len(span.text), start, end))
     _, _, start, end = max(options)
