@@ -44,7 +44,7 @@ class ParseMemo:
         self.docs: dict[str, object] = {}
 
     def __call__(self, text: str):
-        return next(iter(self.pipe([text])))
+        return self.pipe([text])[0]
 
     def pipe(self, texts):
         texts = list(texts)

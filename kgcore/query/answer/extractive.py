@@ -25,7 +25,6 @@ from kgcore.query.answer.clauses import best_clause
 from kgcore.query.answer.select import Question, ScoredSentence, score_sentences
 from kgcore.query.answer.short import MIN_CONFIDENCE, QAKGGenerator, clause_instead, confidence
 from kgcore.query.answer.support import UNCALIBRATED, Calibration, check_support, unsupported, with_support
-from kgcore.query.qakg.graph import QAGraph
 
 EMPTY_CONTEXT_TEXT = "No context was retrieved, so the extractive answerer cannot answer."
 #: Whether the question-answer pairs choose the quoted sentence.  They won on the three dev books (groundedkg, 1,000
@@ -51,23 +50,21 @@ class ExtractiveGenerator(LazyModels):
         return self.embedder.name
 
     def generate(self, question: str, context: Sequence[SelectedSentence], book_name: str = "",
-                 calibration: Calibration = UNCALIBRATED, qa: QAGraph | None = None) -> Answer:
+                 calibration: Calibration = UNCALIBRATED) -> Answer:
         """The best clause of ``context``, with the support check's verdict (:mod:`~kgcore.query.answer.support`)
-        under ``calibration`` (the collection's, :mod:`~kgcore.query.answer.calibration`); ``qa`` (an index's
-        QA graph) supplies stored pairs, else they are generated from the context's frames."""
+        under ``calibration`` (the collection's, :mod:`~kgcore.query.answer.calibration`)."""
         if not context:
             return unsupported(Answer(EMPTY_CONTEXT_TEXT, self.name, self.model, notes=[
                 "Extractive answer (no LLM used): it can only quote retrieved context, and none was retrieved."]),
                 "no context was retrieved")
         nlp = ParseMemo(self.nlp)  # the scorer, the pairs, the clause and the support check parse the same sentences
-        answer = self._extract(question, context, qa, nlp)
+        answer = self._extract(question, context, nlp)
         return with_support(answer, check_support(question, answer, context, nlp, self.embedder, calibration))
 
-    def _extract(self, question: str, context: Sequence[SelectedSentence], qa: QAGraph | None,
-                 nlp: ParseMemo) -> Answer:
+    def _extract(self, question: str, context: Sequence[SelectedSentence], nlp: ParseMemo) -> Answer:
         parsed = Question.parse(question, nlp)
         scored = score_sentences(question, parsed, context, nlp, self.embedder)
-        best, text, why = self._by_pairs(question, parsed, scored, context, qa, nlp)
+        best, text, why = self._choice(question, parsed, scored, context, nlp)
         if not text:
             text = best_clause(nlp(best.sentence.text), parsed.terms, parsed.qtype, parsed.doc)
         sentence = best.sentence
@@ -82,21 +79,19 @@ class ExtractiveGenerator(LazyModels):
             notes.append(f"It ends in a colon, so the sentence it introduces ({following.id}) is quoted with it.")
         return Answer(text, self.name, self.model, citations=[Citation(text, cited, [1.0] * len(cited))], notes=notes)
 
-    def _by_pairs(self, question: str, parsed: Question, scored: list[ScoredSentence],
-                  context: Sequence[SelectedSentence], qa: QAGraph | None, nlp: ParseMemo
-                  ) -> tuple[ScoredSentence, str, str]:
-        """The sentence to quote, the clause holding its best pair's answer ("" when no pair decides), and why."""
+    def _choice(self, question: str, parsed: Question, scored: list[ScoredSentence],
+                context: Sequence[SelectedSentence], nlp: ParseMemo) -> tuple[ScoredSentence, str, str]:
+        """The sentence to quote, the clause holding its best pair's answer ("" when no pair decides: always
+        without ``by_pairs``), and why.  The pairs are generated from the scored sentences' frames."""
         top = scored[0]
         found = ", found" if top.type_match else ", not found" if parsed.qtype else ""
         why = (f"that best matches the question (cosine {top.cosine:.2f}, question-word overlap {top.overlap:.2f}, "
                f"expected answer: {parsed.qtype or 'any'}{found}).")
         if not self.by_pairs:
             return top, "", why
-        ranked = QAKGGenerator(self.embedder, nlp).ranked_answers(question, parsed, scored, context, qa)
-        if not ranked.answers:
-            return top, "", why
-        pair = ranked.answers[0]
-        if confidence(pair["score"]) < MIN_CONFIDENCE or clause_instead(pair, ranked.expected):
+        ranked = QAKGGenerator(self.embedder, nlp).ranked_answers(question, parsed, scored, context)
+        pair = ranked.answers[0] if ranked.answers else None
+        if pair is None or confidence(pair["score"]) < MIN_CONFIDENCE or clause_instead(pair, ranked.expected):
             return top, "", why
         chosen = next(s for s in scored if s.sentence.id == pair["sentence_ids"][0])
         why = (f"whose question-answer pair best answers the question ({pair['question']!r} -> {pair['answer']!r}, "

@@ -109,7 +109,8 @@ def score_sentences(question: str, parsed: Question, context: Sequence[SelectedS
     cos = cosines(question, candidates, embedder)
     cheap = [float(c) + W_OVERLAP * _word_recall(question, s) for c, s in zip(cos, candidates)]
     shortlist = np.argsort(-np.asarray(cheap), kind="stable")[:SHORTLIST]
-    cos = with_resolved(question, candidates, cos, shortlist, embedder)
+    if retrieval_cosines(candidates):  # of the sentences' own words; else ``cosines`` embedded the resolved texts
+        cos = with_resolved(question, candidates, cos, shortlist, embedder)
     texts = [t for i in shortlist for t in (candidates[i].text, candidates[i].resolved or candidates[i].text)]
     docs = list(nlp.pipe(texts))
     scored = []
@@ -125,10 +126,15 @@ def score_sentences(question: str, parsed: Question, context: Sequence[SelectedS
 
 def cosines(question: str, sentences: list[SelectedSentence], embedder: Embedder) -> np.ndarray:
     """Question-sentence cosines: the retrieval's own (``similarity``) when every sentence has one."""
-    if all(s.similarity for s in sentences):
+    if retrieval_cosines(sentences):
         return np.array([s.similarity for s in sentences], dtype=np.float64)
     vectors = embedder.encode([question] + [s.resolved or s.text for s in sentences])
     return vectors[1:] @ vectors[0]
+
+
+def retrieval_cosines(sentences: Sequence[SelectedSentence]) -> bool:
+    """Whether every sentence carries the retrieval's cosine to the question (``similarity``)."""
+    return all(s.similarity for s in sentences)
 
 
 def with_resolved(question: str, sentences: list[SelectedSentence], cos: np.ndarray, rows, embedder: Embedder

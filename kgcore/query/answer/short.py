@@ -33,7 +33,7 @@ from kgcore.index.qa import FrameQAGenerator
 from kgcore.index.qa.base import normalized
 from kgcore.index.qa.files import QATable, embed_pairs
 from kgcore.index.qa.frames import frame_analyses
-from kgcore.query.answer.base import LazyModels
+from kgcore.query.answer.base import LazyModels, ParseMemo
 from kgcore.query.answer.clauses import best_clause
 from kgcore.query.answer.select import Question, ScoredSentence, score_sentences
 from kgcore.query.answer.support import UNCALIBRATED, Calibration, check_support, unsupported, with_support
@@ -91,8 +91,9 @@ class QAKGGenerator(LazyModels):
                  qa: QAGraph | None = None, calibration: Calibration = UNCALIBRATED) -> Answer:
         """Short answers to ``question`` from ``context``; ``qa`` (the index's QA graph) supplies stored pairs,
         ``calibration`` the support check's threshold (the collection's, :mod:`~kgcore.query.answer.calibration`)."""
-        parsed = Question.parse(question, self.nlp)  # one spaCy parse for choosing sentences and pairs
-        scored = score_sentences(question, parsed, context, self.nlp, self.embedder) if context else []
+        nlp = ParseMemo(self.nlp)  # the scorer, the clause and the support check parse the same sentences
+        parsed = Question.parse(question, nlp)  # one spaCy parse for choosing sentences and pairs
+        scored = score_sentences(question, parsed, context, nlp, self.embedder) if context else []
         ranked = self.ranked_answers(question, parsed, scored, context, qa)
         answers, expected, table = ranked.answers, ranked.expected, ranked.table
         confident = confidence(answers[0]["score"]) if answers else 0.0
@@ -112,11 +113,11 @@ class QAKGGenerator(LazyModels):
         cited = best["sentence_ids"]
         why = clause_instead(best, expected)
         if why:
-            text, cited = self._clause(parsed, scored[0].sentence), [scored[0].sentence.id]
+            text, cited = self._clause(parsed, scored[0].sentence, nlp), [scored[0].sentence.id]
             notes.append(f"{why}: the answer quotes the clause of the best sentence ({cited[0]}) instead.")
         answer = Answer(text, self.name, self.model, citations=[Citation(text, cited, [confident])],
                         notes=notes, short_answers=answers, confidence=round(confident, 3))
-        return with_support(answer, check_support(question, answer, context, self.nlp, self.embedder, calibration))
+        return with_support(answer, check_support(question, answer, context, nlp, self.embedder, calibration))
 
     def ranked_answers(self, question: str, parsed: Question, scored: Sequence[ScoredSentence],
                        context: Sequence[SelectedSentence], qa: QAGraph | None = None) -> RankedAnswers:
@@ -127,9 +128,10 @@ class QAKGGenerator(LazyModels):
         ranked, expected = self.rank(question, table, qa, scores, parsed.doc)
         return RankedAnswers(group_answers(ranked, statements=expected == "action"), expected, table, note)
 
-    def _clause(self, parsed: Question, sentence: SelectedSentence) -> str:
+    @staticmethod
+    def _clause(parsed: Question, sentence: SelectedSentence, nlp) -> str:
         """The clause of ``sentence`` the extractive answerer would quote for the question."""
-        return best_clause(self.nlp(sentence.text), parsed.terms, parsed.qtype, parsed.doc)
+        return best_clause(nlp(sentence.text), parsed.terms, parsed.qtype, parsed.doc)
 
     def rank(self, question: str, table: QATable, qa: QAGraph | None = None,
              sentences: Mapping[str, float] | None = None, doc=None) -> tuple[list[Candidate], str | None]:
