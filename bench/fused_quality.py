@@ -310,6 +310,7 @@ SWEEP = {
     "w_graph=2": lambda: setting(lesegr, "W_GRAPH", 2.0),
     "graph_head_words=500": lambda: setting(fused, "GRAPH_HEAD_WORDS", 500),
     "graph_head_words=750": lambda: setting(fused, "GRAPH_HEAD_WORDS", 750),
+    "sparse reads written words only": lambda: setting(lesegr, "EXPANDED", False),
     **{f"without {k}": without_kind(k) for k in contextual.KINDS},
 }
 

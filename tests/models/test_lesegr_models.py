@@ -99,7 +99,7 @@ def test_without_layers_lesegr_is_post_retrieval_score_fusion(engine, peter_inde
     """The seed's Proposition 4.1 on a real index: no propagation leaves normalised BM25 + cosine."""
     monkeypatch.setattr(lesegr, "LAYERS", 0)
     result = engine.retrieve(PETER_ID, FATHER_Q, RetrievalOptions(method="lesegr", budget_sentences=8))
-    bm25 = sentence_bm25(peter_index, bm25_tokens(FATHER_Q))
+    bm25 = lesegr.sentence_sparse(peter_index, bm25_tokens(FATHER_Q))
     vector = engine.embedder.encode([FATHER_Q])[0]
     cosine = np.clip(peter_index.sentence_vectors @ vector, 0, None)
     scope = peter_index.sentence_scope((), False)  # headings and front matter stay out by default
@@ -107,6 +107,17 @@ def test_without_layers_lesegr_is_post_retrieval_score_fusion(engine, peter_inde
     expected = [peter_index.sentences[r].id for r in np.argsort(-fusion, kind="stable")[:8]]
     assert [s.id for s in sorted(result.sentences, key=lambda s: s.rank)] == expected
     assert all(s.signals["propagated"] == 0 for s in result.sentences)
+
+
+def test_the_sparse_signal_reads_the_words_coreference_adds(peter_index, monkeypatch):
+    """A sentence that says "he" of Peter is lexically about Peter for the graph methods, not for the baseline."""
+    rows = [r for r, s in enumerate(peter_index.sentences)
+            if "peter" not in bm25_tokens(s.normalized) and "peter" in bm25_tokens(s.resolved or "")]
+    assert rows
+    expanded = lesegr.sentence_sparse(peter_index, ["peter"])
+    assert (expanded[rows] > 0).all() and (sentence_bm25(peter_index, ["peter"])[rows] == 0).all()
+    monkeypatch.setattr(lesegr, "EXPANDED", False)
+    assert (lesegr.sentence_sparse(peter_index, ["peter"])[rows] == 0).all()
 
 
 def test_lesegr_respects_the_document_scope(tmp_path):
