@@ -34,7 +34,7 @@ from kgcore.query.context import (
 #: Reciprocal-rank-fusion constant (Cormack et al. 2009).
 RRF_K = 60
 BM25: CacheKey[SparseBM25] = CacheKey("bm25")
-_TOKEN_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_TOKEN_RE = re.compile(r"[a-z0-9]+(?:'(?!s\b)[a-z]+)?")
 STOPWORDS = frozenset(
     "a an the and or but if of to in on at by for with from into onto about as is are was were be been being "
     "do does did done have has had having it its this that these those there here what which who whom whose "
@@ -45,10 +45,13 @@ STOPWORDS = frozenset(
 
 
 def bm25_tokens(text: str) -> list[str]:
-    """Lower-cased, stop-word-free, Porter-stemmed tokens.
+    """Lower-cased, stop-word-free, Porter-stemmed tokens; a possessive "'s" is dropped, so "Christine's" matches
+    "Christine" (it gave the token "christine'", which only another possessive matched), other apostrophes kept.
 
     >>> bm25_tokens("Peter was running to the gates!")
     ['peter', 'run', 'gate']
+    >>> bm25_tokens("Christine's father didn't see O'Brien's boat")
+    ['christin', 'father', "didn't", 'see', "o'brien", 'boat']
     """
     return _stemmer().stemWords([t for t in _TOKEN_RE.findall(text.lower()) if t not in STOPWORDS])
 
