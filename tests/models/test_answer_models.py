@@ -213,3 +213,12 @@ def test_the_clause_that_answers_need_not_open_the_sentence(extractive):
     parsed = Question.parse("Why did Peter sit down?", extractive.nlp)
     doc = extractive.nlp("He was out of breath and trembling with fright; Peter sat down to rest.")
     assert best_clause(doc, parsed.terms, parsed.qtype, parsed.doc) == "Peter sat down to rest."
+
+
+def test_a_question_asking_for_a_name_is_answered_by_a_sentence_holding_one(extractive):
+    """"What name ...?" wants a proper name: of two sentences about the parrot's name, the one that gives it."""
+    texts = ["The parrot's name was a great puzzle to the old sailor for many weeks.",
+             "At last he named the parrot Poll, after his sister."]
+    context = [SelectedSentence(f"s{i}", i, t, t, rank=i + 1, score=1.0) for i, t in enumerate(texts)]
+    answer = extractive.generate("What was the parrot's name?", context)
+    assert "Poll" in answer.text and "expected answer: name, found" in answer.notes[0]

@@ -228,3 +228,16 @@ def test_the_answerers_graph_embeds_only_the_pairs_it_reads_and_answers_as_the_f
         a, b = (generator.generate(question, result.sentences, qa=g) for g in (light, full))
         assert (a.text, [s["answer"] for s in a.short_answers]) == (b.text, [s["answer"] for s in b.short_answers])
     assert garden.answer(result, "qa-kg").text == a.text  # the engine reads the answerer's graph
+
+
+def test_a_name_answers_a_question_asking_for_a_name(garden):
+    """"What name did Crusoe give the savage?": "Friday" agrees with the question; "the name" does not."""
+    from kgcore.core.types import SelectedSentence
+    from kgcore.query.answer import QAKGGenerator
+
+    texts = ["Crusoe saved the savage's life in the woods.", "Crusoe gave the savage the name Friday."]
+    context = [SelectedSentence(f"s{i}", i, t, t, rank=i + 1, score=1.0, similarity=0.5) for i, t in enumerate(texts)]
+    answer = QAKGGenerator(embedder=garden.embedder).generate("What name did Crusoe give the savage?", context)
+    types = {a["answer"]: a["features"]["type"] for a in answer.short_answers}
+    assert types.get("Friday") == 1.0 and types.get("the name") == 0.0
+    assert answer.text == "Friday"

@@ -103,12 +103,20 @@ WH_WORDS = frozenset("who whom whose what which where when why how".split())
 
 
 def asked_for(words: Sequence[str]) -> str | None:
-    """What a question (its lower-cased words) asks for by its wh-word alone: person, place, time, reason or
-    number; None when that takes more (what/which, how) — each answerer decides those its own way.
+    """What a question (its lower-cased words) asks for by its wh-word alone: person, place, time, reason,
+    number or name (a what/which question about a name: "what name", "what was the parrot's name", "what did he
+    call the island", "what was it called"); None when that takes more (what/which, how) — each answerer decides
+    those its own way.
 
     >>> [asked_for(q.lower().rstrip("?").split()) for q in ("Who ran?", "How many buns?", "What year was it?",
     ...                                                     "On what date did he sail?", "In which year did it end?")]
     ['person', 'number', 'time', 'time', 'time']
+    >>> [asked_for(q.lower().rstrip("?").split()) for q in ("What was the parrot's name?", "What did he call it?",
+    ...     "Which surname did they use?", "What is the ship called?", "Why did he name him Friday?")]
+    ['name', 'name', 'name', 'name', 'reason']
+    >>> [asked_for(q.lower().rstrip("?").split()) for q in ("What did the man named Erik buy?",
+    ...                                                     "What did Raoul do when Christine called?")]
+    [None, None]
     >>> asked_for(["what", "did", "he", "eat"]) is None
     True
     """
@@ -125,7 +133,12 @@ def asked_for(words: Sequence[str]) -> str | None:
         return "reason"
     if re.search(r"\bhow (many|much|old|long)\b", joined):
         return "number"
+    if wh in ("what", "which") and _NAME.search(joined) and not asks_action(words):
+        return "name"
     return None
+
+
+_NAME = re.compile(r"\b(name|surname|nickname|call|calls|called)\b")
 
 
 _ACTION = re.compile(r"\bwhat (happened|happens|happen)\b|\bwhat (did|does|do|will|would|could|can|should|was|were|is|"
@@ -172,6 +185,19 @@ def content(text: str) -> set[str]:
 def is_pronoun(text: str) -> bool:
     """True for a bare pronoun ("he", "It", "them")."""
     return text.strip().lower() in PRONOUNS
+
+
+#: Capitalised words that do not make a phrase a name ("The master of a ship" opens a sentence).
+_NOT_NAMES = frozenset("the a an his her their my its this that these those our your i".split())
+
+
+def is_name(text: str) -> bool:
+    """True when the answer holds a proper name: a capitalised word other than a determiner or "I".
+
+    >>> is_name("the Island of Despair"), is_name("Friday"), is_name("The poor creature's life"), is_name("I")
+    (True, True, False, False)
+    """
+    return any(w[:1].isupper() and w.lower() not in _NOT_NAMES for w in text.split())
 
 
 def is_number(text: str) -> bool:

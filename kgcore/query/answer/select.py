@@ -151,7 +151,7 @@ def with_resolved(question: str, sentences: list[SelectedSentence], cos: np.ndar
 
 # -- the question -----------------------------------------------------------------
 def answer_type(q_doc) -> str | None:
-    """What the question asks for: person, place, time, reason, number, object, action or None."""
+    """What the question asks for: person, place, time, reason, number, name, object, action or None."""
     words = [t.lower_ for t in q_doc]
     if not words:
         return None
@@ -204,6 +204,8 @@ def has_answer_type(tokens, qtype: str | None, q_doc) -> bool:
         return any(_is_reason(t) for t in tokens)
     if qtype == "number":
         return any((t.like_num or t.ent_type_ in NUMBER_ENTITIES) and t.lower_ not in asked for t in tokens)
+    if qtype == "name":
+        return any(t.pos_ == "PROPN" and t.lower_ not in asked for t in tokens)
     if qtype == "object":
         verb = _main_verb(q_doc)
         return any(t.lemma_.lower() == verb.lemma_.lower() and _has_new_object(t, asked) for t in tokens)

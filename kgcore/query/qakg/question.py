@@ -44,7 +44,7 @@ class QuestionInfo:
 
 
 def expected_type(words: list[str]) -> str | None:
-    """What a question (its lower-cased words) asks for: person, place, time, reason, number, manner,
+    """What a question (its lower-cased words) asks for: person, place, time, reason, number, name, manner,
     action ("what did X do", "what happened") or object ("what did X buy"); None when it does not say.
 
     >>> [expected_type(q.lower().rstrip("?").split()) for q in ("Who ran?", "How many buns?", "What did he do?")]

@@ -9,7 +9,7 @@ import numpy as np
 
 from kgcore.index.narrator import COMPANIONS
 from kgcore.index.qa import QAPair
-from kgcore.index.qa.base import content, is_number
+from kgcore.index.qa.base import content, is_name, is_number
 from kgcore.query.qakg.graph import QAGraph
 from kgcore.query.qakg.question import Names, QuestionInfo, fuzzy_entities, merged_types, noun_types
 from kgcore.query.rerank.base import Candidate, type_agreement
@@ -69,9 +69,13 @@ def candidates(pairs: Sequence[QAPair], indices: Sequence[int], q_sims: np.ndarr
 
 def answer_agreement(expected: str | None, pair: QAPair) -> float:
     """:func:`~kgcore.query.rerank.base.type_agreement`, except that any answer that counts ("Giry's three teeth",
-    typed a thing since it does not open with the number) answers a "how many" question."""
+    typed a thing since it does not open with the number) answers a "how many" question, and a question asking for
+    a name ("what was the parrot's name?") is answered by a phrase holding one
+    (:func:`~kgcore.index.qa.base.is_name`)."""
     if expected == "number" and is_number(pair.answer):
         return 1.0
+    if expected == "name":
+        return 1.0 if is_name(pair.answer) else 0.0
     return type_agreement(expected, pair.answer_type)
 
 
