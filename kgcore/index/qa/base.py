@@ -105,8 +105,8 @@ WH_WORDS = frozenset("who whom whose what which where when why how".split())
 def asked_for(words: Sequence[str]) -> str | None:
     """What a question (its lower-cased words) asks for by its wh-word alone: person, place, time, reason,
     number or name (a what/which question about a name: "what name", "what was the parrot's name", "what did he
-    call the island", "what was it called"); None when that takes more (what/which, how) — each answerer decides
-    those its own way.
+    call the island", "what was it called"; and "which" before a noun: "aboard which ship", "under which
+    architect"); None when that takes more (what/which, how) — each answerer decides those its own way.
 
     >>> [asked_for(q.lower().rstrip("?").split()) for q in ("Who ran?", "How many buns?", "What year was it?",
     ...                                                     "On what date did he sail?", "In which year did it end?")]
@@ -117,6 +117,9 @@ def asked_for(words: Sequence[str]) -> str | None:
     >>> [asked_for(q.lower().rstrip("?").split()) for q in ("What did the man named Erik buy?",
     ...                                                     "What did Raoul do when Christine called?")]
     [None, None]
+    >>> [asked_for(q.lower().rstrip("?").split()) for q in ("Aboard which ship did he sail?", "Which of them ran?",
+    ...     "Which two men came?", "What did the key, which she had, open?")]
+    ['name', None, None, None]
     >>> asked_for(["what", "did", "he", "eat"]) is None
     True
     """
@@ -135,10 +138,14 @@ def asked_for(words: Sequence[str]) -> str | None:
         return "number"
     if wh in ("what", "which") and _NAME.search(joined) and not asks_action(words):
         return "name"
+    if wh == "which" and _WHICH_ONE.search(joined):
+        return "name"
     return None
 
 
 _NAME = re.compile(r"\b(name|surname|nickname|call|calls|called)\b")
+#: "Which ship / opera / large island": one named thing; not "which of", "which two workmen", "which one".
+_WHICH_ONE = re.compile(r"\bwhich (?!of\b|one\b|ones\b|two\b|three\b|four\b|five\b|several\b|\d)[a-z]")
 
 
 _ACTION = re.compile(r"\bwhat (happened|happens|happen)\b|\bwhat (did|does|do|will|would|could|can|should|was|were|is|"
@@ -187,17 +194,29 @@ def is_pronoun(text: str) -> bool:
     return text.strip().lower() in PRONOUNS
 
 
-#: Capitalised words that do not make a phrase a name ("The master of a ship" opens a sentence).
+#: Prepositions that end a name's head ("the Island of Despair").
+_HEAD_ENDS = frozenset("of in on at to from for with by under over near into upon during".split())
+#: Words skipped before a name's head ("The master of a ship" opens a sentence).
 _NOT_NAMES = frozenset("the a an his her their my its this that these those our your i".split())
 
 
 def is_name(text: str) -> bool:
-    """True when the answer holds a proper name: a capitalised word other than a determiner or "I".
+    """True when the answer is a proper name: the head of its first noun phrase (the last word before "of" or
+    another preposition, determiners skipped) is capitalised, other than "I", and not a possessive.
 
-    >>> is_name("the Island of Despair"), is_name("Friday"), is_name("The poor creature's life"), is_name("I")
-    (True, True, False, False)
+    >>> [is_name(t) for t in ("the Island of Despair", "Friday", "Philippe Garnier", "Mme. la Baronne de Castelot")]
+    [True, True, True, True]
+    >>> [is_name(t) for t in ("The poor creature's life", "Christine's scarf", "a performance of FAUST", "I")]
+    [False, False, False, False]
     """
-    return any(w[:1].isupper() and w.lower() not in _NOT_NAMES for w in text.split())
+    head: list[str] = []
+    for w in text.split():
+        if w.lower() in _HEAD_ENDS and head:
+            break
+        if w.lower() not in _NOT_NAMES:
+            head.append(w)
+    last = head[-1] if head else ""
+    return last[:1].isupper() and not last.endswith(("'s", "'"))
 
 
 def is_number(text: str) -> bool:
