@@ -34,7 +34,8 @@ from .markup import esc
 
 #: The signals shown, in order, with what each means (the tooltip of the line and the table's column help).
 SIGNALS = {
-    "lexical": "BM25 relevance to the question, normalised by the best sentence in scope",
+    "lexical": "BM25 relevance to the question (of the sentence's words and those coreference adds), normalised by "
+               "the best sentence in scope",
     "dense": "cosine to the question, normalised by the best sentence in scope",
     "graph": "GroundedKG alignment evidence (the question's graph among the sentence's nodes), normalised; "
              "0 for LeSeGR",

@@ -70,8 +70,8 @@ def candidates(pairs: Sequence[QAPair], indices: Sequence[int], q_sims: np.ndarr
 def answer_agreement(expected: str | None, pair: QAPair) -> float:
     """:func:`~kgcore.query.rerank.base.type_agreement`, except that any answer that counts ("Giry's three teeth",
     typed a thing since it does not open with the number) answers a "how many" question, and a question asking for
-    a name ("what was the parrot's name?") is answered by a phrase holding one
-    (:func:`~kgcore.index.qa.base.is_name`)."""
+    a name ("what was the parrot's name?") only by a name (:func:`~kgcore.index.qa.base.is_name`: its head is
+    capitalised)."""
     if expected == "number" and is_number(pair.answer):
         return 1.0
     if expected == "name":
