@@ -241,3 +241,26 @@ def test_a_name_answers_a_question_asking_for_a_name(garden):
     types = {a["answer"]: a["features"]["type"] for a in answer.short_answers}
     assert types.get("Friday") == 1.0 and types.get("the name") == 0.0
     assert answer.text == "Friday"
+
+
+def test_a_collection_without_stored_pairs_generates_them_once_for_every_qa_graph(garden, tmp_path, monkeypatch):
+    """The views' pairs, the answerer's graph and the retrieval's QA graph share one generation from the frames."""
+    import shutil
+
+    from kgcore.index.qa import FrameQAGenerator
+    from kgcore.index.qa.files import QA_PAIRS
+    from kgcore.index.store import Store
+    from kgcore.query.qakg import qa_answer_graph, qa_graph, qa_pairs_graph
+
+    index = garden.index("garden")
+    copy = tmp_path / "store"
+    shutil.copytree(index.path.parent, copy)
+    (copy / "garden" / index.shard_path(index.manifest.documents[0].doc_id).relative_to(index.path) / QA_PAIRS).unlink()
+    calls = []
+    generate = FrameQAGenerator.generate
+    monkeypatch.setattr(FrameQAGenerator, "generate", lambda self, *a: calls.append(1) or generate(self, *a))
+    loaded = Store(copy).load("garden")
+    views, light = qa_pairs_graph(loaded), qa_answer_graph(loaded, garden.embedder)
+    full = qa_graph(loaded, garden.embedder)
+    assert len(calls) == 1 and [p.id for p in views.pairs] == [p.id for p in full.pairs] == [p.id for p in light.pairs]
+    assert full.notes and "generated from its frames" in full.notes[0]

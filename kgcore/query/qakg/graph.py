@@ -78,13 +78,12 @@ def qa_graph(index: Index, embedder: Embedder) -> QAGraph:
 def build_qa_graph(index: Index, embedder: Embedder) -> QAGraph:
     """Read every document's pairs (generating them from the frames for shards written without) and link them."""
     tables, notes = [], []
-    for doc_id in (entry.doc_id for entry in index.manifest.documents):
-        start = time.perf_counter()
-        table, generated = _stored_or_generated(index, doc_id)
+    for doc_id, (table, generated, seconds) in document_pairs(index).items():
         if table is None:
+            start = time.perf_counter()
             table = embed_pairs(generated, embedder)
             notes.append(f"{doc_id}: indexed without QA pairs; {len(table.pairs):,} generated from its frames "
-                         f"on load in {time.perf_counter() - start:.1f} s (re-index to store them)")
+                         f"on load in {seconds + time.perf_counter() - start:.1f} s (re-index to store them)")
         tables.append(table)
     pairs: list[QAPair] = []
     q_parts, a_parts = [np.zeros((0, embedder.dim), np.float32)], [np.zeros((0, embedder.dim), np.float32)]
@@ -118,6 +117,25 @@ def _with_type_vectors(graph: QAGraph, embedder: Embedder) -> QAGraph:
     return graph
 
 
+#: Each document's stored QA table (or None), its pairs and the seconds generating them took: read or generated
+#: once per loaded collection, for both :func:`qa_graph` and :func:`qa_pairs_graph`.
+DOCUMENT_PAIRS: CacheKey[dict[str, tuple[QATable | None, list[QAPair], float]]] = CacheKey("qa-document-pairs")
+
+
+def document_pairs(index: Index) -> dict[str, tuple[QATable | None, list[QAPair], float]]:
+    """Per document of ``index`` (in manifest order): its stored QA table or None, its pairs (stored, or generated
+    from its stored frames) and the seconds that took; built once and kept in ``index.cache``."""
+    def build() -> dict[str, tuple[QATable | None, list[QAPair], float]]:
+        out = {}
+        for entry in index.manifest.documents:
+            start = time.perf_counter()
+            table, pairs = _stored_or_generated(index, entry.doc_id)
+            out[entry.doc_id] = (table, pairs, time.perf_counter() - start)
+        return out
+
+    return index.cache.get(DOCUMENT_PAIRS, build)
+
+
 def _stored_or_generated(index: Index, doc_id: str) -> tuple[QATable | None, list[QAPair]]:
     """A document's stored QA table and its pairs, or (None, its pairs generated from its stored frames)."""
     folder = index.shard_path(doc_id)
@@ -142,7 +160,7 @@ def qa_pairs_graph(index: Index) -> QAGraph:
 
 
 def _pairs_only(index: Index) -> QAGraph:
-    pairs = [p for entry in index.manifest.documents for p in _stored_or_generated(index, entry.doc_id)[1]
+    pairs = [p for _table, generated, _s in document_pairs(index).values() for p in generated
              if index.has_sentence(p.sentence_id)]
     empty = np.zeros((0, 0), np.float32)
     graph = QAGraph(pairs, empty, empty, np.array([index.sentence_row(p.sentence_id) for p in pairs], np.int64))
