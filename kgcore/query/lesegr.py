@@ -228,11 +228,10 @@ def sentence_sparse(index: Index, tokens: list[str]) -> np.ndarray:
 
 
 def _chunk_bm25(index: Index, cg: ContextGraph) -> SparseBM25:
-    def build() -> SparseBM25:
+    def build() -> SparseBM25:  # without EXPANDED nothing is added: expanded_tokens(written, "") is its tokens
         spans = [index.sentences[lo:hi] for lo, hi in cg.chunk_spans]
-        if not EXPANDED:
-            return SparseBM25([bm25_tokens(" ".join(s.normalized for s in span)) or ["_"] for span in spans])
         return SparseBM25([expanded_tokens(" ".join(s.normalized for s in span),
-                                           " ".join(s.resolved or "" for s in span)) or ["_"] for span in spans])
+                                           " ".join(s.resolved or "" for s in span) if EXPANDED else "") or ["_"]
+                           for span in spans])
 
     return index.cache.get(EXPANDED_CHUNK_BM25 if EXPANDED else CHUNK_BM25, build)
