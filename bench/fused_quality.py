@@ -310,13 +310,16 @@ SWEEP = {
     "w_graph=2": lambda: setting(lesegr, "W_GRAPH", 2.0),
     "graph_head_words=500": lambda: setting(fused, "GRAPH_HEAD_WORDS", 500),
     "graph_head_words=750": lambda: setting(fused, "GRAPH_HEAD_WORDS", 750),
+    "w_sparse=0.7": lambda: setting(lesegr, "W_SPARSE", 0.7),
+    "w_sparse=1.4": lambda: setting(lesegr, "W_SPARSE", 1.4),
     "sparse reads written words only": lambda: setting(lesegr, "EXPANDED", False),
     **{f"without {k}": without_kind(k) for k in contextual.KINDS},
 }
 
 
 def sweep(sets: list[str], sample: int, budgets, labels: list[str], variants: list[str]) -> list[dict]:
-    """Each setting changed alone; mean primary figure over dev sets and budgets for fused groundedkg and lesegr."""
+    """Each setting changed alone; mean primary figure over dev sets and budgets for fused groundedkg and lesegr,
+    and each set's figure per budget."""
     if any(not s.endswith("-dev") for s in sets):
         raise SystemExit("the sweep runs on dev sets only")
     loaded = [(s, *load(s, sample)) for s in sets]
@@ -327,12 +330,14 @@ def sweep(sets: list[str], sample: int, budgets, labels: list[str], variants: li
             for part in label.split("+"):  # "a+b": both settings changed together
                 stack.enter_context(SWEEP[part.strip()]())
             for variant in variants:
-                values = []
-                for _set, store, name, questions in loaded:
+                per_set: dict[str, list[float]] = {}
+                for set_name, store, name, questions in loaded:
                     engine = engines[id(store)]
                     engine.index(name).cache.drop(fused.GATED)
-                    values += [primary(measure(engine, name, questions, variant, b)) for b in budgets]
-                rows.append({"setting": label, "variant": variant, "mean": round(statistics.mean(values), 4)})
+                    per_set[set_name] = [primary(measure(engine, name, questions, variant, b)) for b in budgets]
+                values = [v for vs in per_set.values() for v in vs]
+                rows.append({"setting": label, "variant": variant, "mean": round(statistics.mean(values), 4),
+                             "per_set": {s: [round(v, 3) for v in vs] for s, vs in per_set.items()}})
                 print(json.dumps(rows[-1]), flush=True)
     return rows
 
