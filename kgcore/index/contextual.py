@@ -96,6 +96,17 @@ class ContextGraph:
         """
         return [kind for kind in KINDS if bits & BIT[kind]]
 
+    def row_kinds(self, node: int) -> dict[int, int]:
+        """The edge-kind bit set of each neighbour of ``node``, read from the row's slice of :attr:`kinds` (an
+        element lookup in a scipy sparse matrix costs about 70 us; a query explains some 80 edges).
+
+        >>> kinds = sparse.csr_matrix(np.array([[0, 3], [3, 0]]))
+        >>> ContextGraph(2, np.zeros(2), np.zeros((0, 2)), np.zeros((0, 1)), kinds, kinds, kinds).row_kinds(0)
+        {1: 3}
+        """
+        lo, hi = self.kinds.indptr[node], self.kinds.indptr[node + 1]
+        return dict(zip(self.kinds.indices[lo:hi].tolist(), self.kinds.data[lo:hi].tolist()))
+
 
 CONTEXT_GRAPH: CacheKey[ContextGraph] = CacheKey("context-graph")
 #: The contextual graph's file in the collection's linked folder: derived data, rebuilt when missing or unreadable.
@@ -371,8 +382,8 @@ def neighbours(cg: ContextGraph, node: int) -> list[Neighbour]:
     """Every neighbour of ``node`` (a sentence row, or ``n_sentences + chunk``), heaviest edge first."""
     lo, hi = cg.weights.indptr[node], cg.weights.indptr[node + 1]
     cols, weights = cg.weights.indices[lo:hi], cg.weights.data[lo:hi]
-    bits = cg.kinds[node]
-    found = [Neighbour(int(c), float(w), tuple(cg.kind_names(int(bits[0, c])))) for c, w in zip(cols, weights)]
+    bits = cg.row_kinds(node)
+    found = [Neighbour(int(c), float(w), tuple(cg.kind_names(bits.get(int(c), 0)))) for c, w in zip(cols, weights)]
     return sorted(found, key=lambda nb: (-nb.weight, nb.node))
 
 

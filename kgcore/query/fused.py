@@ -155,8 +155,9 @@ def _explain(index: Index, cg: ContextGraph, edges, sig: lesegr.Signals, layers:
     """Why a sentence scored: its own signals, its score before and after propagation, its strongest senders."""
     neighbours = []
     senders = lesegr.contributions(edges, sig, layers[-2], row, norm=norm) if len(layers) > 1 else []
+    kinds = cg.row_kinds(row) if senders else {}
     for node, amount in senders[:REPORTED_NEIGHBOURS]:
-        neighbours.append({"node": node_name(index, cg, node), "kinds": cg.kind_names(int(cg.kinds[row, node])),
+        neighbours.append({"node": node_name(index, cg, node), "kinds": cg.kind_names(kinds.get(node, 0)),
                            "message": round(amount, 4)})
     return {"lexical": round(float(sig.sparse[row]), 4), "dense": round(float(sig.dense[row]), 4),
             "graph": round(float(sig.graph[row]), 4), "own": round(float(layers[0][row]), 4),
