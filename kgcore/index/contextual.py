@@ -1,11 +1,9 @@
 """The contextual graph of a collection (seed 004, on the grounded graph): sentence and chunk nodes, weighted edges.
 
-Nodes are the index's sentence rows ``0 .. S-1`` followed by its chunk
-nodes ``S .. S+C-1``.  A **chunk** is a run of consecutive sentences of one
-document and section: a paragraph, with short paragraphs (a novel's
-dialogue lines) merged up to :data:`CHUNK_WORDS` words, as seed 004 cuts
-papers into coherent chunks under a token limit.  Its text is its sentences'
-text, its dense vector their normalised mean.
+Nodes are the index's sentence rows ``0 .. S-1`` followed by its chunk nodes ``S .. S+C-1``. A **chunk** is a run
+of consecutive sentences of one document and section: a paragraph, with short paragraphs (a novel's dialogue lines)
+merged up to :data:`CHUNK_WORDS` words, as seed 004 cuts papers into coherent chunks under a token limit. Its text
+is its sentences' text, its dense vector their normalised mean.
 
 Edges (undirected; a pair linked by several kinds keeps the largest weight
 and all its kinds, see :data:`KINDS`):
@@ -31,9 +29,8 @@ and all its kinds, see :data:`KINDS`):
   document when their cosine is at least :data:`RELATED_MIN_COSINE` (seed
   004's "top relevant chunks" inter-document edges).
 
-Every edge also carries its **affinity**, the cosine of its two ends' dense
-vectors clipped at 0: LeSeGR's node-neighbour dense relevance, which does
-not depend on the question and so is computed once here.
+Every edge also carries its **affinity**, the cosine of its two ends' dense vectors clipped at 0: LeSeGR's
+node-neighbour dense relevance, which does not depend on the question and so is computed once here.
 """
 
 from __future__ import annotations
@@ -88,22 +85,17 @@ class ContextGraph:
         return self.n_sentences + len(self.chunk_spans)
 
     def kind_names(self, bits: int) -> list[str]:
-        """The edge kinds in a bit set.
+        """The edge kinds in a bit set (:meth:`row_kinds` gives a node's).
 
-        >>> ContextGraph(0, np.zeros(0), np.zeros((0, 2)), np.zeros((0, 1)), *[sparse.csr_matrix((0, 0))] * 3
-        ...              ).kind_names(BIT["adjacent"] | BIT["citation"])
-        ['adjacent', 'citation']
+        >>> kinds = sparse.csr_matrix(np.array([[0, 3], [3, 0]]))
+        >>> cg = ContextGraph(2, np.zeros(2), np.zeros((0, 2)), np.zeros((0, 1)), kinds, kinds, kinds)
+        >>> cg.kind_names(BIT["adjacent"] | BIT["citation"]), cg.row_kinds(0)
+        (['adjacent', 'citation'], {1: 3})
         """
         return [kind for kind in KINDS if bits & BIT[kind]]
 
     def row_kinds(self, node: int) -> dict[int, int]:
-        """The edge-kind bit set of each neighbour of ``node``, read from the row's slice of :attr:`kinds` (an
-        element lookup in a scipy sparse matrix costs about 70 us; a query explains some 80 edges).
-
-        >>> kinds = sparse.csr_matrix(np.array([[0, 3], [3, 0]]))
-        >>> ContextGraph(2, np.zeros(2), np.zeros((0, 2)), np.zeros((0, 1)), kinds, kinds, kinds).row_kinds(0)
-        {1: 3}
-        """
+        """Each neighbour's edge-kind bits, from ``node``'s row of :attr:`kinds` (a scipy element lookup: ~50 us)."""
         lo, hi = self.kinds.indptr[node], self.kinds.indptr[node + 1]
         return dict(zip(self.kinds.indices[lo:hi].tolist(), self.kinds.data[lo:hi].tolist()))
 
