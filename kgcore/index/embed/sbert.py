@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 
 import numpy as np
@@ -36,6 +37,8 @@ class SentenceTransformerEmbedder:
             raise ModelUnavailableError(f"{path}: the model does not say its embedding dimension")
         self.dim = int(found)
         self.batch_size = batch_size
+        # max_seq_length is the model's state, set per call: calls from several threads take turns
+        self._limit_lock = threading.Lock()
         one_blas_thread()
 
     def encode(self, texts: Sequence[str], max_tokens: int | None = None) -> np.ndarray:
@@ -46,6 +49,10 @@ class SentenceTransformerEmbedder:
         """
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        with self._limit_lock:
+            return self._encode_limited(texts, max_tokens)
+
+    def _encode_limited(self, texts: Sequence[str], max_tokens: int | None) -> np.ndarray:
         default = self.model.max_seq_length
         try:
             if max_tokens:
