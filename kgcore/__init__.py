@@ -17,6 +17,15 @@ layer over it.  The names below are the public API.
 ['AuditDB', 'Index', 'IndexOptions', 'KgcoreError']
 """
 
+import os
+
+# OpenBLAS's threads spin for some 0.1 s (2^28 cycles) after every matrix product before they sleep, and on a
+# small machine they hold the cores the embedding model's threads need: ObliQA's encoding step took 51-52 ms a
+# question asked right after another, 38-41 ms with them sleeping at once (2 cores, bench/query_bench.py).
+# OpenBLAS reads this when numpy loads it, so it applies where kgcore is imported first (the app, the CLI, the
+# benchmarks); a value the user set wins.
+os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "4")
+
 from kgcore.audit import AuditDB
 from kgcore.core.errors import KgcoreError
 from kgcore.core.settings import IndexOptions, RetrievalOptions, Settings
