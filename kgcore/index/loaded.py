@@ -19,6 +19,7 @@ from scipy import sparse
 
 from kgcore.core.document import Paragraph, Reference
 from kgcore.core.errors import InputError
+from kgcore.core.keyed import KeyedLocks
 from kgcore.core.types import ENTITY, OPT_IN, RETRIEVABLE, NodeType, Sentence, split_sentence_id
 from kgcore.index import legacy, shard
 from kgcore.index.chroma import CHROMA_DIR, ChromaCopy
@@ -26,6 +27,7 @@ from kgcore.index.collection import CollectionManifest, DocumentEntry
 from kgcore.index.graph import GroundedGraph
 
 T = TypeVar("T")
+_MISSING: Any = object()
 DOCUMENTS_DIR = "documents"
 
 
@@ -50,16 +52,21 @@ class CacheKey(Generic[T]):
 
 
 class IndexCache:
-    """Structures derived from an index by higher layers (a BM25 model, an incidence matrix), built once."""
+    """Structures derived from an index by higher layers (a BM25 model, an incidence matrix), built once, also
+    when several threads ask at the same time (the others wait for the one building it)."""
 
     def __init__(self) -> None:
         self._values: dict[CacheKey[Any], Any] = {}
+        self._building = KeyedLocks()
 
     def get(self, key: CacheKey[T], build: Callable[[], T]) -> T:
         """The value under ``key``, built by ``build()`` on first use."""
-        if key not in self._values:
-            self._values[key] = build()
-        value: T = self._values[key]
+        value = self._values.get(key, _MISSING)
+        if value is _MISSING:
+            with self._building(key):
+                value = self._values.get(key, _MISSING)
+                if value is _MISSING:
+                    value = self._values[key] = build()
         return value
 
     def drop(self, key: CacheKey[Any]) -> None:
@@ -74,8 +81,8 @@ class IndexCache:
         >>> cache.drop_group("entities"); cache.get(A, lambda: 3), cache.get(B, lambda: 4)
         (3, 2)
         """
-        for key in [k for k in self._values if k.group == group]:
-            del self._values[key]
+        for key in [k for k in list(self._values) if k.group == group]:  # a copy: other threads may add keys
+            self._values.pop(key, None)
 
 
 @dataclass

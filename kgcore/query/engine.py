@@ -10,6 +10,7 @@ import time
 from dataclasses import asdict
 
 from kgcore.core.errors import IndexMismatchError, InputError, clean_field
+from kgcore.core.keyed import KeyedLocks
 from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import RetrievalOptions, Settings
 from kgcore.core.types import Answer, QueryResult
@@ -40,6 +41,7 @@ class QueryEngine:
         self.store = store
         self.settings = settings or Settings.from_env()
         self._indexes: dict[str, tuple[str, Index]] = {}
+        self._loading = KeyedLocks()
         self._parsers: dict[str, Parser] = dict(parsers or {})
         self._generators: dict[str, AnswerGenerator] = {}
         self._reranker: Reranker | None = None
@@ -54,10 +56,13 @@ class QueryEngine:
         stamp = self.store.manifest(doc_id).stamp
         cached = self._indexes.get(doc_id)
         if cached is None or cached[0] != stamp:
-            index = self.store.load(doc_id)
-            self._check_compatible(index)
-            self._indexes[doc_id] = (stamp, index)
-        return self._indexes[doc_id][1]
+            with self._loading(doc_id):  # the app's sessions share this engine: one loads, the others wait for it
+                cached = self._indexes.get(doc_id)
+                if cached is None or cached[0] != stamp:
+                    index = self.store.load(doc_id)
+                    self._check_compatible(index)
+                    cached = self._indexes[doc_id] = (stamp, index)
+        return cached[1]
 
     def forget(self, doc_id: str) -> None:
         self._indexes.pop(doc_id, None)

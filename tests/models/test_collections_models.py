@@ -3,6 +3,8 @@ incrementally, asked across or within documents, with every sentence traceable t
 
 import json
 import multiprocessing
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -245,3 +247,22 @@ def test_cli_collections(tmp_path, capsys):
     assert main(["delete", "--collection", "shelf", *store]) == 0
     assert json.loads(capsys.readouterr().out) == {"deleted": "shelf"}
     assert main(["list", *store]) == 0 and json.loads(capsys.readouterr().out) == []
+
+
+def test_sessions_asking_at_once_load_the_collection_once(shelf, monkeypatch):
+    """The app's sessions are threads sharing one engine: the second waits for the first's load, and both answer."""
+    store, _ = shelf
+    engine, loads, real_load = QueryEngine(store), [], store.load
+
+    def slow_load(name):
+        loads.append(name)
+        time.sleep(0.3)  # long enough for the other session to ask meanwhile
+        return real_load(name)
+
+    monkeypatch.setattr(store, "load", slow_load)
+    with ThreadPoolExecutor(3) as pool:
+        results = list(pool.map(lambda q: engine.retrieve("shelf", q, RetrievalOptions(budget_words=60)),
+                                ["Who hated Peter?", "What broke the mast?", "Who put the father in a pie?"]))
+    assert loads == ["shelf"]
+    assert any("Captain Hook hated Peter" in s.text for s in results[0].sentences)
+    assert any("broke the mast" in s.text for s in results[1].sentences)
