@@ -5,14 +5,17 @@ with a "father" who is somebody else in each."""
 from __future__ import annotations
 
 import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from kgcore.core.nlp import load_spacy
 from kgcore.index.entities import entity_groups, entity_of, review, stored
 from kgcore.index.entities.decisions import CONFIRMED, HUMAN_FILE, SPLIT
 from kgcore.index.entities.names import normalise
 from kgcore.index.entities.relations import RESULT, entity_relations
-from kgcore.index.entities.types import DECLARED_FILE, RESEARCH
+from kgcore.index.entities.types import DECLARED_FILE, NARRATIVE, RESEARCH, ner_types
 from kgcore.index.pipeline import Job, index_files, remove_documents
 from kgcore.index.store import Store
 
@@ -170,3 +173,27 @@ def test_the_command_line_lists_entities_and_records_a_decision(store, capsys):
     index = store.load("papers")
     assert entity_of(index)["llm"] != entity_of(index)["llms"]
     assert main(["entities", "--collection", "papers", "--decide", "llm", "llms", "split", *root]) == 2  # no reviewer
+
+
+def test_typing_names_leaves_the_shared_pipeline_whole_for_other_threads():
+    """Entity typing runs spaCy's NER only; a question parsed meanwhile by another thread (the app indexes and
+    answers in one process, with one pipeline) still gets its dependency parse."""
+    nlp = load_spacy()
+    started, release = threading.Event(), threading.Event()
+    names, texts = ["Peter Rabbit", "London"], ["Peter Rabbit lived with his mother.", "They moved to London in May."]
+    expected = ner_types(names, texts, NARRATIVE, nlp)
+
+    def sentences():
+        yield texts[0]
+        started.set()
+        release.wait(5)  # typing is under way while the question is parsed
+        yield texts[1]
+
+    typing = ThreadPoolExecutor(1).submit(ner_types, names, sentences(), NARRATIVE, nlp)
+    assert started.wait(5)
+    try:
+        question = nlp("Who put Peter's father in a pie?")
+    finally:
+        release.set()
+    assert question.has_annotation("DEP") and question.has_annotation("LEMMA")
+    assert typing.result(5) == expected and expected[0] == "person"

@@ -211,11 +211,13 @@ def ner_types(names: Sequence[str], sentences: Sequence[str], type_set: TypeSet,
     if not mapping or not names:
         return [None] * len(names)
     out: list[str | None] = []
-    with nlp.select_pipes(enable=[p for p in ("tok2vec", "ner") if p in nlp.pipe_names]):
-        for name, doc in zip(names, nlp.pipe(sentences, batch_size=256)):
-            target = normalise(name)
-            found = [mapping.get(ent.label_) for ent in doc.ents if target and target in normalise(ent.text)]
-            out.append(next((t for t in found if t), None))
+    # pipe(disable=...) skips the other components for this call only; select_pipes would disable them in the
+    # process's one shared pipeline, under a question another thread parses meanwhile (no parse, no frames)
+    skipped = [p for p in nlp.pipe_names if p not in ("tok2vec", "ner")]
+    for name, doc in zip(names, nlp.pipe(sentences, batch_size=256, disable=skipped)):
+        target = normalise(name)
+        found = [mapping.get(ent.label_) for ent in doc.ents if target and target in normalise(ent.text)]
+        out.append(next((t for t in found if t), None))
     return out
 
 
