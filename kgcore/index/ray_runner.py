@@ -47,11 +47,11 @@ from types import TracebackType
 from typing import Any
 
 from kgcore.core.errors import InputError, KgcoreError, ModelUnavailableError
-from kgcore.core.nlp import load_spacy
+from kgcore.core.nlp import load_spacy, spacy_loads
 from kgcore.core.settings import IndexOptions, Settings
 from kgcore.index.build import STAGES, StageTimer
 from kgcore.index.coref import get_resolver
-from kgcore.index.embed import embedder_for, get_embedder
+from kgcore.index.embed import embedder_for, embedder_loads
 from kgcore.index.parse import get_parser
 from kgcore.index.shard import DocumentShard, write_shard
 from kgcore.index.workers import Built, DocumentProgress, Job, build_job
@@ -172,7 +172,7 @@ class ShardBuilder:
 
 def _model_loads() -> int:
     """spaCy pipelines and embedders this process has loaded (each is kept, :func:`functools.lru_cache`)."""
-    return load_spacy.cache_info().misses + get_embedder.cache_info().misses
+    return spacy_loads() + embedder_loads()
 
 
 def worker_settings(settings: Settings) -> Settings:

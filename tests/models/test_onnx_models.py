@@ -1,9 +1,11 @@
 """The ONNX Runtime embedding backend against the torch one, with the real bundled MiniLM."""
 
+import functools
 import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -210,3 +212,25 @@ def test_threads_encoding_at_different_limits_keep_their_own(backend, onnx_embed
         found, done = pool.submit(sentences), pool.submit(labels)
         done.result()
         assert min(found.result()) > 0.9999
+
+
+def test_threads_asking_for_a_model_at_once_share_one_load(tmp_path, monkeypatch):
+    """The app's warm-up and a session's first question ask together: one spaCy pipeline and one embedder (and
+    one export of the ONNX model into the fresh cache folder), not one each.  Without the shared lock the
+    concurrent exports failed ("GLOBALS.in_onnx_export must be False"), and an export beside spaCy's import,
+    which hides torch meanwhile, failed with "needs torch and transformers"."""
+    from kgcore.core import nlp as nlp_module
+    from kgcore.index import embed as embed_module
+
+    monkeypatch.setattr(nlp_module, "_loaded", functools.lru_cache(maxsize=4)(nlp_module._loaded.__wrapped__))
+    monkeypatch.setattr(embed_module, "_loaded", functools.lru_cache(maxsize=4)(embed_module._loaded.__wrapped__))
+    start = threading.Barrier(3)
+
+    def both(_):
+        start.wait(10)
+        return nlp_module.load_spacy(), embed_module.get_embedder("", "cpu", "onnx", str(tmp_path / "cache"))
+
+    with ThreadPoolExecutor(3) as pool:
+        loaded = list(pool.map(both, range(3)))
+    assert len({id(nlp) for nlp, _ in loaded}) == 1 and len({id(e) for _, e in loaded}) == 1
+    assert nlp_module.spacy_loads() == 1 and embed_module.embedder_loads() == 1

@@ -17,6 +17,7 @@ import threading
 import weakref
 
 from kgcore.core.errors import InputError, ModelUnavailableError
+from kgcore.core.nlp import MODEL_LOADING
 from kgcore.core.settings import EMBEDDING_BACKENDS, Settings
 from kgcore.index.embed.base import Embedder, model_name
 from kgcore.index.embed.cache import CachedEmbedder
@@ -34,8 +35,8 @@ log = logging.getLogger(__name__)
 
 __all__ = [
     "CachedEmbedder", "Embedder", "OnnxEmbedder", "SentenceTransformerEmbedder", "backend_for", "contextualize",
-    "embed_graph_nodes", "embed_query_nodes", "embed_texts_of", "embedder_for", "embedding_model_name",
-    "get_embedder", "node_embedder", "normalize", "query_embedder",
+    "embed_graph_nodes", "embed_query_nodes", "embed_texts_of", "embedder_for", "embedder_loads",
+    "embedding_model_name", "get_embedder", "node_embedder", "normalize", "query_embedder",
 ]
 
 embedding_model_name = model_name
@@ -59,13 +60,24 @@ def backend_for(backend: str, device: str = "cpu") -> str:
     return "onnx" if device == "cpu" and importlib.util.find_spec("onnxruntime") else "torch"
 
 
-@functools.lru_cache(maxsize=4)
 def get_embedder(model_path: str = "", device: str = "cpu", backend: str = "auto", cache_dir: str = "") -> Embedder:
-    """The embedder for ``model_path`` (empty: bundled MiniLM) on ``backend``, loaded once per process.
+    """The embedder for ``model_path`` (empty: bundled MiniLM) on ``backend``, loaded once per process, also
+    when several threads ask at the same time (they share one load, and one export of the ONNX model).
 
     ``auto`` falls back to torch, with a warning, when the ONNX export of a model fails; naming ``onnx``
     raises instead.
     """
+    with MODEL_LOADING:
+        return _loaded(model_path, device, backend, cache_dir)
+
+
+def embedder_loads() -> int:
+    """How many embedders this process has loaded."""
+    return _loaded.cache_info().misses
+
+
+@functools.lru_cache(maxsize=4)
+def _loaded(model_path: str, device: str, backend: str, cache_dir: str) -> Embedder:
     chosen = backend_for(backend, device)
     if chosen.startswith("onnx"):
         try:
