@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from kgcore.core.errors import InputError, ModelUnavailableError
-from kgcore.core.nlp import DEFAULT_SPACY_MODEL, load_spacy
+from kgcore.core.nlp import DEFAULT_SPACY_MODEL, MODEL_LOADING, load_spacy
 from kgcore.core.types import Sentence
 from kgcore.index.coref.base import DETERMINERS, CorefLink, apply_replacements, fit_case, possessive, starts_sentence
 
@@ -68,15 +68,16 @@ class FastCoref:
         self._model = None
 
     def _load(self):
-        if self._model is None:
-            from fastcoref import FCoref, LingMessCoref
+        with MODEL_LOADING:  # one load however many threads ask; never beside spaCy's first import (hides torch)
+            if self._model is None:
+                from fastcoref import FCoref, LingMessCoref
 
-            model_class = FCoref if self.kind == "fcoref" else LingMessCoref
-            # Passing our spaCy pipeline stops fastcoref from downloading en_core_web_sm.
-            self._model = model_class(
-                model_name_or_path=str(self.model_path), device=self.device,
-                nlp=load_spacy(self.spacy_model or DEFAULT_SPACY_MODEL), enable_progress_bar=False,
-            )
+                model_class = FCoref if self.kind == "fcoref" else LingMessCoref
+                # Passing our spaCy pipeline stops fastcoref from downloading en_core_web_sm.
+                self._model = model_class(
+                    model_name_or_path=str(self.model_path), device=self.device,
+                    nlp=load_spacy(self.spacy_model or DEFAULT_SPACY_MODEL), enable_progress_bar=False,
+                )
         return self._model
 
     def resolve(self, sentences: Sequence[Sentence]) -> list[Sentence]:

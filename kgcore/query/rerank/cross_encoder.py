@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from kgcore.core.errors import ModelUnavailableError
+from kgcore.core.nlp import MODEL_LOADING
 from kgcore.query.rerank.base import Candidate, by_score
 from kgcore.query.rerank.offline import OfflineReranker
 
@@ -36,15 +37,8 @@ class CrossEncoderReranker:
                 "sentence-transformers CrossEncoder, e.g. `huggingface-cli download "
                 "cross-encoder/ms-marco-MiniLM-L-6-v2 --local-dir models/reranker`, and set "
                 "KGCORE_RERANKER_MODEL to that folder; unset it to rerank with the offline scorer.")
-        try:
-            from sentence_transformers import CrossEncoder
-        except ImportError as exc:
-            raise ModelUnavailableError("sentence-transformers is missing: pip install sentence-transformers") \
-                from exc
-        try:
-            self.model = CrossEncoder(str(folder), device=device)
-        except (OSError, ValueError) as exc:
-            raise ModelUnavailableError(f"cannot load the cross-encoder in {folder}: {exc}") from exc
+        with MODEL_LOADING:  # never beside spaCy's first import, which hides torch meanwhile
+            self.model = _cross_encoder(folder, device)
         self.path = str(folder)
         self.offline = OfflineReranker()
 
@@ -59,3 +53,14 @@ class CrossEncoderReranker:
             c.features["cross_encoder"] = float(1 / (1 + np.exp(-logit)))
             c.score += W_CROSS * c.features["cross_encoder"]
         return by_score(head) + ranked[TOP_N:]
+
+
+def _cross_encoder(folder: Path, device: str):
+    try:
+        from sentence_transformers import CrossEncoder
+    except ImportError as exc:
+        raise ModelUnavailableError("sentence-transformers is missing: pip install sentence-transformers") from exc
+    try:
+        return CrossEncoder(str(folder), device=device)
+    except (OSError, ValueError) as exc:
+        raise ModelUnavailableError(f"cannot load the cross-encoder in {folder}: {exc}") from exc

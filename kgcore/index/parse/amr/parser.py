@@ -30,6 +30,7 @@ from pathlib import Path
 import penman
 
 from kgcore.core.errors import InputError, ModelUnavailableError
+from kgcore.core.nlp import MODEL_LOADING
 from kgcore.core.types import Sentence, SentenceGraph
 from kgcore.index.parse.amr.graph import decode_penman, penman_to_graph
 from kgcore.index.parse.base import QUERY_ID, Progress
@@ -110,9 +111,10 @@ def _load_stog(model_dir: str, device: str, batch_size: int):
     if any((path / name).is_file() for name in _TOKENIZER_FILES):
         kwargs["tok_name_or_path"] = str(path)
     try:
-        import amrlib
+        with MODEL_LOADING:  # never beside spaCy's first import, which hides torch meanwhile
+            import amrlib
 
-        return amrlib.load_stog_model(model_dir=str(path), **kwargs)
+            return amrlib.load_stog_model(model_dir=str(path), **kwargs)
     except Exception as exc:  # amrlib, transformers and torch raise OSError, ValueError, RuntimeError...
         raise ModelUnavailableError(
             f"could not load the amrlib model at {path}: {type(exc).__name__}: {exc}. {_howto()}"
