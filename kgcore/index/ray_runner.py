@@ -171,7 +171,7 @@ class ShardBuilder:
 
 
 def _model_loads() -> int:
-    """spaCy pipelines and embedders this process has loaded (each is kept, :func:`functools.lru_cache`)."""
+    """spaCy pipelines and embedders this process has loaded (each is kept for the process)."""
     return spacy_loads() + embedder_loads()
 
 

@@ -1,6 +1,5 @@
 """The ONNX Runtime embedding backend against the torch one, with the real bundled MiniLM."""
 
-import functools
 import re
 import shutil
 import subprocess
@@ -222,8 +221,8 @@ def test_threads_asking_for_a_model_at_once_share_one_load(tmp_path, monkeypatch
     from kgcore.core import nlp as nlp_module
     from kgcore.index import embed as embed_module
 
-    monkeypatch.setattr(nlp_module, "_loaded", functools.lru_cache(maxsize=4)(nlp_module._loaded.__wrapped__))
-    monkeypatch.setattr(embed_module, "_loaded", functools.lru_cache(maxsize=4)(embed_module._loaded.__wrapped__))
+    monkeypatch.setattr(nlp_module, "_PIPELINES", {})  # nothing loaded yet in this process
+    monkeypatch.setattr(embed_module, "_EMBEDDERS", {})
     start = threading.Barrier(3)
 
     def both(_):
@@ -234,3 +233,28 @@ def test_threads_asking_for_a_model_at_once_share_one_load(tmp_path, monkeypatch
         loaded = list(pool.map(both, range(3)))
     assert len({id(nlp) for nlp, _ in loaded}) == 1 and len({id(e) for _, e in loaded}) == 1
     assert nlp_module.spacy_loads() == 1 and embed_module.embedder_loads() == 1
+
+
+def test_a_loaded_model_is_returned_while_another_model_loads():
+    """Every question asks for the embedder and the pipeline: while another session loads a model (an ONNX export,
+    a coreference model) it holds the loading lock, and models already loaded are returned without waiting."""
+    from kgcore.core.nlp import MODEL_LOADING, load_spacy
+    from kgcore.index.embed import get_embedder
+
+    expected = load_spacy(), get_embedder()
+    holding, release = threading.Event(), threading.Event()
+
+    def another_load():
+        with MODEL_LOADING:
+            holding.set()
+            release.wait(10)
+
+    loader = threading.Thread(target=another_load)
+    loader.start()
+    try:
+        assert holding.wait(5)
+        with ThreadPoolExecutor(1) as pool:
+            assert pool.submit(lambda: (load_spacy(), get_embedder())).result(timeout=2) == expected
+    finally:
+        release.set()
+        loader.join(5)

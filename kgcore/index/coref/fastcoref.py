@@ -68,16 +68,17 @@ class FastCoref:
         self._model = None
 
     def _load(self):
-        with MODEL_LOADING:  # one load however many threads ask; never beside spaCy's first import (hides torch)
-            if self._model is None:
-                from fastcoref import FCoref, LingMessCoref
+        if self._model is None:
+            with MODEL_LOADING:  # one load however many threads ask; never beside spaCy's first import (hides torch)
+                if self._model is None:
+                    from fastcoref import FCoref, LingMessCoref
 
-                model_class = FCoref if self.kind == "fcoref" else LingMessCoref
-                # Passing our spaCy pipeline stops fastcoref from downloading en_core_web_sm.
-                self._model = model_class(
-                    model_name_or_path=str(self.model_path), device=self.device,
-                    nlp=load_spacy(self.spacy_model or DEFAULT_SPACY_MODEL), enable_progress_bar=False,
-                )
+                    model_class = FCoref if self.kind == "fcoref" else LingMessCoref
+                    # Passing our spaCy pipeline stops fastcoref from downloading en_core_web_sm.
+                    self._model = model_class(
+                        model_name_or_path=str(self.model_path), device=self.device,
+                        nlp=load_spacy(self.spacy_model or DEFAULT_SPACY_MODEL), enable_progress_bar=False,
+                    )
         return self._model
 
     def resolve(self, sentences: Sequence[Sentence]) -> list[Sentence]:

@@ -10,14 +10,13 @@ into vectors (``basic``, ``neighbor``, ``attention``).
 
 from __future__ import annotations
 
-import functools
 import importlib.util
 import logging
 import threading
 import weakref
 
 from kgcore.core.errors import InputError, ModelUnavailableError
-from kgcore.core.nlp import MODEL_LOADING
+from kgcore.core.nlp import load_once
 from kgcore.core.settings import EMBEDDING_BACKENDS, Settings
 from kgcore.index.embed.base import Embedder, model_name
 from kgcore.index.embed.cache import CachedEmbedder
@@ -67,17 +66,16 @@ def get_embedder(model_path: str = "", device: str = "cpu", backend: str = "auto
     ``auto`` falls back to torch, with a warning, when the ONNX export of a model fails; naming ``onnx``
     raises instead.
     """
-    with MODEL_LOADING:
-        return _loaded(model_path, device, backend, cache_dir)
+    return load_once(_EMBEDDERS, (model_path, device, backend, cache_dir),
+                     lambda: _load(model_path, device, backend, cache_dir))
 
 
 def embedder_loads() -> int:
     """How many embedders this process has loaded."""
-    return _loaded.cache_info().misses
+    return len(_EMBEDDERS)
 
 
-@functools.lru_cache(maxsize=4)
-def _loaded(model_path: str, device: str, backend: str, cache_dir: str) -> Embedder:
+def _load(model_path: str, device: str, backend: str, cache_dir: str) -> Embedder:
     chosen = backend_for(backend, device)
     if chosen.startswith("onnx"):
         try:
@@ -124,3 +122,4 @@ NODE_MAX_CALL = 5_000
 _CACHES: weakref.WeakKeyDictionary[Embedder, CachedEmbedder] = weakref.WeakKeyDictionary()
 _NODE_CACHES: weakref.WeakKeyDictionary[Embedder, CachedEmbedder] = weakref.WeakKeyDictionary()
 _CACHES_LOCK = threading.Lock()
+_EMBEDDERS: dict[tuple[str, str, str, str], Embedder] = {}
