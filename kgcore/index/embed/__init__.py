@@ -16,7 +16,8 @@ import threading
 import weakref
 
 from kgcore.core.errors import InputError, ModelUnavailableError
-from kgcore.core.nlp import load_once
+from kgcore.core.keyed import once
+from kgcore.core.nlp import MODEL_LOADING
 from kgcore.core.settings import EMBEDDING_BACKENDS, Settings
 from kgcore.index.embed.base import Embedder, model_name
 from kgcore.index.embed.cache import CachedEmbedder
@@ -66,8 +67,8 @@ def get_embedder(model_path: str = "", device: str = "cpu", backend: str = "auto
     ``auto`` falls back to torch, with a warning, when the ONNX export of a model fails; naming ``onnx``
     raises instead.
     """
-    return load_once(_EMBEDDERS, (model_path, device, backend, cache_dir),
-                     lambda: _load(model_path, device, backend, cache_dir))
+    return once(_EMBEDDERS, (model_path, device, backend, cache_dir),
+                lambda: _load(model_path, device, backend, cache_dir), MODEL_LOADING)
 
 
 def embedder_loads() -> int:
