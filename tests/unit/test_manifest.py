@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import copy
 import json
+import os
+import time
 
 import pytest
 
 from kgcore.core.errors import KgcoreError
+from kgcore.index import store as store_module
 from kgcore.index.manifest import Counts, IndexOutcome, Manifest, Models, manifest_hash
 from kgcore.index.narrator import Narrator
 from kgcore.index.store import Store
@@ -148,3 +151,50 @@ def test_the_old_manifest_file_is_listed_by_a_store_as_a_collection_of_one(tmp_p
     assert listed.name == "peter-rabbit" and listed.format == 1 and listed.doc_ids == ("peter-rabbit",)
     assert listed.documents[0].manifest == Manifest.from_dict(json.loads(OLD_MANIFEST.read_text()))
     assert listed.counts.sentences == 74 and listed.options == listed.documents[0].manifest.options
+
+
+# -- collection.json is read again only when it changed (Store._read) ----------------------------------------------
+def _write_collection(root, generation: int, mtime_s: float | None = None):
+    from kgcore.index.collection import CollectionManifest
+
+    file = root / "c" / "collection.json"
+    file.parent.mkdir(parents=True, exist_ok=True)
+    file.write_text(json.dumps(CollectionManifest("c", generation=generation).to_dict()), encoding="utf-8")
+    if mtime_s is not None:
+        os.utime(file, (mtime_s, mtime_s))
+    return file
+
+
+def test_an_unchanged_collection_manifest_is_parsed_once(tmp_path):
+    _write_collection(tmp_path, 7)
+    store = Store(tmp_path)
+    time.sleep(store_module.SETTLED_NS / 1e9 + 0.1)
+    first = store.manifest("c")
+    assert store.manifest("c") is first and first.generation == 7
+
+
+def test_a_manifest_written_just_now_is_always_read_again(tmp_path):
+    store = Store(tmp_path)
+    _write_collection(tmp_path, 1)
+    first = store.manifest("c")
+    assert store.manifest("c") is not first  # times tick coarsely: a file this fresh is not trusted by its stat
+
+
+def test_a_replaced_or_rewritten_manifest_is_seen_at_once(tmp_path):
+    old = time.time() - 60
+    file = _write_collection(tmp_path, 1, mtime_s=old)
+    store = Store(tmp_path)
+    assert store.manifest("c").generation == 1
+    replacement = tmp_path / "c" / "next.tmp"
+    replacement.write_text(file.read_text(encoding="utf-8").replace('"generation": 1', '"generation": 2'),
+                           encoding="utf-8")
+    os.utime(replacement, (old, old))
+    os.replace(replacement, file)  # how writers commit: a new inode, even with the old modification time
+    assert store.manifest("c").generation == 2
+    # rewritten in place with the same size and its old modification time put back: the change time still moves
+    file.write_text(file.read_text(encoding="utf-8").replace('"generation": 2', '"generation": 3'), encoding="utf-8")
+    os.utime(file, (old, old))
+    assert store.manifest("c").generation == 3
+    file.unlink()
+    with pytest.raises(KgcoreError, match="'c'"):
+        store.manifest("c")
