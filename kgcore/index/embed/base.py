@@ -83,3 +83,18 @@ def one_blas_thread() -> None:
     """
     if not any(os.environ.get(v) for v in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")):
         threadpool_limits(limits=1, user_api="blas")
+
+
+def thread_share() -> int:
+    """Threads for one ONNX Runtime session: ``OMP_NUM_THREADS`` when set (a worker process's share of the
+    cores), else all.
+
+    Two workers each running 2 threads on 2 cores made every ONNX call wait for a descheduled thread.
+
+    >>> saved = os.environ.get("OMP_NUM_THREADS")
+    >>> os.environ["OMP_NUM_THREADS"] = "1"; thread_share()
+    1
+    >>> _ = os.environ.pop("OMP_NUM_THREADS") if saved is None else os.environ.update(OMP_NUM_THREADS=saved)
+    """
+    raw = os.environ.get("OMP_NUM_THREADS", "").strip()
+    return int(raw) if raw.isdigit() and int(raw) > 0 else (os.cpu_count() or 1)

@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from kgcore.core.errors import ModelUnavailableError
-from kgcore.index.embed.base import model_folder, model_name
+from kgcore.index.embed.base import model_folder, model_name, thread_share
 
 log = logging.getLogger(__name__)
 
@@ -214,7 +214,7 @@ class OnnxEmbedder:
         self.tokenizer.no_padding()
         self._tokenizing = threading.Lock()
         options = ort.SessionOptions()
-        options.intra_op_num_threads = threads or _thread_share()
+        options.intra_op_num_threads = threads or thread_share()
         options.inter_op_num_threads = 1
         # Idle threads sleep instead of spinning: with another busy process (a second worker, the app's other
         # users, spaCy's parse processes) spinning threads waited on descheduled ones.  1,500 node strings on
@@ -264,20 +264,6 @@ class OnnxEmbedder:
         if self.config.normalize:
             pooled /= np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
         return pooled.astype(np.float32, copy=False)
-
-
-def _thread_share() -> int:
-    """Threads for one session: ``OMP_NUM_THREADS`` when set (a worker process's share of the cores), else all.
-
-    Two workers each running 2 threads on 2 cores made every ONNX call wait for a descheduled thread.
-
-    >>> saved = os.environ.get("OMP_NUM_THREADS")
-    >>> os.environ["OMP_NUM_THREADS"] = "1"; _thread_share()
-    1
-    >>> _ = os.environ.pop("OMP_NUM_THREADS") if saved is None else os.environ.update(OMP_NUM_THREADS=saved)
-    """
-    raw = os.environ.get("OMP_NUM_THREADS", "").strip()
-    return int(raw) if raw.isdigit() and int(raw) > 0 else (os.cpu_count() or 1)
 
 
 def _batches(sorted_lengths: np.ndarray) -> list[slice]:
