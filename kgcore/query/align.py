@@ -202,9 +202,11 @@ def _structure(evidence: np.ndarray, inc: Incidence, positive: np.ndarray, query
     keep = np.flatnonzero(positive[sources] & positive[targets])
     sentence, source, target = sentences.take(keep), sources.take(keep), targets.take(keep)
     best = np.zeros(n_sentences, dtype=evidence.dtype)
+    ends = {q for edge in query_edges for q in edge} if len(keep) else set()
+    at_source = {q: evidence[q].take(source) for q in ends}  # gathered once per query node, not once per edge
+    at_target = {q: evidence[q].take(target) for q in ends}
     for a, b in query_edges if len(keep) else ():
-        linked = np.maximum(np.minimum(evidence[a].take(source), evidence[b].take(target)),
-                            np.minimum(evidence[b].take(source), evidence[a].take(target)))
+        linked = np.maximum(np.minimum(at_source[a], at_target[b]), np.minimum(at_source[b], at_target[a]))
         best.fill(0.0)
         np.maximum.at(best, sentence, linked)  # per sentence, its best edge (as in _coverage)
         structure += best
@@ -246,8 +248,9 @@ def aligned_nodes(index: Index, alignment: Alignment, sentence_row: int, query_k
         return []
     end = inc.segment_starts[hit + 1] if hit + 1 < len(inc.segment_starts) else len(inc.node_rows)
     rows = inc.node_rows[inc.segment_starts[hit]:end]
-    best = {q: int(rows[np.argmax(alignment.evidence[q, rows])]) for q in range(len(query_keys))}
-    best = {q: row for q, row in best.items() if alignment.evidence[q, row] >= MIN_REPORTED_EVIDENCE}
+    among = alignment.evidence[:, rows]  # query nodes x this sentence's nodes, gathered once
+    top = among.argmax(axis=1)
+    best = {q: int(rows[top[q]]) for q in range(len(query_keys)) if among[q, top[q]] >= MIN_REPORTED_EVIDENCE}
     lo, hi = np.searchsorted(inc.edges[:, 0], [sentence_row, sentence_row + 1]) if len(inc.edges) else (0, 0)
     edges = {(int(s), int(t)) for _, s, t in inc.edges[lo:hi]}
     out = []
