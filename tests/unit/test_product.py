@@ -39,3 +39,15 @@ def test_small_or_float64_inputs_stay_with_numpy(monkeypatch):
     assert product.tall_product(small, small[:2]).tolist() == (small @ small[:2].T).tolist()
     wide = np.ones((product.MIN_ROWS, 4))
     assert product.tall_product(wide, wide[:1]).dtype == np.float64
+
+
+def test_sessions_share_the_product_from_several_threads(vectors):
+    """The app's sessions are threads of one process and share the one ONNX Runtime session."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    tall, skinny = vectors
+    queries = [skinny[i:i + 4] for i in range(0, 12, 2)]
+    with ThreadPoolExecutor(max_workers=len(queries)) as pool:
+        got = list(pool.map(lambda q: product.tall_product(tall, q), queries * 3))
+    for q, result in zip(queries * 3, got):
+        np.testing.assert_allclose(result, tall @ q.T, rtol=0, atol=2e-6)
