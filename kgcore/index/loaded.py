@@ -220,7 +220,10 @@ class Index:
     def type_rows(self) -> dict[NodeType, np.ndarray]:
         """Per node type, a boolean mask over the rows of :attr:`node_vectors`."""
         types = np.array([self.graph.nodes[i].node_type for i in self.node_ids])
-        return {t: types == t for t in (ENTITY, "action")}
+        rows = {t: types == t for t in (ENTITY, "action")}
+        for mask in rows.values():
+            mask.flags.writeable = False  # shared by every question (and its penalty row is kept: match.py)
+        return rows
 
     @functools.cached_property
     def neighbour_rows(self) -> list[np.ndarray]:

@@ -12,6 +12,8 @@ the plain cosine, so what the analyst sees is what the vectors say.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from kgcore.core.types import ENTITY, LocalNode, Match, SentenceGraph
@@ -28,6 +30,10 @@ CONTEXT_WEIGHT = 0.5
 CHROMA_POOL = 100
 DISTINCT: CacheKey[tuple[np.ndarray, np.ndarray]] = CacheKey("distinct-node-vectors")
 NEIGHBOURS: CacheKey[tuple[np.ndarray, np.ndarray]] = CacheKey("flat-neighbour-rows")
+#: Penalty rows kept (:func:`mask_penalties`): a few node types of a few collections.
+PENALTIES_KEPT = 16
+_PENALTIES: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {}
+_PENALTIES_LOCK = threading.Lock()
 
 
 def node_cosines(index: Index, vectors: np.ndarray) -> np.ndarray:
@@ -159,11 +165,25 @@ def mask_penalties(masks: list[np.ndarray | None], dtype=np.float32) -> list[np.
     >>> (np.array([0.5, 0.9, -0.25], dtype=np.float32) + mask_penalties([mask])[0]).tolist()
     [0.5, -inf, -0.25]
     """
-    made: dict[int, np.ndarray] = {}
-    for mask in masks:
-        if mask is not None and id(mask) not in made:
-            made[id(mask)] = np.where(mask, 0.0, -np.inf).astype(dtype)
-    return [None if mask is None else made[id(mask)] for mask in masks]
+    return [None if mask is None else _penalty(mask, np.dtype(dtype)) for mask in masks]
+
+
+def _penalty(mask: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """The penalty row of ``mask``, kept for the :data:`PENALTIES_KEPT` masks last asked for: a question's masks
+    are mostly an index's node-type rows (:meth:`~kgcore.index.loaded.Index.type_rows`, the same arrays for
+    every question), and making ObliQA's two took 1.1 ms twice a question.  An entry holds its mask, so the
+    mask's ``id`` is not reused while the entry is kept."""
+    key = (id(mask), dtype.str)
+    kept = _PENALTIES.get(key)
+    if kept is not None and kept[0] is mask:
+        return kept[1]
+    penalty = np.where(mask, 0.0, -np.inf).astype(dtype)
+    penalty.flags.writeable = False  # shared by every question that asks with this mask
+    with _PENALTIES_LOCK:
+        _PENALTIES[key] = (mask, penalty)
+        while len(_PENALTIES) > PENALTIES_KEPT:
+            _PENALTIES.pop(next(iter(_PENALTIES)))
+    return penalty
 
 
 def _chroma_top_k(index: Index, vectors: np.ndarray, k: int, scope: np.ndarray | None) -> list[list[tuple[str, float]]]:

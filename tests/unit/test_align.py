@@ -106,3 +106,19 @@ def test_node_evidence_prefers_the_best_match_and_ignores_noise():
     assert ev[0, 0] > ev[0, 1] > 0 and ev[0, 2] == 0
     halved = node_evidence(np.array([[0.95, 0.85, 0.2]]), np.array([0.5, 1.0, 1.0]))
     assert halved[0, 0] == pytest.approx(ev[0, 0] / 2)
+
+
+def test_a_masks_penalty_row_is_made_once_and_never_reused_for_another_mask():
+    from kgcore.query import match
+
+    mask = np.array([True, False, True])
+    first = match.mask_penalties([mask, mask, None])
+    again = match.mask_penalties([mask])
+    assert first[0] is first[1] is again[0] and first[2] is None
+    assert first[0].tolist() == [0.0, -np.inf, 0.0] and not first[0].flags.writeable
+    other = np.array([False, True, True])  # another mask, even one made after the first is gone, gets its own row
+    assert match.mask_penalties([other])[0].tolist() == [-np.inf, 0.0, 0.0]
+    assert match.mask_penalties([mask], np.float64)[0].dtype == np.float64
+    for _ in range(match.PENALTIES_KEPT + 5):
+        match.mask_penalties([np.ones(2, dtype=bool)])
+    assert len(match._PENALTIES) <= match.PENALTIES_KEPT
