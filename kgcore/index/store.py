@@ -313,11 +313,20 @@ def _looks_like_collection(folder: Path) -> bool:
 
 def _signature(file: Path) -> tuple[int, ...] | None:
     """What changes whenever ``file`` is replaced or rewritten; None when it cannot be read or was changed in the
-    last :data:`SETTLED_NS` (file times tick coarsely, so two writes that close may share them)."""
+    last :data:`SETTLED_NS` (file times tick coarsely, so two writes that close may share them).
+
+    The file is opened, not just stat'ed: on NFS (a team's shared store) an open revalidates the name and the
+    attributes with the server (close-to-open consistency), where a bare stat may answer from the client's
+    attribute cache for up to a minute after another host committed.
+    """
     try:
-        st = file.stat()
+        fd = os.open(file, os.O_RDONLY)
     except OSError:
         return None
+    try:
+        st = os.fstat(fd)
+    finally:
+        os.close(fd)
     if time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) < SETTLED_NS:
         return None
     return st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns, st.st_ctime_ns
