@@ -66,6 +66,8 @@ class Incidence:
     #                                column-major, so each column is contiguous
     specificity: np.ndarray        # per node row
     pair_sentences: np.ndarray     # the sentence row of every (sentence, node) pair, aligned with node_rows
+    node_starts: np.ndarray        # where each node row's sentences start in node_sentences (length nodes + 1)
+    node_sentences: np.ndarray     # the pairs' sentence rows ordered by node row (each node's in reading order)
 
 
 INCIDENCE: CacheKey[Incidence] = CacheKey("incidence")
@@ -115,17 +117,33 @@ def node_evidence(cosines: np.ndarray, node_specificity: np.ndarray) -> np.ndarr
     >>> bool(ev[0, 0] > ev[0, 1] > ev[0, 2] > 0)
     True
     """
+    return evidence_rows(cosines, node_specificity)[0]
+
+
+def evidence_rows(cosines: np.ndarray, node_specificity: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    """:func:`node_evidence`, and per query node the graph rows where it is not zero.
+
+    One query node at a time, so each step reads a row still in cache (the whole matrix is 5 MB on ObliQA).
+    """
     best = np.maximum(cosines.max(axis=1, keepdims=True), -1.0)  # a row masked whole (-inf) has no evidence
-    evidence = cosines - best
-    evidence *= 1 / MATCH_TEMPERATURE
-    np.exp(evidence, out=evidence)
-    absolute = cosines - COSINE_FLOOR
-    absolute *= 1 / (1 - COSINE_FLOOR)
-    np.maximum(absolute, 0.0, out=absolute)
-    evidence *= absolute
-    evidence *= node_specificity.astype(evidence.dtype, copy=False)[None, :]
-    np.multiply(evidence, evidence >= MIN_EVIDENCE, out=evidence)  # zero below the floor: 3x a masked assignment
-    return evidence
+    weights = node_specificity.astype(cosines.dtype, copy=False)
+    evidence = np.empty_like(cosines)
+    absolute = np.empty(cosines.shape[1], dtype=cosines.dtype)
+    kept = np.empty(cosines.shape[1], dtype=bool)
+    rows = []
+    for q, (out, row) in enumerate(zip(evidence, cosines)):
+        np.subtract(row, best[q], out=out)
+        out *= 1 / MATCH_TEMPERATURE
+        np.exp(out, out=out)
+        np.subtract(row, COSINE_FLOOR, out=absolute)
+        absolute *= 1 / (1 - COSINE_FLOOR)
+        np.maximum(absolute, 0.0, out=absolute)
+        out *= absolute
+        out *= weights
+        np.greater_equal(out, MIN_EVIDENCE, out=kept)
+        np.multiply(out, kept, out=out)  # zero below the floor: 3x a masked assignment
+        rows.append(np.flatnonzero(kept))
+    return evidence, rows
 
 
 def incidence(index: Index) -> Incidence:
@@ -145,8 +163,11 @@ def _incidence(index: Index) -> Incidence:
         for e in index.graph.edges for sid in e.grounded_texts
     ), dtype=np.int64).reshape(-1, 3)
     grounded = np.array([len(index.graph.nodes[n].grounded_texts) for n in index.node_ids])
+    node_starts = np.zeros(len(index.node_ids) + 1, dtype=np.int64)
+    node_starts[1:] = np.cumsum(np.bincount(pairs[:, 1], minlength=len(index.node_ids)))
     return Incidence(pairs[:, 1], starts, pairs[starts, 0], np.asfortranarray(edges),
-                     np.asarray(specificity(grounded, len(index.sentences))), pairs[:, 0])
+                     np.asarray(specificity(grounded, len(index.sentences))), pairs[:, 0], node_starts,
+                     np.ascontiguousarray(pairs[np.argsort(pairs[:, 1], kind="stable"), 0]))
 
 
 def align(index: Index, query_vectors: np.ndarray, type_masks: list[np.ndarray | None],
@@ -163,11 +184,14 @@ def align(index: Index, query_vectors: np.ndarray, type_masks: list[np.ndarray |
     for row, penalty in enumerate(mask_penalties(type_masks, cosines.dtype)):
         if penalty is not None:
             cosines[row] += penalty
-    evidence = node_evidence(cosines, inc.specificity)
+    evidence, rows = evidence_rows(cosines, inc.specificity)
     # Only graph rows some query node has evidence for can raise a sentence's coverage or structure (every other
-    # term is 0 and both are maxima of non-negative terms), so the pairs and edges are cut to those rows first.
-    positive = np.asarray((evidence > 0).any(axis=0), dtype=bool)
-    coverage = _coverage(evidence, inc, positive, len(index.sentences))
+    # term is 0 and both are maxima of non-negative terms), so coverage reads those rows' sentences and the
+    # edges are cut to those rows first.
+    positive = np.zeros(evidence.shape[1], dtype=bool)
+    for found in rows:
+        positive[found] = True
+    coverage = _coverage(evidence, rows, inc, len(index.sentences))
     structure = _structure(evidence, inc, positive, set(query_edges), len(index.sentences))
     graph = coverage.sum(axis=0) / max(len(query_vectors), 1) + w_structure * structure / max(len(set(query_edges)), 1)
     return Alignment(evidence, coverage, structure, graph)
@@ -178,17 +202,20 @@ def _segments(sentences: np.ndarray) -> np.ndarray:
     return np.flatnonzero(np.r_[True, sentences[1:] != sentences[:-1]]) if len(sentences) else sentences
 
 
-def _coverage(evidence: np.ndarray, inc: Incidence, positive: np.ndarray, n_sentences: int) -> np.ndarray:
-    """Per query node and sentence, the best evidence among the sentence's nodes.
+def _coverage(evidence: np.ndarray, rows: list[np.ndarray], inc: Incidence, n_sentences: int) -> np.ndarray:
+    """Per query node and sentence, the best evidence among the sentence's nodes: each query node's evidence at
+    its ``rows`` (those with evidence) is spread to the sentences those rows are grounded in.
 
     Evidence is never negative, so a maximum into zeros is exact; ``np.maximum.at`` one query node at a time
     is several times faster than a 2-D ``reduceat`` over ObliQA's 13,000 sentence segments.
     """
     coverage = np.zeros((len(evidence), n_sentences), dtype=evidence.dtype)  # ufunc.at is fast without a cast
-    keep = np.flatnonzero(positive[inc.node_rows])
-    rows, sentences = inc.node_rows.take(keep), inc.pair_sentences.take(keep)
-    for q in range(len(evidence)):
-        np.maximum.at(coverage[q], sentences, evidence[q].take(rows))
+    for q, found in enumerate(rows):
+        starts = inc.node_starts.take(found)
+        lengths = inc.node_starts.take(found + 1) - starts
+        placed = np.cumsum(lengths) - lengths  # where each row's sentences start in the spread run
+        sentences = inc.node_sentences.take(np.arange(int(lengths.sum())) + np.repeat(starts - placed, lengths))
+        np.maximum.at(coverage[q], sentences, np.repeat(evidence[q].take(found), lengths))
     return coverage.astype(np.float64, copy=False)
 
 
