@@ -41,7 +41,7 @@ import numpy as np
 from kgcore.core.types import Match, SentenceGraph
 from kgcore.index.graph import specificity
 from kgcore.index.store import CacheKey, Index
-from kgcore.query.match import mask_penalties, node_cosines
+from kgcore.query.match import gather_runs, mask_penalties, node_cosines
 
 #: Cosines below this are no evidence at all (MiniLM gives unrelated phrases ~0.1-0.25).
 COSINE_FLOOR = 0.25
@@ -211,10 +211,7 @@ def _coverage(evidence: np.ndarray, rows: list[np.ndarray], inc: Incidence, n_se
     """
     coverage = np.zeros((len(evidence), n_sentences), dtype=evidence.dtype)  # ufunc.at is fast without a cast
     for q, found in enumerate(rows):
-        starts = inc.node_starts.take(found)
-        lengths = inc.node_starts.take(found + 1) - starts
-        placed = np.cumsum(lengths) - lengths  # where each row's sentences start in the spread run
-        sentences = inc.node_sentences.take(np.arange(int(lengths.sum())) + np.repeat(starts - placed, lengths))
+        sentences, lengths = gather_runs(inc.node_starts, inc.node_sentences, found)
         np.maximum.at(coverage[q], sentences, np.repeat(evidence[q].take(found), lengths))
     return coverage.astype(np.float64, copy=False)
 

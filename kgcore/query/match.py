@@ -214,17 +214,29 @@ def context_agreement(index: Index, rows: np.ndarray, neighbour_cosines: np.ndar
     (0 for a row without neighbours).  ``neighbour_cosines`` are the query neighbours' cosines to every graph
     row (rows of the query's cosine matrix), so this is a gather and a per-row maximum by ``reduceat``."""
     offsets, flat = index.cache.get(NEIGHBOURS, lambda: _flat_neighbours(index))
-    rows = np.asarray(rows, dtype=np.int64)
-    lengths = offsets[rows + 1] - offsets[rows]
-    out = np.zeros(len(rows), dtype=np.float32)
+    gathered, lengths = gather_runs(offsets, flat, np.asarray(rows, dtype=np.int64))
+    out = np.zeros(len(lengths), dtype=np.float32)
     some = lengths > 0
     if not some.any():
         return out
     placed = np.cumsum(lengths) - lengths  # where each row's neighbours start in the gathered run
-    gathered = flat[np.arange(int(lengths.sum())) + np.repeat(offsets[rows] - placed, lengths)]
     sims = neighbour_cosines[:, gathered]
     out[some] = np.clip(np.maximum.reduceat(sims, placed[some], axis=1), 0, None).mean(axis=0)
     return out
+
+
+def gather_runs(starts: np.ndarray, flat: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The runs of ``flat`` that belong to ``keys`` (key ``k``'s is ``flat[starts[k]:starts[k + 1]]``),
+    concatenated in the order of ``keys``, and each run's length; one gather, no loop over the keys.
+
+    >>> values, lengths = gather_runs(np.array([0, 2, 2, 5]), np.array([7, 8, 9, 10, 11]), np.array([2, 0, 1]))
+    >>> values.tolist(), lengths.tolist()
+    ([9, 10, 11, 7, 8], [3, 2, 0])
+    """
+    begin = starts.take(keys)
+    lengths = starts.take(keys + 1) - begin
+    placed = np.cumsum(lengths) - lengths  # where each run starts in the result
+    return flat.take(np.arange(int(lengths.sum())) + np.repeat(begin - placed, lengths)), lengths
 
 
 def _flat_neighbours(index: Index) -> tuple[np.ndarray, np.ndarray]:
