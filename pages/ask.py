@@ -48,7 +48,8 @@ def retrieval_options() -> RetrievalOptions:
 
 def controls(manifest: CollectionManifest, settings: Settings) -> tuple[RetrievalOptions, str, str | None]:
     documents = pick_documents(manifest, "ask.documents")
-    c_method, c_ranking, c_answerer, c_front, c_compare = st.columns([2, 2, 2, 1, 1])
+    c_method, c_ranking, c_answerer = st.columns(3)
+    c_front, c_compare, c_other = st.columns([1, 1, 2], vertical_alignment="center")  # full labels, not "Inclu…"
     front_matter = c_front.toggle("Include front matter", key="ask.front_matter",
                                   help="Title pages, contents and headings are kept out of retrieval unless this is on")
     method = c_method.selectbox("Method", METHODS, format_func=METHOD_LABELS.get, key="ask.method")
@@ -63,8 +64,8 @@ def controls(manifest: CollectionManifest, settings: Settings) -> tuple[Retrieva
     other = None
     if compare:
         others = [m for m in METHODS if m != method]
-        other = c_compare.selectbox("Compare with", others, index=others.index("dense") if "dense" in others else 0,
-                                    format_func=METHOD_LABELS.get, key="ask.other")
+        other = c_other.selectbox("Compare with", others, index=others.index("dense") if "dense" in others else 0,
+                                  format_func=METHOD_LABELS.get, key="ask.other")
     if not settings.openai_configured:
         offline_note(answerer)
     options = retrieval_options()
