@@ -44,16 +44,21 @@ def roles_table(report: IngestReport) -> pd.DataFrame:
 
 
 def report_metrics(report: IngestReport) -> list[tuple[str, int, str]]:
-    """(name, value, help) of the report's headline numbers."""
-    return [
-        ("Pages", report.pages, "Pages of the PDF (0 for text files)"),
-        ("Words", report.words, "Words of the cleaned text"),
+    """(name, value, help) of the report's headline numbers; a text or markdown file (no pages) shows no page
+    numbers ("Pages 0" and "Running lines dropped 0" said nothing about it).
+
+    >>> [name for name, _, _ in report_metrics(IngestReport(words=900))]
+    ['Words', 'References', 'Citations resolved']
+    """
+    paged = [
+        ("Pages", report.pages, "Pages of the PDF"),
         ("Running lines dropped", report.header_footer_lines,
          "Running header, footer and page-number lines taken out of the text"),
-        ("References", report.references, "Entries parsed from the reference list"),
-        ("Citations resolved", report.citations_resolved,
-         "Sentences whose citation markers ([12], (Lewis et al., 2020)) resolved to a reference entry"),
-    ]
+    ] if report.pages else []
+    return [*paged[:1], ("Words", report.words, "Words of the cleaned text"), *paged[1:],
+            ("References", report.references, "Entries parsed from the reference list"),
+            ("Citations resolved", report.citations_resolved,
+             "Sentences whose citation markers ([12], (Lewis et al., 2020)) resolved to a reference entry")]
 
 
 def report_warnings(doc_id: str, report: IngestReport | None) -> list[str]:

@@ -62,6 +62,8 @@ def test_ingest_report_tables():
                                                    ["zzz-new", 1, 0, "never retrieved"]]
     assert [name for name, _, _ in report_metrics(report)] == ["Pages", "Words", "Running lines dropped",
                                                                "References", "Citations resolved"]
+    text_file = IngestReport(words=900, roles={"body": 12}, sentences={"body": 40})
+    assert [name for name, _, _ in report_metrics(text_file)] == ["Words", "References", "Citations resolved"]
     (warning,) = report_warnings("paper", report)
     assert warning.startswith("**paper**: page 3: ") and "<script>" not in warning
     assert thumbnail_pages(report) == [1, 2, 3, 4, 5, 6] and thumbnail_pages(None) == []
