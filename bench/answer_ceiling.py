@@ -19,9 +19,10 @@ bench/qa_kg_bench.py).
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 
-from common import STORE_ROOT, write_json
+from common import RESULTS, STORE_ROOT, write_json
 from retrieval_quality import SETS
 
 from kgcore.core.settings import RetrievalOptions
@@ -87,7 +88,7 @@ def measure(engine: QueryEngine, key: str, split: str, book_text: str) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--books", default="peter,crusoe,phantom")
-    parser.add_argument("--splits", default="dev,test,test2,test3")
+    parser.add_argument("--splits", default="dev,dev-extra,test,test2,test3")
     args = parser.parse_args()
     engine = QueryEngine(Store(STORE_ROOT))
     rows = []
@@ -95,7 +96,11 @@ def main() -> None:
         _, path, splits = SETS[key]
         text = path().read_text(encoding="utf-8")
         rows += [measure(engine, key, split, text) for split in args.splits.split(",") if split in splits]
-    write_json("answer_ceiling.json", {"budgets": list(BUDGETS), "methods": list(METHODS), "rows": rows})
+    measured = {(r["book"], r["split"]) for r in rows}
+    out = RESULTS / "answer_ceiling.json"  # the sets not measured this time are kept
+    kept = [r for r in json.loads(out.read_text())["rows"] if (r["book"], r["split"]) not in measured] \
+        if out.exists() else []
+    write_json("answer_ceiling.json", {"budgets": list(BUDGETS), "methods": list(METHODS), "rows": kept + rows})
 
 
 if __name__ == "__main__":

@@ -83,7 +83,7 @@ def answers(engine: QueryEngine, doc_id: str, items, methods, budget: int) -> li
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--books", default="peter,crusoe")
-    ap.add_argument("--split", default="dev", choices=("dev", "test", "test2", "test3"))
+    ap.add_argument("--split", default="dev", choices=("dev", "dev-extra", "test", "test2", "test3"))
     ap.add_argument("--parts", default="pairs,retrieval,answers")
     ap.add_argument("--sample", type=int, default=0)
     ap.add_argument("--budget", type=int, default=1000)
