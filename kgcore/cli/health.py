@@ -127,7 +127,8 @@ def check_audit(settings: Settings) -> Check:
                if server else f"restore it from an export (python -m kgcore audit import), or move {path} away to "
                               "start a new one")
         return Check("audit database", False, str(exc), fix)
-    return Check("audit database", True, f"{db.where}: schema version {db.schema_version}, {records} record{'' if records == 1 else 's'}")
+    counted = f"{records} record{'' if records == 1 else 's'}"
+    return Check("audit database", True, f"{db.where}: schema version {db.schema_version}, {counted}")
 
 
 def check_spacy(settings: Settings) -> Check:
