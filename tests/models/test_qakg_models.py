@@ -264,3 +264,18 @@ def test_a_collection_without_stored_pairs_generates_them_once_for_every_qa_grap
     full = qa_graph(loaded, garden.embedder)
     assert len(calls) == 1 and [p.id for p in views.pairs] == [p.id for p in full.pairs] == [p.id for p in light.pairs]
     assert full.notes and "generated from its frames" in full.notes[0]
+
+
+def test_what_happened_to_x_is_answered_from_a_sentence_about_x(garden):
+    """"What happened to the rabbits' father?": the best-ranked sentence says "nothing happened" (closest by its
+    words) but is not about the father, so its pairs do not answer; the father's sentence does, as the extractive
+    answerer's would."""
+    from kgcore.core.types import SelectedSentence
+    from kgcore.query.answer import QAKGGenerator
+
+    texts = ["Peter hid under the bushes, but presently as nothing happened, he came out.",
+             "The rabbits' father had an accident there; he was put in a pie by Mrs. McGregor."]
+    context = [SelectedSentence(f"s{i}", i, t, t, rank=i + 1, score=1.0, similarity=0.5) for i, t in enumerate(texts)]
+    answer = QAKGGenerator(embedder=garden.embedder).generate("What happened to the rabbits' father?", context)
+    assert answer.citations[0].sentence_ids == ["s1"]
+    assert all(a["sentence_ids"] == ["s1"] for a in answer.short_answers)
