@@ -68,6 +68,7 @@ def pick_node(index: Index) -> tuple[str | None, int, int]:
         st.warning(f"No node label or text contains “{md_escape(query)}”.", icon=":material/search_off:")
         return None, int(depth), int(max_nodes)
     order = "exact label matches first, then most connected" if query.strip() else "most connected first"
+    order += ", pronouns last"
     st.caption(f"{len(table)} node(s){' shown' if len(table) >= 200 else ''} — {order}. "
                "Select a row to draw its neighbourhood.")
     event = st.dataframe(table, hide_index=True, height=220, on_select="rerun", selection_mode="single-row",

@@ -4,17 +4,21 @@
 >>> from kgcore.core.types import Edge, Node
 >>> g = GroundedGraph({"pie": Node("pie", "pie", ["a pie"], "entity", ["text_0-3"]),
 ...                    "put_1": Node("put_1", "put", ["put"], "action", ["text_0-3"]),
-...                    "peter": Node("peter", "Peter", ["Peter"], "entity", ["text_0-1", "text_0-3"])},
-...                   [Edge("put_1", "pie", "ARG2", "action-entity", ["text_0-3"])])
+...                    "peter": Node("peter", "Peter", ["Peter"], "entity", ["text_0-1", "text_0-3"]),
+...                    "i": Node("i", "I", ["I", "me"], "entity", ["text_0-2"])},
+...                   [Edge("put_1", "pie", "ARG2", "action-entity", ["text_0-3"]),
+...                    Edge("put_1", "i", "ARG0", "action-entity", ["text_0-3"])])
 >>> search_nodes(g, "PIE")["node id"].tolist()
 ['pie']
->>> search_nodes(g, "")["node id"].tolist()     # no query: most connected first
-['pie', 'put_1', 'peter']
+>>> search_nodes(g, "")["node id"].tolist()     # no query: most connected first, pronouns last
+['put_1', 'pie', 'peter', 'i']
+>>> search_nodes(g, "i")["node id"].tolist()    # its exact label still first
+['i', 'pie']
 >>> stats = graph_stats(g)
 >>> stats["node_types"].to_dict("records")
-[{'type': 'entity', 'count': 2}, {'type': 'action', 'count': 1}]
+[{'type': 'entity', 'count': 3}, {'type': 'action', 'count': 1}]
 >>> stats["top_nodes"]["node"].tolist()
-['pie', 'put', 'Peter']
+['put', 'pie', 'I', 'Peter']
 
 In a collection, nodes are coloured by the document they are grounded in;
 a node grounded in several documents (a shared name) gets its own colour.
@@ -37,6 +41,8 @@ from dataclasses import replace
 import pandas as pd
 import plotly.express as px
 from plotly.graph_objects import Figure
+
+from kgcore.index.graph import is_pronoun_label
 
 from .graph_html import KIND_COLORS, VisNode
 from .labels import SHARED_GROUP
@@ -61,7 +67,9 @@ def degrees(graph) -> Counter:
 
 
 def search_nodes(graph, query: str, limit: int = SEARCH_LIMIT) -> pd.DataFrame:
-    """Nodes whose label or texts contain ``query`` (case-insensitive); exact labels first, then by degree."""
+    """Nodes whose label or texts contain ``query`` (case-insensitive); exact labels first, then by degree, nodes
+    labelled by a pronoun last (an unresolved "I" links every speaker's dialogue: 2,499 edges in The Phantom of the
+    Opera, where it was the node the explorer opened on)."""
     needle = " ".join(query.lower().split())
     degree = degrees(graph)
     rows = []
@@ -70,11 +78,11 @@ def search_nodes(graph, query: str, limit: int = SEARCH_LIMIT) -> pd.DataFrame:
         if needle and not any(needle in h for h in haystack):
             continue
         exact = needle and node.label.lower() == needle
-        rows.append((0 if exact else 1, -degree[node.node_id], node.node_id, node))
-    rows.sort(key=lambda r: r[:3])
+        rows.append((0 if exact else 1, is_pronoun_label(node.label), -degree[node.node_id], node.node_id, node))
+    rows.sort(key=lambda r: r[:4])
     return pd.DataFrame(
         [{"node": n.label, "type": n.node_type, "degree": -d, "sentences": len(n.grounded_texts),
-          "texts": "; ".join(n.texts[:4]), "node id": n.node_id} for _, d, _, n in rows[:limit]],
+          "texts": "; ".join(n.texts[:4]), "node id": n.node_id} for _, _, d, _, n in rows[:limit]],
         columns=["node", "type", "degree", "sentences", "texts", "node id"],
     )
 

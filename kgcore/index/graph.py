@@ -55,6 +55,12 @@ _SLUG_RE = re.compile(r"[^a-z0-9']+")
 
 #: Lowest specificity a node keeps, so the hero grounded in most sentences still counts a little.
 MIN_SPECIFICITY = 0.15
+#: Entity labels that name no one: pronouns, demonstratives, wh-words, indefinites.  An unresolved "I" is one node
+#: for every speaker of a novel's dialogue; the community graph leaves these out and the explorer lists them last.
+PRONOUN_LABELS = frozenset(
+    "i me my mine myself we us our ours ourselves you your yours yourself yourselves he him his himself she her "
+    "hers herself it its itself they them their theirs themselves this that these those who whom which what one "
+    "ones there here someone something anyone anything everyone everything nobody nothing".split())
 
 
 def specificity(grounded: np.ndarray | int, total_sentences: int) -> np.ndarray | float:
@@ -67,6 +73,15 @@ def specificity(grounded: np.ndarray | int, total_sentences: int) -> np.ndarray 
         return np.ones_like(np.asarray(grounded, dtype=float))
     idf = np.log(total_sentences / np.maximum(grounded, 1)) / np.log(total_sentences)
     return MIN_SPECIFICITY + (1 - MIN_SPECIFICITY) * np.clip(idf, 0.0, 1.0)
+
+
+def is_pronoun_label(label: str) -> bool:
+    """Whether an entity label names no one (:data:`PRONOUN_LABELS`).
+
+    >>> is_pronoun_label(" We "), is_pronoun_label("something"), is_pronoun_label("Peter")
+    (True, True, False)
+    """
+    return label.strip().lower() in PRONOUN_LABELS
 
 
 def action_slug(label: str) -> str:

@@ -282,6 +282,32 @@ def test_explorer_searches_and_draws_a_neighbourhood(sample_store, pie_id):
     assert any("No node" in w.value for w in at.warning)
 
 
+UNNAMED_NARRATOR = """I walked to the old gate in the morning. I saw the porter near the wall.
+
+I asked the porter for the key. I waited by the gate for an hour.
+
+I found the garden behind the wall. I picked three red apples there.
+
+The porter locked the gate again at noon.
+"""
+
+
+def test_explorer_opens_on_a_named_node_not_a_pronoun_hub(empty_store):
+    """A narrator who never gives a name stays "I", the most connected node (as dialogue's "I", one node for every
+    speaker); the explorer lists pronouns last, so it opens on a node that names something."""
+    at = _upload(app(), "walk.txt", UNNAMED_NARRATOR.encode())
+    assert not at.exception and not errors(at), errors(at)
+    at.switch_page("pages/explorer.py").run()
+    assert not at.exception and not errors(at)
+    index = Store(empty_store).load("walk")
+    degree = {n: sum(n in (e.source, e.target) for e in index.graph.edges) for n in index.graph.nodes}
+    hub = max(degree, key=degree.get)
+    assert index.graph.nodes[hub].label == "I"  # the premise: the pronoun is the hub
+    heading = next(m.value for m in at.markdown if m.value.startswith("**Neighbourhood of"))
+    assert "**Neighbourhood of I**" not in heading
+    assert any("pronouns last" in c.value for c in at.caption)
+
+
 def test_sentence_page_shows_parse_and_graph(sample_store, pie_id):
     at = app("pages/sentence.py", doc=SAMPLE_ID, sid=pie_id)
     assert not at.exception and not errors(at)

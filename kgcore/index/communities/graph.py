@@ -34,13 +34,8 @@ import numpy as np
 from scipy import sparse
 
 from kgcore.core.types import ACTION, ENTITY, ENTITY_ENTITY
-from kgcore.index.graph import GroundedGraph, specificity
+from kgcore.index.graph import GroundedGraph, is_pronoun_label, specificity
 
-#: Entity labels never taken into the community graph.
-PRONOUNS = frozenset(
-    "i me my mine myself we us our ours ourselves you your yours yourself yourselves he him his himself she her "
-    "hers herself it its itself they them their theirs themselves this that these those who whom which what one "
-    "ones there here someone something anyone anything everyone everything nobody nothing".split())
 #: An action with more entity arguments than this links none of them.
 MAX_ARGUMENTS = 6
 
@@ -72,8 +67,7 @@ def is_candidate(label: str) -> bool:
     >>> is_candidate("Fund Manager"), is_candidate("We"), is_candidate("  ")
     (True, False, False)
     """
-    key = label.strip().lower()
-    return bool(key) and key not in PRONOUNS
+    return bool(label.strip()) and not is_pronoun_label(label)
 
 
 def entity_graph(graph: GroundedGraph, total_sentences: int) -> EntityGraph:
