@@ -21,9 +21,10 @@ import pandas as pd
 
 from kgcore.index.entities.describe import Description
 from kgcore.index.entities.model import EntityGroup
+from kgcore.index.graph import is_pronoun_label
 
 from .ask_view import sentence_link
-from .markup import badge, esc
+from .markup import badge, counted, esc
 
 #: Entities listed by the search (the most grounded first).
 MAX_LISTED = 300
@@ -40,18 +41,20 @@ def entity_link(collection: str, entity_id: str) -> str:
 
 def search_entities(groups: Sequence[EntityGroup], query: str = "", entity_type: str = "") -> list[EntityGroup]:
     """Entities whose name or an alias contains ``query`` (case-insensitive), of ``entity_type`` when given;
-    exact names first, then the most grounded.
+    exact names first, then the most grounded, pronouns ("I": every unnamed speaker) last.
 
     >>> from kgcore.index.entities import Alias, EntityGroup
     >>> mk = lambda i, n, k: EntityGroup(i, n, (i,), (Alias(n, i, "canonical", 1.0),), "person", 0.5, ("d",),
     ...                                  tuple(f"d/text_0-{j}" for j in range(k)))
     >>> [g.name for g in search_entities([mk("a", "Peter Pan", 5), mk("b", "Peter", 2), mk("c", "Wendy", 9)], "peter")]
     ['Peter', 'Peter Pan']
+    >>> [g.name for g in search_entities([mk("i", "I", 99), mk("c", "Wendy", 9)])]
+    ['Wendy', 'I']
     """
     q = query.strip().lower()
     found = [g for g in groups if (not entity_type or g.entity_type == entity_type)
              and (not q or q in g.name.lower() or any(q in a.name.lower() for a in g.aliases))]
-    found.sort(key=lambda g: (g.name.lower() != q, -len(g.grounded_texts), g.name.lower()))
+    found.sort(key=lambda g: (g.name.lower() != q, is_pronoun_label(g.name), -len(g.grounded_texts), g.name.lower()))
     return found[:MAX_LISTED]
 
 
@@ -60,14 +63,15 @@ def entity_label(g: EntityGroup) -> str:
 
     >>> from kgcore.index.entities import EntityGroup
     >>> entity_label(EntityGroup("x", "Wendy", ("x",), (), "person", 0.9, ("d",), ("d/text_0-1",)))
-    'Wendy (person, 1 sentences)'
+    'Wendy (person, 1 sentence)'
     """
-    return f"{g.name} ({g.entity_type}, {len(g.grounded_texts)} sentences)"
+    return f"{g.name} ({g.entity_type}, {counted(len(g.grounded_texts), 'sentence')})"
 
 
 def header_html(g: EntityGroup) -> str:
     """Name, type with its confidence, and counts."""
-    counts = f"{len(g.documents)} documents · {len(g.grounded_texts)} sentences · {g.size} nodes"
+    counts = " · ".join((counted(len(g.documents), "document"), counted(len(g.grounded_texts), "sentence"),
+                         counted(g.size, "node")))
     return (f"<h3>{esc(g.name)}</h3><p>{esc(g.entity_type)} {badge(f'confidence {g.type_confidence:.2f}')} · "
             f"{counts}</p>")
 

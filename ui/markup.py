@@ -125,6 +125,15 @@ def badge(text: str, css: str = "kg-badge", title: str = "") -> str:
     return f'<span class="{esc(css)}"{tip}>{esc(text)}</span>'
 
 
+def counted(n: int, noun: str, plural: str = "") -> str:
+    """``n`` and the noun, singular for one.
+
+    >>> counted(1, "sentence"), counted(1498, "sentence"), counted(0, "entity", "entities")
+    ('1 sentence', '1,498 sentences', '0 entities')
+    """
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
+
+
 # Characters that start inline markup (emphasis, links, images, code, HTML, maths, tables).
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|<>~$])")
 #: Invisible and zero-width: put after a colon, no Streamlit pattern can start there.
