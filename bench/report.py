@@ -193,6 +193,25 @@ def fused_section(data: dict | None) -> str:
     return "\n\n".join(parts) + "\n"
 
 
+#: answer_ceiling.json's columns shown, with their headers.
+CEILING_COLUMNS = {"book_share": "in the book", "context_groundedkg@1000": "in groundedkg's 1,000 words",
+                   "answerer_sentences": "in the answerer's sentences", "some_pair": "in some pair's answer",
+                   "best_pair": "in the best pair", "qa_kg_em": "qa-kg EM", "extractive_em": "extractive EM"}
+
+
+def ceiling_section(data: dict | None) -> str:
+    """Issue #15: how high an offline answer's exact match can go (bench/answer_ceiling.py): per QA set, the share
+    of questions whose reference occurs in the text at each step of answering, beside the answerers' EM."""
+    title = "## How high offline exact match can go"
+    if data is None:
+        return f"{title}\n\n" + missing("answer_ceiling.json", "answer_ceiling.py")
+    rows = [[f"{r['book']} {r['split']} ({r['questions']})", *(r.get(k, "") for k in CEILING_COLUMNS)]
+            for r in data.get("rows", [])]
+    note = "Share of the questions (%) whose reference occurs, normalised, in each text; an offline answer only " \
+           "repeats words it read."
+    return "\n\n".join([title, note, md_table(["set", *CEILING_COLUMNS.values()], rows)]) + "\n"
+
+
 def write_line_plot(name: str, out_dir: Path, title: str, xs: list[int], series: dict[str, list[float | None]],
                     unit: str) -> str:
     """Write one line per series over a log-scaled x axis as ``name``.png; returns the markdown image line."""
@@ -281,6 +300,7 @@ def build_report(results: Path, evals: list[Path]) -> str:
         query_section(load("query.json", results), results),
         quality_section(load("retrieval_quality.json", results), results),
         fused_section(load("fused_quality.json", results)),
+        ceiling_section(load("answer_ceiling.json", results)),
     ]
     sections += [eval_section(folder, results) for folder in evals]
     sections.append("Plots are PNG files next to this report.")

@@ -239,6 +239,22 @@ def test_bench_report_shows_the_fused_target_with_its_intervals(tmp_path):
     assert "### Dev sets" not in text  # no dev target in the file
 
 
+def test_bench_report_shows_how_high_offline_exact_match_can_go(tmp_path):
+    report = _bench_report_module()
+    results = tmp_path / "results"
+    results.mkdir()
+    assert report.main(["--results", str(results)]) == 0
+    assert "No `answer_ceiling.json` yet: run `python bench/answer_ceiling.py`" in \
+        (results / "REPORT.md").read_text(encoding="utf-8")
+    row = {"book": "robinson-crusoe", "split": "test", "questions": 50, "book_share": 34.0,
+           "context_groundedkg@1000": 24.0, "answerer_sentences": 16.0, "some_pair": 12.0, "best_pair": 2.0,
+           "qa_kg_em": 2.0, "extractive_em": 10.0}
+    (results / "answer_ceiling.json").write_text(json.dumps({"rows": [row]}), encoding="utf-8")
+    assert report.main(["--results", str(results)]) == 0
+    text = (results / "REPORT.md").read_text(encoding="utf-8")
+    assert "| robinson-crusoe test (50) | 34.0 | 24.0 | 16.0 | 12.0 | 2.0 | 2.0 | 10.0 |" in text
+
+
 def test_bench_pools_each_collections_held_out_rounds_before_judging_the_fused_target():
     """``fused_quality.pooled``: a round whose margin is below zero counts with the others' questions."""
     import importlib.util
