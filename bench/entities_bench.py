@@ -17,7 +17,10 @@ Parts:
 * ``types``: ``bench/entity_types.csv`` (100 entities typed by hand from their sentences before the typer ran; a
   dev half used to design the typer, a test half not looked at): accuracy of the entity type of the group each node
   ends in, per split, per collection and per source (pattern/NER/zero-shot), against the majority type.
-  ObliQA uses the declared regulatory type set (:data:`kgcore.index.entities.types.REGULATORY`).
+  ObliQA uses the declared regulatory type set (:data:`kgcore.index.entities.types.REGULATORY`).  Split ``names``
+  (stop 43): the three books' most grounded names.
+* ``book-types``: ``types`` on the books' rows only (key ``book_types``), which needs no papers collection; the
+  typing by a name's actions (:mod:`kgcore.index.entities.animate`) applies to books only.
 
 Writes bench/results/entities.json.
 """
@@ -33,7 +36,7 @@ from pathlib import Path
 
 from common import ROOT, machine, write_json
 
-from kgcore.index.entities import types
+from kgcore.index.entities import animate, types
 from kgcore.index.entities.outcome import APART_BELOW, MERGE_AT, Thresholds
 from kgcore.index.entities.resolve import build_groups, merged_components, resolve, with_thresholds
 from kgcore.index.store import Store
@@ -44,6 +47,7 @@ ROOTS = {"papers": COLLECTIONS, "obliqa": COLLECTIONS}
 TYPE_SETS = {"obliqa": types.REGULATORY}
 PAIRS = ROOT / "bench" / "entity_pairs.csv"
 TYPES = ROOT / "bench" / "entity_types.csv"
+BOOK_COLLECTIONS = frozenset({"peter-rabbit", "robinson-crusoe", "phantom-of-the-opera"})
 GRID_MERGE = [round(0.5 + 0.025 * i, 3) for i in range(19)]
 GRID_APART = [round(0.0 + 0.05 * i, 2) for i in range(11)]
 
@@ -148,9 +152,9 @@ def counts_part(indexes, resolutions) -> dict:
     return out
 
 
-def types_part(indexes, resolutions) -> dict:
+def types_part(indexes, resolutions, collections: frozenset[str] | None = None) -> dict:
     with TYPES.open(encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh))
+        rows = [r for r in csv.DictReader(fh) if collections is None or r["collection"] in collections]
     per: dict[str, list[int]] = defaultdict(list)
     per_split: dict[str, list[int]] = defaultdict(list)
     by_source: dict[str, list[int]] = defaultdict(list)
@@ -169,7 +173,8 @@ def types_part(indexes, resolutions) -> dict:
             per_split[r["split"]].append(ok)
             confidence = node_types.get(r["node_id"], ("unknown", 0.0))[1]
             source = ("pattern" if confidence == types.PATTERN_CONFIDENCE else
-                      "ner" if confidence == types.NER_CONFIDENCE else "zero-shot")
+                      "ner" if confidence == types.NER_CONFIDENCE else
+                      "actions" if confidence == animate.CONFIDENCE else "zero-shot")
             by_source[source].append(ok)
             if not ok:
                 confusion[f"{r['type']} -> {predicted}"] += 1
@@ -199,6 +204,8 @@ def main() -> None:
         result["pairs"] = pairs_part(indexes, resolutions)
     if "types" in parts:
         result["types"] = types_part(indexes, resolutions)
+    if "book-types" in parts:  # the books' rows only (no papers collection needed)
+        result["book_types"] = types_part(indexes, resolutions, BOOK_COLLECTIONS)
     if "counts" in parts:
         result["counts"] = counts_part(indexes, resolutions)
     result["seconds"] = round(time.perf_counter() - started, 1)

@@ -197,3 +197,22 @@ def test_typing_names_leaves_the_shared_pipeline_whole_for_other_threads():
         release.set()
     assert question.has_annotation("DEP") and question.has_annotation("LEMMA")
     assert typing.result(5) == expected and expected[0] == "person"
+
+
+DIVA = ("Carlotta said that she would sing Margarita at the gala. Carlotta thought of the letter all afternoon. "
+        "Carlotta feared the ghost, and Carlotta hated the new managers. The Opera was full that night.")
+
+
+def test_a_name_that_speaks_and_feels_is_a_person_whatever_ner_says(tmp_path):
+    """spaCy's small NER calls "Carlotta" an organisation (in every sampled Phantom sentence, and here); the graph
+    shows her saying, thinking, fearing and hating, so she is typed a person by her actions
+    (:mod:`kgcore.index.entities.animate`), while the Opera, which does none of that, is not."""
+    nlp = load_spacy()
+    sentences = [s.text for s in nlp(DIVA).sents]
+    assert "organisation" in ner_types(["Carlotta"] * len(sentences), sentences, NARRATIVE, nlp)  # the premise
+    store = Store(tmp_path)
+    index_files([_job("diva.txt", DIVA)], store, "diva", workers=1)
+    index = store.load("diva")
+    carlotta = _group(index, _node(index, "Carlotta"))
+    assert carlotta.entity_type == "person" and carlotta.type_confidence == pytest.approx(0.8)
+    assert _group(index, _node(index, "Opera")).entity_type != "person"

@@ -18,7 +18,7 @@ from kgcore.index.recovery import linked_folder
 
 STORED = "entities.json"
 #: Bumped whenever the resolver or the typer changes, so an older stored resolution is rebuilt.
-VERSION = 3
+VERSION = 4  # 4: a name that says, thinks or feels is a person (entities.animate)
 
 
 def file_of(index: Index) -> Path | None:

@@ -4,9 +4,10 @@ A collection's **type set** is declared in its folder (:data:`DECLARED_FILE`, a 
 ``{"types": {"regulation": "a law or directive ...", ...}}``), else chosen from its documents' kind:
 :data:`RESEARCH` (seed 001's types) when most documents are PDFs, :data:`NARRATIVE` otherwise.
 
-Each entity node gets the first of: a pattern of its name (confidence :data:`PATTERN_CONFIDENCE`), spaCy's
-named-entity label of the name in its first grounded sentence (:data:`NER_CONFIDENCE`), or the type whose
-description is closest to the node's name + context vector (confidence: the softmax of the cosines).
+Each entity node gets the first of: a pattern of its name (confidence :data:`PATTERN_CONFIDENCE`), person for a
+name that says, thinks or feels (:mod:`~kgcore.index.entities.animate`; not in papers), spaCy's named-entity label
+of the name in its first grounded sentences (:data:`NER_CONFIDENCE`), or the type whose description is closest to
+the node's name + context vector (confidence: the softmax of the cosines).
 
 >>> pattern_type("Natural Questions", RESEARCH), pattern_type("F1", RESEARCH), pattern_type("Mr. Smith", NARRATIVE)
 ('dataset', 'metric', 'person')
@@ -27,6 +28,7 @@ import numpy as np
 from kgcore.core.errors import InputError
 from kgcore.core.nlp import load_spacy
 from kgcore.index.embed import get_embedder
+from kgcore.index.entities import animate
 from kgcore.index.entities.names import HONORIFICS, head, is_named, normalise
 
 #: A per-collection type list, in the collection folder.
@@ -255,8 +257,9 @@ def type_set_of(index) -> TypeSet:
 def type_nodes(index, node_ids: Sequence[str], vectors: np.ndarray, embedder=None, nlp=None,
                type_set: TypeSet | None = None) -> tuple[dict[str, tuple[str, float]], TypeSet]:
     """(type, confidence) of every node in ``node_ids`` (``vectors``: their name + context vectors), in
-    ``type_set`` (default: :func:`type_set_of` the index): a pattern of the name, a cited author's name, spaCy NER,
-    else zero-shot among the types that fit the kind of name (:func:`candidate_types`)."""
+    ``type_set`` (default: :func:`type_set_of` the index): a pattern of the name, a cited author's name, a name's
+    actions (:mod:`~kgcore.index.entities.animate`), spaCy NER, else zero-shot among the types that fit the kind
+    of name (:func:`candidate_types`)."""
     type_set = type_set or type_set_of(index)
     nodes = index.graph.nodes
     out: dict[str, tuple[str, float]] = {}
@@ -267,6 +270,9 @@ def type_nodes(index, node_ids: Sequence[str], vectors: np.ndarray, embedder=Non
             found = "person" if any(cited_author(nodes[node_id].label, s) for s in sentences) else None
         if found is not None and found in type_set.descriptions:
             out[node_id] = (found, PATTERN_CONFIDENCE)
+    if type_set.name != RESEARCH.name and "person" in type_set.descriptions:  # who says, thinks, loves is someone
+        names = [n for n in node_ids if n not in out and _capitalised(nodes[n].label)]
+        out.update(dict.fromkeys(animate.people_by_roles(index.graph, names), ("person", animate.CONFIDENCE)))
     out.update(_by_ner(index, [n for n in node_ids if n not in out], type_set, nlp))
     rest = [k for k, n in enumerate(node_ids) if n not in out]
     if rest:
