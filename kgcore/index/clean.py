@@ -28,6 +28,13 @@ TITLE_ABBREVIATIONS = frozenset(
 BODY_MIN_WORDS = 12
 #: ... or a finished sentence of at least this many words.
 BODY_MIN_SENTENCE_WORDS = 5
+#: A table of contents among the first this many blocks is front matter, with everything before it: a transcriber's
+#: note that reads like prose ("The footnotes have been incrementally numbered ...") no longer starts the body.
+CONTENTS_WITHIN = 40
+#: ... when at most this many prose blocks come before it (a document whose text runs on before a contents list
+#: keeps that text).
+PROSE_BEFORE_CONTENTS = 2
+_CONTENTS_RE = re.compile(r"^(?:table of )?contents\.?$", re.IGNORECASE)
 _FRONT_MATTER_RE = re.compile(
     r"^(?:by|illustrat|with illustrations|copyright|all rights reserved|contents|table of contents|published|"
     r"printed|first published|edition|translated|author of|frontispiece|list of illustrations)\b", re.IGNORECASE)
@@ -66,22 +73,44 @@ def front_matter_blocks(blocks: list[str]) -> int:
 
     Prose is a block of :data:`BODY_MIN_WORDS` words, or a finished sentence of
     :data:`BODY_MIN_SENTENCE_WORDS`, that is not a title-page line ("By ...",
-    "Illustrated by ...", "Contents").  A document whose prose never starts has no front matter.
+    "Illustrated by ...", "Contents") nor written in capitals (a list of chapter titles).  A document whose prose
+    never starts has no front matter.  A "Contents" block among the first :data:`CONTENTS_WITHIN`, after at most
+    :data:`PROSE_BEFORE_CONTENTS` prose blocks, is front matter with all before it: the body starts at the first
+    prose after it.
 
     >>> front_matter_blocks(["THE TALE", "By B. Potter", "Once upon a time there were four little rabbits."])
     2
+    >>> front_matter_blocks(["The footnotes have been numbered in [ ] marks and placed after their paragraph",
+    ...                      "THE GHOST", "Contents", "I IS IT A GHOST? II THE NEW MARGARITA III THE MYSTERIOUS "
+    ...                      "REASON IV BOX FIVE", "The Opera ghost really existed. He was not imagined."])
+    4
     """
-    for i, block in enumerate(blocks):
-        if _is_prose(block.removeprefix(_MD_HEADING)) and not block.startswith(_MD_HEADING):
-            return i
-    return 0
+    prose = [i for i, block in enumerate(blocks) if _is_prose(block.removeprefix(_MD_HEADING))
+             and not block.startswith(_MD_HEADING)]
+    if not prose:
+        return 0
+    contents = next((i for i, block in enumerate(blocks[:CONTENTS_WITHIN])
+                     if _CONTENTS_RE.match(block.removeprefix(_MD_HEADING).strip())), None)
+    if contents is None or contents < prose[0] or sum(i < contents for i in prose) > PROSE_BEFORE_CONTENTS:
+        return prose[0]
+    return next((i for i in prose if i > contents), prose[0])
 
 
 def _is_prose(text: str) -> bool:
     words = len(text.split())
-    if _FRONT_MATTER_RE.match(text):
+    if _FRONT_MATTER_RE.match(text) or _capitals(text):
         return False
     return words >= BODY_MIN_WORDS or (words >= BODY_MIN_SENTENCE_WORDS and _ends_sentence(text))
+
+
+def _capitals(text: str) -> bool:
+    """Written in capitals: nine in ten of its letters (a list of chapter titles, not a sentence).
+
+    >>> _capitals("I IS IT A GHOST? II THE NEW MARGARITA"), _capitals("He said: I AM HERE. Then he left.")
+    (True, False)
+    """
+    letters = [ch for ch in text if ch.isalpha()]
+    return len(letters) >= 20 and sum(ch.isupper() for ch in letters) >= 0.9 * len(letters)
 
 
 _START_RE = re.compile(r"^\s*\*{3}\s*START OF (?:THE|THIS) PROJECT GUTENBERG E-?BOOK", re.IGNORECASE)

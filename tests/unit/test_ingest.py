@@ -140,6 +140,24 @@ def test_reflow_headings_stand_alone_and_quotes_stay_whole():
     ]
 
 
+def test_a_contents_list_after_a_transcribers_note_is_front_matter():
+    """Shaped like The Phantom of the Opera's Gutenberg file (CRLF): a prose-like transcriber's note, the title
+    page and a contents list in capitals came out as one body paragraph, so chapter titles became retrievable
+    sentences and entities ("SAFETY-PIN XV CHRISTINE")."""
+    raw = ("The footnotes have been incrementally numbered in [ ] marks, and placed\r\nafter the paragraph in which "
+           "they appear\r\n\r\n\r\nThe Ghost of the Opera\r\n\r\nby\r\n\r\nG. Writer\r\n\r\nContents\r\n\r\n"
+           "        PROLOGUE\r\n     I  IS IT A GHOST?\r\n    II  THE NEW MARGARITA\r\n   III  THE MYSTERIOUS "
+           "REASON\r\n\r\nPrologue\r\n\r\nThe Opera ghost really existed.  He was not, as was long\r\nbelieved, "
+           "a creature of the imagination.\r\n\r\nChristine sang.")
+    document = load_text(raw, "ghost.txt")
+    assert [p.kind for p in document.paragraphs] == ["front_matter"] * 6 + ["body", "body"]
+    assert document.paragraphs[6].text.startswith("The Opera ghost really existed.")
+    # a document whose text runs on before its contents list keeps that text in the body
+    essay = "\n\n".join(["This report was written by the committee over a long and difficult year of work."] * 3
+                         + ["Contents", "1 Scope", "The scope of the rules is set out below in full."])
+    assert [p.kind for p in load_text(essay, "essay.txt").paragraphs][0] == "body"
+
+
 def test_reflow_normalises_whitespace_and_drops_separators():
     raw = "\ufeff  Tabs\there\u00a0and   spaces.\r\n\r\n   * * * * *\r\n\r\nNext _italic_ line.\rSame paragraph."
     assert reflow(raw) == ["Tabs here and spaces.", "Next italic line. Same paragraph."]
