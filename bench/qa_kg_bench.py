@@ -1,7 +1,8 @@
 """Issue #15: QA pairs, ``qa-kg`` retrieval and short answers, measured.
 
 * ``pairs``: pairs per 1,000 words and the seconds the ``qa`` stage added, from each book's manifest;
-  ``--sample N`` writes N pairs drawn with a fixed seed (for judging precision by hand).
+  ``--sample N`` writes N pairs drawn with a fixed seed (for judging precision by hand).  A run keeps the rows of the
+  books it does not measure.
 * ``retrieval``: evidence hit and answer-token recall of ``qa-kg`` vs groundedkg/dense/bm25/hybrid at
   500 and 1,000 words.
 * ``answers``: EM/SM/ROUGE-L/BERTScore per method × answerer at 1,000 words.
@@ -93,8 +94,9 @@ def main() -> None:
     parts = args.parts.split(",")
     path = RESULTS / f"qa_kg_{args.split}.json"  # the parts not run this time are kept
     result: dict = json.loads(path.read_text()) if path.exists() else {"split": args.split}
-    for part in ("pairs", "retrieval", "answers"):
-        result[part] = [] if part in parts else result.get(part, [])
+    measured = {SETS[book][0] for book in args.books.split(",")}
+    for part in ("pairs", "retrieval", "answers"):  # a part run keeps the rows of the books not run this time
+        result[part] = [r for r in result.get(part, []) if part not in parts or r["book"] not in measured]
     for book in args.books.split(","):
         doc_id, _, splits = SETS[book]
         items = [item for path in splits[args.split] for item in load_qa(path)]
