@@ -96,11 +96,11 @@ def main() -> None:
         _, path, splits = SETS[key]
         text = path().read_text(encoding="utf-8")
         rows += [measure(engine, key, split, text) for split in args.splits.split(",") if split in splits]
-    measured = {(r["book"], r["split"]) for r in rows}
-    out = RESULTS / "answer_ceiling.json"  # the sets not measured this time are kept
-    kept = [r for r in json.loads(out.read_text())["rows"] if (r["book"], r["split"]) not in measured] \
-        if out.exists() else []
-    write_json("answer_ceiling.json", {"budgets": list(BUDGETS), "methods": list(METHODS), "rows": kept + rows})
+    out = RESULTS / "answer_ceiling.json"  # the sets not measured this time are kept, in their places
+    merged = {(r["book"], r["split"]): r for r in (json.loads(out.read_text())["rows"] if out.exists() else [])}
+    merged.update({(r["book"], r["split"]): r for r in rows})
+    write_json("answer_ceiling.json", {"budgets": list(BUDGETS), "methods": list(METHODS),
+                                       "rows": list(merged.values())})
 
 
 if __name__ == "__main__":
