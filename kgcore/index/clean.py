@@ -85,15 +85,22 @@ def front_matter_blocks(blocks: list[str]) -> int:
     ...                      "REASON IV BOX FIVE", "The Opera ghost really existed. He was not imagined."])
     4
     """
-    prose = [i for i, block in enumerate(blocks) if _is_prose(block.removeprefix(_MD_HEADING))
-             and not block.startswith(_MD_HEADING)]
-    if not prose:
+    # lazily: only the first prose blocks are ever needed, not a judgement of every block of the book
+    prose = (i for i, block in enumerate(blocks) if _is_prose(block.removeprefix(_MD_HEADING))
+             and not block.startswith(_MD_HEADING))
+    first = next(prose, None)
+    if first is None:
         return 0
     contents = next((i for i, block in enumerate(blocks[:CONTENTS_WITHIN])
                      if _CONTENTS_RE.match(block.removeprefix(_MD_HEADING).strip())), None)
-    if contents is None or contents < prose[0] or sum(i < contents for i in prose) > PROSE_BEFORE_CONTENTS:
-        return prose[0]
-    return next((i for i in prose if i > contents), prose[0])
+    if contents is None or contents < first:
+        return first
+    before = 1  # prose blocks before the contents list
+    for i in prose:
+        if i > contents:
+            return i if before <= PROSE_BEFORE_CONTENTS else first
+        before += 1
+    return first
 
 
 def _is_prose(text: str) -> bool:
