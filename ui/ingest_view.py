@@ -30,6 +30,8 @@ THUMBNAILS = 6
 THUMBNAIL_SCALE = 0.3
 #: What the Library says about a document indexed before kgcore kept ingestion reports.
 NO_REPORT = "indexed before ingestion reports (re-index to get one)"
+#: Headline numbers only a paged document (a PDF) has.
+PAGED_METRICS = frozenset({"Pages", "Running lines dropped"})
 OVERVIEW_COLUMNS = ["document", "file", "pages", "words", "paragraphs", "sentences", "running lines dropped",
                     "references", "citations resolved", "warnings"]
 
@@ -50,15 +52,16 @@ def report_metrics(report: IngestReport) -> list[tuple[str, int, str]]:
     >>> [name for name, _, _ in report_metrics(IngestReport(words=900))]
     ['Words', 'References', 'Citations resolved']
     """
-    paged = [
+    metrics = [
         ("Pages", report.pages, "Pages of the PDF"),
+        ("Words", report.words, "Words of the cleaned text"),
         ("Running lines dropped", report.header_footer_lines,
          "Running header, footer and page-number lines taken out of the text"),
-    ] if report.pages else []
-    return [*paged[:1], ("Words", report.words, "Words of the cleaned text"), *paged[1:],
-            ("References", report.references, "Entries parsed from the reference list"),
-            ("Citations resolved", report.citations_resolved,
-             "Sentences whose citation markers ([12], (Lewis et al., 2020)) resolved to a reference entry")]
+        ("References", report.references, "Entries parsed from the reference list"),
+        ("Citations resolved", report.citations_resolved,
+         "Sentences whose citation markers ([12], (Lewis et al., 2020)) resolved to a reference entry"),
+    ]
+    return metrics if report.pages else [m for m in metrics if m[0] not in PAGED_METRICS]
 
 
 def report_warnings(doc_id: str, report: IngestReport | None) -> list[str]:
