@@ -26,7 +26,7 @@ from common import RESULTS, STORE_ROOT, write_json
 from retrieval_quality import SETS
 
 from kgcore.core.settings import RetrievalOptions
-from kgcore.evaluate.metrics import exact_match, normalize_answer
+from kgcore.evaluate.metrics import exact_match
 from kgcore.evaluate.qaset import QAItem, load_qa
 from kgcore.index.store import Store
 from kgcore.query.answer.base import ParseMemo
@@ -39,9 +39,9 @@ BUDGETS = (1000, 2000)
 
 
 def found_in(item: QAItem, text: str) -> bool:
-    """Whether a gold answer of ``item`` occurs, normalised, in ``text`` (normalised here)."""
-    text = normalize_answer(text)
-    return any(normalize_answer(a) in text for a in item.answers if a.strip())
+    """Whether a gold answer of ``item`` occurs, normalised, in ``text``: exact match's own test, with ``text``
+    as the prediction."""
+    return bool(exact_match(text, item.answers))
 
 
 def share(flags: list[bool]) -> float:
