@@ -106,6 +106,27 @@ def is_proper_name(label: str) -> bool:
     return first.isupper() and label.strip() != "I"
 
 
+def preferred_label(label: str, texts: Iterable[str]) -> str:
+    """The label a reader expects for an entity: a label in capitals ("CHRISTINE", first met in a chapter title
+    or a shout) gives way to the first of the node's mentions that is the same words in ordinary case.  Acronyms
+    written only in capitals stay.  The embedding model reads lower case, so the node's vector is unchanged.
+
+    >>> preferred_label("CHRISTINE", ["CHRISTINE", "little Christine", "Christine"])
+    'Christine'
+    >>> preferred_label("ADGM", ["ADGM", "the ADGM"]), preferred_label("Peter", ["PETER", "Peter"])
+    ('ADGM', 'Peter')
+    """
+    if not _in_capitals(label):
+        return label
+    wanted = label.casefold()
+    return next((t for t in texts if t.casefold() == wanted and not _in_capitals(t)), label)
+
+
+def _in_capitals(text: str) -> bool:
+    letters = [ch for ch in text if ch.isalpha()]
+    return len(letters) > 1 and all(ch.isupper() for ch in letters)
+
+
 def scoped_id(doc_id: str, key: str, proper: bool = False) -> str:
     """A node id unique in a collection: ``key`` inside ``doc_id`` unless it is a proper name.
 
@@ -299,6 +320,8 @@ def merge_into(merged: GroundedGraph, graph: GroundedGraph,
             continue
         _extend_unique(mine.texts, node.texts)
         _extend_unique(mine.grounded_texts, node.grounded_texts)
+        if mine.node_type != ACTION:
+            mine.label = preferred_label(mine.label, mine.texts)
     for edge in graph.edges:
         key = (edge.source, edge.target, edge.edge_role)
         if key not in edge_index:
@@ -323,4 +346,7 @@ def build_graph(sentence_graphs: Iterable[SentenceGraph], doc_id: str = "") -> G
     builder = _GraphBuilder(doc_id)
     for sg in sentence_graphs:
         builder.add(sg)
+    for node in builder.graph.nodes.values():
+        if node.node_type != ACTION:
+            node.label = preferred_label(node.label, node.texts)
     return builder.graph

@@ -94,3 +94,20 @@ def test_names_are_shared_across_documents_but_an_unresolved_i_is_not():
     merged = merge_graphs([speaker("memoir"), speaker("diary")])
     assert sorted(merged.nodes) == ["diary/i", "memoir/i", "raoul"]
     assert merged.nodes["raoul"].grounded_texts == ["memoir/text_0-0", "diary/text_0-0"]
+
+
+def test_a_name_first_met_in_capitals_is_labelled_as_the_text_writes_it():
+    """The Phantom of the Opera's heroine was labelled "CHRISTINE" after a chapter title; acronyms stay."""
+    from kgcore.index.graph import merge_graphs
+
+    title = SentenceGraph("text_0-0", (LocalNode("c", "CHRISTINE", ("CHRISTINE",), "entity", "christine", 0),
+                                       LocalNode("a", "ADGM", ("ADGM",), "entity", "adgm", 12)), ())
+    body = SentenceGraph("text_1-0", (LocalNode("c", "Christine", ("poor Christine", "Christine"), "entity",
+                                                "christine", 0),
+                                      LocalNode("s", "sing", ("sang",), "action", None, 20)), ())
+    g = build_graph([title, body])
+    assert g.nodes["christine"].label == "Christine" and g.nodes["adgm"].label == "ADGM"
+    assert g.nodes["christine"].texts == ["CHRISTINE", "poor Christine", "Christine"]  # mentions kept as written
+    contents = build_graph([title], doc_id="contents")
+    assert contents.nodes["christine"].label == "CHRISTINE"  # nothing better to go by
+    assert merge_graphs([contents, build_graph([body], doc_id="novel")]).nodes["christine"].label == "Christine"
