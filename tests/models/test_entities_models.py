@@ -216,3 +216,20 @@ def test_a_name_that_speaks_and_feels_is_a_person_whatever_ner_says(tmp_path):
     carlotta = _group(index, _node(index, "Carlotta"))
     assert carlotta.entity_type == "person" and carlotta.type_confidence == pytest.approx(0.8)
     assert _group(index, _node(index, "Opera")).entity_type != "person"
+
+
+HEADED = ("CHAPTER IV. THE HAND\n\nThe old housekeeper said that the lamp was out. The housekeeper thought of the "
+          "cellar all night. The housekeeper feared the dark, and the housekeeper cried out. She raised her hand. "
+          "Her hand was cold. He took the hand and held it. A hand knocked at the door. The hand was gone.")
+
+
+def test_a_common_noun_that_speaks_is_a_person_and_a_heading_word_is_no_name(tmp_path):
+    """The rule of the test above holds for a character the book never names ("the housekeeper said, thought,
+    feared"); and "hand", written once in capitals by a chapter title among ordinary mentions, is no acronym
+    and so no name: it was typed a person among the name types (The Phantom of the Opera's hand, head, voice)."""
+    store = Store(tmp_path)
+    index_files([_job("headed.txt", HEADED)], store, "headed", workers=1)
+    index = store.load("headed")
+    keeper = _group(index, _node(index, "housekeeper"))
+    assert keeper.entity_type == "person" and keeper.type_confidence == pytest.approx(0.8)
+    assert _group(index, _node(index, "hand")).entity_type in ("object", "concept")

@@ -3,10 +3,13 @@
 spaCy's small NER tags many of a novel's first names as organisations: in The Phantom of the Opera it gives ORG for
 "Raoul", "Christine" and "Carlotta" in 11, 12 and 20 of 20 sentences sampled across the book, and zero-shot typing
 by the name's vector did not overrule it.  The grounded graph knows better: the agent (``ARG0``) of "said",
-"thought" or "loved" is someone.  A capitalised name that is the agent of at least :data:`MIN_ACTIONS` actions of
-:data:`ANIMATE_VERBS`, making up at least :data:`MIN_SHARE` of the actions it is the agent of, is a person
-(:data:`CONFIDENCE`, above NER's, below a pattern's such as "Mr. X").  A talking rabbit is a person too, as the
-entity type set's description says of acting animal characters.
+"thought" or "loved" is someone.  A capitalised name, or a common noun, that is the agent of at least
+:data:`MIN_ACTIONS` actions of :data:`ANIMATE_VERBS`, making up at least :data:`MIN_SHARE` of the actions it is the
+agent of, is a person (:data:`CONFIDENCE`, above NER's, below a pattern's such as "Mr. X").  A talking rabbit is a
+person too, as the entity type set's description says of acting animal characters; so are the characters a novel
+never names ("the housekeeper said ...").  Zero-shot typing offers a common noun no person type, so without this
+The Phantom of the Opera's mother, doctor and inspector were objects, and Crusoe's captain and savage objects or
+concepts.
 
 >>> from kgcore.core.types import Edge, Node
 >>> from kgcore.index.graph import GroundedGraph

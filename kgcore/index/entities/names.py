@@ -194,6 +194,12 @@ def digits(name: str) -> tuple[str, ...]:
     return tuple(re.findall(r"\d+|\b[IVXLC]+\b", name))
 
 
+#: Share of a common noun's mentions of its own word written in capitals that makes it an acronym, a name: The
+#: Phantom of the Opera's "head", "voice" and "hand", once in capitals among 80-100 mentions ("HIS HEAD", "THE
+#: VOICE" in chapter titles and shouts), were typed persons as names.
+ACRONYM_SHARE = 1 / 3
+
+
 def fragment(name: str) -> bool:
     """Whether a name is the tail of a hyphenated word the parser cut ("-luck" of "ill-luck"): not the word itself.
 
@@ -205,16 +211,21 @@ def fragment(name: str) -> bool:
 
 def is_named(node_id: str, texts: Sequence[str], label: str = "") -> bool:
     """Whether a node is a name: the linked graph kept its id unscoped, or the node's own name (``label``, up to
-    number) is written somewhere as an acronym ("LLMs" for the node "llm"), not merely next to one ("the RAG
-    retrieval" leaves "retrieval" a common noun).
+    number) is written as an acronym ("LLMs" for the node "llm") in at least :data:`ACRONYM_SHARE` of its
+    mentions, not merely next to one ("the RAG retrieval" leaves "retrieval" a common noun), nor once in a heading
+    or a shout among many ordinary mentions.
 
     >>> is_named("rag", ["RAG"]), is_named("p1/llm", ["LLMs", "llm"], "llm"), is_named("crusoe/father", ["father"])
     (True, True, False)
     >>> is_named("p1/retrieval", ["the RAG retrieval", "retrieval"], "retrieval")
     False
+    >>> is_named("phantom/head", ["HIS HEAD", "his head", "her head", "the head of a concierge"], "head")
+    False
     """
     if "/" not in node_id:
         return True
     own = singular(label) if label else ""
-    return any(sum(ch.isupper() for ch in word) >= 2 for text in texts for word in text.split()
-               if not own or singular(word) == own or singular(text) == own)
+    words = [word for text in texts for word in text.split()
+             if not own or singular(word) == own or singular(text) == own]
+    capitals = sum(sum(ch.isupper() for ch in word) >= 2 for word in words)
+    return capitals > 0 and capitals >= ACRONYM_SHARE * len(words)

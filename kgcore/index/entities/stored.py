@@ -18,7 +18,9 @@ from kgcore.index.recovery import linked_folder
 
 STORED = "entities.json"
 #: Bumped whenever the resolver or the typer changes, so an older stored resolution is rebuilt.
-VERSION = 4  # 4: a name that says, thinks or feels is a person (entities.animate)
+#: 4: a name that says, thinks or feels is a person (entities.animate); 5: so is a common noun, and a word
+#: written once in capitals among ordinary mentions is no acronym (entities.names.is_named).
+VERSION = 5
 
 
 def file_of(index: Index) -> Path | None:

@@ -30,6 +30,7 @@ from kgcore.core.nlp import load_spacy
 from kgcore.index.embed import get_embedder
 from kgcore.index.entities import animate
 from kgcore.index.entities.names import HONORIFICS, head, is_named, normalise
+from kgcore.index.graph import is_pronoun_label
 
 #: A per-collection type list, in the collection folder.
 DECLARED_FILE = "entity_types.json"
@@ -271,8 +272,9 @@ def type_nodes(index, node_ids: Sequence[str], vectors: np.ndarray, embedder=Non
         if found is not None and found in type_set.descriptions:
             out[node_id] = (found, PATTERN_CONFIDENCE)
     if type_set.name != RESEARCH.name and "person" in type_set.descriptions:  # who says, thinks, loves is someone
-        names = [n for n in node_ids if n not in out and _capitalised(nodes[n].label)]
-        out.update(dict.fromkeys(animate.people_by_roles(index.graph, names), ("person", animate.CONFIDENCE)))
+        doers = [n for n in node_ids if n not in out and not is_pronoun_label(nodes[n].label)  # not acronyms
+                 and (_capitalised(nodes[n].label) or nodes[n].label[:1].islower())]
+        out.update(dict.fromkeys(animate.people_by_roles(index.graph, doers), ("person", animate.CONFIDENCE)))
     out.update(_by_ner(index, [n for n in node_ids if n not in out], type_set, nlp))
     rest = [k for k, n in enumerate(node_ids) if n not in out]
     if rest:
@@ -294,7 +296,8 @@ _COMMON_TYPES = {"research": ("concept",), "narrative": ("object", "concept", "p
 
 def candidate_types(type_set: TypeSet, named: bool) -> tuple[str, ...]:
     """The types zero-shot typing chooses among for a name (``named``) or a common noun: a common noun is no
-    person, paper or dataset of its own ("the father" is typed by the person it names only through coreference).
+    person, paper or dataset by its vector ("the father" is a person only by what it does:
+    :mod:`~kgcore.index.entities.animate`).
 
     >>> candidate_types(NARRATIVE, True), candidate_types(NARRATIVE, False)
     (('person', 'place', 'organisation'), ('object', 'concept', 'place'))
