@@ -146,12 +146,20 @@ def fit_case(replacement: str, at_start: bool, lower_first: bool) -> str:
     ('the gate', 'old Mrs. Rabbit')
     >>> fit_case("Peter", False, False)
     'Peter'
+
+    A first word written in capitals (an antecedent from a heading, a shout or an acronym) is lower-cased whole
+    when it is a determiner and kept otherwise, never turned into "mY HAND" or "aDGM":
+
+    >>> fit_case("MY HAND", False, False), fit_case("ADGM", False, True)
+    ('my HAND', 'ADGM')
     """
     if not replacement:
         return replacement
     if at_start:
         return replacement[0].upper() + replacement[1:]
     first = replacement.split(" ", 1)[0]
+    if len(first) > 1 and first.isupper():
+        return first.lower() + replacement[len(first):] if first.lower() in DETERMINERS else replacement
     if lower_first or first.lower() in DETERMINERS:
         return replacement[0].lower() + replacement[1:]
     return replacement
