@@ -32,6 +32,7 @@ from kgcore.query.fused import node_name
 
 from .cites_view import citing_sentence_html
 from .graph_html import KIND_COLORS, VisEdge, VisNode
+from .markup import counted
 
 #: The most neighbours drawn around a sentence (the heaviest edges first).
 MAX_NEIGHBOURS = 30
@@ -210,8 +211,7 @@ def citation_choice(citation: DocumentCitation) -> str:
     >>> citation_choice(DocumentCitation("a", "b", (3,)))
     'a → b (1 citing sentence)'
     """
-    n = len(citation.rows)
-    return f"{citation.citing} → {citation.cited} ({n} citing sentence{'' if n == 1 else 's'})"
+    return f"{citation.citing} → {citation.cited} ({counted(len(citation.rows), 'citing sentence')})"
 
 
 def citation_rows(citations: Sequence[DocumentCitation]) -> list[dict]:

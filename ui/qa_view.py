@@ -35,7 +35,7 @@ from kgcore.query.answer.short import MAX_ANSWERS, MIN_CONFIDENCE, NO_ANSWER, co
 from kgcore.query.qakg.graph import QAGraph
 
 from .ask_view import citation_markers, sentence_link
-from .markup import badge, esc, highlight
+from .markup import badge, counted, esc, highlight
 
 #: The reranker's features (:mod:`kgcore.query.rerank.base`) in the order shown: the name and what it means.
 FEATURES = {
@@ -157,8 +157,7 @@ def _feature(key: str, value: float, why: Mapping) -> str:
     if key == "fuzzy" and why.get("fuzzy"):
         match = why["fuzzy"]
         edits = int(match.get("distance", 0))
-        detail = f' (“{esc(match.get("mention", ""))}” → {esc(match.get("label", ""))}, {edits} edit' + \
-            ("" if edits == 1 else "s") + ")"
+        detail = f' (“{esc(match.get("mention", ""))}” → {esc(match.get("label", ""))}, {counted(edits, "edit")})'
     elif key == "type_level" and why.get("type"):
         kind = why["type"]
         detail = f' (type “{esc(kind.get("type", ""))}” of {esc(kind.get("entity", ""))})'
