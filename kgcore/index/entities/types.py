@@ -272,7 +272,8 @@ def type_nodes(index, node_ids: Sequence[str], vectors: np.ndarray, embedder=Non
         if found is not None and found in type_set.descriptions:
             out[node_id] = (found, PATTERN_CONFIDENCE)
     if type_set.name != RESEARCH.name and "person" in type_set.descriptions:  # who says, thinks, loves is someone
-        doers = [n for n in node_ids if n not in out and not is_pronoun_label(nodes[n].label)  # not acronyms
+        # names ("Raoul") and common nouns ("the mother"); not acronyms, which are in capitals, nor pronouns
+        doers = [n for n in node_ids if n not in out and not is_pronoun_label(nodes[n].label)
                  and (_capitalised(nodes[n].label) or nodes[n].label[:1].islower())]
         out.update(dict.fromkeys(animate.people_by_roles(index.graph, doers), ("person", animate.CONFIDENCE)))
     out.update(_by_ner(index, [n for n in node_ids if n not in out], type_set, nlp))
