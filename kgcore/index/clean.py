@@ -167,6 +167,7 @@ def _body_start(lines: list[str]) -> int:
 
 
 _ILLUSTRATION_RE = re.compile(r"\[Illustration[^\]]*\]", re.IGNORECASE)
+_OPENING_QUOTES = "\"'\u201c\u2018"
 _SENTENCE_END_RE = re.compile(r"[.!?;:][\"'\u201d\u2019)\]]*$")
 _ABBREVIATION_END_RE = re.compile(r"\b(\w+)\.$")
 _HEADING_RE = re.compile(r"^(?:chapter|book|part|volume|section)\s+[\divxlc]+\b", re.IGNORECASE)
@@ -270,8 +271,13 @@ def _merge_continuations(blocks: list[tuple[str, int]]) -> list[Block]:
 
 
 def _is_heading(block: str) -> bool:
-    """Short all-caps lines ("THE TALE", "CHAPTER I--START IN LIFE") or "Chapter 3"."""
-    if len(block.split()) > 12:
+    """Short all-caps lines ("THE TALE", "CHAPTER I--START IN LIFE") or "Chapter 3"; not a line that opens with a
+    quotation mark (a shout in capitals) nor one that ends with a colon (a letter's "DEAR MR. MANAGER:").
+
+    >>> [_is_heading(b) for b in ("CHAPTER IV BOX FIVE", '"BECAUSE I HAD SEEN HIM!"', "GENTLEMEN:", "Chapter 3")]
+    [True, False, False, True]
+    """
+    if len(block.split()) > 12 or block[:1] in _OPENING_QUOTES or block.endswith(":"):
         return False
     letters = [ch for ch in block if ch.isalpha()]
     return (bool(letters) and all(ch.isupper() for ch in letters)) or bool(_HEADING_RE.match(block))

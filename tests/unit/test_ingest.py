@@ -158,6 +158,17 @@ def test_a_contents_list_after_a_transcribers_note_is_front_matter():
     assert [p.kind for p in load_text(essay, "essay.txt").paragraphs][0] == "body"
 
 
+def test_a_shout_or_a_letters_salutation_in_capitals_is_no_heading():
+    """Shaped like The Phantom of the Opera: a line of dialogue shouted in capitals and a letter's salutation were
+    headings, so out of retrieval by default and the section of the paragraphs after them ("GENTLEMEN:")."""
+    raw = ("Chapter IV Box Five\n\nThe managers read the letter aloud.\n\nGENTLEMEN:\n\nI must have my box.\n\n"
+           "Then the old woman cried:\n\n\"ERIK'S SECRETS CONCERN NO ONE BUT HIMSELF!\"\n\nThey were silent.")
+    paragraphs = load_text(raw, "box.txt").paragraphs
+    assert [p.kind for p in paragraphs] == ["heading"] + ["body"] * 6
+    assert paragraphs[2].text == "GENTLEMEN:" and paragraphs[5].text.startswith('"ERIK\'S SECRETS')
+    assert {p.section for p in paragraphs[1:]} == {"Chapter IV Box Five"}
+
+
 def test_reflow_normalises_whitespace_and_drops_separators():
     raw = "\ufeff  Tabs\there\u00a0and   spaces.\r\n\r\n   * * * * *\r\n\r\nNext _italic_ line.\rSame paragraph."
     assert reflow(raw) == ["Tabs here and spaces.", "Next italic line. Same paragraph."]
