@@ -16,13 +16,8 @@ from __future__ import annotations
 import re
 
 from kgcore.core.document import Paragraph
+from kgcore.core.nlp import TITLE_ABBREVIATIONS
 from kgcore.core.types import BODY, FRONT_MATTER, HEADING
-
-# Titles after which spaCy may end a sentence although a name follows ("Mrs. McGregor").
-TITLE_ABBREVIATIONS = frozenset(
-    "mr mrs ms messrs mme mlle dr st mt prof rev capt col gen lt sgt hon".split()
-)
-
 
 #: Front matter ends at the first paragraph that reads like prose: at least this many words ...
 BODY_MIN_WORDS = 12

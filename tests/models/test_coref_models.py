@@ -58,6 +58,14 @@ def test_a_pronoun_of_the_narration_prefers_the_narrations_mentions_to_the_quote
     assert speech == '"Is the old sailor asleep?"'
 
 
+def test_a_french_title_stays_with_its_name(resolve):
+    """spaCy splits "Mme." into a name and a full stop: "her" became "Mme's" and the title an entity of its own."""
+    _, looked, said = resolve("Mme. Giry came in.", "M. Richard looked at Mme. Giry, in her faded shawl.",
+                              "Then Mlle. Sorelli said she was afraid.")
+    assert looked == "M. Richard looked at Mme. Giry, in Mme. Giry's faded shawl."
+    assert said == "Then Mlle. Sorelli said Mlle. Sorelli was afraid."
+
+
 def test_she_and_her_across_sentences(resolve):
     first, second = resolve(*MRS_RABBIT)
     assert "took a basket and old Mrs. Rabbit's umbrella" in first

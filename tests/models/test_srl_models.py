@@ -51,6 +51,13 @@ def edges_by_label(sg):
     return {(label[e.source], e.edge_role, label[e.target]) for e in sg.edges}
 
 
+def test_a_title_with_its_full_stop_is_part_of_the_name(parser):
+    sg = sentence_graph(parser, "M. Richard looked at Mme. Giry, and MM. Debienne and Poligny laughed.")
+    assert {n.label for n in sg.nodes if n.node_type == ENTITY} == {"M. Richard", "Mme. Giry", "MM. Debienne",
+                                                                      "Poligny"}
+    assert ("look", "ARG1", "Mme. Giry") in edges_by_label(sg)
+
+
 # -- the paper's examples ---------------------------------------------------------------
 
 
