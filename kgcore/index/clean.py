@@ -165,6 +165,10 @@ _ILLUSTRATION_RE = re.compile(r"\[Illustration[^\]]*\]", re.IGNORECASE)
 _OPENING_QUOTES = "\"'\u201c\u2018"
 _SENTENCE_END_RE = re.compile(r"[.!?;:][\"'\u201d\u2019)\]]*$")
 _ABBREVIATION_END_RE = re.compile(r"\b(\w+)\.$")
+#: A "Chapter 16 ..." line of up to this many words is a heading when it ends without punctuation (a rulebook's
+#: "Part 5.Chapter 1.23. Circumstances in which ..." stays as it was read).
+LONG_HEADING_WORDS = 24
+_CHAPTER_RE = re.compile(r"^chapter\s+[\divxlc]+\s", re.IGNORECASE)
 _HEADING_RE = re.compile(r"^(?:chapter|book|part|volume|section)\s+[\divxlc]+\b", re.IGNORECASE)
 # _italic_ may wrap over lines but never over a blank line (paragraph break)
 _UNDERSCORE_EMPHASIS_RE = re.compile(r"(?<!\w)_(?=\S)((?:[^_\n]|\n(?![ \t]*\n))+?)(?<=\S)_(?!\w)")
@@ -271,8 +275,18 @@ def _is_heading(block: str) -> bool:
 
     >>> [_is_heading(b) for b in ("CHAPTER IV BOX FIVE", '"BECAUSE I HAD SEEN HIM!"', "GENTLEMEN:", "Chapter 3")]
     [True, False, False, True]
+
+    A "Chapter 16" line may be longer when it ends without punctuation, as a chapter's title does:
+
+    >>> _is_heading("Chapter XVI Mme. Giry's Astounding Revelations as to Her Personal Relations with the Opera Ghost")
+    True
+    >>> _is_heading("Chapter 3 sets out the method we follow in this report and the reasons why we chose it.")
+    False
     """
-    if len(block.split()) > 12 or block[:1] in _OPENING_QUOTES or block.endswith(":"):
+    words = len(block.split())
+    if words > 12:
+        return words <= LONG_HEADING_WORDS and bool(_CHAPTER_RE.match(block)) and block[-1:].isalnum()
+    if block[:1] in _OPENING_QUOTES or block.endswith(":"):
         return False
     letters = [ch for ch in block if ch.isalpha()]
     return (bool(letters) and all(ch.isupper() for ch in letters)) or bool(_HEADING_RE.match(block))

@@ -169,6 +169,14 @@ def test_a_shout_or_a_letters_salutation_in_capitals_is_no_heading():
     assert {p.section for p in paragraphs[1:]} == {"Chapter IV Box Five"}
 
 
+def test_a_long_chapter_title_is_a_heading_not_the_start_of_its_first_paragraph():
+    raw = ("Chapter XVI Mme. Giry's Astounding Revelations as to Her\nPersonal Relations with the Opera Ghost\n\n"
+           "Before following the commissary into the manager's office I must\ndescribe certain occurrences.")
+    heading, body = load_text(raw, "ghost.txt").paragraphs
+    assert heading.kind == "heading" and heading.text.endswith("with the Opera Ghost")
+    assert body.kind == "body" and body.text.startswith("Before following") and body.section == heading.text
+
+
 def test_reflow_normalises_whitespace_and_drops_separators():
     raw = "\ufeff  Tabs\there\u00a0and   spaces.\r\n\r\n   * * * * *\r\n\r\nNext _italic_ line.\rSame paragraph."
     assert reflow(raw) == ["Tabs here and spaces.", "Next italic line. Same paragraph."]
