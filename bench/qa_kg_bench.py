@@ -107,8 +107,11 @@ def main() -> None:
         if "answers" in parts:
             result["answers"] += answers(engine, doc_id, items, args.methods.split(","), args.budget)
     write_json(f"qa_kg_{args.split}.json", result)
-    if PREDICTIONS:
-        write_json(f"qa_kg_{args.split}_predictions.json", {"predictions": PREDICTIONS})
+    if PREDICTIONS:  # the predictions of the books not run this time are kept, as the rows are
+        kept_path = RESULTS / f"qa_kg_{args.split}_predictions.json"
+        kept = json.loads(kept_path.read_text())["predictions"] if kept_path.exists() else []
+        write_json(f"qa_kg_{args.split}_predictions.json",
+                   {"predictions": [p for p in kept if p["book"] not in measured] + PREDICTIONS})
     if args.sample:
         print(json.dumps([p.get("sample") for p in result["pairs"]], indent=1)[:200])
 
