@@ -23,16 +23,13 @@ from dataclasses import dataclass
 from kgcore.core.types import ACTION, AUTHORS, ENTITY, Edge
 from kgcore.index.entities.model import entity_groups
 from kgcore.index.entities.resolve import resolution
-from kgcore.index.graph import GroundedGraph
+from kgcore.index.graph import GroundedGraph, is_pronoun_label
 from kgcore.index.loaded import ENTITIES, CacheKey, Index
 
 METHODOLOGY, TOOL, RESULT, CITATION, CO_AUTHOR, AFFILIATION, SRL = (
     "methodology", "tool/resource", "result", "citation", "co-author", "affiliation", "srl")
 RELATION_TYPES = (METHODOLOGY, TOOL, RESULT, CITATION, CO_AUTHOR, AFFILIATION, SRL)
 
-#: Arguments that are no entity of their own ("we use X": the paper's authors, said of every paper).
-PRONOUNS = frozenset({"we", "i", "you", "it", "they", "he", "she", "this", "that", "these", "those", "us", "them",
-                      "one", "who", "which", "what"})
 _USE = frozenset({"use", "utilize", "utilise", "employ", "leverage", "apply", "adopt", "build", "base", "rely",
                   "incorporate", "integrate", "combine", "exploit", "extend", "adapt", "follow"})
 _TRAIN = frozenset({"train", "fine-tune", "finetune", "pretrain", "pre-train", "tune"})
@@ -101,7 +98,7 @@ def frame_relations(graph: GroundedGraph, entity_of: Mapping[str, str], type_of:
     for edge in graph.edges:
         if edge.source in graph.nodes and graph.nodes[edge.source].node_type == ACTION \
                 and edge.target in entity_of and graph.nodes[edge.target].node_type == ENTITY \
-                and graph.nodes[edge.target].label.lower() not in PRONOUNS:
+                and not is_pronoun_label(graph.nodes[edge.target].label):  # "we use X": no entity of its own
             arguments.setdefault(edge.source, []).append(edge)
     out: list[Relation] = []
     for action, edges in arguments.items():
