@@ -66,6 +66,19 @@ def test_a_french_title_stays_with_its_name(resolve):
     assert said == "Then Mlle. Sorelli said Mlle. Sorelli was afraid."
 
 
+def test_capitals_written_for_emphasis_are_no_antecedent(resolve):
+    """spaCy tags a shouted "HIM" or "THE GHOST'S ATTACKS" as a name: "he" became "HIM" and "they" "the GHOST'S
+    ATTACKS" in The Phantom of the Opera.  An acronym the text always writes in capitals stays an antecedent."""
+    *_, stared = resolve("The managers sat in the box.", "THEY FELT THAT THEY WERE SMARTING UNDER THE GHOST'S ATTACKS.",
+                         "Leaning over the ledge, they stared at Carlotta.")
+    assert "GHOST" not in stared
+    *_, told = resolve("Raoul waited for him, thought of him and wrote to him.", "She wished to be alone FOR HIM!",
+                       "Had he not told her?")
+    assert "HIM" not in told
+    _, acronym = resolve("The FSRA issued the rules.", "It published them in May.")
+    assert acronym == "The FSRA published the rules in May."
+
+
 def test_she_and_her_across_sentences(resolve):
     first, second = resolve(*MRS_RABBIT)
     assert "took a basket and old Mrs. Rabbit's umbrella" in first

@@ -33,6 +33,7 @@ from kgcore.core.nlp import load_spacy
 from kgcore.core.types import Sentence
 from kgcore.index.bounds import parse_processes, pipe_mapped
 from kgcore.index.coref.base import CorefLink, apply_replacements, fit_case, possessive, starts_sentence
+from kgcore.index.coref.emphasis import emphasised_words, is_emphasis
 from kgcore.index.coref.mentions import OBJ, SUBJ, Mention, ParsedSentence, Pronoun, parse_mentions
 from kgcore.index.narrator import quoted_ranges
 
@@ -93,7 +94,9 @@ class _Resolution:
         #: Per sentence, its character ranges inside quotation marks.
         self.quoted = quoted
         genders = learned_genders(v for p in parsed for v in p.gender_votes)
+        emphasised = emphasised_words(texts)
         for k, p in enumerate(parsed):
+            p.mentions = [m for m in p.mentions if not is_emphasis(texts[k][m.start:m.end], texts[k], emphasised)]
             for m in p.mentions:
                 m.origin = k
                 if m.kind in ("place", "name") and m.names & persons:

@@ -1,0 +1,69 @@
+"""Capitals written for emphasis ("FOR HIM!", "THE GHOST'S ATTACKS"), which spaCy's tagger reads as names, told
+apart from acronyms ("ADGM", "CDD") by how the document writes the same words elsewhere.
+
+>>> emphasised = emphasised_words(["It was FOR HIM!", "She sang for him.", "He waved to him.", "Ask him."])
+>>> is_emphasis("HIM", "It was FOR HIM!", emphasised), is_emphasis("ADGM", "The ADGM rules.", emphasised)
+(True, False)
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+#: A word a document writes in capitals in under this share of its occurrences is emphasis there ("HIM", "BOX"),
+#: not an acronym ("ADGM", "CDD"); the same share :func:`kgcore.index.entities.names.is_named` uses.
+EMPHASIS_SHARE = 1 / 3
+_CAPITAL_WORD = re.compile(r"\b[A-Z][A-Z'\u2019-]*[A-Z]\b")
+_WORD = re.compile(r"\b[A-Za-z][A-Za-z'\u2019-]*\b")
+#: A sentence shouts when at least this share of its letters are capitals and it writes function words in capitals
+#: ("SHE IS SINGING TO-NIGHT ..."; not a rulebook's "29) MARKETS RULES - OFFERS OF SECURITIES TO THE PUBLIC
+#: Prospectus content for ...", nor "HE, HC, HS and HFX", where "HE" is a haircut).
+SHOUTED_SHARE = 0.6
+_SHOUTED = frozenset("THE AND HIS HER HIM SHE THEY WAS WERE THAT WITH FROM".split())
+
+
+def emphasised_words(texts: Sequence[str]) -> frozenset[str]:
+    """The words (lower-cased) that ``texts`` write in capitals in under :data:`EMPHASIS_SHARE` of their uses.
+
+    >>> sorted(emphasised_words(["Sell HIS BOX.", "Not his box, his box or his box.", "The ADGM rules; ADGM."]))
+    ['box', 'his']
+    """
+    capital: Counter[str] = Counter()
+    lower: Counter[str] = Counter()
+    for text in texts:
+        for word in _WORD.findall(text):
+            if len(word) > 1 and word.isupper():
+                capital[word.lower()] += 1
+            elif word.islower():
+                lower[word] += 1
+    return frozenset(w for w, n in capital.items() if n < EMPHASIS_SHARE * (n + lower[w]))
+
+
+def is_emphasis(mention_text: str, sentence: str, emphasised: frozenset[str]) -> bool:
+    """Whether a mention is capitals written for emphasis, which spaCy's tagger reads as a name ("HIM", "the
+    GHOST'S ATTACKS"): it has a word in capitals, and each is an :func:`emphasised_words` word or stands in a
+    sentence that shouts (writes function words in capitals).  Such a mention is no antecedent.
+
+    >>> is_emphasis("HIM", "It is FOR HIM!", frozenset({"him"})), is_emphasis("ADGM", "ADGM rules.", frozenset())
+    (True, False)
+    >>> is_emphasis("the GHOST'S ATTACKS", "THEY WERE UNDER THE GHOST'S ATTACKS.", frozenset())
+    True
+    """
+    words = _CAPITAL_WORD.findall(mention_text)
+    if not words:
+        return False
+    return shouts(sentence) or all(w.lower() in emphasised for w in words)
+
+
+def shouts(sentence: str) -> bool:
+    """Whether ``sentence`` is written in capitals (see :data:`SHOUTED_SHARE`).
+
+    >>> shouts("THEY WERE UNDER THE GHOST'S ATTACKS."), shouts("29) RULES TO THE PUBLIC Prospectus content for a")
+    (True, False)
+    """
+    letters = [ch for ch in sentence if ch.isalpha()]
+    capitals = sum(ch.isupper() for ch in letters)
+    return capitals >= SHOUTED_SHARE * max(len(letters), 1) and any(
+        w in _SHOUTED for w in _CAPITAL_WORD.findall(sentence))
