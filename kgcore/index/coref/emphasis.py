@@ -12,9 +12,9 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-#: A word a document writes in capitals in under this share of its occurrences is emphasis there ("HIM", "BOX"),
-#: not an acronym ("ADGM", "CDD"); the same share :func:`kgcore.index.entities.names.is_named` uses.
-EMPHASIS_SHARE = 1 / 3
+#: A word a document writes in capitals in at least this share of its uses is an acronym there ("ADGM", "CDD"); under
+#: it, emphasis ("HIM", "BOX").  Entity typing reads names by the same share (:mod:`kgcore.index.entities.names`).
+ACRONYM_SHARE = 1 / 3
 _CAPITAL_WORD = re.compile(r"\b[A-Z][A-Z'\u2019-]*[A-Z]\b")
 _WORD = re.compile(r"\b[A-Za-z][A-Za-z'\u2019-]*\b")
 #: A sentence shouts when at least this share of its letters are capitals and it writes function words in capitals
@@ -25,7 +25,7 @@ _SHOUTED = frozenset("THE AND HIS HER HIM SHE THEY WAS WERE THAT WITH FROM".spli
 
 
 def emphasised_words(texts: Sequence[str]) -> frozenset[str]:
-    """The words (lower-cased) that ``texts`` write in capitals in under :data:`EMPHASIS_SHARE` of their uses.
+    """The words (lower-cased) that ``texts`` write in capitals in under :data:`ACRONYM_SHARE` of their uses.
 
     >>> sorted(emphasised_words(["Sell HIS BOX.", "Not his box, his box or his box.", "The ADGM rules; ADGM."]))
     ['box', 'his']
@@ -38,7 +38,7 @@ def emphasised_words(texts: Sequence[str]) -> frozenset[str]:
                 capital[word.lower()] += 1
             elif word.islower():
                 lower[word] += 1
-    return frozenset(w for w, n in capital.items() if n < EMPHASIS_SHARE * (n + lower[w]))
+    return frozenset(w for w, n in capital.items() if n < ACRONYM_SHARE * (n + lower[w]))
 
 
 def is_emphasis(mention_text: str, sentence: str, emphasised: frozenset[str]) -> bool:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from kgcore.index.coref.emphasis import ACRONYM_SHARE
+
 _NON_WORD = re.compile(r"[^0-9a-z+#]+")
 _ARTICLES = ("the ", "a ", "an ", "our ", "their ", "this ", "these ")
 #: Titles before a person's name, with the sex they imply ("" when none).
@@ -194,10 +196,9 @@ def digits(name: str) -> tuple[str, ...]:
     return tuple(re.findall(r"\d+|\b[IVXLC]+\b", name))
 
 
-#: Share of a common noun's mentions of its own word written in capitals that makes it an acronym, a name: The
-#: Phantom of the Opera's "head", "voice" and "hand", once in capitals among 80-100 mentions ("HIS HEAD", "THE
-#: VOICE" in chapter titles and shouts), were typed persons as names.
-ACRONYM_SHARE = 1 / 3
+# ACRONYM_SHARE: the share of a common noun's mentions of its own word written in capitals that makes it an acronym,
+# a name, as coreference tells an acronym from emphasis: The Phantom of the Opera's "head", "voice" and "hand", once in
+# capitals among 80-100 mentions ("HIS HEAD", "THE VOICE" in chapter titles and shouts), were typed persons as names.
 
 
 def fragment(name: str) -> bool:
