@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from kgcore.core.errors import ModelUnavailableError
-from kgcore.index.embed.base import model_folder, model_name, thread_share
+from kgcore.index.embed.base import model_folder, model_name, one_blas_thread, thread_share
 
 log = logging.getLogger(__name__)
 
@@ -221,6 +221,9 @@ class OnnxEmbedder:
         # 2 cores beside another busy process: 3.5 s instead of 4.5 s; 20 per-document calls: 1.4 s instead of 2.0.
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = ort.InferenceSession(str(self.file), options, providers=["CPUExecutionProvider"])
+        # As the torch backend: kgcore's OPENBLAS_THREAD_TIMEOUT only applies where kgcore is imported before
+        # numpy, and a second OpenBLAS thread still spinning took the encoder's core.
+        one_blas_thread()
         self._feeds = [i.name for i in self.session.get_inputs()]
         self.dim = int(self.encode(["dimension"]).shape[1])
 
