@@ -79,6 +79,22 @@ def test_capitals_written_for_emphasis_are_no_antecedent(resolve):
     assert acronym == "The FSRA published the rules in May."
 
 
+def test_an_of_phrase_ends_before_an_apposition_or_a_vocative():
+    """In The Phantom of the Opera "You have heard the Angel of Music, Christine." made the mention "the Angel of
+    Music, Christine", and "he comes" became "the Angel of Music, Christine comes".  A comma before the object
+    joins prepositions and stays: ObliQA's "the business of, the Exchange"."""
+    from kgcore.core.nlp import load_spacy
+    from kgcore.index.coref.mentions import parse_mentions
+
+    def spans(text: str) -> set[str]:
+        return {text[m.start:m.end] for m in parse_mentions(load_spacy()(text)).mentions}
+
+    assert {"the Angel of Music", "Christine"} <= spans('"You have heard the Angel of Music, Christine."')
+    assert "the son of a merchant" in spans("I met the son of a merchant, a man of Bremen.")
+    joined = "The Board reviews the conduct of, and the business of, the Exchange."
+    assert "the business of, the Exchange" in spans(joined)
+
+
 def test_she_and_her_across_sentences(resolve):
     first, second = resolve(*MRS_RABBIT)
     assert "took a basket and old Mrs. Rabbit's umbrella" in first

@@ -187,15 +187,23 @@ def _mention(tok, first: int) -> Mention:
     )
 
 
+#: Punctuation that ends an ``of`` phrase inside a mention.
+PHRASE_BREAKS = frozenset(", ; : -- —".split())
+
+
 def _span(tok) -> tuple[int, int]:
-    """Token range of a noun phrase: its modifiers and possessors, plus a short ``of`` phrase."""
+    """Token range of a noun phrase: its modifiers and possessors, plus a short ``of`` phrase up to the first
+    comma after its object (what follows is an apposition or a vocative: "You have heard the Angel of Music,
+    Christine."; one before the object joins prepositions: "the conduct of, or the business of, the Body")."""
     lo = min([c.left_edge.i for c in tok.lefts if c.dep_ in LEFT_DEPS], default=tok.i)
     hi = tok.i
+    doc = tok.doc
     for child in tok.rights:
         if child.dep_ == "prep" and child.lower_ == "of" and child.right_edge.i - lo < MAX_MENTION_TOKENS:
-            hi = child.right_edge.i
+            obj = next((c.i for c in child.children if c.dep_ == "pobj"), child.right_edge.i)
+            hi = next((t.i - 1 for t in doc[obj:child.right_edge.i + 1] if t.text in PHRASE_BREAKS),
+                      child.right_edge.i)
             break
-    doc = tok.doc
     while lo < tok.i and (doc[lo].is_punct or doc[lo].dep_ in ("cc", "preconj")):
         lo += 1
     while hi > tok.i and doc[hi].is_punct:
