@@ -111,6 +111,9 @@ def test_non_retrievable_sentences_give_no_pairs():
 @pytest.mark.parametrize("question, answer, verb, problem", [
     ("Who lost one shoe?", "Peter", "lost", ""),
     ("Where did Peter go?", "there", "go", "answer is vague"),
+    ("What must the ghost have?", "something", "have", "answer is vague"),
+    ("Who must have been interested?", "SOMEBODY", "interested", "answer is vague"),
+    ("What did Raoul hear after that?", "nothing", "hear", ""),
     ("Who ate it?", "Peter", "ate", "question has no content word"),
     ("Who gave Peter up?", "Peter", "gave", "answer is in the question"),
     ("What did Peter see?", "him", "see", "answer has no content word"),

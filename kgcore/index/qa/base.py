@@ -7,7 +7,8 @@ each) implement :class:`QAGenerator`: ``frames`` (offline, from the stored SRL f
 
 The quality filter (:func:`pair_problem`) keeps a pair only when
 
-1. the answer holds a content word, is not a pronoun or a vague adverb ("there", "then"), and has at most
+1. the answer holds a content word, is not a pronoun, a vague adverb ("there", "then") or an indefinite pronoun
+   ("something", "anyone"; "nothing" answers and stays), and has at most
    :data:`MAX_ANSWER_WORDS` words (an atomic fact, not a paraphrase of the sentence);
 2. the question holds a content word besides its wh-word and verb (no "What did he do?");
 3. the answer is not already said by the question (every content word of the answer in the question:
@@ -40,7 +41,10 @@ PRONOUNS = frozenset(
     "i me my mine myself you your yours yourself he him his himself she her hers herself it its itself we us our "
     "ours ourselves they them their theirs themselves one this that these those who whom which what".split()
 )
-VAGUE = frozenset("there here then now so thus once again soon later still also too away back up out".split())
+#: Answers that name nothing: vague adverbs and the indefinite pronouns ("What must the ghost have?" — "something").
+#: "nothing", "nobody" and "none" stay: they answer ("What did Raoul hear after that?" — "nothing").
+VAGUE = frozenset("there here then now so thus once again soon later still also too away back up out someone somebody "
+                  "something anyone anybody anything everyone everybody everything".split())
 _STOP = frozenset(
     """a an the and or but if of to in on at by for with from into onto about as is are was were be been being
     do does did done have has had having not no so than then too very can could would should will shall may
