@@ -1,6 +1,7 @@
 """Issue #15: QA pairs, ``qa-kg`` retrieval and short answers, measured.
 
-* ``pairs``: pairs per 1,000 words and the seconds the ``qa`` stage added, from each book's manifest;
+* ``pairs``: pairs per 1,000 words, and the seconds the ``qa`` stage added (from each book's manifest) or, for a book
+  indexed without stored pairs, the seconds generating them from its frames took;
   ``--sample N`` writes N pairs drawn with a fixed seed (for judging precision by hand).  A run keeps the rows of the
   books it does not measure.
 * ``retrieval``: evidence hit and answer-token recall of ``qa-kg`` vs groundedkg/dense/bm25/hybrid at
@@ -26,9 +27,9 @@ from retrieval_quality import SETS, measure
 from kgcore.core.settings import RetrievalOptions
 from kgcore.evaluate.harness import evaluate
 from kgcore.evaluate.qaset import load_qa
-from kgcore.index.qa.files import read_qa
 from kgcore.index.store import Store
 from kgcore.query.engine import QueryEngine
+from kgcore.query.qakg.graph import document_pairs
 
 METHODS = ("qa-kg", "groundedkg", "dense", "bm25", "hybrid")
 ANSWERERS = ("extractive", "qa-kg")
@@ -36,15 +37,18 @@ PREDICTIONS: list[dict] = []
 
 
 def pair_stats(engine: QueryEngine, doc_id: str, sample: int) -> dict:
+    """The book's pairs as qa-kg uses them: stored by the ``qa`` stage, else generated from the stored frames (the
+    bench books are indexed without ``KGCORE_QA_PAIRS``; reading only stored tables reported 0 pairs for them)."""
     index = engine.index(doc_id)
     entry = index.manifest.documents[0]
-    table = read_qa(index.shard_path(entry.doc_id))
-    pairs = table.pairs if table else []
+    table, pairs, seconds = document_pairs(index)[entry.doc_id]
     words = index.total_words
     timings = entry.manifest.timings_s
-    out = {"book": doc_id, "words": words, "pairs": len(pairs),
+    out = {"book": doc_id, "words": words, "pairs": len(pairs), "stored": table is not None,
            "pairs_per_1000_words": round(1000 * len(pairs) / words, 1),
-           "qa_stage_s": timings.get("qa"), "index_s": entry.manifest.seconds, "timings_s": timings,
+           "qa_stage_s": timings.get("qa") if table is not None else None,
+           "generated_s": None if table is not None else round(seconds, 2),
+           "index_s": entry.manifest.seconds, "timings_s": timings,
            "by_type": dict(Counter(p.answer_type for p in pairs)) if pairs else {}}
     if sample:
         rng = random.Random(15)
