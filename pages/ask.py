@@ -31,7 +31,7 @@ def use_example() -> None:
         st.session_state[QUESTION_KEY] = st.session_state[EXAMPLE_KEY]
 
 
-def retrieval_options() -> RetrievalOptions:
+def retrieval_options(settings: Settings) -> RetrievalOptions:
     with st.expander("Retrieval settings", icon=":material/tune:"):
         c1, c2, c3 = st.columns(3)
         k = c1.slider("K (matches per query node / top sentences)", 1, 50, 10, key="ask.k")
@@ -40,7 +40,8 @@ def retrieval_options() -> RetrievalOptions:
         use_tau = c2.toggle("Similarity filter τ", key="ask.use_tau",
                             help="Drop sentences whose cosine to the question is below τ")
         tau = c2.slider("τ", -1.0, 1.0, 0.2, 0.05, key="ask.tau", disabled=not use_tau)
-        words = c3.number_input("Budget (words, 0 = none)", 0, 200_000, 1000, 100, key="ask.budget_words")
+        words = c3.number_input("Budget (words, 0 = none)", 0, 200_000, min(settings.budget_words, 200_000), 100,
+                                key="ask.budget_words")
         sentences = c3.number_input("Budget (sentences, 0 = none)", 0, 10_000, 0, 5, key="ask.budget_sentences")
     return RetrievalOptions(k=int(k), tau=float(tau) if use_tau else None, min_count=int(min_count),
                             budget_words=int(words), budget_sentences=int(sentences))
@@ -68,7 +69,7 @@ def controls(manifest: CollectionManifest, settings: Settings) -> tuple[Retrieva
                                   format_func=METHOD_LABELS.get, key="ask.other")
     if not settings.openai_configured:
         offline_note(answerer)
-    options = retrieval_options()
+    options = retrieval_options(settings)
     chosen = replace(options, method=method, documents=documents, front_matter=front_matter, ranking=ranking)
     return chosen, answerer, other
 

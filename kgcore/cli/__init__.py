@@ -114,7 +114,9 @@ def _add_ask(sub) -> None:
     ask.add_argument("--tau", type=float, default=None, help="VectorSim filter threshold")
     ask.add_argument("--min-count", type=int, default=1, help="RetCount filter: keep sentences retrieved by >= N nodes")
     ask.add_argument("--budget-sentences", type=int, default=0)
-    ask.add_argument("--budget-words", type=int, default=0, help="0 = the paper's unbudgeted union")
+    ask.add_argument("--budget-words", type=int, default=None,
+                     help="context words (default: KGCORE_BUDGET_WORDS, 1000, as the app; none when only "
+                          "--budget-sentences is given); 0 = the paper's unbudgeted union")
     ask.add_argument("--answerer", choices=ANSWERERS, default=None,
                      help="default: openai when configured, else extractive")
     ask.add_argument("--questions", help="CSV with a question column, or one question per line; JSONL output")

@@ -132,14 +132,27 @@ def _collection(args: argparse.Namespace) -> str:
     return name
 
 
+def ask_budget_words(args: argparse.Namespace, settings: Settings) -> int:
+    """``--budget-words`` when given; else none when only ``--budget-sentences`` is given, else the settings' budget.
+
+    >>> s = Settings(budget_words=1000)
+    >>> [ask_budget_words(argparse.Namespace(budget_words=w, budget_sentences=n), s)
+    ...  for w, n in ((None, 0), (0, 0), (300, 5), (None, 5))]
+    [1000, 0, 300, 0]
+    """
+    if args.budget_words is not None:
+        return args.budget_words
+    return 0 if args.budget_sentences else settings.budget_words
+
+
 def cmd_ask(args: argparse.Namespace) -> int:
     if not args.question and not args.questions:
         raise InputError("question", "give a QUESTION or --questions FILE")
     documents = tuple(parse_values(args.documents, str, "--documents")) if args.documents else ()
-    options = RetrievalOptions(method=args.method, k=args.k, tau=args.tau, min_count=args.min_count,
-                               budget_sentences=args.budget_sentences, budget_words=args.budget_words,
-                               documents=documents, front_matter=args.front_matter, ranking=args.ranking)
     settings = Settings.from_env()
+    options = RetrievalOptions(method=args.method, k=args.k, tau=args.tau, min_count=args.min_count,
+                               budget_sentences=args.budget_sentences, budget_words=ask_budget_words(args, settings),
+                               documents=documents, front_matter=args.front_matter, ranking=args.ranking)
     questions = read_questions(args.questions, settings) if args.questions else [
         validate_question(" ".join(args.question), settings.max_question_chars)]
     engine = QueryEngine(_store(args), settings)

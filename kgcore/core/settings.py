@@ -30,16 +30,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
+from kgcore.core.chroma_config import CHROMA_SYNCS, check_chroma_sync, check_chroma_url  # noqa: F401 (re-exported)
 from kgcore.core.errors import InputError
 
 PARSERS = ("srl", "amr")
 COREF_BACKENDS = ("heuristic", "fastcoref", "none")
 EMBEDDING_VARIANTS = ("basic", "neighbor", "attention")
 EMBEDDING_BACKENDS = ("auto", "onnx", "torch", "onnx-int8")
-#: When the Chroma copy of a collection is written (see ``Settings.chroma_sync``).
-CHROMA_SYNCS = ("auto", "commit", "lazy")
 METHODS = ("groundedkg", "lesegr", "dense", "bm25", "hybrid", "qa-kg", "entities", "community", "hybrid-summaries",
            "full", "none")
 #: How GroundedKG ranks its sentences under a budget: ``fused`` (alignment, BM25 and dense relevance propagated
@@ -150,6 +148,12 @@ class Settings:
     max_question_chars: int = 2000
     #: Files in one index call or upload, questions in one questions file.
     max_batch: int = 1000
+    #: The word budget ``ask`` and the app's Ask page start from (``KGCORE_BUDGET_WORDS``; 0: the paper's plain
+    #: union).  1,000 words is where every method was compared and GroundedKG's fused ranking was designed: without
+    #: a budget GroundedKG returns its unranked union and ranks it by the earlier graph score, so the CLI's answer
+    #: to "What happened to Peter's father?" quoted "Peter gave himself up for lost" instead of the pie sentence
+    #: the app found.  ``RetrievalOptions`` itself keeps 0 (the paper's method) for library callers.
+    budget_words: int = 1000
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -195,6 +199,7 @@ class Settings:
             chroma_token=(env.get("KGCORE_CHROMA_TOKEN") or "").strip(),
             chroma_sync=check_chroma_sync(env.get("KGCORE_CHROMA_SYNC") or d.chroma_sync),
             audit_db_url=(env.get("KGCORE_AUDIT_DB_URL") or "").strip(),
+            budget_words=_env_budget(env, "KGCORE_BUDGET_WORDS", d.budget_words),
             **{name: _env_limit(env, name, getattr(d, name)) for name in LIMITS if name != "max_file_mb"},
         )
 
@@ -227,6 +232,22 @@ LIMITS: dict[str, tuple[str, str]] = {
 }
 
 
+def _env_budget(env: Mapping[str, str], name: str, default: int) -> int:
+    """A word budget from ``env[name]``: a whole number, 0 (no budget) or more.
+
+    >>> _env_budget({"KGCORE_BUDGET_WORDS": "500"}, "KGCORE_BUDGET_WORDS", 1000), _env_budget({}, "X", 1000)
+    (500, 1000)
+    >>> _env_budget({"KGCORE_BUDGET_WORDS": "-5"}, "KGCORE_BUDGET_WORDS", 1000)
+    Traceback (most recent call last):
+    ...
+    kgcore.core.errors.InputError: KGCORE_BUDGET_WORDS: must be 0 (no budget) or a positive number of words, got -5
+    """
+    value = _env_float(env, name, default)
+    if value < 0 or value != int(value):
+        raise InputError(name, f"must be 0 (no budget) or a positive number of words, got {_number(value)}")
+    return int(value)
+
+
 def limit_variable(name: str) -> str:
     """The environment variable of a limit.
 
@@ -243,47 +264,6 @@ def _number(value: float) -> str:
     ('1,234,567', '2.5', '50')
     """
     return f"{int(value):,}" if float(value).is_integer() else f"{value:,.1f}"
-
-
-def check_chroma_sync(value: str) -> str:
-    """``KGCORE_CHROMA_SYNC`` checked (one of :data:`CHROMA_SYNCS`, case and spaces ignored).
-
-    >>> check_chroma_sync(" Lazy ")
-    'lazy'
-    >>> check_chroma_sync("never")  # doctest: +NORMALIZE_WHITESPACE
-    Traceback (most recent call last):
-    ...
-    kgcore.core.errors.InputError: KGCORE_CHROMA_SYNC: expected one of auto, commit, lazy, got 'never'
-    """
-    choice = value.strip().lower()
-    if choice not in CHROMA_SYNCS:
-        raise InputError("KGCORE_CHROMA_SYNC", f"expected one of {', '.join(CHROMA_SYNCS)}, got {value!r}")
-    return choice
-
-
-def check_chroma_url(url: str) -> str:
-    """``KGCORE_CHROMA_URL`` checked: empty (embedded Chroma) or ``http(s)://host:port`` (no path, no query).
-
-    >>> check_chroma_url(" http://10.0.0.5:8000/ "), check_chroma_url("")
-    ('http://10.0.0.5:8000', '')
-    >>> check_chroma_url("10.0.0.5:8000")  # doctest: +NORMALIZE_WHITESPACE
-    Traceback (most recent call last):
-    ...
-    kgcore.core.errors.InputError: KGCORE_CHROMA_URL: expected http://host:port or https://host:port
-        (the address of `chroma run`), got '10.0.0.5:8000'
-    """
-    url = url.strip().rstrip("/")
-    if not url:
-        return ""
-    try:
-        parts = urlsplit(url)
-        port = parts.port
-    except ValueError:
-        port, parts = None, urlsplit("")
-    if parts.scheme not in ("http", "https") or not parts.hostname or port is None or parts.path or parts.query:
-        raise InputError("KGCORE_CHROMA_URL", f"expected http://host:port or https://host:port (the address of "
-                                              f"`chroma run`), got {url!r}")
-    return url
 
 
 def _env_limit(env: Mapping[str, str], name: str, default: int) -> int:

@@ -42,8 +42,8 @@ from urllib.request import Request, urlopen
 
 import numpy as np
 
+from kgcore.core.chroma_config import check_chroma_url
 from kgcore.core.errors import DamagedIndexError, ServiceUnavailableError
-from kgcore.core.settings import check_chroma_url
 from kgcore.core.types import Sentence
 from kgcore.index.graph import GroundedGraph
 

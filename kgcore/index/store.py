@@ -29,8 +29,8 @@ from typing import Literal
 
 import numpy as np
 
+from kgcore.core.chroma_config import check_chroma_sync
 from kgcore.core.errors import DamagedIndexError, IndexNotFoundError, InputError, KgcoreError
-from kgcore.core.settings import check_chroma_sync
 from kgcore.core.types import Sentence
 from kgcore.index import chroma, layers, legacy, shard
 from kgcore.index.collection import CollectionManifest, DocumentEntry, damaged_manifest_remedy

@@ -137,6 +137,16 @@ def test_ask_compares_two_methods(sample_store, pie_id):
     assert 'id="a-' in html and 'id="b-' in html
 
 
+def test_ask_budget_starts_from_the_settings(sample_store, monkeypatch):
+    """The word budget starts at ``KGCORE_BUDGET_WORDS`` (1,000 by default, as the CLI's ``ask``)."""
+    assert app("pages/ask.py").number_input(key="ask.budget_words").value == 1000
+    monkeypatch.setenv("KGCORE_BUDGET_WORDS", "40")
+    at = ask(app("pages/ask.py"), PIE_QUESTION)
+    assert not at.exception and not errors(at)
+    assert at.number_input(key="ask.budget_words").value == 40
+    assert at.session_state["ask.budget_words"] == 40
+
+
 def test_selecting_a_match_highlights_it(sample_store):
     at = ask(app("pages/ask.py"), PIE_QUESTION)
     (key,) = [k for k in at.session_state if k.startswith("ask.matches.")]

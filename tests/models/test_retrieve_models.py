@@ -130,6 +130,28 @@ def test_answer_has_citations_into_the_context(engine):
     assert data["timings_ms"]["answer"] > 0 and data["citations"]
 
 
+def test_cli_ask_starts_from_the_apps_word_budget(peter_store, capsys, monkeypatch):
+    """``ask`` without ``--budget-words`` ranks within the settings' budget (1,000 words, as the app) instead of
+    returning the paper's unranked union, whose graph-score order quoted "Peter gave himself up for lost"."""
+    question = "What happened to Peter's father?"
+    args = ["ask", "--store", str(peter_store.root), "--doc", PETER_ID, "--json", question]
+    assert main(args) == 0
+    default = json.loads(capsys.readouterr().out)
+    assert default["settings"]["budget_words"] == 1000 and default["settings"]["ranking"] == "fused"
+    assert "pie" in default["answer"], default["answer"]
+    assert main([*args, "--budget-words", "0"]) == 0
+    assert json.loads(capsys.readouterr().out)["settings"]["budget_words"] == 0
+    assert main([*args, "--budget-sentences", "4"]) == 0  # a sentence budget alone is not capped by words
+    only_sentences = json.loads(capsys.readouterr().out)
+    assert only_sentences["settings"]["budget_words"] == 0 and len(only_sentences["sentences"]) == 4
+    monkeypatch.setenv("KGCORE_BUDGET_WORDS", "60")
+    assert main(args) == 0
+    assert json.loads(capsys.readouterr().out)["context_words"] <= 60
+    monkeypatch.setenv("KGCORE_BUDGET_WORDS", "lots")
+    assert main(args) == 2
+    assert "KGCORE_BUDGET_WORDS" in capsys.readouterr().err
+
+
 def test_cli_batch_jsonl(peter_store, tmp_path, capsys):
     questions = tmp_path / "q.csv"
     questions.write_text(
