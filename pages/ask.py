@@ -160,6 +160,7 @@ def main() -> None:
         return
     manifest = resources.store().manifest(name)
     options, answerer, other = controls(manifest, settings)
+    preparing = resources.prepare_collection(manifest, options, answerer)
     examples = resources.sample_questions() if resources.SAMPLE_DOC_ID in manifest.doc_ids else []
     cols = st.columns([4, 2, 1] if examples else [6, 1], vertical_alignment="bottom")
     question = cols[0].text_input("Question", key=QUESTION_KEY,
@@ -167,6 +168,9 @@ def main() -> None:
     if examples:
         cols[1].selectbox("Example questions", examples, index=None, placeholder="Pick an example…",
                           key=EXAMPLE_KEY, on_change=use_example)
+    if preparing.running():
+        st.caption(":material/hourglass_top: Preparing this collection for questions in the background (loading it "
+                   "and building its retrieval structures); a question asked now waits for it.")
     if cols[-1].button("Ask", type="primary", icon=":material/send:", key="ask.go", width="stretch"):
         with reported("Answering the question"):
             ask(name, question, options, answerer, other)

@@ -62,6 +62,10 @@ class IndexCache:
         """The value under ``key``, built by ``build()`` on first use."""
         return once(self._values, key, build, self._building(key))
 
+    def keys(self) -> list[CacheKey[Any]]:
+        """The keys built so far."""
+        return list(self._values)
+
     def drop(self, key: CacheKey[Any]) -> None:
         """Forget the value under ``key`` (built again on next use)."""
         self._values.pop(key, None)
@@ -226,10 +230,16 @@ class Index:
         return rows
 
     @functools.cached_property
-    def neighbour_rows(self) -> list[np.ndarray]:
-        """Per node row, the rows of its graph neighbours."""
-        row = self.node_row
-        return [np.fromiter((row[n] for n in self.graph.neighbors(i)), dtype=np.int64) for i in self.node_ids]
+    def neighbour_runs(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every node row's neighbour rows (linked by an edge either way; each once, ascending), concatenated, and
+        where each row's run starts, the end appended: row ``r``'s are ``flat[starts[r]:starts[r + 1]]``.  Built
+        from the edge list in one sparse sum (a loop over 124,000 ObliQA nodes' neighbour sets took 1-2 s)."""
+        row, edges, n = self.node_row, self.graph.edges, len(self.node_ids)
+        ends = np.fromiter((row[x] for e in edges for x in (e.source, e.target)), dtype=np.int64, count=2 * len(edges))
+        pairs = (np.r_[ends[0::2], ends[1::2]], np.r_[ends[1::2], ends[0::2]])
+        adjacency = sparse.csr_matrix((np.ones(len(ends), dtype=np.int32), pairs), shape=(n, n))
+        adjacency.sum_duplicates()  # sorts each row's columns too
+        return adjacency.indptr.astype(np.int64), adjacency.indices.astype(np.int64)
 
     @functools.cached_property
     def node_documents(self) -> dict[str, list[str]]:

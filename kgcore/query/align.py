@@ -152,22 +152,29 @@ def incidence(index: Index) -> Incidence:
 
 
 def _incidence(index: Index) -> Incidence:
-    row_of = index.node_row
-    pairs = np.array(sorted(
-        (index.sentence_row(sid), row_of[node_id])
-        for node_id, node in index.graph.nodes.items() for sid in node.grounded_texts
-    ), dtype=np.int64).reshape(-1, 2)
+    row_of, sentence_row = index.node_row, index.sentence_row
+    pairs = _sorted_rows([(sentence_row(sid), row_of[node_id])
+                          for node_id, node in index.graph.nodes.items() for sid in node.grounded_texts], 2)
     starts = _segments(pairs[:, 0])
-    edges = np.array(sorted(
-        (index.sentence_row(sid), row_of[e.source], row_of[e.target])
-        for e in index.graph.edges for sid in e.grounded_texts
-    ), dtype=np.int64).reshape(-1, 3)
+    edges = _sorted_rows([(sentence_row(sid), row_of[e.source], row_of[e.target])
+                          for e in index.graph.edges for sid in e.grounded_texts], 3)
     grounded = np.array([len(index.graph.nodes[n].grounded_texts) for n in index.node_ids])
     node_starts = np.zeros(len(index.node_ids) + 1, dtype=np.int64)
     node_starts[1:] = np.cumsum(np.bincount(pairs[:, 1], minlength=len(index.node_ids)))
     return Incidence(pairs[:, 1], starts, pairs[starts, 0], np.asfortranarray(edges),
                      np.asarray(specificity(grounded, len(index.sentences))), pairs[:, 0], node_starts,
                      np.ascontiguousarray(pairs[np.argsort(pairs[:, 1], kind="stable"), 0]))
+
+
+def _sorted_rows(rows: list[tuple[int, ...]], width: int) -> np.ndarray:
+    """``rows`` as an (n, ``width``) array in lexicographic order (numpy's sort: on ObliQA's 271,000 groundings
+    Python's tuple sort took most of a second).
+
+    >>> _sorted_rows([(2, 1), (0, 5), (2, 0)], 2).tolist(), _sorted_rows([], 3).shape
+    ([[0, 5], [2, 0], [2, 1]], (0, 3))
+    """
+    array = np.array(rows, dtype=np.int64).reshape(-1, width)
+    return array[np.lexsort(array.T[::-1])]
 
 
 def align(index: Index, query_vectors: np.ndarray, type_masks: list[np.ndarray | None],

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+from dataclasses import dataclass
 
 import numpy as np
 import Stemmer
@@ -71,9 +72,34 @@ def _stemmer():
     return stemmer
 
 
+@dataclass(frozen=True)
+class SentenceTokens:
+    """Every sentence's :func:`bm25_tokens`: of its written (normalised) text, and, as a set, of its coref-resolved
+    text (the same set object when coreference changed no token).  Tokenised once per index for every BM25 model
+    built from them (the baseline's, the expanded sentence and chunk models of :mod:`kgcore.query.lesegr`): on
+    ObliQA's 29,889 sentences each tokenisation takes about a second."""
+
+    written: list[list[str]]
+    resolved: list[frozenset[str]]
+
+
+SENTENCE_TOKENS: CacheKey[SentenceTokens] = CacheKey("sentence-tokens")
+
+
+def sentence_tokens(index: Index) -> SentenceTokens:
+    """The index's :class:`SentenceTokens`, built on first use."""
+    def build() -> SentenceTokens:
+        written = [bm25_tokens(s.normalized) for s in index.sentences]
+        resolved = [frozenset(own) if (s.resolved or "") == s.normalized else frozenset(bm25_tokens(s.resolved or ""))
+                    for s, own in zip(index.sentences, written)]
+        return SentenceTokens(written, resolved)
+
+    return index.cache.get(SENTENCE_TOKENS, build)
+
+
 def _bm25(index: Index) -> SparseBM25:
     """The index's BM25 model over its stemmed sentences, built on first use."""
-    return index.cache.get(BM25, lambda: SparseBM25([bm25_tokens(s.normalized) or ["_"] for s in index.sentences]))
+    return index.cache.get(BM25, lambda: SparseBM25([t or ["_"] for t in sentence_tokens(index).written]))
 
 
 def _selected(index: Index, rows: list[int], scores: list[float], sims: np.ndarray,

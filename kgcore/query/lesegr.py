@@ -45,7 +45,7 @@ from scipy import sparse
 
 from kgcore.index.contextual import ContextGraph
 from kgcore.index.store import CacheKey, Index
-from kgcore.query.baselines import bm25_tokens, sentence_bm25
+from kgcore.query.baselines import bm25_tokens, sentence_bm25, sentence_tokens
 from kgcore.query.bm25 import SparseBM25
 
 #: Message-passing layers.  Chosen on dev sets (Crusoe dev, mean over 500 and 1,000 words, answer-token recall):
@@ -225,15 +225,32 @@ def sentence_sparse(index: Index, tokens: list[str]) -> np.ndarray:
     model built on first use) when :data:`EXPANDED`, else the ``bm25`` baseline's."""
     if not EXPANDED:
         return sentence_bm25(index, tokens)
-    return index.cache.get(SENTENCE_BM25, lambda: SparseBM25(
-        [expanded_tokens(s.normalized, s.resolved or "") or ["_"] for s in index.sentences])).get_scores(tokens)
+    def build() -> SparseBM25:
+        t = sentence_tokens(index)
+        return SparseBM25([_expanded(own, t.resolved[i]) or ["_"] for i, own in enumerate(t.written)])
+
+    return index.cache.get(SENTENCE_BM25, build).get_scores(tokens)
+
+
+def _expanded(own: list[str], resolved: frozenset[str]) -> list[str]:
+    """:func:`expanded_tokens` from tokens already made: ``own``, then the ``resolved`` ones not among them, sorted.
+
+    >>> _expanded(["kiss"], frozenset({"raoul", "kiss", "christin"}))
+    ['kiss', 'christin', 'raoul']
+    """
+    return own + sorted(resolved.difference(own))
 
 
 def _chunk_bm25(index: Index, cg: ContextGraph) -> SparseBM25:
-    def build() -> SparseBM25:  # without EXPANDED nothing is added: expanded_tokens(written, "") is its tokens
-        spans = [index.sentences[lo:hi] for lo, hi in cg.chunk_spans]
-        return SparseBM25([expanded_tokens(" ".join(s.normalized for s in span),
-                                           " ".join(s.resolved or "" for s in span) if EXPANDED else "") or ["_"]
-                           for span in spans])
+    """BM25 over the chunks: a chunk's tokens are its sentences' (the same as tokenising their joined text, which
+    no token crosses), plus, when :data:`EXPANDED`, those its sentences' resolved texts add."""
+    def build() -> SparseBM25:
+        t = sentence_tokens(index)
+        chunks = []
+        for lo, hi in cg.chunk_spans:
+            own = [token for i in range(lo, hi) for token in t.written[i]]
+            added = frozenset().union(*t.resolved[lo:hi]) if EXPANDED else frozenset()
+            chunks.append(_expanded(own, added) or ["_"])
+        return SparseBM25(chunks)
 
     return index.cache.get(EXPANDED_CHUNK_BM25 if EXPANDED else CHUNK_BM25, build)

@@ -29,7 +29,6 @@ CONTEXT_WEIGHT = 0.5
 #: Candidates asked of Chroma per query node, then scored again with the stored vectors (:func:`_chroma_top_k`).
 CHROMA_POOL = 100
 DISTINCT: CacheKey[tuple[np.ndarray, np.ndarray]] = CacheKey("distinct-node-vectors")
-NEIGHBOURS: CacheKey[tuple[np.ndarray, np.ndarray]] = CacheKey("flat-neighbour-rows")
 #: Penalty rows kept (:func:`mask_penalties`): a few node types of a few collections.
 PENALTIES_KEPT = 16
 _PENALTIES: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {}
@@ -213,7 +212,7 @@ def context_agreement(index: Index, rows: np.ndarray, neighbour_cosines: np.ndar
     """For each graph row, the mean over query neighbours of their best cosine to the row's graph neighbours
     (0 for a row without neighbours).  ``neighbour_cosines`` are the query neighbours' cosines to every graph
     row (rows of the query's cosine matrix), so this is a gather and a per-row maximum by ``reduceat``."""
-    offsets, flat = index.cache.get(NEIGHBOURS, lambda: _flat_neighbours(index))
+    offsets, flat = index.neighbour_runs
     gathered, lengths = gather_runs(offsets, flat, np.asarray(rows, dtype=np.int64))
     out = np.zeros(len(lengths), dtype=np.float32)
     some = lengths > 0
@@ -237,14 +236,6 @@ def gather_runs(starts: np.ndarray, flat: np.ndarray, keys: np.ndarray) -> tuple
     lengths = starts.take(keys + 1) - begin
     placed = np.cumsum(lengths) - lengths  # where each run starts in the result
     return flat.take(np.arange(int(lengths.sum())) + np.repeat(begin - placed, lengths)), lengths
-
-
-def _flat_neighbours(index: Index) -> tuple[np.ndarray, np.ndarray]:
-    """Every node row's neighbour rows, concatenated, and where each row's run starts (with the end appended)."""
-    around = index.neighbour_rows
-    offsets = np.zeros(len(around) + 1, dtype=np.int64)
-    offsets[1:] = np.cumsum([len(a) for a in around])
-    return offsets, np.concatenate(around) if len(around) else np.zeros(0, dtype=np.int64)
 
 
 def _top_k(index: Index, row: np.ndarray, k: int, penalty: np.ndarray | None, mask: np.ndarray | None,

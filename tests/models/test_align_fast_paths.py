@@ -59,10 +59,19 @@ def test_context_agreement_from_the_cosine_matrix_equals_the_plain_one(peter_ind
     fast = context_agreement(peter_index, rows, cosines)
     plain = np.zeros(len(rows), dtype=np.float32)
     for i, row in enumerate(rows):
-        around = peter_index.neighbour_rows[row]
+        node_id = peter_index.node_ids[row]
+        around = sorted(peter_index.node_row[n] for n in peter_index.graph.neighbors(node_id))
         if len(around):
             plain[i] = float(np.clip((neighbours @ peter_index.node_vectors[around].T).max(axis=1), 0, None).mean())
     assert np.allclose(fast, plain, rtol=0, atol=1e-6) and (fast > 0).any() and (fast == 0).any()
+
+
+def test_neighbour_runs_are_every_nodes_graph_neighbours(peter_index):
+    starts, flat = peter_index.neighbour_runs
+    assert len(starts) == len(peter_index.node_ids) + 1 and starts[-1] == len(flat)
+    for row, node_id in enumerate(peter_index.node_ids):
+        expected = sorted(peter_index.node_row[n] for n in peter_index.graph.neighbors(node_id))
+        assert flat[starts[row]:starts[row + 1]].tolist() == expected, node_id
 
 
 def test_cosines_through_distinct_vectors_equal_the_plain_product(peter_index):

@@ -12,7 +12,8 @@ from kgcore.index.pipeline import Job, index_files
 from kgcore.index.recovery import linked_folder
 from kgcore.index.store import Store
 from kgcore.query import fused, lesegr
-from kgcore.query.baselines import bm25_tokens, sentence_bm25
+from kgcore.query.baselines import bm25_tokens, sentence_bm25, sentence_tokens
+from kgcore.query.bm25 import SparseBM25
 from kgcore.query.engine import QueryEngine
 from paths import PETER_ID
 
@@ -118,6 +119,23 @@ def test_the_sparse_signal_reads_the_words_coreference_adds(peter_index, monkeyp
     assert (expanded[rows] > 0).all() and (sentence_bm25(peter_index, ["peter"])[rows] == 0).all()
     monkeypatch.setattr(lesegr, "EXPANDED", False)
     assert (lesegr.sentence_sparse(peter_index, ["peter"])[rows] == 0).all()
+
+
+def test_models_built_from_shared_tokens_equal_tokenising_each_text(peter_index):
+    """The sentence and chunk BM25 models reuse each sentence's tokens: the same documents as tokenising the
+    sentence (and the chunk's joined text) itself."""
+    tokens = sentence_tokens(peter_index)
+    sentences = peter_index.sentences
+    assert tokens.written == [bm25_tokens(s.normalized) for s in sentences]
+    expected = [lesegr.expanded_tokens(s.normalized, s.resolved or "") for s in sentences]
+    assert [lesegr._expanded(own, tokens.resolved[i]) for i, own in enumerate(tokens.written)] == expected
+    assert any(tokens.resolved[i] - set(own) for i, own in enumerate(tokens.written))  # coreference adds words
+    spans = context_graph(peter_index).chunk_spans
+    chunk_model = lesegr._chunk_bm25(peter_index, context_graph(peter_index))
+    joined = [lesegr.expanded_tokens(" ".join(s.normalized for s in sentences[lo:hi]),
+                                     " ".join(s.resolved or "" for s in sentences[lo:hi])) or ["_"] for lo, hi in spans]
+    reference = SparseBM25(joined)
+    assert chunk_model.vocabulary == reference.vocabulary and (chunk_model.matrix != reference.matrix).nnz == 0
 
 
 def test_lesegr_respects_the_document_scope(tmp_path):

@@ -152,6 +152,26 @@ def test_cli_ask_starts_from_the_apps_word_budget(peter_store, capsys, monkeypat
     assert "KGCORE_BUDGET_WORDS" in capsys.readouterr().err
 
 
+def test_prepare_builds_what_the_first_question_would(peter_store):
+    """After ``prepare`` a question with the same options builds nothing: the index, its retrieval structures and
+    the support calibration are all in place (the app prepares a collection while the analyst types)."""
+    engine = QueryEngine(peter_store)
+    options = RetrievalOptions(budget_words=1000)
+    seconds = engine.prepare(PETER_ID, options)
+    assert set(seconds) == {"load", "retrieve", "answer"}
+    index = engine.index(PETER_ID)
+    built, attributes = set(index.cache.keys()), set(vars(index))
+    assert any("calibration" in key.name for key in built), built
+    result, answer = engine.ask(PETER_ID, "Where did Peter lose his shoes?", options)
+    assert "cabbages" in answer.text
+    assert set(index.cache.keys()) == built and set(vars(index)) == attributes
+    assert engine.index(PETER_ID) is index  # not loaded again
+    cold = QueryEngine(peter_store)
+    cold.ask(PETER_ID, "Where did Peter lose his shoes?", options)
+    assert set(cold.index(PETER_ID).cache.keys()) - built == set()  # the probe built at least what a question does
+    assert len(set(cold.index(PETER_ID).cache.keys())) > 3
+
+
 def test_cli_batch_jsonl(peter_store, tmp_path, capsys):
     questions = tmp_path / "q.csv"
     questions.write_text(
