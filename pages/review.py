@@ -298,24 +298,32 @@ def main() -> None:
     record_ids = {r.id for r in records}
     labels = [lb for lb in db.list_labels(**label_filters) if lb.record_id in record_ids]
     st.caption(f"{len(records)} of {len(everything)} record(s), {len(labels)} label(s) match the filters.")
-    t_records, t_charts, t_errors, t_agree, t_people, t_io = st.tabs(
-        ["Records", "Charts", "Error analysis", "Agreement", "Reviewers", "Import / export"])
-    with t_records:
-        st.dataframe(records_frame(records, labels), hide_index=True, key="review.records")
-        st.dataframe(labels_frame(labels, {r.id: r for r in records}), hide_index=True, key="review.labels")
-        if records:
-            record_detail(db, records, author)
-    with t_charts:
-        counted, adjudicated = effective_labels(labels)
-        charts(labels_frame(counted, {r.id: r for r in records}), len(adjudicated))
-    with t_errors, reported("Error analysis"):
-        analysis(db, chosen)
-    with t_agree, reported("Agreement"):
-        agreement(db, chosen)
-    with t_people:
-        reviewers(db, author)
-    with t_io:
-        import_export(db, chosen)
+    views = {
+        "Records": lambda: records_tab(db, records, labels, author),
+        "Charts": lambda: charts_tab(records, labels),
+        "Error analysis": lambda: analysis(db, chosen),
+        "Agreement": lambda: agreement(db, chosen),
+        "Reviewers": lambda: reviewers(db, author),
+        "Import / export": lambda: import_export(db, chosen),
+    }
+    # Only the open tab runs (named by the ``tab`` query parameter): labelling a record must not recompute the
+    # agreement's bootstrap (1,000 resamples by default) and every chart of the whole database.
+    for (name, view), tab in zip(views.items(), st.tabs(list(views), key="tab", bind="query-params")):
+        if tab.open:
+            with tab, reported(name):
+                view()
+
+
+def records_tab(db: AuditDB, records: list, labels: list, author: str | None) -> None:
+    st.dataframe(records_frame(records, labels), hide_index=True, key="review.records")
+    st.dataframe(labels_frame(labels, {r.id: r for r in records}), hide_index=True, key="review.labels")
+    if records:
+        record_detail(db, records, author)
+
+
+def charts_tab(records: list, labels: list) -> None:
+    counted, adjudicated = effective_labels(labels)
+    charts(labels_frame(counted, {r.id: r for r in records}), len(adjudicated))
 
 
 ensure_app_navigation()

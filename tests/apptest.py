@@ -27,6 +27,14 @@ def app(page: str = "pages/library.py", **query) -> AppTest:
     return at
 
 
+def open_tab(at: AppTest, name: str) -> AppTest:
+    """``at`` after opening the page's tab ``name`` (pages run only the open tab; its name is the ``tab`` key and
+    query parameter, which the URL keeps)."""
+    at.query_params["tab"] = name
+    at.session_state["tab"] = name
+    return at.run()
+
+
 def errors(at: AppTest) -> list[str]:
     return [e.value for e in at.error]
 

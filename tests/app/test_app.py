@@ -13,7 +13,7 @@ import threading
 import time
 
 import pytest
-from apptest import app, errors, html_of, table
+from apptest import app, errors, html_of, open_tab, table
 from streamlit.testing.v1 import AppTest
 
 from kgcore.index.store import Store
@@ -308,9 +308,12 @@ def test_explorer_searches_and_draws_a_neighbourhood(sample_store, pie_id):
     assert not at.exception and not errors(at)
     html = html_of(at)
     assert "Neighbourhood of" in html and f">{pie_id}</a>" in html
-    assert {b.label for b in at.get("download_button")} >= {"Download JSON (node-link)", "Download GraphML"}
+    assert not at.get("download_button")  # only the open tab runs
     at.text_input(key="explorer.query").input("zzzz-no-such-node").run()
     assert any("No node" in w.value for w in at.warning)
+    open_tab(at, "Download")
+    assert not at.exception and "Neighbourhood of" not in html_of(at)
+    assert {b.label for b in at.get("download_button")} >= {"Download JSON (node-link)", "Download GraphML"}
 
 
 UNNAMED_NARRATOR = """I walked to the old gate in the morning. I saw the porter near the wall.

@@ -7,7 +7,7 @@ The end-to-end run with a real OpenID Connect provider and Chromium is ``test_br
 from __future__ import annotations
 
 import pytest
-from apptest import TIMEOUT
+from apptest import TIMEOUT, open_tab
 from auditkit import add_records
 from streamlit.testing.v1 import AppTest
 
@@ -103,7 +103,7 @@ def test_importing_labels_needs_the_maintainer_role(shelf, tmp_path):
     source.add_label(add_records(source, 1)[0], "II", author="Cy")
     export = csv_text(source).encode()
     for user, allowed in ((BOB, False), (ADA, True)):
-        at = signed(user, "pages/review.py")
+        at = open_tab(signed(user, "pages/review.py"), "Import / export")
         at.file_uploader(key="review.import.file").set_value(("audit.csv", export, "text/csv")).run()
         click(at, "Import")
         labels = AuditDB.for_store(shelf).list_labels()

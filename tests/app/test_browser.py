@@ -222,6 +222,10 @@ def test_index_the_sample_then_ask(server, browser_page):
     expect(page.get_by_text("Neighbourhood of pie")).to_be_visible(timeout=60_000)
     expect(page.frame_locator('iframe[title="Neighbourhood graph"]').locator("#graph canvas")).to_be_visible()
     shot(page, "explorer", 1500)
+    # Only the open tab runs: the communities are found when their tab is opened, which the URL then names.
+    page.get_by_role("tab", name="Communities").click()
+    expect(page.get_by_text("top-level communities")).to_be_visible(timeout=180_000)
+    assert "tab=Communities" in page.url
     assert not browser_page.outside_requests, browser_page.outside_requests
     print(f"browser timings: {timings}")
 

@@ -12,7 +12,7 @@ import re
 import shutil
 
 import pytest
-from apptest import app, errors, html_of, table
+from apptest import app, errors, html_of, open_tab, table
 from pdfs import pdf_with_text
 from streamlit.testing.v1 import AppTest
 
@@ -160,12 +160,13 @@ def test_source_view_of_a_pdf_sentence_shows_its_page(shelf):
 def test_shared_entities_in_the_explorer(shelf):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("KGCORE_STORE", str(shelf["root"]))
-        at = app("pages/explorer.py", doc=SHELF)
+        at = app("pages/explorer.py", doc=SHELF, tab="Shared entities")
         assert not at.exception and not errors(at), errors(at)
         shared = table(at, "entity")
         peter = shared.set_index("entity").loc["Peter"]
         assert peter["documents"] == "rabbit, pan, garden" and peter["in documents"] == 3
         assert len(shared) == shelf["store"].manifest(SHELF).counts.shared_entities
+        open_tab(at, "Neighbourhood")
         assert at.radio(key="explorer.colour").value == "document"
         at.text_input(key="explorer.query").input("Peter").run()
     assert not at.exception and not errors(at)

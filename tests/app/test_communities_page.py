@@ -30,7 +30,7 @@ def html_blocks(at) -> str:
 
 def test_explorer_shows_the_hierarchy_and_a_chosen_community(peter):
     index, ci = peter
-    at = ok(app("pages/explorer.py", doc=PETER_ID))
+    at = ok(app("pages/explorer.py", doc=PETER_ID, tab="Communities"))
     [chart] = [c for c in at.get("plotly_chart") if "treemap" in c.proto.spec]
     top = treemap_data(ci)["ids"]
     assert all(f'"{cid}"' in chart.proto.spec for cid in top[:3])
@@ -53,7 +53,7 @@ def test_explorer_shows_the_hierarchy_and_a_chosen_community(peter):
 
 def test_explorer_offers_the_collection_overview(peter):
     index, ci = peter
-    at = ok(app("pages/explorer.py", doc=PETER_ID))
+    at = ok(app("pages/explorer.py", doc=PETER_ID, tab="Communities"))
     [button] = [b for b in at.get("download_button") if "overview" in b.proto.label]
     assert button.proto.label == "Download the collection overview (markdown)"
     levels = table(at, "level", "communities", "modularity")
@@ -100,7 +100,7 @@ def test_explorer_says_when_a_collection_has_no_communities(tmp_path, monkeypatc
     store = Store(tmp_path)
     index_files([Job("tiny.txt", data=b"It rained.")], store, "tiny", workers=1)
     monkeypatch.setenv("KGCORE_STORE", str(tmp_path))
-    at = ok(app("pages/explorer.py", doc="tiny"))
+    at = ok(app("pages/explorer.py", doc="tiny", tab="Communities"))
     assert any(i.value.startswith("No communities: no entity of this collection is linked to another")
                for i in at.info)
     assert not [s for s in at.selectbox if s.key == "explorer.community"]

@@ -125,7 +125,7 @@ def test_the_graph_score_ranking_has_no_breakdown(peter):
 def test_explorer_draws_a_sentences_contextual_neighbourhood(peter):
     (row,) = [r for r, s in enumerate(peter.sentences) if "put in a pie" in s.original]
     sid = peter.sentences[row].id
-    at = ok(app("pages/explorer.py", doc=PETER_ID))
+    at = ok(app("pages/explorer.py", doc=PETER_ID, tab="Context graph"))
     at.text_input(key="explorer.context.query").input("put in a pie").run()
     ok(at)
     assert at.selectbox(key="explorer.context.sentence.put in a pie").value == row
@@ -143,7 +143,7 @@ def test_explorer_draws_a_sentences_contextual_neighbourhood(peter):
 
 
 def test_explorer_says_a_single_document_has_no_citation_graph(peter):
-    at = ok(app("pages/explorer.py", doc=PETER_ID))
+    at = ok(app("pages/explorer.py", doc=PETER_ID, tab="Citations"))
     assert any("This collection has one document: there is no citation graph" in i.value for i in at.info)
 
 
@@ -155,7 +155,7 @@ def test_citation_view_of_documents_that_cite_nothing(tmp_path, monkeypatch):
     (outcome,) = index_files([Job(n, data=t.encode()) for n, t in texts.items()], store, "shelf", workers=1)
     assert not outcome.failed
     monkeypatch.setenv("KGCORE_STORE", str(tmp_path))
-    at = ok(app("pages/explorer.py", doc="shelf"))
+    at = ok(app("pages/explorer.py", doc="shelf", tab="Citations"))
     assert any(i.value.startswith("No document of this collection cites another document of it") for i in at.info)
     assert any("**Citation graph**: 2 documents, 0 citing pair(s)" in m.value for m in at.markdown)
     assert not [s for s in at.selectbox if s.key == "explorer.citations.pair"]
@@ -179,7 +179,7 @@ def test_citation_view_draws_who_cites_whom_and_lists_the_citing_sentences(citin
     index = citing_papers
     (citation,) = document_citations(index, context_graph(index))
     assert (citation.citing, citation.cited) == ("citing", "dpr")
-    at = ok(app("pages/explorer.py", doc="papers"))
+    at = ok(app("pages/explorer.py", doc="papers", tab="Citations"))
     assert any("**Citation graph**: 2 documents, 1 citing pair(s)" in m.value for m in at.markdown)
     rows = table(at, "citing sentences")
     assert rows.to_dict("records") == [{"citing": "citing", "cited": "dpr", "citing sentences": len(citation.rows)}]

@@ -191,7 +191,7 @@ def test_ask_badges_roles_and_citations(papers):
 
 # -- Graph explorer: who cites… ---------------------------------------------------------------------------------
 def test_who_cites_finds_the_lewis_paper(papers):
-    at = ok(app("pages/explorer.py", doc=PAPERS))
+    at = ok(app("pages/explorer.py", doc=PAPERS, tab="Who cites…"))
     at.text_input(key="explorer.cites").input("retrieval augmented generation").run()
     ok(at)
     assert any("**2 document(s) cite a work matching “retrieval augmented generation”**" == m.value

@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from apptest import open_tab
 from streamlit.testing.v1 import AppTest
 
 from kgcore.audit import AuditDB
@@ -71,7 +72,10 @@ def test_records_labels_charts_and_agreement(labelled):
     assert sorted(records["id"]) == sorted([first, second])
     assert sorted(records["method"]) == ["bm25", "groundedkg"]
     assert len(labels) == 4 and set(labels["author"]) == {"Ada", "Bob"}
-    assert len(at.get("plotly_chart")) == 5  # four label charts and the error analysis
+    assert not at.get("plotly_chart") and not at.metric  # only the open tab (Records) runs
+    assert len(open_tab(at, "Charts").get("plotly_chart")) == 4  # the four label charts
+    assert len(open_tab(at, "Error analysis").get("plotly_chart")) == 1
+    open_tab(at, "Agreement")
     # Ada/Bob agree on record 1 (II/II) and not on record 2 (correct/III):
     # kappa: po = 1/2, pe = 1/2·1/2 (II) = 1/4, kappa = (1/2 - 1/4) / (3/4) = 1/3;
     # alpha: o(II,II) = 2, o(correct,III) = o(III,correct) = 1, n = 4: D_o = 1/2, D_e = 10/12, alpha = 0.4.
@@ -81,12 +85,12 @@ def test_records_labels_charts_and_agreement(labelled):
     assert pairs["Cohen's kappa"].tolist() == [pytest.approx(1 / 3)] and pairs["records both rated"].tolist() == [2]
     # Filtering by label type narrows the table to the matching record.
     at.multiselect(key="review.f.type").set_value(["correct"]).run()
-    assert list(at.dataframe[0].value["id"]) == [second]
+    assert list(open_tab(at, "Records").dataframe[0].value["id"]) == [second]
 
 
 def test_error_analysis_drills_down_to_the_records(labelled):
     db, first, second = labelled
-    at = review()
+    at = open_tab(review(), "Error analysis")
     table = next(d.value for d in at.dataframe if "gold-not-in-document" in d.value.columns)
     # record 1: II (both); record 2: Ada correct, Bob III -> earliest failing stage III, disputed
     assert {r["method"]: (r["II"], r["III"], r["records"]) for r in table.to_dict("records")} == {

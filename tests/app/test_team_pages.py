@@ -5,7 +5,7 @@ SQLite audit database in a temporary store, or a PostgreSQL one named by ``KGCOR
 from __future__ import annotations
 
 import pytest
-from apptest import errors, table
+from apptest import errors, open_tab, table
 from auditkit import add_records
 from streamlit.testing.v1 import AppTest
 
@@ -179,7 +179,7 @@ def test_agreement_per_stage_and_merging_spellings(db):
         for record, stage in zip(ids, stages):
             submit(db, "q", record, who, [stage])
     db.add_label(ids[0], "II", author="Bob.")  # a second spelling of Bob
-    at = page("review", reviewer="Ada")
+    at = open_tab(page("review", reviewer="Ada"), "Agreement")
     assert not errors(at), errors(at)
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Reviewers"] == "4" and metrics["Records rated by two or more"] == "4"
@@ -192,7 +192,7 @@ def test_agreement_per_stage_and_merging_spellings(db):
         "gold not in document", "Krippendorff's alpha"]  # NaN: nobody used it
     pairs = table(at, "reviewer A", "Cohen's kappa")
     assert len(pairs) == 6 and set(pairs.columns) >= {"Cohen's kappa", "95 % CI", "records both rated"}
-    merges = table(at, "keep", "merge")
+    merges = table(open_tab(at, "Reviewers"), "keep", "merge")
     assert merges.values.tolist() == [["Bob", "Bob.", 1]]
     assert len(db.labels_for(ids[0])) == 4  # shown, not applied
     at.button(key="review.merge.0").click().run()
