@@ -7,7 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from kgcore.index.entities import EntityGroup, entity_groups
-from kgcore.index.entities.describe import entity_descriptions
+from kgcore.index.entities.describe import DESCRIPTIONS, entity_description
 from kgcore.index.entities.overview import collection_overview, entity_links, joining_sentence, overview_markdown
 from kgcore.index.store import Index
 from kgcore.query.qakg import qa_pairs_graph
@@ -72,10 +72,12 @@ def entity_view(doc_id: str, index: Index, g: EntityGroup) -> None:
     text_of = lambda sid: index.sentence(sid).original if index.has_sentence(sid) else ""  # noqa: E731
     st.markdown(header_html(g), unsafe_allow_html=True)
     st.markdown("**Description**")
-    with st.spinner("Describing the collection's entities (once per collection version)…"):
-        found = entity_descriptions(index, engine.embedder, engine.settings)
-    st.markdown(description_html(found.of(g.entity_id), doc_id, text_of), unsafe_allow_html=True)
-    st.caption(descriptions_caption(found.built, found.reused, found.loaded, found.seconds))
+    description = entity_description(index, g, engine.embedder, engine.settings)
+    st.markdown(description_html(description, doc_id, text_of), unsafe_allow_html=True)
+    found = index.cache.peek(DESCRIPTIONS)
+    st.caption(descriptions_caption(found.built, found.reused, found.loaded, found.seconds) if found is not None
+               else "Described on its own; the collection's descriptions are built in full when the entities "
+                    "method or the overview first needs them.")
     c_alias, c_docs = st.columns(2)
     c_alias.markdown("**Aliases** (the rule that merged each)")
     c_alias.dataframe(aliases_table(g), hide_index=True)

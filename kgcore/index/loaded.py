@@ -62,6 +62,10 @@ class IndexCache:
         """The value under ``key``, built by ``build()`` on first use."""
         return once(self._values, key, build, self._building(key))
 
+    def peek(self, key: CacheKey[T]) -> T | None:
+        """The value under ``key`` when built, else None (nothing is built)."""
+        return self._values.get(key)
+
     def keys(self) -> list[CacheKey[Any]]:
         """The keys built so far."""
         return list(self._values)

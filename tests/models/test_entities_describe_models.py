@@ -12,7 +12,14 @@ from kgcore.core.chat import ChatClient
 from kgcore.core.settings import Settings
 from kgcore.index.entities import describe as describe_mod
 from kgcore.index.entities import entity_groups
-from kgcore.index.entities.describe import EXTRACTIVE, LLM, describe, entity_descriptions, grounding_hash
+from kgcore.index.entities.describe import (
+    EXTRACTIVE,
+    LLM,
+    describe,
+    entity_description,
+    entity_descriptions,
+    grounding_hash,
+)
 from kgcore.index.pipeline import Job, index_files, remove_documents
 from kgcore.index.recovery import linked_folder
 from kgcore.index.store import Store
@@ -78,6 +85,24 @@ def test_descriptions_are_stored_with_the_index_and_read_back(store, engine, mon
     monkeypatch.undo()
     fewer = entity_descriptions(store.load("harbour"), engine.embedder, Settings(entity_min_grounding=5))
     assert fewer.loaded == 0 and set(fewer.entity_ids) == {"marta vell"}
+
+
+def test_one_entity_is_described_alone_as_the_full_build_describes_it(tmp_path, engine):
+    """The Entity page describes its one entity without building (and encoding) every entity's description."""
+    store = Store(tmp_path)
+    index_files([_job("light.txt", LIGHT), _job("council.txt", COUNCIL)], store, "harbour", workers=1)
+    index = store.load("harbour")
+    stored = index.path / linked_folder(index.manifest.generation) / describe_mod.STORED
+    groups = [g for g in entity_groups(index) if len(g.grounded_texts) >= 3]
+    alone = {g.entity_id: entity_description(index, g, engine.embedder, SETTINGS) for g in groups}
+    assert not stored.exists() and index.cache.peek(describe_mod.DESCRIPTIONS) is None
+    rare = next(g for g in entity_groups(index) if len(g.grounded_texts) < 3)
+    assert entity_description(index, rare, engine.embedder, SETTINGS) is None
+    full = entity_descriptions(store.load("harbour"), engine.embedder, SETTINGS)
+    assert alone == {d.entity_id: d for d in full.descriptions} and stored.exists()
+    again = store.load("harbour")  # once stored, a page reads the collection's descriptions
+    assert entity_description(again, groups[0], engine.embedder, SETTINGS) == full.of(groups[0].entity_id)
+    assert again.cache.peek(describe_mod.DESCRIPTIONS).loaded == len(full.descriptions)
 
 
 def test_adding_and_removing_a_document_redescribes_only_changed_entities(tmp_path, engine):

@@ -64,3 +64,19 @@ def check_description(text: str, allowed: set[str]) -> tuple[list[DescriptionSen
         out.append(DescriptionSentence(" ".join(_CITE.sub("", sentence).split()).replace(" .", "."),
                                        tuple(dict.fromkeys(cites))))
     return out, ""
+
+
+def llm_prompt(name: str, lines: list[tuple[str, str]], rejected: str = "") -> str:
+    """The request for an abstractive description of ``name`` from its grounding ``(id, text)`` lines.
+
+    >>> print(llm_prompt("RAG", [("p/text_0-1", "RAG retrieves passages.")]))  # doctest: +ELLIPSIS
+    Describe "RAG" in one to three short sentences, using only the numbered sentences below. ...
+    [p/text_0-1] RAG retrieves passages.
+    <BLANKLINE>
+    Description:
+    """
+    again = f"\nYour previous description was rejected: {rejected}. Cite only the ids listed.\n" if rejected else ""
+    listed = "\n".join(f"[{sid}] {text}" for sid, text in lines)
+    return (f'Describe "{name}" in one to three short sentences, using only the numbered sentences below. '
+            "End every sentence with the ids of the sentences it is based on in square brackets, e.g. "
+            f"[{lines[0][0] if lines else 'doc/text_0-1'}].\n{again}\n{listed}\n\nDescription:")

@@ -38,7 +38,7 @@ from kgcore.core.errors import GenerationError, ModelUnavailableError
 from kgcore.core.settings import Settings
 from kgcore.core.types import RETRIEVABLE
 from kgcore.index.embed import Embedder
-from kgcore.index.entities.cited import DescriptionSentence, check_description
+from kgcore.index.entities.cited import DescriptionSentence, check_description, llm_prompt
 from kgcore.index.entities.decisions import HUMAN_FILE
 from kgcore.index.entities.model import EntityGroup, entity_groups
 from kgcore.index.loaded import ENTITIES, CacheKey, Index
@@ -157,19 +157,40 @@ def described_stamp(index: Index) -> str:
     return f"{index.manifest.stamp}+{decisions}"
 
 
+def entity_description(index: Index, group: EntityGroup, embedder: Embedder, settings: Settings | None = None
+                       ) -> Description | None:
+    """``group``'s description, for a page that shows one entity: from the collection's descriptions when they
+    are built or stored, else described alone (the same description the full build gives it, without encoding
+    every entity's: that takes about 200 s on the 40 ObliQA documents).  None below the grounding threshold."""
+    settings = settings or Settings.from_env()
+    if len(group.grounded_texts) < settings.entity_min_grounding:
+        return None
+    found = index.cache.peek(DESCRIPTIONS)
+    if found is None and (stored := _read_stored(index, embedder, settings)) is not None:
+        found = index.cache.get(DESCRIPTIONS, lambda: stored)
+    if found is not None:
+        return found.of(group.entity_id)
+    key = CacheKey[Description](f"entity-description:{group.entity_id}", group=ENTITIES)
+    return index.cache.get(key, lambda: describe(index, group, grounding_hash(index, group), _chat(settings)))
+
+
+def _read_stored(index: Index, embedder: Embedder, settings: Settings) -> EntityDescriptions | None:
+    """This version's stored descriptions, when there are any made as ``settings`` would make them."""
+    if index.manifest.format <= 1:
+        return None
+    found = read(index.path / linked_folder(index.manifest.generation) / STORED, signature(embedder, settings),
+                 described_stamp(index))
+    return None if found is None else EntityDescriptions(found[0], found[1], loaded=len(found[0]))
+
+
 def _stored(index: Index, embedder: Embedder, settings: Settings) -> EntityDescriptions:
-    sig = signature(embedder, settings)
+    stored = _read_stored(index, embedder, settings)
+    if stored is not None:
+        return stored
     folder = index.path / linked_folder(index.manifest.generation) if index.manifest.format > 1 else None
-    stamp = described_stamp(index)
-    if folder is not None:
-        found = read(folder / STORED, sig, stamp)
-        if found is not None:
-            descriptions, vectors = found
-            return EntityDescriptions(descriptions, vectors, loaded=len(descriptions))
-    previous = _previous(index, sig) if folder is not None else {}
-    out = build(index, embedder, settings, previous)
+    out = build(index, embedder, settings, _previous(index, signature(embedder, settings)) if folder else {})
     if folder is not None and folder.is_dir():
-        write(out, folder / STORED, sig, stamp)
+        write(out, folder / STORED, signature(embedder, settings), described_stamp(index))
     return out
 
 
@@ -339,22 +360,6 @@ def _chat(settings: Settings) -> Any:
     except ModelUnavailableError as exc:
         log.warning("entity descriptions stay extractive: %s", exc)
         return None
-
-
-def llm_prompt(name: str, lines: list[tuple[str, str]], rejected: str = "") -> str:
-    """The request for an abstractive description of ``name`` from its grounding ``(id, text)`` lines.
-
-    >>> print(llm_prompt("RAG", [("p/text_0-1", "RAG retrieves passages.")]))  # doctest: +ELLIPSIS
-    Describe "RAG" in one to three short sentences, using only the numbered sentences below. ...
-    [p/text_0-1] RAG retrieves passages.
-    <BLANKLINE>
-    Description:
-    """
-    again = f"\nYour previous description was rejected: {rejected}. Cite only the ids listed.\n" if rejected else ""
-    listed = "\n".join(f"[{sid}] {text}" for sid, text in lines)
-    return (f'Describe "{name}" in one to three short sentences, using only the numbered sentences below. '
-            "End every sentence with the ids of the sentences it is based on in square brackets, e.g. "
-            f"[{lines[0][0] if lines else 'doc/text_0-1'}].\n{again}\n{listed}\n\nDescription:")
 
 
 def write(found: EntityDescriptions, file: Path, sig: str, stamp: str) -> None:
