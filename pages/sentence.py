@@ -11,7 +11,7 @@ from kgcore.core.types import TABLE, Frame, Sentence
 from kgcore.index.parse import compare_parses
 from kgcore.index.source import Passage, page_regions, passage, render_page, sentence_boxes
 from kgcore.index.store import Index
-from kgcore.query.qakg import qa_pairs_graph
+from kgcore.query.qakg.graph import sentence_pairs
 from ui import resources
 from ui.boot import ensure_app_navigation
 from ui.cites_view import citations_html
@@ -204,9 +204,8 @@ def show_graph(index: Index, sid: str) -> None:
 
 def show_qa_pairs(index: Index, sentence: Sentence, analysis: dict) -> None:
     """The question–answer pairs qa-kg generated from this sentence, under the SRL frame each was asked from."""
-    with st.spinner("Reading the collection's QA pairs (generated from the stored frames on first use)…"):
-        graph = qa_pairs_graph(index)
-    pairs = [graph.pairs[i] for i in graph.by_sentence.get(sentence.id, ())]
+    with st.spinner("Reading the document's QA pairs (generated from the stored frames on first use)…"):
+        pairs = sentence_pairs(index, sentence.id)
     frames = [Frame.from_dict(f) for f in analysis.get("frames") or ()]
     st.caption(md_escape(sentence_pairs_caption(len(pairs), len(frames), sentence.role)))
     st.markdown(sentence_pairs_html(frame_groups(pairs, frames)), unsafe_allow_html=True)

@@ -279,3 +279,30 @@ def test_what_happened_to_x_is_answered_from_a_sentence_about_x(garden):
     answer = QAKGGenerator(embedder=garden.embedder).generate("What happened to the rabbits' father?", context)
     assert answer.citations[0].sentence_ids == ["s1"]
     assert all(a["sentence_ids"] == ["s1"] for a in answer.short_answers)
+
+
+def test_one_sentences_pairs_are_generated_from_its_document_alone(tmp_path, monkeypatch):
+    """The Sentence page's pairs: the sentence's document's pairs only, the same pairs (in the same order) the
+    whole collection's view holds, and that document is not generated again when the view is built."""
+    from kgcore.index.pipeline import Job, index_files
+    from kgcore.index.qa import FrameQAGenerator
+    from kgcore.index.store import Store
+    from kgcore.query.qakg import qa_pairs_graph
+    from kgcore.query.qakg.graph import sentence_pairs
+
+    harbour = ("Marta Vell kept the lighthouse on Gull Rock. She lit the great lamp every evening. "
+               "The Harbour Council gave Marta Vell a silver medal for her courage.")
+    store = Store(tmp_path)
+    index_files([Job("garden.txt", data=GARDEN.encode()), Job("harbour.txt", data=harbour.encode())], store, "two",
+                workers=1)
+    calls: list[int] = []
+    generate = FrameQAGenerator.generate
+    monkeypatch.setattr(FrameQAGenerator, "generate", lambda self, s, *a: calls.append(len(s)) or generate(self, s, *a))
+    index = store.load("two")
+    medal = next(s for s in index.sentences if "silver medal" in s.original)
+    alone = sentence_pairs(index, medal.id)
+    assert alone and len(calls) == 1 and calls[0] == sum(s.doc_id == "harbour" for s in index.sentences)
+    whole = qa_pairs_graph(index)
+    assert len(calls) == 2  # the garden's, now; the harbour's was kept
+    assert [p.id for p in alone] == [whole.pairs[i].id for i in whole.by_sentence[medal.id]]
+    assert sentence_pairs(index, medal.id) == alone  # read from the built view now

@@ -126,14 +126,35 @@ def document_pairs(index: Index) -> dict[str, tuple[QATable | None, list[QAPair]
     """Per document of ``index`` (in manifest order): its stored QA table or None, its pairs (stored, or generated
     from its stored frames) and the seconds that took; built once and kept in ``index.cache``."""
     def build() -> dict[str, tuple[QATable | None, list[QAPair], float]]:
-        out = {}
-        for entry in index.manifest.documents:
-            start = time.perf_counter()
-            table, pairs = _stored_or_generated(index, entry.doc_id)
-            out[entry.doc_id] = (table, pairs, time.perf_counter() - start)
-        return out
+        return {entry.doc_id: one_document_pairs(index, entry.doc_id) for entry in index.manifest.documents}
 
     return index.cache.get(DOCUMENT_PAIRS, build)
+
+
+def one_document_pairs(index: Index, doc_id: str) -> tuple[QATable | None, list[QAPair], float]:
+    """One document's entry of :func:`document_pairs`, without generating the other documents' pairs when they
+    are not built yet (each is built once either way)."""
+    whole = index.cache.peek(DOCUMENT_PAIRS)
+    if whole is not None:
+        return whole[doc_id]
+
+    def build() -> tuple[QATable | None, list[QAPair], float]:
+        start = time.perf_counter()
+        table, pairs = _stored_or_generated(index, doc_id)
+        return table, pairs, time.perf_counter() - start
+
+    return index.cache.get(CacheKey(f"qa-document-pairs:{doc_id}"), build)
+
+
+def sentence_pairs(index: Index, sentence_id: str) -> list[QAPair]:
+    """The pairs generated from one sentence, in their order in :func:`qa_pairs_graph`: read from it when built,
+    else from the sentence's document alone (the Sentence page on the 40 ObliQA documents otherwise generated
+    every document's pairs first, about 16 s)."""
+    graph = index.cache.peek(QA_PAIRS)
+    if graph is not None:
+        return [graph.pairs[i] for i in graph.by_sentence.get(sentence_id, ())]
+    doc_id = index.sentence(sentence_id).doc_id or index.manifest.doc_ids[0]
+    return [p for p in one_document_pairs(index, doc_id)[1] if p.sentence_id == sentence_id]
 
 
 def _stored_or_generated(index: Index, doc_id: str) -> tuple[QATable | None, list[QAPair]]:
