@@ -10,7 +10,7 @@ from kgcore.index.entities import EntityGroup, entity_groups
 from kgcore.index.entities.describe import DESCRIPTIONS, entity_description
 from kgcore.index.entities.overview import collection_overview, entity_links, joining_sentence, overview_markdown
 from kgcore.index.store import Index
-from kgcore.query.qakg import qa_pairs_graph
+from kgcore.query.qakg.graph import grounding_pairs_graph
 from ui import resources
 from ui.boot import ensure_app_navigation
 from ui.entity_view import (
@@ -94,8 +94,8 @@ def entity_view(doc_id: str, index: Index, g: EntityGroup) -> None:
 def qa_pairs_section(doc_id: str, index: Index, g: EntityGroup) -> None:
     """The generated question–answer pairs whose question or answer mentions the entity (via the QA graph's links)."""
     st.markdown("**QA pairs about this entity** (generated questions whose question or answer mentions it)")
-    with st.spinner("Reading the collection's QA pairs (generated from the stored frames on first use)…"):
-        graph = qa_pairs_graph(index)
+    with st.spinner("Reading the QA pairs of its documents (generated from the stored frames on first use)…"):
+        graph = grounding_pairs_graph(index, g.grounded_texts)
     rows = [(graph.pairs[i], side) for i, side in entity_pairs(graph, g.node_ids)]
     terms = list(dict.fromkeys([g.name, *(a.name for a in g.aliases)]))
     st.caption(md_escape(entity_pairs_caption(len(rows), MAX_ENTITY_PAIRS)))

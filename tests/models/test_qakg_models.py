@@ -306,3 +306,33 @@ def test_one_sentences_pairs_are_generated_from_its_document_alone(tmp_path, mon
     assert len(calls) == 2  # the garden's, now; the harbour's was kept
     assert [p.id for p in alone] == [whole.pairs[i].id for i in whole.by_sentence[medal.id]]
     assert sentence_pairs(index, medal.id) == alone  # read from the built view now
+
+
+def test_an_entitys_pairs_come_from_its_grounding_documents_alone(tmp_path):
+    """The Entity page's pairs: generated for the documents the entity is grounded in, the same pairs the whole
+    collection's view lists for it."""
+    from kgcore.index.entities import entity_groups
+    from kgcore.index.pipeline import Job, index_files
+    from kgcore.index.store import Store
+    from kgcore.query.qakg import qa_pairs_graph
+    from kgcore.query.qakg.graph import DOCUMENT_PAIRS, grounding_pairs_graph
+    from ui.qa_view import entity_pairs
+
+    texts = {"garden.txt": GARDEN,
+             "harbour.txt": "Marta Vell kept the lighthouse on Gull Rock. She lit the great lamp every evening. "
+                            "Peter visited Marta Vell at the lighthouse. The Harbour Council gave Marta Vell a medal.",
+             "mill.txt": "The miller ground the corn at the old mill. His daughter sold the flour at the market."}
+    store = Store(tmp_path)
+    index_files([Job(name, data=text.encode()) for name, text in texts.items()], store, "three", workers=1)
+    whole = qa_pairs_graph(store.load("three"))
+    index = store.load("three")
+    checked = 0
+    for group in entity_groups(index):
+        part = grounding_pairs_graph(index, group.grounded_texts)
+        found = [part.pairs[i].id for i, _ in entity_pairs(part, group.node_ids)]
+        assert found == [whole.pairs[i].id for i, _ in entity_pairs(whole, group.node_ids)], group.name
+        checked += bool(found)
+    assert checked >= 3 and index.cache.peek(DOCUMENT_PAIRS) is None  # never every document at once
+    marta = next(g for g in entity_groups(index) if g.name == "Marta Vell")
+    assert {p.sentence_id.split("/")[0] for p in grounding_pairs_graph(index, marta.grounded_texts).pairs} == {
+        "harbour"}
