@@ -161,6 +161,8 @@ def main() -> None:
     manifest = resources.store().manifest(name)
     options, answerer, other = controls(manifest, settings)
     preparing = resources.prepare_collection(manifest, options, answerer)
+    if other:  # the compared method's structures too (its own thread; the index is loaded once)
+        resources.prepare_collection(manifest, replace(options, method=other), answerer)
     examples = resources.sample_questions() if resources.SAMPLE_DOC_ID in manifest.doc_ids else []
     cols = st.columns([4, 2, 1] if examples else [6, 1], vertical_alignment="bottom")
     question = cols[0].text_input("Question", key=QUESTION_KEY,

@@ -166,6 +166,13 @@ def test_opening_ask_prepares_the_collection_in_the_background(sample_store):
     at = ask(app("pages/ask.py"), "What did Mrs. Rabbit buy?")
     assert not at.exception and 'class="kg-answer"' in html_of(at)
     assert set(index.cache.keys()) == built
+    # Comparing with BM25 prepares its model too (the fused ranking builds only the expanded one).
+    assert "bm25" not in {key.name for key in built}
+    at.toggle(key="ask.compare").set_value(True).run()
+    at.selectbox(key="ask.other").set_value("bm25").run()
+    for thread in [t for t in threading.enumerate() if t.name == f"kgcore-prepare-{SAMPLE_ID}"]:
+        thread.join(120)
+    assert "bm25" in {key.name for key in index.cache.keys()}
 
 
 def test_selecting_a_match_highlights_it(sample_store):
