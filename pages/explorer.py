@@ -33,7 +33,7 @@ from ui.identity import reviewer_sidebar
 from ui.markup import md_escape
 from ui.state import get_state
 from ui.subgraph import MAX_NODES, neighbourhood, vis_from_graph
-from ui.widgets import pick_collection
+from ui.widgets import open_tab_only, pick_collection
 
 COLOUR_CHOICES = {"document": "Document", "type": "Node type"}
 
@@ -234,13 +234,9 @@ def main() -> None:
         "Statistics": lambda: statistics(root, doc_id, index),
         "Download": lambda: downloads(doc_id, index),
     }
-    # Only the open tab runs (its name is the ``tab`` query parameter, so a tab can be linked): building the
-    # communities of a new version of the 40-document ObliQA collection takes about 100 s, which every visit to
-    # any tab waited for while all tabs ran.
-    for (name, view), tab in zip(views.items(), st.tabs(list(views), key="tab", bind="query-params")):
-        if tab.open:
-            with tab, reported(name):
-                view()
+    # Only the open tab runs: finding the communities of a new version of the 40-document ObliQA collection takes
+    # about 100 s, which every visit to any tab waited for while all tabs ran.
+    open_tab_only(views)
 
 
 def neighbourhood_tab(doc_id: str, index: Index) -> None:

@@ -37,6 +37,7 @@ from ui.labels import METHOD_LABELS, TYPE_LABELS
 from ui.markup import md_escape
 from ui.review_view import label_charts, labels_frame, records_frame
 from ui.team_view import agreement_frame, confusion_frame, merge_frame, pairs_frame, target_label
+from ui.widgets import open_tab_only
 
 RECORD_KEY = "review.record"
 RERUN_KEY = "review.rerun"
@@ -306,12 +307,9 @@ def main() -> None:
         "Reviewers": lambda: reviewers(db, author),
         "Import / export": lambda: import_export(db, chosen),
     }
-    # Only the open tab runs (named by the ``tab`` query parameter): labelling a record must not recompute the
-    # agreement's bootstrap (1,000 resamples by default) and every chart of the whole database.
-    for (name, view), tab in zip(views.items(), st.tabs(list(views), key="tab", bind="query-params")):
-        if tab.open:
-            with tab, reported(name):
-                view()
+    # Only the open tab runs: labelling a record must not recompute the agreement's bootstrap (1,000 resamples by
+    # default) and every chart of the whole database.
+    open_tab_only(views)
 
 
 def records_tab(db: AuditDB, records: list, labels: list, author: str | None) -> None:

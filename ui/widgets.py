@@ -1,6 +1,9 @@
-"""Widgets shared by several pages: the collection selector and the documents filter."""
+"""Widgets shared by several pages: the collection selector, the documents filter and tabs that run only when
+open."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import streamlit as st
 
@@ -9,6 +12,16 @@ from kgcore.index.collection import CollectionManifest
 from . import resources
 from .errors import reported
 from .state import get_state
+
+
+def open_tab_only(views: dict[str, Callable[[], None]]) -> None:
+    """Tabs labelled by ``views``' keys, running only the open tab's view (each under :func:`reported`): Streamlit
+    otherwise runs every tab's content on every rerun.  The ``tab`` query parameter names the open tab, so a tab
+    can be linked (``?tab=Communities``)."""
+    for (name, view), tab in zip(views.items(), st.tabs(list(views), key="tab", bind="query-params")):
+        if tab.open:
+            with tab, reported(name):
+                view()
 
 
 def pick_collection(key: str) -> str | None:

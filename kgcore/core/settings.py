@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from kgcore.core.chroma_config import CHROMA_SYNCS, check_chroma_sync, check_chroma_url  # noqa: F401 (re-exported)
+from kgcore.core.chroma_config import check_chroma_sync, check_chroma_url
 from kgcore.core.errors import InputError
 
 PARSERS = ("srl", "amr")
@@ -130,9 +130,10 @@ class Settings:
     chroma_url: str = ""
     #: Sent as ``Authorization: Bearer`` to the Chroma server (``KGCORE_CHROMA_TOKEN``; environment only).
     chroma_token: str = field(default="", repr=False)
-    #: When a collection's Chroma copy is written (``KGCORE_CHROMA_SYNC``, :data:`CHROMA_SYNCS`): ``commit``
-    #: with every index/remove, ``lazy`` on the first query that uses Chroma, ``auto`` (the default): at commit
-    #: on a Chroma server (a team's shared copy), lazily when embedded (the default retrieval never reads it).
+    #: When a collection's Chroma copy is written (``KGCORE_CHROMA_SYNC``,
+    #: :data:`kgcore.core.chroma_config.CHROMA_SYNCS`): ``commit`` with every index/remove, ``lazy`` on the first
+    #: query that uses Chroma, ``auto`` (the default): at commit on a Chroma server (a team's shared copy), lazily
+    #: when embedded (the default retrieval never reads it).
     chroma_sync: str = "auto"
     #: The audit database (``KGCORE_AUDIT_DB_URL``): empty for ``<store>/audit.sqlite``, or
     #: ``postgresql+psycopg://user:password@host:port/database`` (kgcore.audit.backend); it may carry a

@@ -216,8 +216,7 @@ def expanded_tokens(written: str, resolved: str) -> list[str]:
     >>> expanded_tokens("I was born in 1632.", "Robinson Crusoe was born in 1632. Robinson Crusoe")
     ['born', '1632', 'cruso', 'robinson']
     """
-    own = bm25_tokens(written)
-    return own + sorted(set(bm25_tokens(resolved)) - set(own))
+    return _expanded(bm25_tokens(written), frozenset(bm25_tokens(resolved)))
 
 
 def sentence_sparse(index: Index, tokens: list[str]) -> np.ndarray:

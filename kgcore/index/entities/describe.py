@@ -166,31 +166,36 @@ def entity_description(index: Index, group: EntityGroup, embedder: Embedder, set
     if len(group.grounded_texts) < settings.entity_min_grounding:
         return None
     found = index.cache.peek(DESCRIPTIONS)
-    if found is None and (stored := _read_stored(index, embedder, settings)) is not None:
-        found = index.cache.get(DESCRIPTIONS, lambda: stored)
+    if found is None:
+        stored = _read_stored(index, signature(embedder, settings), described_stamp(index))
+        found = None if stored is None else index.cache.get(DESCRIPTIONS, lambda: stored)
     if found is not None:
         return found.of(group.entity_id)
     key = CacheKey[Description](f"entity-description:{group.entity_id}", group=ENTITIES)
     return index.cache.get(key, lambda: describe(index, group, grounding_hash(index, group), _chat(settings)))
 
 
-def _read_stored(index: Index, embedder: Embedder, settings: Settings) -> EntityDescriptions | None:
-    """This version's stored descriptions, when there are any made as ``settings`` would make them."""
-    if index.manifest.format <= 1:
-        return None
-    found = read(index.path / linked_folder(index.manifest.generation) / STORED, signature(embedder, settings),
-                 described_stamp(index))
+def _stored_file(index: Index) -> Path | None:
+    """Where this version's descriptions are stored (None for collections written before the linked folders)."""
+    return index.path / linked_folder(index.manifest.generation) / STORED if index.manifest.format > 1 else None
+
+
+def _read_stored(index: Index, sig: str, stamp: str) -> EntityDescriptions | None:
+    """This version's stored descriptions, when there are any with signature ``sig`` and stamp ``stamp``."""
+    file = _stored_file(index)
+    found = read(file, sig, stamp) if file is not None else None
     return None if found is None else EntityDescriptions(found[0], found[1], loaded=len(found[0]))
 
 
 def _stored(index: Index, embedder: Embedder, settings: Settings) -> EntityDescriptions:
-    stored = _read_stored(index, embedder, settings)
+    sig, stamp = signature(embedder, settings), described_stamp(index)
+    stored = _read_stored(index, sig, stamp)
     if stored is not None:
         return stored
-    folder = index.path / linked_folder(index.manifest.generation) if index.manifest.format > 1 else None
-    out = build(index, embedder, settings, _previous(index, signature(embedder, settings)) if folder else {})
-    if folder is not None and folder.is_dir():
-        write(out, folder / STORED, signature(embedder, settings), described_stamp(index))
+    file = _stored_file(index)
+    out = build(index, embedder, settings, _previous(index, sig) if file is not None else {})
+    if file is not None and file.parent.is_dir():
+        write(out, file, sig, stamp)
     return out
 
 

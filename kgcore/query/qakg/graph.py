@@ -154,8 +154,12 @@ def sentence_pairs(index: Index, sentence_id: str) -> list[QAPair]:
     graph = index.cache.peek(QA_PAIRS)
     if graph is not None:
         return [graph.pairs[i] for i in graph.by_sentence.get(sentence_id, ())]
-    doc_id = index.sentence(sentence_id).doc_id or index.manifest.doc_ids[0]
-    return [p for p in one_document_pairs(index, doc_id)[1] if p.sentence_id == sentence_id]
+    return [p for p in one_document_pairs(index, _document_of(index, sentence_id))[1] if p.sentence_id == sentence_id]
+
+
+def _document_of(index: Index, sentence_id: str) -> str:
+    """The document of a sentence (a collection written before kgcore 0.2 leaves it empty: its only document)."""
+    return index.sentence(sentence_id).doc_id or index.manifest.doc_ids[0]
 
 
 def _stored_or_generated(index: Index, doc_id: str) -> tuple[QATable | None, list[QAPair]]:
@@ -189,7 +193,7 @@ def grounding_pairs_graph(index: Index, sentence_ids: Iterable[str]) -> QAGraph:
     whole = index.cache.peek(QA_PAIRS)
     if whole is not None:
         return whole
-    wanted = {index.sentence(s).doc_id or index.manifest.doc_ids[0] for s in sentence_ids if index.has_sentence(s)}
+    wanted = {_document_of(index, s) for s in sentence_ids if index.has_sentence(s)}
     return _pairs_only(index, [d for d in index.manifest.doc_ids if d in wanted])
 
 
