@@ -170,7 +170,7 @@ def main() -> None:
     if examples:
         cols[1].selectbox("Example questions", examples, index=None, placeholder="Pick an example…",
                           key=EXAMPLE_KEY, on_change=use_example)
-    if preparing.running():
+    if preparing.is_alive():
         st.caption(":material/hourglass_top: Preparing this collection for questions in the background (loading it "
                    "and building its retrieval structures); a question asked now waits for it.")
     if cols[-1].button("Ask", type="primary", icon=":material/send:", key="ask.go", width="stretch"):

@@ -181,42 +181,29 @@ def query_engine() -> QueryEngine:
     return engine()
 
 
-@dataclass
-class Preparation:
-    """A collection being prepared for questions in the background (:meth:`QueryEngine.prepare`): its thread,
-    the seconds of each step once done, and the error when it failed (logged; the question shows kgcore's)."""
-
-    thread: threading.Thread | None = None
-    seconds: dict[str, float] = field(default_factory=dict)
-    error: BaseException | None = None
-
-    def running(self) -> bool:
-        return self.thread is not None and self.thread.is_alive()
-
-
-def _prepare(root: str, name: str, options: RetrievalOptions, answerer: str, status: Preparation) -> None:
+def _prepare(root: str, name: str, options: RetrievalOptions, answerer: str) -> None:
+    """:meth:`QueryEngine.prepare`, its seconds or its error logged (a question asked later reports kgcore's)."""
     try:  # the engine here: getting it waits for the embedder, which the page must not
-        status.seconds = get_engine(root).prepare(name, options, answerer)
-        log.info("Prepared collection %r for questions in %s s", name, status.seconds)
+        log.info("Prepared collection %r for questions in %s s", name,
+                 get_engine(root).prepare(name, options, answerer))
     except Exception as exc:  # noqa: BLE001 - logged; the question itself reports kgcore's error
-        status.error = exc
         log.warning("Preparing collection %r for questions failed: %s", name, short_reason(exc))
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
 def _preparation(root: str, name: str, stamp: str, options_key: str, answerer: str,
-                 _options: RetrievalOptions) -> Preparation:
-    status = Preparation()
-    status.thread = threading.Thread(target=_prepare, args=(root, name, _options, answerer, status),
-                                     name=f"kgcore-prepare-{name}", daemon=True)
-    status.thread.start()
-    return status
+                 _options: RetrievalOptions) -> threading.Thread:
+    thread = threading.Thread(target=_prepare, args=(root, name, _options, answerer), name=f"kgcore-prepare-{name}",
+                              daemon=True)
+    thread.start()
+    return thread
 
 
-def prepare_collection(manifest: CollectionManifest, options: RetrievalOptions, answerer: str) -> Preparation:
+def prepare_collection(manifest: CollectionManifest, options: RetrievalOptions, answerer: str) -> threading.Thread:
     """Start building what the first question on this version of the collection would wait for (the index, its
     retrieval structures for ``options``, the support calibration) in a background thread, once per store,
-    collection version, options and answerer; the ObliQA collection's first question otherwise waits about 19 s."""
+    collection version, options and answerer (the thread doing it); the ObliQA collection's first question otherwise
+    waits about 19 s."""
     key = json.dumps(options.to_dict(), sort_keys=True)
     return _preparation(store_root(), manifest.name, manifest.stamp, key, answerer, options)
 
