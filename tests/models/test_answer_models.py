@@ -9,7 +9,7 @@ import pytest
 from kgcore.core.types import SelectedSentence
 from kgcore.query.answer import cite
 from kgcore.query.answer.extractive import EMPTY_CONTEXT_TEXT, ExtractiveGenerator
-from kgcore.query.answer.support import FIXED_THRESHOLD
+from kgcore.query.answer.support import FIXED_THRESHOLD, Calibration
 from samples import PETER_CONTEXT as PETER
 
 
@@ -105,6 +105,23 @@ def test_support_check_accepts_an_answering_sentence_and_refuses_an_unrelated_qu
     assert refused.support_reason.startswith("Not supported by the document: the best cited sentence")
     empty = extractive.generate("Where did Peter lose his shoes?", [])
     assert empty.supported is False and "no context was retrieved" in empty.support_reason
+
+
+def test_an_answer_without_the_kind_of_thing_asked_for_is_not_supported(extractive):
+    # shares the question's words (Christine, father, died), but names no place
+    orphan = [SelectedSentence("ph/1", 1, "His wife died when Christine was entering upon her sixth year.",
+                               "Daaé's wife died when Christine was entering upon her sixth year.")]
+    calibration = Calibration(0.0, "collection 'test'", 100)  # the score passes: only the answer type decides
+    where = extractive.generate("Where did Christine go after her father died?", orphan, calibration=calibration)
+    assert where.supported is False
+    assert where.support_reason == ("Not supported by the document: the question asks for a place, and no cited "
+                                    "sentence (ph/1) holds one.")
+    moved = [SelectedSentence("ph/2", 2, "After her father died, Christine went to Paris with Mamma Valerius.",
+                              "After Daaé died, Christine went to Paris with Mamma Valerius.")]
+    assert extractive.generate("Where did Christine go after her father died?", moved,
+                               calibration=calibration).supported is True
+    # a question asking for no such kind is decided by the score alone
+    assert extractive.generate("What happened to Christine's mother?", orphan, calibration=calibration).supported
 
 
 HARBOUR = """Marta Vell kept the lighthouse on Gull Rock for thirty years. Every night she climbed the tower and lit

@@ -14,8 +14,12 @@ one), ``overlap`` the weighted share of the question's content lemmas
 found in the sentence or its coref-resolved text (verbs weigh 2,
 possessors 0.5, other words 1; :func:`~kgcore.query.answer.words.question_term_weights`).
 The answer's support is the best over its cited sentences.  It is
-**supported** when that reaches the threshold of a :class:`Calibration`;
-an answer that cites no retrieved sentence, or says no answer was found, is not.
+**supported** when that reaches the threshold of a :class:`Calibration`
+and, for a question asking for a person, place, time, number or name
+(:data:`TYPED`), a cited sentence holds one (:func:`~kgcore.query.answer.select.has_answer_type`,
+the extractive answerer's own test): "Where did Christine go after her father died?" answered by
+"His wife died when Christine was entering upon her sixth year." shares the question's words, but names
+no place.  An answer that cites no retrieved sentence, or says no answer was found, is not supported.
 
 The threshold is measured on each collection (:mod:`~kgcore.query.answer.calibration`):
 the :data:`QUANTILE` quantile of the support of questions generated from the
@@ -47,7 +51,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kgcore.core.types import Answer, SelectedSentence
-from kgcore.query.answer.select import W_OVERLAP, cosines
+from kgcore.query.answer.select import W_OVERLAP, answer_type, cosines, has_answer_type
 from kgcore.query.answer.words import lemmas, question_term_weights, weighted_overlap
 
 #: Share of a collection's own (answerable) questions the threshold may refuse.  Chosen on the dev sets
@@ -58,6 +62,9 @@ QUANTILE = 0.14
 MIN_QUESTIONS = 20
 #: The former absolute threshold (Peter Rabbit dev's 10th percentile), for when nothing can be measured.
 FIXED_THRESHOLD = 0.87
+#: Answer types (:func:`~kgcore.query.answer.select.answer_type`) a supported answer's cited sentences must hold.
+#: Not reason, object or action: the tests for those find too little or too much to decide support.
+TYPED = frozenset(("person", "place", "time", "number", "name"))
 
 
 @dataclass(frozen=True)
@@ -139,16 +146,23 @@ def check_support(question: str, answer: Answer, context: Sequence[SelectedSente
     cited = list({s.id: s for s in cited}.values())
     if not cited:
         return Support(False, None, "Not supported by the document: the answer cites no retrieved sentence.")
-    terms = question_term_weights(nlp(question))
-    best = None
+    q_doc = nlp(question)
+    terms, qtype = question_term_weights(q_doc), answer_type(q_doc)
+    best, typed = None, qtype not in TYPED
     for sentence, cosine in zip(cited, cosines(question, cited, embedder)):  # as the extractive answerer ranks
-        found = lemmas(nlp(sentence.text)) | lemmas(nlp(sentence.resolved or sentence.text))
-        overlap = weighted_overlap(terms, found)
+        docs = (nlp(sentence.text), nlp(sentence.resolved or sentence.text))
+        overlap = weighted_overlap(terms, lemmas(docs[0]) | lemmas(docs[1]))
         score = float(cosine) + W_OVERLAP * overlap
+        typed = typed or any(has_answer_type(list(d), qtype, q_doc) for d in docs)
         if best is None or score > best[0]:
             best = (score, sentence.id, float(cosine), overlap)
     assert best is not None
-    return decide(best[0], calibration, best[1], best[2], best[3])
+    verdict = decide(best[0], calibration, best[1], best[2], best[3])
+    if verdict.supported and not typed:
+        ids = ", ".join(s.id for s in cited)
+        return Support(False, verdict.score, f"Not supported by the document: the question asks for a {qtype}, and "
+                                             f"no cited sentence ({ids}) holds one.", verdict.sentence_id)
+    return verdict
 
 
 def with_support(answer: Answer, support: Support) -> Answer:
