@@ -70,6 +70,8 @@ REASON_WORDS = frozenset("because since therefore thus so as why".split())
 TIME_ENTITIES = frozenset(("DATE", "TIME"))
 PLACE_ENTITIES = frozenset(("GPE", "LOC", "FAC"))
 NUMBER_ENTITIES = frozenset(("CARDINAL", "QUANTITY", "MONEY", "PERCENT"))
+#: Answer types a sentence's coref-resolved text can hold when its written text does not (:func:`holds_answer_type`).
+RESOLVED_TYPES = frozenset(("person", "name"))
 
 
 @dataclass(frozen=True)
@@ -187,6 +189,16 @@ def action_focus(q_doc) -> frozenset[str]:
 def _main_verb(q_doc):
     verbs = [t for t in q_doc if t.pos_ == "VERB" and t.lemma_.lower() not in LIGHT_VERBS]
     return verbs[0] if verbs else None
+
+
+def holds_answer_type(original, resolved, qtype: str | None, q_doc) -> bool:
+    """Whether a sentence (its parsed written and coref-resolved texts) holds what a ``qtype`` question asks for:
+    a person or name in either text, anything else in the written one.  Coreference puts people's names in place
+    of pronouns ("He rowed out and rescued them" is "Tomas rowed out and rescued the fishermen"), not places, times
+    or numbers, and the tagger misreads a name moved into a new context ("Daae's father's wife died": Daae a place).
+    """
+    docs = (original, resolved) if qtype in RESOLVED_TYPES else (original,)
+    return any(has_answer_type(list(doc), qtype, q_doc) for doc in docs)
 
 
 def has_answer_type(tokens, qtype: str | None, q_doc) -> bool:

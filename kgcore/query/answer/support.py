@@ -16,8 +16,8 @@ possessors 0.5, other words 1; :func:`~kgcore.query.answer.words.question_term_w
 The answer's support is the best over its cited sentences.  It is
 **supported** when that reaches the threshold of a :class:`Calibration`
 and, for a question asking for a person, place, time, number or name
-(:data:`TYPED`), a cited sentence holds one (:func:`~kgcore.query.answer.select.has_answer_type`,
-the extractive answerer's own test): "Where did Christine go after her father died?" answered by
+(:data:`TYPED`), a cited sentence holds one (:func:`~kgcore.query.answer.select.holds_answer_type`,
+the answerers' own test): "Where did Christine go after her father died?" answered by
 "His wife died when Christine was entering upon her sixth year." shares the question's words, but names
 no place.  An answer that cites no retrieved sentence, or says no answer was found, is not supported.
 
@@ -51,7 +51,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kgcore.core.types import Answer, SelectedSentence
-from kgcore.query.answer.select import W_OVERLAP, answer_type, cosines, has_answer_type
+from kgcore.query.answer.select import W_OVERLAP, answer_type, cosines, holds_answer_type
 from kgcore.query.answer.words import lemmas, question_term_weights, weighted_overlap
 
 #: Share of a collection's own (answerable) questions the threshold may refuse.  Chosen on the dev sets
@@ -153,7 +153,7 @@ def check_support(question: str, answer: Answer, context: Sequence[SelectedSente
         docs = (nlp(sentence.text), nlp(sentence.resolved or sentence.text))
         overlap = weighted_overlap(terms, lemmas(docs[0]) | lemmas(docs[1]))
         score = float(cosine) + W_OVERLAP * overlap
-        typed = typed or any(has_answer_type(list(d), qtype, q_doc) for d in docs)
+        typed = typed or holds_answer_type(docs[0], docs[1], qtype, q_doc)
         if best is None or score > best[0]:
             best = (score, sentence.id, float(cosine), overlap)
     assert best is not None
