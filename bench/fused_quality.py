@@ -312,6 +312,7 @@ SWEEP = {
     "graph_head_words=750": lambda: setting(fused, "GRAPH_HEAD_WORDS", 750),
     "w_sparse=0.7": lambda: setting(lesegr, "W_SPARSE", 0.7),
     "w_sparse=1.4": lambda: setting(lesegr, "W_SPARSE", 1.4),
+    "dedupe texts": lambda: setting(fused, "DEDUPE_TEXTS", True),
     "sparse reads written words only": lambda: setting(lesegr, "EXPANDED", False),
     **{f"without {k}": without_kind(k) for k in contextual.KINDS},
 }

@@ -46,6 +46,14 @@ REPORTED_NEIGHBOURS = 3
 #: unchanged, and nothing at or under 1,000 changes; 500 gave the same at 2,000 but Crusoe 0.816 -> 0.810 and
 #: QASPER 0.743 -> 0.739 at 1,000 (ObliQA 0.641 -> 0.650); half of each budget lost at 200 words (Crusoe 0.521).
 GRAPH_HEAD_WORDS = 1000
+#: Whether a sentence whose text (whitespace and case aside) repeats a better-ranked one is left out of the ranking:
+#: a collection's repeated headings and phrases ("Conflicts of interest.", four times in one ObliQA rulebook, took
+#: four places of a 200-word context) say nothing new.  ObliQA repeats 1,840 of its 29,889 sentences, The Phantom
+#: of the Opera 104 of 6,090 ('"Yes."'), Robinson Crusoe 2.  Dev sets (answer-token or passage recall, 200 / 500 /
+#: 1,000 / 2,000 words): ObliQA 0.485 -> 0.490 and 0.589 -> 0.591 at 200 and 500 words, QASPER 0.458 -> 0.461 at
+#: 200, every other cell unchanged (``lesegr``: QASPER 0.463 -> 0.477 at 200, the rest unchanged).
+DEDUPE_TEXTS = True
+TEXT_IDS: CacheKey = CacheKey("sentence-text-ids")
 GATED: CacheKey = CacheKey("context-graph-gated")
 
 
@@ -117,7 +125,23 @@ def rank(index: Index, cg: ContextGraph, sig: lesegr.Signals, options: Retrieval
 def _ranked(index: Index, final: np.ndarray, options: RetrievalOptions) -> np.ndarray:
     """Rows with a positive final score, best first (per word when :data:`LENGTH_EXPONENT` is set)."""
     rows = np.flatnonzero(final > 0)
-    return rows[np.argsort(-_per_word(index, final, rows, options), kind="stable")]
+    order = rows[np.argsort(-_per_word(index, final, rows, options), kind="stable")]
+    return first_of_each_text(index, order) if DEDUPE_TEXTS else order
+
+
+def first_of_each_text(index: Index, order: np.ndarray) -> np.ndarray:
+    """``order`` without the rows whose text repeats an earlier row's (whitespace and case aside).
+
+    >>> from types import SimpleNamespace as S
+    >>> texts = ["Exclusions.", "A rule applies.", "exclusions. ", "Yes."]
+    >>> index = S(sentences=[S(original=t) for t in texts], cache=S(get=lambda key, build: build()))
+    >>> first_of_each_text(index, np.array([2, 1, 0, 3])).tolist()
+    [2, 1, 3]
+    """
+    ids = index.cache.get(TEXT_IDS, lambda: np.unique(
+        [" ".join(s.original.lower().split()) for s in index.sentences], return_inverse=True)[1])
+    _, first = np.unique(ids[order], return_index=True)
+    return order[np.sort(first)]
 
 
 def _graph_head(index: Index, fused_order: np.ndarray, text_order: np.ndarray) -> tuple[np.ndarray, int]:

@@ -151,6 +151,25 @@ def test_lesegr_respects_the_document_scope(tmp_path):
     assert scoped.sentences and {s.document for s in scoped.sentences} == {"ship"}
 
 
+@pytest.mark.parametrize("variant", [{"method": "lesegr"}, {"method": "groundedkg", "ranking": "fused"}])
+def test_a_repeated_sentence_is_ranked_once(tmp_path, monkeypatch, variant):
+    store = Store(tmp_path)
+    text = ("Conflicts of interest. A Recognised Body must manage conflicts of interest between its members.\n\n"
+            "Conflicts of interest. The Governing Body reviews every conflict of interest each year.\n\n"
+            "Conflicts of interest. An Employee with a conflict of interest must tell the compliance officer.")
+    index_files([Job("rules.txt", data=text.encode())], store, "rules", workers=1)
+    engine = QueryEngine(store)
+    options = RetrievalOptions(budget_words=200, **variant)
+
+    def headings() -> int:
+        found = engine.retrieve("rules", "How are conflicts of interest managed?", options).sentences
+        return sum(s.text.strip() == "Conflicts of interest." for s in found)
+
+    assert headings() == 1
+    monkeypatch.setattr(fused, "DEDUPE_TEXTS", False)
+    assert headings() == 3  # each repeat takes a place of its own without the rule
+
+
 def test_a_paper_citing_another_paper_of_the_collection_gets_citation_edges(tmp_path):
     store = Store(tmp_path)
     dpr = pdfs.short_paper("Dense Passage Retrieval for Open-Domain Question Answering",
