@@ -104,6 +104,8 @@ def rank(index: Index, cg: ContextGraph, sig: lesegr.Signals, options: Retrieval
         text = replace(sig, graph=np.zeros_like(sig.graph))
         stages.append((text, lesegr.propagate(edges, text, norm=norm)))
         order, head = _graph_head(index, order, _ranked(index, stages[1][1][-1][: cg.n_sentences], options))
+        if DEDUPE_TEXTS:  # the text order's repeat of a head sentence's text (the head keeps its rows and length)
+            order = first_of_each_text(index, order)
     places = budget_positions(sentence_words(index)[order], options.budget_sentences, options.budget_words)
     kept = {index.sentences[int(order[place])].id for place in places}
     union = paper_union(index, gm.matches, gm.scope, kept) if gm is not None else {}
