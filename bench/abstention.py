@@ -41,7 +41,8 @@ from kgcore.evaluate.qaset import load_qa
 from kgcore.index.pipeline import index_file
 from kgcore.index.store import Store
 from kgcore.query.answer.calibration import collection_supports
-from kgcore.query.answer.support import FIXED_THRESHOLD, QUANTILE, calibrate
+from kgcore.query.answer.select import answer_type, holds_answer_type
+from kgcore.query.answer.support import FIXED_THRESHOLD, QUANTILE, TYPED, calibrate
 from kgcore.query.engine import QueryEngine
 
 BENCH = ROOT / "bench"
@@ -75,19 +76,32 @@ def ask_all(engine: QueryEngine, book: str, items: list[tuple[str, str]], answer
     rows = []
     for question, evidence in items:
         result, answer = engine.ask(book, question, RetrievalOptions(), answerer)
-        cited = [s.text for s in result.sentences if s.id in {i for c in answer.citations for i in c.sentence_ids}]
+        ids = {i for c in answer.citations for i in c.sentence_ids}
+        cited = [s.text for s in result.sentences if s.id in ids]
         rows.append({"question": question, "answer": answer.text, "supported": answer.supported,
                      "score": answer.support_score, "reason": answer.support_reason,
+                     "kind_found": kind_found(engine, question, [s for s in result.sentences if s.id in ids]),
                      "evidence_cited": evidence_hit(evidence, cited) if evidence else None})
     return rows
 
 
-def rate(rows: list[dict], threshold: float | None = None) -> float | None:
-    """Share refused: by the answers' verdicts, or by ``threshold`` on their support scores."""
+def kind_found(engine: QueryEngine, question: str, cited: list) -> bool:
+    """Whether the cited sentences hold what the question asks for, as the support check's answer-type rule tests
+    it (True for questions asking for no such kind), whatever the support score: the quantile grid needs it."""
+    nlp = load_spacy(engine.settings.spacy_model)
+    q_doc = nlp(question)
+    qtype = answer_type(q_doc)
+    return qtype not in TYPED or any(holds_answer_type(nlp(s.text), nlp(s.resolved or s.text), qtype, q_doc)
+                                     for s in cited)
+
+
+def rate(rows: list[dict], threshold: float | None = None, kinds: bool = False) -> float | None:
+    """Share refused: by the answers' verdicts, or by ``threshold`` on their support scores (with ``kinds``, also
+    those the answer-type rule refused: :data:`~kgcore.query.answer.support.TYPED`)."""
     if not rows:
         return None
     refused = [not r["supported"] if threshold is None else r["score"] is None or r["score"] < threshold
-               for r in rows]
+               or (kinds and not r["kind_found"]) for r in rows]
     return round(sum(refused) / len(rows), 3)
 
 
@@ -135,8 +149,9 @@ def quantile_grid(calibrations: dict, detail: list[dict], quantiles: list[float]
         for d in detail:
             threshold = calibrate(calibrations[d["book"]]["supports"], d["book"], q).threshold
             grid.append({"quantile": q, "book": d["book"], "answerer": d["answerer"], "kind": d["kind"],
-                         "threshold": threshold, "abstain": rate(d["rows"], threshold),
-                         "abstain_evidence_cited": rate([r for r in d["rows"] if r["evidence_cited"]], threshold)})
+                         "threshold": threshold, "abstain": rate(d["rows"], threshold, kinds=True),
+                         "abstain_evidence_cited": rate([r for r in d["rows"] if r["evidence_cited"]], threshold,
+                                                        kinds=True)})
     for q in quantiles:
         cells = [f"{g['book'][:7]} {g['answerer'][:3]} {g['kind'][:2]} {g['abstain']:.2f}"
                  for g in grid if g["quantile"] == q]
