@@ -36,7 +36,7 @@ from kgcore.index.store import Index
 from . import resources
 from .errors import reported
 from .identity import reviewing_as
-from .labels import TARGETS, TYPE_LABELS
+from .labels import TARGETS, TYPE_LABELS, distinct_labels
 from .markup import md_escape
 from .resources import audit_db  # noqa: F401 - the pages open the database through this module
 from .state import AskOutcome, AskRun, get_state
@@ -224,7 +224,7 @@ def label_form(db: AuditDB, record_id: int, result: QueryResult, answer: Answer 
         if not options:
             st.caption(f"This answer has no {TARGETS[kind].lower().removeprefix('a ').removeprefix('an ')} to label.")
             return
-        described = dict(options)
+        described = dict(zip([i for i, _ in options], distinct_labels([d for _, d in options])))
         artifact_id = st.selectbox("Which one", list(described), format_func=described.get, key=f"{k}.artifact")
     types = [t for t in LABEL_TYPES if kind in ALLOWED_ARTIFACTS[t]]
     label_type = st.radio("Error type", types, format_func=TYPE_LABELS.get, horizontal=True, key=f"{k}.type")

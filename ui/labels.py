@@ -11,7 +11,8 @@ sentence orders and roles, what indexing did to a document).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
 
 METHOD_LABELS = {
     "groundedkg": "GroundedKG (graph nodes)",
@@ -91,3 +92,20 @@ SHARED_GROUP = "shared by several documents"
 def label(labels: Mapping[str, str], key: str) -> str:
     """The display name of ``key``, or ``key`` itself when it has none (a value from a newer version)."""
     return labels.get(key, key)
+
+
+def distinct_labels(labels: Sequence[str]) -> list[str]:
+    """``labels`` with each repeated one numbered ("go → go (0.96) · 2"), for a selectbox or radio: Streamlit maps a
+    choice back to its option by the label shown, so of two options shown alike the later one was always chosen
+    (the reviewer picked one matched node, the label went to another).
+
+    >>> distinct_labels(["go → go (0.96)", "Peter", "go → go (0.96)", "go → go (0.96)"])
+    ['go → go (0.96) · 1', 'Peter', 'go → go (0.96) · 2', 'go → go (0.96) · 3']
+    """
+    repeated = {text for text, n in Counter(labels).items() if n > 1}
+    seen: Counter[str] = Counter()
+    out = []
+    for text in labels:
+        seen[text] += 1
+        out.append(f"{text} · {seen[text]}" if text in repeated else text)
+    return out

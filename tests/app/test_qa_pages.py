@@ -9,7 +9,7 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 import pytest
-from apptest import app, html_of, ok
+from apptest import app, html_of, ok, open_tab
 from streamlit.testing.v1 import AppTest
 
 from kgcore.index.entities import entity_groups
@@ -130,6 +130,8 @@ def test_sentence_page_lists_the_pairs_of_the_sentence_under_their_frame(harbour
 def test_entity_page_lists_the_pairs_about_the_entity(harbour, pairs):
     marta = next(g for g in entity_groups(harbour) if g.name == "Marta Vell")
     at = ok(app("pages/entity.py", doc="harbour", entity=marta.entity_id))
+    assert not any(m.value.startswith("**QA pairs about this entity**") for m in at.markdown)  # not its open tab
+    at = ok(open_tab(at, "QA pairs"))
     assert any(m.value.startswith("**QA pairs about this entity**") for m in at.markdown)
     section = html_of(at).split('<table class="kg-table kg-qa-table">', 1)[1].split("</table>", 1)[0]
     about = [p for p in pairs if "marta vell" in {k for k, _ in p.entities + p.answer_entities}]
@@ -141,11 +143,32 @@ def test_entity_page_lists_the_pairs_about_the_entity(harbour, pairs):
 
 
 def test_entity_pairs_stay_in_their_document(harbour, pairs):
-    """The lighthouse story's fishermen are not the council's: each document's common nouns are its own entities."""
+    """The lighthouse story's fishermen are not the council's: each document's common nouns are its own entities.
+    Opening the QA pairs tab reruns the page, which kept the fisherman picked only once the two entities' labels
+    differed (Streamlit maps a choice back by its label)."""
     fishermen = next(g for g in entity_groups(harbour) if "light/fisherman" in g.node_ids)
-    at = ok(app("pages/entity.py", doc="harbour", entity=fishermen.entity_id))
+    at = ok(open_tab(app("pages/entity.py", doc="harbour", entity=fishermen.entity_id), "QA pairs"))
     section = html_of(at).split('<table class="kg-table kg-qa-table">', 1)[1].split("</table>", 1)[0]
     mine = [p for p in pairs if p.sentence_id.startswith("light/")
             and "fisherman" in {k for k, _ in p.entities + p.answer_entities}]
     assert mine and section.count("<tr>") == len(mine) + 1
     assert "council/" not in section
+
+
+def test_matches_shown_alike_are_numbered_so_a_label_goes_to_the_one_picked(harbour):
+    """Both documents have a "fisherman" node, matched with the same cosine.  Streamlit maps a choice back to its
+    option by the label shown (the frontend sends the label), so of two options shown alike the later one was
+    always chosen: the reviewer's label went to the other document's match."""
+    import os
+
+    from kgcore.audit import AuditDB
+
+    AuditDB.for_store(os.environ["KGCORE_STORE"]).add_reviewer("Ada")
+    at = app("pages/ask.py", doc="harbour")
+    at.sidebar.selectbox(key="identity.choice").set_value("Ada").run()
+    at.text_input(key="ask.question").input("Who brought the fishermen mackerel?")
+    ok(at.button(key="ask.go").click().run())
+    next(s for s in at.selectbox if s.key and s.key.endswith(".kind")).set_value("match").run()
+    shown = next(s for s in at.selectbox if s.key and s.key.endswith(".artifact")).options
+    assert len(set(shown)) == len(shown)
+    assert "mackerel → fisherman (0.32) · 1" in shown and "mackerel → fisherman (0.32) · 2" in shown, shown
