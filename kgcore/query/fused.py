@@ -140,10 +140,22 @@ def first_of_each_text(index: Index, order: np.ndarray) -> np.ndarray:
     >>> first_of_each_text(index, np.array([2, 1, 0, 3])).tolist()
     [2, 1, 3]
     """
-    ids = index.cache.get(TEXT_IDS, lambda: np.unique(
-        [" ".join(s.original.lower().split()) for s in index.sentences], return_inverse=True)[1])
-    _, first = np.unique(ids[order], return_index=True)
-    return order[np.sort(first)]
+    ids, repeated = index.cache.get(TEXT_IDS, lambda: _text_ids(index))
+    shared = np.flatnonzero(repeated[order])  # only rows whose text repeats can be dropped (ObliQA: 6 %)
+    if not len(shared):
+        return order
+    _, first = np.unique(ids[order[shared]], return_index=True)
+    keep = np.ones(len(order), dtype=bool)
+    keep[shared] = False
+    keep[shared[first]] = True
+    return order[keep]
+
+
+def _text_ids(index: Index) -> tuple[np.ndarray, np.ndarray]:
+    """Per sentence, an id of its text (whitespace and case aside), and whether another sentence has it too."""
+    ids = np.unique([" ".join(s.original.lower().split()) for s in index.sentences], return_inverse=True)[1]
+    ids = np.asarray(ids, dtype=np.int64).ravel()
+    return ids, np.bincount(ids)[ids] > 1
 
 
 def _graph_head(index: Index, fused_order: np.ndarray, text_order: np.ndarray) -> tuple[np.ndarray, int]:
