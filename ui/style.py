@@ -30,6 +30,10 @@ mark.kg-sel { background: #e1bee7; padding: 0 1px; border-radius: 3px; outline: 
 a.kg-cite { font-size: 0.8rem; font-weight: 700; text-decoration: none; margin-left: 2px;
             color: #1c5d99 !important; vertical-align: super; }
 .kg-empty { color: #7b8794; font-style: italic; }
+.kg-badge { background: #f0f4f8; color: #334e68; border: 1px solid #d9e2ec; border-radius: 8px; padding: 0 6px;
+            font-size: 0.85em; }
+.kg-muted { color: #7b8794; }
+.kg-caption { color: #7b8794; font-size: 0.8rem; }
 .kg-scroll { max-height: 620px; overflow-y: auto; padding-right: 4px; }
 .kg-doc { background: #e0e8f9; color: #19216c; border-radius: 8px; padding: 0 6px; font-weight: 600; }
 .kg-where { background: #f0f4f8; color: #334e68; border-radius: 8px; padding: 0 6px; }
