@@ -98,14 +98,13 @@ def rank(index: Index, cg: ContextGraph, sig: lesegr.Signals, options: Retrieval
     edges = index.cache.get(GATED, lambda: lesegr.gated(cg))
     norm = lesegr.message_norm(edges, sig)  # the same for both stages: the gates are the sparse relevance
     stages = [(sig, lesegr.propagate(edges, sig, norm=norm))]
-    order = _ranked(index, stages[0][1][-1][: cg.n_sentences], options)
+    order = _deduped(index, _ranked(index, stages[0][1][-1][: cg.n_sentences], options))
     head = len(order)
     if gm is not None and options.budget_words > GRAPH_HEAD_WORDS and sig.graph.any():
         text = replace(sig, graph=np.zeros_like(sig.graph))
         stages.append((text, lesegr.propagate(edges, text, norm=norm)))
         order, head = _graph_head(index, order, _ranked(index, stages[1][1][-1][: cg.n_sentences], options))
-        if DEDUPE_TEXTS:  # the text order's repeat of a head sentence's text (the head keeps its rows and length)
-            order = first_of_each_text(index, order)
+        order = _deduped(index, order)  # the head (deduplicated above) keeps its rows; the text order is cut here
     places = budget_positions(sentence_words(index)[order], options.budget_sentences, options.budget_words)
     kept = {index.sentences[int(order[place])].id for place in places}
     union = paper_union(index, gm.matches, gm.scope, kept) if gm is not None else {}
@@ -127,7 +126,11 @@ def rank(index: Index, cg: ContextGraph, sig: lesegr.Signals, options: Retrieval
 def _ranked(index: Index, final: np.ndarray, options: RetrievalOptions) -> np.ndarray:
     """Rows with a positive final score, best first (per word when :data:`LENGTH_EXPONENT` is set)."""
     rows = np.flatnonzero(final > 0)
-    order = rows[np.argsort(-_per_word(index, final, rows, options), kind="stable")]
+    return rows[np.argsort(-_per_word(index, final, rows, options), kind="stable")]
+
+
+def _deduped(index: Index, order: np.ndarray) -> np.ndarray:
+    """``order`` without repeated texts (:func:`first_of_each_text`) when :data:`DEDUPE_TEXTS`."""
     return first_of_each_text(index, order) if DEDUPE_TEXTS else order
 
 
