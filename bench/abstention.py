@@ -41,8 +41,8 @@ from kgcore.evaluate.qaset import load_qa
 from kgcore.index.pipeline import index_file
 from kgcore.index.store import Store
 from kgcore.query.answer.calibration import collection_supports
-from kgcore.query.answer.select import answer_type, holds_answer_type
-from kgcore.query.answer.support import FIXED_THRESHOLD, QUANTILE, TYPED, calibrate
+from kgcore.query.answer.select import answer_type
+from kgcore.query.answer.support import FIXED_THRESHOLD, QUANTILE, calibrate, kind_held
 from kgcore.query.engine import QueryEngine
 
 BENCH = ROOT / "bench"
@@ -77,11 +77,11 @@ def ask_all(engine: QueryEngine, book: str, items: list[tuple[str, str]], answer
     for question, evidence in items:
         result, answer = engine.ask(book, question, RetrievalOptions(), answerer)
         ids = {i for c in answer.citations for i in c.sentence_ids}
-        cited = [s.text for s in result.sentences if s.id in ids]
+        cited = [s for s in result.sentences if s.id in ids]
         rows.append({"question": question, "answer": answer.text, "supported": answer.supported,
                      "score": answer.support_score, "reason": answer.support_reason,
-                     "kind_found": kind_found(engine, question, [s for s in result.sentences if s.id in ids]),
-                     "evidence_cited": evidence_hit(evidence, cited) if evidence else None})
+                     "kind_found": kind_found(engine, question, cited),
+                     "evidence_cited": evidence_hit(evidence, [s.text for s in cited]) if evidence else None})
     return rows
 
 
@@ -90,9 +90,7 @@ def kind_found(engine: QueryEngine, question: str, cited: list) -> bool:
     it (True for questions asking for no such kind), whatever the support score: the quantile grid needs it."""
     nlp = load_spacy(engine.settings.spacy_model)
     q_doc = nlp(question)
-    qtype = answer_type(q_doc)
-    return qtype not in TYPED or any(holds_answer_type(nlp(s.text), nlp(s.resolved or s.text), qtype, q_doc)
-                                     for s in cited)
+    return kind_held(answer_type(q_doc), q_doc, [(nlp(s.text), nlp(s.resolved or s.text)) for s in cited])
 
 
 def rate(rows: list[dict], threshold: float | None = None, kinds: bool = False) -> float | None:

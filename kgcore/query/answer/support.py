@@ -47,6 +47,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -148,21 +149,27 @@ def check_support(question: str, answer: Answer, context: Sequence[SelectedSente
         return Support(False, None, "Not supported by the document: the answer cites no retrieved sentence.")
     q_doc = nlp(question)
     terms, qtype = question_term_weights(q_doc), answer_type(q_doc)
-    best, typed = None, qtype not in TYPED
-    for sentence, cosine in zip(cited, cosines(question, cited, embedder)):  # as the extractive answerer ranks
-        docs = (nlp(sentence.text), nlp(sentence.resolved or sentence.text))
+    parsed = [(nlp(s.text), nlp(s.resolved or s.text)) for s in cited]
+    best = None
+    for sentence, cosine, docs in zip(cited, cosines(question, cited, embedder), parsed):  # as the answerer ranks
         overlap = weighted_overlap(terms, lemmas(docs[0]) | lemmas(docs[1]))
         score = float(cosine) + W_OVERLAP * overlap
-        typed = typed or holds_answer_type(docs[0], docs[1], qtype, q_doc)
         if best is None or score > best[0]:
             best = (score, sentence.id, float(cosine), overlap)
     assert best is not None
     verdict = decide(best[0], calibration, best[1], best[2], best[3])
-    if verdict.supported and not typed:
+    if verdict.supported and not kind_held(qtype, q_doc, parsed):
         ids = ", ".join(s.id for s in cited)
         return Support(False, verdict.score, f"Not supported by the document: the question asks for a {qtype}, and "
                                              f"no cited sentence ({ids}) holds one.", verdict.sentence_id)
     return verdict
+
+
+def kind_held(qtype: str | None, q_doc, parsed: Sequence[tuple[Any, Any]]) -> bool:
+    """Whether cited sentences (each parsed as its written and coref-resolved text) hold what a ``qtype``
+    question asks for: the answer-type rule of :func:`check_support`, true for a question asking for none of
+    :data:`TYPED`."""
+    return qtype not in TYPED or any(holds_answer_type(written, resolved, qtype, q_doc) for written, resolved in parsed)
 
 
 def with_support(answer: Answer, support: Support) -> Answer:
