@@ -255,6 +255,18 @@ def test_entity_labels_keep_compounds_and_first_person(parser):
     assert ("father", "poss", "I") in edges_by_label(sentence_graph(parser, "My father and I saw Peter."))
 
 
+def test_a_hyphenated_word_stays_whole_in_an_entity_label(parser):
+    # spaCy splits "low-resource" into "low" (an adjective), "-" and "resource" (a compound); the label once kept
+    # "-resource language" for both, so the two kinds of language were one node.
+    study = frames_by_predicate(parser, "We study low-resource languages and high-resource languages.")["study"]
+    assert [(a.label, a.key) for a in study.arguments if a.role == "ARG1"] == [
+        ("low-resource language", "low-resource language"), ("high-resource language", "high-resource language")]
+    use = frames_by_predicate(parser, "The so-called reader uses a two-stage pipeline.")["use"]
+    assert labels(use, "ARG1") == ["two-stage pipeline"]
+    labels_ = {n.label for n in sentence_graph(parser, "FLARE regenerates sentences with low-confidence tokens.").nodes}
+    assert "low-confidence token" in labels_ and not any(label.startswith("-") for label in labels_)
+
+
 def test_an_interjection_tagged_as_a_name_part_is_not_part_of_the_mention(parser):
     # The narrator pass writes "nay we call ourselves" as "nay Robinson Crusoe and companions call themselves";
     # the tagger takes "nay" for a proper noun compounded with "Robinson".

@@ -142,8 +142,9 @@ def entity_label(token) -> tuple[str, str]:
 
 
 def _junk_word(token) -> bool:
-    """A function word that the parser took for a name part ("But--" in "But-- Flopsy")."""
-    if token.tag_ == "HYPH":
+    """A function word that the parser took for a name part ("But--" in "But-- Flopsy"); never a part of a
+    hyphenated word ("so-called")."""
+    if token.tag_ == "HYPH" or _hyphen_part(token):
         return False
     if is_interjection(token):
         return True
@@ -171,17 +172,38 @@ def clean_word(text: str) -> str:
 
 
 def _compound_run(token) -> list:
-    """``token`` with the contiguous compound words before it ("sand-bank", "Mr. McGregor")."""
+    """``token`` with the contiguous compound words before it ("sand-bank", "Mr. McGregor"), a hyphenated word
+    whole: spaCy splits "low-confidence" into "low" (an adjective), "-" and "confidence" (a compound), and without
+    its first part the run "-confidence tokens" made "low-" and "high-confidence tokens" one node."""
     members, stack = {token.i}, [token]
     while stack:
         for child in stack.pop().children:
             if child.dep_ == "compound" or (child.dep_ == "punct" and child.tag_ == "HYPH"):
                 members.add(child.i)
                 stack.append(child)
+    doc = token.doc
+    for i in sorted(members):
+        while i > 0 and i - 1 not in members and doc[i - 1].whitespace_ == "" and \
+                (_is_hyphen(doc[i]) or _is_hyphen(doc[i - 1])):
+            i -= 1
+            members.add(i)
     start = token.i
     while start - 1 in members:
         start -= 1
     return list(token.doc[start : token.i + 1])
+
+
+def _is_hyphen(token) -> bool:
+    """A single hyphen joining two words (not a dash: "--" glues e-text words and phrases)."""
+    return token.tag_ == "HYPH" and token.text in ("-", "\u2010", "\u2011")
+
+
+def _hyphen_part(token) -> bool:
+    """A word written against a hyphen that joins it to the next or previous word ("so" in "so-called")."""
+    doc = token.doc
+    before = token.i > 0 and _is_hyphen(doc[token.i - 1]) and doc[token.i - 1].whitespace_ == ""
+    after = token.i + 1 < len(doc) and token.whitespace_ == "" and _is_hyphen(doc[token.i + 1])
+    return before or after
 
 
 def partitive_concept(token):
