@@ -101,13 +101,13 @@ def show(outcome: AskOutcome) -> None:
     st.markdown(f"#### {md_escape(outcome.question)}")
     panels.scope_caption(outcome.main, index)
     if outcome.other is not None:
-        panels.compare_panels(outcome, index, index.total_words, panels.sentence_order())
+        panels.compare_panels(outcome, index, panels.sentence_order())
         for col, run in zip(st.columns(2), (outcome.main, outcome.other)):
             with col:
                 summaries_panel(run, index)
     else:
         main = outcome.main
-        panels.metrics(main, index.total_words)
+        panels.metrics(main, index)
         node_id = panels.selected_node(outcome)
         view = panels.focus(main, index, node_id)
         col_answer, col_sentences = st.columns([2, 3])

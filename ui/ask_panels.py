@@ -21,6 +21,7 @@ from .ask_view import (
     query_node_rows,
     sentence_marks,
     sentences_html,
+    share_scope,
 )
 from .cites_view import context_roles
 from .graph_html import GraphPage, graph_html
@@ -42,14 +43,17 @@ from .subgraph import JOIN_HOPS, MAX_NODES, joining_paths, neighbourhood, vis_fr
 TIMING_KEYS = ("parse", "embed", "match", "select", "answer")
 
 
-def metrics(run: AskRun, total_words: int, compact: bool = False) -> None:
+def metrics(run: AskRun, index, compact: bool = False) -> None:
     """Context size and timings, always shown (two rows of three when ``compact``)."""
+    documents = {d.doc_id: d.manifest.counts.words for d in index.manifest.documents}
+    scope, total_words = share_scope(documents, run.result.settings.get("documents") or [], index.total_words)
     stats = context_stats(run.result, total_words)
     timings = run.result.timings_ms
     cols = st.columns(3) + st.columns(3) if compact else st.columns(6)
     cols[0].metric("Context sentences", stats["sentences"])
     cols[1].metric("Context words", f"{stats['words']:,}")
-    cols[2].metric("Share of book", f"{stats['share']:.1f} %")
+    cols[2].metric(f"Share of {scope}", f"{stats['share']:.1f} %", help=f"Context words out of the {total_words:,} "
+                   f"words of the {scope}")
     cols[3].metric("Candidates", stats["candidates"], help="Sentences the method considered before filters and budget")
     cols[4].metric("Retrieval", f"{timings.get('retrieval', 0):.0f} ms")
     cols[5].metric("Answer", f"{timings.get('answer', 0):.0f} ms")
@@ -267,7 +271,7 @@ def scope_caption(run: AskRun, index) -> None:
     st.caption(f"Asked of {where} of **{md_escape(run.result.doc_id)}** · front matter {front}")
 
 
-def compare_panels(outcome: AskOutcome, index, total_words: int, order: str = "reading") -> None:
+def compare_panels(outcome: AskOutcome, index, order: str = "reading") -> None:
     main, other = outcome.main, outcome.other
     shared, jaccard = overlap(main.result, other.result)
     st.markdown(f"**Overlap:** {shared} sentence(s) in both contexts · Jaccard {jaccard:.2f}")
@@ -275,7 +279,7 @@ def compare_panels(outcome: AskOutcome, index, total_words: int, order: str = "r
     for col, run, others, prefix in zip(st.columns(2), (main, other), (ids[1], ids[0]), ("a", "b")):
         with col:
             st.subheader(METHOD_LABELS.get(run.result.method, run.result.method))
-            metrics(run, total_words, compact=True)
+            metrics(run, index, compact=True)
             answer_panel(run, prefix)
             view = SentenceView(other_ids=others, anchor_prefix=prefix, order=order)
             sentences_panel(run, index, outcome.doc_id, view)

@@ -295,8 +295,22 @@ def query_node_rows(result: QueryResult) -> list[dict]:
             for n in graph.nodes]
 
 
+def share_scope(documents: Mapping[str, int], asked: Iterable[str], total_words: int) -> tuple[str, int]:
+    """(what the context's share is of, its words): the documents a question was asked of, out of a collection's
+    ``documents`` (id -> words); ``asked`` empty means all of them.
+
+    >>> docs = {"a": 100, "b": 300}
+    >>> share_scope(docs, [], 400), share_scope(docs, ["b"], 400), share_scope({"a": 100}, [], 100)
+    (('collection', 400), ('documents asked', 300), ('document', 100))
+    """
+    chosen = [d for d in asked if d in documents]
+    if chosen and len(chosen) < len(documents):
+        return "documents asked", sum(documents[d] for d in chosen)
+    return ("document" if len(documents) <= 1 else "collection"), total_words
+
+
 def context_stats(result: QueryResult, total_words: int) -> dict:
-    """Context size: sentences, words and share of the book."""
+    """Context size: sentences, words and share of ``total_words`` (those of the text asked)."""
     words = result.context_words
     return {"sentences": len(result.sentences), "words": words,
             "share": (100.0 * words / total_words) if total_words else 0.0, "candidates": result.candidates}

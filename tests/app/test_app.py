@@ -116,7 +116,7 @@ def test_ask_shows_the_pie_sentence_answer_and_graphs(sample_store, pie_id):
     # why each sentence ranked: the query node "father" aligned to the graph's father node
     assert 'class="kg-aligned"' in html and "<b>father</b> → father" in html
     labels = {m.label for m in at.metric}
-    assert {"Context sentences", "Context words", "Share of book", "Retrieval", "Answer"} <= labels
+    assert {"Context sentences", "Context words", "Share of document", "Retrieval", "Answer"} <= labels
     matches = at.dataframe[-1].value if len(at.dataframe) else None
     assert matches is not None and {"query node", "matched node", "score"} <= set(matches.columns)
     # A second question reuses the cached engine: no model or index is loaded again.

@@ -112,6 +112,11 @@ def test_ask_within_one_document(shelf):
     assert any("Asked of documents **pan**" in c.value for c in at.caption)
     result = at.session_state["kg_app_state"].ask.main.result
     assert result.settings["documents"] == ["pan"] and {s.document for s in result.sentences} == {"pan"}
+    # the context's share is of pan's words, not of the collection's
+    (share,) = [m for m in at.metric if m.label.startswith("Share of")]
+    pan_words = shelf["store"].manifest(SHELF).document("pan").manifest.counts.words
+    assert share.label == "Share of documents asked" and pan_words < shelf["store"].manifest(SHELF).counts.words
+    assert share.value == f"{100 * result.context_words / pan_words:.1f} %"
 
 
 def test_reading_and_rank_order(shelf):
