@@ -15,7 +15,7 @@ from kgcore.index.entities import entity_groups, entity_of, review, stored
 from kgcore.index.entities.decisions import CONFIRMED, HUMAN_FILE, SPLIT
 from kgcore.index.entities.names import normalise
 from kgcore.index.entities.relations import RESULT, entity_relations
-from kgcore.index.entities.types import DECLARED_FILE, NARRATIVE, RESEARCH, ner_types
+from kgcore.index.entities.types import DECLARED_FILE, NARRATIVE, PATTERN_CONFIDENCE, RESEARCH, ner_types
 from kgcore.index.pipeline import Job, index_files, remove_documents
 from kgcore.index.store import Store
 
@@ -233,3 +233,17 @@ def test_a_common_noun_that_speaks_is_a_person_and_a_heading_word_is_no_name(tmp
     keeper = _group(index, _node(index, "housekeeper"))
     assert keeper.entity_type == "person" and keeper.type_confidence == pytest.approx(0.8)
     assert _group(index, _node(index, "hand")).entity_type in ("object", "concept")
+
+
+def test_a_common_noun_that_names_someone_is_a_person_by_its_noun(tmp_path):
+    """Peter Rabbit's mother puts him to bed and gives him tea, but never says, thinks or feels three times: she
+    was typed an object by her vector.  "Mother" names someone, as "captain" or "sailor" do."""
+    text = ("Peter's mother put him to bed. His mother made some camomile tea. The mother gave a dose of it to "
+            "Peter. The captain sold the boat.")
+    store = Store(tmp_path)
+    index_files([_job("bed.txt", text)], store, "bed", workers=1)
+    index = store.load("bed")
+    for name in ("mother", "captain"):
+        group = _group(index, _node(index, name))
+        assert group.entity_type == "person" and group.type_confidence == pytest.approx(PATTERN_CONFIDENCE)
+    assert _group(index, _node(index, "boat")).entity_type != "person"

@@ -23,6 +23,8 @@ from kgcore.index.graph import GroundedGraph
     ("Llama2-7B", RESEARCH, "model"), ("x_i", RESEARCH, "variable"), ("p(y|x)", RESEARCH, "equation"),
     ("query rewriting", RESEARCH, "method"), ("question answering", RESEARCH, "topic"),
     ("Mrs. McGregor", NARRATIVE, "person"), ("the cucumber garden", NARRATIVE, "place"),
+    ("mother", NARRATIVE, "person"), ("the old sailors", NARRATIVE, "person"), ("family", NARRATIVE, None),
+    ("mother", RESEARCH, None), ("father", REGULATORY, None),
     ("Rule 3.2.1", REGULATORY, "rule"), ("Schedule 1", REGULATORY, "regulation"), ("US Dollars", REGULATORY,
                                                                                    "financial instrument"),
     ("RAG", RESEARCH, None), ("team", RESEARCH, None), ("Peter", NARRATIVE, None),

@@ -4,7 +4,8 @@ A collection's **type set** is declared in its folder (:data:`DECLARED_FILE`, a 
 ``{"types": {"regulation": "a law or directive ...", ...}}``), else chosen from its documents' kind:
 :data:`RESEARCH` (seed 001's types) when most documents are PDFs, :data:`NARRATIVE` otherwise.
 
-Each entity node gets the first of: a pattern of its name (confidence :data:`PATTERN_CONFIDENCE`), person for a
+Each entity node gets the first of: a pattern of its name (confidence :data:`PATTERN_CONFIDENCE`; a story's
+common noun that names someone, "mother" or "the captain", is a person), person for a
 name that says, thinks or feels (:mod:`~kgcore.index.entities.animate`; not in papers), spaCy's named-entity label
 of the name in its first grounded sentences (:data:`NER_CONFIDENCE`), or the type whose description is closest to
 the node's name + context vector (confidence: the softmax of the cosines).
@@ -31,6 +32,7 @@ from kgcore.index.embed import get_embedder
 from kgcore.index.entities import animate
 from kgcore.index.entities.names import HONORIFICS, head, is_named, normalise
 from kgcore.index.graph import is_pronoun_label
+from kgcore.index.parse.srl.tokens import GROUP_NOUNS, PERSON_NOUNS
 
 #: A per-collection type list, in the collection folder.
 DECLARED_FILE = "entity_types.json"
@@ -116,6 +118,8 @@ def pattern_type(name: str, type_set: TypeSet) -> str | None:
     ('equation', 'model', None)
     >>> pattern_type("x_i", RESEARCH), pattern_type("θ", RESEARCH), pattern_type("KG", RESEARCH)
     ('variable', 'variable', None)
+    >>> pattern_type("mother", NARRATIVE), pattern_type("the old sailors", NARRATIVE), pattern_type("family", NARRATIVE)
+    ('person', 'person', None)
     """
     norm, hd = normalise(name), head(name)
     if type_set.name == "research":
@@ -126,6 +130,8 @@ def pattern_type(name: str, type_set: TypeSet) -> str | None:
     words = norm.split()
     if "person" in type_set.descriptions and len(words) > 1 and words[0] in HONORIFICS and HONORIFICS[words[0]]:
         return "person"
+    if "person" in type_set.descriptions and hd in PERSON_NOUNS and hd not in GROUP_NOUNS:
+        return "person"  # "mother", "the captain": a common noun that names someone
     if "place" in type_set.descriptions and hd in _PLACE_WORDS:
         return "place"
     return None
@@ -297,8 +303,8 @@ _COMMON_TYPES = {"research": ("concept",), "narrative": ("object", "concept", "p
 
 def candidate_types(type_set: TypeSet, named: bool) -> tuple[str, ...]:
     """The types zero-shot typing chooses among for a name (``named``) or a common noun: a common noun is no
-    person, paper or dataset by its vector ("the father" is a person only by what it does:
-    :mod:`~kgcore.index.entities.animate`).
+    person, paper or dataset by its vector ("the father" is a person by its noun, :func:`pattern_type`, or by
+    what it does: :mod:`~kgcore.index.entities.animate`).
 
     >>> candidate_types(NARRATIVE, True), candidate_types(NARRATIVE, False)
     (('person', 'place', 'organisation'), ('object', 'concept', 'place'))

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 from kgcore.core.types import RETRIEVABLE, Argument, Frame, Sentence
 from kgcore.index.parse.srl import frames_of
-from kgcore.index.parse.srl.tokens import TEMPORAL_NOUNS
+from kgcore.index.parse.srl.tokens import PERSON_NOUNS, TEMPORAL_NOUNS
 from kgcore.index.qa.base import QAPair, is_number, is_pronoun, pair_problem, unique_pairs
 
 CORE = ("ARG0", "ARG1", "ARG2", "ARG3", "ARG4")
@@ -60,13 +60,6 @@ PREPOSITIONS = frozenset(
 LOCATIVE_PREPS = frozenset("among amongst at behind beneath beside in inside into near on onto over under underneath "
                            "upon within".split())
 TITLES = frozenset("mr mrs miss ms dr captain capt sir lady lord king queen prince princess master madam".split())
-PERSON_NOUNS = frozenset(
-    """man woman men women boy girl child children father mother brother sister son daughter wife husband uncle
-    aunt friend people person captain sailor seaman master mate servant slave savage savages cannibal king queen
-    lady gentleman merchant planter widow farmer gardener baker cook doctor priest spaniard englishman portuguese
-    moor prisoner enemy companion neighbour neighbor family parent parents fellow creature rabbit bunny cat
-    mouse sparrow boatswain pilot governor""".split()
-)
 #: Words capitalised only because they open the sentence; a span starting the sentence with one is lower-cased when
 #: it is moved inside a question ("Who climbed every night the tower?", "What did the fishermen do ...?").
 FUNCTION_WORDS = PREPOSITIONS | frozenset(

@@ -49,6 +49,16 @@ TEMPORAL_NOUNS = frozenset(
     tonight bedtime fortnight daybreak nightfall monday tuesday wednesday thursday friday saturday
     sunday christmas""".split()
 )
+#: Common nouns that name someone (a story's acting animals included): a "who" question's answer, a person.
+PERSON_NOUNS = frozenset(
+    """man woman men women boy girl child children father mother brother sister son daughter wife husband uncle
+    aunt friend people person captain sailor seaman master mate servant slave savage savages cannibal king queen
+    lady gentleman merchant planter widow farmer gardener baker cook doctor priest spaniard englishman portuguese
+    moor prisoner enemy companion neighbour neighbor family parent parents fellow creature rabbit bunny cat
+    mouse sparrow boatswain pilot governor""".split()
+)
+#: Of :data:`PERSON_NOUNS`, those that name a group or any living thing, not one person.
+GROUP_NOUNS = frozenset("people family creature".split())
 #: Heads whose ``of`` object is the real concept ("a dose of tea" -> tea).
 PARTITIVE_HEADS = frozenset(
     """dose loaf cup piece lot lots pair one some kind sort bit handful couple bunch number deal
