@@ -64,10 +64,12 @@ def collect(engine: QueryEngine, key: str, split: str) -> list[dict]:
         table, _ = generator._table([s for s in result.sentences if s.id in scores], qa)
         ranked, expected = generator.rank(item.question, table, qa, scores, parsed.doc)
         clause = generator._clause(parsed, scored[0].sentence, nlp)
-        out.append({"set": f"{key}-{split}", "references": list(item.answers), "expected": expected,
-                    "clause": clause, "candidates": [
+        out.append({"set": f"{key}-{split}", "question": item.question, "references": list(item.answers),
+                    "expected": expected, "clause": clause, "candidates": [
                         {"answer": c.pair.statement if expected == "action" and c.pair.statement else c.pair.answer,
-                         "index": c.index, "features": c.features} for c in ranked]})
+                         "index": c.index, "features": c.features, "role": c.pair.role,
+                         "answer_type": c.pair.answer_type, "pair_question": c.pair.question}
+                        for c in ranked]})
     return out
 
 
