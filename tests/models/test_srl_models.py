@@ -306,6 +306,17 @@ def test_question_where_did_peter_lose_his_shoes(parser):
     assert [n.label for n in qg.nodes if n.is_unknown] == ["where"]
 
 
+def test_a_pro_verb_asked_about_is_the_unknown_action(parser):
+    qg = parser.parse_question("What does FLARE do when a sentence contains low-confidence tokens?")
+    assert {(n.label, n.node_type) for n in qg.nodes if n.is_unknown} == {("do", ACTION), ("what", ENTITY)}
+    assert {"flare", "contain"} <= {n.label.lower() for n in qg.nodes if not n.is_unknown}
+    # "do" asked with an object is a real action; so is any other verb asked about
+    assert not any(n.is_unknown for n in parser.parse_question("Did Peter do his homework?").nodes)
+    assert [n.label for n in parser.parse_question("What did Peter eat?").nodes if n.is_unknown] == ["what"]
+    # indexed sentences never have unknown nodes
+    assert not any(n.is_unknown for n in sentence_graph(parser, "What does a rabbit do? It runs.").nodes)
+
+
 def test_question_with_fronted_object(parser):
     edges = edges_by_label(parser.parse_question("What did Peter's mother give him when he got home?"))
     assert {("give", "ARG1", "what"), ("give", "ARG0", "mother"), ("give", "ARGM-TMP", "get")} <= edges

@@ -20,7 +20,11 @@ How :class:`~kgcore.core.types.Frame` arguments are read:
   pronoun that coreference left unresolved, ``there``) stays in the
   frames only;
 * a frame with an empty predicate carries the entities of a verbless
-  sentence or question and yields entity nodes only.
+  sentence or question and yields entity nodes only;
+* in a question, a pro-verb asked about ("What does FLARE do when ...?":
+  ``do`` with a wh-word object, :data:`PRO_VERBS`) is itself what is asked,
+  an *unknown* action: matching it found the graph's hundreds of "do"
+  actions, none of them about FLARE.
 
 Entities with the same key are one node per sentence, so "Peter" as ARG1
 of *put* and ARG2 of *give* is a single node.
@@ -58,6 +62,8 @@ from kgcore.core.types import (
 
 #: Question words; as arguments they become unknown query nodes.
 WH_WORDS = frozenset("what who whom whose which where when why how".split())
+#: Verbs that stand in for another ("What did Peter do?"): with a wh-word object, the action is the unknown.
+PRO_VERBS = frozenset({"do"})
 #: Role of the arguments of an entity-only frame (a sentence without a verb).
 MENTION = "mention"
 #: Words stripped from the front of an argument text to get the entity's own text.
@@ -155,7 +161,7 @@ def frames_to_graph(
     draft = _GraphDraft()
     for index, frame in enumerate(frames):
         if frame.predicate:
-            draft.actions.append(_action_node(index, frame, sent_text))
+            draft.actions.append(_action_node(index, frame, sent_text, keep_unknown and asks_the_action(frame)))
     for index, frame in enumerate(frames):
         action = f"action:{index}" if frame.predicate else None
         for arg_index, arg in enumerate(frame.arguments):
@@ -216,12 +222,25 @@ def _clause_frame(arg: Argument, frames: Sequence[Frame], own: int) -> int | Non
     return None
 
 
-def _action_node(index: int, frame: Frame, sent_text: str) -> LocalNode:
+def asks_the_action(frame: Frame) -> bool:
+    """Whether ``frame`` is a pro-verb whose object is a wh-word: the action is what the question asks for.
+
+    >>> from kgcore.core.types import Argument
+    >>> what = Argument("ARG1", "What", "what", "", 0, 4)
+    >>> asks_the_action(Frame("do", "do", (what,))), asks_the_action(Frame("eat", "eat", (what,)))
+    (True, False)
+    """
+    return frame.predicate in PRO_VERBS and any(
+        a.role == "ARG1" and not a.key and a.label in WH_WORDS for a in frame.arguments)
+
+
+def _action_node(index: int, frame: Frame, sent_text: str, unknown: bool = False) -> LocalNode:
     texts = [frame.text or frame.predicate]
     phrase = _verb_phrase(frame, sent_text)
     if phrase and phrase not in texts:
         texts.append(phrase)
-    return LocalNode(f"action:{index}", frame.predicate, tuple(texts), ACTION, None, max(frame.start, 0))
+    return LocalNode(f"action:{index}", frame.predicate, tuple(texts), ACTION, None, max(frame.start, 0),
+                     is_unknown=unknown)
 
 
 def _verb_phrase(frame: Frame, sent_text: str) -> str:
