@@ -34,7 +34,7 @@ from kgcore.evaluate.qaset import load_qa
 from kgcore.index.store import Store
 from kgcore.query.answer.base import ParseMemo
 from kgcore.query.answer.select import Question, score_sentences
-from kgcore.query.answer.short import WH_KINDS, about_focus
+from kgcore.query.answer.short import WH_KINDS
 from kgcore.query.engine import QueryEngine
 from kgcore.query.qakg import qa_answer_graph
 from kgcore.query.rerank.base import WEIGHTS
@@ -56,14 +56,12 @@ def collect(engine: QueryEngine, key: str, split: str) -> list[dict]:
         result = engine.retrieve(doc_id, item.question, RetrievalOptions(method="groundedkg", budget_words=1000))
         nlp = ParseMemo(generator.nlp)
         parsed = Question.parse(item.question, nlp)
-        scored = about_focus(parsed, score_sentences(item.question, parsed, result.sentences, nlp,
-                                                      generator.embedder))
+        scored = score_sentences(item.question, parsed, result.sentences, nlp, generator.embedder)
         if not scored:
             continue
-        scores = {s.sentence.id: s.score - scored[0].score for s in scored}
-        table, _ = generator._table([s for s in result.sentences if s.id in scores], qa)
-        ranked, expected = generator.rank(item.question, table, qa, scores, parsed.doc)
-        clause = generator._clause(parsed, scored[0].sentence, nlp)
+        found = generator.ranked_answers(item.question, parsed, scored, result.sentences, qa)
+        ranked, expected = found.ranked, found.expected
+        clause = generator._clause(parsed, scored[0].sentence, nlp)  # as generate() falls back to it
         out.append({"set": f"{key}-{split}", "question": item.question, "references": list(item.answers),
                     "expected": expected, "clause": clause, "candidates": [
                         {"answer": c.pair.statement if expected == "action" and c.pair.statement else c.pair.answer,
@@ -84,26 +82,33 @@ def answer_of(question: dict, weights: dict[str, float]) -> str:
     return best["answer"]
 
 
+def metrics(answered: list[tuple[str, list[str]]]) -> dict:
+    """Mean EM and ROUGE-L (in %) of (answer, references) pairs."""
+    return {"em": round(100 * statistics.mean(exact_match(a, r) for a, r in answered), 1),
+            "rouge_l": round(100 * statistics.mean(rouge_l(a, r) for a, r in answered), 1)}
+
+
 def scores(questions: list[dict], weights: dict[str, float]) -> dict:
-    answers = [(answer_of(q, weights), q["references"]) for q in questions]
-    return {"em": round(100 * statistics.mean(exact_match(a, r) for a, r in answers), 1),
-            "rouge_l": round(100 * statistics.mean(rouge_l(a, r) for a, r in answers), 1)}
+    return metrics([(answer_of(q, weights), q["references"]) for q in questions])
 
 
 def oracle(questions: list[dict]) -> dict:
     """The ceiling of any ranking: each question's best candidate answer (or its clause), by ROUGE-L."""
-    best = [max([q["clause"], *(c["answer"] for c in q["candidates"])], key=lambda a: rouge_l(a, q["references"]))
-            for q in questions]
-    return {"em": round(100 * statistics.mean(exact_match(a, q["references"]) for a, q in zip(best, questions)), 1),
-            "rouge_l": round(100 * statistics.mean(rouge_l(a, q["references"]) for a, q in zip(best, questions)), 1)}
+    return metrics([(max([q["clause"], *(c["answer"] for c in q["candidates"])],
+                         key=lambda a, q=q: rouge_l(a, q["references"])), q["references"]) for q in questions])
+
+
+def features_and_gains(q: dict) -> tuple[np.ndarray, np.ndarray]:
+    """A question's candidates as a (candidates x :data:`FEATURES`) matrix, and each one's answer's ROUGE-L."""
+    return (np.array([[c["features"].get(k, 0.0) for k in FEATURES] for c in q["candidates"]]),
+            np.array([rouge_l(c["answer"], q["references"]) for c in q["candidates"]]))
 
 
 def training_pairs(questions: list[dict]) -> tuple[np.ndarray, np.ndarray]:
     """Feature differences of candidate pairs whose ROUGE-L differ by :data:`MIN_GAP` (both orders)."""
     rows = []
     for q in questions:
-        feats = np.array([[c["features"].get(k, 0.0) for k in FEATURES] for c in q["candidates"]])
-        gains = np.array([rouge_l(c["answer"], q["references"]) for c in q["candidates"]])
+        feats, gains = features_and_gains(q)
         for i in range(len(gains)):
             for j in range(len(gains)):
                 if gains[i] - gains[j] >= MIN_GAP:
@@ -128,9 +133,7 @@ def listwise(questions: list[dict], temperature: float = 20.0, pull: float = 0.0
     from scipy.optimize import minimize
 
     start = np.array([WEIGHTS[k] for k in FEATURES])
-    data = [(np.array([[c["features"].get(k, 0.0) for k in FEATURES] for c in q["candidates"]]),
-             np.array([rouge_l(c["answer"], q["references"]) for c in q["candidates"]])) for q in questions]
-    data = [(x, g) for x, g in data if len(g) and g.max() > 0]
+    data = [(x, g) for x, g in map(features_and_gains, questions) if len(g) and g.max() > 0]
 
     def loss(w: np.ndarray) -> float:
         total = 0.0

@@ -70,6 +70,8 @@ class RankedAnswers:
     table: QATable
     #: How the pairs were found, when not from the index's QA graph ("" otherwise).
     note: str = ""
+    #: Every candidate pair, scored and best first, before grouping (what ``answers`` groups).
+    ranked: tuple[Candidate, ...] = ()
 
 
 class QAKGGenerator(LazyModels):
@@ -127,7 +129,8 @@ class QAKGGenerator(LazyModels):
         scores = {s.sentence.id: s.score - scored[0].score for s in scored}
         table, note = self._table([s for s in context if s.id in scores], qa)
         ranked, expected = self.rank(question, table, qa, scores, parsed.doc)
-        return RankedAnswers(group_answers(ranked, statements=expected == "action"), expected, table, note)
+        return RankedAnswers(group_answers(ranked, statements=expected == "action"), expected, table, note,
+                             tuple(ranked))
 
     @staticmethod
     def _clause(parsed: Question, sentence: SelectedSentence, nlp) -> str:
