@@ -81,19 +81,23 @@ def thumbnail_pages(report: IngestReport | None, limit: int = THUMBNAILS) -> lis
 
 
 def ingest_overview(collection: CollectionManifest) -> pd.DataFrame:
-    """One row per document of a collection: its report's numbers (empty cells: indexed before reports).
+    """One row per document of a collection: its report's numbers (empty cells: indexed before reports, and the
+    page columns of a text or markdown file, which has no pages: "0 pages" said nothing about it).
 
     >>> from kgcore.index.collection import DocumentEntry
     >>> from kgcore.index.manifest import Manifest
     >>> new = Manifest("a", source_file="a.pdf", ingest=IngestReport(pages=2, roles={"body": 3}, sentences={"body": 9}))
-    >>> shelf = CollectionManifest("shelf", (DocumentEntry(new, "a.1"), DocumentEntry(Manifest("b"), "b.1")))
-    >>> ingest_overview(shelf)[["document", "pages", "paragraphs", "sentences", "warnings"]].values.tolist()
-    [['a', 2, 3, 9, 0], ['b', <NA>, <NA>, <NA>, <NA>]]
+    >>> text = Manifest("t", source_file="t.txt", ingest=IngestReport(words=5, roles={"body": 1}))
+    >>> shelf = CollectionManifest("shelf", (DocumentEntry(new, "a.1"), DocumentEntry(Manifest("b"), "b.1"),
+    ...                                      DocumentEntry(text, "t.1")))
+    >>> ingest_overview(shelf)[["document", "pages", "running lines dropped", "words", "warnings"]].values.tolist()
+    [['a', 2, 0, 0, 0], ['b', <NA>, <NA>, <NA>, <NA>], ['t', <NA>, <NA>, 5, 0]]
     """
     rows = []
     for m in (d.manifest for d in collection.documents):
         r = m.ingest
-        numbers = [r.pages, r.words, sum(r.roles.values()), sum(r.sentences.values()), r.header_footer_lines,
+        paged = (r.pages, r.header_footer_lines) if r and r.pages else (None, None)
+        numbers = [paged[0], r.words, sum(r.roles.values()), sum(r.sentences.values()), paged[1],
                    r.references, r.citations_resolved, len(r.warnings)] if r else [None] * 8
         rows.append([m.doc_id, m.source_file, *numbers])
     frame = pd.DataFrame(rows, columns=OVERVIEW_COLUMNS)

@@ -68,10 +68,14 @@ def test_ingest_report_tables():
     assert warning.startswith("**paper**: page 3: ") and "<script>" not in warning
     assert thumbnail_pages(report) == [1, 2, 3, 4, 5, 6] and thumbnail_pages(None) == []
     shelf = CollectionManifest("shelf", (DocumentEntry(Manifest("p", source_file="p.pdf", ingest=report), "p.1"),
-                                         DocumentEntry(Manifest("old", source_file="old.txt"), "old.1")))
+                                         DocumentEntry(Manifest("old", source_file="old.txt"), "old.1"),
+                                         DocumentEntry(Manifest("t", source_file="t.txt", ingest=text_file), "t.1")))
     frame = ingest_overview(shelf)
     assert frame.loc[0, ["pages", "paragraphs", "sentences", "warnings"]].tolist() == [9, 71, 230, 1]
-    assert frame.loc[1, ["pages", "warnings"]].isna().all() and frame["file"].tolist() == ["p.pdf", "old.txt"]
+    assert frame.loc[1, ["pages", "warnings"]].isna().all() and frame["file"].tolist() == ["p.pdf", "old.txt", "t.txt"]
+    # a text file has no pages: its page columns are empty, not 0
+    assert frame.loc[2, ["pages", "running lines dropped"]].isna().all()
+    assert frame.loc[2, ["words", "sentences"]].tolist() == [900, 40]
 
 
 def test_tables_are_tables_and_captions_find_theirs():
