@@ -6,9 +6,12 @@ import re
 
 import pytest
 
+from kgcore.core.nlp import load_spacy
+from kgcore.core.settings import Settings
 from kgcore.core.types import Sentence
 from kgcore.index.coref import CorefLink, get_resolver
 from kgcore.index.coref.heuristic import HeuristicCoref
+from kgcore.index.coref.mentions import parse_mentions
 from paths import ROOT
 from samples import MRS_RABBIT, PAPER, PAPER_RESOLVED
 
@@ -142,6 +145,25 @@ def test_object_of_light_verb_is_not_the_subject(resolve):
         "Mr. McGregor caught sight of him at the corner, but Peter did not care.",
     )
     assert resolved.startswith("Mr. McGregor caught sight of Peter at the corner")
+
+
+def test_a_list_marker_is_no_antecedent(resolve):
+    # rules number their items "(i)", "(c)"; the tagger calls the letter a noun, and "its" became "i's", "c's"
+    (resolved,) = resolve("An Authorised Person must ensure compliance with appropriate standards for responsible "
+                          "and sustainable sourcing in regard to (i) its products, services and activities, (ii) "
+                          "activities of its users, and (iii) Accepted Spot Commodities.")
+    assert "i's" not in resolved and "in regard to (i) its products" in resolved
+    listed = resolve("(b) confirmation that the Fund Manager has been authorised to manage a Collective Investment "
+                     "Fund by its Home Regulator;", "(c) its address;")
+    assert not any(re.search(r"\b[bc]'s\b", text) for text in listed), listed
+
+
+def test_a_fixed_phrase_noun_is_no_antecedent():
+    # "in accordance with", "in relation to": bare nouns of fixed phrases refer to nothing
+    parsed = parse_mentions(load_spacy(Settings().spacy_model)(
+        "The firm acts in accordance with the Rules and in relation to the Fund, on behalf of a Client."))
+    heads = {m.lemma for m in parsed.mentions}
+    assert {"firm", "fund", "client"} <= heads and not heads & {"accordance", "relation", "behalf"}
 
 
 def test_object_is_not_whoever_the_subject_is(resolve):
