@@ -62,6 +62,8 @@ LIGHT_NOUNS = _words("notice care sight use advantage account attention heed lea
 # Nor do the bare nouns of fixed prepositional phrases ("in accordance with", "in relation to", "on behalf of"): in
 # ObliQA "it" and "its" were resolved to "accordance" and "relation" 42 times.
 PHRASE_NOUNS = _words("accordance relation respect connection addition regard lieu behalf virtue order")
+#: Both: bare (without a determiner or possessor), never a referent.
+BARE_NON_REFERENTS = LIGHT_NOUNS | PHRASE_NOUNS
 #: A list item's marker ("(i)", "(c)", "iv)"): a letter or a roman numeral (to 39) beside a parenthesis.
 LIST_MARKER = re.compile(r"[a-z]|(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3})", re.IGNORECASE)
 WEATHER = _words("rain snow hail thunder drizzle lighten pour freeze sleet")

@@ -15,20 +15,19 @@ from dataclasses import dataclass, field
 from kgcore.index.coref.lexicon import (
     ANIMAL_NOUNS,
     ARG_PREPS,
+    BARE_NON_REFERENTS,
     COPULAS,
     FEMALE_NAMES,
     FEMALE_NOUNS,
     FEMALE_TITLES,
     HUMAN_NOUNS,
     LEFT_DEPS,
-    LIGHT_NOUNS,
     LIST_MARKER,
     MALE_NAMES,
     MALE_NOUNS,
     MALE_TITLES,
     MAX_MENTION_TOKENS,
     OBJ_DEPS,
-    PHRASE_NOUNS,
     PLACE_ENTS,
     PRONOUNS,
     RAISING,
@@ -128,7 +127,7 @@ def _is_candidate(tok) -> bool:
     # Name parts ("Mrs." in "Mrs. Rabbit") belong to their head; dates and amounts are never referents.
     if tok.i + 1 < len(tok.doc) and tok.doc[tok.i + 1].text == "-" and not tok.whitespace_:
         return False  # "tool" of a hyphenated "tool-shed" that the parser split apart
-    if tok.lemma_ in LIGHT_NOUNS | PHRASE_NOUNS and not any(c.dep_ in ("det", "poss") for c in tok.children):
+    if tok.lemma_ in BARE_NON_REFERENTS and not any(c.dep_ in ("det", "poss") for c in tok.children):
         return False
     if is_list_marker(tok):
         return False
