@@ -166,6 +166,36 @@ def test_a_fixed_phrase_noun_is_no_antecedent():
     assert {"firm", "fund", "client"} <= heads and not heads & {"accordance", "relation", "behalf"}
 
 
+def test_a_defined_term_the_document_calls_its_is_a_thing(resolve):
+    # a rulebook's capitalised defined terms are names to the tagger, and names never agreed with "it": the firm's
+    # "it" went to the nearest thing ("a Third Party Transaction must notify"); the document's own "its" votes
+    # make the term a thing
+    *_, resolved = resolve("A Third Party Provider must maintain its records.",
+                           "A Third Party Provider must review its policies annually.",
+                           "Where a Third Party Provider refuses to execute a Third Party Transaction, it must notify "
+                           "the Customer of the refusal.")
+    assert resolved.endswith("Transaction, a Third Party Provider must notify the Customer of the refusal."), resolved
+    # one vote decides nothing (MIN_GENDER_VOTES): the term stays a name, and "it" its old, wrong choice
+    _, single = resolve("A Third Party Provider must maintain its records.",
+                        "Where a Third Party Provider refuses to execute a Third Party Transaction, it must notify "
+                        "the Customer.")
+    assert "a Third Party Transaction must notify" in single, single
+
+
+def test_a_possessive_in_a_fronted_adjunct_refers_ahead_to_the_main_subject(resolve):
+    _, rule = resolve("The request was received by the Registrar.",
+                      "In the discharge of its regulatory mandate, the FSRA may impose specific conditions.")
+    assert rule.startswith("In the discharge of the FSRA's regulatory mandate, the FSRA may"), rule
+    _, story = resolve("The Angel of Music sang on.", "And, turning to his audience, M. Mifroid delivered a lecture.")
+    assert story == "And, turning to M. Mifroid's audience, M. Mifroid delivered a lecture.", story
+    # not an inanimate subject for "their", nor past an adjunct's own subject
+    _, heads = resolve("The two managers sat down.", "Above their heads, the three teeth were clashing.")
+    assert heads.startswith("Above the two managers' heads"), heads
+    *_, own = resolve("A Captive Insurer must file its return.", "A Captive Insurer must keep its records.",
+                      "Where a Captive Insurer includes in its annual return a value, the Regulator may object.")
+    assert "includes in the Captive Insurer's annual return" in own, own
+
+
 def test_object_is_not_whoever_the_subject_is(resolve):
     """Principle B through a chain: "him" cannot be the man "He" already stands for."""
     _, resolved = resolve("Robinson Crusoe saw the savage.", "He shot him.")

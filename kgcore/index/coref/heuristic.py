@@ -103,7 +103,11 @@ class _Resolution:
                     m.kind = "person"
                 found = {genders[n] for n in m.names if n in genders}
                 if m.gender is None and len(found) == 1 and not m.plural:
-                    m.gender = found.pop()
+                    learned = found.pop()
+                    if learned != "n":
+                        m.gender = learned
+                    elif m.kind == "name":  # a defined term the document calls "its": "it" may refer to it
+                        m.kind = "thing"
         # (start, end, text, lower_first) per sentence, and chained pronoun mentions.
         self.reps: list[list[tuple[int, int, str, bool]]] = [[] for _ in texts]
         self.chains: list[list[Mention]] = [[] for _ in texts]
@@ -154,6 +158,13 @@ class _Resolution:
         return any(start <= position < end for start, end in self.quoted[k])
 
     def _search(self, k: int, pronoun: Pronoun) -> Mention | None:
+        ahead = (m for m in self.parsed[k].mentions if m.head == pronoun.cataphor >= 0)
+        # "In assessing its Exposure, the Authorised Person should ...": only an animate subject for "his", "her",
+        # "their" ("Above their heads, Mme. Giry's three teeth were clashing" are the managers' heads)
+        found = next((m for m in ahead if _agrees(pronoun.referent, m)
+                      and (pronoun.referent == "it" or m.kind in ("person", "animal", "name"))), None)
+        if found is not None:
+            return found
         agreeing = [m for m in self._candidates(k, pronoun) if _agrees(pronoun.referent, m)]
         # Principle B through a chain: in "He shot him", "him" is not whoever "He" is.  Only for
         # direct objects: a prepositional one may be locative ("close to him").
@@ -178,10 +189,13 @@ def learned_genders(votes: Iterable[tuple[str, str]], least: int = MIN_GENDER_VO
                     share: float = MIN_GENDER_SHARE) -> dict[str, str]:
     """Each name part's gender by the document's own votes (:func:`kgcore.index.coref.mentions.gender_votes`):
     at least ``least`` votes, ``share`` of them for one gender.  A name of unknown gender agrees with both "he"
-    and "she"; once learned, "she continued" no longer resolves to Raoul.
+    and "she"; once learned, "she continued" no longer resolves to Raoul.  "n" (voted by "its") makes a name a
+    thing: a rulebook's "Third Party Provider" then agrees with "it".
 
     >>> learned_genders([("raoul", "m")] * 11 + [("raoul", "f"), ("daae", "f"), ("daae", "m"), ("erik", "m")] * 1)
     {'raoul': 'm'}
+    >>> learned_genders([("provider", "n")]), learned_genders([("provider", "n")] * 2)
+    ({}, {'provider': 'n'})
     """
     counts: dict[str, Counter[str]] = {}
     for name, gender in votes:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
+from kgcore.index.coref.cataphora import cataphor
 from kgcore.index.coref.lexicon import (
     ANIMAL_NOUNS,
     ARG_PREPS,
@@ -79,6 +80,8 @@ class Pronoun:
     binder: int = -1
     # Head lemma of a predicate noun ("it was a blue jacket"): a candidate with that head wins.
     hint: str = ""
+    # The main clause's subject a possessive in a fronted adjunct refers to ahead (:mod:`.cataphora`), or -1.
+    cataphor: int = -1
 
 
 @dataclass(slots=True)
@@ -108,18 +111,23 @@ def parse_mentions(doc) -> ParsedSentence:
     return ParsedSentence(mentions, pronouns, persons, gender_votes(doc))
 
 
+#: The gender a possessive votes for its clause's subject: "n" is a thing (a rulebook's defined term).
+VOTED = {"his": "m", "her": "f", "its": "n"}
+
+
 def gender_votes(doc) -> list[tuple[str, str]]:
-    """"Raoul shook his head", "Christine put her hand ...": a name of unknown gender as the subject whose direct
-    object a "his"/"her" determines votes that gender for each of its name parts (most such possessives are the
-    subject's; :func:`kgcore.index.coref.heuristic.learned_genders` takes the document's majority)."""
+    """"Raoul shook his head", "Christine put her hand ...", "an Insurer arranges its affairs": a name of unknown
+    gender as the subject whose direct object a "his"/"her"/"its" determines votes that gender ("n" for "its")
+    for each of its name parts (most such possessives are the subject's;
+    :func:`kgcore.index.coref.heuristic.learned_genders` takes the document's majority)."""
     votes = []
     for tok in doc:
-        if tok.dep_ != "poss" or tok.lower_ not in ("his", "her") or tok.head.dep_ != "dobj":
+        if tok.dep_ != "poss" or tok.lower_ not in VOTED or tok.head.dep_ != "dobj":
             continue
         subjects = [c for c in tok.head.head.children if c.dep_ == "nsubj" and c.pos_ == "PROPN"]
         if len(subjects) == 1:
             gender, _kind, names = _name_semantics(subjects[0])
-            votes += [(n, "m" if tok.lower_ == "his" else "f") for n in sorted(names)] if gender is None else []
+            votes += [(n, VOTED[tok.lower_]) for n in sorted(names)] if gender is None else []
     return votes
 
 
@@ -276,6 +284,7 @@ def _pronoun(tok) -> Pronoun | None:
         i=tok.i, start=tok.idx, end=tok.idx + len(tok), text=tok.text, referent=referent, form=form,
         role=role, verb=tok.head.i if role == SUBJ else -1,
         coargs=_coargs(tok) if form != "poss" else (), binder=binder, hint=_predicate_noun(tok),
+        cataphor=cataphor(tok),
     )
 
 
