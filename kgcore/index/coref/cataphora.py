@@ -7,8 +7,9 @@ it cannot find it (it found the previous sentence's "risk assessment" and "the A
 possessives: a fronted "it" or "he" ("Once it has been granted, a RCH must ...") usually continues the previous
 sentence; and only adjuncts without a subject of their own (a phrase, a participle: "When assessing its
 systems ...", "Thinking that his brother ..."), since a clause with one ("Where a Captive Insurer includes in
-its return ...", "although its delay is lower than CacheBlend, the quality drops") leaves the pronoun free.  The resolver takes the subject only when it agrees, and for "his", "her" and "their"
-only when it is animate (:meth:`kgcore.index.coref.heuristic._Resolution._search`); tested on real parses in
+its return ...", "although its delay is lower than CacheBlend, the quality drops") leaves the pronoun free.
+The resolver takes the subject only when it agrees, and for "his", "her" and "their" only when it is animate
+(:meth:`kgcore.index.coref.heuristic._Resolution._search`); tested on real parses in
 ``tests/models/test_coref_models.py``.
 """
 
