@@ -15,9 +15,10 @@ The resolver takes the subject only when it agrees, and for "his", "her" and "th
 
 from __future__ import annotations
 
+from kgcore.index.coref.lexicon import SUBJ_DEPS
+
 #: Dependents of the main verb that can be fronted before its subject.
 ADJUNCTS = frozenset({"advcl", "prep", "npadvmod"})
-SUBJECTS = frozenset({"nsubj", "nsubjpass", "csubj"})
 
 
 def cataphor(tok) -> int:
@@ -30,10 +31,10 @@ def cataphor(tok) -> int:
     verb = adjunct.head
     if adjunct is tok or adjunct.dep_ not in ADJUNCTS or verb is adjunct:
         return -1
-    subject = next((c for c in verb.children if c.dep_ in SUBJECTS), None)
+    subject = next((c for c in verb.children if c.dep_ in SUBJ_DEPS), None)
     if subject is None or subject.pos_ not in ("NOUN", "PROPN") or adjunct.right_edge.i >= subject.left_edge.i:
         return -1
-    if any(c.dep_ in SUBJECTS for c in adjunct.children) or any(
-            t.dep_ in SUBJECTS and t.i < tok.i for t in adjunct.subtree):
+    if any(c.dep_ in SUBJ_DEPS for c in adjunct.children) or any(
+            t.dep_ in SUBJ_DEPS and t.i < tok.i for t in adjunct.subtree):
         return -1  # a clause of its own subject: "Where a Captive Insurer includes in its return", "although its
     return subject.i  # delay is lower than CacheBlend, the quality drops" (but "Thinking that his brother ...")

@@ -158,13 +158,14 @@ class _Resolution:
         return any(start <= position < end for start, end in self.quoted[k])
 
     def _search(self, k: int, pronoun: Pronoun) -> Mention | None:
-        ahead = (m for m in self.parsed[k].mentions if m.head == pronoun.cataphor >= 0)
-        # "In assessing its Exposure, the Authorised Person should ...": only an animate subject for "his", "her",
-        # "their" ("Above their heads, Mme. Giry's three teeth were clashing" are the managers' heads)
-        found = next((m for m in ahead if _agrees(pronoun.referent, m)
-                      and (pronoun.referent == "it" or m.kind in ("person", "animal", "name"))), None)
-        if found is not None:
-            return found
+        if pronoun.cataphor >= 0:
+            # "In assessing its Exposure, the Authorised Person should ...": only an animate subject for "his",
+            # "her", "their" ("Above their heads, Mme. Giry's three teeth were clashing" are the managers' heads)
+            found = next((m for m in self.parsed[k].mentions if m.head == pronoun.cataphor
+                          and _agrees(pronoun.referent, m)
+                          and (pronoun.referent == "it" or m.kind in ("person", "animal", "name"))), None)
+            if found is not None:
+                return found
         agreeing = [m for m in self._candidates(k, pronoun) if _agrees(pronoun.referent, m)]
         # Principle B through a chain: in "He shot him", "him" is not whoever "He" is.  Only for
         # direct objects: a prepositional one may be locative ("close to him").
