@@ -55,6 +55,7 @@ from kgcore.core.settings import RetrievalOptions
 from kgcore.evaluate.metrics import answer_token_recall, evidence_hit
 from kgcore.evaluate.qaset import load_qa
 from kgcore.index import contextual
+from kgcore.index.embed import nodes
 from kgcore.index.load import doc_id_for
 from kgcore.index.pipeline import Job, index_file, index_files
 from kgcore.index.store import Store
@@ -308,6 +309,14 @@ SWEEP = {
     "graph propagates": lambda: setting(lesegr, "GRAPH_PROPAGATES", True),
     "w_graph=0.5": lambda: setting(lesegr, "W_GRAPH", 0.5),
     "w_graph=2": lambda: setting(lesegr, "W_GRAPH", 2.0),
+    "graph_floor=0.4": lambda: setting(lesegr, "GRAPH_FLOOR", 0.4),
+    "graph_floor=0.6": lambda: setting(lesegr, "GRAPH_FLOOR", 0.6),
+    "graph_floor=0.8": lambda: setting(lesegr, "GRAPH_FLOOR", 0.8),
+    "query_text_words=0 (every text)": lambda: setting(nodes, "QUERY_TEXT_WORDS", 0),
+    "query_text_words=3": lambda: setting(nodes, "QUERY_TEXT_WORDS", 3),
+    "query_text_words=4": lambda: setting(nodes, "QUERY_TEXT_WORDS", 4),
+    "query_text_words=5": lambda: setting(nodes, "QUERY_TEXT_WORDS", 5),
+    "query_text_words=8": lambda: setting(nodes, "QUERY_TEXT_WORDS", 8),
     "graph_head_words=500": lambda: setting(fused, "GRAPH_HEAD_WORDS", 500),
     "graph_head_words=750": lambda: setting(fused, "GRAPH_HEAD_WORDS", 750),
     "w_sparse=0.7": lambda: setting(lesegr, "W_SPARSE", 0.7),

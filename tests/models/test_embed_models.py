@@ -71,3 +71,21 @@ def test_numpy_blas_uses_one_thread_beside_torch(embedder, monkeypatch):
     one_blas_thread()
     blas = [pool for pool in threadpool_info() if pool["user_api"] == "blas"]
     assert blas and all(pool["num_threads"] == 1 for pool in blas)
+
+
+def test_query_node_vectors_leave_out_long_texts(embedder, monkeypatch):
+    from kgcore.index.embed import nodes
+
+    phrase = "happened to the young rabbits' father"
+    mention = ("the young rabbits' father", "father")
+    query = SentenceGraph("q", (LocalNode("a", "happen", ("happened", phrase), "action", order=0),
+                                LocalNode("f", "father", mention, "entity", "father", 1)),
+                          (LocalEdge("a", "f", "ARG2", "action-entity"),))
+    keys, vectors = nodes.embed_query_nodes(query, embedder)
+    assert keys == ["a", "f"]
+    # the verb phrase (6 words) is left out; the 4-word mention stays
+    expected = embed_texts_of([("happen", ["happened"]), ("father", ["the young rabbits' father", "father"])], embedder)
+    assert np.array_equal(vectors, expected)
+    monkeypatch.setattr(nodes, "QUERY_TEXT_WORDS", 0)  # every text, as the graph's own nodes are embedded
+    _, every = nodes.embed_query_nodes(query, embedder)
+    assert np.array_equal(every[1], vectors[1]) and not np.allclose(every[0], vectors[0], atol=1e-3)

@@ -111,10 +111,38 @@ def embed_graph_nodes(graph, embedder: Embedder, variant: str = "basic", alpha: 
     return ids, vectors
 
 
+#: A query node's texts longer than this many words are left out of its vector (0: none is).  They are an
+#: action's verb phrase ("happened to the young rabbits' father") or a long mention, and they repeat the question,
+#: whose own vector is the dense signal.  Chosen on the dev sets (fused ranking, mean answer-token or passage
+#: recall over peter, crusoe, phantom, qasper and obliqa dev at 200 / 500 / 1,000 / 2,000 words): every text
+#: 0.7643, 8 words 0.7635, 5 words 0.7647, 4 words 0.7647, 3 words 0.7638 -- flat -- while the words encoded for
+#: each ObliQA question fall by a third: its query nodes' encoding took 35 ms and takes 25 (bench/query_bench.py).
+QUERY_TEXT_WORDS = 5
+
+
+def query_texts(texts: Sequence[str], limit: int | None = None) -> list[str]:
+    """The texts of a query node its vector reads: those of at most ``limit`` (default :data:`QUERY_TEXT_WORDS`)
+    words, or the shortest when every one is longer.
+
+    >>> query_texts(["happened", "happened to the young rabbits' father"])
+    ['happened']
+    >>> query_texts(["went through the wood to the baker's"], limit=3)
+    ["went through the wood to the baker's"]
+    >>> query_texts(["a b c d e f g"], limit=0)
+    ['a b c d e f g']
+    """
+    limit = QUERY_TEXT_WORDS if limit is None else limit
+    if not limit:
+        return list(texts)
+    kept = [t for t in texts if len(t.split()) <= limit]
+    return kept or sorted(texts, key=lambda t: len(t.split()))[:1]
+
+
 def embed_query_nodes(query_graph, embedder: Embedder, variant: str = "basic", alpha: float = 0.5, beta: float = 0.8):
-    """(node keys, matrix) for the nodes of a query :class:`~kgcore.core.types.SentenceGraph`."""
+    """(node keys, matrix) for the nodes of a query :class:`~kgcore.core.types.SentenceGraph`: as the graph's
+    nodes, from each node's label and its short texts (:func:`query_texts`)."""
     keys = [n.key for n in query_graph.nodes]
-    base = embed_texts_of([(n.label, n.texts) for n in query_graph.nodes], embedder, alpha)
+    base = embed_texts_of([(n.label, query_texts(n.texts)) for n in query_graph.nodes], embedder, alpha)
     position = {k: i for i, k in enumerate(keys)}
     adjacency: dict[int, set[int]] = {i: set() for i in range(len(keys))}
     for e in query_graph.edges:
