@@ -62,6 +62,11 @@ def test_merge_false_splits_rules():
     assert pieces == ["We met Dr. Watson there.", "He said no.", "why not.", 'It ended"']
     text = "He walked to the gate but she could not answer."
     assert merge_false_splits([(0, 21), (22, 47)], text) == [(0, 47)]
+    # a dialogue tag cut off its speech joins it; a closed quotation followed by a lower-case sentence does not
+    text = '"Well, who could have thought it?" moaned Richard. "Yes." why not. "No!" cried Meg.'
+    cut = [(0, 33), (33, 50), (51, 57), (57, 66), (67, 73), (74, 84)]
+    assert [text[a:b].strip() for a, b in merge_false_splits(cut, text)] == [
+        '"Well, who could have thought it?" moaned Richard.', '"Yes."', "why not.", '"No!" cried Meg.']
 
 
 def test_normalize_sentence():
