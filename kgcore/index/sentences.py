@@ -19,6 +19,7 @@ from kgcore.core.settings import Settings
 from kgcore.core.types import EQUATION, FIGURE, HEADER_FOOTER, PARSED, REFERENCE, TABLE, Sentence, sentence_id
 from kgcore.index.bounds import cap_spans, parse_processes, pipe_mapped
 from kgcore.index.clean import ends_with_title
+from kgcore.index.narrator import outside_quotes
 from kgcore.index.pdf.citations import resolve
 from kgcore.index.pdf.extract import FOOTNOTE_MARK
 
@@ -256,7 +257,7 @@ def merge_false_splits(spans: list[tuple[int, int]], text: str) -> list[tuple[in
 def _continues(previous: str, current: str) -> bool:
     if not any(ch.isalnum() for ch in current) or _CITATION_ONLY.match(current):
         return True  # a stray closing quote; "[47]." or "(Ho et al., 2020)." cut off the claim it supports
-    if _DIALOGUE_TAG.match(current) and _open_quote(previous):
+    if _DIALOGUE_TAG.match(current) and outside_quotes(previous)[1]:  # the previous one ends inside a quotation
         return True  # '"Well, who could have thought it?' + '" moaned Richard.': the tag belongs to its speech
     if current[:1].islower() and _SPEECH_END.search(previous):
         return True  # '"I swore not to tell!"' + 'gasped Meg.' (62 such cuts in The Phantom of the Opera)
@@ -271,15 +272,6 @@ def _continues(previous: str, current: str) -> bool:
     if _unclosed(previous) and len(previous) + len(current) < MAX_BRACKET_JOIN:
         return True  # a split inside "(see Sec. 3. Results ...)" or "[12. 13]"
     return current[:1].islower() and not re.search(r"[.!?][\"'\u201d\u2019)\]]*$", previous)
-
-
-def _open_quote(text: str) -> bool:
-    """Whether ``text`` leaves a double quotation open (straight or curly).
-
-    >>> _open_quote('"Well, who could have thought it?'), _open_quote('"Yes," he said.')
-    (True, False)
-    """
-    return text.count('"') % 2 == 1 or text.count("\u201c") > text.count("\u201d")
 
 
 def _unclosed(text: str) -> bool:
