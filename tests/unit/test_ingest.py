@@ -16,7 +16,7 @@ from kgcore.core.errors import InputError
 from kgcore.core.settings import Settings
 from kgcore.index.clean import reflow, strip_gutenberg
 from kgcore.index.load import doc_id_for, load_bytes, load_document, load_text
-from kgcore.index.sentences import chunk_paragraphs, merge_false_splits, normalize_sentence
+from kgcore.index.sentences import chunk_paragraphs, merge_false_splits, normalize_sentence, whole_tokens
 from paths import PETER
 
 SETTINGS = Settings()  # defaults, independent of the caller's KGCORE_* environment
@@ -67,6 +67,28 @@ def test_merge_false_splits_rules():
     cut = [(0, 33), (33, 50), (51, 57), (57, 66), (67, 73), (74, 84)]
     assert [text[a:b].strip() for a, b in merge_false_splits(cut, text)] == [
         '"Well, who could have thought it?" moaned Richard.', '"Yes."', "why not.", '"No!" cried Meg.']
+    # a lower-case word after "!" or "?" goes on the sentence (Robinson Crusoe's 'But alas!' + 'a few days ...'),
+    # as after a single-quoted exclamation; nothing starts with ";"
+    text = "But alas! a few days wore it off. 'Oh, forgive me!' he moaned. It read \"Go.\"; and so on."
+    cut = [(0, 9), (10, 33), (34, 51), (52, 62), (63, 77), (77, 89)]
+    assert [text[a:b] for a, b in merge_false_splits(cut, text)] == [
+        "But alas! a few days wore it off.", "'Oh, forgive me!' he moaned.", 'It read "Go."; and so on.']
+
+
+def test_sentence_cuts_inside_a_word_move_to_its_marks():
+    """A cut between a stop and the quotation marks glued to it (no space between) moves: closing marks go back to
+    their sentence, an opening mark on to its own, and a dash and word left alone join the rest of their sentence.
+    The Phantom of the Opera had 6 such cuts, Robinson Crusoe 2; each sentence held a word its paragraph did not."""
+    text = ('"We shall find them when we leave."[5] He crawled on. I cried. \'Erik,\' I said. '
+            '"Him."--The man, by the way.')
+    cut = [(0, 34), (34, 38), (39, 53), (54, 64), (64, 78), (79, 84), (84, 90), (91, 107)]
+    pieces = [text[a:b].strip() for a, b in merge_false_splits(whole_tokens(cut, text), text)]
+    assert pieces == ['"We shall find them when we leave."[5]', "He crawled on.", "I cried.", "'Erik,' I said.",
+                      '"Him."', "--The man, by the way."]
+    assert "".join("".join(pieces).split()) == "".join(text.split())  # no character lost or repeated
+    assert sum(len(p.split()) for p in pieces[:-2]) == len(text[:text.index('"Him')].split())  # no word cut
+    spaced = "One. Two."  # spans that meet at a space are left alone
+    assert whole_tokens([(0, 4), (5, 9)], spaced) == [(0, 4), (5, 9)]
 
 
 def test_normalize_sentence():
