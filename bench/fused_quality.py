@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import math
 import random
 import statistics
 import time
@@ -312,11 +313,14 @@ SWEEP = {
     "graph_floor=0.4": lambda: setting(lesegr, "GRAPH_FLOOR", 0.4),
     "graph_floor=0.6": lambda: setting(lesegr, "GRAPH_FLOOR", 0.6),
     "graph_floor=0.8": lambda: setting(lesegr, "GRAPH_FLOOR", 0.8),
-    "query_text_words=0 (every text)": lambda: setting(nodes, "QUERY_TEXT_WORDS", 0),
+    "query_text_words=0 (labels only)": lambda: setting(nodes, "QUERY_TEXT_WORDS", 0),
+    "query_text_words=inf (every text)": lambda: setting(nodes, "QUERY_TEXT_WORDS", math.inf),
     "query_text_words=3": lambda: setting(nodes, "QUERY_TEXT_WORDS", 3),
     "query_text_words=4": lambda: setting(nodes, "QUERY_TEXT_WORDS", 4),
     "query_text_words=5": lambda: setting(nodes, "QUERY_TEXT_WORDS", 5),
     "query_text_words=8": lambda: setting(nodes, "QUERY_TEXT_WORDS", 8),
+    "query_text_words=1": lambda: setting(nodes, "QUERY_TEXT_WORDS", 1),
+    "query_text_words=2": lambda: setting(nodes, "QUERY_TEXT_WORDS", 2),
     "graph_head_words=500": lambda: setting(fused, "GRAPH_HEAD_WORDS", 500),
     "graph_head_words=750": lambda: setting(fused, "GRAPH_HEAD_WORDS", 750),
     "w_sparse=0.7": lambda: setting(lesegr, "W_SPARSE", 0.7),

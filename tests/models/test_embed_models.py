@@ -1,5 +1,7 @@
 """Node embedding variants (paper 3.3) with the real MiniLM model."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -81,11 +83,14 @@ def test_query_node_vectors_leave_out_long_texts(embedder, monkeypatch):
     query = SentenceGraph("q", (LocalNode("a", "happen", ("happened", phrase), "action", order=0),
                                 LocalNode("f", "father", mention, "entity", "father", 1)),
                           (LocalEdge("a", "f", "ARG2", "action-entity"),))
-    keys, vectors = nodes.embed_query_nodes(query, embedder)
+    keys, labels = nodes.embed_query_nodes(query, embedder)  # by default the labels alone
     assert keys == ["a", "f"]
+    assert np.array_equal(labels, embed_texts_of([("happen", ["happen"]), ("father", ["father"])], embedder))
+    monkeypatch.setattr(nodes, "QUERY_TEXT_WORDS", 5)
+    _, vectors = nodes.embed_query_nodes(query, embedder)
     # the verb phrase (6 words) is left out; the 4-word mention stays
     expected = embed_texts_of([("happen", ["happened"]), ("father", ["the young rabbits' father", "father"])], embedder)
-    assert np.array_equal(vectors, expected)
-    monkeypatch.setattr(nodes, "QUERY_TEXT_WORDS", 0)  # every text, as the graph's own nodes are embedded
+    assert np.array_equal(vectors, expected) and not np.allclose(vectors[1], labels[1], atol=1e-3)
+    monkeypatch.setattr(nodes, "QUERY_TEXT_WORDS", math.inf)  # every text, as the graph's own nodes are embedded
     _, every = nodes.embed_query_nodes(query, embedder)
     assert np.array_equal(every[1], vectors[1]) and not np.allclose(every[0], vectors[0], atol=1e-3)

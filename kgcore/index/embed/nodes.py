@@ -111,36 +111,43 @@ def embed_graph_nodes(graph, embedder: Embedder, variant: str = "basic", alpha: 
     return ids, vectors
 
 
-#: A query node's texts longer than this many words are left out of its vector (0: none is).  They are an
-#: action's verb phrase ("happened to the young rabbits' father") or a long mention, and they repeat the question,
-#: whose own vector is the dense signal.  Chosen on the dev sets (fused ranking, mean answer-token or passage
-#: recall over peter, crusoe, phantom, qasper and obliqa dev at 200 / 500 / 1,000 / 2,000 words): every text
-#: 0.7643, 8 words 0.7635, 5 words 0.7647, 4 words 0.7647, 3 words 0.7638 -- flat -- while the words encoded for
-#: each ObliQA question fall by a third: its query nodes' encoding took 35 ms and takes 25 (bench/query_bench.py).
-QUERY_TEXT_WORDS = 5
+#: A query node's texts longer than this many words are left out of its vector; 0 leaves out every text, so a
+#: query node's vector is its label's (``math.inf`` keeps every text, as the graph's own nodes are embedded).
+#: The texts are an action's words as written ("Could provide", "happened to the young rabbits' father") and the
+#: mentions of an entity ("the ADGM"); they repeat the question, whose own vector is the dense signal.  Chosen on
+#: the dev sets (fused ranking, mean answer-token or passage recall over peter, crusoe, phantom, qasper and obliqa
+#: dev at 200 / 500 / 1,000 / 2,000 words).  Stop 52: every text 0.7643, 8 words 0.7635, 5 words 0.7647, 4 words
+#: 0.7647, 3 words 0.7638.  Stop 54, after the sentence fixes: 5 words 0.7626, 2 words 0.7636, 1 word 0.7619,
+#: none 0.7626 -- flat -- while the strings encoded per ObliQA question fall from 19.4 to 10.6 and their encoding
+#: from 31.7 to 16.8 ms (p50 over 150 questions).  The per-set cells move both ways (Phantom +0.042 at 200 words,
+#: Crusoe +0.031 at 500, QASPER -0.040 at 500, ObliQA -0.002 to -0.004): the texts carry no signal the label and
+#: the question's vector lack.
+QUERY_TEXT_WORDS: float = 0
 
 
-def query_texts(texts: Sequence[str], limit: int | None = None) -> list[str]:
-    """The texts of a query node its vector reads: those of at most ``limit`` (default :data:`QUERY_TEXT_WORDS`)
-    words, or the shortest when every one is longer.
+def query_texts(texts: Sequence[str], limit: float | None = None) -> list[str]:
+    """The texts of a query node its vector reads besides its label: those of at most ``limit`` (default
+    :data:`QUERY_TEXT_WORDS`) words, or the shortest when every one is longer; none when ``limit`` is 0.
 
-    >>> query_texts(["happened", "happened to the young rabbits' father"])
+    >>> query_texts(["happened", "happened to the young rabbits' father"], limit=5)
     ['happened']
     >>> query_texts(["went through the wood to the baker's"], limit=3)
     ["went through the wood to the baker's"]
-    >>> query_texts(["a b c d e f g"], limit=0)
+    >>> query_texts(["a b c d e f g"], limit=float("inf"))
     ['a b c d e f g']
+    >>> query_texts(["the ADGM", "adgm"])
+    []
     """
     limit = QUERY_TEXT_WORDS if limit is None else limit
-    if not limit:
-        return list(texts)
+    if limit <= 0:
+        return []
     kept = [t for t in texts if len(t.split()) <= limit]
     return kept or sorted(texts, key=lambda t: len(t.split()))[:1]
 
 
 def embed_query_nodes(query_graph, embedder: Embedder, variant: str = "basic", alpha: float = 0.5, beta: float = 0.8):
     """(node keys, matrix) for the nodes of a query :class:`~kgcore.core.types.SentenceGraph`: as the graph's
-    nodes, from each node's label and its short texts (:func:`query_texts`)."""
+    nodes, from each node's label and the texts :func:`query_texts` keeps (by default none: the label alone)."""
     keys = [n.key for n in query_graph.nodes]
     base = embed_texts_of([(n.label, query_texts(n.texts)) for n in query_graph.nodes], embedder, alpha)
     position = {k: i for i, k in enumerate(keys)}
