@@ -327,6 +327,14 @@ SWEEP = {
     "w_sparse=1.4": lambda: setting(lesegr, "W_SPARSE", 1.4),
     "dedupe texts": lambda: setting(fused, "DEDUPE_TEXTS", True),
     "sparse reads written words only": lambda: setting(lesegr, "EXPANDED", False),
+    "scale=max": lambda: setting(lesegr, "SCALE", "max"),
+    "rank_k=3": lambda: setting(lesegr, "RANK_K", 3),
+    "rank_k=5": lambda: setting(lesegr, "RANK_K", 5),
+    "rank_k=10": lambda: setting(lesegr, "RANK_K", 10),
+    "rank_k=15": lambda: setting(lesegr, "RANK_K", 15),
+    "rank_k=20": lambda: setting(lesegr, "RANK_K", 20),
+    "rank_k=30": lambda: setting(lesegr, "RANK_K", 30),
+    "rank_k=60": lambda: setting(lesegr, "RANK_K", 60),
     **{f"without {k}": without_kind(k) for k in contextual.KINDS},
 }
 

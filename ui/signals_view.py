@@ -34,9 +34,9 @@ from .markup import esc
 
 #: The signals shown, in order, with what each means (the tooltip of the line and the table's column help).
 SIGNALS = {
-    "lexical": "BM25 relevance to the question (of the sentence's words and those coreference adds), normalised by "
-               "the best sentence in scope",
-    "dense": "cosine to the question, normalised by the best sentence in scope",
+    "lexical": "BM25 relevance to the question (of the sentence's words and those coreference adds), by rank: 1 for "
+               "the best sentence in scope, less for each one below it (reciprocal rank), 0 without a question word",
+    "dense": "cosine to the question, by rank as lexical: 1 for the sentence in scope closest to the question",
     "graph": "GroundedKG alignment evidence (the question's graph among the sentence's nodes), normalised; "
              "0 for LeSeGR",
     "own": "lexical + dense + graph: the sentence's score before propagation",

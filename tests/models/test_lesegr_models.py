@@ -4,6 +4,7 @@ the index, budgets, explanations, the reduction to score fusion, and citation ed
 import numpy as np
 import pdfs
 import pytest
+from scipy.stats import rankdata
 
 from kgcore.core.settings import RetrievalOptions
 from kgcore.index import contextual
@@ -96,15 +97,28 @@ def test_graph_score_ranking_stays_selectable_and_unbudgeted_groundedkg_is_the_p
     assert all(s.signals == {} for s in union.sentences) and union.candidates == len(union.sentences)
 
 
-def test_without_layers_lesegr_is_post_retrieval_score_fusion(engine, peter_index, monkeypatch):
-    """The seed's Proposition 4.1 on a real index: no propagation leaves normalised BM25 + cosine."""
+def _reciprocal_ranks(values: np.ndarray, scope: np.ndarray, k: int) -> np.ndarray:
+    """(k + 1) / (k + r) for the r-th best positive value in scope (ties share the better rank), else 0."""
+    ranks = rankdata(-values, method="min")  # 1 for the best
+    return np.where(scope & (values > 0), (k + 1) / (k + ranks), 0.0)
+
+
+@pytest.mark.parametrize("scale", ["rank", "max"])
+def test_without_layers_lesegr_is_post_retrieval_score_fusion(engine, peter_index, monkeypatch, scale):
+    """The seed's Proposition 4.1 on a real index: no propagation leaves BM25 + cosine, each on the
+    reciprocal-rank scale (``rank``, the default) or divided by the best in scope (``max``)."""
     monkeypatch.setattr(lesegr, "LAYERS", 0)
+    monkeypatch.setattr(lesegr, "SCALE", scale)
     result = engine.retrieve(PETER_ID, FATHER_Q, RetrievalOptions(method="lesegr", budget_sentences=8))
     bm25 = lesegr.sentence_sparse(peter_index, bm25_tokens(FATHER_Q))
     vector = engine.embedder.encode([FATHER_Q])[0]
     cosine = np.clip(peter_index.sentence_vectors @ vector, 0, None)
     scope = peter_index.sentence_scope((), False)  # headings and front matter stay out by default
-    fusion = np.where(scope, bm25 / bm25[scope].max() + cosine / cosine[scope].max(), -1.0)
+    if scale == "max":
+        fusion = np.where(scope, bm25 / bm25[scope].max() + cosine / cosine[scope].max(), -1.0)
+    else:
+        in_scope = [np.where(scope, v, 0.0) for v in (bm25, cosine)]
+        fusion = np.where(scope, sum(_reciprocal_ranks(v, scope, lesegr.RANK_K) for v in in_scope), -1.0)
     expected = [peter_index.sentences[r].id for r in np.argsort(-fusion, kind="stable")[:8]]
     assert [s.id for s in sorted(result.sentences, key=lambda s: s.rank)] == expected
     assert all(s.signals["propagated"] == 0 for s in result.sentences)
