@@ -26,6 +26,8 @@ from kgcore.index.store import CacheKey, Index
 POOL_SIZE = 300
 #: Weight of the neighbourhood agreement when choosing among the pool.
 CONTEXT_WEIGHT = 0.5
+#: Every how many-th value :func:`largest_rows` samples to find its threshold.
+SAMPLE_STRIDE = 32
 #: Candidates asked of Chroma per query node, then scored again with the stored vectors (:func:`_chroma_top_k`).
 CHROMA_POOL = 100
 DISTINCT: CacheKey[tuple[np.ndarray, np.ndarray]] = CacheKey("distinct-node-vectors")
@@ -238,6 +240,46 @@ def gather_runs(starts: np.ndarray, flat: np.ndarray, keys: np.ndarray) -> tuple
     return flat.take(np.arange(int(lengths.sum())) + np.repeat(begin - placed, lengths)), lengths
 
 
+def largest_rows(values: np.ndarray, size: int) -> np.ndarray:
+    """The rows of the ``size`` largest ``values`` (1 <= size <= len(values)) in ascending order; among equal
+    values at the boundary the lowest rows, so the pool (and the order its ties keep) never depends on how a
+    partition happened to fall.
+
+    A query node's pool is the best 300 of ObliQA's 124,000 graph rows, and partitioning the whole row took 1.1 ms
+    a query node (a tenth of a question).  So the partition runs only on the values at least a threshold: the
+    value that every :data:`SAMPLE_STRIDE`-th row would rank about ``2 * size`` rows down.  When fewer than
+    ``size`` values reach it (seldom, or when the sample meets masked ``-inf`` rows), the whole row is partitioned.
+    Either way the answer is exact: every one of the ``size`` largest is at least the threshold once ``size``
+    values are.  (ObliQA's rulebooks repeat labels, so equal cosines are common.)
+
+    >>> values = np.random.default_rng(0).standard_normal(100_000).astype(np.float32)
+    >>> found = largest_rows(values, 300)
+    >>> sorted(found.tolist()) == sorted(np.argsort(-values)[:300].tolist())
+    True
+    >>> largest_rows(np.array([0.1, 0.9, 0.5]), 2).tolist()
+    [1, 2]
+    >>> largest_rows(np.array([0.5, 0.9, 0.5, 0.5]), 2).tolist()   # a tie at the boundary: the lowest row
+    [0, 1]
+    """
+    sample = values[::SAMPLE_STRIDE]
+    wanted = 2 * size // SAMPLE_STRIDE + 1  # sampled values at or above the threshold
+    if len(values) >= 4 * SAMPLE_STRIDE * size and wanted < len(sample):
+        threshold = np.partition(sample, len(sample) - wanted)[len(sample) - wanted]
+        if np.isfinite(threshold):
+            candidates = np.flatnonzero(values >= threshold)
+            if len(candidates) >= size:
+                return _lowest_at_ties(candidates, values.take(candidates), size)
+    return _lowest_at_ties(np.arange(len(values)), values, size)
+
+
+def _lowest_at_ties(rows: np.ndarray, found: np.ndarray, size: int) -> np.ndarray:
+    """The ``size`` of ``rows`` (ascending) with the largest ``found`` values; at a tie the lowest rows."""
+    boundary = np.partition(found, len(found) - size)[len(found) - size]  # the size-th largest value
+    above, tied = found > boundary, np.flatnonzero(found == boundary)
+    above[tied[: size - int(above.sum())]] = True
+    return rows[above]
+
+
 def _top_k(index: Index, row: np.ndarray, k: int, penalty: np.ndarray | None, mask: np.ndarray | None,
            context: np.ndarray) -> list[tuple[str, float]]:
     """The best ``k`` of a cosine row among the rows ``mask`` allows (``penalty`` is its
@@ -248,7 +290,7 @@ def _top_k(index: Index, row: np.ndarray, k: int, penalty: np.ndarray | None, ma
     pool_size = min(max(POOL_SIZE, k) if len(context) else k, finite)
     if pool_size <= 0:
         return []
-    pool = np.argpartition(-row, pool_size - 1)[:pool_size]
+    pool = largest_rows(row, pool_size)
     rank_by = row[pool]
     if len(context):
         rank_by = rank_by + CONTEXT_WEIGHT * context_agreement(index, pool, context)

@@ -122,3 +122,18 @@ def test_a_masks_penalty_row_is_made_once_and_never_reused_for_another_mask():
     for _ in range(match.PENALTIES_KEPT + 5):
         match.mask_penalties([np.ones(2, dtype=bool)])
     assert len(match._PENALTIES) <= match.PENALTIES_KEPT
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("stride", [32, 10**9])  # the sampled threshold and the whole-row partition
+def test_largest_rows_is_the_best_rows_with_the_lowest_at_ties(seed, stride, monkeypatch):
+    from kgcore.query import match
+
+    monkeypatch.setattr(match, "SAMPLE_STRIDE", stride)
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(40_000, 130_000))
+    values = (np.round(rng.standard_normal(n) * 40) / 100).astype(np.float32)  # few distinct values: many ties
+    values[rng.random(n) < rng.uniform(0.0, 0.9)] = -np.inf  # a type mask
+    size = int(rng.integers(1, 400))
+    expected = np.sort(np.lexsort((np.arange(n), -values))[:size])  # best first, ties by row
+    assert match.largest_rows(values, size).tolist() == expected.tolist()
