@@ -263,7 +263,7 @@ def largest_rows(values: np.ndarray, size: int) -> np.ndarray:
     """
     sample = values[::SAMPLE_STRIDE]
     wanted = 2 * size // SAMPLE_STRIDE + 1  # sampled values at or above the threshold
-    if len(values) >= 4 * SAMPLE_STRIDE * size and wanted < len(sample):
+    if 4 * wanted <= len(sample):  # else the row is short: partition it all
         threshold = np.partition(sample, len(sample) - wanted)[len(sample) - wanted]
         if np.isfinite(threshold):
             candidates = np.flatnonzero(values >= threshold)
