@@ -176,6 +176,7 @@ def fused_section(data: dict | None) -> str:
              "The interval is a paired bootstrap over the questions; a margin whose interval holds 0 is a tie."]
     titles = {"test": "Held-out sets", "test2": "Second held-out round, written at stop 33",
               "test3": "Third held-out round, written at stop 34",
+              "test4": "Fourth held-out round, written at stop 55",
               "pooled": "Every held-out round of a collection pooled (a view chosen after the third round's results)",
               "unseen": "A collection kind no decision saw: eight RAG papers (PDF), each question asked within its "
                         "paper (bench/papers_qa.csv, run once at stop 35)",

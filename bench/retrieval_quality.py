@@ -7,7 +7,7 @@ Question sets (evidence substrings checked against the text when written):
 * Robinson Crusoe: ``dev`` = bench/robinson_crusoe_qa.csv + robinson_crusoe_qa_dev2.csv
   (45), ``test`` = bench/robinson_crusoe_qa_test.csv (50, held out);
 * The Phantom of the Opera (``--books phantom``): ``dev`` = bench/phantom_qa_dev.csv (40, written at stop 37
-  from the book alone), ``test`` / ``test2`` / ``test3`` held out (bench/phantom_qa_test*.csv);
+  from the book alone), ``test`` / ``test2`` / ``test3`` / ``test4`` held out (bench/phantom_qa_test*.csv);
 * ``dev-extra``: more dev questions, written at stop 43 from the books alone (bench/robinson_crusoe_qa_dev3.csv and
   phantom_qa_dev2.csv, 14 each).  50 were written per book, one per fiftieth of the text; those about the passage
   of a held-out or dev question (a shared run of six words in the evidence) or asking nearly the same (question
@@ -47,12 +47,14 @@ SETS = {
                                                 "dev-extra": [BENCH / "robinson_crusoe_qa_dev3.csv"],
                                                 "test": [BENCH / "robinson_crusoe_qa_test.csv"],
                                                 "test2": [BENCH / "robinson_crusoe_qa_test2.csv"],
-                                                "test3": [BENCH / "robinson_crusoe_qa_test3.csv"]}),
+                                                "test3": [BENCH / "robinson_crusoe_qa_test3.csv"],
+                                                "test4": [BENCH / "robinson_crusoe_qa_test4.csv"]}),
     "phantom": ("phantom-of-the-opera", phantom_path, {"dev": [BENCH / "phantom_qa_dev.csv"],
                                                        "dev-extra": [BENCH / "phantom_qa_dev2.csv"],
                                                        "test": [BENCH / "phantom_qa_test.csv"],
                                                        "test2": [BENCH / "phantom_qa_test2.csv"],
-                                                       "test3": [BENCH / "phantom_qa_test3.csv"]}),
+                                                       "test3": [BENCH / "phantom_qa_test3.csv"],
+                                                       "test4": [BENCH / "phantom_qa_test4.csv"]}),
 }
 
 
