@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import json
 import math
 import random
@@ -199,6 +200,23 @@ def load(set_name: str, sample: int) -> tuple[Store, str, list[Question]]:
     if key == "obliqa":
         return obliqa_set(split, sample)
     return book_set(key, split)
+
+
+def known_set(set_name: str) -> str:
+    """``set_name`` when :func:`load` knows it, else exit naming it and the sets there are (checked before any
+    set runs, so a typo at the end of ``--sets`` does not cost the sets before it).
+
+    >>> known_set("crusoe-test4")
+    'crusoe-test4'
+    >>> known_set("crusoe-test9")
+    Traceback (most recent call last):
+    SystemExit: unknown set 'crusoe-test9': one of crusoe-dev, crusoe-dev-extra, ...
+    """
+    names = [f"{key}-{split}" for key, (_, _, splits) in SETS.items() for split in splits]
+    names += ["qasper-dev", "papers-unseen", "obliqa-dev"] + [f"obliqa-{name}" for name, _ in OBLIQA_ROUNDS]
+    if set_name not in names:
+        raise SystemExit(f"unknown set {set_name!r}: one of {', '.join(sorted(names))}")
+    return set_name
 
 
 def run_set(set_name: str, sample: int, variants, budgets) -> list[dict]:
@@ -385,25 +403,35 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sweep", action="store_true", help="dev-only sensitivity of each setting")
     parser.add_argument("--settings", default=",".join(SWEEP), help="the --sweep settings, comma-separated")
     args = parser.parse_args(argv)
-    sets, budgets = args.sets.split(","), [int(b) for b in args.budgets.split(",")]
+    sets, budgets = [known_set(s) for s in args.sets.split(",")], [int(b) for b in args.budgets.split(",")]
     if args.sweep:
         rows = sweep(sets, args.sample, budgets, args.settings.split(","), args.variants.split(","))
-    else:
-        rows = [row for set_name in sets for row in run_set(set_name, args.sample, args.variants.split(","), budgets)]
-    out_path = RESULTS / "fused_quality.json"  # read only now: another run may have written meanwhile
+        save(lambda results: results.setdefault("sweep", []).append({"sets": sets, "budgets": budgets, "rows": rows}))
+        return
+    for set_name in sets:  # saved set by set: a set that fails later (an index missing) keeps the ones before
+        rows = run_set(set_name, args.sample, args.variants.split(","), budgets)
+        save(functools.partial(merge_rows, rows=rows))
+
+
+def save(change: Callable[[dict], Any]) -> None:
+    """Read bench/results/fused_quality.json (only now: another run may have written meanwhile), apply
+    ``change`` to it and write it back."""
+    out_path = RESULTS / "fused_quality.json"
     results = json.loads(out_path.read_text()) if out_path.exists() else {"rows": []}
-    if args.sweep:
-        results.setdefault("sweep", []).append({"sets": sets, "budgets": budgets, "rows": rows})
-    else:
-        measured = {(r["set"], r["variant"], r["budget_words"]) for r in rows}  # other variants' rows are kept
-        results["rows"] = [r for r in results["rows"] if (r["set"], r["variant"], r["budget_words"]) not in measured]
-        results["rows"] += rows
-        # over every set in the file, not only those this run measured
-        results["target"] = {split: target([r for r in results["rows"] if r["set"].endswith(f"-{split}")])
-                             for split in ("dev", "test", "test2", "test3", "test4", "unseen")}
-        results["target"]["pooled"] = target(pooled(results["rows"]))
+    change(results)
     results["machine"] = machine()
     write_json("fused_quality.json", results, one_line="rows")
+
+
+def merge_rows(results: dict, rows: list[dict]) -> None:
+    """``rows`` in place of the file's rows of the same set, variant and budget (other variants' rows are kept),
+    and the target over every set in the file, not only those just measured."""
+    measured = {(r["set"], r["variant"], r["budget_words"]) for r in rows}
+    results["rows"] = [r for r in results["rows"] if (r["set"], r["variant"], r["budget_words"]) not in measured]
+    results["rows"] += rows
+    results["target"] = {split: target([r for r in results["rows"] if r["set"].endswith(f"-{split}")])
+                         for split in ("dev", "test", "test2", "test3", "test4", "unseen")}
+    results["target"]["pooled"] = target(pooled(results["rows"]))
 
 
 if __name__ == "__main__":
