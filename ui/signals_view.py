@@ -27,16 +27,32 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from kgcore.core.types import SelectedSentence
+from kgcore.query import lesegr
 from kgcore.query.fused import GRAPH_HEAD_WORDS
 
 from .ask_view import sentence_link
 from .markup import esc
 
+
+def scale_help(scale: str) -> tuple[str, str]:
+    """How the lexical and dense signals are scaled, in words, for :data:`kgcore.query.lesegr.SCALE`.
+
+    >>> scale_help("max")[1]
+    'divided by the best in scope as lexical: 1 for the sentence in scope closest to the question'
+    """
+    if scale == "rank":
+        return ("by rank: 1 for the best sentence in scope, less for each one below it (reciprocal rank)",
+                "by rank as lexical: 1 for the sentence in scope closest to the question")
+    return ("divided by the best in scope: 1 for the best sentence in scope",
+            "divided by the best in scope as lexical: 1 for the sentence in scope closest to the question")
+
+
+_LEXICAL, _DENSE = scale_help(lesegr.SCALE)
 #: The signals shown, in order, with what each means (the tooltip of the line and the table's column help).
 SIGNALS = {
-    "lexical": "BM25 relevance to the question (of the sentence's words and those coreference adds), by rank: 1 for "
-               "the best sentence in scope, less for each one below it (reciprocal rank), 0 without a question word",
-    "dense": "cosine to the question, by rank as lexical: 1 for the sentence in scope closest to the question",
+    "lexical": f"BM25 relevance to the question (of the sentence's words and those coreference adds), {_LEXICAL}, "
+               "0 without a question word",
+    "dense": f"cosine to the question, {_DENSE}",
     "graph": "GroundedKG alignment evidence (the question's graph among the sentence's nodes), normalised; "
              "0 for LeSeGR",
     "own": "lexical + dense + graph: the sentence's score before propagation",
