@@ -37,6 +37,7 @@ import resource
 import statistics
 import sys
 import time
+from collections.abc import Collection
 from pathlib import Path
 
 import tiny_docs_bench
@@ -149,15 +150,18 @@ def passage_recall(sentences, question: dict) -> float:
     return sum(found) / len(found)
 
 
-def obliqa_questions(sample: int) -> list[dict]:
-    rows = list(csv.DictReader((DATA / "obliqa" / "obliqa_dev.csv").open(encoding="utf-8")))
+def obliqa_questions(sample: int, seed: int = 13, taken: Collection[str] = ()) -> list[dict]:
+    """``sample`` questions of obliqa_dev.csv drawn with ``seed``, a quarter multi-document (or as many as are
+    left), none whose ``question_id`` is in ``taken``; the default is the fixed dev sample every bench uses."""
+    rows = [r for r in csv.DictReader((DATA / "obliqa" / "obliqa_dev.csv").open(encoding="utf-8"))
+            if r["question_id"] not in taken]
     for r in rows:
         r["gold"] = json.loads(r["gold"])
     multi = [r for r in rows if len({g["document"] for g in r["gold"]}) > 1]
     single = [r for r in rows if r not in multi]
-    rng = random.Random(13)
-    k_multi = sample // 4
-    return rng.sample(multi, min(k_multi, len(multi))) + rng.sample(single, sample - min(k_multi, len(multi)))
+    rng = random.Random(seed)
+    k_multi = min(sample // 4, len(multi))
+    return rng.sample(multi, k_multi) + rng.sample(single, sample - k_multi)
 
 
 def obliqa_retrieval(sample: int) -> dict:

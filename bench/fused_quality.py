@@ -39,7 +39,6 @@ import csv
 import functools
 import json
 import math
-import random
 import statistics
 import time
 from collections.abc import Callable, Iterator
@@ -125,6 +124,8 @@ def papers_set() -> tuple[Store, str, list[Question]]:
 
 #: ObliQA's held-out rounds and the seed of each one's sample (test4 drawn at stop 55, before that stop's runs).
 OBLIQA_ROUNDS = (("test", 29), ("test2", 31), ("test3", 37), ("test4", 41))
+#: The splits ``target`` reports: dev, every held-out round (the books' rounds share ObliQA's names), unseen.
+SPLITS = ("dev", *(name for name, _ in OBLIQA_ROUNDS), "unseen")
 
 
 def obliqa_set(split: str, sample: int) -> tuple[Store, str, list[Question]]:
@@ -136,7 +137,7 @@ def obliqa_set(split: str, sample: int) -> tuple[Store, str, list[Question]]:
     for name, seed in OBLIQA_ROUNDS:  # each round disjoint from dev and every round before it
         if split == "dev":
             break
-        chosen = held_out_obliqa(taken, sample, seed=seed)
+        chosen = obliqa_questions(sample, seed, taken={q["question_id"] for q in taken})
         taken = taken + chosen
         if split == name:
             break
@@ -144,19 +145,6 @@ def obliqa_set(split: str, sample: int) -> tuple[Store, str, list[Question]]:
         raise SystemExit(f"no ObliQA split {split!r}: dev or one of {[n for n, _ in OBLIQA_ROUNDS]}")
     return store, "obliqa", [Question(q["question"], (), (), (), tuple(
         (doc_id_for(g["document"]), g["passage"]) for g in q["gold"])) for q in chosen]
-
-
-def held_out_obliqa(dev: list[dict], sample: int, seed: int = 29) -> list[dict]:
-    """A sample disjoint from ``dev`` (the questions taken already) with the same share of multi-document
-    questions, or as many as are left (test4: 33 of 50)."""
-    taken = {q["question_id"] for q in dev}
-    rows = list(csv.DictReader((DATA / "obliqa" / "obliqa_dev.csv").open(encoding="utf-8")))
-    rest = [{**q, "gold": json.loads(q["gold"])} for q in rows if q["question_id"] not in taken]
-    multi = [q for q in rest if len({g["document"] for g in q["gold"]}) > 1]
-    single = [q for q in rest if q not in multi]
-    rng = random.Random(seed)
-    k_multi = min(sample // 4, len(multi))  # the fourth round finds fewer left; singles fill its sample
-    return rng.sample(multi, k_multi) + rng.sample(single, sample - k_multi)
 
 
 def score(result, q: Question) -> dict:
@@ -430,7 +418,7 @@ def merge_rows(results: dict, rows: list[dict]) -> None:
     results["rows"] = [r for r in results["rows"] if (r["set"], r["variant"], r["budget_words"]) not in measured]
     results["rows"] += rows
     results["target"] = {split: target([r for r in results["rows"] if r["set"].endswith(f"-{split}")])
-                         for split in ("dev", "test", "test2", "test3", "test4", "unseen")}
+                         for split in SPLITS}
     results["target"]["pooled"] = target(pooled(results["rows"]))
 
 
