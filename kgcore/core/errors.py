@@ -105,3 +105,27 @@ class GenerationError(KgcoreError):
 
 class AuditError(KgcoreError):
     """The audit database or an audit import/export file is unusable."""
+
+
+class Cancelled(BaseException):
+    """Work stopped on request: a Cancel button, SIGTERM or Ctrl-C, or the process that started it gone.
+
+    A :class:`BaseException` (like :class:`KeyboardInterrupt`), so no ``except Exception`` on the way
+    mistakes it for a document's failure: it unwinds the whole call, and every ``finally`` on the way
+    removes staging folders, releases locks and stops worker processes; nothing is committed.
+
+    >>> try:
+    ...     raise Cancelled("the app stopped")
+    ... except Exception:
+    ...     print("swallowed")
+    ... except Cancelled as exc:
+    ...     print(f"cancelled: {exc.reason}")
+    cancelled: the app stopped
+    """
+
+    def __init__(self, reason: str = "cancelled"):
+        self.reason = reason
+        super().__init__(reason)
+
+    def __reduce__(self):
+        return Cancelled, (self.reason,)

@@ -35,6 +35,16 @@ def load_spacy(name: str = DEFAULT_SPACY_MODEL):
     return once(_PIPELINES, name, lambda: _load(name), MODEL_LOADING)
 
 
+def pipeline_name(nlp) -> str | None:
+    """The name :func:`load_spacy` loaded ``nlp`` under (a worker process loads it by that name), or None for a
+    pipeline made some other way.
+
+    >>> pipeline_name(object()) is None
+    True
+    """
+    return next((name for name, loaded in list(_PIPELINES.items()) if loaded is nlp), None)
+
+
 def spacy_loads() -> int:
     """How many spaCy pipelines this process has loaded."""
     return len(_PIPELINES)

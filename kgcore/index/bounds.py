@@ -15,18 +15,18 @@ are settings (``KGCORE_MAX_SENTENCE_WORDS``, ``KGCORE_MAX_PARSE_CHARS``).
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, TypeVar
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
 
-T = TypeVar("T")
 _WORD = re.compile(r"\S+")
 #: Words spaCy splits into sentences in one batch (64 pieces of 5,000 words took 0.6 GB; one took 0.1 GB).
 PIPE_BATCH_WORDS = 5000
 PIPE_BATCH_TEXTS = 64
-#: Fewer texts than this are parsed in this process: starting parser processes costs more than it saves.
+#: Fewer texts than this are parsed in this process: starting parser processes costs more than it saves
+#: (``KGCORE_PARALLEL_MIN_TEXTS``; parsing in processes is :mod:`kgcore.index.parallel`).
 PARALLEL_MIN_TEXTS = 400
 #: Words after which a clause ends: strong breaks first, then commas.
 _STRONG_BREAK = re.compile(r"(?:[;:]|--|\u2014|\u2013)[\"'\u201d\u2019)\]]*$")
@@ -124,49 +124,46 @@ def word_batches(texts: Iterable[str], max_words: int = PIPE_BATCH_WORDS,
         yield batch
 
 
-def parse_processes(requested: int, texts: int) -> int:
-    """How many processes parse ``texts`` texts: ``requested`` (0: one per core), but 1 for few texts.
+def parse_processes(requested: int, texts: int, min_texts: int = PARALLEL_MIN_TEXTS) -> int:
+    """How many processes parse ``texts`` texts: ``requested`` (0: one per core), but 1 for fewer than
+    ``min_texts``.
 
-    >>> parse_processes(4, 10_000), parse_processes(4, 50), parse_processes(1, 10_000)
-    (4, 1, 1)
+    >>> parse_processes(4, 10_000), parse_processes(4, 50), parse_processes(1, 10_000), parse_processes(4, 50, 10)
+    (4, 1, 1, 4)
     """
-    if requested == 1 or texts < PARALLEL_MIN_TEXTS:
+    if requested == 1 or texts < min_texts:
         return 1
     return max(1, requested or os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class Parallel:
+    """How one document's texts are parsed (:func:`kgcore.index.parallel.pipe_mapped`): in ``processes``
+    spawned processes (0: one per core; 1: in this process) once there are ``min_texts`` texts, each batch
+    given ``timeout_s`` seconds.
+
+    >>> Parallel(processes=2).processes_for(10_000), Parallel(processes=2).processes_for(10), SERIAL.processes_for(9e9)
+    (2, 1, 1)
+    """
+
+    processes: int = 1
+    min_texts: int = PARALLEL_MIN_TEXTS
+    timeout_s: float = 600.0
+
+    @classmethod
+    def of(cls, settings: Any) -> Parallel:
+        """The parallelism ``settings`` (a :class:`~kgcore.core.settings.Settings`) ask for."""
+        return cls(settings.parse_processes, settings.parallel_min_texts, settings.worker_timeout_s)
+
+    def processes_for(self, texts: int) -> int:
+        return parse_processes(self.processes, int(texts), self.min_texts)
+
+
+#: Everything parsed in this process.
+SERIAL = Parallel()
 
 
 def pipe_bounded(nlp, texts: Iterable[str], disable: list[str], max_texts: int = PIPE_BATCH_TEXTS) -> Iterator[Any]:
     """``nlp.pipe(texts)`` in :func:`word_batches`: the same docs, in order, with bounded memory."""
     for batch in word_batches(texts, PIPE_BATCH_WORDS, max_texts):
         yield from nlp.pipe(batch, batch_size=len(batch), disable=disable)
-
-
-def pipe_mapped(nlp, texts: Sequence[str], disable: list[str], read: Callable[[Any], T], processes: int = 1,
-                max_texts: int = PIPE_BATCH_TEXTS) -> Iterator[T]:
-    """``read(doc)`` for the doc of each text, in order; with ``processes > 1`` parsed and read in forked processes.
-
-    ``read`` (a module-level function) turns a spaCy doc into plain data, so the workers send back frames or
-    mentions, not docs: parsing and reading both run in parallel.  Each task is a :func:`word_batches` batch.
-    On 2 cores the 2,362 sentences of Robinson Crusoe: coreference 17.6 s -> 10.5 s.
-    """
-    if processes <= 1:
-        yield from (read(doc) for doc in pipe_bounded(nlp, texts, disable, max_texts))
-        return
-    global _FORKED
-    _FORKED = (nlp, disable, read)  # inherited by the forked workers, never pickled
-    batches = word_batches(texts, PIPE_BATCH_WORDS, min(max_texts, PIPE_BATCH_TEXTS))
-    try:
-        with multiprocessing.get_context("fork").Pool(processes) as pool:
-            for results in pool.imap(_read_batch, batches):
-                yield from results
-    finally:
-        _FORKED = None
-
-
-_FORKED: tuple[Any, list[str], Callable[[Any], Any]] | None = None
-
-
-def _read_batch(texts: list[str]) -> list[Any]:
-    assert _FORKED is not None, "pipe_mapped's state is set before its workers fork"
-    nlp, disable, read = _FORKED
-    return [read(doc) for doc in nlp.pipe(texts, batch_size=len(texts), disable=disable)]

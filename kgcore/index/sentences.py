@@ -17,9 +17,10 @@ from kgcore.core.errors import InputError
 from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import Settings
 from kgcore.core.types import EQUATION, FIGURE, HEADER_FOOTER, PARSED, REFERENCE, TABLE, Sentence, sentence_id
-from kgcore.index.bounds import cap_spans, parse_processes, pipe_mapped
+from kgcore.index.bounds import SERIAL, Parallel, cap_spans
 from kgcore.index.clean import ends_with_title
 from kgcore.index.narrator import outside_quotes
+from kgcore.index.parallel import pipe_mapped
 from kgcore.index.pdf.citations import resolve
 from kgcore.index.pdf.extract import FOOTNOTE_MARK
 
@@ -148,7 +149,7 @@ def _sentence_spans(doc) -> list[tuple[int, int]]:
 
 
 def split_sentences(doc: Document, nlp=None, chunk_tokens: int = 5000,
-                    max_words: int = Settings.max_sentence_words, processes: int = 1) -> list[Sentence]:
+                    max_words: int = Settings.max_sentence_words, parallel: Parallel = SERIAL) -> list[Sentence]:
     """The document's sentences with ids ``{doc}/text_{chunk}-{index}`` and their provenance.
 
     Paragraphs are chunked (:func:`chunk_paragraphs`); prose is split by
@@ -166,7 +167,7 @@ def split_sentences(doc: Document, nlp=None, chunk_tokens: int = 5000,
     prose = [i for i, (_, (number, _, _)) in enumerate(located) if doc.paragraphs[number].kind not in WHOLE_ROLES]
     disabled = [name for name in SPLIT_DISABLED_PIPES if name in nlp.pipe_names]
     found = pipe_mapped(nlp, [located[i][1][1] for i in prose], disabled, _sentence_spans,
-                        parse_processes(processes, len(prose)))
+                        parallel.processes_for(len(prose)), timeout_s=parallel.timeout_s)
     spans_of = dict(zip(prose, found))
     sentences: list[Sentence] = []
     per_chunk: dict[int, int] = {}

@@ -102,3 +102,27 @@ def consistent(store: Store, name: str) -> dict[str, int]:
         counts[s.doc_id] = counts.get(s.doc_id, 0) + 1
     assert counts == {d.doc_id: d.manifest.counts.sentences for d in index.manifest.documents}
     return counts
+
+
+# -- worker processes that die or hang (module level: spawned workers import them from here) ---------------------
+def build_or_fail(job, options, settings, staging: Path, report) -> Path:
+    """A document builder for :func:`kgcore.index.document_pool.build_in_pool` whose worker dies on a file named
+    ``die*``, hangs on ``hang*`` and builds an empty shard folder otherwise."""
+    report("load", 0, 1)
+    if job.filename.startswith("die"):
+        os._exit(9)
+    if job.filename.startswith("hang"):
+        time.sleep(3600)
+    folder = staging / job.filename
+    folder.mkdir()
+    report("store", 1, 1)
+    return folder
+
+
+def read_or_fail(doc) -> int:
+    """A ``pipe_mapped`` reader whose worker dies on a text with DIE and hangs on one with HANG."""
+    if "HANG" in doc.text:
+        time.sleep(3600)
+    if "DIE" in doc.text:
+        os._exit(9)
+    return len(doc)

@@ -366,11 +366,12 @@ def test_whole_book_builds_a_sound_graph(parser):
     assert len(graph.edges) > len(graph.nodes)
 
 
-def test_parsing_in_forked_processes_gives_the_same_frames_mentions_and_sentences(parser):
+def test_parsing_in_spawned_processes_gives_the_same_frames_mentions_and_sentences(parser):
     """pipe_mapped with two processes reads the same data, in the same order, as in this process."""
     from kgcore.core.nlp import load_spacy
-    from kgcore.index.bounds import PARALLEL_MIN_TEXTS, parse_processes, pipe_mapped
+    from kgcore.index.bounds import PARALLEL_MIN_TEXTS, parse_processes
     from kgcore.index.coref.mentions import parse_mentions
+    from kgcore.index.parallel import pipe_mapped, shared_pools
     from kgcore.index.parse.srl.parser import _frames_and_text
     from kgcore.index.sentences import _sentence_spans
 
@@ -378,7 +379,8 @@ def test_parsing_in_forked_processes_gives_the_same_frames_mentions_and_sentence
     lines = [" ".join(p.split()[:25]) for p in text.split("\n\n") if len(p.split()) > 5][200:200 + PARALLEL_MIN_TEXTS]
     assert parse_processes(2, len(lines)) == 2
     nlp = load_spacy()
-    for read, disable in ((_frames_and_text, ["ner"]), (parse_mentions, []), (_sentence_spans, ["ner"])):
-        alone = list(pipe_mapped(nlp, lines, disable, read, processes=1))
-        forked = list(pipe_mapped(nlp, lines, disable, read, processes=2))
-        assert len(forked) == len(lines) and forked == alone, read.__name__
+    with shared_pools():  # one pool of two workers serves the three readers
+        for read, disable in ((_frames_and_text, ["ner"]), (parse_mentions, []), (_sentence_spans, ["ner"])):
+            alone = list(pipe_mapped(nlp, lines, disable, read, processes=1))
+            spawned = list(pipe_mapped(nlp, lines, disable, read, processes=2))
+            assert len(spawned) == len(lines) and spawned == alone, read.__name__

@@ -19,6 +19,7 @@ from __future__ import annotations
 from kgcore.core.errors import InputError
 from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import COREF_BACKENDS, Settings
+from kgcore.index.bounds import SERIAL, Parallel
 from kgcore.index.coref.base import CorefLink, CorefResolver, NoCoref, apply_replacements
 from kgcore.index.coref.fastcoref import FastCoref
 from kgcore.index.coref.heuristic import HeuristicCoref
@@ -42,7 +43,7 @@ def get_resolver(name: str = "heuristic", settings: Settings | None = None) -> C
         return NoCoref()
     if name == "heuristic":
         nlp = load_spacy(settings.spacy_model) if settings is not None else None
-        return HeuristicCoref(nlp=nlp, processes=settings.parse_processes if settings is not None else 1)
+        return HeuristicCoref(nlp=nlp, parallel=Parallel.of(settings) if settings is not None else SERIAL)
     if name == "fastcoref":
         settings = settings if settings is not None else Settings.from_env()
         path = settings.fastcoref_model

@@ -31,11 +31,12 @@ from collections.abc import Iterable, Sequence
 
 from kgcore.core.nlp import load_spacy
 from kgcore.core.types import Sentence
-from kgcore.index.bounds import parse_processes, pipe_mapped
+from kgcore.index.bounds import SERIAL, Parallel
 from kgcore.index.coref.base import CorefLink, apply_replacements, fit_case, possessive, starts_sentence
 from kgcore.index.coref.emphasis import emphasised_words, is_emphasis
 from kgcore.index.coref.mentions import OBJ, SUBJ, Mention, ParsedSentence, Pronoun, parse_mentions
 from kgcore.index.narrator import quoted_ranges
+from kgcore.index.parallel import pipe_mapped
 
 #: Votes a name part needs, and the share of them for one gender, before its gender is taken as known: one stray
 #: possessive ("Raoul kissed her hand") never decides, and a name voted both ways stays unknown.  Set by reading the
@@ -55,12 +56,12 @@ class HeuristicCoref:
 
     name = "heuristic"
 
-    def __init__(self, nlp=None, window: int = 2, batch_size: int = 256, processes: int = 1):
+    def __init__(self, nlp=None, window: int = 2, batch_size: int = 256, parallel: Parallel = SERIAL):
         self.nlp = nlp if nlp is not None else load_spacy()
         self.window = window
         self.batch_size = batch_size
-        #: Processes spaCy may use (0: one per core), for documents long enough (:func:`parse_processes`).
-        self.processes = processes
+        #: Worker processes spaCy may use, for documents long enough (:class:`~kgcore.index.bounds.Parallel`).
+        self.parallel = parallel
 
     def resolve(self, sentences: Sequence[Sentence]) -> list[Sentence]:
         return self.resolve_with_links(sentences)[0]
@@ -68,8 +69,8 @@ class HeuristicCoref:
     def resolve_with_links(self, sentences: Sequence[Sentence]) -> tuple[list[Sentence], list[CorefLink]]:
         """Resolved sentences plus one :class:`CorefLink` per replaced pronoun."""
         texts = [s.normalized for s in sentences]
-        parsed = list(pipe_mapped(self.nlp, texts, [], parse_mentions, parse_processes(self.processes, len(texts)),
-                                  self.batch_size))
+        parsed = list(pipe_mapped(self.nlp, texts, [], parse_mentions, self.parallel.processes_for(len(texts)),
+                                  self.batch_size, self.parallel.timeout_s))
         persons = set().union(*(p.persons for p in parsed)) if parsed else set()
         state = _Resolution(texts, parsed, persons, self.window, quoted_ranges(sentences))
         links = [

@@ -11,6 +11,7 @@ from __future__ import annotations
 from kgcore.core.errors import InputError, KgcoreError
 from kgcore.core.settings import PARSERS, Settings
 from kgcore.core.types import Sentence, sentence_id
+from kgcore.index.bounds import Parallel
 from kgcore.index.parse.amr import AmrParser, PenmanParser
 from kgcore.index.parse.amr.parser import normalized_key
 from kgcore.index.parse.base import QUERY_ID, Parser, Progress
@@ -23,7 +24,7 @@ def get_parser(name: str, settings: Settings | None = None) -> Parser:
     """The parser backend called ``name``, configured from ``settings``."""
     settings = settings or Settings.from_env()
     if name == "srl":
-        return SrlParser(settings.spacy_model, processes=settings.parse_processes)
+        return SrlParser(settings.spacy_model, parallel=Parallel.of(settings))
     if name == "amr":
         return AmrParser(settings.amr_model, device=settings.device)
     raise InputError("parser", f"unknown value {name!r} (choose one of {', '.join(PARSERS)})")

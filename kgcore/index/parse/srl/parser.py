@@ -51,7 +51,8 @@ from collections.abc import Sequence
 
 from kgcore.core.nlp import DEFAULT_SPACY_MODEL, load_spacy
 from kgcore.core.types import Argument, Frame, Sentence, SentenceGraph
-from kgcore.index.bounds import parse_processes, pipe_mapped
+from kgcore.index.bounds import SERIAL, Parallel
+from kgcore.index.parallel import pipe_mapped
 from kgcore.index.parse.base import QUERY_ID, Progress
 from kgcore.index.parse.srl.clause import Clause
 from kgcore.index.parse.srl.graph import MENTION, frames_to_graph
@@ -107,11 +108,11 @@ class SrlParser:
     #: Components the frames never read; dropping NER saves about a fifth of spaCy's time.
     DISABLED_PIPES = ("ner",)
 
-    def __init__(self, spacy_model: str = DEFAULT_SPACY_MODEL, batch_size: int = 256, processes: int = 1):
+    def __init__(self, spacy_model: str = DEFAULT_SPACY_MODEL, batch_size: int = 256, parallel: Parallel = SERIAL):
         self.spacy_model = spacy_model
         self.batch_size = batch_size
-        #: Processes spaCy may use (0: one per core), for documents long enough (:func:`parse_processes`).
-        self.processes = processes
+        #: Worker processes spaCy may use, for documents long enough (:class:`~kgcore.index.bounds.Parallel`).
+        self.parallel = parallel
 
     @property
     def nlp(self):
@@ -123,7 +124,7 @@ class SrlParser:
     def parse(self, sentences: Sequence[Sentence], progress: Progress | None = None) -> list[SentenceGraph]:
         texts = [s.resolved or s.normalized or s.original for s in sentences]
         read = pipe_mapped(self.nlp, texts, self._disabled(), _frames_and_text,  # batches of bounded words
-                           parse_processes(self.processes, len(texts)), self.batch_size)
+                           self.parallel.processes_for(len(texts)), self.batch_size, self.parallel.timeout_s)
         graphs = []
         for sentence, (frames, text) in zip(sentences, read):
             graphs.append(frames_to_graph(sentence.id, frames, text, keep_unknown=False))

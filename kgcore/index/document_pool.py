@@ -1,0 +1,185 @@
+"""Many documents built at once in spawned worker processes, each watched: a worker that dies or hangs fails only
+its own document.
+
+:func:`build_in_pool` hands each job to a pool of spawned processes (each
+loads its own models once and builds document after document).  Every
+worker reports when it starts a document and as the document's stages
+advance; the parent forwards those reports as ``progress(file, stage, done,
+total)`` and watches them:
+
+* a document whose worker sends nothing for ``worker_timeout_s`` seconds
+  (``KGCORE_WORKER_TIMEOUT_S``) is failed with that reason and its worker
+  killed;
+* a worker that dies (``kill -9``, out of memory, a crash in a native
+  library) breaks the whole pool: the documents that were being built are
+  built again one at a time, so the one that kills its worker again is
+  failed with the reason and the others are built; documents not yet
+  started are built in a new pool;
+* a cancel (:class:`~kgcore.core.errors.Cancelled`, SIGTERM, Ctrl-C) kills
+  every worker at once and unwinds: no worker outlives the call.
+
+Nothing in a collection changes here: shards go to the staging folder and
+the pipeline commits them.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import queue
+import signal
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kgcore.core.errors import KgcoreError
+from kgcore.core.settings import IndexOptions, Settings
+
+#: Seconds between two looks at the workers.
+POLL_S = 0.25
+#: A job whose pool breaks this many times is failed, even if it never said it had started.
+MAX_LOST = 3
+#: (document, stage, done, total) progress of many documents.
+DocumentProgress = Callable[[str, str, int, int], None]
+#: What a worker process runs for one job: (job, options, settings, staging, report) -> staged shard folder.
+BuildStaged = Callable[..., Path]
+
+
+@dataclass
+class _Round:
+    """One pool's run over some jobs: which job each worker started, and when each was last heard of."""
+
+    started: dict[int, int] = field(default_factory=dict)  # job index -> worker pid
+    heard: dict[int, float] = field(default_factory=dict)  # job index -> time of its last report
+    stalled: dict[int, str] = field(default_factory=dict)  # job index -> why its worker was killed
+
+
+def build_in_pool(jobs: Sequence, options: IndexOptions, settings: Settings, staging: Path, workers: int,
+                  progress: DocumentProgress | None, build: BuildStaged) -> list[Path | BaseException]:
+    """Every job's staged shard folder, or the exception that failed it, in the jobs' order (see the module
+    docstring); ``build`` runs in the workers and must be a module-level function."""
+    outcomes: dict[int, Path | BaseException] = {}
+    together, alone = list(range(len(jobs))), list[int]()
+    lost: dict[int, int] = {}  # job index -> rounds it was in when its pool broke
+    while together or alone:
+        batch, width = ([alone.pop(0)], 1) if alone else (together, workers)
+        together = [] if batch is together else together
+        suspects, unstarted = _run_round(jobs, batch, width, options, settings, staging, progress, build, outcomes)
+        for index in suspects + unstarted:
+            lost[index] = lost.get(index, 0) + 1
+            if (width == 1 and index in suspects) or lost[index] >= MAX_LOST:
+                outcomes[index] = KgcoreError("the worker process building it died (killed, or out of memory); "
+                                              "the document was not indexed")
+        alone += [i for i in suspects if i not in outcomes]
+        together += [i for i in unstarted if i not in outcomes]
+    return [outcomes[i] for i in range(len(jobs))]
+
+
+def _run_round(jobs: Sequence, batch: list[int], width: int, options: IndexOptions, settings: Settings,
+               staging: Path, progress: DocumentProgress | None, build: BuildStaged,
+               outcomes: dict[int, Path | BaseException]) -> tuple[list[int], list[int]]:
+    """Run ``batch`` in a pool of ``width`` workers, filling ``outcomes``; returns the jobs whose worker died
+    (suspects) and those never started, both left out of ``outcomes``."""
+    context = multiprocessing.get_context("spawn")  # never fork a process that runs threads
+    events = context.Queue()
+    threads = max(1, (os.cpu_count() or 1) // width)
+    each = settings.with_(parse_processes=1)  # the documents are the parallel part
+    pool = ProcessPoolExecutor(min(width, len(batch)), mp_context=context, initializer=_init_worker,
+                               initargs=(threads, events))
+    state = _Round()
+    try:
+        futures = {pool.submit(_worker, build, i, jobs[i], options, each, staging): i for i in batch}
+        _watch(futures, pool, events, state, jobs, settings.worker_timeout_s, progress, outcomes)
+    except BaseException:
+        _kill(pool)
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        events.close()
+    lost = [i for i in batch if i not in outcomes]
+    return [i for i in lost if i in state.started], [i for i in lost if i not in state.started]
+
+
+def _watch(futures: dict[Future, int], pool: ProcessPoolExecutor, events, state: _Round, jobs: Sequence,
+           timeout_s: float, progress: DocumentProgress | None, outcomes: dict[int, Path | BaseException]) -> None:
+    pending = set(futures)
+    while pending:
+        done, pending = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
+        _drain(events, state, jobs, progress)
+        for future in done:
+            _settle(futures[future], future, state, outcomes)
+        _stop_stalled(pending, futures, state, timeout_s)
+    _drain(events, state, jobs, progress)
+
+
+def _settle(index: int, future: Future, state: _Round, outcomes: dict[int, Path | BaseException]) -> None:
+    try:
+        outcomes[index] = future.result()
+    except BrokenProcessPool:
+        if index in state.stalled:
+            outcomes[index] = KgcoreError(state.stalled[index])
+        # else: left out, a suspect or never started (see _run_round)
+    except Exception as exc:  # noqa: BLE001 - a worker's failure, whatever it is, belongs to its document
+        outcomes[index] = exc
+
+
+def _stop_stalled(pending: set[Future], futures: dict[Future, int], state: _Round, timeout_s: float) -> None:
+    """Kill the worker of every started document not heard of for ``timeout_s`` seconds."""
+    now = time.monotonic()
+    for future in pending:
+        index = futures[future]
+        if index in state.started and index not in state.stalled and now - state.heard[index] > timeout_s:
+            state.stalled[index] = (f"its worker process sent no progress for {timeout_s:g} s and was stopped "
+                                    "(raise the limit with the environment variable KGCORE_WORKER_TIMEOUT_S)")
+            _signal(state.started[index], signal.SIGKILL)
+
+
+def _drain(events, state: _Round, jobs: Sequence, progress: DocumentProgress | None) -> None:
+    while True:
+        try:
+            index, pid, report = events.get_nowait()
+        except (queue.Empty, OSError, ValueError):
+            return
+        state.started[index] = pid
+        state.heard[index] = time.monotonic()
+        if progress and report:
+            progress(jobs[index].filename, *report)
+
+
+def _kill(pool: ProcessPoolExecutor) -> None:
+    """Kill every worker of ``pool`` now (a cancel must not wait for a document to finish)."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        if process.is_alive():
+            process.kill()
+
+
+def _signal(pid: int, number: int) -> None:
+    try:
+        os.kill(pid, number)
+    except ProcessLookupError:
+        pass
+
+
+_EVENTS = None
+
+
+def _init_worker(threads: int, events) -> None:
+    """A worker: default SIGTERM, Ctrl-C left to the parent (which kills it), its share of the cores (set before
+    torch is imported), and the queue it reports on."""
+    global _EVENTS
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        os.environ[name] = str(threads)
+    _EVENTS = events
+
+
+def _worker(build: BuildStaged, index: int, job, options: IndexOptions, settings: Settings, staging: Path) -> Path:
+    events, pid = _EVENTS, os.getpid()
+    assert events is not None, "the worker's initializer sets its event queue"
+    events.put((index, pid, None))
+    return build(job, options, settings, staging, lambda stage, done, total: events.put((index, pid,
+                                                                                          (stage, done, total))))
