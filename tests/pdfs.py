@@ -303,3 +303,73 @@ def interrupted_paper() -> bytes:
     w.lines(["2015) with a learning rate that decays linearly",
              "after a short warm-up of one thousand steps."])
     return w.bytes()
+
+
+def repeated_line(line: str, pages: int = 3) -> bytes:
+    """``pages`` pages that each hold only ``line``, near the top edge (where running headers live)."""
+    pdf = FPDF(unit="pt", format=(PAGE_W, PAGE_H))
+    pdf.set_auto_page_break(False)
+    pdf.add_font("serif", "", str(FONTS / "DejaVuSerif.ttf"))
+    pdf.set_font("serif", "", 10)
+    for _ in range(pages):
+        pdf.add_page()
+        pdf.text(MARGIN, 50, line)
+    return bytes(pdf.output())
+
+
+def inflating_page(megabytes: int) -> bytes:
+    """A one-page PDF whose content stream (a line of text, then spaces) inflates to ``megabytes`` MB from a few
+    hundred kB: a compression bomb."""
+    import io
+    import zlib
+
+    from pypdf import PdfWriter
+    from pypdf.generic import EncodedStreamObject, NameObject
+
+    writer = PdfWriter()
+    page = writer.add_blank_page(612, 792)
+    stream = EncodedStreamObject()
+    stream._data = zlib.compress(b"BT /F1 12 Tf 72 720 Td (A bomb.) Tj ET\n" + b" " * (megabytes << 20), 9)
+    stream[NameObject("/Filter")] = NameObject("/FlateDecode")
+    page[NameObject("/Contents")] = writer._add_object(stream)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def blank_pages(count: int) -> bytes:
+    """A PDF of ``count`` empty pages (a page bomb: small on disk, minutes to read)."""
+    import io
+
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    for _ in range(count):
+        writer.add_blank_page(612, 792)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def encrypted(data: bytes, user_password: str = "") -> bytes:
+    """``data`` (a PDF) encrypted with ``user_password`` (empty: anyone may open it, as many publishers do)."""
+    import io
+
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(data)))
+    writer.encrypt(user_password=user_password, owner_password="owner-secret", algorithm="AES-128")
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def no_pages() -> bytes:
+    """A well-formed PDF whose page tree is empty."""
+    import io
+
+    from pypdf import PdfWriter
+
+    out = io.BytesIO()
+    PdfWriter().write(out)
+    return out.getvalue()

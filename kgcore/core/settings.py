@@ -33,6 +33,8 @@ from typing import Any
 
 from kgcore.core.chroma_config import check_chroma_sync, check_chroma_url
 from kgcore.core.errors import InputError
+from kgcore.core.limits import LIMITS, env_limit, limit_error, number
+from kgcore.core.limits import env_number as _env_float
 
 PARSERS = ("srl", "amr")
 COREF_BACKENDS = ("heuristic", "fastcoref", "none")
@@ -47,16 +49,6 @@ ANSWERERS = ("extractive", "qa-kg", "openai")
 #: Longest narrator name accepted as an index option.
 MAX_NAME_CHARS = 80
 _NAME_CHARS_RE = re.compile(r"[A-Za-z][A-Za-z .'\-]*")
-
-
-def _env_float(env: Mapping[str, str], name: str, default: float) -> float:
-    raw = env.get(name)
-    if raw in (None, ""):
-        return default
-    try:
-        return float(raw)
-    except ValueError:
-        raise InputError(name, f"expected a number, got {raw!r}") from None
 
 
 @dataclass(frozen=True)
@@ -75,12 +67,36 @@ class Settings:
     fastcoref_model: str = ""
     amr_model: str = ""
     max_file_mb: float = 50.0
+    #: Pages read from one PDF; more is refused before any page is read (a real book or paper has a few hundred).
+    max_pdf_pages: int = 2000
+    #: MB of page content (its decompressed streams and forms) one PDF page may inflate to, measured before the
+    #: page is read: a 650 kB file whose one stream inflates to 206 MB is refused in a second.
+    max_page_stream_mb: int = 32
+    #: MB of page content a whole PDF may inflate to.
+    max_pdf_stream_mb: int = 512
+    #: Characters of text one document may hold after extraction (a 1-million-word book has about 6 million).
+    max_text_chars: int = 20_000_000
+    #: Seconds one document's indexing may take before it is stopped and reported (a 100,000-word novel takes
+    #: about 7 minutes on 2 cores).
+    max_document_seconds: int = 3600
     #: The ``full`` method refuses collections longer than this (it sends every word to the answerer).
     max_full_words: int = 200_000
     #: Processes that parse documents in parallel (0: one per core).
     workers: int = 0
     #: Processes spaCy parses one long document's sentences in (0: one per core; 1: in this process).
     parse_processes: int = 0
+    #: A document with at least this many paragraphs (sentences for coreference and parsing) is parsed in
+    #: ``parse_processes`` spawned processes; fewer are parsed in this process (``KGCORE_PARALLEL_MIN_TEXTS``).
+    parallel_min_texts: int = 400
+    #: Seconds a worker process may go without an answer (a batch parsed, a progress report) before it is stopped
+    #: and its document fails with the reason (``KGCORE_WORKER_TIMEOUT_S``).
+    worker_timeout_s: float = 600.0
+    #: Background indexing jobs (the app's uploads) run at once by one server; the others wait in the queue
+    #: (``KGCORE_MAX_JOBS``).
+    max_jobs: int = 1
+    #: A running job whose progress has not moved for this many seconds is reported as stuck, with what it was
+    #: doing, on the Library and Status pages (``KGCORE_JOB_STUCK_S``).
+    job_stuck_s: float = 300.0
     #: CPUs each Ray indexing worker (an actor holding the models) reserves and runs its model threads on
     #: (``index --ray``, :mod:`kgcore.index.ray_runner`).
     ray_worker_cpus: int = 1
@@ -172,6 +188,10 @@ class Settings:
             max_full_words=int(_env_float(env, "KGCORE_MAX_FULL_WORDS", d.max_full_words)),
             workers=int(_env_float(env, "KGCORE_WORKERS", d.workers)),
             parse_processes=int(_env_float(env, "KGCORE_PARSE_PROCESSES", d.parse_processes)),
+            parallel_min_texts=max(1, int(_env_float(env, "KGCORE_PARALLEL_MIN_TEXTS", d.parallel_min_texts))),
+            worker_timeout_s=_positive(env, "KGCORE_WORKER_TIMEOUT_S", d.worker_timeout_s),
+            max_jobs=max(1, int(_env_float(env, "KGCORE_MAX_JOBS", d.max_jobs))),
+            job_stuck_s=_positive(env, "KGCORE_JOB_STUCK_S", d.job_stuck_s),
             ray_worker_cpus=max(1, int(_env_float(env, "KGCORE_RAY_WORKER_CPUS", d.ray_worker_cpus))),
             ray_connect_timeout_s=_env_float(env, "KGCORE_RAY_CONNECT_TIMEOUT_S", d.ray_connect_timeout_s),
             chunk_tokens=int(_env_float(env, "KGCORE_CHUNK_TOKENS", d.chunk_tokens)),
@@ -201,7 +221,7 @@ class Settings:
             chroma_sync=check_chroma_sync(env.get("KGCORE_CHROMA_SYNC") or d.chroma_sync),
             audit_db_url=(env.get("KGCORE_AUDIT_DB_URL") or "").strip(),
             budget_words=_env_budget(env, "KGCORE_BUDGET_WORDS", d.budget_words),
-            **{name: _env_limit(env, name, getattr(d, name)) for name in LIMITS if name != "max_file_mb"},
+            **{name: env_limit(env, name, getattr(d, name)) for name in LIMITS if name != "max_file_mb"},
         )
 
     @property
@@ -216,21 +236,21 @@ class Settings:
         """Refuse ``value`` over the limit ``name`` (a key of :data:`LIMITS`), naming it and its variable."""
         limit = getattr(self, name)
         if value > limit:
-            unit, per = LIMITS[name]
-            raise InputError(where, f"{_number(value)} {unit} exceed the limit of {_number(limit)} {unit} {per} "
-                                    f"(raise it with the environment variable {limit_variable(name)})")
+            raise limit_error(where, name, value, limit)
 
 
-#: Every resource limit: setting -> (unit, what it is per).  Each is read from ``KGCORE_<NAME>``.
-LIMITS: dict[str, tuple[str, str]] = {
-    "max_file_mb": ("MB", "per file"),
-    "max_sentence_words": ("words", "per sentence"),
-    "max_parse_chars": ("characters", "of parser output per sentence"),
-    "max_sentences": ("sentences", "per document"),
-    "max_documents": ("documents", "per collection"),
-    "max_question_chars": ("characters", "per question"),
-    "max_batch": ("items", "per batch (files per index call, questions per questions file)"),
-}
+def _positive(env: Mapping[str, str], name: str, default: float) -> float:
+    """A number of seconds from ``env[name]``, more than 0.
+
+    >>> _positive({"KGCORE_JOB_STUCK_S": "0"}, "KGCORE_JOB_STUCK_S", 300)
+    Traceback (most recent call last):
+    ...
+    kgcore.core.errors.InputError: KGCORE_JOB_STUCK_S: must be more than 0 seconds, got 0
+    """
+    value = _env_float(env, name, default)
+    if value <= 0:
+        raise InputError(name, f"must be more than 0 seconds, got {number(value)}")
+    return value
 
 
 def _env_budget(env: Mapping[str, str], name: str, default: int) -> int:
@@ -245,33 +265,8 @@ def _env_budget(env: Mapping[str, str], name: str, default: int) -> int:
     """
     value = _env_float(env, name, default)
     if value < 0 or value != int(value):
-        raise InputError(name, f"must be 0 (no budget) or a positive number of words, got {_number(value)}")
+        raise InputError(name, f"must be 0 (no budget) or a positive number of words, got {number(value)}")
     return int(value)
-
-
-def limit_variable(name: str) -> str:
-    """The environment variable of a limit.
-
-    >>> limit_variable("max_sentences")
-    'KGCORE_MAX_SENTENCES'
-    """
-    return f"KGCORE_{name.upper()}"
-
-
-def _number(value: float) -> str:
-    """``1,234,567`` for whole numbers, ``2.5`` otherwise.
-
-    >>> _number(1234567), _number(2.5), _number(50.0)
-    ('1,234,567', '2.5', '50')
-    """
-    return f"{int(value):,}" if float(value).is_integer() else f"{value:,.1f}"
-
-
-def _env_limit(env: Mapping[str, str], name: str, default: int) -> int:
-    value = int(_env_float(env, limit_variable(name), default))
-    if value < 1:
-        raise InputError(limit_variable(name), f"must be at least 1, got {value}")
-    return value
 
 
 @dataclass(frozen=True)

@@ -18,13 +18,15 @@ from datetime import UTC, datetime
 
 from kgcore.core.document import Document
 from kgcore.core.errors import KgcoreError
+from kgcore.core.limits import Deadline
 from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import IndexOptions, Settings
 from kgcore.core.types import PARSED, RETRIEVABLE, Sentence
 from kgcore.core.version import __version__
-from kgcore.index.bounds import cap_analysis
+from kgcore.index.bounds import Parallel, cap_analysis
 from kgcore.index.coref import CorefResolver, get_resolver
 from kgcore.index.embed import Embedder, embed_texts_of, embedder_for, embedding_model_name, node_embedder
+from kgcore.index.embed.base import encode_progress
 from kgcore.index.graph import GroundedGraph, build_graph
 from kgcore.index.load import READER_VERSION
 from kgcore.index.manifest import Counts, Manifest, Models
@@ -42,10 +44,12 @@ StageProgress = Callable[[str, int, int], None]
 
 @dataclass
 class StageTimer:
-    """Times each stage and reports its start and end to ``progress``."""
+    """Times each stage and reports its start and end to ``progress``; with a ``deadline`` (the document's
+    ``max_document_seconds``), every report first checks that time is left."""
 
     progress: StageProgress | None
     seconds: dict[str, float] = field(default_factory=dict)
+    deadline: Deadline | None = None
 
     @contextmanager
     def stage(self, name: str) -> Iterator[None]:
@@ -55,7 +59,19 @@ class StageTimer:
         self.seconds[name] = round(time.perf_counter() - start, 3)
         self.report(name, 1, 1)
 
+    def share(self, stage: str, start: int, size: int, total: int) -> Callable[[int, int], None]:
+        """A ``(done, of)`` callback for one part of ``stage``: the part is ``size`` of the stage's ``total``
+        units and starts after ``start`` of them (the embed stage encodes node texts, then sentences).
+
+        >>> seen = []
+        >>> StageTimer(lambda *r: seen.append(r)).share("embed", 100, 50, 150)(10, 20); seen
+        [('embed', 125, 150)]
+        """
+        return lambda done, of: self.report(stage, start + size * done // max(of, 1), total)
+
     def report(self, stage: str, done: int, total: int) -> None:
+        if self.deadline is not None:
+            self.deadline.check()
         if self.progress:
             self.progress(stage, done, total)
 
@@ -74,12 +90,15 @@ def build_shard(document: Document, options: IndexOptions, settings: Settings, t
     started = time.perf_counter() - sum(timer.seconds.values())
     sentences, narrator = _sentences(document, options, settings, timer, resolver)
     graph, analyses = _graph(sentences, options, settings, timer, parser)
-    with timer.stage("embed"):
+    with timer.stage("embed"):  # node texts, then sentences, each reporting its batches
         embedder = embedder_for(settings)
         node_ids = list(graph.nodes)
-        base = embed_texts_of([(graph.nodes[i].label, graph.nodes[i].texts) for i in node_ids],
-                              node_embedder(settings), options.alpha)
-        sentence_vectors = embedder.encode([s.normalized for s in sentences])
+        rows = len(node_ids) + len(sentences)
+        with encode_progress(timer.share("embed", 0, len(node_ids), rows)):
+            base = embed_texts_of([(graph.nodes[i].label, graph.nodes[i].texts) for i in node_ids],
+                                  node_embedder(settings), options.alpha)
+        with encode_progress(timer.share("embed", len(node_ids), len(sentences), rows)):
+            sentence_vectors = embedder.encode([s.normalized for s in sentences])
     with timer.stage("qa"):  # generation and embedding of the pairs: the time QA pairs add to indexing
         qa = embed_pairs(generate_pairs(sentences, dict(analyses), qa_generators(settings)), embedder) \
             if settings.qa_pairs or settings.qa_llm else None
@@ -95,7 +114,7 @@ def _sentences(document: Document, options: IndexOptions, settings: Settings, ti
     resolved sentences and the narrator found, if any."""
     with timer.stage("load"):
         sentences = split_sentences(document, load_spacy(settings.spacy_model), settings.chunk_tokens,
-                                    settings.max_sentence_words, settings.parse_processes)
+                                    settings.max_sentence_words, Parallel.of(settings))
     if not sentences:
         raise KgcoreError(f"{document.name}: no sentences found after cleaning")
     settings.check_limit(document.source_name or document.name, "max_sentences", len(sentences))
@@ -120,7 +139,8 @@ def _graph(sentences: list[Sentence], options: IndexOptions, settings: Settings,
         parsed = [s for s in sentences if s.role in PARSED]  # tables, equations, references stay text only
         sentence_graphs = parser.parse(parsed, progress=lambda d, t: timer.report("parse", d, t))
     with timer.stage("graph"):
-        graph = build_graph(sentence_graphs, sentences[0].doc_id if sentences else "")
+        graph = build_graph(sentence_graphs, sentences[0].doc_id if sentences else "",
+                            lambda done, total: timer.report("graph", done, total))
         problems = graph.invariant_problems(s.id for s in parsed)
         if problems:
             raise KgcoreError(f"internal error: graph grounding invariant violated: {problems[:3]}")

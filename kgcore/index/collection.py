@@ -190,6 +190,28 @@ class CollectionOutcome:
                  for status, group in (("added", self.added), ("reused", self.reused)) for m in group]
         return lines + [{"file": f, "collection": self.name, "status": "failed", "reason": r} for f, r in self.failed]
 
+    def to_dict(self) -> dict[str, Any]:
+        """Everything, as JSON (a background job hands its outcome to the app this way)."""
+        return {"name": self.name, "collection": self.collection.to_dict() if self.collection else None,
+                "added": [m.to_dict() for m in self.added], "reused": [m.to_dict() for m in self.reused],
+                "failed": [list(f) for f in self.failed], "seconds": self.seconds, "notes": list(self.notes)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> CollectionOutcome:
+        """The outcome :meth:`to_dict` wrote.
+
+        >>> o = CollectionOutcome("shelf", None, added=(Manifest("a", source_file="a.txt"),), failed=(("b", "x"),))
+        >>> CollectionOutcome.from_dict(o.to_dict()) == o
+        True
+        """
+        where = f"outcome of {data.get('name')!r}"
+        collection = data.get("collection")
+        return cls(str(data["name"]), CollectionManifest.from_dict(collection, where) if collection else None,
+                   tuple(Manifest.from_dict(m, where) for m in data.get("added", ())),
+                   tuple(Manifest.from_dict(m, where) for m in data.get("reused", ())),
+                   tuple((str(f), str(r)) for f, r in data.get("failed", ())), float(data.get("seconds", 0.0)),
+                   tuple(str(n) for n in data.get("notes", ())))
+
     def summary(self) -> dict[str, Any]:
         """The collection's JSON line, printed after its documents'."""
         c = self.collection.counts if self.collection else CollectionCounts()

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -55,6 +55,8 @@ _SLUG_RE = re.compile(r"[^a-z0-9']+")
 
 #: Lowest specificity a node keeps, so the hero grounded in most sentences still counts a little.
 MIN_SPECIFICITY = 0.15
+#: Sentence graphs merged between two progress reports of :func:`build_graph`.
+PROGRESS_EVERY = 500
 #: Entity labels that name no one: pronouns, demonstratives, wh-words, indefinites.  An unresolved "I" is one node
 #: for every speaker of a novel's dialogue; the community graph leaves these out and the explorer lists them last.
 PRONOUN_LABELS = frozenset(
@@ -341,11 +343,15 @@ def _extend_unique(into: list[str], items: Iterable[str]) -> None:
             into.append(item)
 
 
-def build_graph(sentence_graphs: Iterable[SentenceGraph], doc_id: str = "") -> GroundedGraph:
-    """Merge sentence graphs (in document order) into one :class:`GroundedGraph` (ids scoped to ``doc_id``)."""
+def build_graph(sentence_graphs: Sequence[SentenceGraph], doc_id: str = "",
+                progress: Callable[[int, int], None] | None = None) -> GroundedGraph:
+    """Merge sentence graphs (in document order) into one :class:`GroundedGraph` (ids scoped to ``doc_id``);
+    ``progress(merged, total)`` every :data:`PROGRESS_EVERY` sentence graphs."""
     builder = _GraphBuilder(doc_id)
-    for sg in sentence_graphs:
+    for done, sg in enumerate(sentence_graphs, start=1):
         builder.add(sg)
+        if progress is not None and done % PROGRESS_EVERY == 0:
+            progress(done, len(sentence_graphs))
     for node in builder.graph.nodes.values():
         if node.node_type != ACTION:
             node.label = preferred_label(node.label, node.texts)

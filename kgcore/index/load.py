@@ -19,17 +19,22 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import os
 import re
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import charset_normalizer
+
 from kgcore.core.document import Document, IngestReport, Paragraph, Reference
 from kgcore.core.errors import InputError
-from kgcore.core.settings import Settings, limit_variable
+from kgcore.core.limits import limit_variable
+from kgcore.core.settings import Settings
 from kgcore.index.clean import clean_paragraphs
 from kgcore.index.pdf import read_pdf
+from kgcore.index.pdf.guard import PdfLimits
 
 TEXT_EXTENSIONS = (".txt", ".md", ".markdown")
 SUPPORTED_EXTENSIONS = TEXT_EXTENSIONS + (".pdf",)
@@ -86,9 +91,11 @@ def load_bytes(data: bytes, filename: str, settings: Settings | None = None, nam
         raise InputError(filename, "empty file (0 bytes)")
     sha = hashlib.sha256(data).hexdigest()
     if extension == ".pdf":
-        pdf = read_pdf(data, filename, progress)
+        pdf = read_pdf(data, filename, progress, PdfLimits.of(settings))
         return assemble(doc_id_for(name or filename), pdf.paragraphs, sha, filename, pdf.references, pdf.report)
-    paragraphs = clean_paragraphs(decode_text(data, filename), markdown=extension in MARKDOWN_EXTENSIONS)
+    text = decode_text(data, filename)
+    settings.check_limit(filename, "max_text_chars", len(text))
+    paragraphs = clean_paragraphs(text, markdown=extension in MARKDOWN_EXTENSIONS)
     return assemble(doc_id_for(name or filename), paragraphs, sha, filename)
 
 
@@ -162,8 +169,9 @@ def decode_text(data: bytes, filename: str) -> str:
 
 
 def check_file(path: Path, settings: Settings) -> None:
-    """Refuse a path that is no file to index, before reading it: a directory, an unsupported extension,
-    missing, not a regular file, or over the size limit (``stat`` only).
+    """Refuse a path that is no file to index, before reading it: a symbolic link (its target may be anything
+    on the machine, copied into a shared store), a directory, an unsupported extension, missing, not a regular
+    file, or over the size limit (``stat`` only).
 
     >>> check_file(Path("/tmp"), Settings())
     Traceback (most recent call last):
@@ -171,6 +179,9 @@ def check_file(path: Path, settings: Settings) -> None:
     kgcore.core.errors.InputError: tmp: is a directory, not a file: /tmp
     """
     name = path.name or str(path)
+    if path.is_symlink():
+        raise InputError(name, f"is a symbolic link (to {os.readlink(path)}), not a file; index the file it "
+                               "points to by its own path")
     if path.is_dir():
         raise InputError(name, f"is a directory, not a file: {path}")
     _check_extension(name)
@@ -179,6 +190,20 @@ def check_file(path: Path, settings: Settings) -> None:
     if not path.is_file():
         raise InputError(name, f"not a regular file: {path}")
     _check_size(name, path.stat().st_size, settings.max_file_mb)
+
+
+def check_name(filename: str, size: int, settings: Settings) -> None:
+    """Refuse an upload by its name and size alone: an unsupported extension, empty, or over the size limit.
+
+    >>> check_name("notes.exe", 10, Settings())
+    Traceback (most recent call last):
+    ...
+    kgcore.core.errors.InputError: notes.exe: unsupported extension '.exe' (supported: .txt, .md, .markdown, .pdf)
+    """
+    _check_extension(filename)
+    if size == 0:
+        raise InputError(filename, "empty file (0 bytes)")
+    _check_size(filename, size, settings.max_file_mb)
 
 
 def _check_extension(filename: str) -> str:
@@ -199,12 +224,42 @@ def _check_size(filename: str, size: int, max_mb: float) -> None:
 
 
 def _check_not_binary(data: bytes, filename: str) -> None:
+    """Refuse bytes that are no text: NUL bytes, many control bytes, or neither UTF-8 nor anything a text
+    encoding detector (charset-normalizer) reads as language.
+
+    >>> import random
+    >>> rng = random.Random(1)
+    >>> noise = bytes(rng.randrange(0x20, 0x100) for _ in range(20_000))  # printable bytes, no NUL
+    >>> _check_not_binary(noise, "noise.txt")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    kgcore.core.errors.InputError: noise.txt: binary file (not UTF-8, and no text encoding reads it as text...
+    >>> _check_not_binary("Café “noir”, très bien.".encode("cp1252") * 40, "menu.txt")
+    """
     if b"\x00" in data:
         raise InputError(filename, "binary file (contains NUL bytes), not text")
     sample = data[:65536]
     controls = sum(1 for byte in sample if byte < 32 and byte not in b"\t\n\r\f\v\x1a" or byte == 127)
     if controls > _BINARY_CONTROL_SHARE * len(sample):
         raise InputError(filename, f"binary file ({controls} control bytes in the first {len(sample)}), not text")
+    if not _utf8(sample) and not _reads_as_text(sample):
+        raise InputError(filename, f"binary file (not UTF-8, and no text encoding reads it as text: "
+                                   f"{sum(b >= 0x80 for b in sample) / len(sample):.0%} of its first "
+                                   f"{len(sample):,} bytes are outside ASCII), not text")
+
+
+def _utf8(sample: bytes) -> bool:
+    """Whether ``sample`` (the start of a file, perhaps cut inside a character) is UTF-8."""
+    try:
+        sample.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start >= len(sample) - 3 and exc.reason == "unexpected end of data"
+    return True
+
+
+def _reads_as_text(sample: bytes) -> bool:
+    """Whether charset-normalizer finds an encoding that reads ``sample`` as text (it finds none in noise)."""
+    return charset_normalizer.from_bytes(sample).best() is not None
 
 
 def doc_id_for(name: str) -> str:

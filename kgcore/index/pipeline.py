@@ -38,7 +38,25 @@ from kgcore.index.store import Store, document_problems, linked_problems
 from kgcore.index.workers import Built, DocumentProgress, Job, Runner, run
 from kgcore.index.writer import CollectionWriter
 
-__all__ = ["STAGES", "Job", "StageTimer", "index_document", "index_file", "index_files", "remove_documents"]
+__all__ = ["COLLECTION_STAGES", "STAGES", "Job", "StageTimer", "collection_step", "index_document", "index_file",
+           "index_files", "remove_documents"]
+#: The stages of a collection's commit, after its documents are built: linking the graph, writing it.
+COLLECTION_STAGES = ("link", "write")
+#: What the progress of a collection's own stages is reported under, in place of a file name.
+COLLECTION_STEP = "collection:"
+
+
+def collection_step(name: str) -> str:
+    """The name a collection's link and write stages report progress under (no file name looks like it).
+
+    >>> collection_step("shelf"), is_collection_step("collection:shelf"), is_collection_step("shelf.txt")
+    ('collection:shelf', True, False)
+    """
+    return f"{COLLECTION_STEP}{name}"
+
+
+def is_collection_step(name: str) -> bool:
+    return name.startswith(COLLECTION_STEP)
 
 
 @dataclass
@@ -71,6 +89,8 @@ def index_files(jobs: Sequence[Job | str | Path], store: Store, collection: str 
     """
     settings = settings or Settings.from_env()
     settings.check_limit("files", "max_batch", len(jobs))
+    if collection is not None:
+        store.doc_path(collection)  # an empty, over-long or unsafe name is refused before any work
     plans = _plan([j if isinstance(j, Job) else Job(Path(j).name, Path(j)) for j in jobs], store, collection,
                   options, force, settings)
     return [_index_plan(plan, store, options, settings, workers or os.cpu_count() or 1, progress, runner=runner)
@@ -159,7 +179,10 @@ def _index_plan(plan: _Plan, store: Store, options: IndexOptions, settings: Sett
             run(plan.build, options, settings, staging, workers, progress, parser)
         plan.failed += [(b.job.filename, b.error) for b in built if b.error]
         staged = [b for b in built if b.staged is not None]
-        manifest, added = _commit(store, plan, staged, options, settings) if staged or plan.relink else (None, [])
+        report = (lambda stage, done, total: progress(collection_step(plan.name), stage, done, total)) \
+            if progress else None
+        manifest, added = _commit(store, plan, staged, options, settings, report) if staged or plan.relink \
+            else (None, [])
     if manifest is None and _exists(store, plan.name):
         manifest = store.manifest(plan.name)
     notes = build_communities(store, plan.name, settings) if manifest is not None and settings.communities_at_index \
@@ -190,8 +213,8 @@ def _exists(store: Store, name: str) -> bool:
         return False
 
 
-def _commit(store: Store, plan: _Plan, staged: list[Built], options: IndexOptions,
-            settings: Settings) -> tuple[CollectionManifest | None, list[Manifest]]:
+def _commit(store: Store, plan: _Plan, staged: list[Built], options: IndexOptions, settings: Settings,
+            progress: StageProgress | None = None) -> tuple[CollectionManifest | None, list[Manifest]]:
     """Add the staged shards to the collection and commit it, deciding again under the lock what another
     writer may have added meanwhile (the same bytes: reused; the same id, other bytes: refused)."""
     embedder = embedder_for(settings)
@@ -214,7 +237,7 @@ def _commit(store: Store, plan: _Plan, staged: list[Built], options: IndexOption
                 added.append(tx.add(built.staged).manifest)
         relink = plan.relink and tx.current is not None and bool(linked_problems(store.doc_path(plan.name),
                                                                                   tx.current))
-        return (tx.commit(embedder) if added or relink else tx.current), added
+        return (tx.commit(embedder, progress) if added or relink else tx.current), added
 
 
 def _over_documents(settings: Settings, name: str, count: int) -> str:

@@ -47,6 +47,7 @@ from types import TracebackType
 from typing import Any
 
 from kgcore.core.errors import InputError, KgcoreError, ModelUnavailableError
+from kgcore.core.limits import Deadline
 from kgcore.core.nlp import load_spacy, spacy_loads
 from kgcore.core.settings import IndexOptions, Settings
 from kgcore.index.build import STAGES, StageTimer
@@ -158,7 +159,8 @@ class ShardBuilder:
             return None, self.unusable
         started = time.perf_counter()
         try:
-            return build_job(job, self.options, self.settings, StageTimer(None), self.parser, self.resolver), ""
+            timer = StageTimer(None, deadline=Deadline(job.filename, self.settings.max_document_seconds))
+            return build_job(job, self.options, self.settings, timer, self.parser, self.resolver), ""
         except (KgcoreError, OSError) as exc:
             return None, str(exc)
         finally:

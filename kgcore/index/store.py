@@ -51,6 +51,37 @@ LOAD_ATTEMPTS = 3
 SETTLED_NS = 2_000_000_000
 
 
+#: Longest collection name, in UTF-8 bytes (a folder name, with room for ``.lock`` and the trash prefix).
+MAX_COLLECTION_BYTES = 200
+
+
+def check_collection_name(name: str) -> str:
+    """``name`` when it can name a collection's folder; otherwise an :class:`InputError` saying why.
+
+    >>> check_collection_name("papers-2026")
+    'papers-2026'
+    >>> check_collection_name("")
+    Traceback (most recent call last):
+    ...
+    kgcore.core.errors.InputError: collection: the name is empty; give a collection name
+    >>> check_collection_name("x" * 300)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    kgcore.core.errors.InputError: collection: the name is 300 bytes long; the limit is 200 ...
+    """
+    if not name or not name.strip():
+        raise InputError("collection", "the name is empty; give a collection name")
+    size = len(name.encode("utf-8", "surrogatepass"))
+    if size > MAX_COLLECTION_BYTES:
+        raise InputError("collection", f"the name is {size} bytes long; the limit is {MAX_COLLECTION_BYTES} (it names "
+                                       "a folder)")
+    if "/" in name or "\\" in name or name.startswith(HIDDEN_PREFIX) or name in (".", "..") or \
+            any(ch < " " or ch == "\x7f" for ch in name):
+        raise InputError("collection", f"{name!r} is not a valid collection name (no slashes, control characters "
+                                       "or leading dot)")
+    return name
+
+
 class Store:
     """The index store rooted at ``root`` (``data/`` or ``$KGCORE_STORE``).
 
@@ -75,10 +106,8 @@ class Store:
 
     # -- names ---------------------------------------------------------------------
     def doc_path(self, name: str) -> Path:
-        """The folder of collection ``name`` (checked to be a plain folder name)."""
-        if not name or "/" in name or "\\" in name or name.startswith(HIDDEN_PREFIX) or name in (".", ".."):
-            raise InputError("collection", f"{name!r} is not a valid collection name")
-        return self.root / name
+        """The folder of collection ``name`` (checked by :func:`check_collection_name`)."""
+        return self.root / check_collection_name(name)
 
     collection_path = doc_path
 

@@ -13,25 +13,21 @@ shards on a Ray cluster (``index --ray``).
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-import queue
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 from kgcore.core.errors import KgcoreError
+from kgcore.core.limits import Deadline
 from kgcore.core.settings import IndexOptions, Settings
 from kgcore.index.build import StageTimer, build_shard
 from kgcore.index.coref import CorefResolver
+from kgcore.index.document_pool import DocumentProgress, build_in_pool
 from kgcore.index.load import load_bytes, load_document
+from kgcore.index.parallel import shared_pools
 from kgcore.index.parse import Parser
 from kgcore.index.shard import DocumentShard, write_shard
-
-#: (document, stage, done, total) progress of many documents.
-DocumentProgress = Callable[[str, str, int, int], None]
 
 
 @dataclass(frozen=True)
@@ -49,6 +45,23 @@ class Job:
             return self.data
         assert self.path is not None
         return self.path.read_bytes()
+
+
+#: A file at least this large is worth a worker process of its own (each worker loads the models again).
+PARALLEL_MIN_BYTES = 200_000
+
+
+def worker_count(sizes: Sequence[int], configured: int = 0, cpus: int = 1) -> int:
+    """Worker processes for a batch of files of ``sizes`` bytes: the configured number, else one per large file
+    (up to the cores); small files are built one after another in one process.
+
+    >>> worker_count([5_000, 8_000], cpus=8), worker_count([900_000, 700_000, 10], cpus=8), worker_count([1], 3, 8)
+    (1, 2, 1)
+    """
+    if configured > 0:
+        return max(1, min(configured, len(sizes)))
+    large = sum(1 for size in sizes if size >= PARALLEL_MIN_BYTES)
+    return max(1, min(large, cpus)) if large > 1 else 1
 
 
 @dataclass(frozen=True)
@@ -72,7 +85,7 @@ class Runner(Protocol):
 def build_staged(job: Job, options: IndexOptions, settings: Settings, staging: Path,
                  progress: Callable[[str, int, int], None] | None = None, parser: Parser | None = None) -> Path:
     """Load, index and write one document's shard into ``staging``; returns the shard's folder."""
-    timer = StageTimer(progress)
+    timer = StageTimer(progress, deadline=Deadline(job.filename, settings.max_document_seconds))
     shard = build_job(job, options, settings, timer, parser)
     with timer.stage("store"):
         return write_shard(staging / shard.doc_id, shard)
@@ -95,7 +108,8 @@ def run(jobs: Sequence[Job], options: IndexOptions, settings: Settings, staging:
         progress: DocumentProgress | None = None, parser: Parser | None = None) -> list[Built]:
     """Build every job's shard; failures are returned with their reason, never raised."""
     if workers <= 1 or len(jobs) <= 1:
-        return [_in_process(job, options, settings, staging, progress, parser) for job in jobs]
+        with shared_pools():  # a long document's parser processes serve every stage and document
+            return [_in_process(job, options, settings, staging, progress, parser) for job in jobs]
     if parser is not None:
         raise KgcoreError("a parser object cannot be sent to worker processes; index with workers=1")
     return _in_pool(jobs, options, settings, staging, min(workers, len(jobs)), progress)
@@ -115,44 +129,12 @@ def _in_process(job: Job, options: IndexOptions, settings: Settings, staging: Pa
 
 def _in_pool(jobs: Sequence[Job], options: IndexOptions, settings: Settings, staging: Path, workers: int,
              progress: DocumentProgress | None) -> list[Built]:
-    context = multiprocessing.get_context("spawn")  # fork after torch or spaCy threads may deadlock
-    threads = max(1, (os.cpu_count() or 1) // workers)
-    with context.Manager() as manager:
-        events = manager.Queue()
-        with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker, initargs=(threads,)) as pool:
-            each = settings.with_(parse_processes=1)  # the documents are the parallel part
-            futures = {pool.submit(_worker, job, options, each, staging, events): job for job in jobs}
-            pending: set[Future] = set(futures)
-            while pending:
-                _, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-                _drain(events, progress)
-            _drain(events, progress)
-    return [_outcome(futures[f], f) for f in futures]
+    built = build_in_pool(jobs, options, settings, staging, workers, progress, build_staged)
+    return [_outcome(job, result) for job, result in zip(jobs, built)]
 
 
-def _outcome(job: Job, future: Future) -> Built:
-    try:
-        return Built(job, future.result())
-    except Exception as exc:  # noqa: BLE001 - a worker's failure, whatever it is, belongs to its document
-        return Built(job, error=str(exc) if isinstance(exc, (KgcoreError, OSError)) else
-                     f"internal error: {type(exc).__name__}: {exc}")
-
-
-def _drain(events, progress: DocumentProgress | None) -> None:
-    while True:
-        try:
-            event = events.get_nowait()
-        except queue.Empty:
-            return
-        if progress:
-            progress(*event)
-
-
-def _init_worker(threads: int) -> None:
-    """Each worker gets its share of the cores (set before torch is imported)."""
-    for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
-        os.environ[name] = str(threads)
-
-
-def _worker(job: Job, options: IndexOptions, settings: Settings, staging: Path, events) -> Path:
-    return build_staged(job, options, settings, staging, lambda s, d, t: events.put((job.filename, s, d, t)))
+def _outcome(job: Job, result: Path | BaseException) -> Built:
+    if isinstance(result, Path):
+        return Built(job, result)
+    return Built(job, error=str(result) if isinstance(result, (KgcoreError, OSError)) else
+                 f"internal error: {type(result).__name__}: {result}")

@@ -52,6 +52,7 @@ from kgcore.core.version import __version__
 from kgcore.index import chroma, layers, legacy, shard
 from kgcore.index.collection import FORMAT, CollectionCounts, CollectionManifest, DocumentEntry
 from kgcore.index.embed import Embedder, embed_texts_of
+from kgcore.index.embed.base import encode_progress
 from kgcore.index.graph import GroundedGraph
 from kgcore.index.integrity import Digest, digest_of, digests, npy_bytes
 from kgcore.index.link import Linked, ShardGraph, link
@@ -164,11 +165,34 @@ class CollectionWriter:
         self._dropped.add(doc_id)
 
     # -- commit --------------------------------------------------------------------
-    def commit(self, embedder: Embedder) -> CollectionManifest:
-        """Link the documents, write the linked graph and Chroma, then the manifest (atomically)."""
+    def commit(self, embedder: Embedder, progress: Callable[[str, int, int], None] | None = None
+               ) -> CollectionManifest:
+        """Link the documents, write the linked graph and Chroma, then the manifest (atomically); ``progress``
+        hears of the ``link`` stage (its embedding batches) and the ``write`` stage."""
         if not self.documents:
             raise InputError("collection", f"{self.name!r} would have no documents left; delete the collection")
+        report = progress or _silent
         start = time.perf_counter()
+        report("link", 0, 1)
+        with encode_progress(lambda done, total: report("link", done, total)):
+            manifest = self._linked(embedder)
+        report("write", 0, 1)
+        manifest = dataclasses.replace(manifest, link_seconds=round(time.perf_counter() - start, 3))
+        tmp = self.path / f"{COLLECTION_FILE}.{uuid.uuid4().hex[:8]}.tmp"
+        with tmp.open("w", encoding="utf-8") as fh:
+            fh.write(json.dumps(manifest.to_dict(), ensure_ascii=False, indent=1))
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, self.path / COLLECTION_FILE)
+        self._added.clear()
+        collect_garbage(self.path, manifest, self.current)
+        self.current = manifest
+        report("write", 1, 1)
+        return manifest
+
+    def _linked(self, embedder: Embedder) -> CollectionManifest:
+        """Link (or append to) the collection's graph, write it and its Chroma copy; the new manifest, not yet
+        committed."""
         if self.current is not None and self.current.format == 1:
             self._migrate(embedder)
         known = _shared_cache(self.path / linked_folder(self.current.generation)) if self.current else {}
@@ -186,16 +210,6 @@ class CollectionWriter:
             appended = manifest
             self._update_chroma(generation, lambda: self._upsert_appended(generation), lambda: Linked(
                 *read_linked(self.path, appended), appended.counts.shared_entities))
-        manifest = dataclasses.replace(manifest, link_seconds=round(time.perf_counter() - start, 3))
-        tmp = self.path / f"{COLLECTION_FILE}.{uuid.uuid4().hex[:8]}.tmp"
-        with tmp.open("w", encoding="utf-8") as fh:
-            fh.write(json.dumps(manifest.to_dict(), ensure_ascii=False, indent=1))
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, self.path / COLLECTION_FILE)
-        self._added.clear()
-        collect_garbage(self.path, manifest, self.current)
-        self.current = manifest
         return manifest
 
     def _check_grounding(self, linked: Linked) -> None:
@@ -330,6 +344,10 @@ def ensure_chroma(store: Store, name: str, embedder: Embedder) -> None:
             tx.commit(embedder)
         elif chroma.generation(copy) != tx.current.generation:  # another process may have filled it meanwhile
             tx.fill_chroma()
+
+
+def _silent(stage: str, done: int, total: int) -> None:
+    """No one to tell of a commit's progress."""
 
 
 def _write_linked(folder: Path, linked: Linked) -> dict[str, Digest]:

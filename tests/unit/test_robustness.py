@@ -13,7 +13,8 @@ import pytest
 
 from kgcore.cli.commands import read_questions
 from kgcore.core.errors import DamagedIndexError, InputError
-from kgcore.core.settings import LIMITS, Settings, limit_variable
+from kgcore.core.limits import LIMITS, limit_variable
+from kgcore.core.settings import Settings
 from kgcore.evaluate.records import EvalRecord, EvalRun
 from kgcore.index import integrity, shard
 from kgcore.index.bounds import cap_analysis, cap_spans, word_batches

@@ -12,7 +12,9 @@ True
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -34,6 +36,36 @@ class Embedder(Protocol):
     def encode(self, texts: Sequence[str], max_tokens: int | None = None) -> np.ndarray:
         """L2-normalised float32 matrix, one row per text; ``max_tokens`` truncates each text (None: model limit)."""
         ...
+
+
+#: The rows-done callback of the encoding in progress in this thread (see :func:`encode_progress`).
+_ROWS_DONE: ContextVar[Callable[[int, int], None] | None] = ContextVar("kgcore_encode_progress", default=None)
+
+
+@contextmanager
+def encode_progress(report: Callable[[int, int], None] | None) -> Iterator[None]:
+    """While the block runs, an embedder that batches its work (ONNX Runtime) calls ``report(rows done, rows)``
+    after each batch of every ``encode`` in this thread: a long embedding stage shows life, and the vectors are
+    exactly those of an unreported call (the batches do not change).
+
+    >>> seen = []
+    >>> with encode_progress(lambda done, total: seen.append((done, total))):
+    ...     rows_done(2, 4); rows_done(4, 4)
+    >>> rows_done(1, 1); seen
+    [(2, 4), (4, 4)]
+    """
+    token = _ROWS_DONE.set(report)
+    try:
+        yield
+    finally:
+        _ROWS_DONE.reset(token)
+
+
+def rows_done(done: int, total: int) -> None:
+    """Tell the :func:`encode_progress` block in force, if any, that ``done`` of ``total`` rows are encoded."""
+    report = _ROWS_DONE.get()
+    if report is not None:
+        report(done, total)
 
 
 def bundled_model_path() -> str:

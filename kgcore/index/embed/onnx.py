@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from kgcore.core.errors import ModelUnavailableError
-from kgcore.index.embed.base import model_folder, model_name, one_blas_thread, thread_share
+from kgcore.index.embed.base import model_folder, model_name, one_blas_thread, rows_done, thread_share
 
 log = logging.getLogger(__name__)
 
@@ -247,6 +247,7 @@ class OnnxEmbedder:
             if out is None:
                 out = np.empty((len(texts), vectors.shape[1]), dtype=np.float32)
             out[chosen] = vectors
+            rows_done(rows.stop, len(texts))
         assert out is not None
         return out
 

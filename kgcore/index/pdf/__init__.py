@@ -22,6 +22,7 @@ from kgcore.core.document import IngestReport, LineBox, Paragraph, Reference
 from kgcore.core.errors import InputError
 from kgcore.core.types import ABSTRACT, APPENDIX, BODY, CAPTION, FOOTNOTE, HEADING, LIST_ITEM, REFERENCE, TABLE, TITLE
 from kgcore.index.pdf.extract import Block, Page, read_pages
+from kgcore.index.pdf.guard import DEFAULT_LIMITS, PdfLimits
 from kgcore.index.pdf.layout import reading_order, running_lines
 from kgcore.index.pdf.references import parse_entries, split_entries
 from kgcore.index.pdf.roles import Part, body_size, classify, run_in_headings
@@ -58,10 +59,12 @@ class PdfText:
     report: IngestReport
 
 
-def read_pdf(data: bytes, filename: str, progress: Callable[[int, int], None] | None = None) -> PdfText:
+def read_pdf(data: bytes, filename: str, progress: Callable[[int, int], None] | None = None,
+             limits: PdfLimits = DEFAULT_LIMITS) -> PdfText:
     """The paragraphs, references and report of the PDF ``data`` (see the module docstring);
-    ``progress(pages done, pages)`` while pages are read."""
-    pages = read_pages(data, filename, progress)
+    ``progress(pages done, pages)`` while pages are read; ``limits`` bound the pages, inflated content and text
+    (:mod:`kgcore.index.pdf.guard`)."""
+    pages = read_pages(data, filename, progress, limits)
     if all(p.problem.startswith("no text layer") for p in pages):
         raise InputError(filename, f"PDF has no text layer ({len(pages)} pages, no extractable text); "
                                    "it needs OCR first")
@@ -71,6 +74,9 @@ def read_pdf(data: bytes, filename: str, progress: Callable[[int, int], None] | 
     pages = [p if not p.problem else replace(p, blocks=()) for p in pages]  # reported, never indexed as text
     running = running_lines(pages)
     blocks = [b for page in pages for b in reading_order(_without(page, running), page.width)]
+    if not blocks and running:  # every line repeats on every page: they are the text, not headers
+        running = set()
+        blocks = [b for page in pages for b in reading_order(page.blocks, page.width)]
     vocab = Vocabulary.of(line.text for block in blocks for line in block.lines)
     parts = run_in_headings(classify(blocks, body_size(blocks)))
     entries = split_entries([p.block for p in parts if p.role == REFERENCE])

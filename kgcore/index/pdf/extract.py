@@ -11,6 +11,7 @@ top-left corner.
 
 from __future__ import annotations
 
+import io
 import re
 import unicodedata
 from collections import Counter
@@ -18,6 +19,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from kgcore.core.errors import InputError, ModelUnavailableError
+from kgcore.core.limits import limit_error
+from kgcore.index.pdf.guard import DEFAULT_LIMITS, PdfLimits, check_pages, check_pdf
 
 Box = tuple[float, float, float, float]
 #: Pages extracted per pdftext call (progress is reported after each).
@@ -125,12 +128,15 @@ def garbled(text: str) -> str:
     return ""
 
 
-def read_pages(data: bytes, filename: str, progress: Callable[[int, int], None] | None = None) -> list[Page]:
+def read_pages(data: bytes, filename: str, progress: Callable[[int, int], None] | None = None,
+               limits: PdfLimits = DEFAULT_LIMITS) -> list[Page]:
     """Every page of the PDF in ``data``; an unreadable or encrypted PDF is an :class:`InputError`.
 
-    Pages are read :data:`PAGE_BATCH` at a time (memory stays bounded by a batch's characters, not the
-    file's), ``progress(done, total)`` after each batch.  Nothing in the file is executed: PDFium only reads
-    text and boxes (JavaScript and forms are ignored).
+    The page count and each page's inflated content are checked against ``limits`` before any page is read
+    (:mod:`kgcore.index.pdf.guard`), the text's characters as pages come in.  Pages are read
+    :data:`PAGE_BATCH` at a time (memory stays bounded by a batch's characters, not the file's),
+    ``progress(done, total)`` after each batch.  Nothing in the file is executed: PDFium only reads text and
+    boxes (JavaScript and forms are ignored).
     """
     try:
         import pypdfium2 as pdfium
@@ -138,7 +144,10 @@ def read_pages(data: bytes, filename: str, progress: Callable[[int, int], None] 
     except ImportError as exc:
         raise ModelUnavailableError("PDF ingestion needs pdftext: pip install 'pdftext>=0.6'") from exc
     total = _page_count(pdfium, data, filename)
+    check_pages(total, filename, limits)
+    check_pdf(data, filename, limits)
     pages: list[Page] = []
+    chars = 0
     for first in range(0, total, PAGE_BATCH):
         batch = range(first, min(first + PAGE_BATCH, total))
         try:
@@ -147,6 +156,10 @@ def read_pages(data: bytes, filename: str, progress: Callable[[int, int], None] 
             raise InputError(filename, f"unreadable page {first + 1}-{batch[-1] + 1} "
                                        f"({type(exc).__name__}: {exc})") from None
         pages += [_page(number, page) for number, page in zip(batch, raw)]
+        chars += sum(len(line.text) + 1 for page in pages[-len(batch):] for block in page.blocks
+                     for line in block.lines)
+        if chars > limits.max_chars:
+            raise limit_error(filename, "max_text_chars", chars, limits.max_chars)
         if progress:
             progress(len(pages), total)
     return pages
@@ -157,9 +170,12 @@ def _page_count(pdfium, data: bytes, filename: str) -> int:
     try:
         document = pdfium.PdfDocument(data)
     except Exception as exc:  # noqa: BLE001 - PdfiumError and friends on hostile input
+        if _no_pages(data):  # PDFium refuses an empty page tree, with whatever error its last call left
+            raise InputError(filename, "PDF has no pages") from None
         if "password" in str(exc).lower() or "encrypt" in str(exc).lower():
             raise InputError(filename, "encrypted PDF (password protected); remove the password first") from None
-        raise InputError(filename, f"malformed or unreadable PDF ({type(exc).__name__}: {exc})") from None
+        reason = str(exc).replace(" (PDFium: Success)", "").rstrip(".")
+        raise InputError(filename, f"malformed or unreadable PDF ({reason})") from None
     try:
         count = len(document)
     finally:
@@ -167,6 +183,16 @@ def _page_count(pdfium, data: bytes, filename: str) -> int:
     if not count:
         raise InputError(filename, "PDF has no pages")
     return count
+
+
+def _no_pages(data: bytes) -> bool:
+    """Whether pypdf reads ``data`` as a PDF with an empty page tree."""
+    try:
+        from pypdf import PdfReader
+
+        return len(PdfReader(io.BytesIO(data), strict=False).pages) == 0
+    except Exception:  # noqa: BLE001 - not even pypdf reads it: malformed
+        return False
 
 
 def _page(index: int, raw: dict) -> Page:

@@ -1,0 +1,102 @@
+"""Inputs that used to cause unbounded work or a wrong answer, each refused (or read) with a clear reason naming
+the file: compression and page bombs, noise named .txt, symbolic links, unusable collection names, a PDF whose
+only line repeats on every page, an encrypted PDF anyone may open, a PDF without pages, too much text."""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+
+import pytest
+from pdfs import blank_pages, encrypted, inflating_page, no_pages, plain_pages, repeated_line
+
+from kgcore.cli import main
+from kgcore.core.errors import InputError
+from kgcore.core.settings import Settings
+from kgcore.index.load import check_file, load_bytes
+
+
+def test_a_compression_bomb_is_refused_before_pdfium_reads_it():
+    bomb = inflating_page(206)  # 206 MB of page content in about 200 kB
+    assert len(bomb) < 1_000_000
+    started = time.monotonic()
+    with pytest.raises(InputError) as refused:
+        load_bytes(bomb, "bomb.pdf")
+    assert time.monotonic() - started < 10
+    assert refused.value.where == "bomb.pdf"
+    assert "page 1's content inflates to more than 32 MB" in refused.value.reason
+    assert "KGCORE_MAX_PAGE_STREAM_MB" in refused.value.reason
+
+
+def test_the_page_and_file_budgets_are_settings():
+    with pytest.raises(InputError, match="inflates to more than 4 MB.*KGCORE_MAX_PDF_STREAM_MB"):
+        load_bytes(inflating_page(6), "bomb.pdf", Settings(max_pdf_stream_mb=4))
+    assert load_bytes(inflating_page(6), "fine.pdf").text == "A bomb."  # under the default limits: read
+
+
+def test_a_page_bomb_is_refused_in_seconds():
+    started = time.monotonic()
+    with pytest.raises(InputError, match=r"pages.pdf: 20,002 pages exceed the limit of 2,000 pages per PDF"):
+        load_bytes(blank_pages(20_002), "pages.pdf")
+    assert time.monotonic() - started < 20
+
+
+def test_too_much_text_is_refused():
+    with pytest.raises(InputError, match="exceed the limit of 100 characters of text per document"):
+        load_bytes(b"Peter ran home. " * 20, "long.txt", Settings(max_text_chars=100))
+    with pytest.raises(InputError, match="long.pdf: .* characters of text per document"):
+        load_bytes(plain_pages([["Peter ran home to his mother."] * 20]), "long.pdf", Settings(max_text_chars=100))
+
+
+def test_printable_noise_named_txt_is_refused_as_binary():
+    rng = random.Random(7)
+    noise = bytes(rng.randrange(0x20, 0x100) for _ in range(20_000))
+    with pytest.raises(InputError, match=r"noise.txt: binary file \(not UTF-8, and no text encoding reads it"):
+        load_bytes(noise, "noise.txt")
+    latin = "Le café était fermé; à l'été, la forêt brûlait.\n".encode("cp1252") * 30  # real text in cp1252
+    assert load_bytes(latin, "cafe.txt").text.startswith("Le café était fermé")
+
+
+def test_a_line_on_every_page_is_kept_when_it_is_all_the_text():
+    line = "The committee met on Tuesday to discuss the harbour."
+    doc = load_bytes(repeated_line(line, pages=3), "minutes.pdf")
+    assert [p.text for p in doc.paragraphs] == [line] * 3  # on every page, so three times
+
+
+def test_an_encrypted_pdf_with_an_empty_password_is_read():
+    doc = load_bytes(encrypted(plain_pages([["Peter lost his shoes in the garden."]])), "open.pdf")
+    assert "Peter lost his shoes" in doc.text
+    with pytest.raises(InputError, match="closed.pdf: encrypted PDF"):
+        load_bytes(encrypted(plain_pages([["Secret."]]), "a password"), "closed.pdf")
+
+
+def test_a_pdf_without_pages_says_so():
+    with pytest.raises(InputError) as refused:
+        load_bytes(no_pages(), "zero.pdf")
+    assert refused.value.reason == "PDF has no pages" and "Success" not in str(refused.value)
+
+
+def test_a_symbolic_link_is_refused(tmp_path, capsys):
+    target = tmp_path / "secret.txt"
+    target.write_text("Nothing to see.", encoding="utf-8")
+    link = tmp_path / "x.txt"
+    os.symlink(target, link)
+    with pytest.raises(InputError, match="x.txt: is a symbolic link"):
+        check_file(link, Settings())
+    assert main(["index", str(link), "--store", str(tmp_path / "store"), "--quiet"]) == 2
+    assert "x.txt: is a symbolic link" in capsys.readouterr().err
+    assert not (tmp_path / "store" / "x").exists()
+
+
+@pytest.mark.parametrize("name, message", [
+    ("", "collection: the name is empty; give a collection name"),
+    ("a" * 300, "collection: the name is 300 bytes long; the limit is 200"),
+    ("tab\there", "not a valid collection name"),
+])
+def test_unusable_collection_names_exit_2(tmp_path, capsys, name, message):
+    book = tmp_path / "book.txt"
+    book.write_text("Peter ran home.", encoding="utf-8")
+    assert main(["index", str(book), "--collection", name, "--store", str(tmp_path / "store"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "internal error" not in err
