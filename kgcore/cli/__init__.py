@@ -13,17 +13,19 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import warnings
 
 from kgcore.cli.audit import add_audit
-from kgcore.cli.commands import cmd_ask, cmd_delete, cmd_index, cmd_list, cmd_remove, cmd_show
+from kgcore.cli.commands import cmd_ask, cmd_delete, cmd_index, cmd_jobs, cmd_list, cmd_remove, cmd_show
 from kgcore.cli.doctor import add_doctor
 from kgcore.cli.entities import add_entities
 from kgcore.cli.evaluation import add_eval
 from kgcore.cli.overview import add_overview
 from kgcore.cli.reading import add_reading
 from kgcore.core.errors import (
+    Cancelled,
     DamagedIndexError,
     IndexMismatchError,
     IndexNotFoundError,
@@ -95,6 +97,9 @@ def _add_collection_commands(sub) -> None:
     de = sub.add_parser("delete", help="delete a whole collection")
     de.add_argument("--collection", required=True)
     de.set_defaults(func=cmd_delete)
+    jb = sub.add_parser("jobs", help="the app's background indexing jobs (one JSON line each), or cancel one")
+    jb.add_argument("--cancel", metavar="JOB_ID", help="cancel this job (a running one stops within seconds)")
+    jb.set_defaults(func=cmd_jobs)
 
 
 def _add_ask(sub) -> None:
@@ -138,8 +143,12 @@ def quiet_third_parties() -> None:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     quiet_third_parties()
+    previous = signal.signal(signal.SIGTERM, _stop)
     try:
         return args.func(args)
+    except Cancelled as exc:  # SIGTERM: workers killed, staging removed, locks released, nothing committed
+        print(f"error: stopped ({exc.reason}); nothing of the unfinished work was kept", file=sys.stderr)
+        return 1
     except USER_ERRORS as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -152,3 +161,11 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - last resort: one line, exit 1, never a traceback dump
         print(f"internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _stop(number: int, _frame) -> None:
+    """SIGTERM unwinds the command like Ctrl-C does (every ``finally`` on the way cleans up), once."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise Cancelled(f"stopped by {signal.Signals(number).name}")

@@ -8,6 +8,7 @@ import csv
 import dataclasses
 import json
 import sys
+import time
 from pathlib import Path
 
 from kgcore.cli.progress import DocumentStderrProgress, StderrProgress
@@ -16,6 +17,7 @@ from kgcore.core.settings import IndexOptions, RetrievalOptions, Settings
 from kgcore.core.types import Answer, QueryResult
 from kgcore.evaluate.grid import parse_values
 from kgcore.index.collection import CollectionManifest
+from kgcore.index.jobs import JobQueue, stuck
 from kgcore.index.load import decode_text
 from kgcore.index.pipeline import Job, index_files, remove_documents
 from kgcore.index.ray_runner import RayRunner
@@ -65,6 +67,24 @@ def cmd_remove(args: argparse.Namespace) -> int:
 def cmd_delete(args: argparse.Namespace) -> int:
     _store(args).delete(args.collection)
     print(json.dumps({"deleted": args.collection}))
+    return 0
+
+
+def cmd_jobs(args: argparse.Namespace) -> int:
+    """The store's background indexing jobs, newest first, one JSON line each; ``--cancel ID`` cancels one."""
+    settings = Settings.from_env()
+    queue = JobQueue(_store(args).root, settings)
+    if args.cancel:
+        job = queue.cancel(args.cancel, "cancelled from the command line")
+        print(json.dumps({"job": job.id, "state": job.state, "cancel": "requested" if job.state == "running"
+                          else "done"}))
+        return 0
+    now = time.time()
+    for job in queue.jobs():
+        print(json.dumps({"job": job.id, "state": job.state, "collection": job.collection, "files": job.filenames,
+                          "owner": job.owner, "where": job.where(), "seconds": round(job.elapsed(now), 1),
+                          "stuck": stuck(job, now, settings.job_stuck_s), "error": job.error or None},
+                         ensure_ascii=False))
     return 0
 
 

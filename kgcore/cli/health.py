@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -27,6 +28,8 @@ from kgcore.core.settings import Settings
 from kgcore.index import chroma
 from kgcore.index.chroma import ChromaServer
 from kgcore.index.embed import embedder_for
+from kgcore.index.jobs import JOBS_DIR, JobQueue, JobRecord, stuck
+from kgcore.index.jobs.record import LOST_S
 from kgcore.index.parse.amr import AmrParser
 from kgcore.index.store import Store
 
@@ -204,8 +207,31 @@ def check_answer_endpoint(settings: Settings) -> Check:
     return Check("answer endpoint", True, f"{endpoint} answers; model {settings.openai_model}{note}")
 
 
+def check_jobs(settings: Settings) -> Check:
+    """The store's background indexing jobs: none stuck (no progress for ``job_stuck_s`` seconds) or lost."""
+    now = time.time()
+    active = JobQueue(settings.store_root, settings).active()
+    troubled = [(job, stuck(job, now, settings.job_stuck_s) or _lost(job, now)) for job in active]
+    troubled = [(job, why) for job, why in troubled if why]
+    if troubled:
+        job, why = troubled[0]
+        return Check("indexing jobs", False, f"{len(troubled)} of {len(active)} jobs in trouble, e.g. {job.id} "
+                                             f"({', '.join(job.filenames)}): {why}",
+                     f"cancel it on the Library page or with python -m kgcore jobs --cancel {job.id}; its log is "
+                     f"{settings.store_root / JOBS_DIR / job.id / 'log.txt'}")
+    running = sum(job.state == "running" for job in active)
+    return Check("indexing jobs", True, f"{running} running, {len(active) - running} queued" if active else
+                 "none queued or running")
+
+
+def _lost(job: JobRecord, now: float) -> str | None:
+    if job.state == "running" and now - job.heartbeat > LOST_S:
+        return f"its process stopped sending progress {now - job.heartbeat:.0f} s ago"
+    return None
+
+
 #: Checks that need no model, then those that load one.
-SERVICE_CHECKS: tuple[Callable[[Settings], Check], ...] = (check_store, check_chroma, check_audit,
+SERVICE_CHECKS: tuple[Callable[[Settings], Check], ...] = (check_store, check_jobs, check_chroma, check_audit,
                                                            check_answer_endpoint)
 MODEL_CHECKS: tuple[Callable[[Settings], Check], ...] = (check_spacy, check_embedding, check_fastcoref, check_amr)
 

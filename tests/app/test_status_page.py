@@ -22,9 +22,10 @@ def status_page() -> AppTest:
 def test_a_healthy_installation_shows_every_check_ok(peter_store, tmp_path):
     with store_copy(peter_store.root, tmp_path):
         at = ok(status_page())
-        assert [s.value for s in at.success] == ["All 9 checks ok"]
+        assert [s.value for s in at.success] == ["All 10 checks ok"]
         html = html_of(at)
-        assert html.count('class="kg-check"') == 9 and "problem" not in html
+        assert html.count('class="kg-check"') == 10 and "problem" not in html
+        assert "none queued or running" in html
         assert "1 collections, 1 documents, files whole" in html and "embedded (chromadb" in html
 
 
@@ -37,7 +38,37 @@ def test_problems_are_shown_with_how_to_fix_them_escaped(peter_store, tmp_path, 
         at = status_page()
         at.toggle(key="status.models").set_value(False).run()
         assert not at.exception, [e.value for e in at.exception]
-        assert [w.value for w in at.warning] == ["2 of 5 checks failed: chroma, answer endpoint"]
+        assert [w.value for w in at.warning] == ["2 of 6 checks failed: chroma, answer endpoint"]
         html = html_of(at)
         assert html.count(">problem<") == 2 and f"--port {port}" in html
         assert "&lt;b&gt;v1&lt;/b&gt;" in html and "<b>v1</b>" not in html
+
+
+def test_a_stuck_indexing_job_is_a_problem_with_what_it_was_doing(peter_store, tmp_path):
+    with store_copy(peter_store.root, tmp_path) as root:
+        stuck_job(root, "tarzan.txt", stage=("parse", 4266, 4266), idle_s=1200)
+        at = status_page()
+        at.toggle(key="status.models").set_value(False).run()
+        assert [w.value for w in at.warning] == ["1 of 6 checks failed: indexing jobs"]
+        html = html_of(at)
+        assert "no progress for 20 min (last: parse 4,266/4,266 of tarzan.txt)" in html
+        assert "python -m kgcore jobs --cancel" in html
+
+
+def stuck_job(root, filename: str, stage: tuple[str, int, int], idle_s: float) -> str:
+    """A job record as a runner writes it: running, heard of a second ago, its progress still for ``idle_s``."""
+    import time
+
+    from kgcore.core.settings import Settings
+    from kgcore.index.jobs import JobFile, JobQueue, JobRecord
+    from kgcore.index.jobs.record import write_record
+
+    now = time.time()
+    job = JobRecord("20261129-000000-abcdef", [JobFile(filename, "", 1, "0")], "novels", {}, state="running",
+                    created=now - idle_s - 60, started=now - idle_s - 60, heartbeat=now - 1, moved=now - idle_s,
+                    pid=2 ** 22, host="elsewhere")
+    job.step(filename, *stage, now=now - idle_s)
+    folder = JobQueue(root, Settings()).folder / job.id
+    folder.mkdir(parents=True)
+    write_record(folder, job)
+    return job.id
