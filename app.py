@@ -24,6 +24,8 @@ PAGES = HERE / "pages"
 # The models a question needs load in a background thread (once per process) while the first page renders;
 # a page that needs one sooner waits for it there instead of loading it again.
 resources.start_warm_up()
+# Background indexing jobs (the Library's uploads) run in processes of their own, started by this server.
+resources.jobs()
 
 # A local icon: a ":material/..." page icon would be fetched from fonts.gstatic.com, and the app stays offline.
 st.set_page_config(page_title="GroundedKG Auditor", page_icon=str(HERE / "ui" / "favicon.svg"), layout="wide")

@@ -3,22 +3,25 @@
 from __future__ import annotations
 
 import math
-import os
 
 import streamlit as st
 
 from kgcore.core.errors import InputError, KgcoreError
 from kgcore.core.settings import COREF_BACKENDS, EMBEDDING_VARIANTS, IndexOptions
 from kgcore.index.collection import CollectionManifest
+from kgcore.index.jobs import FINISHED
+from kgcore.index.jobs.queue import Upload
 from kgcore.index.load import SUPPORTED_EXTENSIONS
-from kgcore.index.pipeline import STAGES, Job, index_files, remove_documents
+from kgcore.index.pipeline import remove_documents
 from ui import auth, resources
 from ui.boot import ensure_app_navigation
-from ui.errors import headline, log, reported, short_reason
-from ui.identity import reviewer_sidebar
+from ui.errors import headline, reported, short_reason
+from ui.identity import REVIEWER_KEY, reviewer_sidebar
 from ui.ingest_panel import ingestion
 from ui.ingest_view import report_warnings
-from ui.labels import COREF_LABELS, EMBEDDING_LABELS, NEW_COLLECTION, PARSER_LABELS, STATUS_LABELS
+from ui.jobs_panel import jobs_panel
+from ui.jobs_view import outcomes_of
+from ui.labels import COREF_LABELS, EMBEDDING_LABELS, NEW_COLLECTION, PARSER_LABELS
 from ui.library_view import (
     DocumentLine,
     collection_name,
@@ -27,10 +30,8 @@ from ui.library_view import (
     documents_table,
     narrator_message,
     options_summary,
-    worker_count,
 )
 from ui.markup import md_escape
-from ui.progress import DocumentsProgress
 from ui.sources import drop_source, find_source
 from ui.state import Pending, get_state
 
@@ -96,31 +97,26 @@ def target_picker(names: list[str]) -> tuple[str | None, bool]:
     return name or None, True
 
 
-def run_jobs(jobs: list[Job], collection: str | None, options: IndexOptions, force: bool = False) -> None:
-    """Index the jobs into ``collection`` with one live status line per file; the outcome goes to the state."""
-    state, settings, store = get_state(), resources.settings(), resources.store()
-    state.indexed, state.index_errors = [], []
-    titles = {j.filename: f"**{md_escape(j.filename)}**" for j in jobs}
-    workers = worker_count([len(j.read()) for j in jobs], settings.workers, os.cpu_count() or 1)
-    with st.status(f"Indexing {len(jobs)} document(s)…", expanded=True) as status:
-        progress = DocumentsProgress(status, STAGES, titles)
-        try:
-            resources.index_models(settings)  # loaded by the background warm-up: wait for it, never load twice
-            state.indexed = index_files(jobs, store, collection, options, settings, workers, force, progress)
-        except Exception as exc:  # noqa: BLE001 - a failure of the whole batch is reported, not raised
-            if not isinstance(exc, KgcoreError):
-                log.exception("indexing %d file(s) failed", len(jobs))
-            state.index_errors.append(("Indexing", short_reason(exc)))
-        lines = document_lines(state.indexed)
-        for line in lines:
-            progress.finish(line.filename, STATUS_LABELS[line.status])
-        for outcome in state.indexed:
-            if outcome.collection is not None:
-                state.remember_collection(outcome.name)
-        failed = bool(state.index_errors) or any(line.status == "failed" for line in lines)
-        added = sum(line.status == "added" for line in lines)
-        status.update(label=f"Indexed {added} of {len(jobs)} document(s)", state="error" if failed else "complete",
-                      expanded=failed)
+def submit(files: list[Upload], collection: str | None, options: IndexOptions, force: bool = False) -> None:
+    """Queue indexing ``files`` into ``collection`` as a background job (the jobs panel shows it, the page shows
+    its outcome when it ends); a refusal that needs no model is shown at once."""
+    state = get_state()
+    state.index_errors = []
+    try:
+        job, new = resources.jobs().submit(files, collection, options, force, owner=_who())
+    except KgcoreError as exc:
+        state.index_errors.append(("Indexing", short_reason(exc)))
+        return
+    state.jobs = [job.id]
+    names = ", ".join(job.filenames)
+    st.session_state[FLASH_KEY] = (f"Queued {names} for indexing: follow it under *Indexing* below. It goes on if "
+                                   "you leave this page." if new else
+                                   f"{names} is already being indexed into the same collection: see *Indexing*.")
+
+
+def _who() -> str:
+    """Who asked for a job: the signed-in user, else the reviewer chosen in the sidebar."""
+    return auth.identity() or st.session_state.get(REVIEWER_KEY) or ""
 
 
 def add_documents(settings, by_name: dict[str, CollectionManifest]) -> None:
@@ -148,11 +144,11 @@ def add_documents(settings, by_name: dict[str, CollectionManifest]) -> None:
                                    disabled=not files or options is None or not valid)
     if sample_clicked:
         book = resources.SAMPLE_BOOK
-        job = Job(book.name, path=book, name=resources.SAMPLE_DOC_ID)
-        run_jobs([job], resources.SAMPLE_COLLECTION, sample.options if sample else options)
-        st.rerun()  # redraw the whole page (tables, manage box) from the new store; the summary is in the state
+        submit([(book.name, book.read_bytes(), resources.SAMPLE_DOC_ID)], resources.SAMPLE_COLLECTION,
+               sample.options if sample else options)
+        st.rerun()  # the jobs panel shows the job from the next run on
     if upload_clicked and files and options is not None:
-        run_jobs([Job(f.name, data=f.getvalue()) for f in files], target, options)
+        submit([(f.name, f.getvalue()) for f in files], target, options)
         st.rerun()
 
 
@@ -187,14 +183,25 @@ def show_line(line: DocumentLine, metrics: bool) -> None:
 
 
 def show_last_run() -> None:
+    """The refusals and, once it ended, what this session's last job did to each file and collection."""
     state = get_state()
     for what, reason in state.index_errors:
         st.error(f"**{md_escape(what)}** failed — {md_escape(reason)}", icon=":material/error:")
-    lines = document_lines(state.indexed)
+    outcomes = []
+    for job in _finished_jobs(state.jobs):
+        if job.state != "done":
+            verb = "was cancelled" if job.state == "cancelled" else "failed"
+            st.error(f"Indexing {md_escape(', '.join(job.filenames))} {verb} — {md_escape(job.error)}",
+                     icon=":material/error:")
+        outcomes += outcomes_of(job)
+    for outcome in outcomes:
+        if outcome.collection is not None:
+            state.remember_collection(outcome.name)
+    lines = document_lines(outcomes)
     added = sum(line.status == "added" for line in lines)
     for line in lines:
         show_line(line, metrics=added == 1)
-    for outcome in state.indexed:
+    for outcome in outcomes:
         c = outcome.collection
         if c is not None and (outcome.added or outcome.reused):
             st.caption(f"Collection **{md_escape(c.name)}**: {c.counts.documents} document(s), "
@@ -202,6 +209,19 @@ def show_last_run() -> None:
                        f"{c.counts.shared_entities:,} shared entities — {outcome.seconds:.1f} s")
         for note in outcome.notes:
             st.warning(f"Collection **{md_escape(outcome.name)}**: {md_escape(note)}", icon=":material/warning:")
+
+
+def _finished_jobs(ids: list[str]) -> list:
+    """This session's jobs that ended (a job removed from the queue meanwhile is skipped)."""
+    queue, out = resources.jobs(), []
+    for job_id in ids:
+        try:
+            job = queue.get(job_id)
+        except KgcoreError:
+            continue
+        if job.state in FINISHED:
+            out.append(job)
+    return out
 
 
 # -- managing collections ----------------------------------------------------------------------------
@@ -285,7 +305,7 @@ def do_reindex(pending: Pending, manifest: CollectionManifest) -> None:
         st.error(f"The source file of **{md_escape(pending.doc_id)}** was not kept (it was indexed by an older "
                  "version); upload it again into this collection to re-index it.", icon=":material/error:")
         return
-    run_jobs([job], pending.collection, manifest.options, force=True)
+    submit([job], pending.collection, manifest.options, force=True)
     _forget_answer(pending.collection)
     st.rerun()
 
@@ -321,8 +341,8 @@ def _forget_answer(collection: str) -> None:
         state.ask = None
 
 
-def source_job(collection: str, doc_id: str) -> Job | None:
-    """A job that indexes ``doc_id`` again from the source file the store kept (or an older app's copy); the
+def source_job(collection: str, doc_id: str) -> Upload | None:
+    """The upload that indexes ``doc_id`` again from the source file the store kept (or an older app's copy); the
     collection is not loaded, so a document whose files are damaged can be re-indexed."""
     store = resources.store()
     entry = store.manifest(collection).document(doc_id)
@@ -331,7 +351,7 @@ def source_job(collection: str, doc_id: str) -> Job | None:
         path = resources.SAMPLE_BOOK
     if path is None:
         return None
-    return Job(entry.manifest.source_file or path.name, data=path.read_bytes(), name=doc_id)
+    return entry.manifest.source_file or path.name, path.read_bytes(), doc_id
 
 
 def main() -> None:
@@ -346,6 +366,7 @@ def main() -> None:
     damaged = [m for m in manifests if m.damaged]
     manifests = [m for m in manifests if not m.damaged]
     add_documents(settings, {m.name: m for m in manifests})
+    jobs_panel(resources.jobs(), settings, _who())
     show_last_run()
     st.subheader("Collections")
     show_damaged(damaged)

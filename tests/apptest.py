@@ -4,6 +4,7 @@ its markdown and tables, and a private copy of a store for pages that write into
 from __future__ import annotations
 
 import shutil
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -11,6 +12,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from kgcore.core.settings import Settings
+from kgcore.index.jobs import JobFile, JobQueue, JobRecord
+from kgcore.index.jobs.record import write_record
 from paths import APP
 
 #: Generous: the first run in a process loads spaCy and the sentence embedder.
@@ -25,6 +29,18 @@ def app(page: str = "pages/library.py", **query) -> AppTest:
             at.query_params[key] = value
         at.switch_page(page).run()
     return at
+
+
+def settle(at: AppTest, timeout_s: float = TIMEOUT) -> AppTest:
+    """``at`` run again once every background indexing job of its store has ended (the Library page queues
+    uploads as jobs that run in processes of their own; the page shows what they did on its next run)."""
+    queue = JobQueue(Settings.from_env().store_root, Settings.from_env())
+    deadline = time.monotonic() + timeout_s
+    while queue.active():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"indexing jobs still running after {timeout_s} s: {queue.active()}")
+        time.sleep(0.3)
+    return at.run()
 
 
 def open_tab(at: AppTest, name: str) -> AppTest:
@@ -65,3 +81,16 @@ def store_copy(source: Path, folder: Path) -> Iterator[Path]:
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("KGCORE_STORE", str(root))
         yield root
+
+
+def stuck_job(root, filename: str, stage: tuple[str, int, int], idle_s: float) -> str:
+    """A job record as a runner writes it: running, heard of a second ago, its progress still for ``idle_s``."""
+    now = time.time()
+    job = JobRecord("20261129-000000-abcdef", [JobFile(filename, "", 1, "0")], "novels", {}, state="running",
+                    created=now - idle_s - 60, started=now - idle_s - 60, heartbeat=now - 1, moved=now - idle_s,
+                    pid=2 ** 22, host="elsewhere")
+    job.step(filename, *stage, now=now - idle_s)
+    folder = JobQueue(root, Settings()).folder / job.id
+    folder.mkdir(parents=True)
+    write_record(folder, job)
+    return job.id

@@ -35,7 +35,8 @@ os.environ.pop("KGCORE_AUDIT_DB_URL", None)
 TESTS = Path(__file__).resolve().parent
 TIERS = ("unit", "models", "app", "faults")
 #: Test files that drive a real browser.
-BROWSER_FILES = frozenset({"test_browser.py", "test_browser_team.py", "test_browser_auth.py"})
+BROWSER_FILES = frozenset({"test_browser.py", "test_browser_team.py", "test_browser_auth.py", "test_browser_jobs.py",
+                           "test_app_shutdown.py"})
 #: (file, test function) pairs that index a whole novel: minutes, not seconds.
 SLOW_TESTS = frozenset({("test_pipeline_models.py", "test_whole_novel_graph_is_grounded")})
 

@@ -135,3 +135,16 @@ def harbour_collection(tmp_path_factory, folder: str, **env: str):
         for name, value in env.items():
             mp.setenv(name, value)
         yield store.load("harbour")
+
+
+# -- a longer public-domain text ---------------------------------------------------------------------------------
+def long_tale(copies: int = 3) -> bytes:
+    """The Tale of Peter Rabbit (the bundled Gutenberg text, public domain) told ``copies`` times as chapters of one
+    book: about 40 paragraphs and 1,000 words a copy, enough paragraphs and sentences for the parsers to take
+    their worker processes once ``KGCORE_PARALLEL_MIN_TEXTS`` is lowered under them."""
+    from paths import PETER
+
+    text = PETER.read_text(encoding="utf-8").replace("\r\n", "\n")
+    tale = [p.strip() for p in text[text.index("Once upon a time"):text.index("*** END OF THIS")].split("\n\n")]
+    prose = [p for p in tale if "Gutenberg" not in p]  # its last line would end the book for the cleaner
+    return "\n\n".join(f"CHAPTER {n}\n\n" + "\n\n".join(prose) for n in range(1, copies + 1)).encode("utf-8")

@@ -39,6 +39,7 @@ MAINTAINERS_VARIABLE = "KGCORE_MAINTAINERS"
 NEEDS = {
     "delete collections": MAINTAINER,
     "remove documents": MAINTAINER,
+    "cancel other people's jobs": MAINTAINER,
     "import labels": MAINTAINER,
 }
 _EMAIL_RE = re.compile(r"[^@\s,]+@[^@\s,]+")

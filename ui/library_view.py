@@ -1,5 +1,5 @@
 """Pure builders for the Library page: the collections and documents tables, what an indexing run did to each
-document, collection names, worker counts and what to say about a narrator.
+document, collection names and what to say about a narrator.
 
 >>> from kgcore.index.collection import CollectionManifest, DocumentEntry
 >>> from kgcore.index.manifest import Manifest
@@ -26,9 +26,6 @@ from kgcore.index.narrator import Narrator
 
 from .labels import COREF_LABELS, EMBEDDING_LABELS, PARSER_LABELS, label
 from .markup import md_escape
-
-#: A file at least this large is worth a worker process of its own (each worker loads the models again).
-PARALLEL_MIN_BYTES = 200_000
 
 
 def _when(stamp: str):
@@ -96,20 +93,6 @@ def collection_name(text: str) -> str:
     ''
     """
     return doc_id_for(text.strip()) if text.strip() else ""
-
-
-def worker_count(sizes: Sequence[int], configured: int = 0, cpus: int = 1) -> int:
-    """Worker processes for a batch: the configured number, else one per large file (up to the cores).
-
-    Small files are indexed in the server process, whose models are already loaded.
-
-    >>> worker_count([5_000, 8_000], cpus=8), worker_count([900_000, 700_000, 10], cpus=8), worker_count([1], 3, 8)
-    (1, 2, 1)
-    """
-    if configured > 0:
-        return max(1, min(configured, len(sizes)))
-    large = sum(1 for size in sizes if size >= PARALLEL_MIN_BYTES)
-    return max(1, min(large, cpus)) if large > 1 else 1
 
 
 def options_summary(options: IndexOptions) -> str:

@@ -20,6 +20,7 @@ again and shows kgcore's error (see :func:`query_engine`).
 
 from __future__ import annotations
 
+import atexit
 import csv
 import json
 import threading
@@ -35,6 +36,7 @@ from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import RetrievalOptions, Settings
 from kgcore.index.collection import CollectionManifest
 from kgcore.index.embed import Embedder, embedder_for
+from kgcore.index.jobs import JobQueue, JobSupervisor
 from kgcore.index.parse.amr import AmrParser
 from kgcore.index.store import Store
 from kgcore.query.baselines import bm25_tokens
@@ -86,13 +88,6 @@ def bm25_stemmer() -> bool:
     """BM25's stemmer and tokeniser, warmed once (PyStemmer: milliseconds since it replaced nltk's 1.1 s import)."""
     bm25_tokens("warm up")
     return True
-
-
-def index_models(s: Settings | None = None) -> None:
-    """Load (or wait for) the models indexing in this process uses, so that it never loads them a second time."""
-    s = s or settings()
-    embedder(s)
-    spacy_pipeline(s.spacy_model)
 
 
 class QueryModels(NamedTuple):
@@ -206,6 +201,20 @@ def prepare_collection(manifest: CollectionManifest, options: RetrievalOptions, 
     waits about 19 s."""
     key = json.dumps(options.to_dict(), sort_keys=True)
     return _preparation(store_root(), manifest.name, manifest.stamp, key, answerer, options)
+
+
+@st.cache_resource(show_spinner=False)
+def _supervisor(root: str) -> JobSupervisor:
+    s = settings().with_(store_root=Path(root))
+    supervisor = JobSupervisor(JobQueue(Path(root), s), s).start()
+    atexit.register(supervisor.stop)  # a server stopping cancels its jobs (they also watch it, if it dies)
+    return supervisor
+
+
+def jobs() -> JobQueue:
+    """The store's queue of background indexing jobs; this server's supervisor, which runs them, is started on
+    the first call (``app.py`` makes it on every server's first run)."""
+    return _supervisor(store_root()).queue
 
 
 def store() -> Store:

@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 import streamlit as st
 
 from kgcore.core.types import Answer, QueryResult
-from kgcore.index.collection import CollectionOutcome
 
 STATE_KEY = "kg_app_state"
 
@@ -58,9 +57,9 @@ class AppState:
     #: The collection chosen last, on any page.
     collection: str | None = None
     ask: AskOutcome | None = None
-    #: What the last indexing run did, per collection.
-    indexed: list[CollectionOutcome] = field(default_factory=list)
-    #: Failures of the last indexing run that no collection reported, as (what, message).
+    #: The background indexing jobs this session submitted last (their outcome is shown when they end).
+    jobs: list[str] = field(default_factory=list)
+    #: Refusals of the last submission (before any job ran), as (what, message).
     index_errors: list[tuple[str, str]] = field(default_factory=list)
     pending: Pending | None = None
     explorer_node: str | None = None

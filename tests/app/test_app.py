@@ -13,7 +13,7 @@ import threading
 import time
 
 import pytest
-from apptest import app, errors, html_of, open_tab, table
+from apptest import app, errors, html_of, open_tab, settle, table
 from streamlit.testing.v1 import AppTest
 
 from kgcore.index.store import Store
@@ -44,7 +44,7 @@ def sample_store(tmp_path_factory):
         mp.setenv("KGCORE_STORE", str(root))
         at = app()
         start = time.perf_counter()
-        _click_label(at, "Index the sample book (Peter Rabbit)")
+        settle(_click_label(at, "Index the sample book (Peter Rabbit)"))
         seconds = time.perf_counter() - start
         yield {"root": root, "library": at, "seconds": seconds}
 
@@ -225,7 +225,7 @@ def test_unknown_document_is_an_error_not_a_traceback(sample_store):
 
 def _upload(at: AppTest, name: str, data: bytes) -> AppTest:
     at.file_uploader(key="library.files").set_value((name, data, "text/plain")).run()
-    return _click_label(at, "Index uploaded files")
+    return settle(_click_label(at, "Index uploaded files"))
 
 
 @pytest.mark.parametrize("name, data, reason", [
@@ -257,7 +257,7 @@ def test_upload_reindex_and_delete_with_confirmation(empty_store):
     generation = store.manifest("tiny").generation
     _click_label(at, "Re-index document…")
     assert any("Re-index **tiny** in **tiny** from its kept source file" in w.value for w in at.warning)
-    _click_label(at, "Yes, re-index")
+    settle(_click_label(at, "Yes, re-index"))
     assert not at.exception and not errors(at), errors(at)
     assert store.manifest("tiny").generation > generation  # rebuilt, with the collection's own options
     assert store.manifest("tiny").options.embedding == "neighbor"

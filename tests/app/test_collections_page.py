@@ -12,7 +12,7 @@ import re
 import shutil
 
 import pytest
-from apptest import app, errors, html_of, open_tab, table
+from apptest import app, errors, html_of, open_tab, settle, table
 from pdfs import pdf_with_text
 from streamlit.testing.v1 import AppTest
 
@@ -46,7 +46,7 @@ def upload(at: AppTest, files: list[tuple[str, bytes]], collection: str = "") ->
     mime = {"pdf": "application/pdf"}
     at.file_uploader(key="library.files").set_value(
         [(name, data, mime.get(name.rsplit(".", 1)[-1], "text/plain")) for name, data in files]).run()
-    return click(at, "Index uploaded files")
+    return settle(click(at, "Index uploaded files"))
 
 
 def ask(at: AppTest, question: str) -> AppTest:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from apptest import settle
 from streamlit.testing.v1 import AppTest
 
 from kgcore.audit import AuditDB
@@ -77,7 +78,7 @@ def test_a_file_name_in_an_error_banner_is_shown_literally(tmp_path, monkeypatch
     name = ":red[RED]:material/warning::smile:.txt"
     at.file_uploader(key="library.files").set_value((name, b"\x00\x01" * 50, "text/plain")).run()
     (button,) = [b for b in at.button if b.label == "Index uploaded files"]
-    button.click().run()
+    settle(button.click().run())
     banners = [e.value for e in at.error if "binary" in e.value]
     assert banners and all(name in shown(b) and formable(b) == [] for b in banners), banners
 

@@ -6,7 +6,7 @@ The page is run on its own (``AppTest.from_file``), so this test does not depend
 
 from __future__ import annotations
 
-from apptest import TIMEOUT, html_of, ok, store_copy
+from apptest import TIMEOUT, html_of, ok, store_copy, stuck_job
 from chromakit import free_port
 from streamlit.testing.v1 import AppTest
 
@@ -53,22 +53,3 @@ def test_a_stuck_indexing_job_is_a_problem_with_what_it_was_doing(peter_store, t
         html = html_of(at)
         assert "no progress for 20 min (last: parse 4,266/4,266 of tarzan.txt)" in html
         assert "python -m kgcore jobs --cancel" in html
-
-
-def stuck_job(root, filename: str, stage: tuple[str, int, int], idle_s: float) -> str:
-    """A job record as a runner writes it: running, heard of a second ago, its progress still for ``idle_s``."""
-    import time
-
-    from kgcore.core.settings import Settings
-    from kgcore.index.jobs import JobFile, JobQueue, JobRecord
-    from kgcore.index.jobs.record import write_record
-
-    now = time.time()
-    job = JobRecord("20261129-000000-abcdef", [JobFile(filename, "", 1, "0")], "novels", {}, state="running",
-                    created=now - idle_s - 60, started=now - idle_s - 60, heartbeat=now - 1, moved=now - idle_s,
-                    pid=2 ** 22, host="elsewhere")
-    job.step(filename, *stage, now=now - idle_s)
-    folder = JobQueue(root, Settings()).folder / job.id
-    folder.mkdir(parents=True)
-    write_record(folder, job)
-    return job.id

@@ -28,7 +28,6 @@ from ui.ask_view import SentenceView, answer_html, grounded_html, matches_rows, 
 from ui.export import graphml_bytes, json_bytes
 from ui.graph_html import GraphPage, VisNode, graph_html, vis_assets
 from ui.markup import highlight
-from ui.progress import StageTracker
 from ui.subgraph import neighbourhood, vis_from_graph, vis_from_sentence_graph
 
 SCRIPT = "<script>alert(1)</script>"
@@ -38,7 +37,7 @@ EVIL = f"Peter hid {SCRIPT} under the {IMG} basket."
 
 @pytest.mark.parametrize("module", [
     "ui.markup", "ui.graph_html", "ui.subgraph", "ui.export", "ui.state", "ui.ask_view",
-    "ui.explorer_view", "ui.progress", "ui.sources",
+    "ui.explorer_view", "ui.jobs_view", "ui.sources",
 ])
 def test_doctests(module):
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
@@ -172,20 +171,6 @@ def test_exports_round_trip(evil_graph, tmp_path):
     assert sorted(d["edge_role"] for _, _, d in g.edges(data=True)) == sorted(["ARG0", SCRIPT])
     again = GroundedGraph.from_node_link(json.loads(json_bytes(evil_graph)))
     assert again.nodes["basket"].texts == [IMG, "basket"] and len(again.edges) == 2
-
-
-def test_stage_tracker_is_monotonic_and_complete():
-    stages = ("load", "coref", "parse", "graph", "embed", "store")
-    t = StageTracker(stages)
-    seen = []
-    for stage in stages:
-        t.update(stage, 0, 1)
-        if stage == "parse":
-            for done in (10, 50, 74):
-                t.update(stage, done, 74)
-        t.update(stage, 1, 1)
-        seen.append(t.fraction)
-    assert seen == sorted(seen) and seen[-1] == 1.0 and t.finished == list(stages)
 
 
 def test_top_nodes_with_the_same_label_stay_apart():

@@ -18,12 +18,13 @@ from kgcore.index.collection import CollectionCounts, CollectionManifest, Collec
 from kgcore.index.graph import GroundedGraph
 from kgcore.index.manifest import Manifest
 from kgcore.index.source import Passage
+from kgcore.index.workers import worker_count
 from paths import ROOT
 from ui.ask_view import SentenceView, numbering, order_sentences, sentences_html
 from ui.explorer_view import SHARED_COLOR, colour_by_document, document_palette, shared_entities
 from ui.graph_html import GraphPage, VisNode, graph_html
 from ui.labels import SHARED_GROUP
-from ui.library_view import collection_name, collections_table, document_lines, documents_table, worker_count
+from ui.library_view import collection_name, collections_table, document_lines, documents_table
 from ui.markup import md_escape
 from ui.source_view import passage_html, role_note, source_caption
 from ui.subgraph import joining_paths, neighbourhood
@@ -33,7 +34,7 @@ APP_FILES = sorted([*(ROOT / "ui").glob("*.py"), *(ROOT / "pages").glob("*.py"),
 
 
 @pytest.mark.parametrize("module", ["ui.library_view", "ui.source_view", "ui.labels", "ui.explorer_view",
-                                    "ui.subgraph", "ui.ask_view", "ui.markup", "ui.state", "ui.progress",
+                                    "ui.subgraph", "ui.ask_view", "ui.markup", "ui.state", "ui.jobs_view",
                                     "ui.review_view", "ui.sentence_view", "ui.roles_view", "ui.cites_view",
                                     "ui.ingest_view"])
 def test_doctests(module):
@@ -205,40 +206,24 @@ def test_colour_by_document_and_shared_entities():
     assert len(set(document_palette([f"d{i}" for i in range(12)]).values())) == 10  # the palette repeats
 
 
-# -- progress ----------------------------------------------------------------------------------------------------
-class _Box:
-    """Stands in for an ``st.status`` container (and the elements drawn in it)."""
+# -- indexing jobs ----------------------------------------------------------------------------------------------------
+def test_a_job_line_says_where_the_job_is_and_its_bar_only_grows():
+    from kgcore.index.jobs import JobFile, JobRecord
+    from kgcore.index.pipeline import COLLECTION_STAGES, STAGES, collection_step
+    from ui.jobs_view import job_fraction, job_line
 
-    def __init__(self):
-        self.calls: list = []
-
-    def write(self, text):
-        self.calls.append(("write", text))
-
-    def progress(self, value, text=""):
-        self.calls.append(("progress", round(value, 2), text))
-        return self
-
-    def empty(self):
-        return self
-
-    def caption(self, text):
-        self.calls.append(("caption", text))
-
-    def update(self, **kw):
-        self.calls.append(("update", kw["label"]))
-
-
-def test_one_status_line_per_file():
-    from ui.progress import DocumentsProgress
-
-    box = _Box()
-    progress = DocumentsProgress(box, ("load", "store"), {"a.txt": "**a.txt**", "b.txt": "**b.txt**"})
-    assert [c for c in box.calls if c[0] == "write"] == [("write", "**a.txt**"), ("write", "**b.txt**")]
-    progress("a.txt", "load", 1, 1)
-    progress("a.txt", "store", 1, 1)
-    progress("unknown.txt", "load", 1, 1)  # a file the page did not announce is ignored
-    assert box.calls[-1] == ("update", "Built 1 of 2 document(s); then they are linked into the collection's graph…")
-    progress.finish("a.txt", "added")
-    progress.finish("b.txt", "failed")
-    assert box.calls[-2:] == [("progress", 1.0, "added"), ("progress", 0.0, "failed")]
+    job = JobRecord("j", [JobFile("a <b>.txt", "", 1, "0"), JobFile("c.txt", "", 1, "1")], "shelf", {},
+                    state="running", created=0.0, started=0.0)
+    seen = [job_fraction(job)]
+    for name in ("a <b>.txt", "c.txt"):
+        for stage in STAGES:
+            for done in (0, 5, 10):
+                job.step(name, stage, done, 10, now=1.0)
+                seen.append(job_fraction(job))
+    for stage in COLLECTION_STAGES:
+        job.step(collection_step("shelf"), stage, 1, 1, now=2.0)
+        seen.append(job_fraction(job))
+    assert seen == sorted(seen) and seen[0] == 0.0 and seen[-1] == 1.0
+    line = job_line(job, now=3.0, stuck_s=300)
+    assert line.title == r"**a \<b\>.txt**, **c.txt** → collection **shelf**"  # file names are escaped
+    assert line.text == "write of collection shelf · 3 s" and not line.stuck
