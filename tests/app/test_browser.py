@@ -167,8 +167,8 @@ def test_index_the_sample_then_ask(server, browser_page):
     expect(page.get_by_role("heading", name="Indexing")).to_be_visible(timeout=30_000)
     # The job's bar follows the pipeline live (redrawn every 2 s): a stage is shown while it runs (the sample's
     # stages take a second or less each, so which one the browser catches depends on the machine).
-    expect(page.get_by_text(re.compile(r"^(waiting|starting|load|coref|parse|graph|embed|store|link|write)\b.* · \d+ s$")
-                            ).first).to_be_visible(timeout=120_000)
+    stage = re.compile(r"^(waiting|starting|load|coref|parse|graph|embed|store|link|write)\b.* · \d+ s$")
+    expect(page.get_by_text(stage).first).to_be_visible(timeout=120_000)
     shot(page, "library_progress", 1000, idle=False)
     expect(page.get_by_text("Indexed peter-rabbit")).to_be_visible(timeout=300_000)
     timings["index"] = time.perf_counter() - start

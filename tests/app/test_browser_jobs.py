@@ -16,7 +16,6 @@ import time
 
 import psutil
 import pytest
-from samples import long_tale
 from test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, free_port, sync_api, wait_healthy, wait_idle
 
 from kgcore.core.settings import Settings
@@ -24,6 +23,7 @@ from kgcore.index.jobs import JobQueue
 from kgcore.index.locks import LOCKS_DIR, STAGING_DIR
 from kgcore.index.store import Store
 from paths import ROOT
+from samples import long_tale
 
 #: Paragraphs and sentences from which a document's parsing goes to worker processes (the tale has about 100
 #: prose paragraphs and 300 sentences).

@@ -19,14 +19,14 @@ from pathlib import Path
 
 import psutil
 import pytest
-from samples import long_tale
+from netkit import free_port
 
 from kgcore.core.settings import IndexOptions, Settings
 from kgcore.index.jobs import JobQueue
 from kgcore.index.locks import LOCKS_DIR, STAGING_DIR
 from kgcore.index.store import Store
-from netkit import free_port
 from paths import ROOT
+from samples import long_tale
 
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
