@@ -30,7 +30,8 @@ from pathlib import Path
 
 from kgcore.core.errors import Cancelled, KgcoreError
 from kgcore.core.settings import IndexOptions, Settings
-from kgcore.index.jobs.record import CANCEL, FILES, HEARTBEAT_S, JobRecord, read_record, write_record
+from kgcore.index.jobs.record import CANCEL, FILES, HEARTBEAT_S, JobFile, JobRecord, read_record, write_record
+from kgcore.index.load import doc_id_for
 from kgcore.index.pipeline import index_files
 from kgcore.index.store import Store
 from kgcore.index.workers import Job, worker_count
@@ -60,18 +61,22 @@ class JobRun:
 
     def run(self) -> int:
         """Index the job's files; the exit status: 0 done, 1 failed, 2 cancelled."""
-        self._handle_signals()
-        with self.lock:
-            self.record.state, self.record.started = "running", time.time()
-            self.record.pid, self.record.host = os.getpid(), socket.gethostname()
-        self._write(force=True)
         watchdog = threading.Thread(target=self._watch, name="job-watchdog", daemon=True)
-        watchdog.start()
         try:
+            self._handle_signals()
+            with self.lock:
+                self.record.state, self.record.started = "running", time.time()
+                self.record.pid, self.record.host = os.getpid(), socket.gethostname()
+            self._write(force=True)
+            watchdog.start()
             return self._index()
+        except Cancelled as exc:  # before indexing began
+            self._end("cancelled", error=exc.reason)
+            return 2
         finally:
             self.stopping.set()
-            watchdog.join(timeout=2 * WATCH_S)
+            if watchdog.is_alive():
+                watchdog.join(timeout=2 * WATCH_S)
             self._write(force=True)
             shutil.rmtree(self.folder / FILES, ignore_errors=True)
 
@@ -84,10 +89,11 @@ class JobRun:
             outcomes = index_files(jobs, Store(self.settings.store_root), record.collection,
                                    IndexOptions(**record.options), self.settings, workers, record.force,
                                    self.progress)
+            self.stopping.set()  # done: a cancel arriving now changes nothing
             self._end("done", outcomes=[o.to_dict() for o in outcomes])
             return 0
         except Cancelled as exc:
-            self._end("cancelled", error=exc.reason)
+            self._end("cancelled", error=exc.reason + self._kept())
             return 2
         except (KgcoreError, OSError) as exc:
             self._end("failed", error=str(exc))
@@ -96,6 +102,15 @@ class JobRun:
             traceback.print_exc()
             self._end("failed", error=f"internal error: {type(exc).__name__}: {exc}")
             return 1
+
+    def _kept(self) -> str:
+        """What a cancel came too late to stop: documents of the job already committed (they stay)."""
+        try:
+            store = Store(self.settings.store_root)
+            kept = [f.filename for f in self.record.files if _committed(store, self.record.collection, f)]
+        except (KgcoreError, OSError):
+            return ""
+        return f"; already committed before the cancel, and kept: {', '.join(kept)}" if kept else ""
 
     def _end(self, state: str, error: str = "", outcomes: list | None = None) -> None:
         with self.lock:
@@ -110,7 +125,9 @@ class JobRun:
         if self.stopping.is_set():
             return  # already unwinding: let the clean-up finish
         self.stopping.set()
-        raise Cancelled(self.reason or f"stopped by {signal.Signals(number).name}")
+        asked = self.folder / CANCEL  # a cancel on this machine comes as SIGTERM after its reason is written
+        reason = self.reason or (_read_reason(asked) if asked.exists() else f"stopped by {signal.Signals(number).name}")
+        raise Cancelled(reason)
 
     def cancel(self, reason: str) -> None:
         """Stop the indexing thread (this process's main thread) with ``reason``."""
@@ -135,6 +152,14 @@ class JobRun:
             self.record.heartbeat = self.written = now
             snapshot = JobRecord.from_dict(self.record.to_dict())
         write_record(self.folder, snapshot)
+
+
+def _committed(store: Store, collection: str | None, file: JobFile) -> bool:
+    """Whether ``file``'s bytes are a document of the collection the job indexes it into."""
+    name = collection or doc_id_for(file.name or file.filename)
+    if not store.exists(name):
+        return False
+    return any(d.manifest.source_sha256 == file.sha256 for d in store.manifest(name).documents)
 
 
 def _read_reason(path: Path) -> str:
