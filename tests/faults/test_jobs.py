@@ -75,3 +75,34 @@ def test_a_killed_job_is_recorded_as_failed_and_the_next_one_runs(jobs):
     again, new = jobs.submit([("kettle.txt", b"The kettle sang on the stove while Lucie waited.")], "tales",
                              IndexOptions())
     assert new and wait(jobs, again.id, lambda j: j.state == "done").outcomes[0]["added"]
+
+
+def test_sigterm_to_an_index_command_stops_its_workers_and_keeps_nothing_half_done(tmp_path):
+    """``python -m kgcore index`` of several files in worker processes, stopped with SIGTERM while they build: the
+    command exits with the reason, no worker outlives it, and neither staging nor a collection is left."""
+    import subprocess
+
+    from faultkit import ENV, assert_no_traceback, kgcore_args
+    from paths import ROOT
+
+    books = []
+    for n in range(3):
+        books.append(tmp_path / f"tale-{n}.txt")
+        books[-1].write_bytes(long_tale(2))
+    root = tmp_path / "store"
+    proc = subprocess.Popen(kgcore_args("index", *books, "--collection", "tales", "--workers", "2", store=root),
+                            cwd=ROOT, env=ENV, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    command = psutil.Process(proc.pid)
+    deadline = time.monotonic() + 180
+    while len([p for p in command.children(recursive=True) if "spawn_main" in " ".join(p.cmdline())]) < 2:
+        assert time.monotonic() < deadline and proc.poll() is None, "the workers never started"
+        time.sleep(0.2)
+    time.sleep(3)  # the workers are loading their models or building
+    family = command.children(recursive=True)
+    proc.send_signal(signal.SIGTERM)
+    _, stderr = proc.communicate(timeout=30)
+    _, alive = psutil.wait_procs(family, timeout=10)
+    assert not alive, f"orphans: {alive}"
+    assert proc.returncode == 1 and "error: stopped (stopped by SIGTERM)" in stderr, stderr[-800:]
+    assert_no_traceback(stderr)
+    nothing_left(root)
