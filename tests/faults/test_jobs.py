@@ -83,6 +83,7 @@ def test_sigterm_to_an_index_command_stops_its_workers_and_keeps_nothing_half_do
     import subprocess
 
     from faultkit import ENV, assert_no_traceback, kgcore_args
+
     from paths import ROOT
 
     books = []
