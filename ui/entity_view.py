@@ -19,9 +19,9 @@ from urllib.parse import urlencode
 
 import pandas as pd
 
+from kgcore.core.graph import is_pronoun_label
 from kgcore.index.entities.describe import Description
 from kgcore.index.entities.model import EntityGroup
-from kgcore.index.graph import is_pronoun_label
 
 from .ask_view import sentence_link
 from .markup import badge, counted, esc

@@ -3,7 +3,7 @@
 GraphML attributes must be scalars, so the list fields (``texts``,
 ``grounded_texts``) are joined with :data:`LIST_SEPARATOR`.
 
->>> from kgcore.index.graph import GroundedGraph
+>>> from kgcore.core.graph import GroundedGraph
 >>> from kgcore.core.types import Edge, Node
 >>> g = GroundedGraph({"pie": Node("pie", "pie", ["a pie", "the pie"], "entity", ["text_0-3", "text_0-9"]),
 ...                    "put_1": Node("put_1", "put", ["put"], "action", ["text_0-3"])},

@@ -18,11 +18,11 @@ from typing import Literal
 
 import pandas as pd
 
+from kgcore.core.document import Narrator
 from kgcore.core.settings import IndexOptions
 from kgcore.index.collection import CollectionManifest, CollectionOutcome
 from kgcore.index.load import doc_id_for
 from kgcore.index.manifest import Manifest
-from kgcore.index.narrator import Narrator
 
 from .labels import COREF_LABELS, EMBEDDING_LABELS, PARSER_LABELS, label
 from .markup import md_escape

@@ -28,9 +28,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from kgcore.core.graph import is_proper_name, scoped_id
+from kgcore.core.qa_pair import QAPair
 from kgcore.core.types import RETRIEVABLE, Answer, Frame, split_sentence_id
-from kgcore.index.graph import is_proper_name, scoped_id
-from kgcore.index.qa.base import QAPair, normalized
+from kgcore.index.qa.base import normalized
 from kgcore.query.answer.short import MAX_ANSWERS, MIN_CONFIDENCE, NO_ANSWER, confidence, grouped
 from kgcore.query.qakg.graph import QAGraph
 
@@ -340,7 +341,7 @@ def sentence_pairs_html(groups: Sequence[tuple[Frame | None, Sequence[QAPair]]])
 def entity_pairs(graph: QAGraph, node_ids: Iterable[str]) -> list[tuple[int, str]]:
     """(pair index, "question" / "answer" / "question and answer") of the QA graph's pairs that mention the entity
     whose graph nodes are ``node_ids``, in reading order.  A pair's entity key in document ``d`` is the graph node
-    :func:`kgcore.index.graph.scoped_id` names, so one novel's "father" is not another's.
+    :func:`kgcore.core.graph.scoped_id` names, so one novel's "father" is not another's.
 
     >>> g = QAGraph([QAPair("a/t_0-1#q0", "Who saw the father?", "Peter", "a/t_0-1", "who", "person",
     ...                     entities=[("father", "father")], answer_entities=[("peter", "Peter")]),

@@ -1,10 +1,10 @@
 """Pick the part of a GroundedKG to draw, capped so the browser never freezes.
 
-Works on anything shaped like :class:`kgcore.index.graph.GroundedGraph`
+Works on anything shaped like :class:`kgcore.core.graph.GroundedGraph`
 (``nodes`` dict of :class:`~kgcore.core.types.Node`, ``edges`` list of
 :class:`~kgcore.core.types.Edge`, ``neighbors(node_id)``).
 
->>> from kgcore.index.graph import GroundedGraph
+>>> from kgcore.core.graph import GroundedGraph
 >>> from kgcore.core.types import Edge, Node
 >>> g = GroundedGraph({i: Node(i, i, [i], "entity", ["text_0-0"]) for i in "abcd"},
 ...                   [Edge("a", "b", "ARG0", "entity-entity", ["text_0-0"]),

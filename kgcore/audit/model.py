@@ -26,6 +26,7 @@ from datetime import UTC, datetime
 from importlib import metadata
 
 from kgcore.core.errors import InputError
+from kgcore.core.graph import is_proper_name, scoped_id
 from kgcore.core.settings import RetrievalOptions
 from kgcore.core.types import (
     SENTENCE_ID_PATTERN,
@@ -40,7 +41,6 @@ from kgcore.core.types import (
 )
 from kgcore.core.version import __version__
 from kgcore.index.collection import CollectionManifest
-from kgcore.index.graph import is_proper_name, scoped_id
 from kgcore.index.legacy import global_sentence_id
 from kgcore.index.manifest import manifest_hash
 from kgcore.query.engine import QueryEngine, result_to_json

@@ -44,8 +44,8 @@ import numpy as np
 
 from kgcore.core.chroma_config import check_chroma_url
 from kgcore.core.errors import DamagedIndexError, ServiceUnavailableError
+from kgcore.core.graph import GroundedGraph
 from kgcore.core.types import Sentence
-from kgcore.index.graph import GroundedGraph
 
 CHROMA_DIR = "chroma"
 NODE_COLLECTION = "nodes"

@@ -46,9 +46,9 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
+from kgcore.core.graph import specificity
 from kgcore.core.types import CAPTION, HEADING, TITLE
 from kgcore.index import crossrefs
-from kgcore.index.graph import specificity
 from kgcore.index.recovery import linked_folder
 from kgcore.index.store import CacheKey, Index
 

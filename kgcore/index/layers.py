@@ -3,7 +3,7 @@
 A full link (:func:`kgcore.index.link.link`) merges every document's graph and
 writes the whole linked graph, which for 24 papers is a 40 MB file.  Adding one
 document need not: only proper-name nodes can be shared by two documents
-(actions and common nouns are scoped to theirs, :func:`kgcore.index.graph.scoped_id`),
+(actions and common nouns are scoped to theirs, :func:`kgcore.core.graph.scoped_id`),
 so the new linked graph is the previous one with the new document's graph
 merged on top, and only the proper-name nodes it touches change.
 
@@ -38,11 +38,11 @@ from pathlib import Path
 import numpy as np
 
 from kgcore.core.errors import DamagedIndexError, KgcoreError
+from kgcore.core.graph import GroundedGraph, merge_into
 from kgcore.core.types import Node
 from kgcore.index import shard
 from kgcore.index.collection import FORMAT, CollectionManifest, DocumentEntry
 from kgcore.index.embed import Embedder
-from kgcore.index.graph import GroundedGraph, merge_into
 from kgcore.index.integrity import Digest, digest_of, npy_bytes, parse_json, parse_npy, read_verified
 from kgcore.index.link import shared_key, shared_vectors
 from kgcore.index.loaded import DOCUMENTS_DIR

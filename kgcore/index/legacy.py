@@ -28,9 +28,9 @@ from pathlib import Path
 import numpy as np
 
 from kgcore.core.errors import DamagedIndexError
+from kgcore.core.graph import GroundedGraph, is_proper_name, scoped_id
 from kgcore.core.types import Edge, Node, Sentence, sentence_id, split_sentence_id
 from kgcore.index.collection import CollectionCounts, CollectionManifest, DocumentEntry
-from kgcore.index.graph import GroundedGraph, is_proper_name, scoped_id
 from kgcore.index.integrity import READ_ERRORS, parse_json, parse_jsonl, parse_npy, read_verified
 from kgcore.index.manifest import Manifest
 

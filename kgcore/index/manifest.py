@@ -22,10 +22,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from kgcore.core.document import IngestReport
+from kgcore.core.document import IngestReport, Narrator
 from kgcore.core.errors import KgcoreError
 from kgcore.core.settings import IndexOptions
-from kgcore.index.narrator import Narrator
 
 #: Option values an index built before the option existed was built with.
 _OPTIONS_BEFORE = {"narrator": "none"}

@@ -5,7 +5,7 @@ Layout of ``<collection>/documents/<folder>/``::
     manifest.json          the document's Manifest (source, options, models, counts, timings)
     paragraphs.jsonl       the cleaned document, one Paragraph per line (text, kind, section, page, offset)
     sentences.jsonl        one Sentence per line, with global ids and provenance
-    graph.json             the document's own GroundedKG (node ids scoped to the document, see kgcore.index.graph)
+    graph.json             the document's own GroundedKG (node ids scoped to the document, see kgcore.core.graph)
     parses.jsonl           per sentence what the parser saw (SRL frames / PENMAN)
     qa_pairs.jsonl, qa_vectors.npy     generated question–answer pairs and their vectors (optional,
                            kgcore.index.qa.files)
@@ -42,8 +42,8 @@ import numpy as np
 
 from kgcore.core.document import Paragraph, Reference
 from kgcore.core.errors import DamagedIndexError, KgcoreError
+from kgcore.core.graph import GroundedGraph
 from kgcore.core.types import Sentence
-from kgcore.index.graph import GroundedGraph
 from kgcore.index.integrity import READ_ERRORS, Digest, parse_json, parse_jsonl, parse_npy, read_verified
 from kgcore.index.manifest import Manifest
 from kgcore.index.qa.files import QATable, write_qa

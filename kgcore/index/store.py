@@ -31,10 +31,10 @@ import numpy as np
 
 from kgcore.core.chroma_config import check_chroma_sync
 from kgcore.core.errors import DamagedIndexError, IndexNotFoundError, InputError, KgcoreError
+from kgcore.core.graph import GroundedGraph
 from kgcore.core.types import Sentence
 from kgcore.index import chroma, layers, legacy, shard
 from kgcore.index.collection import CollectionManifest, DocumentEntry, damaged_manifest_remedy
-from kgcore.index.graph import GroundedGraph
 from kgcore.index.integrity import check_digests, check_sizes, parse_json, read_verified
 from kgcore.index.loaded import DOCUMENTS_DIR, CacheKey, Index, IndexCache
 from kgcore.index.locks import HIDDEN_PREFIX, TRASH_PREFIX, collection_lock, remove_stale

@@ -46,13 +46,13 @@ from typing import cast
 import numpy as np
 
 from kgcore.core.errors import DamagedIndexError, InputError, KgcoreError, ServiceUnavailableError
+from kgcore.core.graph import GroundedGraph
 from kgcore.core.settings import IndexOptions
 from kgcore.core.types import Node, NodeType, Sentence
 from kgcore.core.version import __version__
 from kgcore.index import chroma, layers, legacy, shard
 from kgcore.index.collection import FORMAT, CollectionCounts, CollectionManifest, DocumentEntry
 from kgcore.index.embed import Embedder, embed_texts_of
-from kgcore.index.graph import GroundedGraph
 from kgcore.index.integrity import Digest, digest_of, digests, npy_bytes
 from kgcore.index.link import Linked, ShardGraph, link
 from kgcore.index.loaded import DOCUMENTS_DIR

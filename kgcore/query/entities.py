@@ -18,7 +18,7 @@
    closest to the question that fill :data:`DENSE_POOL` times it (seed 001's "vector-search-aided": a question
    whose entities the collection names differently still reaches its sentences).  Each scores its cosine to the
    question plus :data:`W_ENTITY` x :func:`entity_term` of the sum, over the entities that reached it, of the
-   entity's score x its specificity (:func:`kgcore.index.graph.specificity` of its grounding: a name in every
+   entity's score x its specificity (:func:`kgcore.core.graph.specificity` of its grounding: a name in every
    sentence says little about which) x :data:`DECAY` of the depth it was reached at; a sentence joining several
    chosen entities ranks higher, but many weak entities cannot outrank the question itself.
    The ranking is cut by the budget every method uses.  ``selected_by`` names the entities that reached each
@@ -36,10 +36,10 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
+from kgcore.core.graph import specificity
 from kgcore.core.settings import RetrievalOptions, Settings
 from kgcore.core.types import Match, QueryResult, SelectedSentence
 from kgcore.index.embed import Embedder
-from kgcore.index.graph import specificity
 from kgcore.index.store import Index
 from kgcore.query.context import budget_positions, elapsed_ms, selected_sentence, sentence_words
 from kgcore.query.entities_table import EntityTable, entity_table

@@ -9,9 +9,7 @@ import pytest
 
 from kgcore.cli import main
 from kgcore.core.settings import IndexOptions, RetrievalOptions
-from kgcore.index.narrator import (
-    narrator_for,
-)
+from kgcore.index.narrator import narrator_for
 from paths import ASSETS, PETER
 
 # A short first-person story written for these tests: the narrator names himself once.

@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from kgcore.core.graph import GroundedGraph
 from kgcore.core.types import Edge, Node, Sentence
-from kgcore.index.graph import GroundedGraph
 from kgcore.index.manifest import Manifest
 from kgcore.index.store import Index
 from kgcore.query.align import MIN_REPORTED_EVIDENCE, align, aligned_nodes, incidence, node_evidence

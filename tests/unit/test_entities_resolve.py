@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from kgcore.core.errors import InputError
+from kgcore.core.graph import GroundedGraph
 from kgcore.core.types import Node, Sentence
 from kgcore.index.collection import CollectionManifest, DocumentEntry
 from kgcore.index.entities import decisions, rules
@@ -29,7 +30,6 @@ from kgcore.index.entities.resolve import (
     shared_names,
     with_thresholds,
 )
-from kgcore.index.graph import GroundedGraph
 from kgcore.index.loaded import Index
 from kgcore.index.manifest import Manifest
 

@@ -14,10 +14,10 @@ import time
 
 import pytest
 
+from kgcore.core.document import Narrator
 from kgcore.core.errors import KgcoreError
 from kgcore.index import store as store_module
 from kgcore.index.manifest import Counts, IndexOutcome, Manifest, Models, manifest_hash
-from kgcore.index.narrator import Narrator
 from kgcore.index.store import Store
 from paths import DATA
 

@@ -91,8 +91,8 @@ def test_damaged_files_are_named_truncated_changed_or_missing(tmp_path):
 
 
 def test_a_shard_whose_files_disagree_is_refused_naming_the_file(tmp_path):
+    from kgcore.core.graph import GroundedGraph
     from kgcore.core.types import Node, Sentence
-    from kgcore.index.graph import GroundedGraph
 
     sentences = [Sentence("d/text_0-0", 0, 0, 0, "Tea.", "Tea.", "Tea.", "d")]
     graph = GroundedGraph({"d/tea": Node("d/tea", "tea", ["tea"], "entity", ["d/text_0-0"])}, [])

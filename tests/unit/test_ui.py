@@ -10,6 +10,7 @@ import re
 import networkx as nx
 import pytest
 
+from kgcore.core.graph import GroundedGraph
 from kgcore.core.types import (
     Answer,
     Citation,
@@ -23,7 +24,6 @@ from kgcore.core.types import (
     Sentence,
     SentenceGraph,
 )
-from kgcore.index.graph import GroundedGraph
 from ui.ask_view import SentenceView, answer_html, grounded_html, matches_rows, sentences_html
 from ui.export import graphml_bytes, json_bytes
 from ui.graph_html import GraphPage, VisNode, graph_html, vis_assets

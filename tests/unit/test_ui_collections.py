@@ -13,9 +13,9 @@ import re
 import pytest
 
 from kgcore.core.errors import InputError
+from kgcore.core.graph import GroundedGraph
 from kgcore.core.types import Edge, Node, SelectedSentence
 from kgcore.index.collection import CollectionCounts, CollectionManifest, CollectionOutcome, DocumentEntry
-from kgcore.index.graph import GroundedGraph
 from kgcore.index.manifest import Manifest
 from kgcore.index.source import Passage
 from paths import ROOT

@@ -9,8 +9,8 @@ import importlib
 import numpy as np
 import pytest
 
+from kgcore.core.qa_pair import QAPair
 from kgcore.core.types import Argument, Frame
-from kgcore.index.qa import QAPair
 from kgcore.query.answer.short import confidence, group_answers
 from kgcore.query.qakg.graph import QAGraph
 from kgcore.query.rerank import Candidate

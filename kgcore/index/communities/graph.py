@@ -7,14 +7,14 @@ Which nodes take part, and why:
   entities are linked when one action has both as arguments (``ARG0 -> pay <- ARG1``) or when an
   ``entity-entity`` edge joins them; the weight counts such links.
 * **Pronouns left out** ("we", "it", "you"): they are grounded everywhere and tie unrelated topics together.
-* **Common nodes down-weighted**: every link is multiplied by the :func:`~kgcore.index.graph.specificity` of
+* **Common nodes down-weighted**: every link is multiplied by the :func:`~kgcore.core.graph.specificity` of
   both ends (0.15 for a node grounded in every sentence, 1 for a rare one), so "Regulator", grounded in 2,886 of
   ObliQA's 29,895 sentences, still joins its rules but no longer glues every rulebook into one community.
 * An action with more than :data:`MAX_ARGUMENTS` entity arguments links none (a parse of a list).
 * Entities without any link are in no community.
 
 >>> from kgcore.core.types import Edge, Node
->>> from kgcore.index.graph import GroundedGraph
+>>> from kgcore.core.graph import GroundedGraph
 >>> nodes = [Node("peter", "Peter", ["Peter"], "entity", ["t/text_0-0", "t/text_0-1"]),
 ...          Node("t/gate", "gate", ["gate"], "entity", ["t/text_0-0"]),
 ...          Node("t/we", "we", ["we"], "entity", ["t/text_0-1"]),
@@ -33,8 +33,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
+from kgcore.core.graph import GroundedGraph, is_pronoun_label, specificity
 from kgcore.core.types import ACTION, ENTITY, ENTITY_ENTITY
-from kgcore.index.graph import GroundedGraph, is_pronoun_label, specificity
 
 #: An action with more entity arguments than this links none of them.
 MAX_ARGUMENTS = 6

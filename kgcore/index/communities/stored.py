@@ -221,7 +221,7 @@ class _Summarizer:
         """The extractive summary and the best-ranked grounding sentences (id, text) for a report prompt."""
         node_rows, centrality, grounded = self._rows(community)
         sentences = self.index.sentences
-        # names (ids without a document prefix, kgcore.index.graph) before common nouns of the same centrality
+        # names (ids without a document prefix, kgcore.core.graph) before common nouns of the same centrality
         named = np.array([1.0 if "/" in m else NAME_BOOST for m in community.members])
         order = np.argsort(-centrality * named, kind="stable")
         labels = [self.index.graph.nodes[community.members[i]].label for i in order]

@@ -103,7 +103,7 @@ def contextualize(
 
 
 def embed_graph_nodes(graph, embedder: Embedder, variant: str = "basic", alpha: float = 0.5, beta: float = 0.8):
-    """(node_ids, matrix) for every node of a :class:`~kgcore.index.graph.GroundedGraph`."""
+    """(node_ids, matrix) for every node of a :class:`~kgcore.core.graph.GroundedGraph`."""
     ids = list(graph.nodes)
     base = embed_texts_of([(graph.nodes[i].label, graph.nodes[i].texts) for i in ids], embedder, alpha)
     position = {node_id: k for k, node_id in enumerate(ids)}

@@ -12,7 +12,7 @@ The Phantom of the Opera's mother, doctor and inspector were objects, and Crusoe
 concepts.
 
 >>> from kgcore.core.types import Edge, Node
->>> from kgcore.index.graph import GroundedGraph
+>>> from kgcore.core.graph import GroundedGraph
 >>> acts = {f"{verb}_{i}": Node(f"{verb}_{i}", verb, [verb], "action", ["s"]) for i, verb in
 ...         enumerate(["say", "say", "think", "open", "close"])}
 >>> names = {"raoul": Node("raoul", "Raoul", ["Raoul"], "entity", ["s"]),

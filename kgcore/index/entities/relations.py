@@ -20,10 +20,10 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from kgcore.core.graph import GroundedGraph, is_pronoun_label
 from kgcore.core.types import ACTION, AUTHORS, ENTITY, Edge
 from kgcore.index.entities.model import entity_groups
 from kgcore.index.entities.resolve import resolution
-from kgcore.index.graph import GroundedGraph, is_pronoun_label
 from kgcore.index.loaded import ENTITIES, CacheKey, Index
 
 METHODOLOGY, TOOL, RESULT, CITATION, CO_AUTHOR, AFFILIATION, SRL = (

@@ -27,11 +27,11 @@ from pathlib import Path
 import numpy as np
 
 from kgcore.core.errors import InputError
+from kgcore.core.graph import is_pronoun_label
 from kgcore.core.nlp import load_spacy
 from kgcore.index.embed import get_embedder
 from kgcore.index.entities import animate
 from kgcore.index.entities.names import HONORIFICS, head, is_named, normalise
-from kgcore.index.graph import is_pronoun_label
 from kgcore.index.parse.srl.tokens import GROUP_NOUNS, PERSON_NOUNS
 
 #: A per-collection type list, in the collection folder.

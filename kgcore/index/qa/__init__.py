@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from kgcore.core.qa_pair import QAPair
 from kgcore.core.settings import Settings
 from kgcore.core.types import Sentence
-from kgcore.index.qa.base import QAGenerator, QAPair, unique_pairs
+from kgcore.index.qa.base import QAGenerator, unique_pairs
 from kgcore.index.qa.frames import FrameQAGenerator
 from kgcore.index.qa.llm import LLMQAGenerator
 

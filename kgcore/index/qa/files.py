@@ -9,7 +9,7 @@ Shards written before QA pairs existed have neither file: :func:`read_qa` return
 generates the pairs from the stored frames when it first needs them.
 
 >>> import tempfile
->>> from kgcore.index.qa.base import QAPair
+>>> from kgcore.core.qa_pair import QAPair
 >>> class Toy:
 ...     name, dim = "toy", 2
 ...     def encode(self, texts, max_tokens=None):
@@ -32,9 +32,9 @@ from pathlib import Path
 import numpy as np
 
 from kgcore.core.errors import DamagedIndexError
+from kgcore.core.qa_pair import QAPair
 from kgcore.index.embed import Embedder
 from kgcore.index.integrity import READ_ERRORS, parse_jsonl, parse_npy, read_verified
-from kgcore.index.qa.base import QAPair
 
 QA_PAIRS = "qa_pairs.jsonl"
 QA_VECTORS = "qa_vectors.npy"

@@ -17,9 +17,10 @@ import re
 from collections.abc import Sequence
 
 from kgcore.core.chat import ChatClient
+from kgcore.core.qa_pair import QAPair
 from kgcore.core.settings import Settings
 from kgcore.core.types import RETRIEVABLE, Sentence
-from kgcore.index.qa.base import QAPair, content, is_number, pair_problem, unique_pairs
+from kgcore.index.qa.base import content, is_number, pair_problem, unique_pairs
 
 CHUNK_SENTENCES = 15
 PROMPT = """Generate atomic question-answer pairs from the text below. Each pair asks about one fact stated in \

@@ -20,9 +20,10 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from kgcore.core.qa_pair import QAPair
 from kgcore.index.embed import Embedder
 from kgcore.index.loaded import CacheKey, Index
-from kgcore.index.qa import FrameQAGenerator, QAPair
+from kgcore.index.qa import FrameQAGenerator
 from kgcore.index.qa.files import QATable, embed_pairs, read_qa
 from kgcore.index.shard import read_analyses
 
