@@ -44,11 +44,11 @@ from pathlib import Path
 from collections_bench import DATA, STORE, evidence_recall, obliqa_questions, passage_recall, qasper_cases
 from common import RESULTS, STORE_ROOT, machine, write_json
 
+from kgcore.core.embed import query_embedder
 from kgcore.core.settings import RetrievalOptions, Settings
 from kgcore.index.communities import communities, detect
 from kgcore.index.communities.graph import entity_graph
 from kgcore.index.communities.stored import Params, build, write
-from kgcore.index.embed import query_embedder
 from kgcore.index.load import doc_id_for
 from kgcore.index.pipeline import Job, index_files, remove_documents
 from kgcore.index.recovery import linked_folder

@@ -19,10 +19,10 @@ import time
 import numpy as np
 from common import CRUSOE_QA, ROOT, crusoe_path, machine, write_json
 
+from kgcore.core.embed import get_embedder
+from kgcore.core.embed.nodes import SHORT_MAX_TOKENS
 from kgcore.core.nlp import load_spacy
 from kgcore.evaluate.metrics import evidence_hit
-from kgcore.index.embed import get_embedder
-from kgcore.index.embed.nodes import SHORT_MAX_TOKENS
 from kgcore.index.load import load_document
 from kgcore.index.sentences import split_sentences
 

@@ -36,8 +36,8 @@ import time
 from collections_bench import STORE, evidence_recall, obliqa_questions, passage_recall, qasper_cases
 from common import RESULTS, machine, write_json
 
+from kgcore.core.embed import query_embedder
 from kgcore.core.settings import RetrievalOptions, Settings
-from kgcore.index.embed import query_embedder
 from kgcore.index.entities import describe as describe_mod
 from kgcore.index.entities import entity_groups
 from kgcore.index.entities.overview import collection_overview, overview_markdown

@@ -54,11 +54,11 @@ from retrieval_quality import BENCH, SETS
 from scipy import sparse
 from scipy.stats import bootstrap
 
+from kgcore.core.embed import nodes
 from kgcore.core.settings import RetrievalOptions
 from kgcore.evaluate.metrics import answer_token_recall, evidence_hit
 from kgcore.evaluate.qaset import load_qa
 from kgcore.index import contextual
-from kgcore.index.embed import nodes
 from kgcore.index.load import doc_id_for
 from kgcore.index.pipeline import Job, index_file, index_files
 from kgcore.index.store import Store

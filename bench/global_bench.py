@@ -44,9 +44,9 @@ from pathlib import Path
 import numpy as np
 from common import ROOT, machine, write_json
 
+from kgcore.core.embed import get_embedder
 from kgcore.core.settings import METHODS, RetrievalOptions, Settings
 from kgcore.core.types import QueryResult
-from kgcore.index.embed import get_embedder
 from kgcore.index.store import Store
 from kgcore.query.engine import QueryEngine
 

@@ -57,7 +57,7 @@ step("import_kgcore", app_modules)
 torch_after_app_imports = "torch" in sys.modules
 from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import RetrievalOptions, Settings
-from kgcore.index.embed import embedder_for
+from kgcore.core.embed import embedder_for
 from kgcore.index.store import Store
 from kgcore.query.baselines import bm25_tokens
 from kgcore.query.engine import QueryEngine
@@ -83,7 +83,7 @@ EXPORT = r"""
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
 from kgcore.core.settings import Settings
-from kgcore.index.embed import embedder_for
+from kgcore.core.embed import embedder_for
 start = time.perf_counter()
 embedder = embedder_for(Settings.from_env())
 print(json.dumps({"seconds": round(time.perf_counter() - start, 2), "embedder": type(embedder).__name__}))

@@ -23,9 +23,9 @@ from pathlib import Path
 
 from common import ROOT, machine, write_json
 
+from kgcore.core.embed import get_embedder
 from kgcore.core.nlp import load_spacy
 from kgcore.index.clean import strip_gutenberg
-from kgcore.index.embed import get_embedder
 from kgcore.index.pipeline import index_files
 from kgcore.index.store import Store
 from kgcore.index.workers import Job

@@ -28,9 +28,9 @@ from kgcore.audit import (
     record_to_result,
     store_suggestion,
 )
+from kgcore.core.embed import Embedder
 from kgcore.core.types import Answer, QueryResult
 from kgcore.evaluate import diagnose
-from kgcore.index.embed import Embedder
 from kgcore.index.store import Index
 
 from . import resources

@@ -31,10 +31,10 @@ from typing import Any, NamedTuple
 import streamlit as st
 
 from kgcore.audit import DB_NAME, AuditDB
+from kgcore.core.embed import Embedder, embedder_for
 from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import RetrievalOptions, Settings
 from kgcore.index.collection import CollectionManifest
-from kgcore.index.embed import Embedder, embedder_for
 from kgcore.index.parse.amr import AmrParser
 from kgcore.index.store import Store
 from kgcore.query.baselines import bm25_tokens
@@ -60,7 +60,7 @@ def store_root() -> str:
 
 # -- models: loaded once per process, in the background at startup ---------------------------------
 def _embedder_key(s: Settings) -> tuple[str, str, str, str]:
-    """What selects the embedder (the arguments :func:`kgcore.index.embed.embedder_for` passes on)."""
+    """What selects the embedder (the arguments :func:`kgcore.core.embed.embedder_for` passes on)."""
     return s.embedding_model, s.device, s.embedding_backend, s.model_cache
 
 

@@ -8,12 +8,12 @@ import sys
 from kgcore.audit import AuditDB, send_failures_to_audit
 from kgcore.cli.commands import _collection, _store
 from kgcore.cli.progress import StderrProgress
+from kgcore.core.embed import get_embedder
 from kgcore.core.errors import InputError
 from kgcore.core.settings import ANSWERERS, METHODS
 from kgcore.evaluate import BertScorer, EvalRun, evaluate, format_table, load_qa, settings_grid, write_outputs
 from kgcore.evaluate.grid import parse_method, parse_tau, parse_values
 from kgcore.evaluate.judge import PROMPT_VERSION, Judge, JudgeCache, judge_unavailable
-from kgcore.index.embed import get_embedder
 from kgcore.query.engine import QueryEngine
 
 

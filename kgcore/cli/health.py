@@ -21,12 +21,12 @@ from urllib.request import Request, urlopen
 
 from kgcore.audit.db import DB_NAME, AuditDB
 from kgcore.core.chat import DEFAULT_ENDPOINT, PLACEHOLDER_KEY, check_configured
+from kgcore.core.embed import embedder_for
 from kgcore.core.errors import InputError, KgcoreError
 from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import Settings
 from kgcore.index import chroma
 from kgcore.index.chroma import ChromaServer
-from kgcore.index.embed import embedder_for
 from kgcore.index.parse.amr import AmrParser
 from kgcore.index.store import Store
 

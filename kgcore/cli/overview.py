@@ -12,10 +12,10 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from kgcore.core.embed import query_embedder
 from kgcore.core.settings import Settings
 from kgcore.index import communities as comm
 from kgcore.index.communities import overview as comm_overview
-from kgcore.index.embed import query_embedder
 from kgcore.index.entities import overview as ent_overview
 from kgcore.index.store import Index, Store
 

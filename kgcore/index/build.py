@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from kgcore.core.document import Document, Narrator
+from kgcore.core.embed import Embedder, embed_texts_of, embedder_for, embedding_model_name, node_embedder
 from kgcore.core.errors import KgcoreError
 from kgcore.core.graph import GroundedGraph
 from kgcore.core.nlp import load_spacy
@@ -25,7 +26,6 @@ from kgcore.core.types import PARSED, RETRIEVABLE, Sentence
 from kgcore.core.version import __version__
 from kgcore.index.bounds import cap_analysis
 from kgcore.index.coref import CorefResolver, get_resolver
-from kgcore.index.embed import Embedder, embed_texts_of, embedder_for, embedding_model_name, node_embedder
 from kgcore.index.graph import build_graph
 from kgcore.index.load import READER_VERSION
 from kgcore.index.manifest import Counts, Manifest, Models

@@ -37,12 +37,12 @@ from pathlib import Path
 
 import numpy as np
 
+from kgcore.core.embed import Embedder
 from kgcore.core.errors import DamagedIndexError, KgcoreError
 from kgcore.core.graph import GroundedGraph, merge_into
 from kgcore.core.types import Node
 from kgcore.index import shard
 from kgcore.index.collection import FORMAT, CollectionManifest, DocumentEntry
-from kgcore.index.embed import Embedder
 from kgcore.index.integrity import Digest, digest_of, npy_bytes, parse_json, parse_npy, read_verified
 from kgcore.index.link import shared_key, shared_vectors
 from kgcore.index.loaded import DOCUMENTS_DIR

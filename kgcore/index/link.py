@@ -35,9 +35,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from kgcore.core.embed import Embedder, contextualize, embed_texts_of
 from kgcore.core.graph import GroundedGraph, merge_graphs
 from kgcore.core.settings import IndexOptions
-from kgcore.index.embed import Embedder, contextualize, embed_texts_of
 
 #: (a document's graph, its node ids, their basic embeddings), one per document in collection order.
 ShardGraph = tuple[GroundedGraph, Sequence[str], np.ndarray]

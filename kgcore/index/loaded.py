@@ -20,7 +20,7 @@ from scipy import sparse
 from kgcore.core.document import Paragraph, Reference
 from kgcore.core.errors import InputError
 from kgcore.core.graph import GroundedGraph
-from kgcore.core.keyed import KeyedLocks, once
+from kgcore.core.once import KeyedLocks, once
 from kgcore.core.types import ENTITY, OPT_IN, RETRIEVABLE, NodeType, Sentence, split_sentence_id
 from kgcore.index import legacy, shard
 from kgcore.index.chroma import CHROMA_DIR, ChromaCopy

@@ -23,12 +23,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from kgcore.core.document import Document
+from kgcore.core.embed import embedder_for
 from kgcore.core.errors import DamagedIndexError, InputError
 from kgcore.core.settings import IndexOptions, Settings
 from kgcore.index.build import STAGES, StageProgress, StageTimer, build_shard, model_fingerprint
 from kgcore.index.collection import CollectionManifest, CollectionOutcome
 from kgcore.index.communities import communities, units
-from kgcore.index.embed import embedder_for
 from kgcore.index.load import READER_VERSION, check_file, doc_id_for
 from kgcore.index.locks import staging_folder
 from kgcore.index.manifest import IndexOutcome, Manifest

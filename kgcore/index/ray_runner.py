@@ -46,12 +46,12 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from kgcore.core.embed import embedder_for, embedder_loads
 from kgcore.core.errors import InputError, KgcoreError, ModelUnavailableError
 from kgcore.core.nlp import load_spacy, spacy_loads
 from kgcore.core.settings import IndexOptions, Settings
 from kgcore.index.build import STAGES, StageTimer
 from kgcore.index.coref import get_resolver
-from kgcore.index.embed import embedder_for, embedder_loads
 from kgcore.index.parse import get_parser
 from kgcore.index.shard import DocumentShard, write_shard
 from kgcore.index.workers import Built, DocumentProgress, Job, build_job

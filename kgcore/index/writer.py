@@ -45,6 +45,7 @@ from typing import cast
 
 import numpy as np
 
+from kgcore.core.embed import Embedder, embed_texts_of
 from kgcore.core.errors import DamagedIndexError, InputError, KgcoreError, ServiceUnavailableError
 from kgcore.core.graph import GroundedGraph
 from kgcore.core.settings import IndexOptions
@@ -52,7 +53,6 @@ from kgcore.core.types import Node, NodeType, Sentence
 from kgcore.core.version import __version__
 from kgcore.index import chroma, layers, legacy, shard
 from kgcore.index.collection import FORMAT, CollectionCounts, CollectionManifest, DocumentEntry
-from kgcore.index.embed import Embedder, embed_texts_of
 from kgcore.index.integrity import Digest, digest_of, digests, npy_bytes
 from kgcore.index.link import Linked, ShardGraph, link
 from kgcore.index.loaded import DOCUMENTS_DIR

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 import Stemmer
 
+from kgcore.core.embed import Embedder
 from kgcore.core.settings import RetrievalOptions
 from kgcore.core.types import QueryResult, SelectedSentence
-from kgcore.index.embed import Embedder
 from kgcore.index.store import CacheKey, Index
 from kgcore.query.bm25 import SparseBM25
 from kgcore.query.context import (

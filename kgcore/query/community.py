@@ -23,11 +23,11 @@ import time
 
 import numpy as np
 
+from kgcore.core.embed import Embedder
 from kgcore.core.settings import RetrievalOptions, Settings
 from kgcore.core.types import QueryResult, SelectedSentence
 from kgcore.index.communities import CommunityIndex, communities
 from kgcore.index.communities import units as summary_units
-from kgcore.index.embed import Embedder
 from kgcore.index.store import Index
 from kgcore.query.baselines import _ranking
 from kgcore.query.context import budget_positions, elapsed_ms, question_vector, selected_sentence, sentence_words

@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from kgcore.core.embed import Embedder
 from kgcore.core.types import SelectedSentence
-from kgcore.index.embed import Embedder
 from kgcore.index.store import CacheKey, Index
 
 WORDS: CacheKey[np.ndarray] = CacheKey("sentence-words")

@@ -9,12 +9,12 @@ from __future__ import annotations
 import time
 from dataclasses import asdict
 
+from kgcore.core.embed import Embedder, query_embedder
 from kgcore.core.errors import IndexMismatchError, InputError, clean_field
-from kgcore.core.keyed import KeyedLocks
 from kgcore.core.nlp import load_spacy
+from kgcore.core.once import KeyedLocks
 from kgcore.core.settings import RetrievalOptions, Settings
 from kgcore.core.types import RETRIEVABLE, Answer, QueryResult, Sentence
-from kgcore.index.embed import Embedder, query_embedder
 from kgcore.index.parse import Parser, get_parser
 from kgcore.index.store import Index, Store
 from kgcore.index.writer import ensure_chroma

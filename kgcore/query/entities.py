@@ -36,10 +36,10 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
+from kgcore.core.embed import Embedder
 from kgcore.core.graph import specificity
 from kgcore.core.settings import RetrievalOptions, Settings
 from kgcore.core.types import Match, QueryResult, SelectedSentence
-from kgcore.index.embed import Embedder
 from kgcore.index.store import Index
 from kgcore.query.context import budget_positions, elapsed_ms, selected_sentence, sentence_words
 from kgcore.query.entities_table import EntityTable, entity_table

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
+from kgcore.core.embed import Embedder
 from kgcore.core.settings import Settings
-from kgcore.index.embed import Embedder
 from kgcore.index.entities import EntityGroup, entity_groups
 from kgcore.index.entities.describe import entity_descriptions
 from kgcore.index.entities.overview import entity_links

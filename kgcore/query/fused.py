@@ -24,10 +24,10 @@ from dataclasses import replace
 
 import numpy as np
 
+from kgcore.core.embed import Embedder
 from kgcore.core.settings import RetrievalOptions
 from kgcore.core.types import QueryResult, SelectedSentence
 from kgcore.index.contextual import ContextGraph, context_graph
-from kgcore.index.embed import Embedder
 from kgcore.index.store import CacheKey, Index
 from kgcore.query import lesegr
 from kgcore.query.align import GraphMatch, aligned_nodes, paper_union

@@ -16,10 +16,10 @@ import threading
 
 import numpy as np
 
+from kgcore.core.embed import Embedder, embed_query_nodes
+from kgcore.core.embed.matmul import tall_product
 from kgcore.core.types import ENTITY, LocalNode, Match, SentenceGraph
 from kgcore.index import chroma
-from kgcore.index.embed import Embedder, embed_query_nodes
-from kgcore.index.product import tall_product
 from kgcore.index.store import CacheKey, Index
 
 #: Candidates per query node re-ranked with graph context.
@@ -45,7 +45,7 @@ def node_cosines(index: Index, vectors: np.ndarray) -> np.ndarray:
     once and its cosines copied to the rows that share it.
     """
     distinct, inverse = index.cache.get(DISTINCT, lambda: distinct_rows(index.node_vectors))
-    # (distinct x query) is the product's fast order (:mod:`kgcore.index.product`); the result is made C-ordered
+    # (distinct x query) is the product's fast order (:mod:`kgcore.core.embed.matmul`); the result is made C-ordered
     # before the gather, since the callers sweep it row by row
     return np.take(np.ascontiguousarray(tall_product(distinct, vectors).T), inverse, axis=1)
 

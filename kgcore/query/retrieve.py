@@ -18,9 +18,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from kgcore.core.embed import Embedder
 from kgcore.core.settings import RetrievalOptions
 from kgcore.core.types import ENTITY, LocalNode, QueryResult, SelectedSentence, SentenceGraph
-from kgcore.index.embed import Embedder
 from kgcore.index.parse import Parser
 from kgcore.index.store import CacheKey, Index
 from kgcore.query.align import Alignment, GraphMatch, align, aligned_nodes, paper_union

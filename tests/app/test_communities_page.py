@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from apptest import app, ok, store_copy, table
 
+from kgcore.core.embed import get_embedder
 from kgcore.index.communities import communities
-from kgcore.index.embed import get_embedder
 from kgcore.index.store import Store
 from paths import PETER_ID
 from ui.communities_view import community_choice, treemap_data, unit_header

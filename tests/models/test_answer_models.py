@@ -23,7 +23,7 @@ def test_cite_with_embedder_aligns_a_paraphrase(embedder):
 # -- extractive -----------------------------------------------------------------
 @pytest.fixture(scope="module")
 def embedder():
-    from kgcore.index.embed import get_embedder
+    from kgcore.core.embed import get_embedder
 
     return get_embedder()
 

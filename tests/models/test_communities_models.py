@@ -14,13 +14,13 @@ import numpy as np
 import pytest
 from chatkit import ChatServer, completion
 
+from kgcore.core.embed import get_embedder
 from kgcore.core.errors import ModelUnavailableError
 from kgcore.core.settings import METHODS, RetrievalOptions, Settings
 from kgcore.core.types import SelectedSentence
 from kgcore.index.communities import detect, stored
 from kgcore.index.communities import summaries as sm
 from kgcore.index.communities.graph import EntityGraph, entity_graph
-from kgcore.index.embed import get_embedder
 from kgcore.index.pipeline import Job, index_files
 from kgcore.index.store import Store
 from kgcore.query.engine import QueryEngine, result_to_json

@@ -5,9 +5,9 @@ import json
 import pytest
 
 from kgcore.cli import main
+from kgcore.core.embed import get_embedder
 from kgcore.index.chroma import open_chroma
 from kgcore.index.coref import get_resolver
-from kgcore.index.embed import get_embedder
 from kgcore.index.graph import build_graph
 from kgcore.index.load import load_document
 from kgcore.index.parse.srl import SrlParser

@@ -32,11 +32,11 @@ from pathlib import Path
 import numpy as np
 
 from kgcore.core.chat import ChatClient
+from kgcore.core.embed import Embedder
 from kgcore.core.settings import Settings
 from kgcore.index.communities import summaries as sm
 from kgcore.index.communities.detect import Community, Hierarchy, detect
 from kgcore.index.communities.graph import EntityGraph, entity_graph
-from kgcore.index.embed import Embedder
 from kgcore.index.recovery import linked_folder
 from kgcore.index.store import CacheKey, Index
 

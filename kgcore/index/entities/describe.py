@@ -34,10 +34,10 @@ from typing import Any
 import numpy as np
 
 from kgcore.core.chat import ChatClient
+from kgcore.core.embed import Embedder
 from kgcore.core.errors import GenerationError, ModelUnavailableError
 from kgcore.core.settings import Settings
 from kgcore.core.types import RETRIEVABLE
-from kgcore.index.embed import Embedder
 from kgcore.index.entities.cited import DescriptionSentence, check_description, llm_prompt
 from kgcore.index.entities.decisions import HUMAN_FILE
 from kgcore.index.entities.model import EntityGroup, entity_groups

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
+from kgcore.core.embed import Embedder
 from kgcore.core.settings import Settings
 from kgcore.core.types import ACTION
-from kgcore.index.embed import Embedder
 from kgcore.index.entities.describe import entity_descriptions
 from kgcore.index.entities.model import EntityGroup, entity_groups
 from kgcore.index.loaded import ENTITIES, CacheKey, Index

@@ -26,10 +26,10 @@ from pathlib import Path
 
 import numpy as np
 
+from kgcore.core.embed import get_embedder
 from kgcore.core.errors import InputError
 from kgcore.core.graph import is_pronoun_label
 from kgcore.core.nlp import load_spacy
-from kgcore.index.embed import get_embedder
 from kgcore.index.entities import animate
 from kgcore.index.entities.names import HONORIFICS, head, is_named, normalise
 from kgcore.index.parse.srl.tokens import GROUP_NOUNS, PERSON_NOUNS

@@ -31,9 +31,9 @@ from pathlib import Path
 
 import numpy as np
 
+from kgcore.core.embed import Embedder
 from kgcore.core.errors import DamagedIndexError
 from kgcore.core.qa_pair import QAPair
-from kgcore.index.embed import Embedder
 from kgcore.index.integrity import READ_ERRORS, parse_jsonl, parse_npy, read_verified
 
 QA_PAIRS = "qa_pairs.jsonl"

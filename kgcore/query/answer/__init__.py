@@ -12,10 +12,10 @@ support it by :func:`~kgcore.query.answer.citations.cite`.
 
 from __future__ import annotations
 
+from kgcore.core.embed import query_embedder
 from kgcore.core.errors import InputError
 from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import ANSWERERS, Settings
-from kgcore.index.embed import query_embedder
 from kgcore.query.answer.base import AnswerGenerator
 from kgcore.query.answer.citations import cite, cited_ids, split_answer_sentences, strip_markers
 from kgcore.query.answer.extractive import ExtractiveGenerator

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from kgcore.core.embed import Embedder, get_embedder
 from kgcore.core.nlp import load_spacy
 from kgcore.core.types import Answer, SelectedSentence
-from kgcore.index.embed import Embedder, get_embedder
 
 
 class AnswerGenerator(Protocol):

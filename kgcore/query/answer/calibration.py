@@ -25,8 +25,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from kgcore.core.embed import Embedder
 from kgcore.core.types import Sentence
-from kgcore.index.embed import Embedder
 from kgcore.index.loaded import CacheKey, Index
 from kgcore.index.qa import FrameQAGenerator
 from kgcore.index.qa.frames import frame_analyses

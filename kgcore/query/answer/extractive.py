@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from kgcore.core.embed import Embedder
 from kgcore.core.types import Answer, Citation, SelectedSentence
-from kgcore.index.embed import Embedder
 from kgcore.query.answer.base import LazyModels, ParseMemo
 from kgcore.query.answer.clauses import best_clause
 from kgcore.query.answer.select import Question, ScoredSentence, score_sentences

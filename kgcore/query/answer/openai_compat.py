@@ -19,9 +19,9 @@ import time
 from collections.abc import Callable, Sequence
 
 from kgcore.core.chat import BACKOFF_S, ChatClient, check_configured, usage_of
+from kgcore.core.embed import Embedder
 from kgcore.core.settings import Settings
 from kgcore.core.types import Answer, SelectedSentence
-from kgcore.index.embed import Embedder
 from kgcore.query.answer.citations import cite
 from kgcore.query.answer.prompts import build_prompt
 

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from kgcore.core.embed import Embedder
 from kgcore.core.types import Answer, Citation, SelectedSentence, Sentence
-from kgcore.index.embed import Embedder
 from kgcore.index.qa import FrameQAGenerator
 from kgcore.index.qa.base import normalized
 from kgcore.index.qa.files import QATable, embed_pairs

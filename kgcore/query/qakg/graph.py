@@ -20,8 +20,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from kgcore.core.embed import Embedder
 from kgcore.core.qa_pair import QAPair
-from kgcore.index.embed import Embedder
 from kgcore.index.loaded import CacheKey, Index
 from kgcore.index.qa import FrameQAGenerator
 from kgcore.index.qa.files import QATable, embed_pairs, read_qa

@@ -19,7 +19,7 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from kgcore.index.embed import Embedder
+from kgcore.core.embed import Embedder
 from kgcore.index.loaded import CacheKey, Index
 from kgcore.index.qa.base import WH_WORDS, asked_for, asks_action, content
 from kgcore.query.qakg.graph import QAGraph

@@ -1,10 +1,10 @@
 """Embedding: the Embedder protocol, its backends and the paper's node embeddings (section 3.3).
 
-:mod:`~kgcore.index.embed.base` declares :class:`Embedder` and the helpers
-backends share; :mod:`~kgcore.index.embed.onnx` runs the model with ONNX
-Runtime (the default when installed), :mod:`~kgcore.index.embed.sbert` with
+:mod:`~kgcore.core.embed.base` declares :class:`Embedder` and the helpers
+backends share; :mod:`~kgcore.core.embed.onnx` runs the model with ONNX
+Runtime (the default when installed), :mod:`~kgcore.core.embed.sbert` with
 sentence-transformers on torch (the bundled all-MiniLM-L6-v2 by default,
-either way); :mod:`~kgcore.index.embed.nodes` turns graph and query nodes
+either way); :mod:`~kgcore.core.embed.nodes` turns graph and query nodes
 into vectors (``basic``, ``neighbor``, ``attention``).
 """
 
@@ -15,21 +15,21 @@ import logging
 import threading
 import weakref
 
-from kgcore.core.errors import InputError, ModelUnavailableError
-from kgcore.core.keyed import once
-from kgcore.core.nlp import MODEL_LOADING
-from kgcore.core.settings import EMBEDDING_BACKENDS, Settings
-from kgcore.index.embed.base import Embedder, model_name
-from kgcore.index.embed.cache import CachedEmbedder
-from kgcore.index.embed.nodes import (
+from kgcore.core.embed.base import Embedder, model_name
+from kgcore.core.embed.cache import CachedEmbedder
+from kgcore.core.embed.nodes import (
     contextualize,
     embed_graph_nodes,
     embed_query_nodes,
     embed_texts_of,
     normalize,
 )
-from kgcore.index.embed.onnx import OnnxEmbedder
-from kgcore.index.embed.sbert import SentenceTransformerEmbedder
+from kgcore.core.embed.onnx import OnnxEmbedder
+from kgcore.core.embed.sbert import SentenceTransformerEmbedder
+from kgcore.core.errors import InputError, ModelUnavailableError
+from kgcore.core.nlp import MODEL_LOADING
+from kgcore.core.once import once
+from kgcore.core.settings import EMBEDDING_BACKENDS, Settings
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""A bounded cache of encoded strings in front of any :class:`~kgcore.index.embed.base.Embedder`.
+"""A bounded cache of encoded strings in front of any :class:`~kgcore.core.embed.base.Embedder`.
 
 Answering encodes the same strings again and again: the question for every
 method compared on it, the query graph's node strings, the context sentences
@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from kgcore.index.embed.base import Embedder
+from kgcore.core.embed.base import Embedder
 
 #: Vectors kept (20,000 MiniLM vectors: 30 MB).
 CAPACITY = 20_000

@@ -30,8 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
+from kgcore.core.embed.base import model_folder, model_name, one_blas_thread, thread_share
 from kgcore.core.errors import ModelUnavailableError
-from kgcore.index.embed.base import model_folder, model_name, one_blas_thread, thread_share
 
 log = logging.getLogger(__name__)
 

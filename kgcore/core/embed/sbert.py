@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from kgcore.core.embed.base import model_folder, model_name, one_blas_thread
 from kgcore.core.errors import ModelUnavailableError
-from kgcore.index.embed.base import model_folder, model_name, one_blas_thread
 
 #: Texts longer than this (in words) are encoded in smaller batches, of :data:`LONG_BATCH`.
 LONG_WORDS = 64

@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from kgcore.core.keyed import once
-from kgcore.index.embed.base import thread_share
+from kgcore.core.embed.base import thread_share
+from kgcore.core.once import once
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""Node embeddings (paper section 3.3) from any :class:`~kgcore.index.embed.base.Embedder`.
+"""Node embeddings (paper section 3.3) from any :class:`~kgcore.core.embed.base.Embedder`.
 
 Three variants, every vector L2-normalised after each step as the paper does:
 
@@ -25,9 +25,9 @@ from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
+from kgcore.core.embed.base import Embedder
 from kgcore.core.errors import InputError
 from kgcore.core.settings import EMBEDDING_VARIANTS
-from kgcore.index.embed.base import Embedder
 
 #: Cap on the texts averaged per node: a hero entity can collect hundreds of
 #: surface forms and its vector must not be dominated by rare ones.

@@ -1,11 +1,11 @@
-"""kgcore.index.product: the node product through ONNX Runtime equals numpy's, and numpy stands in without it."""
+"""kgcore.core.embed.matmul: the node product through ONNX Runtime equals numpy's, and numpy stands in without it."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from kgcore.index import product
+from kgcore.core.embed import matmul as product
 
 
 @pytest.fixture
