@@ -39,7 +39,7 @@ from kgcore.core.settings import RetrievalOptions
 from kgcore.evaluate.metrics import evidence_hit
 from kgcore.evaluate.qaset import load_qa
 from kgcore.index.pipeline import index_file
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
 from kgcore.query.answer.calibration import collection_supports
 from kgcore.query.answer.select import answer_type
 from kgcore.query.answer.support import FIXED_THRESHOLD, QUANTILE, calibrate, kind_held

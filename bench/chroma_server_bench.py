@@ -28,10 +28,10 @@ from chromakit import start_chroma  # noqa: E402 - the tests' helper: chroma run
 from query_bench import EXTRA_QUESTIONS, percentile  # noqa: E402
 
 from kgcore.core.settings import RetrievalOptions  # noqa: E402
-from kgcore.index.chroma import ChromaServer  # noqa: E402
 from kgcore.index.pipeline import index_file  # noqa: E402
-from kgcore.index.store import Store  # noqa: E402
-from kgcore.index.writer import ensure_chroma  # noqa: E402
+from kgcore.index.store.chroma import ChromaServer  # noqa: E402
+from kgcore.index.store.disk import Store  # noqa: E402
+from kgcore.index.store.writer import ensure_chroma  # noqa: E402
 from kgcore.query.engine import QueryEngine  # noqa: E402
 
 CRUSOE = "robinson-crusoe"

@@ -46,7 +46,7 @@ from common import RESULTS, ROOT, machine, write_json
 from kgcore.core.settings import RetrievalOptions, Settings
 from kgcore.index.load import doc_id_for
 from kgcore.index.pipeline import Job, index_files, remove_documents
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
 from kgcore.query.engine import QueryEngine
 
 DATA = ROOT.parent / "shared" / "data"

@@ -7,7 +7,7 @@ groundedkg at equal words, with query latency.
 
 Parts (merged into bench/results/communities.json):
 
-* ``detectors``: the entity graph (:mod:`kgcore.index.communities.graph`) of ObliQA and Robinson Crusoe clustered
+* ``detectors``: the entity graph (:mod:`kgcore.index.views.communities.graph`) of ObliQA and Robinson Crusoe clustered
   by graspologic-native's hierarchical Leiden, leidenalg+igraph (same recursion) and networkx Louvain, max
   cluster size 10, seed 42: seconds, modularity per level, communities per level, leaf sizes.
 * ``stats``: for papers, ObliQA and Robinson Crusoe, the stored build (detection + extractive summaries +
@@ -46,13 +46,13 @@ from common import RESULTS, STORE_ROOT, machine, write_json
 
 from kgcore.core.embed import query_embedder
 from kgcore.core.settings import RetrievalOptions, Settings
-from kgcore.index.communities import communities, detect
-from kgcore.index.communities.graph import entity_graph
-from kgcore.index.communities.stored import Params, build, write
 from kgcore.index.load import doc_id_for
 from kgcore.index.pipeline import Job, index_files, remove_documents
-from kgcore.index.recovery import linked_folder
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
+from kgcore.index.store.recovery import linked_folder
+from kgcore.index.views.communities import communities, detect
+from kgcore.index.views.communities.graph import entity_graph
+from kgcore.index.views.communities.stored import Params, build, write
 from kgcore.query.engine import QueryEngine
 
 BUDGETS = (500, 1000, 2000)

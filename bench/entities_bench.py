@@ -17,10 +17,10 @@ Parts:
 * ``types``: ``bench/entity_types.csv`` (100 entities typed by hand from their sentences before the typer ran; a
   dev half used to design the typer, a test half not looked at): accuracy of the entity type of the group each node
   ends in, per split, per collection and per source (pattern/NER/zero-shot), against the majority type.
-  ObliQA uses the declared regulatory type set (:data:`kgcore.index.entities.types.REGULATORY`).  Split ``names``
+  ObliQA uses the declared regulatory type set (:data:`kgcore.index.views.entities.types.REGULATORY`).  Split ``names``
   (stop 43): the three books' most grounded names.
 * ``book-types``: ``types`` on the books' rows only (key ``book_types``), which needs no papers collection; the
-  typing by a name's actions (:mod:`kgcore.index.entities.animate`) applies to books only.
+  typing by a name's actions (:mod:`kgcore.index.views.entities.animate`) applies to books only.
 
 Writes bench/results/entities.json.
 """
@@ -36,10 +36,10 @@ from pathlib import Path
 
 from common import ROOT, machine, write_json
 
-from kgcore.index.entities import animate, types
-from kgcore.index.entities.outcome import APART_BELOW, MERGE_AT, Thresholds
-from kgcore.index.entities.resolve import build_groups, merged_components, resolve, with_thresholds
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
+from kgcore.index.views.entities import animate, types
+from kgcore.index.views.entities.outcome import APART_BELOW, MERGE_AT, Thresholds
+from kgcore.index.views.entities.resolve import build_groups, merged_components, resolve, with_thresholds
 
 COLLECTIONS = ROOT / "bench" / "data" / "collections"
 BOOKS = ROOT / "bench" / "data" / "store"

@@ -7,8 +7,8 @@ and the cost of the grounded entity descriptions (item 4) it rests on.
 Parts (merged into bench/results/entities_retrieval.json):
 
 * ``describe-obliqa`` / ``describe-papers``: on the ObliQA collection (40 rulebooks) and the 24 RAG papers,
-  the time to resolve entities (:func:`kgcore.index.entities.entity_groups`) and to describe and embed them
-  (:func:`kgcore.index.entities.describe.build`, extractive, nothing reused), how many entities and how many
+  the time to resolve entities (:func:`kgcore.index.views.entities.entity_groups`) and to describe and embed them
+  (:func:`kgcore.index.views.entities.describe.build`, extractive, nothing reused), how many entities and how many
   descriptions; then the same descriptions stored and read back (what a later process pays), and the
   entity overview (PageRank, subgraphs, subtopics) built and checked: every statement line ends with a citation.
 * ``obliqa``: the fixed ObliQA dev sample of :func:`collections_bench.obliqa_questions` (seed 13, a quarter
@@ -38,12 +38,12 @@ from common import RESULTS, machine, write_json
 
 from kgcore.core.embed import query_embedder
 from kgcore.core.settings import RetrievalOptions, Settings
-from kgcore.index.entities import describe as describe_mod
-from kgcore.index.entities import entity_groups
-from kgcore.index.entities.overview import collection_overview, overview_markdown
 from kgcore.index.load import doc_id_for
-from kgcore.index.recovery import linked_folder
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
+from kgcore.index.store.recovery import linked_folder
+from kgcore.index.views.entities import describe as describe_mod
+from kgcore.index.views.entities import entity_groups
+from kgcore.index.views.entities.overview import collection_overview, overview_markdown
 from kgcore.query.engine import QueryEngine
 
 BUDGETS = (500, 1000, 2000)

@@ -58,10 +58,10 @@ from kgcore.core.embed import nodes
 from kgcore.core.settings import RetrievalOptions
 from kgcore.evaluate.metrics import answer_token_recall, evidence_hit
 from kgcore.evaluate.qaset import load_qa
-from kgcore.index import contextual
 from kgcore.index.load import doc_id_for
 from kgcore.index.pipeline import Job, index_file, index_files
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
+from kgcore.index.views import contextual
 from kgcore.query import fused, lesegr
 from kgcore.query.engine import QueryEngine
 

@@ -47,7 +47,7 @@ from common import ROOT, machine, write_json
 from kgcore.core.embed import get_embedder
 from kgcore.core.settings import METHODS, RetrievalOptions, Settings
 from kgcore.core.types import QueryResult
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
 from kgcore.query.engine import QueryEngine
 
 QUESTIONS = ROOT / "bench" / "global_questions.jsonl"

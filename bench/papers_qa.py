@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> None:
     sys.path.insert(0, args.root)
     from kgcore.index.load import doc_id_for
     from kgcore.index.pipeline import Job, index_files
-    from kgcore.index.store import Store
+    from kgcore.index.store.disk import Store
     from kgcore.query.engine import QueryEngine
 
     rows = list(csv.DictReader(open(args.qa, encoding="utf-8")))

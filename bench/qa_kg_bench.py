@@ -27,7 +27,7 @@ from retrieval_quality import SETS, measure
 from kgcore.core.settings import RetrievalOptions
 from kgcore.evaluate.harness import evaluate
 from kgcore.evaluate.qaset import load_qa
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
 from kgcore.query.engine import QueryEngine
 from kgcore.query.qakg.graph import document_pairs
 

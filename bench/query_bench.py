@@ -26,7 +26,7 @@ from common import CRUSOE_QA, STORE_ROOT, crusoe_path, machine, write_json
 
 from kgcore.core.settings import RetrievalOptions
 from kgcore.index.pipeline import index_file
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
 from kgcore.query.engine import QueryEngine
 
 EXTRA_QUESTIONS = """Why did Crusoe leave his father's house?

@@ -48,7 +48,7 @@ def child(mode: str, store_root: Path, files: list[Path], workers: int) -> dict:
     """Index ``files`` one way; the timings, the collection's counts, and (Ray) what each worker did."""
     from kgcore.index.pipeline import Job, index_files
     from kgcore.index.ray_runner import RayRunner
-    from kgcore.index.store import Store
+    from kgcore.index.store.disk import Store
 
     stores: dict[str, list[float]] = {}  # when each shard's "store" stage (Ray: written by the driver) began, ended
 

@@ -31,7 +31,7 @@ from retrieval_quality import SETS
 from kgcore.core.settings import RetrievalOptions
 from kgcore.evaluate.metrics import exact_match, rouge_l
 from kgcore.evaluate.qaset import load_qa
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
 from kgcore.query.answer.base import ParseMemo
 from kgcore.query.answer.select import Question, score_sentences
 from kgcore.query.answer.short import WH_KINDS

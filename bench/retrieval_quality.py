@@ -33,7 +33,7 @@ from kgcore.core.settings import RetrievalOptions
 from kgcore.evaluate.metrics import answer_token_recall, evidence_hit
 from kgcore.evaluate.qaset import load_qa
 from kgcore.index.pipeline import index_file
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
 from kgcore.query.engine import QueryEngine
 
 BENCH = ROOT / "bench"

@@ -58,7 +58,7 @@ torch_after_app_imports = "torch" in sys.modules
 from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import RetrievalOptions, Settings
 from kgcore.core.embed import embedder_for
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
 from kgcore.query.baselines import bm25_tokens
 from kgcore.query.engine import QueryEngine
 settings = Settings.from_env()
@@ -184,7 +184,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     from kgcore.index.pipeline import index_file
-    from kgcore.index.store import Store
+    from kgcore.index.store.disk import Store
 
     with tempfile.TemporaryDirectory(prefix="kgcore-startup-") as tmp:
         store = Path(tmp) / "store"

@@ -42,7 +42,7 @@ from kgcore.audit.suggest import store_suggestion
 from kgcore.core.settings import RetrievalOptions
 from kgcore.evaluate.diagnose import diagnose
 from kgcore.evaluate.qaset import load_qa
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
 from kgcore.query.engine import QueryEngine
 
 OUT = RESULTS / "team_walk"

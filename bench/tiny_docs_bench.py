@@ -27,7 +27,7 @@ from kgcore.core.embed import get_embedder
 from kgcore.core.nlp import load_spacy
 from kgcore.index.clean import strip_gutenberg
 from kgcore.index.pipeline import index_files
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
 from kgcore.index.workers import Job
 
 PHANTOM = ROOT.parent / "shared" / "data" / "phantom_of_the_opera.txt"

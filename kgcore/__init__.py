@@ -30,9 +30,9 @@ from kgcore.audit import AuditDB
 from kgcore.core.errors import KgcoreError
 from kgcore.core.settings import IndexOptions, RetrievalOptions, Settings
 from kgcore.core.version import __version__
-from kgcore.index.manifest import Manifest
 from kgcore.index.pipeline import index_document, index_file
-from kgcore.index.store import Index, Store
+from kgcore.index.store.disk import Index, Store
+from kgcore.index.store.manifest import Manifest
 from kgcore.query.engine import QueryEngine
 
 __all__ = [

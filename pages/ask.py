@@ -7,8 +7,8 @@ from dataclasses import replace
 import streamlit as st
 
 from kgcore.core.settings import ANSWERERS, METHODS, RANKINGS, RetrievalOptions, Settings
-from kgcore.index.collection import CollectionManifest
-from kgcore.index.store import Index
+from kgcore.index.store.collection import CollectionManifest
+from kgcore.index.store.disk import Index
 from kgcore.query.answer import default_answerer
 from kgcore.query.engine import result_to_json
 from ui import ask_panels as panels

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from kgcore.index.entities import EntityGroup, entity_groups
-from kgcore.index.entities.describe import DESCRIPTIONS, entity_description
-from kgcore.index.entities.overview import collection_overview, entity_links, joining_sentence, overview_markdown
-from kgcore.index.store import Index
+from kgcore.index.store.disk import Index
+from kgcore.index.views.entities import EntityGroup, entity_groups
+from kgcore.index.views.entities.describe import DESCRIPTIONS, entity_description
+from kgcore.index.views.entities.overview import collection_overview, entity_links, joining_sentence, overview_markdown
 from kgcore.query.qakg.graph import grounding_pairs_graph
 from ui import resources
 from ui.boot import ensure_app_navigation

@@ -9,9 +9,9 @@ import streamlit as st
 
 from kgcore.core.errors import InputError, KgcoreError
 from kgcore.core.settings import COREF_BACKENDS, EMBEDDING_VARIANTS, IndexOptions
-from kgcore.index.collection import CollectionManifest
 from kgcore.index.load import SUPPORTED_EXTENSIONS
 from kgcore.index.pipeline import STAGES, Job, index_files, remove_documents
+from kgcore.index.store.collection import CollectionManifest
 from ui import auth, resources
 from ui.boot import ensure_app_navigation
 from ui.errors import headline, log, reported, short_reason

@@ -9,8 +9,8 @@ from kgcore.core.document import Paragraph
 from kgcore.core.settings import Settings
 from kgcore.core.types import TABLE, Frame, Sentence
 from kgcore.index.parse import compare_parses
-from kgcore.index.source import Passage, page_regions, passage, render_page, sentence_boxes
-from kgcore.index.store import Index
+from kgcore.index.store.disk import Index
+from kgcore.index.views.source import Passage, page_regions, passage, render_page, sentence_boxes
 from kgcore.query.qakg.graph import sentence_pairs
 from ui import resources
 from ui.boot import ensure_app_navigation

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from kgcore.index.collection import CollectionManifest
-from kgcore.index.source import page_regions, render_page
+from kgcore.index.store.collection import CollectionManifest
+from kgcore.index.views.source import page_regions, render_page
 
 from . import resources
 from .errors import reported

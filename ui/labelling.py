@@ -31,7 +31,7 @@ from kgcore.audit import (
 from kgcore.core.embed import Embedder
 from kgcore.core.types import Answer, QueryResult
 from kgcore.evaluate import diagnose
-from kgcore.index.store import Index
+from kgcore.index.store.disk import Index
 
 from . import resources
 from .errors import reported

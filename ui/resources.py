@@ -34,9 +34,9 @@ from kgcore.audit import DB_NAME, AuditDB
 from kgcore.core.embed import Embedder, embedder_for
 from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import RetrievalOptions, Settings
-from kgcore.index.collection import CollectionManifest
 from kgcore.index.parse.amr import AmrParser
-from kgcore.index.store import Store
+from kgcore.index.store.collection import CollectionManifest
+from kgcore.index.store.disk import Store
 from kgcore.query.baselines import bm25_tokens
 from kgcore.query.engine import QueryEngine
 from ui.errors import log, short_reason

@@ -40,7 +40,7 @@ OTHER_COLOUR = ROLE_COLOURS[BODY]
 
 
 def role_rgba(role: str) -> tuple[int, int, int, int]:
-    """The role's colour as an opaque RGBA tuple (what :func:`kgcore.index.source.render_page` outlines with)."""
+    """The role's colour as an opaque RGBA tuple (what :func:`kgcore.index.views.source.render_page` outlines with)."""
     colour = ROLE_COLOURS.get(role, OTHER_COLOUR).lstrip("#")
     red, green, blue = (int(colour[i:i + 2], 16) for i in (0, 2, 4))
     return red, green, blue, 255

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import streamlit as st
 
 from kgcore.core.types import Answer, QueryResult
-from kgcore.index.collection import CollectionOutcome
+from kgcore.index.store.collection import CollectionOutcome
 
 STATE_KEY = "kg_app_state"
 

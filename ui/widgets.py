@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from kgcore.index.collection import CollectionManifest
+from kgcore.index.store.collection import CollectionManifest
 
 from . import resources
 from .errors import reported

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kgcore.audit.model import AuditRecord, Label
-from kgcore.index.store import Index
+from kgcore.index.store.disk import Index
 
 MAX_BUNDLE_NODES = 400
 

@@ -76,8 +76,8 @@ from kgcore.audit.sql import SQLITE, Conn, Row
 from kgcore.core.errors import AuditError, InputError
 from kgcore.core.settings import Settings
 from kgcore.core.types import Answer, QueryResult
-from kgcore.index.collection import CollectionManifest
-from kgcore.index.store import Index
+from kgcore.index.store.collection import CollectionManifest
+from kgcore.index.store.disk import Index
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection, Engine

@@ -40,9 +40,9 @@ from kgcore.core.types import (
     SentenceGraph,
 )
 from kgcore.core.version import __version__
-from kgcore.index.collection import CollectionManifest
-from kgcore.index.legacy import global_sentence_id
-from kgcore.index.manifest import manifest_hash
+from kgcore.index.store.collection import CollectionManifest
+from kgcore.index.store.legacy import global_sentence_id
+from kgcore.index.store.manifest import manifest_hash
 from kgcore.query.engine import QueryEngine, result_to_json
 
 LABEL_TYPES = ("I", "II", "III", "correct", "gold-not-in-document")

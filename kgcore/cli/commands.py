@@ -15,11 +15,11 @@ from kgcore.core.errors import InputError
 from kgcore.core.settings import IndexOptions, RetrievalOptions, Settings
 from kgcore.core.types import Answer, QueryResult
 from kgcore.evaluate.grid import parse_values
-from kgcore.index.collection import CollectionManifest
 from kgcore.index.load import decode_text
 from kgcore.index.pipeline import Job, index_files, remove_documents
 from kgcore.index.ray_runner import RayRunner
-from kgcore.index.store import Store
+from kgcore.index.store.collection import CollectionManifest
+from kgcore.index.store.disk import Store
 from kgcore.query.engine import QueryEngine, result_to_json, validate_question
 
 

@@ -25,10 +25,10 @@ from kgcore.core.embed import embedder_for
 from kgcore.core.errors import InputError, KgcoreError
 from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import Settings
-from kgcore.index import chroma
-from kgcore.index.chroma import ChromaServer
 from kgcore.index.parse.amr import AmrParser
-from kgcore.index.store import Store
+from kgcore.index.store import chroma
+from kgcore.index.store.chroma import ChromaServer
+from kgcore.index.store.disk import Store
 
 #: Seconds a check waits for a server (Chroma, the answer endpoint).
 TIMEOUT_S = 3.0

@@ -1,7 +1,7 @@
 """``overview``: a collection's structured overview as markdown, every statement citing sentence ids.
 
-``--kind entities`` (:mod:`kgcore.index.entities.overview`): central entities by PageRank and degree, their
-depth-limited subgraphs and subtopics; ``--kind communities`` (:mod:`kgcore.index.communities.overview`): the
+``--kind entities`` (:mod:`kgcore.index.views.entities.overview`): central entities by PageRank and degree, their
+depth-limited subgraphs and subtopics; ``--kind communities`` (:mod:`kgcore.index.views.communities.overview`): the
 top-level communities with their grounded summaries.  Further kinds plug into :data:`KINDS`.
 """
 
@@ -14,10 +14,10 @@ from pathlib import Path
 
 from kgcore.core.embed import query_embedder
 from kgcore.core.settings import Settings
-from kgcore.index import communities as comm
-from kgcore.index.communities import overview as comm_overview
-from kgcore.index.entities import overview as ent_overview
-from kgcore.index.store import Index, Store
+from kgcore.index.store.disk import Index, Store
+from kgcore.index.views import communities as comm
+from kgcore.index.views.communities import overview as comm_overview
+from kgcore.index.views.entities import overview as ent_overview
 
 
 def _entities(index: Index, args: argparse.Namespace, settings: Settings) -> str:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from kgcore.core.settings import Settings
 from kgcore.core.types import RETRIEVABLE, Sentence
-from kgcore.index.cites import collection_citing
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
+from kgcore.index.views.cites import collection_citing
 
 
 def add_reading(sub) -> None:

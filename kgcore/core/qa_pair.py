@@ -2,7 +2,7 @@
 
 The pairs are made at indexing (:mod:`kgcore.index.qa`: one atomic fact of one sentence asked as a question, the
 answer a span of the coreference-resolved sentence) and kept with the document's shard
-(:mod:`kgcore.index.store.qa_table`).
+(:mod:`kgcore.index.store.disk.qa_table`).
 
 >>> pair = QAPair("p1", "Who lost a shoe?", "Peter", "text_0-3", "who", "person", entities=[("shoe", "shoe")])
 >>> QAPair.from_dict(pair.to_dict()) == pair

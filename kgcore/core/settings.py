@@ -103,13 +103,13 @@ class Settings:
     qa_pairs: bool = False
     #: Also generate QA pairs with the OpenAI-compatible endpoint at indexing time (``KGCORE_QA_LLM=1``).
     qa_llm: bool = False
-    #: An entity gets a grounded description (kgcore.index.entities.describe) when grounded in at least this
+    #: An entity gets a grounded description (kgcore.index.views.entities.describe) when grounded in at least this
     #: many sentences (``KGCORE_ENTITY_MIN_GROUNDING``).
     entity_min_grounding: int = 3
     #: Write entity descriptions with the OpenAI-compatible endpoint (``KGCORE_ENTITY_DESCRIBE_LLM=1``);
     #: off: the offline extractive descriptions.
     entity_describe_llm: bool = False
-    #: Communities of the grounded graph (kgcore.index.communities): ``leiden`` (graspologic-native), ``leidenalg``
+    #: Communities of the grounded graph (index.views.communities): ``leiden`` (graspologic-native), ``leidenalg``
     #: or ``louvain`` (``KGCORE_COMMUNITY_ALGORITHM``), the largest community before it is split one level deeper
     #: (``KGCORE_COMMUNITY_MAX_SIZE``, 10 as GraphRAG) and the seed (``KGCORE_COMMUNITY_SEED``).
     community_algorithm: str = "leiden"

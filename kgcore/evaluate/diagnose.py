@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from kgcore.core.errors import InputError
-from kgcore.index.store import CacheKey, Index
+from kgcore.index.store.disk import CacheKey, Index
 from kgcore.query.answer.citations import strip_markers
 from kgcore.query.answer.words import content_words
 from kgcore.query.match import query_node_vectors

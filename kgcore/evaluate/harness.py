@@ -33,7 +33,7 @@ from kgcore.evaluate.metrics import BertScorer, answer_token_recall, evidence_hi
 from kgcore.evaluate.qaset import QAItem
 from kgcore.evaluate.records import EvalRecord, EvalRun, is_failure
 from kgcore.evaluate.report import summarize
-from kgcore.index.store import Index
+from kgcore.index.store.disk import Index
 from kgcore.query.answer import default_answerer
 from kgcore.query.engine import QueryEngine
 

@@ -28,14 +28,14 @@ from kgcore.index.bounds import cap_analysis
 from kgcore.index.coref import CorefResolver, get_resolver
 from kgcore.index.graph import build_graph
 from kgcore.index.load import READER_VERSION
-from kgcore.index.manifest import Counts, Manifest, Models
 from kgcore.index.narrator import narrator_for, resolve_narrator
 from kgcore.index.parse import Parser, get_parser
 from kgcore.index.qa import generate_pairs, qa_generators
-from kgcore.index.qa.files import embed_pairs
 from kgcore.index.sentences import split_sentences
-from kgcore.index.shard import DocumentShard
 from kgcore.index.speakers import resolve_speakers
+from kgcore.index.store.manifest import Counts, Manifest, Models
+from kgcore.index.store.qa_table import embed_pairs
+from kgcore.index.store.shard import DocumentShard
 
 STAGES = ("load", "coref", "parse", "graph", "embed", "qa", "store")
 StageProgress = Callable[[str, int, int], None]

@@ -53,7 +53,7 @@ from kgcore.core.settings import IndexOptions, Settings
 from kgcore.index.build import STAGES, StageTimer
 from kgcore.index.coref import get_resolver
 from kgcore.index.parse import get_parser
-from kgcore.index.shard import DocumentShard, write_shard
+from kgcore.index.store.shard import DocumentShard, write_shard
 from kgcore.index.workers import Built, DocumentProgress, Job, build_job
 
 __all__ = ["RayRunner", "ShardBuilder", "WorkerInfo", "check_address", "import_ray"]

@@ -28,7 +28,7 @@ from kgcore.index.build import StageTimer, build_shard
 from kgcore.index.coref import CorefResolver
 from kgcore.index.load import load_bytes, load_document
 from kgcore.index.parse import Parser
-from kgcore.index.shard import DocumentShard, write_shard
+from kgcore.index.store.shard import DocumentShard, write_shard
 
 #: (document, stage, done, total) progress of many documents.
 DocumentProgress = Callable[[str, str, int, int], None]

@@ -21,7 +21,7 @@ import Stemmer
 from kgcore.core.embed import Embedder
 from kgcore.core.settings import RetrievalOptions
 from kgcore.core.types import QueryResult, SelectedSentence
-from kgcore.index.store import CacheKey, Index
+from kgcore.index.store.disk import CacheKey, Index
 from kgcore.query.bm25 import SparseBM25
 from kgcore.query.context import (
     budget_positions,

@@ -1,6 +1,6 @@
 """Retrieval over community summaries: ``community`` and ``hybrid-summaries`` (seed 002).
 
-Both read the collection's stored communities (:func:`kgcore.index.communities.communities`, computed once per
+Both read the collection's stored communities (:func:`kgcore.index.views.communities.communities`, computed once per
 collection generation) and rank their summaries by the cosine of the summary vector to the question; no
 graph work happens at query time.  A summary enters the context as its **sentences** (the extractive summary's
 sentences, or the sentences an abstractive report cites), each marked with ``unit`` = the community id, and the
@@ -26,9 +26,9 @@ import numpy as np
 from kgcore.core.embed import Embedder
 from kgcore.core.settings import RetrievalOptions, Settings
 from kgcore.core.types import QueryResult, SelectedSentence
-from kgcore.index.communities import CommunityIndex, communities
-from kgcore.index.communities import units as summary_units
-from kgcore.index.store import Index
+from kgcore.index.store.disk import Index
+from kgcore.index.views.communities import CommunityIndex, communities
+from kgcore.index.views.communities import units as summary_units
 from kgcore.query.baselines import _ranking
 from kgcore.query.context import budget_positions, elapsed_ms, question_vector, selected_sentence, sentence_words
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from kgcore.core.embed import Embedder
 from kgcore.core.types import SelectedSentence
-from kgcore.index.store import CacheKey, Index
+from kgcore.index.store.disk import CacheKey, Index
 
 WORDS: CacheKey[np.ndarray] = CacheKey("sentence-words")
 
@@ -84,7 +84,7 @@ def number_ranks(ranked: list[SelectedSentence]) -> list[SelectedSentence]:
 
 
 def in_scope(rows: list[int], scope: np.ndarray | None) -> list[int]:
-    """The rows a scope (from :meth:`~kgcore.index.loaded.Index.sentence_scope`) allows, in order."""
+    """The rows a scope (from :meth:`~kgcore.index.store.in_memory.Index.sentence_scope`) allows, in order."""
     return rows if scope is None else [r for r in rows if scope[r]]
 
 

@@ -16,8 +16,8 @@ from kgcore.core.once import KeyedLocks
 from kgcore.core.settings import RetrievalOptions, Settings
 from kgcore.core.types import RETRIEVABLE, Answer, QueryResult, Sentence
 from kgcore.index.parse import Parser, get_parser
-from kgcore.index.store import Index, Store
-from kgcore.index.writer import ensure_chroma
+from kgcore.index.store.disk import Index, Store
+from kgcore.index.store.writer import ensure_chroma
 from kgcore.query.answer import AnswerGenerator, ExtractiveGenerator, QAKGGenerator, default_answerer, get_generator
 from kgcore.query.answer.calibration import collection_calibration
 from kgcore.query.answer.support import Calibration

@@ -2,14 +2,14 @@
 
 1. **Keywords**: the question's named entities, noun chunks (determiners and question words dropped) and runs
    of proper nouns (spaCy, as :mod:`kgcore.query.qakg.question` reads questions).
-2. **Entities**: each entity of the collection (:func:`kgcore.index.entities.entity_groups`) scores the best of
+2. **Entities**: each entity of the collection (:func:`kgcore.index.views.entities.entity_groups`) scores the best of
    the cosine of its vector to the question or to a keyword (its description vector,
-   :mod:`kgcore.index.entities.describe`, else the mean of its nodes' vectors) and the fuzzy match of a keyword
+   :mod:`kgcore.index.views.entities.describe`, else the mean of its nodes' vectors) and the fuzzy match of a keyword
    to one of its names (rapidfuzz Levenshtein within :func:`~kgcore.query.qakg.question.max_edits`).  The
    ``k`` best entities with grounding in scope are selected.
 3. **Neighbourhood** (depth 2 on the grounded graph): a selected entity's own grounding (its nodes, the role
    edges to its actions and those actions: one sentence each); the sentences of its typed relations
-   (:func:`kgcore.index.entities.relations.entity_relations`: "X uses Y", "X outperforms Y", citations,
+   (:func:`kgcore.index.views.entities.relations.entity_relations`: "X uses Y", "X outperforms Y", citations,
    co-authors ...), reached for the entity at their other end; then through its actions the entities on their
    other roles, whose grounding counts when specific (at most :data:`MAX_NEIGHBOUR_GROUNDING` sentences).
    Under a word or sentence budget, entities beyond the ``k`` best are taken while their grounding holds less
@@ -40,7 +40,7 @@ from kgcore.core.embed import Embedder
 from kgcore.core.graph import specificity
 from kgcore.core.settings import RetrievalOptions, Settings
 from kgcore.core.types import Match, QueryResult, SelectedSentence
-from kgcore.index.store import Index
+from kgcore.index.store.disk import Index
 from kgcore.query.context import budget_positions, elapsed_ms, selected_sentence, sentence_words
 from kgcore.query.entities_table import EntityTable, entity_table
 from kgcore.query.qakg.question import max_edits, plain

@@ -27,8 +27,8 @@ import numpy as np
 from kgcore.core.embed import Embedder
 from kgcore.core.settings import RetrievalOptions
 from kgcore.core.types import QueryResult, SelectedSentence
-from kgcore.index.contextual import ContextGraph, context_graph
-from kgcore.index.store import CacheKey, Index
+from kgcore.index.store.disk import CacheKey, Index
+from kgcore.index.views.contextual import ContextGraph, context_graph
 from kgcore.query import lesegr
 from kgcore.query.align import GraphMatch, aligned_nodes, paper_union
 from kgcore.query.context import budget_positions, elapsed_ms, question_vector, selected_sentence, sentence_words

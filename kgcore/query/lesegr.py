@@ -1,6 +1,6 @@
 """LeSeGR (seed 004): lexical and semantic relevance propagated over the contextual graph, in a parameter-free form.
 
-Every node of the contextual graph (:mod:`kgcore.index.contextual`:
+Every node of the contextual graph (:mod:`kgcore.index.views.contextual`:
 sentences and chunks) starts from its own relevance to the question,
 
     f0(i) = W_SPARSE * sparse(i) + dense(i) [+ W_GRAPH * graph(i)]
@@ -44,8 +44,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
-from kgcore.index.contextual import ContextGraph
-from kgcore.index.store import CacheKey, Index
+from kgcore.index.store.disk import CacheKey, Index
+from kgcore.index.views.contextual import ContextGraph
 from kgcore.query.baselines import bm25_tokens, sentence_bm25, sentence_tokens
 from kgcore.query.bm25 import SparseBM25
 

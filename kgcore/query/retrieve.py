@@ -22,7 +22,7 @@ from kgcore.core.embed import Embedder
 from kgcore.core.settings import RetrievalOptions
 from kgcore.core.types import ENTITY, LocalNode, QueryResult, SelectedSentence, SentenceGraph
 from kgcore.index.parse import Parser
-from kgcore.index.store import CacheKey, Index
+from kgcore.index.store.disk import CacheKey, Index
 from kgcore.query.align import Alignment, GraphMatch, align, aligned_nodes, paper_union
 from kgcore.query.context import apply_budget, elapsed_ms, number_ranks, question_vector, selected_sentence
 from kgcore.query.fused import rank_fused

@@ -16,7 +16,7 @@ import pytest
 from apptest import app, errors, html_of, open_tab, table
 from streamlit.testing.v1 import AppTest
 
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
 from ui.markup import anchor_id
 
 PAGES = ("pages/library.py", "pages/ask.py", "pages/explorer.py", "pages/sentence.py")

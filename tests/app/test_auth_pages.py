@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from kgcore.audit import AuditDB
 from kgcore.audit.transfer import csv_text
 from kgcore.index.pipeline import Job, index_files
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
 from paths import APP, ROOT
 
 #: Never contacted here: AppTest stands in for the browser and the provider.

@@ -16,7 +16,7 @@ from apptest import app, errors, html_of, open_tab, table
 from pdfs import pdf_with_text
 from streamlit.testing.v1 import AppTest
 
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
 from paths import DATA
 from ui.markup import anchor_id
 

@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from kgcore.audit import AuditDB
 from kgcore.index.pipeline import Job, index_files
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
 from paths import APP
 from ui.markup import WORD_JOINER
 

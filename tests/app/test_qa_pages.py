@@ -12,9 +12,9 @@ import pytest
 from apptest import app, html_of, ok, open_tab
 from streamlit.testing.v1 import AppTest
 
-from kgcore.index.entities import entity_groups
 from kgcore.index.qa import FrameQAGenerator
 from kgcore.index.qa.base import normalized
+from kgcore.index.views.entities import entity_groups
 from samples import harbour_collection
 from ui.ask_view import numbering
 from ui.markup import esc

@@ -11,8 +11,8 @@ from faultkit import TEXTS, consistent
 
 from kgcore.core.errors import InputError
 from kgcore.core.settings import Settings
-from kgcore.index import shard
 from kgcore.index.pipeline import Job, index_files
+from kgcore.index.store import shard
 
 WORDS = ("peter", "rabbit", "garden", "gate", "radish", "gardener", "ran", "ate", "lost", "shoe", "jacket")
 #: Index bytes allowed per input byte, and the fixed part (Chroma's empty database, manifests).

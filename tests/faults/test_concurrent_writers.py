@@ -16,7 +16,7 @@ import time
 import pytest
 from faultkit import ENV, assert_no_traceback, consistent, start, write_texts
 
-from kgcore.index.locks import STAGING_DIR
+from kgcore.index.store.locks import STAGING_DIR
 from paths import ROOT
 
 ROUNDS = int(os.environ.get("KGCORE_FAULT_ROUNDS", "2"))

@@ -147,7 +147,7 @@ money. When Marta grew old, Tomas carried coal up to the lighthouse in his cart.
 @pytest.fixture(scope="module")
 def harbour(tmp_path_factory):
     from kgcore.index.pipeline import index_file
-    from kgcore.index.store import Store
+    from kgcore.index.store.disk import Store
     from kgcore.query.engine import QueryEngine
 
     path = tmp_path_factory.mktemp("src") / "harbour.txt"

@@ -15,10 +15,10 @@ from chromakit import start_chroma
 from kgcore.cli import main
 from kgcore.core.errors import ServiceUnavailableError
 from kgcore.core.settings import RetrievalOptions
-from kgcore.index import chroma
-from kgcore.index.chroma import ChromaServer
 from kgcore.index.pipeline import index_file
-from kgcore.index.store import Store
+from kgcore.index.store import chroma
+from kgcore.index.store.chroma import ChromaServer
+from kgcore.index.store.disk import Store
 from kgcore.query.engine import QueryEngine
 from paths import DEV_QA, PETER, PETER_ID
 

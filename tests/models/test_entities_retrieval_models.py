@@ -10,9 +10,9 @@ import pytest
 
 from kgcore.cli import main
 from kgcore.core.settings import METHODS, RetrievalOptions
-from kgcore.index.entities import entity_groups
 from kgcore.index.pipeline import Job, index_files
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
+from kgcore.index.views.entities import entity_groups
 from kgcore.query.engine import QueryEngine, result_to_json
 from kgcore.query.entities import question_keywords
 from samples import COUNCIL, LIGHT
@@ -122,8 +122,8 @@ def test_eval_runs_the_entities_method(store, tmp_path, capsys):
 
 
 def test_typed_relations_reach_their_sentences_and_are_named(tmp_path):
-    from kgcore.index.entities.relations import entity_relations
-    from kgcore.index.entities.types import DECLARED_FILE
+    from kgcore.index.views.entities.relations import entity_relations
+    from kgcore.index.views.entities.types import DECLARED_FILE
 
     paper = ("BioRank is a retrieval model for biomedical questions. BioRank uses the PubMed Central corpus for "
              "training. BioRank outperforms BM25 on the TREC Genomics benchmark. The authors evaluate BioRank on the "

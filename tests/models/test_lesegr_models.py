@@ -7,11 +7,11 @@ import pytest
 from scipy.stats import rankdata
 
 from kgcore.core.settings import RetrievalOptions
-from kgcore.index import contextual
-from kgcore.index.contextual import BIT, context_graph, document_citations
 from kgcore.index.pipeline import Job, index_files
-from kgcore.index.recovery import linked_folder
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
+from kgcore.index.store.recovery import linked_folder
+from kgcore.index.views import contextual
+from kgcore.index.views.contextual import BIT, context_graph, document_citations
 from kgcore.query import fused, lesegr
 from kgcore.query.baselines import bm25_tokens, sentence_bm25, sentence_tokens
 from kgcore.query.bm25 import SparseBM25

@@ -20,7 +20,7 @@ from kgcore.core.embed.sbert import SentenceTransformerEmbedder
 from kgcore.core.errors import IndexMismatchError, ModelUnavailableError
 from kgcore.core.settings import Settings
 from kgcore.index.pipeline import index_file
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
 from kgcore.query.engine import QueryEngine
 
 TINY_STORY = (

@@ -109,7 +109,7 @@ def test_bad_questions_and_documents(engine, peter_store):
 def test_index_built_with_another_embedding_model_is_refused(peter_store, tmp_path):
     import shutil
 
-    from kgcore.index.store import Store
+    from kgcore.index.store.disk import Store
 
     shutil.copytree(peter_store.root / PETER_ID, tmp_path / PETER_ID)
     manifest = json.loads((tmp_path / PETER_ID / "collection.json").read_text())

@@ -13,7 +13,7 @@ import pytest
 
 from kgcore.audit import AuditDB
 from kgcore.cli import main
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
 from paths import ROOT
 
 RABBIT = "Peter was a young rabbit who lived under a fir tree. His father had been put in a pie by Mrs. McGregor."

@@ -10,8 +10,8 @@ import pytest
 
 import kgcore
 from kgcore.core.errors import KgcoreError
-from kgcore.index.manifest import Manifest
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
+from kgcore.index.store.manifest import Manifest
 from kgcore.query.engine import QueryEngine
 
 PUBLIC = {"AuditDB", "Index", "IndexOptions", "KgcoreError", "Manifest", "QueryEngine", "RetrievalOptions", "Settings",

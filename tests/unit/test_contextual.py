@@ -5,8 +5,8 @@ import pytest
 from scipy import sparse
 
 from kgcore.core.document import Reference
-from kgcore.index import contextual, crossrefs
-from kgcore.index.contextual import BIT, ContextGraph
+from kgcore.index.views import contextual, crossrefs
+from kgcore.index.views.contextual import BIT, ContextGraph
 from kgcore.query import lesegr
 from kgcore.query.lesegr import Signals
 

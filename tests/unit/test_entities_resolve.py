@@ -14,13 +14,15 @@ import pytest
 from kgcore.core.errors import InputError
 from kgcore.core.graph import GroundedGraph
 from kgcore.core.types import Node, Sentence
-from kgcore.index.collection import CollectionManifest, DocumentEntry
-from kgcore.index.entities import decisions, rules
-from kgcore.index.entities.blocking import candidate_pairs
-from kgcore.index.entities.decisions import CONFIRMED, SPLIT, Merge, decide, read_human, record_human
-from kgcore.index.entities.names import definitions
-from kgcore.index.entities.outcome import Resolution, Thresholds
-from kgcore.index.entities.resolve import (
+from kgcore.index.store.collection import CollectionManifest, DocumentEntry
+from kgcore.index.store.in_memory import Index
+from kgcore.index.store.manifest import Manifest
+from kgcore.index.views.entities import decisions, rules
+from kgcore.index.views.entities.blocking import candidate_pairs
+from kgcore.index.views.entities.decisions import CONFIRMED, SPLIT, Merge, decide, read_human, record_human
+from kgcore.index.views.entities.names import definitions
+from kgcore.index.views.entities.outcome import Resolution, Thresholds
+from kgcore.index.views.entities.resolve import (
     _may_meet,
     _Nodes,
     _nodes,
@@ -30,8 +32,6 @@ from kgcore.index.entities.resolve import (
     shared_names,
     with_thresholds,
 )
-from kgcore.index.loaded import Index
-from kgcore.index.manifest import Manifest
 
 
 def _index(tmp_path, nodes: dict[str, tuple[str, list[str]]]) -> Index:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-from kgcore.index.loaded import CacheKey, IndexCache
+from kgcore.index.store.in_memory import CacheKey, IndexCache
 
 SLOT: CacheKey[list[int]] = CacheKey("slot")
 OTHER: CacheKey[list[int]] = CacheKey("other", group="entities")

@@ -15,12 +15,12 @@ from kgcore.cli.commands import read_questions
 from kgcore.core.errors import DamagedIndexError, InputError
 from kgcore.core.settings import LIMITS, Settings, limit_variable
 from kgcore.evaluate.records import EvalRecord, EvalRun
-from kgcore.index import integrity, shard
 from kgcore.index.bounds import cap_analysis, cap_spans, word_batches
-from kgcore.index.collection import CollectionManifest, DocumentEntry
-from kgcore.index.locks import STAGING_DIR, collection_lock, remove_stale, staging_folder
-from kgcore.index.manifest import Manifest
-from kgcore.index.store import Store
+from kgcore.index.store import integrity, shard
+from kgcore.index.store.collection import CollectionManifest, DocumentEntry
+from kgcore.index.store.disk import Store
+from kgcore.index.store.locks import STAGING_DIR, collection_lock, remove_stale, staging_folder
+from kgcore.index.store.manifest import Manifest
 from kgcore.query.engine import validate_question
 from ui.markup import WORD_JOINER, md_escape
 
@@ -142,7 +142,7 @@ def _age(path, seconds=3600):
 
 def test_only_staging_folders_no_live_writer_holds_are_removed(tmp_path):
     """A staging folder whose writer was killed goes; one whose writer lives stays, however old."""
-    code = ("import os, sys; from pathlib import Path; from kgcore.index.locks import staging_folder\n"
+    code = ("import os, sys; from pathlib import Path; from kgcore.index.store.locks import staging_folder\n"
             "with staging_folder(Path(sys.argv[1])) as f:\n"
             "    (f / 'half.json').write_text('{'); print(f, flush=True); os.kill(os.getpid(), 9)")
     dead = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True,

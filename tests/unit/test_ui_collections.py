@@ -15,9 +15,9 @@ import pytest
 from kgcore.core.errors import InputError
 from kgcore.core.graph import GroundedGraph
 from kgcore.core.types import Edge, Node, SelectedSentence
-from kgcore.index.collection import CollectionCounts, CollectionManifest, CollectionOutcome, DocumentEntry
-from kgcore.index.manifest import Manifest
-from kgcore.index.source import Passage
+from kgcore.index.store.collection import CollectionCounts, CollectionManifest, CollectionOutcome, DocumentEntry
+from kgcore.index.store.manifest import Manifest
+from kgcore.index.views.source import Passage
 from paths import ROOT
 from ui.ask_view import SentenceView, numbering, order_sentences, sentences_html
 from ui.explorer_view import SHARED_COLOR, colour_by_document, document_palette, shared_entities

@@ -16,7 +16,7 @@ from scipy import sparse
 
 from kgcore.core.settings import METHODS, RANKINGS
 from kgcore.core.types import SelectedSentence
-from kgcore.index.contextual import BIT, KINDS, ContextGraph, DocumentCitation
+from kgcore.index.views.contextual import BIT, KINDS, ContextGraph, DocumentCitation
 from ui.ask_view import SentenceView, sentences_html
 from ui.context_view import (
     EDGE_COLORS,

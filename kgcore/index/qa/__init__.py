@@ -3,7 +3,7 @@
 Backends, one file each, implementing :class:`kgcore.index.qa.base.QAGenerator`: ``frames`` (offline, wh-
 questions from the stored SRL frames, :mod:`kgcore.index.qa.frames`; always on) and ``llm`` (an
 OpenAI-compatible endpoint per chunk, :mod:`kgcore.index.qa.llm`; added when ``KGCORE_QA_LLM=1`` and an
-endpoint is configured).  :mod:`kgcore.index.qa.files` stores the pairs and their vectors in the document's
+endpoint is configured).  :mod:`kgcore.index.store.qa_table` stores the pairs and their vectors in the document's
 shard.
 """
 

@@ -27,9 +27,9 @@ import numpy as np
 
 from kgcore.core.embed import Embedder
 from kgcore.core.types import Sentence
-from kgcore.index.loaded import CacheKey, Index
 from kgcore.index.qa import FrameQAGenerator
 from kgcore.index.qa.frames import frame_analyses
+from kgcore.index.store.in_memory import CacheKey, Index
 from kgcore.query.answer.select import W_OVERLAP
 from kgcore.query.answer.support import Calibration, calibrate
 

@@ -31,8 +31,8 @@ from kgcore.core.embed import Embedder
 from kgcore.core.types import Answer, Citation, SelectedSentence, Sentence
 from kgcore.index.qa import FrameQAGenerator
 from kgcore.index.qa.base import normalized
-from kgcore.index.qa.files import QATable, embed_pairs
 from kgcore.index.qa.frames import frame_analyses
+from kgcore.index.store.qa_table import QATable, embed_pairs
 from kgcore.query.answer.base import LazyModels, ParseMemo
 from kgcore.query.answer.clauses import best_clause
 from kgcore.query.answer.select import Question, ScoredSentence, score_sentences

@@ -22,10 +22,10 @@ import numpy as np
 
 from kgcore.core.embed import Embedder
 from kgcore.core.qa_pair import QAPair
-from kgcore.index.loaded import CacheKey, Index
 from kgcore.index.qa import FrameQAGenerator
-from kgcore.index.qa.files import QATable, embed_pairs, read_qa
-from kgcore.index.shard import read_analyses
+from kgcore.index.store.in_memory import CacheKey, Index
+from kgcore.index.store.qa_table import QATable, embed_pairs, read_qa
+from kgcore.index.store.shard import read_analyses
 
 GENERIC_TYPES = frozenset("thing one way time part side place kind sort lot".split())
 

@@ -18,7 +18,7 @@ import numpy as np
 from kgcore.core.embed import Embedder
 from kgcore.core.settings import RetrievalOptions
 from kgcore.core.types import QueryResult, SelectedSentence
-from kgcore.index.loaded import Index
+from kgcore.index.store.in_memory import Index
 from kgcore.query.context import apply_budget, elapsed_ms, number_ranks, selected_sentence
 from kgcore.query.qakg.graph import QAGraph, qa_graph
 from kgcore.query.qakg.question import analyse, graph_names, plain
