@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from chromakit import start_chroma  # noqa: E402 - the tests' helper: chroma run on a free loopback port
 from query_bench import EXTRA_QUESTIONS, percentile  # noqa: E402
 
-from kgcore.core.settings import RetrievalOptions  # noqa: E402
+from kgcore.core.settings import RetrievalOptions
 from kgcore.index.pipeline import index_file  # noqa: E402
 from kgcore.index.store.chroma import ChromaServer  # noqa: E402
 from kgcore.index.store.disk import Store  # noqa: E402

@@ -157,7 +157,7 @@ VARIANTS = [("entity pool, raw term", 0, False), ("entity pool, squashed term", 
 def variants_part(sample: int) -> dict:
     """The ``entities`` variants on :func:`tuning_questions` (never on the fixed sample); the best by mean recall
     over the budgets is the one to make the default, then reported on the fixed sample by ``obliqa``."""
-    from kgcore.query import entities
+    from kgcore.query.methods import entities
 
     engine = QueryEngine(Store(STORE))
     questions = tuning_questions(sample)
@@ -182,7 +182,7 @@ def variants_part(sample: int) -> dict:
 def pool_only_part(sample: int) -> dict:
     """Diagnostic, not tuning: ``entities`` on the ObliQA sample with the entity weight off (sentences ranked by
     question cosine alone inside the entity-selected pool): does the pool or the ranking lose against dense?"""
-    from kgcore.query import entities
+    from kgcore.query.methods import entities
 
     engine = QueryEngine(Store(STORE))
     questions = obliqa_questions(sample)

@@ -62,7 +62,7 @@ from kgcore.index.load import doc_id_for
 from kgcore.index.pipeline import Job, index_file, index_files
 from kgcore.index.store.disk import Store
 from kgcore.index.views import contextual
-from kgcore.query import fused, lesegr
+from kgcore.query import fused, propagation
 from kgcore.query.engine import QueryEngine
 
 BUDGETS = (200, 500, 1000, 2000)
@@ -299,7 +299,7 @@ def without_kind(kind: str) -> Callable[[], Any]:
     """Drop one edge kind from every loaded index's gated edges (pairs linked only by it lose their edge)."""
     @contextmanager
     def drop() -> Iterator[None]:
-        original = lesegr.gated
+        original = propagation.gated
 
         def gated(cg):
             w, bits = cg.weights.tocoo(), cg.kinds.tocoo()  # same structure: both built by contextual._merge
@@ -307,29 +307,29 @@ def without_kind(kind: str) -> Callable[[], Any]:
             masked = sparse.csr_matrix((w.data[keep], (w.row[keep], w.col[keep])), shape=w.shape)
             return masked.multiply(cg.affinity).tocsr()
 
-        lesegr.gated = gated
+        propagation.gated = gated
         try:
             yield
         finally:
-            lesegr.gated = original
+            propagation.gated = original
     return drop
 
 
 SWEEP = {
-    "default": lambda: setting(lesegr, "LAYERS", lesegr.LAYERS),
-    "layers=0 (fusion)": lambda: setting(lesegr, "LAYERS", 0),
-    "layers=1": lambda: setting(lesegr, "LAYERS", 1),
-    "layers=3": lambda: setting(lesegr, "LAYERS", 3),
-    "aggregation=mean": lambda: setting(lesegr, "AGGREGATION", "mean"),
-    "aggregation=add": lambda: setting(lesegr, "AGGREGATION", "add"),
+    "default": lambda: setting(propagation, "LAYERS", propagation.LAYERS),
+    "layers=0 (fusion)": lambda: setting(propagation, "LAYERS", 0),
+    "layers=1": lambda: setting(propagation, "LAYERS", 1),
+    "layers=3": lambda: setting(propagation, "LAYERS", 3),
+    "aggregation=mean": lambda: setting(propagation, "AGGREGATION", "mean"),
+    "aggregation=add": lambda: setting(propagation, "AGGREGATION", "add"),
     "length_exponent=0.5": lambda: setting(fused, "LENGTH_EXPONENT", 0.5),
-    "graph after propagation": lambda: setting(lesegr, "GRAPH_PROPAGATES", False),
-    "graph propagates": lambda: setting(lesegr, "GRAPH_PROPAGATES", True),
-    "w_graph=0.5": lambda: setting(lesegr, "W_GRAPH", 0.5),
-    "w_graph=2": lambda: setting(lesegr, "W_GRAPH", 2.0),
-    "graph_floor=0.4": lambda: setting(lesegr, "GRAPH_FLOOR", 0.4),
-    "graph_floor=0.6": lambda: setting(lesegr, "GRAPH_FLOOR", 0.6),
-    "graph_floor=0.8": lambda: setting(lesegr, "GRAPH_FLOOR", 0.8),
+    "graph after propagation": lambda: setting(propagation, "GRAPH_PROPAGATES", False),
+    "graph propagates": lambda: setting(propagation, "GRAPH_PROPAGATES", True),
+    "w_graph=0.5": lambda: setting(propagation, "W_GRAPH", 0.5),
+    "w_graph=2": lambda: setting(propagation, "W_GRAPH", 2.0),
+    "graph_floor=0.4": lambda: setting(propagation, "GRAPH_FLOOR", 0.4),
+    "graph_floor=0.6": lambda: setting(propagation, "GRAPH_FLOOR", 0.6),
+    "graph_floor=0.8": lambda: setting(propagation, "GRAPH_FLOOR", 0.8),
     "query_text_words=0 (labels only)": lambda: setting(nodes, "QUERY_TEXT_WORDS", 0),
     "query_text_words=inf (every text)": lambda: setting(nodes, "QUERY_TEXT_WORDS", math.inf),
     "query_text_words=3": lambda: setting(nodes, "QUERY_TEXT_WORDS", 3),
@@ -340,18 +340,18 @@ SWEEP = {
     "query_text_words=2": lambda: setting(nodes, "QUERY_TEXT_WORDS", 2),
     "graph_head_words=500": lambda: setting(fused, "GRAPH_HEAD_WORDS", 500),
     "graph_head_words=750": lambda: setting(fused, "GRAPH_HEAD_WORDS", 750),
-    "w_sparse=0.7": lambda: setting(lesegr, "W_SPARSE", 0.7),
-    "w_sparse=1.4": lambda: setting(lesegr, "W_SPARSE", 1.4),
+    "w_sparse=0.7": lambda: setting(propagation, "W_SPARSE", 0.7),
+    "w_sparse=1.4": lambda: setting(propagation, "W_SPARSE", 1.4),
     "dedupe texts": lambda: setting(fused, "DEDUPE_TEXTS", True),
-    "sparse reads written words only": lambda: setting(lesegr, "EXPANDED", False),
-    "scale=max": lambda: setting(lesegr, "SCALE", "max"),
-    "rank_k=3": lambda: setting(lesegr, "RANK_K", 3),
-    "rank_k=5": lambda: setting(lesegr, "RANK_K", 5),
-    "rank_k=10": lambda: setting(lesegr, "RANK_K", 10),
-    "rank_k=15": lambda: setting(lesegr, "RANK_K", 15),
-    "rank_k=20": lambda: setting(lesegr, "RANK_K", 20),
-    "rank_k=30": lambda: setting(lesegr, "RANK_K", 30),
-    "rank_k=60": lambda: setting(lesegr, "RANK_K", 60),
+    "sparse reads written words only": lambda: setting(propagation, "EXPANDED", False),
+    "scale=max": lambda: setting(propagation, "SCALE", "max"),
+    "rank_k=3": lambda: setting(propagation, "RANK_K", 3),
+    "rank_k=5": lambda: setting(propagation, "RANK_K", 5),
+    "rank_k=10": lambda: setting(propagation, "RANK_K", 10),
+    "rank_k=15": lambda: setting(propagation, "RANK_K", 15),
+    "rank_k=20": lambda: setting(propagation, "RANK_K", 20),
+    "rank_k=30": lambda: setting(propagation, "RANK_K", 30),
+    "rank_k=60": lambda: setting(propagation, "RANK_K", 60),
     **{f"without {k}": without_kind(k) for k in contextual.KINDS},
 }
 

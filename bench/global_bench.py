@@ -45,10 +45,11 @@ import numpy as np
 from common import ROOT, machine, write_json
 
 from kgcore.core.embed import get_embedder
-from kgcore.core.settings import METHODS, RetrievalOptions, Settings
+from kgcore.core.settings import RetrievalOptions, Settings
 from kgcore.core.types import QueryResult
 from kgcore.index.store.disk import Store
 from kgcore.query.engine import QueryEngine
+from kgcore.query.methods import METHODS
 
 QUESTIONS = ROOT / "bench" / "global_questions.jsonl"
 #: Collection name -> store root.

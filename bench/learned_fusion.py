@@ -24,7 +24,7 @@ from common import machine, write_json
 from fused_quality import BUDGETS, load, measure, primary, setting
 
 from kgcore.core.settings import RetrievalOptions
-from kgcore.query import fused, lesegr
+from kgcore.query import fused, propagation
 from kgcore.query.engine import QueryEngine
 from kgcore.query.qakg.graph import qa_pairs_graph
 
@@ -37,11 +37,11 @@ def capturing(store: dict):
     original = fused.rank
 
     def rank(index, cg, sig, options, gm=None):
-        edges = index.cache.get(fused.GATED, lambda: lesegr.gated(cg))
+        edges = index.cache.get(fused.GATED, lambda: propagation.gated(cg))
 
         def final(w_sparse: float, w_graph: float) -> np.ndarray:
-            with setting(lesegr, "W_SPARSE", w_sparse), setting(lesegr, "W_GRAPH", w_graph):
-                return lesegr.propagate(edges, sig)[-1][: cg.n_sentences]
+            with setting(propagation, "W_SPARSE", w_sparse), setting(propagation, "W_GRAPH", w_graph):
+                return propagation.propagate(edges, sig)[-1][: cg.n_sentences]
 
         # propagation is linear in the starting score (the graph evidence propagates, as by default), so each
         # signal's part is a difference of two propagations
@@ -99,8 +99,8 @@ def run(set_name: str, count: int) -> dict:
            "generated_mrr": {"default": round(grid[(1.0, 1.0)], 4), "fitted": round(grid[best], 4)}, "dev": []}
     for label, (w_sparse, w_graph) in (("default", (1.0, 1.0)), ("fitted", best)):
         with ExitStack() as stack:
-            stack.enter_context(setting(lesegr, "W_SPARSE", w_sparse))
-            stack.enter_context(setting(lesegr, "W_GRAPH", w_graph))
+            stack.enter_context(setting(propagation, "W_SPARSE", w_sparse))
+            stack.enter_context(setting(propagation, "W_GRAPH", w_graph))
             for budget in BUDGETS:
                 row = measure(engine, name, questions, "groundedkg", budget)
                 out["dev"].append({"weights": label, "budget_words": budget, "primary": primary(row)})

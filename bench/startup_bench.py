@@ -59,7 +59,7 @@ from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import RetrievalOptions, Settings
 from kgcore.core.embed import embedder_for
 from kgcore.index.store.disk import Store
-from kgcore.query.baselines import bm25_tokens
+from kgcore.query.sentence_ranking import bm25_tokens
 from kgcore.query.engine import QueryEngine
 settings = Settings.from_env()
 step("spacy_import_and_load", lambda: load_spacy(settings.spacy_model))  # torch kept out of thinc's import

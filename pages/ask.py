@@ -6,11 +6,12 @@ from dataclasses import replace
 
 import streamlit as st
 
-from kgcore.core.settings import ANSWERERS, METHODS, RANKINGS, RetrievalOptions, Settings
+from kgcore.core.settings import RANKINGS, RetrievalOptions, Settings
 from kgcore.index.store.collection import CollectionManifest
 from kgcore.index.store.disk import Index
-from kgcore.query.answer import default_answerer
+from kgcore.query.answer import ANSWERERS, default_answerer
 from kgcore.query.engine import result_to_json
+from kgcore.query.methods import METHODS
 from ui import ask_panels as panels
 from ui import communities_view, labelling, resources
 from ui.ask_script import ask_script_html
@@ -53,14 +54,15 @@ def controls(manifest: CollectionManifest, settings: Settings) -> tuple[Retrieva
     c_front, c_compare, c_other = st.columns([1, 1, 2], vertical_alignment="center")  # full labels, not "Inclu…"
     front_matter = c_front.toggle("Include front matter", key="ask.front_matter",
                                   help="Title pages, contents and headings are kept out of retrieval unless this is on")
-    method = c_method.selectbox("Method", METHODS, format_func=METHOD_LABELS.get, key="ask.method")
+    method = c_method.selectbox("Method", list(METHODS), format_func=METHOD_LABELS.get, key="ask.method")
     ranking = c_ranking.selectbox("GroundedKG ranking", RANKINGS, format_func=RANKING_LABELS.get, key="ask.ranking",
                                   disabled=method != "groundedkg",
                                   help="How GroundedKG ranks its sentences under a budget: fused (alignment, BM25 "
                                        "and dense relevance propagated over the contextual graph) or the earlier "
                                        "hand-weighted graph score. Without a budget it returns the plain union.")
     default = default_answerer(settings)
-    answerer = c_answerer.selectbox("Answerer", ANSWERERS, index=ANSWERERS.index(default), key="ask.answerer")
+    answerers = list(ANSWERERS)
+    answerer = c_answerer.selectbox("Answerer", answerers, index=answerers.index(default), key="ask.answerer")
     compare = c_compare.toggle("Compare methods", key="ask.compare")
     other = None
     if compare:

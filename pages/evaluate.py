@@ -8,10 +8,10 @@ import pandas as pd
 import streamlit as st
 
 from kgcore.audit import send_failures_to_audit
-from kgcore.core.settings import ANSWERERS, METHODS
 from kgcore.evaluate import EvalRun, evaluate, is_failure, load_qa, parse_values, settings_grid
 from kgcore.evaluate.judge import Judge, JudgeCache, judge_settings, judge_unavailable
-from kgcore.query.answer import default_answerer
+from kgcore.query.answer import ANSWERERS, default_answerer
+from kgcore.query.methods import METHODS
 from ui import evaluate_view as view
 from ui import resources
 from ui.boot import ensure_app_navigation
@@ -57,10 +57,11 @@ def qa_items():
 def grid_controls(settings):
     """Methods and retrieval settings; returns (grid, answerer) or None when a value is invalid."""
     c1, c2 = st.columns([3, 2])
-    methods = c1.multiselect("Methods", METHODS, default=list(METHODS), format_func=lambda m: label(METHOD_LABELS, m),
-                             key="eval.methods")
+    methods = c1.multiselect("Methods", list(METHODS), default=list(METHODS),
+                             format_func=lambda m: label(METHOD_LABELS, m), key="eval.methods")
     default = default_answerer(settings)
-    answerer = c2.selectbox("Answerer", ANSWERERS, index=ANSWERERS.index(default), key="eval.answerer")
+    answerers = list(ANSWERERS)
+    answerer = c2.selectbox("Answerer", answerers, index=answerers.index(default), key="eval.answerer")
     with st.expander("Ablation grid (paper Table 2)", icon=":material/tune:"):
         c1, c2, c3, c4 = st.columns(4)
         ks = c1.multiselect("K", [1, 3, 5, 10, 20], default=[10], key="eval.k")

@@ -14,24 +14,29 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-METHOD_LABELS = {
-    "groundedkg": "GroundedKG (graph nodes)",
-    "lesegr": "LeSeGR (BM25 + dense over the contextual graph)",
-    "dense": "Dense (sentence vectors)",
-    "bm25": "BM25 (keywords)",
-    "hybrid": "Hybrid (dense + BM25)",
-    "qa-kg": "QA pairs (generated questions)",
-    "entities": "Entities (resolved entities and their neighbourhoods)",
-    "community": "Community summaries (GraphRAG-global-like)",
-    "hybrid-summaries": "Hybrid + community summaries (seed 002)",
-    "full": "Full document",
-    "none": "No context",
-}
+from kgcore.query.methods import METHODS
+from kgcore.query.methods import RANKING_LABELS as groundedkg_rankings
+
+
+class _MethodLabels(Mapping[str, str]):
+    """Every registered retrieval method's label (:mod:`kgcore.query.methods`), read from the registry each time, so
+    a method registered later has its label too."""
+
+    def __getitem__(self, name: str) -> str:
+        if name not in METHODS:
+            raise KeyError(name)
+        return METHODS.get(name).label
+
+    def __iter__(self):
+        return iter(METHODS)
+
+    def __len__(self) -> int:
+        return len(METHODS)
+
+
+METHOD_LABELS: Mapping[str, str] = _MethodLabels()
 #: GroundedKG's ranking of its sentences under a budget (kgcore.core.settings.RANKINGS).
-RANKING_LABELS = {
-    "fused": "Fused (alignment + BM25 + dense, propagated)",
-    "graph-score": "Graph score (hand-weighted)",
-}
+RANKING_LABELS = groundedkg_rankings
 PARSER_LABELS = {"srl": "SRL (spaCy frames)", "amr": "AMR (amrlib)"}
 COREF_LABELS = {
     "heuristic": "Heuristic (spaCy rules, fast)",

@@ -37,8 +37,8 @@ from kgcore.core.settings import RetrievalOptions, Settings
 from kgcore.index.parse.amr import AmrParser
 from kgcore.index.store.collection import CollectionManifest
 from kgcore.index.store.disk import Store
-from kgcore.query.baselines import bm25_tokens
 from kgcore.query.engine import QueryEngine
+from kgcore.query.sentence_ranking import bm25_tokens
 from ui.errors import log, short_reason
 
 ROOT = Path(__file__).resolve().parent.parent

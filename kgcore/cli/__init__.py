@@ -32,7 +32,9 @@ from kgcore.core.errors import (
     ModelUnavailableError,
     ServiceUnavailableError,
 )
-from kgcore.core.settings import ANSWERERS, COREF_BACKENDS, EMBEDDING_VARIANTS, METHODS, PARSERS, RANKINGS
+from kgcore.core.settings import COREF_BACKENDS, EMBEDDING_VARIANTS, PARSERS, RANKINGS
+from kgcore.query.answer import ANSWERERS
+from kgcore.query.methods import METHODS
 
 __all__ = ["build_parser", "main"]
 

@@ -10,11 +10,12 @@ from kgcore.cli.commands import _collection, _store
 from kgcore.cli.progress import StderrProgress
 from kgcore.core.embed import get_embedder
 from kgcore.core.errors import InputError
-from kgcore.core.settings import ANSWERERS, METHODS
 from kgcore.evaluate import BertScorer, EvalRun, evaluate, format_table, load_qa, settings_grid, write_outputs
 from kgcore.evaluate.grid import parse_method, parse_tau, parse_values
 from kgcore.evaluate.judge import PROMPT_VERSION, Judge, JudgeCache, judge_unavailable
+from kgcore.query.answer import ANSWERERS
 from kgcore.query.engine import QueryEngine
+from kgcore.query.methods import METHODS
 
 
 def cmd_eval(args: argparse.Namespace) -> int:

@@ -10,7 +10,7 @@ import time
 from dataclasses import asdict
 
 from kgcore.core.embed import Embedder, query_embedder
-from kgcore.core.errors import IndexMismatchError, InputError, clean_field
+from kgcore.core.errors import IndexMismatchError, clean_field
 from kgcore.core.nlp import load_spacy
 from kgcore.core.once import KeyedLocks
 from kgcore.core.settings import RetrievalOptions, Settings
@@ -18,16 +18,13 @@ from kgcore.core.types import RETRIEVABLE, Answer, QueryResult, Sentence
 from kgcore.index.parse import Parser, get_parser
 from kgcore.index.store.disk import Index, Store
 from kgcore.index.store.writer import ensure_chroma
-from kgcore.query.answer import AnswerGenerator, ExtractiveGenerator, QAKGGenerator, default_answerer, get_generator
+from kgcore.query import methods
+from kgcore.query.answer import AnswerGenerator, AnswerSource, default_answerer, get_generator
 from kgcore.query.answer.calibration import collection_calibration
 from kgcore.query.answer.support import Calibration
-from kgcore.query.baselines import retrieve_baseline
-from kgcore.query.community import retrieve_community
-from kgcore.query.entities import retrieve_entities
-from kgcore.query.fused import retrieve_lesegr
-from kgcore.query.qakg import qa_answer_graph, retrieve_qakg
+from kgcore.query.methods import Models
+from kgcore.query.qakg import qa_answer_graph
 from kgcore.query.rerank import Reranker, get_reranker
-from kgcore.query.retrieve import retrieve_groundedkg
 
 #: The default limit on a question's length (``KGCORE_MAX_QUESTION_CHARS`` sets the engine's).
 MAX_QUESTION_CHARS = Settings.max_question_chars
@@ -96,39 +93,19 @@ class QueryEngine:
             )
 
     # -- operations ------------------------------------------------------------
+    def models(self, use_chroma: bool = False) -> Models:
+        """What the retrieval methods may use: this engine's embedder, parsers, spaCy and reranker."""
+        return Models(self.settings, self.embedder, self.parser, lambda: load_spacy(self.settings.spacy_model),
+                      lambda: self.reranker, use_chroma)
+
     def retrieve(self, doc_id: str, question: str, options: RetrievalOptions = RetrievalOptions(),
                  use_chroma: bool = False) -> QueryResult:
+        """Run ``options.method`` (any method of :mod:`kgcore.query.methods`) on collection ``doc_id``."""
+        method = methods.get(options.method)
         question = validate_question(question, self.settings.max_question_chars)
         if use_chroma:
             ensure_chroma(self.store, doc_id, self.embedder)
-        index = self.index(doc_id)
-        if options.method == "full":
-            self._check_full_size(index, options)
-        if options.method == "qa-kg":
-            return retrieve_qakg(index, question, options, self.embedder, load_spacy(self.settings.spacy_model),
-                                 self.reranker)
-        if options.method == "lesegr":
-            return retrieve_lesegr(index, question, options, self.embedder)
-        if options.method in ("community", "hybrid-summaries"):
-            return retrieve_community(index, question, options, self.embedder, self.settings, use_chroma)
-        if options.method == "entities":
-            return retrieve_entities(index, question, options, self.embedder, load_spacy(self.settings.spacy_model),
-                                     self.settings)
-        if options.method == "groundedkg":
-            parser = self.parser(index.manifest.options.parser)
-            return retrieve_groundedkg(index, question, options, parser, self.embedder, use_chroma)
-        return retrieve_baseline(index, question, options, self.embedder)
-
-    def _check_full_size(self, index: Index, options: RetrievalOptions) -> None:
-        """``full`` sends every word to the answerer: refuse collections over ``settings.max_full_words``."""
-        scope = index.sentence_scope(options.documents, options.front_matter)
-        words = sum(len(s.original.split()) for i, s in enumerate(index.sentences) if scope is None or scope[i])
-        sent = min(words, options.budget_words) if options.budget_words else words
-        limit = self.settings.max_full_words
-        if sent > limit:
-            raise InputError("method", f"full would send {sent:,} words of {index.doc_id!r} to the answerer; the "
-                                       f"limit is {limit:,} (KGCORE_MAX_FULL_WORDS): give a word budget, choose "
-                                       "documents, or use another method")
+        return method.retrieve(self.index(doc_id), question, options, self.models(use_chroma))
 
     def support_calibration(self, doc_id: str) -> Calibration:
         """The support check's threshold for collection ``doc_id`` (measured once per loaded index)."""
@@ -141,15 +118,9 @@ class QueryEngine:
         start = time.perf_counter()
         index = self.index(result.doc_id)
         book = index.manifest.source_file or result.doc_id
-        generator = self.generator(answerer)
-        if isinstance(generator, QAKGGenerator):  # short answers read the collection's QA pairs
-            answer = generator.generate(result.question, result.sentences, book_name=book,
-                                        qa=qa_answer_graph(index, self.embedder), calibration=self._calibration(index))
-        elif isinstance(generator, ExtractiveGenerator):
-            answer = generator.generate(result.question, result.sentences, book_name=book,
-                                        calibration=self._calibration(index))
-        else:
-            answer = generator.generate(result.question, result.sentences, book_name=book)
+        source = AnswerSource(book, calibration=lambda: self._calibration(index),
+                              qa=lambda: qa_answer_graph(index, self.embedder))  # each built when an answerer reads it
+        answer = self.generator(answerer).generate(result.question, result.sentences, source)
         result.timings_ms["answer"] = round((time.perf_counter() - start) * 1000, 3)
         return answer
 

@@ -1,4 +1,4 @@
-"""The collection's entities as the matrices the ``entities`` method reads (:mod:`kgcore.query.entities`).
+"""The collection's entities as the matrices the ``entities`` method reads (:mod:`kgcore.query.methods.entities`).
 
 Per entity (rows in :func:`kgcore.index.views.entities.entity_groups` order): its grounding (entities x sentence rows),
 its vector (the description's, :mod:`kgcore.index.views.entities.describe`, else the normalised mean of its nodes'

@@ -16,7 +16,7 @@ from chatkit import ChatServer, completion
 
 from kgcore.core.embed import get_embedder
 from kgcore.core.errors import ModelUnavailableError
-from kgcore.core.settings import METHODS, RetrievalOptions, Settings
+from kgcore.core.settings import RetrievalOptions, Settings
 from kgcore.core.types import SelectedSentence
 from kgcore.index.pipeline import Job, index_files
 from kgcore.index.store.disk import Store
@@ -24,6 +24,7 @@ from kgcore.index.views.communities import detect, stored
 from kgcore.index.views.communities import summaries as sm
 from kgcore.index.views.communities.graph import EntityGraph, entity_graph
 from kgcore.query.engine import QueryEngine, result_to_json
+from kgcore.query.methods import METHODS
 
 HARBOUR = ("Marta Vell kept the lighthouse on Gull Rock for thirty years. Every night Marta Vell climbed the tower "
            "and lit the great lamp. The lamp guided the trawlers of Port Ness through the fog. During the winter "

@@ -208,7 +208,7 @@ def test_the_views_pairs_equal_the_qa_graphs_and_need_no_embedding(garden, tmp_p
 def test_the_answerers_graph_embeds_only_the_pairs_it_reads_and_answers_as_the_full_graph(garden):
     """The ``qa-kg`` answerer reads :func:`qa_answer_graph`: the types' vectors, no pair vectors; the pairs of the
     chosen sentences are embedded per question, and the answers equal those read from the full QA graph."""
-    from kgcore.query.answer import QAKGGenerator
+    from kgcore.query.answer import AnswerSource, QAKGGenerator
     from kgcore.query.qakg import qa_answer_graph, qa_graph
     from kgcore.query.qakg.graph import table_for_sentences
 
@@ -225,7 +225,7 @@ def test_the_answerers_graph_embeds_only_the_pairs_it_reads_and_answers_as_the_f
     generator = QAKGGenerator(embedder=garden.embedder)
     for question in ("Who ran after Peter?", "Where did Peter lose his shoes?", "What did Mc Greggor grow?"):
         result = garden.retrieve("garden", question, RetrievalOptions(method="groundedkg", budget_words=60))
-        a, b = (generator.generate(question, result.sentences, qa=g) for g in (light, full))
+        a, b = (generator.generate(question, result.sentences, AnswerSource(qa=g)) for g in (light, full))
         assert (a.text, [s["answer"] for s in a.short_answers]) == (b.text, [s["answer"] for s in b.short_answers])
     assert garden.answer(result, "qa-kg").text == a.text  # the engine reads the answerer's graph
 

@@ -6,8 +6,9 @@ import pytest
 
 from kgcore.cli import main
 from kgcore.core.errors import IndexMismatchError, IndexNotFoundError, InputError
-from kgcore.core.settings import METHODS, RetrievalOptions
+from kgcore.core.settings import RetrievalOptions
 from kgcore.query.engine import QueryEngine, result_to_json
+from kgcore.query.methods import METHODS
 from paths import PETER_ID
 
 FATHER_Q = "What happened to the young rabbits' father?"

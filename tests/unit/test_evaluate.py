@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from kgcore.core.errors import InputError
-from kgcore.core.settings import METHODS
 from kgcore.evaluate import (
     EvalRecord,
     format_table,
@@ -27,6 +26,7 @@ from kgcore.evaluate.metrics import (
     sequence_match,
 )
 from kgcore.evaluate.qaset import load_qa, parse_qa
+from kgcore.query.methods import METHODS
 from paths import DEV_QA, PETER_ID, ROOT
 
 

@@ -11,11 +11,13 @@ from test_answer import Endpoint, completion, settings_for
 
 from kgcore.core.errors import GenerationError, ModelUnavailableError
 from kgcore.core.qa_pair import QAPair
-from kgcore.core.settings import ANSWERERS, METHODS, Settings
+from kgcore.core.settings import Settings
 from kgcore.core.types import Argument, Frame, Sentence
 from kgcore.index.qa import FrameQAGenerator, LLMQAGenerator, generate_pairs
 from kgcore.index.qa.base import pair_problem
+from kgcore.query.answer import ANSWERERS
 from kgcore.query.answer.short import group_answers
+from kgcore.query.methods import METHODS
 from kgcore.query.qakg.question import expected_type, fuzzy_entities, names_of
 from kgcore.query.rerank import Candidate, CrossEncoderReranker, OfflineReranker, get_reranker, type_agreement
 

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kgcore.core.embed import Embedder
+from kgcore.core.embed import Embedder, query_embedder
+from kgcore.core.nlp import load_spacy
 from kgcore.core.types import Answer, Citation, SelectedSentence
-from kgcore.query.answer.base import LazyModels, ParseMemo
+from kgcore.query.answer.base import Answerer, AnswerSource, LazyModels, ParseMemo
 from kgcore.query.answer.clauses import best_clause
 from kgcore.query.answer.select import Question, ScoredSentence, score_sentences
 from kgcore.query.answer.short import MIN_CONFIDENCE, QAKGGenerator, clause_instead, confidence
-from kgcore.query.answer.support import UNCALIBRATED, Calibration, check_support, unsupported, with_support
+from kgcore.query.answer.support import check_support, unsupported, with_support
 
 EMPTY_CONTEXT_TEXT = "No context was retrieved, so the extractive answerer cannot answer."
 #: Whether the question-answer pairs choose the quoted sentence.  They won on the three dev books (groundedkg, 1,000
@@ -49,17 +50,18 @@ class ExtractiveGenerator(LazyModels):
     def model(self) -> str:
         return self.embedder.name
 
-    def generate(self, question: str, context: Sequence[SelectedSentence], book_name: str = "",
-                 calibration: Calibration = UNCALIBRATED) -> Answer:
+    def generate(self, question: str, context: Sequence[SelectedSentence],
+                 source: AnswerSource | None = None) -> Answer:
         """The best clause of ``context``, with the support check's verdict (:mod:`~kgcore.query.answer.support`)
-        under ``calibration`` (the collection's, :mod:`~kgcore.query.answer.calibration`)."""
+        under ``source.calibration`` (the collection's, :mod:`~kgcore.query.answer.calibration`)."""
         if not context:
             return unsupported(Answer(EMPTY_CONTEXT_TEXT, self.name, self.model, notes=[
                 "Extractive answer (no LLM used): it can only quote retrieved context, and none was retrieved."]),
                 "no context was retrieved")
         nlp = ParseMemo(self.nlp)  # the scorer, the pairs, the clause and the support check parse the same sentences
         answer = self._extract(question, context, nlp)
-        return with_support(answer, check_support(question, answer, context, nlp, self.embedder, calibration))
+        return with_support(answer, check_support(question, answer, context, nlp, self.embedder,
+                                                          (source or AnswerSource()).calibration))
 
     def _extract(self, question: str, context: Sequence[SelectedSentence], nlp: ParseMemo) -> Answer:
         parsed = Question.parse(question, nlp)
@@ -113,3 +115,11 @@ def introduced(sentence: SelectedSentence, context: Sequence[SelectedSentence]) 
         return None
     return next((s for s in context if s.document == sentence.document and s.position == sentence.position + 1),
                 None)
+
+
+def _make(settings) -> ExtractiveGenerator:
+    return ExtractiveGenerator(embedder=query_embedder(settings), nlp=load_spacy(settings.spacy_model))
+
+
+ANSWERER = Answerer("extractive", "Extractive (offline)",
+                    "quotes the clause of the context that best answers the question; no LLM", _make)

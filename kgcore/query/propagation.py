@@ -46,8 +46,8 @@ from scipy import sparse
 
 from kgcore.index.store.disk import CacheKey, Index
 from kgcore.index.views.contextual import ContextGraph
-from kgcore.query.baselines import bm25_tokens, sentence_bm25, sentence_tokens
-from kgcore.query.bm25 import SparseBM25
+from kgcore.query.sentence_ranking import bm25_tokens, sentence_bm25, sentence_tokens
+from kgcore.query.sparse_bm25 import SparseBM25
 
 #: Message-passing layers.  Chosen on dev sets (Crusoe dev, mean over 500 and 1,000 words, answer-token recall):
 #: with ``mean`` the fused ranking scores 0.794 / 0.791 / 0.796 at 1 / 2 / 3 layers and ``lesegr`` 0.759 /

@@ -33,6 +33,7 @@ from kgcore.query.match import (
     query_masks,
     query_node_vectors,
 )
+from kgcore.query.methods.base import EVERYTHING, Method, Models
 
 #: Encodes a question while it is parsed: spaCy's parse holds the interpreter, the encoder's run releases it
 #: (ObliQA, 150 questions each run both ways in one process: 9 ms less a question at the median, paired).
@@ -216,3 +217,21 @@ def _rank_union(index, union, alignment: Alignment, sims, options, query_keys, q
     for s in kept:
         s.aligned = aligned_nodes(index, alignment, index.sentence_row(s.id), query_keys, query_edges)
     return sorted(kept, key=lambda s: s.position)
+
+
+#: GroundedKG's rankings of its sentences under a budget (``RetrievalOptions.ranking``; without a budget it returns
+#: the paper's plain union): name -> the app's label.
+RANKING_LABELS = {
+    "fused": "Fused (alignment + BM25 + dense, propagated)",
+    "graph-score": "Graph score (hand-weighted)",
+}
+
+
+def retrieve(index: Index, question: str, options: RetrievalOptions, models: Models) -> QueryResult:
+    parser = models.parser(index.manifest.options.parser)
+    return retrieve_groundedkg(index, question, options, parser, models.embedder, models.use_chroma)
+
+
+METHOD = Method("groundedkg", "GroundedKG (graph nodes)",
+                "the question's graph matched against the collection's grounded graph; the matched nodes' sentences",
+                retrieve, reads=EVERYTHING)

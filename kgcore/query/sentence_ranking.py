@@ -1,11 +1,10 @@
-"""Baseline retrieval methods with the same result type as GroundedKG.
+"""Methods that rank the collection's sentences themselves (``dense``, ``bm25``, ``hybrid``, ``full``, ``none``):
+the steps they share, and the BM25 tokens every lexical signal reads.
 
-``dense`` (cosine over the sentence vectors), ``bm25`` (Okapi BM25 over
-stemmed sentence tokens, :mod:`kgcore.query.bm25`), ``hybrid`` (reciprocal-rank fusion of both),
-``full`` (the whole document) and ``none`` (no context).  Every method is
-capped by the same budget rule (:func:`~kgcore.query.context.budget_positions`), so
-comparisons at equal budgets are fair.  Without a budget, ranked baselines
-return their top ``k`` sentences.
+Each such method (one module in :mod:`kgcore.query.methods`) gives a :data:`Ranking` (rows of the index, best
+first, with their scores); :func:`retrieve_ranked` embeds the question, ranks, cuts to the budget
+(:func:`~kgcore.query.context.budget_positions`, so comparisons at equal budgets are fair) or, without one, to the
+top ``k``, and returns the :class:`~kgcore.core.types.QueryResult` every method returns.
 """
 
 from __future__ import annotations
@@ -13,6 +12,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,7 +22,6 @@ from kgcore.core.embed import Embedder
 from kgcore.core.settings import RetrievalOptions
 from kgcore.core.types import QueryResult, SelectedSentence
 from kgcore.index.store.disk import CacheKey, Index
-from kgcore.query.bm25 import SparseBM25
 from kgcore.query.context import (
     budget_positions,
     elapsed_ms,
@@ -31,9 +30,8 @@ from kgcore.query.context import (
     selected_sentence,
     sentence_words,
 )
+from kgcore.query.sparse_bm25 import SparseBM25
 
-#: Reciprocal-rank-fusion constant (Cormack et al. 2009).
-RRF_K = 60
 BM25: CacheKey[SparseBM25] = CacheKey("bm25")
 _TOKEN_RE = re.compile(r"[a-z0-9]+(?:'(?!s\b)[a-z]+)?")
 STOPWORDS = frozenset(
@@ -76,7 +74,7 @@ def _stemmer():
 class SentenceTokens:
     """Every sentence's :func:`bm25_tokens`: of its written (normalised) text, and, as a set, of its coref-resolved
     text (the same set object when coreference changed no token).  Tokenised once per index for every BM25 model
-    built from them (the baseline's, the expanded sentence and chunk models of :mod:`kgcore.query.lesegr`): on
+    built from them (the baseline's, the expanded sentence and chunk models of :mod:`kgcore.query.propagation`): on
     ObliQA's 29,889 sentences each tokenisation takes about a second."""
 
     written: list[list[str]]
@@ -102,13 +100,54 @@ def _bm25(index: Index) -> SparseBM25:
     return index.cache.get(BM25, lambda: SparseBM25([t or ["_"] for t in sentence_tokens(index).written]))
 
 
+#: A method's ranking: (rows, scores) of the index's sentences, best first, from the question, its cosine to every
+#: sentence and the scope (a boolean row mask, or None for every sentence); rows outside the scope are dropped after.
+Ranking = Callable[[Index, str, np.ndarray, "np.ndarray | None"], tuple[list[int], list[float]]]
+
+
+def retrieve_ranked(index: Index, question: str, options: RetrievalOptions, embedder: Embedder,
+                    ranking: Ranking | None, cut_at_k: bool = True, notes: Sequence[str] = ()) -> QueryResult:
+    """Run a ranked method on ``index`` (within the options' documents, front matter left out): ``ranking`` None
+    retrieves nothing (and embeds nothing); ``cut_at_k`` keeps the top ``options.k`` when no budget is given."""
+    start = time.perf_counter()
+    _, sims = question_vector(index, embedder, question) if ranking else (None, np.zeros(len(index.sentences)))
+    timings = {"embed": elapsed_ms(start)}
+    start = time.perf_counter()
+    scope = index.sentence_scope(options.documents, options.front_matter)
+    rows, scores = ranked_rows(index, ranking, question, sims, scope) if ranking else ([], [])
+    timings["match"] = elapsed_ms(start)
+    start = time.perf_counter()
+    ranked = _selected(index, rows, scores, sims, options, cut_at_k)
+    timings["select"] = elapsed_ms(start)
+    return _finish(index, question, options.method, options, ranked, timings, len(rows), notes)
+
+
+def ranked_rows(index: Index, ranking: Ranking, question: str, sims: np.ndarray,
+                scope: np.ndarray | None) -> tuple[list[int], list[float]]:
+    """(rows, scores) of ``ranking``, best first, inside ``scope``."""
+    rows, scores = ranking(index, question, sims, scope)
+    score_of = dict(zip(rows, scores))
+    kept = in_scope(rows, scope)
+    return kept, [score_of[r] for r in kept]
+
+
+def by_score(scores: np.ndarray) -> tuple[list[int], list[float]]:
+    """Every row, highest score first (ties in row order), with its score.
+
+    >>> by_score(np.array([0.1, 0.5, 0.1]))
+    ([1, 0, 2], [0.5, 0.1, 0.1])
+    """
+    order = np.argsort(-scores, kind="stable")
+    return order.tolist(), scores[order].tolist()
+
+
 def _selected(index: Index, rows: list[int], scores: list[float], sims: np.ndarray,
-              options: RetrievalOptions) -> list[SelectedSentence]:
+              options: RetrievalOptions, cut_at_k: bool) -> list[SelectedSentence]:
     """The ranked sentences the budget (or, without one, ``k``) keeps, ranked by their place in ``rows``.
 
     Only the kept ones are built: a collection of 30,000 sentences ranks them all.
     """
-    if not options.budget_sentences and not options.budget_words and options.method not in ("full", "none"):
+    if not options.budget_sentences and not options.budget_words and cut_at_k:
         rows = rows[: options.k]
     places = budget_positions(sentence_words(index)[rows], options.budget_sentences, options.budget_words)
     return [selected_sentence(index, rows[p], similarity=round(float(sims[rows[p]]), 4),
@@ -126,67 +165,6 @@ def _finish(index, question, method, options, ranked, timings, candidates, notes
                        candidates)
 
 
-def _dense_ranking(index: Index, sims: np.ndarray) -> tuple[list[int], list[float]]:
-    order = np.argsort(-sims, kind="stable")
-    return order.tolist(), sims[order].tolist()
-
-
 def sentence_bm25(index: Index, tokens: list[str]) -> np.ndarray:
     """BM25 of every sentence of ``index`` for the (already tokenised) query."""
     return _bm25(index).get_scores(tokens)
-
-
-def _bm25_ranking(index: Index, question: str) -> tuple[list[int], list[float]]:
-    scores = sentence_bm25(index, bm25_tokens(question))
-    order = np.argsort(-scores, kind="stable")
-    return order.tolist(), scores[order].tolist()
-
-
-def retrieve_baseline(index: Index, question: str, options: RetrievalOptions, embedder: Embedder) -> QueryResult:
-    """Run the baseline ``options.method`` on ``index`` (within the options' documents, front matter left out)."""
-    method = options.method
-    start = time.perf_counter()
-    _, sims = question_vector(index, embedder, question) if method != "none" else (None, np.zeros(len(index.sentences)))
-    timings = {"embed": elapsed_ms(start)}
-    start = time.perf_counter()
-    rows, scores = _ranking(index, method, question, sims, index.sentence_scope(options.documents,
-                                                                                options.front_matter))
-    timings["match"] = elapsed_ms(start)
-    start = time.perf_counter()
-    ranked = _selected(index, rows, scores, sims, options)
-    timings["select"] = elapsed_ms(start)
-    notes = ["No context: the answerer works from its own knowledge only."] if method == "none" else []
-    return _finish(index, question, method, options, ranked, timings, len(rows), notes)
-
-
-def _ranking(index: Index, method: str, question: str, sims: np.ndarray,
-             scope: np.ndarray | None) -> tuple[list[int], list[float]]:
-    """(rows, scores) of one baseline, best first, inside ``scope``."""
-    if method == "dense":
-        rows, scores = _dense_ranking(index, sims)
-    elif method == "bm25":
-        rows, scores = _bm25_ranking(index, question)
-    elif method == "hybrid":
-        rows, scores = _rrf([in_scope(_dense_ranking(index, sims)[0], scope),
-                             in_scope(_bm25_ranking(index, question)[0], scope)])
-    elif method == "full":
-        rows, scores = list(range(len(index.sentences))), [0.0] * len(index.sentences)
-    else:
-        return [], []
-    score_of = dict(zip(rows, scores))
-    kept = in_scope(rows, scope)
-    return kept, [score_of[r] for r in kept]
-
-
-def _rrf(rankings: list[list[int]]) -> tuple[list[int], list[float]]:
-    """Reciprocal-rank fusion of several rankings of row numbers.
-
-    >>> _rrf([[0, 1, 2], [2, 0, 1]])[0]
-    [0, 2, 1]
-    """
-    fused: dict[int, float] = {}
-    for ranking in rankings:
-        for rank, row in enumerate(ranking):
-            fused[row] = fused.get(row, 0.0) + 1.0 / (RRF_K + rank + 1)
-    rows = sorted(fused, key=lambda r: (-fused[r], r))
-    return rows, [fused[r] for r in rows]

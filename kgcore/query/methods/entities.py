@@ -43,6 +43,7 @@ from kgcore.core.types import Match, QueryResult, SelectedSentence
 from kgcore.index.store.disk import Index
 from kgcore.query.context import budget_positions, elapsed_ms, selected_sentence, sentence_words
 from kgcore.query.entities_table import EntityTable, entity_table
+from kgcore.query.methods.base import RANKED, Method, Models
 from kgcore.query.qakg.question import max_edits, plain
 
 #: Weight of the entity that reached a sentence against the sentence's own cosine to the question.
@@ -332,3 +333,12 @@ def retrieve_entities(index: Index, question: str, options: RetrievalOptions, em
     notes = [] if chosen else ["No entity of the collection matches the question."]
     return QueryResult(question, "entities", index.doc_id, None, matches, kept, options.to_dict(), timings, notes,
                        len(rows))
+
+
+def retrieve(index: Index, question: str, options: RetrievalOptions, models: Models) -> QueryResult:
+    return retrieve_entities(index, question, options, models.embedder, models.nlp, models.settings)
+
+
+METHOD = Method("entities", "Entities (resolved entities and their neighbourhoods)",
+                "the question's entities found among the collection's resolved entities; their sentences",
+                retrieve, reads=RANKED)

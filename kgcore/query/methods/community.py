@@ -29,8 +29,10 @@ from kgcore.core.types import QueryResult, SelectedSentence
 from kgcore.index.store.disk import Index
 from kgcore.index.views.communities import CommunityIndex, communities
 from kgcore.index.views.communities import units as summary_units
-from kgcore.query.baselines import _ranking
 from kgcore.query.context import budget_positions, elapsed_ms, question_vector, selected_sentence, sentence_words
+from kgcore.query.methods import hybrid
+from kgcore.query.methods.base import RANKED, Method, Models
+from kgcore.query.sentence_ranking import ranked_rows
 
 K_SENTENCES = 20
 S_SUMMARIES = 5
@@ -93,7 +95,7 @@ def retrieve_community(index: Index, question: str, options: RetrievalOptions, e
     scope = index.sentence_scope(options.documents, options.front_matter)
     summaries = _ranked_summaries(index, ci, q, scope, use_chroma and not options.documents)
     if options.method == "hybrid-summaries":
-        rows, scores = _ranking(index, "hybrid", question, sims, scope)
+        rows, scores = ranked_rows(index, hybrid.ranking, question, sims, scope)
         lone = [("", [r], sc) for r, sc in zip(rows[:MAX_SENTENCES], scores[:MAX_SENTENCES])]
         k, s = quotas(options.budget_words)
         units = interleave(lone, summaries, k, s)
@@ -180,3 +182,11 @@ def _summary_dict(ci: CommunityIndex, community_id: str, score: float, rank: int
             "score": round(score, 4), "kind": summary.kind, "text": summary.text,
             "claims": [{"text": c.text, "sentence_ids": list(c.sentence_ids), "part": c.part} for c in summary.claims],
             "entities": list(summary.entities[:10]), "documents": list(summary.documents), "sentence_ids": ids}
+
+
+def retrieve(index: Index, question: str, options: RetrievalOptions, models: Models) -> QueryResult:
+    return retrieve_community(index, question, options, models.embedder, models.settings, models.use_chroma)
+
+
+METHOD = Method("community", "Community summaries (GraphRAG-global-like)",
+                "the community summaries closest to the question, as their cited sentences", retrieve, reads=RANKED)
