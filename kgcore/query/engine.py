@@ -14,6 +14,7 @@ from kgcore.core.errors import IndexMismatchError, clean_field
 from kgcore.core.nlp import load_spacy
 from kgcore.core.once import KeyedLocks
 from kgcore.core.settings import RetrievalOptions, Settings
+from kgcore.core.timing import Timer, ms_since
 from kgcore.core.types import RETRIEVABLE, Answer, QueryResult, Sentence
 from kgcore.index.parse import Parser, get_parser
 from kgcore.index.store.disk import Index, Store
@@ -115,13 +116,13 @@ class QueryEngine:
         return collection_calibration(index, load_spacy(self.settings.spacy_model), self.embedder)
 
     def answer(self, result: QueryResult, answerer: str | None = None) -> Answer:
-        start = time.perf_counter()
+        start = time.perf_counter()  # the answer's time joins the retrieval's (timings_ms["answer"])
         index = self.index(result.doc_id)
         book = index.manifest.source_file or result.doc_id
         source = AnswerSource(book, calibration=lambda: self._calibration(index),
                               qa=lambda: qa_answer_graph(index, self.embedder))  # each built when an answerer reads it
         answer = self.generator(answerer).generate(result.question, result.sentences, source)
-        result.timings_ms["answer"] = round((time.perf_counter() - start) * 1000, 3)
+        result.timings_ms["answer"] = ms_since(start)
         return answer
 
     def prepare(self, doc_id: str, options: RetrievalOptions | None = None, answerer: str | None = None
@@ -132,25 +133,23 @@ class QueryEngine:
         calibration.  It answers a probe made of the collection's first body sentence (:func:`probe_question`); no
         LLM is called.  Seconds per step.  Safe beside questions: each structure is built once, the others wait.
 
-        On the ObliQA bench collection (40 documents) the first question otherwise took 7.6 s to retrieve and 3.3 s
-        to answer, a later one 0.07 s and 0.13 s: the app prepares a collection while the analyst types.
+        The app prepares a collection while the analyst types: on a large collection the first question otherwise
+        waits seconds for what a later one finds built (``bench/startup_bench.py`` measures it).
         """
-        seconds: dict[str, float] = {}
-        start = time.perf_counter()
-        index = self.index(doc_id)
-        seconds["load"] = time.perf_counter() - start
+        timer = Timer()
+        with timer.step("load"):
+            index = self.index(doc_id)
         probe = probe_question(index.sentences)
         if probe:
-            start = time.perf_counter()
-            result = self.retrieve(doc_id, probe, options or RetrievalOptions(budget_words=self.settings.budget_words))
-            seconds["retrieve"] = time.perf_counter() - start
-            start = time.perf_counter()
-            if (answerer or default_answerer(self.settings)) != "openai":
-                self.answer(result, answerer)
-            else:
-                self._calibration(index)  # the support check of the offline answerers one may switch to
-            seconds["answer"] = time.perf_counter() - start
-        return {step: round(s, 3) for step, s in seconds.items()}
+            options = options or RetrievalOptions(budget_words=self.settings.budget_words)
+            with timer.step("retrieve"):
+                result = self.retrieve(doc_id, probe, options)
+            with timer.step("answer"):
+                if (answerer or default_answerer(self.settings)) != "openai":
+                    self.answer(result, answerer)
+                else:
+                    self._calibration(index)  # the support check of the offline answerers one may switch to
+        return {step: round(ms / 1000, 3) for step, ms in timer.ms.items()}
 
     def ask(self, doc_id: str, question: str, options: RetrievalOptions = RetrievalOptions(),
             answerer: str | None = None, use_chroma: bool = False) -> tuple[QueryResult, Answer]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 import threading
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -20,11 +19,11 @@ import Stemmer
 
 from kgcore.core.embed import Embedder
 from kgcore.core.settings import RetrievalOptions
+from kgcore.core.timing import Timer
 from kgcore.core.types import QueryResult, SelectedSentence
 from kgcore.index.store.disk import CacheKey, Index
 from kgcore.query.context import (
     budget_positions,
-    elapsed_ms,
     in_scope,
     question_vector,
     selected_sentence,
@@ -109,17 +108,15 @@ def retrieve_ranked(index: Index, question: str, options: RetrievalOptions, embe
                     ranking: Ranking | None, cut_at_k: bool = True, notes: Sequence[str] = ()) -> QueryResult:
     """Run a ranked method on ``index`` (within the options' documents, front matter left out): ``ranking`` None
     retrieves nothing (and embeds nothing); ``cut_at_k`` keeps the top ``options.k`` when no budget is given."""
-    start = time.perf_counter()
-    _, sims = question_vector(index, embedder, question) if ranking else (None, np.zeros(len(index.sentences)))
-    timings = {"embed": elapsed_ms(start)}
-    start = time.perf_counter()
-    scope = index.sentence_scope(options.documents, options.front_matter)
-    rows, scores = ranked_rows(index, ranking, question, sims, scope) if ranking else ([], [])
-    timings["match"] = elapsed_ms(start)
-    start = time.perf_counter()
-    ranked = _selected(index, rows, scores, sims, options, cut_at_k)
-    timings["select"] = elapsed_ms(start)
-    return _finish(index, question, options.method, options, ranked, timings, len(rows), notes)
+    timer = Timer()
+    with timer.step("embed"):
+        _, sims = question_vector(index, embedder, question) if ranking else (None, np.zeros(len(index.sentences)))
+    with timer.step("match"):
+        scope = index.sentence_scope(options.documents, options.front_matter)
+        rows, scores = ranked_rows(index, ranking, question, sims, scope) if ranking else ([], [])
+    with timer.step("select"):
+        ranked = _selected(index, rows, scores, sims, options, cut_at_k)
+    return _finish(index, question, options.method, options, ranked, timer, len(rows), notes)
 
 
 def ranked_rows(index: Index, ranking: Ranking, question: str, sims: np.ndarray,
@@ -154,14 +151,13 @@ def _selected(index: Index, rows: list[int], scores: list[float], sims: np.ndarr
                               score=round(float(scores[p]), 4), rank=p + 1) for p in places]
 
 
-def _finish(index, question, method, options, ranked, timings, candidates, notes=()) -> QueryResult:
-    start = time.perf_counter()
-    kept = sorted(ranked, key=lambda s: s.position)  # already cut to k or the budget by _selected
-    timings["select"] = round(timings.get("select", 0.0) + elapsed_ms(start), 3)
-    timings.setdefault("parse", 0.0)
-    timings.setdefault("match", 0.0)
-    timings["retrieval"] = round(sum(timings[k] for k in ("parse", "embed", "match", "select")), 3)
-    return QueryResult(question, method, index.doc_id, None, [], kept, options.to_dict(), timings, list(notes),
+def _finish(index, question, method, options, ranked, timer: Timer, candidates, notes=()) -> QueryResult:
+    with timer.step("select"):
+        kept = sorted(ranked, key=lambda s: s.position)  # already cut to k or the budget by _selected
+    timer.ms.setdefault("parse", 0.0)
+    timer.ms.setdefault("match", 0.0)
+    timer.ms["retrieval"] = timer.total("parse", "embed", "match", "select")
+    return QueryResult(question, method, index.doc_id, None, [], kept, options.to_dict(), timer.ms, list(notes),
                        candidates)
 
 

@@ -103,8 +103,8 @@ def test_bad_questions_and_documents(engine, peter_store):
         engine.retrieve(PETER_ID, "   ")
     with pytest.raises(IndexNotFoundError, match="no-such-book"):
         engine.retrieve("no-such-book", "Who?")
-    with pytest.raises(InputError, match="method"):
-        RetrievalOptions(method="magic")
+    with pytest.raises(InputError, match="method: unknown value 'magic' \\(choose one of groundedkg, lesegr, "):
+        engine.retrieve(PETER_ID, "Who?", RetrievalOptions(method="magic"))
 
 
 def test_index_built_with_another_embedding_model_is_refused(peter_store, tmp_path):

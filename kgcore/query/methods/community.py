@@ -19,17 +19,16 @@ skipped).
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from kgcore.core.embed import Embedder
 from kgcore.core.settings import RetrievalOptions, Settings
+from kgcore.core.timing import Timer
 from kgcore.core.types import QueryResult, SelectedSentence
 from kgcore.index.store.disk import Index
 from kgcore.index.views.communities import CommunityIndex, communities
 from kgcore.index.views.communities import units as summary_units
-from kgcore.query.context import budget_positions, elapsed_ms, question_vector, selected_sentence, sentence_words
+from kgcore.query.context import budget_positions, question_vector, selected_sentence, sentence_words
 from kgcore.query.methods import hybrid
 from kgcore.query.methods.base import RANKED, Method, Models
 from kgcore.query.sentence_ranking import ranked_rows
@@ -85,31 +84,28 @@ def retrieve_community(index: Index, question: str, options: RetrievalOptions, e
     """Run ``community`` or ``hybrid-summaries`` (``options.method``) on ``index``; with ``use_chroma`` the
     summaries are found in the Chroma copy's ``summaries`` collection (:func:`summary_order`), except within chosen
     documents: Chroma cannot filter on "has a sentence in these documents", so they are ranked exactly there."""
-    start = time.perf_counter()
-    ci = communities(index, embedder, settings)
-    timings = {"communities": elapsed_ms(start)}
-    start = time.perf_counter()
-    q, sims = question_vector(index, embedder, question)
-    timings["embed"] = elapsed_ms(start)
-    start = time.perf_counter()
-    scope = index.sentence_scope(options.documents, options.front_matter)
-    summaries = _ranked_summaries(index, ci, q, scope, use_chroma and not options.documents)
-    if options.method == "hybrid-summaries":
-        rows, scores = ranked_rows(index, hybrid.ranking, question, sims, scope)
-        lone = [("", [r], sc) for r, sc in zip(rows[:MAX_SENTENCES], scores[:MAX_SENTENCES])]
-        k, s = quotas(options.budget_words)
-        units = interleave(lone, summaries, k, s)
-        if not options.budget_words and not options.budget_sentences:
-            units = units[:k + s]
-    else:
-        units = summaries if options.budget_words or options.budget_sentences else summaries[:options.k]
-    timings["match"] = elapsed_ms(start)
-    start = time.perf_counter()
-    kept, used = _select(index, units, sims, options)
-    timings["select"] = elapsed_ms(start)
-    timings.setdefault("parse", 0.0)
-    timings["retrieval"] = round(sum(timings[k] for k in ("parse", "embed", "match", "select")), 3)
-    result = QueryResult(question, options.method, index.doc_id, None, [], kept, options.to_dict(), timings, [],
+    timer = Timer()
+    with timer.step("communities"):
+        ci = communities(index, embedder, settings)
+    with timer.step("embed"):
+        q, sims = question_vector(index, embedder, question)
+    with timer.step("match"):
+        scope = index.sentence_scope(options.documents, options.front_matter)
+        summaries = _ranked_summaries(index, ci, q, scope, use_chroma and not options.documents)
+        if options.method == "hybrid-summaries":
+            rows, scores = ranked_rows(index, hybrid.ranking, question, sims, scope)
+            lone = [("", [r], sc) for r, sc in zip(rows[:MAX_SENTENCES], scores[:MAX_SENTENCES])]
+            k, s = quotas(options.budget_words)
+            units = interleave(lone, summaries, k, s)
+            if not options.budget_words and not options.budget_sentences:
+                units = units[:k + s]
+        else:
+            units = summaries if options.budget_words or options.budget_sentences else summaries[:options.k]
+    with timer.step("select"):
+        kept, used = _select(index, units, sims, options)
+    timer.ms.setdefault("parse", 0.0)
+    timer.ms["retrieval"] = timer.total("parse", "embed", "match", "select")
+    result = QueryResult(question, options.method, index.doc_id, None, [], kept, options.to_dict(), timer.ms, [],
                          len(ci.summaries))
     result.summaries = [_summary_dict(ci, cid, score, rank, ids) for rank, (cid, ids, score) in enumerate(used, 1)]
     if not ci.summaries:

@@ -29,7 +29,6 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -39,9 +38,10 @@ from rapidfuzz.distance import Levenshtein
 from kgcore.core.embed import Embedder
 from kgcore.core.graph import specificity
 from kgcore.core.settings import RetrievalOptions, Settings
+from kgcore.core.timing import Timer
 from kgcore.core.types import Match, QueryResult, SelectedSentence
 from kgcore.index.store.disk import Index
-from kgcore.query.context import budget_positions, elapsed_ms, selected_sentence, sentence_words
+from kgcore.query.context import budget_positions, selected_sentence, sentence_words
 from kgcore.query.entities_table import EntityTable, entity_table
 from kgcore.query.methods.base import RANKED, Method, Models
 from kgcore.query.qakg.question import max_edits, plain
@@ -301,37 +301,33 @@ def why_entity(table: EntityTable, why: dict[int, str], part: tuple[int, float, 
 def retrieve_entities(index: Index, question: str, options: RetrievalOptions, embedder: Embedder, nlp,
                       settings: Settings | None = None) -> QueryResult:
     """Method ``entities`` (see the module docstring) on ``index`` within the options' documents and roles."""
-    timings: dict[str, float] = {}
-    start = time.perf_counter()
-    keywords = question_keywords(question, nlp)
-    timings["parse"] = elapsed_ms(start)
-    start = time.perf_counter()
-    table = entity_table(index, embedder, settings)
-    vectors = embedder.encode([question, *keywords])
-    q, keyword_vecs = vectors[0], vectors[1:]
-    timings["embed"] = elapsed_ms(start)
-    start = time.perf_counter()
-    scope = index.sentence_scope(options.documents, options.front_matter)
-    allowed = None if scope is None else (table.grounding @ scope.astype(np.float32)) > 0
-    budgeted = bool(options.budget_words or options.budget_sentences)
-    ranked_entities = choose_entities(q, keywords, keyword_vecs, table, allowed,
-                                      max(options.k, MAX_ENTITIES) if budgeted else options.k)
-    words = sentence_words(index) if scope is None else np.where(scope, sentence_words(index), 0)
-    chosen = enough_entities(ranked_entities, table, words, options)
-    reached, why = reached_sentences(table, chosen, allowed)
-    rows = [r for r in reached if scope is None or scope[r]]
-    cosines = index.sentence_vectors @ q  # the question's cosine to every sentence, for the pool and the ranking
-    rows += [r for r in dense_pool(cosines, words, options) if r not in reached]
-    timings["match"] = elapsed_ms(start)
-    start = time.perf_counter()
-    kept = ranked_sentences(index, table, reached, why, rows, cosines, options)
-    kept.sort(key=lambda s: s.position)
-    timings["select"] = elapsed_ms(start)
-    timings["retrieval"] = round(sum(timings[k] for k in ("parse", "embed", "match", "select")), 3)
+    timer = Timer()
+    with timer.step("parse"):
+        keywords = question_keywords(question, nlp)
+    with timer.step("embed"):
+        table = entity_table(index, embedder, settings)
+        vectors = embedder.encode([question, *keywords])
+        q, keyword_vecs = vectors[0], vectors[1:]
+    with timer.step("match"):
+        scope = index.sentence_scope(options.documents, options.front_matter)
+        allowed = None if scope is None else (table.grounding @ scope.astype(np.float32)) > 0
+        budgeted = bool(options.budget_words or options.budget_sentences)
+        ranked_entities = choose_entities(q, keywords, keyword_vecs, table, allowed,
+                                          max(options.k, MAX_ENTITIES) if budgeted else options.k)
+        words = sentence_words(index) if scope is None else np.where(scope, sentence_words(index), 0)
+        chosen = enough_entities(ranked_entities, table, words, options)
+        reached, why = reached_sentences(table, chosen, allowed)
+        rows = [r for r in reached if scope is None or scope[r]]
+        cosines = index.sentence_vectors @ q  # the question's cosine to every sentence, for the pool and the ranking
+        rows += [r for r in dense_pool(cosines, words, options) if r not in reached]
+    with timer.step("select"):
+        kept = ranked_sentences(index, table, reached, why, rows, cosines, options)
+        kept.sort(key=lambda s: s.position)
+    timer.ms["retrieval"] = timer.total("parse", "embed", "match", "select")
     matches = [Match(c.by, table.ids[c.row], table.names[c.row], [table.names[c.row]], "entity",
                      round(c.score, 4), rank) for rank, c in enumerate(chosen, start=1)]
     notes = [] if chosen else ["No entity of the collection matches the question."]
-    return QueryResult(question, "entities", index.doc_id, None, matches, kept, options.to_dict(), timings, notes,
+    return QueryResult(question, "entities", index.doc_id, None, matches, kept, options.to_dict(), timer.ms, notes,
                        len(rows))
 
 

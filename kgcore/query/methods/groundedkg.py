@@ -13,18 +13,18 @@ budget the result is the paper's plain union.
 
 from __future__ import annotations
 
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from kgcore.core.embed import Embedder
 from kgcore.core.settings import RetrievalOptions
+from kgcore.core.timing import Timer
 from kgcore.core.types import ENTITY, LocalNode, QueryResult, SelectedSentence, SentenceGraph
 from kgcore.index.parse import Parser
 from kgcore.index.store.disk import CacheKey, Index
 from kgcore.query.align import Alignment, GraphMatch, align, aligned_nodes, paper_union
-from kgcore.query.context import apply_budget, elapsed_ms, number_ranks, question_vector, selected_sentence
+from kgcore.query.context import apply_budget, number_ranks, question_vector, selected_sentence
 from kgcore.query.fused import rank_fused
 from kgcore.query.match import (
     match_nodes,
@@ -88,40 +88,36 @@ def match_question(index: Index, question: str, options: RetrievalOptions, parse
                    use_chroma: bool = False) -> GraphMatch:
     """Parse, embed, match and align ``question`` within the options' scope (each step timed; the question's
     own embedding runs beside the parse, so ``embed`` is what remains of it after the parse, with the nodes')."""
-    timings: dict[str, float] = {}
+    timer = Timer()
     notes: list[str] = []
-    start = time.perf_counter()
-    question_future = _BACKGROUND.submit(question_vector, index, embedder, question)
-    query_graph = parse_question(parser, question, notes)
-    timings["parse"] = elapsed_ms(start)
+    with timer.step("parse"):
+        question_future = _BACKGROUND.submit(question_vector, index, embedder, question)
+        query_graph = parse_question(parser, question, notes)
 
-    start = time.perf_counter()
-    keys, vectors = query_node_vectors(index, query_graph, embedder)
-    matchable = {n.key for n in query_graph.nodes if not n.is_unknown} or {n.key for n in query_graph.nodes}
-    wanted = [i for i, key in enumerate(keys) if key in matchable]
-    vector, sims = question_future.result()
-    timings["embed"] = elapsed_ms(start)
+    with timer.step("embed"):
+        keys, vectors = query_node_vectors(index, query_graph, embedder)
+        matchable = {n.key for n in query_graph.nodes if not n.is_unknown} or {n.key for n in query_graph.nodes}
+        wanted = [i for i, key in enumerate(keys) if key in matchable]
+        vector, sims = question_future.result()
 
-    start = time.perf_counter()
-    rows, nodes = scopes(index, options)
-    by_key = {n.key: n for n in query_graph.nodes}
-    query_keys = [keys[i] for i in wanted]
-    query_nodes = [by_key[key] for key in query_keys]
-    cosines = node_cosines(index, vectors[wanted])  # shared by matching and alignment (the largest product)
-    masks = query_masks(index, query_nodes, nodes)  # likewise
-    matches = match_nodes(index, vectors[wanted], query_nodes, options.k, use_chroma,
-                          neighbours=query_adjacency(query_graph, query_keys), scope=nodes, cosines=cosines,
-                          masks=masks)
-    timings["match"] = elapsed_ms(start)
+    with timer.step("match"):
+        rows, nodes = scopes(index, options)
+        by_key = {n.key: n for n in query_graph.nodes}
+        query_keys = [keys[i] for i in wanted]
+        query_nodes = [by_key[key] for key in query_keys]
+        cosines = node_cosines(index, vectors[wanted])  # shared by matching and alignment (the largest product)
+        masks = query_masks(index, query_nodes, nodes)  # likewise
+        matches = match_nodes(index, vectors[wanted], query_nodes, options.k, use_chroma,
+                              neighbours=query_adjacency(query_graph, query_keys), scope=nodes, cosines=cosines,
+                              masks=masks)
 
-    start = time.perf_counter()
-    rows_of = {key: row for row, key in enumerate(query_keys)}
-    query_edges = [(rows_of[e.source], rows_of[e.target]) for e in query_graph.edges
-                   if e.source in rows_of and e.target in rows_of and e.source != e.target]
-    alignment = align(index, vectors[wanted], masks, query_edges, W_STRUCTURE, cosines)
-    timings["align"] = elapsed_ms(start)
+    with timer.step("align"):
+        rows_of = {key: row for row, key in enumerate(query_keys)}
+        query_edges = [(rows_of[e.source], rows_of[e.target]) for e in query_graph.edges
+                       if e.source in rows_of and e.target in rows_of and e.source != e.target]
+        alignment = align(index, vectors[wanted], masks, query_edges, W_STRUCTURE, cosines)
     return GraphMatch(query_graph, matches, alignment, query_keys, query_edges, vector, sims, rows,
-                      timings, notes)
+                      timer.ms, notes)
 
 
 def scopes(index: Index, options: RetrievalOptions) -> tuple[np.ndarray | None, np.ndarray | None]:
@@ -149,25 +145,25 @@ def retrieve_groundedkg(index: Index, question: str, options: RetrievalOptions, 
     title pages, contents and headings only with ``options.front_matter``.
     """
     gm = match_question(index, question, options, parser, embedder, use_chroma)
-    start = time.perf_counter()
-    if options.ranking == "fused" and (options.budget_words or options.budget_sentences):
-        selected, candidates = rank_fused(index, question, gm, options)
-    else:
-        union = paper_union(index, gm.matches, gm.scope)
-        selected = _rank_union(index, union, gm.alignment, gm.sims, options, gm.query_keys, gm.query_edges)
-        candidates = len(union)
-    return graph_result(index, question, options, gm, selected, start, candidates)
+    timer = Timer(gm.timings)
+    timer.add("select", timer.ms.pop("align"))  # aligning the query graph is the first part of selecting
+    with timer.step("select"):
+        if options.ranking == "fused" and (options.budget_words or options.budget_sentences):
+            selected, candidates = rank_fused(index, question, gm, options)
+        else:
+            union = paper_union(index, gm.matches, gm.scope)
+            selected = _rank_union(index, union, gm.alignment, gm.sims, options, gm.query_keys, gm.query_edges)
+            candidates = len(union)
+    return graph_result(index, question, options, gm, selected, timer, candidates)
 
 
 def graph_result(index: Index, question: str, options: RetrievalOptions, gm: GraphMatch,
-                 selected: list[SelectedSentence], start: float, candidates: int) -> QueryResult:
-    """The QueryResult of a graph method whose selection began at ``start`` (its time joins the alignment's)."""
-    timings = dict(gm.timings)
-    timings["select"] = round(timings.pop("align") + elapsed_ms(start), 3)
-    timings["retrieval"] = round(sum(timings[k] for k in ("parse", "embed", "match", "select")), 3)
+                 selected: list[SelectedSentence], timer: Timer, candidates: int) -> QueryResult:
+    """The QueryResult of a graph method, its steps timed by ``timer``."""
+    timer.ms["retrieval"] = timer.total("parse", "embed", "match", "select")
     return QueryResult(
         question, "groundedkg", index.doc_id, gm.query_graph, gm.matches, selected,
-        {**options.to_dict(), "index_options": index.manifest.options.to_dict()}, timings, gm.notes,
+        {**options.to_dict(), "index_options": index.manifest.options.to_dict()}, timer.ms, gm.notes,
         candidates=candidates,
     )
 

@@ -8,36 +8,34 @@ as a third signal.
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 
 from kgcore.core.embed import Embedder
 from kgcore.core.settings import RetrievalOptions
+from kgcore.core.timing import Timer
 from kgcore.core.types import QueryResult
 from kgcore.index.store.in_memory import Index
 from kgcore.index.views.contextual import context_graph
 from kgcore.query import propagation
-from kgcore.query.context import elapsed_ms, question_vector
+from kgcore.query.context import question_vector
 from kgcore.query.fused import rank
 from kgcore.query.methods.base import RANKED, Method, Models
 
 
 def retrieve_lesegr(index: Index, question: str, options: RetrievalOptions, embedder: Embedder) -> QueryResult:
     """The ``lesegr`` method: BM25 and dense relevance propagated over the contextual graph, budgeted."""
-    start = time.perf_counter()
-    vector, sims = question_vector(index, embedder, question)
-    timings = {"parse": 0.0, "embed": elapsed_ms(start)}
-    start = time.perf_counter()
-    cg = context_graph(index)
-    scope = index.sentence_scope(options.documents, options.front_matter)
-    sig = propagation.signals(index, cg, question, vector, sims, scope)
-    timings["match"] = elapsed_ms(start)
-    start = time.perf_counter()
-    budgeted = options.budget_words or options.budget_sentences
-    kept = rank(index, cg, sig, options if budgeted else replace(options, budget_sentences=options.k))
-    timings["select"] = elapsed_ms(start)
-    timings["retrieval"] = round(sum(timings[k] for k in ("parse", "embed", "match", "select")), 3)
-    return QueryResult(question, "lesegr", index.doc_id, None, [], kept, options.to_dict(), timings, [],
+    timer = Timer({"parse": 0.0})
+    with timer.step("embed"):
+        vector, sims = question_vector(index, embedder, question)
+    with timer.step("match"):
+        cg = context_graph(index)
+        scope = index.sentence_scope(options.documents, options.front_matter)
+        sig = propagation.signals(index, cg, question, vector, sims, scope)
+    with timer.step("select"):
+        budgeted = options.budget_words or options.budget_sentences
+        kept = rank(index, cg, sig, options if budgeted else replace(options, budget_sentences=options.k))
+    timer.ms["retrieval"] = timer.total("parse", "embed", "match", "select")
+    return QueryResult(question, "lesegr", index.doc_id, None, [], kept, options.to_dict(), timer.ms, [],
                        candidates=int(sig.scope[: cg.n_sentences].sum()))
 
 
