@@ -78,7 +78,7 @@ def run_one(name: str, text: str, work: Path) -> dict:
 
 def _sentence_facts(store: Path, name: str) -> dict:
     sys.path.insert(0, str(ROOT))
-    from kgcore.index.store.disk import Store
+    from kgcore.api import Store
 
     try:
         index = Store(store).load(name)

@@ -17,8 +17,7 @@ from pathlib import Path
 
 import common  # noqa: F401  (puts the repository on sys.path; offline model settings)
 
-from kgcore.core.embed import query_embedder
-from kgcore.core.settings import Settings
+from kgcore.api import Settings, query_embedder
 
 RUN_WORDS = 6
 MAX_COSINE = 0.85

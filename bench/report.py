@@ -6,7 +6,7 @@
 
 ``--run`` also evaluates all six methods at word budgets 0 and 1000 with
 the offline extractive answerer on Peter Rabbit (assets dev set) and
-Robinson Crusoe (bench/robinson_crusoe_qa.csv) into
+Robinson Crusoe (bench/data/robinson_crusoe_qa.csv) into
 ``bench/results/eval/<doc>/``; every summary found there is reported in the
 shape of the paper's Table 1.  A missing result file becomes a note in the
 report saying how to produce it.  Plots are PNG files drawn with matplotlib
@@ -27,7 +27,7 @@ from common import PETER_QA, RESULTS, ROOT, STORE_ROOT, machine
 BENCHES = ("index_bench.py", "query_bench.py", "retrieval_quality.py")
 #: (document id in the bench store, QA set) evaluated by ``--run``.
 # Crusoe is evaluated end to end on its held-out set (50 questions written before any tuning).
-EVALS = (("peter-rabbit", PETER_QA), ("robinson-crusoe", ROOT / "bench" / "robinson_crusoe_qa_test.csv"))
+EVALS = (("peter-rabbit", PETER_QA), ("robinson-crusoe", ROOT / "bench" / "data" / "robinson_crusoe_qa_test.csv"))
 EVAL_DIR = "eval"
 COLOURS = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7")
 
@@ -167,9 +167,10 @@ def quality_section(data: dict | None, out_dir: Path) -> str:
 
 def fused_section(data: dict | None) -> str:
     """Issue #16's acceptance check: the default graph method against the best text baseline, per held-out and
-    dev set and budget, with the paired 95% interval of the margin (bench/fused_quality.py)."""
+    dev set and budget, with the paired 95% interval of the margin (bench/experiments/fused_quality.py)."""
     if data is None:
-        return "## Fused ranking against text retrieval\n\n" + missing("fused_quality.json", "fused_quality.py")
+        title = "## Fused ranking against text retrieval"
+        return f"{title}\n\n" + missing("fused_quality.json", "experiments/fused_quality.py")
     parts = ["## Fused ranking against text retrieval",
              "GroundedKG's default (fused) ranking against the best of dense, BM25 and hybrid at equal words: "
              "answer-token recall (books, papers), evidence-paragraph recall (QASPER), gold-passage recall (ObliQA). "
@@ -179,7 +180,7 @@ def fused_section(data: dict | None) -> str:
               "test4": "Fourth held-out round, written at stop 55",
               "pooled": "Every held-out round of a collection pooled (a view chosen after the third round's results)",
               "unseen": "A collection kind no decision saw: eight RAG papers (PDF), each question asked within its "
-                        "paper (bench/papers_qa.csv, run once at stop 35)",
+                        "paper (bench/data/papers_qa.csv, run once at stop 35)",
               "dev": "Dev sets"}
     for split, title in titles.items():
         found = data.get("target", {}).get(split)
@@ -201,11 +202,11 @@ CEILING_COLUMNS = {"book_share": "in the book", "context_groundedkg@1000": "in g
 
 
 def ceiling_section(data: dict | None) -> str:
-    """Issue #15: how high an offline answer's exact match can go (bench/answer_ceiling.py): per QA set, the share
-    of questions whose reference occurs in the text at each step of answering, beside the answerers' EM."""
+    """How high an offline answer's exact match can go (bench/experiments/answer_ceiling.py): per QA set, the
+    share of questions whose reference occurs in the text at each step of answering, beside the answerers' EM."""
     title = "## How high offline exact match can go"
     if data is None:
-        return f"{title}\n\n" + missing("answer_ceiling.json", "answer_ceiling.py")
+        return f"{title}\n\n" + missing("answer_ceiling.json", "experiments/answer_ceiling.py")
     rows = [[f"{r['book']} {r['split']} ({r['questions']})", *(r.get(k, "") for k in CEILING_COLUMNS)]
             for r in data.get("rows", [])]
     note = "Share of the questions (%) whose reference occurs, normalised, in each text; an offline answer only " \

@@ -183,8 +183,7 @@ def main() -> None:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    from kgcore.index.pipeline import index_file
-    from kgcore.index.store.disk import Store
+    from kgcore.api import Store, index_file
 
     with tempfile.TemporaryDirectory(prefix="kgcore-startup-") as tmp:
         store = Path(tmp) / "store"

@@ -5,9 +5,17 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from kgcore.audit import LABEL_TYPES, AuditDB
-from kgcore.audit.adjudication import Disagreement, adjudicate, adjudications_for, disagreements, label_history
-from kgcore.audit.queues import list_queues, queue_record_ids
+from kgcore.api import (
+    LABEL_TYPES,
+    AuditDB,
+    Disagreement,
+    adjudicate,
+    adjudications_for,
+    disagreements,
+    label_history,
+    list_queues,
+    queue_record_ids,
+)
 from ui.artefacts import record_artefacts
 from ui.boot import ensure_app_navigation
 from ui.errors import reported

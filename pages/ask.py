@@ -6,12 +6,17 @@ from dataclasses import replace
 
 import streamlit as st
 
-from kgcore.core.settings import RANKINGS, RetrievalOptions, Settings
-from kgcore.index.store.collection import CollectionManifest
-from kgcore.index.store.disk import Index
-from kgcore.query.answer import ANSWERERS, default_answerer
-from kgcore.query.engine import result_to_json
-from kgcore.query.methods import METHODS
+from kgcore.api import (
+    ANSWERERS,
+    METHODS,
+    RANKINGS,
+    CollectionManifest,
+    Index,
+    RetrievalOptions,
+    Settings,
+    default_answerer,
+    result_to_json,
+)
 from ui import ask_panels as panels
 from ui import communities_view, labelling, resources
 from ui.ask_script import ask_script_html

@@ -5,11 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from kgcore.core.errors import KgcoreError
-from kgcore.index.store.disk import Index
-from kgcore.index.views.entities.decisions import CONFIRMED, SPLIT
-from kgcore.index.views.entities.resolve import resolution
-from kgcore.index.views.entities.review import ReviewItem, record, review_queue
+from kgcore.api import CONFIRMED, SPLIT, Index, KgcoreError, ReviewItem, record, resolution, review_queue
 from ui import resources
 from ui.boot import ensure_app_navigation
 from ui.entities_review_view import EVERY, UNDECIDED, flash_text, pair_html, queue_frame, shared_names_frame, shown

@@ -6,11 +6,18 @@ from __future__ import annotations
 
 import streamlit as st
 
-from kgcore.index.store.disk import Index
-from kgcore.index.views.entities import EntityGroup, entity_groups
-from kgcore.index.views.entities.describe import DESCRIPTIONS, entity_description
-from kgcore.index.views.entities.overview import collection_overview, entity_links, joining_sentence, overview_markdown
-from kgcore.query.qakg.graph import grounding_pairs_graph
+from kgcore.api import (
+    DESCRIPTIONS,
+    EntityGroup,
+    Index,
+    collection_overview,
+    entity_description,
+    entity_groups,
+    entity_links,
+    grounding_pairs_graph,
+    joining_sentence,
+)
+from kgcore.api import entities_overview_markdown as overview_markdown
 from ui import resources
 from ui.boot import ensure_app_navigation
 from ui.entity_view import (
@@ -27,7 +34,7 @@ from ui.errors import reported
 from ui.identity import reviewer_sidebar
 from ui.labels import distinct_labels
 from ui.markup import md_escape
-from ui.qa_view import MAX_ENTITY_PAIRS, entity_pairs, entity_pairs_caption, entity_pairs_html
+from ui.qa_pairs_view import MAX_ENTITY_PAIRS, entity_pairs, entity_pairs_caption, entity_pairs_html
 from ui.widgets import open_tab_only, pick_collection
 
 #: Neighbours shown on the page (those sharing the most actions).

@@ -7,11 +7,22 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from kgcore.audit import send_failures_to_audit
-from kgcore.evaluate import EvalRun, evaluate, is_failure, load_qa, parse_values, settings_grid
-from kgcore.evaluate.judge import Judge, JudgeCache, judge_settings, judge_unavailable
-from kgcore.query.answer import ANSWERERS, default_answerer
-from kgcore.query.methods import METHODS
+from kgcore.api import (
+    ANSWERERS,
+    METHODS,
+    EvalRun,
+    Judge,
+    JudgeCache,
+    default_answerer,
+    evaluate,
+    is_failure,
+    judge_settings,
+    judge_unavailable,
+    load_qa,
+    parse_values,
+    send_failures_to_audit,
+    settings_grid,
+)
 from ui import evaluate_view as view
 from ui import resources
 from ui.boot import ensure_app_navigation

@@ -6,12 +6,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from kgcore.index.store.disk import Index
-from kgcore.index.views.cites import Citation, collection_citing
-from kgcore.index.views.communities import communities
-from kgcore.index.views.communities.overview import overview_markdown
-from kgcore.index.views.entities import entity_groups, entity_of
-from kgcore.index.views.entities.types import type_set_of
+from kgcore.api import Citation, Index, collection_citing, communities, entity_groups, entity_of, type_set_of
+from kgcore.api import communities_overview_markdown as overview_markdown
 from ui import communities_view, context_panels, resources
 from ui.ask_view import grounded_html, node_terms
 from ui.boot import ensure_app_navigation

@@ -7,11 +7,19 @@ import os
 
 import streamlit as st
 
-from kgcore.core.errors import InputError, KgcoreError
-from kgcore.core.settings import COREF_BACKENDS, EMBEDDING_VARIANTS, IndexOptions
-from kgcore.index.load import SUPPORTED_EXTENSIONS
-from kgcore.index.pipeline import STAGES, Job, index_files, remove_documents
-from kgcore.index.store.collection import CollectionManifest
+from kgcore.api import (
+    COREF_BACKENDS,
+    EMBEDDING_VARIANTS,
+    SUPPORTED_EXTENSIONS,
+    CollectionManifest,
+    IndexOptions,
+    InputError,
+    Job,
+    KgcoreError,
+    index_files,
+    remove_documents,
+)
+from kgcore.api import INDEX_STAGES as STAGES
 from ui import auth, resources
 from ui.boot import ensure_app_navigation
 from ui.errors import headline, log, reported, short_reason

@@ -10,22 +10,29 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from kgcore.audit import (
+from kgcore.api import ERROR_STAGES as STAGES
+from kgcore.api import (
+    GROUPINGS,
     LABEL_TYPES,
     TARGETS,
     AuditDB,
     agreement_report,
     compare_runs,
+    csv_text,
+    drill,
+    effective_labels,
+    error_analysis,
+    import_file,
+    jsonl_text,
+    list_queues,
+    merge_authors,
+    merge_log,
+    parquet_bytes,
+    queue_record_ids,
     record_to_result,
     rerun,
+    suggest_merges,
 )
-from kgcore.audit.adjudication import effective_labels
-from kgcore.audit.agreement import STAGES
-from kgcore.audit.analysis import GROUPINGS, drill, error_analysis
-from kgcore.audit.exchange import import_file, parquet_bytes
-from kgcore.audit.queues import list_queues, queue_record_ids
-from kgcore.audit.spellings import merge_authors, merge_log, suggest_merges
-from kgcore.audit.transfer import csv_text, jsonl_text
 from ui import auth, resources
 from ui.analysis_view import GROUPING_LABELS, drill_frame, stage_chart, stage_table
 from ui.ask_view import SentenceView, answer_html, numbering, question_terms, sentences_html

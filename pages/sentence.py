@@ -5,13 +5,21 @@ from __future__ import annotations
 
 import streamlit as st
 
-from kgcore.core.document import Paragraph
-from kgcore.core.settings import Settings
-from kgcore.core.types import TABLE, Frame, Sentence
-from kgcore.index.parse import compare_parses
-from kgcore.index.store.disk import Index
-from kgcore.index.views.source import Passage, page_regions, passage, render_page, sentence_boxes
-from kgcore.query.qakg.graph import sentence_pairs
+from kgcore.api import (
+    TABLE,
+    Frame,
+    Index,
+    Paragraph,
+    Passage,
+    Sentence,
+    Settings,
+    compare_parses,
+    page_regions,
+    passage,
+    render_page,
+    sentence_boxes,
+    sentence_pairs,
+)
 from ui import resources
 from ui.boot import ensure_app_navigation
 from ui.cites_view import citations_html
@@ -19,7 +27,7 @@ from ui.errors import headline, reported
 from ui.graph_html import GraphPage, VisEdge, graph_html
 from ui.identity import reviewer_sidebar
 from ui.markup import changed_words, esc, md_escape
-from ui.qa_view import frame_groups, sentence_pairs_caption, sentence_pairs_html
+from ui.qa_pairs_view import frame_groups, sentence_pairs_caption, sentence_pairs_html
 from ui.roles_view import legend_html, role_rgba
 from ui.sentence_view import edges_table, frames_table, nodes_table
 from ui.source_view import (

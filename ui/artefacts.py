@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pandas as pd
 import streamlit as st
 
-from kgcore.audit import AuditDB, AuditRecord, record_to_result
+from kgcore.api import AuditDB, AuditRecord, record_to_result
 
 from .ask_view import SentenceView, answer_html, cited_ids, matches_rows, numbering, query_node_rows, sentences_html
 from .labels import METHOD_LABELS, TYPE_LABELS

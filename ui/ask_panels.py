@@ -7,7 +7,7 @@ import json
 import pandas as pd
 import streamlit as st
 
-from kgcore.query.fused import GRAPH_HEAD_WORDS
+from kgcore.api import GRAPH_HEAD_WORDS
 
 from .ask_view import (
     SentenceView,

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 
 import streamlit as st
 
-from kgcore.core.errors import InputError
+from kgcore.api import InputError
 
 from .auth_view import NEEDS, AccessSettings, providers, refusal, reviewer_identity
 from .errors import reported

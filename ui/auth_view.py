@@ -28,8 +28,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from kgcore.audit.names import MAX_REVIEWER_CHARS
-from kgcore.core.errors import InputError
+from kgcore.api import MAX_REVIEWER_CHARS, InputError
 
 #: The one role: may delete documents and collections and import labels.
 MAINTAINER = "maintainer"

@@ -17,8 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from urllib.parse import quote
 
-from kgcore.core.document import Reference
-from kgcore.index.views.cites import Citation
+from kgcore.api import Citation, Reference
 
 from .ask_view import sentence_link
 from .markup import esc

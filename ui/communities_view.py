@@ -24,8 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from kgcore.index.views.communities.stored import CommunityIndex
-from kgcore.index.views.communities.summaries import Summary
+from kgcore.api import CommunityIndex, Summary
 
 from .markup import badge, esc
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from kgcore.index.views.contextual import DocumentCitation, context_graph, document_citations
+from kgcore.api import DocumentCitation, context_graph, document_citations
 
 from . import resources
 from .context_view import (

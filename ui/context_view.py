@@ -27,8 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kgcore.index.views.contextual import KINDS, ContextGraph, DocumentCitation, neighbours
-from kgcore.query.fused import node_name
+from kgcore.api import KINDS, ContextGraph, DocumentCitation, neighbours, node_name
 
 from .cites_view import citing_sentence_html
 from .graph_html import KIND_COLORS, VisEdge, VisNode

@@ -6,9 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from kgcore.core.settings import RetrievalOptions
-from kgcore.evaluate import EvalRecord, EvalRun
-from kgcore.evaluate.diff import compare_settings, question_diff
+from kgcore.api import EvalRecord, EvalRun, RetrievalOptions, compare_settings, question_diff
 
 from . import resources
 from .ask_view import answer_html, numbering

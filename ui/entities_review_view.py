@@ -20,9 +20,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from kgcore.index.views.entities.decisions import AMBIGUOUS_PART, CONFIRMED, SAME_NAME_APART, Merge
-from kgcore.index.views.entities.outcome import SharedName
-from kgcore.index.views.entities.review import ReviewItem, Side
+from kgcore.api import AMBIGUOUS_PART, CONFIRMED, SAME_NAME_APART, Merge, ReviewItem, SharedName, Side
 
 from .ask_view import sentence_link
 from .markup import badge, esc

@@ -19,9 +19,7 @@ from urllib.parse import urlencode
 
 import pandas as pd
 
-from kgcore.core.graph import is_pronoun_label
-from kgcore.index.views.entities.describe import Description
-from kgcore.index.views.entities.model import EntityGroup
+from kgcore.api import Description, EntityGroup, is_pronoun_label
 
 from .ask_view import sentence_link
 from .markup import badge, counted, esc

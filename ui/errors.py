@@ -12,7 +12,7 @@ from contextlib import contextmanager
 
 import streamlit as st
 
-from kgcore.core.errors import KgcoreError
+from kgcore.api import KgcoreError
 
 from .markup import md_escape
 

@@ -42,7 +42,7 @@ import pandas as pd
 import plotly.express as px
 from plotly.graph_objects import Figure
 
-from kgcore.core.graph import is_pronoun_label
+from kgcore.api import is_pronoun_label
 
 from .graph_html import KIND_COLORS, VisNode
 from .labels import SHARED_GROUP

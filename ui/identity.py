@@ -22,8 +22,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from kgcore.audit import AuditDB
-from kgcore.core.errors import KgcoreError
+from kgcore.api import AuditDB, KgcoreError
 
 from . import auth
 from .errors import reported

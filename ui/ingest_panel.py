@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from kgcore.index.store.collection import CollectionManifest
-from kgcore.index.views.source import page_regions, render_page
+from kgcore.api import CollectionManifest, page_regions, render_page
 
 from . import resources
 from .errors import reported

@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from kgcore.core.document import IngestReport
-from kgcore.index.store.collection import CollectionManifest
+from kgcore.api import CollectionManifest, IngestReport
 
 from .labels import ROLE_LABELS, label
 from .markup import md_escape

@@ -20,18 +20,19 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from kgcore.audit import (
+from kgcore.api import (
     ALLOWED_ARTIFACTS,
     LABEL_TYPES,
+    Answer,
     AuditDB,
     AuditRecord,
+    Embedder,
+    Index,
+    QueryResult,
+    diagnose,
     record_to_result,
     store_suggestion,
 )
-from kgcore.core.embed import Embedder
-from kgcore.core.types import Answer, QueryResult
-from kgcore.evaluate import diagnose
-from kgcore.index.store.disk import Index
 
 from . import resources
 from .errors import reported

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from kgcore.query.methods import METHODS
-from kgcore.query.methods import RANKING_LABELS as groundedkg_rankings
+from kgcore.api import METHODS
+from kgcore.api import RANKING_LABELS as groundedkg_rankings
 
 
 class _MethodLabels(Mapping[str, str]):

@@ -18,11 +18,7 @@ from typing import Literal
 
 import pandas as pd
 
-from kgcore.core.document import Narrator
-from kgcore.core.settings import IndexOptions
-from kgcore.index.load import doc_id_for
-from kgcore.index.store.collection import CollectionManifest, CollectionOutcome
-from kgcore.index.store.manifest import Manifest
+from kgcore.api import CollectionManifest, CollectionOutcome, IndexOptions, Manifest, Narrator, doc_id_for
 
 from .labels import COREF_LABELS, EMBEDDING_LABELS, PARSER_LABELS, label
 from .markup import md_escape

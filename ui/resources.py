@@ -30,15 +30,20 @@ from typing import Any, NamedTuple
 
 import streamlit as st
 
-from kgcore.audit import DB_NAME, AuditDB
-from kgcore.core.embed import Embedder, embedder_for
-from kgcore.core.nlp import load_spacy
-from kgcore.core.settings import RetrievalOptions, Settings
-from kgcore.index.parse.amr import AmrParser
-from kgcore.index.store.collection import CollectionManifest
-from kgcore.index.store.disk import Store
-from kgcore.query.engine import QueryEngine
-from kgcore.query.sentence_ranking import bm25_tokens
+from kgcore.api import (
+    DB_NAME,
+    AmrParser,
+    AuditDB,
+    CollectionManifest,
+    Embedder,
+    QueryEngine,
+    RetrievalOptions,
+    Settings,
+    Store,
+    bm25_tokens,
+    embedder_for,
+    load_spacy,
+)
 from ui.errors import log, short_reason
 
 ROOT = Path(__file__).resolve().parent.parent

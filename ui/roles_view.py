@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from kgcore.core.types import BODY, OPT_IN, RETRIEVABLE, ROLES
+from kgcore.api import BODY, OPT_IN, RETRIEVABLE, ROLES
 
 from .labels import ROLE_LABELS, label
 from .markup import badge, esc

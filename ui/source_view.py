@@ -12,9 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from kgcore.core.document import Paragraph
-from kgcore.core.types import BODY, CAPTION, OPT_IN, RETRIEVABLE, TABLE
-from kgcore.index.views.source import Passage
+from kgcore.api import BODY, CAPTION, OPT_IN, RETRIEVABLE, TABLE, Paragraph, Passage
 
 from .labels import ROLE_LABELS, label
 from .markup import esc, md_escape

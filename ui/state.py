@@ -18,8 +18,7 @@ from dataclasses import dataclass, field
 
 import streamlit as st
 
-from kgcore.core.types import Answer, QueryResult
-from kgcore.index.store.collection import CollectionOutcome
+from kgcore.api import Answer, CollectionOutcome, QueryResult
 
 STATE_KEY = "kg_app_state"
 

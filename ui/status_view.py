@@ -2,7 +2,7 @@
 
 Pure (no streamlit); every text is escaped, since details quote paths, URLs and server replies.
 
->>> from kgcore.cli.health import Check
+>>> from kgcore.api.health import Check
 >>> checks = [Check("store", True, "data: 1 collections"), Check("chroma", False, "<b>down</b>", "start it")]
 >>> summary(checks)
 '1 of 2 checks failed: chroma'
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kgcore.cli.health import Check
+from kgcore.api.health import Check
 
 from .markup import esc
 

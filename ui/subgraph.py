@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kgcore.core.types import Edge, LocalNode, Node, SentenceGraph
+from kgcore.api import Edge, LocalNode, Node, SentenceGraph
 
 from .graph_html import VisEdge, VisNode
 

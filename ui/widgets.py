@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from kgcore.index.store.collection import CollectionManifest
+from kgcore.api import CollectionManifest
 
 from . import resources
 from .errors import reported

@@ -16,14 +16,13 @@ import os
 import sys
 import warnings
 
-from kgcore.cli.audit import add_audit
-from kgcore.cli.commands import cmd_ask, cmd_delete, cmd_index, cmd_list, cmd_remove, cmd_show
-from kgcore.cli.doctor import add_doctor
-from kgcore.cli.entities import add_entities
-from kgcore.cli.evaluation import add_eval
-from kgcore.cli.overview import add_overview
-from kgcore.cli.reading import add_reading
-from kgcore.core.errors import (
+from kgcore.api import (
+    ANSWERERS,
+    COREF_BACKENDS,
+    EMBEDDING_VARIANTS,
+    METHODS,
+    PARSERS,
+    RANKINGS,
     DamagedIndexError,
     IndexMismatchError,
     IndexNotFoundError,
@@ -32,9 +31,13 @@ from kgcore.core.errors import (
     ModelUnavailableError,
     ServiceUnavailableError,
 )
-from kgcore.core.settings import COREF_BACKENDS, EMBEDDING_VARIANTS, PARSERS, RANKINGS
-from kgcore.query.answer import ANSWERERS
-from kgcore.query.methods import METHODS
+from kgcore.cli.audit import add_audit
+from kgcore.cli.commands import cmd_ask, cmd_delete, cmd_index, cmd_list, cmd_remove, cmd_show
+from kgcore.cli.doctor import add_doctor
+from kgcore.cli.entities import add_entities
+from kgcore.cli.evaluation import add_eval
+from kgcore.cli.overview import add_overview
+from kgcore.cli.reading import add_reading
 
 __all__ = ["build_parser", "main"]
 

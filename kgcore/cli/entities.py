@@ -7,11 +7,7 @@ import argparse
 import json
 from pathlib import Path
 
-from kgcore.core.settings import Settings
-from kgcore.index.store.disk import Store
-from kgcore.index.views.entities import EntityGroup, entity_groups
-from kgcore.index.views.entities.decisions import CONFIRMED, SPLIT
-from kgcore.index.views.entities.review import record, review_queue
+from kgcore.api import CONFIRMED, SPLIT, EntityGroup, Settings, Store, entity_groups, record, review_queue
 
 
 def add_entities(sub) -> None:

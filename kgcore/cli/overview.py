@@ -12,23 +12,26 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from kgcore.core.embed import query_embedder
-from kgcore.core.settings import Settings
-from kgcore.index.store.disk import Index, Store
-from kgcore.index.views import communities as comm
-from kgcore.index.views.communities import overview as comm_overview
-from kgcore.index.views.entities import overview as ent_overview
+from kgcore.api import (
+    Index,
+    Settings,
+    Store,
+    collection_overview,
+    communities,
+    communities_overview_markdown,
+    entities_overview_markdown,
+    query_embedder,
+)
 
 
 def _entities(index: Index, args: argparse.Namespace, settings: Settings) -> str:
-    found = ent_overview.collection_overview(index, query_embedder(settings), settings, top=args.top,
-                                             depth=args.depth)
-    return ent_overview.overview_markdown(found)
+    found = collection_overview(index, query_embedder(settings), settings, top=args.top, depth=args.depth)
+    return entities_overview_markdown(found)
 
 
 def _communities(index: Index, args: argparse.Namespace, settings: Settings) -> str:
-    ci = comm.communities(index, query_embedder(settings), settings)
-    return comm_overview.overview_markdown(index.name, ci, limit=args.top)
+    ci = communities(index, query_embedder(settings), settings)
+    return communities_overview_markdown(index.name, ci, limit=args.top)
 
 
 #: Overview kinds -> the function writing that overview's markdown.

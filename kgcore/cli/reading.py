@@ -6,10 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from kgcore.core.settings import Settings
-from kgcore.core.types import RETRIEVABLE, Sentence
-from kgcore.index.store.disk import Store
-from kgcore.index.views.cites import collection_citing
+from kgcore.api import RETRIEVABLE, Sentence, Settings, Store, collection_citing
 
 
 def add_reading(sub) -> None:

@@ -51,7 +51,7 @@ from kgcore.query.sparse_bm25 import SparseBM25
 
 #: Message-passing layers.  Chosen on dev sets (Crusoe dev, mean over 500 and 1,000 words, answer-token recall):
 #: with ``mean`` the fused ranking scores 0.794 / 0.791 / 0.796 at 1 / 2 / 3 layers and ``lesegr`` 0.759 /
-#: 0.737 / 0.705 (see bench/fused_quality.py --sweep), so one layer.
+#: 0.737 / 0.705 (see bench/experiments/fused_quality.py --sweep), so one layer.
 LAYERS = 1
 #: How a node combines its own score with its neighbours' (see the module docstring): ``mean`` is the seed's AGG;
 #: on Crusoe dev ``add`` gave the fused ranking 0.748 against 0.791 (two layers).
@@ -64,11 +64,11 @@ W_GRAPH = 1.0
 #: over 200 / 500 / 1,000 / 2,000 words (as W_SPARSE's below): 0 gives 0.7643, 0.4 0.7655, 0.6 0.7658, 0.8 0.7644;
 #: ObliQA rises (0.643 -> 0.657 at 1,000 words with 0.6) and Phantom falls (0.809 -> 0.784 at 500), so it stays 0.
 GRAPH_FLOOR = 0.0
-#: Weight of the sparse signal in f0 (the dense signal's is 1: only ratios matter).  The gate of a message stays
-#: the plain sparse relevance.  Weights fitted per collection on questions generated from its own frames
-#: (bench/learned_fusion.py) lost to these on every dev set, so both stay 1.  Sensitivity on the five dev sets (mean
-#: answer-token or passage recall over 200 / 500 / 1,000 / 2,000 words, fused ranking / ``lesegr``): 0.7 gives
-#: 0.756 / 0.749, 1 gives 0.764 / 0.758, 1.4 gives 0.763 / 0.757.
+#: Weight of the sparse signal in f0 (the dense signal's is 1: only ratios matter).  The gate of a message stays the
+#: plain sparse relevance.  Weights fitted per collection on questions generated from its own frames
+#: (bench/experiments/learned_fusion.py) lost to these on every dev set, so both stay 1.  Sensitivity on the five dev
+#: sets (mean answer-token or passage recall over 200 / 500 / 1,000 / 2,000 words, fused ranking / ``lesegr``): 0.7
+#: gives 0.756 / 0.749, 1 gives 0.764 / 0.758, 1.4 gives 0.763 / 0.757.
 W_SPARSE = 1.0
 #: Whether the graph evidence travels to neighbours too, or is added to a sentence's propagated text relevance.
 GRAPH_PROPAGATES = True

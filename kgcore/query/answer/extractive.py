@@ -30,10 +30,10 @@ from kgcore.query.answer.support import check_support, unsupported, with_support
 EMPTY_CONTEXT_TEXT = "No context was retrieved, so the extractive answerer cannot answer."
 #: Whether the question-answer pairs choose the quoted sentence.  They won on the three dev books (groundedkg, 1,000
 #: words, EM / ROUGE-L against the scorer's choice: Peter Rabbit 50.0 / 46.2 both, Crusoe 17.8 / 12.0 -> 22.2 / 11.1,
-#: Phantom 20.0 / 14.5 -> 27.5 / 15.6) but did not generalise: on the unseen papers (bench/papers_qa.py, 40 questions)
-#: the share of the gold answer's words in the answer fell from 0.558 to 0.483 (groundedkg; 0.456 -> 0.374 with
-#: hybrid), and on the five held-out novel sets (run with a clause-trimming bug since fixed) EM questions gained and
-#: lost cancelled over 202 questions and ROUGE-L fell on three.
+#: Phantom 20.0 / 14.5 -> 27.5 / 15.6) but did not generalise: on the unseen papers (bench/experiments/papers_qa.py, 40
+#: questions) the share of the gold answer's words in the answer fell from 0.558 to 0.483 (groundedkg; 0.456 -> 0.374
+#: with hybrid), and on the five held-out novel sets (run with a clause-trimming bug since fixed) EM questions gained
+#: and lost cancelled over 202 questions and ROUGE-L fell on three.
 BY_PAIRS = False
 
 

@@ -48,11 +48,11 @@ from kgcore.query.qakg.question import max_edits, plain
 
 #: Weight of the entity that reached a sentence against the sentence's own cosine to the question.
 W_ENTITY = 0.5
-#: Under a budget, the sentences closest to the question that fill this many times the budget join the entity-
-#: reached ones as candidates (0: entity-reached sentences only, seed 001's pure graph traversal).  Chosen with
-#: :data:`SQUASH` among four variants on 160 ObliQA dev questions disjoint from the reported sample
-#: (bench/entities_retrieval_bench.py ``obliqa-variants``): recall at 500/1,000/2,000 words 0.179/0.225/0.349
-#: (entity pool, raw term), 0.429/0.463/0.523 (squashed), 0.188/0.241/0.356 (dense pool, raw),
+#: Under a budget, the sentences closest to the question that fill this many times the budget join the entity- reached
+#: ones as candidates (0: entity-reached sentences only, seed 001's pure graph traversal).  Chosen with :data:`SQUASH`
+#: among four variants on 160 ObliQA dev questions disjoint from the reported sample
+#: (bench/experiments/entities_retrieval_bench.py ``obliqa-variants``): recall at 500/1,000/2,000 words
+#: 0.179/0.225/0.349 (entity pool, raw term), 0.429/0.463/0.523 (squashed), 0.188/0.241/0.356 (dense pool, raw),
 #: 0.492/0.528/0.602 (dense pool, squashed).
 DENSE_POOL = 3
 #: Whether the entity contributions are squashed (:func:`entity_term`) or added as they are.

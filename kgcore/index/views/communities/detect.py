@@ -7,7 +7,7 @@ Three algorithms, one result type (:class:`Hierarchy`):
 * ``leidenalg``: the same recursion (:func:`_recursive`) around ``leidenalg.find_partition`` on igraph.
 * ``louvain``: the same recursion around ``networkx.community.louvain_communities`` (seed 001's choice).
 
-Why graspologic-native, measured on the entity graphs (``bench/communities_bench.py --parts detectors``; max
+Why graspologic-native, measured on the entity graphs (``bench/experiments/communities_bench.py --parts detectors``; max
 cluster size 10, seed 42, 2 shared cores):
 
 ===========================================  =============  ==============  ==========

@@ -18,7 +18,7 @@ papers), cannot be split by an overlay: it is flagged (:func:`shared_names`).
 
 Strong rules merge on their own, weak rules (fuzzy names, initials, a name's part) only with a cosine of at
 least :data:`~kgcore.index.views.entities.outcome.MERGE_AT`.  Both thresholds were measured on the dev half of
-``bench/entity_pairs.csv`` (``bench/entities_bench.py``).  The candidates are stored with the linked graph
+``bench/entity_pairs.csv`` (``bench/experiments/entities_bench.py``).  The candidates are stored with the linked graph
 (``entities.json``); people's confirmations and splits (:mod:`~kgcore.index.views.entities.decisions`) are applied on
 top when the groups are built (:func:`build_groups`), so splitting a merge gives back exactly the groups before it.
 """

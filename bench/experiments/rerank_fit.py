@@ -22,9 +22,13 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import sys
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the shared tools (common, ...)
+
 from common import STORE_ROOT, write_json
 from retrieval_quality import SETS
 
@@ -41,7 +45,7 @@ from kgcore.query.rerank.base import WEIGHTS
 
 DEV = (("peter", "dev"), ("crusoe", "dev"), ("crusoe", "dev-extra"), ("phantom", "dev"), ("phantom", "dev-extra"))
 FEATURES = tuple(WEIGHTS)
-CACHE = Path(__file__).parent / "data" / "rerank_candidates.json"
+CACHE = Path(__file__).resolve().parents[1] / "stores" / "rerank_candidates.json"
 #: Two candidates form a training pair when their answers' ROUGE-L differ by at least this much.
 MIN_GAP = 0.25
 

@@ -5,11 +5,12 @@ Questions are asked with the default retrieval (``RetrievalOptions()``) and each
 * unanswerable: ``bench/unanswerable_<book>.csv``, 20 questions each about plausible things that never happen
   in the book (Peter Rabbit and Robinson Crusoe: dev; The Phantom of the Opera: held out, written before
   anything was measured on that book);
-* answerable, dev: Peter Rabbit ``assets/peter_rabbit_dev_qa.csv``, Robinson Crusoe ``bench/robinson_crusoe_qa.csv``
-  and ``bench/robinson_crusoe_qa_dev2.csv``, The Phantom of the Opera ``bench/phantom_qa_dev.csv`` (since stop 37;
+* answerable, dev: Peter Rabbit ``assets/peter_rabbit_dev_qa.csv``, Robinson Crusoe
+  ``bench/data/robinson_crusoe_qa.csv`` and ``bench/data/robinson_crusoe_qa_dev2.csv``, The Phantom of the Opera
+  ``bench/data/phantom_qa_dev.csv`` (since stop 37;
   the quantile was chosen before it existed);
-* answerable, test (held out): ``bench/peter_rabbit_qa_test.csv``, ``bench/robinson_crusoe_qa_test.csv``,
-  ``bench/phantom_qa_test.csv``.
+* answerable, test (held out): ``bench/data/peter_rabbit_qa_test.csv``, ``bench/data/robinson_crusoe_qa_test.csv``,
+  ``bench/data/phantom_qa_test.csv``.
 
 The abstention rate is the share of questions whose answer is not supported: it should be high on unanswerable
 questions and low on answerable ones.  Two checks are scored on the same answers: ``after``, the verdict the
@@ -29,8 +30,11 @@ from __future__ import annotations
 
 import argparse
 import csv
+import sys
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the shared tools (common, ...)
 
 from common import CRUSOE_QA, PETER, PETER_QA, ROOT, STORE_ROOT, crusoe_path, machine, write_json
 
@@ -49,17 +53,17 @@ BENCH = ROOT / "bench"
 PHANTOM = ROOT.parent / "shared" / "data" / "phantom_of_the_opera.txt"
 #: Per book: its source, and its question sets as (kind, split, file).
 BOOKS = {
-    "peter-rabbit": (lambda: PETER, [("unanswerable", "dev", BENCH / "unanswerable_peter_rabbit.csv"),
+    "peter-rabbit": (lambda: PETER, [("unanswerable", "dev", BENCH / "data" / "unanswerable_peter_rabbit.csv"),
                                      ("answerable", "dev", PETER_QA),
-                                     ("answerable", "test", BENCH / "peter_rabbit_qa_test.csv")]),
-    "robinson-crusoe": (crusoe_path, [("unanswerable", "dev", BENCH / "unanswerable_robinson_crusoe.csv"),
+                                     ("answerable", "test", BENCH / "data" / "peter_rabbit_qa_test.csv")]),
+    "robinson-crusoe": (crusoe_path, [("unanswerable", "dev", BENCH / "data" / "unanswerable_robinson_crusoe.csv"),
                                       ("answerable", "dev", CRUSOE_QA),
-                                      ("answerable", "dev", BENCH / "robinson_crusoe_qa_dev2.csv"),
-                                      ("answerable", "test", BENCH / "robinson_crusoe_qa_test.csv")]),
+                                      ("answerable", "dev", BENCH / "data" / "robinson_crusoe_qa_dev2.csv"),
+                                      ("answerable", "test", BENCH / "data" / "robinson_crusoe_qa_test.csv")]),
     "phantom-of-the-opera": (lambda: PHANTOM, [
-        ("unanswerable", "test", BENCH / "unanswerable_phantom_of_the_opera.csv"),
-        ("answerable", "dev", BENCH / "phantom_qa_dev.csv"),
-        ("answerable", "test", BENCH / "phantom_qa_test.csv")]),
+        ("unanswerable", "test", BENCH / "data" / "unanswerable_phantom_of_the_opera.csv"),
+        ("answerable", "dev", BENCH / "data" / "phantom_qa_dev.csv"),
+        ("answerable", "test", BENCH / "data" / "phantom_qa_test.csv")]),
 }
 ANSWERERS = ("extractive", "qa-kg")
 

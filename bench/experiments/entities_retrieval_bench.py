@@ -1,8 +1,8 @@
 """The ``entities`` retrieval method (issue #13 item 5) against groundedkg, dense, bm25 and hybrid at equal words,
 and the cost of the grounded entity descriptions (item 4) it rests on.
 
-    nice -n 10 python bench/entities_retrieval_bench.py                 # every part
-    nice -n 10 python bench/entities_retrieval_bench.py --parts describe-obliqa,obliqa --sample 300
+    nice -n 10 python bench/experiments/entities_retrieval_bench.py                 # every part
+    nice -n 10 python bench/experiments/entities_retrieval_bench.py --parts describe-obliqa,obliqa --sample 300
 
 Parts (merged into bench/results/entities_retrieval.json):
 
@@ -32,6 +32,9 @@ import random
 import statistics
 import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the shared tools (common, ...)
 
 from collections_bench import STORE, evidence_recall, obliqa_questions, passage_recall, qasper_cases
 from common import RESULTS, machine, write_json

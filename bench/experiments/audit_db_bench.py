@@ -33,6 +33,8 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the shared tools (common, ...)
+
 from common import ROOT, machine, write_json
 
 sys.path.insert(0, str(ROOT / "tests"))

@@ -34,6 +34,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the shared tools (common, ...)
+
 from common import PETER_QA, RESULTS, ROOT, STORE_ROOT
 
 from kgcore.audit import AuditDB
@@ -72,7 +74,7 @@ def build_store(root: Path) -> AuditDB:
     shutil.copytree(STORE_ROOT / BOOK, root / BOOK)
     engine = QueryEngine(Store(root))
     db = AuditDB.for_store(root)
-    items = (load_qa(PETER_QA) + load_qa(ROOT / "bench" / "peter_rabbit_qa_test.csv"))[:15]
+    items = (load_qa(PETER_QA) + load_qa(ROOT / "bench" / "data" / "peter_rabbit_qa_test.csv"))[:15]
     index = engine.index(BOOK)
     record_ids = []
     for item in items:

@@ -21,6 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the shared tools (common, ...)
+
 from common import CRUSOE_QA, PETER, PETER_QA, ROOT, STORE_ROOT, machine, write_json
 
 sys.path.insert(0, str(ROOT / "tests"))

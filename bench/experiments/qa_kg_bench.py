@@ -19,7 +19,11 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the shared tools (common, ...)
 
 from common import RESULTS, STORE_ROOT, write_json
 from retrieval_quality import SETS, measure

@@ -13,7 +13,7 @@ gold answer occurs
 
 Only these shares are printed and written, never a question, so the held-out splits can be measured without being
 read.  Results go to bench/results/answer_ceiling.json.  The store is ``KGCORE_BENCH_STORE`` (as
-bench/qa_kg_bench.py).
+bench/experiments/qa_kg_bench.py).
 """
 
 from __future__ import annotations
@@ -21,6 +21,10 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the shared tools (common, ...)
 
 from common import RESULTS, STORE_ROOT, write_json
 from retrieval_quality import SETS

@@ -2,8 +2,8 @@
 retrieval with community summaries (``community``, ``hybrid-summaries``) against dense, bm25, hybrid and
 groundedkg at equal words, with query latency.
 
-    nice -n 10 python bench/communities_bench.py                                  # every part
-    nice -n 10 python bench/communities_bench.py --parts obliqa-retrieval --sample 40   # a first look
+    nice -n 10 python bench/experiments/communities_bench.py                                  # every part
+    nice -n 10 python bench/experiments/communities_bench.py --parts obliqa-retrieval --sample 40   # a first look
 
 Parts (merged into bench/results/communities.json):
 
@@ -40,6 +40,8 @@ import tempfile
 import time
 import tracemalloc
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the shared tools (common, ...)
 
 from collections_bench import DATA, STORE, evidence_recall, obliqa_questions, passage_recall, qasper_cases
 from common import RESULTS, STORE_ROOT, machine, write_json

@@ -1,9 +1,9 @@
 """Global questions (issue #14 item 4): how much of each broad question's rubric every method's context covers.
 
-    python bench/global_bench.py                        # every collection, method and budget
-    python bench/global_bench.py --collections papers --budgets 1000
+    python bench/experiments/global_bench.py                        # every collection, method and budget
+    python bench/experiments/global_bench.py --collections papers --budgets 1000
 
-``bench/global_questions.jsonl`` holds 22 broad questions written from the texts alone before any method ran
+``bench/data/global_questions.jsonl`` holds 22 broad questions written from the texts alone before any method ran
 on them (9 on the 24 RAG papers, 6 on Robinson Crusoe, 7 on the 40 ObliQA rulebooks; 114 points).  Each has 3-6 rubric
 points; a point names the document(s) it comes from (id prefixes) and a **verbatim supporting phrase** found in
 one of their retrievable sentences.  The bench first checks that every phrase is in its documents' stored
@@ -42,6 +42,9 @@ import unicodedata
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the shared tools (common, ...)
+
 from common import ROOT, machine, write_json
 
 from kgcore.core.embed import get_embedder
@@ -51,10 +54,10 @@ from kgcore.index.store.disk import Store
 from kgcore.query.engine import QueryEngine
 from kgcore.query.methods import METHODS
 
-QUESTIONS = ROOT / "bench" / "global_questions.jsonl"
+QUESTIONS = ROOT / "bench" / "data" / "global_questions.jsonl"
 #: Collection name -> store root.
-STORES = {"papers": ROOT / "bench" / "data" / "collections", "obliqa": ROOT / "bench" / "data" / "collections",
-          "robinson-crusoe": ROOT / "bench" / "data" / "store"}
+STORES = {"papers": ROOT / "bench" / "stores" / "collections", "obliqa": ROOT / "bench" / "stores" / "collections",
+          "robinson-crusoe": ROOT / "bench" / "stores" / "books"}
 BUDGETS = (1000, 2000)
 BASE_METHODS = ("groundedkg", "dense", "bm25", "hybrid", "lesegr")
 OPTIONAL_METHODS = ("community", "hybrid-summaries")

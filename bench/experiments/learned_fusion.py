@@ -1,7 +1,7 @@
 """Issue #16's optional learned part, in its smallest form: fusion weights fitted per collection on questions
 generated from the collection's own frames, evaluated on the dev set's real questions.
 
-    python bench/learned_fusion.py --sets crusoe-dev,obliqa-dev      # dev sets only
+    python bench/experiments/learned_fusion.py --sets crusoe-dev,obliqa-dev      # dev sets only
 
 For each set, ``--pairs`` question–answer pairs generated from the collection's frames (:mod:`kgcore.index.qa`,
 seeded sample; pairs whose sentence is out of the default scope are skipped) are asked as questions; the sentence a
@@ -17,9 +17,14 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 from contextlib import ExitStack, contextmanager
+from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the shared tools (common, ...)
+
 from common import machine, write_json
 from fused_quality import BUDGETS, load, measure, primary, setting
 

@@ -1,26 +1,26 @@
 """Issue #16's protocol: GroundedKG (old graph-score ranking, new fused ranking), LeSeGR and the text baselines at
 equal words on every dev and held-out set, and the dev-only sensitivity of each LeSeGR setting.
 
-    python bench/fused_quality.py                          # every set, every variant, budgets 200..2000
-    python bench/fused_quality.py --sets peter-dev,crusoe-dev --sweep   # dev-only sensitivity
+    python bench/experiments/fused_quality.py                          # every set, every variant, budgets 200..2000
+    python bench/experiments/fused_quality.py --sets peter-dev,crusoe-dev --sweep   # dev-only sensitivity
 
 Sets (``dev`` for design decisions; ``test`` held out, written from the text before any tuning; ``test2`` a
 second held-out round, written and committed at stop 33 after every design decision, run once; ``test3`` a third,
 written at stop 34 in NarrativeQA style -- paraphrased questions, short answers -- before that stop's changes;
 ``test4`` a fourth, written at stop 55 in the same style from the books alone, committed before that stop ran it):
 
-* books (one-document collections in bench/data/store): ``peter-dev`` / ``peter-test``, ``crusoe-dev`` /
+* books (one-document collections in bench/stores/books): ``peter-dev`` / ``peter-test``, ``crusoe-dev`` /
   ``crusoe-test`` / ``crusoe-test2`` (50 questions) / ``crusoe-test3`` / ``crusoe-test4`` (40 each),
-  ``phantom-dev`` (40, written at stop 37 for design decisions) / ``phantom-test`` (bench/phantom_qa_test.csv,
+  ``phantom-dev`` (40, written at stop 37 for design decisions) / ``phantom-test`` (bench/data/phantom_qa_test.csv,
   50 questions) / ``phantom-test2`` / ``phantom-test3`` / ``phantom-test4`` (40 each);
 * ``qasper-dev``: the 10 QASPER papers as one collection, each question asked within its paper;
 * ``obliqa-dev`` / ``obliqa-test`` .. ``obliqa-test4``: global retrieval over the 40 ObliQA
   rulebooks; dev is the collections benchmark's sample (seed 13), the test splits samples of the same size and
   mix disjoint from it and from each other (:data:`OBLIQA_ROUNDS`: seeds 29, 31, 37 and 41; test4 has 33
   multi-document questions where the others have 50: no more are left);
-* ``papers-unseen``: bench/papers_qa.csv's 40 questions on eight of the RAG papers (PDFs; written from the
+* ``papers-unseen``: bench/data/papers_qa.csv's 40 questions on eight of the RAG papers (PDFs; written from the
   papers alone for the PDF-ingestion issue, before any run), each asked within its paper, in a collection of the
-  eight (bench/data/papers_qa/fused).  No ranking decision of #16 ever saw it: a collection kind (PDF papers)
+  eight (bench/stores/papers_qa/fused).  No ranking decision of #16 ever saw it: a collection kind (PDF papers)
   the fused ranking was not designed on, reported apart from the rounds (``target.unseen``).
 
 Per (set, variant, budget): answer-token recall and evidence hit (books and QASPER; for QASPER an evidence
@@ -40,13 +40,18 @@ import functools
 import json
 import math
 import statistics
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the shared tools (common, ...)
+
 from collections_bench import DATA, inside, obliqa_questions
 from collections_bench import STORE as COLLECTIONS
 from common import RESULTS, STORE_ROOT, machine, write_json
@@ -113,9 +118,9 @@ def qasper_set() -> tuple[Store, str, list[Question]]:
 
 
 def papers_set() -> tuple[Store, str, list[Question]]:
-    """The eight papers of bench/papers_qa.csv as one collection (indexed on first use, reused after)."""
-    store = Store(BENCH / "data" / "papers_qa" / "fused")
-    rows = list(csv.DictReader((BENCH / "papers_qa.csv").open(encoding="utf-8")))
+    """The eight papers of bench/data/papers_qa.csv as one collection (indexed on first use, reused after)."""
+    store = Store(BENCH / "stores" / "papers_qa" / "fused")
+    rows = list(csv.DictReader((BENCH / "data" / "papers_qa.csv").open(encoding="utf-8")))
     files = sorted({r["paper"] for r in rows})
     index_files([Job(f, DATA / "papers" / f) for f in files], store, "papers8", workers=2)
     return store, "papers8", [Question(r["question"], (r["answer"],), (r["evidence"],), (doc_id_for(r["paper"]),))

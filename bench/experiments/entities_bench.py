@@ -1,11 +1,11 @@
 """Issue #13 items 1-3: entity resolution against exact-name merging, entity counts and resolution time, type accuracy.
 
-    python bench/entities_bench.py                 # pairs + types on papers and books, counts on papers and ObliQA
-    python bench/entities_bench.py --parts pairs   # only the labelled pairs (dev tuning, test report)
+    python bench/experiments/entities_bench.py   # pairs + types on papers and books, counts on papers and ObliQA
+    python bench/experiments/entities_bench.py --parts pairs   # only the labelled pairs (dev tuning, test report)
 
 Parts:
 
-* ``pairs``: ``bench/entity_pairs.csv`` (labelled from the texts: same entity or not; split dev/test by a hash of
+* ``pairs``: ``bench/data/entity_pairs.csv`` (labelled from the texts: same entity or not; split dev/test by a hash of
   the pair).  The resolver's two thresholds (``merge_at`` for weak rules, ``apart_below`` for the same-name
   guard) are chosen by F1 on **dev only**; precision, recall and F1 are reported on test and on all pairs, for
   the resolver at the shipped thresholds, at the dev-tuned ones, and for the exact upper-cased name baseline
@@ -14,7 +14,7 @@ Parts:
 * ``counts``: entity nodes before and entities after resolution on the 24 papers and on ObliQA, and the seconds
   the resolution stage takes (typing included) on a warm process, next to the seconds indexing took (the
   documents' own timings plus linking, as their manifests record them).
-* ``types``: ``bench/entity_types.csv`` (100 entities typed by hand from their sentences before the typer ran; a
+* ``types``: ``bench/data/entity_types.csv`` (100 entities typed by hand from their sentences before the typer ran; a
   dev half used to design the typer, a test half not looked at): accuracy of the entity type of the group each node
   ends in, per split, per collection and per source (pattern/NER/zero-shot), against the majority type.
   ObliQA uses the declared regulatory type set (:data:`kgcore.index.views.entities.types.REGULATORY`).  Split ``names``
@@ -30,9 +30,12 @@ from __future__ import annotations
 import argparse
 import csv
 import itertools
+import sys
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the shared tools (common, ...)
 
 from common import ROOT, machine, write_json
 
@@ -41,12 +44,12 @@ from kgcore.index.views.entities import animate, types
 from kgcore.index.views.entities.outcome import APART_BELOW, MERGE_AT, Thresholds
 from kgcore.index.views.entities.resolve import build_groups, merged_components, resolve, with_thresholds
 
-COLLECTIONS = ROOT / "bench" / "data" / "collections"
-BOOKS = ROOT / "bench" / "data" / "store"
+COLLECTIONS = ROOT / "bench" / "stores" / "collections"
+BOOKS = ROOT / "bench" / "stores" / "books"
 ROOTS = {"papers": COLLECTIONS, "obliqa": COLLECTIONS}
 TYPE_SETS = {"obliqa": types.REGULATORY}
-PAIRS = ROOT / "bench" / "entity_pairs.csv"
-TYPES = ROOT / "bench" / "entity_types.csv"
+PAIRS = ROOT / "bench" / "data" / "entity_pairs.csv"
+TYPES = ROOT / "bench" / "data" / "entity_types.csv"
 BOOK_COLLECTIONS = frozenset({"peter-rabbit", "robinson-crusoe", "phantom-of-the-opera"})
 GRID_MERGE = [round(0.5 + 0.025 * i, 3) for i in range(19)]
 GRID_APART = [round(0.0 + 0.05 * i, 2) for i in range(11)]

@@ -1,10 +1,10 @@
 """Questions about papers, asked within their paper: does the context hold the answer, before and after an
 ingestion change?  (Issue #21: retrieval and answer quality on papers must not drop.)
 
-    python bench/papers_qa.py --label after                    # the working tree
-    (cd /tmp/base && PYTHONPATH=/tmp/base python /work/main/bench/papers_qa.py --label before --root /tmp/base)
+    python bench/experiments/papers_qa.py --label after                    # the working tree
+    (cd /tmp/base && PYTHONPATH=. python $REPO/bench/experiments/papers_qa.py --label before --root /tmp/base)
 
-The questions (bench/papers_qa.csv: paper, question, answer, evidence) were written from eight of the 24
+The questions (bench/data/papers_qa.csv: paper, question, answer, evidence) were written from eight of the 24
 RAG papers' text alone, before either run, and are used as held-out: aggregates only.  Per method and word
 budget (asked with ``documents=(paper,)``, QASPER's chat-with-one-paper mode):
 
@@ -29,7 +29,7 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+BENCH = Path(__file__).resolve().parents[1]
 STOP = frozenset("a an the of in on at to for and or with by from is are was were be been it its this that "
                  "which what who how when where why does do did as into than their they we our".split())
 BUDGETS = (500, 1000)
@@ -72,9 +72,9 @@ def measure(engine, collection: str, rows: list[dict], doc_id_for) -> list[dict]
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--label", required=True)
-    parser.add_argument("--root", default=str(HERE.parent), help="the tree whose kgcore is measured")
-    parser.add_argument("--papers", default=str(HERE.parent.parent / "shared" / "data" / "papers"))
-    parser.add_argument("--qa", default=str(HERE / "papers_qa.csv"))
+    parser.add_argument("--root", default=str(BENCH.parent), help="the tree whose kgcore is measured")
+    parser.add_argument("--papers", default=str(BENCH.parents[1] / "shared" / "data" / "papers"))
+    parser.add_argument("--qa", default=str(BENCH / "data" / "papers_qa.csv"))
     args = parser.parse_args(argv)
     sys.path.insert(0, args.root)
     from kgcore.index.load import doc_id_for
@@ -84,14 +84,14 @@ def main(argv: list[str] | None = None) -> None:
 
     rows = list(csv.DictReader(open(args.qa, encoding="utf-8")))
     files = sorted({r["paper"] for r in rows})
-    store = Store(HERE / "data" / "papers_qa" / args.label)
+    store = Store(BENCH / "stores" / "papers_qa" / args.label)
     started = time.perf_counter()
     index_files([Job(f, Path(args.papers) / f) for f in files], store, "papers8", workers=2)
     seconds = round(time.perf_counter() - started, 1)
     index = store.load("papers8")
     results = {"label": args.label, "papers": len(files), "index_seconds": seconds,
                "sentences": len(index.sentences), "rows": measure(QueryEngine(store), "papers8", rows, doc_id_for)}
-    out = HERE / "results" / f"papers_qa_{args.label}.json"
+    out = BENCH / "results" / f"papers_qa_{args.label}.json"
     out.write_text(json.dumps(results, indent=1), encoding="utf-8")
     print(f"wrote {out}")
 
