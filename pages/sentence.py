@@ -85,9 +85,9 @@ def pick_sentence(index: Index) -> str:
     if SID_KEY not in st.session_state:
         requested = st.query_params.get("sid")
         st.session_state[SID_KEY] = requested or (state.sentence_id if state.sentence_id in ids else ids[0])
-    elif st.session_state.get(FOR_KEY) not in (None, index.doc_id) and st.session_state[SID_KEY] not in ids:
+    elif st.session_state.get(FOR_KEY) not in (None, index.collection) and st.session_state[SID_KEY] not in ids:
         st.session_state[SID_KEY] = ids[0]  # another collection was chosen: start at its first sentence
-    st.session_state[FOR_KEY] = index.doc_id
+    st.session_state[FOR_KEY] = index.collection
     c_id, c_prev, c_next = st.columns([4, 1, 1], vertical_alignment="bottom")
     sid = c_id.text_input("Sentence id", key=SID_KEY, help=f"From {ids[0]} to {ids[-1]}")
     c_prev.button("Previous", icon=":material/arrow_back:", on_click=step, args=(ids, -1), width="stretch")

@@ -99,7 +99,7 @@ def short_answers_panel(run: AskRun, anchor_prefix: str = "s") -> None:
     else:
         st.caption(md_escape(retrieval_answers_caption(answer)))
         items, confidence = distinct_answers(result.qa_pairs), False
-    html = short_answers_html(items, result.doc_id, numbering(result.sentences), anchor_prefix, confidence)
+    html = short_answers_html(items, result.collection, numbering(result.sentences), anchor_prefix, confidence)
     st.markdown(html, unsafe_allow_html=True)
 
 
@@ -111,7 +111,7 @@ def qa_pairs_panel(run: AskRun, prefix: str = "s") -> None:
     with st.expander(f"Why these sentences ranked (the {len(pairs)} best QA pairs)", icon=":material/quiz:"):
         st.caption("qa-kg matched the question against generated question–answer pairs and reranked them; the context "
                    "is the pairs' grounding sentences in this order (then the rest by similarity, up to the budget).")
-        st.markdown(ranked_pairs_html(pairs, run.result.doc_id, numbering(run.result.sentences), prefix),
+        st.markdown(ranked_pairs_html(pairs, run.result.collection, numbering(run.result.sentences), prefix),
                     unsafe_allow_html=True)
 
 
@@ -245,7 +245,7 @@ def subgraph_panel(run: AskRun, index, selected: str | None) -> None:
 
 def download(run: AskRun, result_to_json) -> None:
     payload = json.dumps(result_to_json(run.result, run.answer), ensure_ascii=False, indent=1)
-    st.download_button("Download result (JSON)", payload, file_name=f"{run.result.doc_id}-{run.result.method}.json",
+    st.download_button("Download result (JSON)", payload, file_name=f"{run.result.collection}-{run.result.method}.json",
                        mime="application/json", icon=":material/download:")
 
 
@@ -268,7 +268,7 @@ def scope_caption(run: AskRun, index) -> None:
     where = ("documents " + ", ".join(f"**{md_escape(d)}**" for d in documents)) if documents else (
         f"all {len(index.manifest.documents)} documents" if len(index.manifest.documents) > 1 else "the document")
     front = "included" if settings.get("front_matter") else "left out (title pages, contents, headings)"
-    st.caption(f"Asked of {where} of **{md_escape(run.result.doc_id)}** · front matter {front}")
+    st.caption(f"Asked of {where} of **{md_escape(run.result.collection)}** · front matter {front}")
 
 
 def compare_panels(outcome: AskOutcome, index, order: str = "reading") -> None:

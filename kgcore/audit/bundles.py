@@ -53,7 +53,7 @@ def bundle(record: AuditRecord, labels: list[Label], index: Index) -> dict:
         "format": "groundedkg-audit-bundle/1",
         "record": record.to_dict(),
         "labels": [label.to_dict() for label in labels],
-        "index": {"doc_id": index.doc_id, "manifest_hash": index.manifest.content_hash,
+        "index": {"doc_id": index.collection, "manifest_hash": index.manifest.content_hash,
                   "same_as_record": index.manifest.content_hash == record.manifest_hash},
         "subgraph": {"nodes": [graph.nodes[i].to_dict() for i in node_ids],
                      "edges": [e.to_dict() for e in graph.edges if e.source in keep and e.target in keep],

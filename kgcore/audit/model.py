@@ -267,7 +267,8 @@ def record_to_result(record) -> tuple[QueryResult, Answer | None]:
     """The ``QueryResult`` and ``Answer`` exactly as stored (``record`` or its payload dict)."""
     payload = record.payload if isinstance(record, AuditRecord) else record
     result = QueryResult(
-        question=payload["question"], method=payload["method"], doc_id=payload["doc_id"],
+        question=payload["question"], method=payload["method"],
+        collection=payload.get("collection") or payload["doc_id"],
         query_graph=_query_graph(payload),
         matches=[Match(**_only_fields(Match, m)) for m in payload.get("matches", [])],
         sentences=[SelectedSentence(**_only_fields(SelectedSentence, s)) for s in payload.get("sentences", [])],

@@ -192,7 +192,7 @@ def diagnose(result, answer, gold_answers, index, embedder) -> Diagnosis:
                                "cosine": round(float(scores["cosine"][best]), 4)}
     if scores["support"][best] < SUPPORT_MIN:
         return Diagnosis("gold-not-in-document", (
-            f"No sentence of {index.doc_id!r} supports the gold answer: the best, {index.sentences[best].id}, "
+            f"No sentence of {index.collection!r} supports the gold answer: the best, {index.sentences[best].id}, "
             f"scores {scores['support'][best]:.2f} < {SUPPORT_MIN}."), [], details)
     rows = evidence_rows(scores)
     context = set(result.sentence_ids)

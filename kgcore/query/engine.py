@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from dataclasses import asdict
 
+from kgcore.core.deprecation import renamed_argument
 from kgcore.core.embed import Embedder, query_embedder
 from kgcore.core.errors import IndexMismatchError, clean_field
 from kgcore.core.nlp import load_spacy
@@ -49,21 +50,23 @@ class QueryEngine:
     def embedder(self) -> Embedder:
         return query_embedder(self.settings)
 
-    def index(self, doc_id: str) -> Index:
-        """The loaded collection ``doc_id``; reloaded only when it changed (a document added, removed, re-indexed)."""
-        stamp = self.store.manifest(doc_id).stamp
-        cached = self._indexes.get(doc_id)
+    @renamed_argument("doc_id", "collection")
+    def index(self, collection: str) -> Index:
+        """Collection ``collection``, loaded; reloaded only when it changed (a document added, removed, re-indexed)."""
+        stamp = self.store.manifest(collection).stamp
+        cached = self._indexes.get(collection)
         if cached is None or cached[0] != stamp:
-            with self._loading(doc_id):  # the app's sessions share this engine: one loads, the others wait for it
-                cached = self._indexes.get(doc_id)
+            with self._loading(collection):  # the app's sessions share this engine: one loads, the others wait for it
+                cached = self._indexes.get(collection)
                 if cached is None or cached[0] != stamp:
-                    index = self.store.load(doc_id)
+                    index = self.store.load(collection)
                     self._check_compatible(index)
-                    cached = self._indexes[doc_id] = (stamp, index)
+                    cached = self._indexes[collection] = (stamp, index)
         return cached[1]
 
-    def forget(self, doc_id: str) -> None:
-        self._indexes.pop(doc_id, None)
+    @renamed_argument("doc_id", "collection")
+    def forget(self, collection: str) -> None:
+        self._indexes.pop(collection, None)
 
     def parser(self, name: str) -> Parser:
         if name not in self._parsers:
@@ -88,7 +91,7 @@ class QueryEngine:
         embedder = self.embedder
         if models.embedding != embedder.name or (models.embedding_dim or embedder.dim) != embedder.dim:
             raise IndexMismatchError(
-                f"Index {index.doc_id!r} was built with embedding model {models.embedding!r} "
+                f"Index {index.collection!r} was built with embedding model {models.embedding!r} "
                 f"({models.embedding_dim} dims) but this process uses {embedder.name!r} ({embedder.dim} dims). "
                 "Re-index the document, or set KGCORE_EMBEDDING_MODEL to the model it was built with."
             )
@@ -99,35 +102,38 @@ class QueryEngine:
         return Models(self.settings, self.embedder, self.parser, lambda: load_spacy(self.settings.spacy_model),
                       lambda: self.reranker, use_chroma)
 
-    def retrieve(self, doc_id: str, question: str, options: RetrievalOptions = RetrievalOptions(),
+    @renamed_argument("doc_id", "collection")
+    def retrieve(self, collection: str, question: str, options: RetrievalOptions = RetrievalOptions(),
                  use_chroma: bool = False) -> QueryResult:
-        """Run ``options.method`` (any method of :mod:`kgcore.query.methods`) on collection ``doc_id``."""
+        """Run ``options.method`` (any method of :mod:`kgcore.query.methods`) on collection ``collection``."""
         method = methods.get(options.method)
         question = validate_question(question, self.settings.max_question_chars)
         if use_chroma:
-            ensure_chroma(self.store, doc_id, self.embedder)
-        return method.retrieve(self.index(doc_id), question, options, self.models(use_chroma))
+            ensure_chroma(self.store, collection, self.embedder)
+        return method.retrieve(self.index(collection), question, options, self.models(use_chroma))
 
-    def support_calibration(self, doc_id: str) -> Calibration:
-        """The support check's threshold for collection ``doc_id`` (measured once per loaded index)."""
-        return self._calibration(self.index(doc_id))
+    @renamed_argument("doc_id", "collection")
+    def support_calibration(self, collection: str) -> Calibration:
+        """The support check's threshold for collection ``collection`` (measured once per loaded index)."""
+        return self._calibration(self.index(collection))
 
     def _calibration(self, index: Index) -> Calibration:
         return collection_calibration(index, load_spacy(self.settings.spacy_model), self.embedder)
 
     def answer(self, result: QueryResult, answerer: str | None = None) -> Answer:
         start = time.perf_counter()  # the answer's time joins the retrieval's (timings_ms["answer"])
-        index = self.index(result.doc_id)
-        book = index.manifest.source_file or result.doc_id
+        index = self.index(result.collection)
+        book = index.manifest.source_file or result.collection
         source = AnswerSource(book, calibration=lambda: self._calibration(index),
                               qa=lambda: qa_answer_graph(index, self.embedder))  # each built when an answerer reads it
         answer = self.generator(answerer).generate(result.question, result.sentences, source)
         result.timings_ms["answer"] = ms_since(start)
         return answer
 
-    def prepare(self, doc_id: str, options: RetrievalOptions | None = None, answerer: str | None = None
+    @renamed_argument("doc_id", "collection")
+    def prepare(self, collection: str, options: RetrievalOptions | None = None, answerer: str | None = None
                 ) -> dict[str, float]:
-        """Load collection ``doc_id`` and build what its first question would otherwise wait for: the retrieval's
+        """Load collection ``collection`` and build what its first question would otherwise wait for: the retrieval's
         lazily built structures (incidence and neighbour matrices, the BM25 models, the contextual graph) for
         ``options`` (default: groundedkg within the settings' word budget) and the offline answerers' support
         calibration.  It answers a probe made of the collection's first body sentence (:func:`probe_question`); no
@@ -138,12 +144,12 @@ class QueryEngine:
         """
         timer = Timer()
         with timer.step("load"):
-            index = self.index(doc_id)
+            index = self.index(collection)
         probe = probe_question(index.sentences)
         if probe:
             options = options or RetrievalOptions(budget_words=self.settings.budget_words)
             with timer.step("retrieve"):
-                result = self.retrieve(doc_id, probe, options)
+                result = self.retrieve(collection, probe, options)
             with timer.step("answer"):
                 if (answerer or default_answerer(self.settings)) != "openai":
                     self.answer(result, answerer)
@@ -151,9 +157,10 @@ class QueryEngine:
                     self._calibration(index)  # the support check of the offline answerers one may switch to
         return {step: round(ms / 1000, 3) for step, ms in timer.ms.items()}
 
-    def ask(self, doc_id: str, question: str, options: RetrievalOptions = RetrievalOptions(),
+    @renamed_argument("doc_id", "collection")
+    def ask(self, collection: str, question: str, options: RetrievalOptions = RetrievalOptions(),
             answerer: str | None = None, use_chroma: bool = False) -> tuple[QueryResult, Answer]:
-        result = self.retrieve(doc_id, question, options, use_chroma)
+        result = self.retrieve(collection, question, options, use_chroma)
         return result, self.answer(result, answerer)
 
 
@@ -191,12 +198,13 @@ def validate_question(question: str, max_chars: int = MAX_QUESTION_CHARS) -> str
 
 
 def result_to_json(result: QueryResult, answer: Answer | None = None) -> dict:
-    """The CLI/JSONL shape of a result (stable keys documented in the README)."""
+    """The CLI/JSONL shape of a result (stable keys documented in the README).  ``doc_id`` repeats ``collection``
+    for readers of the old key; it goes in kgcore 0.4."""
     graph = result.query_graph
     return {
         "question": result.question,
-        "collection": result.doc_id,
-        "doc_id": result.doc_id,
+        "collection": result.collection,
+        "doc_id": result.collection,  # deprecated: the collection's old name, kept until kgcore 0.4
         "method": result.method,
         "settings": result.settings,
         "query_graph": {

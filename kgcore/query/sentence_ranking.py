@@ -157,7 +157,7 @@ def _finish(index, question, method, options, ranked, timer: Timer, candidates, 
     timer.ms.setdefault("parse", 0.0)
     timer.ms.setdefault("match", 0.0)
     timer.ms["retrieval"] = timer.total("parse", "embed", "match", "select")
-    return QueryResult(question, method, index.doc_id, None, [], kept, options.to_dict(), timer.ms, list(notes),
+    return QueryResult(question, method, index.collection, None, [], kept, options.to_dict(), timer.ms, list(notes),
                        candidates)
 
 

@@ -46,7 +46,7 @@ def test_paper_example_sentence_in_the_book(peter_index):
 
 
 def test_chroma_collections_hold_every_node_and_sentence(peter_store, peter_index):
-    ensure_chroma(peter_store, peter_index.doc_id, get_embedder())
+    ensure_chroma(peter_store, peter_index.collection, get_embedder())
     client = open_chroma(peter_index.path / "chroma")
     try:
         assert client.get_collection("nodes").count() == len(peter_index.node_ids)

@@ -209,3 +209,13 @@ def test_cli_batch_jsonl(peter_store, tmp_path, capsys):
         main(["ask", "--store", str(peter_store.root), "--doc", PETER_ID, "--questions", str(tmp_path / "none.csv")])
         == 2
     )
+
+
+def test_the_old_doc_id_names_still_work_with_a_warning(engine, peter_index):
+    from kgcore.core.deprecation import KgcoreDeprecationWarning
+
+    with pytest.warns(KgcoreDeprecationWarning, match="the argument 'doc_id' is deprecated"):
+        result = engine.retrieve(doc_id=PETER_ID, question="Who is Peter?")
+    assert result.collection == PETER_ID == peter_index.collection
+    with pytest.warns(KgcoreDeprecationWarning, match="Index.doc_id is deprecated"):
+        assert peter_index.doc_id == PETER_ID

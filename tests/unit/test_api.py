@@ -91,3 +91,13 @@ def test_the_public_api_exports_what_it_lists():
     assert not missing and len(kgcore.api.__all__) == len(set(kgcore.api.__all__))
     assert {"QueryEngine", "Store", "Index", "index_files", "METHODS", "ANSWERERS", "doctor_checks", "AuditDB",
             "evaluate", "communities", "entity_groups"} <= set(kgcore.api.__all__)
+
+
+def test_doc_id_still_names_a_result_collection_with_a_warning():
+    from kgcore.api import QueryResult
+    from kgcore.core.deprecation import KgcoreDeprecationWarning
+
+    result = QueryResult("Who?", "dense", "peter-rabbit", None, [], [], {}, {})
+    assert result.collection == "peter-rabbit"
+    with pytest.warns(KgcoreDeprecationWarning, match=r"QueryResult.doc_id is deprecated .* QueryResult.collection"):
+        assert result.doc_id == "peter-rabbit"

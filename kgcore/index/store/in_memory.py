@@ -17,6 +17,7 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 from scipy import sparse
 
+from kgcore.core.deprecation import renamed_attribute
 from kgcore.core.document import Paragraph, Reference
 from kgcore.core.errors import InputError
 from kgcore.core.graph import GroundedGraph
@@ -88,9 +89,9 @@ class IndexCache:
 
 @dataclass
 class Index:
-    """A loaded collection (see the module docstring); ``doc_id`` is the collection's name."""
+    """A loaded collection (see the module docstring); ``collection`` is its name."""
 
-    doc_id: str
+    collection: str
     path: Path
     manifest: CollectionManifest
     sentences: list[Sentence]
@@ -114,14 +115,16 @@ class Index:
 
     @property
     def name(self) -> str:
-        return self.doc_id
+        return self.collection
+
+    doc_id = renamed_attribute("doc_id", "collection")
 
     # -- sentences -----------------------------------------------------------------
     def sentence(self, sentence_id: str) -> Sentence:
         try:
             return self.sentences[self._by_id[sentence_id]]
         except KeyError:
-            raise InputError("sentence_id", f"{sentence_id!r} is not a sentence of {self.doc_id!r}") from None
+            raise InputError("sentence_id", f"{sentence_id!r} is not a sentence of {self.collection!r}") from None
 
     def sentence_row(self, sentence_id: str) -> int:
         return self._by_id[sentence_id]

@@ -55,7 +55,7 @@ def evenly(n: int, k: int) -> list[int]:
 def collection_calibration(index: Index, nlp, embedder: Embedder) -> Calibration:
     """The support threshold of ``index``'s collection, measured on first use and kept in ``index.cache``."""
     return index.cache.get(SUPPORT_CALIBRATION, lambda: calibrate(collection_supports(index, nlp, embedder),
-                                                                  f"collection {index.doc_id!r}"))
+                                                                  f"collection {index.collection!r}"))
 
 
 def collection_supports(index: Index, nlp, embedder: Embedder) -> list[float]:

@@ -13,7 +13,7 @@ engine, the CLI, the app and the evaluation read.
 >>> from kgcore.core.registry import Registry
 >>> from kgcore.core.types import QueryResult
 >>> def echo(index, question, options, models):
-...     return QueryResult(question, "echo", index.doc_id, None, [], [], options.to_dict(), {}, [])
+...     return QueryResult(question, "echo", index.collection, None, [], [], options.to_dict(), {}, [])
 >>> registry = Registry("method", [Method("echo", "Echo", "returns no sentence", echo, reads=NOTHING)])
 >>> list(registry), registry.get("echo").label
 (['echo'], 'Echo')

@@ -105,7 +105,7 @@ def retrieve_community(index: Index, question: str, options: RetrievalOptions, e
         kept, used = _select(index, units, sims, options)
     timer.ms.setdefault("parse", 0.0)
     timer.ms["retrieval"] = timer.total("parse", "embed", "match", "select")
-    result = QueryResult(question, options.method, index.doc_id, None, [], kept, options.to_dict(), timer.ms, [],
+    result = QueryResult(question, options.method, index.collection, None, [], kept, options.to_dict(), timer.ms, [],
                          len(ci.summaries))
     result.summaries = [_summary_dict(ci, cid, score, rank, ids) for rank, (cid, ids, score) in enumerate(used, 1)]
     if not ci.summaries:

@@ -327,7 +327,7 @@ def retrieve_entities(index: Index, question: str, options: RetrievalOptions, em
     matches = [Match(c.by, table.ids[c.row], table.names[c.row], [table.names[c.row]], "entity",
                      round(c.score, 4), rank) for rank, c in enumerate(chosen, start=1)]
     notes = [] if chosen else ["No entity of the collection matches the question."]
-    return QueryResult(question, "entities", index.doc_id, None, matches, kept, options.to_dict(), timer.ms, notes,
+    return QueryResult(question, "entities", index.collection, None, matches, kept, options.to_dict(), timer.ms, notes,
                        len(rows))
 
 

@@ -32,7 +32,7 @@ def check_size(index: Index, options: RetrievalOptions, limit: int) -> None:
     words = sum(len(s.original.split()) for i, s in enumerate(index.sentences) if scope is None or scope[i])
     sent = min(words, options.budget_words) if options.budget_words else words
     if sent > limit:
-        raise InputError("method", f"full would send {sent:,} words of {index.doc_id!r} to the answerer; the "
+        raise InputError("method", f"full would send {sent:,} words of {index.collection!r} to the answerer; the "
                                    f"limit is {limit:,} (KGCORE_MAX_FULL_WORDS): give a word budget, choose "
                                    "documents, or use another method")
 

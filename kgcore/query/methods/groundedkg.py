@@ -162,7 +162,7 @@ def graph_result(index: Index, question: str, options: RetrievalOptions, gm: Gra
     """The QueryResult of a graph method, its steps timed by ``timer``."""
     timer.ms["retrieval"] = timer.total("parse", "embed", "match", "select")
     return QueryResult(
-        question, "groundedkg", index.doc_id, gm.query_graph, gm.matches, selected,
+        question, "groundedkg", index.collection, gm.query_graph, gm.matches, selected,
         {**options.to_dict(), "index_options": index.manifest.options.to_dict()}, timer.ms, gm.notes,
         candidates=candidates,
     )

@@ -35,7 +35,7 @@ def retrieve_lesegr(index: Index, question: str, options: RetrievalOptions, embe
         budgeted = options.budget_words or options.budget_sentences
         kept = rank(index, cg, sig, options if budgeted else replace(options, budget_sentences=options.k))
     timer.ms["retrieval"] = timer.total("parse", "embed", "match", "select")
-    return QueryResult(question, "lesegr", index.doc_id, None, [], kept, options.to_dict(), timer.ms, [],
+    return QueryResult(question, "lesegr", index.collection, None, [], kept, options.to_dict(), timer.ms, [],
                        candidates=int(sig.scope[: cg.n_sentences].sum()))
 
 

@@ -53,7 +53,7 @@ def retrieve_qakg(index: Index, question: str, options: RetrievalOptions, embedd
             sentences = sentences[: options.k]
         kept = sorted(apply_budget(sentences, options.budget_sentences, options.budget_words), key=lambda s: s.position)
     timer.ms["retrieval"] = timer.total(*timer.ms)
-    result = QueryResult(question, "qa-kg", index.doc_id, None, [], kept, options.to_dict(), timer.ms,
+    result = QueryResult(question, "qa-kg", index.collection, None, [], kept, options.to_dict(), timer.ms,
                          _notes(graph, evidence), len(found), [c.to_dict() for c in ranked[:KEPT_PAIRS]])
     return result
 

@@ -170,7 +170,7 @@ def collection_overview(index: Index, embedder: Embedder, settings: Settings | N
     degree, rank = centrality(links.matrix)
     order = [int(r) for r in np.argsort(-rank, kind="stable") if degree[r] > 0][:top]
     central = tuple(_central(index, links, descriptions, degree, rank, r, depth) for r in order)
-    return Overview(index.doc_id, len(index.manifest.documents), len(index.sentences), len(links.groups), depth,
+    return Overview(index.collection, len(index.manifest.documents), len(index.sentences), len(links.groups), depth,
                     central, subtopics(links.matrix, order, depth=1, ids=[c.entity_id for c in central]))
 
 

@@ -97,7 +97,7 @@ def record(index: Index, a: str, b: str, status: str, reviewer: str) -> Merge:
     for node_id in (a, b):
         node = index.graph.nodes.get(node_id)
         if node is None or node.node_type != ENTITY:
-            raise InputError("node", f"{node_id!r} is no entity node of {index.doc_id!r}")
+            raise InputError("node", f"{node_id!r} is no entity node of {index.collection!r}")
     if a == b:
         raise InputError("node", "a node cannot be merged with itself")
     found = {m.pair: m for m in resolution(index).candidates}
