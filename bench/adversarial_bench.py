@@ -1,4 +1,4 @@
-"""Index size and peak memory per input byte on adversarial inputs (issue #19 item 6).
+"""Index size and peak memory per input byte on adversarial inputs.
 
 Each input is indexed by a real ``python -m kgcore index`` subprocess into a fresh store; its peak
 resident memory comes from ``wait4`` (the child's own ``ru_maxrss``), its index size from the files it

@@ -1,4 +1,4 @@
-"""PDF quality (issue #21): what layout-aware ingestion serves as retrievable sentences, on the 24 RAG papers.
+"""PDF quality: what layout-aware ingestion serves as retrievable sentences, on the 24 RAG papers.
 
     python bench/pdf_quality.py [--papers DIR] [--limit N] [--out PATH] [--examples K]
 

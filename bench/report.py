@@ -1,4 +1,4 @@
-"""Collect the benchmark results into bench/results/REPORT.md with tables, PNG plots and machine info.
+"""Collect the benchmark results into docs/evaluation.md with tables, PNG plots and machine info.
 
     python bench/report.py                 # read bench/results/{index,query,retrieval_quality,fused_quality}.json
     python bench/report.py --run           # run the three benchmarks and the QA evaluations first (slow)
@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -29,6 +31,8 @@ BENCHES = ("index_bench.py", "query_bench.py", "retrieval_quality.py")
 # Crusoe is evaluated end to end on its held-out set (50 questions written before any tuning).
 EVALS = (("peter-rabbit", PETER_QA), ("robinson-crusoe", ROOT / "bench" / "data" / "robinson_crusoe_qa_test.csv"))
 EVAL_DIR = "eval"
+#: The report, with the documentation.
+DOC = ROOT / "docs" / "evaluation.md"
 COLOURS = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7")
 
 
@@ -166,7 +170,7 @@ def quality_section(data: dict | None, out_dir: Path) -> str:
 
 
 def fused_section(data: dict | None) -> str:
-    """Issue #16's acceptance check: the default graph method against the best text baseline, per held-out and
+    """The fused ranking's acceptance check: the default graph method against the best text baseline, per held-out and
     dev set and budget, with the paired 95% interval of the margin (bench/experiments/fused_quality.py)."""
     if data is None:
         title = "## Fused ranking against text retrieval"
@@ -175,12 +179,12 @@ def fused_section(data: dict | None) -> str:
              "GroundedKG's default (fused) ranking against the best of dense, BM25 and hybrid at equal words: "
              "answer-token recall (books, papers), evidence-paragraph recall (QASPER), gold-passage recall (ObliQA). "
              "The interval is a paired bootstrap over the questions; a margin whose interval holds 0 is a tie."]
-    titles = {"test": "Held-out sets", "test2": "Second held-out round, written at stop 33",
-              "test3": "Third held-out round, written at stop 34",
-              "test4": "Fourth held-out round, written at stop 55",
+    titles = {"test": "Held-out sets", "test2": "Second held-out round, written after the design decisions",
+              "test3": "Third held-out round, paraphrased in the NarrativeQA style",
+              "test4": "Fourth held-out round, written after every design decision",
               "pooled": "Every held-out round of a collection pooled (a view chosen after the third round's results)",
               "unseen": "A collection kind no decision saw: eight RAG papers (PDF), each question asked within its "
-                        "paper (bench/data/papers_qa.csv, run once at stop 35)",
+                        "paper (bench/data/papers_qa.csv, run once)",
               "dev": "Dev sets"}
     for split, title in titles.items():
         found = data.get("target", {}).get(split)
@@ -295,8 +299,10 @@ def run_benches(results: Path) -> None:
 def build_report(results: Path, evals: list[Path]) -> str:
     facts = {**machine(), "cpu_model": cpu_model()}
     sections = [
-        "# GroundedKG benchmark report",
-        f"Generated {datetime.now(UTC).isoformat(timespec='seconds')} by `python bench/report.py`.",
+        "# Evaluation",
+        f"Generated {datetime.now(UTC).isoformat(timespec='seconds')} by `python bench/report.py` from the JSON "
+        "results in `bench/results/` (what each benchmark measures: its docstring; finished experiments: "
+        "`bench/experiments/README.md`; the methods: `docs/methods.md`).",
         machine_section(facts),
         index_section(load("index.json", results), results),
         query_section(load("query.json", results), results),
@@ -305,7 +311,7 @@ def build_report(results: Path, evals: list[Path]) -> str:
         ceiling_section(load("answer_ceiling.json", results)),
     ]
     sections += [eval_section(folder, results) for folder in evals]
-    sections.append("Plots are PNG files next to this report.")
+    sections.append("Plots are PNG files in `bench/results/`.")
     return "\n\n".join(sections) + "\n"
 
 
@@ -314,7 +320,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--run", action="store_true", help="run the three benchmarks first")
     parser.add_argument("--eval", action="append", default=[], type=Path,
                         help="a `kgcore eval --out` folder to include")
-    parser.add_argument("--results", type=Path, default=RESULTS, help="folder of the JSON results and the report")
+    parser.add_argument("--results", type=Path, default=RESULTS, help="folder of the JSON results and the plots")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="the report (default: docs/evaluation.md, or evaluation.md beside other --results)")
     args = parser.parse_args(argv)
     if args.run:
         run_benches(args.results)
@@ -324,8 +332,13 @@ def main(argv: list[str] | None = None) -> int:
         if not (folder / "summary.json").is_file():
             parser.error(f"{folder}: no summary.json (run `python -m kgcore eval ... --out {folder}`)")
     args.results.mkdir(parents=True, exist_ok=True)
-    report = args.results / "REPORT.md"
-    report.write_text(build_report(args.results, args.eval), encoding="utf-8")
+    report = args.out or (DOC if args.results == RESULTS else args.results / "evaluation.md")
+    text = build_report(args.results, args.eval)
+    plots = os.path.relpath(args.results, report.parent)
+    if plots != ".":  # the plots' links, relative to the report
+        text = re.sub(r"\]\(([\w.-]+\.png)\)", lambda m: f"]({plots}/{m.group(1)})", text)
+    report.parent.mkdir(parents=True, exist_ok=True)
+    report.write_text(text, encoding="utf-8")
     print(f"wrote {report}")
     return 0
 

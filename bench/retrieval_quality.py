@@ -6,9 +6,9 @@ Question sets (evidence substrings checked against the text when written):
   bench/data/peter_rabbit_qa_test.csv (12, held out);
 * Robinson Crusoe: ``dev`` = bench/data/robinson_crusoe_qa.csv + robinson_crusoe_qa_dev2.csv
   (45), ``test`` = bench/data/robinson_crusoe_qa_test.csv (50, held out);
-* The Phantom of the Opera (``--books phantom``): ``dev`` = bench/data/phantom_qa_dev.csv (40, written at stop 37
+* The Phantom of the Opera (``--books phantom``): ``dev`` = bench/data/phantom_qa_dev.csv (40, written
   from the book alone), ``test`` / ``test2`` / ``test3`` / ``test4`` held out (bench/phantom_qa_test*.csv);
-* ``dev-extra``: more dev questions, written at stop 43 from the books alone (bench/data/robinson_crusoe_qa_dev3.csv and
+* ``dev-extra``: more dev questions, written from the books alone (bench/data/robinson_crusoe_qa_dev3.csv and
   phantom_qa_dev2.csv, 14 each).  50 were written per book, one per fiftieth of the text; those about the passage
   of a held-out or dev question (a shared run of six words in the evidence) or asking nearly the same (question
   cosine above 0.85) were dropped without being read: 36 of Crusoe's, 36 of Phantom's.
@@ -34,7 +34,7 @@ from kgcore.api import QueryEngine, RetrievalOptions, Store, answer_token_recall
 BENCH = ROOT / "bench"
 METHODS = ("groundedkg", "dense", "bm25", "hybrid")
 BUDGETS = (100, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 0)
-#: Budgets the issue asks to report in the table.
+#: Budgets reported in the table.
 REPORTED_BUDGETS = (200, 500, 1000, 0)
 SETS = {
     "peter": ("peter-rabbit", lambda: PETER, {"dev": [PETER_QA], "test": [DATA / "peter_rabbit_qa_test.csv"]}),

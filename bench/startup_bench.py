@@ -11,7 +11,7 @@ A breakdown of the same work in a cold process (imports, spaCy, the embedder, th
 question) is measured in a child process.  The one-time ONNX export of the embedding model (first use on a
 fresh machine, cached in ``KGCORE_MODEL_CACHE``) is not part of startup; it is timed once into a scratch cache.
 
-Target (#17 item 5): first answer <= 5 s after start.  Every number is the median of ``--runs`` (3) runs.
+Target: first answer <= 5 s after start.  Every number is the median of ``--runs`` (3) runs.
 Writes bench/results/startup.json.
 """
 

@@ -1,4 +1,4 @@
-"""Sign-in (Streamlit's OpenID Connect login) and the maintainer role, for ``app.py`` and the pages (issue #18).
+"""Sign-in (Streamlit's OpenID Connect login) and the maintainer role, for ``app.py`` and the pages.
 
 Sign-in is on when the app's secrets (``.streamlit/secrets.toml``) have an
 ``[auth]`` section with Streamlit's keys (``redirect_uri``,

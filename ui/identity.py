@@ -1,6 +1,6 @@
 """Who is reviewing: one "reviewing as" choice per browser session, used by every page.
 
-With sign-in on (issue #18: an ``[auth]`` section in the secrets,
+With sign-in on (an ``[auth]`` section in the secrets,
 :mod:`ui.auth`) the reviewer is the signed-in identity, "name (email)",
 and cannot be typed, chosen or passed in the address; a page run without a
 signed-in user stops.  Otherwise it is chosen from the **local reviewer
@@ -44,7 +44,7 @@ def profile_caption(name: str, signed_in: bool) -> str:
 
 
 def signed_in_reviewer() -> str | None:
-    """The signed-in identity ("name (email)") when sign-in is on (#18), else None (the local profile applies)."""
+    """The signed-in identity ("name (email)") when sign-in is on, else None (the local profile applies)."""
     if not auth.sign_in_required() or not auth.signed_in():
         return None
     return auth.identity() or None

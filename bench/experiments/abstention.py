@@ -1,4 +1,4 @@
-"""Issue #22 item 7: how often the support check says "not supported by the document", on three books.
+"""How often the support check says "not supported by the document", on three books.
 
 Questions are asked with the default retrieval (``RetrievalOptions()``) and each offline answerer, per book:
 
@@ -7,7 +7,7 @@ Questions are asked with the default retrieval (``RetrievalOptions()``) and each
   anything was measured on that book);
 * answerable, dev: Peter Rabbit ``assets/peter_rabbit_dev_qa.csv``, Robinson Crusoe
   ``bench/data/robinson_crusoe_qa.csv`` and ``bench/data/robinson_crusoe_qa_dev2.csv``, The Phantom of the Opera
-  ``bench/data/phantom_qa_dev.csv`` (since stop 37;
+  ``bench/data/phantom_qa_dev.csv`` (since it was written;
   the quantile was chosen before it existed);
 * answerable, test (held out): ``bench/data/peter_rabbit_qa_test.csv``, ``bench/data/robinson_crusoe_qa_test.csv``,
   ``bench/data/phantom_qa_test.csv``.

@@ -1,4 +1,4 @@
-"""Issue #15: how high can an offline answer's exact match go?  Aggregates only.
+"""How high can an offline answer's exact match go?  Aggregates only.
 
 Exact match (:func:`kgcore.evaluate.metrics.exact_match`) counts a prediction when it contains a normalised gold
 answer.  An offline answerer only writes words it read, so a question counts at most when a gold answer occurs,

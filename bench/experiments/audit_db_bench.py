@@ -1,4 +1,4 @@
-"""Audit database on SQLite vs PostgreSQL (issue #18 item 2): label-write throughput and lost labels with 4
+"""Audit database on SQLite vs PostgreSQL: label-write throughput and lost labels with 4
 concurrent writer processes.
 
 Each run starts from a new, empty audit database holding ``--records`` audit records (from ``tests/auditkit.py``)

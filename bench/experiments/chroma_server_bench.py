@@ -1,4 +1,4 @@
-"""Retrieval latency with Chroma embedded vs Chroma as a server (issue #18), ``use_chroma=True``.
+"""Retrieval latency with Chroma embedded vs Chroma as a server, ``use_chroma=True``.
 
 The Robinson Crusoe collection of the bench store (Peter Rabbit, indexed here, when it is missing) is copied
 three times into a temporary store: one copy keeps the embedded Chroma, the other uses a real ``chroma run`` on

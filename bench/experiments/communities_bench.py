@@ -1,4 +1,4 @@
-"""Communities (issue #14): detectors compared, community statistics and build cost, incremental reuse, and
+"""Communities: detectors compared, community statistics and build cost, incremental reuse, and
 retrieval with community summaries (``community``, ``hybrid-summaries``) against dense, bm25, hybrid and
 groundedkg at equal words, with query latency.
 

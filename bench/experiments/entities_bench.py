@@ -1,4 +1,4 @@
-"""Issue #13 items 1-3: entity resolution against exact-name merging, entity counts and resolution time, type accuracy.
+"""Entity resolution against exact-name merging, entity counts and resolution time, type accuracy.
 
     python bench/experiments/entities_bench.py   # pairs + types on papers and books, counts on papers and ObliQA
     python bench/experiments/entities_bench.py --parts pairs   # only the labelled pairs (dev tuning, test report)
@@ -18,7 +18,7 @@ Parts:
   dev half used to design the typer, a test half not looked at): accuracy of the entity type of the group each node
   ends in, per split, per collection and per source (pattern/NER/zero-shot), against the majority type.
   ObliQA uses the declared regulatory type set (:data:`kgcore.index.views.entities.types.REGULATORY`).  Split ``names``
-  (stop 43): the three books' most grounded names.
+  : the three books' most grounded names.
 * ``book-types``: ``types`` on the books' rows only (key ``book_types``), which needs no papers collection; the
   typing by a name's actions (:mod:`kgcore.index.views.entities.animate`) applies to books only.
 

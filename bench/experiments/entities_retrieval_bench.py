@@ -1,4 +1,4 @@
-"""The ``entities`` retrieval method (issue #13 item 5) against groundedkg, dense, bm25 and hybrid at equal words,
+"""The ``entities`` retrieval method against groundedkg, dense, bm25 and hybrid at equal words,
 and the cost of the grounded entity descriptions (item 4) it rests on.
 
     nice -n 10 python bench/experiments/entities_retrieval_bench.py                 # every part

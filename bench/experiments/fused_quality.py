@@ -1,17 +1,17 @@
-"""Issue #16's protocol: GroundedKG (old graph-score ranking, new fused ranking), LeSeGR and the text baselines at
-equal words on every dev and held-out set, and the dev-only sensitivity of each LeSeGR setting.
+"""The fused ranking's protocol: GroundedKG (old graph-score ranking, new fused ranking), LeSeGR and the text baselines
+at equal words on every dev and held-out set, and the dev-only sensitivity of each LeSeGR setting.
 
     python bench/experiments/fused_quality.py                          # every set, every variant, budgets 200..2000
     python bench/experiments/fused_quality.py --sets peter-dev,crusoe-dev --sweep   # dev-only sensitivity
 
 Sets (``dev`` for design decisions; ``test`` held out, written from the text before any tuning; ``test2`` a
-second held-out round, written and committed at stop 33 after every design decision, run once; ``test3`` a third,
-written at stop 34 in NarrativeQA style -- paraphrased questions, short answers -- before that stop's changes;
-``test4`` a fourth, written at stop 55 in the same style from the books alone, committed before that stop ran it):
+second held-out round, written and committed after every design decision, run once; ``test3`` a third,
+written in NarrativeQA style -- paraphrased questions, short answers -- before the changes that followed;
+``test4`` a fourth, written in the same style from the books alone, committed before it ran):
 
 * books (one-document collections in bench/stores/books): ``peter-dev`` / ``peter-test``, ``crusoe-dev`` /
   ``crusoe-test`` / ``crusoe-test2`` (50 questions) / ``crusoe-test3`` / ``crusoe-test4`` (40 each),
-  ``phantom-dev`` (40, written at stop 37 for design decisions) / ``phantom-test`` (bench/data/phantom_qa_test.csv,
+  ``phantom-dev`` (40, written for design decisions) / ``phantom-test`` (bench/data/phantom_qa_test.csv,
   50 questions) / ``phantom-test2`` / ``phantom-test3`` / ``phantom-test4`` (40 each);
 * ``qasper-dev``: the 10 QASPER papers as one collection, each question asked within its paper;
 * ``obliqa-dev`` / ``obliqa-test`` .. ``obliqa-test4``: global retrieval over the 40 ObliQA
@@ -19,8 +19,8 @@ written at stop 34 in NarrativeQA style -- paraphrased questions, short answers 
   mix disjoint from it and from each other (:data:`OBLIQA_ROUNDS`: seeds 29, 31, 37 and 41; test4 has 33
   multi-document questions where the others have 50: no more are left);
 * ``papers-unseen``: bench/data/papers_qa.csv's 40 questions on eight of the RAG papers (PDFs; written from the
-  papers alone for the PDF-ingestion issue, before any run), each asked within its paper, in a collection of the
-  eight (bench/stores/papers_qa/fused).  No ranking decision of #16 ever saw it: a collection kind (PDF papers)
+  papers alone when PDF ingestion was built, before any run), each asked within its paper, in a collection of the
+  eight (bench/stores/papers_qa/fused).  No ranking decision ever saw it: a collection kind (PDF papers)
   the fused ranking was not designed on, reported apart from the rounds (``target.unseen``).
 
 Per (set, variant, budget): answer-token recall and evidence hit (books and QASPER; for QASPER an evidence
@@ -127,7 +127,7 @@ def papers_set() -> tuple[Store, str, list[Question]]:
                               for r in rows]
 
 
-#: ObliQA's held-out rounds and the seed of each one's sample (test4 drawn at stop 55, before that stop's runs).
+#: ObliQA's held-out rounds and the seed of each one's sample (test4 drawn before it was run).
 OBLIQA_ROUNDS = (("test", 29), ("test2", 31), ("test3", 37), ("test4", 41))
 #: The splits ``target`` reports: dev, every held-out round (the books' rounds share ObliQA's names), unseen.
 SPLITS = ("dev", *(name for name, _ in OBLIQA_ROUNDS), "unseen")

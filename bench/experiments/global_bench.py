@@ -1,4 +1,4 @@
-"""Global questions (issue #14 item 4): how much of each broad question's rubric every method's context covers.
+"""Global questions: how much of each broad question's rubric every method's context covers.
 
     python bench/experiments/global_bench.py                        # every collection, method and budget
     python bench/experiments/global_bench.py --collections papers --budgets 1000

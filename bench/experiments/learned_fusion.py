@@ -1,4 +1,4 @@
-"""Issue #16's optional learned part, in its smallest form: fusion weights fitted per collection on questions
+"""The fused ranking's optional learned part, in its smallest form: fusion weights fitted per collection on questions
 generated from the collection's own frames, evaluated on the dev set's real questions.
 
     python bench/experiments/learned_fusion.py --sets crusoe-dev,obliqa-dev      # dev sets only

@@ -1,5 +1,5 @@
 """Questions about papers, asked within their paper: does the context hold the answer, before and after an
-ingestion change?  (Issue #21: retrieval and answer quality on papers must not drop.)
+ingestion change?  (Retrieval and answer quality on papers must not drop.)
 
     python bench/experiments/papers_qa.py --label after                    # the working tree
     (cd /tmp/base && PYTHONPATH=. python $REPO/bench/experiments/papers_qa.py --label before --root /tmp/base)
@@ -9,7 +9,7 @@ RAG papers' text alone, before either run, and are used as held-out: aggregates 
 budget (asked with ``documents=(paper,)``, QASPER's chat-with-one-paper mode):
 
 * ``answer_recall``: share of the gold answer's content words found in the context (the measure of the
-  unseen-book table in issue #16);
+  unseen-papers set of bench/experiments/fused_quality.py);
 * ``evidence_hit``: share of questions where one context sentence holds at least 70 % of the evidence
   sentence's content words;
 * ``answer_words``: share of the gold answer's content words in the offline extractive answer (at 1,000 words).

@@ -1,4 +1,4 @@
-"""Issue #15: QA pairs, ``qa-kg`` retrieval and short answers, measured.
+"""QA pairs, ``qa-kg`` retrieval and short answers, measured.
 
 * ``pairs``: pairs per 1,000 words, and the seconds the ``qa`` stage added (from each book's manifest) or, for a book
   indexed without stored pairs, the seconds generating them from its frames took;

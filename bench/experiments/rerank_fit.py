@@ -1,4 +1,4 @@
-"""Issue #15: are the offline reranker's hand-set weights the best the dev questions support?  Dev sets only.
+"""Are the offline reranker's hand-set weights the best the dev questions support?  Dev sets only.
 
 For every dev question (Peter Rabbit dev, Crusoe dev and dev-extra, Phantom dev and dev-extra) the ``qa-kg``
 answerer's candidate pairs over groundedkg's 1,000-word context are collected with their features

@@ -1,4 +1,4 @@
-"""Issue #22 closing note: a queue of 30 records walked by three reviewers in a real browser, with screenshots.
+"""A queue of 30 records walked by three reviewers in a real browser, with screenshots.
 
 1. A fresh store in a temporary folder holds a copy of the bench's ``peter-rabbit`` index.  Fifteen Peter Rabbit
    questions (the dev set, then the held-out test set) are asked with two methods (``groundedkg`` and ``bm25``,

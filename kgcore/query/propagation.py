@@ -1,4 +1,5 @@
-"""LeSeGR (seed 004): lexical and semantic relevance propagated over the contextual graph, in a parameter-free form.
+"""LeSeGR (lexical-semantic graph retrieval): lexical and semantic relevance propagated over the contextual graph, in a
+parameter-free form.
 
 Every node of the contextual graph (:mod:`kgcore.index.views.contextual`:
 sentences and chunks) starts from its own relevance to the question,
@@ -19,7 +20,7 @@ sentences and chunks) starts from its own relevance to the question,
   take the best of their sentences.
 
 Then L layers of message passing.  The message from neighbour j to node i
-is gated, as in the seed, by the *query-neighbour sparse relevance*
+is gated, as in LeSeGR, by the *query-neighbour sparse relevance*
 ``gate(j)`` (its BM25 divided by the best in scope) and the
 *node-neighbour dense relevance* ``affinity(i, j)`` (cosine of the two
 nodes, precomputed per edge) times the edge weight:
@@ -28,10 +29,10 @@ nodes, precomputed per edge) times the edge weight:
     mean:  f_{l+1}(i) = (f_l(i) + sum_j w(i, j) f_l(j)) / (1 + sum_j w(i, j))
     add:   f_{l+1}(i) = f_l(i) + sum_j w(i, j) f_l(j) / (1 + sum_j weight(i, j))
 
-``mean`` is the seed's AGG (a gated mean of the node's own message and its
+``mean`` is LeSeGR's AGG (a gated mean of the node's own message and its
 neighbours'); ``add`` only ever adds neighbour evidence.  Without
 neighbours (or with every gate closed) both give ``f0`` -- the additive
-post-retrieval fusion of sparse and dense scores (the seed's Proposition
+post-retrieval fusion of sparse and dense scores (LeSeGR's Proposition
 4.1; see :func:`propagate`).  Each layer is two sparse matrix-vector
 products, so a query costs milliseconds on a whole collection.
 """
@@ -53,7 +54,7 @@ from kgcore.query.sparse_bm25 import SparseBM25
 #: with ``mean`` the fused ranking scores 0.794 / 0.791 / 0.796 at 1 / 2 / 3 layers and ``lesegr`` 0.759 /
 #: 0.737 / 0.705 (see bench/experiments/fused_quality.py --sweep), so one layer.
 LAYERS = 1
-#: How a node combines its own score with its neighbours' (see the module docstring): ``mean`` is the seed's AGG;
+#: How a node combines its own score with its neighbours' (see the module docstring): ``mean`` is LeSeGR's AGG;
 #: on Crusoe dev ``add`` gave the fused ranking 0.748 against 0.791 (two layers).
 AGGREGATION = "mean"
 #: Weight of GroundedKG's alignment evidence beside the sparse and dense signals (each in [0, 1]).

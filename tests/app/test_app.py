@@ -105,7 +105,7 @@ def test_ask_shows_the_pie_sentence_answer_and_graphs(sample_store, pie_id):
     # (before that it quoted "There was no room for a fat little rabbit ...", which MiniLM ranks higher).
     answer = html.split('class="kg-answer"', 1)[1].split("</div>", 1)[0]
     assert f'title="{pie_id}"' in answer and "put in a pie" in answer
-    # #22: the support check's verdict is shown under the answer, naming the cited sentence.  Here it is a known false
+    # the support check's verdict is shown under the answer, naming the cited sentence.  Here it is a known false
     # negative: "young rabbits' father" shares only "father" with "Your father had an accident there ...", and the
     # support (cosine + 0.5 x word overlap) stays under Peter Rabbit's calibrated 0.87, which by design refuses 14% of
     # the questions its own sentences answer.

@@ -1,4 +1,4 @@
-"""Sign-in and roles through ``streamlit.testing.v1.AppTest`` (issue #18 item 4): the ``[auth]`` secrets and the
+"""Sign-in and roles through ``streamlit.testing.v1.AppTest``: the ``[auth]`` secrets and the
 signed-in user (``st.user``) are AppTest's own, the store is real (a two-document collection, real models).
 
 The end-to-end run with a real OpenID Connect provider and Chromium is ``test_browser_auth.py``.

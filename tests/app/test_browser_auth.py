@@ -1,4 +1,4 @@
-"""Sign-in end to end (issue #18 item 4): a real OpenID Connect provider, the app and Debian's Chromium.
+"""Sign-in end to end: a real OpenID Connect provider, the app and Debian's Chromium.
 
 The test starts ``oidc-provider-mock`` (a real OpenID Connect provider: discovery, authorization form, signed ID
 tokens) and ``streamlit run app.py`` with an ``[auth]`` secrets file pointing at it, each on a free loopback port,

@@ -1,4 +1,4 @@
-"""Document and user text shown literally (issue #19 item 4), and damaged collections on the Library page (item 3),
+"""Document and user text shown literally, and damaged collections on the Library page,
 through ``streamlit.testing.v1.AppTest`` with the real models.
 
 AppTest gives the Markdown source of what the browser renders; :func:`shown` reads its backslash escapes the

@@ -1,4 +1,4 @@
-"""Question–answer pairs through the app (issue #15 item 6; ``streamlit.testing.v1.AppTest``, real models) on a store
+"""Question–answer pairs through the app (``streamlit.testing.v1.AppTest``, real models) on a store
 of two self-written documents indexed without stored pairs (so ``qa-kg`` generates them from the frames on first
 use): the Ask page's short answers with their evidence and why each ranked, "No answer found", the short answers
 read off the ``qa-kg`` retrieval for another answerer, the Sentence page's pairs under their frame and the Entity

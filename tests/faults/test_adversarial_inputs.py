@@ -1,4 +1,4 @@
-"""Small inputs that used to cause unbounded work (issue #19 item 6), and every resource limit refused with a
+"""Small inputs that used to cause unbounded work, and every resource limit refused with a
 message naming it and its environment variable (``bench/adversarial_bench.py`` measures the full-size inputs).
 """
 

@@ -93,7 +93,7 @@ def test_extractive_empty_context(extractive):
     assert answer.generator == "extractive" and answer.citations == []
 
 
-# -- support ("not supported by the document", #22 item 7) ------------------------------------------
+# -- support ("not supported by the document") ------------------------------------------
 def test_support_check_accepts_an_answering_sentence_and_refuses_an_unrelated_question(extractive):
     # the generator alone (no collection): the fixed threshold, and the reason says so
     answered = extractive.generate("Where did Peter lose his shoes?", PETER)

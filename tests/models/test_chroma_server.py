@@ -1,4 +1,4 @@
-"""Chroma as a server (issue #18): a real ``chroma run`` on loopback against the embedded Chroma.
+"""Chroma as a server: a real ``chroma run`` on loopback against the embedded Chroma.
 
 One Peter Rabbit index is built against each; Chroma retrieval (``use_chroma=True``) must give identical
 results, the server's collections are namespaced per store and collection, deleting a collection deletes

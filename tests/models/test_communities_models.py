@@ -1,4 +1,4 @@
-"""Communities (issue #14) with the real spaCy and MiniLM on self-written texts: hierarchical detection
+"""Communities with the real spaCy and MiniLM on self-written texts: hierarchical detection
 (determinism, maximum size, levels, modularity), grounded summaries, storage and incremental reuse, the
 ``community`` and ``hybrid-summaries`` methods (budgets, document scope, units, JSON), and the abstractive
 reports against a local OpenAI-compatible server (accepted, rejected then retried, rejected twice, failing)."""

@@ -105,7 +105,7 @@ def _reciprocal_ranks(values: np.ndarray, scope: np.ndarray, k: int) -> np.ndarr
 
 @pytest.mark.parametrize("scale", ["rank", "max"])
 def test_without_layers_lesegr_is_post_retrieval_score_fusion(engine, peter_index, monkeypatch, scale):
-    """The seed's Proposition 4.1 on a real index: no propagation leaves BM25 + cosine, each on the
+    """LeSeGR's Proposition 4.1 on a real index: no propagation leaves BM25 + cosine, each on the
     reciprocal-rank scale (``rank``, the default) or divided by the best in scope (``max``)."""
     monkeypatch.setattr(propagation, "LAYERS", 0)
     monkeypatch.setattr(propagation, "SCALE", scale)

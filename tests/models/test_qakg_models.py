@@ -1,4 +1,4 @@
-"""``qa-kg`` with the real spaCy and MiniLM (issue #15): pairs stored at indexing, fuzzy rescue, answer-type
+"""``qa-kg`` with the real spaCy and MiniLM: pairs stored at indexing, fuzzy rescue, answer-type
 agreement, short answers on any method's context, and "no answer found"."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The audit database on PostgreSQL beside SQLite (issue #18 item 2): locations and their passwords, refusing bad
+"""The audit database on PostgreSQL beside SQLite: locations and their passwords, refusing bad
 URLs, unreachable servers and foreign or newer databases, the versioned migrations on PostgreSQL, all-or-nothing
 writes on both, and moving a SQLite store's audit data to PostgreSQL by export and import."""
 

@@ -87,7 +87,7 @@ def test_fuzzy_matching_never_applies_to_short_names_and_scales_with_length():
     assert rules.fuzzy("BERT", "BART") is None  # 4 characters: never, whatever the distance
     assert rules.fuzzy("Contriever", "Contriver") is not None  # 1 edit on 10 characters
     assert rules.fuzzy("Transformer", "Transfomers") is not None  # 2 edits on 11 characters
-    assert rules.fuzzy("Natural Questions", "Natural Quest") is None  # 4 edits: more than seed 003's 3
+    assert rules.fuzzy("Natural Questions", "Natural Quest") is None  # 4 edits: more than the QA-pair graph method's 3
 
 
 def test_acronyms_are_learned_from_the_text_in_both_orders():

@@ -1,4 +1,4 @@
-"""QA pairs (issue #15) without models: frame templates, the quality filter, LLM generation against a real local
+"""QA pairs without models: frame templates, the quality filter, LLM generation against a real local
 HTTP endpoint, fuzzy entity matching, answer-type agreement, rerankers and short-answer grouping."""
 
 from __future__ import annotations

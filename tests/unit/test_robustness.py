@@ -1,4 +1,4 @@
-"""Issue #19 without models: locks, integrity checks, bounds on work, resource limits, literal rendering, inputs."""
+"""Robustness without models: locks, integrity checks, bounds on work, resource limits, literal rendering, inputs."""
 
 import json
 import os

@@ -111,17 +111,16 @@ def embed_graph_nodes(graph, embedder: Embedder, variant: str = "basic", alpha: 
     return ids, vectors
 
 
-#: A query node's texts longer than this many words are left out of its vector; 0 leaves out every text, so a
-#: query node's vector is its label's (``math.inf`` keeps every text, as the graph's own nodes are embedded).
-#: The texts are an action's words as written ("Could provide", "happened to the young rabbits' father") and the
-#: mentions of an entity ("the ADGM"); they repeat the question, whose own vector is the dense signal.  Chosen on
-#: the dev sets (fused ranking, mean answer-token or passage recall over peter, crusoe, phantom, qasper and obliqa
-#: dev at 200 / 500 / 1,000 / 2,000 words).  Stop 52: every text 0.7643, 8 words 0.7635, 5 words 0.7647, 4 words
-#: 0.7647, 3 words 0.7638.  Stop 54, after the sentence fixes: 5 words 0.7626, 2 words 0.7636, 1 word 0.7619,
-#: none 0.7626 -- flat -- while the strings encoded per ObliQA question fall from 19.4 to 10.6 and their encoding
-#: from 31.7 to 16.8 ms (p50 over 150 questions).  The per-set cells move both ways (Phantom +0.042 at 200 words,
-#: Crusoe +0.031 at 500, QASPER -0.040 at 500, ObliQA -0.002 to -0.004): the texts carry no signal the label and
-#: the question's vector lack.
+#: A query node's texts longer than this many words are left out of its vector; 0 leaves out every text, so a query
+#: node's vector is its label's (``math.inf`` keeps every text, as the graph's own nodes are embedded). The texts are an
+#: action's words as written ("Could provide", "happened to the young rabbits' father") and the mentions of an entity
+#: ("the ADGM"); they repeat the question, whose own vector is the dense signal.  Chosen on the dev sets (fused ranking,
+#: mean answer-token or passage recall over peter, crusoe, phantom, qasper and obliqa dev at 200 / 500 / 1,000 / 2,000
+#: words).  With the sentence fixes not yet made: every text 0.7643, 8 words 0.7635, 5 words 0.7647, 4 words 0.7647, 3
+#: words 0.7638.  After them: 5 words 0.7626, 2 words 0.7636, 1 word 0.7619, none 0.7626 -- flat -- while the strings
+#: encoded per ObliQA question fall from 19.4 to 10.6 and their encoding from 31.7 to 16.8 ms (p50 over 150 questions).
+#: The per-set cells move both ways (Phantom +0.042 at 200 words, Crusoe +0.031 at 500, QASPER -0.040 at 500, ObliQA
+#: -0.002 to -0.004): the texts carry no signal the label and the question's vector lack.
 QUERY_TEXT_WORDS: float = 0
 
 

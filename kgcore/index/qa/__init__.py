@@ -1,4 +1,4 @@
-"""Question–answer pair generation, an indexing stage (seed 003's QA pairs, grounded in sentences).
+"""Question–answer pair generation, an indexing stage (the graph of generated QA pairs, each grounded in its sentence).
 
 Backends, one file each, implementing :class:`kgcore.index.qa.base.QAGenerator`: ``frames`` (offline, wh-
 questions from the stored SRL frames, :mod:`kgcore.index.qa.frames`; always on) and ``llm`` (an

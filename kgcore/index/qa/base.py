@@ -1,6 +1,6 @@
 """Question–answer pairs: the value type, the generator Protocol and the shared quality filter.
 
-A :class:`QAPair` is one atomic fact of one sentence asked as a question (seed 003's QA pairs, grounded as in
+A :class:`QAPair` is one atomic fact of one sentence asked as a question (the pairs of the QA-pair graph, grounded as in
 GroundedKG): the answer is a span of the coreference-resolved sentence ``sentence_id``.  Backends (one file
 each) implement :class:`QAGenerator`: ``frames`` (offline, from the stored SRL frames,
 :mod:`kgcore.index.qa.frames`) and ``llm`` (an OpenAI-compatible endpoint, :mod:`kgcore.index.qa.llm`).

@@ -1,6 +1,6 @@
 """The ``llm`` QA backend: atomic question–answer pairs per chunk from an OpenAI-compatible endpoint.
 
-Seed 003 generates QA pairs per text chunk with a prompt-driven model.  Here a chunk is
+The QA-pair graph method generates pairs per text chunk with a prompt-driven model.  Here a chunk is
 :data:`CHUNK_SENTENCES` consecutive sentences, each sent with its id; the model answers with a JSON list of
 ``{"question", "answer", "sentence_ids"}``.  A pair is kept only when its ids are sentences *of that chunk*
 (others are invented and dropped), when at least half of the answer's content words are in the cited

@@ -1,8 +1,8 @@
-"""The contextual graph of a collection (seed 004, on the grounded graph): sentence and chunk nodes, weighted edges.
+"""The contextual graph of a collection (LeSeGR's, on the grounded graph): sentence and chunk nodes, weighted edges.
 
 Nodes are the index's sentence rows ``0 .. S-1`` followed by its chunk nodes ``S .. S+C-1``. A **chunk** is a run
 of consecutive sentences of one document and section: a paragraph, with short paragraphs (a novel's dialogue lines)
-merged up to :data:`CHUNK_WORDS` words, as seed 004 cuts papers into coherent chunks under a token limit. Its text
+merged up to :data:`CHUNK_WORDS` words, as LeSeGR cuts papers into coherent chunks under a token limit. Its text
 is its sentences' text, its dense vector their normalised mean.
 
 Edges (undirected; a pair linked by several kinds keeps the largest weight

@@ -2,7 +2,7 @@
 
 Pure functions over sentence texts and parsed reference lists, used by
 :mod:`kgcore.index.views.contextual` to add the contextual graph's
-``cross-reference`` and ``citation`` edges (seed 004's explicit
+``cross-reference`` and ``citation`` edges (LeSeGR's explicit
 intra- and inter-document links).
 
 * A **cross-reference** names a numbered part of a document: a section,

@@ -1,4 +1,5 @@
-"""The ``qa-kg`` answerer: short answers from the question–answer pairs grounded in the context (seed 003).
+"""The ``qa-kg`` answerer: short answers from the question–answer pairs grounded in the context (the graph of generated
+QA pairs).
 
 No LLM is involved.  The context's sentences are first scored for the question as the extractive answerer
 scores them (:mod:`~kgcore.query.answer.select`: cosine, question-word overlap, answer-type match; among the

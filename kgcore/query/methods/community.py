@@ -1,4 +1,4 @@
-"""Retrieval over community summaries: ``community`` and ``hybrid-summaries`` (seed 002).
+"""Retrieval over community summaries: ``community`` and ``hybrid-summaries`` (community summaries retrieved with text).
 
 Both read the collection's stored communities (:func:`kgcore.index.views.communities.communities`, computed once per
 collection generation) and rank their summaries by the cosine of the summary vector to the question; no
@@ -12,9 +12,9 @@ skipped).
 * ``community`` (GraphRAG-global-like): the best summaries, one after another, until the word budget (without
   one: the best ``k``).
 * ``hybrid-summaries``: the top :data:`K_SENTENCES` sentences of the dense+BM25 ``hybrid`` ranking and the top
-  :data:`S_SUMMARIES` summaries jointly, interleaved in the ratio k:s.  Both are the seed's numbers at
-  :data:`REFERENCE_WORDS` words and scale with the word budget (at 500 words: 5 sentences and 1 summary); when
-  they leave words free, further hybrid sentences fill them, so methods are compared at equal words.
+  :data:`S_SUMMARIES` summaries jointly, interleaved in the ratio k:s.  Both are the community-summaries study's numbers
+  at :data:`REFERENCE_WORDS` words and scale with the word budget (at 500 words: 5 sentences and 1 summary); when they
+  leave words free, further hybrid sentences fill them, so methods are compared at equal words.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ Unit = tuple[str, list[int], float]
 
 
 def quotas(budget_words: int) -> tuple[int, int]:
-    """(sentences, summaries) of ``hybrid-summaries`` for a word budget (0: no budget, the seed's 20 and 5).
+    """(sentences, summaries) of ``hybrid-summaries`` for a word budget (0: no budget, the study's 20 and 5).
 
     >>> quotas(0), quotas(2000), quotas(1000), quotas(500)
     ((20, 5), (20, 5), (10, 2), (5, 1))

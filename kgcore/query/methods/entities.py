@@ -1,4 +1,5 @@
-"""Entity-centred retrieval, method ``entities`` (seed 001's vector-search-aided retrieval, on the grounded graph).
+"""Entity-centred retrieval, method ``entities`` (the cross-document entity graph's vector-search-aided retrieval,
+Suryawanshi et al. 2025).
 
 1. **Keywords**: the question's named entities, noun chunks (determiners and question words dropped) and runs
    of proper nouns (spaCy, as :mod:`kgcore.query.qakg.question` reads questions).
@@ -15,7 +16,7 @@
    Under a word or sentence budget, entities beyond the ``k`` best are taken while their grounding holds less
    than :data:`POOL_FACTOR` times the budget (at most :data:`MAX_ENTITIES`).
 4. **Sentences**: the candidates are every grounding sentence in scope plus, under a budget, the sentences
-   closest to the question that fill :data:`DENSE_POOL` times it (seed 001's "vector-search-aided": a question
+   closest to the question that fill :data:`DENSE_POOL` times it ("vector-search-aided": a question
    whose entities the collection names differently still reaches its sentences).  Each scores its cosine to the
    question plus :data:`W_ENTITY` x :func:`entity_term` of the sum, over the entities that reached it, of the
    entity's score x its specificity (:func:`kgcore.core.graph.specificity` of its grounding: a name in every
@@ -49,7 +50,7 @@ from kgcore.query.qakg.question import max_edits, plain
 #: Weight of the entity that reached a sentence against the sentence's own cosine to the question.
 W_ENTITY = 0.5
 #: Under a budget, the sentences closest to the question that fill this many times the budget join the entity- reached
-#: ones as candidates (0: entity-reached sentences only, seed 001's pure graph traversal).  Chosen with :data:`SQUASH`
+#: ones as candidates (0: entity-reached sentences only, a pure graph traversal).  Chosen with :data:`SQUASH`
 #: among four variants on 160 ObliQA dev questions disjoint from the reported sample
 #: (bench/experiments/entities_retrieval_bench.py ``obliqa-variants``): recall at 500/1,000/2,000 words
 #: 0.179/0.225/0.349 (entity pool, raw term), 0.429/0.463/0.523 (squashed), 0.188/0.241/0.356 (dense pool, raw),

@@ -1,4 +1,4 @@
-"""The QA knowledge graph of a loaded collection (seed 003's graph built from QA pairs), cached on the index.
+"""The QA knowledge graph of a loaded collection (the graph built from generated QA pairs), cached on the index.
 
 Nodes: one per question (``q:<pair id>``), per distinct answer (``a:<answer>``), per graph entity the pairs
 mention (``e:<key>``) and per entity *type* (``t:<type>``).  Edges, each grounded in the pair's sentence:
@@ -6,7 +6,7 @@ question --<role>--> answer ("ARG0", "ARGM-LOC", ...), question --mentions--> en
 entity --is_a--> type.  Node vectors are the questions' and answers' (stored in the shards); node-type
 vectors are the type names' embeddings, made here (a few hundred words).
 
-An entity's types (seed 003's type-level generalisation): a common noun's head ("four little rabbits" ->
+An entity's types (the QA-pair graph's type-level generalisation): a common noun's head ("four little rabbits" ->
 ``rabbit``) and, for names, what copular pairs say they are ("Flopsy, Mopsy and Cotton-tail were good little
 bunnies" -> ``bunny``), so a question about "the bunnies" reaches facts about each of them.
 """

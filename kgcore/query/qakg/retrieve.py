@@ -1,4 +1,5 @@
-"""The ``qa-kg`` retrieval method (seed 003): question -> generated QA pairs -> their grounding sentences.
+"""The ``qa-kg`` retrieval method (the graph of generated QA pairs): question -> generated QA pairs -> their grounding
+sentences.
 
 Candidates are the union of (a) the :data:`SEMANTIC_CANDIDATES` pairs whose generated question or answer is
 closest to the question, (b) pairs about entities of a type a question noun names (type-level match) and

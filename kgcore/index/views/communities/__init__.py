@@ -1,4 +1,4 @@
-"""Communities of a collection's grounded graph and their grounded summaries (issue #14).
+"""Communities of a collection's grounded graph and their grounded summaries.
 
 :mod:`.graph` (which nodes and links take part), :mod:`.detect` (hierarchical Leiden / Louvain),
 :mod:`.summaries` (extractive and abstractive grounded summaries), :mod:`.stored` (built once per collection

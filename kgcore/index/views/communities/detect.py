@@ -5,7 +5,8 @@ Three algorithms, one result type (:class:`Hierarchy`):
 * ``leiden`` (default): ``graspologic_native.hierarchical_leiden``, what GraphRAG uses: Leiden on the whole
   graph, then every cluster larger than ``max_cluster_size`` is cut out and clustered again, one level deeper.
 * ``leidenalg``: the same recursion (:func:`_recursive`) around ``leidenalg.find_partition`` on igraph.
-* ``louvain``: the same recursion around ``networkx.community.louvain_communities`` (seed 001's choice).
+* ``louvain``: the same recursion around ``networkx.community.louvain_communities`` (the cross-document entity graph's
+  choice, Suryawanshi et al. 2025).
 
 Why graspologic-native, measured on the entity graphs (``bench/experiments/communities_bench.py --parts detectors``; max
 cluster size 10, seed 42, 2 shared cores):

@@ -1,5 +1,6 @@
-"""The collection overview (seed 001's hierarchical summary): a markdown report of the top-level communities,
-largest first, each with its title, size, documents, and its summary whose every statement cites sentence ids.
+"""The collection overview (the cross-document entity graph's hierarchical summary): a markdown report of the top-level
+communities, largest first, each with its title, size, documents, and its summary whose every statement cites sentence
+ids.
 
 >>> from kgcore.index.views.communities.detect import Community, Hierarchy
 >>> from kgcore.index.views.communities.stored import BuildStats, CommunityIndex, Params

@@ -1,4 +1,4 @@
-"""Community summaries as their own retrieval units in Chroma (seed 002: summaries are stored once and reused).
+"""Community summaries as their own retrieval units in Chroma (summaries are stored once and reused).
 
 Next to a collection's ``sentences`` and ``nodes`` (:mod:`kgcore.index.store.chroma`), its Chroma copy holds a
 ``summaries`` collection (``<prefix>-summaries`` on a server): one row per community, its id the community

@@ -1,4 +1,5 @@
-"""Grounded entity descriptions (seed 001's bridge between questions and the graph), each sentence cited.
+"""Grounded entity descriptions (the cross-document entity graph's bridge between questions and the graph, Suryawanshi
+et al. 2025), each sentence cited.
 
 Every entity grounded in at least ``Settings.entity_min_grounding`` sentences gets a short description:
 

@@ -1,4 +1,5 @@
-"""A structured overview of a collection (seed 001's hierarchical summarisation), every statement cited.
+"""A structured overview of a collection (the cross-document entity graph's hierarchical summarisation), every statement
+cited.
 
 * **Links**: two entities are linked when they fill roles of one action (the grounded graph's
   entity - action - entity paths); the weight is how many actions they share (:func:`entity_links`).

@@ -1,7 +1,7 @@
 """Typed relations between entities, derived from the frames (action nodes and their role edges).
 
-For papers (seed 001's relation types), an action whose predicate says what the relation is joins its
-agent and its object:
+For papers (the cross-document entity graph's relation types), an action whose predicate says what the relation is joins
+its agent and its object:
 
 * ``methodology`` / ``tool/resource``: "X uses / employs / leverages / builds on Y" (methodology when Y is a
   method, topic or concept; tool/resource when Y is a model, dataset, metric or anything else), "X is trained on Y";

@@ -34,7 +34,8 @@ ABBREVIATION, GENERIC_HEAD = "abbreviation", "generic-head"
 STRONG = (EXACT, PLURAL, ACRONYM, HONORIFIC)
 #: Rules that merge only with the embedding rule.
 WEAK = (FUZZY, INITIALS, NAME_PART, ABBREVIATION, GENERIC_HEAD)
-#: Fuzzy matching never applies to names shorter than this (seed 003 matches longer strings).
+#: Fuzzy matching never applies to names shorter than this (the QA-pair graph method fuzzily matches longer strings
+#: only).
 FUZZY_MIN_CHARS = 5
 
 
@@ -123,7 +124,8 @@ def titles_disagree(a: str, b: str) -> bool:
 
 
 def max_edits(length: int) -> int:
-    """The edit distance fuzzy matching allows for a name of ``length`` characters: seed 003's 3, scaled down.
+    """The edit distance fuzzy matching allows for a name of ``length`` characters: the QA-pair graph method's 3, scaled
+    down.
 
     >>> [max_edits(n) for n in (4, 5, 8, 12, 30)]
     [0, 1, 2, 3, 3]

@@ -2,7 +2,7 @@
 
 A collection's **type set** is declared in its folder (:data:`DECLARED_FILE`, a JSON object
 ``{"types": {"regulation": "a law or directive ...", ...}}``), else chosen from its documents' kind:
-:data:`RESEARCH` (seed 001's types) when most documents are PDFs, :data:`NARRATIVE` otherwise.
+:data:`RESEARCH` (the cross-document entity graph's types) when most documents are PDFs, :data:`NARRATIVE` otherwise.
 
 Each entity node gets the first of: a pattern of its name (confidence :data:`PATTERN_CONFIDENCE`; a story's
 common noun that names someone, "mother" or "the captain", is a person), person for a
@@ -78,7 +78,8 @@ NARRATIVE = TypeSet("narrative", {
     "object": "a physical object or thing, such as a tool, food, clothes, a boat or an animal's shoe",
     "concept": "an abstract idea, feeling, quality, time or event, such as joy, danger, a moment or a storm",
 })
-#: An example of a declared type set (seed 002's ontology for regulations), as ``entity_types.json`` declares one.
+#: An example of a declared type set (the community-summaries study's ontology for regulations), as
+#: ``entity_types.json`` declares one.
 REGULATORY = TypeSet("regulatory", {
     "regulation": "a regulation, rulebook, act, law, directive, schedule or chapter of a rulebook",
     "organisation": "a named organisation or authority, such as the Regulator, a court, an exchange or a government",
