@@ -72,8 +72,8 @@ def import_ray() -> Any:
     try:
         import ray
     except ImportError as exc:
-        raise ModelUnavailableError(f"indexing with --ray needs Ray ({exc}): pip install ray==2.60.0 "
-                                    "(it is in requirements.txt)") from None
+        raise ModelUnavailableError(f"indexing with --ray needs Ray ({exc}): pip install -r requirements-ray.txt "
+                                    "(ray==2.60.0)") from None
     return ray
 
 
