@@ -51,7 +51,7 @@ def step(name, fn):
     steps[name] = round(time.perf_counter() - start, 3)
     return value
 def app_modules():
-    import ui.resources  # what app.py imports: kgcore's store, settings, audit and query engine
+    import ui.resources_panel  # what app.py imports: kgcore's store, settings, audit and query engine
 step("import_streamlit", lambda: __import__("streamlit"))
 step("import_kgcore", app_modules)
 torch_after_app_imports = "torch" in sys.modules

@@ -16,11 +16,11 @@ from kgcore.api import (
     list_queues,
     queue_record_ids,
 )
-from ui.artefacts import record_artefacts
-from ui.boot import ensure_app_navigation
-from ui.errors import reported
-from ui.identity import reviewer_sidebar, reviewing_as
-from ui.labelling import audit_db, flash, show_flash
+from ui.artefacts_panel import record_artefacts
+from ui.boot_panel import ensure_app_navigation
+from ui.errors_panel import reported
+from ui.identity_panel import reviewer_sidebar, reviewing_as
+from ui.labelling_panel import audit_db, flash, show_flash
 from ui.labels import TYPE_LABELS
 from ui.team_view import disagreements_frame, stage_matrix_html
 

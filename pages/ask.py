@@ -17,16 +17,18 @@ from kgcore.api import (
     default_answerer,
     result_to_json,
 )
-from ui import ask_panels as panels
-from ui import communities_view, labelling, resources
-from ui.ask_script import ask_script_html
-from ui.boot import ensure_app_navigation
-from ui.errors import reported
-from ui.identity import reviewer_sidebar
+from ui import ask_panel as panels
+from ui import communities_view
+from ui import labelling_panel as labelling
+from ui import resources_panel as resources
+from ui.ask_script_html import ask_script_html
+from ui.boot_panel import ensure_app_navigation
+from ui.errors_panel import reported
+from ui.identity_panel import reviewer_sidebar
 from ui.labels import METHOD_LABELS, RANKING_LABELS
-from ui.markup import md_escape
-from ui.state import AskOutcome, AskRun, get_state
-from ui.widgets import pick_collection, pick_documents
+from ui.markup_html import md_escape
+from ui.state_panel import AskOutcome, AskRun, get_state
+from ui.widgets_panel import pick_collection, pick_documents
 
 QUESTION_KEY = "ask.question"
 EXAMPLE_KEY = "ask.example"

@@ -18,8 +18,8 @@ from kgcore.api import (
     joining_sentence,
 )
 from kgcore.api import entities_overview_markdown as overview_markdown
-from ui import resources
-from ui.boot import ensure_app_navigation
+from ui import resources_panel as resources
+from ui.boot_panel import ensure_app_navigation
 from ui.entity_view import (
     aliases_table,
     description_html,
@@ -30,12 +30,12 @@ from ui.entity_view import (
     neighbours_html,
     search_entities,
 )
-from ui.errors import reported
-from ui.identity import reviewer_sidebar
+from ui.errors_panel import reported
+from ui.identity_panel import reviewer_sidebar
 from ui.labels import distinct_labels
-from ui.markup import md_escape
+from ui.markup_html import md_escape
 from ui.qa_pairs_view import MAX_ENTITY_PAIRS, entity_pairs, entity_pairs_caption, entity_pairs_html
-from ui.widgets import open_tab_only, pick_collection
+from ui.widgets_panel import open_tab_only, pick_collection
 
 #: Neighbours shown on the page (those sharing the most actions).
 MAX_NEIGHBOURS = 15

@@ -24,15 +24,15 @@ from kgcore.api import (
     settings_grid,
 )
 from ui import evaluate_view as view
-from ui import resources
-from ui.boot import ensure_app_navigation
+from ui import resources_panel as resources
+from ui.boot_panel import ensure_app_navigation
 from ui.diff_panel import compare_panel
-from ui.errors import reported
-from ui.identity import reviewer_sidebar
+from ui.errors_panel import reported
+from ui.identity_panel import reviewer_sidebar
 from ui.labels import METHOD_LABELS, label
-from ui.markup import md_escape
-from ui.state import get_state
-from ui.widgets import pick_collection
+from ui.markup_html import md_escape
+from ui.state_panel import get_state
+from ui.widgets_panel import pick_collection
 
 RUN_KEY = "eval.result"
 SENT_KEY = "eval.sent"
@@ -189,7 +189,7 @@ def show_failures(run: EvalRun) -> None:
     c1.download_button("Failures (CSV)", view.csv_text(pd.DataFrame(rows)), file_name="failures.csv",
                        mime="text/csv", key="eval.dl.failures")
     if c2.button(f"Send {len(rows)} failures to the labelling queue", icon=":material/rate_review:", key="eval.send"):
-        from ui.labelling import audit_db
+        from ui.labelling_panel import audit_db
 
         with st.spinner("Saving and diagnosing…"):
             st.session_state[SENT_KEY] = send_failures_to_audit(resources.query_engine(), run, audit_db())

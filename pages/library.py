@@ -20,10 +20,11 @@ from kgcore.api import (
     remove_documents,
 )
 from kgcore.api import INDEX_STAGES as STAGES
-from ui import auth, resources
-from ui.boot import ensure_app_navigation
-from ui.errors import headline, log, reported, short_reason
-from ui.identity import reviewer_sidebar
+from ui import auth_panel as auth
+from ui import resources_panel as resources
+from ui.boot_panel import ensure_app_navigation
+from ui.errors_panel import headline, log, reported, short_reason
+from ui.identity_panel import reviewer_sidebar
 from ui.ingest_panel import ingestion
 from ui.ingest_view import report_warnings
 from ui.labels import COREF_LABELS, EMBEDDING_LABELS, NEW_COLLECTION, PARSER_LABELS, STATUS_LABELS
@@ -37,10 +38,10 @@ from ui.library_view import (
     options_summary,
     worker_count,
 )
-from ui.markup import md_escape
-from ui.progress import DocumentsProgress
+from ui.markup_html import md_escape
+from ui.progress_panel import DocumentsProgress
 from ui.sources import drop_source, find_source
-from ui.state import Pending, get_state
+from ui.state_panel import Pending, get_state
 
 SAMPLE_BUTTON = "Index the sample book (Peter Rabbit)"
 UPLOAD_BUTTON = "Index uploaded files"

@@ -23,13 +23,13 @@ from kgcore.api import (
     skip,
     submit,
 )
-from ui.artefacts import record_artefacts
-from ui.boot import ensure_app_navigation
-from ui.errors import reported, short_reason
-from ui.identity import reviewer_sidebar, reviewing_as
-from ui.labelling import audit_db, flash, show_flash
+from ui.artefacts_panel import record_artefacts
+from ui.boot_panel import ensure_app_navigation
+from ui.errors_panel import reported, short_reason
+from ui.identity_panel import reviewer_sidebar, reviewing_as
+from ui.labelling_panel import audit_db, flash, show_flash
 from ui.labels import METHOD_LABELS, STAGE_SHORT_LABELS, TYPE_LABELS
-from ui.markup import md_escape
+from ui.markup_html import md_escape
 from ui.team_view import progress_frame
 
 QUEUE_KEY = "queues.queue"

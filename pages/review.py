@@ -33,18 +33,19 @@ from kgcore.api import (
     rerun,
     suggest_merges,
 )
-from ui import auth, resources
+from ui import auth_panel as auth
+from ui import resources_panel as resources
 from ui.analysis_view import GROUPING_LABELS, drill_frame, stage_chart, stage_table
 from ui.ask_view import SentenceView, answer_html, numbering, question_terms, sentences_html
-from ui.boot import ensure_app_navigation
-from ui.errors import reported
-from ui.identity import reviewer_sidebar
-from ui.labelling import audit_db, current_author, flash, render_label_controls, reopen_record, show_flash
+from ui.boot_panel import ensure_app_navigation
+from ui.errors_panel import reported
+from ui.identity_panel import reviewer_sidebar
+from ui.labelling_panel import audit_db, current_author, flash, render_label_controls, reopen_record, show_flash
 from ui.labels import METHOD_LABELS, TYPE_LABELS
-from ui.markup import md_escape
+from ui.markup_html import md_escape
 from ui.review_view import label_charts, labels_frame, records_frame
 from ui.team_view import agreement_frame, confusion_frame, merge_frame, pairs_frame, target_label
-from ui.widgets import open_tab_only
+from ui.widgets_panel import open_tab_only
 
 RECORD_KEY = "review.record"
 RERUN_KEY = "review.rerun"

@@ -20,13 +20,13 @@ from kgcore.api import (
     sentence_boxes,
     sentence_pairs,
 )
-from ui import resources
-from ui.boot import ensure_app_navigation
+from ui import resources_panel as resources
+from ui.boot_panel import ensure_app_navigation
 from ui.cites_view import citations_html
-from ui.errors import headline, reported
+from ui.errors_panel import headline, reported
 from ui.graph_html import GraphPage, VisEdge, graph_html
-from ui.identity import reviewer_sidebar
-from ui.markup import changed_words, esc, md_escape
+from ui.identity_panel import reviewer_sidebar
+from ui.markup_html import changed_words, esc, md_escape
 from ui.qa_pairs_view import frame_groups, sentence_pairs_caption, sentence_pairs_html
 from ui.roles_view import legend_html, role_rgba
 from ui.sentence_view import edges_table, frames_table, nodes_table
@@ -40,9 +40,9 @@ from ui.source_view import (
     source_caption,
     table_html,
 )
-from ui.state import get_state
-from ui.subgraph import vis_from_graph, vis_from_sentence_graph
-from ui.widgets import pick_collection
+from ui.state_panel import get_state
+from ui.subgraph_view import vis_from_graph, vis_from_sentence_graph
+from ui.widgets_panel import pick_collection
 
 SID_KEY = "sentence.sid"
 #: The collection the sentence id field was filled for.

@@ -25,7 +25,7 @@ from urllib.parse import urlencode
 
 from kgcore.api import Answer, QueryResult, SelectedSentence, strip_markers
 
-from .markup import UNMARKABLE, anchor_id, badge, esc, highlight
+from .markup_html import UNMARKABLE, anchor_id, badge, esc, highlight
 from .roles_view import role_badges
 
 #: Extra words never marked when marking the question's own words (baselines).

@@ -1,7 +1,7 @@
 """Sign-in and roles, pure (no streamlit): who a signed-in user is, and what a role allows.
 
 Sign-in is on when ``.streamlit/secrets.toml`` has an ``[auth]`` section
-(Streamlit's OpenID Connect login, :mod:`ui.auth`).  A signed-in user
+(Streamlit's OpenID Connect login, :mod:`ui.auth_panel`).  A signed-in user
 reviews as **name (email)** from the identity token's claims; the label
 author is that string, so Review, the exports and Cohen's kappa name the
 person and their address.

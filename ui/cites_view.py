@@ -20,7 +20,7 @@ from urllib.parse import quote
 from kgcore.api import Citation, Reference
 
 from .ask_view import sentence_link
-from .markup import esc
+from .markup_html import esc
 
 #: Longest title in a short reference (tooltips).
 SHORT_TITLE_CHARS = 60

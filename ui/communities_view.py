@@ -1,6 +1,6 @@
 """Pure builders for the explorer's Communities tab and the Ask page's summary units (no streamlit).
 
-Every piece of document text (titles, claims, sentences, entity labels) is escaped with :func:`ui.markup.esc`.
+Every piece of document text (titles, claims, sentences, entity labels) is escaped with :func:`ui.markup_html.esc`.
 
 >>> from kgcore.index.views.communities.detect import Community, Hierarchy
 >>> from kgcore.index.views.communities.stored import BuildStats, CommunityIndex, Params
@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping
 
 from kgcore.api import CommunityIndex, Summary
 
-from .markup import badge, esc
+from .markup_html import badge, esc
 
 #: Top-level communities drawn in the treemap at most (the largest); the others are listed, not drawn.
 MAX_TREEMAP_TOP = 60

@@ -31,7 +31,7 @@ from kgcore.api import KINDS, ContextGraph, DocumentCitation, neighbours, node_n
 
 from .cites_view import citing_sentence_html
 from .graph_html import KIND_COLORS, VisEdge, VisNode
-from .markup import counted
+from .markup_html import counted
 
 #: The most neighbours drawn around a sentence (the heaviest edges first).
 MAX_NEIGHBOURS = 30

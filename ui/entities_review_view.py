@@ -1,5 +1,5 @@
 """Pure builders of the merge review page: the queue table, one pair side by side with a grounded sentence of
-each, and the decision line.  Document text is escaped (:mod:`ui.markup`); nothing here imports streamlit.
+each, and the decision line.  Document text is escaped (:mod:`ui.markup_html`); nothing here imports streamlit.
 
 >>> from kgcore.index.views.entities.decisions import Merge
 >>> from kgcore.index.views.entities.review import ReviewItem, Side
@@ -23,7 +23,7 @@ import pandas as pd
 from kgcore.api import AMBIGUOUS_PART, CONFIRMED, SAME_NAME_APART, Merge, ReviewItem, SharedName, Side
 
 from .ask_view import sentence_link
-from .markup import badge, esc
+from .markup_html import badge, esc
 
 #: Show only the pairs nobody has decided yet, or every pair of the queue.
 UNDECIDED, EVERY = "Not reviewed yet", "All"

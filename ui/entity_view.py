@@ -1,5 +1,5 @@
 """Pure builders of the Entity page: the entity list, its header, aliases, cited description, documents and
-neighbours.  Every document string is escaped (:mod:`ui.markup`); nothing here imports streamlit.
+neighbours.  Every document string is escaped (:mod:`ui.markup_html`); nothing here imports streamlit.
 
 >>> from kgcore.index.views.entities import Alias, EntityGroup
 >>> g = EntityGroup("rag", "RAG <b>", ("rag", "p/rag"), (Alias("RAG", "rag", "canonical", 1.0),
@@ -22,7 +22,7 @@ import pandas as pd
 from kgcore.api import Description, EntityGroup, is_pronoun_label
 
 from .ask_view import sentence_link
-from .markup import badge, counted, esc
+from .markup_html import badge, counted, esc
 
 #: Entities listed by the search (the most grounded first).
 MAX_LISTED = 300

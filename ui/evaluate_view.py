@@ -18,7 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 from kgcore.api import MAX_QA_BYTES, SUMMARY_COLUMNS, EvalRecord, EvalRun, QAItem, is_failure, parse_qa
-from ui.markup import md_escape
+from ui.markup_html import md_escape
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Folders searched for bundled QA sets (CSV files whose name contains "qa").

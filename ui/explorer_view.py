@@ -46,7 +46,7 @@ from kgcore.api import is_pronoun_label
 
 from .graph_html import KIND_COLORS, VisNode
 from .labels import SHARED_GROUP
-from .markup import esc
+from .markup_html import esc
 
 #: Rows the search table shows.
 SEARCH_LIMIT = 200

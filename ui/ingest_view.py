@@ -21,7 +21,7 @@ import pandas as pd
 from kgcore.api import CollectionManifest, IngestReport
 
 from .labels import ROLE_LABELS, label
-from .markup import md_escape
+from .markup_html import md_escape
 from .roles_view import ordered_roles, retrieval_of
 
 #: Pages shown as thumbnails per document, and their scale (a 612-point wide page becomes 184 pixels).

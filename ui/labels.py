@@ -1,5 +1,6 @@
-"""Every user-facing name of a kgcore choice, in one place (methods, parsers, backends, label types, targets,
-sentence orders and roles, what indexing did to a document).
+"""Every user-facing name of a kgcore choice, in one place (parsers, backends, label types, targets, sentence orders
+and roles, what indexing did to a document); a retrieval method's label is read from its registry entry
+(:mod:`kgcore.query.methods`), so a newly registered method has one.
 
 >>> METHOD_LABELS["bm25"], TYPE_LABELS["II"], label(METHOD_LABELS, "new-method")
 ('BM25 (keywords)', 'II · retrieval', 'new-method')

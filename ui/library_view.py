@@ -21,7 +21,7 @@ import pandas as pd
 from kgcore.api import CollectionManifest, CollectionOutcome, IndexOptions, Manifest, Narrator, doc_id_for
 
 from .labels import COREF_LABELS, EMBEDDING_LABELS, PARSER_LABELS, label
-from .markup import md_escape
+from .markup_html import md_escape
 
 #: A file at least this large is worth a worker process of its own (each worker loads the models again).
 PARALLEL_MIN_BYTES = 200_000

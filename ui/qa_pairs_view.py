@@ -24,7 +24,7 @@ from kgcore.api import (
     split_sentence_id,
 )
 
-from .markup import badge, esc, highlight
+from .markup_html import badge, esc, highlight
 from .qa_view import sentence_refs
 
 #: Pairs listed on the Entity page (reading order).

@@ -37,7 +37,7 @@ from kgcore.api import (
 )
 
 from .ask_view import citation_markers, sentence_link
-from .markup import counted, esc
+from .markup_html import counted, esc
 
 #: The reranker's features (:mod:`kgcore.query.rerank.base`) in the order shown: the name and what it means.
 FEATURES = {

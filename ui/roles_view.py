@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from kgcore.api import BODY, OPT_IN, RETRIEVABLE, ROLES
 
 from .labels import ROLE_LABELS, label
-from .markup import badge, esc
+from .markup_html import badge, esc
 
 #: The fixed role palette: body grey, headings blue, captions green, tables orange, equations purple, footnotes
 #: brown, references red, running headers pink, the paper's title block teal.

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping
 from kgcore.api import GRAPH_HEAD_WORDS, SIGNAL_SCALE, SelectedSentence
 
 from .ask_view import sentence_link
-from .markup import esc
+from .markup_html import esc
 
 
 def scale_help(scale: str) -> tuple[str, str]:

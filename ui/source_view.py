@@ -15,7 +15,7 @@ from typing import Literal
 from kgcore.api import BODY, CAPTION, OPT_IN, RETRIEVABLE, TABLE, Paragraph, Passage
 
 from .labels import ROLE_LABELS, label
-from .markup import esc, md_escape
+from .markup_html import esc, md_escape
 from .roles_view import retrieval_of
 
 

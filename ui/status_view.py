@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from kgcore.api.health import Check
 
-from .markup import esc
+from .markup_html import esc
 
 _OK = '<span style="background:#e3f9e5;color:#0e5814;border-radius:8px;padding:0 8px">ok</span>'
 _FAIL = '<span style="background:#ffe3e3;color:#8a041a;border-radius:8px;padding:0 8px;font-weight:700">problem</span>'

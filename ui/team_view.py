@@ -18,7 +18,7 @@ from kgcore.api import ERROR_STAGES as STAGES
 from kgcore.api import AgreementReport, Disagreement, PairAgreement, QueueProgress, SpellingGroup, categories
 
 from .labels import STAGE_SHORT_LABELS, TYPE_LABELS
-from .markup import esc
+from .markup_html import esc
 
 VERDICT_LABEL = "verdict (earliest failing stage)"
 

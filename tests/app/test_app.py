@@ -17,7 +17,7 @@ from apptest import app, errors, html_of, open_tab, table
 from streamlit.testing.v1 import AppTest
 
 from kgcore.index.store.disk import Store
-from ui.markup import anchor_id
+from ui.markup_html import anchor_id
 
 PAGES = ("pages/library.py", "pages/ask.py", "pages/explorer.py", "pages/sentence.py")
 SAMPLE_ID = "peter-rabbit"
@@ -151,8 +151,7 @@ def test_ask_budget_starts_from_the_settings(sample_store, monkeypatch):
 def test_opening_ask_prepares_the_collection_in_the_background(sample_store):
     """Picking a collection on Ask starts loading it and building its retrieval structures and support
     calibration in a thread, so the first question does not wait for them."""
-    from ui import resources
-
+    from ui import resources_panel as resources
     engine = resources.get_engine(str(sample_store["root"].resolve()))
     resources.forget(SAMPLE_ID)  # as the Library does on re-index: the next visit prepares again
     at = app("pages/ask.py")

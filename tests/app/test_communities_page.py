@@ -13,7 +13,7 @@ from kgcore.index.store.disk import Store
 from kgcore.index.views.communities import communities
 from paths import PETER_ID
 from ui.communities_view import community_choice, treemap_data, unit_header
-from ui.markup import esc, md_escape
+from ui.markup_html import esc, md_escape
 
 
 @pytest.fixture(scope="module")

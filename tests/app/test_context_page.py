@@ -23,7 +23,7 @@ from kgcore.index.views.contextual import context_graph, document_citations, nei
 from kgcore.query import fused
 from kgcore.query.fused import node_name
 from paths import PETER_ID
-from ui.markup import anchor_id, esc, md_escape
+from ui.markup_html import anchor_id, esc, md_escape
 from ui.signals_view import SIGNALS, signals_html
 
 PIE_QUESTION = "What happened to the young rabbits' father?"

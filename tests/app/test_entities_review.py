@@ -14,7 +14,7 @@ from kgcore.index.pipeline import Job, index_files
 from kgcore.index.store.disk import Store
 from kgcore.index.views.entities import entity_groups, entity_of
 from kgcore.index.views.entities.decisions import HUMAN_FILE
-from ui.markup import esc
+from ui.markup_html import esc
 
 RAG_PAPER = ("Retrieval-Augmented Generation (RAG) combines a dense retriever with a sequence-to-sequence generator. "
              "Large language models (LLMs) often hallucinate facts when they answer open-domain questions. "

@@ -18,7 +18,7 @@ from kgcore.audit import AuditDB
 from kgcore.index.pipeline import Job, index_files
 from kgcore.index.store.disk import Store
 from paths import APP
-from ui.markup import WORD_JOINER
+from ui.markup_html import WORD_JOINER
 
 TIMEOUT = 240
 EVIL = ":red[RED] :blue-background[x] :material/warning: :smile:"

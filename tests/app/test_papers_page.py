@@ -21,7 +21,7 @@ from kgcore.index.pipeline import Job, index_files
 from kgcore.index.store.disk import Store
 from paths import DATA
 from ui.labels import ROLE_LABELS
-from ui.markup import anchor_id
+from ui.markup_html import anchor_id
 
 PAPERS = "papers"
 LEWIS = "Retrieval-augmented generation for knowledge-intensive NLP tasks"

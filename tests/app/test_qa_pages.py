@@ -17,7 +17,7 @@ from kgcore.index.qa.base import normalized
 from kgcore.index.views.entities import entity_groups
 from samples import harbour_collection
 from ui.ask_view import numbering
-from ui.markup import esc
+from ui.markup_html import esc
 from ui.qa_view import is_no_answer
 
 RESCUE = "light/text_0-3"  # "During the winter storm Marta Vell rescued two fishermen from a sinking boat."

@@ -22,7 +22,7 @@ from kgcore.index.store.disk import Store
 from kgcore.index.store.locks import STAGING_DIR, collection_lock, remove_stale, staging_folder
 from kgcore.index.store.manifest import Manifest
 from kgcore.query.engine import validate_question
-from ui.markup import WORD_JOINER, md_escape
+from ui.markup_html import WORD_JOINER, md_escape
 
 # -- resource limits ------------------------------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from kgcore.core.types import Argument, Frame
 from kgcore.query.answer.short import confidence, group_answers
 from kgcore.query.qakg.graph import QAGraph
 from kgcore.query.rerank import Candidate
-from ui.markup import WORD_JOINER
+from ui.markup_html import WORD_JOINER
 from ui.qa_pairs_view import entity_pairs, entity_pairs_html, frame_groups, sentence_pairs_html
 from ui.qa_view import distinct_answers, ranked_pairs_html, score_confidence, short_answers_html
 

@@ -1,7 +1,7 @@
 """Who is reviewing: one "reviewing as" choice per browser session, used by every page.
 
 With sign-in on (an ``[auth]`` section in the secrets,
-:mod:`ui.auth`) the reviewer is the signed-in identity, "name (email)",
+:mod:`ui.auth_panel`) the reviewer is the signed-in identity, "name (email)",
 and cannot be typed, chosen or passed in the address; a page run without a
 signed-in user stops.  Otherwise it is chosen from the **local reviewer
 profile**: the reviewers registered in the audit store
@@ -24,10 +24,10 @@ import streamlit as st
 
 from kgcore.api import AuditDB, KgcoreError
 
-from . import auth
-from .errors import reported
-from .markup import md_escape
-from .resources import audit_db
+from . import auth_panel as auth
+from .errors_panel import reported
+from .markup_html import md_escape
+from .resources_panel import audit_db
 
 #: The reviewer chosen in this browser session (a registered name), outside any widget.
 REVIEWER_KEY = "identity.reviewer"

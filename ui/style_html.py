@@ -1,4 +1,11 @@
-"""The app's CSS (one place), injected once per run by ``app.py``."""
+"""The app's CSS (one place), injected once per run by ``app.py``: one ``<style>`` block for the classes the
+builders write (``kg-sent`` for a context sentence, ``kg-pinned`` for the one a citation marker pinned, ...).
+
+>>> CSS.strip().startswith("<style>") and CSS.strip().endswith("</style>")
+True
+>>> all(f".{name}" in CSS for name in ("kg-sent", "kg-pinned", "kg-sid", "kg-table"))
+True
+"""
 
 from __future__ import annotations
 

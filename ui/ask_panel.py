@@ -26,7 +26,7 @@ from .ask_view import (
 from .cites_view import context_roles
 from .graph_html import GraphPage, graph_html
 from .labels import METHOD_LABELS, ORDER_LABELS, RANKING_LABELS
-from .markup import md_escape
+from .markup_html import md_escape
 from .qa_view import (
     distinct_answers,
     is_no_answer,
@@ -37,8 +37,8 @@ from .qa_view import (
     short_answers_html,
 )
 from .signals_view import SIGNALS, STAGES, has_signals, signal_rows, signals_html
-from .state import AskOutcome, AskRun
-from .subgraph import JOIN_HOPS, MAX_NODES, joining_paths, neighbourhood, vis_from_graph, vis_from_sentence_graph
+from .state_panel import AskOutcome, AskRun
+from .subgraph_view import JOIN_HOPS, MAX_NODES, joining_paths, neighbourhood, vis_from_graph, vis_from_sentence_graph
 
 TIMING_KEYS = ("parse", "embed", "match", "select", "answer")
 

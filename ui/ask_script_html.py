@@ -2,7 +2,7 @@
 
 * Clicking a citation marker ``[n]`` (``a.kg-cite``, whose ``href`` is the
   sentence's anchor) scrolls the sentence list to that sentence and pins it
-  (class ``kg-pinned``, see :mod:`ui.style`) until another marker is
+  (class ``kg-pinned``, see :mod:`ui.style_html`) until another marker is
   clicked or a new question is asked; the pin survives reruns (a
   ``MutationObserver`` puts it back when Streamlit redraws the list).  The
   page's URL is left alone.

@@ -2,7 +2,7 @@
 
 Everything writes to the audit database of the current store
 (:func:`audit_db`) through :class:`kgcore.audit.AuditDB`, as the reviewer
-chosen in the sidebar (:mod:`ui.identity`).  The Ask page uses them like this::
+chosen in the sidebar (:mod:`ui.identity_panel`).  The Ask page uses them like this::
 
     author = current_author()                                # who is reviewing (sidebar, app.py)
     db = audit_db()
@@ -34,13 +34,13 @@ from kgcore.api import (
     store_suggestion,
 )
 
-from . import resources
-from .errors import reported
-from .identity import reviewing_as
+from . import resources_panel as resources
+from .errors_panel import reported
+from .identity_panel import reviewing_as
 from .labels import TARGETS, TYPE_LABELS, distinct_labels
-from .markup import md_escape
-from .resources import audit_db  # noqa: F401 - the pages open the database through this module
-from .state import AskOutcome, AskRun, get_state
+from .markup_html import md_escape
+from .resources_panel import audit_db  # noqa: F401 - the pages open the database through this module
+from .state_panel import AskOutcome, AskRun, get_state
 
 #: The audit record the Review page re-opened in the Ask view (its id).
 OPEN_RECORD_KEY = "audit.open_record"
@@ -53,7 +53,7 @@ SEARCH_LIMIT = 10
 
 # -- shared pieces -------------------------------------------------------------------
 def current_author() -> str:
-    """Who is reviewing (:func:`ui.identity.reviewing_as`; empty when nobody is chosen)."""
+    """Who is reviewing (:func:`ui.identity_panel.reviewing_as`; empty when nobody is chosen)."""
     return reviewing_as()
 
 

@@ -9,9 +9,9 @@ import streamlit as st
 
 from kgcore.api import CollectionManifest
 
-from . import resources
-from .errors import reported
-from .state import get_state
+from . import resources_panel as resources
+from .errors_panel import reported
+from .state_panel import get_state
 
 
 def open_tab_only(views: dict[str, Callable[[], None]]) -> None:

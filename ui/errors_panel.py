@@ -14,7 +14,7 @@ import streamlit as st
 
 from kgcore.api import KgcoreError
 
-from .markup import md_escape
+from .markup_html import md_escape
 
 log = logging.getLogger("groundedkg.app")
 MAX_REASON_CHARS = 300

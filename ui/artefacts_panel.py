@@ -16,7 +16,7 @@ from kgcore.api import AuditDB, AuditRecord, record_to_result
 
 from .ask_view import SentenceView, answer_html, cited_ids, matches_rows, numbering, query_node_rows, sentences_html
 from .labels import METHOD_LABELS, TYPE_LABELS
-from .markup import md_escape
+from .markup_html import md_escape
 
 #: A graph with no nodes: matched-node rows from the stored record alone.
 NO_GRAPH = SimpleNamespace(nodes={})

@@ -8,7 +8,7 @@ import streamlit as st
 
 from kgcore.api import DocumentCitation, context_graph, document_citations
 
-from . import resources
+from . import resources_panel as resources
 from .context_view import (
     MAX_NEIGHBOURS,
     citation_choice,
@@ -24,8 +24,8 @@ from .context_view import (
 )
 from .graph_html import KIND_COLORS, GraphPage, graph_html
 from .labels import EDGE_KIND_LABELS
-from .markup import md_escape
-from .state import get_state
+from .markup_html import md_escape
+from .state_panel import get_state
 
 
 def contextual(index):

@@ -5,7 +5,7 @@ Sign-in is on when the app's secrets (``.streamlit/secrets.toml``) have an
 ``cookie_secret``, ``client_id``, ``client_secret``,
 ``server_metadata_url``, or named ``[auth.NAME]`` providers).  Then
 ``app.py`` shows only the sign-in page until ``st.user.is_logged_in``,
-the reviewer is the signed-in identity (:mod:`ui.identity`), and the
+the reviewer is the signed-in identity (:mod:`ui.identity_panel`), and the
 guarded actions (:data:`ui.auth_view.NEEDS`) need a role from
 ``KGCORE_MAINTAINERS``.  Without ``[auth]`` nothing changes: a local,
 single-user app where every action is allowed.
@@ -24,8 +24,8 @@ import streamlit as st
 from kgcore.api import InputError
 
 from .auth_view import NEEDS, AccessSettings, providers, refusal, reviewer_identity
-from .errors import reported
-from .markup import md_escape
+from .errors_panel import reported
+from .markup_html import md_escape
 
 SIGN_IN_TITLE = "Sign in"
 

@@ -44,7 +44,7 @@ from kgcore.api import (
     embedder_for,
     load_spacy,
 )
-from ui.errors import log, short_reason
+from ui.errors_panel import log, short_reason
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_BOOK = ROOT / "assets" / "peter_rabbit.txt"
