@@ -7,7 +7,7 @@ chosen in the sidebar (:mod:`ui.identity_panel`).  The Ask page uses them like t
     author = current_author()                                # who is reviewing (sidebar, app.py)
     db = audit_db()
     record_id = record_for(db, run.result, run.answer, index) # saved once (idempotent)
-    match_label_button(db, record_id, match, author, key="m3")
+    sentence_label_buttons(db, record_id, sentence.id, in_context=True, author=author, key="s3")
     render_label_controls(db, record_id, run.result, run.answer, index, author)
 
 Every writing widget shows a kgcore error (no author, unknown sentence …)
@@ -105,21 +105,6 @@ def _no_author_help(author: str, text: str) -> str:
 
 
 # -- one-click buttons ----------------------------------------------------------------
-def match_label_button(db: AuditDB, record_id: int, match, author: str, key: str) -> None:
-    """"Wrong match (II)" for one query-node match (a :class:`~kgcore.core.types.Match`)."""
-    artifact = f"{match.query_node}|{match.node_id}"
-    if st.button("Wrong match (II)", key=f"label.match.{record_id}.{key}", disabled=not author,
-                 help=_no_author_help(author, f"Retrieval error: {match.label!r} should not match this query node")):
-        _add_label(db, record_id, author, "II", "match", artifact, f"Wrong match: {match.label}")
-
-
-def node_label_button(db: AuditDB, record_id: int, node_id: str, author: str, key: str) -> None:
-    """"Graph error (I)" for one graph node."""
-    if st.button("Graph error (I)", key=f"label.node.{record_id}.{key}", disabled=not author,
-                 help=_no_author_help(author, f"Graph construction error in node {node_id!r}")):
-        _add_label(db, record_id, author, "I", "node", node_id)
-
-
 def sentence_label_buttons(db: AuditDB, record_id: int, sentence_id: str, in_context: bool, author: str,
                            key: str) -> None:
     """Buttons for one sentence: a graph error in it (I) and, when it was not retrieved, "should have been" (II)."""
@@ -131,13 +116,6 @@ def sentence_label_buttons(db: AuditDB, record_id: int, sentence_id: str, in_con
     if next(cols).button("Graph error here (I)", key=f"label.sgraph.{record_id}.{key}", disabled=not author,
                          help=_no_author_help(author, "The graph built from this sentence is wrong or incomplete")):
         _add_label(db, record_id, author, "I", "sentence", sentence_id)
-
-
-def answer_sentence_label_button(db: AuditDB, record_id: int, answer_index: int, author: str, key: str) -> None:
-    """"Wrong (III)" for the answer sentence at ``answer_index`` (its position in ``answer.citations``)."""
-    if st.button("Wrong (III)", key=f"label.answer.{record_id}.{key}", disabled=not author,
-                 help=_no_author_help(author, "Answer generation error in this answer sentence")):
-        _add_label(db, record_id, author, "III", "answer_sentence", str(answer_index))
 
 
 def correct_button(db: AuditDB, record_id: int, author: str, key: str = "correct") -> None:

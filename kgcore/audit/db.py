@@ -275,10 +275,6 @@ class AuditDB:
             raise InputError("record_id", f"there is no audit record {record_id} in {self.where}")
         return record_from_row(rows[0])
 
-    def record_by_uid(self, uid: str) -> AuditRecord | None:
-        rows = self.query("SELECT * FROM records WHERE uid = ?", (uid,))
-        return record_from_row(rows[0]) if rows else None
-
     def list_records(self, doc_ids=None, methods=None, label_types=None, authors=None, since=None, until=None,
                      with_payload: bool = True) -> list[AuditRecord]:
         """Records, newest first; every filter is optional (a value or a list of values).

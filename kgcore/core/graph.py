@@ -184,17 +184,6 @@ class GroundedGraph:
         edges = [Edge.from_dict(d) for d in data.get("links", data.get("edges", []))]
         return cls(nodes, edges)
 
-    def to_networkx(self):
-        """A ``networkx.MultiDiGraph`` with the paper's attributes on nodes and edges."""
-        import networkx as nx
-
-        g = nx.MultiDiGraph()
-        for n in self.nodes.values():
-            g.add_node(n.node_id, **n.to_dict())
-        for e in self.edges:
-            g.add_edge(e.source, e.target, **e.to_dict())
-        return g
-
 
 def merge_graphs(graphs: Iterable[GroundedGraph]) -> GroundedGraph:
     """One graph from several documents' graphs: nodes with the same id become one (texts and grounding unioned),

@@ -140,10 +140,6 @@ class Index:
     def document(self, doc_id: str) -> DocumentEntry:
         return self.manifest.document(doc_id)
 
-    def document_of(self, sentence_id: str) -> DocumentEntry:
-        """The document a sentence belongs to."""
-        return self.document(self.sentence(sentence_id).doc_id or split_sentence_id(sentence_id)[0])
-
     def shard_path(self, doc_id: str) -> Path:
         """The folder of a document's shard (a kgcore 0.1 collection of one: the collection folder itself)."""
         folder = self.document(doc_id).folder

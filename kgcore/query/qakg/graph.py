@@ -46,9 +46,6 @@ class QAGraph:
     by_sentence: dict[str, list[int]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
-    def type_entities(self, type_name: str) -> list[str]:
-        return [k for k, types in self.entity_types.items() if type_name in types]
-
     def subgraph(self, pair_ids: list[int]) -> dict:
         """Nodes and edges of the given pairs (for display): questions, answers, entities, types."""
         nodes: dict[str, dict] = {}

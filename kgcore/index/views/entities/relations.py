@@ -17,7 +17,7 @@ the sentences that ground it (the action's sentences, or the citing sentence).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from kgcore.core.graph import GroundedGraph, is_pronoun_label
@@ -184,14 +184,3 @@ def _entities_by_sentence(graph: GroundedGraph, entity_of: Mapping[str, str]) ->
             if entity not in found:
                 found.append(entity)
     return out
-
-
-def of_type(relations: Sequence[Relation], wanted: str | Callable[[Relation], bool]) -> list[Relation]:
-    """The relations of one type (or passing a test).
-
-    >>> r = Relation("a", "b", RESULT, "outperform", "x", ("ARG0", "ARG1"), ("d/text_0-0",))
-    >>> len(of_type([r], RESULT)), len(of_type([r], CITATION))
-    (1, 0)
-    """
-    test = wanted if callable(wanted) else (lambda r: r.relation_type == wanted)
-    return [r for r in relations if test(r)]

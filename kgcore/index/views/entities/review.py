@@ -15,7 +15,6 @@ from kgcore.core.types import ENTITY
 from kgcore.index.store.in_memory import Index
 from kgcore.index.views.entities.decisions import (
     AMBIGUOUS_PART,
-    CONFIRMED,
     NEAR_THRESHOLD,
     SAME_NAME_APART,
     Merge,
@@ -107,7 +106,3 @@ def record(index: Index, a: str, b: str, status: str, reviewer: str) -> Merge:
     forget(index)
     return decision
 
-
-def confirmed_pairs(index: Index) -> list[Merge]:
-    """People's confirmations that still apply."""
-    return [d for d in applicable(read_human(index.path), set(index.graph.nodes)).values() if d.status == CONFIRMED]
