@@ -1,10 +1,12 @@
 # Two commands set everything up on a fresh machine:
-#   make run   -> creates .venv, installs, indexes the sample book, starts the app
-#   make test  -> creates .venv, installs, runs lint, type check and every test tier
+#   make run   -> creates .venv, installs what the app needs (requirements.txt), indexes the sample book, starts the app
+#   make test  -> creates .venv, installs that and the test tools and optional backends (requirements-dev.txt),
+#                 runs lint, type check and every test tier
 # make test-fast runs the unit tier only (no models, seconds).
 VENV ?= .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-$(shell sha256sum requirements.txt | cut -c1-12)
+RUN_STAMP := $(VENV)/.installed-run-$(shell cat requirements.txt | sha256sum | cut -c1-12)
+DEV_STAMP := $(VENV)/.installed-dev-$(shell cat requirements*.txt | sha256sum | cut -c1-12)
 PORT ?= 8501
 export KGCORE_STORE ?= data
 # Nothing may be fetched from a model hub at run time.
@@ -12,15 +14,23 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export ANONYMIZED_TELEMETRY := False
 
-.PHONY: install run test test-fast lint bench sample clean
+.PHONY: install install-dev run test test-fast lint bench sample clean
 
-$(STAMP): requirements.txt
+$(RUN_STAMP): requirements.txt
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -r requirements.txt
-	rm -f $(VENV)/.installed-*
-	touch $(STAMP)
+	rm -f $(VENV)/.installed-run-*
+	touch $(RUN_STAMP)
 
-install: $(STAMP)
+$(DEV_STAMP): $(wildcard requirements*.txt)
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -r requirements-dev.txt
+	rm -f $(VENV)/.installed-run-* $(VENV)/.installed-dev-*
+	touch $(RUN_STAMP) $(DEV_STAMP)
+
+install: $(RUN_STAMP)
+
+install-dev: $(DEV_STAMP)
 
 sample: install
 	$(PY) -m kgcore index assets/peter_rabbit.txt --name peter-rabbit
@@ -29,14 +39,14 @@ run: sample
 	$(VENV)/bin/streamlit run app.py --server.headless true --server.address 127.0.0.1 --server.port $(PORT) \
 		--browser.gatherUsageStats false
 
-lint: install
+lint: install-dev
 	$(VENV)/bin/ruff check kgcore ui pages tests bench app.py
 	$(VENV)/bin/mypy
 
 test: lint
 	$(PY) -m pytest
 
-test-fast: install
+test-fast: install-dev
 	$(PY) -m pytest tests/unit kgcore
 
 bench: install

@@ -1,11 +1,11 @@
 """GroundedKG Auditor: the Streamlit entry point (``streamlit run app.py``).
 
 This file only routes: with sign-in configured (an ``[auth]`` section in
-``.streamlit/secrets.toml``, see :mod:`ui.auth`) every address shows the
+``.streamlit/secrets.toml``, see :mod:`ui.auth_panel`) every address shows the
 sign-in page until ``st.login`` has signed the user in.  The pages live
 in ``pages/`` and do layout and events; pure builders are in ``ui/*_view.py`` and all work is done by
 :mod:`kgcore`.  The models are loaded once, in the background, from the
-first run on (:func:`ui.resources.start_warm_up`).
+first run on (:func:`ui.resources_panel.start_warm_up`).
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import auth, resources
-from ui.markup import md_escape
-from ui.style import CSS
+from ui import auth_panel as auth
+from ui import resources_panel as resources
+from ui.markup_html import md_escape
+from ui.style_html import CSS
 
 HERE = Path(__file__).resolve().parent
 PAGES = HERE / "pages"

@@ -1,4 +1,4 @@
-"""Index size and peak memory per input byte on adversarial inputs (issue #19 item 6).
+"""Index size and peak memory per input byte on adversarial inputs.
 
 Each input is indexed by a real ``python -m kgcore index`` subprocess into a fresh store; its peak
 resident memory comes from ``wait4`` (the child's own ``ru_maxrss``), its index size from the files it
@@ -78,7 +78,7 @@ def run_one(name: str, text: str, work: Path) -> dict:
 
 def _sentence_facts(store: Path, name: str) -> dict:
     sys.path.insert(0, str(ROOT))
-    from kgcore.index.store import Store
+    from kgcore.api import Store
 
     try:
         index = Store(store).load(name)

@@ -43,14 +43,10 @@ from pathlib import Path
 import tiny_docs_bench
 from common import RESULTS, ROOT, machine, write_json
 
-from kgcore.core.settings import RetrievalOptions, Settings
-from kgcore.index.load import doc_id_for
-from kgcore.index.pipeline import Job, index_files, remove_documents
-from kgcore.index.store import Store
-from kgcore.query.engine import QueryEngine
+from kgcore.api import Job, QueryEngine, RetrievalOptions, Settings, Store, doc_id_for, index_files, remove_documents
 
 DATA = ROOT.parent / "shared" / "data"
-STORE = ROOT / "bench" / "data" / "collections"
+STORE = ROOT / "bench" / "stores" / "collections"
 BUDGETS = (500, 1000, 2000)
 METHODS = ("groundedkg", "dense", "bm25", "hybrid")
 _RULE_ID = re.compile(r"^\(?[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)+\)?\s+")

@@ -1,4 +1,10 @@
-"""Shared helpers for the benchmarks: paths, the bench store, machine facts, JSON output."""
+"""Shared helpers for the benchmarks: paths, the bench stores, machine facts, JSON output.
+
+Layout: the tools and ``make bench`` entry points sit in ``bench/``; finished experiments in ``bench/experiments/``
+(their README says what each asked and found); question sets and other committed inputs in ``bench/data/``;
+indexes the benchmarks build in ``bench/stores/`` (ignored by git; ``KGCORE_BENCH_STORE`` moves the books'
+store); results in ``bench/results/``.
+"""
 
 from __future__ import annotations
 
@@ -15,10 +21,14 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
 RESULTS = Path(os.environ.get("KGCORE_BENCH_RESULTS", ROOT / "bench" / "results"))
-STORE_ROOT = Path(os.environ.get("KGCORE_BENCH_STORE", ROOT / "bench" / "data" / "store"))
+#: Committed inputs: question sets, labelled pairs, splits.
+DATA = ROOT / "bench" / "data"
+#: Indexes the benchmarks build (never committed).
+STORES = ROOT / "bench" / "stores"
+STORE_ROOT = Path(os.environ.get("KGCORE_BENCH_STORE", STORES / "books"))
 PETER = ROOT / "assets" / "peter_rabbit.txt"
 PETER_QA = ROOT / "assets" / "peter_rabbit_dev_qa.csv"
-CRUSOE_QA = ROOT / "bench" / "robinson_crusoe_qa.csv"
+CRUSOE_QA = DATA / "robinson_crusoe_qa.csv"
 
 
 def crusoe_path() -> Path:

@@ -7,7 +7,7 @@
 
 The base revision is checked out with ``git worktree`` into a temporary
 folder (sharing this virtualenv); each side gets its own bench store under
-``bench/data/compare/`` so index formats never mix.  Rounds alternate
+``bench/stores/compare/`` so index formats never mix.  Rounds alternate
 base, tree, base, tree ... so that a machine getting busier or cooler
 penalises neither side; every numeric figure is reported as the median over
 rounds.  The table goes to stdout and, with both raw results, to
@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--head", default="", help="git revision on the other side (default: the working tree)")
     parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args(argv)
-    stores = ROOT / "bench" / "data" / "compare"
+    stores = ROOT / "bench" / "stores" / "compare"
     with tempfile.TemporaryDirectory(prefix="kg-bench-") as tmp:
         base_tree = checkout(args.base, Path(tmp) / "base")
         head_tree = checkout(args.head, Path(tmp) / "head") if args.head else ROOT

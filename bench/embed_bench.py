@@ -19,14 +19,9 @@ import time
 import numpy as np
 from common import CRUSOE_QA, ROOT, crusoe_path, machine, write_json
 
-from kgcore.core.nlp import load_spacy
-from kgcore.evaluate.metrics import evidence_hit
-from kgcore.index.embed import get_embedder
-from kgcore.index.embed.nodes import SHORT_MAX_TOKENS
-from kgcore.index.load import load_document
-from kgcore.index.sentences import split_sentences
+from kgcore.api import SHORT_MAX_TOKENS, evidence_hit, get_embedder, load_document, load_spacy, split_sentences
 
-DEV = [CRUSOE_QA, ROOT / "bench" / "robinson_crusoe_qa_dev2.csv"]
+DEV = [CRUSOE_QA, ROOT / "bench" / "data" / "robinson_crusoe_qa_dev2.csv"]
 BACKENDS = ("torch", "onnx", "onnx-int8")
 
 

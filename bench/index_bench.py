@@ -17,10 +17,10 @@ from common import PETER, STORE_ROOT, crusoe_path, machine, write_json
 CHILD = r"""
 import json, resource, sys, time
 sys.path.insert(0, sys.argv[1])
-from kgcore.index.embed import get_embedder
+from kgcore.core.embed import get_embedder
 from kgcore.core.nlp import load_spacy
 from kgcore.index.pipeline import index_file
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
 t0 = time.perf_counter()
 load_spacy(); get_embedder()
 models_s = time.perf_counter() - t0

@@ -1,4 +1,4 @@
-"""PDF quality (issue #21): what layout-aware ingestion serves as retrievable sentences, on the 24 RAG papers.
+"""PDF quality: what layout-aware ingestion serves as retrievable sentences, on the 24 RAG papers.
 
     python bench/pdf_quality.py [--papers DIR] [--limit N] [--out PATH] [--examples K]
 
@@ -51,12 +51,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 from common import RESULTS, ROOT, machine
 
-from kgcore.core.nlp import load_spacy
-from kgcore.core.types import RETRIEVABLE
-from kgcore.index.load import load_document
-from kgcore.index.pdf import read_pdf
-from kgcore.index.pdf.extract import read_pages
-from kgcore.index.sentences import split_sentences
+from kgcore.api import RETRIEVABLE, load_document, load_spacy, read_pages, read_pdf, split_sentences
 
 PAPERS = ROOT.parent / "shared" / "data" / "papers"
 DEFECTS = ("ligature", "hyphen_break", "bibliography", "cut_citation", "lowercase_start", "running_header",

@@ -4,7 +4,7 @@ A question overlaps when its evidence shares a run of :data:`RUN_WORDS` words wi
 same passage) or its cosine to another set's question reaches :data:`MAX_COSINE` (nearly the same question).  A
 new dev set must not overlap the held-out sets (tuning on it would tune on them), nor is a held-out set new when
 it repeats the dev sets.  Only the counts are printed, so held-out questions are compared without being read;
-``--drop`` rewrites the new set without its overlapping rows (stop 43 dropped 64 of 100 new dev questions).
+``--drop`` rewrites the new set without its overlapping rows (it dropped 64 of 100 new dev questions once).
 
     python bench/qa_overlap.py bench/new_dev.csv bench/robinson_crusoe_qa_test*.csv [--drop]
 """
@@ -17,8 +17,7 @@ from pathlib import Path
 
 import common  # noqa: F401  (puts the repository on sys.path; offline model settings)
 
-from kgcore.core.settings import Settings
-from kgcore.index.embed import query_embedder
+from kgcore.api import Settings, query_embedder
 
 RUN_WORDS = 6
 MAX_COSINE = 0.85

@@ -1,14 +1,14 @@
 """Query latency benchmark on the Robinson Crusoe index and the ObliQA collection: p50/p95 retrieval per method,
 and memory.
 
-Crusoe: 50 questions (the 15 of bench/robinson_crusoe_qa.csv plus 35 more below), models
+Crusoe: 50 questions (the 15 of bench/data/robinson_crusoe_qa.csv plus 35 more below), models
 warm (one warm-up question per method first), answer generation excluded.  The methods run one after another
 on the same questions, so every method after the first finds their vectors in the cache of encoded strings.
-Targets: GroundedKG (fused ranking, #16) p50 <= 100 ms, p95 <= 250 ms; the graph-score ranking p50 <= 150 ms,
+Targets: GroundedKG (fused ranking) p50 <= 100 ms, p95 <= 250 ms; the graph-score ranking p50 <= 150 ms,
 p95 <= 400 ms; dense/bm25 p50 <= 50 ms.
 ObliQA (40 rulebooks, 124k graph nodes): GroundedKG's fused ranking on 150 questions of the collections
 benchmark's dev sample, each asked once (so none is answered from the cache of encoded strings), same target.
-Needs the collection in bench/data/collections (``python bench/collections_bench.py --parts obliqa``); skipped
+Needs the collection in bench/stores/collections (``python bench/collections_bench.py --parts obliqa``); skipped
 with a note without it.
 Writes bench/results/query.json.
 """
@@ -24,10 +24,7 @@ from collections_bench import STORE as COLLECTIONS
 from collections_bench import obliqa_questions
 from common import CRUSOE_QA, STORE_ROOT, crusoe_path, machine, write_json
 
-from kgcore.core.settings import RetrievalOptions
-from kgcore.index.pipeline import index_file
-from kgcore.index.store import Store
-from kgcore.query.engine import QueryEngine
+from kgcore.api import QueryEngine, RetrievalOptions, Store, index_file
 
 EXTRA_QUESTIONS = """Why did Crusoe leave his father's house?
 What did his father advise him?

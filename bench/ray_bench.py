@@ -46,9 +46,7 @@ def pick(limit: int) -> list[Path]:
 
 def child(mode: str, store_root: Path, files: list[Path], workers: int) -> dict:
     """Index ``files`` one way; the timings, the collection's counts, and (Ray) what each worker did."""
-    from kgcore.index.pipeline import Job, index_files
-    from kgcore.index.ray_runner import RayRunner
-    from kgcore.index.store import Store
+    from kgcore.api import Job, RayRunner, Store, index_files
 
     stores: dict[str, list[float]] = {}  # when each shard's "store" stage (Ray: written by the driver) began, ended
 

@@ -1,4 +1,4 @@
-"""Collect the benchmark results into bench/results/REPORT.md with tables, PNG plots and machine info.
+"""Collect the benchmark results into docs/evaluation.md with tables, PNG plots and machine info.
 
     python bench/report.py                 # read bench/results/{index,query,retrieval_quality,fused_quality}.json
     python bench/report.py --run           # run the three benchmarks and the QA evaluations first (slow)
@@ -6,7 +6,7 @@
 
 ``--run`` also evaluates all six methods at word budgets 0 and 1000 with
 the offline extractive answerer on Peter Rabbit (assets dev set) and
-Robinson Crusoe (bench/robinson_crusoe_qa.csv) into
+Robinson Crusoe (bench/data/robinson_crusoe_qa.csv) into
 ``bench/results/eval/<doc>/``; every summary found there is reported in the
 shape of the paper's Table 1.  A missing result file becomes a note in the
 report saying how to produce it.  Plots are PNG files drawn with matplotlib
@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -27,8 +29,10 @@ from common import PETER_QA, RESULTS, ROOT, STORE_ROOT, machine
 BENCHES = ("index_bench.py", "query_bench.py", "retrieval_quality.py")
 #: (document id in the bench store, QA set) evaluated by ``--run``.
 # Crusoe is evaluated end to end on its held-out set (50 questions written before any tuning).
-EVALS = (("peter-rabbit", PETER_QA), ("robinson-crusoe", ROOT / "bench" / "robinson_crusoe_qa_test.csv"))
+EVALS = (("peter-rabbit", PETER_QA), ("robinson-crusoe", ROOT / "bench" / "data" / "robinson_crusoe_qa_test.csv"))
 EVAL_DIR = "eval"
+#: The report, with the documentation.
+DOC = ROOT / "docs" / "evaluation.md"
 COLOURS = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7")
 
 
@@ -166,20 +170,21 @@ def quality_section(data: dict | None, out_dir: Path) -> str:
 
 
 def fused_section(data: dict | None) -> str:
-    """Issue #16's acceptance check: the default graph method against the best text baseline, per held-out and
-    dev set and budget, with the paired 95% interval of the margin (bench/fused_quality.py)."""
+    """The fused ranking's acceptance check: the default graph method against the best text baseline, per held-out and
+    dev set and budget, with the paired 95% interval of the margin (bench/experiments/fused_quality.py)."""
     if data is None:
-        return "## Fused ranking against text retrieval\n\n" + missing("fused_quality.json", "fused_quality.py")
+        title = "## Fused ranking against text retrieval"
+        return f"{title}\n\n" + missing("fused_quality.json", "experiments/fused_quality.py")
     parts = ["## Fused ranking against text retrieval",
              "GroundedKG's default (fused) ranking against the best of dense, BM25 and hybrid at equal words: "
              "answer-token recall (books, papers), evidence-paragraph recall (QASPER), gold-passage recall (ObliQA). "
              "The interval is a paired bootstrap over the questions; a margin whose interval holds 0 is a tie."]
-    titles = {"test": "Held-out sets", "test2": "Second held-out round, written at stop 33",
-              "test3": "Third held-out round, written at stop 34",
-              "test4": "Fourth held-out round, written at stop 55",
+    titles = {"test": "Held-out sets", "test2": "Second held-out round, written after the design decisions",
+              "test3": "Third held-out round, paraphrased in the NarrativeQA style",
+              "test4": "Fourth held-out round, written after every design decision",
               "pooled": "Every held-out round of a collection pooled (a view chosen after the third round's results)",
               "unseen": "A collection kind no decision saw: eight RAG papers (PDF), each question asked within its "
-                        "paper (bench/papers_qa.csv, run once at stop 35)",
+                        "paper (bench/data/papers_qa.csv, run once)",
               "dev": "Dev sets"}
     for split, title in titles.items():
         found = data.get("target", {}).get(split)
@@ -201,11 +206,11 @@ CEILING_COLUMNS = {"book_share": "in the book", "context_groundedkg@1000": "in g
 
 
 def ceiling_section(data: dict | None) -> str:
-    """Issue #15: how high an offline answer's exact match can go (bench/answer_ceiling.py): per QA set, the share
-    of questions whose reference occurs in the text at each step of answering, beside the answerers' EM."""
+    """How high an offline answer's exact match can go (bench/experiments/answer_ceiling.py): per QA set, the
+    share of questions whose reference occurs in the text at each step of answering, beside the answerers' EM."""
     title = "## How high offline exact match can go"
     if data is None:
-        return f"{title}\n\n" + missing("answer_ceiling.json", "answer_ceiling.py")
+        return f"{title}\n\n" + missing("answer_ceiling.json", "experiments/answer_ceiling.py")
     rows = [[f"{r['book']} {r['split']} ({r['questions']})", *(r.get(k, "") for k in CEILING_COLUMNS)]
             for r in data.get("rows", [])]
     note = "Share of the questions (%) whose reference occurs, normalised, in each text; an offline answer only " \
@@ -294,8 +299,10 @@ def run_benches(results: Path) -> None:
 def build_report(results: Path, evals: list[Path]) -> str:
     facts = {**machine(), "cpu_model": cpu_model()}
     sections = [
-        "# GroundedKG benchmark report",
-        f"Generated {datetime.now(UTC).isoformat(timespec='seconds')} by `python bench/report.py`.",
+        "# Evaluation",
+        f"Generated {datetime.now(UTC).isoformat(timespec='seconds')} by `python bench/report.py` from the JSON "
+        "results in `bench/results/` (what each benchmark measures: its docstring; finished experiments: "
+        "`bench/experiments/README.md`; the methods: `docs/methods.md`).",
         machine_section(facts),
         index_section(load("index.json", results), results),
         query_section(load("query.json", results), results),
@@ -304,7 +311,7 @@ def build_report(results: Path, evals: list[Path]) -> str:
         ceiling_section(load("answer_ceiling.json", results)),
     ]
     sections += [eval_section(folder, results) for folder in evals]
-    sections.append("Plots are PNG files next to this report.")
+    sections.append("Plots are PNG files in `bench/results/`.")
     return "\n\n".join(sections) + "\n"
 
 
@@ -313,7 +320,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--run", action="store_true", help="run the three benchmarks first")
     parser.add_argument("--eval", action="append", default=[], type=Path,
                         help="a `kgcore eval --out` folder to include")
-    parser.add_argument("--results", type=Path, default=RESULTS, help="folder of the JSON results and the report")
+    parser.add_argument("--results", type=Path, default=RESULTS, help="folder of the JSON results and the plots")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="the report (default: docs/evaluation.md, or evaluation.md beside other --results)")
     args = parser.parse_args(argv)
     if args.run:
         run_benches(args.results)
@@ -323,8 +332,13 @@ def main(argv: list[str] | None = None) -> int:
         if not (folder / "summary.json").is_file():
             parser.error(f"{folder}: no summary.json (run `python -m kgcore eval ... --out {folder}`)")
     args.results.mkdir(parents=True, exist_ok=True)
-    report = args.results / "REPORT.md"
-    report.write_text(build_report(args.results, args.eval), encoding="utf-8")
+    report = args.out or (DOC if args.results == RESULTS else args.results / "evaluation.md")
+    text = build_report(args.results, args.eval)
+    plots = os.path.relpath(args.results, report.parent)
+    if plots != ".":  # the plots' links, relative to the report
+        text = re.sub(r"\]\(([\w.-]+\.png)\)", lambda m: f"]({plots}/{m.group(1)})", text)
+    report.parent.mkdir(parents=True, exist_ok=True)
+    report.write_text(text, encoding="utf-8")
     print(f"wrote {report}")
     return 0
 

@@ -3,12 +3,12 @@
 Question sets (evidence substrings checked against the text when written):
 
 * Peter Rabbit: ``dev`` = assets/peter_rabbit_dev_qa.csv (14), ``test`` =
-  bench/peter_rabbit_qa_test.csv (12, held out);
-* Robinson Crusoe: ``dev`` = bench/robinson_crusoe_qa.csv + robinson_crusoe_qa_dev2.csv
-  (45), ``test`` = bench/robinson_crusoe_qa_test.csv (50, held out);
-* The Phantom of the Opera (``--books phantom``): ``dev`` = bench/phantom_qa_dev.csv (40, written at stop 37
+  bench/data/peter_rabbit_qa_test.csv (12, held out);
+* Robinson Crusoe: ``dev`` = bench/data/robinson_crusoe_qa.csv + robinson_crusoe_qa_dev2.csv
+  (45), ``test`` = bench/data/robinson_crusoe_qa_test.csv (50, held out);
+* The Phantom of the Opera (``--books phantom``): ``dev`` = bench/data/phantom_qa_dev.csv (40, written
   from the book alone), ``test`` / ``test2`` / ``test3`` / ``test4`` held out (bench/phantom_qa_test*.csv);
-* ``dev-extra``: more dev questions, written at stop 43 from the books alone (bench/robinson_crusoe_qa_dev3.csv and
+* ``dev-extra``: more dev questions, written from the books alone (bench/data/robinson_crusoe_qa_dev3.csv and
   phantom_qa_dev2.csv, 14 each).  50 were written per book, one per fiftieth of the text; those about the passage
   of a held-out or dev question (a shared run of six words in the evidence) or asking nearly the same (question
   cosine above 0.85) were dropped without being read: 36 of Crusoe's, 36 of Phantom's.
@@ -27,34 +27,29 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from common import CRUSOE_QA, PETER, PETER_QA, ROOT, STORE_ROOT, crusoe_path, machine, phantom_path, write_json
+from common import CRUSOE_QA, DATA, PETER, PETER_QA, ROOT, STORE_ROOT, crusoe_path, machine, phantom_path, write_json
 
-from kgcore.core.settings import RetrievalOptions
-from kgcore.evaluate.metrics import answer_token_recall, evidence_hit
-from kgcore.evaluate.qaset import load_qa
-from kgcore.index.pipeline import index_file
-from kgcore.index.store import Store
-from kgcore.query.engine import QueryEngine
+from kgcore.api import QueryEngine, RetrievalOptions, Store, answer_token_recall, evidence_hit, index_file, load_qa
 
 BENCH = ROOT / "bench"
 METHODS = ("groundedkg", "dense", "bm25", "hybrid")
 BUDGETS = (100, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 0)
-#: Budgets the issue asks to report in the table.
+#: Budgets reported in the table.
 REPORTED_BUDGETS = (200, 500, 1000, 0)
 SETS = {
-    "peter": ("peter-rabbit", lambda: PETER, {"dev": [PETER_QA], "test": [BENCH / "peter_rabbit_qa_test.csv"]}),
-    "crusoe": ("robinson-crusoe", crusoe_path, {"dev": [CRUSOE_QA, BENCH / "robinson_crusoe_qa_dev2.csv"],
-                                                "dev-extra": [BENCH / "robinson_crusoe_qa_dev3.csv"],
-                                                "test": [BENCH / "robinson_crusoe_qa_test.csv"],
-                                                "test2": [BENCH / "robinson_crusoe_qa_test2.csv"],
-                                                "test3": [BENCH / "robinson_crusoe_qa_test3.csv"],
-                                                "test4": [BENCH / "robinson_crusoe_qa_test4.csv"]}),
-    "phantom": ("phantom-of-the-opera", phantom_path, {"dev": [BENCH / "phantom_qa_dev.csv"],
-                                                       "dev-extra": [BENCH / "phantom_qa_dev2.csv"],
-                                                       "test": [BENCH / "phantom_qa_test.csv"],
-                                                       "test2": [BENCH / "phantom_qa_test2.csv"],
-                                                       "test3": [BENCH / "phantom_qa_test3.csv"],
-                                                       "test4": [BENCH / "phantom_qa_test4.csv"]}),
+    "peter": ("peter-rabbit", lambda: PETER, {"dev": [PETER_QA], "test": [DATA / "peter_rabbit_qa_test.csv"]}),
+    "crusoe": ("robinson-crusoe", crusoe_path, {"dev": [CRUSOE_QA, DATA / "robinson_crusoe_qa_dev2.csv"],
+                                                "dev-extra": [DATA / "robinson_crusoe_qa_dev3.csv"],
+                                                "test": [DATA / "robinson_crusoe_qa_test.csv"],
+                                                "test2": [DATA / "robinson_crusoe_qa_test2.csv"],
+                                                "test3": [DATA / "robinson_crusoe_qa_test3.csv"],
+                                                "test4": [DATA / "robinson_crusoe_qa_test4.csv"]}),
+    "phantom": ("phantom-of-the-opera", phantom_path, {"dev": [DATA / "phantom_qa_dev.csv"],
+                                                       "dev-extra": [DATA / "phantom_qa_dev2.csv"],
+                                                       "test": [DATA / "phantom_qa_test.csv"],
+                                                       "test2": [DATA / "phantom_qa_test2.csv"],
+                                                       "test3": [DATA / "phantom_qa_test3.csv"],
+                                                       "test4": [DATA / "phantom_qa_test4.csv"]}),
 }
 
 

@@ -11,7 +11,7 @@ A breakdown of the same work in a cold process (imports, spaCy, the embedder, th
 question) is measured in a child process.  The one-time ONNX export of the embedding model (first use on a
 fresh machine, cached in ``KGCORE_MODEL_CACHE``) is not part of startup; it is timed once into a scratch cache.
 
-Target (#17 item 5): first answer <= 5 s after start.  Every number is the median of ``--runs`` (3) runs.
+Target: first answer <= 5 s after start.  Every number is the median of ``--runs`` (3) runs.
 Writes bench/results/startup.json.
 """
 
@@ -51,15 +51,15 @@ def step(name, fn):
     steps[name] = round(time.perf_counter() - start, 3)
     return value
 def app_modules():
-    import ui.resources  # what app.py imports: kgcore's store, settings, audit and query engine
+    import ui.resources_panel  # what app.py imports: kgcore's store, settings, audit and query engine
 step("import_streamlit", lambda: __import__("streamlit"))
 step("import_kgcore", app_modules)
 torch_after_app_imports = "torch" in sys.modules
 from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import RetrievalOptions, Settings
-from kgcore.index.embed import embedder_for
-from kgcore.index.store import Store
-from kgcore.query.baselines import bm25_tokens
+from kgcore.core.embed import embedder_for
+from kgcore.index.store.disk import Store
+from kgcore.query.sentence_ranking import bm25_tokens
 from kgcore.query.engine import QueryEngine
 settings = Settings.from_env()
 step("spacy_import_and_load", lambda: load_spacy(settings.spacy_model))  # torch kept out of thinc's import
@@ -83,7 +83,7 @@ EXPORT = r"""
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
 from kgcore.core.settings import Settings
-from kgcore.index.embed import embedder_for
+from kgcore.core.embed import embedder_for
 start = time.perf_counter()
 embedder = embedder_for(Settings.from_env())
 print(json.dumps({"seconds": round(time.perf_counter() - start, 2), "embedder": type(embedder).__name__}))
@@ -183,8 +183,7 @@ def main() -> None:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    from kgcore.index.pipeline import index_file
-    from kgcore.index.store import Store
+    from kgcore.api import Store, index_file
 
     with tempfile.TemporaryDirectory(prefix="kgcore-startup-") as tmp:
         store = Path(tmp) / "store"

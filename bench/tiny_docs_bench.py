@@ -23,12 +23,7 @@ from pathlib import Path
 
 from common import ROOT, machine, write_json
 
-from kgcore.core.nlp import load_spacy
-from kgcore.index.clean import strip_gutenberg
-from kgcore.index.embed import get_embedder
-from kgcore.index.pipeline import index_files
-from kgcore.index.store import Store
-from kgcore.index.workers import Job
+from kgcore.api import Job, Store, get_embedder, index_files, load_spacy, strip_gutenberg
 
 PHANTOM = ROOT.parent / "shared" / "data" / "phantom_of_the_opera.txt"
 TARGET_MS = 50

@@ -37,8 +37,7 @@ def cli_run(book: Path, store: Path) -> float:
 def browser_run(book: Path, store: Path) -> dict:
     from playwright.sync_api import expect, sync_playwright
 
-    from kgcore.core.settings import Settings
-    from kgcore.index.jobs import JobQueue
+    from kgcore.api import JobQueue, Settings
 
     port = free_port()
     env = {**os.environ, "KGCORE_STORE": str(store), "HF_HUB_OFFLINE": "1", "ANONYMIZED_TELEMETRY": "False"}

@@ -1,16 +1,17 @@
 """kgcore: grounded knowledge-graph indexing, retrieval, answering and auditing.
 
-Layers, each a subpackage that imports only the ones before it::
+Layers, each a subpackage that imports only the ones before it (``docs/architecture.md``)::
 
-    core      value types, errors, settings, the spaCy loader
-    index     load -> clean -> sentences -> coref -> parse (srl | amr) -> graph -> embed -> store
-    query     match -> align -> retrieve | baselines -> answer; the QueryEngine
+    core      value types, errors, settings, the shared models (spaCy, the embedder)
+    index     build stages -> store/ (the persisted collection) -> views/ (derived on first use)
+    query     methods/ (retrieval, registered by name), answer/ (answerers), the QueryEngine
     evaluate  QA sets, metrics, diagnosis, the evaluation harness
-    audit     audit records, labels, import/export, agreement
+    audit     audit records, labels, queues, agreement, import/export
+    api       the public API the CLI, the app and the benchmarks import (kgcore.api)
     cli       python -m kgcore
 
 kgcore never imports streamlit; the app in ``app.py``/``pages/`` is a thin
-layer over it.  The names below are the public API.
+layer over :mod:`kgcore.api`.  The names below are the library's core.
 
 >>> import kgcore
 >>> sorted(kgcore.__all__)[:4]
@@ -30,9 +31,9 @@ from kgcore.audit import AuditDB
 from kgcore.core.errors import KgcoreError
 from kgcore.core.settings import IndexOptions, RetrievalOptions, Settings
 from kgcore.core.version import __version__
-from kgcore.index.manifest import Manifest
 from kgcore.index.pipeline import index_document, index_file
-from kgcore.index.store import Index, Store
+from kgcore.index.store.disk import Index, Store
+from kgcore.index.store.manifest import Manifest
 from kgcore.query.engine import QueryEngine
 
 __all__ = [

@@ -5,14 +5,22 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from kgcore.audit import LABEL_TYPES, AuditDB
-from kgcore.audit.adjudication import Disagreement, adjudicate, adjudications_for, disagreements, label_history
-from kgcore.audit.queues import list_queues, queue_record_ids
-from ui.artefacts import record_artefacts
-from ui.boot import ensure_app_navigation
-from ui.errors import reported
-from ui.identity import reviewer_sidebar, reviewing_as
-from ui.labelling import audit_db, flash, show_flash
+from kgcore.api import (
+    LABEL_TYPES,
+    AuditDB,
+    Disagreement,
+    adjudicate,
+    adjudications_for,
+    disagreements,
+    label_history,
+    list_queues,
+    queue_record_ids,
+)
+from ui.artefacts_panel import record_artefacts
+from ui.boot_panel import ensure_app_navigation
+from ui.errors_panel import reported
+from ui.identity_panel import reviewer_sidebar, reviewing_as
+from ui.labelling_panel import audit_db, flash, show_flash
 from ui.labels import TYPE_LABELS
 from ui.team_view import disagreements_frame, stage_matrix_html
 

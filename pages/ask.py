@@ -6,21 +6,29 @@ from dataclasses import replace
 
 import streamlit as st
 
-from kgcore.core.settings import ANSWERERS, METHODS, RANKINGS, RetrievalOptions, Settings
-from kgcore.index.collection import CollectionManifest
-from kgcore.index.store import Index
-from kgcore.query.answer import default_answerer
-from kgcore.query.engine import result_to_json
-from ui import ask_panels as panels
-from ui import communities_view, labelling, resources
-from ui.ask_script import ask_script_html
-from ui.boot import ensure_app_navigation
-from ui.errors import reported
-from ui.identity import reviewer_sidebar
+from kgcore.api import (
+    ANSWERERS,
+    METHODS,
+    RANKINGS,
+    CollectionManifest,
+    Index,
+    RetrievalOptions,
+    Settings,
+    default_answerer,
+    result_to_json,
+)
+from ui import ask_panel as panels
+from ui import communities_view
+from ui import labelling_panel as labelling
+from ui import resources_panel as resources
+from ui.ask_script_html import ask_script_html
+from ui.boot_panel import ensure_app_navigation
+from ui.errors_panel import reported
+from ui.identity_panel import reviewer_sidebar
 from ui.labels import METHOD_LABELS, RANKING_LABELS
-from ui.markup import md_escape
-from ui.state import AskOutcome, AskRun, get_state
-from ui.widgets import pick_collection, pick_documents
+from ui.markup_html import md_escape
+from ui.state_panel import AskOutcome, AskRun, get_state
+from ui.widgets_panel import pick_collection, pick_documents
 
 QUESTION_KEY = "ask.question"
 EXAMPLE_KEY = "ask.example"
@@ -53,14 +61,15 @@ def controls(manifest: CollectionManifest, settings: Settings) -> tuple[Retrieva
     c_front, c_compare, c_other = st.columns([1, 1, 2], vertical_alignment="center")  # full labels, not "Inclu…"
     front_matter = c_front.toggle("Include front matter", key="ask.front_matter",
                                   help="Title pages, contents and headings are kept out of retrieval unless this is on")
-    method = c_method.selectbox("Method", METHODS, format_func=METHOD_LABELS.get, key="ask.method")
+    method = c_method.selectbox("Method", list(METHODS), format_func=METHOD_LABELS.get, key="ask.method")
     ranking = c_ranking.selectbox("GroundedKG ranking", RANKINGS, format_func=RANKING_LABELS.get, key="ask.ranking",
                                   disabled=method != "groundedkg",
                                   help="How GroundedKG ranks its sentences under a budget: fused (alignment, BM25 "
                                        "and dense relevance propagated over the contextual graph) or the earlier "
                                        "hand-weighted graph score. Without a budget it returns the plain union.")
     default = default_answerer(settings)
-    answerer = c_answerer.selectbox("Answerer", ANSWERERS, index=ANSWERERS.index(default), key="ask.answerer")
+    answerers = list(ANSWERERS)
+    answerer = c_answerer.selectbox("Answerer", answerers, index=answerers.index(default), key="ask.answerer")
     compare = c_compare.toggle("Compare methods", key="ask.compare")
     other = None
     if compare:

@@ -5,18 +5,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from kgcore.core.errors import KgcoreError
-from kgcore.index.entities.decisions import CONFIRMED, SPLIT
-from kgcore.index.entities.resolve import resolution
-from kgcore.index.entities.review import ReviewItem, record, review_queue
-from kgcore.index.store import Index
-from ui import resources
-from ui.boot import ensure_app_navigation
+from kgcore.api import CONFIRMED, SPLIT, Index, KgcoreError, ReviewItem, record, resolution, review_queue
+from ui import resources_panel as resources
+from ui.boot_panel import ensure_app_navigation
 from ui.entities_review_view import EVERY, UNDECIDED, flash_text, pair_html, queue_frame, shared_names_frame, shown
-from ui.errors import reported
-from ui.identity import reviewer_sidebar, reviewing_as
-from ui.markup import md_escape
-from ui.widgets import pick_collection
+from ui.errors_panel import reported
+from ui.identity_panel import reviewer_sidebar, reviewing_as
+from ui.markup_html import md_escape
+from ui.widgets_panel import pick_collection
 
 FLASH_KEY = "entities_review.flash"
 #: Pairs drawn with their buttons at once.

@@ -6,13 +6,20 @@ from __future__ import annotations
 
 import streamlit as st
 
-from kgcore.index.entities import EntityGroup, entity_groups
-from kgcore.index.entities.describe import DESCRIPTIONS, entity_description
-from kgcore.index.entities.overview import collection_overview, entity_links, joining_sentence, overview_markdown
-from kgcore.index.store import Index
-from kgcore.query.qakg.graph import grounding_pairs_graph
-from ui import resources
-from ui.boot import ensure_app_navigation
+from kgcore.api import (
+    DESCRIPTIONS,
+    EntityGroup,
+    Index,
+    collection_overview,
+    entity_description,
+    entity_groups,
+    entity_links,
+    grounding_pairs_graph,
+    joining_sentence,
+)
+from kgcore.api import entities_overview_markdown as overview_markdown
+from ui import resources_panel as resources
+from ui.boot_panel import ensure_app_navigation
 from ui.entity_view import (
     aliases_table,
     description_html,
@@ -23,12 +30,12 @@ from ui.entity_view import (
     neighbours_html,
     search_entities,
 )
-from ui.errors import reported
-from ui.identity import reviewer_sidebar
+from ui.errors_panel import reported
+from ui.identity_panel import reviewer_sidebar
 from ui.labels import distinct_labels
-from ui.markup import md_escape
-from ui.qa_view import MAX_ENTITY_PAIRS, entity_pairs, entity_pairs_caption, entity_pairs_html
-from ui.widgets import open_tab_only, pick_collection
+from ui.markup_html import md_escape
+from ui.qa_pairs_view import MAX_ENTITY_PAIRS, entity_pairs, entity_pairs_caption, entity_pairs_html
+from ui.widgets_panel import open_tab_only, pick_collection
 
 #: Neighbours shown on the page (those sharing the most actions).
 MAX_NEIGHBOURS = 15

@@ -7,21 +7,32 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from kgcore.audit import send_failures_to_audit
-from kgcore.core.settings import ANSWERERS, METHODS
-from kgcore.evaluate import EvalRun, evaluate, is_failure, load_qa, parse_values, settings_grid
-from kgcore.evaluate.judge import Judge, JudgeCache, judge_settings, judge_unavailable
-from kgcore.query.answer import default_answerer
+from kgcore.api import (
+    ANSWERERS,
+    METHODS,
+    EvalRun,
+    Judge,
+    JudgeCache,
+    default_answerer,
+    evaluate,
+    is_failure,
+    judge_settings,
+    judge_unavailable,
+    load_qa,
+    parse_values,
+    send_failures_to_audit,
+    settings_grid,
+)
 from ui import evaluate_view as view
-from ui import resources
-from ui.boot import ensure_app_navigation
+from ui import resources_panel as resources
+from ui.boot_panel import ensure_app_navigation
 from ui.diff_panel import compare_panel
-from ui.errors import reported
-from ui.identity import reviewer_sidebar
+from ui.errors_panel import reported
+from ui.identity_panel import reviewer_sidebar
 from ui.labels import METHOD_LABELS, label
-from ui.markup import md_escape
-from ui.state import get_state
-from ui.widgets import pick_collection
+from ui.markup_html import md_escape
+from ui.state_panel import get_state
+from ui.widgets_panel import pick_collection
 
 RUN_KEY = "eval.result"
 SENT_KEY = "eval.sent"
@@ -57,10 +68,11 @@ def qa_items():
 def grid_controls(settings):
     """Methods and retrieval settings; returns (grid, answerer) or None when a value is invalid."""
     c1, c2 = st.columns([3, 2])
-    methods = c1.multiselect("Methods", METHODS, default=list(METHODS), format_func=lambda m: label(METHOD_LABELS, m),
-                             key="eval.methods")
+    methods = c1.multiselect("Methods", list(METHODS), default=list(METHODS),
+                             format_func=lambda m: label(METHOD_LABELS, m), key="eval.methods")
     default = default_answerer(settings)
-    answerer = c2.selectbox("Answerer", ANSWERERS, index=ANSWERERS.index(default), key="eval.answerer")
+    answerers = list(ANSWERERS)
+    answerer = c2.selectbox("Answerer", answerers, index=answerers.index(default), key="eval.answerer")
     with st.expander("Ablation grid (paper Table 2)", icon=":material/tune:"):
         c1, c2, c3, c4 = st.columns(4)
         ks = c1.multiselect("K", [1, 3, 5, 10, 20], default=[10], key="eval.k")
@@ -177,7 +189,7 @@ def show_failures(run: EvalRun) -> None:
     c1.download_button("Failures (CSV)", view.csv_text(pd.DataFrame(rows)), file_name="failures.csv",
                        mime="text/csv", key="eval.dl.failures")
     if c2.button(f"Send {len(rows)} failures to the labelling queue", icon=":material/rate_review:", key="eval.send"):
-        from ui.labelling import audit_db
+        from ui.labelling_panel import audit_db
 
         with st.spinner("Saving and diagnosing…"):
             st.session_state[SENT_KEY] = send_failures_to_audit(resources.query_engine(), run, audit_db())

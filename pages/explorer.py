@@ -6,18 +6,16 @@ from __future__ import annotations
 
 import streamlit as st
 
-from kgcore.index.cites import Citation, collection_citing
-from kgcore.index.communities import communities
-from kgcore.index.communities.overview import overview_markdown
-from kgcore.index.entities import entity_groups, entity_of
-from kgcore.index.entities.types import type_set_of
-from kgcore.index.store import Index
-from ui import communities_view, context_panels, resources
+from kgcore.api import Citation, Index, collection_citing, communities, entity_groups, entity_of, type_set_of
+from kgcore.api import communities_overview_markdown as overview_markdown
+from ui import communities_view
+from ui import context_panel as context_panels
+from ui import resources_panel as resources
 from ui.ask_view import grounded_html, node_terms
-from ui.boot import ensure_app_navigation
+from ui.boot_panel import ensure_app_navigation
 from ui.cites_view import citing_html
 from ui.entities_review_view import entity_type_column, keep_entity_type
-from ui.errors import reported
+from ui.errors_panel import reported
 from ui.explorer_view import (
     SEARCH_LIMIT,
     colour_by_document,
@@ -27,13 +25,13 @@ from ui.explorer_view import (
     shared_entities,
     stats_figures,
 )
-from ui.export import graphml_bytes, json_bytes
+from ui.export_view import graphml_bytes, json_bytes
 from ui.graph_html import GraphPage, graph_html
-from ui.identity import reviewer_sidebar
-from ui.markup import md_escape
-from ui.state import get_state
-from ui.subgraph import MAX_NODES, neighbourhood, vis_from_graph
-from ui.widgets import open_tab_only, pick_collection
+from ui.identity_panel import reviewer_sidebar
+from ui.markup_html import md_escape
+from ui.state_panel import get_state
+from ui.subgraph_view import MAX_NODES, neighbourhood, vis_from_graph
+from ui.widgets_panel import open_tab_only, pick_collection
 
 COLOUR_CHOICES = {"document": "Document", "type": "Node type"}
 

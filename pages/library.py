@@ -6,17 +6,23 @@ import math
 
 import streamlit as st
 
-from kgcore.core.errors import InputError, KgcoreError
-from kgcore.core.settings import COREF_BACKENDS, EMBEDDING_VARIANTS, IndexOptions
-from kgcore.index.collection import CollectionManifest
-from kgcore.index.jobs import FINISHED
-from kgcore.index.jobs.queue import Upload
-from kgcore.index.load import SUPPORTED_EXTENSIONS
-from kgcore.index.pipeline import remove_documents
-from ui import auth, resources
-from ui.boot import ensure_app_navigation
-from ui.errors import headline, reported, short_reason
-from ui.identity import REVIEWER_KEY, reviewer_sidebar
+from kgcore.api import (
+    COREF_BACKENDS,
+    EMBEDDING_VARIANTS,
+    JOB_FINISHED,
+    SUPPORTED_EXTENSIONS,
+    CollectionManifest,
+    IndexOptions,
+    InputError,
+    KgcoreError,
+    Upload,
+    remove_documents,
+)
+from ui import auth_panel as auth
+from ui import resources_panel as resources
+from ui.boot_panel import ensure_app_navigation
+from ui.errors_panel import headline, reported, short_reason
+from ui.identity_panel import REVIEWER_KEY, reviewer_sidebar
 from ui.ingest_panel import ingestion
 from ui.ingest_view import report_warnings
 from ui.jobs_panel import jobs_panel
@@ -31,9 +37,9 @@ from ui.library_view import (
     narrator_message,
     options_summary,
 )
-from ui.markup import md_escape
+from ui.markup_html import md_escape
 from ui.sources import drop_source, find_source
-from ui.state import Pending, get_state
+from ui.state_panel import Pending, get_state
 
 SAMPLE_BUTTON = "Index the sample book (Peter Rabbit)"
 UPLOAD_BUTTON = "Index uploaded files"
@@ -219,7 +225,7 @@ def _finished_jobs(ids: list[str]) -> list:
             job = queue.get(job_id)
         except KgcoreError:
             continue
-        if job.state in FINISHED:
+        if job.state in JOB_FINISHED:
             out.append(job)
     return out
 

@@ -4,24 +4,32 @@ from __future__ import annotations
 
 import streamlit as st
 
-from kgcore.audit import LABEL_TYPES, AuditDB
-from kgcore.audit.queues import Queue, assignments, create_queue, list_queues, next_assignment, progress, skip, submit
-from kgcore.audit.selection import (
+from kgcore.api import (
+    LABEL_TYPES,
+    AuditDB,
+    KgcoreError,
+    Queue,
     Selection,
+    assignments,
+    create_queue,
+    list_queues,
+    next_assignment,
+    parse_qa,
     parse_run_outcomes,
+    progress,
     records_for_questions,
     records_for_run,
     select_records,
+    skip,
+    submit,
 )
-from kgcore.core.errors import KgcoreError
-from kgcore.evaluate.qaset import parse_qa
-from ui.artefacts import record_artefacts
-from ui.boot import ensure_app_navigation
-from ui.errors import reported, short_reason
-from ui.identity import reviewer_sidebar, reviewing_as
-from ui.labelling import audit_db, flash, show_flash
+from ui.artefacts_panel import record_artefacts
+from ui.boot_panel import ensure_app_navigation
+from ui.errors_panel import reported, short_reason
+from ui.identity_panel import reviewer_sidebar, reviewing_as
+from ui.labelling_panel import audit_db, flash, show_flash
 from ui.labels import METHOD_LABELS, STAGE_SHORT_LABELS, TYPE_LABELS
-from ui.markup import md_escape
+from ui.markup_html import md_escape
 from ui.team_view import progress_frame
 
 QUEUE_KEY = "queues.queue"

@@ -10,34 +10,42 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from kgcore.audit import (
+from kgcore.api import ERROR_STAGES as STAGES
+from kgcore.api import (
+    GROUPINGS,
     LABEL_TYPES,
     TARGETS,
     AuditDB,
     agreement_report,
     compare_runs,
+    csv_text,
+    drill,
+    effective_labels,
+    error_analysis,
+    import_file,
+    jsonl_text,
+    list_queues,
+    merge_authors,
+    merge_log,
+    parquet_bytes,
+    queue_record_ids,
     record_to_result,
     rerun,
+    suggest_merges,
 )
-from kgcore.audit.adjudication import effective_labels
-from kgcore.audit.agreement import STAGES
-from kgcore.audit.analysis import GROUPINGS, drill, error_analysis
-from kgcore.audit.exchange import import_file, parquet_bytes
-from kgcore.audit.queues import list_queues, queue_record_ids
-from kgcore.audit.spellings import merge_authors, merge_log, suggest_merges
-from kgcore.audit.transfer import csv_text, jsonl_text
-from ui import auth, resources
+from ui import auth_panel as auth
+from ui import resources_panel as resources
 from ui.analysis_view import GROUPING_LABELS, drill_frame, stage_chart, stage_table
 from ui.ask_view import SentenceView, answer_html, numbering, question_terms, sentences_html
-from ui.boot import ensure_app_navigation
-from ui.errors import reported
-from ui.identity import reviewer_sidebar
-from ui.labelling import audit_db, current_author, flash, render_label_controls, reopen_record, show_flash
+from ui.boot_panel import ensure_app_navigation
+from ui.errors_panel import reported
+from ui.identity_panel import reviewer_sidebar
+from ui.labelling_panel import audit_db, current_author, flash, render_label_controls, reopen_record, show_flash
 from ui.labels import METHOD_LABELS, TYPE_LABELS
-from ui.markup import md_escape
+from ui.markup_html import md_escape
 from ui.review_view import label_charts, labels_frame, records_frame
 from ui.team_view import agreement_frame, confusion_frame, merge_frame, pairs_frame, target_label
-from ui.widgets import open_tab_only
+from ui.widgets_panel import open_tab_only
 
 RECORD_KEY = "review.record"
 RERUN_KEY = "review.rerun"

@@ -5,21 +5,29 @@ from __future__ import annotations
 
 import streamlit as st
 
-from kgcore.core.document import Paragraph
-from kgcore.core.settings import Settings
-from kgcore.core.types import TABLE, Frame, Sentence
-from kgcore.index.parse import compare_parses
-from kgcore.index.source import Passage, page_regions, passage, render_page, sentence_boxes
-from kgcore.index.store import Index
-from kgcore.query.qakg.graph import sentence_pairs
-from ui import resources
-from ui.boot import ensure_app_navigation
+from kgcore.api import (
+    TABLE,
+    Frame,
+    Index,
+    Paragraph,
+    Passage,
+    Sentence,
+    Settings,
+    compare_parses,
+    page_regions,
+    passage,
+    render_page,
+    sentence_boxes,
+    sentence_pairs,
+)
+from ui import resources_panel as resources
+from ui.boot_panel import ensure_app_navigation
 from ui.cites_view import citations_html
-from ui.errors import headline, reported
+from ui.errors_panel import headline, reported
 from ui.graph_html import GraphPage, VisEdge, graph_html
-from ui.identity import reviewer_sidebar
-from ui.markup import changed_words, esc, md_escape
-from ui.qa_view import frame_groups, sentence_pairs_caption, sentence_pairs_html
+from ui.identity_panel import reviewer_sidebar
+from ui.markup_html import changed_words, esc, md_escape
+from ui.qa_pairs_view import frame_groups, sentence_pairs_caption, sentence_pairs_html
 from ui.roles_view import legend_html, role_rgba
 from ui.sentence_view import edges_table, frames_table, nodes_table
 from ui.source_view import (
@@ -32,9 +40,9 @@ from ui.source_view import (
     source_caption,
     table_html,
 )
-from ui.state import get_state
-from ui.subgraph import vis_from_graph, vis_from_sentence_graph
-from ui.widgets import pick_collection
+from ui.state_panel import get_state
+from ui.subgraph_view import vis_from_graph, vis_from_sentence_graph
+from ui.widgets_panel import pick_collection
 
 SID_KEY = "sentence.sid"
 #: The collection the sentence id field was filled for.
@@ -77,9 +85,9 @@ def pick_sentence(index: Index) -> str:
     if SID_KEY not in st.session_state:
         requested = st.query_params.get("sid")
         st.session_state[SID_KEY] = requested or (state.sentence_id if state.sentence_id in ids else ids[0])
-    elif st.session_state.get(FOR_KEY) not in (None, index.doc_id) and st.session_state[SID_KEY] not in ids:
+    elif st.session_state.get(FOR_KEY) not in (None, index.collection) and st.session_state[SID_KEY] not in ids:
         st.session_state[SID_KEY] = ids[0]  # another collection was chosen: start at its first sentence
-    st.session_state[FOR_KEY] = index.doc_id
+    st.session_state[FOR_KEY] = index.collection
     c_id, c_prev, c_next = st.columns([4, 1, 1], vertical_alignment="bottom")
     sid = c_id.text_input("Sentence id", key=SID_KEY, help=f"From {ids[0]} to {ids[-1]}")
     c_prev.button("Previous", icon=":material/arrow_back:", on_click=step, args=(ids, -1), width="stretch")

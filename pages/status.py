@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from kgcore.cli.health import doctor_checks
-from ui.boot import ensure_app_navigation
+from kgcore.api.health import doctor_checks
+from ui.boot_panel import ensure_app_navigation
 from ui.status_view import status_html, summary
 
 ensure_app_navigation()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from kgcore.audit import AuditDB
 from kgcore.core.types import Answer, Citation, QueryResult, SelectedSentence
-from kgcore.index.collection import CollectionManifest
+from kgcore.index.store.collection import CollectionManifest
 
 #: The audit schema as each earlier release created it, kept here independent of kgcore.audit.schema, so the
 #: migration tests open real old databases.  Version 1: the first release.

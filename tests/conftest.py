@@ -74,7 +74,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def peter_store(tmp_path_factory):
     """A Store holding a real index of the bundled Peter Rabbit (SRL, heuristic coref, basic embedding)."""
     from kgcore.index.pipeline import index_file
-    from kgcore.index.store import Store
+    from kgcore.index.store.disk import Store
 
     store = Store(tmp_path_factory.mktemp("store"))
     index_file(PETER, store, name=PETER_ID)

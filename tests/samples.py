@@ -124,7 +124,7 @@ def harbour_collection(tmp_path_factory, folder: str, **env: str):
     import pytest
 
     from kgcore.index.pipeline import Job, index_files
-    from kgcore.index.store import Store
+    from kgcore.index.store.disk import Store
 
     root = tmp_path_factory.mktemp(folder)
     store = Store(root)

@@ -19,8 +19,8 @@ import pandas as pd
 import plotly.express as px
 from plotly.graph_objects import Figure
 
-from kgcore.audit.agreement import STAGES
-from kgcore.audit.analysis import StageRow, distribution
+from kgcore.api import ERROR_STAGES as STAGES
+from kgcore.api import StageRow, distribution
 
 #: How each grouping is named on the page.
 GROUPING_LABELS = {"method": "Method", "collection": "Collection", "document": "Document",

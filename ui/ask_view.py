@@ -23,10 +23,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-from kgcore.core.types import Answer, QueryResult, SelectedSentence
-from kgcore.query.answer import strip_markers
+from kgcore.api import Answer, QueryResult, SelectedSentence, strip_markers
 
-from .markup import UNMARKABLE, anchor_id, badge, esc, highlight
+from .markup_html import UNMARKABLE, anchor_id, badge, esc, highlight
 from .roles_view import role_badges
 
 #: Extra words never marked when marking the question's own words (baselines).

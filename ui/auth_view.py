@@ -1,7 +1,7 @@
 """Sign-in and roles, pure (no streamlit): who a signed-in user is, and what a role allows.
 
 Sign-in is on when ``.streamlit/secrets.toml`` has an ``[auth]`` section
-(Streamlit's OpenID Connect login, :mod:`ui.auth`).  A signed-in user
+(Streamlit's OpenID Connect login, :mod:`ui.auth_panel`).  A signed-in user
 reviews as **name (email)** from the identity token's claims; the label
 author is that string, so Review, the exports and Cohen's kappa name the
 person and their address.
@@ -28,8 +28,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from kgcore.audit.names import MAX_REVIEWER_CHARS
-from kgcore.core.errors import InputError
+from kgcore.api import MAX_REVIEWER_CHARS, InputError
 
 #: The one role: may delete documents and collections and import labels.
 MAINTAINER = "maintainer"

@@ -17,11 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from urllib.parse import quote
 
-from kgcore.core.document import Reference
-from kgcore.index.cites import Citation
+from kgcore.api import Citation, Reference
 
 from .ask_view import sentence_link
-from .markup import esc
+from .markup_html import esc
 
 #: Longest title in a short reference (tooltips).
 SHORT_TITLE_CHARS = 60
@@ -110,7 +109,7 @@ def citing_sentence_html(collection: str, sid: str, text: str) -> str:
 
 def context_roles(index, sentence_ids: Iterable[str]) -> dict[str, tuple[str, tuple[str, ...]]]:
     """Each sentence's role and the works it cites (:func:`reference_short`), read from ``index`` (a loaded
-    :class:`~kgcore.index.loaded.Index`); what :attr:`ui.ask_view.SentenceView.roles` takes."""
+    :class:`~kgcore.index.store.in_memory.Index`); what :attr:`ui.ask_view.SentenceView.roles` takes."""
     out: dict[str, tuple[str, tuple[str, ...]]] = {}
     entries: dict[str, dict[str, Reference]] = {}
     for sid in sentence_ids:

@@ -1,10 +1,10 @@
 """Pure builders for the explorer's Communities tab and the Ask page's summary units (no streamlit).
 
-Every piece of document text (titles, claims, sentences, entity labels) is escaped with :func:`ui.markup.esc`.
+Every piece of document text (titles, claims, sentences, entity labels) is escaped with :func:`ui.markup_html.esc`.
 
->>> from kgcore.index.communities.detect import Community, Hierarchy
->>> from kgcore.index.communities.stored import BuildStats, CommunityIndex, Params
->>> from kgcore.index.communities.summaries import Claim, Summary
+>>> from kgcore.index.views.communities.detect import Community, Hierarchy
+>>> from kgcore.index.views.communities.stored import BuildStats, CommunityIndex, Params
+>>> from kgcore.index.views.communities.summaries import Claim, Summary
 >>> import numpy as np
 >>> cs = (Community("L0.0", 0, "", ("a", "b", "c"), ("L1.0", "L1.1")), Community("L0.1", 0, "", ("d", "e")),
 ...       Community("L1.0", 1, "L0.0", ("a", "b")), Community("L1.1", 1, "L0.0", ("c",)))
@@ -24,10 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from kgcore.index.communities.stored import CommunityIndex
-from kgcore.index.communities.summaries import Summary
+from kgcore.api import CommunityIndex, Summary
 
-from .markup import badge, esc
+from .markup_html import badge, esc
 
 #: Top-level communities drawn in the treemap at most (the largest); the others are listed, not drawn.
 MAX_TREEMAP_TOP = 60
@@ -93,7 +92,7 @@ def summary_html(summary: Summary, sentence_text: Callable[[str], str] | Mapping
 
     An extractive claim *is* its sentence, so only its id is shown after it.
 
-    >>> from kgcore.index.communities.summaries import Claim
+    >>> from kgcore.index.views.communities.summaries import Claim
     >>> s = Summary("L0.0", "T", (Claim("<b>A</b>", ("d/text_0-1",)),), kind="llm")
     >>> html = summary_html(s, {"d/text_0-1": "A & B."})
     >>> "&lt;b&gt;A&lt;/b&gt;" in html and "A &amp; B." in html and "d/text_0-1" in html

@@ -1,7 +1,7 @@
 """The contextual graph on screen (pure: no streamlit): a sentence's neighbourhood, edges coloured by kind, and the
 collection's citation graph between its documents, with the sentences that cite.
 
-The contextual graph (:mod:`kgcore.index.contextual`) has sentence nodes (rows of the index) and chunk nodes (runs
+The contextual graph (:mod:`kgcore.index.views.contextual`) has sentence nodes (rows of the index) and chunk nodes (runs
 of a paragraph's sentences); a chunk is drawn as a box named by its first sentence id.
 
 >>> sents = [CtxNode(0, "d/text_0-0", "sentence", "Peter ran <fast>.", ("d/text_0-0",)),
@@ -27,12 +27,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kgcore.index.contextual import KINDS, ContextGraph, DocumentCitation, neighbours
-from kgcore.query.fused import node_name
+from kgcore.api import KINDS, ContextGraph, DocumentCitation, neighbours, node_name
 
 from .cites_view import citing_sentence_html
 from .graph_html import KIND_COLORS, VisEdge, VisNode
-from .markup import counted
+from .markup_html import counted
 
 #: The most neighbours drawn around a sentence (the heaviest edges first).
 MAX_NEIGHBOURS = 30

@@ -6,16 +6,14 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from kgcore.core.settings import RetrievalOptions
-from kgcore.evaluate import EvalRecord, EvalRun
-from kgcore.evaluate.diff import compare_settings, question_diff
+from kgcore.api import EvalRecord, EvalRun, RetrievalOptions, compare_settings, question_diff
 
-from . import resources
+from . import resources_panel as resources
 from .ask_view import answer_html, numbering
 from .diff_view import comparison_frame, flips_frame, hit_text, node_rows, sentence_rows
-from .errors import reported
+from .errors_panel import reported
 from .evaluate_view import records_frame
-from .markup import md_escape
+from .markup_html import md_escape
 
 A_KEY, B_KEY = "eval.diff.a", "eval.diff.b"
 ROWS_KEY = "eval.diff.rows"

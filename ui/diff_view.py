@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from kgcore.evaluate.diff import QuestionDiff, SettingsDiff
+from kgcore.api import QuestionDiff, SettingsDiff
 
 from .evaluate_view import RECORD_METRICS
 

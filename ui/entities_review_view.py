@@ -1,8 +1,8 @@
 """Pure builders of the merge review page: the queue table, one pair side by side with a grounded sentence of
-each, and the decision line.  Document text is escaped (:mod:`ui.markup`); nothing here imports streamlit.
+each, and the decision line.  Document text is escaped (:mod:`ui.markup_html`); nothing here imports streamlit.
 
->>> from kgcore.index.entities.decisions import Merge
->>> from kgcore.index.entities.review import ReviewItem, Side
+>>> from kgcore.index.views.entities.decisions import Merge
+>>> from kgcore.index.views.entities.review import ReviewItem, Side
 >>> m = Merge("rag", "p/rag", "fuzzy-name", (("fuzzy-name", 0.9), ("cosine", 0.62), ("context", 0.5)),
 ...           merged=True, flag="near-threshold")
 >>> a = Side("rag", "RAG", "method", ("p",), "p/text_0-1", "RAG <b>works</b>.")
@@ -20,12 +20,10 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from kgcore.index.entities.decisions import AMBIGUOUS_PART, CONFIRMED, SAME_NAME_APART, Merge
-from kgcore.index.entities.outcome import SharedName
-from kgcore.index.entities.review import ReviewItem, Side
+from kgcore.api import AMBIGUOUS_PART, CONFIRMED, SAME_NAME_APART, Merge, ReviewItem, SharedName, Side
 
 from .ask_view import sentence_link
-from .markup import badge, esc
+from .markup_html import badge, esc
 
 #: Show only the pairs nobody has decided yet, or every pair of the queue.
 UNDECIDED, EVERY = "Not reviewed yet", "All"

@@ -1,7 +1,7 @@
 """Pure builders of the Entity page: the entity list, its header, aliases, cited description, documents and
-neighbours.  Every document string is escaped (:mod:`ui.markup`); nothing here imports streamlit.
+neighbours.  Every document string is escaped (:mod:`ui.markup_html`); nothing here imports streamlit.
 
->>> from kgcore.index.entities import Alias, EntityGroup
+>>> from kgcore.index.views.entities import Alias, EntityGroup
 >>> g = EntityGroup("rag", "RAG <b>", ("rag", "p/rag"), (Alias("RAG", "rag", "canonical", 1.0),
 ...                 Alias("retrieval-augmented generation", "p/rag", "acronym", 0.93)), "method", 0.81,
 ...                 ("p", "q"), ("p/text_0-1", "q/text_0-4"))
@@ -19,12 +19,10 @@ from urllib.parse import urlencode
 
 import pandas as pd
 
-from kgcore.index.entities.describe import Description
-from kgcore.index.entities.model import EntityGroup
-from kgcore.index.graph import is_pronoun_label
+from kgcore.api import Description, EntityGroup, is_pronoun_label
 
 from .ask_view import sentence_link
-from .markup import badge, counted, esc
+from .markup_html import badge, counted, esc
 
 #: Entities listed by the search (the most grounded first).
 MAX_LISTED = 300
@@ -43,7 +41,7 @@ def search_entities(groups: Sequence[EntityGroup], query: str = "", entity_type:
     """Entities whose name or an alias contains ``query`` (case-insensitive), of ``entity_type`` when given;
     exact names first, then the most grounded, pronouns ("I": every unnamed speaker) last.
 
-    >>> from kgcore.index.entities import Alias, EntityGroup
+    >>> from kgcore.index.views.entities import Alias, EntityGroup
     >>> mk = lambda i, n, k: EntityGroup(i, n, (i,), (Alias(n, i, "canonical", 1.0),), "person", 0.5, ("d",),
     ...                                  tuple(f"d/text_0-{j}" for j in range(k)))
     >>> [g.name for g in search_entities([mk("a", "Peter Pan", 5), mk("b", "Peter", 2), mk("c", "Wendy", 9)], "peter")]
@@ -61,7 +59,7 @@ def search_entities(groups: Sequence[EntityGroup], query: str = "", entity_type:
 def entity_label(g: EntityGroup) -> str:
     """How an entity is listed in the picker.
 
-    >>> from kgcore.index.entities import EntityGroup
+    >>> from kgcore.index.views.entities import EntityGroup
     >>> entity_label(EntityGroup("x", "Wendy", ("x",), (), "person", 0.9, ("d",), ("d/text_0-1",)))
     'Wendy (person, 1 sentence)'
     """
@@ -86,7 +84,7 @@ def description_html(d: Description | None, collection: str, text_of: Callable[[
     """The description, each sentence followed by links to the sentences it cites; for an abstractive one the
     cited sentences are quoted below it.
 
-    >>> from kgcore.index.entities.describe import DescriptionSentence
+    >>> from kgcore.index.views.entities.describe import DescriptionSentence
     >>> d = Description("rag", "RAG", (DescriptionSentence("RAG <i>retrieves</i>.", ("p/text_0-1",)),), "llm", "h")
     >>> html = description_html(d, "shelf", lambda sid: "It retrieves & reads.")
     >>> 'href="sentence?doc=shelf&amp;sid=p%2Ftext_0-1"' in html, "RAG &lt;i&gt;" in html, "&amp; reads" in html
@@ -126,7 +124,7 @@ def _sid(collection: str, sid: str) -> str:
 def documents_table(g: EntityGroup, files: dict[str, str], doc_of: Callable[[str], str]) -> pd.DataFrame:
     """The documents the entity appears in, with how many of its sentences each holds.
 
-    >>> from kgcore.index.entities import EntityGroup
+    >>> from kgcore.index.views.entities import EntityGroup
     >>> g = EntityGroup("x", "X", ("x",), (), "concept", 0.5, ("a", "b"), ("a/text_0-1", "a/text_0-2", "b/text_0-1"))
     >>> documents_table(g, {"a": "a.pdf"}, lambda s: s.split("/")[0]).values.tolist()
     [['a', 'a.pdf', 2], ['b', '', 1]]
@@ -143,7 +141,7 @@ def neighbours_html(rows: Sequence[tuple[EntityGroup, int, str | None]], collect
                     text_of: Callable[[str], str]) -> str:
     """Neighbour entities (entity, actions shared, a sentence joining them), each linking to its own page.
 
-    >>> from kgcore.index.entities import EntityGroup
+    >>> from kgcore.index.views.entities import EntityGroup
     >>> n = EntityGroup("p/tea", "tea", ("p/tea",), (), "object", 0.4, ("p",), ("p/text_0-9",))
     >>> html = neighbours_html([(n, 2, "p/text_0-9")], "shelf", lambda s: "She made <tea>.")
     >>> 'href="entity?doc=shelf&amp;entity=p%2Ftea"' in html, "2 shared actions" in html, "&lt;tea&gt;" in html

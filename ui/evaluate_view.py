@@ -17,9 +17,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from kgcore.evaluate import SUMMARY_COLUMNS, EvalRecord, EvalRun, is_failure
-from kgcore.evaluate.qaset import MAX_QA_BYTES, QAItem, parse_qa
-from ui.markup import md_escape
+from kgcore.api import MAX_QA_BYTES, SUMMARY_COLUMNS, EvalRecord, EvalRun, QAItem, is_failure, parse_qa
+from ui.markup_html import md_escape
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Folders searched for bundled QA sets (CSV files whose name contains "qa").
@@ -54,7 +53,7 @@ def read_upload(name: str, data: bytes) -> list[QAItem]:
     kgcore.core.errors.InputError: qa.csv: missing column 'answer1'
         (found question; expected question,answer1[,answer2][,evidence])
     """
-    from kgcore.core.errors import InputError
+    from kgcore.api import InputError
 
     if len(data) > MAX_QA_BYTES:
         raise InputError(name, f"is larger than {MAX_QA_BYTES // 2**20} MB")

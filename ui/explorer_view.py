@@ -1,6 +1,6 @@
 """Tables and charts behind the graph explorer: node search and graph statistics (pure, no streamlit).
 
->>> from kgcore.index.graph import GroundedGraph
+>>> from kgcore.core.graph import GroundedGraph
 >>> from kgcore.core.types import Edge, Node
 >>> g = GroundedGraph({"pie": Node("pie", "pie", ["a pie"], "entity", ["text_0-3"]),
 ...                    "put_1": Node("put_1", "put", ["put"], "action", ["text_0-3"]),
@@ -42,11 +42,11 @@ import pandas as pd
 import plotly.express as px
 from plotly.graph_objects import Figure
 
-from kgcore.index.graph import is_pronoun_label
+from kgcore.api import is_pronoun_label
 
 from .graph_html import KIND_COLORS, VisNode
 from .labels import SHARED_GROUP
-from .markup import esc
+from .markup_html import esc
 
 #: Rows the search table shows.
 SEARCH_LIMIT = 200

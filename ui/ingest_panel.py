@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from kgcore.index.collection import CollectionManifest
-from kgcore.index.source import page_regions, render_page
+from kgcore.api import CollectionManifest, page_regions, render_page
 
-from . import resources
-from .errors import reported
+from . import resources_panel as resources
+from .errors_panel import reported
 from .ingest_view import (
     NO_REPORT,
     THUMBNAIL_SCALE,
@@ -20,7 +19,7 @@ from .ingest_view import (
     roles_table,
     thumbnail_pages,
 )
-from .markup import md_escape
+from .markup_html import md_escape
 from .roles_view import legend_html, role_rgba
 
 OUTLINE_KEY = "library.thumbnails.roles"

@@ -18,11 +18,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-from kgcore.core.document import IngestReport
-from kgcore.index.collection import CollectionManifest
+from kgcore.api import CollectionManifest, IngestReport
 
 from .labels import ROLE_LABELS, label
-from .markup import md_escape
+from .markup_html import md_escape
 from .roles_view import ordered_roles, retrieval_of
 
 #: Pages shown as thumbnails per document, and their scale (a 612-point wide page becomes 184 pixels).
@@ -84,8 +83,8 @@ def ingest_overview(collection: CollectionManifest) -> pd.DataFrame:
     """One row per document of a collection: its report's numbers (empty cells: indexed before reports, and the
     page columns of a text or markdown file, which has no pages: "0 pages" said nothing about it).
 
-    >>> from kgcore.index.collection import DocumentEntry
-    >>> from kgcore.index.manifest import Manifest
+    >>> from kgcore.index.store.collection import DocumentEntry
+    >>> from kgcore.index.store.manifest import Manifest
     >>> new = Manifest("a", source_file="a.pdf", ingest=IngestReport(pages=2, roles={"body": 3}, sentences={"body": 9}))
     >>> text = Manifest("t", source_file="t.txt", ingest=IngestReport(words=5, roles={"body": 1}))
     >>> shelf = CollectionManifest("shelf", (DocumentEntry(new, "a.1"), DocumentEntry(Manifest("b"), "b.1"),
@@ -107,8 +106,8 @@ def ingest_overview(collection: CollectionManifest) -> pd.DataFrame:
 def missing_reports(collection: CollectionManifest) -> str:
     """A line naming the documents indexed before ingestion reports (markdown; "" when every document has one).
 
-    >>> from kgcore.index.collection import DocumentEntry
-    >>> from kgcore.index.manifest import Manifest
+    >>> from kgcore.index.store.collection import DocumentEntry
+    >>> from kgcore.index.store.manifest import Manifest
     >>> print(missing_reports(CollectionManifest("shelf", (DocumentEntry(Manifest("old_*"), "o.1"),))))
     **old\\_\\*** was indexed before ingestion reports (re-index to get one).
     """

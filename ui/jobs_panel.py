@@ -14,12 +14,10 @@ import time
 
 import streamlit as st
 
-from kgcore.core.errors import KgcoreError
-from kgcore.core.settings import Settings
-from kgcore.index.jobs import FINISHED, JobQueue, JobRecord
-from ui import auth
+from kgcore.api import JOB_FINISHED, JobQueue, JobRecord, KgcoreError, Settings
+from ui import auth_panel as auth
 from ui.jobs_view import JobLine, job_line, recent_line
-from ui.markup import md_escape
+from ui.markup_html import md_escape
 
 #: Seconds between two redraws of the jobs while one is queued or running.
 REFRESH_S = 2.0
@@ -48,7 +46,7 @@ def _draw(queue: JobQueue, settings: Settings, who: str) -> None:
         st.subheader("Indexing")
     for job in active:
         _job_box(queue, job, job_line(job, now, settings.job_stuck_s), who)
-    recent = [job for job in queue.jobs() if job.state in FINISHED and now - job.finished < RECENT_S][:RECENT]
+    recent = [job for job in queue.jobs() if job.state in JOB_FINISHED and now - job.finished < RECENT_S][:RECENT]
     if recent:
         st.markdown("**Recent indexing jobs**")
         for job in recent:

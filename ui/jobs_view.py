@@ -1,7 +1,7 @@
 """Pure builders for background indexing jobs on the Library and Status pages: a job's line in words, how far it
 is, and what it did.
 
->>> from kgcore.index.jobs import JobFile, JobRecord, Step
+>>> from kgcore.api import JobFile, JobRecord, Step
 >>> job = JobRecord("j1", [JobFile("tarzan.txt", "", 500_000, "0")], "novels", {}, owner="Ann", state="running",
 ...                 created=0.0, started=10.0, moved=300.0, last="tarzan.txt",
 ...                 steps={"tarzan.txt": Step("parse", 2133, 4266, ["load", "coref"])})
@@ -17,11 +17,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kgcore.index.collection import CollectionOutcome
-from kgcore.index.jobs import JobRecord, Step, duration, stuck
-from kgcore.index.pipeline import COLLECTION_STAGES, STAGES, is_collection_step
+from kgcore.api import COLLECTION_STAGES, CollectionOutcome, JobRecord, Step, duration, is_collection_step, stuck
+from kgcore.api import INDEX_STAGES as STAGES
 
-from .markup import md_escape
+from .markup_html import md_escape
 
 #: The share of a job's bar its documents take; the collection's link and write take the rest.
 DOCUMENTS_SHARE = 0.9
@@ -58,7 +57,7 @@ def job_line(job: JobRecord, now: float, stuck_s: float) -> JobLine:
 def job_fraction(job: JobRecord) -> float:
     """How far ``job`` is, from 0 to 1: its files' stages, then the collection's link and write.
 
-    >>> from kgcore.index.jobs import JobFile
+    >>> from kgcore.api import JobFile
     >>> job = JobRecord("j", [JobFile("a.txt", "", 1, "0")], None, {}, steps={"a.txt": Step("store", 1, 1)})
     >>> job_fraction(job), job_fraction(JobRecord("j", [], None, {}, state="done"))
     (0.9, 1.0)
@@ -89,8 +88,8 @@ def step_fraction(step: Step | None, stages: Sequence[str]) -> float:
 def recent_line(job: JobRecord, now: float) -> str:
     """A finished job in one line (markdown): how it ended, what it did, how long it took, when.
 
-    >>> from kgcore.index.jobs import JobFile
-    >>> from kgcore.index.manifest import Manifest
+    >>> from kgcore.api import JobFile
+    >>> from kgcore.api import Manifest
     >>> done = CollectionOutcome("novels", None, added=(Manifest("tarzan"),), failed=(("x.pdf", "no text"),))
     >>> job = JobRecord("j", [JobFile("tarzan.txt", "", 1, "0")], "novels", {}, state="done", started=0.0,
     ...                 finished=412.0, outcomes=[done.to_dict()])

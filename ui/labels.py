@@ -1,5 +1,6 @@
-"""Every user-facing name of a kgcore choice, in one place (methods, parsers, backends, label types, targets,
-sentence orders and roles, what indexing did to a document).
+"""Every user-facing name of a kgcore choice, in one place (parsers, backends, label types, targets, sentence orders
+and roles, what indexing did to a document); a retrieval method's label is read from its registry entry
+(:mod:`kgcore.query.methods`), so a newly registered method has one.
 
 >>> METHOD_LABELS["bm25"], TYPE_LABELS["II"], label(METHOD_LABELS, "new-method")
 ('BM25 (keywords)', 'II · retrieval', 'new-method')
@@ -14,24 +15,29 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-METHOD_LABELS = {
-    "groundedkg": "GroundedKG (graph nodes)",
-    "lesegr": "LeSeGR (BM25 + dense over the contextual graph)",
-    "dense": "Dense (sentence vectors)",
-    "bm25": "BM25 (keywords)",
-    "hybrid": "Hybrid (dense + BM25)",
-    "qa-kg": "QA pairs (generated questions)",
-    "entities": "Entities (resolved entities and their neighbourhoods)",
-    "community": "Community summaries (GraphRAG-global-like)",
-    "hybrid-summaries": "Hybrid + community summaries (seed 002)",
-    "full": "Full document",
-    "none": "No context",
-}
+from kgcore.api import METHODS
+from kgcore.api import RANKING_LABELS as groundedkg_rankings
+
+
+class _MethodLabels(Mapping[str, str]):
+    """Every registered retrieval method's label (:mod:`kgcore.query.methods`), read from the registry each time, so
+    a method registered later has its label too."""
+
+    def __getitem__(self, name: str) -> str:
+        if name not in METHODS:
+            raise KeyError(name)
+        return METHODS.get(name).label
+
+    def __iter__(self):
+        return iter(METHODS)
+
+    def __len__(self) -> int:
+        return len(METHODS)
+
+
+METHOD_LABELS: Mapping[str, str] = _MethodLabels()
 #: GroundedKG's ranking of its sentences under a budget (kgcore.core.settings.RANKINGS).
-RANKING_LABELS = {
-    "fused": "Fused (alignment + BM25 + dense, propagated)",
-    "graph-score": "Graph score (hand-weighted)",
-}
+RANKING_LABELS = groundedkg_rankings
 PARSER_LABELS = {"srl": "SRL (spaCy frames)", "amr": "AMR (amrlib)"}
 COREF_LABELS = {
     "heuristic": "Heuristic (spaCy rules, fast)",
@@ -73,7 +79,7 @@ ROLE_LABELS = {
     "figure": "figure text", "footnote": "footnote", "header_footer": "running header/footer",
     "reference": "reference entry", "appendix": "appendix",
 }
-#: The contextual graph's edge kinds (kgcore.index.contextual.KINDS).
+#: The contextual graph's edge kinds (kgcore.index.views.contextual.KINDS).
 EDGE_KIND_LABELS = {
     "adjacent": "the next sentence of the document", "chunk": "a sentence and its paragraph chunk",
     "shared-node": "both ground the same rare graph node", "graph-edge": "their nodes are joined by a graph edge",

@@ -1,8 +1,8 @@
 """Pure builders for the Library page: the collections and documents tables, what an indexing run did to each
 document, collection names and what to say about a narrator.
 
->>> from kgcore.index.collection import CollectionManifest, DocumentEntry
->>> from kgcore.index.manifest import Manifest
+>>> from kgcore.index.store.collection import CollectionManifest, DocumentEntry
+>>> from kgcore.index.store.manifest import Manifest
 >>> shelf = CollectionManifest("shelf", (DocumentEntry(Manifest("peter", source_file="peter.txt"), "peter.1"),))
 >>> collections_table([shelf])[["collection", "documents"]].values.tolist()
 [['shelf', 1]]
@@ -18,14 +18,10 @@ from typing import Literal
 
 import pandas as pd
 
-from kgcore.core.settings import IndexOptions
-from kgcore.index.collection import CollectionManifest, CollectionOutcome
-from kgcore.index.load import doc_id_for
-from kgcore.index.manifest import Manifest
-from kgcore.index.narrator import Narrator
+from kgcore.api import CollectionManifest, CollectionOutcome, IndexOptions, Manifest, Narrator, doc_id_for
 
 from .labels import COREF_LABELS, EMBEDDING_LABELS, PARSER_LABELS, label
-from .markup import md_escape
+from .markup_html import md_escape
 
 
 def _when(stamp: str):
@@ -70,7 +66,7 @@ class DocumentLine:
 def document_lines(outcomes: Sequence[CollectionOutcome]) -> list[DocumentLine]:
     """Every file of a run, collection by collection: failures first (they need action), then added, reused.
 
-    >>> from kgcore.index.collection import CollectionOutcome
+    >>> from kgcore.index.store.collection import CollectionOutcome
     >>> o = CollectionOutcome("shelf", None, added=(Manifest("a", source_file="a.txt"),),
     ...                       failed=(("A.TXT", "maps to the same document id 'a' as a.txt"),))
     >>> [(line.status, line.filename, line.doc_id) for line in document_lines([o])]

@@ -14,7 +14,7 @@ import pandas as pd
 import plotly.express as px
 from plotly.graph_objects import Figure
 
-from kgcore.audit import LABEL_TYPES, AuditRecord, Label
+from kgcore.api import LABEL_TYPES, AuditRecord, Label
 
 #: (chart key, grouping column, title) of the label charts, after the overall count by type.
 LABEL_CHARTS = (("method", "method", "By method"), ("doc", "collection", "By collection"),

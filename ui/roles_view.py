@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from kgcore.core.types import BODY, OPT_IN, RETRIEVABLE, ROLES
+from kgcore.api import BODY, OPT_IN, RETRIEVABLE, ROLES
 
 from .labels import ROLE_LABELS, label
-from .markup import badge, esc
+from .markup_html import badge, esc
 
 #: The fixed role palette: body grey, headings blue, captions green, tables orange, equations purple, footnotes
 #: brown, references red, running headers pink, the paper's title block teal.
@@ -40,7 +40,7 @@ OTHER_COLOUR = ROLE_COLOURS[BODY]
 
 
 def role_rgba(role: str) -> tuple[int, int, int, int]:
-    """The role's colour as an opaque RGBA tuple (what :func:`kgcore.index.source.render_page` outlines with)."""
+    """The role's colour as an opaque RGBA tuple (what :func:`kgcore.index.views.source.render_page` outlines with)."""
     colour = ROLE_COLOURS.get(role, OTHER_COLOUR).lstrip("#")
     red, green, blue = (int(colour[i:i + 2], 16) for i in (0, 2, 4))
     return red, green, blue, 255

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from kgcore.core.types import Edge, Node
+from kgcore.api import Edge, Node
 
 FRAME_COLUMNS = ["predicate", "as written", "negated", "arguments"]
 

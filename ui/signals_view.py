@@ -26,16 +26,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from kgcore.core.types import SelectedSentence
-from kgcore.query import lesegr
-from kgcore.query.fused import GRAPH_HEAD_WORDS
+from kgcore.api import GRAPH_HEAD_WORDS, SIGNAL_SCALE, SelectedSentence
 
 from .ask_view import sentence_link
-from .markup import esc
+from .markup_html import esc
 
 
 def scale_help(scale: str) -> tuple[str, str]:
-    """How the lexical and dense signals are scaled, in words, for :data:`kgcore.query.lesegr.SCALE`.
+    """How the lexical and dense signals are scaled, in words, for :data:`kgcore.query.propagation.SCALE`.
 
     >>> scale_help("max")[1]
     'divided by the best in scope as lexical: 1 for the sentence in scope closest to the question'
@@ -47,7 +45,7 @@ def scale_help(scale: str) -> tuple[str, str]:
             "divided by the best in scope as lexical: 1 for the sentence in scope closest to the question")
 
 
-_LEXICAL, _DENSE = scale_help(lesegr.SCALE)
+_LEXICAL, _DENSE = scale_help(SIGNAL_SCALE)
 #: The signals shown, in order, with what each means (the tooltip of the line and the table's column help).
 SIGNALS = {
     "lexical": f"BM25 relevance to the question (of the sentence's words and those coreference adds), {_LEXICAL}, "

@@ -1,7 +1,7 @@
 """Pure builders for a sentence's source view: where it comes from, its paragraph with the sentence marked, its
 role and section path and what the role means for retrieval, tables as tables (all document text escaped).
 
->>> from kgcore.index.source import Passage
+>>> from kgcore.index.views.source import Passage
 >>> p = Passage("d/text_0-2", "d", "d.txt", "He ran. He hid <here>.", 8, 22, "CHAPTER I", 0, "body")
 >>> passage_html(p)
 '<div class="kg-passage">He ran. <mark class="kg-here">He hid &lt;here&gt;.</mark></div>'
@@ -12,12 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from kgcore.core.document import Paragraph
-from kgcore.core.types import BODY, CAPTION, OPT_IN, RETRIEVABLE, TABLE
-from kgcore.index.source import Passage
+from kgcore.api import BODY, CAPTION, OPT_IN, RETRIEVABLE, TABLE, Paragraph, Passage
 
 from .labels import ROLE_LABELS, label
-from .markup import esc, md_escape
+from .markup_html import esc, md_escape
 from .roles_view import retrieval_of
 
 
@@ -42,7 +40,7 @@ def context_html(text: str) -> str:
 def source_caption(p: Passage, collection: str) -> str:
     """Where the sentence is (markdown, text escaped): document, file, page, section.
 
-    >>> from kgcore.index.source import Passage
+    >>> from kgcore.index.views.source import Passage
     >>> print(source_caption(Passage("d/text_0-2", "d", "d*.pdf", "", 0, 0, "[I]", 4, "body"), "shelf"))
     Document **d** of collection **shelf** · file *d\\*.pdf* · page 4 · section “\\[I\\]”
     """

@@ -2,7 +2,7 @@
 
 Pure (no streamlit); every text is escaped, since details quote paths, URLs and server replies.
 
->>> from kgcore.cli.health import Check
+>>> from kgcore.api.health import Check
 >>> checks = [Check("store", True, "data: 1 collections"), Check("chroma", False, "<b>down</b>", "start it")]
 >>> summary(checks)
 '1 of 2 checks failed: chroma'
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kgcore.cli.health import Check
+from kgcore.api.health import Check
 
-from .markup import esc
+from .markup_html import esc
 
 _OK = '<span style="background:#e3f9e5;color:#0e5814;border-radius:8px;padding:0 8px">ok</span>'
 _FAIL = '<span style="background:#ffe3e3;color:#8a041a;border-radius:8px;padding:0 8px;font-weight:700">problem</span>'

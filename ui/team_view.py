@@ -14,13 +14,11 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from kgcore.audit.adjudication import Disagreement
-from kgcore.audit.agreement import STAGES, AgreementReport, PairAgreement, categories
-from kgcore.audit.names import SpellingGroup
-from kgcore.audit.queues import QueueProgress
+from kgcore.api import ERROR_STAGES as STAGES
+from kgcore.api import AgreementReport, Disagreement, PairAgreement, QueueProgress, SpellingGroup, categories
 
 from .labels import STAGE_SHORT_LABELS, TYPE_LABELS
-from .markup import esc
+from .markup_html import esc
 
 VERDICT_LABEL = "verdict (earliest failing stage)"
 

@@ -181,10 +181,3 @@ def label_history(db: AuditDB, record_id: int) -> list[dict]:
     return [{"label_uid": r["label_uid"], "event": r["event"], "at": r["at"], **json.loads(r["label_json"])}
             for r in rows]
 
-
-def record_summary(db: AuditDB, record_id: int) -> dict:
-    """A record with its reviewers' stages, adjudications and label history (for the adjudication screen)."""
-    record = db.get_record(record_id)
-    labels = db.labels_for(record_id)
-    return {"record": record, "labels": labels, "stages": reviewer_stages(labels).get(record_id, {}),
-            "adjudications": adjudications_for(db, record_id), "history": label_history(db, record_id)}

@@ -111,8 +111,12 @@ def create_engine(location: Location, timeout_s: float) -> Engine:
         engine = sa.create_engine(_sqlite_url(location), poolclass=NullPool, connect_args={"timeout": timeout_s})
         sa.event.listen(engine, "connect", partial(_sqlite_setup, int(timeout_s * 1000)))
         return engine
-    return sa.create_engine(location.url, pool_size=4, max_overflow=8, pool_pre_ping=True,
-                            connect_args={"connect_timeout": max(1, round(timeout_s))})
+    try:
+        return sa.create_engine(location.url, pool_size=4, max_overflow=8, pool_pre_ping=True,
+                                connect_args={"connect_timeout": max(1, round(timeout_s))})
+    except ImportError as exc:  # the driver is an optional install
+        raise InputError("KGCORE_AUDIT_DB_URL", f"PostgreSQL needs the psycopg driver ({exc}): pip install -r "
+                                                "requirements-postgres.txt") from None
 
 
 def _sqlite_url(location: Location) -> URL:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kgcore.audit.model import AuditRecord, Label
-from kgcore.index.store import Index
+from kgcore.index.store.disk import Index
 
 MAX_BUNDLE_NODES = 400
 
@@ -53,7 +53,7 @@ def bundle(record: AuditRecord, labels: list[Label], index: Index) -> dict:
         "format": "groundedkg-audit-bundle/1",
         "record": record.to_dict(),
         "labels": [label.to_dict() for label in labels],
-        "index": {"doc_id": index.doc_id, "manifest_hash": index.manifest.content_hash,
+        "index": {"doc_id": index.collection, "manifest_hash": index.manifest.content_hash,
                   "same_as_record": index.manifest.content_hash == record.manifest_hash},
         "subgraph": {"nodes": [graph.nodes[i].to_dict() for i in node_ids],
                      "edges": [e.to_dict() for e in graph.edges if e.source in keep and e.target in keep],

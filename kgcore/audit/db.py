@@ -76,8 +76,8 @@ from kgcore.audit.sql import SQLITE, Conn, Row
 from kgcore.core.errors import AuditError, InputError
 from kgcore.core.settings import Settings
 from kgcore.core.types import Answer, QueryResult
-from kgcore.index.collection import CollectionManifest
-from kgcore.index.store import Index
+from kgcore.index.store.collection import CollectionManifest
+from kgcore.index.store.disk import Index
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection, Engine
@@ -239,8 +239,8 @@ class AuditDB:
         the same result again returns the existing id (and adds any new gold
         answers to it) instead of duplicating it.
         """
-        if doc_manifest.name != result.doc_id:
-            raise InputError("doc_manifest", f"is the manifest of {doc_manifest.name!r}, not of {result.doc_id!r}")
+        if doc_manifest.name != result.collection:
+            raise InputError("doc_manifest", f"is the manifest of {doc_manifest.name!r}, not of {result.collection!r}")
         payload = record_payload(result, answer)
         ihash = doc_manifest.content_hash
         uid, golds = record_uid(payload, ihash), gold_list(gold)
@@ -255,7 +255,7 @@ class AuditDB:
             return conn.insert(
                 "INSERT INTO records (uid, created_at, doc_id, manifest_hash, question, method, answerer, answer,"
                 " gold_json, settings_json, models_json, result_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                (uid, utc_now(), result.doc_id, ihash, result.question, result.method, payload["answerer"],
+                (uid, utc_now(), result.collection, ihash, result.question, result.method, payload["answerer"],
                  payload["answer"], json.dumps(golds), json.dumps(payload["settings"]), json.dumps(models),
                  json.dumps(payload)),
             )
@@ -274,10 +274,6 @@ class AuditDB:
         if not rows:
             raise InputError("record_id", f"there is no audit record {record_id} in {self.where}")
         return record_from_row(rows[0])
-
-    def record_by_uid(self, uid: str) -> AuditRecord | None:
-        rows = self.query("SELECT * FROM records WHERE uid = ?", (uid,))
-        return record_from_row(rows[0]) if rows else None
 
     def list_records(self, doc_ids=None, methods=None, label_types=None, authors=None, since=None, until=None,
                      with_payload: bool = True) -> list[AuditRecord]:

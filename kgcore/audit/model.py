@@ -26,6 +26,7 @@ from datetime import UTC, datetime
 from importlib import metadata
 
 from kgcore.core.errors import InputError
+from kgcore.core.graph import is_proper_name, scoped_id
 from kgcore.core.settings import RetrievalOptions
 from kgcore.core.types import (
     SENTENCE_ID_PATTERN,
@@ -39,10 +40,9 @@ from kgcore.core.types import (
     SentenceGraph,
 )
 from kgcore.core.version import __version__
-from kgcore.index.collection import CollectionManifest
-from kgcore.index.graph import is_proper_name, scoped_id
-from kgcore.index.legacy import global_sentence_id
-from kgcore.index.manifest import manifest_hash
+from kgcore.index.store.collection import CollectionManifest
+from kgcore.index.store.legacy import global_sentence_id
+from kgcore.index.store.manifest import manifest_hash
 from kgcore.query.engine import QueryEngine, result_to_json
 
 LABEL_TYPES = ("I", "II", "III", "correct", "gold-not-in-document")
@@ -267,7 +267,8 @@ def record_to_result(record) -> tuple[QueryResult, Answer | None]:
     """The ``QueryResult`` and ``Answer`` exactly as stored (``record`` or its payload dict)."""
     payload = record.payload if isinstance(record, AuditRecord) else record
     result = QueryResult(
-        question=payload["question"], method=payload["method"], doc_id=payload["doc_id"],
+        question=payload["question"], method=payload["method"],
+        collection=payload.get("collection") or payload["doc_id"],
         query_graph=_query_graph(payload),
         matches=[Match(**_only_fields(Match, m)) for m in payload.get("matches", [])],
         sentences=[SelectedSentence(**_only_fields(SelectedSentence, s)) for s in payload.get("sentences", [])],

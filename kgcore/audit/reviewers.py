@@ -2,8 +2,7 @@
 
 Every human label names a registered reviewer.  A reviewer comes from the
 local reviewer profile (``origin="local"``, chosen or added in the app or
-on the command line), from sign-in once it exists (``"sign-in"``, issue
-#18), or from the author of a label written before the registry existed
+on the command line), from sign-in (``"sign-in"``), or from the author of a label written before the registry existed
 or through the API (``"labels"``).  A name whose
 :func:`~kgcore.audit.names.reviewer_key` is already registered resolves to
 the registered spelling, so one person never appears under two.

@@ -17,14 +17,13 @@ import signal
 import sys
 import warnings
 
-from kgcore.cli.audit import add_audit
-from kgcore.cli.commands import cmd_ask, cmd_delete, cmd_index, cmd_jobs, cmd_list, cmd_remove, cmd_show
-from kgcore.cli.doctor import add_doctor
-from kgcore.cli.entities import add_entities
-from kgcore.cli.evaluation import add_eval
-from kgcore.cli.overview import add_overview
-from kgcore.cli.reading import add_reading
-from kgcore.core.errors import (
+from kgcore.api import (
+    ANSWERERS,
+    COREF_BACKENDS,
+    EMBEDDING_VARIANTS,
+    METHODS,
+    PARSERS,
+    RANKINGS,
     Cancelled,
     DamagedIndexError,
     IndexMismatchError,
@@ -34,7 +33,13 @@ from kgcore.core.errors import (
     ModelUnavailableError,
     ServiceUnavailableError,
 )
-from kgcore.core.settings import ANSWERERS, COREF_BACKENDS, EMBEDDING_VARIANTS, METHODS, PARSERS, RANKINGS
+from kgcore.cli.audit import add_audit
+from kgcore.cli.commands import cmd_ask, cmd_delete, cmd_index, cmd_jobs, cmd_list, cmd_remove, cmd_show
+from kgcore.cli.doctor import add_doctor
+from kgcore.cli.entities import add_entities
+from kgcore.cli.evaluation import add_eval
+from kgcore.cli.overview import add_overview
+from kgcore.cli.reading import add_reading
 
 __all__ = ["build_parser", "main"]
 

@@ -20,25 +20,35 @@ import json
 import sys
 from pathlib import Path
 
-from kgcore.audit.adjudication import disagreements
-from kgcore.audit.agreement import DEFAULT_SAMPLES, AgreementReport, agreement_report
-from kgcore.audit.analysis import GROUPINGS, distribution, error_analysis
-from kgcore.audit.db import AuditDB
-from kgcore.audit.exchange import export_file, import_file
-from kgcore.audit.names import check_merge
-from kgcore.audit.queues import create_queue, list_queues, progress, queue_record_ids
-from kgcore.audit.selection import (
+from kgcore.api import (
+    DEFAULT_SAMPLES,
+    GROUPINGS,
+    AgreementReport,
+    AuditDB,
+    InputError,
     Selection,
+    Settings,
+    agreement_report,
+    check_merge,
+    create_queue,
+    disagreements,
+    distribution,
+    error_analysis,
+    export_file,
+    import_file,
+    label_counts,
+    list_queues,
+    load_qa,
+    merge_authors,
+    parse_values,
+    progress,
+    queue_record_ids,
     read_run_outcomes,
     records_for_questions,
     records_for_run,
     select_records,
+    suggest_merges,
 )
-from kgcore.audit.spellings import label_counts, merge_authors, suggest_merges
-from kgcore.core.errors import InputError
-from kgcore.core.settings import Settings
-from kgcore.evaluate.grid import parse_values
-from kgcore.evaluate.qaset import load_qa
 
 
 def _db(args: argparse.Namespace) -> AuditDB:

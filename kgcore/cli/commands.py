@@ -11,18 +11,28 @@ import sys
 import time
 from pathlib import Path
 
+from kgcore.api import (
+    Answer,
+    CollectionManifest,
+    IndexOptions,
+    InputError,
+    Job,
+    JobQueue,
+    QueryEngine,
+    QueryResult,
+    RayRunner,
+    RetrievalOptions,
+    Settings,
+    Store,
+    decode_text,
+    index_files,
+    parse_values,
+    remove_documents,
+    result_to_json,
+    stuck,
+    validate_question,
+)
 from kgcore.cli.progress import DocumentStderrProgress, StderrProgress
-from kgcore.core.errors import InputError
-from kgcore.core.settings import IndexOptions, RetrievalOptions, Settings
-from kgcore.core.types import Answer, QueryResult
-from kgcore.evaluate.grid import parse_values
-from kgcore.index.collection import CollectionManifest
-from kgcore.index.jobs import JobQueue, stuck
-from kgcore.index.load import decode_text
-from kgcore.index.pipeline import Job, index_files, remove_documents
-from kgcore.index.ray_runner import RayRunner
-from kgcore.index.store import Store
-from kgcore.query.engine import QueryEngine, result_to_json, validate_question
 
 
 def _store(args: argparse.Namespace) -> Store:

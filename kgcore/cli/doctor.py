@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from kgcore.cli.health import Check, doctor_checks, healthy
+from kgcore.api.health import Check, doctor_checks, healthy
 
 
 def add_doctor(sub) -> None:

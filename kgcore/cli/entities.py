@@ -7,11 +7,7 @@ import argparse
 import json
 from pathlib import Path
 
-from kgcore.core.settings import Settings
-from kgcore.index.entities import EntityGroup, entity_groups
-from kgcore.index.entities.decisions import CONFIRMED, SPLIT
-from kgcore.index.entities.review import record, review_queue
-from kgcore.index.store import Store
+from kgcore.api import CONFIRMED, SPLIT, EntityGroup, Settings, Store, entity_groups, record, review_queue
 
 
 def add_entities(sub) -> None:
@@ -30,7 +26,7 @@ def add_entities(sub) -> None:
 def entity_line(g: EntityGroup) -> dict:
     """The JSON object printed for one entity.
 
-    >>> from kgcore.index.entities import Alias
+    >>> from kgcore.index.views.entities import Alias
     >>> g = EntityGroup("rag", "RAG", ("rag", "p/rag"), (Alias("RAG", "rag", "canonical", 1.0),
     ...                 Alias("retrieval-augmented generation", "p/rag", "acronym", 1.0)), "method", 0.7, ("p",),
     ...                 ("p/text_0-1",))

@@ -5,16 +5,31 @@ from __future__ import annotations
 import argparse
 import sys
 
-from kgcore.audit import AuditDB, send_failures_to_audit
+from kgcore.api import (
+    ANSWERERS,
+    METHODS,
+    PROMPT_VERSION,
+    AuditDB,
+    BertScorer,
+    EvalRun,
+    InputError,
+    Judge,
+    JudgeCache,
+    QueryEngine,
+    evaluate,
+    format_table,
+    get_embedder,
+    judge_unavailable,
+    load_qa,
+    parse_method,
+    parse_tau,
+    parse_values,
+    send_failures_to_audit,
+    settings_grid,
+    write_outputs,
+)
 from kgcore.cli.commands import _collection, _store
 from kgcore.cli.progress import StderrProgress
-from kgcore.core.errors import InputError
-from kgcore.core.settings import ANSWERERS, METHODS
-from kgcore.evaluate import BertScorer, EvalRun, evaluate, format_table, load_qa, settings_grid, write_outputs
-from kgcore.evaluate.grid import parse_method, parse_tau, parse_values
-from kgcore.evaluate.judge import PROMPT_VERSION, Judge, JudgeCache, judge_unavailable
-from kgcore.index.embed import get_embedder
-from kgcore.query.engine import QueryEngine
 
 
 def cmd_eval(args: argparse.Namespace) -> int:

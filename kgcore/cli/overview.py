@@ -1,7 +1,7 @@
 """``overview``: a collection's structured overview as markdown, every statement citing sentence ids.
 
-``--kind entities`` (:mod:`kgcore.index.entities.overview`): central entities by PageRank and degree, their
-depth-limited subgraphs and subtopics; ``--kind communities`` (:mod:`kgcore.index.communities.overview`): the
+``--kind entities`` (:mod:`kgcore.index.views.entities.overview`): central entities by PageRank and degree, their
+depth-limited subgraphs and subtopics; ``--kind communities`` (:mod:`kgcore.index.views.communities.overview`): the
 top-level communities with their grounded summaries.  Further kinds plug into :data:`KINDS`.
 """
 
@@ -12,23 +12,26 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from kgcore.core.settings import Settings
-from kgcore.index import communities as comm
-from kgcore.index.communities import overview as comm_overview
-from kgcore.index.embed import query_embedder
-from kgcore.index.entities import overview as ent_overview
-from kgcore.index.store import Index, Store
+from kgcore.api import (
+    Index,
+    Settings,
+    Store,
+    collection_overview,
+    communities,
+    communities_overview_markdown,
+    entities_overview_markdown,
+    query_embedder,
+)
 
 
 def _entities(index: Index, args: argparse.Namespace, settings: Settings) -> str:
-    found = ent_overview.collection_overview(index, query_embedder(settings), settings, top=args.top,
-                                             depth=args.depth)
-    return ent_overview.overview_markdown(found)
+    found = collection_overview(index, query_embedder(settings), settings, top=args.top, depth=args.depth)
+    return entities_overview_markdown(found)
 
 
 def _communities(index: Index, args: argparse.Namespace, settings: Settings) -> str:
-    ci = comm.communities(index, query_embedder(settings), settings)
-    return comm_overview.overview_markdown(index.name, ci, limit=args.top)
+    ci = communities(index, query_embedder(settings), settings)
+    return communities_overview_markdown(index.name, ci, limit=args.top)
 
 
 #: Overview kinds -> the function writing that overview's markdown.

@@ -6,10 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from kgcore.core.settings import Settings
-from kgcore.core.types import RETRIEVABLE, Sentence
-from kgcore.index.cites import collection_citing
-from kgcore.index.store import Store
+from kgcore.api import RETRIEVABLE, Sentence, Settings, Store, collection_citing
 
 
 def add_reading(sub) -> None:

@@ -115,3 +115,23 @@ class Document:
     source_name: str = ""
     references: tuple[Reference, ...] = ()
     report: IngestReport = field(default_factory=IngestReport)
+
+
+@dataclass(frozen=True)
+class Narrator:
+    """Who "I" is in a book, how it was found, and how much text it touched.
+
+    ``name`` is empty when the book is first-person but never names its
+    narrator; ``source`` is ``"text"`` (self-naming found), ``"user"``
+    (given in the index options) or ``"none"``; ``evidence`` quotes the
+    self-naming phrase; ``resolved`` counts the pronouns rewritten.
+    """
+
+    name: str
+    first_person_share: float
+    source: str
+    evidence: str = ""
+    resolved: int = 0
+
+    def to_dict(self) -> dict:
+        return asdict(self)

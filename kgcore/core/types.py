@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Literal
 
+from kgcore.core.deprecation import renamed_attribute
+
 NodeType = Literal["entity", "action"]
 EdgeType = Literal["action-entity", "action-action", "entity-entity"]
 
@@ -322,7 +324,7 @@ class QueryResult:
 
     question: str
     method: str
-    doc_id: str
+    collection: str
     query_graph: SentenceGraph | None
     matches: list[Match]
     sentences: list[SelectedSentence]
@@ -335,6 +337,8 @@ class QueryResult:
     #: ``community`` / ``hybrid-summaries``: the community summaries in the context, best first (community, title,
     #: level, score, kind, claims with their sentence ids, and ``sentence_ids``: the context sentences backing it).
     summaries: list[dict] = field(default_factory=list)
+
+    doc_id = renamed_attribute("doc_id", "collection")
 
     @property
     def context_words(self) -> int:

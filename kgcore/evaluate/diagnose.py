@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from kgcore.core.errors import InputError
-from kgcore.index.store import CacheKey, Index
+from kgcore.index.store.disk import CacheKey, Index
 from kgcore.query.answer.citations import strip_markers
 from kgcore.query.answer.words import content_words
 from kgcore.query.match import query_node_vectors
@@ -192,7 +192,7 @@ def diagnose(result, answer, gold_answers, index, embedder) -> Diagnosis:
                                "cosine": round(float(scores["cosine"][best]), 4)}
     if scores["support"][best] < SUPPORT_MIN:
         return Diagnosis("gold-not-in-document", (
-            f"No sentence of {index.doc_id!r} supports the gold answer: the best, {index.sentences[best].id}, "
+            f"No sentence of {index.collection!r} supports the gold answer: the best, {index.sentences[best].id}, "
             f"scores {scores['support'][best]:.2f} < {SUPPORT_MIN}."), [], details)
     rows = evidence_rows(scores)
     context = set(result.sentence_ids)

@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import binomtest
 
 from kgcore.core.errors import InputError
 from kgcore.core.types import Answer, QueryResult
@@ -149,6 +148,8 @@ def mcnemar(a: Sequence[float], b: Sequence[float]) -> float:
     only_b = sum(1 for x, y in zip(a, b) if y and not x)
     if only_a + only_b == 0:
         return 1.0
+    from scipy.stats import binomtest  # scipy.stats takes a second to import: only when a test is run
+
     return float(binomtest(min(only_a, only_b), only_a + only_b, 0.5).pvalue)
 
 

@@ -11,38 +11,39 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from kgcore.core.errors import InputError
-from kgcore.core.settings import METHODS, RetrievalOptions
-
-#: Methods whose ranking is cut at K when no budget is given.
-RANKED = ("lesegr", "dense", "bm25", "hybrid", "qa-kg", "entities", "community")
+from kgcore.core.settings import RetrievalOptions
+from kgcore.query.methods import EVERYTHING, METHODS, NOTHING, RANKED
 
 
 def canonical_options(options: RetrievalOptions) -> RetrievalOptions:
     """``options`` with the fields its method ignores reset, so equal runs are not repeated.
 
-    Only GroundedKG uses τ and RetCount; ranked baselines use K only without
-    a budget; ``full`` uses budgets only; ``none`` uses nothing.
+    What a method reads is its registry entry's ``reads`` (:mod:`kgcore.query.methods.base`): GroundedKG reads
+    every option (τ and RetCount only it); ranked methods use K only without a budget; ``full`` uses budgets only;
+    ``none`` uses nothing.
 
     >>> options = RetrievalOptions("dense", k=5, tau=0.2, budget_words=500)
     >>> canonical_options(options) == RetrievalOptions("dense", budget_words=500)
     True
     """
-    o = options
-    if o.method == "none":
-        return RetrievalOptions("none")
-    if o.method == "groundedkg":
+    o, reads = options, METHODS.get(options.method).reads
+    if reads == NOTHING:
+        return RetrievalOptions(o.method)
+    if reads == EVERYTHING:
         return o
     budgeted = bool(o.budget_words or o.budget_sentences)
-    k = o.k if o.method in RANKED and not budgeted else RetrievalOptions.k
+    k = o.k if reads == RANKED and not budgeted else RetrievalOptions.k
     return RetrievalOptions(o.method, k=k, budget_sentences=o.budget_sentences, budget_words=o.budget_words)
 
 
-def settings_grid(methods: Sequence[str] = METHODS, ks: Sequence[int] = (10,), taus: Sequence[float | None] = (None,),
-                  min_counts: Sequence[int] = (1,), budget_words: Sequence[int] = (0,),
-                  budget_sentences: Sequence[int] = (0,)) -> list[RetrievalOptions]:
-    """Every combination, canonicalised and without repeats, grouped by method in the given order."""
+def settings_grid(methods: Sequence[str] | None = None, ks: Sequence[int] = (10,),
+                  taus: Sequence[float | None] = (None,), min_counts: Sequence[int] = (1,),
+                  budget_words: Sequence[int] = (0,), budget_sentences: Sequence[int] = (0,)) -> list[RetrievalOptions]:
+    """Every combination, canonicalised and without repeats, grouped by method in the given order (default: every
+    registered method)."""
     grid: list[RetrievalOptions] = []
-    combinations = itertools.product(methods, budget_words, budget_sentences, ks, taus, min_counts)
+    chosen = METHODS.names() if methods is None else methods
+    combinations = itertools.product(chosen, budget_words, budget_sentences, ks, taus, min_counts)
     for method, words, sents, k, tau, count in combinations:
         options = canonical_options(RetrievalOptions(method, k, tau, count, sents, words))
         if options not in grid:
@@ -56,8 +57,8 @@ def setting_label(options: RetrievalOptions) -> str:
     >>> setting_label(RetrievalOptions("groundedkg", k=5, tau=0.2, min_count=2, budget_words=1000))
     'groundedkg k=5 tau=0.2 count>=2 budget=1000w'
     """
-    o, parts = canonical_options(options), [options.method]
-    if o.method == "groundedkg" or (o.method in RANKED and not (o.budget_words or o.budget_sentences)):
+    o, parts, reads = canonical_options(options), [options.method], METHODS.get(options.method).reads
+    if reads == EVERYTHING or (reads == RANKED and not (o.budget_words or o.budget_sentences)):
         parts.append(f"k={o.k}")
     if o.tau is not None:
         parts.append(f"tau={o.tau:g}")

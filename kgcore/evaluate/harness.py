@@ -33,7 +33,7 @@ from kgcore.evaluate.metrics import BertScorer, answer_token_recall, evidence_hi
 from kgcore.evaluate.qaset import QAItem
 from kgcore.evaluate.records import EvalRecord, EvalRun, is_failure
 from kgcore.evaluate.report import summarize
-from kgcore.index.store import Index
+from kgcore.index.store.disk import Index
 from kgcore.query.answer import default_answerer
 from kgcore.query.engine import QueryEngine
 
@@ -86,7 +86,7 @@ def _provenance(index: Index, answerer: str, answer_model: str, scorer: BertScor
     """Which index, models and settings one evaluation ran with (the run's ``meta``)."""
     manifest = index.manifest
     return {
-        "doc_id": index.doc_id, "index": manifest.variant, "index_options": manifest.options.to_dict(),
+        "doc_id": index.collection, "index": manifest.variant, "index_options": manifest.options.to_dict(),
         "index_created_at": manifest.created_at, "models": manifest.to_dict()["models"],
         "book_words": index.total_words, "answerer": answerer, "answer_model": answer_model,
         "bertscore_model": scorer.model_name, "questions": questions, "settings": [setting_label(o) for o in grid],
@@ -98,10 +98,10 @@ def _provenance(index: Index, answerer: str, answer_model: str, scorer: BertScor
 def _evaluate_one(engine: QueryEngine, index: Index, item: QAItem, options: RetrievalOptions, answerer: str,
                   scorer: BertScorer, cache: dict[tuple, tuple[Answer, float]]
                   ) -> tuple[EvalRecord, QueryResult, Answer | None]:
-    result = engine.retrieve(index.doc_id, item.question, options)
+    result = engine.retrieve(index.collection, item.question, options)
     context = [s.text for s in result.sentences]
     record = EvalRecord(
-        index.doc_id, setting_label(options), options.method, options.to_dict(), item.row, item.question,
+        index.collection, setting_label(options), options.method, options.to_dict(), item.row, item.question,
         list(item.answers), item.evidence, "",
         evidence_hit=evidence_hit(item.evidence, context) if item.evidence else None,
         answer_token_recall=answer_token_recall(item.answers, context),

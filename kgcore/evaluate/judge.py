@@ -1,10 +1,11 @@
-"""LLM-as-judge (seeds 002 and 003): relevance, correctness and completeness of an answer, each 1–5.
+"""LLM-as-judge (as the community-summaries study and the QA-pair graph method judge): relevance, correctness and
+completeness of an answer, each 1–5.
 
-The judge is the configured OpenAI-compatible endpoint (:class:`kgcore.core.chat.ChatClient`), with its own
-model and base URL when ``KGCORE_JUDGE_MODEL`` / ``KGCORE_JUDGE_BASE_URL`` are set (else the answerer's; the
-key is always the answerer's, from the environment).  The rubric is seed 002's: each criterion from 1 (very
-poor) to 5 (fully correct and comprehensive), 3 meaning partially correct; an answer **succeeds** when
-relevance ≥ 4, correctness ≥ 4 and completeness ≥ 3 (:data:`SUCCESS_RULE`).
+The judge is the configured OpenAI-compatible endpoint (:class:`kgcore.core.chat.ChatClient`), with its own model and
+base URL when ``KGCORE_JUDGE_MODEL`` / ``KGCORE_JUDGE_BASE_URL`` are set (else the answerer's; the key is always the
+answerer's, from the environment).  The rubric is that of the community-summaries study (relevance, correctness,
+completeness): each criterion from 1 (very poor) to 5 (fully correct and comprehensive), 3 meaning partially correct; an
+answer **succeeds** when relevance ≥ 4, correctness ≥ 4 and completeness ≥ 3 (:data:`SUCCESS_RULE`).
 
 The judge must reply with one JSON object ``{"relevance": r, "correctness": c, "completeness": m,
 "rationale": "..."}`` (a single ```` ```json ```` fence around it is tolerated, nothing else): missing keys,
@@ -39,7 +40,7 @@ from kgcore.core.settings import Settings
 #: Bump whenever :data:`PROMPT` or the parsing rule changes: cached scores of another version are not reused.
 PROMPT_VERSION = "judge-v1"
 CRITERIA = ("relevance", "correctness", "completeness")
-#: Seed 002: an answer succeeds when every criterion reaches its threshold.
+#: As in the community-summaries study, an answer succeeds when every criterion reaches its threshold.
 SUCCESS_RULE = {"relevance": 4, "correctness": 4, "completeness": 3}
 CACHE_FILE = "judge_cache.sqlite"
 _MAX_ERROR_CHARS = 300
@@ -89,7 +90,7 @@ class JudgeScore:
 
     @property
     def success(self) -> bool | None:
-        """Seed 002's rule; None for a failed call (a failure is not a wrong answer).
+        """The community-summaries study's rule; None for a failed call (a failure is not a wrong answer).
 
         >>> JudgeScore(True, 4, 4, 3).success, JudgeScore(True, 5, 3, 5).success, JudgeScore(False).success
         (True, False, None)

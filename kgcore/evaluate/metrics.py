@@ -32,10 +32,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from kgcore.core.embed import Embedder, get_embedder
+from kgcore.core.embed.sbert import SentenceTransformerEmbedder
 from kgcore.core.errors import ModelUnavailableError
 from kgcore.core.settings import Settings
-from kgcore.index.embed import Embedder, get_embedder
-from kgcore.index.embed.sbert import SentenceTransformerEmbedder
 from kgcore.query.answer.words import content_words
 
 _PUNCT_AT_ENDS = string.punctuation + "“”‘’«»—–…"
@@ -157,7 +157,7 @@ class BertScorer:
 
     ``embedder`` is a kgcore embedder with a ``model`` attribute (the
     sentence-transformers model) and a ``name``; the default is the bundled
-    all-MiniLM-L6-v2 (:func:`kgcore.index.embed.get_embedder`).  Scores depend on
+    all-MiniLM-L6-v2 (:func:`kgcore.core.embed.get_embedder`).  Scores depend on
     the encoder, so :attr:`model_name` is recorded with every result.
     Token matrices are cached per string: references are encoded once.
     """

@@ -16,8 +16,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
-from kgcore.core.document import Document
+from kgcore.core.document import Document, Narrator
+from kgcore.core.embed import Embedder, embed_texts_of, embedder_for, embedding_model_name, node_embedder
+from kgcore.core.embed.base import encode_progress
 from kgcore.core.errors import KgcoreError
+from kgcore.core.graph import GroundedGraph
 from kgcore.core.limits import Deadline
 from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import IndexOptions, Settings
@@ -25,18 +28,16 @@ from kgcore.core.types import PARSED, RETRIEVABLE, Sentence
 from kgcore.core.version import __version__
 from kgcore.index.bounds import Parallel, cap_analysis
 from kgcore.index.coref import CorefResolver, get_resolver
-from kgcore.index.embed import Embedder, embed_texts_of, embedder_for, embedding_model_name, node_embedder
-from kgcore.index.embed.base import encode_progress
-from kgcore.index.graph import GroundedGraph, build_graph
+from kgcore.index.graph import build_graph
 from kgcore.index.load import READER_VERSION
-from kgcore.index.manifest import Counts, Manifest, Models
-from kgcore.index.narrator import Narrator, narrator_for, resolve_narrator
+from kgcore.index.narrator import narrator_for, resolve_narrator
 from kgcore.index.parse import Parser, get_parser
 from kgcore.index.qa import generate_pairs, qa_generators
-from kgcore.index.qa.files import embed_pairs
 from kgcore.index.sentences import split_sentences
-from kgcore.index.shard import DocumentShard
 from kgcore.index.speakers import resolve_speakers
+from kgcore.index.store.manifest import Counts, Manifest, Models
+from kgcore.index.store.qa_table import embed_pairs
+from kgcore.index.store.shard import DocumentShard
 
 STAGES = ("load", "coref", "parse", "graph", "embed", "qa", "store")
 StageProgress = Callable[[str, int, int], None]

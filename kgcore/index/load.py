@@ -41,7 +41,7 @@ SUPPORTED_EXTENSIONS = TEXT_EXTENSIONS + (".pdf",)
 MARKDOWN_EXTENSIONS = (".md", ".markdown")
 MAX_DOC_ID_CHARS = 64
 #: Raised whenever the sentences a file yields change (PDF layout, splitting rules): the same bytes indexed
-#: by an older reading are read again instead of reused.  2: inline mathematics rejoined (#21).  3: a table of
+#: by an older reading are read again instead of reused.  2: inline mathematics rejoined.  3: a table of
 #: contents after a prose-like transcriber's note is front matter (The Phantom of the Opera).  4: a line in capitals
 #: that opens with a quotation mark (a shout) or ends with a colon (a letter's salutation) is body, not a heading; a
 #: "Chapter XVI ..." line of up to 24 words that ends without punctuation is a heading.

@@ -44,8 +44,8 @@ import dataclasses
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
+from kgcore.core.document import Narrator
 from kgcore.core.types import Sentence
 
 #: Share of sentences with first-person singular pronouns outside quotes above which a book is first-person.
@@ -77,26 +77,6 @@ _NUMERAL_CONTEXT = frozenset("chapter book part volume section letter act scene 
 _NUMERAL_RE = re.compile(r"[IVXLCDM]+\.?")
 #: What follows a sentence-opening quote mark that re-opens a continued quotation: a word, maybe after a space.
 _REOPENS = re.compile(r"\s?[\w'\u2018]")
-
-
-@dataclass(frozen=True)
-class Narrator:
-    """Who "I" is in a book, how it was found, and how much text it touched.
-
-    ``name`` is empty when the book is first-person but never names its
-    narrator; ``source`` is ``"text"`` (self-naming found), ``"user"``
-    (given in the index options) or ``"none"``; ``evidence`` quotes the
-    self-naming phrase; ``resolved`` counts the pronouns rewritten.
-    """
-
-    name: str
-    first_person_share: float
-    source: str
-    evidence: str = ""
-    resolved: int = 0
-
-    def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
 
 
 def outside_quotes(text: str, inside: bool = False) -> tuple[list[tuple[int, int]], bool]:

@@ -3,7 +3,7 @@
     plan (ids, duplicates, reuse) -> build shards (kgcore.index.workers) -> lock, add, link, commit
 
 Adding a document parses and embeds only that document; the collection's
-linked graph is recomputed from the shards (:mod:`kgcore.index.link`).  A
+linked graph is recomputed from the shards (:mod:`kgcore.index.store.link`).  A
 document whose bytes are already in the collection (same hash, same
 options) is reported as reused and not rebuilt, once its stored files were
 checked: a damaged copy is built again (and a damaged linked graph linked
@@ -23,20 +23,20 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from kgcore.core.document import Document
+from kgcore.core.embed import embedder_for
 from kgcore.core.errors import DamagedIndexError, InputError
 from kgcore.core.settings import IndexOptions, Settings
 from kgcore.index.build import STAGES, StageProgress, StageTimer, build_shard, model_fingerprint
-from kgcore.index.collection import CollectionManifest, CollectionOutcome
-from kgcore.index.communities import communities, units
-from kgcore.index.embed import embedder_for
 from kgcore.index.load import READER_VERSION, check_file, doc_id_for
-from kgcore.index.locks import staging_folder
-from kgcore.index.manifest import IndexOutcome, Manifest
 from kgcore.index.parse import Parser
-from kgcore.index.shard import write_shard
-from kgcore.index.store import Store, document_problems, linked_problems
+from kgcore.index.store.collection import CollectionManifest, CollectionOutcome
+from kgcore.index.store.disk import Store, document_problems, linked_problems
+from kgcore.index.store.locks import staging_folder
+from kgcore.index.store.manifest import IndexOutcome, Manifest
+from kgcore.index.store.shard import write_shard
+from kgcore.index.store.writer import CollectionWriter
+from kgcore.index.views.communities import communities, units
 from kgcore.index.workers import Built, DocumentProgress, Job, Runner, run
-from kgcore.index.writer import CollectionWriter
 
 __all__ = ["COLLECTION_STAGES", "STAGES", "Job", "StageTimer", "collection_step", "index_document", "index_file",
            "index_files", "remove_documents"]

@@ -46,15 +46,15 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from kgcore.core.embed import embedder_for, embedder_loads
 from kgcore.core.errors import InputError, KgcoreError, ModelUnavailableError
 from kgcore.core.limits import Deadline
 from kgcore.core.nlp import load_spacy, spacy_loads
 from kgcore.core.settings import IndexOptions, Settings
 from kgcore.index.build import STAGES, StageTimer
 from kgcore.index.coref import get_resolver
-from kgcore.index.embed import embedder_for, embedder_loads
 from kgcore.index.parse import get_parser
-from kgcore.index.shard import DocumentShard, write_shard
+from kgcore.index.store.shard import DocumentShard, write_shard
 from kgcore.index.workers import Built, DocumentProgress, Job, build_job
 
 __all__ = ["RayRunner", "ShardBuilder", "WorkerInfo", "check_address", "import_ray"]
@@ -73,8 +73,8 @@ def import_ray() -> Any:
     try:
         import ray
     except ImportError as exc:
-        raise ModelUnavailableError(f"indexing with --ray needs Ray ({exc}): pip install ray==2.60.0 "
-                                    "(it is in requirements.txt)") from None
+        raise ModelUnavailableError(f"indexing with --ray needs Ray ({exc}): pip install -r requirements-ray.txt "
+                                    "(ray==2.60.0)") from None
     return ray
 
 

@@ -27,7 +27,7 @@ from kgcore.index.document_pool import DocumentProgress, build_in_pool
 from kgcore.index.load import load_bytes, load_document
 from kgcore.index.parallel import shared_pools
 from kgcore.index.parse import Parser
-from kgcore.index.shard import DocumentShard, write_shard
+from kgcore.index.store.shard import DocumentShard, write_shard
 
 
 @dataclass(frozen=True)

@@ -39,9 +39,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from kgcore.core.graph import specificity
 from kgcore.core.types import Match, SentenceGraph
-from kgcore.index.graph import specificity
-from kgcore.index.store import CacheKey, Index
+from kgcore.index.store.disk import CacheKey, Index
 from kgcore.query.match import gather_runs, mask_penalties, node_cosines
 
 #: Cosines below this are no evidence at all (MiniLM gives unrelated phrases ~0.1-0.25).

@@ -1,4 +1,5 @@
-"""What every retrieval method shares: the budget rule, the question's vector and step timings.
+"""What every retrieval method shares: the budget rule and the question's vector (step timings:
+:class:`kgcore.core.timing.Timer`).
 
 Every method (GroundedKG and the baselines) caps its ranked sentences with
 :func:`apply_budget`, so comparisons at equal words are fair.
@@ -6,15 +7,14 @@ Every method (GroundedKG and the baselines) caps its ranked sentences with
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from kgcore.core.embed import Embedder
 from kgcore.core.types import SelectedSentence
-from kgcore.index.embed import Embedder
-from kgcore.index.store import CacheKey, Index
+from kgcore.index.store.disk import CacheKey, Index
 
 WORDS: CacheKey[np.ndarray] = CacheKey("sentence-words")
 
@@ -84,7 +84,7 @@ def number_ranks(ranked: list[SelectedSentence]) -> list[SelectedSentence]:
 
 
 def in_scope(rows: list[int], scope: np.ndarray | None) -> list[int]:
-    """The rows a scope (from :meth:`~kgcore.index.loaded.Index.sentence_scope`) allows, in order."""
+    """The rows a scope (from :meth:`~kgcore.index.store.in_memory.Index.sentence_scope`) allows, in order."""
     return rows if scope is None else [r for r in rows if scope[r]]
 
 
@@ -92,8 +92,3 @@ def question_vector(index: Index, embedder: Embedder, question: str) -> tuple[np
     """The question's embedding and its cosine to every sentence of the index."""
     q = embedder.encode([question])[0]
     return q, index.sentence_vectors @ q
-
-
-def elapsed_ms(start: float) -> float:
-    """Milliseconds since ``start`` (a ``time.perf_counter()`` reading), rounded to microseconds."""
-    return round((time.perf_counter() - start) * 1000, 3)

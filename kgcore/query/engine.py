@@ -9,25 +9,24 @@ from __future__ import annotations
 import time
 from dataclasses import asdict
 
-from kgcore.core.errors import IndexMismatchError, InputError, clean_field
-from kgcore.core.keyed import KeyedLocks
+from kgcore.core.deprecation import renamed_argument
+from kgcore.core.embed import Embedder, query_embedder
+from kgcore.core.errors import IndexMismatchError, clean_field
 from kgcore.core.nlp import load_spacy
+from kgcore.core.once import KeyedLocks
 from kgcore.core.settings import RetrievalOptions, Settings
+from kgcore.core.timing import Timer, ms_since
 from kgcore.core.types import RETRIEVABLE, Answer, QueryResult, Sentence
-from kgcore.index.embed import Embedder, query_embedder
 from kgcore.index.parse import Parser, get_parser
-from kgcore.index.store import Index, Store
-from kgcore.index.writer import ensure_chroma
-from kgcore.query.answer import AnswerGenerator, ExtractiveGenerator, QAKGGenerator, default_answerer, get_generator
+from kgcore.index.store.disk import Index, Store
+from kgcore.index.store.writer import ensure_chroma
+from kgcore.query import methods
+from kgcore.query.answer import AnswerGenerator, AnswerSource, default_answerer, get_generator
 from kgcore.query.answer.calibration import collection_calibration
 from kgcore.query.answer.support import Calibration
-from kgcore.query.baselines import retrieve_baseline
-from kgcore.query.community import retrieve_community
-from kgcore.query.entities import retrieve_entities
-from kgcore.query.fused import retrieve_lesegr
-from kgcore.query.qakg import qa_answer_graph, retrieve_qakg
+from kgcore.query.methods import Models
+from kgcore.query.qakg import qa_answer_graph
 from kgcore.query.rerank import Reranker, get_reranker
-from kgcore.query.retrieve import retrieve_groundedkg
 
 #: The default limit on a question's length (``KGCORE_MAX_QUESTION_CHARS`` sets the engine's).
 MAX_QUESTION_CHARS = Settings.max_question_chars
@@ -51,21 +50,23 @@ class QueryEngine:
     def embedder(self) -> Embedder:
         return query_embedder(self.settings)
 
-    def index(self, doc_id: str) -> Index:
-        """The loaded collection ``doc_id``; reloaded only when it changed (a document added, removed, re-indexed)."""
-        stamp = self.store.manifest(doc_id).stamp
-        cached = self._indexes.get(doc_id)
+    @renamed_argument("doc_id", "collection")
+    def index(self, collection: str) -> Index:
+        """Collection ``collection``, loaded; reloaded only when it changed (a document added, removed, re-indexed)."""
+        stamp = self.store.manifest(collection).stamp
+        cached = self._indexes.get(collection)
         if cached is None or cached[0] != stamp:
-            with self._loading(doc_id):  # the app's sessions share this engine: one loads, the others wait for it
-                cached = self._indexes.get(doc_id)
+            with self._loading(collection):  # the app's sessions share this engine: one loads, the others wait for it
+                cached = self._indexes.get(collection)
                 if cached is None or cached[0] != stamp:
-                    index = self.store.load(doc_id)
+                    index = self.store.load(collection)
                     self._check_compatible(index)
-                    cached = self._indexes[doc_id] = (stamp, index)
+                    cached = self._indexes[collection] = (stamp, index)
         return cached[1]
 
-    def forget(self, doc_id: str) -> None:
-        self._indexes.pop(doc_id, None)
+    @renamed_argument("doc_id", "collection")
+    def forget(self, collection: str) -> None:
+        self._indexes.pop(collection, None)
 
     def parser(self, name: str) -> Parser:
         if name not in self._parsers:
@@ -90,100 +91,76 @@ class QueryEngine:
         embedder = self.embedder
         if models.embedding != embedder.name or (models.embedding_dim or embedder.dim) != embedder.dim:
             raise IndexMismatchError(
-                f"Index {index.doc_id!r} was built with embedding model {models.embedding!r} "
+                f"Index {index.collection!r} was built with embedding model {models.embedding!r} "
                 f"({models.embedding_dim} dims) but this process uses {embedder.name!r} ({embedder.dim} dims). "
                 "Re-index the document, or set KGCORE_EMBEDDING_MODEL to the model it was built with."
             )
 
     # -- operations ------------------------------------------------------------
-    def retrieve(self, doc_id: str, question: str, options: RetrievalOptions = RetrievalOptions(),
+    def models(self, use_chroma: bool = False) -> Models:
+        """What the retrieval methods may use: this engine's embedder, parsers, spaCy and reranker."""
+        return Models(self.settings, self.embedder, self.parser, lambda: load_spacy(self.settings.spacy_model),
+                      lambda: self.reranker, use_chroma)
+
+    @renamed_argument("doc_id", "collection")
+    def retrieve(self, collection: str, question: str, options: RetrievalOptions = RetrievalOptions(),
                  use_chroma: bool = False) -> QueryResult:
+        """Run ``options.method`` (any method of :mod:`kgcore.query.methods`) on collection ``collection``."""
+        method = methods.get(options.method)
         question = validate_question(question, self.settings.max_question_chars)
         if use_chroma:
-            ensure_chroma(self.store, doc_id, self.embedder)
-        index = self.index(doc_id)
-        if options.method == "full":
-            self._check_full_size(index, options)
-        if options.method == "qa-kg":
-            return retrieve_qakg(index, question, options, self.embedder, load_spacy(self.settings.spacy_model),
-                                 self.reranker)
-        if options.method == "lesegr":
-            return retrieve_lesegr(index, question, options, self.embedder)
-        if options.method in ("community", "hybrid-summaries"):
-            return retrieve_community(index, question, options, self.embedder, self.settings, use_chroma)
-        if options.method == "entities":
-            return retrieve_entities(index, question, options, self.embedder, load_spacy(self.settings.spacy_model),
-                                     self.settings)
-        if options.method == "groundedkg":
-            parser = self.parser(index.manifest.options.parser)
-            return retrieve_groundedkg(index, question, options, parser, self.embedder, use_chroma)
-        return retrieve_baseline(index, question, options, self.embedder)
+            ensure_chroma(self.store, collection, self.embedder)
+        return method.retrieve(self.index(collection), question, options, self.models(use_chroma))
 
-    def _check_full_size(self, index: Index, options: RetrievalOptions) -> None:
-        """``full`` sends every word to the answerer: refuse collections over ``settings.max_full_words``."""
-        scope = index.sentence_scope(options.documents, options.front_matter)
-        words = sum(len(s.original.split()) for i, s in enumerate(index.sentences) if scope is None or scope[i])
-        sent = min(words, options.budget_words) if options.budget_words else words
-        limit = self.settings.max_full_words
-        if sent > limit:
-            raise InputError("method", f"full would send {sent:,} words of {index.doc_id!r} to the answerer; the "
-                                       f"limit is {limit:,} (KGCORE_MAX_FULL_WORDS): give a word budget, choose "
-                                       "documents, or use another method")
-
-    def support_calibration(self, doc_id: str) -> Calibration:
-        """The support check's threshold for collection ``doc_id`` (measured once per loaded index)."""
-        return self._calibration(self.index(doc_id))
+    @renamed_argument("doc_id", "collection")
+    def support_calibration(self, collection: str) -> Calibration:
+        """The support check's threshold for collection ``collection`` (measured once per loaded index)."""
+        return self._calibration(self.index(collection))
 
     def _calibration(self, index: Index) -> Calibration:
         return collection_calibration(index, load_spacy(self.settings.spacy_model), self.embedder)
 
     def answer(self, result: QueryResult, answerer: str | None = None) -> Answer:
-        start = time.perf_counter()
-        index = self.index(result.doc_id)
-        book = index.manifest.source_file or result.doc_id
-        generator = self.generator(answerer)
-        if isinstance(generator, QAKGGenerator):  # short answers read the collection's QA pairs
-            answer = generator.generate(result.question, result.sentences, book_name=book,
-                                        qa=qa_answer_graph(index, self.embedder), calibration=self._calibration(index))
-        elif isinstance(generator, ExtractiveGenerator):
-            answer = generator.generate(result.question, result.sentences, book_name=book,
-                                        calibration=self._calibration(index))
-        else:
-            answer = generator.generate(result.question, result.sentences, book_name=book)
-        result.timings_ms["answer"] = round((time.perf_counter() - start) * 1000, 3)
+        start = time.perf_counter()  # the answer's time joins the retrieval's (timings_ms["answer"])
+        index = self.index(result.collection)
+        book = index.manifest.source_file or result.collection
+        source = AnswerSource(book, calibration=lambda: self._calibration(index),
+                              qa=lambda: qa_answer_graph(index, self.embedder))  # each built when an answerer reads it
+        answer = self.generator(answerer).generate(result.question, result.sentences, source)
+        result.timings_ms["answer"] = ms_since(start)
         return answer
 
-    def prepare(self, doc_id: str, options: RetrievalOptions | None = None, answerer: str | None = None
+    @renamed_argument("doc_id", "collection")
+    def prepare(self, collection: str, options: RetrievalOptions | None = None, answerer: str | None = None
                 ) -> dict[str, float]:
-        """Load collection ``doc_id`` and build what its first question would otherwise wait for: the retrieval's
+        """Load collection ``collection`` and build what its first question would otherwise wait for: the retrieval's
         lazily built structures (incidence and neighbour matrices, the BM25 models, the contextual graph) for
         ``options`` (default: groundedkg within the settings' word budget) and the offline answerers' support
         calibration.  It answers a probe made of the collection's first body sentence (:func:`probe_question`); no
         LLM is called.  Seconds per step.  Safe beside questions: each structure is built once, the others wait.
 
-        On the ObliQA bench collection (40 documents) the first question otherwise took 7.6 s to retrieve and 3.3 s
-        to answer, a later one 0.07 s and 0.13 s: the app prepares a collection while the analyst types.
+        The app prepares a collection while the analyst types: on a large collection the first question otherwise
+        waits seconds for what a later one finds built (``bench/startup_bench.py`` measures it).
         """
-        seconds: dict[str, float] = {}
-        start = time.perf_counter()
-        index = self.index(doc_id)
-        seconds["load"] = time.perf_counter() - start
+        timer = Timer()
+        with timer.step("load"):
+            index = self.index(collection)
         probe = probe_question(index.sentences)
         if probe:
-            start = time.perf_counter()
-            result = self.retrieve(doc_id, probe, options or RetrievalOptions(budget_words=self.settings.budget_words))
-            seconds["retrieve"] = time.perf_counter() - start
-            start = time.perf_counter()
-            if (answerer or default_answerer(self.settings)) != "openai":
-                self.answer(result, answerer)
-            else:
-                self._calibration(index)  # the support check of the offline answerers one may switch to
-            seconds["answer"] = time.perf_counter() - start
-        return {step: round(s, 3) for step, s in seconds.items()}
+            options = options or RetrievalOptions(budget_words=self.settings.budget_words)
+            with timer.step("retrieve"):
+                result = self.retrieve(collection, probe, options)
+            with timer.step("answer"):
+                if (answerer or default_answerer(self.settings)) != "openai":
+                    self.answer(result, answerer)
+                else:
+                    self._calibration(index)  # the support check of the offline answerers one may switch to
+        return {step: round(ms / 1000, 3) for step, ms in timer.ms.items()}
 
-    def ask(self, doc_id: str, question: str, options: RetrievalOptions = RetrievalOptions(),
+    @renamed_argument("doc_id", "collection")
+    def ask(self, collection: str, question: str, options: RetrievalOptions = RetrievalOptions(),
             answerer: str | None = None, use_chroma: bool = False) -> tuple[QueryResult, Answer]:
-        result = self.retrieve(doc_id, question, options, use_chroma)
+        result = self.retrieve(collection, question, options, use_chroma)
         return result, self.answer(result, answerer)
 
 
@@ -221,12 +198,13 @@ def validate_question(question: str, max_chars: int = MAX_QUESTION_CHARS) -> str
 
 
 def result_to_json(result: QueryResult, answer: Answer | None = None) -> dict:
-    """The CLI/JSONL shape of a result (stable keys documented in the README)."""
+    """The CLI/JSONL shape of a result (stable keys documented in the README).  ``doc_id`` repeats ``collection``
+    for readers of the old key; it goes in kgcore 0.4."""
     graph = result.query_graph
     return {
         "question": result.question,
-        "collection": result.doc_id,
-        "doc_id": result.doc_id,
+        "collection": result.collection,
+        "doc_id": result.collection,  # deprecated: the collection's old name, kept until kgcore 0.4
         "method": result.method,
         "settings": result.settings,
         "query_graph": {

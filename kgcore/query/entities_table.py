@@ -1,10 +1,10 @@
-"""The collection's entities as the matrices the ``entities`` method reads (:mod:`kgcore.query.entities`).
+"""The collection's entities as the matrices the ``entities`` method reads (:mod:`kgcore.query.methods.entities`).
 
-Per entity (rows in :func:`kgcore.index.entities.entity_groups` order): its grounding (entities x sentence rows),
-its vector (the description's, :mod:`kgcore.index.entities.describe`, else the normalised mean of its nodes'
+Per entity (rows in :func:`kgcore.index.views.entities.entity_groups` order): its grounding (entities x sentence rows),
+its vector (the description's, :mod:`kgcore.index.views.entities.describe`, else the normalised mean of its nodes'
 vectors), the names it is found by, its links to other entities through shared actions
-(:func:`kgcore.index.entities.overview.entity_links`) and its typed relations
-(:func:`kgcore.index.entities.relations.entity_relations`: methodology, tool/resource, result, citation,
+(:func:`kgcore.index.views.entities.overview.entity_links`) and its typed relations
+(:func:`kgcore.index.views.entities.relations.entity_relations`: methodology, tool/resource, result, citation,
 co-author, affiliation) with their grounding sentences.  Built once per loaded index.
 """
 
@@ -15,14 +15,14 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
+from kgcore.core.embed import Embedder
 from kgcore.core.settings import Settings
-from kgcore.index.embed import Embedder
-from kgcore.index.entities import EntityGroup, entity_groups
-from kgcore.index.entities.describe import entity_descriptions
-from kgcore.index.entities.overview import entity_links
-from kgcore.index.entities.relations import SRL, entity_relations
-from kgcore.index.loaded import ENTITIES
-from kgcore.index.store import CacheKey, Index
+from kgcore.index.store.disk import CacheKey, Index
+from kgcore.index.store.in_memory import ENTITIES
+from kgcore.index.views.entities import EntityGroup, entity_groups
+from kgcore.index.views.entities.describe import entity_descriptions
+from kgcore.index.views.entities.overview import entity_links
+from kgcore.index.views.entities.relations import SRL, entity_relations
 from kgcore.query.qakg.question import plain
 
 #: A keyword matching one word of a proper name ("Vell" -> Marta Vell) scores this much of a whole-name match.

@@ -1,13 +1,13 @@
-"""Rankings over the contextual graph: the ``lesegr`` method and GroundedKG's fused ranking.
+"""Rankings over the contextual graph: GroundedKG's fused ranking, and :func:`rank`, which ``lesegr`` shares.
 
-* ``lesegr`` ranks every sentence in scope by :mod:`kgcore.query.lesegr`
-  over BM25 and dense relevance alone (seed 004).
+* ``lesegr`` (:mod:`kgcore.query.methods.lesegr`) ranks every sentence in scope by
+  :mod:`kgcore.query.propagation` over BM25 and dense relevance alone.
 * The **fused GroundedKG ranking** adds GroundedKG's alignment evidence
   (the query graph recurring among a sentence's own nodes) as a third
   signal inside the same propagation, and ranks every sentence in scope,
   not only the paper's union, so a sentence the node matching missed can
   still win on its words.  It replaces the hand-weighted
-  :func:`kgcore.query.retrieve.graph_score`, which stays selectable
+  :func:`kgcore.query.methods.groundedkg.graph_score`, which stays selectable
   (``ranking="graph-score"``); without a budget GroundedKG still returns
   the paper's plain union.
 
@@ -19,19 +19,17 @@ the Ask page can say why it ranked.
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 
 import numpy as np
 
 from kgcore.core.settings import RetrievalOptions
-from kgcore.core.types import QueryResult, SelectedSentence
-from kgcore.index.contextual import ContextGraph, context_graph
-from kgcore.index.embed import Embedder
-from kgcore.index.store import CacheKey, Index
-from kgcore.query import lesegr
+from kgcore.core.types import SelectedSentence
+from kgcore.index.store.disk import CacheKey, Index
+from kgcore.index.views.contextual import ContextGraph, context_graph
+from kgcore.query import propagation
 from kgcore.query.align import GraphMatch, aligned_nodes, paper_union
-from kgcore.query.context import budget_positions, elapsed_ms, question_vector, selected_sentence, sentence_words
+from kgcore.query.context import budget_positions, selected_sentence, sentence_words
 
 #: How strongly a word budget prefers short sentences (score per words**exponent, relative to the mean).
 LENGTH_EXPONENT = 0.0
@@ -57,37 +55,18 @@ TEXT_IDS: CacheKey = CacheKey("sentence-text-ids")
 GATED: CacheKey = CacheKey("context-graph-gated")
 
 
-def retrieve_lesegr(index: Index, question: str, options: RetrievalOptions, embedder: Embedder) -> QueryResult:
-    """The ``lesegr`` method: BM25 and dense relevance propagated over the contextual graph, budgeted."""
-    start = time.perf_counter()
-    vector, sims = question_vector(index, embedder, question)
-    timings = {"parse": 0.0, "embed": elapsed_ms(start)}
-    start = time.perf_counter()
-    cg = context_graph(index)
-    scope = index.sentence_scope(options.documents, options.front_matter)
-    sig = lesegr.signals(index, cg, question, vector, sims, scope)
-    timings["match"] = elapsed_ms(start)
-    start = time.perf_counter()
-    budgeted = options.budget_words or options.budget_sentences
-    kept = rank(index, cg, sig, options if budgeted else replace(options, budget_sentences=options.k))
-    timings["select"] = elapsed_ms(start)
-    timings["retrieval"] = round(sum(timings[k] for k in ("parse", "embed", "match", "select")), 3)
-    return QueryResult(question, "lesegr", index.doc_id, None, [], kept, options.to_dict(), timings, [],
-                       candidates=int(sig.scope[: cg.n_sentences].sum()))
-
-
 def rank_fused(index: Index, question: str, gm: GraphMatch,
                options: RetrievalOptions) -> tuple[list[SelectedSentence], int]:
     """GroundedKG's fused ranking of every sentence in scope, budgeted, in reading order; and the candidates."""
     cg = context_graph(index)
-    sig = lesegr.signals(index, cg, question, gm.vector, gm.sims, gm.scope, graph=gm.alignment.graph)
+    sig = propagation.signals(index, cg, question, gm.vector, gm.sims, gm.scope, graph=gm.alignment.graph)
     kept = rank(index, cg, sig, options, gm)
     for s in kept:
         s.aligned = aligned_nodes(index, gm.alignment, index.sentence_row(s.id), gm.query_keys, gm.query_edges)
     return kept, int(sig.scope[: cg.n_sentences].sum())
 
 
-def rank(index: Index, cg: ContextGraph, sig: lesegr.Signals, options: RetrievalOptions,
+def rank(index: Index, cg: ContextGraph, sig: propagation.Signals, options: RetrievalOptions,
          gm: GraphMatch | None = None) -> list[SelectedSentence]:
     """The sentences in scope the budget keeps, best first by final score, with ``signals``, in reading order.
 
@@ -95,14 +74,14 @@ def rank(index: Index, cg: ContextGraph, sig: lesegr.Signals, options: Retrieval
     many words and the order without the graph signal the rest; each sentence's ``signals["stage"]`` says which
     ranked it (``graph`` or ``text``) and its score and breakdown are that ranking's.
     """
-    edges = index.cache.get(GATED, lambda: lesegr.gated(cg))
-    norm = lesegr.message_norm(edges, sig)  # the same for both stages: the gates are the sparse relevance
-    stages = [(sig, lesegr.propagate(edges, sig, norm=norm))]
+    edges = index.cache.get(GATED, lambda: propagation.gated(cg))
+    norm = propagation.message_norm(edges, sig)  # the same for both stages: the gates are the sparse relevance
+    stages = [(sig, propagation.propagate(edges, sig, norm=norm))]
     order = _deduped(index, _ranked(index, stages[0][1][-1][: cg.n_sentences], options))
     head = len(order)
     if gm is not None and options.budget_words > GRAPH_HEAD_WORDS and sig.graph.any():
         text = replace(sig, graph=np.zeros_like(sig.graph))
-        stages.append((text, lesegr.propagate(edges, text, norm=norm)))
+        stages.append((text, propagation.propagate(edges, text, norm=norm)))
         order, head = _graph_head(index, order, _ranked(index, stages[1][1][-1][: cg.n_sentences], options))
         order = _deduped(index, order)  # the head (deduplicated above) keeps its rows; the text order is cut here
     places = budget_positions(sentence_words(index)[order], options.budget_sentences, options.budget_words)
@@ -178,7 +157,7 @@ def _graph_head(index: Index, fused_order: np.ndarray, text_order: np.ndarray) -
     return np.r_[head, tail, rest], len(head)
 
 
-def _cosine(sig: lesegr.Signals) -> np.ndarray:
+def _cosine(sig: propagation.Signals) -> np.ndarray:
     """The question's plain cosine per sentence (the rescaled dense signal for signals made without it)."""
     return sig.cosine if sig.cosine is not None else sig.dense
 
@@ -191,11 +170,11 @@ def _per_word(index: Index, final: np.ndarray, rows: np.ndarray, options: Retrie
     return scores / (words / words.mean()) ** LENGTH_EXPONENT
 
 
-def _explain(index: Index, cg: ContextGraph, edges, sig: lesegr.Signals, layers: list[np.ndarray],
+def _explain(index: Index, cg: ContextGraph, edges, sig: propagation.Signals, layers: list[np.ndarray],
              row: int, norm: np.ndarray | None = None) -> dict:
     """Why a sentence scored: its own signals, its score before and after propagation, its strongest senders."""
     neighbours = []
-    senders = lesegr.contributions(edges, sig, layers[-2], row, norm=norm) if len(layers) > 1 else []
+    senders = propagation.contributions(edges, sig, layers[-2], row, norm=norm) if len(layers) > 1 else []
     kinds = cg.row_kinds(row) if senders else {}
     for node, amount in senders[:REPORTED_NEIGHBOURS]:
         neighbours.append({"node": node_name(index, cg, node), "kinds": cg.kind_names(kinds.get(node, 0)),

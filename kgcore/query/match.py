@@ -16,11 +16,11 @@ import threading
 
 import numpy as np
 
+from kgcore.core.embed import Embedder, embed_query_nodes
+from kgcore.core.embed.matmul import tall_product
 from kgcore.core.types import ENTITY, LocalNode, Match, SentenceGraph
-from kgcore.index import chroma
-from kgcore.index.embed import Embedder, embed_query_nodes
-from kgcore.index.product import tall_product
-from kgcore.index.store import CacheKey, Index
+from kgcore.index.store import chroma
+from kgcore.index.store.disk import CacheKey, Index
 
 #: Candidates per query node re-ranked with graph context.
 POOL_SIZE = 300
@@ -45,7 +45,7 @@ def node_cosines(index: Index, vectors: np.ndarray) -> np.ndarray:
     once and its cosines copied to the rows that share it.
     """
     distinct, inverse = index.cache.get(DISTINCT, lambda: distinct_rows(index.node_vectors))
-    # (distinct x query) is the product's fast order (:mod:`kgcore.index.product`); the result is made C-ordered
+    # (distinct x query) is the product's fast order (:mod:`kgcore.core.embed.matmul`); the result is made C-ordered
     # before the gather, since the callers sweep it row by row
     return np.take(np.ascontiguousarray(tall_product(distinct, vectors).T), inverse, axis=1)
 
@@ -108,7 +108,7 @@ def match_nodes(
     "shed tears"); the fallback whole-question node matches anything.
     ``neighbours`` (from :func:`query_adjacency`) enables context-aware
     choice among near-ties; ``scope`` (node rows, from
-    :meth:`~kgcore.index.loaded.Index.node_scope`) keeps matches inside some
+    :meth:`~kgcore.index.store.in_memory.Index.node_scope`) keeps matches inside some
     documents.  Chroma search is plain cosine top-K over Chroma's candidates, scored exactly.  ``cosines``
     (query rows × graph rows, unmasked) and ``masks`` (:func:`query_masks` of ``query_nodes``, ``scope`` and
     ``typed``), when the caller has them, save computing them again.
@@ -171,7 +171,7 @@ def mask_penalties(masks: list[np.ndarray | None], dtype=np.float32) -> list[np.
 
 def _penalty(mask: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """The penalty row of ``mask``, kept for the :data:`PENALTIES_KEPT` masks last asked for: a question's masks
-    are mostly an index's node-type rows (:meth:`~kgcore.index.loaded.Index.type_rows`, the same arrays for
+    are mostly an index's node-type rows (:meth:`~kgcore.index.store.in_memory.Index.type_rows`, the same arrays for
     every question), and making ObliQA's two took 1.1 ms twice a question.  An entry holds its mask, so the
     mask's ``id`` is not reused while the entry is kept."""
     key = (id(mask), dtype.str)

@@ -16,8 +16,8 @@ import pytest
 from apptest import app, errors, html_of, open_tab, settle, table
 from streamlit.testing.v1 import AppTest
 
-from kgcore.index.store import Store
-from ui.markup import anchor_id
+from kgcore.index.store.disk import Store
+from ui.markup_html import anchor_id
 
 PAGES = ("pages/library.py", "pages/ask.py", "pages/explorer.py", "pages/sentence.py")
 SAMPLE_ID = "peter-rabbit"
@@ -105,7 +105,7 @@ def test_ask_shows_the_pie_sentence_answer_and_graphs(sample_store, pie_id):
     # (before that it quoted "There was no room for a fat little rabbit ...", which MiniLM ranks higher).
     answer = html.split('class="kg-answer"', 1)[1].split("</div>", 1)[0]
     assert f'title="{pie_id}"' in answer and "put in a pie" in answer
-    # #22: the support check's verdict is shown under the answer, naming the cited sentence.  Here it is a known false
+    # the support check's verdict is shown under the answer, naming the cited sentence.  Here it is a known false
     # negative: "young rabbits' father" shares only "father" with "Your father had an accident there ...", and the
     # support (cosine + 0.5 x word overlap) stays under Peter Rabbit's calibrated 0.87, which by design refuses 14% of
     # the questions its own sentences answer.
@@ -151,8 +151,7 @@ def test_ask_budget_starts_from_the_settings(sample_store, monkeypatch):
 def test_opening_ask_prepares_the_collection_in_the_background(sample_store):
     """Picking a collection on Ask starts loading it and building its retrieval structures and support
     calibration in a thread, so the first question does not wait for them."""
-    from ui import resources
-
+    from ui import resources_panel as resources
     engine = resources.get_engine(str(sample_store["root"].resolve()))
     resources.forget(SAMPLE_ID)  # as the Library does on re-index: the next visit prepares again
     at = app("pages/ask.py")

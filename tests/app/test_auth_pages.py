@@ -1,4 +1,4 @@
-"""Sign-in and roles through ``streamlit.testing.v1.AppTest`` (issue #18 item 4): the ``[auth]`` secrets and the
+"""Sign-in and roles through ``streamlit.testing.v1.AppTest``: the ``[auth]`` secrets and the
 signed-in user (``st.user``) are AppTest's own, the store is real (a two-document collection, real models).
 
 The end-to-end run with a real OpenID Connect provider and Chromium is ``test_browser_auth.py``.
@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from kgcore.audit import AuditDB
 from kgcore.audit.transfer import csv_text
 from kgcore.index.pipeline import Job, index_files
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
 from paths import APP, ROOT
 
 #: Never contacted here: AppTest stands in for the browser and the provider.

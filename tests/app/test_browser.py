@@ -126,7 +126,7 @@ def shot(page, name: str, height: int = 2400, idle: bool = True) -> None:
 
 
 def pin_and_scroll_to_top(page) -> None:
-    """#22: a citation marker scrolls to and pins its sentence; a new question starts the list at the top."""
+    """A citation marker scrolls to and pins its sentence; a new question starts the list at the top."""
     expect = sync_api.expect
     wait_idle(page)
     sentences = page.locator(".kg-scroll").first

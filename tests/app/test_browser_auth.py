@@ -1,4 +1,4 @@
-"""Sign-in end to end (issue #18 item 4): a real OpenID Connect provider, the app and Debian's Chromium.
+"""Sign-in end to end: a real OpenID Connect provider, the app and Debian's Chromium.
 
 The test starts ``oidc-provider-mock`` (a real OpenID Connect provider: discovery, authorization form, signed ID
 tokens) and ``streamlit run app.py`` with an ``[auth]`` secrets file pointing at it, each on a free loopback port,
@@ -29,7 +29,7 @@ from test_browser_team import label_with_keys
 from kgcore.audit import AuditDB
 from kgcore.audit.queues import create_queue
 from kgcore.index.pipeline import Job, index_files
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
 from paths import ROOT
 
 if importlib.util.find_spec("oidc_provider_mock") is None:  # run as a program below, never imported here

@@ -20,8 +20,8 @@ from test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, free_port, sync_api
 
 from kgcore.core.settings import Settings
 from kgcore.index.jobs import JobQueue
-from kgcore.index.locks import LOCKS_DIR, STAGING_DIR
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
+from kgcore.index.store.locks import LOCKS_DIR, STAGING_DIR
 from paths import ROOT
 from samples import long_tale
 

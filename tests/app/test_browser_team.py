@@ -1,5 +1,5 @@
 """Review as a team in a real browser: ``streamlit run app.py`` driven by Debian's Chromium, two browser
-contexts as two reviewers (issue #22).
+contexts as two reviewers.
 
 Ada chooses herself in the sidebar, reloads (still Ada), labels a queued record with the keyboard shortcuts;
 Bob, in a second context, opens the queue from an address carrying his name and labels the same record

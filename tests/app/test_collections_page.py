@@ -16,9 +16,9 @@ from apptest import app, errors, html_of, open_tab, settle, table
 from pdfs import pdf_with_text
 from streamlit.testing.v1 import AppTest
 
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
 from paths import DATA
-from ui.markup import anchor_id
+from ui.markup_html import anchor_id
 
 SHELF = "my-shelf"
 # Self-written: "Peter" (a name) is in every document; "father" (a common noun) is somebody else in each.

@@ -8,12 +8,12 @@ from __future__ import annotations
 import pytest
 from apptest import app, ok, store_copy, table
 
-from kgcore.index.communities import communities
-from kgcore.index.embed import get_embedder
-from kgcore.index.store import Store
+from kgcore.core.embed import get_embedder
+from kgcore.index.store.disk import Store
+from kgcore.index.views.communities import communities
 from paths import PETER_ID
 from ui.communities_view import community_choice, treemap_data, unit_header
-from ui.markup import esc, md_escape
+from ui.markup_html import esc, md_escape
 
 
 @pytest.fixture(scope="module")

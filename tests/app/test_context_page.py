@@ -17,13 +17,13 @@ from apptest import app, html_of, ok, store_copy, table
 from pdfs import author_year_paper, short_paper
 from streamlit.testing.v1 import AppTest
 
-from kgcore.index.contextual import context_graph, document_citations, neighbours
 from kgcore.index.pipeline import Job, index_files
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
+from kgcore.index.views.contextual import context_graph, document_citations, neighbours
 from kgcore.query import fused
 from kgcore.query.fused import node_name
 from paths import PETER_ID
-from ui.markup import anchor_id, esc, md_escape
+from ui.markup_html import anchor_id, esc, md_escape
 from ui.signals_view import SIGNALS, signals_html
 
 PIE_QUESTION = "What happened to the young rabbits' father?"

@@ -10,11 +10,11 @@ import pytest
 from apptest import app, html_of, ok, table
 
 from kgcore.audit import AuditDB
-from kgcore.index.entities import entity_groups, entity_of
-from kgcore.index.entities.decisions import HUMAN_FILE
 from kgcore.index.pipeline import Job, index_files
-from kgcore.index.store import Store
-from ui.markup import esc
+from kgcore.index.store.disk import Store
+from kgcore.index.views.entities import entity_groups, entity_of
+from kgcore.index.views.entities.decisions import HUMAN_FILE
+from ui.markup_html import esc
 
 RAG_PAPER = ("Retrieval-Augmented Generation (RAG) combines a dense retriever with a sequence-to-sequence generator. "
              "Large language models (LLMs) often hallucinate facts when they answer open-domain questions. "

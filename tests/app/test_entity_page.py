@@ -9,10 +9,10 @@ from urllib.parse import urlencode
 import pytest
 from apptest import app, html_of, ok, table
 
-from kgcore.index.entities import entity_groups
+from kgcore.index.views.entities import entity_groups
 from samples import harbour_collection
 from ui.entity_view import entity_link
-from ui.markup import esc
+from ui.markup_html import esc
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""Document and user text shown literally (issue #19 item 4), and damaged collections on the Library page (item 3),
+"""Document and user text shown literally, and damaged collections on the Library page,
 through ``streamlit.testing.v1.AppTest`` with the real models.
 
 AppTest gives the Markdown source of what the browser renders; :func:`shown` reads its backslash escapes the
@@ -17,9 +17,9 @@ from streamlit.testing.v1 import AppTest
 
 from kgcore.audit import AuditDB
 from kgcore.index.pipeline import Job, index_files
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
 from paths import APP
-from ui.markup import WORD_JOINER
+from ui.markup_html import WORD_JOINER
 
 TIMEOUT = 240
 EVIL = ":red[RED] :blue-background[x] :material/warning: :smile:"

@@ -18,10 +18,10 @@ from apptest import app, html_of, ok, table
 from pdfs import author_year_paper, numbered_paper
 
 from kgcore.index.pipeline import Job, index_files
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
 from paths import DATA
 from ui.labels import ROLE_LABELS
-from ui.markup import anchor_id
+from ui.markup_html import anchor_id
 
 PAPERS = "papers"
 LEWIS = "Retrieval-augmented generation for knowledge-intensive NLP tasks"

@@ -1,4 +1,4 @@
-"""Question–answer pairs through the app (issue #15 item 6; ``streamlit.testing.v1.AppTest``, real models) on a store
+"""Question–answer pairs through the app (``streamlit.testing.v1.AppTest``, real models) on a store
 of two self-written documents indexed without stored pairs (so ``qa-kg`` generates them from the frames on first
 use): the Ask page's short answers with their evidence and why each ranked, "No answer found", the short answers
 read off the ``qa-kg`` retrieval for another answerer, the Sentence page's pairs under their frame and the Entity
@@ -12,12 +12,12 @@ import pytest
 from apptest import app, html_of, ok, open_tab
 from streamlit.testing.v1 import AppTest
 
-from kgcore.index.entities import entity_groups
 from kgcore.index.qa import FrameQAGenerator
 from kgcore.index.qa.base import normalized
+from kgcore.index.views.entities import entity_groups
 from samples import harbour_collection
 from ui.ask_view import numbering
-from ui.markup import esc
+from ui.markup_html import esc
 from ui.qa_view import is_no_answer
 
 RESCUE = "light/text_0-3"  # "During the winter storm Marta Vell rescued two fishermen from a sinking boat."

@@ -11,7 +11,7 @@ from apptest import app, errors, ok, store_copy
 
 from kgcore.core.settings import Settings
 from paths import PETER_ID
-from ui import resources
+from ui import resources_panel as resources
 
 QUESTION = "Where did Peter lose his shoes?"
 MISSING_MODEL = "nosuchspacymodel"  # no underscore: the page escapes Markdown

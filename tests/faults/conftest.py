@@ -8,7 +8,7 @@ import pytest
 from faultkit import TEXTS, consistent
 
 from kgcore.index.pipeline import Job, index_files
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
 from paths import ROOT
 
 # Tiny documents written for these tests (a few sentences each: indexing one costs the models' start only).

@@ -1,4 +1,4 @@
-"""Small inputs that used to cause unbounded work (issue #19 item 6), and every resource limit refused with a
+"""Small inputs that used to cause unbounded work, and every resource limit refused with a
 message naming it and its environment variable (``bench/adversarial_bench.py`` measures the full-size inputs).
 """
 
@@ -11,8 +11,8 @@ from faultkit import TEXTS, consistent
 
 from kgcore.core.errors import InputError
 from kgcore.core.settings import Settings
-from kgcore.index import shard
 from kgcore.index.pipeline import Job, index_files
+from kgcore.index.store import shard
 
 WORDS = ("peter", "rabbit", "garden", "gate", "radish", "gardener", "ran", "ate", "lost", "shoe", "jacket")
 #: Index bytes allowed per input byte, and the fixed part (Chroma's empty database, manifests).

@@ -23,8 +23,8 @@ from netkit import free_port
 
 from kgcore.core.settings import IndexOptions, Settings
 from kgcore.index.jobs import JobQueue
-from kgcore.index.locks import LOCKS_DIR, STAGING_DIR
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
+from kgcore.index.store.locks import LOCKS_DIR, STAGING_DIR
 from paths import ROOT
 from samples import long_tale
 

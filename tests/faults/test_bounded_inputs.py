@@ -12,7 +12,7 @@ import pytest
 from faultkit import ENV, assert_no_traceback, kgcore_args
 from pdfs import blank_pages, inflating_page
 
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
 from paths import ROOT
 
 #: Reports the peak resident memory (KB) of the one command it runs, then exits with that command's status.

@@ -1,6 +1,6 @@
 """Three reviewers work one review queue at once, each in two processes (two browser tabs): no label is lost,
-no record is labelled twice by one reviewer, and a single-review record only ever reaches its one reviewer
-(issue #22); on a SQLite file and on a PostgreSQL server (issue #18 item 2)."""
+no record is labelled twice by one reviewer, and a single-review record only ever reaches its one reviewer;
+on a SQLite file and on a PostgreSQL server."""
 
 from __future__ import annotations
 

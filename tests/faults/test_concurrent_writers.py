@@ -1,6 +1,6 @@
 """Writers on one collection at once, as real ``python -m kgcore`` processes: nothing committed is lost, every
 process ends with a clear outcome, the store stays consistent.  Also the audit database created by four
-processes at once (issue #19 items 1 and 5).
+processes at once.
 
 ``KGCORE_FAULT_ROUNDS`` (default 2) sets how often the same-document race is run.
 """
@@ -16,7 +16,7 @@ import time
 import pytest
 from faultkit import ENV, assert_no_traceback, consistent, start, write_texts
 
-from kgcore.index.locks import STAGING_DIR
+from kgcore.index.store.locks import STAGING_DIR
 from paths import ROOT
 
 ROUNDS = int(os.environ.get("KGCORE_FAULT_ROUNDS", "2"))
@@ -24,7 +24,7 @@ ROUNDS = int(os.environ.get("KGCORE_FAULT_ROUNDS", "2"))
 
 @pytest.mark.parametrize("round_", range(ROUNDS))
 def test_two_forced_indexes_of_one_document_at_once_lose_nothing(store_copy, tmp_path, round_):
-    """Issue #19 item 1: two ``index FILE --collection c --force`` started together."""
+    """Two ``index FILE --collection c --force`` started together."""
     store, expected = store_copy
     files = write_texts(tmp_path / "in", ["rabbit.txt"])
     procs = [start("index", files["rabbit.txt"], "--collection", "c", "--force", "--quiet", store=store.root)
@@ -94,8 +94,8 @@ sys.exit(1 if failed else 0)
 
 @pytest.mark.parametrize("backend", AUDIT_ROUNDS)
 def test_four_processes_creating_the_audit_database_at_once(tmp_path, request, backend):
-    """Issue #19 item 5: never "database is locked" when several processes create a new database together
-    (400 opens; before the fix about one in 150 failed); on PostgreSQL (issue #18 item 2) four processes migrate
+    """Never "database is locked" when several processes create a new database together
+    (400 opens; before the fix about one in 150 failed); on PostgreSQL four processes migrate
     each new database at once."""
     rounds = AUDIT_ROUNDS[backend]
     cluster = request.getfixturevalue("postgres") if backend == "postgresql" else None

@@ -17,9 +17,9 @@ from kgcore.audit import AuditDB
 from kgcore.cli import main
 from kgcore.core.errors import AuditError, DamagedIndexError
 from kgcore.core.settings import RetrievalOptions
-from kgcore.index import chroma, shard
 from kgcore.index.pipeline import Job, index_files
-from kgcore.index.store import Store
+from kgcore.index.store import chroma, shard
+from kgcore.index.store.disk import Store
 from kgcore.query.engine import QueryEngine
 
 SHARD = [*shard.SHARD_FILES, shard.REFERENCES, "source/rabbit.txt"]

@@ -13,8 +13,8 @@ import pytest
 
 from kgcore.core.settings import IndexOptions, Settings
 from kgcore.index.jobs import JobQueue, JobSupervisor
-from kgcore.index.locks import STAGING_DIR, collection_lock
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
+from kgcore.index.store.locks import STAGING_DIR, collection_lock
 from samples import long_tale
 
 

@@ -12,8 +12,8 @@ import pytest
 from faultkit import TEXTS, consistent, kill_when, start, write_texts
 
 from kgcore.core.settings import RetrievalOptions
-from kgcore.index.locks import STAGING_DIR
 from kgcore.index.pipeline import Job, index_files
+from kgcore.index.store.locks import STAGING_DIR
 from kgcore.query.engine import QueryEngine
 
 #: (stage line on stderr, seconds to wait after it): parse starts, embed starts, the shard was written (then the

@@ -29,7 +29,7 @@ def test_index_from_pre_parsed_penman_goes_through_embedding_storage_and_retriev
     from kgcore.core.settings import IndexOptions, RetrievalOptions
     from kgcore.index.load import load_text
     from kgcore.index.pipeline import index_document
-    from kgcore.index.store import Store
+    from kgcore.index.store.disk import Store
     from kgcore.query.engine import QueryEngine
 
     parser = PenmanParser.from_file(FIXTURES)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from kgcore.core.types import SelectedSentence
-from kgcore.query.answer import cite
+from kgcore.query.answer import AnswerSource, cite
 from kgcore.query.answer.extractive import EMPTY_CONTEXT_TEXT, ExtractiveGenerator
 from kgcore.query.answer.support import FIXED_THRESHOLD, Calibration
 from samples import PETER_CONTEXT as PETER
@@ -23,7 +23,7 @@ def test_cite_with_embedder_aligns_a_paraphrase(embedder):
 # -- extractive -----------------------------------------------------------------
 @pytest.fixture(scope="module")
 def embedder():
-    from kgcore.index.embed import get_embedder
+    from kgcore.core.embed import get_embedder
 
     return get_embedder()
 
@@ -93,7 +93,7 @@ def test_extractive_empty_context(extractive):
     assert answer.generator == "extractive" and answer.citations == []
 
 
-# -- support ("not supported by the document", #22 item 7) ------------------------------------------
+# -- support ("not supported by the document") ------------------------------------------
 def test_support_check_accepts_an_answering_sentence_and_refuses_an_unrelated_question(extractive):
     # the generator alone (no collection): the fixed threshold, and the reason says so
     answered = extractive.generate("Where did Peter lose his shoes?", PETER)
@@ -113,20 +113,21 @@ def test_an_answer_without_the_kind_of_thing_asked_for_is_not_supported(extracti
     orphan = [SelectedSentence("ph/1", 1, "His wife died when Christine was entering upon her sixth year.",
                                "Daae's father's wife died when Christine was entering upon Christine's sixth year.")]
     calibration = Calibration(0.0, "collection 'test'", 100)  # the score passes: only the answer type decides
-    where = extractive.generate("Where did Christine go after her father died?", orphan, calibration=calibration)
+    source = AnswerSource(calibration=calibration)
+    where = extractive.generate("Where did Christine go after her father died?", orphan, source)
     assert where.supported is False
     assert where.support_reason == ("Not supported by the document: the question asks for a place, and no cited "
                                     "sentence (ph/1) holds one.")
     moved = [SelectedSentence("ph/2", 2, "After her father died, Christine went to Paris with Mamma Valerius.",
                               "After Daaé died, Christine went to Paris with Mamma Valerius.")]
     assert extractive.generate("Where did Christine go after her father died?", moved,
-                               calibration=calibration).supported is True
+                               source).supported is True
     # a question asking for no such kind is decided by the score alone
-    assert extractive.generate("What happened to Christine's mother?", orphan, calibration=calibration).supported
+    assert extractive.generate("What happened to Christine's mother?", orphan, source).supported
     # a person may be named by the resolved text alone
     rescue = [SelectedSentence("h/1", 1, "He rowed out and rescued them.",
                                "Tomas rowed out and rescued the fishermen.")]
-    assert extractive.generate("Who rescued the fishermen?", rescue, calibration=calibration).supported is True
+    assert extractive.generate("Who rescued the fishermen?", rescue, source).supported is True
 
 
 HARBOUR = """Marta Vell kept the lighthouse on Gull Rock for thirty years. Every night she climbed the tower and lit
@@ -147,7 +148,7 @@ money. When Marta grew old, Tomas carried coal up to the lighthouse in his cart.
 @pytest.fixture(scope="module")
 def harbour(tmp_path_factory):
     from kgcore.index.pipeline import index_file
-    from kgcore.index.store import Store
+    from kgcore.index.store.disk import Store
     from kgcore.query.engine import QueryEngine
 
     path = tmp_path_factory.mktemp("src") / "harbour.txt"

@@ -193,7 +193,7 @@ def _add_labels(location: str, record_id: int, author: str, count: int, barrier)
 
 
 def test_two_processes_writing_at_once_lose_nothing(audit_location, pie_run, index):
-    """On a SQLite file and on a PostgreSQL server (issue #18 item 2)."""
+    """On a SQLite file and on a PostgreSQL server."""
     db = AuditDB(audit_location)
     record_id = db.save_record(*pie_run, index.manifest)
     ctx = multiprocessing.get_context("spawn")

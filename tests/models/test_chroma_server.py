@@ -1,4 +1,4 @@
-"""Chroma as a server (issue #18): a real ``chroma run`` on loopback against the embedded Chroma.
+"""Chroma as a server: a real ``chroma run`` on loopback against the embedded Chroma.
 
 One Peter Rabbit index is built against each; Chroma retrieval (``use_chroma=True``) must give identical
 results, the server's collections are namespaced per store and collection, deleting a collection deletes
@@ -15,10 +15,10 @@ from chromakit import start_chroma
 from kgcore.cli import main
 from kgcore.core.errors import ServiceUnavailableError
 from kgcore.core.settings import RetrievalOptions
-from kgcore.index import chroma
-from kgcore.index.chroma import ChromaServer
 from kgcore.index.pipeline import index_file
-from kgcore.index.store import Store
+from kgcore.index.store import chroma
+from kgcore.index.store.chroma import ChromaServer
+from kgcore.index.store.disk import Store
 from kgcore.query.engine import QueryEngine
 from paths import DEV_QA, PETER, PETER_ID
 

@@ -12,9 +12,9 @@ import kgcore.index.pipeline as pipeline_mod
 from kgcore.cli import main
 from kgcore.core.errors import InputError
 from kgcore.core.settings import IndexOptions, RetrievalOptions, Settings
-from kgcore.index import chroma
 from kgcore.index.pipeline import Job, index_files, remove_documents
-from kgcore.index.store import Store
+from kgcore.index.store import chroma
+from kgcore.index.store.disk import Store
 from kgcore.query.engine import QueryEngine
 
 # Three short documents written for these tests: Peter (a name) is in two of them; "father" (a common noun)

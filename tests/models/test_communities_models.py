@@ -1,4 +1,4 @@
-"""Communities (issue #14) with the real spaCy and MiniLM on self-written texts: hierarchical detection
+"""Communities with the real spaCy and MiniLM on self-written texts: hierarchical detection
 (determinism, maximum size, levels, modularity), grounded summaries, storage and incremental reuse, the
 ``community`` and ``hybrid-summaries`` methods (budgets, document scope, units, JSON), and the abstractive
 reports against a local OpenAI-compatible server (accepted, rejected then retried, rejected twice, failing)."""
@@ -14,16 +14,17 @@ import numpy as np
 import pytest
 from chatkit import ChatServer, completion
 
+from kgcore.core.embed import get_embedder
 from kgcore.core.errors import ModelUnavailableError
-from kgcore.core.settings import METHODS, RetrievalOptions, Settings
+from kgcore.core.settings import RetrievalOptions, Settings
 from kgcore.core.types import SelectedSentence
-from kgcore.index.communities import detect, stored
-from kgcore.index.communities import summaries as sm
-from kgcore.index.communities.graph import EntityGraph, entity_graph
-from kgcore.index.embed import get_embedder
 from kgcore.index.pipeline import Job, index_files
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
+from kgcore.index.views.communities import detect, stored
+from kgcore.index.views.communities import summaries as sm
+from kgcore.index.views.communities.graph import EntityGraph, entity_graph
 from kgcore.query.engine import QueryEngine, result_to_json
+from kgcore.query.methods import METHODS
 
 HARBOUR = ("Marta Vell kept the lighthouse on Gull Rock for thirty years. Every night Marta Vell climbed the tower "
            "and lit the great lamp. The lamp guided the trawlers of Port Ness through the fog. During the winter "
@@ -180,9 +181,9 @@ def test_summaries_at_indexing_time_in_chroma_and_retrieved_from_there_as_exactl
     """With KGCORE_COMMUNITIES_AT_INDEX and commits keeping Chroma in step, indexing stores the communities and
     writes the summaries into the Chroma copy's ``summaries`` collection; Chroma retrieval of summaries equals
     exact retrieval, and an added document brings the collection to the new build."""
-    from kgcore.index.chroma import open_chroma
-    from kgcore.index.communities import units
-    from kgcore.index.recovery import linked_folder
+    from kgcore.index.store.chroma import open_chroma
+    from kgcore.index.store.recovery import linked_folder
+    from kgcore.index.views.communities import units
 
     monkeypatch.setenv("KGCORE_COMMUNITIES_AT_INDEX", "1")
     store = Store(tmp_path, chroma="embedded", chroma_sync="commit")
@@ -210,7 +211,7 @@ def test_communities_at_indexing_for_a_reused_file_and_a_failure_reported_not_ra
     import dataclasses
 
     import kgcore.index.pipeline as pipeline_mod
-    from kgcore.index.recovery import linked_folder
+    from kgcore.index.store.recovery import linked_folder
 
     store = Store(tmp_path)
     index_files([Job("mine.txt", data=MINE.encode())], store, "c", workers=1)
@@ -230,7 +231,7 @@ def test_communities_at_indexing_for_a_reused_file_and_a_failure_reported_not_ra
 
 
 def test_chroma_summaries_are_written_again_when_stale_or_missing(store, engine, built):
-    from kgcore.index.communities import units
+    from kgcore.index.views.communities import units
 
     copy = store.chroma_copy("valley")
     index = engine.index("valley")
@@ -240,7 +241,7 @@ def test_chroma_summaries_are_written_again_when_stale_or_missing(store, engine,
     assert units.sync(copy, built, index.manifest.stamp)
     best = units.query(copy, built.vectors[0], 3)
     assert best[0][0] == built.summaries[0].community and best[0][1] == pytest.approx(1.0, abs=1e-4)
-    from kgcore.index.chroma import open_chroma
+    from kgcore.index.store.chroma import open_chroma
 
     client = open_chroma(copy.folder)
     try:

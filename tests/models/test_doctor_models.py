@@ -9,12 +9,12 @@ import sys
 
 from chromakit import start_chroma
 
+from kgcore.api.health import check_chroma
 from kgcore.cli import main
-from kgcore.cli.health import check_chroma
 from kgcore.core.settings import Settings
-from kgcore.index.chroma import ChromaServer
 from kgcore.index.pipeline import index_file
-from kgcore.index.store import Store
+from kgcore.index.store.chroma import ChromaServer
+from kgcore.index.store.disk import Store
 from paths import PETER, PETER_ID, ROOT
 
 

@@ -5,8 +5,8 @@ import math
 import numpy as np
 import pytest
 
+from kgcore.core.embed import embed_graph_nodes, embed_texts_of, get_embedder
 from kgcore.core.types import LocalEdge, LocalNode, SentenceGraph
-from kgcore.index.embed import embed_graph_nodes, embed_texts_of, get_embedder
 from kgcore.index.graph import build_graph
 
 
@@ -66,7 +66,7 @@ def test_numpy_blas_uses_one_thread_beside_torch(embedder, monkeypatch):
     """OpenBLAS threads spinning after a numpy product slowed the next encode tenfold on 2 cores."""
     from threadpoolctl import threadpool_info
 
-    from kgcore.index.embed.base import one_blas_thread
+    from kgcore.core.embed.base import one_blas_thread
 
     for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         monkeypatch.delenv(name, raising=False)
@@ -76,7 +76,7 @@ def test_numpy_blas_uses_one_thread_beside_torch(embedder, monkeypatch):
 
 
 def test_query_node_vectors_leave_out_long_texts(embedder, monkeypatch):
-    from kgcore.index.embed import nodes
+    from kgcore.core.embed import nodes
 
     phrase = "happened to the young rabbits' father"
     mention = ("the young rabbits' father", "father")

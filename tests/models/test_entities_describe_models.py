@@ -10,9 +10,12 @@ from chatkit import ChatServer, completion
 
 from kgcore.core.chat import ChatClient
 from kgcore.core.settings import Settings
-from kgcore.index.entities import describe as describe_mod
-from kgcore.index.entities import entity_groups
-from kgcore.index.entities.describe import (
+from kgcore.index.pipeline import Job, index_files, remove_documents
+from kgcore.index.store.disk import Store
+from kgcore.index.store.recovery import linked_folder
+from kgcore.index.views.entities import describe as describe_mod
+from kgcore.index.views.entities import entity_groups
+from kgcore.index.views.entities.describe import (
     EXTRACTIVE,
     LLM,
     describe,
@@ -20,9 +23,6 @@ from kgcore.index.entities.describe import (
     entity_descriptions,
     grounding_hash,
 )
-from kgcore.index.pipeline import Job, index_files, remove_documents
-from kgcore.index.recovery import linked_folder
-from kgcore.index.store import Store
 from kgcore.query.engine import QueryEngine
 from samples import COUNCIL, LIGHT
 
@@ -198,7 +198,7 @@ def test_llm_http_error_falls_back_to_the_extractive_one(engine):
 # -- the structured overview ------------------------------------------------------------------------------------
 def test_overview_ranks_central_entities_and_cites_every_statement(store, engine, tmp_path):
     from kgcore.cli import main
-    from kgcore.index.entities.overview import collection_overview, entity_links, overview_markdown
+    from kgcore.index.views.entities.overview import collection_overview, entity_links, overview_markdown
 
     index = engine.index("harbour")
     ov = collection_overview(index, engine.embedder, SETTINGS, top=4, depth=2)
@@ -246,8 +246,8 @@ def test_build_with_the_llm_describes_every_entity_and_keys_its_store_to_the_mod
 def test_a_merge_decision_redescribes_the_merged_entity_and_reuses_the_rest(tmp_path, engine):
     """A person's merge changes entities within one generation: the stored descriptions no longer apply to it,
     the merged entity is described again from its whole grounding and every other description is reused."""
-    from kgcore.index.entities import review
-    from kgcore.index.entities.decisions import CONFIRMED
+    from kgcore.index.views.entities import review
+    from kgcore.index.views.entities.decisions import CONFIRMED
 
     store = Store(tmp_path)
     index_files([_job("light.txt", LIGHT), _job("council.txt", COUNCIL)], store, "harbour", workers=1)

@@ -11,13 +11,13 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from kgcore.core.nlp import load_spacy
-from kgcore.index.entities import entity_groups, entity_of, review, stored
-from kgcore.index.entities.decisions import CONFIRMED, HUMAN_FILE, SPLIT
-from kgcore.index.entities.names import normalise
-from kgcore.index.entities.relations import RESULT, entity_relations
-from kgcore.index.entities.types import DECLARED_FILE, NARRATIVE, PATTERN_CONFIDENCE, RESEARCH, ner_types
 from kgcore.index.pipeline import Job, index_files, remove_documents
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
+from kgcore.index.views.entities import entity_groups, entity_of, review, stored
+from kgcore.index.views.entities.decisions import CONFIRMED, HUMAN_FILE, SPLIT
+from kgcore.index.views.entities.names import normalise
+from kgcore.index.views.entities.relations import RESULT, entity_relations
+from kgcore.index.views.entities.types import DECLARED_FILE, NARRATIVE, PATTERN_CONFIDENCE, RESEARCH, ner_types
 
 RAG_PAPER = ("Retrieval-Augmented Generation (RAG) combines a dense retriever with a sequence-to-sequence generator. "
              "Large language models (LLMs) often hallucinate facts when they answer open-domain questions. "
@@ -206,7 +206,7 @@ DIVA = ("Carlotta said that she would sing Margarita at the gala. Carlotta thoug
 def test_a_name_that_speaks_and_feels_is_a_person_whatever_ner_says(tmp_path):
     """spaCy's small NER calls "Carlotta" an organisation (in every sampled Phantom sentence, and here); the graph
     shows her saying, thinking, fearing and hating, so she is typed a person by her actions
-    (:mod:`kgcore.index.entities.animate`), while the Opera, which does none of that, is not."""
+    (:mod:`kgcore.index.views.entities.animate`), while the Opera, which does none of that, is not."""
     nlp = load_spacy()
     sentences = [s.text for s in nlp(DIVA).sents]
     assert "organisation" in ner_types(["Carlotta"] * len(sentences), sentences, NARRATIVE, nlp)  # the premise

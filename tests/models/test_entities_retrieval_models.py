@@ -9,12 +9,13 @@ import json
 import pytest
 
 from kgcore.cli import main
-from kgcore.core.settings import METHODS, RetrievalOptions
-from kgcore.index.entities import entity_groups
+from kgcore.core.settings import RetrievalOptions
 from kgcore.index.pipeline import Job, index_files
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
+from kgcore.index.views.entities import entity_groups
 from kgcore.query.engine import QueryEngine, result_to_json
-from kgcore.query.entities import question_keywords
+from kgcore.query.methods import METHODS
+from kgcore.query.methods.entities import question_keywords
 from samples import COUNCIL, LIGHT
 
 ORCHARD = ("Old Tomas Brel grew apples and pears in an orchard above the valley. Tomas Brel pressed the apples into "
@@ -122,8 +123,8 @@ def test_eval_runs_the_entities_method(store, tmp_path, capsys):
 
 
 def test_typed_relations_reach_their_sentences_and_are_named(tmp_path):
-    from kgcore.index.entities.relations import entity_relations
-    from kgcore.index.entities.types import DECLARED_FILE
+    from kgcore.index.views.entities.relations import entity_relations
+    from kgcore.index.views.entities.types import DECLARED_FILE
 
     paper = ("BioRank is a retrieval model for biomedical questions. BioRank uses the PubMed Central corpus for "
              "training. BioRank outperforms BM25 on the TREC Genomics benchmark. The authors evaluate BioRank on the "
@@ -146,7 +147,7 @@ def test_typed_relations_reach_their_sentences_and_are_named(tmp_path):
 def test_the_question_vector_adds_candidates_the_entities_did_not_reach(engine, monkeypatch):
     """Under a budget the sentences closest to the question join the entity-reached ones (DENSE_POOL); one that
     no entity reached says so (no ``selected_by``, ``question`` as its query node); with the pool off there is none."""
-    from kgcore.query import entities
+    from kgcore.query.methods import entities
 
     question, options = "Which weather event spoiled the fruit crop?", RetrievalOptions(method="entities",
                                                                                         budget_words=30)

@@ -7,15 +7,15 @@ import pytest
 from scipy.stats import rankdata
 
 from kgcore.core.settings import RetrievalOptions
-from kgcore.index import contextual
-from kgcore.index.contextual import BIT, context_graph, document_citations
 from kgcore.index.pipeline import Job, index_files
-from kgcore.index.recovery import linked_folder
-from kgcore.index.store import Store
-from kgcore.query import fused, lesegr
-from kgcore.query.baselines import bm25_tokens, sentence_bm25, sentence_tokens
-from kgcore.query.bm25 import SparseBM25
+from kgcore.index.store.disk import Store
+from kgcore.index.store.recovery import linked_folder
+from kgcore.index.views import contextual
+from kgcore.index.views.contextual import BIT, context_graph, document_citations
+from kgcore.query import fused, propagation
 from kgcore.query.engine import QueryEngine
+from kgcore.query.sentence_ranking import bm25_tokens, sentence_bm25, sentence_tokens
+from kgcore.query.sparse_bm25 import SparseBM25
 from paths import PETER_ID
 
 FATHER_Q = "What happened to the young rabbits' father?"
@@ -65,7 +65,7 @@ def test_budgeted_rankings_find_the_pie_and_explain_every_sentence(engine, peter
     assert [s.position for s in result.sentences] == sorted(s.position for s in result.sentences)
     for s in result.sentences:
         sig = s.signals
-        own = lesegr.W_SPARSE * sig["lexical"] + sig["dense"] + lesegr.W_GRAPH * sig["graph"]
+        own = propagation.W_SPARSE * sig["lexical"] + sig["dense"] + propagation.W_GRAPH * sig["graph"]
         assert sig["own"] == pytest.approx(own, abs=1e-3)
         assert s.score == pytest.approx(sig["own"] + sig["propagated"], abs=1e-3)
         assert all(n["message"] > 0 and n["kinds"] for n in sig["neighbours"])
@@ -105,12 +105,12 @@ def _reciprocal_ranks(values: np.ndarray, scope: np.ndarray, k: int) -> np.ndarr
 
 @pytest.mark.parametrize("scale", ["rank", "max"])
 def test_without_layers_lesegr_is_post_retrieval_score_fusion(engine, peter_index, monkeypatch, scale):
-    """The seed's Proposition 4.1 on a real index: no propagation leaves BM25 + cosine, each on the
+    """LeSeGR's Proposition 4.1 on a real index: no propagation leaves BM25 + cosine, each on the
     reciprocal-rank scale (``rank``, the default) or divided by the best in scope (``max``)."""
-    monkeypatch.setattr(lesegr, "LAYERS", 0)
-    monkeypatch.setattr(lesegr, "SCALE", scale)
+    monkeypatch.setattr(propagation, "LAYERS", 0)
+    monkeypatch.setattr(propagation, "SCALE", scale)
     result = engine.retrieve(PETER_ID, FATHER_Q, RetrievalOptions(method="lesegr", budget_sentences=8))
-    bm25 = lesegr.sentence_sparse(peter_index, bm25_tokens(FATHER_Q))
+    bm25 = propagation.sentence_sparse(peter_index, bm25_tokens(FATHER_Q))
     vector = engine.embedder.encode([FATHER_Q])[0]
     cosine = np.clip(peter_index.sentence_vectors @ vector, 0, None)
     scope = peter_index.sentence_scope((), False)  # headings and front matter stay out by default
@@ -118,7 +118,7 @@ def test_without_layers_lesegr_is_post_retrieval_score_fusion(engine, peter_inde
         fusion = np.where(scope, bm25 / bm25[scope].max() + cosine / cosine[scope].max(), -1.0)
     else:
         in_scope = [np.where(scope, v, 0.0) for v in (bm25, cosine)]
-        fusion = np.where(scope, sum(_reciprocal_ranks(v, scope, lesegr.RANK_K) for v in in_scope), -1.0)
+        fusion = np.where(scope, sum(_reciprocal_ranks(v, scope, propagation.RANK_K) for v in in_scope), -1.0)
     expected = [peter_index.sentences[r].id for r in np.argsort(-fusion, kind="stable")[:8]]
     assert [s.id for s in sorted(result.sentences, key=lambda s: s.rank)] == expected
     assert all(s.signals["propagated"] == 0 for s in result.sentences)
@@ -129,10 +129,10 @@ def test_the_sparse_signal_reads_the_words_coreference_adds(peter_index, monkeyp
     rows = [r for r, s in enumerate(peter_index.sentences)
             if "peter" not in bm25_tokens(s.normalized) and "peter" in bm25_tokens(s.resolved or "")]
     assert rows
-    expanded = lesegr.sentence_sparse(peter_index, ["peter"])
+    expanded = propagation.sentence_sparse(peter_index, ["peter"])
     assert (expanded[rows] > 0).all() and (sentence_bm25(peter_index, ["peter"])[rows] == 0).all()
-    monkeypatch.setattr(lesegr, "EXPANDED", False)
-    assert (lesegr.sentence_sparse(peter_index, ["peter"])[rows] == 0).all()
+    monkeypatch.setattr(propagation, "EXPANDED", False)
+    assert (propagation.sentence_sparse(peter_index, ["peter"])[rows] == 0).all()
 
 
 def test_models_built_from_shared_tokens_equal_tokenising_each_text(peter_index):
@@ -141,12 +141,12 @@ def test_models_built_from_shared_tokens_equal_tokenising_each_text(peter_index)
     tokens = sentence_tokens(peter_index)
     sentences = peter_index.sentences
     assert tokens.written == [bm25_tokens(s.normalized) for s in sentences]
-    expected = [lesegr.expanded_tokens(s.normalized, s.resolved or "") for s in sentences]
-    assert [lesegr._expanded(own, tokens.resolved[i]) for i, own in enumerate(tokens.written)] == expected
+    expected = [propagation.expanded_tokens(s.normalized, s.resolved or "") for s in sentences]
+    assert [propagation._expanded(own, tokens.resolved[i]) for i, own in enumerate(tokens.written)] == expected
     assert any(tokens.resolved[i] - set(own) for i, own in enumerate(tokens.written))  # coreference adds words
     spans = context_graph(peter_index).chunk_spans
-    chunk_model = lesegr._chunk_bm25(peter_index, context_graph(peter_index))
-    joined = [lesegr.expanded_tokens(" ".join(s.normalized for s in sentences[lo:hi]),
+    chunk_model = propagation._chunk_bm25(peter_index, context_graph(peter_index))
+    joined = [propagation.expanded_tokens(" ".join(s.normalized for s in sentences[lo:hi]),
                                      " ".join(s.resolved or "" for s in sentences[lo:hi])) or ["_"] for lo, hi in spans]
     reference = SparseBM25(joined)
     assert chunk_model.vocabulary == reference.vocabulary and (chunk_model.matrix != reference.matrix).nnz == 0
@@ -214,7 +214,7 @@ def test_a_large_budget_is_filled_past_the_graph_head_by_text_relevance(engine, 
     assert sum(len(s.text.split()) for s in by_rank[:head]) <= fused.GRAPH_HEAD_WORDS
     for s in by_rank[head:]:  # ranked without the graph signal: it is reported but not counted
         sig = s.signals
-        assert sig["own"] == pytest.approx(lesegr.W_SPARSE * sig["lexical"] + sig["dense"], abs=1e-3)
+        assert sig["own"] == pytest.approx(propagation.W_SPARSE * sig["lexical"] + sig["dense"], abs=1e-3)
         assert s.score == pytest.approx(sig["own"] + sig["propagated"], abs=1e-3)
     assert [s.score for s in by_rank[head:]] == sorted((s.score for s in by_rank[head:]), reverse=True)
     # the head is the fused ranking's own start: the same sentences as a budget of exactly the head's size

@@ -9,9 +9,7 @@ import pytest
 
 from kgcore.cli import main
 from kgcore.core.settings import IndexOptions, RetrievalOptions
-from kgcore.index.narrator import (
-    narrator_for,
-)
+from kgcore.index.narrator import narrator_for
 from paths import ASSETS, PETER
 
 # A short first-person story written for these tests: the narrator names himself once.
@@ -56,7 +54,7 @@ def test_detection_on_the_bundled_books():
 def story_engine(tmp_path_factory):
     from kgcore.index.load import load_text
     from kgcore.index.pipeline import index_document
-    from kgcore.index.store import Store
+    from kgcore.index.store.disk import Store
     from kgcore.query.engine import QueryEngine
 
     store = Store(tmp_path_factory.mktemp("narrator_store"))
@@ -120,7 +118,7 @@ He rowed across the water in silence.
 def test_quoted_first_person_is_its_speaker_and_a_heading_is_no_antecedent(tmp_path):
     from kgcore.index.load import load_text
     from kgcore.index.pipeline import index_document
-    from kgcore.index.store import Store
+    from kgcore.index.store.disk import Store
 
     store = Store(tmp_path / "store")
     index_document(load_text(DIALOGUE, "lake"), store, IndexOptions())

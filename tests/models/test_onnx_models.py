@@ -13,14 +13,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from kgcore.core.embed import backend_for, get_embedder
+from kgcore.core.embed.base import bundled_model_path
+from kgcore.core.embed.onnx import ModelConfig, OnnxEmbedder, exported_model
+from kgcore.core.embed.sbert import SentenceTransformerEmbedder
 from kgcore.core.errors import IndexMismatchError, ModelUnavailableError
 from kgcore.core.settings import Settings
-from kgcore.index.embed import backend_for, get_embedder
-from kgcore.index.embed.base import bundled_model_path
-from kgcore.index.embed.onnx import ModelConfig, OnnxEmbedder, exported_model
-from kgcore.index.embed.sbert import SentenceTransformerEmbedder
 from kgcore.index.pipeline import index_file
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
 from kgcore.query.engine import QueryEngine
 
 TINY_STORY = (
@@ -120,7 +120,7 @@ def test_int8_is_opt_in_and_recorded_as_another_model(tmp_path, onnx_embedder):
 
 def test_the_query_models_load_without_torch(onnx_embedder):
     """spaCy's thinc would import torch (a second of every cold start); the ONNX path needs none of it."""
-    code = ("import sys; from kgcore.core.nlp import load_spacy; from kgcore.index.embed import get_embedder\n"
+    code = ("import sys; from kgcore.core.nlp import load_spacy; from kgcore.core.embed import get_embedder\n"
             "nlp = load_spacy(); e = get_embedder('', 'cpu', 'onnx'); e.encode(['Peter ran.'])\n"
             "print('torch' in sys.modules, [t.lemma_ for t in nlp('Peter ran home.')])\n"
             "import torch; print(torch.tensor([1]).item())")
@@ -133,7 +133,7 @@ _BLAS_AFTER_NUMPY = """
 import numpy
 from threadpoolctl import threadpool_info, threadpool_limits
 threadpool_limits(2, "blas")
-from kgcore.index.embed.onnx import OnnxEmbedder
+from kgcore.core.embed.onnx import OnnxEmbedder
 OnnxEmbedder()
 print(sorted({p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"}))
 """
@@ -151,8 +151,8 @@ def test_the_onnx_encoder_leaves_numpy_one_blas_thread_whatever_was_imported_fir
 
 def test_questions_encode_through_the_shared_cache(tmp_path, onnx_embedder):
     """A question compared across methods is encoded once; the cache wraps the very model the app warmed up."""
+    from kgcore.core.embed import CachedEmbedder, embedder_for
     from kgcore.core.settings import RetrievalOptions
-    from kgcore.index.embed import CachedEmbedder, embedder_for
 
     source = tmp_path / "tiny.txt"
     source.write_text(TINY_STORY, encoding="utf-8")
@@ -172,7 +172,7 @@ def test_questions_encode_through_the_shared_cache(tmp_path, onnx_embedder):
 def test_node_strings_are_cached_across_documents_without_changing_any_vector(tmp_path, monkeypatch):
     """Indexing many small documents encodes a shared name once per process, and a document's node vectors are
     the same bits whether or not other documents filled the cache first."""
-    from kgcore.index import embed as embed_mod
+    from kgcore.core import embed as embed_mod
     from kgcore.index.pipeline import Job, index_files
 
     monkeypatch.setattr(embed_mod, "_NODE_CACHES", embed_mod.weakref.WeakKeyDictionary())
@@ -239,8 +239,8 @@ def test_threads_asking_for_a_model_at_once_share_one_load(tmp_path, monkeypatch
     one export of the ONNX model into the fresh cache folder), not one each.  Without the shared lock the
     concurrent exports failed ("GLOBALS.in_onnx_export must be False"), and an export beside spaCy's import,
     which hides torch meanwhile, failed with "needs torch and transformers"."""
+    from kgcore.core import embed as embed_module
     from kgcore.core import nlp as nlp_module
-    from kgcore.index import embed as embed_module
 
     monkeypatch.setattr(nlp_module, "_PIPELINES", {})  # nothing loaded yet in this process
     monkeypatch.setattr(embed_module, "_EMBEDDERS", {})
@@ -259,8 +259,8 @@ def test_threads_asking_for_a_model_at_once_share_one_load(tmp_path, monkeypatch
 def test_a_loaded_model_is_returned_while_another_model_loads():
     """Every question asks for the embedder and the pipeline: while another session loads a model (an ONNX export,
     a coreference model) it holds the loading lock, and models already loaded are returned without waiting."""
+    from kgcore.core.embed import get_embedder
     from kgcore.core.nlp import MODEL_LOADING, load_spacy
-    from kgcore.index.embed import get_embedder
 
     expected = load_spacy(), get_embedder()
     holding, release = threading.Event(), threading.Event()

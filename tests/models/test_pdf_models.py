@@ -8,9 +8,9 @@ import pytest
 from kgcore.cli import main
 from kgcore.core.settings import RetrievalOptions
 from kgcore.core.types import REFERENCE, RETRIEVABLE, TABLE
-from kgcore.index.cites import collection_citing
 from kgcore.index.pipeline import Job, index_files
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
+from kgcore.index.views.cites import collection_citing
 from kgcore.query.engine import QueryEngine
 from tests.pdfs import author_year_paper, numbered_paper
 

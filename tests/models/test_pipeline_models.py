@@ -5,16 +5,16 @@ import json
 import pytest
 
 from kgcore.cli import main
-from kgcore.index.chroma import open_chroma
+from kgcore.core.embed import get_embedder
 from kgcore.index.coref import get_resolver
-from kgcore.index.embed import get_embedder
 from kgcore.index.graph import build_graph
 from kgcore.index.load import load_document
 from kgcore.index.parse.srl import SrlParser
 from kgcore.index.pipeline import index_file
 from kgcore.index.sentences import split_sentences
-from kgcore.index.store import Store
-from kgcore.index.writer import ensure_chroma
+from kgcore.index.store.chroma import open_chroma
+from kgcore.index.store.disk import Store
+from kgcore.index.store.writer import ensure_chroma
 from paths import PETER, PETER_ID, ROOT
 
 
@@ -46,7 +46,7 @@ def test_paper_example_sentence_in_the_book(peter_index):
 
 
 def test_chroma_collections_hold_every_node_and_sentence(peter_store, peter_index):
-    ensure_chroma(peter_store, peter_index.doc_id, get_embedder())
+    ensure_chroma(peter_store, peter_index.collection, get_embedder())
     client = open_chroma(peter_index.path / "chroma")
     try:
         assert client.get_collection("nodes").count() == len(peter_index.node_ids)
@@ -90,7 +90,7 @@ def test_failed_index_keeps_previous_one(tmp_path, monkeypatch):
     book.write_text("Peter ate some lettuces. Then he ate some radishes.")
     index_file(book, store)
     book.write_text("Peter lost his shoes among the cabbages.")
-    import kgcore.index.chroma as chroma_mod
+    import kgcore.index.store.chroma as chroma_mod
 
     monkeypatch.setattr(chroma_mod, "update", lambda *a, **k: (_ for _ in ()).throw(OSError("disk full")))
     with pytest.raises(OSError):

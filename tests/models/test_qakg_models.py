@@ -1,4 +1,4 @@
-"""``qa-kg`` with the real spaCy and MiniLM (issue #15): pairs stored at indexing, fuzzy rescue, answer-type
+"""``qa-kg`` with the real spaCy and MiniLM: pairs stored at indexing, fuzzy rescue, answer-type
 agreement, short answers on any method's context, and "no answer found"."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kgcore.core.settings import RetrievalOptions
-from kgcore.index.qa.files import read_qa
+from kgcore.index.store.qa_table import read_qa
 
 GARDEN = """Mr. McGregor was a gardener. He grew lettuces and radishes in his garden behind the wood.
 
@@ -22,7 +22,7 @@ Mrs. Rabbit gave Peter a dose of camomile tea in the evening.
 @pytest.fixture(scope="module")
 def garden(tmp_path_factory):
     from kgcore.index.pipeline import index_file
-    from kgcore.index.store import Store
+    from kgcore.index.store.disk import Store
     from kgcore.query.engine import QueryEngine
 
     path = tmp_path_factory.mktemp("src") / "garden.txt"
@@ -188,8 +188,8 @@ def test_the_views_pairs_equal_the_qa_graphs_and_need_no_embedding(garden, tmp_p
     graph, from stored tables or generated from the stored frames, and no vector is ever computed."""
     import shutil
 
-    from kgcore.index.qa.files import QA_PAIRS
-    from kgcore.index.store import Store
+    from kgcore.index.store.disk import Store
+    from kgcore.index.store.qa_table import QA_PAIRS
     from kgcore.query.qakg import qa_graph, qa_pairs_graph
 
     index = garden.index("garden")
@@ -208,7 +208,7 @@ def test_the_views_pairs_equal_the_qa_graphs_and_need_no_embedding(garden, tmp_p
 def test_the_answerers_graph_embeds_only_the_pairs_it_reads_and_answers_as_the_full_graph(garden):
     """The ``qa-kg`` answerer reads :func:`qa_answer_graph`: the types' vectors, no pair vectors; the pairs of the
     chosen sentences are embedded per question, and the answers equal those read from the full QA graph."""
-    from kgcore.query.answer import QAKGGenerator
+    from kgcore.query.answer import AnswerSource, QAKGGenerator
     from kgcore.query.qakg import qa_answer_graph, qa_graph
     from kgcore.query.qakg.graph import table_for_sentences
 
@@ -225,7 +225,7 @@ def test_the_answerers_graph_embeds_only_the_pairs_it_reads_and_answers_as_the_f
     generator = QAKGGenerator(embedder=garden.embedder)
     for question in ("Who ran after Peter?", "Where did Peter lose his shoes?", "What did Mc Greggor grow?"):
         result = garden.retrieve("garden", question, RetrievalOptions(method="groundedkg", budget_words=60))
-        a, b = (generator.generate(question, result.sentences, qa=g) for g in (light, full))
+        a, b = (generator.generate(question, result.sentences, AnswerSource(qa=g)) for g in (light, full))
         assert (a.text, [s["answer"] for s in a.short_answers]) == (b.text, [s["answer"] for s in b.short_answers])
     assert garden.answer(result, "qa-kg").text == a.text  # the engine reads the answerer's graph
 
@@ -248,8 +248,8 @@ def test_a_collection_without_stored_pairs_generates_them_once_for_every_qa_grap
     import shutil
 
     from kgcore.index.qa import FrameQAGenerator
-    from kgcore.index.qa.files import QA_PAIRS
-    from kgcore.index.store import Store
+    from kgcore.index.store.disk import Store
+    from kgcore.index.store.qa_table import QA_PAIRS
     from kgcore.query.qakg import qa_answer_graph, qa_graph, qa_pairs_graph
 
     index = garden.index("garden")
@@ -286,7 +286,7 @@ def test_one_sentences_pairs_are_generated_from_its_document_alone(tmp_path, mon
     whole collection's view holds, and that document is not generated again when the view is built."""
     from kgcore.index.pipeline import Job, index_files
     from kgcore.index.qa import FrameQAGenerator
-    from kgcore.index.store import Store
+    from kgcore.index.store.disk import Store
     from kgcore.query.qakg import qa_pairs_graph
     from kgcore.query.qakg.graph import sentence_pairs
 
@@ -311,12 +311,12 @@ def test_one_sentences_pairs_are_generated_from_its_document_alone(tmp_path, mon
 def test_an_entitys_pairs_come_from_its_grounding_documents_alone(tmp_path):
     """The Entity page's pairs: generated for the documents the entity is grounded in, the same pairs the whole
     collection's view lists for it."""
-    from kgcore.index.entities import entity_groups
     from kgcore.index.pipeline import Job, index_files
-    from kgcore.index.store import Store
+    from kgcore.index.store.disk import Store
+    from kgcore.index.views.entities import entity_groups
     from kgcore.query.qakg import qa_pairs_graph
     from kgcore.query.qakg.graph import DOCUMENT_PAIRS, grounding_pairs_graph
-    from ui.qa_view import entity_pairs
+    from ui.qa_pairs_view import entity_pairs
 
     texts = {"garden.txt": GARDEN,
              "harbour.txt": "Marta Vell kept the lighthouse on Gull Rock. She lit the great lamp every evening. "

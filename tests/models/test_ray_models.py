@@ -18,7 +18,7 @@ import pytest
 from kgcore.cli import main
 from kgcore.index.pipeline import Job, index_files
 from kgcore.index.ray_runner import RayRunner
-from kgcore.index.store import Store, linked_folder
+from kgcore.index.store.disk import Store, linked_folder
 
 # Written for these tests: a name shared by two documents (one linked node), a common noun in two (two nodes).
 TEXTS = {

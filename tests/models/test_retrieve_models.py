@@ -6,8 +6,9 @@ import pytest
 
 from kgcore.cli import main
 from kgcore.core.errors import IndexMismatchError, IndexNotFoundError, InputError
-from kgcore.core.settings import METHODS, RetrievalOptions
+from kgcore.core.settings import RetrievalOptions
 from kgcore.query.engine import QueryEngine, result_to_json
+from kgcore.query.methods import METHODS
 from paths import PETER_ID
 
 FATHER_Q = "What happened to the young rabbits' father?"
@@ -102,14 +103,14 @@ def test_bad_questions_and_documents(engine, peter_store):
         engine.retrieve(PETER_ID, "   ")
     with pytest.raises(IndexNotFoundError, match="no-such-book"):
         engine.retrieve("no-such-book", "Who?")
-    with pytest.raises(InputError, match="method"):
-        RetrievalOptions(method="magic")
+    with pytest.raises(InputError, match="method: unknown value 'magic' \\(choose one of groundedkg, lesegr, "):
+        engine.retrieve(PETER_ID, "Who?", RetrievalOptions(method="magic"))
 
 
 def test_index_built_with_another_embedding_model_is_refused(peter_store, tmp_path):
     import shutil
 
-    from kgcore.index.store import Store
+    from kgcore.index.store.disk import Store
 
     shutil.copytree(peter_store.root / PETER_ID, tmp_path / PETER_ID)
     manifest = json.loads((tmp_path / PETER_ID / "collection.json").read_text())
@@ -208,3 +209,13 @@ def test_cli_batch_jsonl(peter_store, tmp_path, capsys):
         main(["ask", "--store", str(peter_store.root), "--doc", PETER_ID, "--questions", str(tmp_path / "none.csv")])
         == 2
     )
+
+
+def test_the_old_doc_id_names_still_work_with_a_warning(engine, peter_index):
+    from kgcore.core.deprecation import KgcoreDeprecationWarning
+
+    with pytest.warns(KgcoreDeprecationWarning, match="the argument 'doc_id' is deprecated"):
+        result = engine.retrieve(doc_id=PETER_ID, question="Who is Peter?")
+    assert result.collection == PETER_ID == peter_index.collection
+    with pytest.warns(KgcoreDeprecationWarning, match="Index.doc_id is deprecated"):
+        assert peter_index.doc_id == PETER_ID

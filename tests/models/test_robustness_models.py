@@ -1,4 +1,4 @@
-"""Issue #19 with the real models, through the CLI: names mapping to one id never replace each other, a damaged
+"""Robustness with the real models, through the CLI: names mapping to one id never replace each other, a damaged
 document is indexed again instead of "reused", questions files (UTF-16, long or controlled lines), a directory
 or a store that is a file refused at once, ``eval`` failing when every answer failed."""
 
@@ -13,7 +13,7 @@ import pytest
 
 from kgcore.audit import AuditDB
 from kgcore.cli import main
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
 from paths import ROOT
 
 RABBIT = "Peter was a young rabbit who lived under a fir tree. His father had been put in a pie by Mrs. McGregor."
@@ -40,7 +40,7 @@ def shelf(tmp_path_factory):
 
 
 def test_a_name_mapping_to_an_indexed_id_is_refused_naming_both_files(shelf, capsys):
-    """Issue #19 item 2, from the CLI: story.txt after Story.txt, and twin.txt with TWIN.txt in one batch."""
+    """From the CLI: story.txt after Story.txt, and twin.txt with TWIN.txt in one batch."""
     store = ["--store", shelf / "s"]
     code, out, err = _cli(capsys, "index", shelf / "in" / "story.txt", "--collection", "c", "--quiet", *store)
     assert code == 2 and "story.txt: collection 'c' already has a document 'story' (from Story.txt)" in err
@@ -55,7 +55,7 @@ def test_a_name_mapping_to_an_indexed_id_is_refused_naming_both_files(shelf, cap
 
 
 def test_reuse_checks_the_stored_files_and_indexes_a_damaged_document_again(shelf, capsys):
-    """Issue #19 item 3: a truncated graph.json is never answered with "reused"."""
+    """A truncated graph.json is never answered with "reused"."""
     store = Store(shelf / "s")
     folder = store.doc_path("c") / "documents" / store.manifest("c").document("story").folder
     (folder / "graph.json").write_bytes((folder / "graph.json").read_bytes()[:40])
@@ -73,7 +73,7 @@ def test_reuse_checks_the_stored_files_and_indexes_a_damaged_document_again(shel
 
 
 def test_questions_files_utf16_long_lines_and_control_characters(shelf, capsys, tmp_path):
-    """Issue #19 item 7: a UTF-16 file is read; a bad line is named before anything is asked."""
+    """A UTF-16 file is read; a bad line is named before anything is asked."""
     questions = tmp_path / "questions.txt"
     questions.write_text("Who was Peter?\nWhat broke the mast?\n", encoding="utf-16")
     store = ["--store", shelf / "s"]
@@ -107,7 +107,7 @@ def test_a_store_that_is_a_file_fails_before_any_work(tmp_path):
 
 def test_eval_fails_when_every_answer_failed_and_files_no_error_as_an_audit_record(shelf, capsys, tmp_path,
                                                                                    monkeypatch):
-    """Issue #19 item 7: an endpoint refusing connections is an error, not a wrong answer."""
+    """An endpoint refusing connections is an error, not a wrong answer."""
     monkeypatch.setenv("KGCORE_OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     monkeypatch.setenv("KGCORE_OPENAI_MODEL", "m")
     monkeypatch.setenv("KGCORE_OPENAI_RETRIES", "0")

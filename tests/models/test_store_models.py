@@ -9,10 +9,10 @@ import pytest
 from kgcore.audit import AuditDB
 from kgcore.core.errors import IndexNotFoundError, InputError, KgcoreError
 from kgcore.core.settings import RetrievalOptions
-from kgcore.index import chroma
-from kgcore.index.manifest import Manifest
 from kgcore.index.pipeline import Job, index_files
-from kgcore.index.store import Store
+from kgcore.index.store import chroma
+from kgcore.index.store.disk import Store
+from kgcore.index.store.manifest import Manifest
 from kgcore.query.engine import QueryEngine
 from paths import DATA
 

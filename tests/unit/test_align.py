@@ -7,10 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from kgcore.core.graph import GroundedGraph
 from kgcore.core.types import Edge, Node, Sentence
-from kgcore.index.graph import GroundedGraph
-from kgcore.index.manifest import Manifest
-from kgcore.index.store import Index
+from kgcore.index.store.disk import Index
+from kgcore.index.store.manifest import Manifest
 from kgcore.query.align import MIN_REPORTED_EVIDENCE, align, aligned_nodes, incidence, node_evidence
 
 AXES = {"make": 0, "crusoe": 1, "umbrella": 2, "sun": 3}

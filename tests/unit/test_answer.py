@@ -15,7 +15,14 @@ from chatkit import ChatServer, scripted
 
 from kgcore.core.errors import GenerationError, InputError, ModelUnavailableError
 from kgcore.core.settings import Settings
-from kgcore.query.answer import build_prompt, cite, default_answerer, get_generator, split_answer_sentences
+from kgcore.query.answer import (
+    AnswerSource,
+    build_prompt,
+    cite,
+    default_answerer,
+    get_generator,
+    split_answer_sentences,
+)
 from kgcore.query.answer.openai_compat import OpenAIGenerator
 from samples import BY_ID
 from samples import PETER_CONTEXT as PETER
@@ -114,7 +121,7 @@ def test_openai_sends_the_prompt_and_records_usage_and_citations():
     context = [BY_ID["text_0-23"], BY_ID["text_0-32"], BY_ID["text_0-22"]]
     with Endpoint([(200, completion(reply), 0)]) as server:
         answer = OpenAIGenerator(settings_for(server.url)).generate(
-            "Where did Peter lose his shoes?", context, "peter_rabbit"
+            "Where did Peter lose his shoes?", context, AnswerSource("peter_rabbit")
         )
     [request] = server.requests
     assert request["path"] == "/v1/chat/completions"
@@ -137,7 +144,7 @@ def test_openai_sends_the_prompt_and_records_usage_and_citations():
 def test_openai_without_key_sends_placeholder_and_no_content_prompt():
     with Endpoint([(200, completion("Peter is a rabbit."), 0)]) as server:
         settings = settings_for(server.url, openai_api_key="")
-        answer = OpenAIGenerator(settings).generate("Who is Peter?", [], "The Tale of Peter Rabbit")
+        answer = OpenAIGenerator(settings).generate("Who is Peter?", [], AnswerSource("The Tale of Peter Rabbit"))
     [request] = server.requests
     assert request["headers"]["authorization"] == "Bearer not-needed"
     assert request["json"]["messages"][0]["content"].startswith(

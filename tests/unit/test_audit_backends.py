@@ -1,4 +1,4 @@
-"""The audit database on PostgreSQL beside SQLite (issue #18 item 2): locations and their passwords, refusing bad
+"""The audit database on PostgreSQL beside SQLite: locations and their passwords, refusing bad
 URLs, unreachable servers and foreign or newer databases, the versioned migrations on PostgreSQL, all-or-nothing
 writes on both, and moving a SQLite store's audit data to PostgreSQL by export and import."""
 
@@ -176,3 +176,16 @@ def test_a_sqlite_audit_store_moves_to_postgres_by_export_and_import(tmp_path, p
     assert Counter((lb.label_type, lb.author, lb.role) for lb in new.list_labels()) == Counter(
         (lb.label_type, lb.author, lb.role) for lb in old.list_labels())
     assert sorted(r.name for r in new.reviewers()) == ["Ada", "Bob", "Cy"]
+
+
+def test_postgresql_without_its_driver_says_what_to_install(monkeypatch):
+    """psycopg is an optional install (requirements-postgres.txt): its absence is a clear error, not a traceback."""
+    import sys
+
+    for name in [m for m in sys.modules if m == "psycopg" or m.startswith("psycopg.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # what `import psycopg` sees when the package is absent
+    location = audit_backend.locate("postgresql+psycopg://kg:secret@localhost:5432/audit")
+    with pytest.raises(InputError, match=r"KGCORE_AUDIT_DB_URL: PostgreSQL needs the psycopg driver .*"
+                                         r"pip install -r requirements-postgres\.txt"):
+        audit_backend.create_engine(location, 1.0)

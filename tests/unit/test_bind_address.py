@@ -1,4 +1,4 @@
-"""Safe by default (issue #18): the app listens on loopback only, from ``make run`` and from the config."""
+"""Safe by default: the app listens on loopback only, from ``make run`` and from the config."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from rank_bm25 import BM25Okapi
 
-from kgcore.query.bm25 import SparseBM25
+from kgcore.query.sparse_bm25 import SparseBM25
 
 
 @pytest.mark.parametrize("seed", range(5))

@@ -5,10 +5,10 @@ import pytest
 from scipy import sparse
 
 from kgcore.core.document import Reference
-from kgcore.index import contextual, crossrefs
-from kgcore.index.contextual import BIT, ContextGraph
-from kgcore.query import lesegr
-from kgcore.query.lesegr import Signals
+from kgcore.index.views import contextual, crossrefs
+from kgcore.index.views.contextual import BIT, ContextGraph
+from kgcore.query import propagation
+from kgcore.query.propagation import Signals
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -97,36 +97,36 @@ def test_propagation_without_neighbours_is_additive_fusion_for_both_aggregations
     sig = Signals(rng.random(6), rng.random(6), rng.random(6), np.array([1, 1, 1, 0, 1, 1], bool))
     empty = sparse.csr_matrix((6, 6))
     for aggregation in ("add", "mean"):
-        for layer in lesegr.propagate(empty, sig, layers=3, aggregation=aggregation):
+        for layer in propagation.propagate(empty, sig, layers=3, aggregation=aggregation):
             assert np.allclose(layer, np.where(sig.scope, sig.sparse + sig.dense + sig.graph, 0))
 
 
 def test_a_closed_gate_blocks_messages_and_out_of_scope_nodes_stay_zero():
     sig = Signals(np.array([0.0, 1.0, 1.0]), np.array([0.5, 0.5, 0.5]), np.zeros(3), np.array([1, 1, 0], bool))
     edges = sparse.csr_matrix(np.ones((3, 3)) - np.eye(3))
-    final = lesegr.propagate(edges, sig, layers=2)[-1]
+    final = propagation.propagate(edges, sig, layers=2)[-1]
     assert final[2] == 0.0  # outside the scope
     assert final[0] > 0.5  # node 1 (lexically relevant) lifts node 0
     assert final[1] == pytest.approx(1.5)  # node 0's gate (its sparse relevance 0) is closed
-    assert lesegr.contributions(edges, sig, sig.initial, 0, "add") == [(1, 0.5)]  # 1.5 shared over 1 + 2 edges
-    assert lesegr.contributions(edges, sig, sig.initial, 0, "mean") == [(1, 0.75)]  # over 1 + node 1's gate
+    assert propagation.contributions(edges, sig, sig.initial, 0, "add") == [(1, 0.5)]  # 1.5 shared over 1 + 2 edges
+    assert propagation.contributions(edges, sig, sig.initial, 0, "mean") == [(1, 0.75)]  # over 1 + node 1's gate
 
 
 @pytest.mark.parametrize("aggregation", ["add", "mean"])
 @pytest.mark.parametrize("graph_propagates", [True, False])
 def test_reported_messages_add_up_to_what_one_layer_propagated(monkeypatch, aggregation, graph_propagates):
-    monkeypatch.setattr(lesegr, "GRAPH_PROPAGATES", graph_propagates)
+    monkeypatch.setattr(propagation, "GRAPH_PROPAGATES", graph_propagates)
     rng = np.random.default_rng(7)
     sig = Signals(rng.random(5), rng.random(5), rng.random(5), np.ones(5, bool))
     edges = sparse.csr_matrix(rng.random((5, 5)) * (1 - np.eye(5)))
-    before, after = lesegr.propagate(edges, sig, layers=1, aggregation=aggregation)
+    before, after = propagation.propagate(edges, sig, layers=1, aggregation=aggregation)
     if aggregation == "add":
         for row in range(5):
-            sent = sum(amount for _, amount in lesegr.contributions(edges, sig, before, row, aggregation))
+            sent = sum(amount for _, amount in propagation.contributions(edges, sig, before, row, aggregation))
             assert after[row] - before[row] == pytest.approx(sent)
-    norm = lesegr.message_norm(edges, sig, aggregation)  # every node's, as the fused ranking passes it
+    norm = propagation.message_norm(edges, sig, aggregation)  # every node's, as the fused ranking passes it
     for row in range(5):
-        assert lesegr.contributions(edges, sig, before, row, aggregation, norm) == \
-            lesegr.contributions(edges, sig, before, row, aggregation)
-    kept = 0 if graph_propagates else lesegr.W_GRAPH * sig.graph
+        assert propagation.contributions(edges, sig, before, row, aggregation, norm) == \
+            propagation.contributions(edges, sig, before, row, aggregation)
+    kept = 0 if graph_propagates else propagation.W_GRAPH * sig.graph
     assert np.all(after >= kept - 1e-9)

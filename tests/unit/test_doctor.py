@@ -15,10 +15,7 @@ from pathlib import Path
 import pytest
 from netkit import free_port
 
-from kgcore.audit import AuditDB
-from kgcore.cli import main
-from kgcore.cli.doctor import format_check
-from kgcore.cli.health import (
+from kgcore.api.health import (
     check_amr,
     check_answer_endpoint,
     check_audit,
@@ -28,6 +25,9 @@ from kgcore.cli.health import (
     run_checks,
     settings_check,
 )
+from kgcore.audit import AuditDB
+from kgcore.cli import main
+from kgcore.cli.doctor import format_check
 from kgcore.core.settings import Settings
 from ui import status_view
 

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from kgcore.index.embed import contextualize, normalize
+from kgcore.core.embed import contextualize, normalize
 
 
 def test_attention_prefers_similar_neighbour():

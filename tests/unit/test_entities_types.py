@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from kgcore.core.errors import InputError
+from kgcore.core.graph import GroundedGraph
 from kgcore.core.types import Edge, Node
-from kgcore.index.entities import relations, types
-from kgcore.index.entities.types import NARRATIVE, REGULATORY, RESEARCH
-from kgcore.index.graph import GroundedGraph
+from kgcore.index.views.entities import relations, types
+from kgcore.index.views.entities.types import NARRATIVE, REGULATORY, RESEARCH
 
 
 @pytest.mark.parametrize("name, type_set, expected", [

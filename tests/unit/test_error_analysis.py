@@ -1,4 +1,4 @@
-"""Error analysis (stage distribution and drill-down) and the export round trip in every format (#22 item 6)."""
+"""Error analysis (stage distribution and drill-down) and the export round trip in every format."""
 
 from __future__ import annotations
 

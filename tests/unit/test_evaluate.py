@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from kgcore.core.errors import InputError
-from kgcore.core.settings import METHODS
 from kgcore.evaluate import (
     EvalRecord,
     format_table,
@@ -27,6 +26,7 @@ from kgcore.evaluate.metrics import (
     sequence_match,
 )
 from kgcore.evaluate.qaset import load_qa, parse_qa
+from kgcore.query.methods import METHODS
 from paths import DEV_QA, PETER_ID, ROOT
 
 
@@ -209,7 +209,7 @@ def test_bench_report_renders_tables_plots_and_notes(tmp_path):
     (eval_dir / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
 
     assert report.main(["--results", str(results), "--eval", str(eval_dir)]) == 0
-    text = (results / "REPORT.md").read_text(encoding="utf-8")
+    text = (results / "evaluation.md").read_text(encoding="utf-8")
     assert "| dense | 50 | 40.0 | 90.5 | 120.0 | 30.0 | 2.0 | yes |" in text
     assert "| bm25 | 50 | 60.0 | 70.0 | 80.0 | 0.0 | 1.0 | – |" in text  # no target for bm25
     assert "No `index.json` yet: run `python bench/index_bench.py`" in text
@@ -233,7 +233,7 @@ def test_bench_report_shows_the_fused_target_with_its_intervals(tmp_path):
     fused = {"rows": [], "target": {"test": {"per_set": per_set, "mean_margin": -0.008, "never_loses": False}}}
     (results / "fused_quality.json").write_text(json.dumps(fused), encoding="utf-8")
     assert report.main(["--results", str(results)]) == 0
-    text = (results / "REPORT.md").read_text(encoding="utf-8")
+    text = (results / "evaluation.md").read_text(encoding="utf-8")
     assert "### Held-out sets (mean margin -0.008, never loses: **no**)" in text
     assert "| obliqa-test@200 | 0.513 | 0.521 (hybrid) | -0.008 | -0.04 … 0.02 | tie |" in text
     assert "### Dev sets" not in text  # no dev target in the file
@@ -244,14 +244,14 @@ def test_bench_report_shows_how_high_offline_exact_match_can_go(tmp_path):
     results = tmp_path / "results"
     results.mkdir()
     assert report.main(["--results", str(results)]) == 0
-    assert "No `answer_ceiling.json` yet: run `python bench/answer_ceiling.py`" in \
-        (results / "REPORT.md").read_text(encoding="utf-8")
+    assert "No `answer_ceiling.json` yet: run `python bench/experiments/answer_ceiling.py`" in \
+        (results / "evaluation.md").read_text(encoding="utf-8")
     row = {"book": "robinson-crusoe", "split": "test", "questions": 50, "book_share": 34.0,
            "context_groundedkg@1000": 24.0, "answerer_sentences": 16.0, "some_pair": 12.0, "best_pair": 2.0,
            "qa_kg_em": 2.0, "extractive_em": 10.0}
     (results / "answer_ceiling.json").write_text(json.dumps({"rows": [row]}), encoding="utf-8")
     assert report.main(["--results", str(results)]) == 0
-    text = (results / "REPORT.md").read_text(encoding="utf-8")
+    text = (results / "evaluation.md").read_text(encoding="utf-8")
     assert "| robinson-crusoe test (50) | 34.0 | 24.0 | 16.0 | 12.0 | 2.0 | 2.0 | 10.0 |" in text
 
 
@@ -260,7 +260,8 @@ def test_bench_pools_each_collections_held_out_rounds_before_judging_the_fused_t
     import importlib.util
     import sys
     sys.path.insert(0, str(ROOT / "bench"))
-    spec = importlib.util.spec_from_file_location("bench_fused_quality", ROOT / "bench" / "fused_quality.py")
+    path = ROOT / "bench" / "experiments" / "fused_quality.py"
+    spec = importlib.util.spec_from_file_location("bench_fused_quality", path)
     fq = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = fq  # its dataclasses look their module up
     spec.loader.exec_module(fq)

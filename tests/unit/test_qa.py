@@ -1,4 +1,4 @@
-"""QA pairs (issue #15) without models: frame templates, the quality filter, LLM generation against a real local
+"""QA pairs without models: frame templates, the quality filter, LLM generation against a real local
 HTTP endpoint, fuzzy entity matching, answer-type agreement, rerankers and short-answer grouping."""
 
 from __future__ import annotations
@@ -10,11 +10,14 @@ import pytest
 from test_answer import Endpoint, completion, settings_for
 
 from kgcore.core.errors import GenerationError, ModelUnavailableError
-from kgcore.core.settings import ANSWERERS, METHODS, Settings
+from kgcore.core.qa_pair import QAPair
+from kgcore.core.settings import Settings
 from kgcore.core.types import Argument, Frame, Sentence
 from kgcore.index.qa import FrameQAGenerator, LLMQAGenerator, generate_pairs
-from kgcore.index.qa.base import QAPair, pair_problem
+from kgcore.index.qa.base import pair_problem
+from kgcore.query.answer import ANSWERERS
 from kgcore.query.answer.short import group_answers
+from kgcore.query.methods import METHODS
 from kgcore.query.qakg.question import expected_type, fuzzy_entities, names_of
 from kgcore.query.rerank import Candidate, CrossEncoderReranker, OfflineReranker, get_reranker, type_agreement
 

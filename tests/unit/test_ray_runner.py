@@ -60,5 +60,5 @@ def test_cli_with_an_unreachable_cluster_fails_cleanly_and_indexes_nothing(tmp_p
 
 def test_without_ray_installed_the_error_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)  # what `import ray` sees when the package is absent
-    with pytest.raises(ModelUnavailableError, match=r"pip install ray==2\.60\.0"):
+    with pytest.raises(ModelUnavailableError, match=r"pip install -r requirements-ray\.txt \(ray==2\.60\.0\)"):
         import_ray()

@@ -1,4 +1,4 @@
-"""Issue #19 without models: locks, integrity checks, bounds on work, resource limits, literal rendering, inputs."""
+"""Robustness without models: locks, integrity checks, bounds on work, resource limits, literal rendering, inputs."""
 
 import json
 import os
@@ -16,14 +16,14 @@ from kgcore.core.errors import DamagedIndexError, InputError
 from kgcore.core.limits import LIMITS, limit_variable
 from kgcore.core.settings import Settings
 from kgcore.evaluate.records import EvalRecord, EvalRun
-from kgcore.index import integrity, shard
 from kgcore.index.bounds import cap_analysis, cap_spans, word_batches
-from kgcore.index.collection import CollectionManifest, DocumentEntry
-from kgcore.index.locks import STAGING_DIR, collection_lock, remove_stale, staging_folder
-from kgcore.index.manifest import Manifest
-from kgcore.index.store import Store
+from kgcore.index.store import integrity, shard
+from kgcore.index.store.collection import CollectionManifest, DocumentEntry
+from kgcore.index.store.disk import Store
+from kgcore.index.store.locks import STAGING_DIR, collection_lock, remove_stale, staging_folder
+from kgcore.index.store.manifest import Manifest
 from kgcore.query.engine import validate_question
-from ui.markup import WORD_JOINER, md_escape
+from ui.markup_html import WORD_JOINER, md_escape
 
 # -- resource limits ------------------------------------------------------------------------------------------
 
@@ -92,8 +92,8 @@ def test_damaged_files_are_named_truncated_changed_or_missing(tmp_path):
 
 
 def test_a_shard_whose_files_disagree_is_refused_naming_the_file(tmp_path):
+    from kgcore.core.graph import GroundedGraph
     from kgcore.core.types import Node, Sentence
-    from kgcore.index.graph import GroundedGraph
 
     sentences = [Sentence("d/text_0-0", 0, 0, 0, "Tea.", "Tea.", "Tea.", "d")]
     graph = GroundedGraph({"d/tea": Node("d/tea", "tea", ["tea"], "entity", ["d/text_0-0"])}, [])
@@ -143,7 +143,7 @@ def _age(path, seconds=3600):
 
 def test_only_staging_folders_no_live_writer_holds_are_removed(tmp_path):
     """A staging folder whose writer was killed goes; one whose writer lives stays, however old."""
-    code = ("import os, sys; from pathlib import Path; from kgcore.index.locks import staging_folder\n"
+    code = ("import os, sys; from pathlib import Path; from kgcore.index.store.locks import staging_folder\n"
             "with staging_folder(Path(sys.argv[1])) as f:\n"
             "    (f / 'half.json').write_text('{'); print(f, flush=True); os.kill(os.getpid(), 9)")
     dead = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True,

@@ -10,6 +10,7 @@ import re
 import networkx as nx
 import pytest
 
+from kgcore.core.graph import GroundedGraph
 from kgcore.core.types import (
     Answer,
     Citation,
@@ -23,12 +24,11 @@ from kgcore.core.types import (
     Sentence,
     SentenceGraph,
 )
-from kgcore.index.graph import GroundedGraph
 from ui.ask_view import SentenceView, answer_html, grounded_html, matches_rows, sentences_html
-from ui.export import graphml_bytes, json_bytes
+from ui.export_view import graphml_bytes, json_bytes
 from ui.graph_html import GraphPage, VisNode, graph_html, vis_assets
-from ui.markup import highlight
-from ui.subgraph import neighbourhood, vis_from_graph, vis_from_sentence_graph
+from ui.markup_html import highlight
+from ui.subgraph_view import neighbourhood, vis_from_graph, vis_from_sentence_graph
 
 SCRIPT = "<script>alert(1)</script>"
 IMG = "<img src=x onerror=alert(1)>"
@@ -36,7 +36,7 @@ EVIL = f"Peter hid {SCRIPT} under the {IMG} basket."
 
 
 @pytest.mark.parametrize("module", [
-    "ui.markup", "ui.graph_html", "ui.subgraph", "ui.export", "ui.state", "ui.ask_view",
+    "ui.markup_html", "ui.graph_html", "ui.subgraph_view", "ui.export_view", "ui.state_panel", "ui.ask_view",
     "ui.explorer_view", "ui.jobs_view", "ui.sources",
 ])
 def test_doctests(module):
@@ -45,9 +45,9 @@ def test_doctests(module):
 
 
 def test_labelling_doctests():
-    import ui.labelling
+    import ui.labelling_panel
 
-    result = doctest.testmod(ui.labelling)
+    result = doctest.testmod(ui.labelling_panel)
     assert result.attempted > 0 and result.failed == 0
 
 

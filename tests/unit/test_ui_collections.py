@@ -13,11 +13,11 @@ import re
 import pytest
 
 from kgcore.core.errors import InputError
+from kgcore.core.graph import GroundedGraph
 from kgcore.core.types import Edge, Node, SelectedSentence
-from kgcore.index.collection import CollectionCounts, CollectionManifest, CollectionOutcome, DocumentEntry
-from kgcore.index.graph import GroundedGraph
-from kgcore.index.manifest import Manifest
-from kgcore.index.source import Passage
+from kgcore.index.store.collection import CollectionCounts, CollectionManifest, CollectionOutcome, DocumentEntry
+from kgcore.index.store.manifest import Manifest
+from kgcore.index.views.source import Passage
 from kgcore.index.workers import worker_count
 from paths import ROOT
 from ui.ask_view import SentenceView, numbering, order_sentences, sentences_html
@@ -25,18 +25,18 @@ from ui.explorer_view import SHARED_COLOR, colour_by_document, document_palette,
 from ui.graph_html import GraphPage, VisNode, graph_html
 from ui.labels import SHARED_GROUP
 from ui.library_view import collection_name, collections_table, document_lines, documents_table
-from ui.markup import md_escape
+from ui.markup_html import md_escape
 from ui.source_view import passage_html, role_note, source_caption
-from ui.subgraph import joining_paths, neighbourhood
+from ui.subgraph_view import joining_paths, neighbourhood
 
 SCRIPT = "<script>alert(1)</script>"
 APP_FILES = sorted([*(ROOT / "ui").glob("*.py"), *(ROOT / "pages").glob("*.py"), ROOT / "app.py"])
 
 
 @pytest.mark.parametrize("module", ["ui.library_view", "ui.source_view", "ui.labels", "ui.explorer_view",
-                                    "ui.subgraph", "ui.ask_view", "ui.markup", "ui.state", "ui.jobs_view",
-                                    "ui.review_view", "ui.sentence_view", "ui.roles_view", "ui.cites_view",
-                                    "ui.ingest_view"])
+                                    "ui.subgraph_view", "ui.ask_view", "ui.markup_html", "ui.state_panel",
+                                    "ui.jobs_view", "ui.review_view", "ui.sentence_view", "ui.roles_view",
+                                    "ui.cites_view", "ui.ingest_view"])
 def test_doctests(module):
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
@@ -57,6 +57,39 @@ def test_app_modules_and_functions_stay_small():
 def test_every_view_module_has_doctests():
     missing = [p.name for p in (ROOT / "ui").glob("*_view.py") if ">>> " not in p.read_text(encoding="utf-8")]
     assert not missing, missing
+
+
+def _imports_streamlit(path) -> bool:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+    names += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and not n.level]
+    return any(name.split(".")[0] == "streamlit" for name in names)
+
+
+def test_ui_modules_are_named_by_what_they_do():
+    """Only ``*_panel.py`` draws with Streamlit; ``*_view.py`` and ``*_html.py`` are pure builders with doctests;
+    the few others (:data:`ui.SUPPORT`) are neither and import no streamlit either."""
+    import ui
+
+    wrong = []
+    for path in sorted((ROOT / "ui").glob("*.py")):
+        name = path.stem
+        if _imports_streamlit(path) and not name.endswith("_panel"):
+            wrong.append(f"{path.name} imports streamlit: name it *_panel.py")
+        if name.endswith(("_view", "_html")) and (_imports_streamlit(path) or ">>> " not in path.read_text()):
+            wrong.append(f"{path.name}: a builder is pure (no streamlit) and has doctests")
+    assert not wrong, "\n".join(wrong)
+    assert set(ui.PANELS) | set(ui.BUILDERS) | set(ui.SUPPORT) == {p.stem for p in (ROOT / "ui").glob("*.py")} - {
+        "__init__"}
+    assert not set(ui.PANELS) & set(ui.BUILDERS) and all(m.endswith("_panel") for m in ui.PANELS)
+
+
+def test_pages_and_ui_import_kgcore_only_through_the_public_api():
+    """Pages do layout and events and ``ui/`` draws; what they know of kgcore is :mod:`kgcore.api`."""
+    from test_api import deep_imports
+
+    wrong = [d for path in APP_FILES for d in deep_imports(path)]
+    assert not wrong, "import these through kgcore.api:\n" + "\n".join(wrong)
 
 
 # -- library ------------------------------------------------------------------------------------------------

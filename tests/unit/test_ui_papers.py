@@ -7,9 +7,9 @@ import re
 
 from kgcore.core.document import IngestReport, Paragraph, Reference
 from kgcore.core.types import OPT_IN, RETRIEVABLE, ROLES, SelectedSentence
-from kgcore.index.cites import Citation
-from kgcore.index.collection import CollectionManifest, DocumentEntry
-from kgcore.index.manifest import Manifest
+from kgcore.index.store.collection import CollectionManifest, DocumentEntry
+from kgcore.index.store.manifest import Manifest
+from kgcore.index.views.cites import Citation
 from ui.ask_view import SentenceView, sentences_html
 from ui.cites_view import citations_html, citing_html, reference_html, reference_short
 from ui.ingest_view import ingest_overview, report_metrics, report_warnings, roles_table, thumbnail_pages

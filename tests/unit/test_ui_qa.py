@@ -9,30 +9,24 @@ import importlib
 import numpy as np
 import pytest
 
+from kgcore.core.qa_pair import QAPair
 from kgcore.core.types import Argument, Frame
-from kgcore.index.qa import QAPair
 from kgcore.query.answer.short import confidence, group_answers
 from kgcore.query.qakg.graph import QAGraph
 from kgcore.query.rerank import Candidate
-from ui.markup import WORD_JOINER
-from ui.qa_view import (
-    distinct_answers,
-    entity_pairs,
-    entity_pairs_html,
-    frame_groups,
-    ranked_pairs_html,
-    score_confidence,
-    sentence_pairs_html,
-    short_answers_html,
-)
+from ui.markup_html import WORD_JOINER
+from ui.qa_pairs_view import entity_pairs, entity_pairs_html, frame_groups, sentence_pairs_html
+from ui.qa_view import distinct_answers, ranked_pairs_html, score_confidence, short_answers_html
 
 SCRIPT = "<script>alert(1)</script>"
 IMG = "<img src=x onerror=alert(1)>"
 
 
 def test_doctests():
-    result = doctest.testmod(importlib.import_module("ui.qa_view"), optionflags=doctest.ELLIPSIS)
-    assert result.attempted >= 15 and result.failed == 0
+    results = [doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+               for name in ("ui.qa_view", "ui.qa_pairs_view")]
+    assert all(r.attempted for r in results) and sum(r.attempted for r in results) >= 15
+    assert not any(r.failed for r in results)
 
 
 def _item(**extra) -> dict:

@@ -1,4 +1,4 @@
-"""Every CSS class the UI's HTML builders give text has a rule in ``ui.style.CSS``: the default badge had none, so
+"""Every CSS class the UI's HTML builders give text has a rule in ``ui.style_html.CSS``: the default badge had none, so
 "confidence 0.80" and an entity description's method read as plain words."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ui.style import CSS
+from ui.style_html import CSS
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Classes that only name a block for tests and tools (their look comes from inline styles or their children).

@@ -14,7 +14,7 @@ from ui.team_view import agreement_frame, disagreements_frame, pairs_frame, stag
 SCRIPT = "<script>alert(1)</script>"
 
 
-@pytest.mark.parametrize("module", ["ui.team_view", "ui.identity", "ui.analysis_view", "ui.ask_script"])
+@pytest.mark.parametrize("module", ["ui.team_view", "ui.identity_panel", "ui.analysis_view", "ui.ask_script_html"])
 def test_doctests(module):
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0

@@ -1,4 +1,4 @@
-"""The app's background model warm-up (``ui.resources``), with fake loaders instead of the models.
+"""The app's background model warm-up (``ui.resources_panel``), with fake loaders instead of the models.
 
 It starts once per process; the pages get the very objects it loaded; a page that needs a model while the
 warm-up is still loading it waits instead of loading it a second time; a model that fails in the background is
@@ -16,7 +16,7 @@ import pytest
 
 from kgcore.core.errors import ModelUnavailableError
 from kgcore.core.settings import Settings
-from ui import resources
+from ui import resources_panel as resources
 
 MISSING = "spaCy model 'en_core_web_missing' is not installed. Install the offline package."
 
@@ -117,7 +117,7 @@ def test_a_model_that_fails_in_the_background_reaches_the_page(fakes, caplog):
     assert "spaCy pipeline" in caplog.text and "en_core_web_missing" in caplog.text
     assert fakes.calls == {"embedder": 1, "spacy": 1, "bm25": 1}  # the others still loaded
     with pytest.raises(ModelUnavailableError, match="en_core_web_missing"):
-        resources.query_engine()  # what the Ask page calls: kgcore's own error, shown by ui.errors.reported
+        resources.query_engine()  # what the Ask page calls: kgcore's own error, shown by ui.errors_panel.reported
     fakes.fail = None  # a failure is not cached: once the model is there, the page loads it
     assert resources.query_models(settings).nlp is fakes.loaded["spacy"]
     assert fakes.calls["spacy"] == 3

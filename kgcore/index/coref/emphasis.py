@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 #: A word a document writes in capitals in at least this share of its uses is an acronym there ("ADGM", "CDD"); under
-#: it, emphasis ("HIM", "BOX").  Entity typing reads names by the same share (:mod:`kgcore.index.entities.names`).
+#: it, emphasis ("HIM", "BOX").  Entity typing reads names by the same share (:mod:`kgcore.index.views.entities.names`).
 ACRONYM_SHARE = 1 / 3
 _CAPITAL_WORD = re.compile(r"\b[A-Z][A-Z'\u2019-]*[A-Z]\b")
 _WORD = re.compile(r"\b[A-Za-z][A-Za-z'\u2019-]*\b")

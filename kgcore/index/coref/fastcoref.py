@@ -111,7 +111,8 @@ class FastCoref:
 def _require_package() -> None:
     if importlib.util.find_spec("fastcoref") is None:
         raise ModelUnavailableError(
-            "coref backend 'fastcoref' needs the fastcoref package: pip install fastcoref==2.1.6 "
+            "coref backend 'fastcoref' needs the fastcoref package: pip install -r requirements-fastcoref.txt "
+            "(fastcoref==2.1.6) "
             "(or choose the offline 'heuristic' backend)"
         )
 

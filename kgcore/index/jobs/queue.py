@@ -52,7 +52,7 @@ from kgcore.index.jobs.record import (
     write_record,
 )
 from kgcore.index.load import check_name, doc_id_for
-from kgcore.index.store import check_collection_name
+from kgcore.index.store.disk import check_collection_name
 
 #: One uploaded file: (file name, bytes) or (file name, bytes, the name its document id comes from).
 Upload = tuple[str, bytes] | tuple[str, bytes, str]

@@ -95,7 +95,7 @@ class JobRecord:
     steps: dict[str, Step] = field(default_factory=dict)
     #: The file (or collection step) heard of last.
     last: str = ""
-    #: What the job did, collection by collection (:meth:`kgcore.index.collection.CollectionOutcome.to_dict`).
+    #: What the job did, collection by collection (:meth:`kgcore.index.store.collection.CollectionOutcome.to_dict`).
     outcomes: list[dict[str, Any]] = field(default_factory=list)
     #: Why it failed or was cancelled.
     error: str = ""

@@ -33,7 +33,7 @@ from kgcore.core.settings import IndexOptions, Settings
 from kgcore.index.jobs.record import CANCEL, FILES, HEARTBEAT_S, JobFile, JobRecord, read_record, write_record
 from kgcore.index.load import doc_id_for
 from kgcore.index.pipeline import index_files
-from kgcore.index.store import Store
+from kgcore.index.store.disk import Store
 from kgcore.index.workers import Job, worker_count
 
 log = logging.getLogger("kgcore.jobs")

@@ -32,7 +32,7 @@ from kgcore.core.errors import KgcoreError
 from kgcore.core.settings import Settings
 from kgcore.index.jobs.queue import JobQueue
 from kgcore.index.jobs.record import LOG, LOST_S, JobRecord
-from kgcore.index.locks import remove_stale
+from kgcore.index.store.locks import remove_stale
 
 log = logging.getLogger("kgcore.jobs")
 #: Seconds between two looks at the queue and the job processes.

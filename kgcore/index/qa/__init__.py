@@ -1,9 +1,9 @@
-"""Question–answer pair generation, an indexing stage (seed 003's QA pairs, grounded in sentences).
+"""Question–answer pair generation, an indexing stage (the graph of generated QA pairs, each grounded in its sentence).
 
 Backends, one file each, implementing :class:`kgcore.index.qa.base.QAGenerator`: ``frames`` (offline, wh-
 questions from the stored SRL frames, :mod:`kgcore.index.qa.frames`; always on) and ``llm`` (an
 OpenAI-compatible endpoint per chunk, :mod:`kgcore.index.qa.llm`; added when ``KGCORE_QA_LLM=1`` and an
-endpoint is configured).  :mod:`kgcore.index.qa.files` stores the pairs and their vectors in the document's
+endpoint is configured).  :mod:`kgcore.index.store.qa_table` stores the pairs and their vectors in the document's
 shard.
 """
 
@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from kgcore.core.qa_pair import QAPair
 from kgcore.core.settings import Settings
 from kgcore.core.types import Sentence
-from kgcore.index.qa.base import QAGenerator, QAPair, unique_pairs
+from kgcore.index.qa.base import QAGenerator, unique_pairs
 from kgcore.index.qa.frames import FrameQAGenerator
 from kgcore.index.qa.llm import LLMQAGenerator
 

@@ -1,6 +1,6 @@
 """Question–answer pairs: the value type, the generator Protocol and the shared quality filter.
 
-A :class:`QAPair` is one atomic fact of one sentence asked as a question (seed 003's QA pairs, grounded as in
+A :class:`QAPair` is one atomic fact of one sentence asked as a question (the pairs of the QA-pair graph, grounded as in
 GroundedKG): the answer is a span of the coreference-resolved sentence ``sentence_id``.  Backends (one file
 each) implement :class:`QAGenerator`: ``frames`` (offline, from the stored SRL frames,
 :mod:`kgcore.index.qa.frames`) and ``llm`` (an OpenAI-compatible endpoint, :mod:`kgcore.index.qa.llm`).
@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field
 from typing import Protocol
 
+from kgcore.core.qa_pair import QAPair
 from kgcore.core.types import Sentence
 
 MAX_ANSWER_WORDS = 15
@@ -56,40 +56,6 @@ NUMBER_WORDS = frozenset(
     "two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred thousand "
     "dozen score".split()
 )
-
-
-@dataclass
-class QAPair:
-    """One generated question–answer pair, grounded in one sentence.
-
-    ``wh`` is the question word, ``role`` the answer's semantic role (``ARG0``, ``ARGM-LOC``, ... or ``llm``),
-    ``predicate`` the frame's predicate, ``statement`` the frame realised as a clause (the answer sentence
-    shown to users), ``entities`` and ``answer_entities`` the (key, label) of the graph entities the question
-    and the answer mention, ``source`` the backend that made it.
-    """
-
-    id: str
-    question: str
-    answer: str
-    sentence_id: str
-    wh: str
-    answer_type: str
-    role: str = ""
-    predicate: str = ""
-    statement: str = ""
-    entities: list[tuple[str, str]] = field(default_factory=list)
-    answer_entities: list[tuple[str, str]] = field(default_factory=list)
-    source: str = "frames"
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict) -> QAPair:
-        values = {k: data[k] for k in cls.__dataclass_fields__ if k in data}
-        for name in ("entities", "answer_entities"):
-            values[name] = [(str(k), str(label)) for k, label in values.get(name, ())]
-        return cls(**values)
 
 
 class QAGenerator(Protocol):

@@ -34,10 +34,11 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from kgcore.core.qa_pair import QAPair
 from kgcore.core.types import RETRIEVABLE, Argument, Frame, Sentence
 from kgcore.index.parse.srl import frames_of
 from kgcore.index.parse.srl.tokens import PERSON_NOUNS, TEMPORAL_NOUNS
-from kgcore.index.qa.base import QAPair, is_number, is_pronoun, pair_problem, unique_pairs
+from kgcore.index.qa.base import is_number, is_pronoun, pair_problem, unique_pairs
 
 CORE = ("ARG0", "ARG1", "ARG2", "ARG3", "ARG4")
 ADJUNCTS = {"ARGM-LOC": "where", "ARGM-GOL": "where", "ARGM-DIR": "where", "ARGM-TMP": "when",

@@ -1,6 +1,6 @@
 """The ``llm`` QA backend: atomic question–answer pairs per chunk from an OpenAI-compatible endpoint.
 
-Seed 003 generates QA pairs per text chunk with a prompt-driven model.  Here a chunk is
+The QA-pair graph method generates pairs per text chunk with a prompt-driven model.  Here a chunk is
 :data:`CHUNK_SENTENCES` consecutive sentences, each sent with its id; the model answers with a JSON list of
 ``{"question", "answer", "sentence_ids"}``.  A pair is kept only when its ids are sentences *of that chunk*
 (others are invented and dropped), when at least half of the answer's content words are in the cited
@@ -17,9 +17,10 @@ import re
 from collections.abc import Sequence
 
 from kgcore.core.chat import ChatClient
+from kgcore.core.qa_pair import QAPair
 from kgcore.core.settings import Settings
 from kgcore.core.types import RETRIEVABLE, Sentence
-from kgcore.index.qa.base import QAPair, content, is_number, pair_problem, unique_pairs
+from kgcore.index.qa.base import content, is_number, pair_problem, unique_pairs
 
 CHUNK_SENTENCES = 15
 PROMPT = """Generate atomic question-answer pairs from the text below. Each pair asks about one fact stated in \

@@ -1,50 +1,51 @@
-"""Answer generation: the generator protocol, the paper's prompts, citations and the backends.
+"""Answer generation: the answerers, registered by name, their one ``generate`` signature, the paper's prompts,
+citations.
 
-Three generators exist (see :func:`get_generator`): ``qa-kg`` (:mod:`~kgcore.query.answer.short`)
-ranks the question–answer pairs generated from the context's frames and returns short answers; ``openai`` sends the
-paper's Appendix A prompt (:mod:`~kgcore.query.answer.prompts`) to any
-OpenAI-compatible chat endpoint (:mod:`~kgcore.query.answer.openai_compat`),
-and ``extractive`` (the offline default, :mod:`~kgcore.query.answer.extractive`)
-returns the best supporting span of the retrieved context.  Every answer is
-split into sentences and each is linked to the context sentences that
-support it by :func:`~kgcore.query.answer.citations.cite`.
+Three answerers are registered (:data:`ANSWERERS`; :func:`get_generator` builds one): ``extractive`` (the
+offline default, :mod:`~kgcore.query.answer.extractive`) returns the best supporting clause of the retrieved
+context; ``qa-kg`` (:mod:`~kgcore.query.answer.short`) ranks the question–answer pairs generated from the
+context's frames and returns short answers; ``openai`` sends the paper's Appendix A prompt
+(:mod:`~kgcore.query.answer.prompts`) to any OpenAI-compatible chat endpoint
+(:mod:`~kgcore.query.answer.openai_compat`).  Every answer is split into sentences and each is linked to the
+context sentences that support it by :func:`~kgcore.query.answer.citations.cite`.
 """
 
 from __future__ import annotations
 
-from kgcore.core.errors import InputError
-from kgcore.core.nlp import load_spacy
-from kgcore.core.settings import ANSWERERS, Settings
-from kgcore.index.embed import query_embedder
-from kgcore.query.answer.base import AnswerGenerator
+from kgcore.core.registry import Registry
+from kgcore.core.settings import Settings
+from kgcore.query.answer import extractive, openai_compat, short
+from kgcore.query.answer.base import Answerer, AnswerGenerator, AnswerSource
 from kgcore.query.answer.citations import cite, cited_ids, split_answer_sentences, strip_markers
 from kgcore.query.answer.extractive import ExtractiveGenerator
 from kgcore.query.answer.openai_compat import OpenAIGenerator
 from kgcore.query.answer.prompts import build_prompt, format_content
 from kgcore.query.answer.short import QAKGGenerator
 from kgcore.query.answer.words import content_words
-from kgcore.query.rerank import get_reranker
 
 __all__ = [
-    "AnswerGenerator", "ExtractiveGenerator", "OpenAIGenerator", "QAKGGenerator", "build_prompt", "cite", "cited_ids",
+    "ANSWERERS", "AnswerGenerator", "AnswerSource", "Answerer", "ExtractiveGenerator", "OpenAIGenerator",
+    "QAKGGenerator", "build_prompt", "cite", "cited_ids",
     "content_words", "default_answerer", "format_content", "get_generator", "split_answer_sentences", "strip_markers",
 ]
 
 
+#: Every answerer, in menu order: ``--answerer``'s choices and the app's menu.  Adding one is a module here that
+#: defines a generator with the ``generate`` signature of :class:`AnswerGenerator` and an ``ANSWERER`` entry, and
+#: one line below.
+ANSWERERS: Registry[Answerer] = Registry("answerer", [
+    extractive.ANSWERER,
+    short.ANSWERER,
+    openai_compat.ANSWERER,
+])
+
+
 def get_generator(name: str, settings: Settings) -> AnswerGenerator:
-    """The answer generator called ``name`` (``extractive`` or ``openai``), configured from ``settings``.
+    """The answer generator called ``name`` (:data:`ANSWERERS`), configured from ``settings``.
 
     An unconfigured ``openai`` fails before any model loads.
     """
-    if name == "extractive":
-        return ExtractiveGenerator(embedder=query_embedder(settings), nlp=load_spacy(settings.spacy_model))
-    if name == "qa-kg":
-        return QAKGGenerator(embedder=query_embedder(settings), nlp=load_spacy(settings.spacy_model),
-                             reranker=get_reranker(settings))
-    if name == "openai":
-        OpenAIGenerator.check_configured(settings)
-        return OpenAIGenerator(settings, embedder=query_embedder(settings))
-    raise InputError("answerer", f"unknown value {name!r} (choose one of {', '.join(ANSWERERS)})")
+    return ANSWERERS.get(name).make(settings)
 
 
 def default_answerer(settings: Settings) -> str:

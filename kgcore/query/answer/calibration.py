@@ -25,11 +25,11 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from kgcore.core.embed import Embedder
 from kgcore.core.types import Sentence
-from kgcore.index.embed import Embedder
-from kgcore.index.loaded import CacheKey, Index
 from kgcore.index.qa import FrameQAGenerator
 from kgcore.index.qa.frames import frame_analyses
+from kgcore.index.store.in_memory import CacheKey, Index
 from kgcore.query.answer.select import W_OVERLAP
 from kgcore.query.answer.support import Calibration, calibrate
 
@@ -55,7 +55,7 @@ def evenly(n: int, k: int) -> list[int]:
 def collection_calibration(index: Index, nlp, embedder: Embedder) -> Calibration:
     """The support threshold of ``index``'s collection, measured on first use and kept in ``index.cache``."""
     return index.cache.get(SUPPORT_CALIBRATION, lambda: calibrate(collection_supports(index, nlp, embedder),
-                                                                  f"collection {index.doc_id!r}"))
+                                                                  f"collection {index.collection!r}"))
 
 
 def collection_supports(index: Index, nlp, embedder: Embedder) -> list[float]:

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from kgcore.core.embed import Embedder
 from kgcore.core.types import SENTENCE_ID_PATTERN, Citation, SelectedSentence
-from kgcore.index.embed import Embedder
 from kgcore.query.answer.words import content_words
 
 #: A context sentence supports an answer sentence when its score reaches this.

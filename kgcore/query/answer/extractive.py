@@ -18,21 +18,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from kgcore.core.embed import Embedder, query_embedder
+from kgcore.core.nlp import load_spacy
 from kgcore.core.types import Answer, Citation, SelectedSentence
-from kgcore.index.embed import Embedder
-from kgcore.query.answer.base import LazyModels, ParseMemo
+from kgcore.query.answer.base import Answerer, AnswerSource, LazyModels, ParseMemo
 from kgcore.query.answer.clauses import best_clause
 from kgcore.query.answer.select import Question, ScoredSentence, score_sentences
 from kgcore.query.answer.short import MIN_CONFIDENCE, QAKGGenerator, clause_instead, confidence
-from kgcore.query.answer.support import UNCALIBRATED, Calibration, check_support, unsupported, with_support
+from kgcore.query.answer.support import check_support, unsupported, with_support
 
 EMPTY_CONTEXT_TEXT = "No context was retrieved, so the extractive answerer cannot answer."
 #: Whether the question-answer pairs choose the quoted sentence.  They won on the three dev books (groundedkg, 1,000
 #: words, EM / ROUGE-L against the scorer's choice: Peter Rabbit 50.0 / 46.2 both, Crusoe 17.8 / 12.0 -> 22.2 / 11.1,
-#: Phantom 20.0 / 14.5 -> 27.5 / 15.6) but did not generalise: on the unseen papers (bench/papers_qa.py, 40 questions)
-#: the share of the gold answer's words in the answer fell from 0.558 to 0.483 (groundedkg; 0.456 -> 0.374 with
-#: hybrid), and on the five held-out novel sets (run with a clause-trimming bug since fixed) EM questions gained and
-#: lost cancelled over 202 questions and ROUGE-L fell on three.
+#: Phantom 20.0 / 14.5 -> 27.5 / 15.6) but did not generalise: on the unseen papers (bench/experiments/papers_qa.py, 40
+#: questions) the share of the gold answer's words in the answer fell from 0.558 to 0.483 (groundedkg; 0.456 -> 0.374
+#: with hybrid), and on the five held-out novel sets (run with a clause-trimming bug since fixed) EM questions gained
+#: and lost cancelled over 202 questions and ROUGE-L fell on three.
 BY_PAIRS = False
 
 
@@ -49,17 +50,18 @@ class ExtractiveGenerator(LazyModels):
     def model(self) -> str:
         return self.embedder.name
 
-    def generate(self, question: str, context: Sequence[SelectedSentence], book_name: str = "",
-                 calibration: Calibration = UNCALIBRATED) -> Answer:
+    def generate(self, question: str, context: Sequence[SelectedSentence],
+                 source: AnswerSource | None = None) -> Answer:
         """The best clause of ``context``, with the support check's verdict (:mod:`~kgcore.query.answer.support`)
-        under ``calibration`` (the collection's, :mod:`~kgcore.query.answer.calibration`)."""
+        under ``source.calibration`` (the collection's, :mod:`~kgcore.query.answer.calibration`)."""
         if not context:
             return unsupported(Answer(EMPTY_CONTEXT_TEXT, self.name, self.model, notes=[
                 "Extractive answer (no LLM used): it can only quote retrieved context, and none was retrieved."]),
                 "no context was retrieved")
         nlp = ParseMemo(self.nlp)  # the scorer, the pairs, the clause and the support check parse the same sentences
         answer = self._extract(question, context, nlp)
-        return with_support(answer, check_support(question, answer, context, nlp, self.embedder, calibration))
+        return with_support(answer, check_support(question, answer, context, nlp, self.embedder,
+                                                          (source or AnswerSource()).calibration))
 
     def _extract(self, question: str, context: Sequence[SelectedSentence], nlp: ParseMemo) -> Answer:
         parsed = Question.parse(question, nlp)
@@ -113,3 +115,11 @@ def introduced(sentence: SelectedSentence, context: Sequence[SelectedSentence]) 
         return None
     return next((s for s in context if s.document == sentence.document and s.position == sentence.position + 1),
                 None)
+
+
+def _make(settings) -> ExtractiveGenerator:
+    return ExtractiveGenerator(embedder=query_embedder(settings), nlp=load_spacy(settings.spacy_model))
+
+
+ANSWERER = Answerer("extractive", "Extractive (offline)",
+                    "quotes the clause of the context that best answers the question; no LLM", _make)

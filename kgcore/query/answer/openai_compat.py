@@ -19,9 +19,10 @@ import time
 from collections.abc import Callable, Sequence
 
 from kgcore.core.chat import BACKOFF_S, ChatClient, check_configured, usage_of
+from kgcore.core.embed import Embedder, query_embedder
 from kgcore.core.settings import Settings
 from kgcore.core.types import Answer, SelectedSentence
-from kgcore.index.embed import Embedder
+from kgcore.query.answer.base import Answerer, AnswerSource
 from kgcore.query.answer.citations import cite
 from kgcore.query.answer.prompts import build_prompt
 
@@ -52,8 +53,9 @@ class OpenAIGenerator:
     def __repr__(self) -> str:
         return f"OpenAIGenerator(endpoint={self.endpoint!r}, model={self.model!r})"
 
-    def generate(self, question: str, context: Sequence[SelectedSentence], book_name: str = "") -> Answer:
-        prompt = build_prompt(question, context, book_name)
+    def generate(self, question: str, context: Sequence[SelectedSentence],
+                 source: AnswerSource | None = None) -> Answer:
+        prompt = build_prompt(question, context, (source or AnswerSource()).book_name)
         response, attempts = self.chat.complete(prompt)
         text, finish_reason = self.chat.text_of(response)
         served_model = getattr(response, "model", None) or self.model
@@ -73,3 +75,12 @@ class OpenAIGenerator:
             prompt=prompt,
             notes=notes,
         )
+
+
+def _make(settings: Settings) -> OpenAIGenerator:
+    OpenAIGenerator.check_configured(settings)
+    return OpenAIGenerator(settings, embedder=query_embedder(settings))
+
+
+ANSWERER = Answerer("openai", "LLM (OpenAI-compatible endpoint)",
+                    "the paper's prompt sent to the configured chat endpoint (KGCORE_OPENAI_BASE_URL)", _make)

@@ -38,8 +38,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from kgcore.core.embed import Embedder
 from kgcore.core.types import SelectedSentence
-from kgcore.index.embed import Embedder
 from kgcore.index.qa.base import WH_WORDS, asked_for, asks_action
 from kgcore.query.answer.words import LIGHT_VERBS, content_words, lemmas, question_term_weights, weighted_overlap
 

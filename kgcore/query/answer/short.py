@@ -1,4 +1,5 @@
-"""The ``qa-kg`` answerer: short answers from the question–answer pairs grounded in the context (seed 003).
+"""The ``qa-kg`` answerer: short answers from the question–answer pairs grounded in the context (the graph of generated
+QA pairs).
 
 No LLM is involved.  The context's sentences are first scored for the question as the extractive answerer
 scores them (:mod:`~kgcore.query.answer.select`: cosine, question-word overlap, answer-type match; among the
@@ -27,20 +28,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from kgcore.core.embed import Embedder, query_embedder
+from kgcore.core.nlp import load_spacy
 from kgcore.core.types import Answer, Citation, SelectedSentence, Sentence
-from kgcore.index.embed import Embedder
 from kgcore.index.qa import FrameQAGenerator
 from kgcore.index.qa.base import normalized
-from kgcore.index.qa.files import QATable, embed_pairs
 from kgcore.index.qa.frames import frame_analyses
-from kgcore.query.answer.base import LazyModels, ParseMemo
+from kgcore.index.store.qa_table import QATable, embed_pairs
+from kgcore.query.answer.base import Answerer, AnswerSource, LazyModels, ParseMemo
 from kgcore.query.answer.clauses import best_clause
 from kgcore.query.answer.select import Question, ScoredSentence, score_sentences
-from kgcore.query.answer.support import UNCALIBRATED, Calibration, check_support, unsupported, with_support
+from kgcore.query.answer.support import check_support, unsupported, with_support
 from kgcore.query.qakg.graph import QAGraph, table_for_sentences
 from kgcore.query.qakg.question import analyse, names_of
 from kgcore.query.qakg.score import candidates, question_evidence
-from kgcore.query.rerank import Candidate, OfflineReranker, Reranker
+from kgcore.query.rerank import Candidate, OfflineReranker, Reranker, get_reranker
 
 MAX_ANSWERS = 5
 #: Answer kinds a wh-word fixes (who, where, when, why, how, how many): a short answer of another kind gives way to
@@ -89,14 +91,16 @@ class QAKGGenerator(LazyModels):
     def model(self) -> str:
         return f"{self.embedder.name} + {self.reranker.name} reranker"
 
-    def generate(self, question: str, context: Sequence[SelectedSentence], book_name: str = "",
-                 qa: QAGraph | None = None, calibration: Calibration = UNCALIBRATED) -> Answer:
-        """Short answers to ``question`` from ``context``; ``qa`` (the index's QA graph) supplies stored pairs,
-        ``calibration`` the support check's threshold (the collection's, :mod:`~kgcore.query.answer.calibration`)."""
+    def generate(self, question: str, context: Sequence[SelectedSentence],
+                 source: AnswerSource | None = None) -> Answer:
+        """Short answers to ``question`` from ``context``; ``source.qa`` (the index's QA graph) supplies stored
+        pairs, ``source.calibration`` the support check's threshold (the collection's,
+        :mod:`~kgcore.query.answer.calibration`)."""
+        source = source or AnswerSource()
         nlp = ParseMemo(self.nlp)  # the scorer, the clause and the support check parse the same sentences
         parsed = Question.parse(question, nlp)  # one spaCy parse for choosing sentences and pairs
         scored = score_sentences(question, parsed, context, nlp, self.embedder) if context else []
-        ranked = self.ranked_answers(question, parsed, scored, context, qa)
+        ranked = self.ranked_answers(question, parsed, scored, context, source.qa)
         answers, expected, table = ranked.answers, ranked.expected, ranked.table
         confident = confidence(answers[0]["score"]) if answers else 0.0
         notes = [ranked.note] if ranked.note else []
@@ -119,7 +123,7 @@ class QAKGGenerator(LazyModels):
             notes.append(f"{why}: the answer quotes the clause of the best sentence ({cited[0]}) instead.")
         answer = Answer(text, self.name, self.model, citations=[Citation(text, cited, [confident])],
                         notes=notes, short_answers=answers, confidence=round(confident, 3))
-        return with_support(answer, check_support(question, answer, context, nlp, self.embedder, calibration))
+        return with_support(answer, check_support(question, answer, context, nlp, self.embedder, source.calibration))
 
     def ranked_answers(self, question: str, parsed: Question, scored: Sequence[ScoredSentence],
                        context: Sequence[SelectedSentence], qa: QAGraph | None = None) -> RankedAnswers:
@@ -240,3 +244,12 @@ def confidence(score: float) -> float:
     [0.0, 0.5, 1.0]
     """
     return float(np.clip((score - LOW_SCORE) / (HIGH_SCORE - LOW_SCORE), 0.0, 1.0))
+
+
+def _make(settings) -> QAKGGenerator:
+    return QAKGGenerator(embedder=query_embedder(settings), nlp=load_spacy(settings.spacy_model),
+                         reranker=get_reranker(settings))
+
+
+ANSWERER = Answerer("qa-kg", "QA pairs (offline, short answers)",
+                    "short answers ranked from the question-answer pairs of the context; no LLM", _make)

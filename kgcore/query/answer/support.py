@@ -28,7 +28,7 @@ collection's own sentences, which those sentences answer by construction
 the cosine of a question and the sentence answering it is lower in a book of
 long sentences (Robinson Crusoe) than in a short tale (Peter Rabbit).
 :data:`QUANTILE` was chosen on the Peter Rabbit and Robinson Crusoe dev sets
-(``bench/abstention.py``).  :data:`FIXED_THRESHOLD` (the former absolute
+(``bench/experiments/abstention.py``).  :data:`FIXED_THRESHOLD` (the former absolute
 threshold, chosen on Peter Rabbit dev alone) is used only where nothing can be
 measured: a generator used without a collection, or a collection yielding fewer
 than :data:`MIN_QUESTIONS` questions.
@@ -56,8 +56,9 @@ from kgcore.query.answer.select import W_OVERLAP, answer_type, cosines, holds_an
 from kgcore.query.answer.words import lemmas, question_term_weights, weighted_overlap
 
 #: Share of a collection's own (answerable) questions the threshold may refuse.  Chosen on the dev sets
-#: (``bench/abstention.py --split dev --quantiles ...``): the best mean of unanswerable minus answerable abstention
-#: of the extractive answerer over Peter Rabbit and Robinson Crusoe; on Peter Rabbit it gives the former 0.87.
+#: (``bench/experiments/abstention.py --split dev --quantiles ...``): the best mean of unanswerable minus answerable
+#: abstention of the extractive answerer over Peter Rabbit and Robinson Crusoe; on Peter Rabbit it gives the former
+#: 0.87.
 QUANTILE = 0.14
 #: Fewer generated questions than this give no threshold: :data:`FIXED_THRESHOLD` is used instead.
 MIN_QUESTIONS = 20

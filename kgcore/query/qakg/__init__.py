@@ -1,5 +1,5 @@
-"""The ``qa-kg`` method (seed 003 on SRL frames): the QA knowledge graph, question analysis with fuzzy and
-type-level entity matching, candidate features and retrieval.  The answerer is
+"""The ``qa-kg`` method (the graph of generated QA pairs, on SRL frames): the QA knowledge graph, question analysis with
+fuzzy and type-level entity matching, candidate features and retrieval.  The answerer is
 :mod:`kgcore.query.answer.short`; the rerankers are :mod:`kgcore.query.rerank`.
 """
 

@@ -1,4 +1,4 @@
-"""The QA knowledge graph of a loaded collection (seed 003's graph built from QA pairs), cached on the index.
+"""The QA knowledge graph of a loaded collection (the graph built from generated QA pairs), cached on the index.
 
 Nodes: one per question (``q:<pair id>``), per distinct answer (``a:<answer>``), per graph entity the pairs
 mention (``e:<key>``) and per entity *type* (``t:<type>``).  Edges, each grounded in the pair's sentence:
@@ -6,7 +6,7 @@ question --<role>--> answer ("ARG0", "ARGM-LOC", ...), question --mentions--> en
 entity --is_a--> type.  Node vectors are the questions' and answers' (stored in the shards); node-type
 vectors are the type names' embeddings, made here (a few hundred words).
 
-An entity's types (seed 003's type-level generalisation): a common noun's head ("four little rabbits" ->
+An entity's types (the QA-pair graph's type-level generalisation): a common noun's head ("four little rabbits" ->
 ``rabbit``) and, for names, what copular pairs say they are ("Flopsy, Mopsy and Cotton-tail were good little
 bunnies" -> ``bunny``), so a question about "the bunnies" reaches facts about each of them.
 """
@@ -20,11 +20,12 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from kgcore.index.embed import Embedder
-from kgcore.index.loaded import CacheKey, Index
-from kgcore.index.qa import FrameQAGenerator, QAPair
-from kgcore.index.qa.files import QATable, embed_pairs, read_qa
-from kgcore.index.shard import read_analyses
+from kgcore.core.embed import Embedder
+from kgcore.core.qa_pair import QAPair
+from kgcore.index.qa import FrameQAGenerator
+from kgcore.index.store.in_memory import CacheKey, Index
+from kgcore.index.store.qa_table import QATable, embed_pairs, read_qa
+from kgcore.index.store.shard import read_analyses
 
 GENERIC_TYPES = frozenset("thing one way time part side place kind sort lot".split())
 
@@ -44,9 +45,6 @@ class QAGraph:
     type_vectors: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
     by_sentence: dict[str, list[int]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
-
-    def type_entities(self, type_name: str) -> list[str]:
-        return [k for k, types in self.entity_types.items() if type_name in types]
 
     def subgraph(self, pair_ids: list[int]) -> dict:
         """Nodes and edges of the given pairs (for display): questions, answers, entities, types."""

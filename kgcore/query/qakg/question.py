@@ -19,9 +19,9 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from kgcore.index.embed import Embedder
-from kgcore.index.loaded import CacheKey, Index
+from kgcore.core.embed import Embedder
 from kgcore.index.qa.base import WH_WORDS, asked_for, asks_action, content
+from kgcore.index.store.in_memory import CacheKey, Index
 from kgcore.query.qakg.graph import QAGraph
 
 TITLES = frozenset("mr mrs miss ms dr captain capt sir lady lord master madam".split())

@@ -1,4 +1,5 @@
-"""The ``qa-kg`` retrieval method (seed 003): question -> generated QA pairs -> their grounding sentences.
+"""The ``qa-kg`` retrieval method (the graph of generated QA pairs): question -> generated QA pairs -> their grounding
+sentences.
 
 Candidates are the union of (a) the :data:`SEMANTIC_CANDIDATES` pairs whose generated question or answer is
 closest to the question, (b) pairs about entities of a type a question noun names (type-level match) and
@@ -11,15 +12,14 @@ and capped by the same budget rule.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
+from kgcore.core.embed import Embedder
 from kgcore.core.settings import RetrievalOptions
+from kgcore.core.timing import Timer
 from kgcore.core.types import QueryResult, SelectedSentence
-from kgcore.index.embed import Embedder
-from kgcore.index.loaded import Index
-from kgcore.query.context import apply_budget, elapsed_ms, number_ranks, selected_sentence
+from kgcore.index.store.in_memory import Index
+from kgcore.query.context import apply_budget, number_ranks, selected_sentence
 from kgcore.query.qakg.graph import QAGraph, qa_graph
 from kgcore.query.qakg.question import analyse, graph_names, plain
 from kgcore.query.qakg.score import Evidence, candidates, question_evidence
@@ -34,32 +34,27 @@ KEPT_PAIRS = 25
 def retrieve_qakg(index: Index, question: str, options: RetrievalOptions, embedder: Embedder, nlp,
                   reranker: Reranker) -> QueryResult:
     """Run ``qa-kg`` on ``index`` (within the options' documents, front matter left out)."""
-    timings: dict[str, float] = {}
-    start = time.perf_counter()
-    graph = qa_graph(index, embedder)
-    timings["load"] = elapsed_ms(start)
-    start = time.perf_counter()
-    info = analyse(question, nlp, embedder)
-    timings["parse"] = elapsed_ms(start)
-    start = time.perf_counter()
-    scope = index.sentence_scope(options.documents, options.front_matter)
-    allowed = np.ones(len(graph.pairs), bool) if scope is None else scope[graph.rows]
-    q_sims, a_sims = graph.q_vectors @ info.vector, graph.a_vectors @ info.vector
-    evidence = question_evidence(graph_names(index, graph), graph, info, embedder)
-    pool = _pool(graph, evidence, np.maximum(q_sims, a_sims), allowed)
-    found = candidates(graph.pairs, pool, q_sims, a_sims, info, evidence)
-    timings["match"] = elapsed_ms(start)
-    start = time.perf_counter()
-    ranked = reranker.rerank(question, found)
-    timings["rerank"] = elapsed_ms(start)
-    start = time.perf_counter()
-    sentences = _sentences(index, graph, ranked, info.vector, scope)
-    if not options.budget_sentences and not options.budget_words:
-        sentences = sentences[: options.k]
-    kept = sorted(apply_budget(sentences, options.budget_sentences, options.budget_words), key=lambda s: s.position)
-    timings["select"] = elapsed_ms(start)
-    timings["retrieval"] = round(sum(timings.values()), 3)
-    result = QueryResult(question, "qa-kg", index.doc_id, None, [], kept, options.to_dict(), timings,
+    timer = Timer()
+    with timer.step("load"):
+        graph = qa_graph(index, embedder)
+    with timer.step("parse"):
+        info = analyse(question, nlp, embedder)
+    with timer.step("match"):
+        scope = index.sentence_scope(options.documents, options.front_matter)
+        allowed = np.ones(len(graph.pairs), bool) if scope is None else scope[graph.rows]
+        q_sims, a_sims = graph.q_vectors @ info.vector, graph.a_vectors @ info.vector
+        evidence = question_evidence(graph_names(index, graph), graph, info, embedder)
+        pool = _pool(graph, evidence, np.maximum(q_sims, a_sims), allowed)
+        found = candidates(graph.pairs, pool, q_sims, a_sims, info, evidence)
+    with timer.step("rerank"):
+        ranked = reranker.rerank(question, found)
+    with timer.step("select"):
+        sentences = _sentences(index, graph, ranked, info.vector, scope)
+        if not options.budget_sentences and not options.budget_words:
+            sentences = sentences[: options.k]
+        kept = sorted(apply_budget(sentences, options.budget_sentences, options.budget_words), key=lambda s: s.position)
+    timer.ms["retrieval"] = timer.total(*timer.ms)
+    result = QueryResult(question, "qa-kg", index.collection, None, [], kept, options.to_dict(), timer.ms,
                          _notes(graph, evidence), len(found), [c.to_dict() for c in ranked[:KEPT_PAIRS]])
     return result
 

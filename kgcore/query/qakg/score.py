@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from kgcore.core.qa_pair import QAPair
 from kgcore.index.narrator import COMPANIONS
-from kgcore.index.qa import QAPair
 from kgcore.index.qa.base import content, is_name, is_number
 from kgcore.query.qakg.graph import QAGraph
 from kgcore.query.qakg.question import Names, QuestionInfo, fuzzy_entities, merged_types, noun_types

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from kgcore.index.qa.base import QAPair
+from kgcore.core.qa_pair import QAPair
 
 #: ``sentence`` weighs 1 (the sentence's score simply added): without it the qa-kg answerer answered from the wrong
 #: sentence (Crusoe dev: the evidence sentence for 8 of 45 questions, 15 with it); on the dev sets, groundedkg at

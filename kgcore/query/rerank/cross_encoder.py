@@ -1,6 +1,6 @@
 """The ``cross-encoder`` reranker: a local sentence-transformers ``CrossEncoder`` over the offline ranking.
 
-Seed 003 reranks with BAAI/bge-reranker-large.  Here any CrossEncoder folder given in
+The QA-pair graph method reranks with BAAI/bge-reranker-large.  Here any CrossEncoder folder given in
 ``KGCORE_RERANKER_MODEL`` (for instance ``cross-encoder/ms-marco-MiniLM-L-6-v2`` or ``BAAI/bge-reranker-base``
 downloaded with ``huggingface-cli download NAME --local-dir DIR``) scores (question, generated question +
 answer) for the :data:`TOP_N` best candidates of the offline scorer; its sigmoid, weighted by

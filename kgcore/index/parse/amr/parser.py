@@ -81,7 +81,7 @@ def model_problem(model_dir: str = "", env: Mapping[str, str] | None = None) -> 
     True
     """
     if importlib.util.find_spec("amrlib") is None:
-        return f"the amrlib package is not installed: pip install {AMRLIB_REQUIREMENT}"
+        return f"the amrlib package is not installed: pip install -r requirements-amr.txt ({AMRLIB_REQUIREMENT})"
     path = resolve_model_dir(model_dir, env)
     if path is None:
         return f"no AMR parse model: {ENV_VAR} is not set and {amrlib_default_dir()} does not exist. {_howto()}"

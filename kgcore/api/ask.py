@@ -1,0 +1,22 @@
+"""Asking: the query engine, the retrieval methods and answerers by name, and what the Ask page shows.
+
+``QueryEngine(store).ask(collection, question, RetrievalOptions(...))`` retrieves with any registered method
+(:data:`METHODS`) and answers with any registered answerer (:data:`ANSWERERS`).
+"""
+
+from __future__ import annotations
+
+from kgcore.query.answer import ANSWERERS, default_answerer
+from kgcore.query.answer.citations import strip_markers
+from kgcore.query.answer.short import MAX_ANSWERS, MIN_CONFIDENCE, NO_ANSWER, confidence, grouped
+from kgcore.query.engine import QueryEngine, result_to_json, validate_question
+from kgcore.query.fused import GRAPH_HEAD_WORDS, node_name
+from kgcore.query.methods import METHODS, RANKING_LABELS
+from kgcore.query.propagation import SCALE as SIGNAL_SCALE
+from kgcore.query.qakg.graph import QAGraph, grounding_pairs_graph, sentence_pairs
+from kgcore.query.sentence_ranking import bm25_tokens
+
+__all__ = ["ANSWERERS", "GRAPH_HEAD_WORDS", "MAX_ANSWERS", "METHODS", "MIN_CONFIDENCE", "NO_ANSWER", "QAGraph",
+    "QueryEngine", "RANKING_LABELS", "SIGNAL_SCALE", "bm25_tokens", "confidence", "default_answerer",
+    "grounding_pairs_graph", "grouped", "node_name", "result_to_json", "sentence_pairs", "strip_markers",
+    "validate_question"]

@@ -1,0 +1,57 @@
+"""Value types, errors and settings: what every other part of the API takes and returns.
+
+Sentences, answers, query results and graph nodes (``kgcore.core.types``, ``kgcore.core.graph``), loaded
+documents (``kgcore.core.document``), the errors every failure raises (``kgcore.core.errors``) and the
+settings read from ``KGCORE_*`` variables (``kgcore.core.settings``).
+"""
+
+from __future__ import annotations
+
+from kgcore.core.document import IngestReport, Narrator, Paragraph, Reference
+from kgcore.core.errors import (
+    Cancelled,
+    DamagedIndexError,
+    IndexMismatchError,
+    IndexNotFoundError,
+    InputError,
+    KgcoreError,
+    ModelUnavailableError,
+    ServiceUnavailableError,
+)
+from kgcore.core.graph import is_pronoun_label, is_proper_name, scoped_id
+from kgcore.core.qa_pair import QAPair
+from kgcore.core.settings import (
+    COREF_BACKENDS,
+    EMBEDDING_VARIANTS,
+    PARSERS,
+    RANKINGS,
+    IndexOptions,
+    RetrievalOptions,
+    Settings,
+)
+from kgcore.core.types import (
+    BODY,
+    CAPTION,
+    OPT_IN,
+    RETRIEVABLE,
+    ROLES,
+    TABLE,
+    Answer,
+    Edge,
+    Frame,
+    LocalNode,
+    Node,
+    QueryResult,
+    SelectedSentence,
+    Sentence,
+    SentenceGraph,
+    split_sentence_id,
+)
+
+__all__ = ["Answer", "BODY", "CAPTION", "Cancelled", "COREF_BACKENDS", "DamagedIndexError", "EMBEDDING_VARIANTS",
+    "Edge", "Frame",
+    "IndexMismatchError", "IndexNotFoundError", "IndexOptions", "IngestReport", "InputError", "KgcoreError",
+    "LocalNode", "ModelUnavailableError", "Narrator", "Node", "OPT_IN", "PARSERS", "Paragraph", "QAPair",
+    "QueryResult", "RANKINGS", "RETRIEVABLE", "ROLES", "Reference", "RetrievalOptions", "SelectedSentence",
+    "Sentence", "SentenceGraph", "ServiceUnavailableError", "Settings", "TABLE", "is_pronoun_label",
+    "is_proper_name", "scoped_id", "split_sentence_id"]

@@ -1,0 +1,44 @@
+"""Views of a collection: its entities, communities, contextual graph, sources and citations.
+
+Each is built from a loaded :class:`~kgcore.index.store.Index` on first use (``kgcore.index.views``).
+"""
+
+from __future__ import annotations
+
+from kgcore.index.views.cites import Citation, collection_citing
+from kgcore.index.views.communities.overview import overview_markdown as communities_overview_markdown
+from kgcore.index.views.communities.stored import CommunityIndex, communities
+from kgcore.index.views.communities.summaries import Summary
+from kgcore.index.views.contextual import (
+    KINDS,
+    ContextGraph,
+    DocumentCitation,
+    context_graph,
+    document_citations,
+    neighbours,
+)
+from kgcore.index.views.entities.decisions import AMBIGUOUS_PART, CONFIRMED, SAME_NAME_APART, SPLIT, Merge
+from kgcore.index.views.entities.describe import DESCRIPTIONS, Description, entity_description
+from kgcore.index.views.entities.entity import EntityGroup
+from kgcore.index.views.entities.model import entity_groups, entity_of
+from kgcore.index.views.entities.outcome import SharedName
+from kgcore.index.views.entities.overview import (
+    collection_overview,
+    entity_links,
+    joining_sentence,
+)
+from kgcore.index.views.entities.overview import (
+    overview_markdown as entities_overview_markdown,
+)
+from kgcore.index.views.entities.resolve import resolution
+from kgcore.index.views.entities.review import ReviewItem, Side, record, review_queue
+from kgcore.index.views.entities.types import type_set_of
+from kgcore.index.views.source import Passage, page_regions, passage, render_page, sentence_boxes
+
+__all__ = ["AMBIGUOUS_PART", "CONFIRMED", "Citation", "CommunityIndex", "ContextGraph", "DESCRIPTIONS",
+    "Description", "DocumentCitation", "EntityGroup", "KINDS", "Merge", "Passage", "ReviewItem", "SAME_NAME_APART",
+    "SPLIT", "SharedName", "Side", "Summary", "collection_citing", "collection_overview", "communities",
+    "communities_overview_markdown", "context_graph", "document_citations", "entities_overview_markdown",
+    "entity_description", "entity_groups", "entity_links", "entity_of", "joining_sentence", "neighbours",
+    "page_regions", "passage", "record", "render_page", "resolution", "review_queue", "sentence_boxes",
+    "type_set_of"]

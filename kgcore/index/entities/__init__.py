@@ -1,8 +1,0 @@
-"""Entities of a collection: resolution of ENTITY nodes into entities, their types and typed relations.
-
-The stable interface is :mod:`kgcore.index.entities.model`.
-"""
-
-from kgcore.index.entities.model import UNKNOWN, Alias, EntityGroup, entity_groups, entity_of
-
-__all__ = ["UNKNOWN", "Alias", "EntityGroup", "entity_groups", "entity_of"]

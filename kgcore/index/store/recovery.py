@@ -1,0 +1,87 @@
+"""What a stopped writer leaves behind, removed: files of a collection that its manifest does not name.
+
+A writer stopped at any point (``kill -9``, a full disk, power loss) leaves
+its collection exactly as the last committed ``collection.json`` says, plus
+at most: a shard moved into ``documents/`` but not named, a
+``linked-<generation>`` or ``*.tmp`` not named, a Chroma copy marked as
+being written (rebuilt before its next use, :mod:`kgcore.index.store.chroma`), a
+staging folder or the trash of a ``delete`` (:func:`kgcore.index.store.locks.remove_stale`).
+None of it is visible to readers.  A writer removes it after its own commit
+(:func:`collect_garbage`, keeping the previous generation for readers still
+loading it); :func:`recover` does the same when the store is listed, only
+when no writer holds the collection and its last commit is older than
+:data:`GRACE_S` (no reader can still be loading the generation before).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from pathlib import Path
+
+from kgcore.core.errors import KgcoreError
+from kgcore.index.store import legacy
+from kgcore.index.store.collection import CollectionManifest
+from kgcore.index.store.in_memory import DOCUMENTS_DIR
+from kgcore.index.store.locks import collection_lock
+
+COLLECTION_FILE = "collection.json"
+#: Seconds after a commit before :func:`recover` may remove what the previous generation used.
+GRACE_S = 60.0
+
+
+def linked_folder(generation: int) -> str:
+    """The folder of a collection's linked graph at ``generation``.
+
+    >>> linked_folder(3)
+    'linked-3'
+    """
+    return f"linked-{generation}"
+
+
+def collect_garbage(path: Path, manifest: CollectionManifest, previous: CollectionManifest | None = None) -> int:
+    """Remove shards, linked graphs and temporary files of the collection at ``path`` that neither ``manifest``
+    nor ``previous`` names; returns how many.  Call it holding the collection's lock."""
+    keep = {d.folder for d in manifest.documents} | ({d.folder for d in previous.documents} if previous else set())
+    doomed = [f for f in (path / DOCUMENTS_DIR).glob("*") if f.name not in keep]
+    keep_linked = {linked_folder(manifest.generation)} | ({linked_folder(previous.generation)} if previous else set())
+    doomed += [f for f in path.glob("linked-*") if f.name not in keep_linked]
+    doomed += list(path.glob(f"{COLLECTION_FILE}.*.tmp")) + list(path.glob(".migrate-*"))
+    for item in doomed:
+        if item.is_dir():
+            shutil.rmtree(item, ignore_errors=True)
+        else:
+            item.unlink(missing_ok=True)
+    if (path / legacy.LEGACY_FILES[0]).exists() and (path / COLLECTION_FILE).exists():
+        legacy.remove_legacy_files(path)  # a migrated kgcore 0.1 folder's old files
+    return len(doomed)
+
+
+def recover(root: Path, listed: CollectionManifest) -> int:
+    """Remove what interrupted writers left in collection ``listed.name`` when that is safe (see the
+    module docstring); returns how many files or folders went."""
+    path = root / listed.name
+    if listed.format < 2 or not _leftovers(path, listed):
+        return 0
+    with collection_lock(root, listed.name, wait=False) as held:
+        if not held:
+            return 0
+        try:  # read again under the lock: a writer may have committed since the listing
+            if time.time() - (path / COLLECTION_FILE).stat().st_mtime < GRACE_S:
+                return 0
+            data = json.loads((path / COLLECTION_FILE).read_text(encoding="utf-8"))
+            manifest = CollectionManifest.from_dict(data, str(path / COLLECTION_FILE))
+        except (OSError, ValueError, KgcoreError):
+            return 0
+        return collect_garbage(path, manifest)
+
+
+def _leftovers(path: Path, manifest: CollectionManifest) -> bool:
+    """Whether anything lies in ``path`` that ``manifest`` does not name (cheap: directory listings only)."""
+    named = {d.folder for d in manifest.documents}
+    documents = path / DOCUMENTS_DIR
+    if documents.is_dir() and any(f.name not in named for f in documents.iterdir()):
+        return True
+    return any(f.name != linked_folder(manifest.generation) for f in path.glob("linked-*")) or any(
+        path.glob(f"{COLLECTION_FILE}.*.tmp"))

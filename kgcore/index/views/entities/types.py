@@ -1,0 +1,380 @@
+"""Domain entity types, offline: patterns, spaCy NER where it applies, and zero-shot typing by MiniLM.
+
+A collection's **type set** is declared in its folder (:data:`DECLARED_FILE`, a JSON object
+``{"types": {"regulation": "a law or directive ...", ...}}``), else chosen from its documents' kind:
+:data:`RESEARCH` (the cross-document entity graph's types) when most documents are PDFs, :data:`NARRATIVE` otherwise.
+
+Each entity node gets the first of: a pattern of its name (confidence :data:`PATTERN_CONFIDENCE`; a story's
+common noun that names someone, "mother" or "the captain", is a person), person for a
+name that says, thinks or feels (:mod:`~kgcore.index.views.entities.animate`; not in papers), spaCy's named-entity label
+of the name in its first grounded sentences (:data:`NER_CONFIDENCE`), or the type whose description is closest to
+the node's name + context vector (confidence: the softmax of the cosines).
+
+>>> pattern_type("Natural Questions", RESEARCH), pattern_type("F1", RESEARCH), pattern_type("Mr. Smith", NARRATIVE)
+('dataset', 'metric', 'person')
+>>> choose_type_set(["a.pdf", "b.pdf", "c.txt"]).name, choose_type_set(["peter.txt"]).name
+('research', 'narrative')
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from kgcore.core.embed import get_embedder
+from kgcore.core.errors import InputError
+from kgcore.core.graph import is_pronoun_label
+from kgcore.core.nlp import load_spacy
+from kgcore.index.parse.srl.tokens import GROUP_NOUNS, PERSON_NOUNS
+from kgcore.index.views.entities import animate
+from kgcore.index.views.entities.names import HONORIFICS, head, is_named, normalise
+
+#: A per-collection type list, in the collection folder.
+DECLARED_FILE = "entity_types.json"
+PATTERN_CONFIDENCE, NER_CONFIDENCE = 0.9, 0.72
+#: Zero-shot confidences are scaled by this: a guess from similarity is never as sure as a pattern or NER.
+ZERO_SHOT_SCALE = 0.7
+#: Softmax temperature over the cosines of zero-shot typing.
+TEMPERATURE = 0.05
+#: spaCy NER looks at this many named nodes at most (those grounded most often first) ...
+NER_MAX_NODES = 1500
+#: ... in this many of their grounded sentences each.
+NER_SENTENCES = 3
+
+
+@dataclass(frozen=True)
+class TypeSet:
+    """A named list of entity types, each with the description zero-shot typing compares names against."""
+
+    name: str
+    descriptions: Mapping[str, str]
+
+    @property
+    def types(self) -> tuple[str, ...]:
+        return tuple(self.descriptions)
+
+
+RESEARCH = TypeSet("research", {
+    "concept": "an abstract idea or notion in research, such as attention, relevance, hallucination or knowledge",
+    "topic": "a research area or task, such as question answering, information retrieval or summarization",
+    "person": "a person, such as an author or researcher, named by first and last name",
+    "paper": "a published research paper or article, cited by title or by its authors",
+    "model": "a trained neural network or language model, such as BERT, GPT-4, T5 or a retriever model",
+    "method": "a method, technique, algorithm, approach or training procedure proposed or used in a paper",
+    "dataset": "a dataset, corpus or benchmark used for training or evaluation, such as Natural Questions",
+    "metric": "an evaluation metric or score, such as accuracy, F1, exact match, recall or BLEU",
+    "equation": "a mathematical equation, formula, loss or probability expression",
+    "variable": "a mathematical symbol or variable in a formula, such as x, y, k or theta",
+})
+NARRATIVE = TypeSet("narrative", {
+    "person": "a person or character in a story, a man, woman, child or animal who speaks and acts",
+    "place": "a place or location, such as a town, country, house, garden, room, island or road",
+    "organisation": "an organisation, company, publisher, institution, army or group of people",
+    "object": "a physical object or thing, such as a tool, food, clothes, a boat or an animal's shoe",
+    "concept": "an abstract idea, feeling, quality, time or event, such as joy, danger, a moment or a storm",
+})
+#: An example of a declared type set (the community-summaries study's ontology for regulations), as
+#: ``entity_types.json`` declares one.
+REGULATORY = TypeSet("regulatory", {
+    "regulation": "a regulation, rulebook, act, law, directive, schedule or chapter of a rulebook",
+    "organisation": "a named organisation or authority, such as the Regulator, a court, an exchange or a government",
+    "legal entity": "a regulated person or role, such as an Authorised Person, a Fund Manager or an Applicant",
+    "rule": "a numbered rule, section or paragraph of a rulebook, such as Rule 3.2.1 or Section 4",
+    "financial instrument": "a financial instrument or asset, such as a share, bond, derivative, fund unit or currency",
+    "concept": "an abstract regulatory notion, such as risk, compliance, disclosure, capital or a requirement",
+})
+
+_METRICS = {"f1", "accuracy", "precision", "recall", "bleu", "rouge", "rouge l", "em", "exact match", "mrr", "ndcg",
+            "perplexity", "latency", "hit rate", "faithfulness", "answer relevance", "context relevance", "auc",
+            "meteor", "bertscore", "recall k", "top k accuracy", "f1 score", "map"}
+_METRIC_HEADS = {"score", "accuracy", "metric", "precision", "recall", "perplexity", "f1", "rate", "latency"}
+_DATASETS = {"natural questions", "triviaqa", "hotpotqa", "squad", "ms marco", "msmarco", "nq", "fever", "kilt",
+             "beir", "webquestions", "curatedtrec", "popqa", "asqa", "eli5", "jeopardy", "wikipedia", "tqa", "wq",
+             "musique", "2wikimultihopqa", "strategyqa", "qasper", "narrativeqa", "arc", "pubhealth", "bioasq"}
+_DATASET_HEADS = {"dataset", "corpus", "benchmark", "treebank", "collection", "split", "set"}
+_MODEL_RE = re.compile(r"(?i)\b(gpt|bert|roberta|t5|bart|llama|codex|chatgpt|claude|palm|opt|bloom|flan|mistral|"
+                       r"vicuna|alpaca|electra|deberta|contriever|retro|atlas|realm)\b|\d+(\.\d+)?[bm]\b|-(base|large|xl)\b")
+_MODEL_HEADS = {"model", "encoder", "decoder", "retriever", "reader", "generator", "transformer", "lm", "llm",
+                "network", "classifier", "ranker", "reranker"}
+_METHOD_HEADS = {"method", "approach", "technique", "algorithm", "framework", "strategy", "training", "pipeline",
+                 "retrieval", "generation", "indexing", "compression", "distillation", "optimization", "optimisation",
+                 "search", "decoding", "prompting", "augmentation", "fine tuning", "tuning", "objective", "loss",
+                 "attention", "mechanism", "procedure", "architecture"}
+_TOPIC_HEADS = {"task", "field", "area", "domain", "answering", "summarization", "translation", "processing"}
+_PLACE_WORDS = {"island", "house", "garden", "street", "town", "city", "river", "sea", "wood", "hill", "road",
+                "room", "opera", "theatre", "church", "country", "cellar", "lake", "coast", "bay", "cave"}
+_NER_MAP = {"research": {"PERSON": "person"},
+            "narrative": {"PERSON": "person", "GPE": "place", "LOC": "place", "FAC": "place", "ORG": "organisation"}}
+
+
+def pattern_type(name: str, type_set: TypeSet) -> str | None:
+    """The type a name's form gives away, or None.
+
+    >>> pattern_type("p(y|x)", RESEARCH), pattern_type("BERT-base", RESEARCH), pattern_type("RAG", RESEARCH)
+    ('equation', 'model', None)
+    >>> pattern_type("x_i", RESEARCH), pattern_type("θ", RESEARCH), pattern_type("KG", RESEARCH)
+    ('variable', 'variable', None)
+    >>> pattern_type("mother", NARRATIVE), pattern_type("the old sailors", NARRATIVE), pattern_type("family", NARRATIVE)
+    ('person', 'person', None)
+    """
+    norm, hd = normalise(name), head(name)
+    if type_set.name == "research":
+        return _research_pattern(name, norm, hd)
+    found = _declared_pattern(norm)
+    if found in type_set.descriptions:
+        return found
+    words = norm.split()
+    if "person" in type_set.descriptions and len(words) > 1 and words[0] in HONORIFICS and HONORIFICS[words[0]]:
+        return "person"
+    if "person" in type_set.descriptions and hd in PERSON_NOUNS and hd not in GROUP_NOUNS:
+        return "person"  # "mother", "the captain": a common noun that names someone
+    if "place" in type_set.descriptions and hd in _PLACE_WORDS:
+        return "place"
+    return None
+
+
+_RULE_RE = re.compile(r"^(rule|section|paragraph|article|regulation)s?\s+[a-z]?\d")
+_REGULATION_RE = re.compile(r"\b(rules|regulations|rulebook|act|law|directive|schedule|chapter|part \d+)\b")
+_INSTRUMENT_RE = re.compile(r"\b(shares?|bonds?|units?|derivatives?|securit(y|ies)|futures?|options?|dollars?|sukuk|"
+                            r"debentures?|warrants?|currenc(y|ies)|tokens?)$")
+
+
+def _declared_pattern(norm: str) -> str | None:
+    """Patterns for the type names a declared set may use (rule, regulation, financial instrument).
+
+    >>> _declared_pattern("rule 3 2 1"), _declared_pattern("schedule 1 chapter"), _declared_pattern("us dollars")
+    ('rule', 'regulation', 'financial instrument')
+    """
+    if _RULE_RE.search(norm):
+        return "rule"
+    if _REGULATION_RE.search(norm):
+        return "regulation"
+    return "financial instrument" if _INSTRUMENT_RE.search(norm) else None
+
+
+def _research_pattern(name: str, norm: str, hd: str) -> str | None:
+    if "=" in name or re.search(r"\w\s*\(.*\|.*\)", name) or norm.startswith(("eq ", "equation")):
+        return "equation"
+    if norm in _METRICS or (hd in _METRIC_HEADS and len(norm.split()) <= 3):
+        return "metric"
+    if re.fullmatch(r"[A-Za-z\u0370-\u03ff]([_^]\{?\w{1,3}\}?|\d{1,2})?'?", name.strip()):
+        return "variable"
+    if norm in _DATASETS or re.search(r"\w\w(QA|Bench|Eval)$", name.strip()) or hd in _DATASET_HEADS:
+        return "dataset"
+    if _MODEL_RE.search(name) or hd in _MODEL_HEADS:
+        return "model"
+    if hd in _TOPIC_HEADS:
+        return "topic"
+    if hd in _METHOD_HEADS or (hd.endswith("ing") and len(hd) > 5):
+        return "method"
+    return "paper" if " et al" in name else None
+
+
+def choose_type_set(source_files: Sequence[str], declared: TypeSet | None = None) -> TypeSet:
+    """The declared type set, else research when most documents are PDFs, else narrative."""
+    if declared is not None:
+        return declared
+    pdfs = sum(f.lower().endswith(".pdf") for f in source_files)
+    return RESEARCH if source_files and pdfs * 2 > len(source_files) else NARRATIVE
+
+
+def read_declared(folder: Path) -> TypeSet | None:
+    """The type set declared in ``folder/entity_types.json`` (a dict of descriptions or a list of names)."""
+    file = folder / DECLARED_FILE
+    if not file.exists():
+        return None
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+        types = data["types"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise InputError(str(file), f"cannot read the declared entity types: {exc}") from None
+    descriptions = types if isinstance(types, dict) else {str(t): str(t) for t in types}
+    if not descriptions:
+        raise InputError(str(file), "declares no entity types")
+    return TypeSet(str(data.get("name", "declared")), {str(k): str(v or k) for k, v in descriptions.items()})
+
+
+def zero_shot(vectors: np.ndarray, type_vectors: np.ndarray, types: Sequence[str]) -> list[tuple[str, float]]:
+    """Per row of ``vectors``, the closest type description and its softmax confidence.
+
+    >>> zero_shot(np.array([[1.0, 0.0], [0.6, 0.8]]), np.array([[1.0, 0.0], [0.0, 1.0]]), ["a", "b"])
+    [('a', 0.7), ('b', 0.69)]
+    """
+    if not len(vectors):
+        return []
+    sims = np.asarray(vectors, dtype=np.float64) @ np.asarray(type_vectors, dtype=np.float64).T
+    exp = np.exp((sims - sims.max(axis=1, keepdims=True)) / TEMPERATURE)
+    probs = exp / exp.sum(axis=1, keepdims=True)
+    best = probs.argmax(axis=1)
+    return [(types[b], round(float(probs[i, b]) * ZERO_SHOT_SCALE, 2)) for i, b in enumerate(best)]
+
+
+def ner_types(names: Sequence[str], sentences: Sequence[str], type_set: TypeSet, nlp) -> list[str | None]:
+    """Per (name, sentence), the type spaCy's NER gives the name inside its sentence (None: no usable label)."""
+    mapping = {k: v for k, v in _NER_MAP.get(type_set.name, _NER_MAP["narrative"]).items()
+               if v in type_set.descriptions}
+    if not mapping or not names:
+        return [None] * len(names)
+    out: list[str | None] = []
+    # pipe(disable=...) skips the other components for this call only; select_pipes would disable them in the
+    # process's one shared pipeline, under a question another thread parses meanwhile (no parse, no frames)
+    skipped = [p for p in nlp.pipe_names if p not in ("tok2vec", "ner")]
+    for name, doc in zip(names, nlp.pipe(sentences, batch_size=256, disable=skipped)):
+        target = normalise(name)
+        found = [mapping.get(ent.label_) for ent in doc.ents if target and target in normalise(ent.text)]
+        out.append(next((t for t in found if t), None))
+    return out
+
+
+def type_vectors(type_set: TypeSet, embedder) -> np.ndarray:
+    """The embedded descriptions of a type set ("dataset: a dataset, corpus ...")."""
+    return embedder.encode([f"{t}: {d}" for t, d in type_set.descriptions.items()])
+
+
+def vote(types: Sequence[tuple[str, float]], weights: Sequence[float]) -> tuple[str, float]:
+    """A group's type from its members' (type, confidence), weighted by grounding: the heaviest type and the
+    confidence of its best member.
+
+    >>> vote([("model", 0.9), ("method", 0.4), ("model", 0.5)], [1, 10, 1])
+    ('method', 0.4)
+    >>> vote([], [])
+    ('unknown', 0.0)
+    """
+    totals: dict[str, float] = {}
+    best: dict[str, float] = {}
+    for (t, c), w in zip(types, weights):
+        totals[t] = totals.get(t, 0.0) + c * w
+        best[t] = max(best.get(t, 0.0), c)
+    if not totals:
+        return "unknown", 0.0
+    chosen = max(totals, key=lambda t: totals[t])
+    return chosen, best[chosen]
+
+
+def type_set_of(index) -> TypeSet:
+    """The type set of a loaded index: declared in its folder, else by its documents' kind."""
+    files = [entry.manifest.source_file or entry.doc_id for entry in index.manifest.documents]
+    return choose_type_set(files, read_declared(index.path))
+
+
+def type_nodes(index, node_ids: Sequence[str], vectors: np.ndarray, embedder=None, nlp=None,
+               type_set: TypeSet | None = None) -> tuple[dict[str, tuple[str, float]], TypeSet]:
+    """(type, confidence) of every node in ``node_ids`` (``vectors``: their name + context vectors), in
+    ``type_set`` (default: :func:`type_set_of` the index): a pattern of the name, a cited author's name, a name's
+    actions (:mod:`~kgcore.index.views.entities.animate`), spaCy NER, else zero-shot among the types that fit the kind
+    of name (:func:`candidate_types`)."""
+    type_set = type_set or type_set_of(index)
+    nodes = index.graph.nodes
+    out: dict[str, tuple[str, float]] = {}
+    for node_id in node_ids:
+        found = pattern_type(nodes[node_id].label, type_set)
+        if found is None and type_set.name == RESEARCH.name and _capitalised(nodes[node_id].label):
+            sentences = [index.sentence(s).original for s in nodes[node_id].grounded_texts[:NER_SENTENCES]]
+            found = "person" if any(cited_author(nodes[node_id].label, s) for s in sentences) else None
+        if found is not None and found in type_set.descriptions:
+            out[node_id] = (found, PATTERN_CONFIDENCE)
+    if type_set.name != RESEARCH.name and "person" in type_set.descriptions:  # who says, thinks, loves is someone
+        # names ("Raoul") and common nouns ("the mother"); not acronyms, which are in capitals, nor pronouns
+        doers = [n for n in node_ids if n not in out and not is_pronoun_label(nodes[n].label)
+                 and (_capitalised(nodes[n].label) or nodes[n].label[:1].islower())]
+        out.update(dict.fromkeys(animate.people_by_roles(index.graph, doers), ("person", animate.CONFIDENCE)))
+    out.update(_by_ner(index, [n for n in node_ids if n not in out], type_set, nlp))
+    rest = [k for k, n in enumerate(node_ids) if n not in out]
+    if rest:
+        embedder = embedder or get_embedder()
+        described = type_vectors(type_set, embedder)
+        for named in (True, False):
+            part = [k for k in rest if is_named(node_ids[k], nodes[node_ids[k]].texts,
+                                                 nodes[node_ids[k]].label) == named]
+            allowed = [i for i, t in enumerate(type_set.types) if t in candidate_types(type_set, named)]
+            if part and allowed:
+                guesses = zero_shot(vectors[part], described[allowed], [type_set.types[i] for i in allowed])
+                out.update({node_ids[k]: guess for k, guess in zip(part, guesses)})
+    return out, type_set
+
+
+#: Types a common noun (no name) may have, per type set; names may have any type but ``concept``-like ones.
+_COMMON_TYPES = {"research": ("concept",), "narrative": ("object", "concept", "place")}
+
+
+def candidate_types(type_set: TypeSet, named: bool) -> tuple[str, ...]:
+    """The types zero-shot typing chooses among for a name (``named``) or a common noun: a common noun is no
+    person, paper or dataset by its vector ("the father" is a person by its noun, :func:`pattern_type`, or by
+    what it does: :mod:`~kgcore.index.views.entities.animate`).
+
+    >>> candidate_types(NARRATIVE, True), candidate_types(NARRATIVE, False)
+    (('person', 'place', 'organisation'), ('object', 'concept', 'place'))
+    >>> candidate_types(REGULATORY, False)
+    ('concept',)
+    """
+    common = _COMMON_TYPES.get(type_set.name, ("concept",) if "concept" in type_set.descriptions else type_set.types)
+    if not named:
+        return tuple(t for t in common if t in type_set.descriptions) or type_set.types
+    names = tuple(t for t in type_set.types if t not in ("concept", "object", "topic"))
+    return names or type_set.types
+
+
+def cited_author(name: str, sentence: str) -> bool:
+    """Whether ``name`` is cited as an author in ``sentence`` ("Zaharia, 2020", "Cho et al.", "Khattab and Zaharia").
+
+    >>> cited_author("Zaharia", "shown (Khattab and Zaharia, 2020) to work"), cited_author("BERT", "BERT (2019)")
+    (True, False)
+    """
+    name = re.escape(name.strip())
+    pattern = (rf"\b{name}( et al\.?|,? (and|&) [A-Z][\w-]+)?,? \(?(19|20)\d\d|\b{name} et al\b|"
+               rf"[A-Z][\w-]+,? (and|&) {name},? \(?(19|20)\d\d")
+    return bool(re.search(pattern, sentence)) and not name.isupper()
+
+
+def _by_ner(index, node_ids: Sequence[str], type_set: TypeSet, nlp) -> dict[str, tuple[str, float]]:
+    """spaCy NER of capitalised names (not acronyms) in up to :data:`NER_SENTENCES` of their grounded sentences:
+    the label most of them give, when at least half of them give it."""
+    nodes = index.graph.nodes
+    named = [n for n in node_ids if _capitalised(nodes[n].label)]
+    named = sorted(named, key=lambda n: -len(nodes[n].grounded_texts))[:NER_MAX_NODES]
+    if not named or not any(v in type_set.descriptions for v in _NER_MAP.get(type_set.name, _NER_MAP["narrative"])
+                            .values()):
+        return {}
+    nlp = nlp or load_spacy()
+    asked = [(n, sid) for n in named for sid in nodes[n].grounded_texts[:NER_SENTENCES]]
+    found = ner_types([nodes[n].label for n, _ in asked], [index.sentence(sid).resolved for _, sid in asked],
+                      type_set, nlp)
+    votes: dict[str, list[str | None]] = {}
+    for (n, _), t in zip(asked, found):
+        votes.setdefault(n, []).append(t)
+    out = {}
+    for n, labels in votes.items():
+        best = majority(labels)
+        if best is not None:
+            out[n] = (best, NER_CONFIDENCE)
+    return out
+
+
+def majority(labels: Sequence[str | None]) -> str | None:
+    """The label at least half the sentences gave (None counts as a vote for nothing).
+
+    >>> majority(["person", None, "person"]), majority(["person", None, None]), majority([None])
+    ('person', None, None)
+    """
+    counts: dict[str, int] = {}
+    for t in labels:
+        if t:
+            counts[t] = counts.get(t, 0) + 1
+    if not counts:
+        return None
+    best = max(counts, key=lambda t: counts[t])
+    return best if counts[best] * 2 >= len(labels) else None
+
+
+def _capitalised(label: str) -> bool:
+    """A name written with a capital and lower-case letters ("Peter", "Mr. McGregor"), not an acronym.
+
+    >>> _capitalised("Peter"), _capitalised("RAG"), _capitalised("fir tree")
+    (True, False, False)
+    """
+    return label[:1].isupper() and any(ch.islower() for ch in label)

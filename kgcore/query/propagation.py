@@ -1,0 +1,309 @@
+"""LeSeGR (lexical-semantic graph retrieval): lexical and semantic relevance propagated over the contextual graph, in a
+parameter-free form.
+
+Every node of the contextual graph (:mod:`kgcore.index.views.contextual`:
+sentences and chunks) starts from its own relevance to the question,
+
+    f0(i) = W_SPARSE * sparse(i) + dense(i) [+ W_GRAPH * graph(i)]
+
+* ``sparse``: BM25 of the node's text (sentences and chunks each have a
+  BM25 model), on the reciprocal-rank scale (:func:`rank_scaled`): the
+  best node in scope 1, the r-th (K + 1) / (K + r), no match 0 (see
+  :data:`SCALE`).  The text is the written one plus each word coreference
+  adds, once (:func:`expanded_tokens`): "I was born in the year 1632" is
+  also a sentence about Robinson Crusoe, "he kissed her" one about Raoul
+  and Christine (see :data:`EXPANDED`);
+* ``dense``: cosine of question and node vector, on the same scale;
+* ``graph`` (the **fused GroundedKG ranking** only): GroundedKG's alignment
+  evidence (:mod:`kgcore.query.align`: the query graph's nodes and edges
+  recurring among the sentence's own nodes), divided by the best; chunks
+  take the best of their sentences.
+
+Then L layers of message passing.  The message from neighbour j to node i
+is gated, as in LeSeGR, by the *query-neighbour sparse relevance*
+``gate(j)`` (its BM25 divided by the best in scope) and the
+*node-neighbour dense relevance* ``affinity(i, j)`` (cosine of the two
+nodes, precomputed per edge) times the edge weight:
+
+    w(i, j) = weight(i, j) * affinity(i, j) * gate(j)
+    mean:  f_{l+1}(i) = (f_l(i) + sum_j w(i, j) f_l(j)) / (1 + sum_j w(i, j))
+    add:   f_{l+1}(i) = f_l(i) + sum_j w(i, j) f_l(j) / (1 + sum_j weight(i, j))
+
+``mean`` is LeSeGR's AGG (a gated mean of the node's own message and its
+neighbours'); ``add`` only ever adds neighbour evidence.  Without
+neighbours (or with every gate closed) both give ``f0`` -- the additive
+post-retrieval fusion of sparse and dense scores (LeSeGR's Proposition
+4.1; see :func:`propagate`).  Each layer is two sparse matrix-vector
+products, so a query costs milliseconds on a whole collection.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import sparse
+
+from kgcore.index.store.disk import CacheKey, Index
+from kgcore.index.views.contextual import ContextGraph
+from kgcore.query.sentence_ranking import bm25_tokens, sentence_bm25, sentence_tokens
+from kgcore.query.sparse_bm25 import SparseBM25
+
+#: Message-passing layers.  Chosen on dev sets (Crusoe dev, mean over 500 and 1,000 words, answer-token recall):
+#: with ``mean`` the fused ranking scores 0.794 / 0.791 / 0.796 at 1 / 2 / 3 layers and ``lesegr`` 0.759 /
+#: 0.737 / 0.705 (see bench/experiments/fused_quality.py --sweep), so one layer.
+LAYERS = 1
+#: How a node combines its own score with its neighbours' (see the module docstring): ``mean`` is LeSeGR's AGG;
+#: on Crusoe dev ``add`` gave the fused ranking 0.748 against 0.791 (two layers).
+AGGREGATION = "mean"
+#: Weight of GroundedKG's alignment evidence beside the sparse and dense signals (each in [0, 1]).
+W_GRAPH = 1.0
+#: The graph evidence is divided by its best in scope, or by this when the best is lower, so that a question whose
+#: query graph aligns only weakly anywhere would give its graph signal less weight (0: always by the best).  The
+#: best is a median 0.37-0.40 on the crusoe, phantom and obliqa dev sets (0.52 qasper, 0.65 peter).  Dev sets, mean
+#: over 200 / 500 / 1,000 / 2,000 words (as W_SPARSE's below): 0 gives 0.7643, 0.4 0.7655, 0.6 0.7658, 0.8 0.7644;
+#: ObliQA rises (0.643 -> 0.657 at 1,000 words with 0.6) and Phantom falls (0.809 -> 0.784 at 500), so it stays 0.
+GRAPH_FLOOR = 0.0
+#: Weight of the sparse signal in f0 (the dense signal's is 1: only ratios matter).  The gate of a message stays the
+#: plain sparse relevance.  Weights fitted per collection on questions generated from its own frames
+#: (bench/experiments/learned_fusion.py) lost to these on every dev set, so both stay 1.  Sensitivity on the five dev
+#: sets (mean answer-token or passage recall over 200 / 500 / 1,000 / 2,000 words, fused ranking / ``lesegr``): 0.7
+#: gives 0.756 / 0.749, 1 gives 0.764 / 0.758, 1.4 gives 0.763 / 0.757.
+W_SPARSE = 1.0
+#: Whether the graph evidence travels to neighbours too, or is added to a sentence's propagated text relevance.
+GRAPH_PROPAGATES = True
+#: Whether the sparse signal reads a node's written words plus the words its coref-resolved text adds (each once;
+#: :func:`expanded_tokens`), or the written words alone, as the ``bm25`` baseline does.  Chosen on the dev sets
+#: (answer-token recall, 200 / 500 / 1,000 / 2,000 words; peter, crusoe, phantom, qasper, obliqa dev): the mean
+#: over the 20 cells rose by 0.004 for the fused ranking and 0.013 for ``lesegr`` (Crusoe ``lesegr`` 0.534 ->
+#: 0.650 at 200 words; fused Crusoe 0.816 -> 0.839 at 1,000, Phantom 0.880 -> 0.913 at 2,000; losses Crusoe
+#: 0.794 -> 0.777 and Phantom 0.813 -> 0.801 at 500).  Expanding sentences only gave 0.002 / 0.011; adding only
+#: the capitalised words (names) 0.002 / 0.006.
+EXPANDED = True
+#: How the sparse and dense signals enter f0: ``rank`` puts each on the reciprocal-rank scale of the ``hybrid``
+#: baseline (:func:`rank_scaled`, with :data:`RANK_K`), ``max`` divides each by its best in scope.  The message
+#: gates are BM25 divided by the best either way.  Dividing by the best lets one outlier (a sentence that repeats a
+#: rare question word) squash every other score of that signal, so the other signal decides alone; ranks keep both
+#: signals' orders on one scale.  Chosen on the dev sets (fused ranking, mean answer-token or passage recall over
+#: peter, crusoe, phantom, qasper and obliqa dev at 200 / 500 / 1,000 / 2,000 words): ``max`` 0.7626, ``rank``
+#: 0.7701 (see :data:`RANK_K`).  It gains most where the margin over text retrieval was thinnest: ObliQA 0.481 ->
+#: 0.505 at 200 words, QASPER 0.632 -> 0.684 at 500; it loses ObliQA 0.677 -> 0.655 at 2,000 and Phantom 0.830 ->
+#: 0.817 at 500.
+SCALE = "rank"
+#: K of :data:`SCALE` ``rank``: the smaller, the more the best few nodes of each signal stand out.  Dev sets (as
+#: above): K = 3 / 5 / 10 / 15 / 20 give 0.7698 / 0.7701 / 0.7707 / 0.7644 / 0.7612 (30 and 60, with ties ranked
+#: apart: 0.7578 / 0.7529), a plateau from 3 to 10; 5 is its middle, so a collection unlike the dev sets is not put
+#: on the edge where it falls off.
+RANK_K = 5
+SENTENCE_BM25: CacheKey[SparseBM25] = CacheKey("expanded-sentence-bm25")
+CHUNK_BM25: CacheKey[SparseBM25] = CacheKey("chunk-bm25")
+EXPANDED_CHUNK_BM25: CacheKey[SparseBM25] = CacheKey("expanded-chunk-bm25")
+
+
+@dataclass(frozen=True)
+class Signals:
+    """Per contextual-graph node (sentences, then chunks): each relevance signal in [0, 1], and the scope."""
+
+    sparse: np.ndarray
+    dense: np.ndarray
+    graph: np.ndarray
+    scope: np.ndarray
+    #: The question's plain cosine to each sentence (``dense`` is it rescaled within the scope); what a selected
+    #: sentence reports as its ``similarity``, as every other method does.
+    cosine: np.ndarray | None = None
+    #: The message gates: BM25 divided by the best in scope (None: ``sparse``, as when :data:`SCALE` is ``max``).
+    gates: np.ndarray | None = None
+
+    @property
+    def initial(self) -> np.ndarray:
+        """f0: the additive fusion of the node's own signals (zero outside the scope)."""
+        return np.where(self.scope, W_SPARSE * self.sparse + self.dense + W_GRAPH * self.graph, 0.0)
+
+    @functools.cached_property
+    def kept(self) -> np.ndarray:
+        """The part of f0 that does not travel to neighbours: the graph evidence unless GRAPH_PROPAGATES."""
+        return np.zeros_like(self.sparse) if GRAPH_PROPAGATES else np.where(self.scope, W_GRAPH * self.graph, 0.0)
+
+    @functools.cached_property
+    def gate(self) -> np.ndarray:
+        """Each node's sparse relevance in scope: how strongly its messages pass (zero outside the scope)."""
+        return np.where(self.scope, self.sparse if self.gates is None else self.gates, 0.0)
+
+
+def normalised(values: np.ndarray, scope: np.ndarray, floor: float = 0.0) -> np.ndarray:
+    """Values clipped at 0 and divided by the largest in scope (or by ``floor`` when that is larger); zero outside
+    it.
+
+    >>> normalised(np.array([2.0, -1.0, 4.0, 8.0]), np.array([True, True, True, False])).tolist()
+    [0.5, 0.0, 1.0, 0.0]
+    >>> normalised(np.array([2.0, 4.0]), np.array([True, True]), floor=8.0).tolist()
+    [0.25, 0.5]
+    """
+    out = np.where(scope, np.clip(values, 0.0, None), 0.0)
+    top = max(out.max() if len(out) else 0.0, floor)
+    return out / top if top > 0 else out
+
+
+def signals(index: Index, cg: ContextGraph, question: str, vector: np.ndarray, sims: np.ndarray,
+            scope: np.ndarray | None, graph: np.ndarray | None = None) -> Signals:
+    """Every node's sparse, dense (and graph) relevance to the question in a scope.
+
+    ``vector`` is the question's embedding and ``sims`` its cosine to every sentence
+    (:func:`kgcore.query.context.question_vector` gives both).
+    """
+    n = cg.n_sentences
+    rows = np.ones(n, dtype=bool) if scope is None else scope
+    starts = cg.chunk_spans[:, 0]  # chunks are contiguous runs of rows, in order
+    chunk_scope = np.logical_or.reduceat(rows, starts) if len(starts) else np.zeros(0, dtype=bool)
+    node_scope = np.r_[rows, chunk_scope]
+    tokens = bm25_tokens(question)
+    chunk_sparse = _chunk_bm25(index, cg).get_scores(tokens) if len(cg.chunk_spans) else np.zeros(0)
+    sparse = (sentence_sparse(index, tokens), chunk_sparse)
+    dense = (sims, cg.chunk_vectors @ vector)
+    scopes = (rows, chunk_scope)
+    gates = np.r_[tuple(normalised(v, s) for v, s in zip(sparse, scopes))]
+    graph_all = np.zeros(cg.n_nodes)
+    if graph is not None:
+        g = normalised(graph, rows, GRAPH_FLOOR)
+        chunk_g = np.maximum.reduceat(g, starts) if len(starts) else np.zeros(0)
+        graph_all = np.r_[g, chunk_g]
+    if SCALE == "max":
+        dense_all = np.r_[tuple(normalised(v, s) for v, s in zip(dense, scopes))]
+        return Signals(gates, dense_all, graph_all, node_scope, np.asarray(sims))
+    sparse_all, dense_all = (np.r_[tuple(rank_scaled(v, s) for v, s in zip(pair, scopes))] for pair in (sparse, dense))
+    return Signals(sparse_all, dense_all, graph_all, node_scope, np.asarray(sims), gates)
+
+
+def rank_scaled(values: np.ndarray, scope: np.ndarray, k: int | None = None) -> np.ndarray:
+    """Each positive value in scope on the reciprocal-rank scale: the best 1, the r-th best (k + 1) / (k + r)
+    (``k`` default :data:`RANK_K`); ties in value share the better rank; zero, negative or outside the scope: 0.
+
+    >>> rank_scaled(np.array([0.2, 0.9, 0.0, 0.5, 0.5, 3.0]), np.array([1, 1, 1, 1, 1, 0], bool), k=1).tolist()
+    [0.4, 1.0, 0.0, 0.6666666666666666, 0.6666666666666666, 0.0]
+    """
+    k = RANK_K if k is None else k
+    out = np.zeros(len(values))
+    rows = np.flatnonzero(scope & (values > 0))
+    if not len(rows):
+        return out
+    found = values[rows]
+    order = np.argsort(-found)  # not stable: equal values get the same rank below, whatever their order
+    ordered = found[order]
+    first = np.r_[True, ordered[1:] != ordered[:-1]]  # where each run of equal values starts
+    better = np.maximum.accumulate(np.where(first, np.arange(len(ordered)), 0))  # values strictly better
+    out[rows[order]] = (k + 1) / (k + 1 + better)
+    return out
+
+
+def gated(cg: ContextGraph) -> sparse.csr_matrix:
+    """weight(i, j) * affinity(i, j) per edge: the query-independent part of every message."""
+    return cg.weights.multiply(cg.affinity).tocsr()
+
+
+def propagate(edges: sparse.csr_matrix, sig: Signals, layers: int | None = None, aggregation: str | None = None,
+              norm: np.ndarray | None = None) -> list[np.ndarray]:
+    """Scores after 0 .. ``layers`` layers (see the module docstring; defaults :data:`LAYERS`,
+    :data:`AGGREGATION`); ``edges`` from :func:`gated`; ``norm``: :func:`message_norm` when the caller has it
+    (it depends only on the gates, so signals with the same sparse relevance share it).
+
+    Without edges the result is the additive fusion at every layer:
+
+    >>> sig = Signals(np.array([1.0, 0.2]), np.array([0.5, 0.9]), np.zeros(2), np.ones(2, bool))
+    >>> [s.tolist() for s in propagate(sparse.csr_matrix((2, 2)), sig, layers=1)]
+    [[1.5, 1.1], [1.5, 1.1]]
+
+    A relevant neighbour lifts a node (``add``), or pulls it toward itself (``mean``):
+
+    >>> linked = sparse.csr_matrix(np.array([[0.0, 1.0], [1.0, 0.0]]))
+    >>> [round(x, 3) for x in propagate(linked, sig, layers=1, aggregation="add")[-1].tolist()]
+    [1.61, 1.85]
+    >>> [round(x, 3) for x in propagate(linked, sig, layers=1, aggregation="mean")[-1].tolist()]
+    [1.433, 1.3]
+    """
+    layers = LAYERS if layers is None else layers
+    gate = sig.gate
+    scores = [sig.initial - sig.kept]
+    norm = _norm(edges, gate, aggregation) if norm is None else norm
+    for _ in range(layers):
+        f = scores[-1]
+        incoming = edges @ (gate * f)
+        nxt = (f + incoming) / norm if (aggregation or AGGREGATION) == "mean" else f + incoming / norm
+        scores.append(np.where(sig.scope, nxt, 0.0))
+    return [s + sig.kept for s in scores]
+
+
+def message_norm(edges: sparse.csr_matrix, sig: Signals, aggregation: str | None = None) -> np.ndarray:
+    """Per node, what its incoming messages are divided by (the same row by row as for the whole graph)."""
+    return _norm(edges, sig.gate, aggregation)
+
+
+def _norm(edges: sparse.csr_matrix, gate: np.ndarray, aggregation: str | None) -> np.ndarray:
+    """Per node, what its incoming messages are divided by (see the module docstring)."""
+    if (aggregation or AGGREGATION) == "mean":
+        return 1.0 + edges @ gate
+    return 1.0 + np.asarray(edges.sum(axis=1)).ravel()
+
+
+def contributions(edges: sparse.csr_matrix, sig: Signals, before: np.ndarray, row: int,
+                  aggregation: str | None = None, norm: np.ndarray | None = None) -> list[tuple[int, float]]:
+    """The neighbours that sent node ``row`` a message in the last layer, strongest first: (node, amount).
+
+    ``before``: the scores of the layer before (from :func:`propagate`); ``norm``: :func:`message_norm` of
+    every node, when the caller explains several (else this row's is computed).
+    """
+    lo, hi = edges.indptr[row], edges.indptr[row + 1]
+    cols, weights = edges.indices[lo:hi], edges.data[lo:hi]
+    carried = before[cols] - sig.kept[cols]
+    divisor = norm[row] if norm is not None else _norm(edges[row], sig.gate, aggregation)[0]
+    amounts = weights * sig.gate[cols] * carried / divisor
+    order = np.argsort(-amounts, kind="stable")
+    return [(int(cols[k]), float(amounts[k])) for k in order if amounts[k] > 0]
+
+
+def expanded_tokens(written: str, resolved: str) -> list[str]:
+    """BM25 tokens of ``written``, then each token of ``resolved`` (its coref-resolved text) not among them, once
+    and sorted: the words coreference adds count as mentioned, not as repeated.
+
+    >>> expanded_tokens("He kissed her.", "Raoul kissed Christine.")
+    ['kiss', 'christin', 'raoul']
+    >>> expanded_tokens("I was born in 1632.", "Robinson Crusoe was born in 1632. Robinson Crusoe")
+    ['born', '1632', 'cruso', 'robinson']
+    """
+    return _expanded(bm25_tokens(written), frozenset(bm25_tokens(resolved)))
+
+
+def sentence_sparse(index: Index, tokens: list[str]) -> np.ndarray:
+    """BM25 of every sentence for the (tokenised) query: over its expanded tokens (:func:`expanded_tokens`; the
+    model built on first use) when :data:`EXPANDED`, else the ``bm25`` baseline's."""
+    if not EXPANDED:
+        return sentence_bm25(index, tokens)
+    def build() -> SparseBM25:
+        t = sentence_tokens(index)
+        return SparseBM25([_expanded(own, t.resolved[i]) or ["_"] for i, own in enumerate(t.written)])
+
+    return index.cache.get(SENTENCE_BM25, build).get_scores(tokens)
+
+
+def _expanded(own: list[str], resolved: frozenset[str]) -> list[str]:
+    """:func:`expanded_tokens` from tokens already made: ``own``, then the ``resolved`` ones not among them, sorted.
+
+    >>> _expanded(["kiss"], frozenset({"raoul", "kiss", "christin"}))
+    ['kiss', 'christin', 'raoul']
+    """
+    return own + sorted(resolved.difference(own))
+
+
+def _chunk_bm25(index: Index, cg: ContextGraph) -> SparseBM25:
+    """BM25 over the chunks: a chunk's tokens are its sentences' (the same as tokenising their joined text, which
+    no token crosses), plus, when :data:`EXPANDED`, those its sentences' resolved texts add."""
+    def build() -> SparseBM25:
+        t = sentence_tokens(index)
+        chunks = []
+        for lo, hi in cg.chunk_spans:
+            own = [token for i in range(lo, hi) for token in t.written[i]]
+            added = frozenset().union(*t.resolved[lo:hi]) if EXPANDED else frozenset()
+            chunks.append(_expanded(own, added) or ["_"])
+        return SparseBM25(chunks)
+
+    return index.cache.get(EXPANDED_CHUNK_BM25 if EXPANDED else CHUNK_BM25, build)

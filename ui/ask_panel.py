@@ -1,0 +1,285 @@
+"""Streamlit panels of the Ask page: metrics, sentences, answer, matches, graphs."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import streamlit as st
+
+from kgcore.api import GRAPH_HEAD_WORDS
+
+from .ask_view import (
+    SentenceView,
+    answer_html,
+    cited_ids,
+    context_stats,
+    matches_rows,
+    node_terms,
+    numbering,
+    overlap,
+    query_node_rows,
+    sentence_marks,
+    sentences_html,
+    share_scope,
+)
+from .cites_view import context_roles
+from .graph_html import GraphPage, graph_html
+from .labels import METHOD_LABELS, ORDER_LABELS, RANKING_LABELS
+from .markup_html import md_escape
+from .qa_view import (
+    distinct_answers,
+    is_no_answer,
+    no_answer_text,
+    ranked_pairs_html,
+    retrieval_answers_caption,
+    short_answers_caption,
+    short_answers_html,
+)
+from .signals_view import SIGNALS, STAGES, has_signals, signal_rows, signals_html
+from .state_panel import AskOutcome, AskRun
+from .subgraph_view import JOIN_HOPS, MAX_NODES, joining_paths, neighbourhood, vis_from_graph, vis_from_sentence_graph
+
+TIMING_KEYS = ("parse", "embed", "match", "select", "answer")
+
+
+def metrics(run: AskRun, index, compact: bool = False) -> None:
+    """Context size and timings, always shown (two rows of three when ``compact``)."""
+    documents = {d.doc_id: d.manifest.counts.words for d in index.manifest.documents}
+    scope, total_words = share_scope(documents, run.result.settings.get("documents") or [], index.total_words)
+    stats = context_stats(run.result, total_words)
+    timings = run.result.timings_ms
+    cols = st.columns(3) + st.columns(3) if compact else st.columns(6)
+    cols[0].metric("Context sentences", stats["sentences"])
+    cols[1].metric("Context words", f"{stats['words']:,}")
+    cols[2].metric(f"Share of {scope}", f"{stats['share']:.1f} %", help=f"Context words out of the {total_words:,} "
+                   f"words of the {scope}")
+    cols[3].metric("Candidates", stats["candidates"], help="Sentences the method considered before filters and budget")
+    cols[4].metric("Retrieval", f"{timings.get('retrieval', 0):.0f} ms")
+    cols[5].metric("Answer", f"{timings.get('answer', 0):.0f} ms")
+    steps = " · ".join(f"{k} {timings[k]:.0f} ms" for k in TIMING_KEYS if k in timings)
+    st.caption(f"{method_name(run)} — {steps}")
+
+
+def method_name(run: AskRun) -> str:
+    """The method's name, with GroundedKG's ranking when it ranked (the ranking applies under a budget)."""
+    method = run.result.method
+    ranking = run.result.settings.get("ranking")
+    name = METHOD_LABELS.get(method, method)
+    return f"{name} · ranking: {RANKING_LABELS.get(ranking, ranking)}" if method == "groundedkg" and ranking else name
+
+
+def notes(run: AskRun) -> None:
+    for note in list(run.result.notes) + list(getattr(run.answer, "notes", []) or []):
+        st.caption(f":material/info: {md_escape(note)}")
+
+
+def answer_panel(run: AskRun, anchor_prefix: str = "s") -> None:
+    st.markdown(answer_html(run.answer, numbering(run.result.sentences), anchor_prefix), unsafe_allow_html=True)
+    model = f" · {run.answer.model}" if run.answer.model else ""
+    st.caption(f"Answerer: {md_escape(run.answer.generator)}{md_escape(model)} · "
+               f"{len(run.answer.citations)} cited claim(s)")
+    support_note(run)
+    short_answers_panel(run, anchor_prefix)
+    notes(run)
+
+
+def short_answers_panel(run: AskRun, anchor_prefix: str = "s") -> None:
+    """The ``qa-kg`` answerer's ranked short answers (for another answerer, the best distinct answers of the ``qa-kg``
+    retrieval's pairs), each with its supporting sentences and why it ranked; "No answer found" said plainly."""
+    answer, result = run.answer, run.result
+    if answer.generator != "qa-kg" and not result.qa_pairs:
+        return
+    st.markdown("**Short answers**")
+    if answer.generator == "qa-kg":
+        if is_no_answer(answer):
+            st.warning(md_escape(no_answer_text(answer)), icon=":material/search_off:")
+        st.caption(md_escape(short_answers_caption(answer)))
+        items, confidence = answer.short_answers, True
+    else:
+        st.caption(md_escape(retrieval_answers_caption(answer)))
+        items, confidence = distinct_answers(result.qa_pairs), False
+    html = short_answers_html(items, result.collection, numbering(result.sentences), anchor_prefix, confidence)
+    st.markdown(html, unsafe_allow_html=True)
+
+
+def qa_pairs_panel(run: AskRun, prefix: str = "s") -> None:
+    """``qa-kg`` retrieval: the ranked question–answer pairs behind the context, each with why it ranked."""
+    pairs = run.result.qa_pairs
+    if not pairs:
+        return
+    with st.expander(f"Why these sentences ranked (the {len(pairs)} best QA pairs)", icon=":material/quiz:"):
+        st.caption("qa-kg matched the question against generated question–answer pairs and reranked them; the context "
+                   "is the pairs' grounding sentences in this order (then the rest by similarity, up to the budget).")
+        st.markdown(ranked_pairs_html(pairs, run.result.collection, numbering(run.result.sentences), prefix),
+                    unsafe_allow_html=True)
+
+
+def support_note(run: AskRun) -> None:
+    """"Not supported by the document" (with why) when the support check refused the answer."""
+    if run.answer.supported is False:
+        st.warning(md_escape(run.answer.support_reason or "Not supported by the document."),
+                   icon=":material/report:")
+    elif run.answer.supported:
+        st.caption(md_escape(run.answer.support_reason))
+
+
+def sentence_order(key: str = "ask.order") -> str:
+    """The "Reading order" / "Rank order" choice for the sentence list."""
+    return st.radio("List sentences in", list(ORDER_LABELS), format_func=ORDER_LABELS.get, horizontal=True, key=key,
+                    help="Reading order: as in the documents, one document after another. "
+                         "Rank order: best first, as the method ranked them.")
+
+
+def sentences_panel(run: AskRun, index, doc_id: str, view: SentenceView) -> None:
+    view.marks = sentence_marks(index.graph, run.result)
+    view.doc_id = doc_id
+    view.query_labels = {n.key: n.label for n in run.result.query_graph.nodes} if run.result.query_graph else {}
+    view.cited = cited_ids(run.answer)
+    view.headings = len(index.manifest.documents) > 1
+    view.roles = context_roles(index, run.result.sentence_ids)
+    view.extras = {s.id: signals_html(s.signals, doc_id) for s in run.result.sentences if s.signals}
+    html = sentences_html(run.result.sentences, view=view)
+    st.markdown(f'<div class="kg-scroll">{html}</div>', unsafe_allow_html=True)
+    st.caption("Click a sentence id to open its source passage (and, for a PDF, its page) with its parse.")
+    signals_panel(run)
+    qa_pairs_panel(run, view.anchor_prefix)
+
+
+def signals_panel(run: AskRun) -> None:
+    """The signal breakdown of every context sentence, best first (rankings over the contextual graph only)."""
+    if not has_signals(run.result.sentences):
+        return
+    with st.expander("Why these sentences ranked (signals)", icon=":material/insights:"):
+        st.caption("Each sentence's own relevance (lexical + dense + graph alignment), what its neighbours in the "
+                   "contextual graph added (propagated), and the neighbours that sent it the most. Under a budget over "
+                   f"{GRAPH_HEAD_WORDS:,} words, sentences past the first {GRAPH_HEAD_WORDS:,} are ranked by "
+                   "lexical + dense relevance alone (stage \"text\").")
+        number = {key: st.column_config.NumberColumn(key, help=meaning, format="%.3f")
+                  for key, meaning in SIGNALS.items()}
+        st.dataframe(pd.DataFrame(signal_rows(run.result.sentences)), hide_index=True,
+                     column_config={**number, "score": st.column_config.NumberColumn("score", format="%.3f"),
+                                    "stage": st.column_config.TextColumn("stage", help="; ".join(
+                                        f"{k}: {v}" for k, v in STAGES.items())),
+                                    "from": st.column_config.TextColumn("propagated from")})
+
+
+def selected_node(outcome: AskOutcome) -> str | None:
+    """The matched node picked in the matches table (read before the table is drawn)."""
+    event = st.session_state.get(matches_key(outcome))
+    rows = []
+    if event is not None:
+        selection = event.get("selection", {}) if isinstance(event, dict) else getattr(event, "selection", {})
+        rows = selection.get("rows", []) if isinstance(selection, dict) else getattr(selection, "rows", [])
+    matches = outcome.main.result.matches
+    return matches[rows[0]].node_id if rows and rows[0] < len(matches) else None
+
+
+def matches_key(outcome: AskOutcome) -> str:
+    # A new question gets a new key, so an old row selection never points into new matches.
+    return f"ask.matches.{outcome.run_id}"
+
+
+def matches_panel(outcome: AskOutcome, index) -> None:
+    rows = matches_rows(outcome.main.result, index.graph)
+    if not rows:
+        st.caption("This method does not match graph nodes.")
+        return
+    st.dataframe(
+        pd.DataFrame(rows), key=matches_key(outcome), on_select="rerun", selection_mode="single-row",
+        hide_index=True, height=360,
+        column_config={
+            "score": st.column_config.ProgressColumn("score", min_value=0.0, max_value=1.0, format="%.3f"),
+            "sentences": st.column_config.NumberColumn("sentences", help="Sentences the node is grounded in"),
+        },
+    )
+    st.caption("Select a row to highlight that node in the sentences and in the graph below.")
+
+
+def query_graph_panel(run: AskRun) -> None:
+    graph = run.result.query_graph
+    if graph is None:
+        st.caption(f"The {run.result.method} method does not build a query graph.")
+        return
+    nodes, edges = vis_from_sentence_graph(graph)
+    legend = ("entity", "action") + (("unknown",) if any(n.kind == "unknown" for n in nodes) else ())
+    page = GraphPage(height=260, panel=False, legend=legend)
+    st.iframe(graph_html(nodes, edges, page), height=300, alt="Query graph")
+    st.dataframe(pd.DataFrame(query_node_rows(run.result)), hide_index=True)
+
+
+def subgraph_panel(run: AskRun, index, selected: str | None) -> None:
+    """The matched nodes joined by their shortest paths; widened on demand to their neighbourhood."""
+    result, graph = run.result, index.graph
+    seeds = [m.node_id for m in sorted(result.matches, key=lambda m: -m.score)]
+    what = "matched nodes"
+    if not seeds:
+        seeds = [n.node_id for sid in result.sentence_ids for n in graph.nodes_in_sentence(sid)]
+        what = "nodes of the context sentences"
+    if not seeds:
+        st.caption("No graph nodes to show for this context.")
+        return
+    st.subheader("Matched subgraph")
+    c_widen, c_depth, _ = st.columns([1, 1, 2], vertical_alignment="center")
+    widen = c_widen.toggle("+ 1-hop neighbours", key="ask.subgraph.widen",
+                           help="Also draw the neighbours of these nodes (the whole neighbourhood: can be large)")
+    depth = c_depth.slider("Neighbour depth", 1, 3, 1, key="ask.subgraph.depth", disabled=not widen)
+    joined = joining_paths(graph, seeds)
+    far = f"; {len(joined.unjoined)} of them more than {JOIN_HOPS} hops from every other" if joined.unjoined else ""
+    drawn = f"{joined.seeds} {what} and the {len(joined.inner)} node(s) on the shortest paths joining them{far}"
+    node_ids, notice = joined.node_ids, joined.notice()
+    if widen:
+        hood = neighbourhood(graph, joined.node_ids, depth=int(depth), max_nodes=MAX_NODES)
+        node_ids, notice = hood.node_ids, hood.notice()
+        drawn += f", with their {depth}-hop neighbourhood"
+    if notice:
+        st.warning(notice, icon=":material/speed:")
+    emphasis = dict.fromkeys(joined.node_ids[:joined.seeds], "matched")
+    nodes, edges = vis_from_graph(graph, node_ids, emphasis)
+    texts = {s.id: s.original for s in index.sentences}
+    page = GraphPage(height=560, notice=notice, sentence_texts=texts, selected=selected or "",
+                     legend=("entity", "action"))
+    st.caption(f"{drawn}. Red border: matched; click a node or edge for its texts and sentences.")
+    st.iframe(graph_html(nodes, edges, page), height=600, alt="Matched subgraph")
+
+
+def download(run: AskRun, result_to_json) -> None:
+    payload = json.dumps(result_to_json(run.result, run.answer), ensure_ascii=False, indent=1)
+    st.download_button("Download result (JSON)", payload, file_name=f"{run.result.collection}-{run.result.method}.json",
+                       mime="application/json", icon=":material/download:")
+
+
+def focus(run: AskRun, index, node_id: str | None) -> SentenceView:
+    """The sentence view with the picked node's words and sentences emphasised."""
+    if not node_id or node_id not in index.graph.nodes:
+        return SentenceView()
+    grounded = set(index.graph.nodes[node_id].grounded_texts)
+    in_context = grounded & set(run.result.sentence_ids)
+    node = index.graph.nodes[node_id]
+    st.info(f"Selected **{md_escape(node.label)}** ({node.node_type}): grounded in {len(grounded)} sentence(s), "
+            f"{len(in_context)} of them in the context.", icon=":material/ads_click:")
+    return SentenceView(selected_terms=node_terms(index.graph, [node_id]), focus_ids=in_context)
+
+
+def scope_caption(run: AskRun, index) -> None:
+    """Which documents the question was asked of, and whether front matter was let in."""
+    settings = run.result.settings
+    documents = settings.get("documents") or []
+    where = ("documents " + ", ".join(f"**{md_escape(d)}**" for d in documents)) if documents else (
+        f"all {len(index.manifest.documents)} documents" if len(index.manifest.documents) > 1 else "the document")
+    front = "included" if settings.get("front_matter") else "left out (title pages, contents, headings)"
+    st.caption(f"Asked of {where} of **{md_escape(run.result.collection)}** · front matter {front}")
+
+
+def compare_panels(outcome: AskOutcome, index, order: str = "reading") -> None:
+    main, other = outcome.main, outcome.other
+    shared, jaccard = overlap(main.result, other.result)
+    st.markdown(f"**Overlap:** {shared} sentence(s) in both contexts · Jaccard {jaccard:.2f}")
+    ids = (set(main.result.sentence_ids), set(other.result.sentence_ids))
+    for col, run, others, prefix in zip(st.columns(2), (main, other), (ids[1], ids[0]), ("a", "b")):
+        with col:
+            st.subheader(METHOD_LABELS.get(run.result.method, run.result.method))
+            metrics(run, index, compact=True)
+            answer_panel(run, prefix)
+            view = SentenceView(other_ids=others, anchor_prefix=prefix, order=order)
+            sentences_panel(run, index, outcome.doc_id, view)
