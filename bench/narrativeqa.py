@@ -176,6 +176,38 @@ def save(rows: list[dict], name: str = "narrativeqa.json") -> dict:
     return results
 
 
+def table(part: dict, where: str = "pooled") -> str:
+    """A markdown table (method x budget) of one split's ``summary`` part: pooled, or one book's; each cell the
+    method's recall and, but for the best text method, its margin to it with the paired 95% interval.
+
+    >>> methods = {"dense": {"recall": 0.5, "margin": 0.0},
+    ...            "groundedkg": {"recall": 0.6, "margin": 0.1, "ci95": [0.0, 0.2]}}
+    >>> part = {"pooled": {"500": {"questions": 2, "best_text": "dense", "methods": methods}}}
+    >>> print(table(part))
+    | method | 500 |
+    |---|---|
+    | groundedkg | 0.600 (+0.100 [+0.000, +0.200]) |
+    | dense | **0.500** |
+    """
+    at = part["pooled"] if where == "pooled" else part["per_book"][where]
+    budgets = list(at)
+    lines = ["| method | " + " | ".join(budgets) + " |", "|---" * (len(budgets) + 1) + "|"]
+    for variant in VARIANTS:
+        cells = []
+        for b in budgets:
+            entry = at[b]["methods"].get(variant)
+            if entry is None:
+                cells.append("")
+            elif "ci95" not in entry:
+                cells.append(f"**{entry['recall']:.3f}**")
+            else:
+                lo, hi = entry["ci95"]
+                cells.append(f"{entry['recall']:.3f} ({entry['margin']:+.3f} [{lo:+.3f}, {hi:+.3f}])")
+        if any(cells):
+            lines.append(f"| {variant} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -185,9 +217,17 @@ def main(argv: list[str] | None = None) -> None:
     run.add_argument("--books", default="", help="comma-separated slugs of that split (default: all of them)")
     run.add_argument("--variants", default=",".join(VARIANTS))
     run.add_argument("--budgets", default=",".join(map(str, BUDGETS)))
+    show = sub.add_parser("report", help="markdown tables of bench/results/narrativeqa.json")
+    show.add_argument("--split", choices=("design", "held_out"), default="design")
     args = parser.parse_args(argv)
     if args.command == "index":
         index_all()
+        return
+    if args.command == "report":
+        part = json.loads((RESULTS / "narrativeqa.json").read_text())["summary"][args.split]
+        for where in ["pooled", *part["books"]]:
+            print(f"\n{args.split}, {where} (cell: recall (margin to the best text method [paired 95% CI]))\n")
+            print(table(part, where))
         return
     slugs = split()[args.split]
     chosen = [b for b in args.books.split(",") if b] or slugs
