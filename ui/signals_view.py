@@ -53,8 +53,9 @@ SIGNALS = {
     "lexical": f"BM25 relevance to the question (of the sentence's words and those coreference adds), {_LEXICAL}, "
                "0 without a question word",
     "dense": f"cosine to the question, {_DENSE}",
-    "graph": "GroundedKG alignment evidence (the question's graph among the sentence's nodes), normalised; "
-             "0 for LeSeGR",
+    "graph": "GroundedKG alignment evidence (the question's graph among the sentence's nodes), normalised"
+             + (" and times the dense signal (structure counts as far as the meaning agrees)"
+                if lesegr.GRAPH_GATE == "dense" else "") + "; 0 for LeSeGR",
     "own": "lexical + dense + graph: the sentence's score before propagation",
     "propagated": "what its contextual-graph neighbours added over the propagation layers",
 }
