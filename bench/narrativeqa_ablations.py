@@ -2,13 +2,16 @@
 
     python bench/narrativeqa_ablations.py                      # every ablation, design books, 200..2,000 words
     python bench/narrativeqa_ablations.py --ablations "default,no graph"
+    python bench/narrativeqa_ablations.py --ablations "rank_k=10+w_sparse=0.7"   # "+": changed together
 
 Each question of the NarrativeQA design books (bench/narrativeqa_split.json) is parsed, matched and aligned once;
 the fused ranking is then re-run under each ablation (a signal removed from f0, a setting changed), so a dozen
 variants of the ranking cost seconds, not hours.  Per ablation and budget: answer-token recall pooled over the
 design books and per book, with the paired 95% bootstrap interval of its difference to the default ranking and to
-the best text method.  ``--profile`` adds what each method's context is made of (sentences, words per sentence,
-answer words per 100 context words; for the fused ranking the words spent on sentences whose graph signal led).
+the best text method.  Ablations that change the alignment (:data:`REMATCH`) match every question again.
+``--profile LABELS`` adds, under each of those ablations, what each method's context is made of (sentences,
+words, answer words per 100 context words; for the fused ranking the words of sentences whose graph signal led,
+and the answer words in them and in the rest).
 Never run on held-out books.  Writes bench/results/narrativeqa_ablations.json.
 """
 
@@ -18,7 +21,7 @@ import argparse
 import json
 import statistics
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -27,9 +30,8 @@ from narrativeqa import book_store, questions, split
 
 from kgcore.core.settings import RetrievalOptions
 from kgcore.evaluate.metrics import answer_token_recall
-from kgcore.index.contextual import context_graph
 from kgcore.index.store import Index
-from kgcore.query import fused, lesegr
+from kgcore.query import align, fused, lesegr
 from kgcore.query.align import GraphMatch
 from kgcore.query.answer.words import content_words
 from kgcore.query.engine import QueryEngine
@@ -75,6 +77,42 @@ def without(*names: str) -> Iterator[None]:
         lesegr.signals = original
 
 
+@contextmanager
+def graph_ranked() -> Iterator[None]:
+    """The graph signal on the sparse and dense signals' reciprocal-rank scale (:func:`lesegr.rank_scaled`)
+    instead of divided by its best; a chunk keeps the best of its sentences."""
+    original = lesegr.signals
+
+    def patched(index, cg, *args, **kwargs) -> lesegr.Signals:
+        sig = original(index, cg, *args, **kwargs)
+        n, starts = cg.n_sentences, cg.chunk_spans[:, 0]
+        g = lesegr.rank_scaled(sig.graph[:n], sig.scope[:n])
+        return replace(sig, graph=np.r_[g, np.maximum.reduceat(g, starts) if len(starts) else np.zeros(0)])
+
+    lesegr.signals = patched
+    try:
+        yield
+    finally:
+        lesegr.signals = original
+
+
+@contextmanager
+def graph_gated_by_text() -> Iterator[None]:
+    """The graph signal multiplied by the larger of the node's sparse and dense relevance instead of its dense."""
+    original = lesegr.signals
+
+    def patched(*args, **kwargs) -> lesegr.Signals:
+        sig = original(*args, **kwargs)
+        return replace(sig, graph=sig.graph * np.maximum(sig.dense, sig.sparse))
+
+    with setting(lesegr, "GRAPH_GATE", None):
+        lesegr.signals = patched
+        try:
+            yield
+        finally:
+            lesegr.signals = original
+
+
 ABLATIONS: dict[str, Callable[[], AbstractContextManager]] = {
     "default": nullcontext,
     "no graph": lambda: without("graph"),
@@ -90,12 +128,91 @@ ABLATIONS: dict[str, Callable[[], AbstractContextManager]] = {
     "length_exponent=0.3": lambda: setting(fused, "LENGTH_EXPONENT", 0.3),
     "length_exponent=-0.3": lambda: setting(fused, "LENGTH_EXPONENT", -0.3),
     "graph_head_words=0": lambda: setting(fused, "GRAPH_HEAD_WORDS", 0),
+    "graph_head_words=500": lambda: setting(fused, "GRAPH_HEAD_WORDS", 500),
+    "graph_head_words=inf": lambda: setting(fused, "GRAPH_HEAD_WORDS", 10**9),
+    "w_graph=2": lambda: setting(lesegr, "W_GRAPH", 2.0),
+    "w_sparse=0.5": lambda: setting(lesegr, "W_SPARSE", 0.5),
+    "w_sparse=0.7": lambda: setting(lesegr, "W_SPARSE", 0.7),
+    "w_sparse=1.4": lambda: setting(lesegr, "W_SPARSE", 1.4),
+    "rank_k=3": lambda: setting(lesegr, "RANK_K", 3),
+    "rank_k=10": lambda: setting(lesegr, "RANK_K", 10),
+    "rank_k=20": lambda: setting(lesegr, "RANK_K", 20),
+    "layers=2": lambda: setting(lesegr, "LAYERS", 2),
+    "length_exponent=0.15": lambda: setting(fused, "LENGTH_EXPONENT", 0.15),
+    "graph rank-scaled": graph_ranked,
+    "dense reads resolved text": lambda: resolved_cosines("resolved"),
+    "dense reads the better of written and resolved": lambda: resolved_cosines("max"),
+    "graph added without gate": lambda: setting(lesegr, "GRAPH_GATE", None),
+    "graph gated by sparse or dense": graph_gated_by_text,
+    "graph = structure only": lambda: graph_evidence(structure_only),
+    "graph = sentences covering two query nodes": lambda: graph_evidence(covering_two),
+    "action specificity by node": lambda: setting(align, "ACTION_SPECIFICITY", "node"),
 }
+#: Ablations that change the alignment itself: every question is matched again under them.
+REMATCH = {"action specificity by node"}
+
+
+#: How an ablation changes the alignment's graph evidence before the fused ranking reads it (None: unchanged).
+GRAPH_EVIDENCE: list[Callable[[Case], np.ndarray]] = []
+
+
+@contextmanager
+def graph_evidence(transform: Callable[[Case], np.ndarray]) -> Iterator[None]:
+    GRAPH_EVIDENCE.append(transform)
+    try:
+        yield
+    finally:
+        GRAPH_EVIDENCE.pop()
+
+
+def structure_only(case: Case) -> np.ndarray:
+    """The graph evidence without node coverage: only query edges recurring in the sentence."""
+    return case.match.alignment.structure / max(len(set(case.match.query_edges)), 1)
+
+
+def covering_two(case: Case) -> np.ndarray:
+    """The graph evidence where a sentence covers at least two query nodes (or a query edge), else 0."""
+    a = case.match.alignment
+    covered = (a.coverage > 0).sum(axis=0)
+    return np.where((covered >= 2) | (a.structure > 0), a.graph, 0.0)
+
+
+#: How an ablation changes the question's cosine to every sentence (the dense signal) before the ranking reads it.
+SENTENCE_COSINES: list[Callable[[Case], np.ndarray]] = []
+
+
+@contextmanager
+def resolved_cosines(how: str) -> Iterator[None]:
+    """The dense signal read from each sentence's coref-resolved text (``resolved``), or the better of the written
+    and the resolved text's cosine (``max``): embeds every resolved sentence of the design books once (minutes)."""
+    vectors: dict[int, np.ndarray] = {}
+
+    def cosines(case: Case) -> np.ndarray:
+        index = case.index
+        if id(index) not in vectors:
+            from kgcore.core.settings import Settings
+            from kgcore.index.embed import embedder_for
+
+            texts = [s.resolved or s.normalized for s in index.sentences]
+            vectors[id(index)] = embedder_for(Settings.from_env()).encode(texts)
+        resolved = vectors[id(index)] @ case.match.vector
+        return resolved if how == "resolved" else np.maximum(resolved, case.match.sims)
+
+    SENTENCE_COSINES.append(cosines)
+    try:
+        yield
+    finally:
+        SENTENCE_COSINES.pop()
 
 
 def fused_context(case: Case, budget: int) -> list:
     """The fused ranking's selected sentences for ``case`` at ``budget`` words (under the current settings)."""
-    kept, _ = fused.rank_fused(case.index, case.question.text, case.match, RetrievalOptions(budget_words=budget))
+    match = case.match
+    if GRAPH_EVIDENCE:
+        match = replace(match, alignment=replace(match.alignment, graph=GRAPH_EVIDENCE[-1](case)))
+    if SENTENCE_COSINES:
+        match = replace(match, sims=SENTENCE_COSINES[-1](case))
+    kept, _ = fused.rank_fused(case.index, case.question.text, match, RetrievalOptions(budget_words=budget))
     return kept
 
 
@@ -122,11 +239,19 @@ def run(all_cases: list[Case], labels: list[str], budgets: list[int], engine: Qu
     text = {b: {m: [recall(c, text_context(c, m, b, engine)) for c in all_cases] for m in TEXT_BASELINES}
             for b in budgets}
     per_label: dict[str, dict[int, list[float]]] = {}
+    indexes = list({id(c.index): c.index for c in all_cases}.values())
     for label in labels:
-        with ABLATIONS[label]():
-            for index in {id(c.index): c.index for c in all_cases}.values():
+        with ExitStack() as stack:
+            for part in label.split("+"):  # "a+b": both changed together
+                stack.enter_context(ABLATIONS[part.strip()]())
+            for index in indexes:
                 index.cache.drop(fused.GATED)
-            per_label[label] = {b: [recall(c, fused_context(c, b)) for c in all_cases] for b in budgets}
+                index.cache.drop(align.INCIDENCE)
+            rematch = any(part.strip() in REMATCH for part in label.split("+"))
+            matched = cases(engine, sorted({c.book for c in all_cases})) if rematch else all_cases
+            per_label[label] = {b: [recall(c, fused_context(c, b)) for c in matched] for b in budgets}
+        for index in indexes:
+            index.cache.drop(align.INCIDENCE)
         print(label, {b: round(statistics.mean(v), 3) for b, v in per_label[label].items()}, flush=True)
     out: dict = {"questions": len(all_cases), "budgets": {}}
     books = sorted({c.book for c in all_cases})
@@ -151,10 +276,12 @@ def profile(sentences: list, answers: tuple[str, ...]) -> dict:
     words = sum(len(s.text.split()) for s in sentences)
     wanted = set().union(*(content_words(a) for a in answers)) if answers else set()
     found = sum(len(content_words(s.text) & wanted) for s in sentences)
-    led = sum(len(s.text.split()) for s in sentences if s.signals and s.signals["graph"] > max(
-        s.signals["lexical"], s.signals["dense"]))
+    led = [s for s in sentences if s.signals and s.signals["graph"] > max(s.signals["lexical"], s.signals["dense"])]
+    led_words = sum(len(s.text.split()) for s in led)
+    led_found = sum(len(content_words(s.text) & wanted) for s in led)
     return {"sentences": len(sentences), "words": words, "answer_words_per_100": 100 * found / max(words, 1),
-            "graph_led_words": led}
+            "graph_led_words": led_words, "graph_led_answer_words": led_found,
+            "other_answer_words": found - led_found}
 
 
 def profiles(all_cases: list[Case], budgets: list[int], engine: QueryEngine) -> dict:
@@ -170,12 +297,12 @@ def profiles(all_cases: list[Case], budgets: list[int], engine: QueryEngine) -> 
 
 
 def main(argv: list[str] | None = None) -> None:
-    from common import write_json
+    from common import RESULTS, write_json
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ablations", default=",".join(ABLATIONS))
+    parser.add_argument("--ablations", default=",".join(ABLATIONS), help="comma-separated; '' runs none")
     parser.add_argument("--budgets", default=",".join(map(str, BUDGETS)))
-    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--profile", default="", help="comma-separated ablations to profile the contexts under")
     parser.add_argument("--books", default="", help="comma-separated design books (default: all five)")
     args = parser.parse_args(argv)
     slugs = [b for b in args.books.split(",") if b] or split()["design"]
@@ -183,12 +310,15 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(f"ablations run on design books only, not {held}")
     engine = QueryEngine(book_store(slugs))
     all_cases = cases(engine, slugs)
-    for c in all_cases:
-        context_graph(c.index)
     budgets = [int(b) for b in args.budgets.split(",")]
-    result = {"books": slugs, "ablations": run(all_cases, args.ablations.split(","), budgets, engine)}
-    if args.profile:
-        result["profile"] = profiles(all_cases, budgets, engine)
+    path = RESULTS / "narrativeqa_ablations.json"
+    result = json.loads(path.read_text()) if path.exists() else {}
+    result["books"] = slugs
+    if labels := [a for a in args.ablations.split(",") if a]:
+        result["ablations"] = run(all_cases, labels, budgets, engine)
+    for label in (a for a in args.profile.split(",") if a):
+        with ABLATIONS[label]():
+            result.setdefault("profile", {})[label] = profiles(all_cases, budgets, engine)
     write_json("narrativeqa_ablations.json", result)
 
 
