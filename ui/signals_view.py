@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from kgcore.api import GRAPH_HEAD_WORDS, SIGNAL_SCALE, SelectedSentence
+from kgcore.api import GRAPH_GATE, GRAPH_HEAD_WORDS, SIGNAL_SCALE, SelectedSentence
 
 from .ask_view import sentence_link
 from .markup_html import esc
@@ -51,8 +51,9 @@ SIGNALS = {
     "lexical": f"BM25 relevance to the question (of the sentence's words and those coreference adds), {_LEXICAL}, "
                "0 without a question word",
     "dense": f"cosine to the question, {_DENSE}",
-    "graph": "GroundedKG alignment evidence (the question's graph among the sentence's nodes), normalised; "
-             "0 for LeSeGR",
+    "graph": "GroundedKG alignment evidence (the question's graph among the sentence's nodes), normalised"
+             + (" and times the dense signal (structure counts as far as the meaning agrees)"
+                if GRAPH_GATE == "dense" else "") + "; 0 for LeSeGR",
     "own": "lexical + dense + graph: the sentence's score before propagation",
     "propagated": "what its contextual-graph neighbours added over the propagation layers",
 }

@@ -41,27 +41,21 @@ import json
 import math
 import statistics
 import sys
-import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the shared tools (common, ...)
 
-from collections_bench import DATA, inside, obliqa_questions
+from collections_bench import DATA, obliqa_questions
 from collections_bench import STORE as COLLECTIONS
 from common import RESULTS, STORE_ROOT, machine, write_json
+from protocol import BUDGETS, TEXT_BASELINES, VARIANTS, Question, measure, paired_interval, setting
 from retrieval_quality import BENCH, SETS
 from scipy import sparse
-from scipy.stats import bootstrap
 
 from kgcore.core.embed import nodes
-from kgcore.core.settings import RetrievalOptions
-from kgcore.evaluate.metrics import answer_token_recall, evidence_hit
 from kgcore.evaluate.qaset import load_qa
 from kgcore.index.load import doc_id_for
 from kgcore.index.pipeline import Job, index_file, index_files
@@ -69,27 +63,6 @@ from kgcore.index.store.disk import Store
 from kgcore.index.views import contextual
 from kgcore.query import fused, propagation
 from kgcore.query.engine import QueryEngine
-
-BUDGETS = (200, 500, 1000, 2000)
-VARIANTS = {
-    "groundedkg-old": {"method": "groundedkg", "ranking": "graph-score"},
-    "groundedkg": {"method": "groundedkg", "ranking": "fused"},
-    "lesegr": {"method": "lesegr"},
-    "dense": {"method": "dense"}, "bm25": {"method": "bm25"}, "hybrid": {"method": "hybrid"},
-}
-TEXT_BASELINES = ("dense", "bm25", "hybrid")
-
-
-@dataclass(frozen=True)
-class Question:
-    text: str
-    answers: tuple[str, ...]
-    evidence: tuple[str, ...]
-    documents: tuple[str, ...] = ()
-    #: (doc_id, passage) pairs for ObliQA's passage recall.
-    passages: tuple[tuple[str, str], ...] = ()
-    #: Whether ``evidence`` holds paragraphs (QASPER: hit when a selected sentence lies inside one), not sentences.
-    paragraphs: bool = False
 
 
 def book_set(key: str, split: str) -> tuple[Store, str, list[Question]]:
@@ -150,38 +123,6 @@ def obliqa_set(split: str, sample: int) -> tuple[Store, str, list[Question]]:
         raise SystemExit(f"no ObliQA split {split!r}: dev or one of {[n for n, _ in OBLIQA_ROUNDS]}")
     return store, "obliqa", [Question(q["question"], (), (), (), tuple(
         (doc_id_for(g["document"]), g["passage"]) for g in q["gold"])) for q in chosen]
-
-
-def score(result, q: Question) -> dict:
-    """Answer-token recall and evidence hit of one context (passage recall for ObliQA)."""
-    texts = [s.text for s in result.sentences]
-    if q.passages:
-        found = [any(s.document == doc and inside(s.text, passage) for s in result.sentences)
-                 for doc, passage in q.passages]
-        return {"evidence": sum(found) / len(found), "words": result.context_words}
-    if q.paragraphs:  # QASPER
-        hit = float(any(inside(t, e) for t in texts for e in q.evidence))
-    else:
-        hit = float(any(evidence_hit(e, texts) for e in q.evidence))
-    return {"recall": answer_token_recall(list(q.answers), texts), "evidence": hit, "words": result.context_words}
-
-
-def measure(engine: QueryEngine, name: str, questions: list[Question], variant: str, budget: int) -> dict:
-    scores, times = [], []
-    for q in questions:
-        options = RetrievalOptions(budget_words=budget, documents=q.documents, **VARIANTS.get(variant, {}))
-        start = time.perf_counter()
-        scores.append(score(engine.retrieve(name, q.text, options), q))
-        times.append(1000 * (time.perf_counter() - start))
-    row = {"variant": variant, "budget_words": budget, "questions": len(questions),
-           "mean_words": round(statistics.mean(s["words"] for s in scores), 1),
-           "evidence": round(statistics.mean(s["evidence"] for s in scores), 3),
-           "p50_ms": round(statistics.median(times), 1)}
-    key = "recall" if "recall" in scores[0] else "evidence"
-    if key == "recall":
-        row["recall"] = round(statistics.mean(s["recall"] for s in scores), 3)
-    row["per_question"] = [round(s[key], 4) for s in scores]  # the primary figure, for paired intervals
-    return row
 
 
 def load(set_name: str, sample: int) -> tuple[Store, str, list[Question]]:
@@ -252,22 +193,6 @@ def primary(row: dict) -> float:
     return row["recall"] if "recall" in row else row["evidence"]
 
 
-def paired_interval(ours: list[float], theirs: list[float], level: float = 0.95) -> tuple[float, float]:
-    """Percentile-bootstrap interval of the mean paired difference ``ours - theirs`` over the same questions
-    (scipy.stats.bootstrap, 2,000 resamples, fixed seed).
-
-    >>> lo, hi = paired_interval([1.0, 1.0, 0.0, 1.0] * 10, [0.0, 1.0, 0.0, 0.0] * 10)
-    >>> lo > 0 and hi <= 0.75
-    True
-    """
-    diff = np.asarray(ours, dtype=float) - np.asarray(theirs, dtype=float)
-    if np.all(diff == diff[0]):
-        return float(diff[0]), float(diff[0])
-    res = bootstrap((diff,), np.mean, confidence_level=level, n_resamples=2000, method="percentile",
-                    random_state=np.random.default_rng(0))
-    return round(float(res.confidence_interval.low), 3), round(float(res.confidence_interval.high), 3)
-
-
 def target(rows: list[dict]) -> dict:
     """Per set and budget: the default graph method against the best text baseline (by mean), the margin with
     its paired 95% bootstrap interval, and whether the difference is clear (the interval excludes 0)."""
@@ -288,16 +213,6 @@ def target(rows: list[dict]) -> dict:
     return {"per_set": out, "mean_margin": round(statistics.mean(margins), 3) if margins else None,
             "never_loses": all(m >= 0 for m in margins),
             "clear_losses": sorted(k for k, v in out.items() if v.get("verdict") == "loses")}
-
-
-@contextmanager
-def setting(module, name: str, value) -> Iterator[None]:
-    old = getattr(module, name)
-    setattr(module, name, value)
-    try:
-        yield
-    finally:
-        setattr(module, name, old)
 
 
 def without_kind(kind: str) -> Callable[[], Any]:

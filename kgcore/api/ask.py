@@ -12,11 +12,12 @@ from kgcore.query.answer.short import MAX_ANSWERS, MIN_CONFIDENCE, NO_ANSWER, co
 from kgcore.query.engine import QueryEngine, result_to_json, validate_question
 from kgcore.query.fused import GRAPH_HEAD_WORDS, node_name
 from kgcore.query.methods import METHODS, RANKING_LABELS
+from kgcore.query.propagation import GRAPH_GATE
 from kgcore.query.propagation import SCALE as SIGNAL_SCALE
 from kgcore.query.qakg.graph import QAGraph, grounding_pairs_graph, sentence_pairs
 from kgcore.query.sentence_ranking import bm25_tokens
 
-__all__ = ["ANSWERERS", "GRAPH_HEAD_WORDS", "MAX_ANSWERS", "METHODS", "MIN_CONFIDENCE", "NO_ANSWER", "QAGraph",
-    "QueryEngine", "RANKING_LABELS", "SIGNAL_SCALE", "bm25_tokens", "confidence", "default_answerer",
+__all__ = ["ANSWERERS", "GRAPH_GATE", "GRAPH_HEAD_WORDS", "MAX_ANSWERS", "METHODS", "MIN_CONFIDENCE", "NO_ANSWER",
+    "QAGraph", "QueryEngine", "RANKING_LABELS", "SIGNAL_SCALE", "bm25_tokens", "confidence", "default_answerer",
     "grounding_pairs_graph", "grouped", "node_name", "result_to_json", "sentence_pairs", "strip_markers",
     "validate_question"]

@@ -4,7 +4,7 @@ parameter-free form.
 Every node of the contextual graph (:mod:`kgcore.index.views.contextual`:
 sentences and chunks) starts from its own relevance to the question,
 
-    f0(i) = W_SPARSE * sparse(i) + dense(i) [+ W_GRAPH * graph(i)]
+    f0(i) = W_SPARSE * sparse(i) + dense(i) [+ W_GRAPH * graph(i) * dense(i)]
 
 * ``sparse``: BM25 of the node's text (sentences and chunks each have a
   BM25 model), on the reciprocal-rank scale (:func:`rank_scaled`): the
@@ -17,7 +17,9 @@ sentences and chunks) starts from its own relevance to the question,
 * ``graph`` (the **fused GroundedKG ranking** only): GroundedKG's alignment
   evidence (:mod:`kgcore.query.align`: the query graph's nodes and edges
   recurring among the sentence's own nodes), divided by the best; chunks
-  take the best of their sentences.
+  take the best of their sentences.  It counts in proportion to the node's
+  dense relevance (:data:`GRAPH_GATE`): structure without meaning is no
+  evidence.
 
 Then L layers of message passing.  The message from neighbour j to node i
 is gated, as in LeSeGR, by the *query-neighbour sparse relevance*
@@ -65,11 +67,25 @@ W_GRAPH = 1.0
 #: over 200 / 500 / 1,000 / 2,000 words (as W_SPARSE's below): 0 gives 0.7643, 0.4 0.7655, 0.6 0.7658, 0.8 0.7644;
 #: ObliQA rises (0.643 -> 0.657 at 1,000 words with 0.6) and Phantom falls (0.809 -> 0.784 at 500), so it stays 0.
 GRAPH_FLOOR = 0.0
-#: Weight of the sparse signal in f0 (the dense signal's is 1: only ratios matter).  The gate of a message stays the
-#: plain sparse relevance.  Weights fitted per collection on questions generated from its own frames
-#: (bench/experiments/learned_fusion.py) lost to these on every dev set, so both stay 1.  Sensitivity on the five dev
-#: sets (mean answer-token or passage recall over 200 / 500 / 1,000 / 2,000 words, fused ranking / ``lesegr``): 0.7
-#: gives 0.756 / 0.749, 1 gives 0.764 / 0.758, 1.4 gives 0.763 / 0.757.
+#: How the graph evidence enters f0: multiplied by the node's dense relevance (``dense``), or added as it is (None).
+#: Entity nodes merge by lemma ("deed" the document and "deeds of loving-kindness" are one node), so the alignment gives
+#: every sentence naming a question word the same evidence; divided by the best, that evidence was a plateau at 1.0 that
+#: outranked every sentence but the few best of each text signal, and a second lexical signal beside BM25. On people's
+#: questions (NarrativeQA design books, bench/experiments/narrativeqa_ablations.py) graph-led sentences took 60-70% of a
+#: 200-1,000-word context with 17-30% fewer answer words per word than the rest; the ranking without the graph beat it
+#: at 200 and 500 words (0.352 / 0.490 against 0.313 / 0.452).  Gated by the dense signal, the graph orders the
+#: sentences that mean what the question asks by how much of its structure they hold: 0.347 / 0.499 / 0.591 / 0.689 at
+#: 200 / 500 / 1,000 / 2,000 words (additive: 0.313 / 0.452 / 0.576 / 0.692; gated by the larger of sparse and dense:
+#: 0.340 / 0.471 / 0.593 / 0.689, the lexical plateau back).  Not confirmed beyond the design books: held-out books
+#: 0.284 / 0.450 / 0.578 / 0.642 -> 0.253 / 0.443 / 0.543 / 0.654 (each change within its interval), the self-written
+#: held-out rounds of Peter Rabbit, Crusoe and Phantom 0.661 -> 0.636 at 200 words (a small clear loss), unchanged
+#: within noise at 500 to 2,000 (bench/results/narrativeqa*.json, fused_quality.json).
+GRAPH_GATE: str | None = "dense"
+#: Weight of the sparse signal in f0 (the dense signal's is 1: only ratios matter).  The gate of a message stays
+#: the plain sparse relevance.  Weights fitted per collection on questions generated from its own frames
+#: (bench/experiments/learned_fusion.py) lost to these on every dev set, so both stay 1.  Sensitivity on the five
+#: dev sets (mean answer-token or passage recall over 200 / 500 / 1,000 / 2,000 words, fused ranking / ``lesegr``):
+#: 0.7 gives 0.756 / 0.749, 1 gives 0.764 / 0.758, 1.4 gives 0.763 / 0.757.
 W_SPARSE = 1.0
 #: Whether the graph evidence travels to neighbours too, or is added to a sentence's propagated text relevance.
 GRAPH_PROPAGATES = True
@@ -163,16 +179,30 @@ def signals(index: Index, cg: ContextGraph, question: str, vector: np.ndarray, s
     dense = (sims, cg.chunk_vectors @ vector)
     scopes = (rows, chunk_scope)
     gates = np.r_[tuple(normalised(v, s) for v, s in zip(sparse, scopes))]
-    graph_all = np.zeros(cg.n_nodes)
-    if graph is not None:
-        g = normalised(graph, rows, GRAPH_FLOOR)
-        chunk_g = np.maximum.reduceat(g, starts) if len(starts) else np.zeros(0)
-        graph_all = np.r_[g, chunk_g]
     if SCALE == "max":
         dense_all = np.r_[tuple(normalised(v, s) for v, s in zip(dense, scopes))]
-        return Signals(gates, dense_all, graph_all, node_scope, np.asarray(sims))
+        return Signals(gates, dense_all, graph_signal(graph, rows, starts, dense_all), node_scope, np.asarray(sims))
     sparse_all, dense_all = (np.r_[tuple(rank_scaled(v, s) for v, s in zip(pair, scopes))] for pair in (sparse, dense))
-    return Signals(sparse_all, dense_all, graph_all, node_scope, np.asarray(sims), gates)
+    return Signals(sparse_all, dense_all, graph_signal(graph, rows, starts, dense_all), node_scope,
+                   np.asarray(sims), gates)
+
+
+def graph_signal(graph: np.ndarray | None, rows: np.ndarray, starts: np.ndarray, dense: np.ndarray) -> np.ndarray:
+    """Per node, the graph evidence of the sentences ``rows`` allow divided by its best (:data:`GRAPH_FLOOR`), a
+    chunk's the best of its sentences', times the node's ``dense`` relevance when :data:`GRAPH_GATE` is ``dense``;
+    zeros without evidence.
+
+    A sentence that shares the question's structure but not its meaning gets no graph credit:
+
+    >>> dense = np.array([1.0, 0.1, 0.0, 0.5])   # three sentences, then one chunk of all three
+    >>> graph_signal(np.array([0.5, 1.0, 1.0]), np.ones(3, bool), np.array([0]), dense).tolist()
+    [0.5, 0.1, 0.0, 0.5]
+    """
+    if graph is None:
+        return np.zeros(len(dense))
+    g = normalised(graph, rows, GRAPH_FLOOR)
+    out = np.r_[g, np.maximum.reduceat(g, starts) if len(starts) else np.zeros(0)]
+    return out * dense if GRAPH_GATE == "dense" else out
 
 
 def rank_scaled(values: np.ndarray, scope: np.ndarray, k: int | None = None) -> np.ndarray:

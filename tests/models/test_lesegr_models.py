@@ -222,3 +222,27 @@ def test_a_large_budget_is_filled_past_the_graph_head_by_text_relevance(engine, 
                                                                    method="groundedkg", ranking="fused"))
     assert {s.id for s in by_rank[:head]} == {s.id for s in small.sentences}
     assert all("stage" not in s.signals for s in small.sentences)
+
+
+def test_graph_evidence_counts_as_far_as_the_sentence_means_what_the_question_asks(engine, peter_index, monkeypatch):
+    """The fused ranking's graph signal is the alignment evidence (divided by the best) times the node's dense
+    relevance: sentences that hold the question's words or structure equally are told apart by meaning, and the
+    reported signals still add up to the score.  Without the gate it is the evidence alone."""
+    from kgcore.query.retrieve import match_question
+
+    parser = engine.parser(peter_index.manifest.options.parser)
+    gm = match_question(peter_index, FATHER_Q, RetrievalOptions(), parser, engine.embedder)
+    cg = context_graph(peter_index)
+    n, starts = cg.n_sentences, cg.chunk_spans[:, 0]
+    scope = gm.scope if gm.scope is not None else np.ones(n, dtype=bool)
+    evidence = propagation.normalised(gm.alignment.graph, scope)
+    gated = propagation.signals(peter_index, cg, FATHER_Q, gm.vector, gm.sims, gm.scope, graph=gm.alignment.graph)
+    assert np.allclose(gated.graph[:n], evidence * gated.dense[:n])
+    assert np.allclose(gated.graph[n:], np.maximum.reduceat(evidence, starts) * gated.dense[n:])
+    values, counts = np.unique(evidence[evidence > 0], return_counts=True)
+    tied = np.flatnonzero(evidence == values[counts > 1][-1])  # sentences with the same evidence (Peter has some)
+    assert len(set(np.round(gated.graph[tied], 6))) > 1  # told apart by meaning once gated
+    monkeypatch.setattr(propagation, "GRAPH_GATE", None)
+    added = propagation.signals(peter_index, cg, FATHER_Q, gm.vector, gm.sims, gm.scope, graph=gm.alignment.graph)
+    assert np.allclose(added.graph[:n], evidence) and np.allclose(added.dense, gated.dense)
+    assert (gated.graph <= added.graph + 1e-12).all() and gated.graph.sum() < added.graph.sum()

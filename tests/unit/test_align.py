@@ -64,6 +64,26 @@ def test_incidence_lists_each_sentences_nodes_and_edges():
     assert inc.specificity[index.node_ids.index("crusoe")] < inc.specificity[index.node_ids.index("umbrella")]
 
 
+def test_an_action_is_as_specific_as_its_verb_not_its_occurrence(monkeypatch):
+    """Each "make" is its own node grounded in one sentence, but the verb is in every sentence: counted by label it is
+    as unspecific as Crusoe, who is in every sentence too, and less specific than the umbrella; by node (the old
+    count) each occurrence looked as rare as the umbrella, so a question's common verb aligned at full weight."""
+    from kgcore.query import align as align_module
+
+    index = tiny_index()
+    spec = dict(zip(index.node_ids, incidence(index).specificity))
+    assert spec["make_0"] == spec["make_1"] == spec["make_2"] == pytest.approx(spec["crusoe"])
+    assert spec["make_0"] < spec["umbrella"]
+    query = np.array([unit(("make", 1)), unit(("umbrella", 1))])
+    by_label = align(index, query, masks(index, "action", "entity"), [], w_structure=1.0)
+    # the verb found everywhere adds less than the rare entity found once
+    assert by_label.coverage[0, 1] < by_label.coverage[1, 0]
+
+    monkeypatch.setattr(align_module, "ACTION_SPECIFICITY", "node")
+    old = incidence(tiny_index())  # a fresh index: the incidence is cached per index
+    assert dict(zip(index.node_ids, old.specificity))["make_1"] == pytest.approx(spec["umbrella"])
+
+
 def test_coverage_takes_each_sentences_best_node_of_the_right_type():
     index = tiny_index()
     query = np.array([unit(("make", 1)), unit(("umbrella", 1))])
