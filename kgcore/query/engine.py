@@ -18,7 +18,7 @@ from kgcore.index.embed import Embedder, query_embedder
 from kgcore.index.parse import Parser, get_parser
 from kgcore.index.store import Index, Store
 from kgcore.index.writer import ensure_chroma
-from kgcore.query.answer import AnswerGenerator, ExtractiveGenerator, QAKGGenerator, default_answerer, get_generator
+from kgcore.query.answer import AnswerGenerator, QAKGGenerator, default_answerer, get_generator
 from kgcore.query.answer.calibration import collection_calibration
 from kgcore.query.answer.support import Calibration
 from kgcore.query.baselines import retrieve_baseline
@@ -144,10 +144,7 @@ class QueryEngine:
         generator = self.generator(answerer)
         if isinstance(generator, QAKGGenerator):  # short answers read the collection's QA pairs
             answer = generator.generate(result.question, result.sentences, book_name=book,
-                                        qa=qa_answer_graph(index, self.embedder), calibration=self._calibration(index))
-        elif isinstance(generator, ExtractiveGenerator):
-            answer = generator.generate(result.question, result.sentences, book_name=book,
-                                        calibration=self._calibration(index))
+                                        qa=qa_answer_graph(index, self.embedder))
         else:
             answer = generator.generate(result.question, result.sentences, book_name=book)
         result.timings_ms["answer"] = round((time.perf_counter() - start) * 1000, 3)
@@ -176,8 +173,6 @@ class QueryEngine:
             start = time.perf_counter()
             if (answerer or default_answerer(self.settings)) != "openai":
                 self.answer(result, answerer)
-            else:
-                self._calibration(index)  # the support check of the offline answerers one may switch to
             seconds["answer"] = time.perf_counter() - start
         return {step: round(s, 3) for step, s in seconds.items()}
 
@@ -241,6 +236,7 @@ def result_to_json(result: QueryResult, answer: Answer | None = None) -> dict:
         "answer": answer.text if answer else None,
         "answerer": answer.generator if answer else None,
         "citations": [c.to_dict() for c in answer.citations] if answer else [],
+        "verdict": answer.verdict.to_dict() if answer and answer.verdict else None,
         "notes": result.notes + (answer.notes if answer else []),
         "timings_ms": result.timings_ms,
     }
