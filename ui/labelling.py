@@ -30,6 +30,7 @@ from kgcore.audit import (
 )
 from kgcore.core.types import Answer, QueryResult
 from kgcore.evaluate import diagnose
+from kgcore.evaluate.diagnose import diagnose_without_gold
 from kgcore.index.embed import Embedder
 from kgcore.index.store import Index
 
@@ -242,12 +243,14 @@ def diagnosis_panel(db: AuditDB, record_id: int, result: QueryResult, answer: An
     record = db.get_record(record_id)
     gold = st.text_area("Gold answer(s), one per line", value="\n".join(record.gold), key=f"{k}.gold", height=70)
     if st.button("Diagnose automatically", key=f"{k}.run", icon=":material/troubleshoot:",
-                 help="Suggest the failing stage (correct / gold not in document / I / II / III) "
-                      "from the gold answers"):
+                 help="Suggest the failing stage (correct / gold not in document / I / II / III) from the gold "
+                      "answers; without any, from the answer's verdict and the retrieval"):
         done = False
         with reported("Diagnosing"):
-            db.set_gold(record_id, gold.splitlines())
-            diagnosis = diagnose(result, answer, gold.splitlines(), index, embedder or resources.embedder())
+            golds = [g for g in gold.splitlines() if g.strip()]
+            db.set_gold(record_id, golds)
+            diagnosis = diagnose(result, answer, golds, index, embedder or resources.embedder()) if golds \
+                else diagnose_without_gold(result, answer)
             store_suggestion(db, record_id, diagnosis)
             done = True
         if done:
