@@ -25,7 +25,9 @@ a.kg-sid:hover { background: #d9e2ec; }
 mark.kg-m { background: #fff3b0; padding: 0 1px; border-radius: 3px; }
 mark.kg-sel { background: #e1bee7; padding: 0 1px; border-radius: 3px; outline: 1px solid #9C27B0; }
 mark.kg-span { background: #c8e6c9; padding: 0 1px; border-radius: 3px; outline: 1px solid #2e7d32; }
+.kg-verdict { margin: 2px 0; }
 .kg-claim { margin: 6px 0 10px 0; }
+.kg-claim-head { font-size: 0.9rem; color: #243b53; }
 .kg-evidence { margin: 4px 0; padding: 4px 10px; border-left: 3px solid #bcccdc; color: #243b53; }
 .kg-facts { margin: 0 0 0 18px; font-size: 0.85rem; color: #486581; }
 .kg-v-yes { background: #e3f9e5; color: #0e5814; border-color: #a3d9a5; }
