@@ -156,8 +156,8 @@ def test_ask_budget_starts_from_the_settings(sample_store, monkeypatch):
 
 
 def test_opening_ask_prepares_the_collection_in_the_background(sample_store):
-    """Picking a collection on Ask starts loading it and building its retrieval structures and support
-    calibration in a thread, so the first question does not wait for them."""
+    """Picking a collection on Ask starts loading it and building its retrieval structures in a thread, so the
+    first question does not wait for them."""
     from ui import resources
 
     engine = resources.get_engine(str(sample_store["root"].resolve()))
@@ -168,7 +168,7 @@ def test_opening_ask_prepares_the_collection_in_the_background(sample_store):
     for thread in threads:
         thread.join(120)
     index = engine.index(SAMPLE_ID)
-    assert any("calibration" in key.name for key in index.cache.keys()), index.cache.keys()
+    assert any(key.name == "context-graph" for key in index.cache.keys()), index.cache.keys()
     built = set(index.cache.keys())
     at = ask(app("pages/ask.py"), "What did Mrs. Rabbit buy?")
     assert not at.exception and 'class="kg-answer"' in html_of(at)

@@ -7,7 +7,9 @@ OpenAI-compatible chat endpoint (:mod:`~kgcore.query.answer.openai_compat`),
 and ``extractive`` (the offline default, :mod:`~kgcore.query.answer.extractive`)
 returns the best supporting span of the retrieved context.  Every answer is
 split into sentences and each is linked to the context sentences that
-support it by :func:`~kgcore.query.answer.citations.cite`.
+support it by :func:`~kgcore.query.answer.citations.cite`, and every answer
+carries its verdict (supported / not supported / unsure, checked claim by
+claim: :func:`~kgcore.query.answer.verdict.judge`).
 """
 
 from __future__ import annotations
@@ -22,12 +24,14 @@ from kgcore.query.answer.extractive import ExtractiveGenerator
 from kgcore.query.answer.openai_compat import OpenAIGenerator
 from kgcore.query.answer.prompts import build_prompt, format_content
 from kgcore.query.answer.short import QAKGGenerator
+from kgcore.query.answer.verdict import judge
 from kgcore.query.answer.words import content_words
 from kgcore.query.rerank import get_reranker
 
 __all__ = [
     "AnswerGenerator", "ExtractiveGenerator", "OpenAIGenerator", "QAKGGenerator", "build_prompt", "cite", "cited_ids",
-    "content_words", "default_answerer", "format_content", "get_generator", "split_answer_sentences", "strip_markers",
+    "content_words", "default_answerer", "format_content", "get_generator", "judge", "split_answer_sentences",
+    "strip_markers",
 ]
 
 

@@ -71,6 +71,10 @@ class ExtractiveGenerator(LazyModels):
         sentence = best.sentence
         part = "sentence" if text == sentence.text.strip() else "clause"
         notes = [f"Extractive answer (no LLM used): the {part} of context sentence {sentence.id} {why}"]
+        if best.spans:
+            start, end = best.spans[0]
+            notes.append(f"It holds “{sentence.text[start:end]}”, {parsed.expected.describe()} as the question "
+                         "asks (marked in the answer).")
         if best.overlap == 0 and best.cosine < 0.3:
             notes.append("Low confidence: the best sentence shares no words with the question.")
         cited = [sentence.id]
