@@ -74,7 +74,6 @@ def ask(engine: QueryEngine, item, answerer: str) -> dict:
            "state": state_of(answer),
            "reason": answer.support_reason, "probability": answer.verdict.score if answer.verdict else None,
            "evidence_in_context": in_context, "gold_evidence": gold,
-           "threshold": engine.support_calibration(item.collection).threshold,
            "cited": [i for c in answer.citations for i in c.sentence_ids], "answers": list(item.answers),
            "context": [{k: getattr(c, k) for k in CONTEXT_FIELDS} for c in result.sentences]}
     if item.kind == "answerable" and gold is not None:
