@@ -39,6 +39,7 @@ from .qa_view import (
 from .signals_view import SIGNALS, STAGES, has_signals, signal_rows, signals_html
 from .state_panel import AskOutcome, AskRun
 from .subgraph_view import JOIN_HOPS, MAX_NODES, joining_paths, neighbourhood, vis_from_graph, vis_from_sentence_graph
+from .verdict_view import verdict_html
 
 TIMING_KEYS = ("parse", "embed", "match", "select", "answer")
 
@@ -79,7 +80,7 @@ def answer_panel(run: AskRun, anchor_prefix: str = "s") -> None:
     model = f" · {run.answer.model}" if run.answer.model else ""
     st.caption(f"Answerer: {md_escape(run.answer.generator)}{md_escape(model)} · "
                f"{len(run.answer.citations)} cited claim(s)")
-    support_note(run)
+    support_note(run, anchor_prefix)
     short_answers_panel(run, anchor_prefix)
     notes(run)
 
@@ -115,13 +116,26 @@ def qa_pairs_panel(run: AskRun, prefix: str = "s") -> None:
                     unsafe_allow_html=True)
 
 
-def support_note(run: AskRun) -> None:
-    """"Not supported by the document" (with why) when the support check refused the answer."""
-    if run.answer.supported is False:
-        st.warning(md_escape(run.answer.support_reason or "Not supported by the document."),
-                   icon=":material/report:")
-    elif run.answer.supported:
-        st.caption(md_escape(run.answer.support_reason))
+def support_note(run: AskRun, anchor_prefix: str = "s") -> None:
+    """The verdict: its state and reason in a box of its colour, then the evidence it checked (which cited
+    sentence, the question's words found there, the answer-type span), claim by claim."""
+    verdict = run.answer.verdict
+    if verdict is None:
+        if run.answer.supported is False:  # a stored answer from before verdicts
+            st.warning(md_escape(run.answer.support_reason or "Not supported by the document."),
+                       icon=":material/report:")
+        elif run.answer.supported:
+            st.caption(md_escape(run.answer.support_reason))
+        return
+    box = {"supported": st.success, "not supported": st.warning, "unsure": st.info}[verdict.state]
+    icon = {"supported": ":material/verified:", "not supported": ":material/report:",
+            "unsure": ":material/help:"}[verdict.state]
+    box(md_escape(verdict.reason), icon=icon)
+    html = verdict_html(verdict, numbering(run.result.sentences), anchor_prefix)
+    if html:
+        with st.expander("Evidence behind the verdict", expanded=verdict.state != "supported",
+                         icon=":material/fact_check:"):
+            st.markdown(html, unsafe_allow_html=True)
 
 
 def sentence_order(key: str = "ask.order") -> str:

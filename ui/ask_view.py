@@ -250,15 +250,29 @@ def answer_html(answer: Answer, numbers: Mapping[str, int], anchor_prefix: str =
     """
     parts = []
     cited = [c for c in answer.citations if strip_markers(c.answer_sentence)]
+    spans = {check.claim: check.span for check in (answer.verdict.evidence if answer.verdict else []) if check.span}
     for c in cited:
         # The generator's own "[text_0-3]" markers are replaced by numbered links.
         markers = citation_markers(c.sentence_ids, numbers, anchor_prefix)
-        parts.append(f"{esc(strip_markers(c.answer_sentence))} {markers}".rstrip())
+        claim = strip_markers(c.answer_sentence)
+        parts.append(f"{span_marked(claim, spans.get(claim, ''))} {markers}".rstrip())
     text = strip_markers(answer.text)
     if not cited or not _covers(text, [strip_markers(c.answer_sentence) for c in cited]):
         parts = [esc(text) or "<em>(empty answer)</em>"] + ([" ".join(parts)] if parts else [])
     body = "".join(f"<p>{p}</p>" for p in parts)
     return f'<div class="kg-answer">{body}</div>'
+
+
+def span_marked(text: str, span: str) -> str:
+    """``text`` escaped, with the first occurrence of ``span`` (the answer the verdict found) marked.
+
+    >>> span_marked("Each tablet is 100-200 MB <big>.", "100-200 MB")
+    'Each tablet is <mark class="kg-span">100-200 MB</mark> &lt;big&gt;.'
+    """
+    at = text.find(span) if span else -1
+    if at < 0:
+        return esc(text)
+    return f'{esc(text[:at])}<mark class="kg-span">{esc(span)}</mark>{esc(text[at + len(span):])}'
 
 
 def _covers(text: str, pieces: list[str]) -> bool:

@@ -30,6 +30,7 @@ from kgcore.api import (
     Index,
     QueryResult,
     diagnose,
+    diagnose_without_gold,
     record_to_result,
     store_suggestion,
 )
@@ -221,12 +222,14 @@ def diagnosis_panel(db: AuditDB, record_id: int, result: QueryResult, answer: An
     record = db.get_record(record_id)
     gold = st.text_area("Gold answer(s), one per line", value="\n".join(record.gold), key=f"{k}.gold", height=70)
     if st.button("Diagnose automatically", key=f"{k}.run", icon=":material/troubleshoot:",
-                 help="Suggest the failing stage (correct / gold not in document / I / II / III) "
-                      "from the gold answers"):
+                 help="Suggest the failing stage (correct / gold not in document / I / II / III) from the gold "
+                      "answers; without any, from the answer's verdict and the retrieval"):
         done = False
         with reported("Diagnosing"):
-            db.set_gold(record_id, gold.splitlines())
-            diagnosis = diagnose(result, answer, gold.splitlines(), index, embedder or resources.embedder())
+            golds = [g for g in gold.splitlines() if g.strip()]
+            db.set_gold(record_id, golds)
+            diagnosis = diagnose(result, answer, golds, index, embedder or resources.embedder()) if golds \
+                else diagnose_without_gold(result, answer)
             store_suggestion(db, record_id, diagnosis)
             done = True
         if done:

@@ -31,6 +31,15 @@ a.kg-sid:hover { background: #d9e2ec; }
 .kg-signals .kg-sid { font-size: 0.72rem; }
 mark.kg-m { background: #fff3b0; padding: 0 1px; border-radius: 3px; }
 mark.kg-sel { background: #e1bee7; padding: 0 1px; border-radius: 3px; outline: 1px solid #9C27B0; }
+mark.kg-span { background: #c8e6c9; padding: 0 1px; border-radius: 3px; outline: 1px solid #2e7d32; }
+.kg-verdict { margin: 2px 0; }
+.kg-claim { margin: 6px 0 10px 0; }
+.kg-claim-head { font-size: 0.9rem; color: #243b53; }
+.kg-evidence { margin: 4px 0; padding: 4px 10px; border-left: 3px solid #bcccdc; color: #243b53; }
+.kg-facts { margin: 0 0 0 18px; font-size: 0.85rem; color: #486581; }
+.kg-v-yes { background: #e3f9e5; color: #0e5814; border-color: #a3d9a5; }
+.kg-v-no { background: #ffe3e3; color: #8a1c1c; border-color: #f5a3a3; }
+.kg-v-unsure { background: #fff3c4; color: #8d2b0b; border-color: #f0c869; }
 .kg-answer { font-size: 1.05rem; line-height: 1.6; background: #f0f7ff; border: 1px solid #bcdcff;
              border-radius: 8px; padding: 10px 14px; }
 .kg-answer p { margin: 0 0 6px 0; }

@@ -4,7 +4,7 @@
     python bench/experiments/narrativeqa_ablations.py --ablations "default,no graph"
     python bench/experiments/narrativeqa_ablations.py --ablations "rank_k=10+w_sparse=0.7"   # "+": changed together
 
-Each question of the NarrativeQA design books (bench/narrativeqa_split.json) is parsed, matched and aligned once;
+Each question of the NarrativeQA design books (bench/data/narrativeqa_split.json) is parsed, matched and aligned once;
 the fused ranking is then re-run under each ablation (a signal removed from f0, a setting changed), so a dozen
 variants of the ranking cost seconds, not hours.  Per ablation and budget: answer-token recall pooled over the
 design books and per book, with the paired 95% bootstrap interval of its difference to the default ranking and to

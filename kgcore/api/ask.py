@@ -9,6 +9,7 @@ from __future__ import annotations
 from kgcore.query.answer import ANSWERERS, default_answerer
 from kgcore.query.answer.citations import strip_markers
 from kgcore.query.answer.short import MAX_ANSWERS, MIN_CONFIDENCE, NO_ANSWER, confidence, grouped
+from kgcore.query.answer.words import content_words, stem
 from kgcore.query.engine import QueryEngine, result_to_json, validate_question
 from kgcore.query.fused import GRAPH_HEAD_WORDS, node_name
 from kgcore.query.methods import METHODS, RANKING_LABELS
@@ -17,7 +18,7 @@ from kgcore.query.propagation import SCALE as SIGNAL_SCALE
 from kgcore.query.qakg.graph import QAGraph, grounding_pairs_graph, sentence_pairs
 from kgcore.query.sentence_ranking import bm25_tokens
 
-__all__ = ["ANSWERERS", "GRAPH_GATE", "GRAPH_HEAD_WORDS", "MAX_ANSWERS", "METHODS", "MIN_CONFIDENCE", "NO_ANSWER",
-    "QAGraph", "QueryEngine", "RANKING_LABELS", "SIGNAL_SCALE", "bm25_tokens", "confidence", "default_answerer",
-    "grounding_pairs_graph", "grouped", "node_name", "result_to_json", "sentence_pairs", "strip_markers",
-    "validate_question"]
+__all__ = ["ANSWERERS", "bm25_tokens", "confidence", "content_words", "default_answerer", "GRAPH_GATE",
+    "GRAPH_HEAD_WORDS", "grounding_pairs_graph", "grouped", "MAX_ANSWERS", "METHODS", "MIN_CONFIDENCE",
+    "NO_ANSWER", "node_name", "QAGraph", "QueryEngine", "RANKING_LABELS", "result_to_json", "sentence_pairs",
+    "SIGNAL_SCALE", "stem", "strip_markers", "validate_question"]

@@ -4,7 +4,14 @@
 from __future__ import annotations
 
 from kgcore.evaluate import SUMMARY_COLUMNS
-from kgcore.evaluate.diagnose import diagnose
+from kgcore.evaluate.diagnose import (
+    SUPPORT_MIN,
+    diagnose,
+    diagnose_without_gold,
+    evidence_rows,
+    gold_support,
+    stage_from_evidence,
+)
 from kgcore.evaluate.diff import QuestionDiff, SettingsDiff, compare_settings, question_diff
 from kgcore.evaluate.grid import parse_method, parse_tau, parse_values, settings_grid
 from kgcore.evaluate.harness import evaluate
@@ -14,7 +21,8 @@ from kgcore.evaluate.qaset import MAX_QA_BYTES, QAItem, load_qa, parse_qa
 from kgcore.evaluate.records import EvalRecord, EvalRun, is_failure
 from kgcore.evaluate.report import format_table, write_outputs
 
-__all__ = ["BertScorer", "EvalRecord", "EvalRun", "Judge", "JudgeCache", "MAX_QA_BYTES", "PROMPT_VERSION", "QAItem",
-    "QuestionDiff", "SUMMARY_COLUMNS", "SettingsDiff", "answer_token_recall", "compare_settings", "diagnose",
-    "evaluate", "evidence_hit", "format_table", "is_failure", "judge_settings", "judge_unavailable", "load_qa",
-    "parse_method", "parse_qa", "parse_tau", "parse_values", "question_diff", "settings_grid", "write_outputs"]
+__all__ = ["answer_token_recall", "BertScorer", "compare_settings", "diagnose", "diagnose_without_gold", "EvalRecord",
+    "EvalRun", "evaluate", "evidence_hit", "evidence_rows", "format_table", "gold_support", "is_failure", "Judge",
+    "judge_settings", "judge_unavailable", "JudgeCache", "load_qa", "MAX_QA_BYTES", "parse_method", "parse_qa",
+    "parse_tau", "parse_values", "PROMPT_VERSION", "QAItem", "question_diff", "QuestionDiff", "settings_grid",
+    "SettingsDiff", "stage_from_evidence", "SUMMARY_COLUMNS", "SUPPORT_MIN", "write_outputs"]

@@ -47,11 +47,11 @@ from kgcore.core.types import (
     SentenceGraph,
     split_sentence_id,
 )
+from kgcore.core.verdicts import ClaimCheck, Verdict
 
-__all__ = ["Answer", "BODY", "CAPTION", "Cancelled", "COREF_BACKENDS", "DamagedIndexError", "EMBEDDING_VARIANTS",
-    "Edge", "Frame",
-    "IndexMismatchError", "IndexNotFoundError", "IndexOptions", "IngestReport", "InputError", "KgcoreError",
-    "LocalNode", "ModelUnavailableError", "Narrator", "Node", "OPT_IN", "PARSERS", "Paragraph", "QAPair",
-    "QueryResult", "RANKINGS", "RETRIEVABLE", "ROLES", "Reference", "RetrievalOptions", "SelectedSentence",
-    "Sentence", "SentenceGraph", "ServiceUnavailableError", "Settings", "TABLE", "is_pronoun_label",
-    "is_proper_name", "scoped_id", "split_sentence_id"]
+__all__ = ["Answer", "BODY", "Cancelled", "CAPTION", "ClaimCheck", "COREF_BACKENDS", "DamagedIndexError", "Edge",
+    "EMBEDDING_VARIANTS", "Frame", "IndexMismatchError", "IndexNotFoundError", "IndexOptions", "IngestReport",
+    "InputError", "is_pronoun_label", "is_proper_name", "KgcoreError", "LocalNode", "ModelUnavailableError",
+    "Narrator", "Node", "OPT_IN", "Paragraph", "PARSERS", "QAPair", "QueryResult", "RANKINGS", "Reference",
+    "RETRIEVABLE", "RetrievalOptions", "ROLES", "scoped_id", "SelectedSentence", "Sentence", "SentenceGraph",
+    "ServiceUnavailableError", "Settings", "split_sentence_id", "TABLE", "Verdict"]

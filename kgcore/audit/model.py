@@ -38,6 +38,7 @@ from kgcore.core.types import (
     QueryResult,
     SelectedSentence,
     SentenceGraph,
+    Verdict,
 )
 from kgcore.core.version import __version__
 from kgcore.index.store.collection import CollectionManifest
@@ -256,7 +257,8 @@ def _answer(payload: dict) -> Answer | None:
     full = payload.get("answer_full")
     if full:
         citations = [Citation(**_only_fields(Citation, c)) for c in full.get("citations", [])]
-        return Answer(**{**_only_fields(Answer, full), "citations": citations})
+        verdict = Verdict.from_dict(full["verdict"]) if full.get("verdict") else None
+        return Answer(**{**_only_fields(Answer, full), "citations": citations, "verdict": verdict})
     if payload.get("answer") is None:
         return None
     citations = [Citation(**_only_fields(Citation, c)) for c in payload.get("citations", [])]

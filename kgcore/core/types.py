@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Literal
 
 from kgcore.core.deprecation import renamed_attribute
+from kgcore.core.verdicts import Verdict
 
 NodeType = Literal["entity", "action"]
 EdgeType = Literal["action-entity", "action-action", "entity-entity"]
@@ -389,6 +390,8 @@ class Answer:
     #: Why (or why not), in words, with the support score and the threshold.
     support_reason: str = ""
     support_score: float | None = None
+    #: The verdict (supported / not supported / unsure) with its reason and evidence; None: not judged.
+    verdict: Verdict | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -1,11 +1,14 @@
-"""Automatic error-stage diagnosis of one answer against gold answers.
+"""Automatic error-stage diagnosis of one answer: against gold answers (:func:`diagnose`), against known gold
+evidence (:func:`stage_from_evidence`), or from the answer's verdict and the retrieval alone
+(:func:`diagnose_without_gold`).
 
-The decision follows the paper's error types (section 6, Table 5), first
+With gold answers the decision follows the paper's error types (section 6, Table 5), first
 rule that applies wins:
 
 1. **correct** — the answer matches a gold answer: after :func:`comparable_answer`
-   one contains the other (as whole words), or their content-word F1
-   (:func:`content_f1`) is at least :data:`CORRECT_F1`.  Content words
+   one contains the other (as whole words), their content-word F1
+   (:func:`content_f1`) is at least :data:`CORRECT_F1`, or the answer holds at least
+   :data:`CORRECT_RECALL` of a gold answer's content words (a quoted sentence holding it).  Content words
    ignore stopwords and plurals, so a quoted clause "he was put in a pie by
    Mrs. McGregor" matches "Mrs. McGregor baked him into a pie" (F1 0.75),
    while an unrelated sentence scores near 0.
@@ -52,6 +55,9 @@ from kgcore.query.answer.words import content_words
 from kgcore.query.match import query_node_vectors
 
 CORRECT_F1 = 0.5
+#: An answer holding this share of a gold answer's content words is correct (a quoted sentence that holds the
+#: gold answer: its F1 is low only because the quote says more).
+CORRECT_RECALL = 0.5
 SUPPORT_MIN = 0.35
 LEXICAL_WEIGHT = 0.5
 EVIDENCE_MARGIN = 0.05
@@ -100,17 +106,25 @@ def content_f1(prediction: str, gold: str) -> float:
 
 
 def answer_match(answer_text: str, golds: list[str]) -> dict:
-    """Best containment / F1 of an answer against the gold answers."""
+    """Best containment / F1 / gold recall of an answer against the gold answers.
+
+    >>> m = answer_match("We use standard copy-on-write techniques to implement snapshots.", ["copy-on-write"])
+    >>> m["matches"], m["recall"]
+    (True, 1.0)
+    """
     answer_norm = comparable_answer(answer_text)
-    best: dict[str, Any] = {"gold": None, "f1": 0.0, "contains": False}
+    answer_words = content_words(answer_text or "")
+    best: dict[str, Any] = {"gold": None, "f1": 0.0, "contains": False, "recall": 0.0}
     for gold in golds:
         gold_norm = comparable_answer(gold)
         contains = bool(answer_norm and gold_norm) and (
             f" {gold_norm} " in f" {answer_norm} " or f" {answer_norm} " in f" {gold_norm} ")
         f1 = round(content_f1(answer_text, gold), 4)
-        if (contains, f1) > (best["contains"], best["f1"]):
-            best = {"gold": gold, "f1": f1, "contains": contains}
-    best["matches"] = best["contains"] or best["f1"] >= CORRECT_F1
+        wanted = content_words(gold)
+        recall = round(len(wanted & answer_words) / len(wanted), 4) if wanted else 0.0
+        if (contains, max(f1, recall)) > (best["contains"], max(best["f1"], best["recall"])):
+            best = {"gold": gold, "f1": f1, "contains": contains, "recall": recall}
+    best["matches"] = best["contains"] or best["f1"] >= CORRECT_F1 or best["recall"] >= CORRECT_RECALL
     return best
 
 
@@ -183,7 +197,8 @@ def diagnose(result, answer, gold_answers, index, embedder) -> Diagnosis:
     thresholds = {"correct_f1": CORRECT_F1, "support_min": SUPPORT_MIN, "node_resemblance": NODE_RESEMBLANCE}
     details: dict[str, Any] = {"answer": match, "thresholds": thresholds, "context_size": len(result.sentences)}
     if match["matches"]:
-        how = "contains" if match["contains"] else f"content-word F1 {match['f1']:.2f} ≥ {CORRECT_F1}"
+        how = "contains" if match["contains"] else f"content-word F1 {match['f1']:.2f} ≥ {CORRECT_F1}" \
+            if match["f1"] >= CORRECT_F1 else f"holds {match['recall']:.0%} of its content words"
         return Diagnosis("correct", f"The answer matches the gold answer {match['gold']!r} ({how}).", [], details)
     scores = gold_support(index, embedder, result.question, golds)
     best = int(np.argmax(scores["support"]))
@@ -195,15 +210,19 @@ def diagnose(result, answer, gold_answers, index, embedder) -> Diagnosis:
             f"No sentence of {index.collection!r} supports the gold answer: the best, {index.sentences[best].id}, "
             f"scores {scores['support'][best]:.2f} < {SUPPORT_MIN}."), [], details)
     rows = evidence_rows(scores)
-    context = set(result.sentence_ids)
-    details["evidence"] = _evidence_details(index, scores, rows, context)
-    evidence = [e["id"] for e in details["evidence"]]
-    if any(e["in_context"] for e in details["evidence"]):
-        found = next(e["id"] for e in details["evidence"] if e["in_context"])
-        return Diagnosis("III", (
-            f"The supporting sentence {found} was in the context, but the answer does not match the gold answer "
-            f"(content-word F1 {match['f1']:.2f} < {CORRECT_F1})."), evidence, details)
-    return _retrieval_or_graph(result, index, embedder, evidence, details)
+    details["evidence"] = _evidence_details(index, scores, rows, set(result.sentence_ids))
+    return stage_from_evidence(result, [e["id"] for e in details["evidence"]], index, embedder, details)
+
+
+def stage_from_evidence(result, evidence: list[str], index, embedder, details: dict | None = None) -> Diagnosis:
+    """The stage of a wrong answer whose evidence sentences (ids) are known: III when one is in the context, else
+    II, or I when no graph node grounded in them resembles a query node."""
+    details = {} if details is None else details
+    found = next((i for i in evidence if i in set(result.sentence_ids)), None)
+    if found is not None:
+        return Diagnosis("III", f"The supporting sentence {found} was in the context, but the answer does not match "
+                                "the gold answer.", list(evidence), details)
+    return _retrieval_or_graph(result, index, embedder, list(evidence), details)
 
 
 def _retrieval_or_graph(result, index, embedder, evidence: list[str], details: dict) -> Diagnosis:
@@ -225,3 +244,64 @@ def _retrieval_or_graph(result, index, embedder, evidence: list[str], details: d
         "resembles "
         f"a query node (best cosine {best['cosine']:.2f} < {NODE_RESEMBLANCE}): the graph cannot lead from the "
         "question to the evidence."), evidence, details)
+
+
+# -- without gold ---------------------------------------------------------------------------
+#: Without gold answers: the context is taken to hold the evidence (so a wrong answer is III) when it holds at
+#: least this share of the question's content words ...
+CONTEXT_COVERAGE = 0.8
+#: ... and one of its sentences at least this share.
+SENTENCE_RECALL = 0.5
+
+
+def question_coverage(question: str, sentences) -> tuple[float, float]:
+    """The share of the question's content words found anywhere in ``sentences`` (written or resolved text), and
+    the best share found in one sentence.
+
+    >>> from kgcore.core.types import SelectedSentence as S
+    >>> context = [S("a", 1, "Peter lost a shoe.", ""), S("b", 2, "Shoes.", "")]
+    >>> question_coverage("Where did Peter lose his shoes?", context)
+    (0.6667, 0.6667)
+    """
+    asked = content_words(question)
+    if not asked:
+        return 0.0, 0.0
+    held = [content_words(f"{s.text} {s.resolved}") for s in sentences]
+    every = set().union(*held) if held else set()
+    best = max((len(asked & h) for h in held), default=0)
+    return round(len(asked & every) / len(asked), 4), round(best / len(asked), 4)
+
+
+def diagnose_without_gold(result, answer) -> Diagnosis:
+    """The stage suggested when no gold answer is known: the answer's verdict and the retrieval's signals decide.
+
+    1. **correct** -- the verdict says *supported* (:mod:`kgcore.query.answer.verdict`);
+    2. **I** -- a query graph was built but no graph node matched any of its nodes as closely as
+       :data:`NODE_RESEMBLANCE`: the graph cannot lead from the question to a sentence;
+    3. **III** -- the context holds the question's words (:func:`question_coverage` at least
+       :data:`CONTEXT_COVERAGE` over the context and :data:`SENTENCE_RECALL` in one sentence): the passage was
+       probably retrieved and the answer did not use it;
+    4. **II** -- otherwise: the context does not hold what the question is about.
+    """
+    verdict = getattr(answer, "verdict", None)
+    coverage, best = question_coverage(result.question, result.sentences)
+    details: dict[str, Any] = {"without_gold": True, "coverage": coverage, "best_sentence_recall": best,
+                               "verdict": verdict.state if verdict else None,
+                               "thresholds": {"context_coverage": CONTEXT_COVERAGE, "sentence_recall": SENTENCE_RECALL,
+                                              "node_resemblance": NODE_RESEMBLANCE}}
+    if verdict is not None and verdict.state == "supported":
+        return Diagnosis("correct", f"No gold answer: the verdict says supported. {verdict.reason}", [], details)
+    said = f"the verdict says {verdict.state}" if verdict is not None else "the answer has no verdict"
+    if result.query_graph is not None and result.query_graph.nodes:
+        top = max((m.score for m in result.matches), default=0.0)
+        details["best_match"] = round(top, 4)
+        if top < NODE_RESEMBLANCE:
+            return Diagnosis("I", f"No gold answer; {said}, and no graph node matches a query node as closely as "
+                                  f"{NODE_RESEMBLANCE} (best {top:.2f}): the graph cannot lead from the question to "
+                                  "the evidence.", [], details)
+    words = f"{coverage:.0%} of the question's words, {best:.0%} in its best sentence"
+    if coverage >= CONTEXT_COVERAGE and best >= SENTENCE_RECALL:
+        return Diagnosis("III", f"No gold answer; {said}, though the context holds {words}: the passage was "
+                                "probably retrieved, and the answer did not use it.", [], details)
+    return Diagnosis("II", f"No gold answer; {said}, and the context holds only {words}: retrieval probably "
+                           "missed the passage.", [], details)

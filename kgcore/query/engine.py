@@ -124,8 +124,7 @@ class QueryEngine:
         start = time.perf_counter()  # the answer's time joins the retrieval's (timings_ms["answer"])
         index = self.index(result.collection)
         book = index.manifest.source_file or result.collection
-        source = AnswerSource(book, calibration=lambda: self._calibration(index),
-                              qa=lambda: qa_answer_graph(index, self.embedder))  # each built when an answerer reads it
+        source = AnswerSource(book, qa=lambda: qa_answer_graph(index, self.embedder))  # built if an answerer reads it
         answer = self.generator(answerer).generate(result.question, result.sentences, source)
         result.timings_ms["answer"] = ms_since(start)
         return answer
@@ -153,8 +152,6 @@ class QueryEngine:
             with timer.step("answer"):
                 if (answerer or default_answerer(self.settings)) != "openai":
                     self.answer(result, answerer)
-                else:
-                    self._calibration(index)  # the support check of the offline answerers one may switch to
         return {step: round(ms / 1000, 3) for step, ms in timer.ms.items()}
 
     @renamed_argument("doc_id", "collection")
@@ -219,6 +216,7 @@ def result_to_json(result: QueryResult, answer: Answer | None = None) -> dict:
         "answer": answer.text if answer else None,
         "answerer": answer.generator if answer else None,
         "citations": [c.to_dict() for c in answer.citations] if answer else [],
+        "verdict": answer.verdict.to_dict() if answer and answer.verdict else None,
         "notes": result.notes + (answer.notes if answer else []),
         "timings_ms": result.timings_ms,
     }

@@ -9,6 +9,7 @@ starts a fresh AppTest session.  Collections of several documents are in
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 
@@ -101,18 +102,24 @@ def test_ask_shows_the_pie_sentence_answer_and_graphs(sample_store, pie_id):
     assert f'id="{anchor_id(pie_id)}"' in html and f">{pie_id}</a>" in html
     assert f'<span class="kg-doc" title="peter_rabbit.txt">{SAMPLE_ID}</span>' in html  # every sentence names its doc
     assert 'class="kg-answer"' in html and "<mark" in html
-    # The offline answerer chooses among the retrieval's three best-ranked sentences and quotes the pie sentence
-    # (before that it quoted "There was no room for a fat little rabbit ...", which MiniLM ranks higher).
+    # The offline answerer quotes the pie sentence (it once quoted "There was no room for a fat little rabbit ...",
+    # which MiniLM ranks higher).
     answer = html.split('class="kg-answer"', 1)[1].split("</div>", 1)[0]
-    assert f'title="{pie_id}"' in answer and "put in a pie" in answer
-    # the support check's verdict is shown under the answer, naming the cited sentence.  Here it is a known false
-    # negative: "young rabbits' father" shares only "father" with "Your father had an accident there ...", and the
-    # support (cosine + 0.5 x word overlap) stays under Peter Rabbit's calibrated 0.87, which by design refuses 14% of
-    # the questions its own sentences answer.
-    supported = [c.value for c in at.caption if c.value.startswith("Supported: cited sentence")]
-    refused = [w.value for w in at.warning if w.value.startswith("Not supported by the document")]
-    assert len(supported) + len(refused) == 1
-    assert any(pie_id.replace("_", "\\_") in v or pie_id in v for v in supported + refused)
+    # the answer-type span (an action for "what happened") is marked in the quote
+    assert f'title="{pie_id}"' in answer and "put in a pie" in re.sub(r"<[^>]+>", "", answer)
+    assert '<mark class="kg-span">' in answer
+    # the verdict is shown under the answer in the box of its state, naming the cited sentence; its evidence (the
+    # cited sentence with the question's words and the answer-type span marked) in the expander below it
+    boxes = {"supported": at.success, "not supported": at.warning, "unsure": at.info}
+    verdicts = [(state, b.value) for state, box in boxes.items() for b in box
+                if b.value.startswith(("Supported:", "Not supported by the document", "Unsure:"))]
+    assert len(verdicts) == 1, verdicts
+    state, reason = verdicts[0]
+    assert pie_id.replace("_", "\\_") in reason or pie_id in reason
+    assert 'class="kg-verdict"' in html and 'class="kg-evidence"' in html
+    evidence = html.split('class="kg-verdict"', 1)[1]
+    assert f'title="{pie_id}"' in evidence and '<mark class="kg-m">father</mark>' in evidence
+    assert "asks for: an action or event" in evidence and "question words found: father" in evidence
     # why each sentence ranked: the query node "father" aligned to the graph's father node
     assert 'class="kg-aligned"' in html and "<b>father</b> → father" in html
     labels = {m.label for m in at.metric}
@@ -149,9 +156,10 @@ def test_ask_budget_starts_from_the_settings(sample_store, monkeypatch):
 
 
 def test_opening_ask_prepares_the_collection_in_the_background(sample_store):
-    """Picking a collection on Ask starts loading it and building its retrieval structures and support
-    calibration in a thread, so the first question does not wait for them."""
+    """Picking a collection on Ask starts loading it and building its retrieval structures in a thread, so the
+    first question does not wait for them."""
     from ui import resources_panel as resources
+
     engine = resources.get_engine(str(sample_store["root"].resolve()))
     resources.forget(SAMPLE_ID)  # as the Library does on re-index: the next visit prepares again
     at = app("pages/ask.py")
@@ -160,7 +168,7 @@ def test_opening_ask_prepares_the_collection_in_the_background(sample_store):
     for thread in threads:
         thread.join(120)
     index = engine.index(SAMPLE_ID)
-    assert any("calibration" in key.name for key in index.cache.keys()), index.cache.keys()
+    assert any(key.name == "context-graph" for key in index.cache.keys()), index.cache.keys()
     built = set(index.cache.keys())
     at = ask(app("pages/ask.py"), "What did Mrs. Rabbit buy?")
     assert not at.exception and 'class="kg-answer"' in html_of(at)

@@ -7,9 +7,8 @@ import numpy as np
 import pytest
 
 from kgcore.core.types import SelectedSentence
-from kgcore.query.answer import AnswerSource, cite
+from kgcore.query.answer import cite
 from kgcore.query.answer.extractive import EMPTY_CONTEXT_TEXT, ExtractiveGenerator
-from kgcore.query.answer.support import FIXED_THRESHOLD, Calibration
 from samples import PETER_CONTEXT as PETER
 
 
@@ -93,18 +92,18 @@ def test_extractive_empty_context(extractive):
     assert answer.generator == "extractive" and answer.citations == []
 
 
-# -- support ("not supported by the document") ------------------------------------------
-def test_support_check_accepts_an_answering_sentence_and_refuses_an_unrelated_question(extractive):
-    # the generator alone (no collection): the fixed threshold, and the reason says so
+# -- the verdict on the offline answers (tests/models/test_verdict_models.py has the rest) --------------------------
+def test_the_verdict_accepts_an_answering_sentence_and_refuses_an_unrelated_question(extractive):
     answered = extractive.generate("Where did Peter lose his shoes?", PETER)
-    assert answered.supported is True and answered.support_score >= FIXED_THRESHOLD
-    assert answered.support_reason.startswith("Supported: cited sentence text_0-32")
-    assert "a fixed threshold (no collection to calibrate on)" in answered.support_reason
+    assert answered.supported is True and answered.verdict.state == "supported"
+    assert answered.support_reason.startswith("Supported: cited sentence text_0-32 holds")
+    assert answered.support_score == answered.verdict.score
     refused = extractive.generate("Which football team did Benjamin support?", PETER)
-    assert refused.supported is False and refused.support_score < FIXED_THRESHOLD
-    assert refused.support_reason.startswith("Not supported by the document: the best cited sentence")
+    assert refused.supported is False and refused.verdict.state == "not supported"
+    assert refused.support_reason.startswith("Not supported by the document: cited sentence")
     empty = extractive.generate("Where did Peter lose his shoes?", [])
     assert empty.supported is False and "no context was retrieved" in empty.support_reason
+    assert empty.verdict.state == "not supported"
 
 
 def test_an_answer_without_the_kind_of_thing_asked_for_is_not_supported(extractive):
@@ -112,22 +111,18 @@ def test_an_answer_without_the_kind_of_thing_asked_for_is_not_supported(extracti
     # wrong as it is) has a name the tagger reads as a place, and coreference adds no places
     orphan = [SelectedSentence("ph/1", 1, "His wife died when Christine was entering upon her sixth year.",
                                "Daae's father's wife died when Christine was entering upon Christine's sixth year.")]
-    calibration = Calibration(0.0, "collection 'test'", 100)  # the score passes: only the answer type decides
-    source = AnswerSource(calibration=calibration)
-    where = extractive.generate("Where did Christine go after her father died?", orphan, source)
-    assert where.supported is False
-    assert where.support_reason == ("Not supported by the document: the question asks for a place, and no cited "
-                                    "sentence (ph/1) holds one.")
+    where = extractive.generate("Where did Christine go after her father died?", orphan)
+    assert where.supported is False and where.verdict.evidence[0].span == ""
+    assert "holds no place, which the question asks for" in where.support_reason
     moved = [SelectedSentence("ph/2", 2, "After her father died, Christine went to Paris with Mamma Valerius.",
                               "After Daaé died, Christine went to Paris with Mamma Valerius.")]
-    assert extractive.generate("Where did Christine go after her father died?", moved,
-                               source).supported is True
-    # a question asking for no such kind is decided by the score alone
-    assert extractive.generate("What happened to Christine's mother?", orphan, source).supported
-    # a person may be named by the resolved text alone
+    went = extractive.generate("Where did Christine go after her father died?", moved).verdict
+    assert "to Paris" in went.evidence[0].span and went.state != "not supported"
+    # a person may be named by the resolved text alone: the sentence's pronoun names them
     rescue = [SelectedSentence("h/1", 1, "He rowed out and rescued them.",
                                "Tomas rowed out and rescued the fishermen.")]
-    assert extractive.generate("Who rescued the fishermen?", rescue, source).supported is True
+    check = extractive.generate("Who rescued the fishermen?", rescue).verdict.evidence[0]
+    assert check.span == "He rowed out and rescued them."
 
 
 HARBOUR = """Marta Vell kept the lighthouse on Gull Rock for thirty years. Every night she climbed the tower and lit
@@ -159,21 +154,19 @@ def harbour(tmp_path_factory):
 
 
 @pytest.mark.parametrize("answerer", ["extractive", "qa-kg"])
-def test_support_check_with_the_collections_own_threshold(harbour, answerer):
+def test_the_verdict_on_a_collections_answers(harbour, answerer):
     from kgcore.core.settings import RetrievalOptions
 
-    calibration = harbour.support_calibration("harbour")
-    assert calibration.source == "collection 'harbour'" and calibration.questions >= 20
-    assert harbour.support_calibration("harbour") is calibration  # measured once per loaded collection
     _, answered = harbour.ask("harbour", "Who rescued the two fishermen?", RetrievalOptions(), answerer)
     # the extractive answerer quotes the clause; qa-kg gives the short answer ("Marta rowed out ... and rescued")
     assert "rescued two fishermen" in answered.text if answerer == "extractive" else answered.text == "Marta"
-    assert answered.supported is True and answered.support_score >= calibration.threshold
-    assert "the threshold of collection 'harbour': 86% of" in answered.support_reason
+    assert answered.supported is True and answered.verdict.state == "supported"
+    [check] = answered.verdict.evidence
+    assert check.span == "Marta" and check.sentence_id == answered.citations[0].sentence_ids[0]
     _, refused = harbour.ask("harbour", "Which university did Marta study astronomy at?", RetrievalOptions(),
                              answerer)
-    assert refused.supported is False and refused.support_score < calibration.threshold
-    assert refused.support_reason.startswith("Not supported by the document: the best cited sentence")
+    assert refused.supported is False and refused.verdict.state == "not supported"
+    assert refused.support_reason.startswith("Not supported by the document")
 
 
 def test_action_questions_want_the_sentence_about_their_focus(extractive):

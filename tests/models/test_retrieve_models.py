@@ -154,15 +154,15 @@ def test_cli_ask_starts_from_the_apps_word_budget(peter_store, capsys, monkeypat
 
 
 def test_prepare_builds_what_the_first_question_would(peter_store):
-    """After ``prepare`` a question with the same options builds nothing: the index, its retrieval structures and
-    the support calibration are all in place (the app prepares a collection while the analyst types)."""
+    """After ``prepare`` a question with the same options builds nothing: the index and its retrieval structures
+    are in place (the app prepares a collection while the analyst types)."""
     engine = QueryEngine(peter_store)
     options = RetrievalOptions(budget_words=1000)
     seconds = engine.prepare(PETER_ID, options)
     assert set(seconds) == {"load", "retrieve", "answer"}
     index = engine.index(PETER_ID)
     built, attributes = set(index.cache.keys()), set(vars(index))
-    assert any("calibration" in key.name for key in built), built
+    assert any(key.name == "context-graph" for key in built), built
     result, answer = engine.ask(PETER_ID, "Where did Peter lose his shoes?", options)
     assert "cabbages" in answer.text
     assert set(index.cache.keys()) == built and set(vars(index)) == attributes

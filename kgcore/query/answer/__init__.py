@@ -2,12 +2,13 @@
 citations.
 
 Three answerers are registered (:data:`ANSWERERS`; :func:`get_generator` builds one): ``extractive`` (the
-offline default, :mod:`~kgcore.query.answer.extractive`) returns the best supporting clause of the retrieved
-context; ``qa-kg`` (:mod:`~kgcore.query.answer.short`) ranks the question–answer pairs generated from the
-context's frames and returns short answers; ``openai`` sends the paper's Appendix A prompt
-(:mod:`~kgcore.query.answer.prompts`) to any OpenAI-compatible chat endpoint
+offline default, :mod:`~kgcore.query.answer.extractive`) returns the context sentence that best answers the
+question, the span of the kind asked marked; ``qa-kg`` (:mod:`~kgcore.query.answer.short`) ranks the
+question–answer pairs generated from the context's frames and returns short answers; ``openai`` sends the paper's
+Appendix A prompt (:mod:`~kgcore.query.answer.prompts`) to any OpenAI-compatible chat endpoint
 (:mod:`~kgcore.query.answer.openai_compat`).  Every answer is split into sentences and each is linked to the
-context sentences that support it by :func:`~kgcore.query.answer.citations.cite`.
+context sentences that support it by :func:`~kgcore.query.answer.citations.cite`, and every answer carries its
+verdict (supported / not supported / unsure, checked claim by claim: :func:`~kgcore.query.answer.verdict.judge`).
 """
 
 from __future__ import annotations
@@ -21,12 +22,13 @@ from kgcore.query.answer.extractive import ExtractiveGenerator
 from kgcore.query.answer.openai_compat import OpenAIGenerator
 from kgcore.query.answer.prompts import build_prompt, format_content
 from kgcore.query.answer.short import QAKGGenerator
+from kgcore.query.answer.verdict import judge
 from kgcore.query.answer.words import content_words
 
 __all__ = [
     "ANSWERERS", "AnswerGenerator", "AnswerSource", "Answerer", "ExtractiveGenerator", "OpenAIGenerator",
-    "QAKGGenerator", "build_prompt", "cite", "cited_ids",
-    "content_words", "default_answerer", "format_content", "get_generator", "split_answer_sentences", "strip_markers",
+    "QAKGGenerator", "build_prompt", "cite", "cited_ids", "content_words", "default_answerer", "format_content",
+    "get_generator", "judge", "split_answer_sentences", "strip_markers",
 ]
 
 

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import re
 
-from kgcore.query.answer.select import W_TYPE, has_answer_type
+from kgcore.query.answer.select import has_answer_type
 from kgcore.query.answer.words import lemmas, weighted_overlap
 
+#: The weight of holding the expected answer against the question-word overlap when clauses are compared.
+W_TYPE = 0.25
 #: A clause shorter than this many words is never chosen over its sentence.
 MIN_CLAUSE_WORDS = 3
 _CONJUNCT_SPLIT = re.compile(r";|,\s+(?:and|but)\s+|\s+--\s+")

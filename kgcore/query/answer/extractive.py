@@ -25,7 +25,8 @@ from kgcore.query.answer.base import Answerer, AnswerSource, LazyModels, ParseMe
 from kgcore.query.answer.clauses import best_clause
 from kgcore.query.answer.select import Question, ScoredSentence, score_sentences
 from kgcore.query.answer.short import MIN_CONFIDENCE, QAKGGenerator, clause_instead, confidence
-from kgcore.query.answer.support import check_support, unsupported, with_support
+from kgcore.query.answer.support import unsupported
+from kgcore.query.answer.verdict import judge, with_verdict
 
 EMPTY_CONTEXT_TEXT = "No context was retrieved, so the extractive answerer cannot answer."
 #: Whether the question-answer pairs choose the quoted sentence.  They won on the three dev books (groundedkg, 1,000
@@ -52,26 +53,30 @@ class ExtractiveGenerator(LazyModels):
 
     def generate(self, question: str, context: Sequence[SelectedSentence],
                  source: AnswerSource | None = None) -> Answer:
-        """The best clause of ``context``, with the support check's verdict (:mod:`~kgcore.query.answer.support`)
-        under ``source.calibration`` (the collection's, :mod:`~kgcore.query.answer.calibration`)."""
+        """The sentence of ``context`` that best answers ``question``, with its verdict
+        (:mod:`~kgcore.query.answer.verdict`)."""
         if not context:
             return unsupported(Answer(EMPTY_CONTEXT_TEXT, self.name, self.model, notes=[
                 "Extractive answer (no LLM used): it can only quote retrieved context, and none was retrieved."]),
                 "no context was retrieved")
-        nlp = ParseMemo(self.nlp)  # the scorer, the pairs, the clause and the support check parse the same sentences
-        answer = self._extract(question, context, nlp)
-        return with_support(answer, check_support(question, answer, context, nlp, self.embedder,
-                                                          (source or AnswerSource()).calibration))
+        nlp = ParseMemo(self.nlp)  # the scorer, the pairs, the clause and the verdict parse the same sentences
+        answer, scored = self._extract(question, context, nlp)
+        return with_verdict(answer, judge(question, answer, context, nlp, self.embedder, scored, quoted=True))
 
-    def _extract(self, question: str, context: Sequence[SelectedSentence], nlp: ParseMemo) -> Answer:
+    def _extract(self, question: str, context: Sequence[SelectedSentence], nlp: ParseMemo
+                 ) -> tuple[Answer, list[ScoredSentence]]:
         parsed = Question.parse(question, nlp)
         scored = score_sentences(question, parsed, context, nlp, self.embedder)
         best, text, why = self._choice(question, parsed, scored, context, nlp)
         if not text:
-            text = best_clause(nlp(best.sentence.text), parsed.terms, parsed.qtype, parsed.doc)
+            text = self._quote(best, parsed, nlp)
         sentence = best.sentence
         part = "sentence" if text == sentence.text.strip() else "clause"
         notes = [f"Extractive answer (no LLM used): the {part} of context sentence {sentence.id} {why}"]
+        if best.spans:
+            start, end = best.spans[0]
+            notes.append(f"It holds “{sentence.text[start:end]}”, {parsed.expected.describe()} as the question "
+                         "asks (marked in the answer).")
         if best.overlap == 0 and best.cosine < 0.3:
             notes.append("Low confidence: the best sentence shares no words with the question.")
         cited = [sentence.id]
@@ -79,7 +84,22 @@ class ExtractiveGenerator(LazyModels):
         if following is not None:
             text, cited = f"{sentence.text.strip()} {following.text.strip()}", [sentence.id, following.id]
             notes.append(f"It ends in a colon, so the sentence it introduces ({following.id}) is quoted with it.")
-        return Answer(text, self.name, self.model, citations=[Citation(text, cited, [1.0] * len(cited))], notes=notes)
+        answer = Answer(text, self.name, self.model, citations=[Citation(text, cited, [1.0] * len(cited))], notes=notes)
+        return answer, scored
+
+    @staticmethod
+    def _quote(best: ScoredSentence, parsed: Question, nlp: ParseMemo) -> str:
+        """The clause of the sentence that holds its span of the expected kind (its best clause when it holds
+        none, or when no clause holds the span: a span found in the coref-resolved text)."""
+        doc = nlp(best.sentence.text)
+        if best.spans:
+            start, end = best.spans[0]
+            span = best.sentence.text[start:end]
+            if span.strip() != best.sentence.text.strip():
+                held = best_clause(doc, parsed.terms, parsed.qtype, parsed.doc, holding=span)
+                if held:
+                    return held
+        return best_clause(doc, parsed.terms, parsed.qtype, parsed.doc)
 
     def _choice(self, question: str, parsed: Question, scored: list[ScoredSentence],
                 context: Sequence[SelectedSentence], nlp: ParseMemo) -> tuple[ScoredSentence, str, str]:

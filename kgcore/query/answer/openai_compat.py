@@ -20,11 +20,13 @@ from collections.abc import Callable, Sequence
 
 from kgcore.core.chat import BACKOFF_S, ChatClient, check_configured, usage_of
 from kgcore.core.embed import Embedder, query_embedder
+from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import Settings
 from kgcore.core.types import Answer, SelectedSentence
-from kgcore.query.answer.base import Answerer, AnswerSource
+from kgcore.query.answer.base import Answerer, AnswerSource, ParseMemo
 from kgcore.query.answer.citations import cite
 from kgcore.query.answer.prompts import build_prompt
+from kgcore.query.answer.verdict import judge, with_verdict
 
 
 class OpenAIGenerator:
@@ -39,11 +41,20 @@ class OpenAIGenerator:
     name = "openai"
 
     def __init__(self, settings: Settings, embedder: Embedder | None = None, backoff_s: float = BACKOFF_S,
-                 sleep: Callable[[float], None] = time.sleep):
+                 sleep: Callable[[float], None] = time.sleep, nlp=None):
         self.chat = ChatClient(settings, "Answer generation", backoff_s, sleep)
         self.endpoint = self.chat.endpoint
         self.model = settings.openai_model
         self.embedder = embedder
+        self.spacy_model = settings.spacy_model
+        self._nlp = nlp
+
+    @property
+    def nlp(self):
+        """The spaCy pipeline the verdict parses the question and the cited sentences with (loaded on first use)."""
+        if self._nlp is None:
+            self._nlp = load_spacy(self.spacy_model)
+        return self._nlp
 
     @staticmethod
     def check_configured(settings: Settings) -> None:
@@ -55,6 +66,9 @@ class OpenAIGenerator:
 
     def generate(self, question: str, context: Sequence[SelectedSentence],
                  source: AnswerSource | None = None) -> Answer:
+        """The endpoint's answer, each sentence linked to what it cites, with the verdict checked claim by claim
+        (:mod:`~kgcore.query.answer.verdict`; with the ``embedder`` only, which the registry always gives: the
+        verdict compares questions with it)."""
         prompt = build_prompt(question, context, (source or AnswerSource()).book_name)
         response, attempts = self.chat.complete(prompt)
         text, finish_reason = self.chat.text_of(response)
@@ -66,7 +80,7 @@ class OpenAIGenerator:
                          "(the paper's no-content setting).")
         if finish_reason == "length":
             notes.append("The answer was cut off at the endpoint's token limit.")
-        return Answer(
+        answer = Answer(
             text=text,
             generator=self.name,
             model=served_model,
@@ -75,6 +89,9 @@ class OpenAIGenerator:
             prompt=prompt,
             notes=notes,
         )
+        if not context or self.embedder is None:  # nothing to check against; a bare client is not judged
+            return answer
+        return with_verdict(answer, judge(question, answer, context, ParseMemo(self.nlp), self.embedder))
 
 
 def _make(settings: Settings) -> OpenAIGenerator:

@@ -1,94 +1,104 @@
 """Which context sentences answer a question: the sentence scorer both offline answerers share.
 
-Context sentences are ranked by
+Every context sentence is a candidate (the retrieval's rank is one feature among others: its three best
+sentences, the former candidates, held the evidence for fewer design questions than the whole context).  Each
+gets the features of :mod:`~kgcore.query.answer.weights` and is scored with its
+:data:`~kgcore.query.answer.weights.RULES`:
 
-    score = cosine(question, sentence) + W_OVERLAP · overlap + W_TYPE · type_match
+* the question's content lemmas it holds (its written or coref-resolved text, compared by Porter stem),
+  weighted as :func:`~kgcore.query.answer.words.question_term_weights` says and, in ``rare_overlap``, by how few
+  candidates hold each (:func:`distinctive`); the words that only say what kind of answer is wanted are left out
+  (:func:`asked_terms`: "which *engine*", "*roughly how large*");
+* whether it holds a span of the kind the question asks for (:mod:`~kgcore.query.answer.expected`,
+  :mod:`~kgcore.query.answer.spans`; for "what happened to X" only in a sentence that mentions X,
+  :func:`action_focus`) and how closely that span hangs on the question's words (:func:`span_nearness`);
+* its cosine to the question: the retrieval's own (``SelectedSentence.similarity``, the same embedder on the
+  sentence's own words) when every sentence carries one, raised to the cosine of the coref-resolved text where
+  that differs and is closer (a narrator's "I was born in 1632" says nothing of Crusoe until resolved); else
+  the sentences are embedded here (a context longer than :data:`MAX_EMBEDDED`, e.g. a whole book from the "full"
+  method, is first cut by word overlap);
+* the retrieval's rank and signals.
 
-where ``overlap`` is the weighted share of the question's content lemmas
-found in the sentence (its original or coref-resolved text; see
-:func:`~kgcore.query.answer.words.question_term_weights` for the weights) and
-``type_match`` is 1 when the sentence holds what the question asks for
-(:func:`answer_type`): a person not named in the question for *who*, a
-locative phrase for *where*, a date or time word for *when*, a reason for
-*why*, a number for *how many*, the question's verb with an object for
-*what did X buy*, a new verb for *what did X do / what happened to X* in a sentence that mentions X
-(:func:`action_focus`).
-
-The cosine is the retrieval's own (``SelectedSentence.similarity``, computed
-with the same embedder on the sentence's own words) when every sentence carries one, raised to the cosine of the
-coref-resolved text where that differs and is closer (a narrator's "I was born in 1632" says nothing of Crusoe
-until resolved; on the dev sets, groundedkg at 1,000 words, extractive Crusoe EM / ROUGE-L 15.6 / 9.8 -> 17.8 /
-12.0, Peter Rabbit and Phantom unchanged; qa-kg Crusoe ROUGE-L 22.5 -> 21.9, EM unchanged); otherwise the
-sentences are embedded here (a context longer than :data:`MAX_EMBEDDED`,
-e.g. a whole book from the "full" method, is first cut by word overlap).
-When every sentence carries its retrieval rank, only the :data:`TOP_RANKED`
-best-ranked are scored; of the rest, the :data:`SHORTLIST` with the best cosine
-plus plain word overlap are parsed with spaCy for lemmas and answer types.
-
-The extractive answerer quotes the best sentence's best clause
-(:mod:`~kgcore.query.answer.extractive`); the ``qa-kg`` answerer adds each
-sentence's score to the score of the question–answer pairs grounded in it
-(:mod:`~kgcore.query.answer.short`).
+Of the candidates, the :data:`SHORTLIST` best by cosine plus plain word overlap are parsed with spaCy.  The
+extractive answerer quotes the best sentence's clause that holds its span (:mod:`~kgcore.query.answer.extractive`);
+the ``qa-kg`` answerer adds each sentence's score to the score of the question–answer pairs grounded in it
+(:mod:`~kgcore.query.answer.short`); the verdict checks the sentence an answer cites the same way
+(:mod:`~kgcore.query.answer.verdict`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from kgcore.core.embed import Embedder
 from kgcore.core.types import SelectedSentence
-from kgcore.index.qa.base import WH_WORDS, asked_for, asks_action
-from kgcore.query.answer.words import LIGHT_VERBS, content_words, lemmas, question_term_weights, weighted_overlap
+from kgcore.query.answer.expected import Expected, expected_answer
+from kgcore.query.answer.spans import answer_spans
+from kgcore.query.answer.weights import SIGNALS, Weights, current, sentence_features
+from kgcore.query.answer.words import (
+    content_words,
+    lemmas,
+    question_term_weights,
+    stem,
+    stem_terms,
+    weighted_overlap,
+)
 
+#: The weight of the question-word overlap in the support score (:mod:`~kgcore.query.answer.calibration`) and in
+#: the cheap first ranking of the candidates.
 W_OVERLAP = 0.5
-W_TYPE = 0.25
 #: Sentences parsed with spaCy per question (after a cheap first ranking).
-SHORTLIST = 12
+SHORTLIST = 80
 #: Sentences embedded per question; longer contexts are cut by word overlap first.
 MAX_EMBEDDED = 512
 #: When every context sentence carries its retrieval rank, the answer is chosen among this many best-ranked
-#: sentences.  The retrieval ranked them with more evidence than the answerer's own score (graph alignment,
-#: propagation): on the dev sets its first sentence held the evidence more often than the answerer's choice
-#: among all (Crusoe dev 15 against 11 of 45).  Chosen on dev among all / 3 / 5 / 8: Crusoe dev EM 11.1 -> 13.3,
-#: ROUGE-L 9.0 -> 9.8; Peter Rabbit dev EM 42.9 -> 50.0, ROUGE-L 42.2 -> 46.2 (groundedkg, 1,000 words).
-TOP_RANKED = 3
-
-LOCATIVE_PREPS = frozenset(
-    """in on under underneath among amongst into onto at near beside behind inside outside over through across
-    beneath above below between by to toward towards from within upon around round along against""".split()
-)
-PLACE_WORDS = frozenset("home abroad upstairs downstairs indoors outdoors".split())
-TIME_WORDS = frozenset(
-    """morning evening night day week fortnight month year yesterday today tomorrow afternoon noon midnight hour
-    minute moment presently soon later afterwards then when while after before until since once time spring summer
-    autumn winter christmas dawn dusk sunset sunrise age""".split()
-)
-REASON_WORDS = frozenset("because since therefore thus so as why".split())
-TIME_ENTITIES = frozenset(("DATE", "TIME"))
-PLACE_ENTITIES = frozenset(("GPE", "LOC", "FAC"))
-NUMBER_ENTITIES = frozenset(("CARDINAL", "QUANTITY", "MONEY", "PERCENT"))
-#: Answer types a sentence's coref-resolved text can hold when its written text does not (:func:`holds_answer_type`).
+#: sentences (0: among all of them).  All: the rank is one feature among others (:mod:`~kgcore.query.answer.weights`);
+#: the three best held the evidence for fewer questions than the whole context (bench/verdict_bench.py).
+TOP_RANKED = 0
+#: Answer kinds a sentence's coref-resolved text can hold when its written text does not (:func:`typed_spans`).
 RESOLVED_TYPES = frozenset(("person", "name"))
 
 
 @dataclass(frozen=True)
 class Question:
-    """A parsed question: its spaCy doc, weighted content lemmas and expected answer type."""
+    """A parsed question: its spaCy doc, weighted content lemmas and expected answer."""
 
     doc: object
     terms: dict[str, float]
     qtype: str | None
     #: For an action question, whom the action concerns (:func:`action_focus`).
     focus: frozenset[str] = frozenset()
+    #: The expected answer's kind and the noun it asks about (:mod:`~kgcore.query.answer.expected`).
+    expected: Expected = Expected(None)
 
     @classmethod
     def parse(cls, question: str, nlp) -> Question:
         doc = nlp(question)
-        qtype = answer_type(doc)
-        return cls(doc, question_term_weights(doc), qtype, action_focus(doc) if qtype == "action" else frozenset())
+        expected = expected_answer(doc)
+        focus = action_focus(doc) if expected.kind == "action" else frozenset()
+        return cls(doc, asked_terms(doc, expected), expected.kind, focus, expected)
+
+
+#: Words that hedge a quantity ("roughly how large"): they say how exact the answer is, not what it is about.
+HEDGES = frozenset("roughly approximately about around nearly almost exactly typically usually".split())
+
+
+def asked_terms(q_doc, expected: Expected) -> dict[str, float]:
+    """The question's weighted content lemmas (:func:`~kgcore.query.answer.words.question_term_weights`) without
+    the words that say what kind of answer is wanted, which the answering sentence need not repeat: the asked
+    noun of a name or quantity question ("which *engine*", "what chunk *size*"), the adjective of "how large /
+    long / many" and a hedge ("*roughly* how large") -- when some word is left."""
+    terms = question_term_weights(q_doc)
+    if expected.kind not in ("name", "number"):
+        return terms
+    words = [t.lower_ for t in q_doc]
+    after_how = {words[i + 1] for i, w in enumerate(words[:-1]) if w == "how"}
+    kind_words = {expected.noun} | after_how | HEDGES
+    kept = {t: w for t, w in terms.items() if t not in kind_words}
+    return kept or terms
 
 
 @dataclass(frozen=True)
@@ -100,30 +110,113 @@ class ScoredSentence:
     cosine: float
     overlap: float
     type_match: bool
+    #: Character spans of the sentence's written text that hold the expected answer (:func:`typed_spans`).
+    spans: tuple[tuple[int, int], ...] = ()
+    #: The question's content lemmas found in the sentence (written or resolved text).
+    matched: tuple[str, ...] = ()
+    #: The features the score weighs (:data:`~kgcore.query.answer.weights.FEATURES`).
+    features: dict[str, float] = field(default_factory=dict)
 
 
 def score_sentences(question: str, parsed: Question, context: Sequence[SelectedSentence], nlp,
-                    embedder: Embedder) -> list[ScoredSentence]:
-    """The candidate sentences of ``context`` scored for ``question``, best first (ties: earlier in the context):
-    the :data:`TOP_RANKED` best-ranked when the retrieval ranked them all, else the :data:`SHORTLIST` best by
-    cosine plus plain word overlap.  ``context`` must not be empty."""
-    candidates = _cheap_cut(question, best_ranked(context, TOP_RANKED), MAX_EMBEDDED)
+                    embedder: Embedder, weights: Weights | None = None,
+                    must: Collection[str] = ()) -> list[ScoredSentence]:
+    """The candidate sentences of ``context`` scored for ``question`` with ``weights`` (default
+    :func:`~kgcore.query.answer.weights.current`), best first (ties: earlier in the context): the
+    :data:`TOP_RANKED` best-ranked when the retrieval ranked them all (all with 0), of which the
+    :data:`SHORTLIST` best by cosine plus plain word overlap are parsed, and the sentences whose ids are in
+    ``must`` (those an answer cites, for its verdict).  ``context`` must not be empty."""
+    weights = weights or current()
+    ranked = best_ranked(context, TOP_RANKED)
+    ranked += [s for s in context if s.id in must and s not in ranked]
+    candidates = _cheap_cut(question, ranked, MAX_EMBEDDED, must)
     cos = cosines(question, candidates, embedder)
-    cheap = [float(c) + W_OVERLAP * _word_recall(question, s) for c, s in zip(cos, candidates)]
-    shortlist = np.argsort(-np.asarray(cheap), kind="stable")[:SHORTLIST]
+    cheap = [float(c) + W_OVERLAP * _word_recall(question, s) + (10.0 if s.id in must else 0.0)
+             for c, s in zip(cos, candidates)]
+    shortlist = np.argsort(-np.asarray(cheap), kind="stable")[:max(SHORTLIST, len(must))]
     if retrieval_cosines(candidates):  # of the sentences' own words; else ``cosines`` embedded the resolved texts
         cos = with_resolved(question, candidates, cos, shortlist, embedder)
     texts = [t for i in shortlist for t in (candidates[i].text, candidates[i].resolved or candidates[i].text)]
     docs = list(nlp.pipe(texts))
-    scored = []
+    founds = [{stem(w) for w in lemmas(docs[2 * k]) | lemmas(docs[2 * k + 1])} for k in range(len(shortlist))]
+    terms = stem_terms(parsed.terms)
+    rare = distinctive(terms, founds)
+    rows = []
     for k, i in enumerate(shortlist):
-        original, resolved = docs[2 * k], docs[2 * k + 1]
-        found = lemmas(original) | lemmas(resolved)
-        overlap = weighted_overlap(parsed.terms, found)
-        typed = has_answer_type(list(original), parsed.qtype, parsed.doc) and not parsed.focus - found
-        score = float(cos[i]) + W_OVERLAP * overlap + W_TYPE * typed
-        scored.append(ScoredSentence(candidates[i], score, float(cos[i]), overlap, typed))
+        original, resolved, found = docs[2 * k], docs[2 * k + 1], founds[k]
+        spans = nearest_first(original, typed_spans(original, resolved, parsed), terms)
+        typed = bool(spans) and not {stem(f) for f in parsed.focus} - found
+        rows.append((candidates[i], float(cos[i]), weighted_overlap(terms, found),
+                     weighted_overlap(rare, found), typed, spans, tuple(t for t in parsed.terms if stem(t) in found),
+                     len(original), span_nearness(original, spans[:1], terms) if typed else 0.0))
+    best_cos, best_overlap = max(r[1] for r in rows), max(r[2] for r in rows)
+    scored = []
+    for sentence, cosine, overlap, rare_overlap, typed, spans, matched, length, near in rows:
+        features = sentence_features(parsed.qtype, cosine, overlap, rare_overlap, typed, sentence.rank, length,
+                                     best_cos, best_overlap)
+        features.update(near=near, **{k: float(sentence.signals.get(k, 0.0)) for k in SIGNALS})
+        scored.append(ScoredSentence(sentence, weights.score(features), cosine, overlap, typed, spans, matched,
+                                     features))
     return sorted(scored, key=lambda s: (-s.score, s.sentence.position))
+
+
+def distinctive(terms: dict[str, float], founds: Sequence[set[str]]) -> dict[str, float]:
+    """The question's term weights times each term's inverse frequency among the candidate sentences
+    (``log((n + 1) / (df + 0.5))``): a word of the question every context sentence holds (the paper's subject)
+    tells them apart less than one only the answer's sentence holds.
+
+    >>> w = distinctive({"chunk": 1.0, "realm": 1.0}, [{"realm", "chunk"}, {"realm"}, {"realm"}])
+    >>> w["chunk"] > w["realm"]
+    True
+    """
+    n = len(founds)
+    return {t: w * float(np.log((n + 1) / (sum(t in f for f in founds) + 0.5))) for t, w in terms.items()}
+
+
+def typed_spans(original, resolved, parsed: Question) -> tuple[tuple[int, int], ...]:
+    """Character spans of the written text (``original``, parsed) holding the expected answer; for a person or
+    name, when only the coref-resolved text holds one, the whole written sentence (its pronoun names them)."""
+    tokens = list(original)
+    spans = answer_spans(tokens, parsed.expected, parsed.doc)
+    if spans:
+        return tuple((tokens[a].idx, tokens[b - 1].idx + len(tokens[b - 1].text)) for a, b in spans)
+    if parsed.qtype in RESOLVED_TYPES and resolved is not original and answer_spans(list(resolved), parsed.expected,
+                                                                                   parsed.doc):
+        return ((0, len(original.text)),)
+    return ()
+
+
+def nearest_first(doc, spans: tuple[tuple[int, int], ...], stems: Collection[str]) -> tuple[tuple[int, int], ...]:
+    """The spans, the one hanging most closely on the question's words first (:func:`span_nearness`; ties keep
+    their order): "standard copy-on-write techniques" before "AFS" for "What technique does GFS use for
+    snapshots?"."""
+    if len(spans) < 2:
+        return spans
+    return tuple(sorted(spans, key=lambda span: -span_nearness(doc, [span], stems)))
+
+
+def span_nearness(doc, spans: Sequence[tuple[int, int]], stems: Collection[str]) -> float:
+    """How closely a span of the expected answer hangs on the question's words in the sentence's parse:
+    ``1 / (1 + d)`` for the shortest dependency path ``d`` between a span token and a token whose
+    stem is a question term, within the span too (0 without either).  "each consisting of 256 tokens" hangs on
+    "chunks" (d = 3); "Poll" in "named the parrot Poll" on "parrot" (d = 1)."""
+    asked = [t for t in doc if not t.is_punct and stem(t.lemma_.lower()) in stems]
+    inside = [t for t in doc if any(a <= t.idx < b for a, b in spans) and t not in asked]
+    if not inside or not asked:
+        return 0.0
+    return max(1.0 / (1.0 + _tree_distance(a, b)) for a in inside[:12] for b in asked[:12])
+
+
+def _tree_distance(a, b) -> int:
+    up = {a.i: 0}
+    node, depth = a, 0
+    while node.head.i != node.i:
+        node, depth = node.head, depth + 1
+        up[node.i] = depth
+    node, depth = b, 0
+    while node.i not in up and node.head.i != node.i:
+        node, depth = node.head, depth + 1
+    return depth + up.get(node.i, len(up))
 
 
 def cosines(question: str, sentences: list[SelectedSentence], embedder: Embedder) -> np.ndarray:
@@ -153,20 +246,8 @@ def with_resolved(question: str, sentences: list[SelectedSentence], cos: np.ndar
 
 # -- the question -----------------------------------------------------------------
 def answer_type(q_doc) -> str | None:
-    """What the question asks for: person, place, time, reason, number, name, object, action or None."""
-    words = [t.lower_ for t in q_doc]
-    if not words:
-        return None
-    asked = asked_for(words)
-    if asked is not None:
-        return asked
-    wh = next((w for w in words if w in WH_WORDS), None)
-    if wh in ("what", "which"):
-        if asks_action(words):
-            return "action"
-        if _main_verb(q_doc) is not None:
-            return "object"
-    return None
+    """What the question asks for (:func:`~kgcore.query.answer.expected.expected_answer`'s kind)."""
+    return expected_answer(q_doc).kind
 
 
 def action_focus(q_doc) -> frozenset[str]:
@@ -186,11 +267,6 @@ def action_focus(q_doc) -> frozenset[str]:
     return frozenset()
 
 
-def _main_verb(q_doc):
-    verbs = [t for t in q_doc if t.pos_ == "VERB" and t.lemma_.lower() not in LIGHT_VERBS]
-    return verbs[0] if verbs else None
-
-
 def holds_answer_type(original, resolved, qtype: str | None, q_doc) -> bool:
     """Whether a sentence (its parsed written and coref-resolved texts) holds what a ``qtype`` question asks for:
     a person or name in either text, anything else in the written one.  Coreference puts people's names in place
@@ -202,47 +278,12 @@ def holds_answer_type(original, resolved, qtype: str | None, q_doc) -> bool:
 
 
 def has_answer_type(tokens, qtype: str | None, q_doc) -> bool:
-    """Whether ``tokens`` (one sentence or clause) hold what a ``qtype`` question asks for."""
+    """Whether ``tokens`` (one sentence or clause) hold what a ``qtype`` question asks for
+    (:func:`~kgcore.query.answer.spans.answer_spans`)."""
     if qtype is None:
         return False
-    asked = {t.lower_ for t in q_doc} | {t.lemma_.lower() for t in q_doc}
-    if qtype == "person":
-        return any((t.ent_type_ == "PERSON" or t.pos_ == "PROPN") and t.lower_ not in asked for t in tokens)
-    if qtype == "place":
-        return any(_is_locative(t) for t in tokens)
-    if qtype == "time":
-        return any(t.ent_type_ in TIME_ENTITIES or t.lower_ in TIME_WORDS for t in tokens)
-    if qtype == "reason":
-        return any(_is_reason(t) for t in tokens)
-    if qtype == "number":
-        return any((t.like_num or t.ent_type_ in NUMBER_ENTITIES) and t.lower_ not in asked for t in tokens)
-    if qtype == "name":
-        return any(t.pos_ == "PROPN" and t.lower_ not in asked for t in tokens)
-    if qtype == "object":
-        verb = _main_verb(q_doc)
-        return any(t.lemma_.lower() == verb.lemma_.lower() and _has_new_object(t, asked) for t in tokens)
-    return any(t.pos_ == "VERB" and t.lemma_.lower() not in asked | LIGHT_VERBS for t in tokens)
-
-
-def _is_locative(token) -> bool:
-    if token.ent_type_ in PLACE_ENTITIES or (
-            token.lower_ in PLACE_WORDS and token.dep_ in ("advmod", "npadvmod", "dobj")):
-        return True
-    if token.dep_ != "prep" or token.lower_ not in LOCATIVE_PREPS:
-        return False
-    objects = [c for c in token.children if c.dep_ == "pobj"]
-    return any(o.lower_ not in TIME_WORDS and o.ent_type_ not in TIME_ENTITIES for o in objects)
-
-
-def _is_reason(token) -> bool:
-    if token.lower_ in REASON_WORDS and token.dep_ in ("mark", "cc", "advmod"):
-        return True
-    # A purpose infinitive: "sat down to rest".
-    return token.lower_ == "to" and token.dep_ == "aux" and token.head.dep_ in ("advcl", "xcomp")
-
-
-def _has_new_object(verb, asked: set[str]) -> bool:
-    return any(c.dep_ in ("dobj", "attr", "dative", "oprd") and c.lemma_.lower() not in asked for c in verb.children)
+    found = expected_answer(q_doc)
+    return bool(answer_spans(tokens, found if found.kind == qtype else Expected(qtype), q_doc))
 
 
 # -- choosing candidates ------------------------------------------------------------------------
@@ -264,10 +305,12 @@ def _word_recall(question: str, sentence: SelectedSentence) -> float:
     return len(asked & content_words(f"{sentence.text} {sentence.resolved}")) / len(asked) if asked else 0.0
 
 
-def _cheap_cut(question: str, context: list[SelectedSentence], limit: int) -> list[SelectedSentence]:
-    """At most ``limit`` sentences, those sharing the most words with the question (order kept)."""
+def _cheap_cut(question: str, context: list[SelectedSentence], limit: int, must: Collection[str] = ()
+               ) -> list[SelectedSentence]:
+    """At most ``limit`` sentences, those in ``must`` and those sharing the most words with the question (order
+    kept)."""
     if len(context) <= limit:
         return context
-    recall = [_word_recall(question, s) for s in context]
+    recall = [_word_recall(question, s) + (10.0 if s.id in must else 0.0) for s in context]
     keep = set(np.argsort(-np.asarray(recall), kind="stable")[:limit].tolist())
     return [s for i, s in enumerate(context) if i in keep]

@@ -38,7 +38,8 @@ from kgcore.index.store.qa_table import QATable, embed_pairs
 from kgcore.query.answer.base import Answerer, AnswerSource, LazyModels, ParseMemo
 from kgcore.query.answer.clauses import best_clause
 from kgcore.query.answer.select import Question, ScoredSentence, score_sentences
-from kgcore.query.answer.support import check_support, unsupported, with_support
+from kgcore.query.answer.support import unsupported
+from kgcore.query.answer.verdict import judge, with_verdict
 from kgcore.query.qakg.graph import QAGraph, table_for_sentences
 from kgcore.query.qakg.question import analyse, names_of
 from kgcore.query.qakg.score import candidates, question_evidence
@@ -93,11 +94,10 @@ class QAKGGenerator(LazyModels):
 
     def generate(self, question: str, context: Sequence[SelectedSentence],
                  source: AnswerSource | None = None) -> Answer:
-        """Short answers to ``question`` from ``context``; ``source.qa`` (the index's QA graph) supplies stored
-        pairs, ``source.calibration`` the support check's threshold (the collection's,
-        :mod:`~kgcore.query.answer.calibration`)."""
+        """Short answers to ``question`` from ``context``, with their verdict (:mod:`~kgcore.query.answer.verdict`);
+        ``source.qa`` (the index's QA graph) supplies stored pairs."""
         source = source or AnswerSource()
-        nlp = ParseMemo(self.nlp)  # the scorer, the clause and the support check parse the same sentences
+        nlp = ParseMemo(self.nlp)  # the scorer, the clause and the verdict parse the same sentences
         parsed = Question.parse(question, nlp)  # one spaCy parse for choosing sentences and pairs
         scored = score_sentences(question, parsed, context, nlp, self.embedder) if context else []
         ranked = self.ranked_answers(question, parsed, scored, context, source.qa)
@@ -123,7 +123,7 @@ class QAKGGenerator(LazyModels):
             notes.append(f"{why}: the answer quotes the clause of the best sentence ({cited[0]}) instead.")
         answer = Answer(text, self.name, self.model, citations=[Citation(text, cited, [confident])],
                         notes=notes, short_answers=answers, confidence=round(confident, 3))
-        return with_support(answer, check_support(question, answer, context, nlp, self.embedder, source.calibration))
+        return with_verdict(answer, judge(question, answer, context, nlp, self.embedder, scored))
 
     def ranked_answers(self, question: str, parsed: Question, scored: Sequence[ScoredSentence],
                        context: Sequence[SelectedSentence], qa: QAGraph | None = None) -> RankedAnswers:

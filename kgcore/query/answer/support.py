@@ -1,4 +1,10 @@
-"""Is an answer supported by the document?  The offline answerers' abstention check.
+"""The former support check: the support score of an answer's cited sentences against a per-collection threshold.
+
+The answers carry the verdict of :mod:`~kgcore.query.answer.verdict` instead (supported / not supported /
+unsure, checked claim by claim, for every answerer); this score, its calibration
+(:mod:`~kgcore.query.answer.calibration`) and :func:`unsupported` (the verdict of "no answer found") remain for
+``bench/abstention.py``, which measures how often the score refuses answerable and unanswerable questions, and
+for callers of :func:`check_support`.  What it did:
 
 The extractive and ``qa-kg`` answerers always quote or paraphrase retrieved
 sentences, so "is the answer in the context" is true by construction; the
@@ -51,7 +57,7 @@ from typing import Any
 
 import numpy as np
 
-from kgcore.core.types import Answer, SelectedSentence
+from kgcore.core.types import Answer, SelectedSentence, Verdict
 from kgcore.query.answer.select import W_OVERLAP, answer_type, cosines, holds_answer_type
 from kgcore.query.answer.words import lemmas, question_term_weights, weighted_overlap
 
@@ -180,5 +186,6 @@ def with_support(answer: Answer, support: Support) -> Answer:
 
 
 def unsupported(answer: Answer, reason: str) -> Answer:
-    """``answer`` (no answer found) marked as not supported, for ``reason``."""
-    return dataclasses.replace(answer, supported=False, support_reason=f"Not supported by the document: {reason}.")
+    """``answer`` (no answer found) marked as not supported, for ``reason``, with that verdict."""
+    text = f"Not supported by the document: {reason}."
+    return dataclasses.replace(answer, supported=False, support_reason=text, verdict=Verdict("not supported", text))

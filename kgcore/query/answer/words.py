@@ -7,6 +7,9 @@
 from __future__ import annotations
 
 import re
+import threading
+
+import Stemmer
 
 from kgcore.index.qa.base import WH_WORDS
 
@@ -78,3 +81,28 @@ def weighted_overlap(terms: dict[str, float], found: set[str]) -> float:
     """
     total = sum(terms.values())
     return sum(w for term, w in terms.items() if term in found) / total if total else 0.0
+
+
+_LOCAL = threading.local()
+
+
+def stem(word: str) -> str:
+    """The word's Porter stem (PyStemmer, as BM25 stems; one stemmer per thread: a stemmer object is not
+    thread-safe), so that "dynamicity" meets "dynamic" and "implementation" meets "implemented".
+
+    >>> stem("dynamicity") == stem("dynamic"), stem("implementation") == stem("implemented")
+    (True, True)
+    """
+    stemmer = getattr(_LOCAL, "stemmer", None)
+    if stemmer is None:
+        stemmer = _LOCAL.stemmer = Stemmer.Stemmer("porter")
+    return stemmer.stemWord(word)
+
+
+def stem_terms(terms: dict[str, float]) -> dict[str, float]:
+    """Question term weights keyed by stem (the larger weight when two terms share one)."""
+    out: dict[str, float] = {}
+    for term, weight in terms.items():
+        key = stem(term)
+        out[key] = max(out.get(key, 0.0), weight)
+    return out

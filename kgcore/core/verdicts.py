@@ -1,0 +1,81 @@
+"""The verdict on an answer and the evidence behind it, claim by claim (what
+:mod:`kgcore.query.answer.verdict` decides and every answer carries as ``Answer.verdict``)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+
+#: The states of a verdict on an answer (:class:`Verdict`).
+VERDICT_STATES = ("supported", "not supported", "unsure")
+
+
+@dataclass
+class ClaimCheck:
+    """One claim of an answer (an answer sentence, or the extractive answerer's quote) checked against the
+    context sentence it cites that best answers the question (:mod:`kgcore.query.answer.verdict`).
+
+    >>> ClaimCheck("It uses joint consensus.", "raft/text_0-9", "Raft uses joint consensus.", ["raft"],
+    ...            span="joint consensus", span_start=10, span_end=25).to_dict()["span"]
+    'joint consensus'
+    """
+
+    claim: str
+    #: The cited sentence judged (None when the claim cites no retrieved sentence) and its text.
+    sentence_id: str | None = None
+    sentence: str = ""
+    #: The question's content words found in that sentence (written or coref-resolved), and those not found.
+    matched: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    #: What the question asks for, in words ("a quantity (a number, size, share or range)").
+    expected: str = ""
+    #: The span of the sentence holding what the question asks for ("" when none) and its character offsets in
+    #: ``sentence`` (-1 when none).
+    span: str = ""
+    span_start: int = -1
+    span_end: int = -1
+    #: For a generated claim: the share of its content words found in the sentences it cites (None for a quote).
+    grounded: float | None = None
+    #: The question the sentence answers (generated from its frames) that is closest to the asked one, and their
+    #: cosine ("" and None when its frames give none).
+    answers_question: str = ""
+    question_cosine: float | None = None
+    #: This claim's own state (one of :data:`VERDICT_STATES`) and the strength of its evidence (the sentence's
+    #: answer score plus ``question_cosine``), which the state's thresholds apply to.
+    state: str = "unsure"
+    strength: float | None = None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class Verdict:
+    """Whether an answer is supported by the document as an answer to its question: ``state`` (one of
+    :data:`VERDICT_STATES`), the ``reason`` in words, and the ``evidence`` checked, claim by claim."""
+
+    state: str
+    reason: str
+    evidence: list[ClaimCheck] = field(default_factory=list)
+    #: The strength of the best claim's evidence (:attr:`ClaimCheck.strength`).
+    score: float | None = None
+    #: How the state was decided (the thresholds, in words).
+    method: str = ""
+
+    def __post_init__(self) -> None:
+        if self.state not in VERDICT_STATES:
+            raise ValueError(f"verdict state {self.state!r} is not one of {', '.join(VERDICT_STATES)}")
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Verdict:
+        """A verdict from its :meth:`to_dict` (unknown keys ignored).
+
+        >>> v = Verdict("unsure", "Why.", [ClaimCheck("A claim.", span="x")], 2.3, "strength 2.15 .. 2.45")
+        >>> Verdict.from_dict(v.to_dict()) == v
+        True
+        """
+        names = {f.name for f in fields(ClaimCheck)}
+        evidence = [ClaimCheck(**{k: v for k, v in c.items() if k in names}) for c in data.get("evidence", [])]
+        return cls(data["state"], data.get("reason", ""), evidence, data.get("score"), data.get("method", ""))

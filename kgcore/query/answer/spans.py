@@ -1,0 +1,303 @@
+"""Where a parsed sentence holds what a question asks for: spans of the expected kind
+(:mod:`~kgcore.query.answer.expected`), each a run of tokens that does not repeat the question.
+
+* ``number``: a quantity with its unit -- "288 BERT wordpieces", "15% of the tokens", "2.2-3.3×", "100-200 MB",
+  "thirty years", "0.56" (a year alone, "2020", and reference markers such as "BIBREF2" are not quantities);
+* ``time``: a date or time entity, a time word ("morning", "winter") or a temporal clause ("when they were
+  children");
+* ``person``: a person's name, a run of proper nouns or a word for a person ("his grandmother");
+* ``place``: a place entity, a locative phrase ("in the garden"), or a proper name for a place-noun question
+  ("what university" -- "Princeton");
+* ``name``: a name or term the sentence introduces: a run of proper nouns, a technical token ("vLLM",
+  "gpt-3.5-turbo-16k", "CoNLL-2003", "copy-on-write"), a noun phrase headed by the asked noun with new words
+  ("standard copy-on-write techniques" for "what technique"), what follows "called", "named", "known as" or
+  "such as", and a bracketed acronym;
+* ``reason``: a reason clause ("because ...", a purpose infinitive); ``manner``: a means ("by exploiting ...",
+  "using ...", "through ...");
+* ``action`` and ``object``: a new verb, the question's verb with a new object (the answerers' former tests).
+
+Other kinds (``definition``, ``yes/no``, None) have no span: nothing decides them but the words shared with the
+question.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from kgcore.query.answer.expected import PLACE_NOUNS, Expected
+from kgcore.query.answer.words import LIGHT_VERBS
+
+LOCATIVE_PREPS = frozenset(
+    """in on under underneath among amongst into onto at near beside behind inside outside over through across
+    beneath above below between by to toward towards from within upon around round along against""".split()
+)
+PLACE_WORDS = frozenset("home abroad upstairs downstairs indoors outdoors".split())
+TIME_WORDS = frozenset(
+    """morning evening night day week fortnight month year yesterday today tomorrow afternoon noon midnight hour
+    minute moment presently soon later afterwards then when while after before until since once time spring summer
+    autumn winter christmas dawn dusk sunset sunrise age""".split()
+)
+TEMPORAL_MARKS = frozenset("when while after before until since once as".split())
+REASON_WORDS = frozenset("because since therefore thus so as why".split())
+MEANS_WORDS = frozenset("by using via through with exploiting leveraging".split())
+TIME_ENTITIES = frozenset(("DATE", "TIME"))
+PLACE_ENTITIES = frozenset(("GPE", "LOC", "FAC"))
+NUMBER_ENTITIES = frozenset(("CARDINAL", "QUANTITY", "MONEY", "PERCENT"))
+NUMBER_WORDS = frozenset(
+    """one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen
+    eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million billion
+    trillion dozen half quarter twice thrice double triple""".split())
+#: Tokens that join the parts of a quantity: "100-200 MB", "2.2-3.3×", "between 5 and 10", "15 %".
+QUANTITY_JOINERS = frozenset("- – — to and x × % percent per . , / ~ ±".split())
+PERSON_NOUNS = frozenset(
+    """mother father sister brother wife husband son daughter uncle aunt cousin grandmother grandfather niece
+    nephew friend neighbor neighbour teacher student pupil mentor priest rector doctor servant maid master mistress
+    lady lord king queen captain admiral colonel judge family children child baby boy girl man woman gentleman heir
+    widow lover fiance fiancee author annotator annotators user users people person""".split())
+INTRODUCERS = frozenset(("called", "named", "termed", "dubbed", "as", "namely"))
+#: Adjectives that describe rather than name ("a great puzzle" is no term).
+GENERIC_ADJECTIVES = frozenset(
+    """great good bad small large big little new old first last other same different many few several certain
+    particular important main major high low long short whole real true full simple single various""".split())
+#: Where a term the text introduces stands: as a subject, an object or a complement.
+TERM_ROLES = frozenset(("nsubj", "nsubjpass", "dobj", "attr", "appos", "oprd"))
+#: "refer to X as Y", "known as Y": the verbs whose "as" introduces a name.
+NAMING_VERBS = frozenset("refer know call term denote dub name describe define".split())
+_MARKER = re.compile(r"^(BIBREF|TABREF|FIGREF|SECREF|EQREF)\d*$")
+_YEAR = re.compile(r"^(1[5-9]|20)\d\d$")
+_TECHNICAL = re.compile(r"[a-z][A-Z]|[A-Z]{2}|\d[A-Za-z]|[A-Za-z]\d|[A-Za-z]-[A-Za-z]")
+#: Spans longer than this many tokens are cut (a clause, not a whole sentence, is marked).
+MAX_SPAN = 12
+
+Span = tuple[int, int]
+
+
+def answer_spans(tokens: Sequence, expected: Expected, q_doc) -> list[Span]:
+    """The spans (token offsets within ``tokens``, end exclusive) of ``tokens`` that hold an answer of
+    ``expected``'s kind and are not made of the question's words, in order; [] for a kind without spans."""
+    tokens = list(tokens)
+    if not tokens or expected.kind is None:
+        return []
+    asked = {t.lower_ for t in q_doc} | {t.lemma_.lower() for t in q_doc}
+    finder = FINDERS.get(expected.kind)
+    if finder is None:
+        return []
+    return merged((a, min(b, a + MAX_SPAN)) for a, b in finder(tokens, expected, asked, q_doc) if b > a)
+
+
+def merged(spans: Iterable[Span]) -> list[Span]:
+    """Overlapping spans joined, in order.
+
+    >>> merged([(4, 6), (0, 2), (1, 3), (5, 9)])
+    [(0, 3), (4, 9)]
+    """
+    out: list[list[int]] = []
+    for a, b in sorted(spans):
+        if out and a < out[-1][1]:
+            out[-1][1] = max(out[-1][1], b)
+        else:
+            out.append([a, b])
+    return [(a, b) for a, b in out]
+
+
+def _local(tokens: list, token) -> int:
+    return token.i - tokens[0].i
+
+
+def _new(token, asked: set[str]) -> bool:
+    return token.lower_ not in asked and token.lemma_.lower() not in asked
+
+
+def _is_number(token, dates: bool = False) -> bool:
+    """A number word or figure; not a reference marker, and (unless ``dates``) not part of a date or time."""
+    text = token.text
+    if _MARKER.match(text) or (token.ent_type_ in TIME_ENTITIES and not dates) or _YEAR.match(text):
+        return False
+    return token.like_num or any(c.isdigit() for c in text) or token.lower_ in NUMBER_WORDS or (
+        token.ent_type_ in NUMBER_ENTITIES and token.pos_ == "NUM")
+
+
+def number_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
+    """Quantities; a date counts only for a duration or an age ("how long", "how old").  For a question about a
+    measure ("what chunk size"), a count of the question's own things ("20 related chunks") is no answer."""
+    words = {t.lower_ for t in q_doc}
+    dates = bool(words & {"long", "old", "age"})
+    spans, i = [], 0
+    while i < len(tokens):
+        if not (_is_number(tokens[i], dates) and _new(tokens[i], asked)) or _bracketed(tokens, i):
+            i += 1
+            continue
+        start = end = i
+        while end + 1 < len(tokens) and (_is_number(tokens[end + 1], dates) or (
+                tokens[end + 1].text in QUANTITY_JOINERS and end + 2 < len(tokens)
+                and (_is_number(tokens[end + 2], dates) or tokens[end + 1].text in ("%", "×", "x")))):
+            end += 1
+        if end + 1 < len(tokens) and tokens[end + 1].text in ("%", "×", "x", "percent"):
+            end += 1
+        head = tokens[end].head  # the unit: "288 BERT wordpieces", "100-200 MB"
+        if head.i > tokens[end].i and head.i - tokens[end].i <= 4 and head.pos_ in ("NOUN", "PROPN", "X", "SYM") \
+                and head.i <= tokens[-1].i:
+            end = _local(tokens, head)
+        elif end + 1 < len(tokens) and tokens[end + 1].pos_ in ("NOUN", "PROPN", "X", "SYM"):
+            end += 1
+        unit = tokens[end]
+        if not (expected.noun and end > start and not _new(unit, asked) and unit.lemma_.lower() != expected.noun):
+            spans.append((start, end + 1))
+        i = end + 1
+    return spans
+
+
+def _bracketed(tokens: list, k: int) -> bool:
+    """A reference number: "[12]", "[3, 4]"."""
+    return 0 < k < len(tokens) - 1 and tokens[k - 1].text in ("[", ",") and tokens[k + 1].text in ("]", ",") and any(
+        t.text == "[" for t in tokens[max(0, k - 6):k]) and any(t.text == "]" for t in tokens[k + 1:k + 7])
+
+
+def time_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
+    spans = _entity_spans(tokens, TIME_ENTITIES, asked)
+    for t in tokens:
+        if t.lower_ in TIME_WORDS and t.dep_ != "mark" and _new(t, asked):
+            spans.append((_local(tokens, t), _local(tokens, t) + 1))
+        elif t.lower_ in TEMPORAL_MARKS and (t.dep_ == "mark" or (t.dep_ == "advmod" and t.head.dep_ == "advcl")):
+            spans.append(_subtree(tokens, t.head))
+    return spans
+
+
+def person_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
+    spans = _entity_spans(tokens, frozenset(("PERSON",)), asked) + _proper_runs(tokens, asked)
+    spans += [(_local(tokens, t), _local(tokens, t) + 1) for t in tokens
+              if t.pos_ == "NOUN" and t.lemma_.lower() in PERSON_NOUNS and _new(t, asked)]
+    return spans
+
+
+def place_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
+    spans = _entity_spans(tokens, PLACE_ENTITIES, asked)
+    for t in tokens:
+        if t.lower_ in PLACE_WORDS and t.dep_ in ("advmod", "npadvmod", "dobj"):
+            spans.append((_local(tokens, t), _local(tokens, t) + 1))
+        elif t.dep_ == "prep" and t.lower_ in LOCATIVE_PREPS:
+            objects = [c for c in t.children if c.dep_ == "pobj"]
+            if any(o.lower_ not in TIME_WORDS and o.ent_type_ not in TIME_ENTITIES and _new(o, asked)
+                   for o in objects):
+                spans.append(_subtree(tokens, t))
+    if expected.noun in PLACE_NOUNS:
+        spans += _proper_runs(tokens, asked)
+    return spans
+
+
+def name_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
+    spans = _proper_runs(tokens, asked)
+    spans += [(_local(tokens, t), _local(tokens, t) + 1) for t in tokens
+              if _TECHNICAL.search(t.text) and _wordlike(t) and _new(t, asked) and t.text.isascii()]
+    noun = expected.noun.lower()
+    for t in tokens:
+        if t.pos_ in ("NOUN", "PROPN") and noun and t.lemma_.lower() in (noun, noun.rstrip("s")):
+            modifiers = [c for c in t.children if c.dep_ in ("compound", "amod", "nmod") and _new(c, asked)]
+            if modifiers:
+                spans.append((_local(tokens, min(modifiers, key=lambda c: c.i)), _local(tokens, t) + 1))
+        if t.lower_ in INTRODUCERS and (t.lower_ != "as" or t.head.lemma_.lower() in NAMING_VERBS or (
+                t.i > 0 and t.nbor(-1).lower_ in ("known", "such"))):
+            following = [c for c in t.children if c.dep_ in ("oprd", "pobj", "attr", "dobj")]
+            spans += [_subtree(tokens, c) for c in following if _new(c, asked)]
+    spans += _bracketed_acronyms(tokens, asked)
+    return spans + _new_terms(tokens, asked)
+
+
+def _new_terms(tokens: list, asked: set[str]) -> list[Span]:
+    """Multi-word noun phrases made of words the question does not use, standing as a subject, object or
+    complement: the terms a text introduces ("joint consensus", "Lazy space allocation")."""
+    spans = []
+    for t in tokens:
+        if t.pos_ != "NOUN" or t.dep_ not in TERM_ROLES or not _new(t, asked):
+            continue
+        modifiers = [c for c in t.children if c.dep_ in ("compound", "amod") and c.i < t.i and _new(c, asked)]
+        if any(c.lower_ not in GENERIC_ADJECTIVES for c in modifiers):
+            spans.append((_local(tokens, min(modifiers, key=lambda c: c.i)), _local(tokens, t) + 1))
+    return spans
+
+
+def reason_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
+    spans = []
+    for t in tokens:
+        if t.lower_ in REASON_WORDS and t.dep_ in ("mark", "cc", "advmod"):
+            spans.append(_subtree(tokens, t.head) if t.dep_ == "mark" else (_local(tokens, t), _local(tokens, t) + 1))
+        elif t.lower_ == "to" and t.dep_ == "aux" and t.head.dep_ in ("advcl", "xcomp"):
+            spans.append(_subtree(tokens, t.head))
+        elif t.lower_ in ("due", "owing") and t.i + 1 < len(t.doc) and t.nbor(1).lower_ == "to":
+            spans.append(_subtree(tokens, t))
+    return spans
+
+
+def manner_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
+    spans = []
+    for t in tokens:
+        if t.lower_ in MEANS_WORDS and t.dep_ in ("prep", "advcl", "acl", "xcomp", "pcomp"):
+            spans.append(_subtree(tokens, t))
+        elif t.lower_ == "based" and t.i + 1 < len(t.doc) and t.nbor(1).lower_ == "on":
+            spans.append(_subtree(tokens, t))
+    return spans
+
+
+def action_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
+    return [(_local(tokens, t), _local(tokens, t) + 1) for t in tokens
+            if t.pos_ == "VERB" and t.lemma_.lower() not in asked | LIGHT_VERBS]
+
+
+def object_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
+    verbs = [t for t in q_doc if t.pos_ == "VERB" and t.lemma_.lower() not in LIGHT_VERBS]
+    if not verbs:
+        return []
+    lemma = verbs[0].lemma_.lower()
+    return [_subtree(tokens, c) for t in tokens if t.lemma_.lower() == lemma for c in t.children
+            if c.dep_ in ("dobj", "attr", "dative", "oprd") and c.lemma_.lower() not in asked]
+
+
+FINDERS = {"number": number_spans, "time": time_spans, "person": person_spans, "place": place_spans,
+           "name": name_spans, "reason": reason_spans, "manner": manner_spans, "action": action_spans,
+           "object": object_spans}
+
+
+def _entity_spans(tokens: list, labels: frozenset[str], asked: set[str]) -> list[Span]:
+    spans, start = [], None
+    for k, t in enumerate([*tokens, None]):
+        inside = t is not None and t.ent_type_ in labels and (start is not None or t.ent_iob_ == "B"
+                                                               or t.ent_iob_ == "I")
+        if inside and start is None:
+            start = k
+        elif not inside and start is not None:
+            if any(_new(x, asked) for x in tokens[start:k] if not x.is_punct):
+                spans.append((start, k))
+            start = None
+    return spans
+
+
+def _proper_runs(tokens: list, asked: set[str]) -> list[Span]:
+    """Runs of proper nouns with a word not in the question (a title such as "Mr." joins the run)."""
+    spans, start = [], None
+    for k, t in enumerate([*tokens, None]):
+        if t is not None and t.pos_ == "PROPN" and _wordlike(t):
+            start = k if start is None else start
+        elif start is not None:
+            if any(_new(x, asked) for x in tokens[start:k]):
+                spans.append((start, k))
+            start = None
+    return spans
+
+
+def _wordlike(token) -> bool:
+    """Not a reference marker ("BIBREF2") nor markup ("\\cite{x}")."""
+    return not _MARKER.match(token.text) and not any(c in token.text for c in "\\{}$")
+
+
+def _bracketed_acronyms(tokens: list, asked: set[str]) -> list[Span]:
+    return [(k, k + 1) for k in range(1, len(tokens) - 1)
+            if tokens[k - 1].text == "(" and tokens[k + 1].text == ")" and tokens[k].text.isupper()
+            and len(tokens[k].text) >= 2 and _new(tokens[k], asked)]
+
+
+def _subtree(tokens: list, head) -> Span:
+    """The head's subtree clipped to ``tokens`` (local offsets)."""
+    first, last = tokens[0].i, tokens[-1].i
+    start, end = max(head.left_edge.i, first), min(head.right_edge.i, last)
+    return (start - first, end - first + 1)

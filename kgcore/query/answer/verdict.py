@@ -1,0 +1,207 @@
+"""The verdict on an answer: supported, not supported or unsure, with the evidence checked and why.
+
+Every answerer's answer is judged the same way, claim by claim: a claim is one answer sentence with the context
+sentences it cites (the extractive answerer's quote is one claim citing the sentence it quotes; an LLM's answer
+is split into sentences and each is linked to what it cites, :func:`~kgcore.query.answer.citations.cite`).
+
+1. **Grounding** (generated claims only; a quote is its sentence's own words): the share of the claim's content
+   words found in the sentences it cites.  Below :data:`GROUNDED_UNSURE` the claim says something the document
+   does not, and the answer is *not supported*; below :data:`GROUNDED` it is at best *unsure*.
+2. **Answering**: of the cited sentences, the one that best answers the question is checked as the offline
+   answerers choose sentences (:mod:`~kgcore.query.answer.select`, :mod:`~kgcore.query.answer.weights`): which of
+   the question's words it holds, weighted by how few other context sentences hold them, whether it holds a
+   span of the kind the question asks for (:mod:`~kgcore.query.answer.expected`,
+   :mod:`~kgcore.query.answer.spans`: a quantity for "how large", a name or term for "what technique") and how
+   closely that span hangs on the question's words, its cosine and the retrieval's rank -- its *answer score*;
+   and which question it answers: the questions generated from its frames (:mod:`kgcore.index.qa.frames`,
+   each answered by the sentence by construction) are compared with the asked one, and the closest cosine
+   counts (``question_cosine``).  For a generated claim the span must also be in the claim.
+3. **State**: a claim whose sentence (for a generated claim: the claim itself) holds no span of the asked
+   kind, when the question asks for a quantity, time, person or place, is *not supported*; otherwise the
+   claim's *strength* is its answer score plus that cosine: *supported* at or above :data:`SUPPORTED_FROM`,
+   *not supported* below :data:`REFUSED_BELOW`, *unsure* between.  The answer's state is its best claim's,
+   lowered by any claim that is not grounded.
+
+The thresholds were chosen on the design questions of ``bench/verdict_bench.py`` (papers, QASPER, NarrativeQA
+design books): the best worst-set balanced accuracy with at most 30 % unsure on every set.  The reason names
+what was checked: the sentence, the question's words it holds, the span of the asked kind (or that there is
+none), the question it answers and the strength against the thresholds.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from kgcore.core.types import Answer, Citation, SelectedSentence, Sentence
+from kgcore.core.verdicts import ClaimCheck, Verdict
+from kgcore.index.qa import FrameQAGenerator
+from kgcore.index.qa.frames import frame_analyses
+from kgcore.query.answer.citations import strip_markers
+from kgcore.query.answer.select import Question, ScoredSentence, score_sentences
+from kgcore.query.answer.spans import answer_spans
+from kgcore.query.answer.weights import SPECIFIC
+from kgcore.query.answer.words import STOPWORDS, content_words
+
+SUPPORTED_FROM = 2.6
+REFUSED_BELOW = 2.4
+GROUNDED = 0.6
+GROUNDED_UNSURE = 0.3
+NOT_SUPPORTED = "Not supported by the document"
+METHOD = (f"strength (answer score + cosine of the closest question the sentence answers): supported from "
+          f"{SUPPORTED_FROM}, not supported below {REFUSED_BELOW}")
+_ORDER = {"not supported": 0, "unsure": 1, "supported": 2}
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def judge(question: str, answer: Answer, context: Sequence[SelectedSentence], nlp, embedder,
+          scored: Sequence[ScoredSentence] | None = None, quoted: bool = False) -> Verdict:
+    """The verdict on ``answer`` to ``question`` over ``context``.  ``scored``: the context's sentences as the
+    answerer scored them (scored here when missing or lacking a cited sentence); ``quoted``: the answer quotes
+    its sentences (no grounding to check)."""
+    by_id = {s.id: s for s in context}
+    claims = [c for c in answer.citations if strip_markers(c.answer_sentence).strip()]
+    cited = list(dict.fromkeys(i for c in claims for i in c.sentence_ids if i in by_id))
+    if not cited:
+        checks = [ClaimCheck(strip_markers(c.answer_sentence), state="not supported") for c in claims]
+        return Verdict("not supported", f"{NOT_SUPPORTED}: the answer cites no retrieved sentence.", checks,
+                       method=METHOD)
+    parsed = Question.parse(question, nlp)
+    found = {s.sentence.id: s for s in scored or []}
+    if any(i not in found for i in cited):
+        found.update({s.sentence.id: s for s in score_sentences(question, parsed, context, nlp, embedder,
+                                                                must=set(cited))})
+    matches = answered_questions(question, [by_id[i] for i in cited], nlp, embedder)
+    checks = [check_claim(c, by_id, found, matches, parsed, quoted, nlp) for c in claims]
+    return decide(checks, parsed)
+
+
+def answered_questions(question: str, sentences: Sequence[SelectedSentence], nlp, embedder
+                       ) -> dict[str, tuple[str, float]]:
+    """Per sentence: the question generated from its frames that is closest to ``question``, and their cosine."""
+    rows = [Sentence(s.id, 0, 0, s.position, s.text, s.text, s.resolved or s.text, s.document, role=s.role)
+            for s in sentences]
+    pairs = FrameQAGenerator().generate(rows, frame_analyses(rows, {}, nlp))
+    if not pairs:
+        return {}
+    vectors = embedder.encode([question] + [p.question for p in pairs])
+    cosines = vectors[1:] @ vectors[0]
+    best: dict[str, tuple[str, float]] = {}
+    for pair, cosine in zip(pairs, np.asarray(cosines, dtype=float)):
+        if pair.sentence_id not in best or cosine > best[pair.sentence_id][1]:
+            best[pair.sentence_id] = (pair.question, round(float(cosine), 3))
+    return best
+
+
+def check_claim(citation: Citation, by_id: dict[str, SelectedSentence], found: dict[str, ScoredSentence],
+                matches: dict[str, tuple[str, float]], parsed: Question, quoted: bool, nlp) -> ClaimCheck:
+    """One claim checked against the cited sentence that best answers the question."""
+    claim = strip_markers(citation.answer_sentence)
+    options = [found[i] for i in citation.sentence_ids if i in found]
+    if not options:
+        return ClaimCheck(claim, state="not supported")
+    best = max(options, key=lambda s: s.score + matches.get(s.sentence.id, ("", 0.0))[1])
+    text = best.sentence.text
+    grounded = None if quoted else grounding(claim, [by_id[i] for i in citation.sentence_ids if i in by_id])
+    spans = list(best.spans) if quoted else [s for s in best.spans if _in_claim(text[s[0]:s[1]], claim)]
+    if not quoted and not spans and best.spans and _claim_has_kind(claim, parsed, nlp):
+        spans = list(best.spans)  # the claim names one in its own words
+    start, end = spans[0] if spans else (-1, -1)
+    asked, cosine = matches.get(best.sentence.id, ("", 0.0))
+    strength = round(best.score + cosine, 3)
+    check = ClaimCheck(claim, best.sentence.id, text, list(best.matched),
+                       [t for t in parsed.terms if t not in best.matched], parsed.expected.describe(),
+                       text[start:end] if spans else "", start, end, None if grounded is None else round(grounded, 3),
+                       asked, cosine if asked else None, "unsure", strength)
+    check.state = claim_state(check, parsed.qtype in SPECIFIC)
+    return check
+
+
+def claim_state(check: ClaimCheck, specific: bool = False) -> str:
+    """The state of one claim: by its grounding, by the span a ``specific`` question (a quantity, time, person or
+    place) needs, then by its strength."""
+    if check.grounded is not None and check.grounded < GROUNDED_UNSURE:
+        return "not supported"
+    if specific and not check.span:
+        return "not supported"
+    strength = check.strength or 0.0
+    state = "supported" if strength >= SUPPORTED_FROM else "not supported" if strength < REFUSED_BELOW else "unsure"
+    if state == "supported" and check.grounded is not None and check.grounded < GROUNDED:
+        return "unsure"
+    return state
+
+
+def decide(checks: list[ClaimCheck], parsed: Question) -> Verdict:
+    """The answer's verdict from its claims': the best claim's state, lowered by a claim not grounded."""
+    answering = [c for c in checks if c.sentence_id] or checks
+    best = max(answering, key=lambda c: (_ORDER[c.state], c.strength or 0.0))
+    ungrounded = [c for c in checks if c.grounded is not None and c.grounded < GROUNDED_UNSURE]
+    if ungrounded:
+        c = ungrounded[0]
+        return Verdict("not supported", f"{NOT_SUPPORTED}: the claim “{c.claim}” is not in the sentence it cites "
+                                        f"({c.sentence_id}: {c.grounded:.0%} of its words).", checks, best.strength,
+                       METHOD)
+    weak = [c for c in checks if c.grounded is not None and c.grounded < GROUNDED]
+    state = "unsure" if weak and best.state == "supported" else best.state
+    return Verdict(state, reason(best, state, parsed, weak), checks, best.strength, METHOD)
+
+
+def reason(check: ClaimCheck, state: str, parsed: Question, weak: Sequence[ClaimCheck] = ()) -> str:
+    """The verdict's reason: what was checked in which sentence, and the figure that decided."""
+    asked = parsed.expected
+    words = (f"{len(check.matched)} of {len(check.matched) + len(check.missing)} of the question's words"
+             + (f" ({', '.join(check.matched)})" if check.matched else ""))
+    if check.span:
+        held = f"holds “{check.span}”, {asked.describe()} as the question asks, and {words}"
+    elif asked.kind in SPECIFIC:
+        kind = asked.describe().removeprefix("a ").removeprefix("an ")
+        held = f"holds no {kind}, which the question asks for, and {words}"
+    else:
+        held = f"holds {words}"
+    answers = (f"; it answers “{check.answers_question}” (cosine {check.question_cosine:.2f} to the question)"
+               if check.answers_question and check.question_cosine is not None else "")
+    head = {"supported": "Supported", "not supported": NOT_SUPPORTED, "unsure": "Unsure"}[state]
+    where = {"supported": f"≥ {SUPPORTED_FROM}", "not supported": f"< {REFUSED_BELOW}",
+             "unsure": f"between {REFUSED_BELOW} and {SUPPORTED_FROM}: check the sentence"}[state]
+    text = f"{head}: cited sentence {check.sentence_id} {held}{answers}; strength {check.strength:.2f} {where}."
+    if weak:
+        text += f" A claim is only partly in what it cites (“{weak[0].claim}”: {weak[0].grounded:.0%} of its words)."
+    return text
+
+
+def grounding(claim: str, sentences: Sequence[SelectedSentence]) -> float:
+    """The share of the claim's content words found in the sentences it cites (written or resolved text).
+
+    >>> s = [SelectedSentence("s1", 1, "Raft uses joint consensus.", "")]
+    >>> grounding("Raft changes membership with joint consensus.", s)
+    0.6
+    """
+    words = content_words(claim)
+    if not words:
+        return 1.0
+    held = set().union(*(content_words(f"{s.text} {s.resolved}") for s in sentences)) if sentences else set()
+    return len(words & held) / len(words)
+
+
+def with_verdict(answer: Answer, verdict: Verdict) -> Answer:
+    """``answer`` carrying ``verdict``, and the support fields that mirror it (``supported`` is None: unsure)."""
+    supported = {"supported": True, "not supported": False}.get(verdict.state)
+    return dataclasses.replace(answer, verdict=verdict, supported=supported, support_reason=verdict.reason,
+                               support_score=verdict.score)
+
+
+def _in_claim(span: str, claim: str) -> bool:
+    """Whether the span's words (numbers too) are in the claim.
+
+    >>> _in_claim("2.2-3.3×", "It is 2.2-3.3 times faster."), _in_claim("joint consensus", "It uses a log.")
+    (True, False)
+    """
+    words = set(_TOKEN.findall(span.lower())) - STOPWORDS
+    return bool(words) and words <= set(_TOKEN.findall(claim.lower()))
+
+
+def _claim_has_kind(claim: str, parsed: Question, nlp) -> bool:
+    return bool(answer_spans(list(nlp(claim)), parsed.expected, parsed.doc))

@@ -1,0 +1,178 @@
+"""The verdict with the real models (spaCy, MiniLM): what a question asks for, where a sentence holds it, which
+sentence the offline answer quotes, and the three-state verdict with its reason -- for the offline answerers and,
+claim by claim, for an OpenAI-compatible endpoint (a real HTTP server on loopback)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from chatkit import ChatServer, completion
+
+from kgcore.core.settings import Settings
+from kgcore.core.types import SelectedSentence
+from kgcore.query.answer.expected import Expected, expected_answer
+from kgcore.query.answer.extractive import ExtractiveGenerator
+from kgcore.query.answer.openai_compat import OpenAIGenerator
+from kgcore.query.answer.spans import answer_spans
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    from kgcore.core.nlp import load_spacy
+
+    return load_spacy()
+
+
+@pytest.fixture(scope="module")
+def embedder():
+    from kgcore.core.embed import get_embedder
+
+    return get_embedder()
+
+
+@pytest.fixture(scope="module")
+def extractive(nlp, embedder):
+    return ExtractiveGenerator(embedder=embedder, nlp=nlp)
+
+
+@pytest.mark.parametrize(("question", "kind", "noun"), [
+    ("Roughly how large is each tablet?", "number", ""),
+    ("How many replicas does GFS keep of each chunk?", "number", ""),
+    ("What is the maximum size of the chunks that the corpus is split into?", "number", "size"),
+    ("By what factor does CacheBlend cut the time to first token?", "number", "factor"),
+    ("What fraction of tokens does CacheBlend recompute by default?", "number", "fraction"),
+    ("What are the common (N,R,W) values?", "number", "values"),
+    ("What technique does GFS use for snapshots?", "name", "technique"),
+    ("What is the name of the mechanism Raft uses to change membership?", "name", "name"),
+    ("Which pre-training task warms up the retriever?", "name", "task"),
+    ("When did the cluster lose its leader?", "time", ""),
+    ("In what century was the house built?", "time", "century"),
+    ("Who is Paul Irving?", "definition", ""),
+    ("Does the paper report macro F1?", "yes/no", ""),
+])
+def test_what_a_question_asks_for(nlp, question, kind, noun):
+    assert expected_answer(nlp(question)) == Expected(kind, noun)
+
+
+@pytest.mark.parametrize(("question", "sentence", "spans"), [
+    # ranges with units are quantities (never times), dates and reference numbers are not
+    ("Roughly how large is each tablet?", "Each tablet is approximately 100-200 MB in size by default.",
+     ["100-200 MB"]),
+    ("How long does a leader election take?", "Elections typically complete within 150–300 ms of a crash.",
+     ["150–300 ms"]),
+    ("What is the maximum size of the chunks?", "Our corpus is the December 20, 2018 snapshot of Wikipedia [12].",
+     []),
+    ("What chunk size is used for the knowledge base?",
+     "We partition the knowledge base into chunks, each consisting of 256 tokens.", ["256 tokens"]),
+    # a name is also a technical term or noun phrase the text introduces
+    ("What technique does GFS use for snapshots?",
+     "Like AFS, we use standard copy-on-write techniques to implement snapshots.",
+     ["AFS", "standard copy-on-write techniques"]),
+    ("What is the name of the approach Raft uses for membership changes?",
+     "For membership changes, Raft uses a new approach called joint consensus.", ["joint consensus"]),
+    ("Which technique does GFS use to avoid internal fragmentation?",
+     "Lazy space allocation avoids wasting space due to internal fragmentation.", ["Lazy space allocation"]),
+])
+def test_where_a_sentence_holds_it(nlp, question, sentence, spans):
+    q = nlp(question)
+    doc = nlp(sentence)
+    assert [doc[a:b].text for a, b in answer_spans(list(doc), expected_answer(q), q)] == spans
+
+
+GFS = [SelectedSentence("gfs/text_0-40", 40, "Our users use it to quickly create branch copies of huge data sets.", "",
+                        rank=1, similarity=0.62),
+       SelectedSentence("gfs/text_0-41", 41, "Like AFS, we use standard copy-on-write techniques to implement "
+                        "snapshots.", "", rank=2, similarity=0.55),
+       SelectedSentence("gfs/text_0-80", 80, "Each tablet is approximately 100-200 MB in size by default.", "",
+                        rank=3, similarity=0.31)]
+
+
+def test_the_answer_quotes_the_sentence_holding_the_asked_kind_and_marks_it(extractive):
+    answer = extractive.generate("What technique does GFS use for snapshots?", GFS)
+    assert answer.citations[0].sentence_ids == ["gfs/text_0-41"] and "copy-on-write" in answer.text
+    [check] = answer.verdict.evidence
+    assert check.span == "standard copy-on-write techniques"
+    assert check.sentence[check.span_start:check.span_end] == check.span
+    assert check.expected == "a name or term (the technique)" and "snapshot" in check.matched
+
+
+def test_a_quantity_question_is_judged_on_a_quantity_not_a_time(extractive):
+    answer = extractive.generate("Roughly how large is each tablet?", GFS)
+    verdict = answer.verdict
+    assert answer.citations[0].sentence_ids == ["gfs/text_0-80"]
+    assert verdict.state == "supported" and answer.supported is True
+    assert "“100-200 MB”, a quantity" in verdict.reason and "time" not in verdict.reason
+    assert verdict.evidence[0].answers_question and verdict.evidence[0].question_cosine > 0.5
+
+
+def test_an_answer_without_the_asked_kind_is_not_supported(extractive):
+    quorum = [SelectedSentence("dyn/text_0-9", 9, "Dynamo uses a consistency protocol similar to those used in "
+                               "quorum systems.", "", rank=1, similarity=0.5)]
+    answer = extractive.generate("What are the common (N,R,W) values?", quorum)
+    assert answer.verdict.state == "not supported" and answer.supported is False
+    assert "holds no quantity (a number, size, share or range), which the question asks for" in answer.verdict.reason
+
+
+def test_three_states_follow_the_strength(extractive):
+    from kgcore.query.answer.verdict import REFUSED_BELOW, SUPPORTED_FROM
+
+    for question in ("What technique does GFS use for snapshots?", "Roughly how large is each tablet?",
+                     "What are the common (N,R,W) values?"):
+        verdict = extractive.generate(question, GFS).verdict
+        strength = verdict.score
+        expected = "supported" if strength >= SUPPORTED_FROM else "not supported" if strength < REFUSED_BELOW \
+            else "unsure"
+        assert verdict.state == expected, (question, strength)
+        assert f"strength {strength:.2f}" in verdict.reason
+
+
+# -- an OpenAI-compatible endpoint, claim by claim ------------------------------------
+def _ask_endpoint(reply: str, question: str, nlp, embedder):
+    with ChatServer(lambda body, n: (200, completion(reply), 0.0)) as server:
+        settings = Settings(openai_base_url=server.url, openai_model="m", openai_retries=1)
+        return OpenAIGenerator(settings, embedder=embedder, nlp=nlp).generate(question, GFS)
+
+
+def test_an_endpoints_grounded_answer_is_judged_on_the_sentence_it_cites(nlp, embedder):
+    answer = _ask_endpoint("Each tablet is about 100-200 MB [gfs/text_0-80].", "Roughly how large is each tablet?",
+                           nlp, embedder)
+    verdict = answer.verdict
+    assert verdict.state == "supported", verdict.reason
+    [check] = verdict.evidence
+    assert check.sentence_id == "gfs/text_0-80" and check.span == "100-200 MB" and check.grounded >= 0.6
+
+
+def test_an_endpoints_claim_the_context_does_not_hold_is_not_supported(nlp, embedder):
+    reply = ("Each tablet is about 100-200 MB [gfs/text_0-80]. Tablets are compressed with zstd on every "
+             "write [gfs/text_0-40].")
+    verdict = _ask_endpoint(reply, "Roughly how large is each tablet?", nlp, embedder).verdict
+    assert verdict.state == "not supported"
+    assert "“Tablets are compressed with zstd on every write.”" in verdict.reason and "gfs/text_0-40" in verdict.reason
+    assert [c.state for c in verdict.evidence] == ["supported", "not supported"]
+
+
+def test_an_endpoints_claim_citing_nothing_retrieved_is_not_supported(nlp, embedder):
+    verdict = _ask_endpoint("The moon is made of green cheese.", "Roughly how large is each tablet?", nlp,
+                            embedder).verdict
+    assert verdict.state == "not supported" and "cites no retrieved sentence" in verdict.reason
+
+
+def test_ask_json_carries_the_verdict(tmp_path, capsys):
+    from kgcore.cli import main
+
+    text = tmp_path / "gfs.txt"
+    text.write_text("The master stores the file and chunk namespaces. Each chunk replica is stored on a chunkserver. "
+                    "Each chunk is 64 MB in size, much larger than typical file system block sizes. Clients cache "
+                    "chunk locations for a limited time.\n", encoding="utf-8")
+    store = tmp_path / "store"
+    main(["index", str(text), "--store", str(store), "--name", "gfs"])
+    capsys.readouterr()
+    main(["ask", "--store", str(store), "--doc", "gfs", "--json", "--answerer", "extractive",
+          "How large is each chunk?"])
+    data = json.loads(capsys.readouterr().out)
+    verdict = data["verdict"]
+    assert verdict["state"] in ("supported", "not supported", "unsure") and verdict["reason"]
+    [check] = verdict["evidence"]
+    assert check["span"] == "64 MB" and check["sentence_id"] in data["citations"][0]["sentence_ids"]
+    assert "64 MB" in data["answer"]

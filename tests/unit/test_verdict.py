@@ -1,0 +1,110 @@
+"""The verdict's states and reasons, the diagnosis without gold, and the verdict's evidence as HTML, without models
+(claims and sentences are given; the parts that parse or embed are in tests/models/test_verdict_models.py)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from kgcore.core.types import Answer, Match, SelectedSentence
+from kgcore.core.verdicts import ClaimCheck, Verdict
+from kgcore.evaluate.diagnose import CONTEXT_COVERAGE, NODE_RESEMBLANCE, answer_match, diagnose_without_gold
+from kgcore.query.answer.expected import Expected
+from kgcore.query.answer.verdict import (
+    GROUNDED,
+    GROUNDED_UNSURE,
+    REFUSED_BELOW,
+    SUPPORTED_FROM,
+    claim_state,
+    decide,
+    with_verdict,
+)
+from ui.verdict_view import verdict_html
+
+
+def check(strength: float, grounded: float | None = None, **more) -> ClaimCheck:
+    return ClaimCheck("Each tablet is 100-200 MB.", "t/1", "Each tablet is 100-200 MB.", ["tablet"], [],
+                      "a quantity (a number, size, share or range)", "100-200 MB", 15, 25, grounded,
+                      strength=strength, **more)
+
+
+@pytest.mark.parametrize(("strength", "grounded", "state"), [
+    (SUPPORTED_FROM, None, "supported"),
+    (SUPPORTED_FROM - 0.01, None, "unsure"),
+    (REFUSED_BELOW, None, "unsure"),
+    (REFUSED_BELOW - 0.01, None, "not supported"),
+    (SUPPORTED_FROM + 1, GROUNDED, "supported"),
+    (SUPPORTED_FROM + 1, GROUNDED - 0.01, "unsure"),        # partly grounded: never more than unsure
+    (SUPPORTED_FROM + 1, GROUNDED_UNSURE - 0.01, "not supported"),  # a claim the sentence does not hold
+])
+def test_a_claims_state_follows_its_strength_and_grounding(strength, grounded, state):
+    assert claim_state(check(strength, grounded)) == state
+
+
+PARSED = SimpleNamespace(expected=Expected("number"), qtype="number")
+
+
+def test_the_answer_takes_its_best_claims_state_and_an_ungrounded_claim_refuses_it():
+    good = check(SUPPORTED_FROM + 0.5, 1.0, state="supported")
+    verdict = decide([good], PARSED)
+    assert verdict.state == "supported" and verdict.score == good.strength
+    assert verdict.reason.startswith("Supported: cited sentence t/1 holds “100-200 MB”, a quantity")
+    invented = ClaimCheck("They are compressed with zstd.", "t/2", "Clients cache locations.", grounded=0.0,
+                          state="not supported", strength=1.0)
+    refused = decide([good, invented], PARSED)
+    assert refused.state == "not supported" and refused.evidence == [good, invented]
+    assert "the claim “They are compressed with zstd.” is not in the sentence it cites (t/2: 0% of its words)" \
+        in refused.reason
+    weak = ClaimCheck("Tablets split at 200 MB.", "t/1", "Each tablet is 100-200 MB.", grounded=0.5, state="unsure",
+                      strength=3.0)
+    assert decide([good, weak], PARSED).state == "unsure"
+
+
+def test_the_verdict_is_carried_by_the_answer_and_read_back():
+    answer = with_verdict(Answer("x", "extractive", "m"), Verdict("unsure", "Unsure: ...", [check(2.3)], 2.3))
+    assert (answer.supported, answer.support_reason, answer.support_score) == (None, "Unsure: ...", 2.3)
+    assert Verdict.from_dict(answer.to_dict()["verdict"]) == answer.verdict
+    with pytest.raises(ValueError, match="not one of supported, not supported, unsure"):
+        Verdict("maybe", "")
+
+
+def test_a_quoted_sentence_holding_the_gold_answer_is_correct():
+    match = answer_match("Like AFS, we use standard copy-on-write techniques to implement snapshots.",
+                         ["copy-on-write", "shadow paging"])
+    assert match["matches"] and match["gold"] == "copy-on-write" and match["recall"] == 1.0
+    assert not answer_match("Clients cache chunk locations for a limited time.", ["copy-on-write"])["matches"]
+
+
+def _result(sentences, graph=None, matches=()):
+    return SimpleNamespace(question="How large is each tablet in the store?", sentences=sentences, query_graph=graph,
+                           matches=list(matches))
+
+
+def _answer(state):
+    return Answer("x", "extractive", "m", verdict=Verdict(state, f"{state}: ..."))
+
+
+TABLET = SelectedSentence("t/1", 1, "Each tablet in the store is large: 100-200 MB.", "")
+OTHER = SelectedSentence("t/2", 2, "Clients cache locations.", "")
+
+
+def test_without_gold_the_verdict_and_the_retrieval_decide_the_stage():
+    assert diagnose_without_gold(_result([TABLET]), _answer("supported")).stage == "correct"
+    found = diagnose_without_gold(_result([TABLET, OTHER]), _answer("not supported"))
+    assert found.stage == "III" and found.details["coverage"] >= CONTEXT_COVERAGE
+    assert "the passage was probably retrieved" in found.reason
+    missed = diagnose_without_gold(_result([OTHER]), _answer("unsure"))
+    assert missed.stage == "II" and "retrieval probably missed the passage" in missed.reason
+    graph = SimpleNamespace(nodes=[object()])
+    weak = Match("q0", "n1", "tablet", [], "entity", NODE_RESEMBLANCE - 0.1, 0)
+    assert diagnose_without_gold(_result([TABLET], graph, [weak]), _answer("not supported")).stage == "I"
+
+
+def test_the_evidence_html_escapes_the_document_text():
+    hostile = ClaimCheck("<b>x</b>", "t/1", "A <script>x</script> of 5 MB.", ["script"], [], "a quantity", "5 MB",
+                         24, 28, state="unsure", strength=2.3)
+    html = verdict_html(Verdict("unsure", "Unsure: ...", [hostile], 2.3), {"t/1": 1})
+    assert "<script>" not in html and "&lt;" in html
+    assert '<mark class="kg-span" title="a quantity">5 MB</mark>' in html
+    assert verdict_html(Verdict("not supported", "..."), {}) == ""

@@ -1,0 +1,97 @@
+"""The verdict on an answer as HTML (pure: no streamlit): its state, its reason and, claim by claim, the evidence
+it checked -- which cited sentence, which of the question's words it holds, which span holds the kind of answer
+the question asks for.
+
+In the cited sentence the answer-type span is marked ``kg-span`` and the question's words ``kg-m``:
+
+>>> from kgcore.core.verdicts import ClaimCheck, Verdict
+>>> check = ClaimCheck("Like AFS, we use standard copy-on-write techniques to implement snapshots.", "gfs/text_0-7",
+...                    "Like AFS, we use standard copy-on-write techniques to implement snapshots.", ["snapshot"],
+...                    ["technique"], "a name or term (the technique)", "standard copy-on-write techniques", 17, 50,
+...                    answers_question="What do we use to implement snapshots?", question_cosine=0.71,
+...                    state="supported", strength=2.6)
+>>> html = verdict_html(Verdict("supported", "Supported: ...", [check], 2.6), {"gfs/text_0-7": 3})
+>>> '<mark class="kg-span" title="a name or term (the technique)">standard copy-on-write techniques</mark>' in html
+True
+>>> '<mark class="kg-m">snapshots</mark>' in html and 'href="#s-gfs/text_0-7"' in html and ">[3]</a>" in html
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from kgcore.api import ClaimCheck, Verdict, stem
+
+from .markup_html import badge, esc
+
+STATE_LABELS = {"supported": "Supported", "not supported": "Not supported", "unsure": "Unsure"}
+STATE_CSS = {"supported": "kg-v-yes", "not supported": "kg-v-no", "unsure": "kg-v-unsure"}
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’-]*")
+
+
+def word_spans(sentence: str, words: Sequence[str]) -> list[tuple[int, int]]:
+    """Character spans of the sentence's words that share a stem with ``words`` (the question's words the check
+    found, given as lemmas: "snapshot" marks "snapshots").
+
+    >>> word_spans("We use copy-on-write techniques.", ["technique", "use"])
+    [(3, 6), (21, 31)]
+    """
+    wanted = {stem(w.lower()) for w in words}
+    return [(m.start(), m.end()) for m in _WORD.finditer(sentence) if stem(m.group().lower()) in wanted]
+
+
+def marked_sentence(check: ClaimCheck) -> str:
+    """The cited sentence, escaped, with the answer-type span and the question's words marked."""
+    text = check.sentence
+    marks: list[tuple[int, int, str]] = []
+    if 0 <= check.span_start < check.span_end <= len(text):
+        marks.append((check.span_start, check.span_end, "span"))
+    for start, end in word_spans(text, check.matched):
+        if not any(a < end and start < b for a, b, _ in marks):
+            marks.append((start, end, "word"))
+    out, at = [], 0
+    for start, end, kind in sorted(marks):
+        out.append(esc(text[at:start]))
+        tip = f' title="{esc(check.expected)}"' if kind == "span" else ""
+        out.append(f'<mark class="{"kg-span" if kind == "span" else "kg-m"}"{tip}>{esc(text[start:end])}</mark>')
+        at = end
+    out.append(esc(text[at:]))
+    return "".join(out)
+
+
+def claim_html(check: ClaimCheck, numbers: Mapping[str, int], anchor_prefix: str = "s", claims: int = 1) -> str:
+    """One claim's evidence: what it cites, the words found, the span found, the figures."""
+    state = badge(STATE_LABELS.get(check.state, check.state), f"kg-badge {STATE_CSS.get(check.state, '')}")
+    head = f'<div class="kg-claim-head">{state} '
+    if claims > 1 or check.grounded is not None:
+        head += f"<em>“{esc(check.claim)}”</em> "
+    if check.sentence_id is None:
+        return f'<div class="kg-claim">{head}cites no retrieved sentence.</div></div>'
+    number = numbers.get(check.sentence_id)
+    sid = esc(check.sentence_id)
+    link = f'<a class="kg-cite" href="#{esc(anchor_prefix)}-{sid}" title="{sid}">[{number}]</a>' if number else sid
+    head += f"checked against {link}</div>"
+    span = f'<mark class="kg-span">{esc(check.span)}</mark>' if check.span else "none found"
+    facts = [f"asks for: {esc(check.expected or 'anything')}", f"answer span: {span}",
+             f"question words found: {esc(', '.join(check.matched)) or 'none'}"
+             + (f" · not found: {esc(', '.join(check.missing))}" if check.missing else "")]
+    if check.grounded is not None:
+        facts.append(f"claim words in the cited sentences: {check.grounded:.0%}")
+    if check.answers_question and check.question_cosine is not None:
+        facts.append(f"it answers: “{esc(check.answers_question)}” (cosine {check.question_cosine:.2f})")
+    if check.strength is not None:
+        facts.append(f"strength of the evidence: {check.strength:.2f}")
+    items = "".join(f"<li>{f}</li>" for f in facts)
+    return (f'<div class="kg-claim">{head}<blockquote class="kg-evidence">{marked_sentence(check)}</blockquote>'
+            f'<ul class="kg-facts">{items}</ul></div>')
+
+
+def verdict_html(verdict: Verdict, numbers: Mapping[str, int], anchor_prefix: str = "s") -> str:
+    """The verdict's evidence, claim by claim (the reason is shown apart, by the state's own box)."""
+    checks = verdict.evidence
+    if not checks:
+        return ""
+    body = "".join(claim_html(c, numbers, anchor_prefix, len(checks)) for c in checks)
+    return f'<div class="kg-verdict">{body}</div>'
