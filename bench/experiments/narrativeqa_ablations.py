@@ -40,7 +40,7 @@ from kgcore.query import propagation as lesegr
 from kgcore.query.align import GraphMatch
 from kgcore.query.answer.words import content_words
 from kgcore.query.engine import QueryEngine
-from kgcore.query.retrieve import match_question
+from kgcore.query.methods.groundedkg import match_question
 
 
 @dataclass
@@ -196,7 +196,7 @@ def resolved_cosines(how: str) -> Iterator[None]:
         index = case.index
         if id(index) not in vectors:
             from kgcore.core.settings import Settings
-            from kgcore.index.embed import embedder_for
+            from kgcore.core.embed import embedder_for
 
             texts = [s.resolved or s.normalized for s in index.sentences]
             vectors[id(index)] = embedder_for(Settings.from_env()).encode(texts)

@@ -228,7 +228,7 @@ def test_graph_evidence_counts_as_far_as_the_sentence_means_what_the_question_as
     """The fused ranking's graph signal is the alignment evidence (divided by the best) times the node's dense
     relevance: sentences that hold the question's words or structure equally are told apart by meaning, and the
     reported signals still add up to the score.  Without the gate it is the evidence alone."""
-    from kgcore.query.retrieve import match_question
+    from kgcore.query.methods.groundedkg import match_question
 
     parser = engine.parser(peter_index.manifest.options.parser)
     gm = match_question(peter_index, FATHER_Q, RetrievalOptions(), parser, engine.embedder)
