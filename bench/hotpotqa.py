@@ -30,9 +30,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from common import RESULTS, ROOT, STORES, machine, write_json
-from protocol import TEXT_BASELINES, VARIANTS, paired_interval
+from protocol import TEXT_BASELINES, VARIANTS, paired_interval, setting
 
-from kgcore.api import QueryEngine, RetrievalOptions, Store, doc_id_for, index_files
+from kgcore.api import QueryEngine, RetrievalOptions, Store, doc_id_for, index_files, multihop
 
 DATA = ROOT.parent / "shared" / "data" / "hotpotqa"
 SPLIT = ROOT / "bench" / "data" / "hotpotqa_split.json"
@@ -127,13 +127,20 @@ def score(result, q: MultiHopQuestion) -> dict:
             "documents": len({s.document for s in result.sentences})}
 
 
+#: The fused default without its multi-hop walk (:mod:`kgcore.query.multihop` off): the ranking before it.
+FLAT = "groundedkg-flat"
+
+
 def measure(engine: QueryEngine, questions: list[MultiHopQuestion], variant: str, budget: int) -> dict:
     """One method at one budget: means and per-question figures (both facts found, recall, documents)."""
     scores, times = [], []
+    options = RetrievalOptions(budget_words=budget, **VARIANTS.get(variant.replace(FLAT, "groundedkg"),
+                                                                   {"method": variant}))
     for q in questions:
-        options = RetrievalOptions(budget_words=budget, **VARIANTS.get(variant, {"method": variant}))
         start = time.perf_counter()
-        scores.append(score(engine.retrieve(COLLECTION, q.text, options), q))
+        with setting(multihop, "ENABLED", variant != FLAT):
+            result = engine.retrieve(COLLECTION, q.text, options)
+        scores.append(score(result, q))
         times.append(1000 * (time.perf_counter() - start))
     mean = lambda key: round(statistics.mean(s[key] for s in scores), 3)  # noqa: E731
     return {"variant": variant, "budget_words": budget, "questions": len(questions), "both": mean("both"),
@@ -222,7 +229,7 @@ def table(cell_by_budget: dict, key: str = "both") -> str:
     budgets, field = list(cell_by_budget), key.split(":")[0]
     lines = ["| method | " + " | ".join(budgets) + " |", "|---" * (len(budgets) + 1) + "|"]
     variants = list(dict.fromkeys(v for b in budgets for v in cell_by_budget[b][key]["methods"]))
-    order = [v for v in [*VARIANTS, *variants] if v in variants]
+    order = [v for v in [*VARIANTS, FLAT, *variants] if v in variants]
     for variant in dict.fromkeys(order):
         cells = []
         for b in budgets:
@@ -241,7 +248,7 @@ def table(cell_by_budget: dict, key: str = "both") -> str:
 
 #: Every registered retrieval method the bench runs by default (the fused default, its graph-score ranking,
 #: the contextual-graph and text baselines, and the entity graph).
-DEFAULT_VARIANTS = (*VARIANTS, "entities")
+DEFAULT_VARIANTS = (*VARIANTS, FLAT, "entities")
 
 
 def run(set_name: str, part: str, variants: list[str], budgets: list[int]) -> None:
