@@ -50,6 +50,8 @@ MAX_PAGES = 6
 #: In a page, a sentence's preference (its fused score divided by the page's best) plus these bonuses: stating the
 #: relation the question asks, being the page's lead sentence, stating a link to another page (first hop).
 W_ASKED, W_LEAD, W_LINK = 1.0, 0.3, 0.5
+#: A linked page reached through a typed relation ("directed by") is preferred over one merely mentioned.
+W_TYPED = 0.3
 #: The relation a question asks, by its words (the first that matches).
 ASKED: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\bwhere\b.*\bborn\b|\bbirthplace\b|\bborn in (?:which|what)\b", ("born-in",)),
@@ -90,11 +92,12 @@ def asked_relations(question: str) -> tuple[str, ...]:
     return next((rels for pattern, rels in ASKED if re.search(pattern, lowered)), ())
 
 
-def named_pages(question: str, pages: EntityPages) -> list[str]:
-    """The pages the question names, in the order it names them (longest names first where they overlap)."""
+def named_pages(question: str, pages: EntityPages, limit: int = 3) -> list[str]:
+    """The pages the question names, in the order it names them: the ``limit`` longest names, a longer name
+    winning where two overlap ("Kiss and Tell" over "Kiss")."""
     found: list[tuple[int, int, str]] = []
     for start, end, key in _name_spans(question, pages):
-        found += [(start, -(end - start), doc) for doc in pages.docs_of[key]]
+        found += [(start, -(end - start), doc) for doc in pages.pages_named(key)]
     taken: list[tuple[int, int]] = []
     out = []
     for start, negative_length, doc in sorted(found, key=lambda f: (f[1], f[0])):
@@ -103,7 +106,7 @@ def named_pages(question: str, pages: EntityPages) -> list[str]:
             continue
         taken.append((start, end))
         out.append((start, doc))
-    return [doc for _, doc in sorted(out)]
+    return [doc for _, doc in sorted(out[:limit])]
 
 
 def _name_spans(text: str, pages: EntityPages) -> list[tuple[int, int, str]]:
@@ -117,7 +120,8 @@ def _name_spans(text: str, pages: EntityPages) -> list[tuple[int, int, str]]:
             key = name_key(" ".join(w[2] for w in words[i:j]))
             if key in pages.docs_of and (j - i > 1 or len(key) > 4):
                 spans.append((words[i][0], words[j - 1][1], key))
-    return spans
+    return [(s, e, k) for s, e, k in spans if not any(s2 <= s and e <= e2 and (s2, e2) != (s, e)
+                                                       for s2, e2, _ in spans)]  # "L'Oiseau" in "L'Oiseau Blanc"
 
 
 def linked_pages(index: Index, pages: EntityPages, row: int) -> list[tuple[str, str]]:
@@ -164,35 +168,67 @@ def _page_rows(index: Index, doc: str, allowed: np.ndarray) -> np.ndarray:
 
 
 def walk_order(index: Index, walk: Walk, order: np.ndarray, final: np.ndarray, allowed: np.ndarray) -> np.ndarray:
-    """The walked sentences first (in walk order), then the rest of the fused ``order``; fills ``walk.paths``."""
+    """The walked sentences first (in walk order), then the rest of the fused ``order``; fills ``walk.paths``.
+
+    Walk order: for a comparison, each compared page's sentence stating the attribute; then for every page the
+    question names, its best sentence, and for the pages its sentences lead to (the best :data:`BRANCHING` by
+    :func:`link_score`) the sentence stating the link and the linked page's best sentence; then the same from
+    each of the fused order's first :data:`FIRST_HOP` sentences."""
     pages = entity_pages(index)
     head: list[int] = []
     title = pages.title.get
+    walked: set[str] = set(walk.named)
+    top = max(float(final.max()), 1e-9) if len(final) else 1.0
 
     def add(row: int, path: str) -> None:
         if row not in head:
             head.append(row)
             walk.paths.setdefault(row, path)
 
+    def hop(rows: list[int]) -> None:
+        """From ``rows`` (sentences of one page, or one sentence) to the best pages they lead to."""
+        links = {}
+        for row in rows:
+            for doc, rel in linked_pages(index, pages, row):
+                if doc not in walked and doc not in links:
+                    links[doc] = (row, rel)
+        ranked = sorted(links, key=lambda d: -link_score(index, pages, d, links[d][1], final, allowed, walk, top))
+        for doc in ranked[:BRANCHING]:
+            if len(walked) >= MAX_PAGES + len(walk.named):
+                return
+            walked.add(doc)
+            row, rel = links[doc]
+            if found := best_in_page(index, pages, doc, final, allowed, walk.asked):
+                source = title(index.sentences[row].doc_id) or index.sentences[row].doc_id
+                add(row, f"{source}: the link to {title(doc)}")
+                add(found[0], f"{source} —{rel}→ {title(doc)}" + (f" [{found[1]}]" if found[1] else ""))
+
     if walk.comparison:
         for doc in walk.named:
             if found := best_in_page(index, pages, doc, final, allowed, walk.asked):
                 add(found[0], f"question names {title(doc)}" + (f" [{found[1]}]" if found[1] else ""))
-    starts = [(doc, best_in_page(index, pages, doc, final, allowed, (), link=True)) for doc in walk.named]
-    first = [(r[0], f"question names {title(doc)}") for doc, r in starts if r] + \
-            [(int(r), "fused ranking") for r in order[:FIRST_HOP]]
-    walked: set[str] = set(walk.named)
-    for row, path in first:
-        add(row, path)
-        for doc, rel in linked_pages(index, pages, row):
-            if doc in walked or len(walked) >= MAX_PAGES + len(walk.named):
-                continue
-            walked.add(doc)
-            if found := best_in_page(index, pages, doc, final, allowed, walk.asked):
-                source = title(index.sentences[row].doc_id) or index.sentences[row].doc_id
-                add(found[0], f"{source} —{rel}→ {title(doc)}" + (f" [{found[1]}]" if found[1] else ""))
+    for doc in walk.named:
+        if found := best_in_page(index, pages, doc, final, allowed, ()):
+            add(found[0], f"question names {title(doc)}")
+    for doc in walk.named:
+        hop([int(r) for r in _page_rows(index, doc, allowed)])
+    for row in order[:FIRST_HOP]:
+        add(int(row), "fused ranking")
+        hop([int(row)])
     rest = order[~np.isin(order, head)]
     return np.r_[np.asarray(head, dtype=np.int64), rest]
+
+
+def link_score(index: Index, pages: EntityPages, doc: str, relation: str, final: np.ndarray, allowed: np.ndarray,
+               walk: Walk, top: float) -> float:
+    """How promising a linked page is: its best fused score (relative to the collection's best), plus
+    :data:`W_ASKED` when one of its sentences states the relation the question asks, plus :data:`W_TYPED` when a
+    typed relation (not a mere mention) leads there."""
+    rows = _page_rows(index, doc, allowed)
+    if not len(rows):
+        return -1.0
+    asked = any(r in walk.asked for row in rows for r, _ in pages.relations.get(int(row), ()))
+    return float(final[rows].max()) / top + (W_ASKED if asked else 0.0) + (W_TYPED if relation != "mentions" else 0.0)
 
 
 def plan(index: Index, question: str, gm: GraphMatch | None = None) -> Walk | None:

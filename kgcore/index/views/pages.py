@@ -96,19 +96,25 @@ class EntityPages:
     names: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     relations: dict[int, list[tuple[str, str]]] = field(default_factory=dict)
     lead: dict[str, int] = field(default_factory=dict)
+    #: A page's title and bare title, as keys.
+    title_keys: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def pages_named(self, name: str) -> list[str]:
-        """The pages a name leads to (none for a name no page has)."""
-        return list(self.docs_of.get(name_key(name), ()))
+        """The pages a name leads to (none for a name no page has): the pages it is the title of, else those it is
+        an alias of ("Charlotte Hornets" names the team's page, not the roster's that opens with the name)."""
+        key = name_key(name)
+        docs = self.docs_of.get(key, [])
+        titled = [doc for doc in docs if key in self.title_keys.get(doc, ())]
+        return titled or list(docs)
 
 
 def name_key(name: str) -> str:
     """A name as compared: lower case, words only.
 
-    >>> name_key("Boots (EP)"), name_key("Lothair  II."), name_key("Pérez")
-    ('boots ep', 'lothair ii', 'pérez')
+    >>> name_key("Boots (EP)"), name_key("Lothair  II."), name_key("Pérez"), name_key("Bill Clinton's")
+    ('boots ep', 'lothair ii', 'pérez', 'bill clinton')
     """
-    return " ".join(re.sub(r"[^\w]+", " ", name.lower()).split())
+    return " ".join(re.sub(r"[^\w]+", " ", re.sub(r"['’]s\b", "", name.lower())).split())
 
 
 def typed_relations(text: str, lead: bool = False) -> list[tuple[str, str]]:
@@ -138,6 +144,7 @@ def _dates(apposition: str) -> list[tuple[str, str]]:
 def aliases(lead_sentence: str) -> list[str]:
     """The names a lead sentence gives its entity: the full name it opens with, a birth or stage name."""
     out = []
+    lead_sentence = re.split(r"\s(?:is|was|are|were)\s", lead_sentence, maxsplit=1)[0]  # the subject's names only
     if match := _LEAD_NAME.match(lead_sentence):
         out.append(match.group(1).strip().rstrip(",."))
     for match in _ALIAS.finditer(lead_sentence):
@@ -145,8 +152,8 @@ def aliases(lead_sentence: str) -> list[str]:
         if not re.match(DATE, name) and name not in out:
             out.append(name)
     out = [re.sub(r"^(?:The|A|An)\s+", "", name) for name in out]
-    return [name for name in out if re.search(r"[A-Za-z]{3}", name) and name_key(name) not in _NOT_NAMES
-            and not re.fullmatch(r"\S*\d\S*", name)]
+    return [name for name in out if len(name.split()) > 1 and name_key(name) not in _NOT_NAMES
+            and not re.fullmatch(r"\S*\d\S*", name)]  # one word ("L'Oiseau" of "L'Oiseau bleu") names too much
 
 
 def entity_pages(index: Index) -> EntityPages:
@@ -167,6 +174,7 @@ def build_pages(index: Index) -> EntityPages:
         bare = re.sub(r"\s*\([^)]*\)\s*$", "", title).strip()
         lead = first_body.get(doc)
         lead_names = aliases(index.sentences[lead].original) if lead is not None else []
+        pages.title_keys[doc] = (name_key(title), name_key(bare))
         for name in dict.fromkeys([title, bare, *lead_names]):
             _add_name(pages, doc, name)
         if lead is not None:
