@@ -49,7 +49,7 @@ BRANCHING = 2
 MAX_PAGES = 6
 #: In a page, a sentence's preference (its fused score divided by the page's best) plus these bonuses: stating the
 #: relation the question asks, being the page's lead sentence, stating a link to another page (first hop).
-W_ASKED, W_LEAD, W_LINK = 1.0, 0.3, 0.5
+W_ASKED, W_LEAD, W_LINK = 1.0, 0.5, 0.5
 #: A linked page reached through a typed relation ("directed by") is preferred over one merely mentioned.
 W_TYPED = 0.3
 #: The relation a question asks, by its words (the first that matches).
@@ -59,6 +59,9 @@ ASKED: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\bwhen\b.*\bdie|\bdied first\b|\bdeath\b", ("died-on",)),
     (r"\bborn\b|\bbirth|\bolder\b|\byounger\b|\bage\b", ("born-on",)),
     (r"\bdirect", ("directed-by",)),
+    (r"\b(?:found(?:ed)?|formed|established|opened)\b.*\b(?:what|which) year\b|\b(?:what|which) year\b.*"
+     r"\b(?:found(?:ed)?|formed|established|opened)\b|\bwhen\b.*\b(?:founded|formed|established|opened)\b",
+     ("founded-on",)),
     (r"\bfound(?:ed|er)\b|\bformed\b|\bestablished\b", ("founded-by",)),
     (r"\bwr(?:ote|itten|iter)\b|\bauthor\b", ("written-by",)),
     (r"\bstar(?:red|ring|s)?\b|\bactor\b|\bactress\b|\bportray", ("starring",)),
@@ -118,7 +121,9 @@ def _name_spans(text: str, pages: EntityPages) -> list[tuple[int, int, str]]:
             continue  # a name starts with a capital or a digit ("11 Harrowhouse")
         for j in range(i + 1, min(i + 8, len(words)) + 1):
             key = name_key(" ".join(w[2] for w in words[i:j]))
-            if key in pages.docs_of and (j - i > 1 or len(key) > 4):
+            if key in pages.weak and i and words[i - 1][2][:1].isupper():
+                continue  # a surname inside a longer name ("Fiske Warren") is not the page's person
+            if key in pages.docs_of and (j - i > 1 or len(key) > 4 or key in pages.weak):
                 spans.append((words[i][0], words[j - 1][1], key))
     return [(s, e, k) for s, e, k in spans if not any(s2 <= s and e <= e2 and (s2, e2) != (s, e)
                                                        for s2, e2, _ in spans)]  # "L'Oiseau" in "L'Oiseau Blanc"
@@ -208,8 +213,8 @@ def walk_order(index: Index, walk: Walk, order: np.ndarray, final: np.ndarray, a
             if found := best_in_page(index, pages, doc, final, allowed, walk.asked):
                 add(found[0], f"question names {title(doc)}" + (f" [{found[1]}]" if found[1] else ""))
     for doc in walk.named:
-        if found := best_in_page(index, pages, doc, final, allowed, ()):
-            add(found[0], f"question names {title(doc)}")
+        if found := best_in_page(index, pages, doc, final, allowed, walk.asked):
+            add(found[0], f"question names {title(doc)}" + (f" [{found[1]}]" if found[1] else ""))
     for doc in walk.named:
         hop([int(r) for r in _page_rows(index, doc, allowed)])
     for row in order[:FIRST_HOP]:

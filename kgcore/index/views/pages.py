@@ -15,7 +15,9 @@ view says where every name leads and what each sentence states:
   ``died-on``, ``born-in``, ``died-in`` ("(born 1 May 1900 in Paris)", "(4 May 1881 – 11 June 1970)"), and from
   the frames of encyclopedic prose ``directed-by``, ``written-by``, ``produced-by``, ``starring``, ``founded-by``,
   ``created-by``, ``recorded-by``, ``member-of``, ``mother-of``, ``father-of``, ``son-of``, ``daughter-of``,
-  ``spouse-of``, ``sibling-of``, each with the name it leads to.
+  ``spouse-of``, ``sibling-of``, each with the name it leads to, and ``founded-on`` ("was founded in 1838");
+* **weak names**, where one page alone would have them: the acronym its lead sentence defines and a person's
+  surname ("the Nixon administration" -> "Richard Nixon").
 
 The relations are read by patterns over the sentence text (the passive frame's agent after "directed by", the
 apposition's dates): SRL of a copular lead sentence gives one entity node and no edge, so the frames the
@@ -63,6 +65,9 @@ FRAMES: dict[str, str] = {
     "spouse-of": r"(?:wife|husband|widow|consort) of|married(?: the [a-z][\w -]*,?)?",
     "sibling-of": r"(?:brother|sister) (?:of|was)|his brother|her brother|his sister|her sister",
 }
+#: When a thing began: "was founded in 1838", "formed in Ellensburg in 1985", "established in 1754".
+_FOUNDED_ON = re.compile(rf"\b(?:(?:co-)?founded|established|formed|opened|launched|created|incorporated)\b"
+                         rf"(?:\s+(?:in|at|on)\s+(?:[A-Z][\w.'’-]*,?\s*)+)?[^.;]{{0,40}}?\b(?:in|on)\s+({DATE})")
 #: Words between a frame's verb and its name: articles, lower-case words, a nationality ("by English singer X"), an
 #: acronym ("of former NFL linebacker X").
 _BETWEEN = r"(?:the\s+|[a-z][\w-]*\s+|[A-Z][a-z]+(?:an|ish|ese|ch|i)\s+|[A-Z]{2,}\s+){0,5}?"
@@ -96,6 +101,9 @@ class EntityPages:
     names: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     relations: dict[int, list[tuple[str, str]]] = field(default_factory=dict)
     lead: dict[str, int] = field(default_factory=dict)
+    #: Weak names (an acronym, a surname): they name a page only where no capitalised word comes right before
+    #: ("the Nixon administration", not "Fiske Warren").
+    weak: set[str] = field(default_factory=set)
     #: A page's title and bare title, as keys.
     title_keys: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
@@ -125,6 +133,7 @@ def typed_relations(text: str, lead: bool = False) -> list[tuple[str, str]]:
         out += _dates(match.group(1))
     found = [(m.start(), rel, m.group(1).rstrip(".,")) for rel, pattern in _FRAME_RES.items()
              for m in pattern.finditer(text)]
+    found += [(m.start(), "founded-on", m.group(1)) for m in _FOUNDED_ON.finditer(text)]
     out += [(rel, name) for _, rel, name in sorted(found)]
     return out
 
@@ -149,7 +158,7 @@ def aliases(lead_sentence: str) -> list[str]:
         out.append(match.group(1).strip().rstrip(",."))
     for match in _ALIAS.finditer(lead_sentence):
         name = (match.group(1) or match.group(2)).strip().rstrip(",.")
-        if not re.match(DATE, name) and name not in out:
+        if not re.match(rf"{DATE}|{MONTH}\s", name) and name not in out:  # "(born July 23, 1973)" names no one
             out.append(name)
     out = [re.sub(r"^(?:The|A|An)\s+", "", name) for name in out]
     return [name for name in out if len(name.split()) > 1 and name_key(name) not in _NOT_NAMES
@@ -183,7 +192,28 @@ def build_pages(index: Index) -> EntityPages:
         if s.role == BODY and s.doc_id in pages.title:
             if found := typed_relations(s.original, lead=pages.lead.get(s.doc_id) == row):
                 pages.relations[row] = found
+    _add_weak_names(index, pages)
     return pages
+
+
+def _add_weak_names(index: Index, pages: EntityPages) -> None:
+    """Names a page is called by in other pages' prose, added where no page has them yet and one page alone would:
+    the acronym its lead sentence defines ("Virginia Commonwealth University (VCU)"), and a person's surname ("the
+    Nixon administration"; a person: a page whose lead sentence gives a birth date)."""
+    weak: dict[str, list[str]] = defaultdict(list)
+    for doc, row in pages.lead.items():
+        lead = index.sentences[row].original
+        for acronym in re.findall(r"\(([A-Z][A-Z0-9&]{1,7})\)", lead):
+            weak[name_key(acronym)].append(doc)
+        if any(rel == "born-on" for rel, _ in pages.relations.get(row, ())):
+            last = re.sub(r"\s*\([^)]*\)\s*$", "", pages.title[doc]).split()[-1]
+            if len(last) > 3 and last[:1].isupper():
+                weak[name_key(last)].append(doc)
+    for key, docs in weak.items():
+        if len(set(docs)) == 1 and key not in pages.docs_of and key not in _NOT_NAMES:
+            pages.docs_of[key].append(docs[0])
+            pages.names[docs[0]].append(key)
+            pages.weak.add(key)
 
 
 def _add_name(pages: EntityPages, doc: str, name: str) -> None:
