@@ -174,6 +174,10 @@ def comparison(rows: list[dict], key: str = "both") -> dict:
                  "documents": round(statistics.mean(values["documents"]), 1)}
         if variant != best:
             entry["ci95"] = list(paired_interval(values[key], by[best][key]))
+        if variant == "groundedkg" and FLAT in by:  # the walk's own effect: the default against itself without it
+            flat = by[FLAT][key]
+            entry["vs_flat"] = round(means[variant] - statistics.mean(flat), 3)
+            entry["vs_flat_ci95"] = list(paired_interval(values[key], flat))
         out[variant] = entry
     return {"questions": len(by[best][key]), "best_text": best, "methods": out}
 
@@ -246,6 +250,22 @@ def table(cell_by_budget: dict, key: str = "both") -> str:
     return "\n".join(lines)
 
 
+def walk_line(cell_by_budget: dict, key: str) -> str:
+    """One line: the default against itself without the walk, per budget, with the paired 95% interval.
+
+    >>> entry = {"vs_flat": 0.1, "vs_flat_ci95": [0.0, 0.2]}
+    >>> walk_line({"500": {"both": {"methods": {"groundedkg": entry}}}}, "both")
+    'walk (groundedkg - groundedkg-flat): 500 words +0.100 [+0.000, +0.200]'
+    """
+    cells = []
+    for budget, cell in cell_by_budget.items():
+        entry = cell[key]["methods"].get("groundedkg", {})
+        if "vs_flat" in entry:
+            lo, hi = entry["vs_flat_ci95"]
+            cells.append(f"{budget} words {entry['vs_flat']:+.3f} [{lo:+.3f}, {hi:+.3f}]")
+    return f"walk (groundedkg - {FLAT}): " + "; ".join(cells)
+
+
 #: Every registered retrieval method the bench runs by default (the fused default, its graph-score ranking,
 #: the contextual-graph and text baselines, and the entity graph).
 DEFAULT_VARIANTS = (*VARIANTS, FLAT, "entities")
@@ -286,6 +306,7 @@ def main(argv: list[str] | None = None) -> None:
         for key in ("both", "recall", *kinds):
             print(f"\n{args.set} {args.split}: {key} (margin to the best text method [paired 95% CI]; docs)\n")
             print(table(part, key))
+            print(walk_line(part, key))
 
 
 if __name__ == "__main__":
