@@ -5,6 +5,7 @@ retrieval method at equal words of context on HotpotQA's questions and on the se
     python bench/hotpotqa.py run --set hotpotqa --split dev      # every method x budget on HotpotQA's dev half
     python bench/hotpotqa.py run --set twohop --split dev        # the same on the self-written two-hop questions
     python bench/hotpotqa.py report --set hotpotqa --split dev   # markdown tables of the results
+    python bench/hotpotqa.py novels     # NarrativeQA design books: contexts identical with the walk on and off
 
 The data is ../shared/data/hotpotqa/ (HotpotQA dev distractor questions with their supporting sentences; each
 question's 2 gold and 8 distractor paragraphs pooled, one document a paragraph).  Splits were drawn before any run
@@ -284,10 +285,32 @@ def run(set_name: str, part: str, variants: list[str], budgets: list[int]) -> No
         save(rows)
 
 
+def novels_unchanged(budget: int = 500) -> dict:
+    """Every NarrativeQA design question (the shared read-only store of bench/narrativeqa.py) retrieved by the
+    default with the walk on and off: per book, how many contexts are identical (the walk adds only sentences of
+    other entity pages, and a book is one document, so all should be)."""
+    from narrativeqa import book_store, questions, split
+
+    engine, out = QueryEngine(book_store(split()["design"])), {}
+    for slug in split()["design"]:
+        same = total = 0
+        for q in questions(slug):
+            ids = []
+            for on in (True, False):
+                with setting(multihop, "ENABLED", on):
+                    result = engine.retrieve(slug, q.text, RetrievalOptions(budget_words=budget))
+                ids.append([s.id for s in result.sentences])
+            same, total = same + (ids[0] == ids[1]), total + 1
+        out[slug] = {"identical": same, "questions": total}
+        print(json.dumps({slug: out[slug]}), flush=True)
+    return {"budget_words": budget, "books": out}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("index", help="index the 1,021 paragraphs into one collection")
+    sub.add_parser("novels", help="NarrativeQA design books: the default's contexts with the walk on and off")
     for name in ("run", "report"):
         cmd = sub.add_parser(name)
         cmd.add_argument("--set", choices=("hotpotqa", "twohop"), default="hotpotqa")
@@ -298,6 +321,10 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.command == "index":
         index_all()
+    elif args.command == "novels":
+        results = json.loads((RESULTS / RESULT).read_text())
+        results["narrativeqa_unchanged"] = novels_unchanged()
+        write_json(RESULT, results, one_line="rows")
     elif args.command == "run":
         run(args.set, args.split, args.variants.split(","), [int(b) for b in args.budgets.split(",")])
     else:
