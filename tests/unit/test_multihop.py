@@ -101,3 +101,12 @@ def test_a_comparison_takes_the_compared_attribute_of_every_named_entity():
 def test_a_single_document_collection_is_not_walked():
     book = page_index({"persuasion": ["Persuasion", "Anne Elliot met Captain Wentworth.", "He was born in 1780."]})
     assert multihop.plan(book, "When was Captain Wentworth born?") is None
+
+
+def test_documents_whose_lead_sentences_do_not_name_their_titles_are_not_entity_pages():
+    papers = page_index({"rag": ["Retrieval-Augmented Generation", "We combine a retriever with a generator."],
+                         "dpr": ["Dense Passage Retrieval", "Open-domain QA relies on efficient retrieval."],
+                         "crisscross": PAGES["crisscross"]})
+    assert entity_pages(papers).encyclopedic == 1 / 3
+    assert multihop.plan(papers, "When was the director of CrissCross born?") is None
+    assert entity_pages(page_index()).encyclopedic == 1.0

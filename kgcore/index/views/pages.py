@@ -107,6 +107,18 @@ class EntityPages:
     #: A page's title and bare title, as keys.
     title_keys: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
+    @property
+    def encyclopedic(self) -> float:
+        """The share of pages whose lead sentence names the page's title: most of an encyclopedia's articles
+        ("Chris Menges (born ...) is ..."), few of a collection of papers or rulebooks (an abstract seldom
+        repeats its paper's title); 0 without pages."""
+        if not self.lead:
+            return 0.0
+        return sum(doc in self.titled_leads for doc in self.lead) / len(self.lead)
+
+    #: The pages whose lead sentence names their title.
+    titled_leads: set[str] = field(default_factory=set)
+
     def pages_named(self, name: str) -> list[str]:
         """The pages a name leads to (none for a name no page has): the pages it is the title of, else those it is
         an alias of ("Charlotte Hornets" names the team's page, not the roster's that opens with the name)."""
@@ -188,6 +200,8 @@ def build_pages(index: Index) -> EntityPages:
             _add_name(pages, doc, name)
         if lead is not None:
             pages.lead[doc] = lead
+            if any(key and key in name_key(index.sentences[lead].original) for key in pages.title_keys[doc]):
+                pages.titled_leads.add(doc)
     for row, s in enumerate(index.sentences):
         if s.role == BODY and s.doc_id in pages.title:
             if found := typed_relations(s.original, lead=pages.lead.get(s.doc_id) == row):
