@@ -10,7 +10,7 @@ from kgcore.core.graph import GroundedGraph
 from kgcore.core.types import BODY, FRONT_MATTER, Node, Sentence
 from kgcore.index.store.disk import Index
 from kgcore.index.store.manifest import Manifest
-from kgcore.index.views.pages import aliases, entity_pages, typed_relations
+from kgcore.index.views.pages import aliases, entity_pages, typed_edges, typed_relations
 from kgcore.query import multihop
 
 PAGES = {
@@ -70,6 +70,14 @@ def test_pages_map_titles_bare_titles_and_aliases_to_documents():
     index = page_index()
     lead = index.sentence_row("chris-menges/text_0-1")
     assert entity_pages(index).relations[lead] == [("born-on", "15 September 1940")]
+
+
+def test_typed_edges_join_pages_and_keep_their_sentence():
+    index = page_index()
+    edges = typed_edges(index, entity_pages(index))
+    assert ("crisscross", "directed-by", "chris-menges", "crisscross/text_0-1") in edges
+    assert ("crisscross", "written-by", "Scott Sommer", "crisscross/text_0-2") in edges  # no page: the name
+    assert ("chris-menges", "born-on", "15 September 1940", "chris-menges/text_0-1") in edges
 
 
 def test_the_walk_puts_the_linked_pages_fact_right_after_the_sentence_that_leads_there():

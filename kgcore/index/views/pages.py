@@ -177,6 +177,18 @@ def aliases(lead_sentence: str) -> list[str]:
             and not re.fullmatch(r"\S*\d\S*", name)]  # one word ("L'Oiseau" of "L'Oiseau bleu") names too much
 
 
+def typed_edges(index: Index, pages: EntityPages) -> list[tuple[str, str, str, str]]:
+    """The typed relations as grounded edges between entities: ``(page, relation, the page or date it leads to,
+    sentence id)``; a name no page has stays the name ("Scott Sommer"), a date the date."""
+    out = []
+    for row, found in sorted(pages.relations.items()):
+        sentence = index.sentences[row]
+        for rel, obj in found:
+            target = pages.pages_named(obj)
+            out.append((sentence.doc_id, rel, target[0] if len(target) == 1 else obj, sentence.id))
+    return out
+
+
 def entity_pages(index: Index) -> EntityPages:
     """The collection's entity pages (built once per loaded collection)."""
     return index.cache.get(PAGES, lambda: build_pages(index))
