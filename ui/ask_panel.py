@@ -36,7 +36,7 @@ from .qa_view import (
     short_answers_caption,
     short_answers_html,
 )
-from .signals_view import SIGNALS, STAGES, has_signals, signal_rows, signals_html
+from .signals_view import PATH_HELP, SIGNALS, STAGES, has_signals, signal_rows, signals_html
 from .state_panel import AskOutcome, AskRun
 from .subgraph_view import JOIN_HOPS, MAX_NODES, joining_paths, neighbourhood, vis_from_graph, vis_from_sentence_graph
 from .verdict_view import verdict_html
@@ -175,6 +175,7 @@ def signals_panel(run: AskRun) -> None:
                      column_config={**number, "score": st.column_config.NumberColumn("score", format="%.3f"),
                                     "stage": st.column_config.TextColumn("stage", help="; ".join(
                                         f"{k}: {v}" for k, v in STAGES.items())),
+                                    "path": st.column_config.TextColumn("walk", help=PATH_HELP),
                                     "from": st.column_config.TextColumn("propagated from")})
 
 

@@ -18,6 +18,9 @@ and one row of the signals table.
 'd/text_0-4 (adjacent, chunk) 0.12; chunk:d/text_0-1 (chunk) 0.05'
 >>> "text stage" in signals_html({**sig, "stage": "text"}), "text stage" in html
 (True, False)
+>>> walked = signals_html({**sig, "path": "CrissCross —directed-by→ <Chris> Menges"}, "shelf")
+>>> "walk: CrissCross —directed-by→ &lt;Chris&gt; Menges" in walked, "walk:" in html
+(True, False)
 >>> signals_html({}, "shelf")
 ''
 """
@@ -63,6 +66,12 @@ STAGES = {"graph": f"ranked by the fused score (graph alignment counted) among t
                   "score did not count)"}
 #: The name prefix kgcore gives a chunk node (``chunk:<its first sentence id>``).
 CHUNK_PREFIX = "chunk:"
+
+
+#: What a sentence's ``path`` says (the multi-hop walk, kgcore.query.multihop).
+PATH_HELP = ("the multi-hop walk reached this sentence: from the page the question names or a best-ranked "
+             "sentence, along the relation its sentence states (—directed-by→), to the linked page's sentence "
+             "stating what the question asks [the relation]")
 
 
 def has_signals(sentences: Iterable[SelectedSentence]) -> bool:
@@ -116,6 +125,8 @@ def signals_html(signals: Mapping, collection: str = "") -> str:
                f"</span>" for n in signals.get("neighbours", [])]
     if senders:
         line += ' <span class="kg-stat">from</span> ' + " · ".join(senders)
+    if signals.get("path"):
+        line += f' <span class="kg-stat" title="{esc(PATH_HELP)}">walk: {esc(str(signals["path"]))}</span>'
     return f'<div class="kg-signals">{line}</div>'
 
 
@@ -131,16 +142,20 @@ def senders_text(signals: Mapping) -> str:
 
 def signal_rows(sentences: Iterable[SelectedSentence]) -> list[dict]:
     """One row per sentence with signals, best rank first: rank, id, the signals, the final score, the stage
-    that ranked it (only when a large budget was filled in two stages) and senders."""
+    that ranked it (only when a large budget was filled in two stages), the multi-hop walk's path (only when the
+    walk ran) and senders."""
     rows = []
     ranked = sorted((s for s in sentences if s.signals), key=lambda s: (s.rank <= 0, s.rank, s.position))
     staged = any("stage" in s.signals for s in ranked)
+    walked = any("path" in s.signals for s in ranked)
     for s in ranked:
         row: dict = {"rank": s.rank or None, "sentence": s.id}
         row.update({key: float(s.signals.get(key, 0.0)) for key in SIGNALS})
         row["score"] = s.score
         if staged:
             row["stage"] = s.signals.get("stage", "")
+        if walked:
+            row["path"] = s.signals.get("path", "")
         row["from"] = senders_text(s.signals)
         row["text"] = s.text
         rows.append(row)

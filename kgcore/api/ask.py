@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from kgcore.query import multihop
 from kgcore.query.answer import ANSWERERS, default_answerer
 from kgcore.query.answer.citations import strip_markers
 from kgcore.query.answer.short import MAX_ANSWERS, MIN_CONFIDENCE, NO_ANSWER, confidence, grouped
@@ -19,6 +20,6 @@ from kgcore.query.qakg.graph import QAGraph, grounding_pairs_graph, sentence_pai
 from kgcore.query.sentence_ranking import bm25_tokens
 
 __all__ = ["ANSWERERS", "bm25_tokens", "confidence", "content_words", "default_answerer", "GRAPH_GATE",
-    "GRAPH_HEAD_WORDS", "grounding_pairs_graph", "grouped", "MAX_ANSWERS", "METHODS", "MIN_CONFIDENCE",
+    "GRAPH_HEAD_WORDS", "grounding_pairs_graph", "grouped", "MAX_ANSWERS", "METHODS", "MIN_CONFIDENCE", "multihop",
     "NO_ANSWER", "node_name", "QAGraph", "QueryEngine", "RANKING_LABELS", "result_to_json", "sentence_pairs",
     "SIGNAL_SCALE", "stem", "strip_markers", "validate_question"]

@@ -33,9 +33,11 @@ from kgcore.index.views.entities.overview import (
 from kgcore.index.views.entities.resolve import resolution
 from kgcore.index.views.entities.review import ReviewItem, Side, record, review_queue
 from kgcore.index.views.entities.types import type_set_of
+from kgcore.index.views.pages import EntityPages, entity_pages, typed_edges
 from kgcore.index.views.source import Passage, page_regions, passage, render_page, sentence_boxes
 
-__all__ = ["AMBIGUOUS_PART", "CONFIRMED", "Citation", "CommunityIndex", "ContextGraph", "DESCRIPTIONS",
+__all__ = ["AMBIGUOUS_PART", "CONFIRMED", "Citation", "CommunityIndex", "ContextGraph", "DESCRIPTIONS", "EntityPages",
+    "entity_pages", "typed_edges",
     "Description", "DocumentCitation", "EntityGroup", "KINDS", "Merge", "Passage", "ReviewItem", "SAME_NAME_APART",
     "SPLIT", "SharedName", "Side", "Summary", "collection_citing", "collection_overview", "communities",
     "communities_overview_markdown", "context_graph", "document_citations", "entities_overview_markdown",

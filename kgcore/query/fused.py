@@ -19,6 +19,7 @@ the Ask page can say why it ranked.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -52,22 +53,25 @@ GRAPH_HEAD_WORDS = 1000
 #: 200, every other cell unchanged (``lesegr``: QASPER 0.463 -> 0.477 at 200, the rest unchanged).
 DEDUPE_TEXTS = True
 TEXT_IDS: CacheKey = CacheKey("sentence-text-ids")
+#: Reorders the fused order (rows, best first) given every sentence's fused score: the multi-hop walk.
+Reorder = Callable[[np.ndarray, np.ndarray], np.ndarray]
 GATED: CacheKey = CacheKey("context-graph-gated")
 
 
-def rank_fused(index: Index, question: str, gm: GraphMatch,
-               options: RetrievalOptions) -> tuple[list[SelectedSentence], int]:
-    """GroundedKG's fused ranking of every sentence in scope, budgeted, in reading order; and the candidates."""
+def rank_fused(index: Index, question: str, gm: GraphMatch, options: RetrievalOptions,
+               reorder: Reorder | None = None) -> tuple[list[SelectedSentence], int]:
+    """GroundedKG's fused ranking of every sentence in scope, budgeted, in reading order; and the candidates.
+    ``reorder`` (the multi-hop walk, :mod:`kgcore.query.multihop`) may reorder the fused order before the budget."""
     cg = context_graph(index)
     sig = propagation.signals(index, cg, question, gm.vector, gm.sims, gm.scope, graph=gm.alignment.graph)
-    kept = rank(index, cg, sig, options, gm)
+    kept = rank(index, cg, sig, options, gm, reorder)
     for s in kept:
         s.aligned = aligned_nodes(index, gm.alignment, index.sentence_row(s.id), gm.query_keys, gm.query_edges)
     return kept, int(sig.scope[: cg.n_sentences].sum())
 
 
 def rank(index: Index, cg: ContextGraph, sig: propagation.Signals, options: RetrievalOptions,
-         gm: GraphMatch | None = None) -> list[SelectedSentence]:
+         gm: GraphMatch | None = None, reorder: Reorder | None = None) -> list[SelectedSentence]:
     """The sentences in scope the budget keeps, best first by final score, with ``signals``, in reading order.
 
     For GroundedKG (``gm`` given) under more than :data:`GRAPH_HEAD_WORDS` words, the fused order fills that
@@ -78,6 +82,8 @@ def rank(index: Index, cg: ContextGraph, sig: propagation.Signals, options: Retr
     norm = propagation.message_norm(edges, sig)  # the same for both stages: the gates are the sparse relevance
     stages = [(sig, propagation.propagate(edges, sig, norm=norm))]
     order = _deduped(index, _ranked(index, stages[0][1][-1][: cg.n_sentences], options))
+    if reorder is not None:
+        order = reorder(order, stages[0][1][-1][: cg.n_sentences])
     head = len(order)
     if gm is not None and options.budget_words > GRAPH_HEAD_WORDS and sig.graph.any():
         text = replace(sig, graph=np.zeros_like(sig.graph))

@@ -23,6 +23,7 @@ from kgcore.core.timing import Timer
 from kgcore.core.types import ENTITY, LocalNode, QueryResult, SelectedSentence, SentenceGraph
 from kgcore.index.parse import Parser
 from kgcore.index.store.disk import CacheKey, Index
+from kgcore.query import multihop
 from kgcore.query.align import Alignment, GraphMatch, align, aligned_nodes, paper_union
 from kgcore.query.context import apply_budget, number_ranks, question_vector, selected_sentence
 from kgcore.query.fused import rank_fused
@@ -149,7 +150,9 @@ def retrieve_groundedkg(index: Index, question: str, options: RetrievalOptions, 
     timer.add("select", timer.ms.pop("align"))  # aligning the query graph is the first part of selecting
     with timer.step("select"):
         if options.ranking == "fused" and (options.budget_words or options.budget_sentences):
-            selected, candidates = rank_fused(index, question, gm, options)
+            walk = multihop.plan(index, question, gm)  # questions that chain facts, over entity pages
+            selected, candidates = (multihop.rank_multihop(index, question, gm, options, walk) if walk else
+                                    rank_fused(index, question, gm, options))
         else:
             union = paper_union(index, gm.matches, gm.scope)
             selected = _rank_union(index, union, gm.alignment, gm.sims, options, gm.query_keys, gm.query_edges)

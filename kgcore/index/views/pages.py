@@ -1,0 +1,250 @@
+"""Entity pages: the documents of a collection that are each about one entity (an encyclopedia's articles), their
+names and aliases, and the typed relations their sentences state.
+
+A collection of Wikipedia-style paragraphs has one document per entity: its title line ("Chris Menges", "Boots
+(EP)") names the entity, and the lead sentence gives its full name, its dates and what it is ("Chris Menges BSC, ASC
+(born 15 September 1940) is an English cinematographer and film director.").  A question that chains facts ("When
+was the director of CrissCross born?") walks from one page to the page its sentence names ("CrissCross is a 1992
+American drama film directed by Chris Menges" -> "Chris Menges"); :mod:`kgcore.query.multihop` does the walk, this
+view says where every name leads and what each sentence states:
+
+* **names**: the title, the title without its parenthesis ("Boots (EP)" -> "Boots"), and aliases of the lead
+  sentence: the full name before the apposition ("Sir Alexander Chapman Ferguson"), a birth name ("born Leslie
+  Lynch King Jr."), a stage or known-as name ("known by the stage name Badly Drawn Boy");
+* **typed relations**, grounded in their sentence: from the apposition of a lead sentence ``born-on``,
+  ``died-on``, ``born-in``, ``died-in`` ("(born 1 May 1900 in Paris)", "(4 May 1881 – 11 June 1970)"), and from
+  the frames of encyclopedic prose ``directed-by``, ``written-by``, ``produced-by``, ``starring``, ``founded-by``,
+  ``created-by``, ``recorded-by``, ``member-of``, ``mother-of``, ``father-of``, ``son-of``, ``daughter-of``,
+  ``spouse-of``, ``sibling-of``, each with the name it leads to, and ``founded-on`` ("was founded in 1838");
+* **weak names**, where one page alone would have them: the acronym its lead sentence defines and a person's
+  surname ("the Nixon administration" -> "Richard Nixon").
+
+The relations are read by patterns over the sentence text (the passive frame's agent after "directed by", the
+apposition's dates): SRL of a copular lead sentence gives one entity node and no edge, so the frames the
+parser sees do not hold these facts.  A collection of books has no entity pages (a book's title names no entity of
+its text), and the view is empty but for the books' titles.
+
+>>> typed_relations("CrissCross is a 1992 American drama film directed by Chris Menges and written by Scott Sommer.")
+[('directed-by', 'Chris Menges'), ('written-by', 'Scott Sommer')]
+>>> typed_relations("Scott Derrickson (born July 16, 1966) is an American director.", lead=True)
+[('born-on', 'July 16, 1966')]
+>>> typed_relations("Van Conner (born March 17, 1967 in Apple Valley, California) is an American musician.", lead=True)
+[('born-on', 'March 17, 1967'), ('born-in', 'Apple Valley')]
+>>> aliases("Damon Michael Gough (born 2 October 1969), known by the stage name Badly Drawn Boy, is a singer.")
+['Damon Michael Gough', 'Badly Drawn Boy']
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from kgcore.core.types import BODY, FRONT_MATTER
+from kgcore.index.store.in_memory import CacheKey, Index
+
+#: A name: capitalised words, joined by the particles and initials names carry ("Ludwig van Beethoven", "C. S.").
+NAME = r"[A-Z][\w'’.\-]*(?:\s+(?:(?:de|da|del|van|von|der|la|le|of|the|and|y|al|bin)\s+)*[A-Z0-9][\w'’.\-]*)*"
+MONTH = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
+         r"Jan|Feb|Mar|Apr|Aug|Sept|Sep|Oct|Nov|Dec)\.?")
+DATE = rf"(?:\d{{1,2}}\s+{MONTH}\s+\d{{3,4}}|{MONTH}\s+\d{{1,2}},?\s+\d{{3,4}}|{MONTH}\s+\d{{3,4}}|\d{{3,4}})"
+#: The frames of encyclopedic prose that chain: relation -> the words that introduce the name it leads to.
+FRAMES: dict[str, str] = {
+    "directed-by": r"(?:co-)?directed(?: and (?:co-)?(?:written|produced))? by",
+    "written-by": r"(?:(?:co-)?written(?: and directed)?|novel|book|story|play|memoir|poem|essays?) by",
+    "produced-by": r"(?:co-)?produced by",
+    "starring": r"starring|stars|starred",
+    "founded-by": r"(?:co-)?founded(?: in \d{4})? by|formed(?: in [A-Z][\w ,]+)?(?: in \d{4})? by",
+    "created-by": r"created by|developed by",
+    "recorded-by": r"(?:recorded|performed|released|sung) by|(?:album|song|single|EP|box set) by(?: [a-z][\w-]*)*",
+    "member-of": r"(?:member|vocalist|guitarist|drummer|bassist|singer|leader|founder) (?:of|for)|played for|plays for",
+    "mother-of": r"mother of",
+    "father-of": r"father of",
+    "son-of": r"son of",
+    "daughter-of": r"daughter of",
+    "spouse-of": r"(?:wife|husband|widow|consort) of|married(?: the [a-z][\w -]*,?)?",
+    "sibling-of": r"(?:brother|sister) (?:of|was)|his brother|her brother|his sister|her sister",
+}
+#: When a thing began: "was founded in 1838", "formed in Ellensburg in 1985", "established in 1754".
+_FOUNDED_ON = re.compile(rf"\b(?:(?:co-)?founded|established|formed|opened|launched|created|incorporated)\b"
+                         rf"(?:\s+(?:in|at|on)\s+(?:[A-Z][\w.'’-]*,?\s*)+)?[^.;]{{0,40}}?\b(?:in|on)\s+({DATE})")
+#: Words between a frame's verb and its name: articles, lower-case words, a nationality ("by English singer X"), an
+#: acronym ("of former NFL linebacker X").
+_BETWEEN = r"(?:the\s+|[a-z][\w-]*\s+|[A-Z][a-z]+(?:an|ish|ese|ch|i)\s+|[A-Z]{2,}\s+){0,5}?"
+_NOT_ADJECTIVE = r"(?![A-Z][a-z]+(?:an|ish|ese|ch|i)\s+[a-z])(?![A-Z]{2,}\s+[a-z])"
+_FRAME_RES = {rel: re.compile(rf"\b(?:{words})\s+{_BETWEEN}{_NOT_ADJECTIVE}({NAME})") for rel, words in FRAMES.items()}
+#: The lead sentence's apposition: "(born 1 May 1900 in Paris)" or "(4 May 1881 – 11 June 1970)".
+_APPOSITION = re.compile(r"\(([^()]*\d{3,4}[^()]*)\)")
+_BORN = re.compile(rf"born\b[^;]*?({DATE})(?:[^;]*?\bin\s+({NAME}))?")
+_SPAN = re.compile(rf"({DATE})[^–—-]*?(?:\bin\s+({NAME}))?\s*[–—-]+\s*(?:[a-z ]*?)({DATE})(?:[^;]*?\bin\s+({NAME}))?")
+_ALIAS = re.compile(rf"(?:(?:known (?:by the stage name|as|mononymously as)|stage name|better known as)\s+[\"“]?"
+                    rf"({NAME})|\(born\s+({NAME})\s*[;,)])")
+#: Names that name nothing: an article or a lone word every lead sentence has.
+_NOT_NAMES = frozenset({"the", "a", "an", "about", "in", "it", "he", "she", "american", "british", "english"})
+#: A lead sentence's full name: the capitalised words before its apposition, comma or verb.
+_LEAD_NAME = re.compile(rf"^(?:Sir |Dame |Dr\.? )?({NAME})")
+VERSION = "1"
+PAGES: CacheKey = CacheKey(f"entity-pages-{VERSION}")
+
+
+@dataclass
+class EntityPages:
+    """Where each name leads and what each sentence states.
+
+    ``title`` maps a page's document id to its title; ``docs_of`` a name's key (:func:`name_key`) to the pages it
+    names (several for "Boots"); ``names`` a page to its names (title first); ``relations`` a sentence row to
+    its typed relations ``(relation, name or date)``; ``lead`` a page to its lead sentence's row.
+    """
+
+    title: dict[str, str] = field(default_factory=dict)
+    docs_of: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    names: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    relations: dict[int, list[tuple[str, str]]] = field(default_factory=dict)
+    lead: dict[str, int] = field(default_factory=dict)
+    #: Weak names (an acronym, a surname): they name a page only where no capitalised word comes right before
+    #: ("the Nixon administration", not "Fiske Warren").
+    weak: set[str] = field(default_factory=set)
+    #: A page's title and bare title, as keys.
+    title_keys: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def encyclopedic(self) -> float:
+        """The share of pages whose lead sentence names the page's title: most of an encyclopedia's articles
+        ("Chris Menges (born ...) is ..."), few of a collection of papers or rulebooks (an abstract seldom
+        repeats its paper's title); 0 without pages."""
+        if not self.lead:
+            return 0.0
+        return sum(doc in self.titled_leads for doc in self.lead) / len(self.lead)
+
+    #: The pages whose lead sentence names their title.
+    titled_leads: set[str] = field(default_factory=set)
+
+    def pages_named(self, name: str) -> list[str]:
+        """The pages a name leads to (none for a name no page has): the pages it is the title of, else those it is
+        an alias of ("Charlotte Hornets" names the team's page, not the roster's that opens with the name)."""
+        key = name_key(name)
+        docs = self.docs_of.get(key, [])
+        titled = [doc for doc in docs if key in self.title_keys.get(doc, ())]
+        return titled or list(docs)
+
+
+def name_key(name: str) -> str:
+    """A name as compared: lower case, words only.
+
+    >>> name_key("Boots (EP)"), name_key("Lothair  II."), name_key("Pérez"), name_key("Bill Clinton's")
+    ('boots ep', 'lothair ii', 'pérez', 'bill clinton')
+    """
+    return " ".join(re.sub(r"[^\w]+", " ", re.sub(r"['’]s\b", "", name.lower())).split())
+
+
+def typed_relations(text: str, lead: bool = False) -> list[tuple[str, str]]:
+    """The typed relations a sentence states: ``(relation, the name or date it leads to)``; a ``lead`` sentence's
+    apposition also gives its entity's dates and places (see the module's examples)."""
+    out: list[tuple[str, str]] = []
+    if lead and (match := _APPOSITION.search(text)):
+        out += _dates(match.group(1))
+    found = [(m.start(), rel, m.group(1).rstrip(".,")) for rel, pattern in _FRAME_RES.items()
+             for m in pattern.finditer(text)]
+    found += [(m.start(), "founded-on", m.group(1)) for m in _FOUNDED_ON.finditer(text)]
+    out += [(rel, name) for _, rel, name in sorted(found)]
+    return out
+
+
+def _dates(apposition: str) -> list[tuple[str, str]]:
+    """born-on / born-in / died-on / died-in of an apposition's text."""
+    if born := _BORN.search(apposition):
+        out = [("born-on", born.group(1))] + ([("born-in", born.group(2))] if born.group(2) else [])
+        return out
+    if span := _SPAN.search(apposition):
+        out = [("born-on", span.group(1))] + ([("born-in", span.group(2))] if span.group(2) else [])
+        out.append(("died-on", span.group(3)))
+        return out + ([("died-in", span.group(4))] if span.group(4) else [])
+    return []
+
+
+def aliases(lead_sentence: str) -> list[str]:
+    """The names a lead sentence gives its entity: the full name it opens with, a birth or stage name."""
+    out = []
+    lead_sentence = re.split(r"\s(?:is|was|are|were)\s", lead_sentence, maxsplit=1)[0]  # the subject's names only
+    if match := _LEAD_NAME.match(lead_sentence):
+        out.append(match.group(1).strip().rstrip(",."))
+    for match in _ALIAS.finditer(lead_sentence):
+        name = (match.group(1) or match.group(2)).strip().rstrip(",.")
+        if not re.match(rf"{DATE}|{MONTH}\s", name) and name not in out:  # "(born July 23, 1973)" names no one
+            out.append(name)
+    out = [re.sub(r"^(?:The|A|An)\s+", "", name) for name in out]
+    return [name for name in out if len(name.split()) > 1 and name_key(name) not in _NOT_NAMES
+            and not re.fullmatch(r"\S*\d\S*", name)]  # one word ("L'Oiseau" of "L'Oiseau bleu") names too much
+
+
+def typed_edges(index: Index, pages: EntityPages) -> list[tuple[str, str, str, str]]:
+    """The typed relations as grounded edges between entities: ``(page, relation, the page or date it leads to,
+    sentence id)``; a name no page has stays the name ("Scott Sommer"), a date the date."""
+    out = []
+    for row, found in sorted(pages.relations.items()):
+        sentence = index.sentences[row]
+        for rel, obj in found:
+            target = pages.pages_named(obj)
+            out.append((sentence.doc_id, rel, target[0] if len(target) == 1 else obj, sentence.id))
+    return out
+
+
+def entity_pages(index: Index) -> EntityPages:
+    """The collection's entity pages (built once per loaded collection)."""
+    return index.cache.get(PAGES, lambda: build_pages(index))
+
+
+def build_pages(index: Index) -> EntityPages:
+    """Titles from each document's first front-matter line; names, aliases and relations from its body."""
+    pages = EntityPages()
+    first_body: dict[str, int] = {}
+    for row, s in enumerate(index.sentences):
+        if s.role == FRONT_MATTER and s.paragraph == 0 and s.doc_id not in pages.title:
+            pages.title[s.doc_id] = s.original.strip()
+        elif s.role == BODY and s.doc_id not in first_body:
+            first_body[s.doc_id] = row
+    for doc, title in pages.title.items():
+        bare = re.sub(r"\s*\([^)]*\)\s*$", "", title).strip()
+        lead = first_body.get(doc)
+        lead_names = aliases(index.sentences[lead].original) if lead is not None else []
+        pages.title_keys[doc] = (name_key(title), name_key(bare))
+        for name in dict.fromkeys([title, bare, *lead_names]):
+            _add_name(pages, doc, name)
+        if lead is not None:
+            pages.lead[doc] = lead
+            if any(key and key in name_key(index.sentences[lead].original) for key in pages.title_keys[doc]):
+                pages.titled_leads.add(doc)
+    for row, s in enumerate(index.sentences):
+        if s.role == BODY and s.doc_id in pages.title:
+            if found := typed_relations(s.original, lead=pages.lead.get(s.doc_id) == row):
+                pages.relations[row] = found
+    _add_weak_names(index, pages)
+    return pages
+
+
+def _add_weak_names(index: Index, pages: EntityPages) -> None:
+    """Names a page is called by in other pages' prose, added where no page has them yet and one page alone would:
+    the acronym its lead sentence defines ("Virginia Commonwealth University (VCU)"), and a person's surname ("the
+    Nixon administration"; a person: a page whose lead sentence gives a birth date)."""
+    weak: dict[str, list[str]] = defaultdict(list)
+    for doc, row in pages.lead.items():
+        lead = index.sentences[row].original
+        for acronym in re.findall(r"\(([A-Z][A-Z0-9&]{1,7})\)", lead):
+            weak[name_key(acronym)].append(doc)
+        if any(rel == "born-on" for rel, _ in pages.relations.get(row, ())):
+            last = re.sub(r"\s*\([^)]*\)\s*$", "", pages.title[doc]).split()[-1]
+            if len(last) > 3 and last[:1].isupper():
+                weak[name_key(last)].append(doc)
+    for key, docs in weak.items():
+        if len(set(docs)) == 1 and key not in pages.docs_of and key not in _NOT_NAMES:
+            pages.docs_of[key].append(docs[0])
+            pages.names[docs[0]].append(key)
+            pages.weak.add(key)
+
+
+def _add_name(pages: EntityPages, doc: str, name: str) -> None:
+    key = name_key(name)
+    if len(key) < 3 or key in _NOT_NAMES or doc in pages.docs_of[key]:
+        return
+    pages.docs_of[key].append(doc)
+    pages.names[doc].append(name)
