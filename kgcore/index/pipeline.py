@@ -75,6 +75,7 @@ def index_files(jobs: Sequence[Job | str | Path], store: Store, collection: str 
     failing, then or later, is reported in the outcome with its reason; the
     others are indexed and committed.
     """
+    start = time.perf_counter()
     settings = settings or Settings.from_env()
     settings.check_limit("files", "max_batch", len(jobs))
     if collection is not None:
@@ -84,14 +85,16 @@ def index_files(jobs: Sequence[Job | str | Path], store: Store, collection: str 
     if refused is not None:  # every check that needs no parsing is done: say what was refused before any parse
         for filename, reason in (f for plan in plans.values() for f in plan.failed):
             refused(filename, reason)
-    return [_index_plan(plan, store, options, settings, workers or os.cpu_count() or 1, progress, runner=runner)
-            for plan in plans.values()]
+    return [_index_plan(plan, store, options, settings, workers or os.cpu_count() or 1, progress, runner=runner,
+                        start=start) for plan in plans.values()]
 
 
 def _index_plan(plan: Plan, store: Store, options: IndexOptions, settings: Settings, workers: int,
                 progress: DocumentProgress | None, parser: Parser | None = None,
-                runner: Runner | None = None) -> CollectionOutcome:
-    start = time.perf_counter()
+                runner: Runner | None = None, start: float | None = None) -> CollectionOutcome:
+    """Build, link and commit one collection's plan; the outcome's seconds count from ``start`` (the call's
+    start, its planning included) or from now."""
+    start = time.perf_counter() if start is None else start
     with staging_folder(store.root) as staging:
         built = runner(plan.build, options, settings, staging, progress) if runner and plan.build else \
             run(plan.build, options, settings, staging, workers, progress, parser)

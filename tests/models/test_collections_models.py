@@ -288,3 +288,15 @@ def test_a_batch_refuses_what_it_can_before_parsing_and_commits_what_succeeds(tm
     assert "5 sentences exceed the limit of 3 sentences per document" in reasons["long.txt"]
     assert [m.source_file for m in outcome.added] == ["Queen_of_Spades.txt", "ship.txt"]
     assert Store(tmp_path).load("c").manifest.doc_ids == ("queen_of_spades", "ship")
+
+
+def test_re_adding_unchanged_files_builds_nothing_and_checks_the_linked_graph_once(shelf, monkeypatch):
+    store, _ = shelf
+    built, checks = [], []
+    real_run, real_linked = pipeline_mod.run, plan_mod.linked_problems
+    monkeypatch.setattr(pipeline_mod, "run", lambda jobs, *a, **k: built.extend(jobs) or real_run(jobs, *a, **k))
+    monkeypatch.setattr(plan_mod, "linked_problems", lambda *a, **k: checks.append(1) or real_linked(*a, **k))
+    (again,) = index_files([_job("rabbit.txt", RABBIT), _job("pan.txt", PAN), _job("ship.txt", SHIP)], store,
+                           "shelf", workers=1)
+    assert sorted(m.doc_id for m in again.reused) == ["pan", "rabbit", "ship"] and not again.added
+    assert built == [] and checks == [1]  # one check of the linked graph for the batch, not one per file
