@@ -81,10 +81,7 @@ def index_files(jobs: Sequence[Job | str | Path], store: Store, collection: str 
     if collection is not None:
         store.doc_path(collection)  # an empty, over-long or unsafe name is refused before any work
     plans = plan_batch([j if isinstance(j, Job) else Job(Path(j).name, Path(j)) for j in jobs], store, collection,
-                       options, force, settings)
-    if refused is not None:  # every check that needs no parsing is done: say what was refused before any parse
-        for filename, reason in (f for plan in plans.values() for f in plan.failed):
-            refused(filename, reason)
+                       options, force, settings, refused)
     return [_index_plan(plan, store, options, settings, workers or os.cpu_count() or 1, progress, runner=runner,
                         start=start) for plan in plans.values()]
 

@@ -29,7 +29,7 @@ empty.txt: empty file (0 bytes)
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from kgcore.core.errors import DamagedIndexError, InputError
@@ -92,18 +92,45 @@ class Plan:
 
 
 def plan_batch(jobs: Sequence[Job], store: Store, collection: str | None, options: IndexOptions, force: bool,
-               settings: Settings) -> dict[str, Plan]:
-    """Decide every job of a batch, collection by collection (``collection`` None: each file its own)."""
+               settings: Settings, refused: Callable[[str, str], None] | None = None) -> dict[str, Plan]:
+    """Decide every job of a batch, collection by collection (``collection`` None: each file its own).
+
+    Names come first, without reading any file: a file whose name maps to the document id of an earlier one is
+    refused at once (``refused(filename, reason)``, as every refusal is, when it is found), then each file is
+    read and decided.
+    """
     plans: dict[str, Plan] = {}
+
+    def fail(name: str, job: Job, reason: str) -> None:
+        plans.setdefault(name, Plan(name, force)).failed.append((job.filename, reason))
+        if refused is not None:
+            refused(job.filename, reason)
+
+    named: dict[tuple[str, str], Job] = {}
+    decided: list[tuple[Job, str, str]] = []
     for job in jobs:
-        name = collection or job.filename
         try:
             doc_id = doc_id_for(job.name or job.filename)
-            name = collection or doc_id
+        except InputError as exc:
+            fail(collection or job.filename, job, str(exc))
+            continue
+        name = collection or doc_id
+        earlier = named.setdefault((name, doc_id), job)
+        if earlier is not job:
+            fail(name, job, str(_clash(job, doc_id, earlier.filename)))
+        else:
+            decided.append((job, doc_id, name))
+    for job, doc_id, name in decided:
+        try:
             place(plans.setdefault(name, Plan(name, force)), job, doc_id, store, options, settings)
         except (InputError, OSError) as exc:
-            plans.setdefault(name, Plan(name, force)).failed.append((job.filename, str(exc)))
+            fail(name, job, str(exc))
     return plans
+
+
+def _clash(job: Job, doc_id: str, earlier: str) -> InputError:
+    return InputError(job.filename, f"maps to the same document id {doc_id!r} as {earlier} in this batch; give one "
+                                    "of them another name")
 
 
 def _read_job(job: Job, settings: Settings) -> bytes:
@@ -118,8 +145,7 @@ def place(plan: Plan, job: Job, doc_id: str, store: Store, options: IndexOptions
     data = _read_job(job, settings)
     sha = hashlib.sha256(data).hexdigest()
     if doc_id in plan.planned:
-        raise InputError(job.filename, f"maps to the same document id {doc_id!r} as {plan.planned[doc_id]} in this "
-                                       "batch; give one of them another name")
+        raise _clash(job, doc_id, plan.planned[doc_id])
     current = plan.read_current(store)
     if current is not None and current.options != options:
         raise InputError("options", f"collection {plan.name!r} is indexed with {current.options.to_dict()}; "
