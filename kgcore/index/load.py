@@ -30,7 +30,7 @@ import charset_normalizer
 
 from kgcore.core.document import Document, IngestReport, Paragraph, Reference
 from kgcore.core.errors import InputError
-from kgcore.core.limits import limit_variable
+from kgcore.core.limits import PROTECTS, limit_variable
 from kgcore.core.settings import Settings
 from kgcore.index.clean import clean_paragraphs
 from kgcore.index.pdf import read_pdf
@@ -243,7 +243,8 @@ def _check_size(filename: str, size: int, max_mb: float) -> None:
         raise InputError(
             filename,
             f"file too large: {size / (1024 * 1024):.1f} MB exceeds the limit of {max_mb:g} MB per file "
-            f"(raise it with the environment variable {limit_variable('max_file_mb')})",
+            f"(raise it with the environment variable {limit_variable('max_file_mb')}); "
+            f"it protects {PROTECTS['max_file_mb']}",
         )
 
 

@@ -51,3 +51,5 @@ def test_limits_and_unreadable_pdfs_are_refused_while_planning(tmp_path):
     assert "31 characters exceed the limit of 30 characters" in reasons["long.txt"]
     assert "3 documents exceed the limit of 2 documents per collection" in reasons["c.txt"]
     assert "KGCORE_MAX_DOCUMENTS" in reasons["c.txt"] and "malformed or unreadable PDF" in reasons["paper.pdf"]
+    assert "it protects the memory of serving the collection" in reasons["c.txt"]  # what raising it risks
+    assert "doctor --collection" in reasons["c.txt"]
