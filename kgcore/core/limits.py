@@ -42,7 +42,7 @@ LIMITS: dict[str, tuple[str, str]] = {
 
 #: What each limit protects: said with every refusal, so whoever raises it knows what they risk.  The collection
 #: and batch limits follow from the measured cost curves (``bench/scale_bench.py``): no count fails a machine
-#: before its memory does, so they sit where linking and serving short documents fill a 24 GB machine.
+#: before its memory does, so they sit where indexing short documents peaks near 16 GB.
 PROTECTS: dict[str, str] = {
     "max_file_mb": "the memory of reading one file whole",
     "max_pdf_pages": "the time of reading one PDF (a file of blank pages can hold millions)",

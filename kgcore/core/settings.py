@@ -178,9 +178,9 @@ class Settings:
     max_parse_chars: int = 20_000
     #: Sentences per document.
     max_sentences: int = 200_000
-    #: Documents per collection.  Memory fails first, not a count: a loaded collection of short (5-sentence)
-    #: documents holds about 0.1 MB per document and linking it about 0.2 MB (bench/results/scale_short.json), so
-    #: 100,000 is where a 24 GB machine runs out; ``doctor --collection NAME`` reports a collection's resident size.
+    #: Documents per collection.  Memory fails first, not a count: a collection of short (5-sentence) documents
+    #: takes about 0.12 MB per document to serve and 0.16 MB to link (bench/results/scale_short.json), so 100,000
+    #: is where indexing peaks near 16 GB; ``doctor --collection NAME`` reports a collection's resident size.
     max_documents: int = 100_000
     #: Characters per question.
     max_question_chars: int = 2000
