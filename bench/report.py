@@ -351,6 +351,47 @@ def run_benches(results: Path) -> None:
                         "--out", str(results / EVAL_DIR / doc_id)], check=True, cwd=ROOT)
 
 
+def scale_section(results: Path) -> str:
+    """The cost curves of bench/scale_bench.py: measured rows per kind of document, then the fitted growth."""
+    parts = ["## Cost curves (scale)",
+             "Generated documents indexed into one collection per size (`bench/scale_bench.py`).  The machine was "
+             "shared with other jobs (load average about 11 on 2 cores), so wall times are inflated several-fold; "
+             "CPU seconds and memory are the dependable figures."]
+    for kind in ("short", "long"):
+        data = load(f"scale_{kind}.json", results)
+        if data is None:
+            parts.append(missing(f"scale_{kind}.json", f"scale_bench.py --kind {kind}"))
+            continue
+        rows = [[r["documents"], r["sentences"], round(r["index_cpu_s"] / r["documents"], 3),
+                 round(r["index_wall_s"] / r["documents"], 3), r["link_s"],
+                 round(r["readd_unchanged_s"] / r["documents"] * 1000, 1), r["index_peak_rss_mb"], r["disk_mb"],
+                 r["loaded_collection_rss_mb"], r.get("loaded_collection_mapped_mb", "–"), r["after_queries_rss_mb"],
+                 r["load_s"], f"{r['groundedkg']['p50_ms']} / {r['groundedkg']['p95_ms']}",
+                 f"{r['dense']['p50_ms']} / {r['dense']['p95_ms']}"] for r in data["rows"]]
+        parts.append(f"**{kind} documents** (generated text; measured under `nice -n {data.get('nice', 0)}`):")
+        parts.append(md_table(["documents", "sentences", "index CPU s/doc", "index wall s/doc", "link s",
+                               "re-add ms/doc", "index peak RSS MB", "disk MB", "loaded RSS MB",
+                               "of it mapped MB", "after queries RSS MB", "load s", "groundedkg p50/p95 ms",
+                               "dense p50/p95 ms"], rows))
+        sharded = [[r["documents"], n.split("_")[2], f"{r['dense']['p50_ms']} / {r['dense']['p95_ms']}",
+                    f"{v['p50_ms']} / {v['p95_ms']}", v["start_s"], yes_no(v["same_sentences_as_one_process"])]
+                   for r in data["rows"] for n, v in r.items() if n.startswith("dense_on_")]
+        if sharded:
+            parts.append("Dense served by Ray actors (`ShardedEngine`, the same machine) against one process:")
+            parts.append(md_table(["documents", "actors", "one process p50/p95 ms", "actors p50/p95 ms",
+                                   "actors start s", "same sentences"], sharded))
+        fit = data.get("fit") or {}
+        if fit:
+            sizes = fit["extrapolated_to_documents"]
+            parts.append(f"Fitted `a + b·x` over the sizes measured ({fit['sentences_per_document']} sentences per "
+                         "document); the last columns are **extrapolated**, not measured:")
+            parts.append(md_table(["cost", "per document", "per sentence", "log-log slope"]
+                                  + [f"at {n:,}" for n in sizes],
+                                  [[k, v["per_document"], v["per_sentence"], v["loglog_slope"], *v["extrapolated"]]
+                                   for k, v in fit.items() if isinstance(v, dict)]))
+    return "\n\n".join(parts) + "\n"
+
+
 def build_report(results: Path, evals: list[Path]) -> str:
     facts = {**machine(), "cpu_model": cpu_model()}
     sections = [
@@ -365,6 +406,7 @@ def build_report(results: Path, evals: list[Path]) -> str:
         fused_section(load("fused_quality.json", results)),
         multihop_section(load("multihop.json", results)),
         ceiling_section(load("answer_ceiling.json", results)),
+        scale_section(results),
     ]
     sections += [eval_section(folder, results) for folder in evals]
     sections.append("Plots are PNG files in `bench/results/`.")

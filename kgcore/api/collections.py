@@ -30,12 +30,13 @@ from kgcore.index.ray_runner import RayRunner
 from kgcore.index.sentences import split_sentences
 from kgcore.index.store.collection import CollectionManifest, CollectionOutcome
 from kgcore.index.store.disk import Store
+from kgcore.index.store.footprint import Footprint, measure_load
 from kgcore.index.store.in_memory import Index
 from kgcore.index.store.manifest import Manifest
 from kgcore.index.workers import Job
 
-__all__ = ["AmrParser", "COLLECTION_STAGES", "CollectionManifest", "CollectionOutcome", "INDEX_STAGES", "Index",
-    "JOB_FINISHED", "Job", "JobFile", "JobQueue", "JobRecord", "JobSupervisor", "Manifest", "RayRunner",
+__all__ = ["AmrParser", "COLLECTION_STAGES", "CollectionManifest", "CollectionOutcome", "Footprint", "INDEX_STAGES",
+    "Index", "JOB_FINISHED", "Job", "JobFile", "JobQueue", "JobRecord", "JobSupervisor", "Manifest", "RayRunner",
     "SUPPORTED_EXTENSIONS", "Step", "Store", "Upload", "collection_step", "compare_parses", "decode_text",
     "doc_id_for", "duration", "index_file", "index_files", "is_collection_step", "load_document", "normalized",
-    "read_pages", "read_pdf", "remove_documents", "split_sentences", "strip_gutenberg", "stuck"]
+    "measure_load", "read_pages", "read_pdf", "remove_documents", "split_sentences", "strip_gutenberg", "stuck"]

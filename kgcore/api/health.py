@@ -20,6 +20,8 @@ from pathlib import Path
 from urllib.error import HTTPError, URLError
 from urllib.request import Request, urlopen
 
+import psutil  # type: ignore[import-untyped]
+
 from kgcore.audit.db import DB_NAME, AuditDB
 from kgcore.core.chat import DEFAULT_ENDPOINT, PLACEHOLDER_KEY, check_configured
 from kgcore.core.embed import embedder_for
@@ -32,6 +34,7 @@ from kgcore.index.parse.amr import AmrParser
 from kgcore.index.store import chroma
 from kgcore.index.store.chroma import ChromaServer
 from kgcore.index.store.disk import Store
+from kgcore.index.store.footprint import measure_load
 
 #: Seconds a check waits for a server (Chroma, the answer endpoint).
 TIMEOUT_S = 3.0
@@ -255,11 +258,29 @@ def settings_check(store: str | None) -> tuple[Settings | None, Check]:
     return settings, Check("settings", True, f"store {settings.store_root}, {chroma}")
 
 
-def doctor_checks(store: str | None = None, models: bool = True) -> list[Check]:
+def doctor_checks(store: str | None = None, models: bool = True, collection: str | None = None) -> list[Check]:
     """What ``doctor`` reports: the settings from the environment (``store`` overriding the store root), then
-    every check of them (none when the settings themselves are wrong)."""
+    every check of them (none when the settings themselves are wrong), then ``collection``'s resident size."""
     settings, first = settings_check(store)
-    return [first] + (run_checks(settings, models=models) if settings is not None else [])
+    if settings is None:
+        return [first]
+    loaded = [check_collection(settings, collection)] if collection else []
+    return [first] + run_checks(settings, models=models) + loaded
+
+
+def check_collection(settings: Settings, name: str) -> Check:
+    """Load collection ``name`` here and report what serving it costs in memory (:mod:`footprint`), failing when
+    it would take more than half of the memory this machine has available now."""
+    try:
+        _, footprint = measure_load(store_of(settings), name)
+    except KgcoreError as exc:
+        return Check("collection memory", False, str(exc), "python -m kgcore list names the collections; a damaged "
+                                                           "one says how to index it again")
+    available = psutil.virtual_memory().available / 2 ** 20
+    if footprint.resident_mb > available / 2:
+        return Check("collection memory", False, f"{footprint.line()}; {available:,.0f} MB available",
+                     "serve it from a machine with more memory, or split it into several collections")
+    return Check("collection memory", True, f"{footprint.line()}; {available:,.0f} MB available")
 
 
 def _guarded(check: Callable[[Settings], Check], settings: Settings) -> Check:

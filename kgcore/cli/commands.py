@@ -53,7 +53,7 @@ def cmd_index(args: argparse.Namespace) -> int:
     ray = RayRunner(args.ray, workers or 0, settings) if args.ray else contextlib.nullcontext()
     with ray as runner:  # --ray: the documents are built on Ray, then linked here as without it
         outcomes = index_files(jobs, _store(args), args.collection, options, settings, workers, args.force, progress,
-                               runner)
+                               runner, _say_refused)
     for outcome in outcomes:
         for line in outcome.document_lines():
             print(json.dumps(line, ensure_ascii=False))
@@ -64,6 +64,12 @@ def cmd_index(args: argparse.Namespace) -> int:
         for note in outcome.notes:
             print(f"warning: {outcome.name}: {note}", file=sys.stderr)
     return 2 if any(o.failed for o in outcomes) else 0
+
+
+def _say_refused(filename: str, reason: str) -> None:
+    """A file refused before any parsing, said at once (the others are indexed; the summary repeats it)."""
+    print(f"refused: {filename}: {reason.removeprefix(filename + ': ')} (the other files go on)", file=sys.stderr,
+          flush=True)
 
 
 def cmd_remove(args: argparse.Namespace) -> int:

@@ -18,6 +18,8 @@ def add_doctor(sub) -> None:
                                        "endpoint; say what is wrong and how to fix it")
     dr.add_argument("--json", action="store_true", help="one JSON object per check")
     dr.add_argument("--no-models", action="store_true", help="skip loading the spaCy and embedding models")
+    dr.add_argument("--collection", help="also load this collection and report its resident size (the memory "
+                                         "serving it takes)")
     dr.set_defaults(func=cmd_doctor)
 
 
@@ -33,7 +35,7 @@ def format_check(check: Check) -> str:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    results = doctor_checks(args.store, models=not args.no_models)
+    results = doctor_checks(args.store, models=not args.no_models, collection=args.collection)
     for check in results:
         print(json.dumps(check.to_dict(), ensure_ascii=False) if args.json else format_check(check))
     return 0 if healthy(results) else 1

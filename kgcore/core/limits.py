@@ -9,7 +9,8 @@ file or field, the limit and the variable that raises it:
 Traceback (most recent call last):
 ...
 kgcore.core.errors.InputError: tarzan.pdf: 20,002 pages exceed the limit of 2,000 pages per PDF
-    (raise it with the environment variable KGCORE_MAX_PDF_PAGES)
+    (raise it with the environment variable KGCORE_MAX_PDF_PAGES); it protects the time of reading one PDF
+    (a file of blank pages can hold millions)
 
 Limits that are checked while work runs (the wall time of a document) use a
 :class:`Deadline`, asked at every progress report.
@@ -39,6 +40,25 @@ LIMITS: dict[str, tuple[str, str]] = {
     "max_batch": ("items", "per batch (files per index call, questions per questions file)"),
 }
 
+#: What each limit protects: said with every refusal, so whoever raises it knows what they risk.  The collection
+#: and batch limits follow from the measured cost curves (``bench/scale_bench.py``): no count fails a machine
+#: before its memory does, so they sit where indexing short documents peaks near 16 GB.
+PROTECTS: dict[str, str] = {
+    "max_file_mb": "the memory of reading one file whole",
+    "max_pdf_pages": "the time of reading one PDF (a file of blank pages can hold millions)",
+    "max_page_stream_mb": "the memory of one PDF page's content (a compression bomb)",
+    "max_pdf_stream_mb": "the memory of one PDF's content (a compression bomb)",
+    "max_text_chars": "the memory of one document's text and parse while it is indexed",
+    "max_document_seconds": "a batch from one document that never finishes",
+    "max_sentence_words": "the parser's time on one run-on sentence",
+    "max_parse_chars": "the store from one sentence's parser output",
+    "max_sentences": "the memory of one document's graph while it is built",
+    "max_documents": "the memory of serving the collection, which keeps every sentence, node and vector loaded "
+                     "(python -m kgcore doctor --collection NAME reports it)",
+    "max_question_chars": "the time of parsing and embedding one question",
+    "max_batch": "the memory of planning one call (every file is read and hashed before any is parsed)",
+}
+
 
 def limit_variable(name: str) -> str:
     """The environment variable of a limit.
@@ -62,7 +82,8 @@ def limit_error(where: str, name: str, value: float, limit: float) -> InputError
     """The refusal of ``value`` over limit ``name`` (a key of :data:`LIMITS`)."""
     unit, per = LIMITS[name]
     return InputError(where, f"{number(value)} {unit} exceed the limit of {number(limit)} {unit} {per} "
-                             f"(raise it with the environment variable {limit_variable(name)})")
+                             f"(raise it with the environment variable {limit_variable(name)}); "
+                             f"it protects {PROTECTS[name]}")
 
 
 def env_number(env: Mapping[str, str], name: str, default: float) -> float:
@@ -103,7 +124,8 @@ class Deadline:
     Traceback (most recent call last):
     ...
     kgcore.core.errors.InputError: book.txt: indexing took more than the limit of 1 seconds of indexing per
-        document (raise it with the environment variable KGCORE_MAX_DOCUMENT_SECONDS)
+        document (raise it with the environment variable KGCORE_MAX_DOCUMENT_SECONDS); it protects a batch from
+        one document that never finishes
     """
 
     where: str
@@ -116,4 +138,5 @@ class Deadline:
             unit, per = LIMITS["max_document_seconds"]
             raise InputError(self.where, f"indexing took more than the limit of {number(self.seconds)} {unit} {per} "
                                          f"(raise it with the environment variable "
-                                         f"{limit_variable('max_document_seconds')})")
+                                         f"{limit_variable('max_document_seconds')}); "
+                                         f"it protects {PROTECTS['max_document_seconds']}")

@@ -19,7 +19,8 @@ with a message naming the limit and the variable that raises it:
 Traceback (most recent call last):
 ...
 kgcore.core.errors.InputError: question: 12 characters exceed the limit of 10 characters per question
-    (raise it with the environment variable KGCORE_MAX_QUESTION_CHARS)
+    (raise it with the environment variable KGCORE_MAX_QUESTION_CHARS); it protects the time of parsing and
+    embedding one question
 """
 
 from __future__ import annotations
@@ -177,12 +178,15 @@ class Settings:
     max_parse_chars: int = 20_000
     #: Sentences per document.
     max_sentences: int = 200_000
-    #: Documents per collection.
-    max_documents: int = 1000
+    #: Documents per collection.  Memory fails first, not a count: a collection of short (5-sentence) documents
+    #: takes about 0.12 MB per document to serve and 0.16 MB to link (bench/results/scale_short.json), so 100,000
+    #: is where indexing peaks near 16 GB; ``doctor --collection NAME`` reports a collection's resident size.
+    max_documents: int = 100_000
     #: Characters per question.
     max_question_chars: int = 2000
-    #: Files in one index call or upload, questions in one questions file.
-    max_batch: int = 1000
+    #: Files in one index call or upload, questions in one questions file (planning costs about 1 ms per file, so
+    #: a batch as large as the largest collection is planned in minutes).
+    max_batch: int = 100_000
     #: The word budget ``ask`` and the app's Ask page start from (``KGCORE_BUDGET_WORDS``; 0: the paper's plain
     #: union).  1,000 words is where every method was compared and GroundedKG's fused ranking was designed: without
     #: a budget GroundedKG returns its unranked union and ranks it by the earlier graph score, so the CLI's answer

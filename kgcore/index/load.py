@@ -30,10 +30,11 @@ import charset_normalizer
 
 from kgcore.core.document import Document, IngestReport, Paragraph, Reference
 from kgcore.core.errors import InputError
-from kgcore.core.limits import limit_variable
+from kgcore.core.limits import PROTECTS, limit_variable
 from kgcore.core.settings import Settings
 from kgcore.index.clean import clean_paragraphs
 from kgcore.index.pdf import read_pdf
+from kgcore.index.pdf.extract import check_pages_readable
 from kgcore.index.pdf.guard import PdfLimits
 
 TEXT_EXTENSIONS = (".txt", ".md", ".markdown")
@@ -192,6 +193,29 @@ def check_file(path: Path, settings: Settings) -> None:
     _check_size(name, path.stat().st_size, settings.max_file_mb)
 
 
+def check_readable(data: bytes, filename: str, settings: Settings) -> None:
+    """Refuse bytes that cannot become a document, with the checks that need no parsing: the extension, empty,
+    the size, text that is binary or over the character limit, a PDF that PDFium cannot open or that has too many
+    pages.  A batch runs it on every file before the first is parsed, so a bad file is refused in its first
+    second, not after the others' work.
+
+    >>> check_readable(b"Peter ran home.", "peter.txt", Settings())
+    >>> check_readable(b"\\x89PNG\\x00\\x00", "picture.txt", Settings())
+    Traceback (most recent call last):
+    ...
+    kgcore.core.errors.InputError: picture.txt: binary file (contains NUL bytes), not text
+    >>> check_readable(b"%PDF-1.7 cut", "paper.pdf", Settings())  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    kgcore.core.errors.InputError: paper.pdf: malformed or unreadable PDF ...
+    """
+    check_name(filename, len(data), settings)
+    if Path(filename).suffix.lower() == ".pdf":
+        check_pages_readable(data, filename, PdfLimits.of(settings))
+    else:
+        settings.check_limit(filename, "max_text_chars", len(decode_text(data, filename)))
+
+
 def check_name(filename: str, size: int, settings: Settings) -> None:
     """Refuse an upload by its name and size alone: an unsupported extension, empty, or over the size limit.
 
@@ -219,7 +243,8 @@ def _check_size(filename: str, size: int, max_mb: float) -> None:
         raise InputError(
             filename,
             f"file too large: {size / (1024 * 1024):.1f} MB exceeds the limit of {max_mb:g} MB per file "
-            f"(raise it with the environment variable {limit_variable('max_file_mb')})",
+            f"(raise it with the environment variable {limit_variable('max_file_mb')}); "
+            f"it protects {PROTECTS['max_file_mb']}",
         )
 
 

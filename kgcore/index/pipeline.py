@@ -1,6 +1,7 @@
 """Indexing into collections: plan, build each document's shard, then link and commit the collection.
 
-    plan (ids, duplicates, reuse) -> build shards (kgcore.index.workers) -> lock, add, link, commit
+    plan (every check before parsing: kgcore.index.plan) -> build shards (kgcore.index.workers)
+        -> lock, add, link, commit
 
 Adding a document parses and embeds only that document; the collection's
 linked graph is recomputed from the shards (:mod:`kgcore.index.store.link`).  A
@@ -15,22 +16,20 @@ under the collection's lock, where another writer's changes are seen.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from kgcore.core.document import Document
 from kgcore.core.embed import embedder_for
-from kgcore.core.errors import DamagedIndexError, InputError
+from kgcore.core.errors import InputError
 from kgcore.core.settings import IndexOptions, Settings
 from kgcore.index.build import STAGES, StageProgress, StageTimer, build_shard, model_fingerprint
-from kgcore.index.load import READER_VERSION, check_file, doc_id_for
 from kgcore.index.parse import Parser
+from kgcore.index.plan import Plan, place, plan_batch, read_as_now
 from kgcore.index.store.collection import CollectionManifest, CollectionOutcome
-from kgcore.index.store.disk import Store, document_problems, linked_problems
+from kgcore.index.store.disk import Store, linked_problems
 from kgcore.index.store.locks import staging_folder
 from kgcore.index.store.manifest import IndexOutcome, Manifest
 from kgcore.index.store.shard import write_shard
@@ -38,8 +37,10 @@ from kgcore.index.store.writer import CollectionWriter
 from kgcore.index.views.communities import communities, units
 from kgcore.index.workers import Built, DocumentProgress, Job, Runner, run
 
-__all__ = ["COLLECTION_STAGES", "STAGES", "Job", "StageTimer", "collection_step", "index_document", "index_file",
-           "index_files", "remove_documents"]
+__all__ = ["COLLECTION_STAGES", "STAGES", "Job", "Refused", "StageTimer", "collection_step", "index_document",
+           "index_file", "index_files", "read_as_now", "remove_documents"]
+#: Told of each file refused before any parsing: ``refused(filename, reason)``.
+Refused = Callable[[str, str], None]
 #: The stages of a collection's commit, after its documents are built: linking the graph, writing it.
 COLLECTION_STAGES = ("link", "write")
 #: What the progress of a collection's own stages is reported under, in place of a file name.
@@ -59,121 +60,38 @@ def is_collection_step(name: str) -> bool:
     return name.startswith(COLLECTION_STEP)
 
 
-@dataclass
-class _Plan:
-    """What one call will do to one collection."""
-
-    name: str
-    force: bool = False
-    build: list[Job] = field(default_factory=list)
-    reused: list[Manifest] = field(default_factory=list)
-    failed: list[tuple[str, str]] = field(default_factory=list)
-    hashes: dict[str, str] = field(default_factory=dict)
-    #: Files whose indexed copy (same bytes) is damaged: built again, replacing it.
-    repair: set[str] = field(default_factory=set)
-    #: The collection's linked graph is damaged: link again even when nothing is added.
-    relink: bool = False
-
-
 def index_files(jobs: Sequence[Job | str | Path], store: Store, collection: str | None = None,
                 options: IndexOptions = IndexOptions(), settings: Settings | None = None, workers: int | None = None,
                 force: bool = False, progress: DocumentProgress | None = None,
-                runner: Runner | None = None) -> list[CollectionOutcome]:
+                runner: Runner | None = None, refused: Refused | None = None) -> list[CollectionOutcome]:
     """Add files to ``collection`` (created when missing), or each to its own collection when it is None.
 
     ``workers`` parses documents in that many processes (default: the machine's
     cores); a ``runner`` (e.g. :class:`kgcore.index.ray_runner.RayRunner`) builds
-    the shards instead, elsewhere, and they are linked here all the same.  One
-    document failing (unreadable, empty) is reported in the outcome with its
-    reason; the others are indexed.
+    the shards instead, elsewhere, and they are linked here all the same.  Every
+    check that needs no parsing runs on every file first (:mod:`kgcore.index.plan`):
+    a refused file (a clash of ids, unreadable, over a limit) is passed to
+    ``refused(filename, reason)`` before any document is parsed.  One document
+    failing, then or later, is reported in the outcome with its reason; the
+    others are indexed and committed.
     """
+    start = time.perf_counter()
     settings = settings or Settings.from_env()
     settings.check_limit("files", "max_batch", len(jobs))
     if collection is not None:
         store.doc_path(collection)  # an empty, over-long or unsafe name is refused before any work
-    plans = _plan([j if isinstance(j, Job) else Job(Path(j).name, Path(j)) for j in jobs], store, collection,
-                  options, force, settings)
-    return [_index_plan(plan, store, options, settings, workers or os.cpu_count() or 1, progress, runner=runner)
-            for plan in plans.values()]
+    plans = plan_batch([j if isinstance(j, Job) else Job(Path(j).name, Path(j)) for j in jobs], store, collection,
+                       options, force, settings, refused)
+    return [_index_plan(plan, store, options, settings, workers or os.cpu_count() or 1, progress, runner=runner,
+                        start=start) for plan in plans.values()]
 
 
-def _plan(jobs: list[Job], store: Store, collection: str | None, options: IndexOptions,
-          force: bool, settings: Settings) -> dict[str, _Plan]:
-    plans: dict[str, _Plan] = {}
-    for job in jobs:
-        name = collection or job.filename
-        try:
-            doc_id = doc_id_for(job.name or job.filename)
-            name = collection or doc_id
-            _place(plans.setdefault(name, _Plan(name, force)), job, doc_id, store, options, settings)
-        except (InputError, OSError) as exc:
-            plans.setdefault(name, _Plan(name, force)).failed.append((job.filename, str(exc)))
-    return plans
-
-
-def _read_job(job: Job, settings: Settings) -> bytes:
-    """A job's bytes, after the checks that need no reading (a directory, a missing file, the size limit)."""
-    if job.data is None and job.path is not None:
-        check_file(job.path, settings)
-    return job.read()
-
-
-def _place(plan: _Plan, job: Job, doc_id: str, store: Store, options: IndexOptions, settings: Settings) -> None:
-    """Decide one job: build it, reuse the indexed copy, or refuse it (a clash of ids) with the reason."""
-    sha = hashlib.sha256(_read_job(job, settings)).hexdigest()
-    earlier = next((j for j in plan.build if doc_id_for(j.name or j.filename) == doc_id), None)
-    if earlier is not None:
-        raise InputError(job.filename, f"maps to the same document id {doc_id!r} as {earlier.filename} in this "
-                                       "batch; give one of them another name")
-    current = _current(store, plan)
-    if current is not None and current.options != options:
-        raise InputError("options", f"collection {plan.name!r} is indexed with {current.options.to_dict()}; "
-                                    f"cannot add {job.filename} with {options.to_dict()}")
-    entries = {d.doc_id: d for d in current.documents} if current else {}
-    same = next((d for d in entries.values() if d.manifest.source_sha256 == sha), None)
-    if same is not None and not plan.force:
-        if not document_problems(store.doc_path(plan.name), same) and read_as_now(same.manifest):
-            plan.relink = plan.relink or bool(current and linked_problems(store.doc_path(plan.name), current))
-            plan.reused.append(same.manifest)
-            return
-        # the same bytes, but damaged stored files or an older reading: build again, under the id it has
-        plan.repair.add(job.filename)
-        job, doc_id = replace(job, name=same.doc_id), same.doc_id
-    if doc_id in entries and not plan.force and job.filename not in plan.repair:
-        raise InputError(job.filename, f"collection {plan.name!r} already has a document {doc_id!r} (from "
-                                       f"{entries[doc_id].manifest.source_file}) with other content; give this file "
-                                       "another name (--name), or replace that document (--force)")
-    documents = set(entries) | {doc_id_for(j.name or j.filename) for j in plan.build} | {doc_id}
-    settings.check_limit(job.filename, "max_documents", len(documents))
-    plan.build.append(job)
-    plan.hashes[job.filename] = sha
-
-
-def read_as_now(manifest: Manifest) -> bool:
-    """Whether ``manifest``'s sentences come from this kgcore's reading of the file (:data:`READER_VERSION`);
-    an older reading is read again when the same file is indexed again, not reused.
-
-    >>> from kgcore.core.document import IngestReport
-    >>> read_as_now(Manifest("a", ingest=IngestReport(reader=READER_VERSION))), read_as_now(Manifest("a"))
-    (True, False)
-    """
-    return manifest.ingest is not None and manifest.ingest.reader >= READER_VERSION
-
-
-def _current(store: Store, plan: _Plan) -> CollectionManifest | None:
-    """The collection as it is; a damaged manifest is an error, or (``force``) a collection to rebuild."""
-    try:
-        return store.manifest(plan.name) if store.exists(plan.name) else None
-    except DamagedIndexError:
-        if not plan.force:
-            raise
-        return None
-
-
-def _index_plan(plan: _Plan, store: Store, options: IndexOptions, settings: Settings, workers: int,
+def _index_plan(plan: Plan, store: Store, options: IndexOptions, settings: Settings, workers: int,
                 progress: DocumentProgress | None, parser: Parser | None = None,
-                runner: Runner | None = None) -> CollectionOutcome:
-    start = time.perf_counter()
+                runner: Runner | None = None, start: float | None = None) -> CollectionOutcome:
+    """Build, link and commit one collection's plan; the outcome's seconds count from ``start`` (the call's
+    start, its planning included) or from now."""
+    start = time.perf_counter() if start is None else start
     with staging_folder(store.root) as staging:
         built = runner(plan.build, options, settings, staging, progress) if runner and plan.build else \
             run(plan.build, options, settings, staging, workers, progress, parser)
@@ -213,7 +131,7 @@ def _exists(store: Store, name: str) -> bool:
         return False
 
 
-def _commit(store: Store, plan: _Plan, staged: list[Built], options: IndexOptions, settings: Settings,
+def _commit(store: Store, plan: Plan, staged: list[Built], options: IndexOptions, settings: Settings,
             progress: StageProgress | None = None) -> tuple[CollectionManifest | None, list[Manifest]]:
     """Add the staged shards to the collection and commit it, deciding again under the lock what another
     writer may have added meanwhile (the same bytes: reused; the same id, other bytes: refused)."""
@@ -270,9 +188,9 @@ def index_document(document: Document, store: Store, options: IndexOptions = Ind
     settings = settings or Settings.from_env()
     timer = timer if isinstance(timer, StageTimer) else StageTimer(timer)
     name = collection or document.name
-    plan = _Plan(name, force)
+    plan = Plan(name, force)
     job = Job(document.source_name or document.name, data=source or document.text.encode("utf-8"), name=document.name)
-    _place(plan, job, document.name, store, options, settings)
+    place(plan, job, document.name, store, options, settings)
     if plan.reused and not plan.relink:
         return IndexOutcome(plan.reused[0], reused=True)
     with staging_folder(store.root) as staging:

@@ -187,7 +187,8 @@ def validate_question(question: str, max_chars: int = MAX_QUESTION_CHARS) -> str
     Traceback (most recent call last):
     ...
     kgcore.core.errors.InputError: question: 30 characters exceed the limit of 20 characters per question
-        (raise it with the environment variable KGCORE_MAX_QUESTION_CHARS)
+        (raise it with the environment variable KGCORE_MAX_QUESTION_CHARS); it protects the time of parsing and
+        embedding one question
     """
     text = " ".join((question or "").split())
     Settings(max_question_chars=max_chars).check_limit("question", "max_question_chars", len(text))

@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 import kgcore.index.pipeline as pipeline_mod
+import kgcore.index.plan as plan_mod
 from kgcore.cli import main
 from kgcore.core.errors import InputError
 from kgcore.core.settings import IndexOptions, RetrievalOptions, Settings
@@ -152,8 +153,8 @@ def test_a_file_read_by_an_older_reading_is_read_again_not_reused(tmp_path, monk
     real = pipeline_mod.run
     monkeypatch.setattr(pipeline_mod, "run", lambda jobs, *a, **k: built.extend(j.filename for j in jobs) or
                         real(jobs, *a, **k))
-    newer = pipeline_mod.READER_VERSION + 1  # this kgcore reads files differently from the one that indexed them
-    monkeypatch.setattr(pipeline_mod, "READER_VERSION", newer)
+    newer = plan_mod.READER_VERSION + 1  # this kgcore reads files differently from the one that indexed them
+    monkeypatch.setattr(plan_mod, "READER_VERSION", newer)
     monkeypatch.setattr(build_mod, "READER_VERSION", newer)
     (outcome,) = index_files([_job("pan.txt", PAN)], store, "c", workers=1)
     assert built == ["pan.txt"] and not outcome.reused and [m.doc_id for m in outcome.added] == ["pan"]
@@ -164,7 +165,7 @@ def test_a_file_read_by_an_older_reading_is_read_again_not_reused(tmp_path, monk
     assert sum(1 for s in index.sentences if s.doc_id == "pan") == pan.counts.sentences  # replaced, not doubled
     (again,) = index_files([_job("pan.txt", PAN)], store, "c", workers=1)
     assert [m.doc_id for m in again.reused] == ["pan"] and built == ["pan.txt"]  # now read as this kgcore reads
-    monkeypatch.setattr(pipeline_mod, "READER_VERSION", newer + 1)
+    monkeypatch.setattr(plan_mod, "READER_VERSION", newer + 1)
     monkeypatch.setattr(build_mod, "READER_VERSION", newer + 1)
     (renamed,) = index_files([Job("peter-pan.txt", data=PAN.encode())], store, "c", workers=1)
     assert [m.doc_id for m in renamed.added] == ["pan"]  # read again under the id it has, not added twice
@@ -266,3 +267,36 @@ def test_sessions_asking_at_once_load_the_collection_once(shelf, monkeypatch):
     assert loads == ["shelf"]
     assert any("Captain Hook hated Peter" in s.text for s in results[0].sentences)
     assert any("broke the mast" in s.text for s in results[1].sentences)
+
+
+def test_a_batch_refuses_what_it_can_before_parsing_and_commits_what_succeeds(tmp_path):
+    """A clash of ids and an empty file are refused before the first document is parsed; a document that fails
+    while it is built (over the sentence limit) is reported; the others are committed."""
+    events: list[tuple[str, str]] = []
+    settings = Settings.from_env()
+    settings = type(settings)(**{**settings.__dict__, "max_sentences": 3})
+    long = " ".join(f"Sentence {i} is about the sea." for i in range(5))
+    jobs = [_job("Queen_of_Spades.txt", RABBIT), _job("Queen_of_spades.txt", PAN), _job("empty.txt", ""),
+            _job("long.txt", long), _job("ship.txt", SHIP)]
+    (outcome,) = index_files(jobs, Store(tmp_path), "c", settings=settings, workers=1,
+                             progress=lambda doc, stage, done, total: events.append(("progress", doc)),
+                             refused=lambda filename, reason: events.append(("refused", filename)))
+    assert events[:2] == [("refused", "Queen_of_spades.txt"), ("refused", "empty.txt")]
+    assert ("refused", "long.txt") not in events and events[2][0] == "progress"
+    reasons = dict(outcome.failed)
+    assert set(reasons) == {"Queen_of_spades.txt", "empty.txt", "long.txt"}
+    assert "5 sentences exceed the limit of 3 sentences per document" in reasons["long.txt"]
+    assert [m.source_file for m in outcome.added] == ["Queen_of_Spades.txt", "ship.txt"]
+    assert Store(tmp_path).load("c").manifest.doc_ids == ("queen_of_spades", "ship")
+
+
+def test_re_adding_unchanged_files_builds_nothing_and_checks_the_linked_graph_once(shelf, monkeypatch):
+    store, _ = shelf
+    built, checks = [], []
+    real_run, real_linked = pipeline_mod.run, plan_mod.linked_problems
+    monkeypatch.setattr(pipeline_mod, "run", lambda jobs, *a, **k: built.extend(jobs) or real_run(jobs, *a, **k))
+    monkeypatch.setattr(plan_mod, "linked_problems", lambda *a, **k: checks.append(1) or real_linked(*a, **k))
+    (again,) = index_files([_job("rabbit.txt", RABBIT), _job("pan.txt", PAN), _job("ship.txt", SHIP)], store,
+                           "shelf", workers=1)
+    assert sorted(m.doc_id for m in again.reused) == ["pan", "rabbit", "ship"] and not again.added
+    assert built == [] and checks == [1]  # one check of the linked graph for the batch, not one per file

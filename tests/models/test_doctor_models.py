@@ -62,3 +62,19 @@ def test_the_doctor_command_exits_non_zero_and_prints_the_fix(tmp_path):
 def test_embedded_chroma_is_checked_without_a_server(peter_store):
     result = check_chroma(Settings(store_root=peter_store.root))
     assert result.ok and result.detail.startswith("embedded (chromadb ")
+
+
+def test_doctor_reports_a_loaded_collections_resident_size_with_its_vectors_mapped(tmp_path, monkeypatch, capsys):
+    store = Store(tmp_path / "store")
+    index_file(PETER, store, name=PETER_ID)
+    monkeypatch.setenv("KGCORE_STORE", str(store.root))
+    code, checks = _doctor(capsys, "--no-models", "--collection", PETER_ID)
+    memory = checks["collection memory"]
+    assert code == 0 and memory["ok"], memory
+    counts = store.manifest(PETER_ID).counts
+    assert f"{PETER_ID}: 1 documents, {counts.sentences:,} sentences, {counts.nodes:,} nodes" in memory["detail"]
+    assert "MB own" in memory["detail"] and "MB mapped files" in memory["detail"] and "MB available" in memory["detail"]
+    index = store.load(PETER_ID)
+    assert type(index.node_vectors).__name__ == "memmap" and not index.node_vectors.flags.writeable
+    code, checks = _doctor(capsys, "--no-models", "--collection", "nothing-here")
+    assert code == 1 and "No collection 'nothing-here'" in checks["collection memory"]["detail"]

@@ -165,6 +165,18 @@ def read_pages(data: bytes, filename: str, progress: Callable[[int, int], None] 
     return pages
 
 
+def check_pages_readable(data: bytes, filename: str, limits: PdfLimits = DEFAULT_LIMITS) -> int:
+    """The number of pages of the PDF in ``data``, after refusing one PDFium cannot open (malformed, encrypted,
+    no pages) or one over the page limit; no page is read, so a batch checks every PDF before parsing any."""
+    try:
+        import pypdfium2 as pdfium
+    except ImportError as exc:
+        raise ModelUnavailableError("PDF ingestion needs pdftext: pip install 'pdftext>=0.6'") from exc
+    total = _page_count(pdfium, data, filename)
+    check_pages(total, filename, limits)
+    return total
+
+
 def _page_count(pdfium, data: bytes, filename: str) -> int:
     """The number of pages; an encrypted, malformed or empty PDF is an :class:`InputError` naming ``filename``."""
     try:

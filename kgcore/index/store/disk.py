@@ -198,7 +198,7 @@ class Store:
         if manifest.format == 1:
             parts = legacy.read(path, manifest.documents[0].manifest)
             return Index(name, path, manifest, *parts, chroma=self.chroma_copy(name))
-        sentences, sentence_vectors = _read_sentences(path, manifest)
+        sentences, sentence_vectors = read_sentences_of(path, manifest)
         graph, node_ids, node_vectors = read_linked(path, manifest)
         return Index(name, path, manifest, sentences, graph, node_ids, node_vectors, sentence_vectors,
                      chroma=self.chroma_copy(name))
@@ -262,7 +262,7 @@ def read_linked(path: Path, manifest: CollectionManifest) -> tuple[GroundedGraph
         graph = shard.read_graph(linked, manifest.linked_files)
         node_ids = parse_json(linked / "node_ids.json", read_verified(linked / "node_ids.json",
                                                                       manifest.linked_files.get("node_ids.json")))
-        node_vectors = shard.read_array(linked, "node_vectors.npy", manifest.linked_files)
+        node_vectors = shard.map_array(linked, "node_vectors.npy", manifest.linked_files)  # shared pages, not heap
         shard.agree(linked / "node_vectors.npy", len(node_vectors), len(node_ids), "vectors")
         shard.agree(linked / "graph.json", len(graph.nodes), len(node_ids), "nodes")
         graph, node_ids, node_vectors = generations.apply_layers(path, manifest, graph, node_ids, node_vectors)
@@ -316,7 +316,7 @@ def _first(problems: builtins.list[DamagedIndexError], remedy: str | None = None
         raise DamagedIndexError(p.path, p.reason, remedy or p.remedy)
 
 
-def _read_sentences(path: Path, manifest: CollectionManifest) -> tuple[list[Sentence], np.ndarray]:
+def read_sentences_of(path: Path, manifest: CollectionManifest) -> tuple[list[Sentence], np.ndarray]:
     """Every document's sentences in collection order (``position`` = row) and their vectors, checked."""
     sentences: list[Sentence] = []
     vectors = []

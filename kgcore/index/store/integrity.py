@@ -132,6 +132,39 @@ def parse_npy(path: Path, data: bytes) -> np.ndarray:
         raise DamagedIndexError(path, f"not a readable array: {exc}") from None
 
 
+def map_npy(path: Path, expected: Digest | None = None) -> np.ndarray:
+    """The ``.npy`` array at ``path`` memory-mapped read-only, after checking it against ``expected`` (hashed
+    in 1 MiB blocks, never held whole): its pages are the file's, shared by every process that maps it and
+    dropped by the kernel under pressure, so a collection's vectors are not copied into each process's heap.
+
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "v.npy"
+    >>> np.save(path, np.eye(2, dtype=np.float32))
+    >>> mapped = map_npy(path, digest_of(path.read_bytes()))
+    >>> type(mapped).__name__, mapped.tolist(), mapped.flags.writeable
+    ('memmap', [[1.0, 0.0], [0.0, 1.0]], False)
+    """
+    if expected is not None:
+        sha, size = hashlib.sha256(), 0
+        try:
+            with path.open("rb") as handle:
+                for block in iter(lambda: handle.read(1 << 20), b""):
+                    sha.update(block)
+                    size += len(block)
+        except FileNotFoundError:
+            raise DamagedIndexError(path, "missing") from None
+        except OSError as exc:
+            raise DamagedIndexError(path, f"unreadable: {exc.strerror or exc}") from None
+        problem = _mismatch(size, expected) or (
+            "changed since it was written (checksum differs)" if sha.hexdigest() != expected[1] else "")
+        if problem:
+            raise DamagedIndexError(path, problem)
+    try:
+        return np.load(path, mmap_mode="r", allow_pickle=False)
+    except READ_ERRORS as exc:
+        raise DamagedIndexError(path, f"not a readable array: {exc}") from None
+
+
 def npy_bytes(array: np.ndarray) -> bytes:
     """``array`` as the bytes ``np.save`` writes."""
     buffer = io.BytesIO()

@@ -44,7 +44,15 @@ from kgcore.core.document import Paragraph, Reference
 from kgcore.core.errors import DamagedIndexError, KgcoreError
 from kgcore.core.graph import GroundedGraph
 from kgcore.core.types import Sentence
-from kgcore.index.store.integrity import READ_ERRORS, Digest, parse_json, parse_jsonl, parse_npy, read_verified
+from kgcore.index.store.integrity import (
+    READ_ERRORS,
+    Digest,
+    map_npy,
+    parse_json,
+    parse_jsonl,
+    parse_npy,
+    read_verified,
+)
 from kgcore.index.store.manifest import Manifest
 from kgcore.index.store.qa_table import QATable, write_qa
 
@@ -182,6 +190,14 @@ def read_sentence_vectors(folder: Path, files: Files = None) -> np.ndarray:
 def read_array(folder: Path, name: str, files: Files = None) -> np.ndarray:
     """A 2-d ``.npy`` array of the shard (a damaged or other-shaped one is a :class:`DamagedIndexError`)."""
     array = parse_npy(folder / name, _data(folder, name, files))
+    if array.ndim != 2:
+        raise DamagedIndexError(folder / name, f"holds a {array.ndim}-d array, expected 2-d")
+    return array
+
+
+def map_array(folder: Path, name: str, files: Files = None) -> np.ndarray:
+    """:func:`read_array`, memory-mapped read-only (:func:`~kgcore.index.store.integrity.map_npy`)."""
+    array = map_npy(folder / name, files.get(name) if files else None)
     if array.ndim != 2:
         raise DamagedIndexError(folder / name, f"holds a {array.ndim}-d array, expected 2-d")
     return array
