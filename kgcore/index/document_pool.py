@@ -14,7 +14,11 @@ total)`` and watches them:
   library) breaks the whole pool: the documents that were being built are
   built again one at a time, so the one that kills its worker again is
   failed with the reason and the others are built; documents not yet
-  started are built in a new pool;
+  started are built in a new pool.  A worker can die before its "started"
+  report leaves it (the queue's feeder thread dies with it), so a pool that
+  breaks with no document reported started sends every unfinished one to be
+  built alone: a document is failed only for breaking a pool it had to
+  itself, never for sharing one with a document that kills its worker;
 * a cancel (:class:`~kgcore.core.errors.Cancelled`, SIGTERM, Ctrl-C) kills
   every worker at once and unwinds: no worker outlives the call.
 
@@ -40,8 +44,6 @@ from kgcore.core.settings import IndexOptions, Settings
 
 #: Seconds between two looks at the workers.
 POLL_S = 0.25
-#: A job whose pool breaks this many times is failed, even if it never said it had started.
-MAX_LOST = 3
 #: (document, stage, done, total) progress of many documents.
 DocumentProgress = Callable[[str, str, int, int], None]
 #: What a worker process runs for one job: (job, options, settings, staging, report) -> staged shard folder.
@@ -63,18 +65,18 @@ def build_in_pool(jobs: Sequence, options: IndexOptions, settings: Settings, sta
     docstring); ``build`` runs in the workers and must be a module-level function."""
     outcomes: dict[int, Path | BaseException] = {}
     together, alone = list(range(len(jobs))), list[int]()
-    lost: dict[int, int] = {}  # job index -> rounds it was in when its pool broke
     while together or alone:
         batch, width = ([alone.pop(0)], 1) if alone else (together, workers)
         together = [] if batch is together else together
         suspects, unstarted = _run_round(jobs, batch, width, options, settings, staging, progress, build, outcomes)
-        for index in suspects + unstarted:
-            lost[index] = lost.get(index, 0) + 1
-            if (width == 1 and index in suspects) or lost[index] >= MAX_LOST:
+        if width == 1:  # a pool of its own: whatever broke it, it was this document
+            for index in suspects + unstarted:
                 outcomes[index] = KgcoreError("the worker process building it died (killed, or out of memory); "
                                               "the document was not indexed")
-        alone += [i for i in suspects if i not in outcomes]
-        together += [i for i in unstarted if i not in outcomes]
+        elif suspects:  # each broken round sends at least one document to be built alone: the loop ends
+            alone, together = alone + suspects, together + unstarted
+        else:
+            alone += unstarted
     return [outcomes[i] for i in range(len(jobs))]
 
 

@@ -36,6 +36,18 @@ def test_a_worker_that_dies_fails_only_its_document(tmp_path):
     assert not _children()
 
 
+def test_documents_sharing_pools_with_several_killers_are_never_failed_for_them(tmp_path):
+    """A worker can die before its "started" report leaves it: the pool then breaks with nobody to blame.  The
+    innocent documents are built however often their pools break; only the killers fail."""
+    names = ("a.txt", "die-1.txt", "b.txt", "die-2.txt", "die-3.txt", "c.txt", "d.txt")
+    built = build_in_pool(_jobs(*names), IndexOptions(), Settings(), tmp_path, 2, None, build_or_fail)
+    failed = [name for name, b in zip(names, built) if isinstance(b, KgcoreError)]
+    assert failed == ["die-1.txt", "die-2.txt", "die-3.txt"] and all("died" in str(b) for b in built if
+                                                                       isinstance(b, KgcoreError))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt", "c.txt", "d.txt"]
+    assert not _children()
+
+
 def test_a_hung_worker_is_stopped_after_the_timeout(tmp_path):
     seen = []
     started = time.monotonic()
