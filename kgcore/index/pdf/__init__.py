@@ -82,13 +82,39 @@ def read_pdf(data: bytes, filename: str, progress: Callable[[int, int], None] | 
     entries = split_entries([p.block for p in parts if p.role == REFERENCE])
     references = parse_entries(entries)
     paragraphs = _paragraphs(parts, vocab, entries)
+    gaps, ligatures = pages[0].restored
     report = IngestReport(
         pages=len(pages), words=sum(len(p.text.split()) for p in paragraphs),
         roles=dict(Counter(p.kind for p in paragraphs)), header_footer_lines=len(running),
-        references=len(references),
-        warnings=tuple(f"page {p.number}: {p.problem or p.note}" for p in pages if p.problem or p.note),
+        references=len(references), gaps_restored=gaps, ligatures_restored=ligatures,
+        warnings=tuple(f"page {p.number}: {p.problem or p.note}" for p in pages if p.problem or p.note)
+        + ((f"{gaps} word gaps and {ligatures} ligatures restored from glyph positions (the text layer lacks "
+            "them)",) if gaps or ligatures else ()) + glued_pages(pages),
     )
     return PdfText(paragraphs, references, report)
+
+
+#: A page looks glued when this share of its words are long runs of letters no line break explains.
+GLUED_SHARE = 0.02
+_LONG_RUN = re.compile(r"^[a-z]{17,}[.,;:]?$")
+
+
+def glued_pages(pages: Sequence[Page]) -> tuple[str, ...]:
+    """A warning for each page whose words still look glued after the gaps were restored ("chunkreplicasare").
+
+    >>> from kgcore.index.pdf.extract import Line
+    >>> line = Line("the chunkreplicasarestored on eachchunkserverinthecell " * 5, (0, 0, 1, 1), 10.0, False)
+    >>> glued_pages([Page(2, 600, 800, (Block.of(2, (line,)),))])
+    ('page 2: words look glued (10 of 20 words are long runs of letters, e.g. chunkreplicasarestored)',)
+    """
+    out = []
+    for page in pages:
+        words = [w for block in page.blocks for line in block.lines for w in line.text.split()]
+        long = [w for w in words if _LONG_RUN.match(w)]
+        if len(words) >= 20 and len(long) > GLUED_SHARE * len(words):
+            out.append(f"page {page.number}: words look glued ({len(long)} of {len(words)} words are long runs of "
+                       f"letters, e.g. {long[0].rstrip('.,;:')})")
+    return tuple(out)
 
 
 def _without(page: Page, running: set[tuple[int, str]]) -> list[Block]:
