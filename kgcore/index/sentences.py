@@ -37,6 +37,10 @@ _NUMBERED_ABBREVIATION_RE = re.compile(
 _INITIAL_RE = re.compile(r"(?:^|[\s(\[])[A-HJ-Z]\.$")
 #: A span that is only citation markers ("[47].", "[3, 7-9]", "(Lewis et al., 2020; Guu et al., 2020).").
 _CITATION_ONLY = re.compile(r"^(?:\s*(?:\[[\d\s,;–—-]{1,60}\]|\([^()]{1,200}?(?:19|20)\d{2}[a-z]?\)))+\s*[.,;:]?$")
+#: A citation marker opening a span: "[17]", "[9, 23]", "[Lam78]", "(Smith et al., 2003)".
+_LABEL = r"[A-Z][A-Za-z+]*\d{2,4}[a-z]?"
+CITATION_START = re.compile(rf"^(?:\[[\d\s,;–—-]{{1,60}}\]|\[{_LABEL}(?:[,;]\s*{_LABEL})*\]"
+                            r"|\([^()]{1,200}?(?:19|20)\d{2}[a-z]?\))")
 #: A quotation's closing mark followed by a lower-case dialogue tag (the tail of '"Who?" moaned Richard.').
 _DIALOGUE_TAG = re.compile(r"^[\"\u201d]\s+[a-z]")
 #: A full stop, with any closing marks after it: a lower-case span after it stays a sentence of its own ('"Yes." why
@@ -263,7 +267,8 @@ def merge_false_splits(spans: list[tuple[int, int]], text: str) -> list[tuple[in
     when this one is the (closing quote and) lower-case dialogue tag of the
     previous one's quotation.
 
-    A footnote mark alone ("2", "†") opens the sentence after it.
+    A footnote mark alone ("2", "†") opens the sentence after it; a citation
+    marker ("[17]", "(Smith et al., 2003)") never opens one.
 
     Scholarly text adds: never after "et al.", "e.g.", "i.e.", "cf.", "vs.";
     not after "Fig."/"Eq."/"Sec." when a number or bracket follows; not after
@@ -285,6 +290,9 @@ def merge_false_splits(spans: list[tuple[int, int]], text: str) -> list[tuple[in
     >>> text = "But alas! a few days wore it off. Yes. why not."
     >>> [text[a:b] for a, b in merge_false_splits([(0, 9), (10, 33), (34, 38), (39, 47)], text)]
     ['But alas! a few days wore it off.', 'Yes.', 'why not.']
+    >>> text = "Bigtable uses the Google File System (GFS) [17] to store logs. Chubby uses Paxos [9, 23] to agree."
+    >>> [text[a:b] for a, b in merge_false_splits([(0, 42), (43, 62), (63, 80), (81, 98)], text)]
+    ['Bigtable uses the Google File System (GFS) [17] to store logs.', 'Chubby uses Paxos [9, 23] to agree.']
     >>> text = "It is shorter. 2 Strictly speaking, it is not."
     >>> [text[a:b] for a, b in merge_false_splits([(0, 14), (15, 16), (17, 46)], text)]
     ['It is shorter.', '2 Strictly speaking, it is not.']
@@ -306,6 +314,8 @@ def merge_false_splits(spans: list[tuple[int, int]], text: str) -> list[tuple[in
 def _continues(previous: str, current: str) -> bool:
     if not any(ch.isalnum() for ch in current) or _CITATION_ONLY.match(current):
         return True  # a stray closing quote; "[47]." or "(Ho et al., 2020)." cut off the claim it supports
+    if CITATION_START.match(current):
+        return True  # "... the Google File System (GFS)" + "[17] to store log and data files."
     if current[:1] in ",;:":
         return True  # no sentence starts there: 'a warning "... adviser."' + '; and (e) if the Offer ...'
     if _DIALOGUE_TAG.match(current) and outside_quotes(previous)[1]:  # the previous one ends inside a quotation
