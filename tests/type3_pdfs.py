@@ -20,8 +20,10 @@ def _stream(data: bytes) -> bytes:
 
 
 def type3_pdf(pages: list[list[list[str]]], size: float = 10.0, gap: float = 0.4, glue: float = 0.1,
-              top: float = 750.0) -> bytes:
-    """A PDF of ``pages``, each a list of lines, each a list of words (see the module docstring)."""
+              top: float = 750.0, unit: bool = False) -> bytes:
+    """A PDF of ``pages``, each a list of lines, each a list of words (see the module docstring); a line may be
+    ``(size, words)`` to set it in its own size.  ``unit``: the font is set at size 1 and scaled by the text
+    matrix, as TeX's Type 3 fonts are, so PDFium reports every text's size as 1."""
     objects: list[bytes] = []
 
     def add(body: bytes) -> int:
@@ -39,7 +41,7 @@ def type3_pdf(pages: list[list[list[str]]], size: float = 10.0, gap: float = 0.4
     pages_id = font + 2 * len(pages) + 1
     kids = []
     for lines in pages:
-        content = add(_stream(_content(lines, size, gap, glue, top)))
+        content = add(_stream(_content(lines, size, gap, glue, top, unit)))
         kids.append(add(b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] /Contents %d 0 R "
                         b"/Resources << /Font << /F1 %d 0 R >> >> >>" % (pages_id, content, font)))
     add(b"<< /Type /Pages /Kids [" + b" ".join(b"%d 0 R" % k for k in kids) + b"] /Count %d >>" % len(kids))
@@ -56,17 +58,20 @@ def type3_pdf(pages: list[list[list[str]]], size: float = 10.0, gap: float = 0.4
     return bytes(out)
 
 
-def _content(lines: list[list[str]], size: float, gap: float, glue: float, top: float) -> bytes:
-    ops = [b"BT", b"/F1 %.1f Tf" % size]
+def _content(lines: list, size: float, gap: float, glue: float, top: float, unit: bool) -> bytes:
+    ops = [b"BT"]
     y = top
-    for words in lines:
+    for line in lines:
+        line_size, words = line if isinstance(line, tuple) else (size, line)
+        ops.append(b"/F1 %.1f Tf" % (1.0 if unit else line_size))
+        scale = line_size if unit else 1.0
         x = 72.0
         for word in words:
             glued = word.endswith("~")
             word = word.rstrip("~")
             text = word.encode("latin-1").replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")
-            ops.append(b"1 0 0 1 %.2f %.2f Tm (%s) Tj" % (x, y, text))
-            x += len(word) * ADVANCE / 1000 * size + (glue if glued else gap) * size
-        y -= size * 1.4
+            ops.append(b"%.2f 0 0 %.2f %.2f %.2f Tm (%s) Tj" % (scale, scale, x, y, text))
+            x += len(word) * ADVANCE / 1000 * line_size + (glue if glued else gap) * line_size
+        y -= line_size * 1.4
     ops.append(b"ET")
     return b"\n".join(ops)

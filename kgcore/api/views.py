@@ -5,7 +5,14 @@ Each is built from a loaded :class:`~kgcore.index.store.Index` on first use (``k
 
 from __future__ import annotations
 
-from kgcore.index.views.cites import Citation, collection_citing
+from kgcore.index.views.cites import (
+    Citation,
+    CitationEdge,
+    CitingDocument,
+    citation_graph,
+    collection_citation_graph,
+    collection_citing,
+)
 from kgcore.index.views.communities.overview import overview_markdown as communities_overview_markdown
 from kgcore.index.views.communities.stored import CommunityIndex, communities
 from kgcore.index.views.communities.summaries import Summary
@@ -35,7 +42,8 @@ from kgcore.index.views.entities.review import ReviewItem, Side, record, review_
 from kgcore.index.views.entities.types import type_set_of
 from kgcore.index.views.source import Passage, page_regions, passage, render_page, sentence_boxes
 
-__all__ = ["AMBIGUOUS_PART", "CONFIRMED", "Citation", "CommunityIndex", "ContextGraph", "DESCRIPTIONS",
+__all__ = ["AMBIGUOUS_PART", "CONFIRMED", "Citation", "CitationEdge", "CitingDocument", "citation_graph",
+    "collection_citation_graph", "CommunityIndex", "ContextGraph", "DESCRIPTIONS",
     "Description", "DocumentCitation", "EntityGroup", "KINDS", "Merge", "Passage", "ReviewItem", "SAME_NAME_APART",
     "SPLIT", "SharedName", "Side", "Summary", "collection_citing", "collection_overview", "communities",
     "communities_overview_markdown", "context_graph", "document_citations", "entities_overview_markdown",

@@ -25,7 +25,7 @@ from kgcore.index.pdf.extract import Block, Page, read_pages
 from kgcore.index.pdf.guard import DEFAULT_LIMITS, PdfLimits
 from kgcore.index.pdf.layout import reading_order, running_lines
 from kgcore.index.pdf.references import parse_entries, split_entries
-from kgcore.index.pdf.roles import Part, body_size, classify, run_in_headings
+from kgcore.index.pdf.roles import Part, body_size, classify, run_in_headings, title_by_height
 from kgcore.index.pdf.words import Vocabulary, join_lines
 
 #: Roles of prose that may run on across a column, page or figure break.
@@ -78,7 +78,7 @@ def read_pdf(data: bytes, filename: str, progress: Callable[[int, int], None] | 
         running = set()
         blocks = [b for page in pages for b in reading_order(page.blocks, page.width)]
     vocab = Vocabulary.of(line.text for block in blocks for line in block.lines)
-    parts = run_in_headings(classify(blocks, body_size(blocks)))
+    parts = title_by_height(run_in_headings(classify(blocks, body_size(blocks))))
     entries = split_entries([p.block for p in parts if p.role == REFERENCE])
     references = parse_entries(entries)
     paragraphs = _paragraphs(parts, vocab, entries)
