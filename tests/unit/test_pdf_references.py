@@ -60,7 +60,8 @@ def _block(lines: list[str], y: float) -> Block:
 
 def test_a_numbered_entry_broken_by_a_column_break_is_joined():
     blocks = [_block(["[3] G. Salton. Automatic text processing. Addison-Wesley, 1989.",
-                      "[4] G. Erkan and D. R. Radev. LexRank: graph-based lexical", "centrality in summarization."], 100),
+                      "[4] G. Erkan and D. R. Radev. LexRank: graph-based lexical",
+                      "centrality in summarization."], 100),
               _block(["Journal of Artificial Intelligence Research, 22:457-479, 2004.",
                       "[5] S. Ghemawat, H. Gobioff, and S.-T. Leung. The Google file system.", "In SOSP, 2003."], 400)]
     entries = split_entries(blocks)
@@ -119,8 +120,8 @@ def test_the_citation_graph_links_papers_and_refuses_a_near_miss_title():
                                              "sentences": ["bigtable/text_0-4"]}]
     # a near-miss title links only with an author or the year to vouch for it
     same_year = CitingDocument("gfs", "The Google File System", front="SOSP 2003, Bolton Landing")
-    near = Reference("r", "1", "", authors="Other, A.", first_author="Other", year="2003", title="The Gobal File System")
-    far = Reference("r", "1", "", authors="Other, A.", first_author="Other", year="1996", title="The Gobal File System")
+    near, far = (Reference("r", "1", "", authors="Other, A.", first_author="Other", year=year,
+                           title="The Gobal File System") for year in ("2003", "1996"))
     citing = [CitingDocument("x", "Something else entirely, a long title", references=(ref,)) for ref in (near, far)]
     assert [e.cited for e in citation_graph([same_year, citing[0]])] == ["gfs"]
     assert citation_graph([same_year, citing[1]]) == []
