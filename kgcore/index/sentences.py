@@ -47,6 +47,8 @@ _DIALOGUE_TAG = re.compile(r"^[\"\u201d]\s+[a-z]")
 #: not.'); after "!", "?" or a quotation closed by them or a comma it goes on ('But alas!' + 'a few days wore it all
 #: off', '"I swore not to tell!"' + 'gasped Meg.').
 _FULL_STOP = re.compile(r"\.[\"'\u201d\u2019)\]]*$")
+#: An ellipsis or a list item's number ("2.") ending a span: a lower-case span after it goes on.
+_RUNS_ON_END = re.compile(r"(?:\.\s?\.\s?\.|…|(?:^|\s)\d{1,2}\.)[\"'\u201d\u2019]?$")
 #: Closing quotation marks a splitter left at the start of the next span, glued to the stop they follow
 #: ('leave."[5]', 'him."--The Persian'); not an apostrophe that begins a word.
 _GLUED_CLOSE = re.compile(r"[\"\u201d\u2019']+(?!\w)")
@@ -293,6 +295,9 @@ def merge_false_splits(spans: list[tuple[int, int]], text: str) -> list[tuple[in
     >>> text = "Bigtable uses the Google File System (GFS) [17] to store logs. Chubby uses Paxos [9, 23] to agree."
     >>> [text[a:b] for a, b in merge_false_splits([(0, 42), (43, 62), (63, 80), (81, 98)], text)]
     ['Bigtable uses the Google File System (GFS) [17] to store logs.', 'Chubby uses Paxos [9, 23] to agree.']
+    >>> text = "We need a method. . . conventional languages confuse us."
+    >>> [text[a:b] for a, b in merge_false_splits([(0, 23), (24, 56)], text)]
+    ['We need a method. . . conventional languages confuse us.']
     >>> text = "It is shorter. 2 Strictly speaking, it is not."
     >>> [text[a:b] for a, b in merge_false_splits([(0, 14), (15, 16), (17, 46)], text)]
     ['It is shorter.', '2 Strictly speaking, it is not.']
@@ -332,6 +337,8 @@ def _continues(previous: str, current: str) -> bool:
         return True  # a split inside "(see Sec. 3. Results ...)" or "[12. 13]"
     # '"I swore not to tell!"' + 'gasped Meg.' (62 such cuts in The Phantom of the Opera), 'But alas!' + 'a few
     # days wore it all off' (32 in Robinson Crusoe); "Yes." + "why not." stays two
+    if current[:1].islower() and _RUNS_ON_END.search(previous):
+        return True  # '... think about programs. . .' + 'conventional languages ...'; 'storage 4.' + 'a base set ...'
     return current[:1].islower() and not _FULL_STOP.search(previous)
 
 

@@ -20,7 +20,19 @@ from dataclasses import dataclass, replace
 
 from kgcore.core.document import IngestReport, LineBox, Paragraph, Reference
 from kgcore.core.errors import InputError
-from kgcore.core.types import ABSTRACT, APPENDIX, BODY, CAPTION, FOOTNOTE, HEADING, LIST_ITEM, REFERENCE, TABLE, TITLE
+from kgcore.core.types import (
+    ABSTRACT,
+    APPENDIX,
+    BODY,
+    CAPTION,
+    FIGURE,
+    FOOTNOTE,
+    HEADING,
+    LIST_ITEM,
+    REFERENCE,
+    TABLE,
+    TITLE,
+)
 from kgcore.index.pdf.extract import Block, Page, read_pages
 from kgcore.index.pdf.guard import DEFAULT_LIMITS, PdfLimits
 from kgcore.index.pdf.layout import reading_order, running_lines
@@ -165,6 +177,8 @@ class _Flow:
             self.join(self.open_prose, paragraph)
         elif role in (FOOTNOTE, CAPTION) and runs_on and unfinished and last is not None:
             self.join(last, paragraph)  # a footnote or caption cut by a column or page break
+        elif role in PROSE and first.islower() and self._cut_aside():
+            self.join(len(self.out) - 1, paragraph)  # prose set smaller (read as a footnote) runs on in body size
         elif role == TITLE and self.out and self.out[-1].kind == TITLE:
             self.join(len(self.out) - 1, paragraph)  # a title set over several lines
         else:
@@ -173,6 +187,12 @@ class _Flow:
             self.open_prose = len(self.out) - 1 if role in PROSE else None if role == HEADING else self.open_prose
         if self.open_prose is not None and _finished(self.out[self.open_prose].text):
             self.open_prose = None
+
+    def _cut_aside(self) -> bool:
+        """Whether the paragraph just before is a footnote, caption or figure text whose sentence is unfinished
+        (an abstract set small, "... without redoing" / "the proof-of-work.")."""
+        return bool(self.out) and self.out[-1].kind in (FOOTNOTE, CAPTION, FIGURE) and not _finished(
+            self.out[-1].text) and self.out[-1].text[-1:].isalpha()
 
     def join(self, at: int, rest: Paragraph) -> None:
         self.out[at] = _continued(self.out[at], rest, self.vocab)

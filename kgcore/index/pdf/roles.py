@@ -234,7 +234,8 @@ def _kind(block: Block, text: str, body: float) -> str:
     if _LIST.match(text):
         return LIST_ITEM
     words = text.split()
-    if len(words) <= 6 and not text.rstrip().endswith((".", "?", "!", ":")):
+    broken = re.search(r"[a-z]-$", text.rstrip()) is not None  # a word hyphenated at the line end: prose runs on
+    if len(words) <= 6 and not text.rstrip().endswith((".", "?", "!", ":")) and not broken:
         return TABLE if _digit_share(text) > 0.3 else FIGURE
     return BODY
 

@@ -16,6 +16,8 @@ that makes more of the document's marked words known words.
 ['the chunk replicas', 'a chunk is small', 'each chunk is a file', 'the modified weights']
 >>> restored.gaps, restored.ligatures
 (2, 1)
+>>> restore_lines([f"{chr(CODE_BASE + 4)} The first point", f"e{chr(CODE_BASE + 4)}uent"]).texts
+['• The first point', 'effluent']
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from dataclasses import dataclass
 from kgcore.index.pdf.glyphs import CODE_BASE, CODE_MARKS, ENCODED, GAP_MARKS, MARKS, restore_text
 
 _WORD = re.compile(r"[A-Za-z]+")
+_BULLET, _BULLET_MARK = "•", chr(CODE_BASE + 0x0F - 0x0B)
 _MARKED = re.compile(rf"[A-Za-z{MARKS}]*[{MARKS}][A-Za-z{MARKS}]*")
 
 
@@ -70,7 +73,10 @@ def restore_lines(texts: Sequence[str]) -> Restored:
 
 
 def _apply(text: str, codes: dict[str, str]) -> str:
+    """Each ligature code inside a word replaced by its letters; one standing alone is no ligature but a symbol
+    font's glyph at the same code (TeX's math symbols put the bullet at 0x0F): a bullet, or nothing."""
     for mark, letters in codes.items():
+        text = re.sub(rf"(?<![A-Za-z]){mark}(?![A-Za-z])", _BULLET if mark == _BULLET_MARK else "", text)
         text = text.replace(mark, letters)
     return text
 
