@@ -53,3 +53,31 @@ def test_the_ingestion_report_counts_restored_gaps_and_ligatures():
     restored = [w for w in report.warnings if "word gaps" in w]
     assert restored and "ligatures" in restored[0]
     assert report.gaps_restored >= 4 and report.ligatures_restored >= 4
+
+
+def _chars(*pieces: tuple[str, float]) -> list[dict]:
+    """Glyph dicts as pdftext gives them: each piece's letters 5 pt wide from its x; " " a zero-width space."""
+    out = []
+    for text, x in pieces:
+        for i, ch in enumerate(text):
+            right = x + 5 * i if ch == " " else x + 5 * i + 5
+            out.append({"char": ch, "bbox": [x + 5 * i, 100, right, 110], "font": {"size": 10.0, "name": "T"}})
+    return out
+
+
+def test_a_space_pdfium_put_between_touching_letters_goes_unless_both_halves_are_words():
+    from kgcore.index.pdf.glyphs import line_text, restore_text
+
+    # "ob jectively": the kerned j made PDFium write a space where the letters touch
+    kerned = line_text([{"chars": _chars(("ob", 0), (" ", 10), ("jectively", 10.2), (" ", 55.2), ("rated", 57))}])
+    words = {"rated", "of", "the"}
+    assert restore_text([kerned], words.__contains__) == ["objectively rated"]
+    both = line_text([{"chars": _chars(("of", 0), (" ", 10), ("the", 10.2))}])
+    assert restore_text([both], words.__contains__) == ["of the"]
+
+
+def test_a_capital_after_a_small_letter_at_a_wide_gap_opens_a_word():
+    from kgcore.index.pdf.glyphs import line_text, restore_text
+
+    line = line_text([{"chars": _chars(("Top", 0), (" ", 15), ("K", 18), ("Retrieved", 24), ("Docs", 70.5))}])
+    assert restore_text([line], {"top"}.__contains__) == ["Top K Retrieved Docs"]

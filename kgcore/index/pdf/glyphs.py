@@ -13,10 +13,10 @@ deciding, every gap without a space that is wide for its line: wider than
 glyphs, and than :data:`WORD_GAP_SHARE` of the line's own word gaps (a
 tightly set line has narrow word gaps, a letter-spaced title wide gaps
 everywhere).  Unmapped ligature codes are kept as marks too.  Once every page
-is read, :func:`restore` decides each mark with the document's own
-vocabulary (:mod:`kgcore.index.pdf.vocab`): a gap becomes a space unless the
-glued form is a word the document prints whole at least as often, and a weak
-gap needs both halves to be words of the document; a code becomes the one
+is read, :func:`kgcore.index.pdf.vocab.restore_lines` decides each mark with
+the document's own vocabulary (:func:`restore_text`): a gap becomes a space
+unless the document prints the glued form whole elsewhere, and a weak gap
+needs both halves to be words of the document; a code becomes the one
 ligature its font encoding or the vocabulary allows.
 
 >>> def char(c, x0, x1, size=10.0):
@@ -46,8 +46,10 @@ STRONG = 2.0
 GLYPH_GAP_EM = 0.35
 #: A font size below this is a font matrix's scale, not a size (Type 3 fonts): the glyphs' height is used.
 MIN_FONT_SIZE = 3.0
-WEAK, STRONG_MARK, GLYPH_MARK = "\ufdd0", "\ufdd1", "\ufdd2"
-GAP_MARKS = WEAK + STRONG_MARK + GLYPH_MARK
+WEAK, STRONG_MARK, GLYPH_MARK, JOIN = "\ufdd0", "\ufdd1", "\ufdd2", "\ufdd3"
+#: A space PDFium generated where the glyphs on either side touch (a kerned "ob jectively"): kept only when both
+#: halves are words of the document and the joined form is not.
+GAP_MARKS = WEAK + STRONG_MARK + GLYPH_MARK + JOIN
 #: Ligature codes of the TeX text encodings a font without a text mapping leaves raw (OT1: 0x0B-0x0F;
 #: T1/Cork: 0x1B-0x1F, where OT1 has oe, o-slash, AE, OE, O-slash), each kept as a mark U+FDE0 + code - 0x0B
 #: until the document's vocabulary picks one.
@@ -75,20 +77,33 @@ def line_text(spans: Sequence[dict]) -> str:
     known = [g - typical for g, _ in word_gaps]
     out: list[str] = []
     previous: dict | None = None
+    last: dict | None = None  # the last glyph, across spaces
+    generated = False  # the spaces since it are only PDFium's zero-width ones
     for c in chars:
         ch = c["char"]
         if ch == "\x02":
             out.append("-")
         elif ch in _SPACES:
+            generated = (previous is not None or generated) and c["bbox"][2] - c["bbox"][0] < 0.05
             out.append(" ")
         elif _placeholder(c):
             out.append(chr(CODE_BASE + ord(ch) - 0x0B))
         else:
             if previous is not None and out and out[-1] != " ":
                 out.append(_mark(previous, c, typical, known, height))
+            elif generated and last is not None and out[-1:] == [" "] and _touching(last, c, typical, height):
+                out[-1] = JOIN
             out.append(ch)
+            last, generated = c, False
         previous = c if ch not in _SPACES else None
     return "".join(out)
+
+
+def _touching(a: dict, b: dict, typical: float, height: float) -> bool:
+    """Whether letters ``a`` and ``b`` stand no wider apart than letters inside a word do."""
+    em = max(_em(a, height), _em(b, height))
+    gap = (b["bbox"][0] - a["bbox"][2]) / em - typical
+    return a["char"].isalpha() and b["char"].isalpha() and gap < MIN_GAP_EM / 2
 
 
 def _height(glyphs: Sequence[dict]) -> float:
@@ -177,6 +192,10 @@ def _join(left: str, mark: str, right: str, known: Callable[[str], bool]) -> str
         found = [lig for lig in LIGATURES if known((left + lig + right).lower())]
         if len(found) == 1 and left and right:
             return found[0]
+    if mark == JOIN:
+        return " " if not left or not right or known(left.lower()) and known(right.lower()) else ""
     if mark != WEAK or not left or not right:
         return " "
+    if right[0].isupper() and (left[-1].islower() or right[1:2].islower()):
+        return " "  # "Retrieved|Docs", "K|Retrieved": a capital opening a word (the glued form is no word)
     return " " if known(left.lower()) and known(right.lower()) else ""
