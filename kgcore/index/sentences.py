@@ -292,12 +292,6 @@ def merge_false_splits(spans: list[tuple[int, int]], text: str) -> list[tuple[in
     >>> text = "But alas! a few days wore it off. Yes. why not."
     >>> [text[a:b] for a, b in merge_false_splits([(0, 9), (10, 33), (34, 38), (39, 47)], text)]
     ['But alas! a few days wore it off.', 'Yes.', 'why not.']
-    >>> text = "Bigtable uses the Google File System (GFS) [17] to store logs. Chubby uses Paxos [9, 23] to agree."
-    >>> [text[a:b] for a, b in merge_false_splits([(0, 42), (43, 62), (63, 80), (81, 98)], text)]
-    ['Bigtable uses the Google File System (GFS) [17] to store logs.', 'Chubby uses Paxos [9, 23] to agree.']
-    >>> text = "We need a method. . . conventional languages confuse us."
-    >>> [text[a:b] for a, b in merge_false_splits([(0, 23), (24, 56)], text)]
-    ['We need a method. . . conventional languages confuse us.']
     >>> text = "It is shorter. 2 Strictly speaking, it is not."
     >>> [text[a:b] for a, b in merge_false_splits([(0, 14), (15, 16), (17, 46)], text)]
     ['It is shorter.', '2 Strictly speaking, it is not.']

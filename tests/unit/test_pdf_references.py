@@ -86,6 +86,14 @@ def test_a_sentence_never_starts_with_a_citation_marker():
         "Bigtable uses GFS (Ghemawat et al., 2003) to store logs.", "Chubby uses Paxos [9, 23] to agree. [Lam78] too."]
 
 
+def test_a_lower_case_continuation_after_an_ellipsis_or_a_list_number_joins():
+    pieces = ["We need a method. . .", "conventional languages confuse us.", "Storage 4.", "a base set of types."]
+    text = " ".join(pieces)
+    cuts = [(text.index(p), text.index(p) + len(p)) for p in pieces]
+    assert [text[a:b] for a, b in merge_false_splits(cuts, text)] == [
+        "We need a method. . . conventional languages confuse us.", "Storage 4. a base set of types."]
+
+
 def test_the_title_is_found_by_glyph_height_when_every_font_reports_one_size():
     body = [["We", "study", "how", "old", "papers", "are", "read", "by", "machines", "and", "what", "is", "lost."]] * 6
     pages = [[(16.0, ["Reading", "Old", "Papers"]), (16.0, ["by", "Machine"]), ["Ann", "Lee", "and", "Bo", "Chen"],
