@@ -37,7 +37,7 @@ _SURNAME = rf"{_PARTICLE}*(?:[{_UP}][{_LOW}]*['’]?)?[{_UP}][{_UP}{_LOW}'’`-]
 _GIVEN = rf"[{_UP}][{_LOW}]+(?:-[{_UP}]?[{_LOW}]+)?"
 _NAME = (rf"(?:{_INITIALS}\s?{_SURNAME}"                      # S.-T. Leung
          rf"|{_SURNAME},\s?{_INITIALS}(?:\s?,?\s?(?:Jr|Sr)\.)?"  # Leung, S.-T.
-         rf"|(?:{_GIVEN}\s){{1,2}}(?:{_INITIALS}\s?)?{_SURNAME}"  # Shun-Tak Leung, Benjamin H. Sigelman
+         rf"|(?:{_GIVEN}\s+){{1,2}}(?:{_INITIALS}\s?)?{_SURNAME}"  # Shun-Tak Leung, Benjamin H. Sigelman
          rf"|{_SURNAME}\s[{_UP}](?:\s?[{_UP}]){{0,2}}(?![{_LOW}\.]))")  # Leung ST, Robertson S E
 _SEP = r"(?:\s*,\s*(?:and\s+|AND\s+|&\s*)?|\s+(?:and|AND|&)\s+)"
 _ETAL = r"(?:,?\s+(?:et\s+al\.?|and\s+others|AND\s+OTHERS))"
@@ -48,8 +48,19 @@ _AFTER = re.compile(r"\s*(?:[.:,;]|\(|\s(?:19|20)\d{2}\b|$)")
 MAX_ENTRY = 1000
 
 
+#: Accents a text layer set apart from their letters ("Douwe ¨ Kiela", "Tim Rocktaschel" with a lone "¨").
+_LONE_ACCENTS = str.maketrans(dict.fromkeys("¨´˜ˆ˚¸`", " "))
+
+
 def author_list(entry: str) -> int:
-    """Where the author list at the start of ``entry`` ends (0: no list of names there)."""
+    """Where the author list at the start of ``entry`` ends (0: no list of names there); accents set apart from
+    their letters read as spaces.
+
+    >>> entry = "Heinrich Kuttler, Wen-tau Yih, ¨ Tim Rocktaschel, and Douwe ¨ Kiela. 2020b. Retrieval-augmented"
+    >>> entry[:author_list(entry)]
+    'Heinrich Kuttler, Wen-tau Yih, ¨ Tim Rocktaschel, and Douwe ¨ Kiela'
+    """
+    entry = entry.translate(_LONE_ACCENTS)
     found = _LIST.match(entry[:MAX_ENTRY])
     if not found or not (entry[found.end() - 1] == "." or _AFTER.match(entry, found.end())):
         return 0  # a list ends at a stop (its own, after an initial), a colon, a comma, a year or a bracket
