@@ -322,6 +322,31 @@ def eval_section(folder: Path, out_dir: Path) -> str:
     ]) + "\n"
 
 
+#: The classic-PDF bench's runs: (set, results file before the change, after it).
+PDF_CLASSIC_RUNS = (("8 classic papers", "pdf_classic_before.json", "pdf_classic.json"),
+                    ("24 arXiv papers", "pdf_classic_arxiv_before.json", "pdf_classic_arxiv.json"))
+
+
+def pdf_classic_section(results: Path) -> str:
+    """Glued words, cut sentences, references, titles and citation edges, before and after, per set of papers."""
+    rows = []
+    for name, *files in PDF_CLASSIC_RUNS:
+        for label, data in zip(("before", "after"), (load(f, results) for f in files)):
+            if data:
+                t = data["totals"]
+                rows.append([name, label, t["retrievable"], *t["per_100"].values(), t["references_parsed_pct"],
+                             t["titles_found_pct"], f"{t['edges_right']}/{t['edges_expected']} ({t['edges_found']})"])
+    if not rows:
+        return "## Classic PDFs\n\n" + missing("pdf_classic.json", "pdf_classic.py")
+    return "\n\n".join([
+        "## Classic PDFs", "`bench/pdf_classic.py`: glued tokens against poppler's `pdftotext`, sentences opening "
+        "with a citation marker or a lower-case continuation (per 100 retrievable sentences), reference lists "
+        "parsed, titles found, and citation edges among the papers of a set (expected found / expected, and in "
+        "brackets all found). Targets: glued <= 0.5, starts <= 0.3, references and titles 100 %.",
+        md_table(["set", "", "sentences", "glued", "citation starts", "lower-case starts", "references parsed %",
+                  "titles found %", "citation edges"], rows)])
+
+
 def machine_section(facts: dict) -> str:
     cpu = facts.get("cpu_model") or facts.get("cpu")
     return "## Machine\n\n" + md_table(["", ""], [
@@ -407,6 +432,7 @@ def build_report(results: Path, evals: list[Path]) -> str:
         multihop_section(load("multihop.json", results)),
         ceiling_section(load("answer_ceiling.json", results)),
         scale_section(results),
+        pdf_classic_section(results),
     ]
     sections += [eval_section(folder, results) for folder in evals]
     sections.append("Plots are PNG files in `bench/results/`.")

@@ -206,6 +206,20 @@ def author_year_paper() -> bytes:
     return w.bytes()
 
 
+def citing_paper(title: str, authors: str, body: list[str], references: list[list[str]]) -> bytes:
+    """One page: a title, its authors, an introduction (``body``) and a reference list (entries of lines)."""
+    w = Writer()
+    w.page(top=60)
+    w.full_width([title], 16, bold=True, gap=4)
+    w.full_width([authors, "Institute of Examples"], 10, gap=14)
+    w.lines(["1 Introduction"], 11, bold=True, gap=3)
+    w.lines(body)
+    w.lines(["References"], 11, bold=True, gap=3)
+    for entry in references:
+        w.lines(entry, 8.5, gap=3)
+    return w.bytes()
+
+
 def short_paper(title: str, body: list[str]) -> bytes:
     """One page: a title, an author line, an introduction heading and ``body`` (a paper that others can cite)."""
     w = Writer()

@@ -5,7 +5,14 @@ Each is built from a loaded :class:`~kgcore.index.store.Index` on first use (``k
 
 from __future__ import annotations
 
-from kgcore.index.views.cites import Citation, collection_citing
+from kgcore.index.views.cites import (
+    Citation,
+    CitationEdge,
+    CitingDocument,
+    citation_graph,
+    collection_citation_graph,
+    collection_citing,
+)
 from kgcore.index.views.communities.overview import overview_markdown as communities_overview_markdown
 from kgcore.index.views.communities.stored import CommunityIndex, communities
 from kgcore.index.views.communities.summaries import Summary
@@ -36,8 +43,9 @@ from kgcore.index.views.entities.types import type_set_of
 from kgcore.index.views.pages import EntityPages, entity_pages, typed_edges
 from kgcore.index.views.source import Passage, page_regions, passage, render_page, sentence_boxes
 
-__all__ = ["AMBIGUOUS_PART", "CONFIRMED", "Citation", "CommunityIndex", "ContextGraph", "DESCRIPTIONS", "EntityPages",
-    "entity_pages", "typed_edges",
+__all__ = ["AMBIGUOUS_PART", "CONFIRMED", "Citation", "CitationEdge", "CitingDocument", "citation_graph",
+    "collection_citation_graph", "CommunityIndex", "ContextGraph", "DESCRIPTIONS", "EntityPages", "entity_pages",
+    "typed_edges",
     "Description", "DocumentCitation", "EntityGroup", "KINDS", "Merge", "Passage", "ReviewItem", "SAME_NAME_APART",
     "SPLIT", "SharedName", "Side", "Summary", "collection_citing", "collection_overview", "communities",
     "communities_overview_markdown", "context_graph", "document_citations", "entities_overview_markdown",

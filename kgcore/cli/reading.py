@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from kgcore.api import RETRIEVABLE, Sentence, Settings, Store, collection_citing
+from kgcore.api import RETRIEVABLE, InputError, Sentence, Settings, Store, collection_citation_graph, collection_citing
 
 
 def add_reading(sub) -> None:
@@ -17,9 +17,13 @@ def add_reading(sub) -> None:
     se.add_argument("--all", action="store_true",
                     help="every sentence kept (headings, tables, reference entries ...), not only retrievable ones")
     se.set_defaults(func=cmd_sentences)
-    ci = sub.add_parser("cites", help="which documents of a collection cite a work (title, author, arXiv id, DOI)")
-    ci.add_argument("query", nargs="+")
+    ci = sub.add_parser("cites", help="which documents of a collection cite a work (title, author, arXiv id, DOI), "
+                                      "or with --graph which documents of it cite which")
+    ci.add_argument("query", nargs="*")
     ci.add_argument("--collection", required=True)
+    ci.add_argument("--graph", action="store_true",
+                    help="print the collection's citation graph: one JSON line per citing/cited pair of documents "
+                         "(citing, cited, the reference entries and the citing sentence ids)")
     ci.set_defaults(func=cmd_cites)
 
 
@@ -52,6 +56,12 @@ def cmd_sentences(args: argparse.Namespace) -> int:
 
 
 def cmd_cites(args: argparse.Namespace) -> int:
+    if args.graph:
+        if args.query:
+            raise InputError("cites", "give a query or --graph, not both")
+        for edge in collection_citation_graph(_store(args).load(args.collection)):
+            print(json.dumps(edge.to_dict(), ensure_ascii=False))
+        return 0
     hits = collection_citing(_store(args).load(args.collection), " ".join(args.query))
     for hit in hits:
         print(json.dumps(hit.to_dict(), ensure_ascii=False))

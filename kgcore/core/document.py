@@ -85,6 +85,10 @@ class IngestReport:
     header_footer_lines: int = 0
     references: int = 0
     citations_resolved: int = 0
+    #: Word gaps put back where a PDF's text layer has no space glyph (read from glyph positions).
+    gaps_restored: int = 0
+    #: Ligatures put back where a PDF's font gives no text for them ("di?erent" -> "different").
+    ligatures_restored: int = 0
     warnings: tuple[str, ...] = ()
     #: The version of the reading (loading and sentence splitting) that produced the sentences
     #: (``kgcore.index.load.READER_VERSION``); 0 before it was recorded.

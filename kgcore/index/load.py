@@ -45,8 +45,9 @@ MAX_DOC_ID_CHARS = 64
 #: by an older reading are read again instead of reused.  2: inline mathematics rejoined.  3: a table of
 #: contents after a prose-like transcriber's note is front matter (The Phantom of the Opera).  4: a line in capitals
 #: that opens with a quotation mark (a shout) or ends with a colon (a letter's salutation) is body, not a heading; a
-#: "Chapter XVI ..." line of up to 24 words that ends without punctuation is a heading.
-READER_VERSION = 4
+#: "Chapter XVI ..." line of up to 24 words that ends without punctuation is a heading.  5: PDF word gaps and
+#: ligatures from glyph positions, no sentence opening with a citation marker, reference styles, titles by height.
+READER_VERSION = 5
 PARAGRAPH_SEPARATOR = "\n\n"
 _BINARY_CONTROL_SHARE = 0.10
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")

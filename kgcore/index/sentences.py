@@ -37,12 +37,18 @@ _NUMBERED_ABBREVIATION_RE = re.compile(
 _INITIAL_RE = re.compile(r"(?:^|[\s(\[])[A-HJ-Z]\.$")
 #: A span that is only citation markers ("[47].", "[3, 7-9]", "(Lewis et al., 2020; Guu et al., 2020).").
 _CITATION_ONLY = re.compile(r"^(?:\s*(?:\[[\d\s,;–—-]{1,60}\]|\([^()]{1,200}?(?:19|20)\d{2}[a-z]?\)))+\s*[.,;:]?$")
+#: A citation marker opening a span: "[17]", "[9, 23]", "[Lam78]", "(Smith et al., 2003)".
+_LABEL = r"[A-Z][A-Za-z+]*\d{2,4}[a-z]?"
+CITATION_START = re.compile(rf"^(?:\[[\d\s,;–—-]{{1,60}}\]|\[{_LABEL}(?:[,;]\s*{_LABEL})*\]"
+                            r"|\([^()]{1,200}?(?:19|20)\d{2}[a-z]?\))")
 #: A quotation's closing mark followed by a lower-case dialogue tag (the tail of '"Who?" moaned Richard.').
 _DIALOGUE_TAG = re.compile(r"^[\"\u201d]\s+[a-z]")
 #: A full stop, with any closing marks after it: a lower-case span after it stays a sentence of its own ('"Yes." why
 #: not.'); after "!", "?" or a quotation closed by them or a comma it goes on ('But alas!' + 'a few days wore it all
 #: off', '"I swore not to tell!"' + 'gasped Meg.').
 _FULL_STOP = re.compile(r"\.[\"'\u201d\u2019)\]]*$")
+#: An ellipsis or a list item's number ("2.") ending a span: a lower-case span after it goes on.
+_RUNS_ON_END = re.compile(r"(?:\.\s?\.\s?\.|…|(?:^|\s)\d{1,2}\.)[\"'\u201d\u2019]?$")
 #: Closing quotation marks a splitter left at the start of the next span, glued to the stop they follow
 #: ('leave."[5]', 'him."--The Persian'); not an apostrophe that begins a word.
 _GLUED_CLOSE = re.compile(r"[\"\u201d\u2019']+(?!\w)")
@@ -263,7 +269,8 @@ def merge_false_splits(spans: list[tuple[int, int]], text: str) -> list[tuple[in
     when this one is the (closing quote and) lower-case dialogue tag of the
     previous one's quotation.
 
-    A footnote mark alone ("2", "†") opens the sentence after it.
+    A footnote mark alone ("2", "†") opens the sentence after it; a citation
+    marker ("[17]", "(Smith et al., 2003)") never opens one.
 
     Scholarly text adds: never after "et al.", "e.g.", "i.e.", "cf.", "vs.";
     not after "Fig."/"Eq."/"Sec." when a number or bracket follows; not after
@@ -306,6 +313,8 @@ def merge_false_splits(spans: list[tuple[int, int]], text: str) -> list[tuple[in
 def _continues(previous: str, current: str) -> bool:
     if not any(ch.isalnum() for ch in current) or _CITATION_ONLY.match(current):
         return True  # a stray closing quote; "[47]." or "(Ho et al., 2020)." cut off the claim it supports
+    if CITATION_START.match(current):
+        return True  # "... the Google File System (GFS)" + "[17] to store log and data files."
     if current[:1] in ",;:":
         return True  # no sentence starts there: 'a warning "... adviser."' + '; and (e) if the Offer ...'
     if _DIALOGUE_TAG.match(current) and outside_quotes(previous)[1]:  # the previous one ends inside a quotation
@@ -322,6 +331,8 @@ def _continues(previous: str, current: str) -> bool:
         return True  # a split inside "(see Sec. 3. Results ...)" or "[12. 13]"
     # '"I swore not to tell!"' + 'gasped Meg.' (62 such cuts in The Phantom of the Opera), 'But alas!' + 'a few
     # days wore it all off' (32 in Robinson Crusoe); "Yes." + "why not." stays two
+    if current[:1].islower() and _RUNS_ON_END.search(previous):
+        return True  # '... think about programs. . .' + 'conventional languages ...'; 'storage 4.' + 'a base set ...'
     return current[:1].islower() and not _FULL_STOP.search(previous)
 
 

@@ -20,12 +20,24 @@ from dataclasses import dataclass, replace
 
 from kgcore.core.document import IngestReport, LineBox, Paragraph, Reference
 from kgcore.core.errors import InputError
-from kgcore.core.types import ABSTRACT, APPENDIX, BODY, CAPTION, FOOTNOTE, HEADING, LIST_ITEM, REFERENCE, TABLE, TITLE
+from kgcore.core.types import (
+    ABSTRACT,
+    APPENDIX,
+    BODY,
+    CAPTION,
+    FIGURE,
+    FOOTNOTE,
+    HEADING,
+    LIST_ITEM,
+    REFERENCE,
+    TABLE,
+    TITLE,
+)
 from kgcore.index.pdf.extract import Block, Page, read_pages
 from kgcore.index.pdf.guard import DEFAULT_LIMITS, PdfLimits
 from kgcore.index.pdf.layout import reading_order, running_lines
 from kgcore.index.pdf.references import parse_entries, split_entries
-from kgcore.index.pdf.roles import Part, body_size, classify, run_in_headings
+from kgcore.index.pdf.roles import Part, body_size, classify, run_in_headings, title_by_height
 from kgcore.index.pdf.words import Vocabulary, join_lines
 
 #: Roles of prose that may run on across a column, page or figure break.
@@ -78,17 +90,43 @@ def read_pdf(data: bytes, filename: str, progress: Callable[[int, int], None] | 
         running = set()
         blocks = [b for page in pages for b in reading_order(page.blocks, page.width)]
     vocab = Vocabulary.of(line.text for block in blocks for line in block.lines)
-    parts = run_in_headings(classify(blocks, body_size(blocks)))
+    parts = title_by_height(run_in_headings(classify(blocks, body_size(blocks))))
     entries = split_entries([p.block for p in parts if p.role == REFERENCE])
     references = parse_entries(entries)
     paragraphs = _paragraphs(parts, vocab, entries)
+    gaps, ligatures = pages[0].restored
     report = IngestReport(
         pages=len(pages), words=sum(len(p.text.split()) for p in paragraphs),
         roles=dict(Counter(p.kind for p in paragraphs)), header_footer_lines=len(running),
-        references=len(references),
-        warnings=tuple(f"page {p.number}: {p.problem or p.note}" for p in pages if p.problem or p.note),
+        references=len(references), gaps_restored=gaps, ligatures_restored=ligatures,
+        warnings=tuple(f"page {p.number}: {p.problem or p.note}" for p in pages if p.problem or p.note)
+        + ((f"{gaps} word gaps and {ligatures} ligatures restored from glyph positions (the text layer lacks "
+            "them)",) if gaps or ligatures else ()) + glued_pages(pages),
     )
     return PdfText(paragraphs, references, report)
+
+
+#: A page looks glued when this share of its words are long runs of letters no line break explains.
+GLUED_SHARE = 0.02
+_LONG_RUN = re.compile(r"^[a-z]{17,}[.,;:]?$")
+
+
+def glued_pages(pages: Sequence[Page]) -> tuple[str, ...]:
+    """A warning for each page whose words still look glued after the gaps were restored ("chunkreplicasare").
+
+    >>> from kgcore.index.pdf.extract import Line
+    >>> line = Line("the chunkreplicasarestored on eachchunkserverinthecell " * 5, (0, 0, 1, 1), 10.0, False)
+    >>> glued_pages([Page(2, 600, 800, (Block.of(2, (line,)),))])
+    ('page 2: words look glued (10 of 20 words are long runs of letters, e.g. chunkreplicasarestored)',)
+    """
+    out = []
+    for page in pages:
+        words = [w for block in page.blocks for line in block.lines for w in line.text.split()]
+        long = [w for w in words if _LONG_RUN.match(w)]
+        if len(words) >= 20 and len(long) > GLUED_SHARE * len(words):
+            out.append(f"page {page.number}: words look glued ({len(long)} of {len(words)} words are long runs of "
+                       f"letters, e.g. {long[0].rstrip('.,;:')})")
+    return tuple(out)
 
 
 def _without(page: Page, running: set[tuple[int, str]]) -> list[Block]:
@@ -139,6 +177,8 @@ class _Flow:
             self.join(self.open_prose, paragraph)
         elif role in (FOOTNOTE, CAPTION) and runs_on and unfinished and last is not None:
             self.join(last, paragraph)  # a footnote or caption cut by a column or page break
+        elif role in PROSE and first.islower() and self._cut_aside():
+            self.join(len(self.out) - 1, paragraph)  # prose set smaller (read as a footnote) runs on in body size
         elif role == TITLE and self.out and self.out[-1].kind == TITLE:
             self.join(len(self.out) - 1, paragraph)  # a title set over several lines
         else:
@@ -147,6 +187,12 @@ class _Flow:
             self.open_prose = len(self.out) - 1 if role in PROSE else None if role == HEADING else self.open_prose
         if self.open_prose is not None and _finished(self.out[self.open_prose].text):
             self.open_prose = None
+
+    def _cut_aside(self) -> bool:
+        """Whether the paragraph just before is a footnote, caption or figure text whose sentence is unfinished
+        (an abstract set small, "... without redoing" / "the proof-of-work.")."""
+        return bool(self.out) and self.out[-1].kind in (FOOTNOTE, CAPTION, FIGURE) and not _finished(
+            self.out[-1].text) and self.out[-1].text[-1:].isalpha()
 
     def join(self, at: int, rest: Paragraph) -> None:
         self.out[at] = _continued(self.out[at], rest, self.vocab)

@@ -16,11 +16,13 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kgcore.core.errors import InputError, ModelUnavailableError
 from kgcore.core.limits import limit_error
+from kgcore.index.pdf.glyphs import line_text
 from kgcore.index.pdf.guard import DEFAULT_LIMITS, PdfLimits, check_pages, check_pdf
+from kgcore.index.pdf.vocab import restore_lines
 
 Box = tuple[float, float, float, float]
 #: Pages extracted per pdftext call (progress is reported after each).
@@ -89,6 +91,8 @@ class Page:
     problem: str = ""
     #: Something reported about a page whose text is used (unmapped characters removed).
     note: str = ""
+    #: Word gaps and ligatures restored from glyph positions and the document's vocabulary (all pages, on page 1).
+    restored: tuple[int, int] = (0, 0)
 
 
 def clean_text(text: str) -> str:
@@ -151,7 +155,7 @@ def read_pages(data: bytes, filename: str, progress: Callable[[int, int], None] 
     for first in range(0, total, PAGE_BATCH):
         batch = range(first, min(first + PAGE_BATCH, total))
         try:
-            raw = dictionary_output(data, page_range=batch, keep_chars=False, disable_links=True, workers=1)
+            raw = dictionary_output(data, page_range=batch, keep_chars=True, disable_links=True, workers=1)
         except Exception as exc:  # noqa: BLE001 - PDFium and pdftext raise many types on hostile input
             raise InputError(filename, f"unreadable page {first + 1}-{batch[-1] + 1} "
                                        f"({type(exc).__name__}: {exc})") from None
@@ -162,7 +166,24 @@ def read_pages(data: bytes, filename: str, progress: Callable[[int, int], None] 
             raise limit_error(filename, "max_text_chars", chars, limits.max_chars)
         if progress:
             progress(len(pages), total)
-    return pages
+    return restore_pages(pages)
+
+
+def restore_pages(pages: list[Page]) -> list[Page]:
+    """The pages with the word gaps and ligature codes their lines marked decided by the document's own words
+    (:mod:`kgcore.index.pdf.vocab`); the counts go on the first page."""
+    lines = [line for page in pages for block in page.blocks for line in block.lines]
+    restored = restore_lines([line.text for line in lines])
+    if not restored.gaps and not restored.ligatures and restored.texts == [line.text for line in lines]:
+        return pages
+    texts = iter(restored.texts)
+    out = []
+    for page in pages:
+        blocks = tuple(replace(block, lines=tuple(replace(line, text=_SPACES.sub(" ", next(texts)).strip())
+                                                  for line in block.lines)) for block in page.blocks)
+        out.append(replace(page, blocks=blocks))
+    out[0] = replace(out[0], restored=(restored.gaps, restored.ligatures))
+    return out
 
 
 def check_pages_readable(data: bytes, filename: str, limits: PdfLimits = DEFAULT_LIMITS) -> int:
@@ -322,7 +343,7 @@ def style_runs(lines: tuple[Line, ...]) -> list[tuple[Line, ...]]:
 
 def _line(raw: dict) -> Line:
     spans = raw.get("spans", [])
-    text = clean_text("".join(s.get("text", "") for s in spans).replace("\n", " "))
+    text = clean_text(line_text(spans).replace("\n", " "))
     weights: Counter[bool] = Counter()
     sizes: Counter[float] = Counter()
     fonts: Counter[str] = Counter()

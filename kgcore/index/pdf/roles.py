@@ -59,6 +59,13 @@ _REFERENCES = re.compile(r"^(?:\d+\.?\s*)?(?:references|bibliography|literature 
                          re.IGNORECASE)
 _ABSTRACT = re.compile(r"^abstract\b[\s.:—–-]*", re.IGNORECASE)
 _APPENDIX = re.compile(r"^(?:appendix|appendices|supplementary)|^[A-Z](?:\.\d+)*\.?\s+[A-Z]", re.IGNORECASE)
+_APPENDIX_OPENS = re.compile(r"^(?:APPENDIX|Appendix)(?:\s+[A-Z]\b|:)?\s+[A-Z]")
+#: A journal's or a report series' name set above a paper's title: never the title.
+_MASTHEAD = re.compile(r"\b(?:Journal|Proceedings|Transactions|Technical Report|Preprint|Volume|Vol\.|Issue)\b|"
+                       r"https?://|arXiv:", re.IGNORECASE)
+#: A title set in a font whose size says nothing (Type 3 fonts scale a unit matrix) is this much taller than
+#: the first page's typical line.
+TITLE_HEIGHT = 1.2
 _MATH_FONT = re.compile(r"cmmi|cmsy|cmex|msbm|msam|math|symbol|stix", re.IGNORECASE)
 #: Points smaller than the body font that mark a footnote (or an affiliation note set as one).
 FOOTNOTE_SMALLER = 0.75
@@ -171,6 +178,8 @@ class _State:
             return self._heading(block, text)  # "REFERENCES" set in small capitals at body size
         if self.zone == "front":
             return self._front(block, text)
+        if self.zone == "references" and _APPENDIX_OPENS.match(text):
+            self.zone = "appendix"  # "APPENDIX This appendix presents ...": a run-in heading ends the list
         return Part(block, self._content(block, text))
 
     def _heading(self, block: Block, text: str) -> Part:
@@ -187,7 +196,7 @@ class _State:
         return Part(block, HEADING, heading_level(text, block.size, self.body))
 
     def _front(self, block: Block, text: str) -> Part:
-        if block.page == 1 and block.size >= self.body + 1.5 and (
+        if block.page == 1 and block.size >= self.body + 1.5 and not _MASTHEAD.search(text) and (
                 not self.title_seen or abs(block.size - self.title_size) < 0.5):
             self.title_seen, self.title_size = True, block.size
             return Part(block, TITLE)
@@ -225,7 +234,8 @@ def _kind(block: Block, text: str, body: float) -> str:
     if _LIST.match(text):
         return LIST_ITEM
     words = text.split()
-    if len(words) <= 6 and not text.rstrip().endswith((".", "?", "!", ":")):
+    broken = re.search(r"[a-z]-$", text.rstrip()) is not None  # a word hyphenated at the line end: prose runs on
+    if len(words) <= 6 and not text.rstrip().endswith((".", "?", "!", ":")) and not broken:
         return TABLE if _digit_share(text) > 0.3 else FIGURE
     return BODY
 
@@ -254,3 +264,49 @@ def _opens_paper(text: str) -> bool:
 
 def _looks_like_reference(text: str) -> bool:
     return bool(re.match(r"^\[\d+\]|^\d+\.\s+[A-Z]", text)) or bool(re.search(r"\b(19|20)\d{2}[a-z]?\b", text))
+
+
+def title_by_height(parts: Sequence[Part]) -> list[Part]:
+    """``parts`` with a title found when no block got the ``title`` role: of the first page's front matter
+    (the blocks before its first heading, abstract or prose), the tallest short block whose lines are at least
+    :data:`TITLE_HEIGHT` times the page's typical line height, with the blocks right after it set as tall
+    (a title over two lines).  Type 3 fonts report one size for every text, so only the glyphs' height tells a
+    title from its authors.
+
+    >>> from kgcore.index.pdf.extract import Line
+    >>> def part(text, y, height, role=AUTHORS):
+    ...     box = (100, y, 400, y + height)
+    ...     return Part(Block(1, (Line(text, box, 1.0, False),), box), role)
+    >>> parts = [part("The PageRank Citation Ranking:", 100, 15), part("Bringing Order to the Web", 120, 15),
+    ...          part("January 29, 1998", 150, 11), part("We rank pages by their links. " * 3, 180, 11, BODY)]
+    >>> [(p.role, p.text[:25]) for p in title_by_height(parts)][:3]
+    [('title', 'The PageRank Citation Ran'), ('title', 'Bringing Order to the Web'), ('authors', 'January 29, 1998')]
+    """
+    out = list(parts)
+    if any(p.role == TITLE for p in parts):
+        return out
+    heights = sorted(line.box[3] - line.box[1] for p in parts if p.block.page == 1 for line in p.block.lines)
+    if not heights:
+        return out
+    typical = heights[(len(heights) - 1) // 2]
+    front = []
+    for k, p in enumerate(parts):
+        if p.block.page != 1 or p.role != AUTHORS:
+            break
+        front.append(k)
+    candidates = [k for k in front if len(parts[k].block.lines) <= 2 and len(parts[k].text.split()) <= 20
+                  and not _MASTHEAD.search(parts[k].text) and _height(parts[k]) >= TITLE_HEIGHT * typical]
+    if not candidates:
+        return out
+    best = max(candidates, key=lambda k: (_height(parts[k]), -k))
+    k = best
+    while k in candidates and abs(_height(parts[k]) - _height(parts[best])) <= 0.1 * _height(parts[best]):
+        out[k] = Part(parts[k].block, TITLE)
+        k += 1
+    return out
+
+
+def _height(part: Part) -> float:
+    """The median height of a block's lines."""
+    heights = sorted(line.box[3] - line.box[1] for line in part.block.lines)
+    return heights[len(heights) // 2]

@@ -22,13 +22,15 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz, utils
 
 from kgcore.core.document import Reference
 from kgcore.core.errors import InputError
+from kgcore.core.types import AUTHORS, TITLE, Sentence
+from kgcore.index.views.crossrefs import arxiv_id, cited_documents
 
 #: The least token-set ratio (0-100) for a title or author match.
 MIN_SCORE = 85.0
@@ -86,3 +88,85 @@ def collection_citing(index, query: str, min_score: float = MIN_SCORE) -> list[C
             cited_by.setdefault(s.doc_id, {}).setdefault(key, []).append(s.id)
     rows = ((e.doc_id, index.references(e.doc_id), cited_by.get(e.doc_id, {})) for e in index.manifest.documents)
     return find_citing(rows, query, min_score)
+
+
+@dataclass(frozen=True)
+class CitingDocument:
+    """What the citation graph reads of one document: its title, arXiv id and front matter (to be found as a
+    cited work), its reference list and, per entry, the sentences citing it (to cite)."""
+
+    doc_id: str
+    title: str
+    arxiv: str = ""
+    #: The authors' lines and the years printed on the first page (evidence against near-miss titles).
+    front: str = ""
+    references: tuple[Reference, ...] = ()
+    #: Reference key -> ids of the sentences whose markers resolved to it.
+    cited_by: dict[str, tuple[str, ...]] | None = None
+
+    @classmethod
+    def of(cls, doc_id: str, sentences: Iterable[Sentence], references: Iterable[Reference],
+           source_file: str = "") -> CitingDocument:
+        """A document from its sentences (in order) and reference list; ``source_file`` may hold an arXiv id."""
+        title: list[str] = []
+        front: list[str] = []
+        cited_by: dict[str, list[str]] = {}
+        title_open = True  # the title: the first run of title sentences
+        for s in sentences:
+            if s.role == TITLE and title_open:
+                title.append(s.original)
+            elif title:
+                title_open = False
+            if s.role == AUTHORS or s.page == 1 and re.search(r"\b(?:19|20)\d{2}\b", s.original):
+                front.append(s.original)
+            for key in s.citations:
+                cited_by.setdefault(key, []).append(s.id)
+        return cls(doc_id, " ".join(title), arxiv_id(source_file), " ".join(front)[:2000], tuple(references),
+                   {k: tuple(v) for k, v in cited_by.items()})
+
+
+@dataclass(frozen=True)
+class CitationEdge:
+    """Document ``citing`` cites document ``cited``: through these reference entries, in these sentences."""
+
+    citing: str
+    cited: str
+    references: tuple[str, ...]
+    sentences: tuple[str, ...]
+
+    def to_dict(self) -> dict:
+        return {"citing": self.citing, "cited": self.cited, "references": list(self.references),
+                "sentences": list(self.sentences)}
+
+
+def citation_graph(documents: Sequence[CitingDocument]) -> list[CitationEdge]:
+    """One edge per (citing, cited) pair of ``documents``: an entry of the citing document's reference list
+    names the cited document (:func:`kgcore.index.views.crossrefs.cited_documents`); never a self-citation.
+
+    >>> gfs = CitingDocument("gfs", "The Google File System", front="Sanjay Ghemawat")
+    >>> ref = Reference("ref-7", "7", "", authors="GHEMAWAT, S.", title="The Google file system", year="2003")
+    >>> bigtable = CitingDocument("bigtable", "Bigtable: A Distributed Storage System for Structured Data",
+    ...                           references=(ref,), cited_by={"ref-7": ("bigtable/s12",)})
+    >>> [e.to_dict() for e in citation_graph([gfs, bigtable])]
+    [{'citing': 'bigtable', 'cited': 'gfs', 'references': ['ref-7'], 'sentences': ['bigtable/s12']}]
+    """
+    targets = [(d.doc_id, d.title, d.arxiv, d.front) for d in documents]
+    edges: dict[tuple[str, str], tuple[list[str], list[str]]] = {}
+    for doc in documents:
+        for ref in doc.references:
+            for cited in cited_documents(ref, targets):
+                if cited != doc.doc_id:
+                    keys, sentences = edges.setdefault((doc.doc_id, cited), ([], []))
+                    keys.append(ref.key)
+                    sentences += (doc.cited_by or {}).get(ref.key, ())
+    return [CitationEdge(a, b, tuple(keys), tuple(dict.fromkeys(sentences)))
+            for (a, b), (keys, sentences) in sorted(edges.items())]
+
+
+def collection_citation_graph(index) -> list[CitationEdge]:
+    """:func:`citation_graph` over every document of a loaded collection."""
+    by_doc: dict[str, list[Sentence]] = {}
+    for s in index.sentences:
+        by_doc.setdefault(s.doc_id, []).append(s)
+    return citation_graph([CitingDocument.of(e.doc_id, by_doc.get(e.doc_id, []), index.references(e.doc_id),
+                                             e.manifest.source_file) for e in index.manifest.documents])

@@ -51,6 +51,7 @@ from kgcore.core.types import CAPTION, HEADING, TITLE
 from kgcore.index.store.disk import CacheKey, Index
 from kgcore.index.store.recovery import linked_folder
 from kgcore.index.views import crossrefs
+from kgcore.index.views.cites import CitingDocument
 
 KINDS = ("adjacent", "chunk", "shared-node", "graph-edge", "cross-reference", "citation", "related")
 BIT = {kind: 1 << i for i, kind in enumerate(KINDS)}
@@ -287,8 +288,11 @@ def _citations(index: Index, spans: np.ndarray, n: int) -> Part:
     first_chunk: dict[str, int] = {}
     for k, (lo, _) in enumerate(spans):
         first_chunk.setdefault(index.sentences[lo].doc_id, n + k)
-    titles = _titles(index)
-    documents = [(e.doc_id, titles.get(e.doc_id, ""), crossrefs.arxiv_id(e.manifest.source_file)) for e in entries]
+    by_doc: dict[str, list] = {}
+    for s in index.sentences:
+        by_doc.setdefault(s.doc_id, []).append(s)
+    cited = [CitingDocument.of(e.doc_id, by_doc.get(e.doc_id, []), (), e.manifest.source_file) for e in entries]
+    documents = [(d.doc_id, d.title, d.arxiv, d.front) for d in cited]
     citing: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
     for row, s in enumerate(index.sentences):
         if s.citations:
@@ -302,15 +306,6 @@ def _citations(index: Index, spans: np.ndarray, n: int) -> Part:
                   crossrefs.citation_pairs(citing.get(entry.doc_id, []), references, documents, entry.doc_id)
                   if doc in first_chunk]
     return _part(pairs, 1.0, "citation")
-
-
-def _titles(index: Index) -> dict[str, str]:
-    """Each document's title: its first ``title`` sentence (papers), else nothing."""
-    out: dict[str, str] = {}
-    for s in index.sentences:
-        if s.role == TITLE and s.doc_id not in out:
-            out[s.doc_id] = s.original
-    return out
 
 
 def _related(index: Index, spans: np.ndarray, vectors: np.ndarray, n: int) -> Part:

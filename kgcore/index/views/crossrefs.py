@@ -13,7 +13,7 @@ intra- and inter-document links).
 * A **citation** is a reference-list entry (resolved from in-text markers
   at ingestion, :mod:`kgcore.index.pdf.citations`) that names another
   document of the collection, by arXiv id or by a title match
-  (rapidfuzz token-set ratio, :data:`MIN_TITLE_SCORE`).
+  (rapidfuzz edit similarity with a guard against near-miss titles, :func:`cited_documents`).
 
 >>> mentions("As shown in Table 2 and Section 3.1, see also Rule 9.2.1.")
 [('table', '2'), ('section', '3.1'), ('rule', '9.2.1')]
@@ -32,8 +32,10 @@ from rapidfuzz import fuzz, utils
 
 from kgcore.core.document import Reference
 
-#: The least token-set ratio (0-100) between a reference entry's title and a document's title.
-MIN_TITLE_SCORE = 90.0
+#: A reference entry's title this alike to a document's title (:func:`title_score`, 0-100) names it ...
+SURE_TITLE_SCORE = 95.0
+#: ... and from this score on, it does when an author's surname or the year agrees too.
+MIN_TITLE_SCORE = 85.0
 #: A part named in more places than this is too ambiguous to link (e.g. "Table 1" of twenty papers).
 MAX_TARGETS = 3
 
@@ -112,30 +114,76 @@ def arxiv_id(text: str) -> str:
     return found.group(1) if found else ""
 
 
-def cited_documents(reference: Reference, documents: Sequence[tuple[str, str, str]]) -> list[str]:
-    """The documents of the collection a reference entry names: (doc id, title, arXiv id) triples in.
+def cited_documents(reference: Reference, documents: Sequence[Sequence[str]]) -> list[str]:
+    """The documents of the collection a reference entry names: (doc id, title, arXiv id[, front matter]) in.
+
+    An arXiv id names a document exactly.  A title names it when the two
+    read alike (:func:`title_score`): at :data:`SURE_TITLE_SCORE` or more
+    outright; from :data:`MIN_TITLE_SCORE` only with evidence besides the
+    title -- one of the entry's author surnames or its year printed in the
+    document's front matter (its authors, its first page) -- so a near-miss
+    title ("The Gobal File System") never links without it.
 
     >>> docs = [("rag", "Retrieval-Augmented Generation for Knowledge-Intensive NLP Tasks", "2005.11401"),
-    ...         ("dpr", "Dense Passage Retrieval for Open-Domain Question Answering", "")]
+    ...         ("dpr", "Dense Passage Retrieval for Open-Domain Question Answering", ""),
+    ...         ("gfs", "The Google File System", "", "Sanjay Ghemawat Howard Gobioff Shun-Tak Leung 2003")]
     >>> ref = Reference("ref-1", "[1]", "", title="Dense passage retrieval for open-domain question answering")
     >>> cited_documents(ref, docs)
     ['dpr']
     >>> cited_documents(Reference("ref-2", "[2]", "", arxiv="2005.11401"), docs)
     ['rag']
+    >>> near_miss = Reference("ref-3", "[3]", "", authors="S. Soltis, T. Ruwart, M. O'Keefe",
+    ...                       title="The Gobal File System", first_author="Soltis", year="1996")
+    >>> cited_documents(near_miss, docs)
+    []
+    >>> cited_documents(Reference("ref-4", "[4]", "", authors="GHEMAWAT, S., GOBIOFF, H.", title="The Google file "
+    ...                           "system", first_author="Ghemawat", year="2003"), docs)
+    ['gfs']
     """
     out = []
-    for doc_id, title, arxiv in documents:
+    for doc in documents:
+        doc_id, title, arxiv = doc[0], doc[1], doc[2]
         if reference.arxiv and arxiv and reference.arxiv == arxiv:
             out.append(doc_id)
-        elif reference.title and title and fuzz.token_set_ratio(
-                reference.title, title, processor=utils.default_process) >= MIN_TITLE_SCORE \
-                and min(len(reference.title), len(title)) >= 15:
-            out.append(doc_id)
+        elif reference.title and title and min(len(reference.title), len(title)) >= 15:
+            score = title_score(reference.title, title)
+            if score >= SURE_TITLE_SCORE or score >= MIN_TITLE_SCORE and _vouched(reference, doc[3] if
+                                                                                  len(doc) > 3 else ""):
+                out.append(doc_id)
     return out
 
 
+def title_score(cited: str, title: str) -> float:
+    """How alike a reference entry's title and a document's title read (0-100): the edit similarity of the two,
+    or of the shorter with the longer's main title (before a colon), whichever is higher -- a reference may drop
+    a subtitle, never swap words in.
+
+    >>> title_score("The PageRank citation ranking", "The PageRank Citation Ranking: Bringing Order to the Web")
+    100.0
+    >>> title_score("The Gobal File System", "The Google File System") < SURE_TITLE_SCORE
+    True
+    """
+    a, b = utils.default_process(cited), utils.default_process(title)
+    scores = [fuzz.ratio(a, b)]
+    for long, short in ((cited, b), (title, a)):
+        main = utils.default_process(long.split(":")[0]) if ":" in long else ""
+        if len(main.split()) >= 2:
+            scores.append(fuzz.ratio(main, short))
+    return float(max(scores))
+
+
+def _vouched(reference: Reference, front: str) -> bool:
+    """Whether the document's front matter names one of the entry's authors or prints its year."""
+    if not front:
+        return False
+    words = {w.lower() for w in re.findall(r"[^\W\d_]{3,}", front)}
+    surnames = {w.lower() for w in re.findall(r"[^\W\d_]{3,}", reference.authors or reference.first_author)}
+    surnames -= {"and", "others", "the"}
+    return bool(words & surnames) or bool(reference.year and reference.year in front)
+
+
 def citation_pairs(citing: Iterable[tuple[int, Sequence[str]]], references: dict[str, Reference],
-                   documents: Sequence[tuple[str, str, str]], own: str) -> list[tuple[int, str]]:
+                   documents: Sequence[Sequence[str]], own: str) -> list[tuple[int, str]]:
     """(citing sentence row, cited doc id) for one document's sentences and reference list.
 
     ``citing`` gives each sentence row with its reference keys; a document
