@@ -73,6 +73,18 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
      "For membership changes, Raft uses a new approach called joint consensus.", ["joint consensus"]),
     ("Which technique does GFS use to avoid internal fragmentation?",
      "Lazy space allocation avoids wasting space due to internal fragmentation.", ["Lazy space allocation"]),
+    # an ordinal, a model's name holding digits and markup are no quantities
+    ("How many Wikipedia pages were selected?", "First, we selected pages with the ada-002 model.", []),
+    ("How large is the raw corpus?", "We extract pairs $(x_{i1}, x_{i2})$ from the raw corpus.", []),
+    ("How large is the raw corpus?", "From the corpus of about 100 million sentences, we obtained pairs.",
+     ["100 million sentences"]),
+    # a lone letter or a label of the paper's parts is no name
+    ("What is the name of the cheaper decoding approximation?", "Once the candidate set Y has been generated, "
+     "see Figure 3.", []),
+    # "define X as Y" says how X is measured
+    ("How do the authors measure how dynamic a community is?",
+     "Formally, we define the dynamicity of a community as the average volatility of all utterances.",
+     ["as the average volatility of all utterances"]),
 ])
 def test_where_a_sentence_holds_it(nlp, question, sentence, spans):
     q = nlp(question)
@@ -114,17 +126,19 @@ def test_an_answer_without_the_asked_kind_is_not_supported(extractive):
     assert "holds no quantity (a number, size, share or range), which the question asks for" in answer.verdict.reason
 
 
-def test_three_states_follow_the_strength(extractive):
-    from kgcore.query.answer.verdict import REFUSED_BELOW, SUPPORTED_FROM
+def test_three_states_follow_the_verifier(extractive):
+    from kgcore.query.answer.verifier import FEATURES, current
 
     for question in ("What technique does GFS use for snapshots?", "Roughly how large is each tablet?",
                      "What are the common (N,R,W) values?"):
         verdict = extractive.generate(question, GFS).verdict
-        strength = verdict.score
-        expected = "supported" if strength >= SUPPORTED_FROM else "not supported" if strength < REFUSED_BELOW \
-            else "unsure"
-        assert verdict.state == expected, (question, strength)
-        assert f"strength {strength:.2f}" in verdict.reason
+        [check] = verdict.evidence
+        if check.probability is None:  # a rule decided: the quantity the question asks for is missing
+            assert verdict.state == "not supported" and "which the question asks for" in verdict.reason
+            continue
+        assert verdict.state == current().state(check.probability), (question, check.probability)
+        assert f"probability that it answers the question is {check.probability:.2f}" in verdict.reason
+        assert set(FEATURES) <= set(verdict.features) and verdict.features["probability"] == check.probability
 
 
 # -- an OpenAI-compatible endpoint, claim by claim ------------------------------------
