@@ -15,9 +15,6 @@ papers and QASPER), answered by the offline answerer (``--answerers``; default `
   content words, :func:`verdict_sets.is_right`; a QASPER question marked unanswerable has no right answer), the
   balanced accuracy of the decided verdicts (mean of the share of right answers called supported and the share
   of wrong ones called not supported) and the share "unsure";
-* **verdict against the former band**: the same answers judged by the former band on the strength alone
-  (:data:`FORMER_BAND`) instead of the verifier, and the difference of the balanced accuracies with its paired
-  bootstrap interval;
 * **answer**: the share right, overall and when the gold evidence is in the context
   (:func:`verdict_sets.evidence_ids`); QASPER's yes/no questions are counted apart (an offline answer quotes the
   text and never says yes or no);
@@ -60,25 +57,6 @@ def state_of(answer) -> str:
     return {True: "supported", False: "not supported"}.get(answer.supported, "unsure")
 
 
-#: The verdict's former band on the strength alone (supported from 2.6, not supported below 2.4), measured beside
-#: the verifier on the same answers (``state_thresholds``) for a paired comparison.
-FORMER_BAND = (2.4, 2.6)
-
-
-def former_state(answer) -> str:
-    """The state the former strength band gives the answer's best claim (a rule's refusal kept as it is)."""
-    verdict = answer.verdict
-    claims = [c for c in (verdict.evidence if verdict else []) if c.sentence_id]
-    if not claims:
-        return state_of(answer)
-    best = max(claims, key=lambda c: c.strength or 0.0)
-    if best.probability is None:
-        return best.state
-    low, high = FORMER_BAND
-    strength = best.strength or 0.0
-    return "supported" if strength >= high else "not supported" if strength < low else "unsure"
-
-
 def ask(engine: QueryEngine, item, answerer: str) -> dict:
     """One question asked, answered and judged; its row (truth, verdict, evidence, stages)."""
     options = RetrievalOptions(budget_words=BUDGET, documents=(item.document,) if item.document else ())
@@ -90,7 +68,7 @@ def ask(engine: QueryEngine, item, answerer: str) -> dict:
     context = set(result.sentence_ids)
     in_context = None if gold is None else bool(context & set(gold))
     row = {"question": item.question, "kind": item.kind, "answer": answer.text, "right": right,
-           "state": state_of(answer), "state_thresholds": former_state(answer),
+           "state": state_of(answer),
            "reason": answer.support_reason, "probability": answer.verdict.score if answer.verdict else None,
            "evidence_in_context": in_context, "gold_evidence": gold,
            "cited": [i for c in answer.citations for i in c.sentence_ids], "answers": list(item.answers),
@@ -139,30 +117,12 @@ def share(flags: list[bool]) -> dict:
             "interval": interval([float(f) for f in flags])}
 
 
-def verdict_difference(rows: list[dict]) -> dict:
-    """The verifier's balanced accuracy minus the former strength band's on the same answers, with its paired
-    bootstrap interval (questions resampled together)."""
-    judged = [r for r in rows if r["kind"] != "yes/no" and "state_thresholds" in r]
-    if not judged:
-        return {}
-    pairs = {key: np.array([[r["right"], r[key] == "supported", r[key] != "unsure"] for r in judged], dtype=float)
-             for key in ("state", "state_thresholds")}
-
-    def diff(idx: np.ndarray) -> float:
-        idx = idx.astype(int)
-        return balanced_accuracy(pairs["state"][idx]) - balanced_accuracy(pairs["state_thresholds"][idx])
-
-    return {"difference": round(diff(np.arange(len(judged))), 3), "interval": interval(list(range(len(judged))), diff),
-            "thresholds": verdict_table([{**r, "state": r["state_thresholds"]} for r in judged])}
-
-
 def summary(rows: list[dict]) -> dict:
     answerable = [r for r in rows if r["kind"] == "answerable"]
     staged = [r for r in answerable if "gold_stage" in r]
     wrong = [r for r in staged if r["gold_stage"] != "correct"]
     return {
         "verdict": verdict_table(rows),
-        "verdict_against_former_band": verdict_difference(rows),
         "answer_right": share([r["right"] for r in answerable]),
         "answer_right_evidence_in_context": share([r["right"] for r in answerable if r["evidence_in_context"]]),
         "evidence_in_context": share([bool(r["evidence_in_context"]) for r in staged]),

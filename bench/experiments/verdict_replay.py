@@ -25,7 +25,19 @@ from verdict_bench import CONTEXT_FIELDS, ROWS, SETS, state_of, verdict_table  #
 from verdict_sets import Item, is_right  # noqa: E402
 
 from kgcore.api import SelectedSentence  # noqa: E402
+from kgcore.core.verdicts import ClaimCheck  # noqa: E402
+from kgcore.query.answer.base import ParseMemo  # noqa: E402
 from kgcore.query.answer.extractive import ExtractiveGenerator  # noqa: E402
+from kgcore.query.answer.select import Question, ScoredSentence  # noqa: E402
+from kgcore.query.answer.verdict import judge, with_verdict  # noqa: E402
+from kgcore.query.answer.weights import SPECIFIC  # noqa: E402
+from kgcore.query.answer.words import content_words  # noqa: E402
+
+#: Open questions: their answer is a clause, not a span (why, how, what happened, what is X).
+OPEN = frozenset(("reason", "manner", "action", "definition", "object"))
+#: The features of an answer's check a verifier can be fitted on (``bench/experiments/verdict_verifier_fit.py``).
+FEATURES = ("strength", "score", "question_cosine", "cosine", "overlap", "rare_overlap", "matched_share", "typed",
+            "near", "margin", "specific", "name", "open", "untyped_kind", "question_terms", "answer_words", "rank")
 
 FEATURES_FILE = ROWS / "features.json"
 
@@ -40,14 +52,43 @@ def replay(rows: list[dict], generator: ExtractiveGenerator, set_name: str) -> l
     out = []
     for row in rows:
         context = context_of(row)
-        answer = generator.generate(row["question"], context)
+        nlp = ParseMemo(generator.nlp)
+        answer, scored = generator._extract(row["question"], context, nlp)
+        answer = with_verdict(answer, judge(row["question"], answer, context, nlp, generator.embedder, scored,
+                                            quoted=True))
         item = Item(set_name, "design", "", "", row["question"], tuple(row["answers"]), (), row["kind"])
         verdict = answer.verdict
         out.append({**{k: row[k] for k in ("question", "kind", "answers", "gold_evidence", "evidence_in_context")},
                     "answer": answer.text, "right": is_right(answer.text, item), "state": state_of(answer),
-                    "reason": answer.support_reason, "features": dict(verdict.features) if verdict else {},
+                    "reason": answer.support_reason,
+                    "features": answer_features(verdict, scored, Question.parse(row["question"], nlp)),
                     "document": document_of(row)})
     return out
+
+
+def answer_features(verdict, scored: list[ScoredSentence], parsed: Question) -> dict[str, float]:
+    """The :data:`FEATURES` of the verdict's best claim: its strength and the answer score's parts, how far its
+    sentence leads the best other candidate (``margin``), what the question asks for, how long question and claim
+    are; ``rule``: 1 when a rule decided the state (a quantity, time, person or place asked for and none held)."""
+    checks: list[ClaimCheck] = [c for c in (verdict.evidence if verdict else []) if c.sentence_id]
+    by_id = {s.sentence.id: s for s in scored}
+    if not checks or checks[0].sentence_id not in by_id:
+        return {}
+    check = max(checks, key=lambda c: c.strength or 0.0)
+    best = by_id[check.sentence_id]
+    others = [s.score for s in scored if s.sentence.id != best.sentence.id]
+    asked = len(check.matched) + len(check.missing)
+    kind = parsed.qtype
+    return {
+        "strength": float(check.strength or 0.0), "score": best.score,
+        "question_cosine": float(check.question_cosine or 0.0), "cosine": best.cosine, "overlap": best.overlap,
+        "rare_overlap": best.features.get("rare_overlap", 0.0), "matched_share": len(check.matched) / asked
+        if asked else 0.0, "typed": float(bool(check.span)), "near": best.features.get("near", 0.0),
+        "margin": best.score - max(others) if others else 0.0, "specific": float(kind in SPECIFIC),
+        "name": float(kind == "name"), "open": float(kind in OPEN), "untyped_kind": float(kind is None),
+        "question_terms": float(asked), "answer_words": float(len(content_words(check.claim))),
+        "rank": best.features.get("rank", 0.0), "rule": float(kind in SPECIFIC and not check.span),
+    }
 
 
 def document_of(row: dict) -> str:

@@ -40,12 +40,9 @@ class ClaimCheck:
     answers_question: str = ""
     question_cosine: float | None = None
     #: This claim's own state (one of :data:`VERDICT_STATES`) and the strength of its evidence (the sentence's
-    #: answer score plus ``question_cosine``).
+    #: answer score plus ``question_cosine``), which the state's thresholds apply to.
     state: str = "unsure"
     strength: float | None = None
-    #: The verifier's probability that the claim answers the question right, which the state's band applies to
-    #: (:mod:`kgcore.query.answer.verifier`; None when the state was decided by a rule alone).
-    probability: float | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -63,9 +60,6 @@ class Verdict:
     score: float | None = None
     #: How the state was decided (the thresholds, in words).
     method: str = ""
-    #: The verifier's features of the best claim and its probability that the answer is right
-    #: (:mod:`kgcore.query.answer.verifier`; empty when none was computed).
-    features: dict[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.state not in VERDICT_STATES:
@@ -84,5 +78,4 @@ class Verdict:
         """
         names = {f.name for f in fields(ClaimCheck)}
         evidence = [ClaimCheck(**{k: v for k, v in c.items() if k in names}) for c in data.get("evidence", [])]
-        return cls(data["state"], data.get("reason", ""), evidence, data.get("score"), data.get("method", ""),
-                   dict(data.get("features", {})))
+        return cls(data["state"], data.get("reason", ""), evidence, data.get("score"), data.get("method", ""))

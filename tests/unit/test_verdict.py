@@ -11,9 +11,15 @@ from kgcore.core.types import Answer, Match, SelectedSentence
 from kgcore.core.verdicts import ClaimCheck, Verdict
 from kgcore.evaluate.diagnose import CONTEXT_COVERAGE, NODE_RESEMBLANCE, answer_match, diagnose_without_gold
 from kgcore.query.answer.expected import Expected
-from kgcore.query.answer.verdict import GROUNDED, GROUNDED_UNSURE, claim_state, decide, with_verdict
-from kgcore.query.answer.verifier import Verifier
-from kgcore.query.answer.verifier import current as current_verifier
+from kgcore.query.answer.verdict import (
+    GROUNDED,
+    GROUNDED_UNSURE,
+    REFUSED_BELOW,
+    SUPPORTED_FROM,
+    claim_state,
+    decide,
+    with_verdict,
+)
 from ui.verdict_view import verdict_html
 
 
@@ -23,44 +29,24 @@ def check(strength: float, grounded: float | None = None, **more) -> ClaimCheck:
                       strength=strength, **more)
 
 
-SURE = {"strength": 5.0, "margin": 2.0}     # far ahead of every other sentence: the verifier says right
-DOUBTFUL = {"strength": 0.5, "margin": -1.0}  # behind another sentence: the verifier says wrong
-
-
-@pytest.mark.parametrize(("features", "grounded", "state"), [
-    (SURE, None, "supported"),
-    (DOUBTFUL, None, "not supported"),
-    (SURE, GROUNDED, "supported"),
-    (SURE, GROUNDED - 0.01, "unsure"),        # partly grounded: never more than unsure
-    (SURE, GROUNDED_UNSURE - 0.01, "not supported"),  # a claim the sentence does not hold
-    (None, None, "unsure"),                   # nothing checked: unsure at best
+@pytest.mark.parametrize(("strength", "grounded", "state"), [
+    (SUPPORTED_FROM, None, "supported"),
+    (SUPPORTED_FROM - 0.01, None, "unsure"),
+    (REFUSED_BELOW, None, "unsure"),
+    (REFUSED_BELOW - 0.01, None, "not supported"),
+    (SUPPORTED_FROM + 1, GROUNDED, "supported"),
+    (SUPPORTED_FROM + 1, GROUNDED - 0.01, "unsure"),        # partly grounded: never more than unsure
+    (SUPPORTED_FROM + 1, GROUNDED_UNSURE - 0.01, "not supported"),  # a claim the sentence does not hold
 ])
-def test_a_claims_state_follows_the_verifier_and_its_grounding(features, grounded, state):
-    claim = check(2.0, grounded)
-    assert claim_state(claim, features=features) == state
-    assert (claim.probability is None) == (features is None or grounded is not None and grounded < GROUNDED_UNSURE)
-
-
-def test_the_verifiers_band_splits_its_probability_in_three():
-    verifier = current_verifier()
-    assert 0.0 < verifier.low <= verifier.high < 1.0 and set(verifier.weights) == {"strength", "margin"}
-    assert verifier.probability(SURE) >= verifier.high > verifier.low > verifier.probability(DOUBTFUL)
-    assert verifier.state((verifier.low + verifier.high) / 2) == ("unsure" if verifier.low < verifier.high
-                                                                   else "supported")
-
-
-def test_a_broken_verifier_file_is_named(tmp_path):
-    path = tmp_path / "verifier.json"
-    path.write_text('{"weights": {"strength": 1.0}}', encoding="utf-8")
-    with pytest.raises(ValueError, match=f"{path}: not a verifier .*'bias'.*verdict_verifier_fit.py"):
-        Verifier.load(path)
+def test_a_claims_state_follows_its_strength_and_grounding(strength, grounded, state):
+    assert claim_state(check(strength, grounded)) == state
 
 
 PARSED = SimpleNamespace(expected=Expected("number"), qtype="number")
 
 
 def test_the_answer_takes_its_best_claims_state_and_an_ungrounded_claim_refuses_it():
-    good = check(3.1, 1.0, state="supported")
+    good = check(SUPPORTED_FROM + 0.5, 1.0, state="supported")
     verdict = decide([good], PARSED)
     assert verdict.state == "supported" and verdict.score == good.strength
     assert verdict.reason.startswith("Supported: cited sentence t/1 holds “100-200 MB”, a quantity")
