@@ -73,6 +73,18 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
      "For membership changes, Raft uses a new approach called joint consensus.", ["joint consensus"]),
     ("Which technique does GFS use to avoid internal fragmentation?",
      "Lazy space allocation avoids wasting space due to internal fragmentation.", ["Lazy space allocation"]),
+    # an ordinal, a model's name holding digits and markup are no quantities
+    ("How many Wikipedia pages were selected?", "First, we selected pages with the ada-002 model.", []),
+    ("How large is the raw corpus?", "We extract pairs $(x_{i1}, x_{i2})$ from the raw corpus.", []),
+    ("How large is the raw corpus?", "From the corpus of about 100 million sentences, we obtained pairs.",
+     ["100 million sentences"]),
+    # a lone letter or a label of the paper's parts is no name
+    ("What is the name of the cheaper decoding approximation?", "Once the candidate set Y has been generated, "
+     "see Figure 3.", []),
+    # "define X as Y" says how X is measured
+    ("How do the authors measure how dynamic a community is?",
+     "Formally, we define the dynamicity of a community as the average volatility of all utterances.",
+     ["as the average volatility of all utterances"]),
 ])
 def test_where_a_sentence_holds_it(nlp, question, sentence, spans):
     q = nlp(question)

@@ -13,7 +13,7 @@
   ("standard copy-on-write techniques" for "what technique"), what follows "called", "named", "known as" or
   "such as", and a bracketed acronym;
 * ``reason``: a reason clause ("because ...", a purpose infinitive); ``manner``: a means ("by exploiting ...",
-  "using ...", "through ...");
+  "using ...", "through ...") or a definition ("we define X *as the average volatility ...*");
 * ``action`` and ``object``: a new verb, the question's verb with a new object (the answerers' former tests).
 
 Other kinds (``definition``, ``yes/no``, None) have no span: nothing decides them but the words shared with the
@@ -41,6 +41,8 @@ TIME_WORDS = frozenset(
 TEMPORAL_MARKS = frozenset("when while after before until since once as".split())
 REASON_WORDS = frozenset("because since therefore thus so as why".split())
 MEANS_WORDS = frozenset("by using via through with exploiting leveraging".split())
+#: "define / compute X as Y": Y says how X is measured ("how do they measure how dynamic a community is?").
+DEFINING_VERBS = frozenset("define compute calculate measure quantify formulate estimate operationalize".split())
 TIME_ENTITIES = frozenset(("DATE", "TIME"))
 PLACE_ENTITIES = frozenset(("GPE", "LOC", "FAC"))
 NUMBER_ENTITIES = frozenset(("CARDINAL", "QUANTITY", "MONEY", "PERCENT"))
@@ -64,8 +66,16 @@ GENERIC_ADJECTIVES = frozenset(
 TERM_ROLES = frozenset(("nsubj", "nsubjpass", "dobj", "attr", "appos", "oprd"))
 #: "refer to X as Y", "known as Y": the verbs whose "as" introduces a name.
 NAMING_VERBS = frozenset("refer know call term denote dub name describe define".split())
-_MARKER = re.compile(r"^(BIBREF|TABREF|FIGREF|SECREF|EQREF)\d*$")
+_MARKER = re.compile(r"^(BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM)\d*$")
 _YEAR = re.compile(r"^(1[5-9]|20)\d\d$")
+#: A figure: it starts with a digit (or a sign before one) and ends in digits or a short unit ("100M", "3.3×").
+_FIGURE = re.compile(r"^[~≈±<>+-]?\.?\d[\d.,:/]*[-–]?[\d.,]*(%|×|x|[kKMBGT]|[kKMGT]?B|ms|s|k)?$")
+_ORDINAL = re.compile(r"^\d+(st|nd|rd|th)$")
+ORDINALS = frozenset(
+    """first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth twentieth hundredth last
+    firstly secondly thirdly""".split())
+#: Words that label a part of a paper rather than name a thing ("Figure 3", "Table 2", "§ 4").
+PAPER_LABELS = frozenset("figure fig table tab section sec eq equation appendix algorithm listing".split())
 _TECHNICAL = re.compile(r"[a-z][A-Z]|[A-Z]{2}|\d[A-Za-z]|[A-Za-z]\d|[A-Za-z]-[A-Za-z]")
 #: Spans longer than this many tokens are cut (a clause, not a whole sentence, is marked).
 MAX_SPAN = 12
@@ -110,11 +120,21 @@ def _new(token, asked: set[str]) -> bool:
 
 
 def _is_number(token, dates: bool = False) -> bool:
-    """A number word or figure; not a reference marker, and (unless ``dates``) not part of a date or time."""
+    """A number word or figure; not a reference marker, an ordinal ("first", "2nd"), a name holding digits
+    ("ada-002", "T5") or markup ("x_{i2})$"), and (unless ``dates``) not part of a date or time.
+
+    >>> from spacy.lang.en import English
+    >>> [t.text for t in English()("the first 288 of ada-002 x_{i2} 2.2-3.3× 1,006 2nd twelve") if _is_number(t)]
+    ['288', '2.2', '3.3×', '1,006', 'twelve']
+    """
     text = token.text
     if _MARKER.match(text) or (token.ent_type_ in TIME_ENTITIES and not dates) or _YEAR.match(text):
         return False
-    return token.like_num or any(c.isdigit() for c in text) or token.lower_ in NUMBER_WORDS or (
+    if token.lower_ in ORDINALS or _ORDINAL.match(text) or not _wordlike(token):
+        return False
+    if any(c.isdigit() for c in text):
+        return bool(_FIGURE.match(text))
+    return token.like_num or token.lower_ in NUMBER_WORDS or (
         token.ent_type_ in NUMBER_ENTITIES and token.pos_ == "NUM")
 
 
@@ -236,6 +256,8 @@ def manner_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> li
             spans.append(_subtree(tokens, t))
         elif t.lower_ == "based" and t.i + 1 < len(t.doc) and t.nbor(1).lower_ == "on":
             spans.append(_subtree(tokens, t))
+        elif t.lower_ == "as" and t.dep_ == "prep" and t.head.lemma_.lower() in DEFINING_VERBS:
+            spans.append(_subtree(tokens, t))  # "we define the dynamicity of a community as the average ..."
     return spans
 
 
@@ -273,16 +295,30 @@ def _entity_spans(tokens: list, labels: frozenset[str], asked: set[str]) -> list
 
 
 def _proper_runs(tokens: list, asked: set[str]) -> list[Span]:
-    """Runs of proper nouns with a word not in the question (a title such as "Mr." joins the run)."""
+    """Runs of proper nouns with a word not in the question (a title such as "Mr." joins the run); not a lone
+    letter or symbol ("Y", "§") nor a label of the paper's parts ("Figure", "Table 2")."""
     spans, start = [], None
     for k, t in enumerate([*tokens, None]):
         if t is not None and t.pos_ == "PROPN" and _wordlike(t):
             start = k if start is None else start
         elif start is not None:
-            if any(_new(x, asked) for x in tokens[start:k]):
+            run = tokens[start:k]
+            if any(_new(x, asked) for x in run) and _names_something(run):
                 spans.append((start, k))
             start = None
     return spans
+
+
+def _names_something(run: list) -> bool:
+    """Whether a run of proper nouns can be a name: some word of two letters or more that is not a label of a
+    paper's parts.
+
+    >>> from spacy.lang.en import English
+    >>> doc = English()("Y § Figure 3 Raft")
+    >>> [_names_something(doc[a:b]) for a, b in [(0, 1), (1, 2), (2, 4), (4, 5)]]
+    [False, False, False, True]
+    """
+    return any(sum(c.isalpha() for c in t.text) >= 2 and t.lower_.rstrip(".") not in PAPER_LABELS for t in run)
 
 
 def _wordlike(token) -> bool:
