@@ -179,12 +179,11 @@ def main() -> None:
     if examples:
         cols[1].selectbox("Example questions", examples, index=None, placeholder="Pick an example…",
                           key=EXAMPLE_KEY, on_change=use_example)
-    if preparing.is_alive():
-        st.caption(":material/hourglass_top: Preparing this collection for questions in the background (loading it "
-                   "and building its retrieval structures); a question asked now waits for it.")
     if cols[-1].button("Ask", type="primary", icon=":material/send:", key="ask.go", width="stretch"):
         with reported("Answering the question"):
-            ask(name, question, options, answerer, other)
+            ask(name, question, options, answerer, other)  # waits for the preparation: no status after it
+    elif preparing.is_alive():
+        panels.preparing_status(preparing)
     outcome = get_state().ask
     if outcome is not None and outcome.doc_id == name:
         with reported("Showing the answer"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 
 import pandas as pd
 import streamlit as st
@@ -42,6 +43,18 @@ from .subgraph_view import JOIN_HOPS, MAX_NODES, joining_paths, neighbourhood, v
 from .verdict_view import verdict_html
 
 TIMING_KEYS = ("parse", "embed", "match", "select", "answer")
+
+
+@st.fragment(run_every=1.0)
+def preparing_status(preparing: threading.Thread) -> None:
+    """What the collection waits for, redrawn each second while it is prepared; when it is ready the page runs
+    again once, without this line (it never stays under an answer)."""
+    if preparing.is_alive():
+        st.caption(":material/hourglass_top: <span class=\"kg-preparing\">Preparing this collection for questions "
+                   "in the background</span> (loading it and building its retrieval structures); a question asked "
+                   "now waits for it.", unsafe_allow_html=True)
+    else:
+        st.rerun(scope="app")
 
 
 def metrics(run: AskRun, index, compact: bool = False) -> None:

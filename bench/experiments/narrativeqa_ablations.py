@@ -195,8 +195,8 @@ def resolved_cosines(how: str) -> Iterator[None]:
     def cosines(case: Case) -> np.ndarray:
         index = case.index
         if id(index) not in vectors:
-            from kgcore.core.settings import Settings
             from kgcore.core.embed import embedder_for
+            from kgcore.core.settings import Settings
 
             texts = [s.resolved or s.normalized for s in index.sentences]
             vectors[id(index)] = embedder_for(Settings.from_env()).encode(texts)

@@ -182,6 +182,25 @@ def test_opening_ask_prepares_the_collection_in_the_background(sample_store):
     assert "bm25" in {key.name for key in index.cache.keys()}
 
 
+def test_the_preparing_status_never_stays_under_the_answer(sample_store, monkeypatch):
+    """While the collection is being prepared the page says so under the question; the run that answers (it waits
+    for the preparation) draws no such line, so none is left under the answer."""
+    from ui import resources_panel as resources
+
+    hold = threading.Event()
+    preparing = threading.Thread(target=hold.wait, daemon=True)  # a preparation that is still running
+    preparing.start()
+    monkeypatch.setattr(resources, "prepare_collection", lambda *args: preparing)
+    try:
+        at = app("pages/ask.py")
+        assert any("Preparing this collection" in c.value for c in at.caption)
+        at = ask(at, PIE_QUESTION)
+        assert not at.exception and 'class="kg-answer"' in html_of(at)
+        assert not [c.value for c in at.caption if "Preparing this collection" in c.value]
+    finally:
+        hold.set()
+
+
 def test_selecting_a_match_highlights_it(sample_store):
     at = ask(app("pages/ask.py"), PIE_QUESTION)
     (key,) = [k for k in at.session_state if k.startswith("ask.matches.")]
