@@ -152,10 +152,12 @@ def support_note(run: AskRun, anchor_prefix: str = "s") -> None:
 
 
 def sentence_order(key: str = "ask.order") -> str:
-    """The "Reading order" / "Rank order" choice for the sentence list."""
-    return st.radio("List sentences in", list(ORDER_LABELS), format_func=ORDER_LABELS.get, horizontal=True, key=key,
-                    help="Reading order: as in the documents, one document after another. "
-                         "Rank order: best first, as the method ranked them.")
+    """The "Rank order" (the default) / "Reading order" choice for the sentence list; either opens scrolled to the
+    first sentence the answer cites."""
+    orders = ["rank", "reading"]
+    return st.radio("List sentences in", orders, format_func=ORDER_LABELS.get, horizontal=True, key=key,
+                    help="Rank order: best first, as the method ranked them. Reading order: as in the documents, "
+                         "one document after another. The list opens at the first sentence the answer cites.")
 
 
 def sentences_panel(run: AskRun, index, doc_id: str, view: SentenceView) -> None:
@@ -298,7 +300,7 @@ def scope_caption(run: AskRun, index) -> None:
     st.caption(f"Asked of {where} of **{md_escape(run.result.collection)}** · front matter {front}")
 
 
-def compare_panels(outcome: AskOutcome, index, order: str = "reading") -> None:
+def compare_panels(outcome: AskOutcome, index, order: str = "rank") -> None:
     main, other = outcome.main, outcome.other
     shared, jaccard = overlap(main.result, other.result)
     st.markdown(f"**Overlap:** {shared} sentence(s) in both contexts · Jaccard {jaccard:.2f}")

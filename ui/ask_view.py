@@ -50,8 +50,9 @@ class SentenceView:
     anchor_prefix: str = "s"
     #: Query node key -> its label, for the "aligned" line of GroundedKG sentences.
     query_labels: Mapping[str, str] = field(default_factory=dict)
-    #: "reading" (by position, documents kept together) or "rank" (by the method's rank).
-    order: str = "reading"
+    #: "rank" (by the method's rank: the cited sentences are near the top) or "reading" (by position, documents
+    #: kept together).
+    order: str = "rank"
     #: A heading line before each document's sentences (reading order, collections of several documents).
     headings: bool = False
     #: Sentences the answer cites (marked "cited").
@@ -132,6 +133,8 @@ def sentence_html(s: SelectedSentence, number: int, view: SentenceView) -> str:
     classes = ["kg-sent"]
     if s.id in view.focus_ids:
         classes.append("kg-focus")
+    if s.id in view.cited:
+        classes.append("kg-cited-sent")  # the list opens scrolled to the first of these (ui.ask_script_html)
     head = [badge(f"[{number}]", "kg-num")]
     sid = esc(s.id)
     if view.doc_id:
