@@ -117,7 +117,7 @@ def show(outcome: AskOutcome) -> None:
     else:
         main = outcome.main
         panels.metrics(main, index)
-        node_id = panels.selected_node(outcome)
+        node_id = panels.selected_node(outcome, index)
         view = panels.focus(main, index, node_id)
         col_answer, col_sentences = st.columns([2, 3])
         with col_answer:
@@ -137,7 +137,7 @@ def show(outcome: AskOutcome) -> None:
     with col_matches:
         st.subheader("Matched nodes")
         panels.matches_panel(outcome, index)
-    panels.subgraph_panel(outcome.main, index, panels.selected_node(outcome))
+    panels.subgraph_panel(outcome, index, panels.selected_node(outcome, index))
 
 
 def summaries_panel(run: AskRun, index: Index) -> None:

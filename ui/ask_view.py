@@ -19,11 +19,11 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-from kgcore.api import Answer, QueryResult, SelectedSentence, strip_markers
+from kgcore.api import Answer, Match, QueryResult, SelectedSentence, strip_markers
 
 from .markup_html import UNMARKABLE, anchor_id, badge, esc, highlight
 from .roles_view import role_badges
@@ -284,11 +284,12 @@ def _covers(text: str, pieces: list[str]) -> bool:
     return squash(text) == squash("".join(pieces))
 
 
-def matches_rows(result: QueryResult, graph) -> list[dict]:
-    """One row per (query node, matched node), best first within each query node."""
+def matches_rows(result: QueryResult, graph, matches: Sequence[Match] | None = None) -> list[dict]:
+    """One row per (query node, matched node) of ``matches`` (default: all the result's), best first within each
+    query node."""
     labels = {n.key: n.label for n in result.query_graph.nodes} if result.query_graph else {}
     rows = []
-    for m in result.matches:
+    for m in result.matches if matches is None else matches:
         node = graph.nodes.get(m.node_id)
         rows.append({
             "query node": labels.get(m.query_node, m.query_node),

@@ -201,6 +201,28 @@ def test_the_preparing_status_never_stays_under_the_answer(sample_store, monkeyp
         hold.set()
 
 
+def test_the_answer_subgraph_is_what_the_answer_used(sample_store):
+    """The graph starts at the matches grounding the cited sentences (at most 40 nodes, "show more" adds more);
+    light verbs are neither listed as matches nor drawn as nodes."""
+    from ui.answer_graph_view import is_light_verb
+
+    at = ask(app("pages/ask.py"), "What did Peter's mother give to Peter?")
+    assert not at.exception and not errors(at), errors(at)
+    outcome = at.session_state["kg_app_state"].ask
+    assert any(is_light_verb(m.label) for m in outcome.main.result.matches)  # "give" matched give_N nodes
+    matches = table(at, "matched node", "score")
+    actions = matches[matches["type"] == "action"]["matched node"]
+    assert len(matches) and not [label for label in actions if is_light_verb(label)]
+    (drawn,) = [c.value for c in at.caption if "shortest paths joining them" in c.value]
+    shown = int(re.match(r"(\d+) nodes: ", drawn).group(1))
+    assert 0 < shown <= 40 and "grounding the cited sentences" in drawn and "Light verbs are drawn as edges" in drawn
+    more = [b for b in at.button if b.label.startswith("Show more")]
+    if more:  # a larger picture on request
+        at = more[0].click().run()
+        (wider,) = [c.value for c in at.caption if "shortest paths joining them" in c.value]
+        assert int(re.match(r"(\d+) nodes: ", wider).group(1)) >= shown
+
+
 def test_selecting_a_match_highlights_it(sample_store):
     at = ask(app("pages/ask.py"), PIE_QUESTION)
     (key,) = [k for k in at.session_state if k.startswith("ask.matches.")]
