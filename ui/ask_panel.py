@@ -58,6 +58,17 @@ def preparing_status(preparing: threading.Thread) -> None:
         st.rerun(scope="app")
 
 
+@st.fragment(run_every=2.0)
+def views_status(views) -> None:
+    """The sidebar line saying which of the collection's views is being prepared for the other pages; when all are
+    ready the page runs again once, without it."""
+    if views.is_alive():
+        st.caption(f":material/hourglass_top: <span class=\"kg-preparing\">Preparing **{md_escape(views.name)}** "
+                   f"for the other pages</span>: {md_escape(views.step)}…", unsafe_allow_html=True)
+    else:
+        st.rerun(scope="app")
+
+
 def metrics(run: AskRun, index, compact: bool = False) -> None:
     """Context size and timings, always shown (two rows of three when ``compact``)."""
     documents = {d.doc_id: d.manifest.counts.words for d in index.manifest.documents}
