@@ -44,6 +44,8 @@ from .subgraph_view import JOIN_HOPS, joining_paths, neighbourhood, vis_from_gra
 from .verdict_view import verdict_html
 
 TIMING_KEYS = ("parse", "embed", "match", "select", "answer")
+#: The fewest matched nodes the answer subgraph starts from (the cited ones first).
+MIN_SEEDS = 5
 
 
 @st.fragment(run_every=1.0)
@@ -275,7 +277,8 @@ def subgraph_panel(outcome: AskOutcome, index, selected: str | None) -> None:
     st.subheader("Answer subgraph")
     more_key = f"ask.subgraph.more.{outcome.run_id}"
     cap = CAP * (1 + int(st.session_state.get(more_key, 0)))
-    seeds = (cited or others[:CAP // 4]) + (others[: cap // 4] if cap > CAP else [])
+    # a cited sentence or two may ground a single match: the best other matches join it, so paths can be drawn
+    seeds = list(dict.fromkeys(cited + others[: max(MIN_SEEDS - len(cited), 0) + (cap // 4 if cap > CAP else 0)]))
     c_widen, c_depth, c_more = st.columns([1, 1, 2], vertical_alignment="center")
     widen = c_widen.toggle("+ 1-hop neighbours", key="ask.subgraph.widen",
                            help="Also draw the neighbours of these nodes (the whole neighbourhood: can be large)")
@@ -295,7 +298,9 @@ def subgraph_panel(outcome: AskOutcome, index, selected: str | None) -> None:
     texts = {sid: index.sentence(sid).original for n in nodes for sid in n.sentences[:20]}
     page = GraphPage(height=560, sentence_texts=texts, selected=selected or "", legend=("entity", "action"))
     far = f"; {len(joined.unjoined)} more than {JOIN_HOPS} hops from every other" if joined.unjoined else ""
-    st.caption(f"{len(nodes)} nodes: {joined.seeds} {what} and the nodes on the shortest paths joining them{far}"
+    extra = len(seeds) - len(cited) if cited else 0
+    what = f"{len(cited) or len(seeds)} {what}" + (f", {extra} other matches" if extra else "")
+    st.caption(f"{len(nodes)} nodes: {what} and the nodes on the shortest paths joining them{far}"
                f"{', with their neighbourhood' if widen else ''}. Light verbs are drawn as edges. Red border: matched; "
                "click a node or edge for its texts and sentences.")
     st.iframe(graph_html(nodes, edges, page), height=600, alt="Matched subgraph")
