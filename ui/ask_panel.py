@@ -40,7 +40,14 @@ from .qa_view import (
 )
 from .signals_view import SIGNALS, STAGES, has_signals, signal_rows, signals_html
 from .state_panel import AskOutcome, AskRun
-from .subgraph_view import JOIN_HOPS, joining_paths, neighbourhood, vis_from_graph, vis_from_sentence_graph
+from .subgraph_view import (
+    JOIN_HOPS,
+    joining_paths,
+    neighbourhood,
+    query_graph_dot,
+    vis_from_graph,
+    vis_from_sentence_graph,
+)
 from .verdict_view import verdict_html
 
 TIMING_KEYS = ("parse", "embed", "match", "select", "answer")
@@ -254,9 +261,8 @@ def query_graph_panel(run: AskRun) -> None:
         st.caption(f"The {run.result.method} method does not build a query graph.")
         return
     nodes, edges = vis_from_sentence_graph(graph)
-    legend = ("entity", "action") + (("unknown",) if any(n.kind == "unknown" for n in nodes) else ())
-    page = GraphPage(height=260, panel=False, legend=legend)
-    st.iframe(graph_html(nodes, edges, page), height=300, alt="Query graph")
+    st.graphviz_chart(query_graph_dot(nodes, edges), width="stretch", alt="Query graph")
+    st.caption("Blue: entities · orange boxes: actions · grey diamond: the asked-for slot (never matched)")
     st.dataframe(pd.DataFrame(query_node_rows(run.result)), hide_index=True)
 
 
