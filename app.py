@@ -32,8 +32,19 @@ resources.jobs()
 st.set_page_config(page_title="GroundedKG Auditor", page_icon=str(HERE / "ui" / "favicon.svg"), layout="wide")
 st.html(CSS)
 
+# The default page is served at ``/``; its own pathname would be "not found", so it gets one nobody links to and
+# ``/library`` (the address people type or bookmark) is a hidden page that opens it.
+library = st.Page(PAGES / "library.py", title="Library", icon=":material/library_books:", url_path="home",
+                  default=True)
+
+
+def library_address() -> None:
+    """``/library``: the Library, at ``/``, with the address's parameters."""
+    st.switch_page(library, query_params=st.query_params.to_dict())
+
+
 pages = [
-    st.Page(PAGES / "library.py", title="Library", icon=":material/library_books:", url_path="library", default=True),
+    library,
     st.Page(PAGES / "ask.py", title="Ask", icon=":material/question_answer:", url_path="ask"),
     st.Page(PAGES / "explorer.py", title="Graph explorer", icon=":material/hub:", url_path="explorer"),
     st.Page(PAGES / "entity.py", title="Entity", icon=":material/badge:", url_path="entity"),
@@ -44,6 +55,7 @@ pages = [
     st.Page(PAGES / "adjudicate.py", title="Adjudicate", icon=":material/gavel:", url_path="adjudicate"),
     st.Page(PAGES / "evaluate.py", title="Evaluate", icon=":material/analytics:", url_path="evaluate"),
     st.Page(PAGES / "status.py", title="Status", icon=":material/monitor_heart:", url_path="status"),
+    st.Page(library_address, title="Library", url_path="library", visibility="hidden"),
 ]
 
 # Signed out with sign-in on: every address (a page's too, so none is "not found") shows the sign-in page only.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import replace
 
 import streamlit as st
@@ -96,7 +97,7 @@ def ask(doc_id: str, question: str, options: RetrievalOptions, answerer: str, ot
     state = get_state()
     state.ask = None  # an error must not leave the previous answer on screen as if it answered this question
     engine = resources.query_engine()  # waits for the models the background warm-up is loading
-    with st.spinner("Retrieving and answering…"):
+    with st.spinner("Retrieving and answering…"), resources.answering():
         result, answer = engine.ask(doc_id, question, options, answerer)
         second = engine.ask(doc_id, question, replace(options, method=other), answerer) if other else None
     state.asked += 1
@@ -117,7 +118,7 @@ def show(outcome: AskOutcome) -> None:
     else:
         main = outcome.main
         panels.metrics(main, index)
-        node_id = panels.selected_node(outcome)
+        node_id = panels.selected_node(outcome, index)
         view = panels.focus(main, index, node_id)
         col_answer, col_sentences = st.columns([2, 3])
         with col_answer:
@@ -137,7 +138,7 @@ def show(outcome: AskOutcome) -> None:
     with col_matches:
         st.subheader("Matched nodes")
         panels.matches_panel(outcome, index)
-    panels.subgraph_panel(outcome.main, index, panels.selected_node(outcome))
+    panels.subgraph_panel(outcome, index, panels.selected_node(outcome, index))
 
 
 def summaries_panel(run: AskRun, index: Index) -> None:
@@ -172,24 +173,34 @@ def main() -> None:
     preparing = resources.prepare_collection(manifest, options, answerer)
     if other:  # the compared method's structures too (its own thread; the index is loaded once)
         resources.prepare_collection(manifest, replace(options, method=other), answerer)
-    examples = resources.sample_questions() if resources.SAMPLE_DOC_ID in manifest.doc_ids else []
+    views = resources.prepare_views_of(manifest, preparing)
+    if views.is_alive():
+        with st.sidebar:
+            panels.views_status(views)
+    question_panel(name, manifest.doc_ids, options, answerer, other, preparing)
+
+
+@st.fragment
+def question_panel(name: str, doc_ids: tuple[str, ...], options: RetrievalOptions, answerer: str, other: str | None,
+                   preparing: threading.Thread) -> None:
+    """The question and everything drawn from its answer: asking (or picking a row, a sentence order, a label)
+    re-runs only this part, not the page's title, the collection's controls or the sidebar."""
+    examples = resources.sample_questions() if resources.SAMPLE_DOC_ID in doc_ids else []
     cols = st.columns([4, 2, 1] if examples else [6, 1], vertical_alignment="bottom")
     question = cols[0].text_input("Question", key=QUESTION_KEY,
                                   placeholder="e.g. What happened to the young rabbits' father?")
     if examples:
         cols[1].selectbox("Example questions", examples, index=None, placeholder="Pick an example…",
                           key=EXAMPLE_KEY, on_change=use_example)
-    if preparing.is_alive():
-        st.caption(":material/hourglass_top: Preparing this collection for questions in the background (loading it "
-                   "and building its retrieval structures); a question asked now waits for it.")
     if cols[-1].button("Ask", type="primary", icon=":material/send:", key="ask.go", width="stretch"):
         with reported("Answering the question"):
-            ask(name, question, options, answerer, other)
+            ask(name, question, options, answerer, other)  # waits for the preparation: no status after it
+    elif preparing.is_alive():
+        panels.preparing_status(preparing)
     outcome = get_state().ask
     if outcome is not None and outcome.doc_id == name:
         with reported("Showing the answer"):
             show(outcome)
-
 
 ensure_app_navigation()
 reviewer_sidebar()  # the "reviewing as" choice, on every page

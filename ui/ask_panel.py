@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import threading
 
 import pandas as pd
 import streamlit as st
 
 from kgcore.api import GRAPH_HEAD_WORDS
 
+from .answer_graph_view import CAP, about_light_verbs, answer_seeds, collapse_light, shown_matches
 from .ask_view import (
     SentenceView,
     answer_html,
@@ -24,7 +26,7 @@ from .ask_view import (
     share_scope,
 )
 from .cites_view import context_roles
-from .graph_html import GraphPage, graph_html
+from .graph_html import GraphPage, VisEdge, graph_html
 from .labels import METHOD_LABELS, ORDER_LABELS, RANKING_LABELS
 from .markup_html import md_escape
 from .qa_view import (
@@ -38,10 +40,42 @@ from .qa_view import (
 )
 from .signals_view import PATH_HELP, SIGNALS, STAGES, has_signals, signal_rows, signals_html
 from .state_panel import AskOutcome, AskRun
-from .subgraph_view import JOIN_HOPS, MAX_NODES, joining_paths, neighbourhood, vis_from_graph, vis_from_sentence_graph
+from .subgraph_view import (
+    JOIN_HOPS,
+    joining_paths,
+    neighbourhood,
+    query_graph_dot,
+    vis_from_graph,
+    vis_from_sentence_graph,
+)
 from .verdict_view import verdict_html
 
 TIMING_KEYS = ("parse", "embed", "match", "select", "answer")
+#: The fewest matched nodes the answer subgraph starts from (the cited ones first).
+MIN_SEEDS = 5
+
+
+@st.fragment(run_every=1.0)
+def preparing_status(preparing: threading.Thread) -> None:
+    """What the collection waits for, redrawn each second while it is prepared; when it is ready the page runs
+    again once, without this line (it never stays under an answer)."""
+    if preparing.is_alive():
+        st.caption(":material/hourglass_top: <span class=\"kg-preparing\">Preparing this collection for questions "
+                   "in the background</span> (loading it and building its retrieval structures); a question asked "
+                   "now waits for it.", unsafe_allow_html=True)
+    else:
+        st.rerun(scope="app")
+
+
+@st.fragment(run_every=2.0)
+def views_status(views) -> None:
+    """The sidebar line saying which of the collection's views is being prepared for the other pages; when all are
+    ready the page runs again once, without it."""
+    if views.is_alive():
+        st.caption(f":material/hourglass_top: <span class=\"kg-preparing\">Preparing **{md_escape(views.name)}** "
+                   f"for the other pages</span>: {md_escape(views.step)}…", unsafe_allow_html=True)
+    else:
+        st.rerun(scope="app")
 
 
 def metrics(run: AskRun, index, compact: bool = False) -> None:
@@ -139,10 +173,12 @@ def support_note(run: AskRun, anchor_prefix: str = "s") -> None:
 
 
 def sentence_order(key: str = "ask.order") -> str:
-    """The "Reading order" / "Rank order" choice for the sentence list."""
-    return st.radio("List sentences in", list(ORDER_LABELS), format_func=ORDER_LABELS.get, horizontal=True, key=key,
-                    help="Reading order: as in the documents, one document after another. "
-                         "Rank order: best first, as the method ranked them.")
+    """The "Rank order" (the default) / "Reading order" choice for the sentence list; either opens scrolled to the
+    first sentence the answer cites."""
+    orders = ["rank", "reading"]
+    return st.radio("List sentences in", orders, format_func=ORDER_LABELS.get, horizontal=True, key=key,
+                    help="Rank order: best first, as the method ranked them. Reading order: as in the documents, "
+                         "one document after another. The list opens at the first sentence the answer cites.")
 
 
 def sentences_panel(run: AskRun, index, doc_id: str, view: SentenceView) -> None:
@@ -179,14 +215,19 @@ def signals_panel(run: AskRun) -> None:
                                     "from": st.column_config.TextColumn("propagated from")})
 
 
-def selected_node(outcome: AskOutcome) -> str | None:
+def listed_matches(run: AskRun, index) -> list:
+    """The matches the page lists and draws: light verbs left out unless the question is about one."""
+    return shown_matches(run.result.matches, index.graph, about_light_verbs(run.result.query_graph))
+
+
+def selected_node(outcome: AskOutcome, index) -> str | None:
     """The matched node picked in the matches table (read before the table is drawn)."""
     event = st.session_state.get(matches_key(outcome))
     rows = []
     if event is not None:
         selection = event.get("selection", {}) if isinstance(event, dict) else getattr(event, "selection", {})
         rows = selection.get("rows", []) if isinstance(selection, dict) else getattr(selection, "rows", [])
-    matches = outcome.main.result.matches
+    matches = listed_matches(outcome.main, index)
     return matches[rows[0]].node_id if rows and rows[0] < len(matches) else None
 
 
@@ -196,9 +237,11 @@ def matches_key(outcome: AskOutcome) -> str:
 
 
 def matches_panel(outcome: AskOutcome, index) -> None:
-    rows = matches_rows(outcome.main.result, index.graph)
+    listed = listed_matches(outcome.main, index)
+    rows = matches_rows(outcome.main.result, index.graph, listed)
     if not rows:
-        st.caption("This method does not match graph nodes.")
+        st.caption("This method does not match graph nodes." if not outcome.main.result.matches else
+                   "Only light verbs (be, have, use, make ...) matched: they are not listed.")
         return
     st.dataframe(
         pd.DataFrame(rows), key=matches_key(outcome), on_select="rerun", selection_mode="single-row",
@@ -208,7 +251,9 @@ def matches_panel(outcome: AskOutcome, index) -> None:
             "sentences": st.column_config.NumberColumn("sentences", help="Sentences the node is grounded in"),
         },
     )
-    st.caption("Select a row to highlight that node in the sentences and in the graph below.")
+    hidden = len(outcome.main.result.matches) - len(listed)
+    light = f" {hidden} match(es) of light verbs (be, have, use, make ...) are not listed." if hidden else ""
+    st.caption(f"Select a row to highlight that node in the sentences and in the graph below.{light}")
 
 
 def query_graph_panel(run: AskRun) -> None:
@@ -217,45 +262,59 @@ def query_graph_panel(run: AskRun) -> None:
         st.caption(f"The {run.result.method} method does not build a query graph.")
         return
     nodes, edges = vis_from_sentence_graph(graph)
-    legend = ("entity", "action") + (("unknown",) if any(n.kind == "unknown" for n in nodes) else ())
-    page = GraphPage(height=260, panel=False, legend=legend)
-    st.iframe(graph_html(nodes, edges, page), height=300, alt="Query graph")
+    st.graphviz_chart(query_graph_dot(nodes, edges), width="stretch", alt="Query graph")
+    st.caption("Blue: entities · orange boxes: actions · grey diamond: the asked-for slot (never matched)")
     st.dataframe(pd.DataFrame(query_node_rows(run.result)), hide_index=True)
 
 
-def subgraph_panel(run: AskRun, index, selected: str | None) -> None:
-    """The matched nodes joined by their shortest paths; widened on demand to their neighbourhood."""
-    result, graph = run.result, index.graph
-    seeds = [m.node_id for m in sorted(result.matches, key=lambda m: -m.score)]
-    what = "matched nodes"
-    if not seeds:
-        seeds = [n.node_id for sid in result.sentence_ids for n in graph.nodes_in_sentence(sid)]
+def subgraph_panel(outcome: AskOutcome, index, selected: str | None) -> None:
+    """The part of the graph the answer used: the matches grounding the cited sentences joined by their shortest
+    paths, at most :data:`CAP` nodes, :data:`CAP` more (and the other matches) per "show more"; widened on demand
+    to their neighbourhood."""
+    run, graph = outcome.main, index.graph
+    keep_light = about_light_verbs(run.result.query_graph)
+    cited, others = answer_seeds(listed_matches(run, index), graph, cited_ids(run.answer))
+    what = "matched nodes grounding the cited sentences" if cited else "matched nodes"
+    if not cited and not others:
+        others = [n.node_id for sid in run.result.sentence_ids for n in graph.nodes_in_sentence(sid)]
         what = "nodes of the context sentences"
-    if not seeds:
+    if not cited and not others:
         st.caption("No graph nodes to show for this context.")
         return
-    st.subheader("Matched subgraph")
-    c_widen, c_depth, _ = st.columns([1, 1, 2], vertical_alignment="center")
+    st.subheader("Answer subgraph")
+    more_key = f"ask.subgraph.more.{outcome.run_id}"
+    cap = CAP * (1 + int(st.session_state.get(more_key, 0)))
+    # a cited sentence or two may ground a single match: the best other matches join it, so paths can be drawn
+    seeds = list(dict.fromkeys(cited + others[: max(MIN_SEEDS - len(cited), 0) + (cap // 4 if cap > CAP else 0)]))
+    c_widen, c_depth, c_more = st.columns([1, 1, 2], vertical_alignment="center")
     widen = c_widen.toggle("+ 1-hop neighbours", key="ask.subgraph.widen",
                            help="Also draw the neighbours of these nodes (the whole neighbourhood: can be large)")
     depth = c_depth.slider("Neighbour depth", 1, 3, 1, key="ask.subgraph.depth", disabled=not widen)
-    joined = joining_paths(graph, seeds)
-    far = f"; {len(joined.unjoined)} of them more than {JOIN_HOPS} hops from every other" if joined.unjoined else ""
-    drawn = f"{joined.seeds} {what} and the {len(joined.inner)} node(s) on the shortest paths joining them{far}"
-    node_ids, notice = joined.node_ids, joined.notice()
+    joined = joining_paths(graph, seeds, max_nodes=cap)
+    node_ids = joined.node_ids
     if widen:
-        hood = neighbourhood(graph, joined.node_ids, depth=int(depth), max_nodes=MAX_NODES)
-        node_ids, notice = hood.node_ids, hood.notice()
-        drawn += f", with their {depth}-hop neighbourhood"
-    if notice:
-        st.warning(notice, icon=":material/speed:")
+        node_ids = neighbourhood(graph, joined.node_ids, depth=int(depth), max_nodes=cap).node_ids
+    node_ids, verbs = collapse_light(graph, node_ids, keep=node_ids if keep_light else ())
+    total = max(joined.total, len(node_ids))
+    if total > len(node_ids) or len(seeds) < len(cited) + len(others):
+        c_more.button(f"Show more (up to {cap + CAP} nodes)", key=f"ask.subgraph.more_button.{outcome.run_id}",
+                      icon=":material/unfold_more:", on_click=_more, args=(more_key,))
     emphasis = dict.fromkeys(joined.node_ids[:joined.seeds], "matched")
     nodes, edges = vis_from_graph(graph, node_ids, emphasis)
-    texts = {s.id: s.original for s in index.sentences}
-    page = GraphPage(height=560, notice=notice, sentence_texts=texts, selected=selected or "",
-                     legend=("entity", "action"))
-    st.caption(f"{drawn}. Red border: matched; click a node or edge for its texts and sentences.")
+    edges += [VisEdge(a, b, verb, sentences) for a, b, verb, sentences in verbs]
+    texts = {sid: index.sentence(sid).original for n in nodes for sid in n.sentences[:20]}
+    page = GraphPage(height=560, sentence_texts=texts, selected=selected or "", legend=("entity", "action"))
+    far = f"; {len(joined.unjoined)} more than {JOIN_HOPS} hops from every other" if joined.unjoined else ""
+    extra = len(seeds) - len(cited) if cited else 0
+    what = f"{len(cited) or len(seeds)} {what}" + (f", {extra} other matches" if extra else "")
+    st.caption(f"{len(nodes)} nodes: {what} and the nodes on the shortest paths joining them{far}"
+               f"{', with their neighbourhood' if widen else ''}. Light verbs are drawn as edges. Red border: matched; "
+               "click a node or edge for its texts and sentences.")
     st.iframe(graph_html(nodes, edges, page), height=600, alt="Matched subgraph")
+
+
+def _more(key: str) -> None:
+    st.session_state[key] = int(st.session_state.get(key, 0)) + 1
 
 
 def download(run: AskRun, result_to_json) -> None:
@@ -286,7 +345,7 @@ def scope_caption(run: AskRun, index) -> None:
     st.caption(f"Asked of {where} of **{md_escape(run.result.collection)}** · front matter {front}")
 
 
-def compare_panels(outcome: AskOutcome, index, order: str = "reading") -> None:
+def compare_panels(outcome: AskOutcome, index, order: str = "rank") -> None:
     main, other = outcome.main, outcome.other
     shared, jaccard = overlap(main.result, other.result)
     st.markdown(f"**Overlap:** {shared} sentence(s) in both contexts · Jaccard {jaccard:.2f}")

@@ -7,7 +7,8 @@
   ``MutationObserver`` puts it back when Streamlit redraws the list).  The
   page's URL is left alone.
 * On a new question (``run_id`` changes) every sentence list
-  (``.kg-scroll``) scrolls back to its top and the pin is dropped.
+  (``.kg-scroll``) scrolls to its first sentence the answer cites
+  (``.kg-cited-sent``; to its top when none is cited) and the pin is dropped.
 
 The only value written into the script is the integer ``run_id``; no
 document text ever reaches it.
@@ -56,7 +57,10 @@ SCRIPT = """<script>
     w.__kgRun = RUN;
     w.__kgPinned = null;
     pin();
-    const top = () => document.querySelectorAll(".kg-scroll").forEach((el) => { el.scrollTop = 0; });
+    const top = () => document.querySelectorAll(".kg-scroll").forEach((el) => {
+      const cited = el.querySelector(".kg-cited-sent");
+      el.scrollTop = cited ? el.scrollTop + cited.getBoundingClientRect().top - el.getBoundingClientRect().top : 0;
+    });
     top();
     (w.__kgTopTimers || []).forEach(clearTimeout);
     w.__kgTopTimers = [50, 300, 1000, 2500].map((ms) => setTimeout(top, ms));

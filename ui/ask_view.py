@@ -19,11 +19,11 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-from kgcore.api import Answer, QueryResult, SelectedSentence, strip_markers
+from kgcore.api import Answer, Match, QueryResult, SelectedSentence, strip_markers
 
 from .markup_html import UNMARKABLE, anchor_id, badge, esc, highlight
 from .roles_view import role_badges
@@ -50,8 +50,9 @@ class SentenceView:
     anchor_prefix: str = "s"
     #: Query node key -> its label, for the "aligned" line of GroundedKG sentences.
     query_labels: Mapping[str, str] = field(default_factory=dict)
-    #: "reading" (by position, documents kept together) or "rank" (by the method's rank).
-    order: str = "reading"
+    #: "rank" (by the method's rank: the cited sentences are near the top) or "reading" (by position, documents
+    #: kept together).
+    order: str = "rank"
     #: A heading line before each document's sentences (reading order, collections of several documents).
     headings: bool = False
     #: Sentences the answer cites (marked "cited").
@@ -132,6 +133,8 @@ def sentence_html(s: SelectedSentence, number: int, view: SentenceView) -> str:
     classes = ["kg-sent"]
     if s.id in view.focus_ids:
         classes.append("kg-focus")
+    if s.id in view.cited:
+        classes.append("kg-cited-sent")  # the list opens scrolled to the first of these (ui.ask_script_html)
     head = [badge(f"[{number}]", "kg-num")]
     sid = esc(s.id)
     if view.doc_id:
@@ -281,11 +284,12 @@ def _covers(text: str, pieces: list[str]) -> bool:
     return squash(text) == squash("".join(pieces))
 
 
-def matches_rows(result: QueryResult, graph) -> list[dict]:
-    """One row per (query node, matched node), best first within each query node."""
+def matches_rows(result: QueryResult, graph, matches: Sequence[Match] | None = None) -> list[dict]:
+    """One row per (query node, matched node) of ``matches`` (default: all the result's), best first within each
+    query node."""
     labels = {n.key: n.label for n in result.query_graph.nodes} if result.query_graph else {}
     rows = []
-    for m in result.matches:
+    for m in result.matches if matches is None else matches:
         node = graph.nodes.get(m.node_id)
         rows.append({
             "query node": labels.get(m.query_node, m.query_node),

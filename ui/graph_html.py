@@ -198,7 +198,7 @@ def _options(n_nodes: int) -> dict:
             "color": {"color": "#a3aab3", "highlight": "#D62728", "hover": "#52606d"},
             "smooth": {"enabled": True, "type": "continuous"},
         },
-        "nodes": {"font": {"size": 14, "face": "sans-serif"}, "margin": 8},
+        "nodes": {"font": {"size": 18 if n_nodes <= 40 else 14, "face": "sans-serif"}, "margin": 8},
         "interaction": {"hover": True, "tooltipDelay": 150, "navigationButtons": False, "keyboard": False,
                         "hideEdgesOnDrag": n_nodes > 150},
     }

@@ -6,8 +6,10 @@ and cannot be typed, chosen or passed in the address; a page run without a
 signed-in user stops.  Otherwise it is chosen from the **local reviewer
 profile**: the reviewers registered in the audit store
 (:meth:`kgcore.audit.AuditDB.reviewers`), where a new one can be added.
-The choice is kept in the session and in the page address
-(``?reviewer=NAME``), so it survives page switches and reloads.
+The choice is kept in the session, in the page address
+(``?reviewer=NAME``), so it survives page switches and reloads, and in a
+browser cookie (:mod:`ui.identity_view`), so a link without it (``/review``)
+opens as the same reviewer.
 
 :func:`reviewer_sidebar` draws the choice; pages read it with :func:`reviewing_as`.  Replacing the local profile by
 sign-in only changes :func:`signed_in_reviewer`.  Every page draws the choice
@@ -26,6 +28,7 @@ from kgcore.api import AuditDB, KgcoreError
 
 from . import auth_panel as auth
 from .errors_panel import reported
+from .identity_view import COOKIE, cookie_script, cookie_value
 from .markup_html import md_escape
 from .resources_panel import audit_db
 
@@ -36,6 +39,8 @@ NEW_KEY = "identity.new"
 ERROR_KEY = "identity.error"
 #: The page-address parameter that carries the choice across reloads.
 QUERY_PARAM = "reviewer"
+#: The name this session last wrote into the browser's cookie.
+COOKIE_KEY = "identity.cookie"
 
 
 def profile_caption(name: str, signed_in: bool) -> str:
@@ -61,6 +66,17 @@ def _remember(name: str | None) -> None:
         st.query_params[QUERY_PARAM] = name
     elif not name and QUERY_PARAM in st.query_params:
         del st.query_params[QUERY_PARAM]
+    if (name or "") != st.session_state.get(COOKIE_KEY, _cookie()):
+        st.session_state[COOKIE_KEY] = name or ""
+        st.sidebar.html(cookie_script(name or ""), unsafe_allow_javascript=True)
+
+
+def _cookie() -> str:
+    """The reviewer this browser remembers ("" when none, or outside a browser)."""
+    try:
+        return cookie_value(st.context.cookies.get(COOKIE))
+    except Exception:  # noqa: BLE001 - no request behind this session (AppTest): nothing remembered
+        return ""
 
 
 def _signed_in(db: AuditDB, name: str) -> None:
@@ -118,10 +134,13 @@ def _draw(db: AuditDB) -> None:
         return
     names = [r.name for r in db.reviewers()]
     wanted = st.session_state.get(REVIEWER_KEY) or st.query_params.get(QUERY_PARAM)
+    remembered = st.session_state.get(COOKIE_KEY, _cookie())  # a browser's choice in an earlier session
     if wanted and wanted not in names:
         st.sidebar.warning(f"{md_escape(wanted)} is not a registered reviewer; choose one or add it.",
                            icon=":material/person_off:")
         wanted = None
+    elif not wanted and remembered in names:
+        wanted = remembered
     # The reviewer, not the widget, is the truth: a page's widget is new on each page (it would start empty).
     st.session_state[CHOICE_KEY] = wanted
     choice = st.sidebar.selectbox("Reviewing as", names, key=CHOICE_KEY, placeholder="Choose who you are…",

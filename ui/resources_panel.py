@@ -25,6 +25,8 @@ import csv
 import json
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -46,6 +48,7 @@ from kgcore.api import (
     bm25_tokens,
     embedder_for,
     load_spacy,
+    prepare_views,
 )
 from ui.errors_panel import log, short_reason
 
@@ -209,6 +212,70 @@ def prepare_collection(manifest: CollectionManifest, options: RetrievalOptions, 
     return _preparation(store_root(), manifest.name, manifest.stamp, key, answerer, options)
 
 
+# -- the views the other pages read, prepared after the questions' structures ----------------------------------
+_answering = {"count": 0}
+_answering_lock = threading.Lock()
+
+
+@contextmanager
+def answering() -> Iterator[None]:
+    """While a question is being answered: the views' preparation starts no step meanwhile."""
+    with _answering_lock:
+        _answering["count"] += 1
+    try:
+        yield
+    finally:
+        with _answering_lock:
+            _answering["count"] -= 1
+
+
+def _wait_for_questions() -> None:
+    while _answering["count"] > 0:
+        time.sleep(0.2)
+
+
+@dataclass
+class ViewsPreparation:
+    """The background preparation of a collection's views (:func:`kgcore.api.prepare_views`): the step it is on."""
+
+    name: str
+    thread: threading.Thread | None = None
+    step: str = "waiting for the questions' structures"
+
+    def is_alive(self) -> bool:
+        return self.thread is not None and self.thread.is_alive()
+
+
+def _prepare_views(root: str, status: ViewsPreparation, first: threading.Thread) -> None:
+    first.join()
+    try:
+        engine = get_engine(root)
+
+        def before(step: str) -> None:
+            _wait_for_questions()
+            status.step = step
+
+        seconds = prepare_views(engine.index(status.name), engine.embedder, engine.settings, before)
+        log.info("Prepared the views of collection %r: %s", status.name, seconds)
+    except Exception as exc:  # noqa: BLE001 - logged; the page that needs the view reports kgcore's error
+        log.warning("Preparing the views of collection %r failed: %s", status.name, short_reason(exc))
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _views(root: str, name: str, stamp: str, _first: threading.Thread) -> ViewsPreparation:
+    status = ViewsPreparation(name)
+    status.thread = threading.Thread(target=_prepare_views, args=(root, status, _first), daemon=True,
+                                     name=f"kgcore-views-{name}")
+    status.thread.start()
+    return status
+
+
+def prepare_views_of(manifest: CollectionManifest, first: threading.Thread) -> ViewsPreparation:
+    """Start building, once per collection version and after ``first`` (the questions' preparation), the views the
+    Entity, Graph explorer, Merge review and Sentence pages read, so that each opens without building them."""
+    return _views(store_root(), manifest.name, manifest.stamp, first)
+
+
 @st.cache_resource(show_spinner=False)
 def _supervisor(root: str) -> JobSupervisor:
     s = settings().with_(store_root=Path(root))
@@ -232,6 +299,7 @@ def forget(collection: str) -> None:
     """Drop the engine's loaded copy of ``collection`` (deleted, or re-indexed), and what was prepared from it."""
     _engine(store_root()).forget(collection)
     _preparation.clear()
+    _views.clear()
 
 
 @st.cache_resource(show_spinner=False)

@@ -54,6 +54,8 @@ a.kg-cite { font-size: 0.8rem; font-weight: 700; text-decoration: none; margin-l
 .kg-doc { background: #e0e8f9; color: #19216c; border-radius: 8px; padding: 0 6px; font-weight: 600; }
 .kg-where { background: #f0f4f8; color: #334e68; border-radius: 8px; padding: 0 6px; }
 .kg-cited { background: #dcedc8; color: #33691e; border-radius: 8px; padding: 0 6px; }
+.kg-sent.kg-cited-sent { border-left-color: #7cb342; }
+.kg-preparing { font-weight: 600; }
 .kg-dochead { font-weight: 700; color: #19216c; border-bottom: 2px solid #bed0f7; margin: 10px 0 6px 0;
               padding-bottom: 2px; }
 .kg-passage { line-height: 1.6; background: #fbfcfd; border: 1px solid #d9e2ec; border-radius: 8px;

@@ -22,6 +22,18 @@ joining them (edges taken in either direction), not their whole neighbourhood.
 Joined(node_ids=['a', 'd', 'b', 'c'], seeds=2, unjoined=[], total=4)
 >>> joining_paths(g, ["a", "d"], max_hops=2).unjoined     # too far apart to be joined
 ['a', 'd']
+
+A question's query graph is a handful of nodes: it is drawn as Graphviz DOT (Streamlit's own renderer), not as
+an interactive page carrying the 700 kB network library.
+
+>>> print(query_graph_dot([VisNode("q0", 'say "hi"', "action"), VisNode("q1", "what", "unknown")],
+...                       [VisEdge("q0", "q1", "ARG1")]))
+digraph {
+  rankdir=LR; bgcolor="transparent"; node [fontname="sans-serif" fontsize=12 style=filled fontcolor=white];
+  "q0" [label="say \\"hi\\"" shape=box fillcolor="#F58518"];
+  "q1" [label="what" shape=diamond fillcolor="#9AA5B1"];
+  "q0" -> "q1" [label="ARG1" fontsize=10];
+}
 """
 
 from __future__ import annotations
@@ -31,7 +43,7 @@ from dataclasses import dataclass
 
 from kgcore.api import Edge, LocalNode, Node, SentenceGraph
 
-from .graph_html import VisEdge, VisNode
+from .graph_html import KIND_COLORS, VisEdge, VisNode
 
 #: The most nodes any graph view draws.
 MAX_NODES = 300
@@ -195,3 +207,22 @@ def _query_node(node: LocalNode) -> VisNode:
     if node.is_unknown:  # the asked-for slot ("what", "who"): drawn but never matched
         return VisNode(node.key, node.label, "unknown", tuple(node.texts), (), "", "the asked-for slot: not matched")
     return VisNode(node.key, node.label, node.node_type, tuple(node.texts))
+
+
+def _dot(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
+
+
+def query_graph_dot(nodes: list[VisNode], edges: list[VisEdge]) -> str:
+    """Graphviz DOT source of a small graph (a question's query graph): boxes for actions, diamonds for the asked-for
+    slot, every label quoted and escaped."""
+    shapes = {"action": "box", "unknown": "diamond"}
+    lines = ["digraph {", '  rankdir=LR; bgcolor="transparent"; '
+             'node [fontname="sans-serif" fontsize=12 style=filled fontcolor=white];']
+    for n in nodes:
+        lines.append(f"  {_dot(n.id)} [label={_dot(n.label)} shape={shapes.get(n.kind, 'ellipse')} "
+                     f"fillcolor={_dot(KIND_COLORS.get(n.kind, '#888888'))}];")
+    for e in edges:
+        lines.append(f"  {_dot(e.source)} -> {_dot(e.target)} [label={_dot(e.label)} fontsize=10];")
+    lines.append("}")
+    return "\n".join(lines)

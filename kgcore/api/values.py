@@ -40,6 +40,7 @@ from kgcore.core.types import (
     Edge,
     Frame,
     LocalNode,
+    Match,
     Node,
     QueryResult,
     SelectedSentence,
@@ -51,7 +52,7 @@ from kgcore.core.verdicts import ClaimCheck, Verdict
 
 __all__ = ["Answer", "BODY", "Cancelled", "CAPTION", "ClaimCheck", "COREF_BACKENDS", "DamagedIndexError", "Edge",
     "EMBEDDING_VARIANTS", "Frame", "IndexMismatchError", "IndexNotFoundError", "IndexOptions", "IngestReport",
-    "InputError", "is_pronoun_label", "is_proper_name", "KgcoreError", "LocalNode", "ModelUnavailableError",
+    "InputError", "is_pronoun_label", "is_proper_name", "KgcoreError", "LocalNode", "Match", "ModelUnavailableError",
     "Narrator", "Node", "OPT_IN", "Paragraph", "PARSERS", "QAPair", "QueryResult", "RANKINGS", "Reference",
     "RETRIEVABLE", "RetrievalOptions", "ROLES", "scoped_id", "SelectedSentence", "Sentence", "SentenceGraph",
     "ServiceUnavailableError", "Settings", "split_sentence_id", "TABLE", "Verdict"]

@@ -41,6 +41,7 @@ from kgcore.index.views.entities.resolve import resolution
 from kgcore.index.views.entities.review import ReviewItem, Side, record, review_queue
 from kgcore.index.views.entities.types import type_set_of
 from kgcore.index.views.pages import EntityPages, entity_pages, typed_edges
+from kgcore.index.views.prepare import prepare_views, view_steps
 from kgcore.index.views.source import Passage, page_regions, passage, render_page, sentence_boxes
 
 __all__ = ["AMBIGUOUS_PART", "CONFIRMED", "Citation", "CitationEdge", "CitingDocument", "citation_graph",
@@ -50,5 +51,5 @@ __all__ = ["AMBIGUOUS_PART", "CONFIRMED", "Citation", "CitationEdge", "CitingDoc
     "SPLIT", "SharedName", "Side", "Summary", "collection_citing", "collection_overview", "communities",
     "communities_overview_markdown", "context_graph", "document_citations", "entities_overview_markdown",
     "entity_description", "entity_groups", "entity_links", "entity_of", "joining_sentence", "neighbours",
-    "page_regions", "passage", "record", "render_page", "resolution", "review_queue", "sentence_boxes",
-    "type_set_of"]
+    "page_regions", "passage", "prepare_views", "record", "render_page", "resolution", "review_queue", "sentence_boxes",
+    "type_set_of", "view_steps"]

@@ -169,6 +169,8 @@ def test_opening_ask_prepares_the_collection_in_the_background(sample_store):
         thread.join(120)
     index = engine.index(SAMPLE_ID)
     assert any(key.name == "context-graph" for key in index.cache.keys()), index.cache.keys()
+    for thread in [t for t in threading.enumerate() if t.name == f"kgcore-views-{SAMPLE_ID}"]:
+        thread.join(300)  # the other pages' views, built next (tested below)
     built = set(index.cache.keys())
     at = ask(app("pages/ask.py"), "What did Mrs. Rabbit buy?")
     assert not at.exception and 'class="kg-answer"' in html_of(at)
@@ -180,6 +182,70 @@ def test_opening_ask_prepares_the_collection_in_the_background(sample_store):
     for thread in [t for t in threading.enumerate() if t.name == f"kgcore-prepare-{SAMPLE_ID}"]:
         thread.join(120)
     assert "bm25" in {key.name for key in index.cache.keys()}
+
+
+def test_the_preparing_status_never_stays_under_the_answer(sample_store, monkeypatch):
+    """While the collection is being prepared the page says so under the question; the run that answers (it waits
+    for the preparation) draws no such line, so none is left under the answer."""
+    from ui import resources_panel as resources
+
+    hold = threading.Event()
+    preparing = threading.Thread(target=hold.wait, daemon=True)  # a preparation that is still running
+    preparing.start()
+    monkeypatch.setattr(resources, "prepare_collection", lambda *args: preparing)
+    try:
+        at = app("pages/ask.py")
+        assert any("Preparing this collection" in c.value for c in at.caption)
+        at = ask(at, PIE_QUESTION)
+        assert not at.exception and 'class="kg-answer"' in html_of(at)
+        assert not [c.value for c in at.caption if "Preparing this collection" in c.value]
+    finally:
+        hold.set()
+
+
+def test_the_answer_subgraph_is_what_the_answer_used(sample_store):
+    """The graph starts at the matches grounding the cited sentences (at most 40 nodes, "show more" adds more);
+    light verbs are neither listed as matches nor drawn as nodes."""
+    from ui.answer_graph_view import is_light_verb
+
+    at = ask(app("pages/ask.py"), "What did Peter's mother give to Peter?")
+    assert not at.exception and not errors(at), errors(at)
+    outcome = at.session_state["kg_app_state"].ask
+    assert any(is_light_verb(m.label) for m in outcome.main.result.matches)  # "give" matched give_N nodes
+    matches = table(at, "matched node", "score")
+    actions = matches[matches["type"] == "action"]["matched node"]
+    assert len(matches) and not [label for label in actions if is_light_verb(label)]
+    (drawn,) = [c.value for c in at.caption if "shortest paths joining them" in c.value]
+    shown = int(re.match(r"(\d+) nodes: ", drawn).group(1))
+    assert 0 < shown <= 40 and "grounding the cited sentences" in drawn and "Light verbs are drawn as edges" in drawn
+    more = [b for b in at.button if b.label.startswith("Show more")]
+    if more:  # a larger picture on request
+        at = more[0].click().run()
+        (wider,) = [c.value for c in at.caption if "shortest paths joining them" in c.value]
+        assert int(re.match(r"(\d+) nodes: ", wider).group(1)) >= shown
+
+
+def test_the_views_are_prepared_after_the_questions_structures(sample_store):
+    """Opening Ask also builds, in the background once the questions' structures are ready, the views the other
+    pages read: the Entity, Merge review and Sentence pages then open without building anything."""
+    from ui import resources_panel as resources
+
+    engine = resources.get_engine(str(sample_store["root"].resolve()))
+    resources.forget(SAMPLE_ID)
+    at = app("pages/ask.py")
+    assert not at.exception and not errors(at)
+    for name in (f"kgcore-prepare-{SAMPLE_ID}", f"kgcore-views-{SAMPLE_ID}"):
+        for thread in [t for t in threading.enumerate() if t.name == name]:
+            thread.join(300)
+    index = engine.index(SAMPLE_ID)
+    built = set(index.cache.keys())
+    assert "entity-groups" in {key.name for key in built} and any(key.name.startswith("communities:") for key in built)
+    for page in ("pages/entity.py", "pages/entities_review.py", "pages/sentence.py"):
+        at = app(page)
+        assert not at.exception and not errors(at), (page, errors(at))
+    # only what is built per item: the shown entity's own description, the shown sentence's document's QA pairs
+    added = {key.name.split(":")[0] for key in set(index.cache.keys()) - built}
+    assert added <= {"entity-description", "qa-document-pairs"}, added
 
 
 def test_selecting_a_match_highlights_it(sample_store):

@@ -127,14 +127,18 @@ def test_reading_and_rank_order(shelf):
         sentences = at.session_state["kg_app_state"].ask.main.result.sentences
         reading = [anchor_id(s.id) for s in sorted(sentences, key=lambda s: s.position)]
         ranked = [anchor_id(s.id) for s in sorted(sentences, key=lambda s: s.rank)]
-        assert at.radio(key="ask.order").value == "reading" and shown_order(html_of(at)) == reading
-        documents = list(dict.fromkeys(s.document for s in sorted(sentences, key=lambda s: s.position)))
-        headings = re.findall(r'<div class="kg-dochead">([^ <]+)', html_of(at))
-        assert len(documents) > 1 and headings == documents  # one heading per document, in reading order
-        at.radio(key="ask.order").set_value("rank").run()
+        # rank order by default: the best sentence (Captain Hook's) comes first, the cited ones marked
+        assert at.radio(key="ask.order").value == "rank" and shown_order(html_of(at)) == ranked != reading
+        assert 'class="kg-dochead"' not in html_of(at)
+        cited = {sid for c in at.session_state["kg_app_state"].ask.main.answer.citations for sid in c.sentence_ids}
+        marked = re.findall(r'<div class="kg-sent[^"]*kg-cited-sent[^"]*" id="([^"]+)"', html_of(at))
+        assert cited and set(marked) == {anchor_id(sid) for sid in cited}
+        at.radio(key="ask.order").set_value("reading").run()
     assert not at.exception and not errors(at)
-    assert shown_order(html_of(at)) == ranked != reading  # the best sentence (Captain Hook's) comes first
-    assert 'class="kg-dochead"' not in html_of(at)
+    assert shown_order(html_of(at)) == reading
+    documents = list(dict.fromkeys(s.document for s in sorted(sentences, key=lambda s: s.position)))
+    headings = re.findall(r'<div class="kg-dochead">([^ <]+)', html_of(at))
+    assert len(documents) > 1 and headings == documents  # one heading per document, in reading order
 
 
 def test_source_view_of_a_sentence(shelf):

@@ -384,3 +384,21 @@ def test_parsing_in_spawned_processes_gives_the_same_frames_mentions_and_sentenc
             alone = list(pipe_mapped(nlp, lines, disable, read, processes=1))
             spawned = list(pipe_mapped(nlp, lines, disable, read, processes=2))
             assert len(spawned) == len(lines) and spawned == alone, read.__name__
+
+
+def test_values_keep_their_number_and_unit(parser):
+    """A value is a node named by its full text: two sizes in MB are two nodes, never one ``mb`` node; a
+    percentage and a date keep their numbers; counted things ("3 GPUs") stay the thing counted."""
+    graphs = [sentence_graph(parser, text, f"text_0-{i}") for i, text in enumerate((
+        "GFS chunks are each approximately 100-200 MB in size.",
+        "The log grew from 100 MB to 741 MB.",
+        "Recall improves by 20% and latency drops to 5 ms.",
+        "The system was deployed in March 2004 on 3 GPUs.",
+    ))]
+    entities = {n.label for sg in graphs for n in sg.nodes if n.node_type == ENTITY}
+    assert {"100-200 MB", "100 MB", "741 MB", "20%", "5 ms", "March 2004"} <= entities, entities
+    assert not {"mb", "MB", "%", "ms", "March"} & entities
+    assert "GPUs" not in entities and {"gpu"} & {n.label.lower() for sg in graphs for n in sg.nodes}
+    graph = build_graph(graphs, "gfs")
+    keys = {n.label: n.node_id for n in graph.nodes.values()}
+    assert len({keys["100-200 MB"], keys["100 MB"], keys["741 MB"]}) == 3

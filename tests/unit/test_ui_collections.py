@@ -174,7 +174,7 @@ def _sentences() -> list[SelectedSentence]:
 
 
 def test_reading_order_groups_documents_under_headings():
-    html = sentences_html(_sentences(), view=SentenceView(headings=True))
+    html = sentences_html(_sentences(), view=SentenceView(headings=True, order="reading"))
     order = re.findall(r'id="s-([^"]+)"|class="kg-dochead">([^ <]+)', html)
     assert [a or b for a, b in order] == ["rabbit", "rabbit-text_0-1", "rabbit-text_0-4", "pan", "pan-text_0-0"]
     assert '<span class="kg-doc" title="&lt;pan&gt;.pdf">pan</span>' in html and "p. 2" in html

@@ -66,7 +66,8 @@ def test_signals_are_drawn_in_their_sentence_card_and_tabled_by_rank():
     sents = [SelectedSentence("d/text_0-1", 1, SCRIPT, SCRIPT, rank=2, score=0.9, signals=_signals()),
              SelectedSentence("d/text_0-5", 5, "B.", "B.", rank=1, score=1.2, signals=_signals("d/text_0-4")),
              SelectedSentence("d/text_0-9", 9, "C.", "C.", rank=3)]
-    view = SentenceView(doc_id="shelf", extras={s.id: signals_html(s.signals, "shelf") for s in sents if s.signals})
+    view = SentenceView(doc_id="shelf", extras={s.id: signals_html(s.signals, "shelf") for s in sents if s.signals},
+                        order="reading")
     html = sentences_html(sents, view=view)
     cards = re.findall(r'<div class="kg-sent" id="s-([^"]+)">(.*?)(?=<div class="kg-sent"|$)', html)
     assert [(sid, 'class="kg-signals"' in body) for sid, body in cards] == [

@@ -17,6 +17,7 @@ import re
 
 from kgcore.core.nlp import verb_lemma
 from kgcore.index.parse.srl.graph import WH_WORDS
+from kgcore.index.parse.srl.values import value_label
 
 #: Verbs whose subject undergoes rather than does the event (PropBank ARG1).
 UNACCUSATIVE_VERBS = frozenset(
@@ -131,7 +132,11 @@ def is_predicate(token) -> bool:
 
 
 def entity_label(token) -> tuple[str, str]:
-    """(label, key) of the entity headed by ``token``; key is "" for pronouns and wh-words."""
+    """(label, key) of the entity headed by ``token``; key is "" for pronouns and wh-words; a value keeps its full
+    text (:mod:`~kgcore.index.parse.srl.values`)."""
+    value = value_label(token)
+    if value:
+        return value, merge_key(value)
     lower = clean_word(token.lower_)
     person = FIRST_PERSON.get(lower.rstrip("."))
     if person:
