@@ -10,6 +10,7 @@ lists.  Screenshots go to ``tests/artifacts/`` (gitignored).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import subprocess
@@ -53,30 +54,34 @@ def wait_healthy(url: str, server: subprocess.Popen, timeout_s: float = 90) -> N
     raise TimeoutError(f"{url} did not become healthy in {timeout_s} s")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    store = tmp_path_factory.mktemp("browser_store")
+@contextlib.contextmanager
+def running_app(store: Path, log_name: str, env: dict | None = None, args: tuple[str, ...] = ()):
+    """``streamlit run app.py`` on a free loopback port over ``store``, its output in ``tests/artifacts/LOG_NAME``;
+    yields (url, process) once healthy and stops it (terminate, then kill after 20 s) on the way out."""
     port = free_port()
     env = {**os.environ, "KGCORE_STORE": str(store), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
-           "ANONYMIZED_TELEMETRY": "False"}
+           "ANONYMIZED_TELEMETRY": "False", **(env or {})}
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log = (ARTIFACTS / "streamlit.log").open("w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-         "--server.port", str(port), "--server.address", "127.0.0.1"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(url, proc)
-        yield url
-    finally:
-        proc.terminate()
+    with (ARTIFACTS / log_name).open("w") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+                                 "--server.port", str(port), "--server.address", "127.0.0.1", *args],
+                                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}"
         try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+            wait_healthy(url, proc)
+            yield url, proc
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with running_app(tmp_path_factory.mktemp("browser_store"), "streamlit.log") as (url, _proc):
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -12,15 +12,10 @@ No models are loaded: the store holds only the audit database with two registere
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import pytest
-from test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, free_port, sync_api, wait_healthy, wait_idle
+from test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, running_app, sync_api, wait_idle
 
 from kgcore.audit import AuditDB
-from paths import ROOT
 
 
 @pytest.fixture(scope="module")
@@ -29,27 +24,12 @@ def address_server(tmp_path_factory):
     db = AuditDB.for_store(store)
     for name in ("Ada", "Bob"):
         db.add_reviewer(name)
-    port = free_port()
-    env = {**os.environ, "KGCORE_STORE": str(store), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
-           "ANONYMIZED_TELEMETRY": "False"}
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log = (ARTIFACTS / "streamlit_addresses.log").open("w")
-    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-                             "--server.port", str(port), "--server.address", "127.0.0.1"],
-                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(url, proc)
-        with sync_api.sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-            try:
-                yield url, browser
-            finally:
-                browser.close()
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
-        log.close()
+    with running_app(store, "streamlit_addresses.log") as (url, _proc), sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield url, browser
+        finally:
+            browser.close()
 
 
 def opened(page, title: str) -> None:

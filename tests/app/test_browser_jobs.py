@@ -8,21 +8,18 @@ A fresh ``streamlit run app.py`` per module, driven by Debian's Chromium (see ``
 from __future__ import annotations
 
 import fcntl
-import os
 import re
 import subprocess
-import sys
 import time
 
 import psutil
 import pytest
-from test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, free_port, sync_api, wait_healthy, wait_idle
+from test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, running_app, sync_api, wait_idle
 
 from kgcore.core.settings import Settings
 from kgcore.index.jobs import JobQueue
 from kgcore.index.store.disk import Store
 from kgcore.index.store.locks import LOCKS_DIR, STAGING_DIR
-from paths import ROOT
 from samples import long_tale
 
 #: Paragraphs and sentences from which a document's parsing goes to worker processes (the tale has about 100
@@ -33,26 +30,9 @@ MIN_TEXTS = 50
 @pytest.fixture(scope="module")
 def jobs_server(tmp_path_factory):
     store = tmp_path_factory.mktemp("jobs_store")
-    port = free_port()
-    env = {**os.environ, "KGCORE_STORE": str(store), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
-           "ANONYMIZED_TELEMETRY": "False", "KGCORE_PARALLEL_MIN_TEXTS": str(MIN_TEXTS),
-           "KGCORE_PARSE_PROCESSES": "2"}
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log = (ARTIFACTS / "streamlit_jobs.log").open("w")
-    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-                             "--server.port", str(port), "--server.address", "127.0.0.1"],
-                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(url, proc)
+    env = {"KGCORE_PARALLEL_MIN_TEXTS": str(MIN_TEXTS), "KGCORE_PARSE_PROCESSES": "2"}
+    with running_app(store, "streamlit_jobs.log", env) as (url, proc):
         yield url, store, proc
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 def upload(page, name: str, data: bytes, collection: str) -> None:

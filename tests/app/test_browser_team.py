@@ -9,18 +9,14 @@ records come from ``auditkit``).  Screenshots go to ``tests/artifacts/`` (gitign
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 
 import pytest
 from auditkit import add_records
-from test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, free_port, sync_api, wait_healthy, wait_idle
+from test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, running_app, sync_api, wait_idle
 
 from kgcore.audit import AuditDB
 from kgcore.audit.queues import create_queue
-from paths import ROOT
 
 
 @pytest.fixture(scope="module")
@@ -30,22 +26,8 @@ def team_server(tmp_path_factory):
     for name in ("Ada", "Bob", "Cy"):
         db.add_reviewer(name)
     create_queue(db, "team", add_records(db, 3), ["Ada", "Bob"], full_overlap=True)
-    port = free_port()
-    env = {**os.environ, "KGCORE_STORE": str(store), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
-           "ANONYMIZED_TELEMETRY": "False"}
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log = (ARTIFACTS / "streamlit_team.log").open("w")
-    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-                             "--server.port", str(port), "--server.address", "127.0.0.1"],
-                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(url, proc)
+    with running_app(store, "streamlit_team.log") as (url, _proc):
         yield url, db
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
-        log.close()
 
 
 def shot(page, name: str) -> None:
