@@ -118,3 +118,12 @@ def test_documents_whose_lead_sentences_do_not_name_their_titles_are_not_entity_
     assert entity_pages(papers).encyclopedic == 1 / 3
     assert multihop.plan(papers, "When was the director of CrissCross born?") is None
     assert entity_pages(page_index()).encyclopedic == 1.0
+
+
+def test_a_numbered_ruler_is_named_by_rank_and_given_name_unless_two_rulers_share_it():
+    lothair = {"lothair-ii": ["Lothair II", "Lothair II (835 – 8 August 869) was the king of Lotharingia."],
+               "theutberga": ["Theutberga", "Theutberga was the queen of King Lothair."]}
+    pages = entity_pages(page_index(lothair))
+    assert pages.pages_named("King Lothair") == ["lothair-ii"] and pages.pages_named("King Lothair II") == ["lothair-ii"]
+    both = {**lothair, "lothair-i": ["Lothair I", "Lothair I (795 – 29 September 855) was the king of Italy."]}
+    assert entity_pages(page_index(both)).pages_named("King Lothair") == []  # two kings called Lothair: ambiguous

@@ -16,8 +16,9 @@ view says where every name leads and what each sentence states:
   the frames of encyclopedic prose ``directed-by``, ``written-by``, ``produced-by``, ``starring``, ``founded-by``,
   ``created-by``, ``recorded-by``, ``member-of``, ``mother-of``, ``father-of``, ``son-of``, ``daughter-of``,
   ``spouse-of``, ``sibling-of``, each with the name it leads to, and ``founded-on`` ("was founded in 1838");
-* **weak names**, where one page alone would have them: the acronym its lead sentence defines and a person's
-  surname ("the Nixon administration" -> "Richard Nixon").
+* **weak names**, where one page alone would have them: the acronym its lead sentence defines, a person's
+  surname ("the Nixon administration" -> "Richard Nixon") and a ruler's rank with the given name ("King Lothair"
+  -> "Lothair II", unless another king is called Lothair).
 
 The relations are read by patterns over the sentence text (the passive frame's agent after "directed by", the
 apposition's dates): SRL of a copular lead sentence gives one entity node and no edge, so the frames the
@@ -231,6 +232,8 @@ def _add_weak_names(index: Index, pages: EntityPages) -> None:
         lead = index.sentences[row].original
         for acronym in re.findall(r"\(([A-Z][A-Z0-9&]{1,7})\)", lead):
             weak[name_key(acronym)].append(doc)
+        for alias in ruler_aliases(pages.title[doc], lead):
+            weak[name_key(alias)].append(doc)
         if any(rel == "born-on" for rel, _ in pages.relations.get(row, ())):
             last = re.sub(r"\s*\([^)]*\)\s*$", "", pages.title[doc]).split()[-1]
             if len(last) > 3 and last[:1].isupper():
@@ -240,6 +243,27 @@ def _add_weak_names(index: Index, pages: EntityPages) -> None:
             pages.docs_of[key].append(docs[0])
             pages.names[docs[0]].append(key)
             pages.weak.add(key)
+
+
+#: Ranks a ruler is called by with the given name alone ("King Lothair" for "Lothair II").
+RANKS = r"king|queen|emperor|empress|duke|duchess|prince|princess|pope|count|countess|tsar|sultan|pharaoh"
+
+
+def ruler_aliases(title: str, lead_sentence: str) -> list[str]:
+    """The names a numbered ruler is called by: rank and given name, with and without the number, when the title is
+    a given name with a regnal number and the lead sentence says what the entity was.
+
+    >>> ruler_aliases("Lothair II", "Lothair II (835 – 8 August 869) was the king of Lotharingia from 855.")
+    ['King Lothair', 'King Lothair II']
+    >>> ruler_aliases("Lothair Records", "Lothair Records was a king of labels.")
+    []
+    """
+    numbered = re.fullmatch(r"([A-Z][a-z]+)\s+([IVX]+)", re.sub(r"\s*\([^)]*\)\s*$", "", title).strip())
+    predicate = re.split(r"\s(?:is|was)\s", lead_sentence, maxsplit=1)
+    rank = re.search(rf"\b({RANKS})\b", predicate[1], re.IGNORECASE) if numbered and len(predicate) > 1 else None
+    if not (numbered and rank):
+        return []
+    return [f"{rank.group(1).title()} {numbered.group(1)}", f"{rank.group(1).title()} {numbered.group(0)}"]
 
 
 def _add_name(pages: EntityPages, doc: str, name: str) -> None:
