@@ -190,7 +190,7 @@ def index_document(document: Document, store: Store, options: IndexOptions = Ind
     name = collection or document.name
     plan = Plan(name, force)
     job = Job(document.source_name or document.name, data=source or document.text.encode("utf-8"), name=document.name)
-    place(plan, job, document.name, store, options, settings)
+    place(plan, job, document.name, store, options, settings, loaded=True)
     if plan.reused and not plan.relink:
         return IndexOutcome(plan.reused[0], reused=True)
     with staging_folder(store.root) as staging:

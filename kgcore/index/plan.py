@@ -140,8 +140,10 @@ def _read_job(job: Job, settings: Settings) -> bytes:
     return job.read()
 
 
-def place(plan: Plan, job: Job, doc_id: str, store: Store, options: IndexOptions, settings: Settings) -> None:
-    """Decide one job: build it, reuse the indexed copy, or refuse it with the reason."""
+def place(plan: Plan, job: Job, doc_id: str, store: Store, options: IndexOptions, settings: Settings,
+          loaded: bool = False) -> None:
+    """Decide one job: build it, reuse the indexed copy, or refuse it with the reason; a ``loaded`` job's document
+    was read already (``index_document``), so its name and bytes are not checked as a file's again."""
     data = _read_job(job, settings)
     sha = hashlib.sha256(data).hexdigest()
     if doc_id in plan.planned:
@@ -163,7 +165,8 @@ def place(plan: Plan, job: Job, doc_id: str, store: Store, options: IndexOptions
         raise InputError(job.filename, f"collection {plan.name!r} already has a document {doc_id!r} (from "
                                        f"{plan.by_id[doc_id].manifest.source_file}) with other content; give this "
                                        "file another name (--name), or replace that document (--force)")
-    check_readable(data, job.filename, settings)
+    if not loaded:
+        check_readable(data, job.filename, settings)
     new = doc_id not in plan.by_id and doc_id not in plan.planned
     settings.check_limit(job.filename, "max_documents", len(plan.by_id) + plan.new_ids + new)
     plan.build.append(job)
