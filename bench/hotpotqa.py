@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from common import RESULTS, ROOT, STORES, machine, write_json
-from protocol import TEXT_BASELINES, VARIANTS, paired_interval, setting
+from protocol import TEXT_BASELINES, VARIANTS, margin_cell, paired_interval, setting
 
 from kgcore.api import QueryEngine, RetrievalOptions, Store, doc_id_for, index_files, multihop
 
@@ -236,17 +236,7 @@ def table(cell_by_budget: dict, key: str = "both") -> str:
     variants = list(dict.fromkeys(v for b in budgets for v in cell_by_budget[b][key]["methods"]))
     order = [v for v in [*VARIANTS, FLAT, *variants] if v in variants]
     for variant in dict.fromkeys(order):
-        cells = []
-        for b in budgets:
-            entry = cell_by_budget[b][key]["methods"].get(variant)
-            if entry is None:
-                cells.append("")
-            elif "ci95" not in entry:
-                cells.append(f"**{entry[field]:.3f}** ({entry['documents']} docs)")
-            else:
-                lo, hi = entry["ci95"]
-                cells.append(f"{entry[field]:.3f} ({entry['margin']:+.3f} [{lo:+.3f}, {hi:+.3f}]; "
-                             f"{entry['documents']} docs)")
+        cells = [margin_cell(cell_by_budget[b][key]["methods"].get(variant), field, documents=True) for b in budgets]
         lines.append(f"| {variant} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

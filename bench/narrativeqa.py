@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 
 from common import RESULTS, ROOT, machine, write_json
-from protocol import BUDGETS, TEXT_BASELINES, VARIANTS, Question, measure, paired_interval
+from protocol import BUDGETS, TEXT_BASELINES, VARIANTS, Question, margin_cell, measure, paired_interval
 
 from kgcore.api import QueryEngine, Store, index_file, load_qa
 
@@ -191,16 +191,7 @@ def table(part: dict, where: str = "pooled") -> str:
     budgets = list(at)
     lines = ["| method | " + " | ".join(budgets) + " |", "|---" * (len(budgets) + 1) + "|"]
     for variant in VARIANTS:
-        cells = []
-        for b in budgets:
-            entry = at[b]["methods"].get(variant)
-            if entry is None:
-                cells.append("")
-            elif "ci95" not in entry:
-                cells.append(f"**{entry['recall']:.3f}**")
-            else:
-                lo, hi = entry["ci95"]
-                cells.append(f"{entry['recall']:.3f} ({entry['margin']:+.3f} [{lo:+.3f}, {hi:+.3f}])")
+        cells = [margin_cell(at[b]["methods"].get(variant), "recall") for b in budgets]
         if any(cells):
             lines.append(f"| {variant} | " + " | ".join(cells) + " |")
     return "\n".join(lines)

@@ -92,6 +92,24 @@ def paired_interval(ours: list[float], theirs: list[float], level: float = 0.95)
     return round(float(res.confidence_interval.low), 3), round(float(res.confidence_interval.high), 3)
 
 
+def margin_cell(entry: dict | None, field: str, documents: bool = False) -> str:
+    """A table cell for a method at one budget: the best text method's figure in bold, any other with its margin
+    over it and the paired interval; ``documents`` adds how many documents the context spans.
+
+    >>> margin_cell({"recall": 0.5, "margin": 0.0}, "recall")
+    '**0.500**'
+    >>> margin_cell({"both": 0.6, "margin": 0.1, "ci95": [0.0, 0.2], "documents": 3.5}, "both", documents=True)
+    '0.600 (+0.100 [+0.000, +0.200]; 3.5 docs)'
+    """
+    if entry is None:
+        return ""
+    docs = f"{entry['documents']} docs" if documents else ""
+    if "ci95" not in entry:
+        return f"**{entry[field]:.3f}**" + (f" ({docs})" if docs else "")
+    lo, hi = entry["ci95"]
+    return f"{entry[field]:.3f} ({entry['margin']:+.3f} [{lo:+.3f}, {hi:+.3f}]" + (f"; {docs}" if docs else "") + ")"
+
+
 @contextmanager
 def setting(module, name: str, value) -> Iterator[None]:
     old = getattr(module, name)
