@@ -104,6 +104,16 @@ def wait_idle(page, timeout_ms: int = 120_000) -> None:
     page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=timeout_ms)
 
 
+def submit_upload(page, name: str, data: bytes) -> None:
+    """On the Library page: attach ``data`` as the text file ``name`` and press *Index uploaded files*."""
+    page.locator('input[type="file"]').set_input_files(files=[{"name": name, "mimeType": "text/plain",
+                                                                "buffer": data}])
+    wait_idle(page)
+    button = page.get_by_role("button", name="Index uploaded files")
+    sync_api.expect(button).to_be_enabled(timeout=30_000)
+    button.click()
+
+
 def upload_text(page, server: str, name: str, data: bytes) -> None:
     """Open the Library (the default page, served at the root URL), upload ``data`` as file ``name`` and index it
     into its own collection."""
@@ -111,12 +121,7 @@ def upload_text(page, server: str, name: str, data: bytes) -> None:
     page.goto(server)
     expect(page.get_by_role("heading", name="Collections")).to_be_visible(timeout=60_000)
     wait_idle(page)
-    page.locator('input[type="file"]').set_input_files(files=[{"name": name, "mimeType": "text/plain",
-                                                                "buffer": data}])
-    wait_idle(page)
-    upload = page.get_by_role("button", name="Index uploaded files")
-    expect(upload).to_be_enabled(timeout=30_000)
-    upload.click()
+    submit_upload(page, name, data)
     expect(page.get_by_text(f"Indexed {name.rsplit('.', 1)[0]}")).to_be_visible(timeout=120_000)
 
 

@@ -14,7 +14,7 @@ import time
 
 import psutil
 import pytest
-from test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, running_app, sync_api, wait_idle
+from test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, running_app, submit_upload, sync_api, wait_idle
 
 from kgcore.core.settings import Settings
 from kgcore.index.jobs import JobQueue
@@ -40,12 +40,7 @@ def upload(page, name: str, data: bytes, collection: str) -> None:
     page.get_by_label("New collection name").fill(collection)
     page.get_by_label("New collection name").press("Enter")
     wait_idle(page)
-    page.locator('input[type="file"]').set_input_files(files=[{"name": name, "mimeType": "text/plain",
-                                                                "buffer": data}])
-    wait_idle(page)
-    button = page.get_by_role("button", name="Index uploaded files")
-    expect(button).to_be_enabled(timeout=30_000)
-    button.click()
+    submit_upload(page, name, data)
     expect(page.get_by_text(f"Queued {name} for indexing")).to_be_visible(timeout=30_000)
 
 
