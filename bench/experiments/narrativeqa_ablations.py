@@ -75,11 +75,8 @@ def without(*names: str) -> Iterator[None]:
         gates = sig.gates if sig.gates is not None else sig.sparse
         return replace(sig, gates=gates, **{n: np.zeros_like(getattr(sig, n)) for n in names})
 
-    lesegr.signals = patched
-    try:
+    with setting(lesegr, "signals", patched):
         yield
-    finally:
-        lesegr.signals = original
 
 
 @contextmanager
@@ -94,11 +91,8 @@ def graph_ranked() -> Iterator[None]:
         g = lesegr.rank_scaled(sig.graph[:n], sig.scope[:n])
         return replace(sig, graph=np.r_[g, np.maximum.reduceat(g, starts) if len(starts) else np.zeros(0)])
 
-    lesegr.signals = patched
-    try:
+    with setting(lesegr, "signals", patched):
         yield
-    finally:
-        lesegr.signals = original
 
 
 @contextmanager
@@ -111,11 +105,8 @@ def graph_gated_by_text() -> Iterator[None]:
         return replace(sig, graph=sig.graph * np.maximum(sig.dense, sig.sparse))
 
     with setting(lesegr, "GRAPH_GATE", None):
-        lesegr.signals = patched
-        try:
+        with setting(lesegr, "signals", patched):
             yield
-        finally:
-            lesegr.signals = original
 
 
 ABLATIONS: dict[str, Callable[[], AbstractContextManager]] = {
