@@ -109,6 +109,62 @@ def graph_gated_by_text() -> Iterator[None]:
             yield
 
 
+@contextmanager
+def dense_gates() -> Iterator[None]:
+    """Messages gated by the larger of the sender's BM25 (divided by the best) and its dense relevance (rank-scaled),
+    not by BM25 alone: a paragraph that means what the question asks in other words passes its relevance on."""
+    original = lesegr.signals
+
+    def patched(*args, **kwargs) -> lesegr.Signals:
+        sig = original(*args, **kwargs)
+        gates = sig.gates if sig.gates is not None else sig.sparse
+        return replace(sig, gates=np.maximum(gates, sig.dense))
+
+    with setting(lesegr, "signals", patched):
+        yield
+
+
+CHUNK_CACHE = Path("/tmp/kgcore-chunk-vectors")
+
+
+def embedded_chunks(index: Index, cg) -> np.ndarray:
+    """Every chunk's text embedded by the collection's embedder (cached on disk under /tmp by book and chunk count)."""
+    from kgcore.core.embed import embedder_for
+    from kgcore.core.settings import Settings
+
+    path = CHUNK_CACHE / f"{index.manifest.name}-{len(cg.chunk_spans)}.npy"
+    if path.exists():
+        return np.load(path)
+    texts = [" ".join(s.original for s in index.sentences[lo:hi]) for lo, hi in cg.chunk_spans]
+    vectors = np.asarray(embedder_for(Settings.from_env()).encode(texts), dtype=np.float32)
+    CHUNK_CACHE.mkdir(parents=True, exist_ok=True)
+    np.save(path, vectors)
+    return vectors
+
+
+@contextmanager
+def chunks_embedded(how: str = "text") -> Iterator[None]:
+    """The chunks' dense relevance from their embedded text (``text``) or the better of it and the mean of their
+    sentences' vectors (``max``), instead of the mean alone; and, with ``spread``, each sentence's dense signal the
+    better of its own and its chunk's."""
+    original = lesegr.signals
+
+    def patched(index, cg, question, vector, *args, **kwargs) -> lesegr.Signals:
+        sig = original(index, cg, question, vector, *args, **kwargs)
+        n = cg.n_sentences
+        cos = embedded_chunks(index, cg) @ vector
+        if how != "text":
+            cos = np.maximum(cos, cg.chunk_vectors @ vector)
+        chunk = lesegr.rank_scaled(cos, sig.scope[n:])
+        dense = np.r_[sig.dense[:n], chunk]
+        if how == "spread":
+            dense[:n] = np.maximum(dense[:n], 0.5 * chunk[cg.chunk_of[:n]])
+        return replace(sig, dense=dense)
+
+    with setting(lesegr, "signals", patched):
+        yield
+
+
 ABLATIONS: dict[str, Callable[[], AbstractContextManager]] = {
     "default": nullcontext,
     "no graph": lambda: without("graph"),
@@ -143,6 +199,13 @@ ABLATIONS: dict[str, Callable[[], AbstractContextManager]] = {
     "graph = structure only": lambda: graph_evidence(structure_only),
     "graph = sentences covering two query nodes": lambda: graph_evidence(covering_two),
     "action specificity by node": lambda: setting(align, "ACTION_SPECIFICITY", "node"),
+    "gates = max of sparse and dense": dense_gates,
+    "chunks embedded": lambda: chunks_embedded("text"),
+    "chunks embedded or mean": lambda: chunks_embedded("max"),
+    "chunks embedded and spread": lambda: chunks_embedded("spread"),
+    "dense feedback k=5 beta=0.5": lambda: dense_feedback(5, 0.5),
+    "dense feedback k=10 beta=0.5": lambda: dense_feedback(10, 0.5),
+    "dense feedback k=5 beta=1": lambda: dense_feedback(5, 1.0),
 }
 #: Ablations that change the alignment itself: every question is matched again under them.
 REMATCH = {"action specificity by node"}
@@ -201,9 +264,34 @@ def resolved_cosines(how: str) -> Iterator[None]:
         SENTENCE_COSINES.pop()
 
 
+@contextmanager
+def dense_feedback(k: int, beta: float) -> Iterator[None]:
+    """Rocchio pseudo-relevance feedback on the dense signal: the question's vector moved toward the mean of its
+    ``k`` most similar sentences (weight ``beta``), re-normalised, and every sentence's and chunk's cosine read
+    from it."""
+    def transform(case: Case) -> GraphMatch:
+        match = case.match
+        vectors = np.asarray(case.index.sentence_vectors, dtype=np.float32)
+        sims = np.where(match.scope, match.sims, -np.inf) if match.scope is not None else match.sims
+        top = np.argsort(-sims)[:k]
+        moved = match.vector + beta * vectors[top].mean(axis=0)
+        moved = (moved / np.linalg.norm(moved)).astype(np.float32)
+        return replace(match, vector=moved, sims=vectors @ moved)
+
+    MATCH_TRANSFORMS.append(transform)
+    try:
+        yield
+    finally:
+        MATCH_TRANSFORMS.pop()
+
+
+#: How an ablation changes a question's whole match (vector and cosines) before the ranking reads it.
+MATCH_TRANSFORMS: list[Callable[[Case], GraphMatch]] = []
+
+
 def fused_context(case: Case, budget: int) -> list:
     """The fused ranking's selected sentences for ``case`` at ``budget`` words (under the current settings)."""
-    match = case.match
+    match = MATCH_TRANSFORMS[-1](case) if MATCH_TRANSFORMS else case.match
     if GRAPH_EVIDENCE:
         match = replace(match, alignment=replace(match.alignment, graph=GRAPH_EVIDENCE[-1](case)))
     if SENTENCE_COSINES:
@@ -292,6 +380,20 @@ def profiles(all_cases: list[Case], budgets: list[int], engine: QueryEngine) -> 
     return out
 
 
+def merged(old: dict | None, new: dict) -> dict:
+    """``new`` with the labels only ``old`` has kept (each label's figures are against the same default and
+    text baselines, so a run of a few ablations adds to the table instead of replacing it)."""
+    if not old or old.get("questions") != new["questions"]:
+        return new
+    for budget, entry in new["budgets"].items():
+        before = old["budgets"].get(budget, {})
+        for part in ("vs_default", "vs_best_text"):
+            entry[part] = {**before.get(part, {}), **entry[part]}
+        for book, figures in entry["per_book"].items():
+            figures.update({k: v for k, v in before.get("per_book", {}).get(book, {}).items() if k not in figures})
+    return new
+
+
 def main(argv: list[str] | None = None) -> None:
     from common import RESULTS, write_json
 
@@ -311,7 +413,7 @@ def main(argv: list[str] | None = None) -> None:
     result = json.loads(path.read_text()) if path.exists() else {}
     result["books"] = slugs
     if labels := [a for a in args.ablations.split(",") if a]:
-        result["ablations"] = run(all_cases, labels, budgets, engine)
+        result["ablations"] = merged(result.get("ablations"), run(all_cases, labels, budgets, engine))
     for label in (a for a in args.profile.split(",") if a):
         with ABLATIONS[label]():
             result.setdefault("profile", {})[label] = profiles(all_cases, budgets, engine)
