@@ -1,0 +1,88 @@
+"""The report's section on questions people wrote: every method on the NarrativeQA novels (design and held-out
+books, pooled and per book) and the per-signal ablations of the fused ranking on the design books."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from report_format import load, md_table, missing
+
+#: narrativeqa.json's splits, in the order shown, with their titles.
+SPLITS = {
+    "design": "Design books (every ranking decision was taken on these)",
+    "held_out": "Held-out books (looked at once per decision, as aggregates)",
+}
+#: The ablations shown first, in this order, when present (the rest follow in the order they were run).
+LEADING = ("no graph", "no sparse", "no dense", "no propagation")
+
+
+def narrativeqa_section(results: Path) -> str:
+    """Answer-token recall of every method's context at equal words on the NarrativeQA novels
+    (bench/narrativeqa.py), then the ablations (bench/experiments/narrativeqa_ablations.py)."""
+    title = "## Questions people wrote: NarrativeQA novels"
+    data = load("narrativeqa.json", results)
+    if data is None:
+        return f"{title}\n\n" + missing("narrativeqa.json", "narrativeqa.py run --split design")
+    from narrativeqa import table
+
+    parts = [title, (
+        "Eight public-domain novels with their NarrativeQA test questions (about 30 per book, two reference answers "
+        "each, written by people from plot summaries, not from the book's text). Whole books are split before any "
+        "run (`bench/data/narrativeqa_split.json`). A cell: answer-token recall of the context (the best, over the "
+        "two references, of the share of the answer's content words found among the context's words); the best "
+        "text method at that budget in bold, every other method with its margin to it and the paired 95% "
+        f"bootstrap interval over the questions. Measured at commit `{data.get('commit', '?')[:7]}`.")]
+    for split, label in SPLITS.items():
+        part = data.get("summary", {}).get(split)
+        if not part:
+            continue
+        books = ", ".join(part["books"])
+        parts.append(f"### {label}, pooled ({books})\n\n{table(part)}")
+        parts.append(per_book_table(part))
+    parts.append(ablation_section(load("narrativeqa_ablations.json", results)))
+    return "\n\n".join(p for p in parts if p) + "\n"
+
+
+def per_book_table(part: dict) -> str:
+    """The default's recall per book and budget beside the best text method's (which it is, in brackets).
+
+    >>> cell = {"best_text": "dense", "methods": {"groundedkg": {"recall": 0.4}, "dense": {"recall": 0.5}}}
+    >>> print(per_book_table({"per_book": {"emma": {"200": cell}}}))
+    Per book, the default (groundedkg) against the best text method:
+    <BLANKLINE>
+    | book | 200 |
+    |---|---|
+    | emma | 0.400 / 0.500 (dense) |
+    """
+    rows, budgets = [], []
+    for book, at in part["per_book"].items():
+        budgets = budgets or list(at)
+        rows.append([book, *(f"{at[b]['methods']['groundedkg']['recall']:.3f} / "
+                             f"{at[b]['methods'][at[b]['best_text']]['recall']:.3f} ({at[b]['best_text']})"
+                             for b in budgets)])
+    return "Per book, the default (groundedkg) against the best text method:\n\n" + md_table(["book", *budgets], rows)
+
+
+def ablation_section(data: dict | None) -> str:
+    """Each ablation's difference to the default ranking per budget, with its paired 95% interval."""
+    if not data or "ablations" not in data:
+        return missing("narrativeqa_ablations.json", "experiments/narrativeqa_ablations.py")
+    budgets = data["ablations"]["budgets"]
+    first = next(iter(budgets.values()))
+    labels = [k for k in LEADING if k in first["vs_default"]]
+    labels += [k for k in first["vs_default"] if k not in labels]
+    rows = [["default", *(f"{b['vs_best_text']['default']['recall']:.3f}" for b in budgets.values())]]
+    for label in labels:
+        cells = []
+        for entry in budgets.values():
+            found = entry["vs_default"].get(label)
+            cells.append(f"{found['diff']:+.3f} [{found['ci95'][0]:+.3f}, {found['ci95'][1]:+.3f}]" if found else "")
+        rows.append([label, *cells])
+    text = {name: [f"{b['text'][name]:.3f}" for b in budgets.values()] for name in first["text"]}
+    rows += [[f"{name} (text)", *values] for name, values in text.items()]
+    return "\n\n".join([
+        f"### Why the fused ranking wins or loses: ablations on the design books ({data['ablations']['questions']} "
+        "questions)",
+        "Each row changes one signal or setting of the fused ranking and gives its difference to the default with "
+        "the paired 95% interval (`python bench/experiments/narrativeqa_ablations.py`; never run on held-out books).",
+        md_table(["ranking", *budgets], rows)])
