@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from kgcore.api import CommunityIndex, Summary
+from kgcore.api import CommunityIndex, Summary, listed_communities
 
 from .markup_html import badge, esc
 
@@ -35,13 +35,13 @@ MAX_TREEMAP_TOP = 60
 def treemap_data(ci: CommunityIndex, max_top: int = MAX_TREEMAP_TOP) -> dict[str, list]:
     """ids, labels (escaped titles), parents and values for a plotly treemap with ``branchvalues="total"``: a
     leaf is sized by its grounded sentences, a parent by the sum of its children.  Only the ``max_top`` largest
-    top-level communities and their descendants."""
+    top-level communities worth listing (:func:`kgcore.api.listed_communities`) and their descendants."""
     h = ci.hierarchy
     row = {c.id: i for i, c in enumerate(h.communities)}
     value: dict[str, int] = {}
     for c in sorted(h.communities, key=lambda c: -c.level):
         value[c.id] = sum(value[ch] for ch in c.children) if c.children else ci.summaries[row[c.id]].n_sentences
-    top = sorted(h.at_level(0), key=lambda c: (-value[c.id], row[c.id]))[:max_top]
+    top = sorted(listed_communities(ci), key=lambda c: (-value[c.id], row[c.id]))[:max_top]
     keep: list[str] = []
     todo = [c.id for c in top]
     while todo:
@@ -72,7 +72,8 @@ def community_choice(ci: CommunityIndex, community_id: str) -> str:
 
 
 def choices(ci: CommunityIndex) -> list[str]:
-    """Community ids in hierarchy order: each top-level community (largest first) followed by its descendants."""
+    """Community ids in hierarchy order: each top-level community worth listing (largest first) followed by its
+    descendants."""
     h = ci.hierarchy
     by_id = h.by_id()
     out: list[str] = []
@@ -82,7 +83,7 @@ def choices(ci: CommunityIndex) -> list[str]:
         for child in by_id[cid].children:
             walk(child)
 
-    for c in sorted(h.at_level(0), key=lambda c: -ci.summary(c.id).n_sentences):
+    for c in listed_communities(ci):
         walk(c.id)
     return out
 
