@@ -56,6 +56,8 @@ def test_only_the_topic_is_listed_and_the_hierarchy_keeps_every_community():
     assert len(ci.hierarchy.at_level(0)) == 4  # kept: retrieval over summaries still sees them all
     assert choices(ci) == ["L0.0", "L1.0"]
     assert treemap_data(ci)["ids"] == ["L0.0", "L1.0"]
+    assert treemap_data(ci, max_level=0) == {"ids": ["L0.0"], "labels": ["Chubby · Paxos · replica"], "parents": [""],
+                                             "values": [30]}  # sized by its descendants below the level drawn
 
 
 def test_the_overview_lists_the_topic_and_says_how_many_it_leaves_out():
