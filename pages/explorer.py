@@ -6,7 +6,17 @@ from __future__ import annotations
 
 import streamlit as st
 
-from kgcore.api import Citation, Index, collection_citing, communities, entity_groups, entity_of, type_set_of
+from kgcore.api import (
+    Citation,
+    Index,
+    collection_citing,
+    communities,
+    entity_groups,
+    entity_of,
+    listed_communities,
+    type_set_of,
+)
+from kgcore.api import communities_hidden_note as hidden_note
 from kgcore.api import communities_overview_markdown as overview_markdown
 from ui import communities_view
 from ui import context_panel as context_panels
@@ -183,7 +193,9 @@ def communities_tab(doc_id: str, index: Index) -> None:
         st.info("No communities: no entity of this collection is linked to another.", icon=":material/info:")
         return
     h = ci.hierarchy
-    st.caption(f"{len(h.at_level(0))} top-level communities, {len(h.communities)} in all over {h.levels} levels "
+    listed = listed_communities(ci)
+    st.caption(f"{len(listed)} top-level communities ({hidden_note(len(h.at_level(0)) - len(listed))}"
+               f"{len(h.communities)} in all over {h.levels} levels "
                f"({h.algorithm}, at most {h.max_cluster_size} entities before a split; modularity "
                f"{h.modularity[0]:.2f}); sized by grounded sentences.")
     st.plotly_chart(communities_view.treemap_figure(ci), key="explorer.communities.treemap")
@@ -200,7 +212,7 @@ def communities_tab(doc_id: str, index: Index) -> None:
     c_docs.markdown("**Documents**\n\n" + "\n".join(f"- {md_escape(d)}" for d in summary.documents))
     with st.expander("Levels and modularity"):
         st.dataframe(communities_view.statistics_rows(ci), hide_index=True)
-    st.download_button("Download the collection overview (markdown)", overview_markdown(doc_id, ci),
+    st.download_button("Download the collection overview (markdown)", lambda: overview_markdown(doc_id, ci),
                        file_name=f"{doc_id}.overview.md", mime="text/markdown", icon=":material/download:",
                        key="explorer.overview")
 

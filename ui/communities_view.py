@@ -8,8 +8,8 @@ Every piece of document text (titles, claims, sentences, entity labels) is escap
 >>> import numpy as np
 >>> cs = (Community("L0.0", 0, "", ("a", "b", "c"), ("L1.0", "L1.1")), Community("L0.1", 0, "", ("d", "e")),
 ...       Community("L1.0", 1, "L0.0", ("a", "b")), Community("L1.1", 1, "L0.0", ("c",)))
->>> ss = tuple(Summary(c.id, f"<T{i}>", (Claim(f"S{i}.", (f"d/text_0-{i}",)),), n_sentences=n, documents=("d",))
-...            for i, (c, n) in enumerate(zip(cs, [9, 4, 6, 2])))
+>>> ss = tuple(Summary(c.id, f"<T{i}>", (Claim(f"S{i}.", (f"d/text_0-{i}",)),), n_sentences=n, documents=("d",),
+...                    entities=(f"Topic {i}",)) for i, (c, n) in enumerate(zip(cs, [9, 4, 6, 2])))
 >>> ci = CommunityIndex(Hierarchy("leiden", 1, 10, cs, (0.5, 0.4)), ss, np.zeros((4, 2)), Params(), BuildStats())
 >>> t = treemap_data(ci)
 >>> t["ids"], t["parents"], t["values"]
@@ -24,30 +24,36 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from kgcore.api import CommunityIndex, Summary
+from kgcore.api import CommunityIndex, Summary, listed_communities
 
 from .markup_html import badge, esc
 
 #: Top-level communities drawn in the treemap at most (the largest); the others are listed, not drawn.
 MAX_TREEMAP_TOP = 60
+#: The deepest level drawn in the treemap (its communities sized by all their descendants): the browser drew the
+#: six papers' 947 boxes of five levels in seconds; two levels are 260, and the picker lists every level.
+MAX_TREEMAP_LEVEL = 1
 
 
-def treemap_data(ci: CommunityIndex, max_top: int = MAX_TREEMAP_TOP) -> dict[str, list]:
+def treemap_data(ci: CommunityIndex, max_top: int = MAX_TREEMAP_TOP,
+                 max_level: int = MAX_TREEMAP_LEVEL) -> dict[str, list]:
     """ids, labels (escaped titles), parents and values for a plotly treemap with ``branchvalues="total"``: a
     leaf is sized by its grounded sentences, a parent by the sum of its children.  Only the ``max_top`` largest
-    top-level communities and their descendants."""
+    top-level communities worth listing (:func:`kgcore.api.listed_communities`) and their descendants down to
+    level ``max_level``."""
     h = ci.hierarchy
     row = {c.id: i for i, c in enumerate(h.communities)}
     value: dict[str, int] = {}
     for c in sorted(h.communities, key=lambda c: -c.level):
         value[c.id] = sum(value[ch] for ch in c.children) if c.children else ci.summaries[row[c.id]].n_sentences
-    top = sorted(h.at_level(0), key=lambda c: (-value[c.id], row[c.id]))[:max_top]
+    top = sorted(listed_communities(ci), key=lambda c: (-value[c.id], row[c.id]))[:max_top]
     keep: list[str] = []
     todo = [c.id for c in top]
     while todo:
         cid = todo.pop(0)
         keep.append(cid)
-        todo += list(h.communities[row[cid]].children)
+        if h.communities[row[cid]].level < max_level:
+            todo += list(h.communities[row[cid]].children)
     keep.sort(key=lambda cid: row[cid])
     return {"ids": keep, "labels": [esc(ci.summaries[row[c]].title) for c in keep],
             "parents": [h.communities[row[c]].parent for c in keep], "values": [value[c] for c in keep]}
@@ -72,7 +78,8 @@ def community_choice(ci: CommunityIndex, community_id: str) -> str:
 
 
 def choices(ci: CommunityIndex) -> list[str]:
-    """Community ids in hierarchy order: each top-level community (largest first) followed by its descendants."""
+    """Community ids in hierarchy order: each top-level community worth listing (largest first) followed by its
+    descendants."""
     h = ci.hierarchy
     by_id = h.by_id()
     out: list[str] = []
@@ -82,7 +89,7 @@ def choices(ci: CommunityIndex) -> list[str]:
         for child in by_id[cid].children:
             walk(child)
 
-    for c in sorted(h.at_level(0), key=lambda c: -ci.summary(c.id).n_sentences):
+    for c in listed_communities(ci):
         walk(c.id)
     return out
 

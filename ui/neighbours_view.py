@@ -2,8 +2,8 @@
 
 A neighbour shares actions with the entity; on papers the most frequent ones were "we", "2", "5.2", "example",
 "bug": pronouns, numbers, section numbers and nouns so general that they neighbour everything.  A name is left out
-when it is a pronoun, has no letter beyond a section sign or a version-like number ("5.2", "§ 3", "2"), is in
-:data:`GENERIC_NOUNS`, or is a common noun (lower-case) found in nearly every document of a collection of four or
+when it says nothing about any topic (:func:`kgcore.api.is_junk_label`: pronouns, numbers, section labels,
+generic nouns), or is a common noun (lower-case) found in nearly every document of a collection of four or
 more: its inverse document frequency ``log(N / df)`` is below :data:`MIN_IDF` (``df / N`` above three quarters).
 
 >>> [is_junk_neighbour(n, 1, 6) for n in ("we", "2", "5.2", "§ 3.1", "example", "Paxos", "lock service")]
@@ -17,27 +17,19 @@ False
 from __future__ import annotations
 
 import math
-import re
 
-from kgcore.api import is_pronoun_label
+from kgcore.api import is_junk_label
 
-#: Nouns too general to say anything as a neighbour (a stop list; the inverse document frequency catches the rest).
-GENERIC_NOUNS = frozenset(n.strip() for n in (
-    "example, examples, bug, bugs, attempt, attempts, way, ways, thing, things, part, parts, case, cases, number, "
-    "numbers, result, results, work, paper, papers, section, sections, table, tables, figure, figures, time, times, "
-    "kind, kinds, lot, set, sets, system builder, system builders, approach, approaches, method, methods, problem, "
-    "problems, issue, issues, step, steps, other, others, one, ones").split(","))
 #: Below this inverse document frequency a common noun is in nearly every document (df / N above 3/4).
 MIN_IDF = math.log(4 / 3)
 #: Collections with fewer documents than this say nothing about a noun's specificity.
 MIN_DOCUMENTS = 4
-_NO_WORD = re.compile(r"^[\W\d_§]*$")
 
 
 def is_junk_neighbour(name: str, documents: int, total_documents: int) -> bool:
     """``name`` (found in ``documents`` of the collection's ``total_documents``) says nothing as a neighbour."""
     text = name.strip()
-    if not text or is_pronoun_label(text) or _NO_WORD.match(text) or text.lower() in GENERIC_NOUNS:
+    if is_junk_label(text):
         return True
     if total_documents < MIN_DOCUMENTS or not text[0].islower() or documents <= 0:
         return False

@@ -13,6 +13,8 @@ from kgcore.index.views.cites import (
     collection_citation_graph,
     collection_citing,
 )
+from kgcore.index.views.communities.listed import listed as listed_communities
+from kgcore.index.views.communities.overview import hidden_note as communities_hidden_note
 from kgcore.index.views.communities.overview import overview_markdown as communities_overview_markdown
 from kgcore.index.views.communities.stored import CommunityIndex, communities
 from kgcore.index.views.communities.summaries import Summary
@@ -40,6 +42,7 @@ from kgcore.index.views.entities.overview import (
 from kgcore.index.views.entities.resolve import resolution
 from kgcore.index.views.entities.review import ReviewItem, Side, record, review_queue
 from kgcore.index.views.entities.types import type_set_of
+from kgcore.index.views.junk import is_junk_label
 from kgcore.index.views.pages import EntityPages, entity_pages, typed_edges
 from kgcore.index.views.prepare import prepare_views, view_steps
 from kgcore.index.views.source import Passage, page_regions, passage, render_page, sentence_boxes
@@ -49,7 +52,9 @@ __all__ = ["AMBIGUOUS_PART", "CONFIRMED", "Citation", "CitationEdge", "CitingDoc
     "typed_edges",
     "Description", "DocumentCitation", "EntityGroup", "KINDS", "Merge", "Passage", "ReviewItem", "SAME_NAME_APART",
     "SPLIT", "SharedName", "Side", "Summary", "collection_citing", "collection_overview", "communities",
-    "communities_overview_markdown", "context_graph", "document_citations", "entities_overview_markdown",
-    "entity_description", "entity_groups", "entity_links", "entity_of", "joining_sentence", "neighbours",
+    "communities_hidden_note", "communities_overview_markdown", "context_graph", "document_citations",
+    "entities_overview_markdown",
+    "entity_description", "entity_groups", "entity_links", "entity_of", "is_junk_label", "joining_sentence",
+    "listed_communities", "neighbours",
     "page_regions", "passage", "prepare_views", "record", "render_page", "resolution", "review_queue", "sentence_boxes",
     "type_set_of", "view_steps"]

@@ -11,6 +11,7 @@ from apptest import app, ok, store_copy, table
 from kgcore.core.embed import get_embedder
 from kgcore.index.store.disk import Store
 from kgcore.index.views.communities import communities
+from kgcore.index.views.communities.listed import listed as listed_communities
 from paths import PETER_ID
 from ui.communities_view import community_choice, treemap_data, unit_header
 from ui.markup_html import esc, md_escape
@@ -37,7 +38,11 @@ def test_explorer_shows_the_hierarchy_and_a_chosen_community(peter):
     box = at.selectbox(key="explorer.community")
     first = box.value
     assert ci.community(first).level == 0
-    chosen = next(c.id for c in ci.hierarchy.communities if c.level == 0 and c.id != first)
+    listed = [c.id for c in listed_communities(ci)]
+    hidden = [c.id for c in ci.hierarchy.at_level(0) if c.id not in listed]
+    offered = {option.split(" · ")[0] for option in box.options}
+    assert first == listed[0] and not set(hidden) & offered  # junk and one-sentence communities are not offered
+    chosen = listed[1]
     box.set_value(chosen).run()
     ok(at)
     summary = ci.summary(chosen)

@@ -1,6 +1,6 @@
 """The collection overview (the cross-document entity graph's hierarchical summary): a markdown report of the top-level
-communities, largest first, each with its title, size, documents, and its summary whose every statement cites sentence
-ids.
+communities worth listing (:mod:`~kgcore.index.views.communities.listed`), largest first, each with its title,
+size, documents, and its summary whose every statement cites sentence ids.
 
 >>> from kgcore.index.views.communities.detect import Community, Hierarchy
 >>> from kgcore.index.views.communities.stored import BuildStats, CommunityIndex, Params
@@ -22,7 +22,18 @@ ids.
 
 from __future__ import annotations
 
+from kgcore.index.views.communities.listed import MIN_SENTENCES, listed
 from kgcore.index.views.communities.stored import CommunityIndex
+
+
+def hidden_note(hidden: int) -> str:
+    """What the count of top-level communities leaves out.
+
+    >>> hidden_note(0), hidden_note(3)
+    ('', '3 more not listed: grounded in under 3 sentences or mostly numbers, section labels and generic nouns; ')
+    """
+    return (f"{hidden} more not listed: grounded in under {MIN_SENTENCES} sentences or mostly numbers, section "
+            "labels and generic nouns; ") if hidden else ""
 
 
 def _line(text: str) -> str:
@@ -38,14 +49,15 @@ def _line(text: str) -> str:
 def overview_markdown(name: str, ci: CommunityIndex, limit: int = 0) -> str:
     """The overview of collection ``name`` (``limit`` top-level communities at most; 0: all)."""
     h = ci.hierarchy
-    top = sorted(range(len(h.communities)), key=lambda i: (-ci.summaries[i].n_sentences, i))
-    top = [i for i in top if h.communities[i].level == 0]
+    row = {c.id: i for i, c in enumerate(h.communities)}
+    top = [row[c.id] for c in listed(ci)]
     shown = top[:limit] if limit else top
     modularity = f"; modularity {h.modularity[0]:.2f}" if h.modularity else ""
+    hidden = len(h.at_level(0)) - len(top)
     out = [f"# Collection overview: {_line(name)}", "",
-           f"{len(top)} top-level communities ({len(h.communities)} in all, {h.levels} levels; {h.algorithm}, at most "
-           f"{h.max_cluster_size} entities before a split{modularity}). Every statement cites the sentences it comes "
-           "from.", ""]
+           f"{len(top)} top-level communities ({hidden_note(hidden)}{len(h.communities)} in all, {h.levels} levels; "
+           f"{h.algorithm}, at most {h.max_cluster_size} entities before a split{modularity}). Every statement cites "
+           "the sentences it comes from.", ""]
     for n, i in enumerate(shown, 1):
         community, summary = h.communities[i], ci.summaries[i]
         out += [f"## {n}. {_line(summary.title)}", "",

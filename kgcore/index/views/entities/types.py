@@ -6,9 +6,11 @@ A collection's **type set** is declared in its folder (:data:`DECLARED_FILE`, a 
 
 Each entity node gets the first of: a pattern of its name (confidence :data:`PATTERN_CONFIDENCE`; a story's
 common noun that names someone, "mother" or "the captain", is a person), person for a
-name that says, thinks or feels (:mod:`~kgcore.index.views.entities.animate`; not in papers), spaCy's named-entity label
-of the name in its first grounded sentences (:data:`NER_CONFIDENCE`), or the type whose description is closest to
-the node's name + context vector (confidence: the softmax of the cosines).
+name that says, thinks or feels (:mod:`~kgcore.index.views.entities.animate`; not in papers), the type a type noun
+in its first grounded sentences gives it ("Chubby is a lock service": system; :mod:`~.evidence`), spaCy's
+named-entity label of the name in those sentences (:data:`NER_CONFIDENCE`), or the type whose description is
+closest to the node's name + context vector (confidence: the softmax of the cosines).  Outside stories, a name
+those sentences use as a thing ("the Chubby cell", "our Paxos") is never a person, by NER or by similarity.
 
 >>> pattern_type("Natural Questions", RESEARCH), pattern_type("F1", RESEARCH), pattern_type("Mr. Smith", NARRATIVE)
 ('dataset', 'metric', 'person')
@@ -31,7 +33,7 @@ from kgcore.core.errors import InputError
 from kgcore.core.graph import is_pronoun_label
 from kgcore.core.nlp import load_spacy
 from kgcore.index.parse.srl.tokens import GROUP_NOUNS, PERSON_NOUNS
-from kgcore.index.views.entities import animate
+from kgcore.index.views.entities import animate, evidence
 from kgcore.index.views.entities.names import HONORIFICS, head, is_named, normalise
 
 #: A per-collection type list, in the collection folder.
@@ -43,8 +45,11 @@ ZERO_SHOT_SCALE = 0.7
 TEMPERATURE = 0.05
 #: spaCy NER looks at this many named nodes at most (those grounded most often first) ...
 NER_MAX_NODES = 1500
-#: ... in this many of their grounded sentences each.
+#: ... in this many of their grounded sentences each ...
 NER_SENTENCES = 3
+#: ... and read what this many of them say the name is (:mod:`~kgcore.index.views.entities.evidence`; the
+#: parser costs about an eighth more than NER alone).
+EVIDENCE_SENTENCES = 3
 
 
 @dataclass(frozen=True)
@@ -63,6 +68,9 @@ RESEARCH = TypeSet("research", {
     "concept": "an abstract idea or notion in research, such as attention, relevance, hallucination or knowledge",
     "topic": "a research area or task, such as question answering, information retrieval or summarization",
     "person": "a person, such as an author or researcher, named by first and last name",
+    "system": "a software system, service, library, database, file system or tool, such as Hadoop, Lucene or "
+              "PostgreSQL",
+    "organisation": "a company, university, laboratory or institution, such as IBM, MIT or a research lab",
     "paper": "a published research paper or article, cited by title or by its authors",
     "model": "a trained neural network or language model, such as BERT, GPT-4, T5 or a retriever model",
     "method": "a method, technique, algorithm, approach or training procedure proposed or used in a paper",
@@ -106,10 +114,6 @@ _METHOD_HEADS = {"method", "approach", "technique", "algorithm", "framework", "s
                  "search", "decoding", "prompting", "augmentation", "fine tuning", "tuning", "objective", "loss",
                  "attention", "mechanism", "procedure", "architecture"}
 _TOPIC_HEADS = {"task", "field", "area", "domain", "answering", "summarization", "translation", "processing"}
-_PLACE_WORDS = {"island", "house", "garden", "street", "town", "city", "river", "sea", "wood", "hill", "road",
-                "room", "opera", "theatre", "church", "country", "cellar", "lake", "coast", "bay", "cave"}
-_NER_MAP = {"research": {"PERSON": "person"},
-            "narrative": {"PERSON": "person", "GPE": "place", "LOC": "place", "FAC": "place", "ORG": "organisation"}}
 
 
 def pattern_type(name: str, type_set: TypeSet) -> str | None:
@@ -133,7 +137,7 @@ def pattern_type(name: str, type_set: TypeSet) -> str | None:
         return "person"
     if "person" in type_set.descriptions and hd in PERSON_NOUNS and hd not in GROUP_NOUNS:
         return "person"  # "mother", "the captain": a common noun that names someone
-    if "place" in type_set.descriptions and hd in _PLACE_WORDS:
+    if "place" in type_set.descriptions and hd in evidence.PLACE_WORDS:
         return "place"
     return None
 
@@ -216,19 +220,8 @@ def zero_shot(vectors: np.ndarray, type_vectors: np.ndarray, types: Sequence[str
 
 def ner_types(names: Sequence[str], sentences: Sequence[str], type_set: TypeSet, nlp) -> list[str | None]:
     """Per (name, sentence), the type spaCy's NER gives the name inside its sentence (None: no usable label)."""
-    mapping = {k: v for k, v in _NER_MAP.get(type_set.name, _NER_MAP["narrative"]).items()
-               if v in type_set.descriptions}
-    if not mapping or not names:
-        return [None] * len(names)
-    out: list[str | None] = []
-    # pipe(disable=...) skips the other components for this call only; select_pipes would disable them in the
-    # process's one shared pipeline, under a question another thread parses meanwhile (no parse, no frames)
-    skipped = [p for p in nlp.pipe_names if p not in ("tok2vec", "ner")]
-    for name, doc in zip(names, nlp.pipe(sentences, batch_size=256, disable=skipped)):
-        target = normalise(name)
-        found = [mapping.get(ent.label_) for ent in doc.ents if target and target in normalise(ent.text)]
-        out.append(next((t for t in found if t), None))
-    return out
+    readings = evidence.read_names(names, [[s] for s in sentences], type_set, nlp, ner_sentences=1)
+    return [r.ner[0] if r.ner else None for r in readings]
 
 
 def type_vectors(type_set: TypeSet, embedder) -> np.ndarray:
@@ -266,8 +259,8 @@ def type_nodes(index, node_ids: Sequence[str], vectors: np.ndarray, embedder=Non
                type_set: TypeSet | None = None) -> tuple[dict[str, tuple[str, float]], TypeSet]:
     """(type, confidence) of every node in ``node_ids`` (``vectors``: their name + context vectors), in
     ``type_set`` (default: :func:`type_set_of` the index): a pattern of the name, a cited author's name, a name's
-    actions (:mod:`~kgcore.index.views.entities.animate`), spaCy NER, else zero-shot among the types that fit the kind
-    of name (:func:`candidate_types`)."""
+    actions (:mod:`~kgcore.index.views.entities.animate`), a type noun or spaCy NER in its sentences
+    (:func:`_by_reading`), else zero-shot among the types that fit the kind of name (:func:`candidate_types`)."""
     type_set = type_set or type_set_of(index)
     nodes = index.graph.nodes
     out: dict[str, tuple[str, float]] = {}
@@ -283,19 +276,29 @@ def type_nodes(index, node_ids: Sequence[str], vectors: np.ndarray, embedder=Non
         doers = [n for n in node_ids if n not in out and not is_pronoun_label(nodes[n].label)
                  and (_capitalised(nodes[n].label) or nodes[n].label[:1].islower())]
         out.update(dict.fromkeys(animate.people_by_roles(index.graph, doers), ("person", animate.CONFIDENCE)))
-    out.update(_by_ner(index, [n for n in node_ids if n not in out], type_set, nlp))
+    read, things = _by_reading(index, [n for n in node_ids if n not in out], type_set, nlp)
+    out.update(read)
     rest = [k for k, n in enumerate(node_ids) if n not in out]
     if rest:
-        embedder = embedder or get_embedder()
-        described = type_vectors(type_set, embedder)
-        for named in (True, False):
-            part = [k for k in rest if is_named(node_ids[k], nodes[node_ids[k]].texts,
-                                                 nodes[node_ids[k]].label) == named]
-            allowed = [i for i, t in enumerate(type_set.types) if t in candidate_types(type_set, named)]
-            if part and allowed:
-                guesses = zero_shot(vectors[part], described[allowed], [type_set.types[i] for i in allowed])
-                out.update({node_ids[k]: guess for k, guess in zip(part, guesses)})
+        out.update(_by_similarity(index, node_ids, rest, vectors, type_set, things, embedder or get_embedder()))
     return out, type_set
+
+
+def _by_similarity(index, node_ids: Sequence[str], rest: Sequence[int], vectors: np.ndarray, type_set: TypeSet,
+                   things: set[str], embedder) -> dict[str, tuple[str, float]]:
+    """Zero-shot types of ``node_ids[k]`` for ``k`` in ``rest``, among :func:`candidate_types` (a name used as a
+    thing is no person)."""
+    nodes, out = index.graph.nodes, {}
+    described = type_vectors(type_set, embedder)
+    for named, thing in ((True, False), (True, True), (False, False), (False, True)):
+        part = [k for k in rest if is_named(node_ids[k], nodes[node_ids[k]].texts, nodes[node_ids[k]].label) == named
+                and (node_ids[k] in things) == thing]
+        allowed = [i for i, t in enumerate(type_set.types) if t in candidate_types(type_set, named)
+                   and not (thing and t == "person")]
+        if part and allowed:
+            guesses = zero_shot(vectors[part], described[allowed], [type_set.types[i] for i in allowed])
+            out.update({node_ids[k]: guess for k, guess in zip(part, guesses)})
+    return out
 
 
 #: Types a common noun (no name) may have, per type set; names may have any type but ``concept``-like ones.
@@ -331,28 +334,43 @@ def cited_author(name: str, sentence: str) -> bool:
     return bool(re.search(pattern, sentence)) and not name.isupper()
 
 
-def _by_ner(index, node_ids: Sequence[str], type_set: TypeSet, nlp) -> dict[str, tuple[str, float]]:
-    """spaCy NER of capitalised names (not acronyms) in up to :data:`NER_SENTENCES` of their grounded sentences:
-    the label most of them give, when at least half of them give it."""
+def _by_reading(index, node_ids: Sequence[str], type_set: TypeSet, nlp) -> tuple[dict[str, tuple[str, float]],
+                                                                              set[str]]:
+    """Types of names (capitalised words and acronyms) by what their first :data:`EVIDENCE_SENTENCES` grounded
+    sentences say (:mod:`~kgcore.index.views.entities.evidence`): a type noun, else spaCy's NER label of a
+    capitalised name (not an acronym) that at least half of its first :data:`NER_SENTENCES` give; and the names
+    that must not be persons (used as things, outside stories)."""
     nodes = index.graph.nodes
-    named = [n for n in node_ids if _capitalised(nodes[n].label)]
-    named = sorted(named, key=lambda n: -len(nodes[n].grounded_texts))[:NER_MAX_NODES]
-    if not named or not any(v in type_set.descriptions for v in _NER_MAP.get(type_set.name, _NER_MAP["narrative"])
-                            .values()):
-        return {}
-    nlp = nlp or load_spacy()
-    asked = [(n, sid) for n in named for sid in nodes[n].grounded_texts[:NER_SENTENCES]]
-    found = ner_types([nodes[n].label for n, _ in asked], [index.sentence(sid).resolved for _, sid in asked],
-                      type_set, nlp)
-    votes: dict[str, list[str | None]] = {}
-    for (n, _), t in zip(asked, found):
-        votes.setdefault(n, []).append(t)
+    written = {n: _written_name(nodes[n].label, nodes[n].texts) for n in node_ids}
+    named = sorted((n for n in node_ids if written[n]), key=lambda n: -len(nodes[n].grounded_texts))[:NER_MAX_NODES]
+    if not named:
+        return {}, set()
+    texts = [[index.sentence(sid).resolved for sid in nodes[n].grounded_texts[:EVIDENCE_SENTENCES]] for n in named]
+    readings = evidence.read_names([written[n] for n in named], texts, type_set, nlp or load_spacy(), NER_SENTENCES)
+    story = type_set.name == NARRATIVE.name
+    things = {n for n, r in zip(named, readings) if r.is_thing() and not story}
     out = {}
-    for n, labels in votes.items():
-        best = majority(labels)
-        if best is not None:
-            out[n] = (best, NER_CONFIDENCE)
-    return out
+    for n, reading in zip(named, readings):
+        said, ner = reading.type_said(), majority(reading.ner) if _capitalised(written[n]) else None
+        if said is None and reading.person and (story or not reading.is_thing()) and "person" in type_set.descriptions:
+            said = "person"  # "Mr. Lamport", "the Phantom said"
+        if said is not None:
+            out[n] = (said, evidence.EVIDENCE_CONFIDENCE)
+        elif ner is not None and not (ner == "person" and n in things):
+            out[n] = (ner, NER_CONFIDENCE)
+    return out, things
+
+
+def _written_name(label: str, texts: Sequence[str]) -> str:
+    """The name as the text writes it with a capital ("Bigtable" of the node "bigtable", which coreference also
+    wrote "the distributed storage system"), or "" when it is never written so.
+
+    >>> _written_name("bigtable", ["the storage system", "Bigtable"]), _written_name("tablet", ["Tablets", "tablet"])
+    ('Bigtable', '')
+    """
+    if label[:1].isupper():
+        return label
+    return next((t for t in texts if t[:1].isupper() and t == t.strip() and normalise(t) == normalise(label)), "")
 
 
 def majority(labels: Sequence[str | None]) -> str | None:

@@ -1,0 +1,75 @@
+"""Entity types from what the documents say a name is, with the real spaCy and MiniLM, on short texts written for
+these tests: a systems "paper" whose system names spaCy's small model labels PERSON, and a story where a name
+after "the" is still someone."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kgcore.core.nlp import load_spacy
+from kgcore.index.pipeline import Job, index_files
+from kgcore.index.store.disk import Store
+from kgcore.index.views.entities import entity_groups
+from kgcore.index.views.entities.evidence import EVIDENCE_CONFIDENCE, read_names
+from kgcore.index.views.entities.names import normalise
+from kgcore.index.views.entities.types import DECLARED_FILE, NARRATIVE, RESEARCH
+
+SYSTEMS_PAPER = (
+    "Chubby is a lock service for loosely-coupled distributed systems. Each Chubby cell has five replicas. "
+    "Clients find the Chubby master through DNS. Chubby keeps its replicas consistent with Paxos. "
+    "Paxos is a consensus algorithm. Our Paxos implementation tolerates the failure of two replicas. "
+    "Bigtable, a distributed storage system, keeps its root tablet location in Chubby. "
+    "The Bigtable master assigns tablets to tablet servers. Bigtable stores its logs in GFS. "
+    "GFS is a distributed file system. Mr. Lamport said that the protocol is simple. "
+    "Mr. Lamport wrote the first description of Paxos.")
+STORY = ("The Phantom spoke to Christine from behind the mirror. Christine answered the Phantom. "
+         "The Phantom said that he loved her. Christine wept in her dressing room.")
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    store = Store(tmp_path_factory.mktemp("kinds"))
+    index_files([Job("chubby.txt", data=SYSTEMS_PAPER.encode("utf-8"))], store, "papers", workers=1)
+    declared = {"name": "research", "types": dict(RESEARCH.descriptions)}  # a paper's kind, as PDFs would give
+    (store.root / "papers" / DECLARED_FILE).write_text(json.dumps(declared), encoding="utf-8")
+    index_files([Job("phantom.txt", data=STORY.encode("utf-8"))], store, "story", workers=1)
+    return store
+
+
+def _type_of(index, name: str) -> tuple[str, float]:
+    groups = [g for g in entity_groups(index) if normalise(g.name) == normalise(name)]
+    assert groups, f"no entity {name!r} in {sorted(g.name for g in entity_groups(index))}"
+    return groups[0].entity_type, groups[0].type_confidence
+
+
+def test_spacy_alone_calls_the_lock_service_a_person():
+    """What the fix is for: the small model's NER labels "Chubby" PERSON in the paper's own sentences."""
+    doc = load_spacy()("Chubby is a lock service for loosely-coupled distributed systems.")
+    assert [(e.text, e.label_) for e in doc.ents] == [("Chubby", "PERSON")]
+
+
+def test_system_and_algorithm_names_in_a_paper_are_typed_by_what_the_paper_says_they_are(store):
+    index = store.load("papers")
+    assert _type_of(index, "Chubby") == ("system", EVIDENCE_CONFIDENCE)  # "is a lock service"
+    assert _type_of(index, "Bigtable") == ("system", EVIDENCE_CONFIDENCE)  # ", a distributed storage system"
+    assert _type_of(index, "GFS") == ("system", EVIDENCE_CONFIDENCE)  # "is a distributed file system"
+    assert _type_of(index, "Paxos")[0] == "method"  # "is a consensus algorithm"
+    assert _type_of(index, "Mr. Lamport")[0] == "person"  # "Mr. Lamport said"
+
+
+def test_a_name_used_as_a_thing_is_no_person_even_without_a_type_noun():
+    nlp = load_spacy()
+    texts = ["Clients find the Chubby master through DNS.", "Each Chubby cell has five replicas."]
+    thing, = read_names(["Chubby"], [texts], RESEARCH, nlp, ner_sentences=2)
+    assert thing.is_thing() and thing.type_said() is None and "person" in thing.ner
+    person, = read_names(["Lamport"], [["Mr. Lamport said that the protocol is simple."]], RESEARCH, nlp, 1)
+    assert not person.is_thing() and person.person == 1
+
+
+def test_in_a_story_a_name_after_the_is_still_someone(store):
+    index = store.load("story")
+    assert _type_of(index, "Phantom")[0] == "person"
+    assert _type_of(index, "Christine")[0] == "person"
+    assert "person" in NARRATIVE.descriptions and "system" not in NARRATIVE.descriptions
