@@ -127,6 +127,45 @@ def test_the_answer_quotes_the_sentence_whose_span_stands_where_the_question_ask
     assert answer.citations[0].sentence_ids == ["cb/text_1-356"] and "vLLM" in answer.text
 
 
+class CountingPipeline:
+    """The real spaCy pipeline, recording every text it is asked to parse."""
+
+    def __init__(self, nlp):
+        self.nlp, self.parsed = nlp, []
+
+    def pipe(self, texts):
+        texts = list(texts)
+        self.parsed += texts
+        return self.nlp.pipe(texts)
+
+    def __call__(self, text):
+        self.parsed.append(text)
+        return self.nlp(text)
+
+
+def test_answers_reuse_parsed_sentences_and_stay_the_same(nlp, embedder):
+    """A second question over the same sentences parses only the question; every answer and verdict is the one
+    parsed afresh gives."""
+    from kgcore.query.answer.base import ParseMemo
+    from kgcore.query.answer.verdict import judge, with_verdict
+
+    counting = CountingPipeline(nlp)
+    generator = ExtractiveGenerator(embedder=embedder, nlp=counting)
+    questions = ["What technique does GFS use for snapshots?", "Roughly how large is each tablet?",
+                 "What are the common (N,R,W) values?"]
+    answers = [generator.generate(questions[0], GFS)]
+    first = len(counting.parsed)
+    answers += [generator.generate(q, GFS) for q in questions[1:]]
+    later = counting.parsed[first:]
+    assert not any(s.text in later for s in GFS) and set(questions[1:]) <= set(later)
+    fresh_generator = ExtractiveGenerator(embedder=embedder, nlp=nlp)
+    for question, answer in zip(questions, answers):
+        memo = ParseMemo(nlp)  # no shared cache: every text parsed for this answer alone
+        fresh, scored = fresh_generator._extract(question, GFS, memo)
+        fresh = with_verdict(fresh, judge(question, fresh, GFS, memo, embedder, scored, quoted=True))
+        assert (answer.text, answer.citations, answer.verdict) == (fresh.text, fresh.citations, fresh.verdict)
+
+
 def test_a_quantity_question_is_judged_on_a_quantity_not_a_time(extractive):
     answer = extractive.generate("Roughly how large is each tablet?", GFS)
     verdict = answer.verdict
