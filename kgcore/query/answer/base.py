@@ -85,9 +85,10 @@ class Answerer:
     make: Callable[[Settings], Any]
 
 
-#: Parsed texts each spaCy pipeline keeps between answers (:class:`ParseCache`).  A context sentence parses in
-#: about 5 ms and its doc takes about 10 KB, so the cache holds about 40 MB and an answer whose sentences are all
-#: held skips about 1 s of parsing; 4,096 texts hold both forms of every sentence of a long paper.
+#: Parsed texts each spaCy pipeline keeps between answers (:class:`ParseCache`).  A paper's sentence parses in
+#: about 5-10 ms and its doc takes about 22 KB (26 tokens and their tok2vec tensor), so a full cache holds about
+#: 90 MB, and an answer whose sentences are all held skips 0.5-1 s of parsing.  Half of it (the most
+#: :func:`warm_parses` fills) holds both forms of every sentence of the longest design paper (1,021 texts).
 PARSE_CACHE_SIZE = 4096
 
 
