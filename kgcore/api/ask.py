@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from kgcore.query import multihop
 from kgcore.query.answer import ANSWERERS, default_answerer
+from kgcore.query.answer.base import ParseCache, shared_cache
 from kgcore.query.answer.citations import strip_markers
 from kgcore.query.answer.short import MAX_ANSWERS, MIN_CONFIDENCE, NO_ANSWER, confidence, grouped
 from kgcore.query.answer.words import content_words, stem
@@ -22,5 +23,5 @@ from kgcore.query.sharded import ShardedEngine
 
 __all__ = ["ANSWERERS", "bm25_tokens", "confidence", "content_words", "default_answerer", "GRAPH_GATE",
     "GRAPH_HEAD_WORDS", "grounding_pairs_graph", "grouped", "MAX_ANSWERS", "METHODS", "MIN_CONFIDENCE", "multihop",
-    "NO_ANSWER", "node_name", "QAGraph", "QueryEngine", "RANKING_LABELS", "result_to_json", "sentence_pairs",
-    "ShardedEngine", "SIGNAL_SCALE", "stem", "strip_markers", "validate_question"]
+    "NO_ANSWER", "node_name", "ParseCache", "QAGraph", "QueryEngine", "RANKING_LABELS", "result_to_json",
+    "sentence_pairs", "shared_cache", "ShardedEngine", "SIGNAL_SCALE", "stem", "strip_markers", "validate_question"]

@@ -22,6 +22,7 @@ from kgcore.index.store.disk import Index, Store
 from kgcore.index.store.writer import ensure_chroma
 from kgcore.query import methods
 from kgcore.query.answer import AnswerGenerator, AnswerSource, default_answerer, get_generator
+from kgcore.query.answer.base import warm_parses
 from kgcore.query.answer.calibration import collection_calibration
 from kgcore.query.answer.support import Calibration
 from kgcore.query.methods import Models
@@ -134,9 +135,10 @@ class QueryEngine:
                 ) -> dict[str, float]:
         """Load collection ``collection`` and build what its first question would otherwise wait for: the retrieval's
         lazily built structures (incidence and neighbour matrices, the BM25 models, the contextual graph) for
-        ``options`` (default: groundedkg within the settings' word budget) and the offline answerers' support
-        calibration.  It answers a probe made of the collection's first body sentence (:func:`probe_question`); no
-        LLM is called.  Seconds per step.  Safe beside questions: each structure is built once, the others wait.
+        ``options`` (default: groundedkg within the settings' word budget), the offline answerers' support
+        calibration and their parses of the sentences of ``options.documents`` (all when empty; not for a long
+        book).  It answers a probe made of the collection's first body sentence (:func:`probe_question`); no LLM
+        is called.  Seconds per step.  Safe beside questions: each structure is built once, the others wait.
 
         The app prepares a collection while the analyst types: on a large collection the first question otherwise
         waits seconds for what a later one finds built (``bench/startup_bench.py`` measures it).
@@ -149,10 +151,24 @@ class QueryEngine:
             options = options or RetrievalOptions(budget_words=self.settings.budget_words)
             with timer.step("retrieve"):
                 result = self.retrieve(collection, probe, options)
+            offline = (answerer or default_answerer(self.settings)) != "openai"
             with timer.step("answer"):
-                if (answerer or default_answerer(self.settings)) != "openai":
+                if offline:
                     self.answer(result, answerer)
+            with timer.step("parses"):
+                if offline:
+                    self._warm_parses(index, options, answerer)
         return {step: round(ms / 1000, 3) for step, ms in timer.ms.items()}
+
+    def _warm_parses(self, index: Index, options: RetrievalOptions, answerer: str | None) -> int:
+        """Parse the sentences a question on ``options.documents`` (all when empty) may quote into the answerer's
+        parse cache (:func:`~kgcore.query.answer.base.warm_parses`): the later questions' answers then parse only
+        the question (on a paper, 0.55 s -> see ``bench/answer_speed.py``)."""
+        nlp = getattr(self.generator(answerer), "nlp", None)
+        wanted = set(options.documents)
+        sentences = [s for s in index.sentences if not wanted or s.doc_id in wanted]
+        return warm_parses(nlp, [t for s in sentences for t in (s.original, s.resolved or s.original)]) \
+            if nlp is not None else 0
 
     @renamed_argument("doc_id", "collection")
     def ask(self, collection: str, question: str, options: RetrievalOptions = RetrievalOptions(),

@@ -7,6 +7,7 @@ import pytest
 from kgcore.cli import main
 from kgcore.core.errors import IndexMismatchError, IndexNotFoundError, InputError
 from kgcore.core.settings import RetrievalOptions
+from kgcore.query.answer.base import shared_cache
 from kgcore.query.engine import QueryEngine, result_to_json
 from kgcore.query.methods import METHODS
 from paths import PETER_ID
@@ -159,8 +160,10 @@ def test_prepare_builds_what_the_first_question_would(peter_store):
     engine = QueryEngine(peter_store)
     options = RetrievalOptions(budget_words=1000)
     seconds = engine.prepare(PETER_ID, options)
-    assert set(seconds) == {"load", "retrieve", "answer"}
+    assert set(seconds) == {"load", "retrieve", "answer", "parses"}
     index = engine.index(PETER_ID)
+    cache = shared_cache(engine.generator().nlp)  # the answerer's parses of every sentence it may quote
+    assert all(s.original in cache and (s.resolved or s.original) in cache for s in index.sentences)
     built, attributes = set(index.cache.keys()), set(vars(index))
     assert any(key.name == "context-graph" for key in built), built
     result, answer = engine.ask(PETER_ID, "Where did Peter lose his shoes?", options)

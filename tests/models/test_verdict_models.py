@@ -65,6 +65,8 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
      []),
     ("What chunk size is used for the knowledge base?",
      "We partition the knowledge base into chunks, each consisting of 256 tokens.", ["256 tokens"]),
+    ("What chunk size is used for the knowledge base?",  # a table's number is no quantity
+     "Experiment Result: Table 5 shows the retrieval result of using different embedding models.", []),
     # a name is also a technical term or noun phrase the text introduces
     ("What technique does GFS use for snapshots?",
      "Like AFS, we use standard copy-on-write techniques to implement snapshots.",
@@ -107,6 +109,61 @@ def test_the_answer_quotes_the_sentence_holding_the_asked_kind_and_marks_it(extr
     assert check.span == "standard copy-on-write techniques"
     assert check.sentence[check.span_start:check.span_end] == check.span
     assert check.expected == "a name or term (the technique)" and "snapshot" in check.matched
+
+
+CACHEBLEND = [
+    SelectedSentence("cb/text_1-40", 40, "Integrating Fusor into LLM serving engine: CacheBlend performs the partial "
+                     "prefill process in a layer-wise manner through three interfaces:", "", rank=2, similarity=0.69),
+    SelectedSentence("cb/text_1-41", 41, "Each interface is called by the serving engine for every layer.", "", rank=3,
+                     similarity=0.45),
+    SelectedSentence("cb/text_1-356", 356, "We implement CacheBlend on top of vLLM with about 3K lines of code in "
+                     "Python based on PyTorch v2.0.", "", rank=1, similarity=0.51)]
+
+
+def test_the_answer_quotes_the_sentence_whose_span_stands_where_the_question_asks(extractive):
+    """"On top of *which engine* is it implemented": "implement CacheBlend on top *of vLLM*" fills the gap; the
+    sentence repeating "LLM serving engine" holds its names ("Fusor") elsewhere."""
+    answer = extractive.generate("On top of which LLM serving engine is CacheBlend implemented?", CACHEBLEND)
+    assert answer.citations[0].sentence_ids == ["cb/text_1-356"] and "vLLM" in answer.text
+
+
+class CountingPipeline:
+    """The real spaCy pipeline, recording every text it is asked to parse."""
+
+    def __init__(self, nlp):
+        self.nlp, self.parsed = nlp, []
+
+    def pipe(self, texts):
+        texts = list(texts)
+        self.parsed += texts
+        return self.nlp.pipe(texts)
+
+    def __call__(self, text):
+        self.parsed.append(text)
+        return self.nlp(text)
+
+
+def test_answers_reuse_parsed_sentences_and_stay_the_same(nlp, embedder):
+    """A second question over the same sentences parses only the question; every answer and verdict is the one
+    parsed afresh gives."""
+    from kgcore.query.answer.base import ParseMemo
+    from kgcore.query.answer.verdict import judge, with_verdict
+
+    counting = CountingPipeline(nlp)
+    generator = ExtractiveGenerator(embedder=embedder, nlp=counting)
+    questions = ["What technique does GFS use for snapshots?", "Roughly how large is each tablet?",
+                 "What are the common (N,R,W) values?"]
+    answers = [generator.generate(questions[0], GFS)]
+    first = len(counting.parsed)
+    answers += [generator.generate(q, GFS) for q in questions[1:]]
+    later = counting.parsed[first:]
+    assert not any(s.text in later for s in GFS) and set(questions[1:]) <= set(later)
+    fresh_generator = ExtractiveGenerator(embedder=embedder, nlp=nlp)
+    for question, answer in zip(questions, answers):
+        memo = ParseMemo(nlp)  # no shared cache: every text parsed for this answer alone
+        fresh, scored = fresh_generator._extract(question, GFS, memo)
+        fresh = with_verdict(fresh, judge(question, fresh, GFS, memo, embedder, scored, quoted=True))
+        assert (answer.text, answer.citations, answer.verdict) == (fresh.text, fresh.citations, fresh.verdict)
 
 
 def test_a_quantity_question_is_judged_on_a_quantity_not_a_time(extractive):

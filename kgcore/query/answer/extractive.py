@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from kgcore.core.embed import Embedder, query_embedder
 from kgcore.core.nlp import load_spacy
 from kgcore.core.types import Answer, Citation, SelectedSentence
-from kgcore.query.answer.base import Answerer, AnswerSource, LazyModels, ParseMemo
+from kgcore.query.answer.base import Answerer, AnswerSource, LazyModels, ParseMemo, shared_cache
 from kgcore.query.answer.clauses import best_clause
 from kgcore.query.answer.select import Question, ScoredSentence, score_sentences
 from kgcore.query.answer.short import MIN_CONFIDENCE, QAKGGenerator, clause_instead, confidence
@@ -59,7 +59,7 @@ class ExtractiveGenerator(LazyModels):
             return unsupported(Answer(EMPTY_CONTEXT_TEXT, self.name, self.model, notes=[
                 "Extractive answer (no LLM used): it can only quote retrieved context, and none was retrieved."]),
                 "no context was retrieved")
-        nlp = ParseMemo(self.nlp)  # the scorer, the pairs, the clause and the verdict parse the same sentences
+        nlp = ParseMemo(self.nlp, shared_cache(self.nlp))  # the scorer, pairs, clause and verdict parse alike
         answer, scored = self._extract(question, context, nlp)
         return with_verdict(answer, judge(question, answer, context, nlp, self.embedder, scored, quoted=True))
 

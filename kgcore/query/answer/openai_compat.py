@@ -23,7 +23,7 @@ from kgcore.core.embed import Embedder, query_embedder
 from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import Settings
 from kgcore.core.types import Answer, SelectedSentence
-from kgcore.query.answer.base import Answerer, AnswerSource, ParseMemo
+from kgcore.query.answer.base import Answerer, AnswerSource, ParseMemo, shared_cache
 from kgcore.query.answer.citations import cite
 from kgcore.query.answer.prompts import build_prompt
 from kgcore.query.answer.verdict import judge, with_verdict
@@ -91,7 +91,8 @@ class OpenAIGenerator:
         )
         if not context or self.embedder is None:  # nothing to check against; a bare client is not judged
             return answer
-        return with_verdict(answer, judge(question, answer, context, ParseMemo(self.nlp), self.embedder))
+        return with_verdict(answer, judge(question, answer, context, ParseMemo(self.nlp, shared_cache(self.nlp)),
+                                                   self.embedder))
 
 
 def _make(settings: Settings) -> OpenAIGenerator:

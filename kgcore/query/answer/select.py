@@ -36,6 +36,7 @@ import numpy as np
 from kgcore.core.embed import Embedder
 from kgcore.core.types import SelectedSentence
 from kgcore.query.answer.expected import Expected, expected_answer
+from kgcore.query.answer.slots import Gap, question_gap, slot_match
 from kgcore.query.answer.spans import answer_spans
 from kgcore.query.answer.weights import SIGNALS, Weights, current, sentence_features
 from kgcore.query.answer.words import (
@@ -73,13 +74,15 @@ class Question:
     focus: frozenset[str] = frozenset()
     #: The expected answer's kind and the noun it asks about (:mod:`~kgcore.query.answer.expected`).
     expected: Expected = Expected(None)
+    #: Where the wh-phrase stands (:mod:`~kgcore.query.answer.slots`).
+    gap: Gap | None = None
 
     @classmethod
     def parse(cls, question: str, nlp) -> Question:
         doc = nlp(question)
         expected = expected_answer(doc)
         focus = action_focus(doc) if expected.kind == "action" else frozenset()
-        return cls(doc, asked_terms(doc, expected), expected.kind, focus, expected)
+        return cls(doc, asked_terms(doc, expected), expected.kind, focus, expected, question_gap(doc))
 
 
 #: Words that hedge a quantity ("roughly how large"): they say how exact the answer is, not what it is about.
@@ -148,13 +151,14 @@ def score_sentences(question: str, parsed: Question, context: Sequence[SelectedS
         typed = bool(spans) and not {stem(f) for f in parsed.focus} - found
         rows.append((candidates[i], float(cos[i]), weighted_overlap(terms, found),
                      weighted_overlap(rare, found), typed, spans, tuple(t for t in parsed.terms if stem(t) in found),
-                     len(original), span_nearness(original, spans[:1], terms) if typed else 0.0))
+                     len(original), span_nearness(original, spans[:1], terms) if typed else 0.0,
+                     slot_match(original, spans, parsed.gap) if typed else 0.0))
     best_cos, best_overlap = max(r[1] for r in rows), max(r[2] for r in rows)
     scored = []
-    for sentence, cosine, overlap, rare_overlap, typed, spans, matched, length, near in rows:
+    for sentence, cosine, overlap, rare_overlap, typed, spans, matched, length, near, slot in rows:
         features = sentence_features(parsed.qtype, cosine, overlap, rare_overlap, typed, sentence.rank, length,
                                      best_cos, best_overlap)
-        features.update(near=near, **{k: float(sentence.signals.get(k, 0.0)) for k in SIGNALS})
+        features.update(near=near, slot=slot, **{k: float(sentence.signals.get(k, 0.0)) for k in SIGNALS})
         scored.append(ScoredSentence(sentence, weights.score(features), cosine, overlap, typed, spans, matched,
                                      features))
     return sorted(scored, key=lambda s: (-s.score, s.sentence.position))

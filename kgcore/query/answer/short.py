@@ -35,7 +35,7 @@ from kgcore.index.qa import FrameQAGenerator
 from kgcore.index.qa.base import normalized
 from kgcore.index.qa.frames import frame_analyses
 from kgcore.index.store.qa_table import QATable, embed_pairs
-from kgcore.query.answer.base import Answerer, AnswerSource, LazyModels, ParseMemo
+from kgcore.query.answer.base import Answerer, AnswerSource, LazyModels, ParseMemo, shared_cache
 from kgcore.query.answer.clauses import best_clause
 from kgcore.query.answer.select import Question, ScoredSentence, score_sentences
 from kgcore.query.answer.support import unsupported
@@ -97,7 +97,7 @@ class QAKGGenerator(LazyModels):
         """Short answers to ``question`` from ``context``, with their verdict (:mod:`~kgcore.query.answer.verdict`);
         ``source.qa`` (the index's QA graph) supplies stored pairs."""
         source = source or AnswerSource()
-        nlp = ParseMemo(self.nlp)  # the scorer, the clause and the verdict parse the same sentences
+        nlp = ParseMemo(self.nlp, shared_cache(self.nlp))  # the scorer, the clause and the verdict parse alike
         parsed = Question.parse(question, nlp)  # one spaCy parse for choosing sentences and pairs
         scored = score_sentences(question, parsed, context, nlp, self.embedder) if context else []
         ranked = self.ranked_answers(question, parsed, scored, context, source.qa)

@@ -121,21 +121,28 @@ def _new(token, asked: set[str]) -> bool:
 
 def _is_number(token, dates: bool = False) -> bool:
     """A number word or figure; not a reference marker, an ordinal ("first", "2nd"), a name holding digits
-    ("ada-002", "T5") or markup ("x_{i2})$"), and (unless ``dates``) not part of a date or time.
+    ("ada-002", "T5"), markup ("x_{i2})$") or a label's number ("Table 5"), and (unless ``dates``) not part of a
+    date or time.
 
     >>> from spacy.lang.en import English
-    >>> [t.text for t in English()("the first 288 of ada-002 x_{i2} 2.2-3.3× 1,006 2nd twelve") if _is_number(t)]
+    >>> doc = English()("the first 288 of ada-002 x_{i2} 2.2-3.3× 1,006 2nd twelve Table 5")
+    >>> [t.text for t in doc if _is_number(t)]
     ['288', '2.2', '3.3×', '1,006', 'twelve']
     """
     text = token.text
     if _MARKER.match(text) or (token.ent_type_ in TIME_ENTITIES and not dates) or _YEAR.match(text):
         return False
-    if token.lower_ in ORDINALS or _ORDINAL.match(text) or not _wordlike(token):
+    if token.lower_ in ORDINALS or _ORDINAL.match(text) or not _wordlike(token) or _labelled(token):
         return False
     if any(c.isdigit() for c in text):
         return bool(_FIGURE.match(text))
     return token.like_num or token.lower_ in NUMBER_WORDS or (
         token.ent_type_ in NUMBER_ENTITIES and token.pos_ == "NUM")
+
+
+def _labelled(token) -> bool:
+    """A number that labels a part of a paper ("Table 5", "Figure 3", "§ 4", "Section 2.1"): no quantity."""
+    return token.i > 0 and token.nbor(-1).lower_.rstrip(".~") in PAPER_LABELS | {"§"}
 
 
 def number_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
