@@ -275,8 +275,8 @@ def import_export(db: AuditDB, chosen: dict) -> None:
         st.download_button("Records and labels (Parquet)", parquet_bytes(db, **chosen),
                            file_name=f"audit-{stamp}.parquet", mime="application/vnd.apache.parquet",
                            icon=":material/download:", key="review.export.parquet")
-        st.caption("One schema for the three files (format groundedkg-audit/1): see the README, "
-                   "\"Review as a team\".")
+        st.caption("One schema for the three files (format groundedkg-audit/1): see docs/review.md, "
+                   "\"Export and import\".")
     with c2:
         upload = st.file_uploader("Import an export (CSV, JSONL or Parquet)", type=["csv", "jsonl", "parquet"],
                                   key="review.import.file")

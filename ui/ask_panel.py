@@ -24,6 +24,7 @@ from .ask_view import (
     sentence_marks,
     sentences_html,
     share_scope,
+    whole_text_note,
 )
 from .cites_view import context_roles
 from .graph_html import GraphPage, VisEdge, graph_html
@@ -94,6 +95,8 @@ def metrics(run: AskRun, index, compact: bool = False) -> None:
     cols[5].metric("Answer", f"{timings.get('answer', 0):.0f} ms")
     steps = " · ".join(f"{k} {timings[k]:.0f} ms" for k in TIMING_KEYS if k in timings)
     st.caption(f"{method_name(run)} — {steps}")
+    if note := whole_text_note(run.result.settings.get("budget_words"), total_words, scope):
+        st.caption(f":material/info: {note}")
 
 
 def method_name(run: AskRun) -> str:

@@ -326,6 +326,24 @@ def share_scope(documents: Mapping[str, int], asked: Iterable[str], total_words:
     return ("document" if len(documents) <= 1 else "collection"), total_words
 
 
+def whole_text_note(budget_words: int | None, total_words: int, scope: str) -> str:
+    """What to say when the word budget holds the whole text asked: every method then returns all of it, so
+    nothing about retrieval can be seen ("" when the budget is smaller, or there is none).
+
+    >>> whole_text_note(1000, 964, "document")[:70]
+    'The word budget (1,000) holds all 964 words of the document: every met'
+    >>> whole_text_note(1000, 964, "document").endswith("(e.g. to 192) to see what each method selects.")
+    True
+    >>> whole_text_note(1000, 86_000, "document"), whole_text_note(0, 964, "document")
+    ('', '')
+    """
+    if not budget_words or not total_words or budget_words < total_words:
+        return ""
+    return (f"The word budget ({budget_words:,}) holds all {total_words:,} words of the {scope}: every method "
+            "returns the whole text, so this shows nothing about retrieval. Lower the budget (e.g. to "
+            f"{max(50, min(200, total_words // 5)):,}) to see what each method selects.")
+
+
 def context_stats(result: QueryResult, total_words: int) -> dict:
     """Context size: sentences, words and share of ``total_words`` (those of the text asked)."""
     words = result.context_words

@@ -33,6 +33,7 @@ from kgcore.api import (
     validate_question,
 )
 from kgcore.cli.progress import DocumentStderrProgress, StderrProgress
+from kgcore.core.chat import check_configured
 
 
 def _store(args: argparse.Namespace) -> Store:
@@ -53,7 +54,7 @@ def cmd_index(args: argparse.Namespace) -> int:
     ray = RayRunner(args.ray, workers or 0, settings) if args.ray else contextlib.nullcontext()
     with ray as runner:  # --ray: the documents are built on Ray, then linked here as without it
         outcomes = index_files(jobs, _store(args), args.collection, options, settings, workers, args.force, progress,
-                               runner, _say_refused)
+                               runner, _say_refused if len(jobs) > 1 else None)
     for outcome in outcomes:
         for line in outcome.document_lines():
             print(json.dumps(line, ensure_ascii=False))
@@ -67,7 +68,8 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 
 def _say_refused(filename: str, reason: str) -> None:
-    """A file refused before any parsing, said at once (the others are indexed; the summary repeats it)."""
+    """A file of a batch refused before any parsing, said at once (the others are indexed; the summary and the
+    ``error:`` lines at the end repeat it); a single file's refusal is said once, at the end."""
     print(f"refused: {filename}: {reason.removeprefix(filename + ': ')} (the other files go on)", file=sys.stderr,
           flush=True)
 
@@ -191,9 +193,12 @@ def cmd_ask(args: argparse.Namespace) -> int:
                                documents=documents, front_matter=args.front_matter, ranking=args.ranking)
     questions = read_questions(args.questions, settings) if args.questions else [
         validate_question(" ".join(args.question), settings.max_question_chars)]
+    if args.answerer == "openai":  # say what to set before seconds of loading, not after
+        check_configured(settings)
     engine = QueryEngine(_store(args), settings)
     collection = _collection(args)
     engine.index(collection).sentence_scope(documents)  # fail fast on an unknown collection or document
+    progress = StderrProgress(not args.quiet)  # one for the batch: its elapsed time counts from the first question
     for i, question in enumerate(questions):
         result, answer = engine.ask(collection, question, options, args.answerer, args.chroma)
         if args.json or args.questions:
@@ -201,7 +206,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         else:
             _print_human(result, answer)
         if args.questions:
-            StderrProgress(not args.quiet)("ask", i + 1, len(questions))
+            progress("ask", i + 1, len(questions))
     return 0
 
 
@@ -209,6 +214,8 @@ def _print_human(result: QueryResult, answer: Answer) -> None:
     print(f"Q: {result.question}\nA: {answer.text}   [{answer.generator}]")
     for c in answer.citations:
         print(f"   cites {', '.join(c.sentence_ids) or 'nothing (unsupported)'}")
+    if answer.verdict is not None:
+        print(f"Verdict: {answer.verdict.state} - {answer.verdict.reason}")
     print(f"\nContext ({len(result.sentences)} sentences, {result.context_words} words, method {result.method}):")
     for s in result.sentences:
         print(f"  [{s.id}] {s.text}")

@@ -54,6 +54,21 @@ def test_a_name_mapping_to_an_indexed_id_is_refused_naming_both_files(shelf, cap
     assert "rabbit" in index.sentences[0].original  # Story.txt's text, not replaced
 
 
+def test_a_single_refused_file_is_said_once_and_plain_ask_prints_the_verdict(shelf, capsys):
+    """One file refused: one ``error:`` line naming it (no "the other files go on" when there are none); a plain
+    ``ask`` prints the verdict with its reason, as ``--json`` carries it."""
+    store = ["--store", shelf / "s"]
+    code, _, err = _cli(capsys, "index", shelf / "in" / "missing.txt", "--collection", "c", "--quiet", *store)
+    lines = [line for line in err.splitlines() if "missing.txt" in line]
+    assert code == 2 and len(lines) == 1 and lines[0].startswith("error: missing.txt") and "go on" not in err, err
+    code, out, _ = _cli(capsys, "ask", "--collection", "c", "Who put his father in a pie?", "--quiet", *store)
+    verdict = [line for line in out.splitlines() if line.startswith("Verdict: ")]
+    code_json, out_json, _ = _cli(capsys, "ask", "--collection", "c", "--json", "Who put his father in a pie?",
+                                  "--quiet", *store)
+    expected = json.loads(out_json)["verdict"]
+    assert code == code_json == 0 and verdict == [f"Verdict: {expected['state']} - {expected['reason']}"]
+
+
 def test_reuse_checks_the_stored_files_and_indexes_a_damaged_document_again(shelf, capsys):
     """A truncated graph.json is never answered with "reused"."""
     store = Store(shelf / "s")

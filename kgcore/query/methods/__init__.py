@@ -4,7 +4,7 @@ Every method module exports ``retrieve(index, question, options, models) -> Quer
 :class:`~kgcore.query.methods.base.Method` naming it, with its label and one line of help.  The engine looks the
 method up here (:func:`get`); the CLI's choices, the app's menus and the evaluation grid read :data:`METHODS`.
 
-Adding a method is one new module here and one line below (see ``README.md``, "Extending").  A test or an
+Adding a method is one new module here and one line below (see ``docs/architecture.md``, "Extending").  A test or an
 experiment can add one for a while::
 
     with METHODS.registered(Method("toy", "Toy", "the first sentence", retrieve)):
