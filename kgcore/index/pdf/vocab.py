@@ -43,24 +43,23 @@ class Restored:
     ligatures: int
 
 
-#: A page is read again from its glyphs when it holds this many tokens that look like two words run together.
-GLUED_TOKENS = 2
-#: ... a token of at least this many letters, each half at least :data:`_HALF` letters and printed whole at
-#: least :data:`_SEEN` times in the document, more often than the token itself ("chunkreplicas": "chunk" and
-#: "replicas" are everywhere; "outperforms" is printed more often than "out").
-_LONG, _HALF, _SEEN = 7, 3, 3
+#: A page is read again from its glyphs when it holds this many tokens that look like two words run together:
+GLUED_TOKENS = 3
+#: ... each half at least :data:`_HALF` letters and printed on its own at least :data:`_SEEN` times in the
+#: document, and :data:`_RARER` times more often than the token itself ("chunkreplicas" 7 times, "chunk" and
+#: "replicas" hundreds; "furthermore" 3 times, "further" 5).
+_HALF, _SEEN, _RARER = 4, 3, 5
 
 
 def glued_pages(texts: Sequence[str]) -> list[int]:
     """The indices of the texts (pages as their text layer spaces them) that look glued: that hold
-    :data:`GLUED_TOKENS` tokens made of two words the document prints more often on their own.
+    :data:`GLUED_TOKENS` tokens made of two words the document prints far more often on their own.
 
     Reading a page from its glyphs (:mod:`kgcore.index.pdf.glyphs`) costs twice reading its text, so only such
     pages are read so.
 
-    >>> pages = ["the chunk holds replicas of a chunk; replicas of the chunk " * 3, "a chunkreplicas and chunkholds",
-    ...          "we outperform the baseline and the method is out"]
-    >>> glued_pages(pages)
+    >>> words = "the chunk holds replicas, the master keeps leases and a lease holds the chunk replicas. " * 5
+    >>> glued_pages([words, "the chunkreplicas and masterkeeps holdsleases", "we outperform the chunk, however"])
     [1]
     """
     counts = Counter(w.lower() for text in texts for w in _WORD.findall(text))
@@ -69,9 +68,7 @@ def glued_pages(texts: Sequence[str]) -> list[int]:
 
 
 def _glued(word: str, counts: Counter[str]) -> bool:
-    if len(word) < _LONG:
-        return False
-    return any(min(counts[word[:i]], counts[word[i:]]) >= max(_SEEN, counts[word] + 1)
+    return any(min(counts[word[:i]], counts[word[i:]]) >= max(_SEEN, _RARER * counts[word])
                for i in range(_HALF, len(word) - _HALF + 1))
 
 
