@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pdftext.extraction
 
-from kgcore.core.types import BODY, CAPTION, FIGURE, HEADING, REFERENCE
+from kgcore.core.types import BODY, CAPTION, FIGURE, HEADING, REFERENCE, TABLE
 from kgcore.index.pdf import read_pdf
 from kgcore.index.pdf.extract import Block, Line
 from kgcore.index.pdf.roles import classify, is_heading
@@ -113,6 +113,17 @@ def test_a_sentence_tail_is_no_caption_and_a_bold_line_broken_by_a_hyphen_is_no_
     assert classify([_block("1 Introduction", 12, True), _block("Table 1: Results.")], 10.0)[1].role == CAPTION
     assert not is_heading(_block("Baichuan2-13b-chat, de-", 10.0, True), 10.0)
     assert is_heading(_block("4.2 Ablations", 10.0, True), 10.0)
+
+
+def test_rows_of_numbers_without_cell_gaps_are_a_table():
+    """A text layer without space glyphs gives a table's row as one span: no cells, but numbers and no sentence."""
+    rows = ["yod mod dod hod cod", "2008 1 1 1 B20", "2008 1 2 4 I67", "2008 1 3 8 I50"]
+    box = (70, 300, 300, 340)
+    table = Block(1, tuple(Line(row, (70, 300 + 10 * k, 300, 309 + 10 * k), 10.0, False)
+                           for k, row in enumerate(rows)), box)
+    prose = _block("In 2008 there were 1,203 deaths in 31 states, 17 of them in 12 counties of 4 regions.")
+    parts = classify([_block("1 Introduction", 12, True), table, prose], body_size=10.0)
+    assert [p.role for p in parts] == [HEADING, TABLE, BODY]
 
 
 def test_only_a_text_layer_that_looks_glued_is_read_from_its_glyphs(monkeypatch):

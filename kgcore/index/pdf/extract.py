@@ -20,13 +20,16 @@ from dataclasses import dataclass, replace
 
 from kgcore.core.errors import InputError, ModelUnavailableError
 from kgcore.core.limits import limit_error
-from kgcore.index.pdf.glyphs import ENCODED, line_text
+from kgcore.index.pdf.glyphs import ligature_codes, line_text
 from kgcore.index.pdf.guard import DEFAULT_LIMITS, PdfLimits, check_pages, check_pdf
 from kgcore.index.pdf.vocab import glued_pages, restore_lines
 
 Box = tuple[float, float, float, float]
 #: Pages extracted per pdftext call (progress is reported after each).
 PAGE_BATCH = 16
+#: Raw ligature codes inside words (a symbol font's code standing apart does not count) that make a document be
+#: read from its glyphs.
+CODED = 1
 #: Presentation forms (ligatures ﬁ ﬂ ﬀ ﬃ ﬄ ﬅ ﬆ) expand by NFKC; nothing else is changed here.
 _LIGATURES = {chr(c): unicodedata.normalize("NFKC", chr(c)) for c in range(0xFB00, 0xFB07)}
 _LIGATURE_TABLE = str.maketrans(_LIGATURES)
@@ -149,16 +152,29 @@ def read_pages(data: bytes, filename: str, progress: Callable[[int, int], None] 
     total = _page_count(_pdfium(), data, filename)
     check_pages(total, filename, limits)
     check_pdf(data, filename, limits)
-    pages = _read(data, filename, range(total), False, progress, limits)
-    again = (range(total) if any(p.coded for p in pages)
-             else glued_pages([" ".join(x.text for b in p.blocks for x in b.lines) for p in pages]))
+    coded = _coded(data)  # raw ligature codes on the first pages: every page is read from its glyphs at once
+    pages = _read(data, filename, range(total), coded, progress, limits)
+    again = [] if coded else (range(total) if sum(p.coded for p in pages) >= CODED
+                              else glued_pages([" ".join(x.text for b in p.blocks for x in b.lines) for p in pages]))
     for page in _read(data, filename, again, True, None, limits) if again else ():
         pages[page.number - 1] = page
     return restore_pages(pages)
 
 
+def _coded(data: bytes, pages: int = 2) -> bool:
+    """Whether the first ``pages`` pages' text (PDFium's own, no layout) holds raw TeX ligature codes in words;
+    0x0D ("fl" in OT1) is also PDFium's line end there, so a document coded only so is found by the first reading."""
+    document = _pdfium().PdfDocument(data)
+    try:
+        text = "".join(document[k].get_textpage().get_text_range() for k in range(min(pages, len(document))))
+    finally:
+        document.close()
+    return ligature_codes(text.replace("\r", "")) >= CODED
+
+
 def _pdfium():
     try:
+        import pdftext.extraction  # noqa: F401 - PDF ingestion needs both
         import pypdfium2 as pdfium
     except ImportError as exc:
         raise ModelUnavailableError("PDF ingestion needs pdftext: pip install 'pdftext>=0.6'") from exc
@@ -168,10 +184,9 @@ def _pdfium():
 def _read(data: bytes, filename: str, numbers: Sequence[int], glyphs: bool,
           progress: Callable[[int, int], None] | None, limits: PdfLimits) -> list[Page]:
     """The pages ``numbers`` (0-based), read from their glyphs or not, :data:`PAGE_BATCH` at a time."""
-    try:
-        from pdftext.extraction import dictionary_output
-    except ImportError as exc:
-        raise ModelUnavailableError("PDF ingestion needs pdftext: pip install 'pdftext>=0.6'") from exc
+    _pdfium()
+    from pdftext.extraction import dictionary_output
+
     pages: list[Page] = []
     chars = 0
     for first in range(0, len(numbers), PAGE_BATCH):
@@ -259,7 +274,7 @@ def _page(index: int, raw: dict) -> Page:
         note, problem = f"{odd} characters without a text mapping removed (formulas may read incompletely)", ""
     else:
         note = ""
-    coded = sum(1 for ch in raw_text if ord(ch) in ENCODED)
+    coded = ligature_codes(raw_text)
     return Page(number, float(raw.get("width", 0)), float(raw.get("height", 0)), tuple(blocks), problem, note,
                 coded=coded)
 

@@ -282,10 +282,15 @@ def _digit_share(text: str) -> float:
 
 
 def _is_table(block: Block) -> bool:
-    """Several lines of several cells, with numbers in them."""
+    """Several lines of several cells, with numbers in them; or, where the text layer gives no cell gaps (one
+    span a line), lines of numbers none of which ends a sentence ("yod mod dod hod cod 2008 1 1 1 B20 ...")."""
     celled = [line for line in block.lines if len(line.cells) >= 2]
     text = " ".join(line.text for line in block.lines)
-    return len(celled) >= 2 and len(celled) * 2 >= len(block.lines) and _digit_share(text) > 0.15
+    if len(celled) >= 2 and len(celled) * 2 >= len(block.lines) and _digit_share(text) > 0.15:
+        return True
+    digits = _digit_share(text)
+    return (digits >= 0.5 or digits >= 0.2 and len(block.lines) >= 2) and not any(
+        line.text.rstrip().endswith((".", "?", "!")) for line in block.lines)
 
 
 def _opens_paper(text: str) -> bool:
