@@ -139,3 +139,20 @@ def test_only_a_text_layer_that_looks_glued_is_read_from_its_glyphs(monkeypatch)
     doc = read_pdf(numbered_paper(), "numbered.pdf")
     assert calls == [False] and doc.report.gaps_restored == 0
     assert "grounded graph" in " ".join(p.text for p in doc.paragraphs)
+
+
+def test_prose_read_as_an_equation_for_its_math_runs_on_and_is_prose_again():
+    from kgcore.core.document import Paragraph
+    from kgcore.core.types import EQUATION
+    from kgcore.index.pdf.flow import Flow
+    from kgcore.index.pdf.words import Vocabulary
+
+    flow = Flow(Vocabulary.of([]), body_size=10.0)
+    flow.add(EQUATION, Paragraph("Multiple-choice QA can be formulated as {(q′, a)i}, where q′ = [q, c0, c1]. "
+                                 "c denotes", EQUATION), 10.0)
+    flow.add(BODY, Paragraph("the options, generally four for each question.", BODY), 10.0)
+    flow.add(EQUATION, Paragraph("y = LM([Dq, x])", EQUATION), 10.0)
+    flow.add(BODY, Paragraph("where the query is the input.", BODY), 10.0)
+    assert [(p.kind, p.text[-40:]) for p in flow.out] == [
+        (BODY, "c denotes the options, generally four for each question."[-40:]),
+        (EQUATION, "y = LM([Dq, x])"), (BODY, "where the query is the input.")]

@@ -9,8 +9,8 @@ diagram's boxes scaled with the image): it never continues the prose around
 it, and a fragment of it that starts in lower case and continues nothing is
 the text of a figure, not a sentence.  Footnotes and captions cut by a break
 are joined the same way; prose that a role rule took for a short figure
-label ("Answer verification. We trained" over one line) takes the role of
-the prose that continues it.
+label ("Answer verification. We trained" over one line), or for an equation
+for its math, takes the role of the prose that continues it.
 
 >>> from kgcore.core.document import Paragraph
 >>> from kgcore.index.pdf.words import Vocabulary
@@ -30,7 +30,18 @@ import re
 from dataclasses import replace
 
 from kgcore.core.document import Paragraph
-from kgcore.core.types import ABSTRACT, APPENDIX, BODY, CAPTION, FIGURE, FOOTNOTE, HEADING, LIST_ITEM, TITLE
+from kgcore.core.types import (
+    ABSTRACT,
+    APPENDIX,
+    BODY,
+    CAPTION,
+    EQUATION,
+    FIGURE,
+    FOOTNOTE,
+    HEADING,
+    LIST_ITEM,
+    TITLE,
+)
 from kgcore.index.pdf.words import Vocabulary, join_lines
 
 #: Roles of prose that may run on across a column, page or figure break.
@@ -39,6 +50,8 @@ PROSE = frozenset({BODY, ABSTRACT, APPENDIX, LIST_ITEM})
 SAME_SIZE = 0.75
 #: ... or this share of the larger size (an address set a point smaller in a typewriter font).
 SAME_SIZE_SHARE = 0.12
+#: Words (of three letters or more) that make a paragraph read as an equation for its math prose.
+PROSE_WORDS = 6
 #: Prose set this many times the body's size is the text of a figure (a plot's labels scaled with it).
 FIGURE_SCALE = 1.5
 _SENTENCE_END = (".", "?", "!", ":", '."', ".”", ".)")
@@ -56,6 +69,11 @@ def finished(text: str) -> bool:
     (True, False, False)
     """
     return text.endswith(_SENTENCE_END) and not _NON_FINAL.search(text)
+
+
+def _wordy(text: str) -> bool:
+    """Whether ``text`` holds :data:`PROSE_WORDS` words of three letters or more (prose, not a formula)."""
+    return len(re.findall(r"\b[A-Za-z]{3,}\b", text)) >= PROSE_WORDS
 
 
 def alike(a: float, b: float) -> bool:
@@ -118,16 +136,19 @@ class Flow:
 
     def _cut_aside(self) -> bool:
         """Whether the paragraph just before is a footnote, caption or figure text whose sentence is unfinished
-        (an abstract set small, "... without redoing" / "the proof-of-work.")."""
-        return bool(self.out) and self.out[-1].kind in (FOOTNOTE, CAPTION, FIGURE) and not finished(
-            self.out[-1].text) and self.out[-1].text[-1:].isalpha()
+        (an abstract set small, "... without redoing" / "the proof-of-work."), or a line of prose read as an
+        equation for its math ("Multiple-choice QA can be formulated as {(q′, a)i}, ... c denotes")."""
+        if not self.out or finished(self.out[-1].text) or not self.out[-1].text[-1:].isalpha():
+            return False
+        kind = self.out[-1].kind
+        return kind in (FOOTNOTE, CAPTION, FIGURE) or kind == EQUATION and _wordy(self.out[-1].text)
 
     def _prose_after_aside(self, role: str, paragraph: Paragraph, size: float) -> None:
         """Prose set smaller (read as a footnote) runs on in body size; prose in the body's size read as a short
         figure label ("Answer verification. We trained" over one line) is prose again, open for what runs on."""
         at = len(self.out) - 1
         self.join(at, paragraph)
-        if self.out[at].kind == FIGURE and self._alike(at, size) and alike(size, self.body_size):
+        if self.out[at].kind in (FIGURE, EQUATION) and self._alike(at, size) and alike(size, self.body_size):
             self.out[at] = replace(self.out[at], kind=role)
             self.last["prose"] = self.open_prose = at
 
