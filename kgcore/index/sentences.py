@@ -298,9 +298,6 @@ def merge_false_splits(spans: list[tuple[int, int]], text: str) -> list[tuple[in
     >>> text = "It is shorter. 2 Strictly speaking, it is not."
     >>> [text[a:b] for a, b in merge_false_splits([(0, 14), (15, 16), (17, 46)], text)]
     ['It is shorter.', '2 Strictly speaking, it is not.']
-    >>> text = "See github.com/org/README. md. It runs."
-    >>> [text[a:b] for a, b in merge_false_splits([(0, 26), (27, 30), (31, 39)], text)]
-    ['See github.com/org/README. md.', 'It runs.']
     >>> text = "As Lewis et al. (2020) show in Fig. 3 and J. Smith (see Sec. 2. Here) too. Done."
     >>> spans = [(0, 15), (16, 35), (36, 48), (49, 61), (62, 74), (75, 80)]
     >>> [text[a:b] for a, b in merge_false_splits(spans, text)]
@@ -337,11 +334,22 @@ def _continues(previous: str, current: str) -> bool:
         return True  # a split inside "(see Sec. 3. Results ...)" or "[12. 13]"
     # '"I swore not to tell!"' + 'gasped Meg.' (62 such cuts in The Phantom of the Opera), 'But alas!' + 'a few
     # days wore it all off' (32 in Robinson Crusoe); "Yes." + "why not." stays two
-    if _ADDRESS_END.search(previous) and _ADDRESS_TAIL.match(current):
-        return True  # "see https://github.com/pytorch/fairseq/ blob/master/README." + "md."
+    if address_cut(previous, current):
+        return True
     if current[:1].islower() and _RUNS_ON_END.search(previous):
         return True  # '... think about programs. . .' + 'conventional languages ...'; 'storage 4.' + 'a base set ...'
     return current[:1].islower() and not _FULL_STOP.search(previous)
+
+
+def address_cut(previous: str, current: str) -> bool:
+    """Whether a splitter cut a web address or file path that a line break left with a space after a dot.
+
+    >>> address_cut("see github.com/fairseq/ blob/master/README.", "md.")
+    True
+    >>> address_cut("It runs.", "md files are text.")
+    False
+    """
+    return bool(_ADDRESS_END.search(previous) and _ADDRESS_TAIL.match(current))
 
 
 def _unclosed(text: str) -> bool:

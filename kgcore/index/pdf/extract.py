@@ -11,17 +11,23 @@ top-left corner.
 
 from __future__ import annotations
 
-import io
 import re
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from kgcore.core.errors import InputError, ModelUnavailableError
+from kgcore.core.errors import InputError
 from kgcore.core.limits import limit_error
 from kgcore.index.pdf.glyphs import ligature_codes, line_text
-from kgcore.index.pdf.guard import DEFAULT_LIMITS, PdfLimits, check_pages, check_pdf
+from kgcore.index.pdf.guard import (
+    DEFAULT_LIMITS,
+    PdfLimits,
+    check_pages,
+    check_pdf,
+    page_count,
+    pdfium_module,
+)
 from kgcore.index.pdf.vocab import glued_pages, restore_lines
 
 Box = tuple[float, float, float, float]
@@ -149,7 +155,7 @@ def read_pages(data: bytes, filename: str, progress: Callable[[int, int], None] 
     again from their glyphs (:mod:`kgcore.index.pdf.glyphs`); the others keep PDFium's word gaps.  Nothing in the
     file is executed: PDFium only reads text and boxes (JavaScript and forms are ignored).
     """
-    total = _page_count(_pdfium(), data, filename)
+    total = page_count(pdfium_module(), data, filename)
     check_pages(total, filename, limits)
     check_pdf(data, filename, limits)
     coded = _coded(data)  # raw ligature codes on the first pages: every page is read from its glyphs at once
@@ -164,7 +170,7 @@ def read_pages(data: bytes, filename: str, progress: Callable[[int, int], None] 
 def _coded(data: bytes, pages: int = 2) -> bool:
     """Whether the first ``pages`` pages' text (PDFium's own, no layout) holds raw TeX ligature codes in words;
     0x0D ("fl" in OT1) is also PDFium's line end there, so a document coded only so is found by the first reading."""
-    document = _pdfium().PdfDocument(data)
+    document = pdfium_module().PdfDocument(data)
     try:
         text = "".join(document[k].get_textpage().get_text_range() for k in range(min(pages, len(document))))
     finally:
@@ -172,19 +178,10 @@ def _coded(data: bytes, pages: int = 2) -> bool:
     return ligature_codes(text.replace("\r", "")) >= CODED
 
 
-def _pdfium():
-    try:
-        import pdftext.extraction  # noqa: F401 - PDF ingestion needs both
-        import pypdfium2 as pdfium
-    except ImportError as exc:
-        raise ModelUnavailableError("PDF ingestion needs pdftext: pip install 'pdftext>=0.6'") from exc
-    return pdfium
-
-
 def _read(data: bytes, filename: str, numbers: Sequence[int], glyphs: bool,
           progress: Callable[[int, int], None] | None, limits: PdfLimits) -> list[Page]:
     """The pages ``numbers`` (0-based), read from their glyphs or not, :data:`PAGE_BATCH` at a time."""
-    _pdfium()
+    pdfium_module()
     from pdftext.extraction import dictionary_output
 
     pages: list[Page] = []
@@ -221,44 +218,6 @@ def restore_pages(pages: list[Page]) -> list[Page]:
         out.append(replace(page, blocks=blocks))
     out[0] = replace(out[0], restored=(restored.gaps, restored.ligatures))
     return out
-
-
-def check_pages_readable(data: bytes, filename: str, limits: PdfLimits = DEFAULT_LIMITS) -> int:
-    """The number of pages of the PDF in ``data``, after refusing one PDFium cannot open (malformed, encrypted,
-    no pages) or one over the page limit; no page is read, so a batch checks every PDF before parsing any."""
-    total = _page_count(_pdfium(), data, filename)
-    check_pages(total, filename, limits)
-    return total
-
-
-def _page_count(pdfium, data: bytes, filename: str) -> int:
-    """The number of pages; an encrypted, malformed or empty PDF is an :class:`InputError` naming ``filename``."""
-    try:
-        document = pdfium.PdfDocument(data)
-    except Exception as exc:  # noqa: BLE001 - PdfiumError and friends on hostile input
-        if _no_pages(data):  # PDFium refuses an empty page tree, with whatever error its last call left
-            raise InputError(filename, "PDF has no pages") from None
-        if "password" in str(exc).lower() or "encrypt" in str(exc).lower():
-            raise InputError(filename, "encrypted PDF (password protected); remove the password first") from None
-        reason = str(exc).replace(" (PDFium: Success)", "").rstrip(".")
-        raise InputError(filename, f"malformed or unreadable PDF ({reason})") from None
-    try:
-        count = len(document)
-    finally:
-        document.close()
-    if not count:
-        raise InputError(filename, "PDF has no pages")
-    return count
-
-
-def _no_pages(data: bytes) -> bool:
-    """Whether pypdf reads ``data`` as a PDF with an empty page tree."""
-    try:
-        from pypdf import PdfReader
-
-        return len(PdfReader(io.BytesIO(data), strict=False).pages) == 0
-    except Exception:  # noqa: BLE001 - not even pypdf reads it: malformed
-        return False
 
 
 def _page(index: int, raw: dict) -> Page:
