@@ -13,7 +13,8 @@ count.  Per 100 retrievable sentences (target):
   2003) showed", "[Lam78]").
 * ``lowercase_start`` (0.3): the first word is all lower-case letters (the rule of ``bench/pdf_quality.py``:
   "e.g.", URLs, one-letter math variables are let off), a continuation cut from its sentence; an item after a
-  bullet ("• further refinement of ...") is let off too.
+  bullet ("• further refinement of ...", "* sig ∈ Keys is ...") and a legend after its symbol ("– indicates
+  numbers that are not reported") are let off too: the bullet or symbol opens them, as printed.
 
 Per paper: ``references`` -- a paper has a reference list when poppler prints a "References" (or
 "Bibliography") heading line, read with spaces and punctuation dropped ("R EFERENCES" in small capitals); the
@@ -24,7 +25,9 @@ ratio >= 85 after normalisation; titles from ``--titles``, by default ``bench/da
 ``bench/data/arxiv_titles.json`` by the folder's name; target: every paper).  ``citation edges`` -- the pairs of
 papers of the set where the cited paper's real title (or its main title before a colon, of at least five words)
 is printed, letters and digits only, in the citing paper's poppler text after its first page: recall and
-precision of ``citation_graph`` over the set against those pairs.
+precision of ``citation_graph`` over the set against those pairs.  ``read_s_per_page``: seconds per page of
+``load_document`` (PDF reading and layout, single process; the run is niced on a shared machine, so read
+times compare only roughly between runs).
 
 Writes bench/results/pdf_classic.json (``--out``): per paper, totals, targets, verdicts, examples.
 """
@@ -35,6 +38,7 @@ import argparse
 import json
 import re
 import subprocess
+import time
 import unicodedata
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -55,8 +59,9 @@ PARSED_SHARE = 0.8
 TITLE_RATIO = 85.0
 _LETTERS = re.compile(r"[a-z]+")
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
-#: A list item's bullet: what follows it starts an item, not a continuation.
-_BULLET = re.compile(r"^\s*[•◦▪●‣]\s")
+#: A list item's bullet ("* sig ∈ Keys is a chained-MAC signature"): what follows it starts an item, not a
+#: continuation; so does a legend's symbol ("– indicates numbers that are not reported", "† denotes ...").
+_BULLET = re.compile(r"^\s*(?:[•◦▪●‣*]\s|[^\w\s]{1,2}\s+(?:indicates|denotes|means|marks|represents)\b)")
 #: A reference list's heading, squeezed (letters and digits only: "R EFERENCES", "7. References").
 _REF_HEADING = re.compile(r"(?:\d+|[ivx]+)?(?:references|bibliography|literaturecited)")
 _CITATION_START = re.compile(r"^\s*(?:\[\s*\d{1,4}(?:\s*[,;–-]\s*\d{1,4})*\s*\]|\[[A-Z][A-Za-z+]*\d{2,4}[a-z]?\]"
@@ -91,7 +96,9 @@ class Reference:
 def measure(path: Path, nlp, reference_title: str) -> tuple[dict, CitingDocument, str]:
     text = poppler_text(path)
     ref = Reference(text)
+    start = time.perf_counter()
     doc = load_document(path)
+    read_s = time.perf_counter() - start
     sentences = split_sentences(doc, nlp)
     retrievable = [s for s in sentences if s.role in RETRIEVABLE]
     counts, examples = Counter(), defaultdict(list)
@@ -107,7 +114,7 @@ def measure(path: Path, nlp, reference_title: str) -> tuple[dict, CitingDocument
     citing = CitingDocument.of(path.stem, sentences, doc.references, path.name)
     parsed = [r for r in doc.references if r.title and r.first_author and (r.year or not _YEAR.search(r.text))]
     has_list = any(_REF_HEADING.fullmatch(squeeze(line)) for line in text.splitlines())
-    row = {"paper": path.stem, "pages": doc.report.pages, "retrievable": len(retrievable),
+    row = {"paper": path.stem, "pages": doc.report.pages, "read_s": round(read_s, 3), "retrievable": len(retrievable),
            "defects": {k: int(counts[k]) for k in ("glued", "citation_start", "lowercase_start")},
            "has_reference_list": has_list, "references": len(doc.references), "references_complete": len(parsed),
            "references_parsed": has_list and len(doc.references) >= 3
@@ -152,6 +159,7 @@ def totals(rows: list[dict], edges: list, expected: set[tuple[str, str]]) -> dic
     with_list = [r for r in rows if r["has_reference_list"]]
     found = {(e.citing, e.cited) for e in edges}
     return {"papers": len(rows), "retrievable": total,
+            "read_s_per_page": round(sum(r["read_s"] for r in rows) / max(sum(r["pages"] for r in rows), 1), 4),
             "per_100": {k: round(100 * sum(r["defects"][k] for r in rows) / max(total, 1), 3)
                         for k in ("glued", "citation_start", "lowercase_start")},
             "with_reference_list": len(with_list),
@@ -187,6 +195,7 @@ def print_table(rows: list[dict], t: dict, verdict: dict, k: int) -> None:
         print(f"  {key:<24}{value:>8.3f} per 100  ({TARGETS[key]})  {mark[verdict[key]]}")
     for key in ("references_parsed_pct", "titles_found_pct"):
         print(f"  {key:<24}{t[key]!s:>8}  ({TARGETS[key]})  {mark[verdict[key]]}")
+    print(f"  read {t['read_s_per_page']:.3f} s/page")
     print(f"  citation edges: {t['edges_right']}/{t['edges_expected']} expected found, {t['edges_found']} found "
           f"(recall {t['edges_recall_pct']}%, precision {t['edges_precision_pct']}%); missed {t['edges_missed']}; "
           f"extra {t['edges_extra']}")

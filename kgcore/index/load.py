@@ -34,8 +34,7 @@ from kgcore.core.limits import PROTECTS, limit_variable
 from kgcore.core.settings import Settings
 from kgcore.index.clean import clean_paragraphs
 from kgcore.index.pdf import read_pdf
-from kgcore.index.pdf.extract import check_pages_readable
-from kgcore.index.pdf.guard import PdfLimits
+from kgcore.index.pdf.guard import PdfLimits, check_pages_readable
 
 TEXT_EXTENSIONS = (".txt", ".md", ".markdown")
 SUPPORTED_EXTENSIONS = TEXT_EXTENSIONS + (".pdf",)

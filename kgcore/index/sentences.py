@@ -56,6 +56,9 @@ _GLUED_CLOSE = re.compile(r"[\"\u201d\u2019']+(?!\w)")
 _OPEN_MARKS = "\"'\u201c\u2018"
 #: A dash and one word, all that is left of "--The Persian, by the way, ..." after its cut '"' went back.
 _DASH_FRAGMENT = re.compile(r"^(?:-{2,}|[\u2013\u2014])\w+$")
+#: A web address or file path that a line break cut after a dot ("https://github.com/…/README." + "md.").
+_ADDRESS_END = re.compile(r"(?:https?://|www\.|\w/)\S*\.$")
+_ADDRESS_TAIL = re.compile(r"^[a-z]{1,5}\b")
 #: Longest joined span when brackets are unbalanced (a stray "(" must not swallow a paragraph).
 MAX_BRACKET_JOIN = 600
 
@@ -331,9 +334,22 @@ def _continues(previous: str, current: str) -> bool:
         return True  # a split inside "(see Sec. 3. Results ...)" or "[12. 13]"
     # '"I swore not to tell!"' + 'gasped Meg.' (62 such cuts in The Phantom of the Opera), 'But alas!' + 'a few
     # days wore it all off' (32 in Robinson Crusoe); "Yes." + "why not." stays two
+    if address_cut(previous, current):
+        return True
     if current[:1].islower() and _RUNS_ON_END.search(previous):
         return True  # '... think about programs. . .' + 'conventional languages ...'; 'storage 4.' + 'a base set ...'
     return current[:1].islower() and not _FULL_STOP.search(previous)
+
+
+def address_cut(previous: str, current: str) -> bool:
+    """Whether a splitter cut a web address or file path that a line break left with a space after a dot.
+
+    >>> address_cut("see github.com/fairseq/ blob/master/README.", "md.")
+    True
+    >>> address_cut("It runs.", "md files are text.")
+    False
+    """
+    return bool(_ADDRESS_END.search(previous) and _ADDRESS_TAIL.match(current))
 
 
 def _unclosed(text: str) -> bool:

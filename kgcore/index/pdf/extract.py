@@ -11,22 +11,31 @@ top-left corner.
 
 from __future__ import annotations
 
-import io
 import re
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from kgcore.core.errors import InputError, ModelUnavailableError
+from kgcore.core.errors import InputError
 from kgcore.core.limits import limit_error
-from kgcore.index.pdf.glyphs import line_text
-from kgcore.index.pdf.guard import DEFAULT_LIMITS, PdfLimits, check_pages, check_pdf
-from kgcore.index.pdf.vocab import restore_lines
+from kgcore.index.pdf.glyphs import ligature_codes, line_text
+from kgcore.index.pdf.guard import (
+    DEFAULT_LIMITS,
+    PdfLimits,
+    check_pages,
+    check_pdf,
+    page_count,
+    pdfium_module,
+)
+from kgcore.index.pdf.vocab import glued_pages, restore_lines
 
 Box = tuple[float, float, float, float]
 #: Pages extracted per pdftext call (progress is reported after each).
 PAGE_BATCH = 16
+#: Raw ligature codes inside words (a symbol font's code standing apart does not count) that make a document be
+#: read from its glyphs.
+CODED = 1
 #: Presentation forms (ligatures ﬁ ﬂ ﬀ ﬃ ﬄ ﬅ ﬆ) expand by NFKC; nothing else is changed here.
 _LIGATURES = {chr(c): unicodedata.normalize("NFKC", chr(c)) for c in range(0xFB00, 0xFB07)}
 _LIGATURE_TABLE = str.maketrans(_LIGATURES)
@@ -93,6 +102,8 @@ class Page:
     note: str = ""
     #: Word gaps and ligatures restored from glyph positions and the document's vocabulary (all pages, on page 1).
     restored: tuple[int, int] = (0, 0)
+    #: Raw ligature codes in its text layer (a font without a text mapping): the document is read from its glyphs.
+    coded: int = 0
 
 
 def clean_text(text: str) -> str:
@@ -139,25 +150,48 @@ def read_pages(data: bytes, filename: str, progress: Callable[[int, int], None] 
     The page count and each page's inflated content are checked against ``limits`` before any page is read
     (:mod:`kgcore.index.pdf.guard`), the text's characters as pages come in.  Pages are read
     :data:`PAGE_BATCH` at a time (memory stays bounded by a batch's characters, not the file's),
-    ``progress(done, total)`` after each batch.  Nothing in the file is executed: PDFium only reads text and
-    boxes (JavaScript and forms are ignored).
+    ``progress(done, total)`` after each batch.  Pages that look glued (:func:`~kgcore.index.pdf.vocab.glued_pages`),
+    and every page of a document whose fonts leave glyphs without a text mapping (raw ligature codes), are read
+    again from their glyphs (:mod:`kgcore.index.pdf.glyphs`); the others keep PDFium's word gaps.  Nothing in the
+    file is executed: PDFium only reads text and boxes (JavaScript and forms are ignored).
     """
-    try:
-        import pypdfium2 as pdfium
-        from pdftext.extraction import dictionary_output
-    except ImportError as exc:
-        raise ModelUnavailableError("PDF ingestion needs pdftext: pip install 'pdftext>=0.6'") from exc
-    total = _page_count(pdfium, data, filename)
+    total = page_count(pdfium_module(), data, filename)
     check_pages(total, filename, limits)
     check_pdf(data, filename, limits)
+    coded = _coded(data)  # raw ligature codes on the first pages: every page is read from its glyphs at once
+    pages = _read(data, filename, range(total), coded, progress, limits)
+    again = [] if coded else (range(total) if sum(p.coded for p in pages) >= CODED
+                              else glued_pages([" ".join(x.text for b in p.blocks for x in b.lines) for p in pages]))
+    for page in _read(data, filename, again, True, None, limits) if again else ():
+        pages[page.number - 1] = page
+    return restore_pages(pages)
+
+
+def _coded(data: bytes, pages: int = 2) -> bool:
+    """Whether the first ``pages`` pages' text (PDFium's own, no layout) holds raw TeX ligature codes in words;
+    0x0D ("fl" in OT1) is also PDFium's line end there, so a document coded only so is found by the first reading."""
+    document = pdfium_module().PdfDocument(data)
+    try:
+        text = "".join(document[k].get_textpage().get_text_range() for k in range(min(pages, len(document))))
+    finally:
+        document.close()
+    return ligature_codes(text.replace("\r", "")) >= CODED
+
+
+def _read(data: bytes, filename: str, numbers: Sequence[int], glyphs: bool,
+          progress: Callable[[int, int], None] | None, limits: PdfLimits) -> list[Page]:
+    """The pages ``numbers`` (0-based), read from their glyphs or not, :data:`PAGE_BATCH` at a time."""
+    pdfium_module()
+    from pdftext.extraction import dictionary_output
+
     pages: list[Page] = []
     chars = 0
-    for first in range(0, total, PAGE_BATCH):
-        batch = range(first, min(first + PAGE_BATCH, total))
+    for first in range(0, len(numbers), PAGE_BATCH):
+        batch = list(numbers[first:first + PAGE_BATCH])
         try:
-            raw = dictionary_output(data, page_range=batch, keep_chars=True, disable_links=True, workers=1)
+            raw = dictionary_output(data, page_range=batch, keep_chars=glyphs, disable_links=True, workers=1)
         except Exception as exc:  # noqa: BLE001 - PDFium and pdftext raise many types on hostile input
-            raise InputError(filename, f"unreadable page {first + 1}-{batch[-1] + 1} "
+            raise InputError(filename, f"unreadable page {batch[0] + 1}-{batch[-1] + 1} "
                                        f"({type(exc).__name__}: {exc})") from None
         pages += [_page(number, page) for number, page in zip(batch, raw)]
         chars += sum(len(line.text) + 1 for page in pages[-len(batch):] for block in page.blocks
@@ -165,8 +199,8 @@ def read_pages(data: bytes, filename: str, progress: Callable[[int, int], None] 
         if chars > limits.max_chars:
             raise limit_error(filename, "max_text_chars", chars, limits.max_chars)
         if progress:
-            progress(len(pages), total)
-    return restore_pages(pages)
+            progress(len(pages), len(numbers))
+    return pages
 
 
 def restore_pages(pages: list[Page]) -> list[Page]:
@@ -186,48 +220,6 @@ def restore_pages(pages: list[Page]) -> list[Page]:
     return out
 
 
-def check_pages_readable(data: bytes, filename: str, limits: PdfLimits = DEFAULT_LIMITS) -> int:
-    """The number of pages of the PDF in ``data``, after refusing one PDFium cannot open (malformed, encrypted,
-    no pages) or one over the page limit; no page is read, so a batch checks every PDF before parsing any."""
-    try:
-        import pypdfium2 as pdfium
-    except ImportError as exc:
-        raise ModelUnavailableError("PDF ingestion needs pdftext: pip install 'pdftext>=0.6'") from exc
-    total = _page_count(pdfium, data, filename)
-    check_pages(total, filename, limits)
-    return total
-
-
-def _page_count(pdfium, data: bytes, filename: str) -> int:
-    """The number of pages; an encrypted, malformed or empty PDF is an :class:`InputError` naming ``filename``."""
-    try:
-        document = pdfium.PdfDocument(data)
-    except Exception as exc:  # noqa: BLE001 - PdfiumError and friends on hostile input
-        if _no_pages(data):  # PDFium refuses an empty page tree, with whatever error its last call left
-            raise InputError(filename, "PDF has no pages") from None
-        if "password" in str(exc).lower() or "encrypt" in str(exc).lower():
-            raise InputError(filename, "encrypted PDF (password protected); remove the password first") from None
-        reason = str(exc).replace(" (PDFium: Success)", "").rstrip(".")
-        raise InputError(filename, f"malformed or unreadable PDF ({reason})") from None
-    try:
-        count = len(document)
-    finally:
-        document.close()
-    if not count:
-        raise InputError(filename, "PDF has no pages")
-    return count
-
-
-def _no_pages(data: bytes) -> bool:
-    """Whether pypdf reads ``data`` as a PDF with an empty page tree."""
-    try:
-        from pypdf import PdfReader
-
-        return len(PdfReader(io.BytesIO(data), strict=False).pages) == 0
-    except Exception:  # noqa: BLE001 - not even pypdf reads it: malformed
-        return False
-
-
 def _page(index: int, raw: dict) -> Page:
     number = index + 1
     raw_blocks = [[line for line in (_line(raw_line) for raw_line in raw_block.get("lines", [])) if line.text]
@@ -241,7 +233,9 @@ def _page(index: int, raw: dict) -> Page:
         note, problem = f"{odd} characters without a text mapping removed (formulas may read incompletely)", ""
     else:
         note = ""
-    return Page(number, float(raw.get("width", 0)), float(raw.get("height", 0)), tuple(blocks), problem, note)
+    coded = ligature_codes(raw_text)
+    return Page(number, float(raw.get("width", 0)), float(raw.get("height", 0)), tuple(blocks), problem, note,
+                coded=coded)
 
 
 def join_rows(blocks: Sequence[Sequence[Line]]) -> list[list[Line]]:

@@ -64,6 +64,19 @@ _SPACES = frozenset(" \t\n\r\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u20
 _NO_GAP_AFTER, _NO_GAP_BEFORE = "([{\"'“‘/-–", ".,;:!?)]}\"'”’/-–%"
 
 
+_CODE_IN_WORD = re.compile("|".join(rf"(?<=[A-Za-z]){chr(c)}|{chr(c)}(?=[A-Za-z])" for c in ENCODED))
+
+
+def ligature_codes(text: str) -> int:
+    """How many raw ligature codes (:data:`ENCODED`) stand inside or against a word in ``text`` (a symbol font's
+    glyph at the same code stands apart: "= k \x1c |C|").
+
+    >>> ligature_codes("di\x0berent \x0cnd = k \x1c |C|")
+    2
+    """
+    return len(_CODE_IN_WORD.findall(text))
+
+
 def line_text(spans: Sequence[dict]) -> str:
     """The line's text from its spans' characters (pdftext ``keep_chars``), with wide gaps and unmapped ligature
     codes marked (module docstring); a span without characters gives its text."""

@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from kgcore.core.errors import InputError
+from kgcore.core.errors import InputError, ModelUnavailableError
 from kgcore.core.limits import limit_error, limit_variable, number
 
 #: Bytes fed to (and taken from) the inflater at a time.
@@ -217,3 +217,51 @@ def _inflate_count(raw: bytes, budget: int) -> int:
             break
         total += len(out)
     return total
+
+
+def pdfium_module():
+    """pypdfium2, once pdftext (which reads pages with it) is known to be installed."""
+    try:
+        import pdftext.extraction  # noqa: F401 - PDF ingestion needs both
+        import pypdfium2 as pdfium
+    except ImportError as exc:
+        raise ModelUnavailableError("PDF ingestion needs pdftext: pip install 'pdftext>=0.6'") from exc
+    return pdfium
+
+
+def check_pages_readable(data: bytes, filename: str, limits: PdfLimits = DEFAULT_LIMITS) -> int:
+    """The number of pages of the PDF in ``data``, after refusing one PDFium cannot open (malformed, encrypted,
+    no pages) or one over the page limit; no page is read, so a batch checks every PDF before parsing any."""
+    total = page_count(pdfium_module(), data, filename)
+    check_pages(total, filename, limits)
+    return total
+
+
+def page_count(pdfium, data: bytes, filename: str) -> int:
+    """The number of pages; an encrypted, malformed or empty PDF is an :class:`InputError` naming ``filename``."""
+    try:
+        document = pdfium.PdfDocument(data)
+    except Exception as exc:  # noqa: BLE001 - PdfiumError and friends on hostile input
+        if _no_pages(data):  # PDFium refuses an empty page tree, with whatever error its last call left
+            raise InputError(filename, "PDF has no pages") from None
+        if "password" in str(exc).lower() or "encrypt" in str(exc).lower():
+            raise InputError(filename, "encrypted PDF (password protected); remove the password first") from None
+        reason = str(exc).replace(" (PDFium: Success)", "").rstrip(".")
+        raise InputError(filename, f"malformed or unreadable PDF ({reason})") from None
+    try:
+        count = len(document)
+    finally:
+        document.close()
+    if not count:
+        raise InputError(filename, "PDF has no pages")
+    return count
+
+
+def _no_pages(data: bytes) -> bool:
+    """Whether pypdf reads ``data`` as a PDF with an empty page tree."""
+    try:
+        from pypdf import PdfReader
+
+        return len(PdfReader(io.BytesIO(data), strict=False).pages) == 0
+    except Exception:  # noqa: BLE001 - not even pypdf reads it: malformed
+        return False

@@ -50,7 +50,8 @@ from kgcore.core.types import (
 from kgcore.index.pdf.extract import MARK_SYMBOLS, Block
 
 _NUMBERED = re.compile(r"^(?:(\d+(?:\.\d+)*)\.?|([A-Z](?:\.\d+)+|[A-Z]\.)|([IVX]+\.))\s+(?=\S)")
-_CAPTION = re.compile(r"^(?:figure|fig\.|table|tab\.|algorithm|listing)\s*[A-Z]?\d+[.:]", re.IGNORECASE)
+#: A caption's label, opening with a capital ("Figure 2:", "TABLE 1."; "through table 1." is a sentence's tail).
+_CAPTION = re.compile(r"^(?=[A-Z])(?i:figure|fig\.|table|tab\.|algorithm|listing)\s*[A-Z]?\d+[.:]")
 _LIST = re.compile(r"^(?:[•◦▪●‣–—*-]|\(?[a-z0-9ivx]{1,3}\))\s+\S")
 #: A footnote's own mark set against its first word ("†Equal contribution.", "∗Corresponding author"): a bullet
 #: or a list mark is followed by a space.
@@ -67,6 +68,10 @@ _MASTHEAD = re.compile(r"\b(?:Journal|Proceedings|Transactions|Technical Report|
 #: the first page's typical line.
 TITLE_HEIGHT = 1.2
 _MATH_FONT = re.compile(r"cmmi|cmsy|cmex|msbm|msam|math|symbol|stix", re.IGNORECASE)
+#: Typewriter fonts (Courier, TeX's cmtt/txtt/lmmono, Inconsolata, ... Mono): a block set in one that holds code
+#: punctuation is a code listing, read like the text of a figure.
+_MONO_FONT = re.compile(r"courier|mono|cmtt|sftt|txtt|lmtt|inconsolata|consola|menlo|typewriter", re.IGNORECASE)
+_CODE = re.compile(r"[;=]|//|::|\w\(\w*\)")
 #: Points smaller than the body font that mark a footnote (or an affiliation note set as one).
 FOOTNOTE_SMALLER = 0.75
 #: A block with this many words or more reads as prose.
@@ -115,6 +120,8 @@ def is_heading(block: Block, body: float) -> bool:
         return False
     if _CAPTION.match(text) or text.endswith((",", ";")) or sum(ch.isalpha() for ch in text) < 3:
         return False
+    if re.search(r"[a-z]-$", text):
+        return False  # a word hyphenated at the line end: prose set bold runs on ("Baichuan2-13b-chat, de-")
     styled = block.bold or block.size >= body + 1.0
     numbered = bool(_NUMBERED.match(text)) and len(words) >= 2 and not text.rstrip().endswith(".")
     return styled and not (text.endswith(".") and len(words) > 6) or (numbered and block.size >= body - 0.5)
@@ -127,8 +134,8 @@ def classify(blocks: Sequence[Block], body_size: float) -> list[Part]:
 
 
 def run_in_headings(parts: Sequence[Part]) -> list[Part]:
-    """A one-line heading followed by prose that starts in lower case is a run-in heading ("Positive and
-    negative passages For retrieval" / "problems, it is ..."): one paragraph of the prose's role.
+    """A heading of a line or two followed on its page by prose that starts in lower case is a run-in heading
+    ("Positive and negative passages For retrieval" / "problems, it is ..."): one paragraph of the prose's role.
 
     >>> from kgcore.index.pdf.extract import Line
     >>> def part(text, role, y):
@@ -141,11 +148,11 @@ def run_in_headings(parts: Sequence[Part]) -> list[Part]:
     out: list[Part] = []
     for part in parts:
         previous = out[-1] if out else None
-        if (previous is not None and previous.role == HEADING and len(previous.block.lines) == 1
-                and part.role in (BODY, APPENDIX) and part.text[:1].islower()
+        if (previous is not None and previous.role == HEADING and len(previous.block.lines) <= 2
+                and part.role in (BODY, APPENDIX, FIGURE) and part.text[:1].islower()
                 and previous.block.page == part.block.page):
-            lines = previous.block.lines + part.block.lines
-            out[-1] = Part(Block.of(part.block.page, lines), part.role)
+            lines = previous.block.lines + part.block.lines  # a short line after it is no figure label
+            out[-1] = Part(Block.of(part.block.page, lines), BODY if part.role == FIGURE else part.role)
         else:
             out.append(part)
     return out
@@ -169,6 +176,8 @@ class _State:
         self.zone = "front"
         self.title_seen = False
         self.title_size = 0.0
+        self.reference_size = 0.0  # the size the reference list's entries are set in
+        self.float_kind = ""  # TABLE or FIGURE while the content of a float captioned in the list is read
 
     def part(self, block: Block) -> Part:
         text = " ".join(line.text for line in block.lines)
@@ -212,11 +221,27 @@ class _State:
         kind = _kind(block, text, self.body)
         if kind == FOOTNOTE and self.zone == "abstract":
             kind = BODY  # abstracts are often set a point smaller
-        if self.zone == "references" and kind in (BODY, FOOTNOTE, FIGURE, TABLE, LIST_ITEM):
-            return REFERENCE  # reference lists are often set small, in fragments a figure rule would claim
+        if self.zone == "references":
+            return self._in_references(block, kind)
         if kind != BODY:
             return kind
-        return {"abstract": ABSTRACT, "references": REFERENCE, "appendix": APPENDIX}.get(self.zone, BODY)
+        return {"abstract": ABSTRACT, "appendix": APPENDIX}.get(self.zone, BODY)
+
+    def _in_references(self, block: Block, kind: str) -> str:
+        """A block's role inside the reference list: an entry (lists are often set small, in fragments a figure
+        rule would claim), a caption, or the content of the float it captions -- blocks set in another size than
+        the entries after a caption ("Table 1: Summary of all the works ..." and its cells at 6 pt, after entries
+        at 10 pt), until an entry's size comes back."""
+        if kind == CAPTION:
+            self.float_kind = TABLE if block.lines[0].text.lower().startswith("tab") else FIGURE
+            return CAPTION
+        if self.float_kind and self.reference_size and abs(block.size - self.reference_size) > 0.5:
+            return self.float_kind
+        self.float_kind = ""
+        if kind in (BODY, FOOTNOTE, FIGURE, TABLE, LIST_ITEM):
+            self.reference_size = self.reference_size or block.size
+            return REFERENCE
+        return kind
 
 
 def _kind(block: Block, text: str, body: float) -> str:
@@ -225,6 +250,8 @@ def _kind(block: Block, text: str, body: float) -> str:
         return CAPTION
     if _math_share(block) > 0.5:
         return EQUATION
+    if _font_share(block, _MONO_FONT) > 0.5 and _CODE.search(text):
+        return FIGURE  # a code listing: "double p = 1.0 - q;", "def relvar Property :: {...}"
     if _is_table(block):
         return TABLE
     if block.size <= body - FOOTNOTE_SMALLER and len(text.split()) >= 3 and not text[:1].islower():
@@ -241,8 +268,13 @@ def _kind(block: Block, text: str, body: float) -> str:
 
 
 def _math_share(block: Block) -> float:
+    return _font_share(block, _MATH_FONT)
+
+
+def _font_share(block: Block, fonts: re.Pattern) -> float:
+    """The share of the block's characters in lines set in one of ``fonts``."""
     chars = sum(len(line.text) for line in block.lines)
-    return sum(len(line.text) for line in block.lines if _MATH_FONT.search(line.font)) / max(chars, 1)
+    return sum(len(line.text) for line in block.lines if fonts.search(line.font)) / max(chars, 1)
 
 
 def _digit_share(text: str) -> float:
@@ -250,10 +282,15 @@ def _digit_share(text: str) -> float:
 
 
 def _is_table(block: Block) -> bool:
-    """Several lines of several cells, with numbers in them."""
+    """Several lines of several cells, with numbers in them; or, where the text layer gives no cell gaps (one
+    span a line), lines of numbers none of which ends a sentence ("yod mod dod hod cod 2008 1 1 1 B20 ...")."""
     celled = [line for line in block.lines if len(line.cells) >= 2]
     text = " ".join(line.text for line in block.lines)
-    return len(celled) >= 2 and len(celled) * 2 >= len(block.lines) and _digit_share(text) > 0.15
+    if len(celled) >= 2 and len(celled) * 2 >= len(block.lines) and _digit_share(text) > 0.15:
+        return True
+    digits = _digit_share(text)
+    return (digits >= 0.5 or digits >= 0.2 and len(block.lines) >= 2) and not any(
+        line.text.rstrip().endswith((".", "?", "!")) for line in block.lines)
 
 
 def _opens_paper(text: str) -> bool:

@@ -43,6 +43,35 @@ class Restored:
     ligatures: int
 
 
+#: A page is read again from its glyphs when it holds this many tokens that look like two words run together:
+GLUED_TOKENS = 3
+#: ... each half at least :data:`_HALF` letters and printed on its own at least :data:`_SEEN` times in the
+#: document, and :data:`_RARER` times more often than the token itself ("chunkreplicas" 7 times, "chunk" and
+#: "replicas" hundreds; "furthermore" 3 times, "further" 5).
+_HALF, _SEEN, _RARER = 4, 3, 5
+
+
+def glued_pages(texts: Sequence[str]) -> list[int]:
+    """The indices of the texts (pages as their text layer spaces them) that look glued: that hold
+    :data:`GLUED_TOKENS` tokens made of two words the document prints far more often on their own.
+
+    Reading a page from its glyphs (:mod:`kgcore.index.pdf.glyphs`) costs twice reading its text, so only such
+    pages are read so.
+
+    >>> words = "the chunk holds replicas, the master keeps leases and a lease holds the chunk replicas. " * 5
+    >>> glued_pages([words, "the chunkreplicas and masterkeeps holdsleases", "we outperform the chunk, however"])
+    [1]
+    """
+    counts = Counter(w.lower() for text in texts for w in _WORD.findall(text))
+    return [k for k, text in enumerate(texts)
+            if sum(_glued(w, counts) for w in {w.lower() for w in _WORD.findall(text)}) >= GLUED_TOKENS]
+
+
+def _glued(word: str, counts: Counter[str]) -> bool:
+    return any(min(counts[word[:i]], counts[word[i:]]) >= max(_SEEN, _RARER * counts[word])
+               for i in range(_HALF, len(word) - _HALF + 1))
+
+
 def words_of(texts: Sequence[str]) -> Counter[str]:
     """The words (lower case) the texts print whole: tokens without a mark."""
     counts: Counter[str] = Counter()
