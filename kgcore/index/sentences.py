@@ -47,6 +47,8 @@ _DIALOGUE_TAG = re.compile(r"^[\"\u201d]\s+[a-z]")
 #: not.'); after "!", "?" or a quotation closed by them or a comma it goes on ('But alas!' + 'a few days wore it all
 #: off', '"I swore not to tell!"' + 'gasped Meg.').
 _FULL_STOP = re.compile(r"\.[\"'\u201d\u2019)\]]*$")
+#: A short aside in brackets closed right after an abbreviation's dot ("(#Input Tok.)", "(resp.)"), ending a span.
+_ABBREVIATED_ASIDE = re.compile(r"[(\[][^()\[\]]{0,30}\b[A-Za-z]{1,5}\.[)\]]$")
 #: An ellipsis or a list item's number ("2.") ending a span: a lower-case span after it goes on.
 _RUNS_ON_END = re.compile(r"(?:\.\s?\.\s?\.|…|(?:^|\s)\d{1,2}\.)[\"'\u201d\u2019]?$")
 #: Closing quotation marks a splitter left at the start of the next span, glued to the stop they follow
@@ -298,6 +300,9 @@ def merge_false_splits(spans: list[tuple[int, int]], text: str) -> list[tuple[in
     >>> text = "It is shorter. 2 Strictly speaking, it is not."
     >>> [text[a:b] for a, b in merge_false_splits([(0, 14), (15, 16), (17, 46)], text)]
     ['It is shorter.', '2 Strictly speaking, it is not.']
+    >>> text = "It retrieves more (%Ans. Cov.) and faster (#Input Tok.) than the LLM. (See Fig. 3.) then it ends."
+    >>> [text[a:b] for a, b in merge_false_splits([(0, 24), (25, 55), (56, 69), (70, 83), (84, 97)], text)]
+    ['It retrieves more (%Ans. Cov.) and faster (#Input Tok.) than the LLM.', '(See Fig. 3.)', 'then it ends.']
     >>> text = "As Lewis et al. (2020) show in Fig. 3 and J. Smith (see Sec. 2. Here) too. Done."
     >>> spans = [(0, 15), (16, 35), (36, 48), (49, 61), (62, 74), (75, 80)]
     >>> [text[a:b] for a, b in merge_false_splits(spans, text)]
@@ -338,6 +343,8 @@ def _continues(previous: str, current: str) -> bool:
         return True
     if current[:1].islower() and _RUNS_ON_END.search(previous):
         return True  # '... think about programs. . .' + 'conventional languages ...'; 'storage 4.' + 'a base set ...'
+    if current[:1].islower() and _ABBREVIATED_ASIDE.search(previous):
+        return True  # '... more efficiently (#Input Tok.)' + 'than the LLM': an abbreviation closed the aside
     return current[:1].islower() and not _FULL_STOP.search(previous)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pdftext.extraction
 
-from kgcore.core.types import BODY, CAPTION, FIGURE, HEADING, REFERENCE, TABLE
+from kgcore.core.types import ABSTRACT, BODY, CAPTION, FIGURE, HEADING, REFERENCE, TABLE
 from kgcore.index.pdf import read_pdf
 from kgcore.index.pdf.extract import Block, Line
 from kgcore.index.pdf.roles import classify, is_heading
@@ -156,3 +156,35 @@ def test_prose_read_as_an_equation_for_its_math_runs_on_and_is_prose_again():
     assert [(p.kind, p.text[-40:]) for p in flow.out] == [
         (BODY, "c denotes the options, generally four for each question."[-40:]),
         (EQUATION, "y = LM([Dq, x])"), (BODY, "where the query is the input.")]
+
+
+def _paper_with_a_run_in_abstract_and_a_diagram() -> bytes:
+    """A run-in abstract of two paragraphs set a point smaller than the body, and a diagram's labels in small type
+    (as the Bitcoin paper prints them)."""
+    w = Writer()
+    w.page(top=60)
+    w.full_width(["Electronic Cash Without Banks"], 16, bold=True, gap=4)
+    w.full_width(["Grace Hopper", "Institute of Examples"], 10, gap=14)
+    w.lines(["Abstract. A purely peer-to-peer version of electronic cash would",
+             "allow payments to be sent directly from one party to another."], 8, gap=40)
+    w.lines(["The network timestamps transactions by hashing them into an",
+             "ongoing chain of proof-of-work, forming a record."], 8, gap=14)
+    w.lines(["1. Introduction"], 11, bold=True, gap=3)
+    w.lines(["Commerce on the Internet relies on trusted third parties to",
+             "process payments, and the costs of mediation grow."], gap=14)
+    w.lines(["Transaction Owner 1's Public Key"], 7, gap=30)
+    w.lines(["Owner 2's Private Key Owner 1's Private Key"], 7, gap=30)
+    w.lines(["We define an electronic coin as a chain of digital signatures",
+             "that each owner signs when transferring the coin."])
+    return w.bytes()
+
+
+def test_a_run_in_abstract_keeps_its_paragraphs_and_a_diagram_label_is_no_footnote():
+    paragraphs = read_pdf(_paper_with_a_run_in_abstract_and_a_diagram(), "cash.pdf").paragraphs
+    assert _find(paragraphs, "Abstract. A purely").kind == ABSTRACT
+    second = next(p for p in paragraphs if "The network timestamps" in p.text)
+    assert second.kind == ABSTRACT  # not a footnote: it is set in the abstract's size
+    assert _find(paragraphs, "Commerce on the Internet").kind == BODY
+    assert _find(paragraphs, "Transaction Owner 1's").kind == FIGURE
+    assert _find(paragraphs, "Owner 2's Private Key").kind == FIGURE
+    assert _find(paragraphs, "We define an electronic coin").kind == BODY

@@ -178,6 +178,7 @@ class _State:
         self.title_size = 0.0
         self.reference_size = 0.0  # the size the reference list's entries are set in
         self.float_kind = ""  # TABLE or FIGURE while the content of a float captioned in the list is read
+        self.abstract_size = 0.0  # a run-in abstract's size ("Abstract. A purely ..."): its paragraphs share it
 
     def part(self, block: Block) -> Part:
         text = " ".join(line.text for line in block.lines)
@@ -210,7 +211,7 @@ class _State:
             self.title_seen, self.title_size = True, block.size
             return Part(block, TITLE)
         if _ABSTRACT.match(text) and len(text.split()) > 3:
-            self.zone = "body"
+            self.zone, self.abstract_size = "abstract", block.size  # its next paragraphs, in its size, are abstract
             return Part(block, ABSTRACT)
         if len(text.split()) >= PROSE_WORDS and not block.bold:
             self.zone = "body"
@@ -218,6 +219,8 @@ class _State:
         return Part(block, AUTHORS if block.page == 1 else self._content(block, text))
 
     def _content(self, block: Block, text: str) -> str:
+        if self.zone == "abstract" and self.abstract_size and abs(block.size - self.abstract_size) > 0.3:
+            self.zone, self.abstract_size = "body", 0.0  # a run-in abstract ends where its size does
         kind = _kind(block, text, self.body)
         if kind == FOOTNOTE and self.zone == "abstract":
             kind = BODY  # abstracts are often set a point smaller
@@ -255,7 +258,9 @@ def _kind(block: Block, text: str, body: float) -> str:
     if _is_table(block):
         return TABLE
     if block.size <= body - FOOTNOTE_SMALLER and len(text.split()) >= 3 and not text[:1].islower():
-        return FOOTNOTE  # a footnote opens with its mark, a digit or a capital; lower case runs on from prose
+        # a footnote opens with its mark, a digit or a capital (lower case runs on from prose); a diagram's label
+        # is set as small
+        return FIGURE if _figure_label(text) else FOOTNOTE
     if _FOOTNOTE_MARK.match(text):
         return FOOTNOTE  # set in the body's size, but marked as a footnote: not the prose it interrupts
     if _LIST.match(text):
@@ -265,6 +270,18 @@ def _kind(block: Block, text: str, body: float) -> str:
     if len(words) <= 6 and not text.rstrip().endswith((".", "?", "!", ":")) and not broken:
         return TABLE if _digit_share(text) > 0.3 else FIGURE
     return BODY
+
+
+def _figure_label(text: str) -> bool:
+    """Small text that is a diagram's label, not a footnote: a few words, no sentence end, no address, no mark.
+
+    >>> [_figure_label(t) for t in ("Owner 2's Private Key Owner 1's Private Key", "Prev Hash Nonce Tx Tx ...",
+    ...                            "1 http://example.org/code", "Work done at Google.", "*Equal contribution")]
+    [True, True, False, False, False]
+    """
+    words = text.split()
+    return (len(words) <= 8 and not text.rstrip().endswith((".", "?", "!", ":")) or text.rstrip().endswith("...")) \
+        and not re.search(r"https?://|www\.|@", text) and not words[0][:1].isdigit() and not _FOOTNOTE_MARK.match(text)
 
 
 def _math_share(block: Block) -> float:
