@@ -24,6 +24,7 @@ from kgcore.api import (
     RetrievalOptions,
     Settings,
     Store,
+    check_configured,
     decode_text,
     index_files,
     parse_values,
@@ -33,7 +34,6 @@ from kgcore.api import (
     validate_question,
 )
 from kgcore.cli.progress import DocumentStderrProgress, StderrProgress
-from kgcore.core.chat import check_configured
 
 
 def _store(args: argparse.Namespace) -> Store:
