@@ -123,7 +123,7 @@ def believed(span: Sequence) -> bool:
     if not span:
         return False
     token = min(span, key=lambda t: _depth(t))
-    while token.head is not token:
+    while token.head.i != token.i:
         if token.dep_ == "ccomp" and token.head.lemma_.lower() in BELIEF_WORDS:
             return True
         token = token.head
@@ -132,7 +132,7 @@ def believed(span: Sequence) -> bool:
 
 def _depth(token) -> int:
     depth = 0
-    while token.head is not token:
+    while token.head.i != token.i:
         token, depth = token.head, depth + 1
     return depth
 
