@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from types import SimpleNamespace
 
 import pytest
@@ -109,14 +108,3 @@ def test_the_evidence_html_escapes_the_document_text():
     assert "<script>" not in html and "&lt;" in html
     assert '<mark class="kg-span" title="a quantity">5 MB</mark>' in html
     assert verdict_html(Verdict("not supported", "..."), {}) == ""
-
-
-def test_a_typed_question_without_its_span_is_at_best_unsure():
-    spanless = ClaimCheck("Mr. Pike was standing by the door.", "t/3", "Mr. Pike was standing by the door.",
-                          ["pike"], [], "a reason", "", -1, -1, strength=SUPPORTED_FROM + 1)
-    assert claim_state(spanless, specific=False, typed=True) == "unsure"
-    assert claim_state(spanless, specific=False, typed=False) == "supported"  # a kind without spans: strength
-    assert claim_state(check(SUPPORTED_FROM + 1), typed=True) == "supported"  # the span is there
-    reason = decide([dataclasses.replace(spanless, state="unsure")],
-                    SimpleNamespace(expected=Expected("reason"), qtype="reason")).reason
-    assert "holds no reason, which the question asks for" in reason and "strength alone is no answer" in reason

@@ -42,7 +42,7 @@ from kgcore.index.qa import FrameQAGenerator
 from kgcore.index.qa.frames import frame_analyses
 from kgcore.query.answer.citations import strip_markers
 from kgcore.query.answer.select import Question, ScoredSentence, score_sentences
-from kgcore.query.answer.spans import FINDERS, answer_spans
+from kgcore.query.answer.spans import answer_spans
 from kgcore.query.answer.weights import SPECIFIC
 from kgcore.query.answer.words import STOPWORDS, content_words
 
@@ -116,22 +116,19 @@ def check_claim(citation: Citation, by_id: dict[str, SelectedSentence], found: d
                        [t for t in parsed.terms if t not in best.matched], parsed.expected.describe(),
                        text[start:end] if spans else "", start, end, None if grounded is None else round(grounded, 3),
                        asked, cosine if asked else None, "unsure", strength)
-    check.state = claim_state(check, parsed.qtype in SPECIFIC, parsed.expected.kind in FINDERS)
+    check.state = claim_state(check, parsed.qtype in SPECIFIC)
     return check
 
 
-def claim_state(check: ClaimCheck, specific: bool = False, typed: bool = False) -> str:
+def claim_state(check: ClaimCheck, specific: bool = False) -> str:
     """The state of one claim: by its grounding, by the span a ``specific`` question (a quantity, time, person or
-    place) needs, then by its strength -- at best *unsure* when the question asks for a kind that has spans
-    (``typed``: a name, a reason, a way, an action) and the sentence holds none: strength alone is no answer."""
+    place) needs, then by its strength."""
     if check.grounded is not None and check.grounded < GROUNDED_UNSURE:
         return "not supported"
     if specific and not check.span:
         return "not supported"
     strength = check.strength or 0.0
     state = "supported" if strength >= SUPPORTED_FROM else "not supported" if strength < REFUSED_BELOW else "unsure"
-    if state == "supported" and typed and not check.span:
-        return "unsure"
     if state == "supported" and check.grounded is not None and check.grounded < GROUNDED:
         return "unsure"
     return state
@@ -159,8 +156,9 @@ def reason(check: ClaimCheck, state: str, parsed: Question, weak: Sequence[Claim
              + (f" ({', '.join(check.matched)})" if check.matched else ""))
     if check.span:
         held = f"holds “{check.span}”, {asked.describe()} as the question asks, and {words}"
-    elif asked.kind in FINDERS:
-        held = f"holds no {_bare(asked.describe())}, which the question asks for, and {words}"
+    elif asked.kind in SPECIFIC:
+        kind = asked.describe().removeprefix("a ").removeprefix("an ")
+        held = f"holds no {kind}, which the question asks for, and {words}"
     else:
         held = f"holds {words}"
     answers = (f"; it answers “{check.answers_question}” (cosine {check.question_cosine:.2f} to the question)"
@@ -168,8 +166,6 @@ def reason(check: ClaimCheck, state: str, parsed: Question, weak: Sequence[Claim
     head = {"supported": "Supported", "not supported": NOT_SUPPORTED, "unsure": "Unsure"}[state]
     where = {"supported": f"≥ {SUPPORTED_FROM}", "not supported": f"< {REFUSED_BELOW}",
              "unsure": f"between {REFUSED_BELOW} and {SUPPORTED_FROM}: check the sentence"}[state]
-    if state == "unsure" and (check.strength or 0.0) >= SUPPORTED_FROM:
-        where = f"≥ {SUPPORTED_FROM}, but without {asked.describe()} strength alone is no answer: check the sentence"
     text = f"{head}: cited sentence {check.sentence_id} {held}{answers}; strength {check.strength:.2f} {where}."
     if weak:
         text += f" A claim is only partly in what it cites (“{weak[0].claim}”: {weak[0].grounded:.0%} of its words)."
@@ -205,11 +201,6 @@ def _in_claim(span: str, claim: str) -> bool:
     """
     words = set(_TOKEN.findall(span.lower())) - STOPWORDS
     return bool(words) and words <= set(_TOKEN.findall(claim.lower()))
-
-
-def _bare(kind: str) -> str:
-    """The kind without its article: "a quantity" -> "quantity"."""
-    return kind.removeprefix("a ").removeprefix("an ")
 
 
 def _claim_has_kind(claim: str, parsed: Question, nlp) -> bool:
