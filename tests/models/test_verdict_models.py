@@ -87,6 +87,15 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
     ("How do the authors measure how dynamic a community is?",
      "Formally, we define the dynamicity of a community as the average volatility of all utterances.",
      ["as the average volatility of all utterances"]),
+    # a span made of the question's own words restates it and answers nothing
+    ("What is used to keep the soup warm?", "To keep the soup warm.", []),
+    ("Why was the miller tired after supper?", "I am sorry to say that the miller was very tired after supper.", []),
+    ("Why did the hen run to the barn?", "The hen ran to the barn to escape the fox.", ["to escape the fox"]),
+    # a clause saying what someone believes is no fact of the text, unless the question asks for the belief
+    ("Where did the goose hide?", "The farmer was quite sure that the goose was hiding behind the well.", []),
+    ("Where did the goose hide?", "The goose was hiding behind the well.", ["behind the well"]),
+    ("Where did the farmer think the goose was?", "The farmer thought that the goose was behind the well.",
+     ["behind the well"]),
 ])
 def test_where_a_sentence_holds_it(nlp, question, sentence, spans):
     q = nlp(question)

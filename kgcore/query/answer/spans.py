@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from kgcore.query.answer.expected import PLACE_NOUNS, Expected
-from kgcore.query.answer.words import LIGHT_VERBS
+from kgcore.query.answer.words import LIGHT_VERBS, STOPWORDS
 
 LOCATIVE_PREPS = frozenset(
     """in on under underneath among amongst into onto at near beside behind inside outside over through across
@@ -77,6 +77,11 @@ ORDINALS = frozenset(
 #: Words that label a part of a paper rather than name a thing ("Figure 3", "Table 2", "§ 4").
 PAPER_LABELS = frozenset("figure fig table tab section sec eq equation appendix algorithm listing".split())
 _TECHNICAL = re.compile(r"[a-z][A-Z]|[A-Z]{2}|\d[A-Za-z]|[A-Za-z]\d|[A-Za-z]-[A-Za-z]")
+#: Verbs and adjectives of belief or guess: the clause they take ("McGregor was sure *that Peter was in the
+#: shed*", "they think *that it rained*") says what someone believes, not what is so.
+BELIEF_WORDS = frozenset(
+    """think believe suppose guess suspect imagine fancy wonder doubt hope fear presume dream pretend sure
+    convinced afraid""".split())
 #: Spans longer than this many tokens are cut (a clause, not a whole sentence, is marked).
 MAX_SPAN = 12
 
@@ -93,7 +98,43 @@ def answer_spans(tokens: Sequence, expected: Expected, q_doc) -> list[Span]:
     finder = FINDERS.get(expected.kind)
     if finder is None:
         return []
-    return merged((a, min(b, a + MAX_SPAN)) for a, b in finder(tokens, expected, asked, q_doc) if b > a)
+    beliefs = not asked & BELIEF_WORDS  # "what did he think?" asks for the belief itself
+    return merged((a, min(b, a + MAX_SPAN)) for a, b in finder(tokens, expected, asked, q_doc)
+                  if b > a and adds_content(tokens[a:b], asked) and not (beliefs and believed(tokens[a:b])))
+
+
+def adds_content(span: Sequence, asked: set[str]) -> bool:
+    """Whether the span holds a word the question lacks (a figure, or a content word that is no light verb): a
+    span made of the question's own words ("to save disk space" for "what is used to save disk space?")
+    restates it and answers nothing.
+
+    >>> from spacy.lang.en import English
+    >>> doc = English()("to save disk space on the 2 disks")
+    >>> adds_content(doc[:4], {"what", "save", "disk", "space"}), adds_content(doc[4:], {"disk", "disks"})
+    (False, True)
+    """
+    return any(_new(t, asked) and (any(c.isdigit() for c in t.text) or (
+        t.is_alpha and t.lower_ not in STOPWORDS and t.lemma_.lower() not in LIGHT_VERBS)) for t in span)
+
+
+def believed(span: Sequence) -> bool:
+    """Whether the span lies in a clause that says what someone believes or guesses ("McGregor was sure *that
+    Peter was in the shed*"): the complement of a :data:`BELIEF_WORDS` verb or adjective is no fact of the text."""
+    if not span:
+        return False
+    token = min(span, key=lambda t: _depth(t))
+    while token.head.i != token.i:
+        if token.dep_ == "ccomp" and token.head.lemma_.lower() in BELIEF_WORDS:
+            return True
+        token = token.head
+    return False
+
+
+def _depth(token) -> int:
+    depth = 0
+    while token.head.i != token.i:
+        token, depth = token.head, depth + 1
+    return depth
 
 
 def merged(spans: Iterable[Span]) -> list[Span]:
@@ -249,7 +290,8 @@ def reason_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> li
     for t in tokens:
         if t.lower_ in REASON_WORDS and t.dep_ in ("mark", "cc", "advmod"):
             spans.append(_subtree(tokens, t.head) if t.dep_ == "mark" else (_local(tokens, t), _local(tokens, t) + 1))
-        elif t.lower_ == "to" and t.dep_ == "aux" and t.head.dep_ in ("advcl", "xcomp"):
+        elif t.lower_ == "to" and t.dep_ == "aux" and t.head.dep_ in ("advcl", "xcomp") \
+                and t.head.head.pos_ != "ADJ":  # a purpose, not an adjective's complement ("sorry to say")
             spans.append(_subtree(tokens, t.head))
         elif t.lower_ in ("due", "owing") and t.i + 1 < len(t.doc) and t.nbor(1).lower_ == "to":
             spans.append(_subtree(tokens, t))
