@@ -1,7 +1,7 @@
 """The offline answerers' own time per question on a paper collection, with and without the parse cache.
 
-    python bench/answer_speed.py --store /work/stores/verdict            # papers-design, its 25 questions
-    python bench/answer_speed.py --store STORE --collection NAME --questions bench/data/papers_qa.csv
+    python bench/answer_speed.py --store STORE      # the verdict bench's store (default bench/stores/verdict_store)
+    python bench/answer_speed.py --store STORE --part held_out --rounds 3
 
 The questions are retrieved once (GroundedKG, 1,000 words, within the question's paper); only the answerer is
 timed (``generate``: the sentence pick, the quote and the verdict).  Rounds alternate two settings so that load
@@ -15,7 +15,8 @@ on the shared machine hits both:
   that paper (untimed: the app runs it in the background while the analyst types), which parses the paper's
   sentences into the cache.
 
-Every answer (text, verdict state and reason) must be identical in both settings; the run stops otherwise.
+Every answer (its text, its support reason and state) must be identical in all three settings; the run stops
+otherwise.
 Median and 95th percentile per setting, and for ``warm`` without each round's first question, go to
 ``bench/results/answer_speed.json``.
 """

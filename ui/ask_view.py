@@ -339,9 +339,12 @@ def whole_text_note(budget_words: int | None, total_words: int, scope: str) -> s
     """
     if not budget_words or not total_words or budget_words < total_words:
         return ""
+    if total_words < 100:
+        return (f"The word budget ({budget_words:,}) holds all {total_words:,} words of the {scope}: every method "
+                "returns the whole text.")
     return (f"The word budget ({budget_words:,}) holds all {total_words:,} words of the {scope}: every method "
             "returns the whole text, so this shows nothing about retrieval. Lower the budget (e.g. to "
-            f"{max(50, min(200, total_words // 5)):,}) to see what each method selects.")
+            f"{min(200, total_words // 5):,}) to see what each method selects.")
 
 
 def context_stats(result: QueryResult, total_words: int) -> dict:

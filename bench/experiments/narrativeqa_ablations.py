@@ -30,6 +30,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the shared tools (protocol, narrativeqa)
 from narrativeqa import book_store, questions, split  # noqa: E402
+from narrativeqa_signals import MATCH_TRANSFORMS, chunks_embedded, dense_feedback, dense_gates  # noqa: E402
 from protocol import BUDGETS, TEXT_BASELINES, Question, paired_interval, setting  # noqa: E402
 
 from kgcore.core.settings import RetrievalOptions
@@ -107,62 +108,6 @@ def graph_gated_by_text() -> Iterator[None]:
     with setting(lesegr, "GRAPH_GATE", None):
         with setting(lesegr, "signals", patched):
             yield
-
-
-@contextmanager
-def dense_gates() -> Iterator[None]:
-    """Messages gated by the larger of the sender's BM25 (divided by the best) and its dense relevance (rank-scaled),
-    not by BM25 alone: a paragraph that means what the question asks in other words passes its relevance on."""
-    original = lesegr.signals
-
-    def patched(*args, **kwargs) -> lesegr.Signals:
-        sig = original(*args, **kwargs)
-        gates = sig.gates if sig.gates is not None else sig.sparse
-        return replace(sig, gates=np.maximum(gates, sig.dense))
-
-    with setting(lesegr, "signals", patched):
-        yield
-
-
-CHUNK_CACHE = Path("/tmp/kgcore-chunk-vectors")
-
-
-def embedded_chunks(index: Index, cg) -> np.ndarray:
-    """Every chunk's text embedded by the collection's embedder (cached on disk under /tmp by book and chunk count)."""
-    from kgcore.core.embed import embedder_for
-    from kgcore.core.settings import Settings
-
-    path = CHUNK_CACHE / f"{index.manifest.name}-{len(cg.chunk_spans)}.npy"
-    if path.exists():
-        return np.load(path)
-    texts = [" ".join(s.original for s in index.sentences[lo:hi]) for lo, hi in cg.chunk_spans]
-    vectors = np.asarray(embedder_for(Settings.from_env()).encode(texts), dtype=np.float32)
-    CHUNK_CACHE.mkdir(parents=True, exist_ok=True)
-    np.save(path, vectors)
-    return vectors
-
-
-@contextmanager
-def chunks_embedded(how: str = "text") -> Iterator[None]:
-    """The chunks' dense relevance from their embedded text (``text``) or the better of it and the mean of their
-    sentences' vectors (``max``), instead of the mean alone; and, with ``spread``, each sentence's dense signal the
-    better of its own and its chunk's."""
-    original = lesegr.signals
-
-    def patched(index, cg, question, vector, *args, **kwargs) -> lesegr.Signals:
-        sig = original(index, cg, question, vector, *args, **kwargs)
-        n = cg.n_sentences
-        cos = embedded_chunks(index, cg) @ vector
-        if how != "text":
-            cos = np.maximum(cos, cg.chunk_vectors @ vector)
-        chunk = lesegr.rank_scaled(cos, sig.scope[n:])
-        dense = np.r_[sig.dense[:n], chunk]
-        if how == "spread":
-            dense[:n] = np.maximum(dense[:n], 0.5 * chunk[cg.chunk_of[:n]])
-        return replace(sig, dense=dense)
-
-    with setting(lesegr, "signals", patched):
-        yield
 
 
 ABLATIONS: dict[str, Callable[[], AbstractContextManager]] = {
@@ -262,31 +207,6 @@ def resolved_cosines(how: str) -> Iterator[None]:
         yield
     finally:
         SENTENCE_COSINES.pop()
-
-
-@contextmanager
-def dense_feedback(k: int, beta: float) -> Iterator[None]:
-    """Rocchio pseudo-relevance feedback on the dense signal: the question's vector moved toward the mean of its
-    ``k`` most similar sentences (weight ``beta``), re-normalised, and every sentence's and chunk's cosine read
-    from it."""
-    def transform(case: Case) -> GraphMatch:
-        match = case.match
-        vectors = np.asarray(case.index.sentence_vectors, dtype=np.float32)
-        sims = np.where(match.scope, match.sims, -np.inf) if match.scope is not None else match.sims
-        top = np.argsort(-sims)[:k]
-        moved = match.vector + beta * vectors[top].mean(axis=0)
-        moved = (moved / np.linalg.norm(moved)).astype(np.float32)
-        return replace(match, vector=moved, sims=vectors @ moved)
-
-    MATCH_TRANSFORMS.append(transform)
-    try:
-        yield
-    finally:
-        MATCH_TRANSFORMS.pop()
-
-
-#: How an ablation changes a question's whole match (vector and cosines) before the ranking reads it.
-MATCH_TRANSFORMS: list[Callable[[Case], GraphMatch]] = []
 
 
 def fused_context(case: Case, budget: int) -> list:

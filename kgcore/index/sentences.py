@@ -358,7 +358,8 @@ def address_cut(previous: str, current: str) -> bool:
     >>> address_cut("It runs.", "md files are text.")
     False
     """
-    return bool(_ADDRESS_END.search(previous) and _ADDRESS_TAIL.match(current))
+    last = previous.rsplit(None, 1)[-1] if previous.strip() else ""  # the address is one token: never rescan all
+    return bool(_ADDRESS_TAIL.match(current) and _ADDRESS_END.search(last))
 
 
 def _unclosed(text: str) -> bool:

@@ -71,3 +71,13 @@ def test_a_community_needs_enough_grounding_and_mostly_specific_members():
     assert not worth_listing(_summary("a", ("Chubby", "Paxos"), MIN_SENTENCES - 1))
     assert not worth_listing(_summary("a", ("Chubby", "5.2", "we", "Paxos"), 50))  # half junk
     assert not worth_listing(_summary("a", (), 50))
+
+
+def test_when_no_community_is_worth_listing_every_one_is_listed():
+    """A short text: every top-level community is small or junk; the picker must still offer them."""
+    ci = _index()
+    small = CommunityIndex(ci.hierarchy, tuple(Summary(x.community, x.title, x.claims, entities=("5.2", "foo"),
+                                                       documents=x.documents, n_sentences=1) for x in ci.summaries),
+                           ci.vectors, ci.params, ci.stats)
+    assert {c.id for c in listed(small)} == {"L0.0", "L0.1", "L0.2", "L0.3"}
+    assert choices(small)[:1] and set(choices(small)) >= {"L0.0", "L1.0"}

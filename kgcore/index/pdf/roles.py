@@ -71,7 +71,7 @@ _MATH_FONT = re.compile(r"cmmi|cmsy|cmex|msbm|msam|math|symbol|stix", re.IGNOREC
 #: Typewriter fonts (Courier, TeX's cmtt/txtt/lmmono, Inconsolata, ... Mono): a block set in one that holds code
 #: punctuation is a code listing, read like the text of a figure.
 _MONO_FONT = re.compile(r"courier|mono|cmtt|sftt|txtt|lmtt|inconsolata|consola|menlo|typewriter", re.IGNORECASE)
-_CODE = re.compile(r"[;=]|//|::|\w\(\w*\)")
+_CODE = re.compile(r"[;=]|(?<!:)//|::|\w\(\w*\)")  # "//" of a comment, not of "https://"
 #: Points smaller than the body font that mark a footnote (or an affiliation note set as one).
 FOOTNOTE_SMALLER = 0.75
 #: A block with this many words or more reads as prose.

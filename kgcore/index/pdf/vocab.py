@@ -67,7 +67,14 @@ def glued_pages(texts: Sequence[str]) -> list[int]:
             if sum(_glued(w, counts) for w in {w.lower() for w in _WORD.findall(text)}) >= GLUED_TOKENS]
 
 
+#: Letters in the longest run tested for glue: two words of a real text (a hostile run of 400,000 letters would cost
+#: minutes, each cut hashing both halves).
+_LONGEST_GLUED = 40
+
+
 def _glued(word: str, counts: Counter[str]) -> bool:
+    if len(word) > _LONGEST_GLUED:
+        return False
     return any(min(counts[word[:i]], counts[word[i:]]) >= max(_SEEN, _RARER * counts[word])
                for i in range(_HALF, len(word) - _HALF + 1))
 

@@ -35,8 +35,9 @@ _NUMBERED = re.compile(r"^(?:[a-z][.)]?)?\d[\d.,:/)(\-]*[a-z]?$")
 #: A lone letter or initial ("O", "k", "J.").
 _LETTER = re.compile(r"^\w\.?$")
 #: A section, figure, table or equation label ("Appendix D", "Figures 4a", "Sec. 3.2", "Table 2").
-_LABEL = re.compile(r"(?i)^(section|sec|subsection|appendix|chapter|figure|fig|table|tab|eq|equation|algorithm|"
-                    r"line|page|step)s?\.?\s+[\w.]{1,6}(\s*(,|and|&)\s*[\w.]{1,6})*$")
+_LABEL_ID = r"(?:\d[\w.]{0,5}|[A-Z][.\d]{0,4}[a-z]?|[IVXivx]{1,4})"  # "3.2", "4a", "D", "B.1", "iv": never a word
+_LABEL = re.compile(r"^(?i:section|sec|subsection|appendix|chapter|figure|fig|table|tab|eq|equation|algorithm|"
+                    rf"line|page|step)s?\.?\s+{_LABEL_ID}(?:(?:\s*,\s*|\s+(?:and|&)\s+){_LABEL_ID})*$")
 
 
 def is_junk_label(name: str) -> bool:

@@ -117,6 +117,11 @@ def adds_content(span: Sequence, asked: set[str]) -> bool:
         t.is_alpha and t.lower_ not in STOPWORDS and t.lemma_.lower() not in LIGHT_VERBS)) for t in span)
 
 
+def _made_sure(word) -> bool:
+    """Whether ``word`` is the "sure" of "make sure (that) ...": a guarantee, not a belief."""
+    return word.lemma_.lower() == "sure" and word.head.lemma_.lower() in ("make", "ensure")
+
+
 def believed(span: Sequence) -> bool:
     """Whether the span lies in a clause that says what someone believes or guesses ("McGregor was sure *that
     Peter was in the shed*"): the complement of a :data:`BELIEF_WORDS` verb or adjective is no fact of the text."""
@@ -124,7 +129,7 @@ def believed(span: Sequence) -> bool:
         return False
     token = min(span, key=lambda t: _depth(t))
     while token.head.i != token.i:
-        if token.dep_ == "ccomp" and token.head.lemma_.lower() in BELIEF_WORDS:
+        if token.dep_ == "ccomp" and token.head.lemma_.lower() in BELIEF_WORDS and not _made_sure(token.head):
             return True
         token = token.head
     return False

@@ -41,6 +41,7 @@ def worth_listing(summary: Summary) -> bool:
 
 
 def listed(ci: CommunityIndex) -> list[Community]:
-    """The top-level communities worth listing, the most grounded first (ties in hierarchy order)."""
-    top = [c for c in ci.hierarchy.at_level(0) if worth_listing(ci.summary(c.id))]
+    """The top-level communities worth listing, the most grounded first (ties in hierarchy order); every one when
+    none is (a short text's communities are all small: hiding them all would leave nothing to open)."""
+    top = [c for c in ci.hierarchy.at_level(0) if worth_listing(ci.summary(c.id))] or list(ci.hierarchy.at_level(0))
     return sorted(top, key=lambda c: -ci.summary(c.id).n_sentences)
