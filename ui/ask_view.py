@@ -339,11 +339,10 @@ def whole_text_note(budget_words: int | None, total_words: int, scope: str) -> s
     """
     if not budget_words or not total_words or budget_words < total_words:
         return ""
-    if total_words < 100:
-        return (f"The word budget ({budget_words:,}) holds all {total_words:,} words of the {scope}: every method "
-                "returns the whole text.")
-    return (f"The word budget ({budget_words:,}) holds all {total_words:,} words of the {scope}: every method "
-            "returns the whole text, so this shows nothing about retrieval. Lower the budget (e.g. to "
+    said = f"The word budget ({budget_words:,}) holds all {total_words:,} words of the {scope}: every method returns "
+    if total_words < 100:  # too short for a smaller budget to show anything either
+        return said + "the whole text."
+    return (said + "the whole text, so this shows nothing about retrieval. Lower the budget (e.g. to "
             f"{min(200, total_words // 5):,}) to see what each method selects.")
 
 

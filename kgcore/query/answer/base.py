@@ -18,6 +18,7 @@ computed the first time an answerer reads it.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -142,17 +143,18 @@ class ParseCache:
             self._docs.clear()
 
 
-_CACHES: dict[int, tuple[object, ParseCache]] = {}
+#: One cache per loaded pipeline, keyed as :mod:`kgcore.core.embed` keys its embedders' caches.
+_CACHES: weakref.WeakKeyDictionary[Any, ParseCache] = weakref.WeakKeyDictionary()
 _CACHES_LOCK = threading.Lock()
 
 
 def shared_cache(nlp) -> ParseCache:
     """The one :class:`ParseCache` of the pipeline ``nlp`` in this process (made on first use)."""
     with _CACHES_LOCK:
-        entry = _CACHES.get(id(nlp))
-        if entry is None or entry[0] is not nlp:
-            entry = _CACHES[id(nlp)] = (nlp, ParseCache(nlp))
-        return entry[1]
+        cache = _CACHES.get(nlp)
+        if cache is None:
+            cache = _CACHES[nlp] = ParseCache(nlp)
+        return cache
 
 
 def warm_parses(nlp, texts: Sequence[str], limit: int = PARSE_CACHE_SIZE // 2) -> int:
