@@ -106,11 +106,23 @@ def wait_idle(page, timeout_ms: int = 120_000) -> None:
 
 def submit_upload(page, name: str, data: bytes) -> None:
     """On the Library page: attach ``data`` as the text file ``name`` and press *Index uploaded files*."""
-    page.locator('input[type="file"]').set_input_files(files=[{"name": name, "mimeType": "text/plain",
-                                                                "buffer": data}])
+    expect = sync_api.expect
+    listed = page.get_by_test_id("stFileUploader").get_by_text(name)
+    # The upload is an HTTP request followed by a rerun. A rerun still going from the step before (the state may
+    # read "notRunning" before it begins) can redraw the uploader under it and drop the file: attach it again then.
+    for attempt in range(3):
+        page.locator('input[type="file"]').set_input_files(files=[{"name": name, "mimeType": "text/plain",
+                                                                    "buffer": data}])
+        try:
+            expect(listed).to_be_visible(timeout=20_000)
+            break
+        except AssertionError:
+            if attempt == 2:
+                raise
+            wait_idle(page)
     wait_idle(page)
     button = page.get_by_role("button", name="Index uploaded files")
-    sync_api.expect(button).to_be_enabled(timeout=30_000)
+    expect(button).to_be_enabled(timeout=60_000)
     button.click()
 
 
