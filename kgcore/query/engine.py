@@ -22,8 +22,9 @@ from kgcore.index.store.disk import Index, Store
 from kgcore.index.store.writer import ensure_chroma
 from kgcore.query import methods
 from kgcore.query.answer import AnswerGenerator, AnswerSource, default_answerer, get_generator
-from kgcore.query.answer.base import warm_parses
+from kgcore.query.answer.base import shared_cache, warm_parses
 from kgcore.query.answer.calibration import collection_calibration
+from kgcore.query.answer.parse_store import ParseStore, store_path
 from kgcore.query.answer.support import Calibration
 from kgcore.query.methods import Models
 from kgcore.query.qakg import qa_answer_graph
@@ -75,10 +76,20 @@ class QueryEngine:
         return self._parsers[name]
 
     def generator(self, name: str | None = None) -> AnswerGenerator:
+        """Answerer ``name`` (the settings' default when None), built once; an offline one reads and writes its
+        parses through the store's :class:`~kgcore.query.answer.parse_store.ParseStore`."""
         name = name or default_answerer(self.settings)
         if name not in self._generators:
             self._generators[name] = get_generator(name, self.settings)
-        return self._generators[name]
+        generator = self._generators[name]
+        root = getattr(self.store, "root", None)
+        nlp = getattr(generator, "nlp", None) if root is not None else None
+        if root is not None and nlp is not None:
+            cache = shared_cache(nlp)
+            path = store_path(root, nlp)
+            if cache.store is None or cache.store.path != path:  # one cache per pipeline, whichever store asks
+                cache.attach(ParseStore(path, nlp))
+        return generator
 
     @property
     def reranker(self) -> Reranker:

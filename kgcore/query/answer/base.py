@@ -29,6 +29,7 @@ from kgcore.core.embed import Embedder, get_embedder
 from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import Settings
 from kgcore.core.types import Answer, SelectedSentence
+from kgcore.query.answer.parse_store import ParseStore
 from kgcore.query.answer.support import UNCALIBRATED, Calibration
 from kgcore.query.qakg.graph import QAGraph
 
@@ -91,6 +92,9 @@ class Answerer:
 #: 90 MB, and an answer whose sentences are all held skips 0.5-1 s of parsing.  Half of it (the most
 #: :func:`warm_parses` fills) holds both forms of every sentence of the longest design paper (1,021 texts).
 PARSE_CACHE_SIZE = 4096
+#: The most texts :func:`warm_parses` parses into a parse store ahead of the questions (about 3 minutes of one
+#: core; a collection of tens of papers or a long novel): past it the texts are stored as questions parse them.
+STORE_FILL_LIMIT = 20_000
 
 
 class ParseCache:
@@ -111,8 +115,15 @@ class ParseCache:
     def __init__(self, nlp, size: int = PARSE_CACHE_SIZE):
         self.nlp = nlp
         self.size = size
+        #: Where texts not held are looked up before they are parsed, and parsed ones are written
+        #: (:meth:`attach`); None: parse them.
+        self.store: ParseStore | None = None
         self._docs: OrderedDict[str, object] = OrderedDict()
         self._lock = threading.Lock()
+
+    def attach(self, store: ParseStore) -> None:
+        """Read texts not held from ``store`` before parsing them, and write what is parsed into it."""
+        self.store = store
 
     def __len__(self) -> int:
         return len(self._docs)
@@ -128,7 +139,7 @@ class ParseCache:
             for t in held:
                 self._docs.move_to_end(t)
         todo = [t for t in dict.fromkeys(texts) if t not in held]
-        parsed = dict(zip(todo, self.nlp.pipe(todo)))
+        parsed = self._read_or_parse(todo)
         with self._lock:
             for t, doc in parsed.items():
                 self._docs[t] = doc
@@ -137,6 +148,28 @@ class ParseCache:
                 self._docs.popitem(last=False)
         found = {**held, **parsed}
         return [found[t] for t in texts]
+
+    def _read_or_parse(self, texts: list[str]) -> dict:
+        store = self.store
+        stored = store.get(texts) if store is not None and texts else {}
+        todo = [t for t in texts if t not in stored]
+        parsed = dict(zip(todo, self.nlp.pipe(todo)))
+        if store is not None:
+            store.put(parsed)
+        return {**stored, **parsed}
+
+    def fill_store(self, texts: Sequence[str], batch: int = 256) -> int:
+        """Parse those of ``texts`` the attached store lacks into it, ``batch`` at a time, without holding them in
+        memory; how many were parsed (0 without a store)."""
+        store = self.store
+        if store is None:
+            return 0
+        todo = store.missing(list(dict.fromkeys(texts)))
+        for start in range(0, len(todo), batch):
+            chunk = todo[start:start + batch]
+            if not store.put(dict(zip(chunk, self.nlp.pipe(chunk)))):
+                return start
+        return len(todo)
 
     def clear(self) -> None:
         with self._lock:
@@ -159,8 +192,10 @@ def shared_cache(nlp) -> ParseCache:
 
 def warm_parses(nlp, texts: Sequence[str], limit: int = PARSE_CACHE_SIZE // 2) -> int:
     """Parse ``texts`` into ``nlp``'s :func:`shared_cache` ahead of the questions (the app does it while the
-    analyst types); the number of texts parsed.  Nothing when there are over ``limit`` distinct texts (a long
-    book): the cache would drop most of them again, and the later questions' own texts need room too.
+    analyst types); the number of texts parsed.  Over ``limit`` distinct texts (a long book) the memory cache
+    would drop most of them again, and the later questions' own texts need room too: they are parsed into the
+    cache's :class:`ParseStore` on disk instead, when it has one and they are at most :data:`STORE_FILL_LIMIT`
+    (nothing is parsed otherwise).
 
     >>> import spacy
     >>> nlp = spacy.blank("en")
@@ -168,9 +203,9 @@ def warm_parses(nlp, texts: Sequence[str], limit: int = PARSE_CACHE_SIZE // 2) -
     (2, 0, 0)
     """
     distinct = list(dict.fromkeys(texts))
-    if len(distinct) > limit:
-        return 0
     cache = shared_cache(nlp)
+    if len(distinct) > limit:
+        return cache.fill_store(distinct) if len(distinct) <= STORE_FILL_LIMIT else 0
     todo = [t for t in distinct if t not in cache]
     cache.pipe(todo)
     return len(todo)

@@ -1,0 +1,95 @@
+"""Parses kept on disk (:mod:`kgcore.query.answer.parse_store`), with the real spaCy pipeline: a text parsed once is
+read back, equal, by a cache that never parsed it; a store that cannot be written parses as before; the engine's
+answers read and write the store's parse file and do not change with it."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from kgcore.core.nlp import load_spacy
+from kgcore.core.settings import RetrievalOptions
+from kgcore.query.answer.base import ParseCache, shared_cache, warm_parses
+from kgcore.query.answer.parse_store import ParseStore, store_path
+from kgcore.query.engine import QueryEngine
+from paths import PETER_ID
+
+TEXTS = ["Mr. McGregor caught Peter's father in 1902 and put him in a pie.",
+         "Dense passage retrieval encodes questions and passages with two BERT encoders."]
+
+
+class Counting:
+    """The real pipeline, counting the texts it is asked to parse."""
+
+    def __init__(self, nlp):
+        self.nlp, self.parsed = nlp, 0
+
+    def pipe(self, texts):
+        texts = list(texts)
+        self.parsed += len(texts)
+        return self.nlp.pipe(texts)
+
+
+def _analysis(doc) -> list[tuple]:
+    return [(t.text, t.lemma_, t.pos_, t.tag_, t.dep_, t.head.i, t.ent_type_, t.is_sent_start) for t in doc]
+
+
+def test_a_text_parsed_once_is_read_back_equal_by_a_cache_that_never_parsed_it(tmp_path):
+    nlp = load_spacy()
+    store = ParseStore(store_path(tmp_path, nlp), nlp)
+    first = ParseCache(Counting(nlp))
+    first.attach(store)
+    docs = first.pipe(TEXTS)
+    assert first.nlp.parsed == 2 and store.path.is_file() and store.path.parent.name == ".parses"
+    second = ParseCache(Counting(nlp))  # a new process's memory: empty
+    second.attach(ParseStore(store.path, nlp))
+    again = second.pipe([*TEXTS, "A third sentence."])
+    assert second.nlp.parsed == 1  # only the text the store lacked
+    assert [_analysis(d) for d in again[:2]] == [_analysis(d) for d in docs]
+    assert [c.text for c in again[0].noun_chunks] == [c.text for c in docs[0].noun_chunks]
+    assert store.missing([*TEXTS, "A third sentence.", "Never seen."]) == ["Never seen."]
+
+
+def test_warming_a_collection_too_large_for_memory_fills_the_store_instead(tmp_path):
+    nlp = load_spacy()
+    cache = shared_cache(nlp)
+    cache.attach(ParseStore(tmp_path / "p.sqlite", nlp))
+    texts = [f"Sentence number {i} of a long book." for i in range(6)]
+    assert warm_parses(nlp, texts, limit=4) == 6  # over the memory limit: into the store, not memory
+    assert not any(t in cache for t in texts) and cache.store.missing(texts) == []
+    assert warm_parses(nlp, texts, limit=4) == 0  # held already
+
+
+def test_a_store_that_cannot_be_written_parses_as_before(tmp_path):
+    nlp = load_spacy()
+    (tmp_path / "store").write_text("a file where the store's folder should be")
+    cache = ParseCache(Counting(nlp))
+    cache.attach(ParseStore(tmp_path / "store" / ".parses" / "p.sqlite", nlp))
+    assert [d.text for d in cache.pipe(TEXTS)] == TEXTS and cache.nlp.parsed == 2
+    assert not cache.store.writable and cache.store.missing(TEXTS) == TEXTS
+
+
+def test_an_unreadable_store_file_is_parsed_around(tmp_path):
+    nlp = load_spacy()
+    path = tmp_path / "p.sqlite"
+    path.write_bytes(b"not a database" * 100)
+    cache = ParseCache(Counting(nlp))
+    cache.attach(ParseStore(path, nlp))
+    assert [d.text for d in cache.pipe(TEXTS)] == TEXTS and cache.nlp.parsed == 2
+
+
+def test_the_engine_answers_through_the_stores_parse_file_and_the_same_with_it(peter_store):
+    question, options = "Where did Peter lose his shoes?", RetrievalOptions(budget_words=300)
+    engine = QueryEngine(peter_store)
+    nlp = engine.generator().nlp
+    cache = shared_cache(nlp)
+    assert cache.store is not None and cache.store.path == store_path(peter_store.root, nlp)
+    cache.clear()
+    result, answer = engine.ask(PETER_ID, question, options)
+    with sqlite3.connect(cache.store.path) as con:
+        (stored,) = con.execute("SELECT count(*) FROM docs").fetchone()
+    assert stored >= len(result.sentences)
+    assert cache.store.missing([s.text for s in result.sentences]) == []
+    cache.clear()  # a restart: memory empty, the file kept
+    again = engine.ask(PETER_ID, question, options)[1]
+    assert (again.text, again.citations) == (answer.text, answer.citations) and "cabbages" in again.text
+    assert PETER_ID in {m.name for m in peter_store.list()} and ".parses" not in {m.name for m in peter_store.list()}
