@@ -36,7 +36,8 @@ from ui.explorer_view import (
     stats_figures,
 )
 from ui.export_view import graphml_bytes, json_bytes
-from ui.graph_html import GraphPage, graph_html
+from ui.graph_html import GraphPage
+from ui.graph_panel import graph_frame
 from ui.identity_panel import reviewer_sidebar
 from ui.markup_html import md_escape
 from ui.state_panel import get_state
@@ -113,7 +114,7 @@ def neighbourhood_view(index: Index, doc_id: str, node_id: str, depth: int, max_
     if entity_id is not None:
         st.page_link("pages/entity.py", label=f"Entity page of {md_escape(node.label)}", icon=":material/badge:",
                      query_params={"doc": doc_id, "entity": entity_id})
-    st.iframe(graph_html(nodes, edges, page), height=600, alt="Neighbourhood graph")
+    graph_frame(nodes, edges, page, 600, "Neighbourhood graph")
     grounded_sentences(index, doc_id, node_id)
 
 

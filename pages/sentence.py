@@ -24,7 +24,8 @@ from ui import resources_panel as resources
 from ui.boot_panel import ensure_app_navigation
 from ui.cites_view import citations_html
 from ui.errors_panel import headline, reported
-from ui.graph_html import GraphPage, VisEdge, graph_html
+from ui.graph_html import GraphPage, VisEdge
+from ui.graph_panel import graph_frame
 from ui.identity_panel import reviewer_sidebar
 from ui.markup_html import changed_words, esc, md_escape
 from ui.qa_pairs_view import frame_groups, sentence_pairs_caption, sentence_pairs_html
@@ -201,8 +202,7 @@ def show_graph(index: Index, sid: str) -> None:
     vis_nodes, _ = vis_from_graph(index.graph, ids)
     vis_edges = [VisEdge(e.source, e.target, e.edge_role, tuple(e.grounded_texts)) for e in edges]
     texts = {s.id: s.original for s in index.sentences}
-    st.iframe(graph_html(vis_nodes, vis_edges, GraphPage(height=380, sentence_texts=texts)), height=420,
-              alt="Sentence graph")
+    graph_frame(vis_nodes, vis_edges, GraphPage(height=380, sentence_texts=texts), 420, "Sentence graph")
     st.dataframe(nodes_table(nodes), hide_index=True)
     if edges:
         st.dataframe(edges_table(edges), hide_index=True)
@@ -239,7 +239,7 @@ def compare(sentence: Sentence, settings: Settings) -> None:
                 st.warning(md_escape(parses["errors"][name]), icon=":material/warning:")
             if graph is not None:
                 nodes, edges = vis_from_sentence_graph(graph)
-                st.iframe(graph_html(nodes, edges, GraphPage(height=300, panel=False)), height=340, alt=f"{name} parse")
+                graph_frame(nodes, edges, GraphPage(height=300, panel=False), 340, f"{name} parse")
                 show_analysis(graph.analysis)
 
 

@@ -27,7 +27,8 @@ from .ask_view import (
     whole_text_note,
 )
 from .cites_view import context_roles
-from .graph_html import GraphPage, VisEdge, graph_html
+from .graph_html import GraphPage, VisEdge
+from .graph_panel import graph_frame
 from .labels import METHOD_LABELS, ORDER_LABELS, RANKING_LABELS
 from .markup_html import md_escape
 from .qa_view import (
@@ -313,7 +314,7 @@ def subgraph_panel(outcome: AskOutcome, index, selected: str | None) -> None:
     st.caption(f"{len(nodes)} nodes: {what} and the nodes on the shortest paths joining them{far}"
                f"{', with their neighbourhood' if widen else ''}. Light verbs are drawn as edges. Red border: matched; "
                "click a node or edge for its texts and sentences.")
-    st.iframe(graph_html(nodes, edges, page), height=600, alt="Matched subgraph")
+    graph_frame(nodes, edges, page, 600, "Matched subgraph")
 
 
 def _more(key: str) -> None:

@@ -22,7 +22,8 @@ from .context_view import (
     neighbour_rows,
     sentence_choice,
 )
-from .graph_html import KIND_COLORS, GraphPage, graph_html
+from .graph_html import KIND_COLORS, GraphPage
+from .graph_panel import graph_frame
 from .labels import EDGE_KIND_LABELS
 from .markup_html import md_escape
 from .state_panel import get_state
@@ -78,7 +79,7 @@ def context_tab(doc_id: str, index) -> None:
                      legend_colors=context_legend(hood))
     st.markdown(f"**Contextual neighbourhood of {md_escape(hood.nodes[0].name)}** ({hood.total} neighbour(s); "
                 "boxes are paragraph chunks, named by their first sentence)")
-    st.iframe(graph_html(nodes, edges, page), height=600, alt="Contextual neighbourhood")
+    graph_frame(nodes, edges, page, 600, "Contextual neighbourhood")
     rows = neighbour_rows(hood)
     if rows:
         st.dataframe(pd.DataFrame(rows), hide_index=True, key="explorer.context.table")
@@ -103,7 +104,7 @@ def citations_tab(root: str, doc_id: str, index) -> None:
     page = GraphPage(height=420, legend_colors=(("document", KIND_COLORS["document"]),), panel=False)
     st.markdown(f"**Citation graph**: {len(documents)} documents, {len(citations)} citing pair(s); an arrow goes "
                 "from the citing document to the cited one, labelled with its number of citing sentences")
-    st.iframe(graph_html(nodes, edges, page), height=460, alt="Citation graph")
+    graph_frame(nodes, edges, page, 460, "Citation graph")
     if not citations:
         return
     st.dataframe(pd.DataFrame(citation_rows(citations)), hide_index=True, key="explorer.citations.table")

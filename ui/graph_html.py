@@ -20,6 +20,7 @@ canvas, so markup in a document is shown as the characters it is.
 from __future__ import annotations
 
 import functools
+import html
 import json
 import re
 from dataclasses import dataclass, field
@@ -88,11 +89,20 @@ class GraphPage:
     panel: bool = True
     #: (name, colour) legend entries replacing the kinds' (when nodes are coloured by something else).
     legend_colors: tuple[tuple[str, str], ...] = ()
+    #: The URL folder where the app serves vis-network's files (:func:`asset_files`), e.g. ``app/static``: the page
+    #: links them and the browser keeps them between graphs.  Empty: they are inlined (700 KB in every page,
+    #: which then works anywhere, even saved alone).
+    assets: str = ""
 
 
 @functools.lru_cache(maxsize=1)
-def vis_assets() -> tuple[str, str]:
-    """(JS, CSS) of the newest vis-network shipped inside the pyvis package."""
+def asset_files() -> dict[str, Path]:
+    """The newest vis-network shipped inside the pyvis package: its JS and CSS files by the names they are served
+    under, which carry the version (a browser never keeps an older one).
+
+    >>> sorted(name.split("-")[-1].split(".", 1)[1] for name in asset_files())
+    ['css', 'min.js']
+    """
     import pyvis
 
     lib = Path(pyvis.__file__).parent / "lib"
@@ -100,8 +110,16 @@ def vis_assets() -> tuple[str, str]:
     if not versions:
         raise FileNotFoundError(f"vis-network.min.js not found under {lib}; reinstall pyvis")
     folder = versions[-1].parent
-    js = (folder / "vis-network.min.js").read_text(encoding="utf-8")
-    css = (folder / "vis-network.css").read_text(encoding="utf-8")
+    return {f"{folder.name}-network.min.js": folder / "vis-network.min.js",
+            f"{folder.name}-network.css": folder / "vis-network.css"}
+
+
+@functools.lru_cache(maxsize=1)
+def vis_assets() -> tuple[str, str]:
+    """(JS, CSS) of the newest vis-network shipped inside the pyvis package."""
+    js_file, css_file = asset_files().values()
+    js = js_file.read_text(encoding="utf-8")
+    css = css_file.read_text(encoding="utf-8")
     # Neither file contains a closing tag today; guard so a future version cannot break the page.
     return js.replace("</script", "<\\/script"), css.replace("</style", "<\\/style")
 
@@ -229,16 +247,24 @@ def graph_html(nodes: list[VisNode], edges: list[VisEdge], page: GraphPage = Gra
         "selected": page.selected,
         "panel": page.panel,
     }
-    js, css = vis_assets()
-    values = {"HEIGHT": str(int(page.height)), "VIS_CSS": css, "DATA": json_for_script(data), "VIS_JS": js}
+    values = {"HEIGHT": str(int(page.height)), "DATA": json_for_script(data), **_library(page.assets)}
     # One pass: inserted content (which may contain anything) is never scanned for placeholders.
     return _PLACEHOLDER.sub(lambda m: values[m.group(1)], _TEMPLATE)
+
+
+def _library(folder: str) -> dict[str, str]:
+    """The template's vis-network tags: linked from the URL ``folder`` when given, else inlined."""
+    if not folder:
+        js, css = vis_assets()
+        return {"VIS_CSS": f"<style>{css}</style>", "VIS_JS": f"<script>{js}</script>"}
+    js_name, css_name = (html.escape(f"{folder.rstrip('/')}/{name}") for name in asset_files())
+    return {"VIS_CSS": f'<link rel="stylesheet" href="{css_name}">', "VIS_JS": f'<script src="{js_name}"></script>'}
 
 
 _PLACEHOLDER = re.compile(r"__(HEIGHT|VIS_CSS|DATA|VIS_JS)__")
 _TEMPLATE = """<!DOCTYPE html>
 <html><head><meta charset="utf-8">
-<style>__VIS_CSS__</style>
+__VIS_CSS__
 <style>
   html, body { margin: 0; padding: 0; font-family: "Source Sans Pro", "Segoe UI", sans-serif; color: #1f2933;
                background: #fff; }
@@ -266,7 +292,7 @@ _TEMPLATE = """<!DOCTYPE html>
 <div id="bar"></div>
 <div id="wrap"><div id="graph"></div><div id="panel"></div></div>
 <script>const KG = __DATA__;</script>
-<script>__VIS_JS__</script>
+__VIS_JS__
 <script>
 (function () {
   function el(tag, cls, text) {

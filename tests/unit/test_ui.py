@@ -26,7 +26,7 @@ from kgcore.core.types import (
 )
 from ui.ask_view import SentenceView, answer_html, grounded_html, matches_rows, sentences_html
 from ui.export_view import graphml_bytes, json_bytes
-from ui.graph_html import GraphPage, VisNode, graph_html, vis_assets
+from ui.graph_html import GraphPage, VisNode, asset_files, graph_html, vis_assets
 from ui.markup_html import highlight
 from ui.subgraph_view import neighbourhood, vis_from_graph, vis_from_sentence_graph
 
@@ -89,6 +89,16 @@ def test_graph_page_is_offline():
     assert "bootstrap" not in html.lower()
     js, css = vis_assets()
     assert len(js) > 100_000 and js in html and css in html  # vis-network inlined, not linked
+
+
+def test_a_graph_page_can_link_the_library_the_app_serves():
+    html = graph_html([VisNode("a", "a", "entity")], [], GraphPage(assets="app/static"))
+    js_name, css_name = asset_files()
+    assert f'<script src="app/static/{js_name}"></script>' in html
+    assert f'<link rel="stylesheet" href="app/static/{css_name}">' in html
+    js, css = vis_assets()
+    assert js not in html and css not in html and len(html) < 20_000
+    assert not re.search(r"(src|href)\s*=\s*[\"']?(https?:)?//", html, re.I)  # still nothing off the machine
 
 
 def test_highlight_escapes_before_marking():
