@@ -44,6 +44,7 @@ from kgcore.query import methods
 from kgcore.query.context import in_scope, selected_sentence, sentence_words
 from kgcore.query.engine import QueryEngine
 from kgcore.query.sentence_ranking import by_score, sentence_tokens
+from kgcore.query.sparse_bm25 import term_counts
 
 #: (score, row in the collection, words, the shard's position of it in its ranking)
 Item = tuple[float, int, int, int]
@@ -103,16 +104,9 @@ class GlobalBM25:
     """A shard's term counts, scored with the collection's idf and mean length (see the module docstring)."""
 
     def __init__(self, corpus: Sequence[Sequence[str]]) -> None:
-        self.vocabulary: dict[str, int] = {}
-        rows, cols, counts = [], [], []
-        for row, document in enumerate(corpus):
-            for word, count in Counter(document).items():
-                rows.append(row)
-                cols.append(self.vocabulary.setdefault(word, len(self.vocabulary)))
-                counts.append(count)
+        self.vocabulary, rows, cols, counts = term_counts(corpus)
         self.lengths = np.array([len(d) for d in corpus], dtype=np.float64)
-        self.tf = sparse.csc_matrix((np.array(counts, np.float64), (rows, cols)),
-                                    shape=(len(corpus), len(self.vocabulary)))
+        self.tf = sparse.csc_matrix((counts, (rows, cols)), shape=(len(corpus), len(self.vocabulary)))
 
     def scores(self, weights: tuple[dict[str, tuple[int, float]], float]) -> np.ndarray:
         """Every sentence's BM25 for the question's words ``(word -> (count, idf), mean length)``."""
