@@ -102,13 +102,13 @@ class ShardedEngine:
         self._actors: list[Any] = []
         if address is None:
             for n, part in enumerate(self.parts):
-                self._actors.append(self._gather([(n, lambda p=part: Shard(str(store.root), name, p, graph,
+                self._actors.append(self.gather([(n, lambda p=part: Shard(str(store.root), name, p, graph,
                                                                            self.settings))])[0])
         else:
             self._runner = RayRunner(address, len(self.parts), self.settings)
             actor = self._runner.start().remote(num_cpus=0)(Shard)
             self._actors = [actor.remote(str(store.root), name, part, graph, self.settings) for part in self.parts]
-        self.bm25 = collection_bm25(self._all("bm25_counts"))
+        self.bm25 = collection_bm25(self.ask_all("bm25_counts"))
 
     def __enter__(self) -> ShardedEngine:
         return self
@@ -120,7 +120,7 @@ class ShardedEngine:
         """Remove each shard's private views and end the actors (and the Ray this engine started)."""
         for n in range(len(self._actors)):
             try:
-                self._gather([(n, self._call(n, "close"))])
+                self.gather([(n, self.call(n, "close"))])
             except ShardError:
                 pass  # a dead shard has nothing left to remove
         if self._runner is not None:
@@ -131,12 +131,12 @@ class ShardedEngine:
             self._runner = None
         self._actors = []
 
-    def _call(self, shard: int, method: str, *args: Any) -> Any:
-        """Ask shard ``shard`` (a Ray call under way, or a call to make in :meth:`_gather` without Ray)."""
+    def call(self, shard: int, method: str, *args: Any) -> Any:
+        """Ask shard ``shard`` (a Ray call under way, or a call to make in :meth:`gather` without Ray)."""
         bound = getattr(self._actors[shard], method)
         return (lambda: bound(*args)) if self._runner is None else bound.remote(*args)
 
-    def _gather(self, calls: Sequence[tuple[int, Any]]) -> list[Any]:
+    def gather(self, calls: Sequence[tuple[int, Any]]) -> list[Any]:
         """The answers of ``calls`` (shard, call), in order; a failed one is a :class:`ShardError` naming it."""
         out = []
         for shard, call in calls:
@@ -147,8 +147,9 @@ class ShardedEngine:
                 raise ShardError(shard, self.parts[shard], f"{type(cause).__name__}: {cause}") from exc
         return out
 
-    def _all(self, method: str, *args: Any) -> list[Any]:
-        return self._gather([(n, self._call(n, method, *args)) for n in range(len(self._actors))])
+    def ask_all(self, method: str, *args: Any) -> list[Any]:
+        """Every shard's answer to ``method(*args)``, asked of all at once, in shard order."""
+        return self.gather([(n, self.call(n, method, *args)) for n in range(len(self._actors))])
 
     def retrieve(self, question: str, options: RetrievalOptions = RetrievalOptions(method="dense")) -> QueryResult:
         """``options.method`` over every shard, merged (exactly for :data:`EXACT`, by score for :data:`PER_SHARD`)
@@ -161,11 +162,11 @@ class ShardedEngine:
         question = validate_question(question, self.settings.max_question_chars)
         started, notes = time.perf_counter(), list[str]()
         if method in PER_SHARD:
-            chosen, candidates = merge_runs(self._all("run", question, options), options)
+            chosen, candidates = merge_runs(self.ask_all("run", question, options), options)
         else:
             vector = self.engine.embedder.encode([question])[0]
             weights = None if method == "dense" else self.bm25.query(bm25_tokens(question))
-            ranked = self._all("rank", vector, weights, tuple(options.documents), options.front_matter)
+            ranked = self.ask_all("rank", vector, weights, tuple(options.documents), options.front_matter)
             candidates = sum(n for n, _ in ranked)
             if method == "hybrid":
                 chosen, notes = self._hybrid(options, candidates, min((w for _, w in ranked), default=0))
@@ -179,7 +180,7 @@ class ShardedEngine:
     def _ranked(self, signal: str, options: RetrievalOptions) -> list[SelectedSentence]:
         """``dense`` or ``bm25``: the merged walk, each kept sentence ranked among every shard's."""
         kept = self._walk(signal, options)
-        better = self._all("better", signal, [(i[0], i[1]) for _, i in kept])
+        better = self.ask_all("better", signal, [(i[0], i[1]) for _, i in kept])
         return self._chosen(signal, kept, [1 + sum(counts) for counts in zip(*better)])
 
     def _walk(self, signal: str, options: RetrievalOptions) -> list[tuple[int, Item]]:
@@ -197,7 +198,7 @@ class ShardedEngine:
                 while buffer and gap is not None and buffer[0][2] > gap:
                     buffer.popleft()  # it will never fit: the words left only shrink
                 if not buffer and not ended[shard]:
-                    (items, cursors[shard]), = self._gather([(shard, self._call(shard, "page", signal,
+                    (items, cursors[shard]), = self.gather([(shard, self.call(shard, "page", signal,
                                                                                cursors[shard], PAGE, gap))])
                     buffer.extend(items)
                     ended[shard] = not items
@@ -215,9 +216,9 @@ class ShardedEngine:
         by_shard: dict[int, list[int]] = {}
         for n, (shard, _) in enumerate(kept):
             by_shard.setdefault(shard, []).append(n)
-        calls = [(s, self._call(s, "selected", signal, [kept[n][1][3] for n in ns])) for s, ns in by_shard.items()]
+        calls = [(s, self.call(s, "selected", signal, [kept[n][1][3] for n in ns])) for s, ns in by_shard.items()]
         out: list[SelectedSentence] = [None] * len(kept)  # type: ignore[list-item]
-        for (shard, _), sentences in zip(calls, self._gather(calls)):
+        for (shard, _), sentences in zip(calls, self.gather(calls)):
             for n, sentence in zip(by_shard[shard], sentences):
                 out[n] = dataclasses.replace(sentence, rank=ranks[n])
         return out

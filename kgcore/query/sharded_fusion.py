@@ -65,7 +65,7 @@ def merge_runs(runs: Sequence[tuple[list[SelectedSentence], int]], options: Retr
 
 def _top(engine: Any, signal: str, m: int) -> list[tuple[int, tuple]]:
     """(shard, item) of the best ``m`` sentences of the collection under ``signal``."""
-    pages = engine._all("page", signal, 0, m, None)
+    pages = engine.ask_all("page", signal, 0, m, None)
     items = [(shard, item) for shard, (page, _) in enumerate(pages) for item in page]
     return sorted(items, key=lambda x: (-x[1][0], x[1][1]))[:m]
 
@@ -84,9 +84,9 @@ def fused_order(engine: Any, m: int) -> list[tuple[float, int, int, int, str, in
         for signal, other in (("dense", "bm25"), ("bm25", "dense")):
             rows = [row for row, v in seen.items() if v[0] == shard and v[1] == signal]
             if rows:
-                asks.append((other, rows, (shard, engine._call(shard, "scores_of", signal,
+                asks.append((other, rows, (shard, engine.call(shard, "scores_of", signal,
                                                               [seen[r][2] for r in rows], other))))
-    for (other, rows, _), values in zip(asks, engine._gather([a[2] for a in asks])):
+    for (other, rows, _), values in zip(asks, engine.gather([a[2] for a in asks])):
         score.update({(other, row): v for row, v in zip(rows, values)})
     rows = list(seen)
     ranks = {signal: _ranks(engine, signal, [(score[(signal, row)], row) for row in rows])
@@ -106,17 +106,17 @@ def _selected(engine: Any, order: list[tuple[float, int, int, int, str, int]], p
     asks: dict[tuple[int, str], list[int]] = {}
     for p in places:
         asks.setdefault((order[p][3], order[p][4]), []).append(p)
-    calls = [(shard, engine._call(shard, "selected", signal, [order[p][5] for p in ps]))
+    calls = [(shard, engine.call(shard, "selected", signal, [order[p][5] for p in ps]))
              for (shard, signal), ps in asks.items()]
     out = []
-    for ps, sentences in zip(asks.values(), engine._gather(calls)):
+    for ps, sentences in zip(asks.values(), engine.gather(calls)):
         out += [dataclasses.replace(s, score=round(order[p][0], 4), rank=p + 1) for p, s in zip(ps, sentences)]
     return out
 
 
 def _ranks(engine: Any, signal: str, keys: list[tuple[float, int]]) -> list[int]:
     """Each (score, row)'s rank in the collection under ``signal`` (1 = best)."""
-    return [1 + sum(counts) for counts in zip(*engine._all("better", signal, keys))] if keys else []
+    return [1 + sum(counts) for counts in zip(*engine.ask_all("better", signal, keys))] if keys else []
 
 
 def fuse_hybrid(engine: Any, options: RetrievalOptions, candidates: int, shortest: int
