@@ -8,6 +8,25 @@ from pathlib import Path
 from report_format import load, md_table, missing, write_bar_plot, yes_no
 
 
+def sharded_rows(rows: list[dict]) -> list[list]:
+    """One table row per size, actor count and method served by actors (rows of either layout: ``dense_on_N_...``
+    holding dense alone, or ``on_N_...`` holding each method)."""
+    out = []
+    for r in rows:
+        for name, value in r.items():
+            if not name.endswith("_ray_actors"):
+                continue
+            methods = {"dense": value} if name.startswith("dense_on_") else {
+                m: v for m, v in value.items() if isinstance(v, dict)}
+            for method, v in methods.items():
+                agreement = (yes_no(v["same_sentences_as_one_process"]) if "same_sentences_as_one_process" in v
+                             else f"{v.get('overlap_with_one_process', '–')}")
+                out.append([r["documents"], name.split("_")[-3], method,
+                            f"{r[method]['p50_ms']} / {r[method]['p95_ms']}", f"{v['p50_ms']} / {v['p95_ms']}",
+                            value["start_s"], agreement])
+    return out
+
+
 def index_section(data: dict | None, out_dir: Path) -> str:
     if data is None:
         return "## Indexing\n\n" + missing("index.json", "index_bench.py")
@@ -77,13 +96,13 @@ def scale_section(results: Path) -> str:
                                "re-add ms/doc", "index peak RSS MB", "disk MB", "loaded RSS MB",
                                "of it mapped MB", "after queries RSS MB", "load s", "groundedkg p50/p95 ms",
                                "dense p50/p95 ms"], rows))
-        sharded = [[r["documents"], n.split("_")[2], f"{r['dense']['p50_ms']} / {r['dense']['p95_ms']}",
-                    f"{v['p50_ms']} / {v['p95_ms']}", v["start_s"], yes_no(v["same_sentences_as_one_process"])]
-                   for r in data["rows"] for n, v in r.items() if n.startswith("dense_on_")]
+        sharded = sharded_rows(data["rows"])
         if sharded:
-            parts.append("Dense served by Ray actors (`ShardedEngine`, the same machine) against one process:")
-            parts.append(md_table(["documents", "actors", "one process p50/p95 ms", "actors p50/p95 ms",
-                                   "actors start s", "same sentences"], sharded))
+            parts.append("Served by Ray actors (`ShardedEngine`, the same machine) against one process (agreement: "
+                         "dense, the same sentences; the default method, the mean share of one process's sentences "
+                         "kept):")
+            parts.append(md_table(["documents", "actors", "method", "one process p50/p95 ms", "actors p50/p95 ms",
+                                   "actors start s", "agreement"], sharded))
         fit = data.get("fit") or {}
         if fit:
             sizes = fit["extrapolated_to_documents"]
@@ -93,4 +112,23 @@ def scale_section(results: Path) -> str:
                                   + [f"at {n:,}" for n in sizes],
                                   [[k, v["per_document"], v["per_sentence"], v["loglog_slope"], *v["extrapolated"]]
                                    for k, v in fit.items() if isinstance(v, dict)]))
+    parts.append(agreement_table(load("sharded_agreement.json", results)))
     return "\n\n".join(parts) + "\n"
+
+
+def agreement_table(data: dict | None) -> str:
+    """How close the sharded engine comes to one process, per method, shards and budget
+    (``bench/sharded_agreement.py``)."""
+    if data is None:
+        return missing("sharded_agreement.json", "sharded_agreement.py")
+    rows = [[r["method"], r["shards"], r["budget_words"], r["overlap"], r["min_overlap"], r["same"],
+             r["gold_recall_one"], r["gold_recall_sharded"],
+             " to ".join(f"{x:+.3f}" for x in r["recall_change_95ci"]) if "recall_change_95ci" in r else "–"]
+            for r in data["rows"]]
+    return (f"Sharded against one process on people's questions ({data['questions']} HotpotQA dev questions over "
+            f"{data['documents']} of its paragraphs, {data.get('sentences', '?')} sentences; "
+            "`bench/sharded_agreement.py`): overlap = share of one process's sentences the sharded context keeps "
+            "(mean and least over questions), same = identical selections, gold = supporting-sentence recall, "
+            "with the paired-bootstrap 95 % interval of sharded minus one process.\n\n"
+            + md_table(["method", "shards", "words", "overlap", "least", "same", "gold, one process",
+                        "gold, sharded", "change 95 % CI"], rows))

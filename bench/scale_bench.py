@@ -2,14 +2,16 @@
 
     nice -n 19 python bench/scale_bench.py --sizes 100 300 1000 --kind short    # ~5-sentence documents
     nice -n 19 python bench/scale_bench.py --sizes 5 20 --kind long             # ~200-sentence documents
-    nice -n 19 python bench/scale_bench.py --sizes 300 --shards 2               # and dense on 2 Ray actors
+    nice -n 19 python bench/scale_bench.py --sizes 300 --shards 2               # and both on 2 Ray actors
 
 Each size runs in a fresh process (so its peak RSS is its own) that writes ``N`` generated documents, indexes them
 into one collection with the models already loaded, then a second fresh process loads the collection and asks
 it questions.  Per size: indexing wall and CPU seconds per document and per sentence, the link time, peak RSS
 while indexing, the size on disk, the resident size of the loaded collection (RSS after loading it minus RSS with
 only the models loaded), the load time, and retrieval p50/p95 for the default method and for dense (with
-``--shards N``, also dense served by N local Ray actors, :class:`~kgcore.query.sharded.ShardedEngine`).
+``--shards N``, also both served by N local Ray actors, :class:`~kgcore.query.sharded.ShardedEngine`: their p50/p95,
+the actors' start time, whether dense gives one process's sentences, and the default method's mean overlap with
+one process's sentences).
 
 The documents are generated (a fixed seed): biographies of invented people who meet, work with and write about
 each other, in invented places, so entities recur across documents as in a real collection and every size is
@@ -151,18 +153,27 @@ def latency(ask, count: int) -> tuple[dict, list]:
             "p95_ms": round(sorted(times)[int(round(0.95 * (len(times) - 1)))], 1)}, results
 
 
-def sharded_latency(store_dir: Path, count: int, shards: int, one: list) -> dict:
-    """Dense on ``shards`` local Ray actors: p50/p95, start time, and whether every answer's sentences are
-    those of one process."""
+def sharded_latency(store_dir: Path, count: int, shards: int, one: dict[str, list]) -> dict:
+    """Dense and the default method on ``shards`` local Ray actors: p50/p95 of each, the start time, whether dense
+    gives one process's sentences, and the default method's mean overlap with one process's."""
     from kgcore.api import RetrievalOptions, ShardedEngine, Store
 
-    options, started = RetrievalOptions(method="dense", budget_words=1000), time.perf_counter()
+    started, row = time.perf_counter(), {}
     with ShardedEngine(Store(store_dir), "scale", shards=shards, address="local") as sharded:
-        start_s = time.perf_counter() - started
-        sharded.retrieve("Who is Ada?", options)
-        row, results = latency(lambda q: sharded.retrieve(q, options), count)
-    same = all([s.id for s in a.sentences] == [s.id for s in b.sentences] for a, b in zip(results, one))
-    return {**row, "start_s": round(start_s, 1), "same_sentences_as_one_process": same}
+        row["start_s"] = round(time.perf_counter() - started, 1)
+        for method in ("groundedkg", "dense"):
+            options = RetrievalOptions(method=method, budget_words=1000)
+            sharded.retrieve("Who is Ada?", options)  # warm-up: each shard's views built on first use
+            row[method], results = latency(lambda q, o=options: sharded.retrieve(q, o), count)
+            pairs = list(zip(results, one[method]))
+            if method == "dense":
+                row[method]["same_sentences_as_one_process"] = all(
+                    [s.id for s in a.sentences] == [s.id for s in b.sentences] for a, b in pairs)
+            else:
+                row[method]["overlap_with_one_process"] = round(statistics.mean(
+                    len({s.id for s in a.sentences} & {s.id for s in b.sentences}) / max(len(b.sentences), 1)
+                    for a, b in pairs), 3)
+    return row
 
 
 def query_size(store_dir: Path, count: int, shards: int = 0) -> dict:
@@ -183,12 +194,13 @@ def query_size(store_dir: Path, count: int, shards: int = 0) -> dict:
     row = {"load_s": round(load_s, 3), "models_rss_mb": round(models_rss, 1),
            "loaded_collection_rss_mb": round(rss_mb() - models_rss, 1),
            "loaded_collection_mapped_mb": round(rss_mb(mapped=True) - models_mapped, 1)}
+    results: dict[str, list] = {}
     for method in ("groundedkg", "dense"):
         options = RetrievalOptions(method=method, budget_words=1000)
         engine.retrieve("scale", "Who is Ada?", options)  # warm-up: the views built on first use
-        row[method], results = latency(lambda q, o=options: engine.retrieve("scale", q, o), count)
+        row[method], results[method] = latency(lambda q, o=options: engine.retrieve("scale", q, o), count)
     if shards:
-        row[f"dense_on_{shards}_ray_actors"] = sharded_latency(store_dir, count, shards, results)
+        row[f"on_{shards}_ray_actors"] = sharded_latency(store_dir, count, shards, results)
     row["after_queries_rss_mb"] = round(rss_mb() - models_rss, 1)
     return row
 
@@ -238,7 +250,8 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="*", default=[100, 300, 1000], help="documents per collection")
     parser.add_argument("--kind", choices=("short", "long"), default="short")
     parser.add_argument("--questions", type=int, default=30, help="questions per method")
-    parser.add_argument("--shards", type=int, default=0, help="also time dense on this many local Ray actors")
+    parser.add_argument("--shards", type=int, default=0,
+                        help="also time dense and the default method on this many local Ray actors")
     parser.add_argument("--index", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--query", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--store", type=Path, help=argparse.SUPPRESS)

@@ -12,7 +12,7 @@ from kgcore.evaluate.diagnose import (
     gold_support,
     stage_from_evidence,
 )
-from kgcore.evaluate.diff import QuestionDiff, SettingsDiff, compare_settings, question_diff
+from kgcore.evaluate.diff import QuestionDiff, SettingsDiff, compare_settings, paired_bootstrap, question_diff
 from kgcore.evaluate.grid import parse_method, parse_tau, parse_values, settings_grid
 from kgcore.evaluate.harness import evaluate
 from kgcore.evaluate.judge import PROMPT_VERSION, Judge, JudgeCache, judge_settings, judge_unavailable
@@ -24,5 +24,5 @@ from kgcore.evaluate.report import format_table, write_outputs
 __all__ = ["answer_token_recall", "BertScorer", "compare_settings", "diagnose", "diagnose_without_gold", "EvalRecord",
     "EvalRun", "evaluate", "evidence_hit", "evidence_rows", "format_table", "gold_support", "is_failure", "Judge",
     "judge_settings", "judge_unavailable", "JudgeCache", "load_qa", "MAX_QA_BYTES", "parse_method", "parse_qa",
-    "parse_tau", "parse_values", "PROMPT_VERSION", "QAItem", "question_diff", "QuestionDiff", "settings_grid",
-    "SettingsDiff", "stage_from_evidence", "SUMMARY_COLUMNS", "SUPPORT_MIN", "write_outputs"]
+    "paired_bootstrap", "parse_tau", "parse_values", "PROMPT_VERSION", "QAItem", "question_diff", "QuestionDiff",
+    "settings_grid", "SettingsDiff", "stage_from_evidence", "SUMMARY_COLUMNS", "SUPPORT_MIN", "write_outputs"]

@@ -27,22 +27,33 @@ import numpy as np
 from scipy import sparse
 
 
+def term_counts(corpus: Sequence[Sequence[str]]) -> tuple[dict[str, int], np.ndarray, np.ndarray, np.ndarray]:
+    """The corpus's vocabulary (word -> column) and, per (document, word) that occurs, its row, column and count.
+
+    >>> vocabulary, rows, cols, counts = term_counts([["peter", "garden", "garden"], ["cat"]])
+    >>> vocabulary, rows.tolist(), cols.tolist(), counts.tolist()
+    ({'peter': 0, 'garden': 1, 'cat': 2}, [0, 0, 1], [0, 1, 2], [1.0, 2.0, 1.0])
+    """
+    vocabulary: dict[str, int] = {}
+    rows, cols, counts = [], [], []
+    for row, document in enumerate(corpus):
+        for word, count in Counter(document).items():
+            rows.append(row)
+            cols.append(vocabulary.setdefault(word, len(vocabulary)))
+            counts.append(count)
+    return (vocabulary, np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64),
+            np.array(counts, dtype=np.float64))
+
+
 class SparseBM25:
     """Okapi BM25 over a tokenised corpus (see the module docstring)."""
 
     def __init__(self, corpus: Sequence[Sequence[str]], k1: float = 1.5, b: float = 0.75, epsilon: float = 0.25):
         if not corpus:
             raise ValueError("BM25 needs at least one document")
-        self.vocabulary: dict[str, int] = {}
-        rows, cols, counts = [], [], []
-        for row, document in enumerate(corpus):
-            for word, count in Counter(document).items():
-                rows.append(row)
-                cols.append(self.vocabulary.setdefault(word, len(self.vocabulary)))
-                counts.append(count)
+        self.vocabulary, r, c, tf = term_counts(corpus)
         n = len(corpus)
         lengths = np.array([len(d) for d in corpus], dtype=np.float64)
-        r, c, tf = np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64), np.array(counts, np.float64)
         df = np.bincount(c, minlength=len(self.vocabulary))
         idf = np.log(n - df + 0.5) - np.log(df + 0.5)
         if len(idf):

@@ -1,9 +1,13 @@
-"""Part of a collection: some of its documents' sentences and sentence vectors, without the linked graph.
+"""Part of a collection: some of its documents' sentences and sentence vectors, and (for the graph methods) their
+documents' graphs linked as a collection of their own.
 
 What one shard of a sharded query engine (:mod:`kgcore.query.sharded`) holds: a process serving documents
 ``doc_ids`` reads only their files, so its memory follows its share of the collection, not the whole.  Each row
 knows its row in the whole collection (:attr:`Part.rows`), so rankings from several parts merge into the order
-one process would give.
+one process would give.  :func:`load_linked_part` also links the part's documents' graphs
+(:func:`~kgcore.index.store.link.link`, as indexing those documents alone would): a node two parts share is two
+nodes, one in each part, and the views a method derives (the contextual graph, entity pages) are kept in a
+private ``views`` folder, never beside the collection's own.
 """
 
 from __future__ import annotations
@@ -11,13 +15,18 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
+from kgcore.core.embed import Embedder
 from kgcore.core.errors import InputError
 from kgcore.core.graph import GroundedGraph
+from kgcore.index.store import shard
 from kgcore.index.store.disk import Store, read_sentences_of
-from kgcore.index.store.in_memory import Index
+from kgcore.index.store.in_memory import DOCUMENTS_DIR, Index
+from kgcore.index.store.link import link
+from kgcore.index.store.recovery import linked_folder
 
 
 @dataclass
@@ -30,6 +39,40 @@ class Part:
 
 def load_part(store: Store, name: str, doc_ids: Sequence[str]) -> Part:
     """Documents ``doc_ids`` of collection ``name``, loaded; an unknown id is an :class:`InputError`."""
+    part, rows = _part_manifest(store, name, doc_ids)
+    sentences, vectors = read_sentences_of(store.doc_path(name), part)
+    dim = vectors.shape[1] if vectors.ndim == 2 else 0
+    index = Index(name, store.doc_path(name), part, sentences, GroundedGraph(), [],
+                  np.zeros((0, dim), dtype=np.float32), vectors)
+    return Part(index, _rows(sentences, rows))
+
+
+def load_linked_part(store: Store, name: str, doc_ids: Sequence[str], embedder: Embedder, views: Path) -> Part:
+    """Documents ``doc_ids`` of collection ``name`` with their graphs linked into one, for the graph methods.
+
+    ``views`` is an empty folder of the caller's: it stands in for the collection's folder (its ``documents`` a
+    link to the collection's), so what a method derives and stores is this part's own.  The link embeds the
+    nodes the part's documents share with the ``embedder`` (the collection's model: the vectors agree).
+    """
+    part, offsets = _part_manifest(store, name, doc_ids)
+    path = store.doc_path(name)
+    sentences, vectors = read_sentences_of(path, part)
+    graphs = []
+    for entry in part.documents:
+        folder = path / DOCUMENTS_DIR / entry.folder
+        node_ids, base = shard.read_base_vectors(folder, entry.files)
+        graphs.append((shard.read_graph(folder, entry.files), node_ids, base))
+    linked = link(graphs, embedder, part.options)
+    views.mkdir(parents=True, exist_ok=True)
+    (views / linked_folder(part.generation)).mkdir(exist_ok=True)
+    if not (views / DOCUMENTS_DIR).exists():
+        (views / DOCUMENTS_DIR).symlink_to(path / DOCUMENTS_DIR, target_is_directory=True)
+    index = Index(name, views, part, sentences, linked.graph, linked.node_ids, linked.node_vectors, vectors)
+    return Part(index, _rows(sentences, offsets))
+
+
+def _part_manifest(store: Store, name: str, doc_ids: Sequence[str]):
+    """The collection's manifest cut to ``doc_ids``, and each document's first row in the whole collection."""
     manifest = store.manifest(name)
     if manifest.format == 1:
         raise InputError(name, "a collection of kgcore 0.1 has no documents to split; index it again")
@@ -42,13 +85,14 @@ def load_part(store: Store, name: str, doc_ids: Sequence[str]) -> Part:
         offsets[entry.doc_id] = start
         start += entry.manifest.counts.sentences
     part = dataclasses.replace(manifest, documents=tuple(d for d in manifest.documents if d.doc_id in wanted))
-    sentences, vectors = read_sentences_of(store.doc_path(name), part)
+    return part, offsets
+
+
+def _rows(sentences, offsets: dict[str, int]) -> np.ndarray:
+    """Each of the part's sentences' row in the whole collection."""
     rows: list[int] = []
     seen: dict[str, int] = {}
     for s in sentences:
         seen[s.doc_id] = seen.get(s.doc_id, -1) + 1
         rows.append(offsets[s.doc_id] + seen[s.doc_id])
-    dim = vectors.shape[1] if vectors.ndim == 2 else 0
-    index = Index(name, store.doc_path(name), part, sentences, GroundedGraph(), [],
-                  np.zeros((0, dim), dtype=np.float32), vectors)
-    return Part(index, np.asarray(rows, dtype=np.int64))
+    return np.asarray(rows, dtype=np.int64)
