@@ -92,8 +92,10 @@ def idle(page, timeout_ms: int = TIMEOUT_MS) -> None:
         page.wait_for_timeout(150)
 
 
-def ask(page, question: str) -> float:
-    """Seconds from the click on Ask to the answer shown, its subgraph drawn and the app idle."""
+def ask(page, question: str, stages: list[dict] | None = None) -> float:
+    """Seconds from the click on Ask to the answer shown, its subgraph drawn and the app idle; ``stages`` gets
+    when each was reached (``answer_s``: the question's heading and answer shown; ``graph_s``: the subgraph
+    drawn; ``idle_s``: the app idle, the figure returned)."""
     from playwright.sync_api import expect
 
     page.get_by_label("Question", exact=True).fill(question)
@@ -103,11 +105,16 @@ def ask(page, question: str) -> float:
     button.click()
     expect(page.get_by_role("heading", name=question)).to_be_visible(timeout=TIMEOUT_MS)
     expect(page.locator(".kg-answer").first).to_be_visible(timeout=TIMEOUT_MS)  # a stale one may linger
+    answered = time.perf_counter() - start
     graph = page.frame_locator('iframe[title="Matched subgraph"]')
     if page.locator('iframe[title="Matched subgraph"]').count():
         expect(graph.locator("#bar")).to_contain_text("nodes", timeout=TIMEOUT_MS)
+    drawn = time.perf_counter() - start
     idle(page)
-    return round(time.perf_counter() - start, 3)
+    total = round(time.perf_counter() - start, 3)
+    if stages is not None:
+        stages.append({"answer_s": round(answered, 3), "graph_s": round(drawn, 3), "idle_s": total})
+    return total
 
 
 def open_page(page, link: str, title: str, tab: str) -> float:
@@ -190,10 +197,11 @@ def _drive(page, url: str, collection: str) -> dict:
     print(f"  ask page {opened} s, first question {first} s", flush=True)
     prepared = wait_prepared(page)
     print(f"  waited {prepared} s for the background preparation", flush=True)
-    asked = []
+    asked: list[float] = []
+    stages: list[dict] = []
     for question in QUESTIONS:
-        asked.append(ask(page, question))
-        print(f"  {asked[-1]:6.2f} s  {question}", flush=True)
+        asked.append(ask(page, question, stages))
+        print(f"  {asked[-1]:6.2f} s  {question}  ({stages[-1]})", flush=True)
     pages = {}
     for link, title, tab in PAGES:
         name = f"{title} · {tab}" if tab else title
@@ -203,8 +211,8 @@ def _drive(page, url: str, collection: str) -> dict:
             pages[name] = None
             print(f"  {name}: {type(exc).__name__}: {str(exc)[:200]}", flush=True)
         print(f"  {name}: {pages[name]} s", flush=True)
-    return {"ask_page_s": opened, "first_question_s": first, "questions_s": asked, "waited_prepared_s": prepared,
-            "pages_s": pages}
+    return {"ask_page_s": opened, "first_question_s": first, "questions_s": asked, "stages": stages,
+            "waited_prepared_s": prepared, "pages_s": pages}
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -228,7 +236,10 @@ def summary(runs: list[dict]) -> dict:
         values = [r["pages_s"].get(name) for r in runs]
         done = [v for v in values if v is not None]
         pages[name] = round(statistics.median(done), 3) if len(done) == len(values) else None
+    stages = [st for r in runs for st in r.get("stages", [])]
+    breakdown = {key: quantile([st[key] for st in stages], 0.5) for key in ("answer_s", "graph_s")} if stages else {}
     return {"questions": len(asked), "p50_s": quantile(asked, 0.5), "p95_s": quantile(asked, 0.95),
+            "stages_p50": breakdown,
             "max_s": max(asked), "first_question_s": statistics.median(r["first_question_s"] for r in runs),
             "waited_prepared_s": statistics.median(r["waited_prepared_s"] for r in runs), "pages_s": pages}
 
