@@ -25,10 +25,9 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 from collections.abc import Iterable, Sequence
+from importlib.metadata import version
 from pathlib import Path
-
-import spacy
-from spacy.tokens import Doc
+from typing import Any
 
 #: The folder of the parse stores under a store root.
 FOLDER = ".parses"
@@ -49,7 +48,7 @@ def store_path(root: Path, nlp) -> Path:
     """
     meta = nlp.meta
     key = "|".join([meta.get("lang", ""), meta.get("name", ""), meta.get("version", ""), *nlp.pipe_names,
-                    spacy.__version__, str(VERSION)])
+                    version("spacy"), str(VERSION)])
     digest = hashlib.sha1(key.encode()).hexdigest()[:12]
     return Path(root) / FOLDER / f"{meta.get('lang', 'xx')}_{meta.get('name', 'pipeline')}-{digest}.sqlite"
 
@@ -71,12 +70,14 @@ class ParseStore:
         con.execute("CREATE TABLE IF NOT EXISTS docs (key BLOB PRIMARY KEY, doc BLOB NOT NULL)")
         return con
 
-    def get(self, texts: Iterable[str]) -> dict[str, Doc]:
+    def get(self, texts: Iterable[str]) -> dict[str, Any]:
         """The stored docs of those of ``texts`` that the store holds."""
+        from spacy.tokens import Doc  # spaCy (and with it thinc and torch) only once a doc is read
+
         keys = {_key(t): t for t in texts}
         if not keys or not self.path.exists():
             return {}
-        found: dict[str, Doc] = {}
+        found: dict[str, Any] = {}
         try:
             with self._connect() as con:
                 for chunk in _chunks(list(keys), BATCH):
@@ -87,7 +88,7 @@ class ParseStore:
             return found
         return found
 
-    def put(self, docs: dict[str, Doc]) -> int:
+    def put(self, docs: dict[str, Any]) -> int:
         """Store ``docs`` (text -> doc); how many were written (0 when the store cannot be written)."""
         if not docs or not self.writable:
             return 0
