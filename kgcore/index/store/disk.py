@@ -8,6 +8,10 @@ Layout of ``<root>/<collection>/``::
     chroma/                Chroma PersistentClient: collections ``nodes`` and ``sentences`` (kgcore.index.store.chroma);
                            with a Chroma server (KGCORE_CHROMA_URL) only the ``generation`` marker
 
+Beside the collections, hidden folders (never a collection): ``.locks/``, ``.staging/`` and ``.parses/`` (the
+offline answerers' parsed sentences, shared by every collection: derived data, safe to delete;
+:mod:`kgcore.query.answer.parse_store`).
+
 ``collection.json`` is replaced atomically and is the only thing a reader
 trusts: a shard or linked graph it does not name is not part of the
 collection, so a crashed or concurrent writer never makes a half index
