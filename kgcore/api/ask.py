@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from kgcore.query import multihop
-from kgcore.query.answer import ANSWERERS, default_answerer
+from kgcore.query.answer import ANSWERERS, check_answerer, default_answerer
 from kgcore.query.answer.base import ParseCache, shared_cache
 from kgcore.query.answer.citations import strip_markers
 from kgcore.query.answer.short import MAX_ANSWERS, MIN_CONFIDENCE, NO_ANSWER, confidence, grouped
@@ -21,8 +21,8 @@ from kgcore.query.qakg.graph import QAGraph, grounding_pairs_graph, sentence_pai
 from kgcore.query.sentence_ranking import bm25_tokens
 from kgcore.query.sharded import ShardedEngine, ShardError
 
-__all__ = ["ANSWERERS", "bm25_tokens", "confidence", "content_words", "default_answerer", "GRAPH_GATE",
-    "GRAPH_HEAD_WORDS", "grounding_pairs_graph", "grouped", "MAX_ANSWERS", "METHODS", "MIN_CONFIDENCE", "multihop",
-    "NO_ANSWER", "node_name", "ParseCache", "QAGraph", "QueryEngine", "RANKING_LABELS", "result_to_json",
+__all__ = ["ANSWERERS", "bm25_tokens", "check_answerer", "confidence", "content_words", "default_answerer",
+    "GRAPH_GATE", "GRAPH_HEAD_WORDS", "grounding_pairs_graph", "grouped", "MAX_ANSWERS", "METHODS", "MIN_CONFIDENCE",
+    "multihop", "NO_ANSWER", "node_name", "ParseCache", "QAGraph", "QueryEngine", "RANKING_LABELS", "result_to_json",
     "sentence_pairs", "shared_cache", "ShardedEngine", "ShardError", "SIGNAL_SCALE", "stem", "strip_markers",
     "validate_question"]

@@ -24,7 +24,7 @@ from kgcore.api import (
     RetrievalOptions,
     Settings,
     Store,
-    check_configured,
+    check_answerer,
     decode_text,
     index_files,
     parse_values,
@@ -193,8 +193,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
                                documents=documents, front_matter=args.front_matter, ranking=args.ranking)
     questions = read_questions(args.questions, settings) if args.questions else [
         validate_question(" ".join(args.question), settings.max_question_chars)]
-    if args.answerer == "openai":  # say what to set before seconds of loading, not after
-        check_configured(settings)
+    if args.answerer:  # say what to set before seconds of loading, not after
+        check_answerer(args.answerer, settings)
     engine = QueryEngine(_store(args), settings)
     collection = _collection(args)
     engine.index(collection).sentence_scope(documents)  # fail fast on an unknown collection or document

@@ -231,3 +231,17 @@ def test_openai_empty_answer_is_an_error():
     with Endpoint([(200, completion(""), 0)]) as server:
         with pytest.raises(GenerationError, match="empty answer"):
             OpenAIGenerator(settings_for(server.url)).generate("Where?", PETER)
+
+
+def test_ask_with_an_unconfigured_answerer_fails_before_loading_anything(tmp_path, monkeypatch, capsys):
+    from kgcore.cli import main
+
+    for name in ("KGCORE_OPENAI_BASE_URL", "KGCORE_OPENAI_MODEL", "OPENAI_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    missing = tmp_path / "no-store"  # never opened: the answerer's check comes first
+    code = main(["ask", "--store", str(missing), "--doc", "book", "--answerer", "openai", "Who is Peter?"])
+    assert code == 2 and "KGCORE_OPENAI_BASE_URL" in capsys.readouterr().err
+    assert not missing.exists()
+    from kgcore.query.answer import check_answerer
+    with pytest.raises(InputError, match="answerer"):
+        check_answerer("no-such-answerer", Settings())

@@ -27,8 +27,8 @@ from kgcore.query.answer.words import content_words
 
 __all__ = [
     "ANSWERERS", "AnswerGenerator", "AnswerSource", "Answerer", "ExtractiveGenerator", "OpenAIGenerator",
-    "QAKGGenerator", "build_prompt", "cite", "cited_ids", "content_words", "default_answerer", "format_content",
-    "get_generator", "judge", "split_answer_sentences", "strip_markers",
+    "QAKGGenerator", "build_prompt", "check_answerer", "cite", "cited_ids", "content_words", "default_answerer",
+    "format_content", "get_generator", "judge", "split_answer_sentences", "strip_markers",
 ]
 
 
@@ -48,6 +48,19 @@ def get_generator(name: str, settings: Settings) -> AnswerGenerator:
     An unconfigured ``openai`` fails before any model loads.
     """
     return ANSWERERS.get(name).make(settings)
+
+
+def check_answerer(name: str, settings: Settings) -> None:
+    """Fail at once, naming what to set, when answerer ``name`` is unknown or ``settings`` lack what it needs (an
+    endpoint for ``openai``): before seconds of loading, not after.
+
+    >>> check_answerer("extractive", Settings())
+    >>> check_answerer("openai", Settings())
+    Traceback (most recent call last):
+    ...
+    kgcore.core.errors.ModelUnavailableError: No OpenAI-compatible endpoint is configured: ...
+    """
+    ANSWERERS.get(name).check(settings)
 
 
 def default_answerer(settings: Settings) -> str:

@@ -78,13 +78,18 @@ class AnswerGenerator(Protocol):
 @dataclass(frozen=True)
 class Answerer:
     """One answerer in the registry (:data:`kgcore.query.answer.ANSWERERS`): ``name`` (``--answerer NAME``),
-    ``label`` and ``help`` for people, and ``make``, which builds its generator from the settings (an answerer
-    that needs configuration fails here, before any model loads)."""
+    ``label`` and ``help`` for people, ``make``, which builds its generator from the settings, and ``check``,
+    which fails when the settings lack what it needs (an endpoint), in no time and before any model loads.
+
+    >>> Answerer("x", "X", "", make=lambda s: None).check(Settings()) is None
+    True
+    """
 
     name: str
     label: str
     help: str
     make: Callable[[Settings], Any]
+    check: Callable[[Settings], None] = lambda settings: None
 
 
 #: Parsed texts each spaCy pipeline keeps between answers (:class:`ParseCache`).  A paper's sentence parses in
