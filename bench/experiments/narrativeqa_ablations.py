@@ -30,7 +30,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the shared tools (protocol, narrativeqa)
 from narrativeqa import book_store, questions, split  # noqa: E402
-from narrativeqa_signals import MATCH_TRANSFORMS, chunks_embedded, dense_feedback, dense_gates  # noqa: E402
+from narrativeqa_signals import (  # noqa: E402
+    MATCH_TRANSFORMS,
+    chunks_embedded,
+    dense_feedback,
+    dense_gates,
+    passages_first,
+)
 from protocol import BUDGETS, TEXT_BASELINES, Question, paired_interval, setting  # noqa: E402
 
 from kgcore.core.settings import RetrievalOptions
@@ -143,6 +149,8 @@ ABLATIONS: dict[str, Callable[[], AbstractContextManager]] = {
     "rank_k=20": lambda: setting(lesegr, "RANK_K", 20),
     "layers=2": lambda: layers_everywhere(2),
     "small budgets: 1 layer": lambda: setting(fused, "SMALL_BUDGET_LAYERS", 1),
+    "passages first (1 each)": lambda: passages_first(1),
+    "passages first (2 each)": lambda: passages_first(2),
     "small budgets: 2 layers": lambda: setting(fused, "SMALL_BUDGET_LAYERS", 2),
     "small budgets: 3 layers": lambda: setting(fused, "SMALL_BUDGET_LAYERS", 3),
     "length_exponent=0.15": lambda: setting(fused, "LENGTH_EXPONENT", 0.15),
