@@ -236,7 +236,9 @@ def test_a_large_budget_is_filled_past_the_graph_head_by_text_relevance(engine, 
         assert sig["own"] == pytest.approx(propagation.W_SPARSE * sig["lexical"] + sig["dense"], abs=1e-3)
         assert s.score == pytest.approx(sig["own"] + sig["propagated"], abs=1e-3)
     assert [s.score for s in by_rank[head:]] == sorted((s.score for s in by_rank[head:]), reverse=True)
-    # the head is the fused ranking's own start: the same sentences as a budget of exactly the head's size
+    # the head is the fused ranking's own start: the same sentences as a budget of exactly the head's size, ranked
+    # over as many layers as the large budget (a small budget's own ranking propagates further)
+    monkeypatch.setattr(fused, "SMALL_BUDGET_LAYERS", propagation.LAYERS)
     small = engine.retrieve(PETER_ID, FATHER_Q, RetrievalOptions(budget_words=fused.GRAPH_HEAD_WORDS,
                                                                    method="groundedkg", ranking="fused"))
     assert {s.id for s in by_rank[:head]} == {s.id for s in small.sentences}
