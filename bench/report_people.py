@@ -39,8 +39,91 @@ def narrativeqa_section(results: Path) -> str:
         books = ", ".join(part["books"])
         parts.append(f"### {label}, pooled ({books})\n\n{table(part)}")
         parts.append(per_book_table(part))
+    parts.append(layers_section(data, load("narrativeqa_one_layer.json", results),
+                                load("narrativeqa_layers_threshold.json", results)))
     parts.append(ablation_section(load("narrativeqa_ablations.json", results)))
+    parts.append(small_budget_section(load("narrativeqa_small_budget.json", results),
+                                      load("narrativeqa_small_budget_fixes.json", results)))
     return "\n\n".join(p for p in parts if p) + "\n"
+
+
+def layers_section(data: dict, before: dict | None, threshold: dict | None) -> str:
+    """The default before and after small budgets got two propagation layers, per split and budget, with the
+    paired 95% interval of the change; and where a second layer stops helping (design books)."""
+    if not before:
+        return ""
+    from narrativeqa import split
+    from protocol import paired_interval
+
+    rows = []
+    for name, books in split().items():
+        for budget in sorted({r["budget_words"] for r in before["rows"]}):
+            def pooled(found: list[dict], budget: int = budget, books: list[str] = books) -> list[float]:
+                return [x for b in books for r in found if r["book"] == b and r["variant"] == "groundedkg"
+                        and r["budget_words"] == budget for x in r["per_question"]]
+            old, new = pooled(before["rows"]), pooled(data["rows"])
+            if old and len(old) == len(new):
+                lo, hi = paired_interval(new, old)
+                gain = sum(new) / len(new) - sum(old) / len(old)
+                rows.append([name, budget, f"{sum(old) / len(old):.3f}", f"{sum(new) / len(new):.3f}",
+                             f"{gain:+.3f} [{lo:+.3f}, {hi:+.3f}]"])
+    text = ["### Small budgets propagate over two layers",
+            "The fused default propagates over two layers under a budget of at most 250 words, over one above "
+            "(`kgcore.query.fused.SMALL_BUDGET_WORDS`, `SMALL_BUDGET_LAYERS`); decided on the design books, the "
+            "held-out books looked at once. Pooled answer-token recall, one layer everywhere against the rule, "
+            "with the paired 95% interval of the change:",
+            md_table(["books", "words", "one layer", "two under 250 words", "change"], rows)]
+    if threshold:
+        cells = [f"{b} words {diff_cell(e['vs_default']['layers=2'])}"
+                 for b, e in threshold["ablations"]["budgets"].items() if "layers=2" in e["vs_default"]]
+        text.append("Where a second layer stops helping (design books, against one layer): " + "; ".join(cells) +
+                    ", and at 200 / 500 / 1,000 / 2,000 words the ablation table's `small budgets: 2 layers` and "
+                    "`layers=2` rows.")
+    return "\n\n".join(text)
+
+
+def small_budget_section(shape: dict | None, fixes: dict | None) -> str:
+    """What each method's context is made of at a small budget, and the fixes tried (design books)."""
+    if not shape:
+        return ""
+    keys = ["recall", "sentences", "words_per_sentence", "passages", "adjacent", "question_words", "names"]
+    rows = [[m, *(f"{v[k]:.3f}" if k in ("recall", "adjacent", "question_words", "names") else f"{v[k]:.1f}"
+                  for k in keys)] for m, v in shape["shape"].items()]
+    lost = [[m, a["lost"], a["won"], a["tied"], (ms := a["missed_sentences"])["count"], f"{ms['words']:.1f}",
+             f"{ms['with_a_question_name']:.2f}", f"{ms['within_4x_budget']:.2f}"] for m, a in shape["against"].items()]
+    text = [f"### What {shape['budget']} words hold: the fused default against text retrieval (design books)",
+            "`python bench/experiments/narrativeqa_small_budget.py`: per method, the mean over the questions of the "
+            "context's answer-token recall, sentences, words per sentence, passages spanned (contextual-graph "
+            "chunks), share of sentences next to another selected one, and share of the question's content words "
+            "and names it holds.",
+            md_table(["method", *keys], rows),
+            "Against each text method: questions it won, lost and tied against the fused default, and the sentences "
+            "of its context that held answer words the fused context lacked (on the questions it won): how many, "
+            "their mean words, the share naming a character of the question, the share the fused ranking had "
+            "within 4x the budget.",
+            md_table(["text method", "it won", "it lost", "tied", "missed sentences", "their words",
+                      "with a question name", "within 4x budget"], lost)]
+    if fixes:
+        text.append(ablation_rows(fixes, "Fixes tried on the design books, against the default (not used; never "
+                                         "run on the held-out books):"))
+    return "\n\n".join(text)
+
+
+def ablation_rows(data: dict, intro: str) -> str:
+    """One row per ablation of ``data``: its difference to the default per budget with the paired interval."""
+    budgets = data["ablations"]["budgets"]
+    labels = list(dict.fromkeys(k for e in budgets.values() for k in e["vs_default"]))
+    rows = [[label, *(diff_cell(e["vs_default"].get(label)) for e in budgets.values())] for label in labels]
+    return intro + "\n\n" + md_table(["ranking", *budgets], rows)
+
+
+def diff_cell(found: dict | None) -> str:
+    """An ablation's difference to the default with its paired interval (empty when not measured).
+
+    >>> diff_cell({"diff": 0.031, "ci95": [0.008, 0.055]})
+    '+0.031 [+0.008, +0.055]'
+    """
+    return f"{found['diff']:+.3f} [{found['ci95'][0]:+.3f}, {found['ci95'][1]:+.3f}]" if found else ""
 
 
 def per_book_table(part: dict) -> str:
@@ -71,18 +154,15 @@ def ablation_section(data: dict | None) -> str:
     first = next(iter(budgets.values()))
     labels = [k for k in LEADING if k in first["vs_default"]]
     labels += [k for k in first["vs_default"] if k not in labels]
-    rows = [["default", *(f"{b['vs_best_text']['default']['recall']:.3f}" for b in budgets.values())]]
-    for label in labels:
-        cells = []
-        for entry in budgets.values():
-            found = entry["vs_default"].get(label)
-            cells.append(f"{found['diff']:+.3f} [{found['ci95'][0]:+.3f}, {found['ci95'][1]:+.3f}]" if found else "")
-        rows.append([label, *cells])
+    rows = [["one layer everywhere", *(f"{b['vs_best_text']['default']['recall']:.3f}" for b in budgets.values())]]
+    rows += [[label, *(diff_cell(entry["vs_default"].get(label)) for entry in budgets.values())] for label in labels]
     text = {name: [f"{b['text'][name]:.3f}" for b in budgets.values()] for name in first["text"]}
     rows += [[f"{name} (text)", *values] for name, values in text.items()]
     return "\n\n".join([
         f"### Why the fused ranking wins or loses: ablations on the design books ({data['ablations']['questions']} "
         "questions)",
-        "Each row changes one signal or setting of the fused ranking and gives its difference to the default with "
-        "the paired 95% interval (`python bench/experiments/narrativeqa_ablations.py`; never run on held-out books).",
+        "Each row changes one signal or setting of the fused ranking and gives its difference to the ranking with "
+        "one propagation layer at every budget (the default before small budgets got two; the same ranking from "
+        "500 words) with the paired 95% interval (`python bench/experiments/narrativeqa_ablations.py`; never run "
+        "on held-out books).",
         md_table(["ranking", *budgets], rows)])

@@ -30,7 +30,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the shared tools (protocol, narrativeqa)
 from narrativeqa import book_store, questions, split  # noqa: E402
-from narrativeqa_signals import MATCH_TRANSFORMS, chunks_embedded, dense_feedback, dense_gates  # noqa: E402
+from narrativeqa_signals import (  # noqa: E402
+    MATCH_TRANSFORMS,
+    chunks_embedded,
+    dense_feedback,
+    dense_gates,
+    passages_first,
+)
 from protocol import BUDGETS, TEXT_BASELINES, Question, paired_interval, setting  # noqa: E402
 
 from kgcore.core.settings import RetrievalOptions
@@ -81,6 +87,13 @@ def without(*names: str) -> Iterator[None]:
 
 
 @contextmanager
+def layers_everywhere(layers: int) -> Iterator[None]:
+    """``layers`` propagation layers at every budget, small ones (:data:`fused.SMALL_BUDGET_WORDS`) too."""
+    with setting(lesegr, "LAYERS", layers), setting(fused, "SMALL_BUDGET_LAYERS", layers):
+        yield
+
+
+@contextmanager
 def graph_ranked() -> Iterator[None]:
     """The graph signal on the sparse and dense signals' reciprocal-rank scale (:func:`lesegr.rank_scaled`)
     instead of divided by its best; a chunk keeps the best of its sentences."""
@@ -118,7 +131,7 @@ ABLATIONS: dict[str, Callable[[], AbstractContextManager]] = {
     "graph only": lambda: without("sparse", "dense"),
     "sparse only": lambda: without("dense", "graph"),
     "dense only": lambda: without("sparse", "graph"),
-    "no propagation": lambda: setting(lesegr, "LAYERS", 0),
+    "no propagation": lambda: layers_everywhere(0),
     "no coref words in sparse": lambda: setting(lesegr, "EXPANDED", False),
     "w_graph=0.5": lambda: setting(lesegr, "W_GRAPH", 0.5),
     "w_graph=0.25": lambda: setting(lesegr, "W_GRAPH", 0.25),
@@ -134,7 +147,12 @@ ABLATIONS: dict[str, Callable[[], AbstractContextManager]] = {
     "rank_k=3": lambda: setting(lesegr, "RANK_K", 3),
     "rank_k=10": lambda: setting(lesegr, "RANK_K", 10),
     "rank_k=20": lambda: setting(lesegr, "RANK_K", 20),
-    "layers=2": lambda: setting(lesegr, "LAYERS", 2),
+    "layers=2": lambda: layers_everywhere(2),
+    "small budgets: 1 layer": lambda: setting(fused, "SMALL_BUDGET_LAYERS", 1),
+    "passages first (1 each)": lambda: passages_first(1),
+    "passages first (2 each)": lambda: passages_first(2),
+    "small budgets: 2 layers": lambda: setting(fused, "SMALL_BUDGET_LAYERS", 2),
+    "small budgets: 3 layers": lambda: setting(fused, "SMALL_BUDGET_LAYERS", 3),
     "length_exponent=0.15": lambda: setting(fused, "LENGTH_EXPONENT", 0.15),
     "graph rank-scaled": graph_ranked,
     "dense reads resolved text": lambda: resolved_cosines("resolved"),
@@ -305,6 +323,8 @@ def merged(old: dict | None, new: dict) -> dict:
     text baselines, so a run of a few ablations adds to the table instead of replacing it)."""
     if not old or old.get("questions") != new["questions"]:
         return new
+    budgets = {**old["budgets"], **new["budgets"]}  # budgets only the old run measured are kept as they were
+    new["budgets"] = {b: budgets[b] for b in sorted(budgets, key=int)}
     for budget, entry in new["budgets"].items():
         before = old["budgets"].get(budget, {})
         for part in ("vs_default", "vs_best_text"):
@@ -322,6 +342,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--budgets", default=",".join(map(str, BUDGETS)))
     parser.add_argument("--profile", default="", help="comma-separated ablations to profile the contexts under")
     parser.add_argument("--books", default="", help="comma-separated design books (default: all five)")
+    parser.add_argument("--out", default="narrativeqa_ablations.json", help="results file in bench/results/")
     args = parser.parse_args(argv)
     slugs = [b for b in args.books.split(",") if b] or split()["design"]
     if held := [b for b in slugs if b not in split()["design"]]:
@@ -329,7 +350,7 @@ def main(argv: list[str] | None = None) -> None:
     engine = QueryEngine(book_store(slugs))
     all_cases = cases(engine, slugs)
     budgets = [int(b) for b in args.budgets.split(",")]
-    path = RESULTS / "narrativeqa_ablations.json"
+    path = RESULTS / args.out
     result = json.loads(path.read_text()) if path.exists() else {}
     result["books"] = slugs
     if labels := [a for a in args.ablations.split(",") if a]:
@@ -337,7 +358,7 @@ def main(argv: list[str] | None = None) -> None:
     for label in (a for a in args.profile.split(",") if a):
         with ABLATIONS[label]():
             result.setdefault("profile", {})[label] = profiles(all_cases, budgets, engine)
-    write_json("narrativeqa_ablations.json", result)
+    write_json(args.out, result)
 
 
 if __name__ == "__main__":

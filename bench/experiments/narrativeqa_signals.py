@@ -1,6 +1,7 @@
 """New signals tried on people's questions (bench/experiments/narrativeqa_ablations.py runs them): chunks embedded
 from their own text, messages gated by dense relevance too, Rocchio feedback on the dense signal.  None helped
-on the NarrativeQA design books (docs/evaluation.md, the ablation table)."""
+on the NarrativeQA design books (docs/evaluation.md, the ablation table); nor did taking the fused order
+round-robin over passages."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import numpy as np
 from protocol import setting
 
 from kgcore.index.store.in_memory import Index
+from kgcore.index.views.contextual import context_graph
+from kgcore.query import fused
 from kgcore.query import propagation as lesegr
 from kgcore.query.align import GraphMatch
 
@@ -97,3 +100,24 @@ def dense_feedback(k: int, beta: float) -> Iterator[None]:
         yield
     finally:
         MATCH_TRANSFORMS.pop()
+
+
+@contextmanager
+def passages_first(per_passage: int) -> Iterator[None]:
+    """The fused order taken round-robin over passages (contextual-graph chunks): every passage's best
+    ``per_passage`` sentences first, in the fused order, then each passage's next ``per_passage``, and so on.  At
+    200 words the fused ranking spends its budget on 8 passages, half its sentences next to another selected one
+    (propagation lifts a relevant sentence's neighbours), where text retrieval reads 16-19 passages."""
+    original = fused._deduped
+
+    def patched(index: Index, order: np.ndarray) -> np.ndarray:
+        order = original(index, order)
+        chunk = context_graph(index).chunk_of[order]
+        by_chunk = np.argsort(chunk, kind="stable")  # each chunk's rows together, in the fused order
+        starts = np.r_[0, np.flatnonzero(np.diff(chunk[by_chunk])) + 1]
+        place = np.empty(len(order), dtype=np.int64)
+        place[by_chunk] = np.arange(len(order)) - np.repeat(starts, np.diff(np.r_[starts, len(order)]))
+        return order[np.argsort(place // per_passage, kind="stable")]
+
+    with setting(fused, "_deduped", patched):
+        yield

@@ -52,6 +52,21 @@ GRAPH_HEAD_WORDS = 1000
 #: 1,000 / 2,000 words): ObliQA 0.485 -> 0.490 and 0.589 -> 0.591 at 200 and 500 words, QASPER 0.458 -> 0.461 at
 #: 200, every other cell unchanged (``lesegr``: QASPER 0.463 -> 0.477 at 200, the rest unchanged).
 DEDUPE_TEXTS = True
+#: A word budget of at most this many words is *small*: the fused ranking then propagates over
+#: :data:`SMALL_BUDGET_LAYERS` layers instead of :data:`kgcore.query.propagation.LAYERS` (see :func:`layers_for`).
+#: Where a second layer stops helping, on people's questions (NarrativeQA design books, 149 questions, answer-token
+#: recall, paired 95% interval against one layer; bench/experiments/narrativeqa_ablations.py): 200 words +0.031
+#: [+0.008, +0.055], 250 +0.015 [-0.026, +0.053], 300 -0.015 [-0.044, +0.012], 400 -0.014 [-0.041, +0.009], 500
+#: -0.003, 1,000 -0.007, 2,000 -0.014 (each within its interval); so 250, the largest budget measured where it
+#: did not lose.
+SMALL_BUDGET_WORDS = 250
+#: Propagation layers of the fused ranking under a small word budget (:data:`SMALL_BUDGET_WORDS`).  A second layer
+#: lets a sentence be lifted by what its neighbours' neighbours say: when the context holds only a few sentences,
+#: the ones whose neighbourhood (the same scene, the chunk around it) is about the question rank above a lone
+#: sentence that shares a word with it.  NarrativeQA design books at 200 words: 1 / 2 / 3 layers 0.347 / 0.378 /
+#: 0.376 (the best text method 0.337).  Crusoe dev chose one layer at 500 and 1,000 words
+#: (:data:`kgcore.query.propagation.LAYERS`), and it stays one there.
+SMALL_BUDGET_LAYERS = 2
 TEXT_IDS: CacheKey = CacheKey("sentence-text-ids")
 #: Reorders the fused order (rows, best first) given every sentence's fused score: the multi-hop walk.
 Reorder = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -80,7 +95,8 @@ def rank(index: Index, cg: ContextGraph, sig: propagation.Signals, options: Retr
     """
     edges = index.cache.get(GATED, lambda: propagation.gated(cg))
     norm = propagation.message_norm(edges, sig)  # the same for both stages: the gates are the sparse relevance
-    stages = [(sig, propagation.propagate(edges, sig, norm=norm))]
+    depth = layers_for(options.budget_words) if gm is not None else None  # lesegr keeps propagation.LAYERS
+    stages = [(sig, propagation.propagate(edges, sig, layers=depth, norm=norm))]
     order = _deduped(index, _ranked(index, stages[0][1][-1][: cg.n_sentences], options))
     if reorder is not None:
         order = reorder(order, stages[0][1][-1][: cg.n_sentences])
@@ -106,6 +122,16 @@ def rank(index: Index, cg: ContextGraph, sig: propagation.Signals, options: Retr
             retrieval_count=len(entry["nodes"]), similarity=round(float(_cosine(sig)[row]), 4),
             score=round(float(layers[-1][row]), 4), rank=place + 1, signals=signals))
     return sorted(out, key=lambda s: s.position)
+
+
+def layers_for(budget_words: int) -> int:
+    """Propagation layers of the fused ranking under ``budget_words`` (0: no word budget): :data:`SMALL_BUDGET_LAYERS`
+    when the budget is small (:data:`SMALL_BUDGET_WORDS`), else :data:`kgcore.query.propagation.LAYERS`.
+
+    >>> [layers_for(words) for words in (0, 200, 250, 300, 2000)]  # no budget, small ones, larger ones
+    [1, 2, 2, 1, 1]
+    """
+    return SMALL_BUDGET_LAYERS if 0 < budget_words <= SMALL_BUDGET_WORDS else propagation.LAYERS
 
 
 def _ranked(index: Index, final: np.ndarray, options: RetrievalOptions) -> np.ndarray:

@@ -90,6 +90,25 @@ def test_a_ranked_sentence_reports_its_plain_cosine_as_similarity(engine, peter_
     assert max(s.similarity for s in result.sentences) < 0.99  # a rescaled signal would reach 1.0
 
 
+def test_the_fused_ranking_propagates_further_only_under_a_small_word_budget(engine, monkeypatch):
+    """At most SMALL_BUDGET_WORDS words the fused ranking's scores are the two-layer ones; one word more, the
+    one-layer ones (lesegr keeps one layer at every budget)."""
+    def scores(words: int, method: str = "groundedkg") -> dict[str, float]:
+        found = engine.retrieve(PETER_ID, FATHER_Q, RetrievalOptions(method=method, budget_words=words)).sentences
+        return {s.id: s.score for s in found}
+
+    small, large = fused.SMALL_BUDGET_WORDS, fused.SMALL_BUDGET_WORDS + 1
+    default = {words: scores(words) for words in (small, large)}
+    lesegr = scores(small, "lesegr")
+    monkeypatch.setattr(fused, "SMALL_BUDGET_LAYERS", 1)  # one layer at every budget
+    one_layer = {words: scores(words) for words in (small, large)}
+    assert default[small] != one_layer[small] and default[large] == one_layer[large]
+    monkeypatch.setattr(fused, "SMALL_BUDGET_LAYERS", 2)
+    monkeypatch.setattr(propagation, "LAYERS", 2)  # two layers at every budget
+    assert scores(small) == default[small] and scores(large) != default[large]
+    assert scores(small, "lesegr") != lesegr
+
+
 def test_graph_score_ranking_stays_selectable_and_unbudgeted_groundedkg_is_the_papers_union(engine):
     old = engine.retrieve(PETER_ID, FATHER_Q, RetrievalOptions(budget_words=150, ranking="graph-score"))
     assert old.sentences and all(s.signals == {} for s in old.sentences)
@@ -217,7 +236,9 @@ def test_a_large_budget_is_filled_past_the_graph_head_by_text_relevance(engine, 
         assert sig["own"] == pytest.approx(propagation.W_SPARSE * sig["lexical"] + sig["dense"], abs=1e-3)
         assert s.score == pytest.approx(sig["own"] + sig["propagated"], abs=1e-3)
     assert [s.score for s in by_rank[head:]] == sorted((s.score for s in by_rank[head:]), reverse=True)
-    # the head is the fused ranking's own start: the same sentences as a budget of exactly the head's size
+    # the head is the fused ranking's own start: the same sentences as a budget of exactly the head's size, ranked
+    # over as many layers as the large budget (a small budget's own ranking propagates further)
+    monkeypatch.setattr(fused, "SMALL_BUDGET_LAYERS", propagation.LAYERS)
     small = engine.retrieve(PETER_ID, FATHER_Q, RetrievalOptions(budget_words=fused.GRAPH_HEAD_WORDS,
                                                                    method="groundedkg", ranking="fused"))
     assert {s.id for s in by_rank[:head]} == {s.id for s in small.sentences}

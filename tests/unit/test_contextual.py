@@ -7,7 +7,7 @@ from scipy import sparse
 from kgcore.core.document import Reference
 from kgcore.index.views import contextual, crossrefs
 from kgcore.index.views.contextual import BIT, ContextGraph
-from kgcore.query import propagation
+from kgcore.query import fused, propagation
 from kgcore.query.propagation import Signals
 
 
@@ -130,3 +130,21 @@ def test_reported_messages_add_up_to_what_one_layer_propagated(monkeypatch, aggr
             propagation.contributions(edges, sig, before, row, aggregation)
     kept = 0 if graph_propagates else propagation.W_GRAPH * sig.graph
     assert np.all(after >= kept - 1e-9)
+
+
+def test_the_fused_ranking_propagates_over_more_layers_only_under_a_small_word_budget(monkeypatch):
+    small = fused.SMALL_BUDGET_WORDS
+    assert fused.SMALL_BUDGET_LAYERS == 2 and propagation.LAYERS == 1
+    assert [fused.layers_for(words) for words in (1, small, small + 1, 2000)] == [2, 2, 1, 1]
+    assert fused.layers_for(0) == propagation.LAYERS  # no word budget (a sentence budget) is not small
+    monkeypatch.setattr(fused, "SMALL_BUDGET_WORDS", 1000)
+    assert fused.layers_for(small + 1) == 2
+
+
+def test_a_second_layer_lifts_a_sentence_whose_neighbours_neighbour_is_relevant():
+    # a chain 0 - 1 - 2: only 2 is relevant; 1 (its gate open) relays it, so 0 hears of it at the second layer
+    sig = Signals(np.array([0.0, 0.0, 1.0]), np.array([0.0, 0.0, 1.0]), np.zeros(3), np.ones(3, bool),
+                  gates=np.array([0.0, 1.0, 1.0]))
+    edges = sparse.csr_matrix(np.array([[0.0, 1.0, 0.0], [1.0, 0.0, 1.0], [0.0, 1.0, 0.0]]))
+    one, two = (propagation.propagate(edges, sig, layers=n)[-1] for n in (1, 2))
+    assert one[0] == 0.0 < two[0]
