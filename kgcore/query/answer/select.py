@@ -36,7 +36,6 @@ import numpy as np
 from kgcore.core.embed import Embedder
 from kgcore.core.types import SelectedSentence
 from kgcore.query.answer.expected import Expected, expected_answer
-from kgcore.query.answer.paraphrase import paraphrased_verbs, question_verbs, verbs
 from kgcore.query.answer.slots import Gap, question_gap, slot_match
 from kgcore.query.answer.spans import answer_spans
 from kgcore.query.answer.weights import SIGNALS, Weights, current, sentence_features
@@ -143,7 +142,6 @@ def score_sentences(question: str, parsed: Question, context: Sequence[SelectedS
     texts = [t for i in shortlist for t in (candidates[i].text, candidates[i].resolved or candidates[i].text)]
     docs = list(nlp.pipe(texts))
     founds = [{stem(w) for w in lemmas(docs[2 * k]) | lemmas(docs[2 * k + 1])} for k in range(len(shortlist))]
-    founds = with_paraphrases(parsed, docs, founds, embedder)
     terms = stem_terms(parsed.terms)
     rare = distinctive(terms, founds)
     rows = []
@@ -164,16 +162,6 @@ def score_sentences(question: str, parsed: Question, context: Sequence[SelectedS
         scored.append(ScoredSentence(sentence, weights.score(features), cosine, overlap, typed, spans, matched,
                                      features))
     return sorted(scored, key=lambda s: (-s.score, s.sentence.position))
-
-
-def with_paraphrases(parsed: Question, docs: Sequence, founds: list[set[str]], embedder: Embedder
-                     ) -> list[set[str]]:
-    """``founds`` (per sentence, the stems it holds; ``docs``: each sentence's written and resolved parse in turn)
-    with the stems of the question's verbs each sentence says in other words
-    (:func:`~kgcore.query.answer.paraphrase.paraphrased_verbs`)."""
-    held = [verbs(docs[2 * k]) | verbs(docs[2 * k + 1]) for k in range(len(founds))]
-    said = paraphrased_verbs(question_verbs(parsed.doc, parsed.terms), held, embedder)
-    return [found | {stem(v) for v in extra} for found, extra in zip(founds, said)]
 
 
 def distinctive(terms: dict[str, float], founds: Sequence[set[str]]) -> dict[str, float]:
