@@ -25,7 +25,7 @@ from pathlib import Path
 
 from common import PETER_QA, RESULTS, ROOT, STORE_ROOT, machine
 from report_format import load, md_table
-from report_people import narrativeqa_section
+from report_people import narrativeqa_section, verdict_section
 from report_quality import (
     ceiling_section,
     eval_section,
@@ -87,6 +87,7 @@ def build_report(results: Path, evals: list[Path]) -> str:
         quality_section(load("retrieval_quality.json", results), results),
         fused_section(load("fused_quality.json", results)),
         narrativeqa_section(results),
+        verdict_section(results),
         multihop_section(load("multihop.json", results)),
         ceiling_section(load("answer_ceiling.json", results)),
         scale_section(results),

@@ -1,5 +1,6 @@
-"""The report's section on questions people wrote: every method on the NarrativeQA novels (design and held-out
-books, pooled and per book) and the per-signal ablations of the fused ranking on the design books."""
+"""The report's sections on questions people wrote: every method on the NarrativeQA novels (design and held-out
+books, pooled and per book), the per-signal ablations of the fused ranking on the design books, and the auditor's
+own judgments (the verdict, the offline answer pick and the diagnosis) on papers, QASPER and novels."""
 
 from __future__ import annotations
 
@@ -166,3 +167,32 @@ def ablation_section(data: dict | None) -> str:
         "500 words) with the paired 95% interval (`python bench/experiments/narrativeqa_ablations.py`; never run "
         "on held-out books).",
         md_table(["ranking", *budgets], rows)])
+
+
+#: verdict_<part>.json's parts, in the order shown, with their titles.
+VERDICT_PARTS = {
+    "design": "Design sets (every decision is taken on these)",
+    "held_out": "Held-out sets (looked at once per decision)",
+}
+
+
+def verdict_section(results: Path) -> str:
+    """The verdict bench's table per part (bench/verdict_bench.py): the support verdict against the truth, the
+    answer right-rates and the diagnosis agreement, per set and answerer."""
+    from verdict_bench import table
+
+    title = "## The auditor's judgments on people's questions: verdict, answer pick, diagnosis"
+    parts = [title, (
+        "People's questions on papers (`bench/data/papers_qa.csv`), QASPER papers and NarrativeQA novels, whole "
+        "documents split into design and held-out parts. Right: S / N / U and wrong: S / N / U count the support "
+        "verdict's states (supported / not supported / unsure) among right and wrong answers; balanced accuracy "
+        "over the decided verdicts with its 95% bootstrap interval; the answer right overall and when the gold "
+        "evidence is in the 1,000-word context; the diagnosis's agreement with the gold-derived stage, from the "
+        "reference answers and without gold. Design and the held-out figures' history: `docs/verdict.md`.")]
+    for part, label in VERDICT_PARTS.items():
+        data = load(f"verdict_{part}.json", results)
+        if data is None:
+            parts.append(missing(f"verdict_{part}.json", f"verdict_bench.py --part {part}"))
+            continue
+        parts.append(f"### {label}\n\n{table(data)}")
+    return "\n\n".join(parts) + "\n"

@@ -94,6 +94,11 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
     # a clause saying what someone believes is no fact of the text, unless the question asks for the belief
     ("Where did the goose hide?", "The farmer was quite sure that the goose was hiding behind the well.", []),
     ("Where did the goose hide?", "The goose was hiding behind the well.", ["behind the well"]),
+    # a locative preposition's object that is a number, a pronoun or a person is no place, unless possessive
+    ("Where do they meet again?", "He was to meet his brother for dinner at six.", []),
+    ("Where is Anne's mother?", "She attached herself as a mother to the man who was securing her happiness.", []),
+    ("Where does Stephen's family move to?", "They told legends, to all of which Stephen lent an ear.", []),
+    ("Where did Mrs. Rabbit go?", "She went to her grandmother's.", ["to her grandmother's"]),
     ("Where are the chunk copies kept?", "The master makes sure that the copies are kept on three racks.",
      ["on three racks"]),  # "make sure that": a guarantee, not a belief
     ("Where did the farmer think the goose was?", "The farmer thought that the goose was behind the well.",

@@ -3,11 +3,10 @@
 
 * ``number``: a quantity with its unit -- "288 BERT wordpieces", "15% of the tokens", "2.2-3.3×", "100-200 MB",
   "thirty years", "0.56" (a year alone, "2020", and reference markers such as "BIBREF2" are not quantities);
-* ``time``: a date or time entity, a time word ("morning", "winter") or a temporal clause ("when they were
-  children");
+* ``time``: a date or time entity, a time word ("morning") or a temporal clause ("when they were children");
 * ``person``: a person's name, a run of proper nouns or a word for a person ("his grandmother");
-* ``place``: a place entity, a locative phrase ("in the garden"), or a proper name for a place-noun question
-  ("what university" -- "Princeton");
+* ``place``: a place entity, a locative phrase ("in the garden"; not "at six", "to the man"), or a proper name for
+  a place-noun question ("what university" -- "Princeton");
 * ``name``: a name or term the sentence introduces: a run of proper nouns, a technical token ("vLLM",
   "gpt-3.5-turbo-16k", "CoNLL-2003", "copy-on-write"), a noun phrase headed by the asked noun with new words
   ("standard copy-on-write techniques" for "what technique"), what follows "called", "named", "known as" or
@@ -251,12 +250,20 @@ def place_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> lis
             spans.append((_local(tokens, t), _local(tokens, t) + 1))
         elif t.dep_ == "prep" and t.lower_ in LOCATIVE_PREPS:
             objects = [c for c in t.children if c.dep_ == "pobj"]
-            if any(o.lower_ not in TIME_WORDS and o.ent_type_ not in TIME_ENTITIES and _new(o, asked)
+            if any(o.lower_ not in TIME_WORDS and o.ent_type_ not in TIME_ENTITIES and _placelike(o) and _new(o, asked)
                    for o in objects):
                 spans.append(_subtree(tokens, t))
     if expected.noun in PLACE_NOUNS:
         spans += _proper_runs(tokens, asked)
     return spans
+
+
+def _placelike(token) -> bool:
+    """Whether a locative object can be a place: no pronoun ("to all of which"), number ("at six") or person ("to
+    the man who ..."), unless a possessive makes one ("to her grandmother's")."""
+    person = token.ent_type_ == "PERSON" or token.lemma_.lower() in PERSON_NOUNS
+    return not (token.pos_ in ("PRON", "DET", "NUM") or token.like_num or (
+        person and not any(c.dep_ == "case" for c in token.children)))
 
 
 def name_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
