@@ -4,10 +4,12 @@ answers read and write the store's parse file and do not change with it."""
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 
 from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import RetrievalOptions
+from kgcore.index.store.disk import Store
 from kgcore.query.answer.base import ParseCache, shared_cache, warm_parses
 from kgcore.query.answer.parse_store import ParseStore, store_path
 from kgcore.query.engine import QueryEngine
@@ -49,14 +51,19 @@ def test_a_text_parsed_once_is_read_back_equal_by_a_cache_that_never_parsed_it(t
     assert store.missing([*TEXTS, "A third sentence.", "Never seen."]) == ["Never seen."]
 
 
-def test_warming_a_collection_too_large_for_memory_fills_the_store_instead(tmp_path):
-    nlp = load_spacy()
+def test_a_collection_too_large_for_memory_is_parsed_into_the_store_once(peter_store, tmp_path):
+    engine = QueryEngine(Store(tmp_path / "store"))
+    shutil.copytree(peter_store.root / PETER_ID, tmp_path / "store" / PETER_ID)
+    nlp = engine.generator().nlp
+    sentences = engine.index(PETER_ID).sentences
+    texts = list(dict.fromkeys(t for s in sentences for t in (s.original, s.resolved or s.original)))
     cache = shared_cache(nlp)
-    cache.attach(ParseStore(tmp_path / "p.sqlite", nlp))
-    texts = [f"Sentence number {i} of a long book." for i in range(6)]
-    assert warm_parses(nlp, texts, limit=4) == 6  # over the memory limit: into the store, not memory
-    assert not any(t in cache for t in texts) and cache.store.missing(texts) == []
-    assert warm_parses(nlp, texts, limit=4) == 0  # held already
+    assert warm_parses(nlp, texts, limit=4) == 0  # over the memory cache's share: not into memory
+    pauses = []
+    assert engine.store_parses(PETER_ID, pause=lambda: pauses.append(1)) == len(texts)
+    assert cache.store.missing(texts) == [] and len(pauses) == -(-len(texts) // 64)  # a pause before each batch
+    assert engine.store_parses(PETER_ID) == 0  # once per store
+    assert engine.store_parses(PETER_ID, answerer="openai") == 0  # no offline answerer, no parses
 
 
 def test_a_store_that_cannot_be_written_parses_as_before(tmp_path):

@@ -97,8 +97,8 @@ class Answerer:
 #: 90 MB, and an answer whose sentences are all held skips 0.5-1 s of parsing.  Half of it (the most
 #: :func:`warm_parses` fills) holds both forms of every sentence of the longest design paper (1,021 texts).
 PARSE_CACHE_SIZE = 4096
-#: The most texts :func:`warm_parses` parses into a parse store ahead of the questions (about 3 minutes of one
-#: core; a collection of tens of papers or a long novel): past it the texts are stored as questions parse them.
+#: The most texts :func:`store_parses` parses into a parse store ahead of the questions (about 3 minutes of one
+#: core: 24 papers or a long novel); past it the texts are stored as questions parse them.
 STORE_FILL_LIMIT = 20_000
 
 
@@ -163,14 +163,17 @@ class ParseCache:
             store.put(parsed)
         return {**stored, **parsed}
 
-    def fill_store(self, texts: Sequence[str], batch: int = 256) -> int:
+    def fill_store(self, texts: Sequence[str], batch: int = 64, pause: Callable[[], None] | None = None) -> int:
         """Parse those of ``texts`` the attached store lacks into it, ``batch`` at a time, without holding them in
-        memory; how many were parsed (0 without a store)."""
+        memory (``pause`` is called before each batch: the app waits there while a question is answered); how
+        many were parsed (0 without a store)."""
         store = self.store
         if store is None:
             return 0
         todo = store.missing(list(dict.fromkeys(texts)))
         for start in range(0, len(todo), batch):
+            if pause is not None:
+                pause()
             chunk = todo[start:start + batch]
             if not store.put(dict(zip(chunk, self.nlp.pipe(chunk)))):
                 return start
@@ -197,10 +200,9 @@ def shared_cache(nlp) -> ParseCache:
 
 def warm_parses(nlp, texts: Sequence[str], limit: int = PARSE_CACHE_SIZE // 2) -> int:
     """Parse ``texts`` into ``nlp``'s :func:`shared_cache` ahead of the questions (the app does it while the
-    analyst types); the number of texts parsed.  Over ``limit`` distinct texts (a long book) the memory cache
-    would drop most of them again, and the later questions' own texts need room too: they are parsed into the
-    cache's :class:`ParseStore` on disk instead, when it has one and they are at most :data:`STORE_FILL_LIMIT`
-    (nothing is parsed otherwise).
+    analyst types); the number of texts parsed.  Nothing when there are over ``limit`` distinct texts (a long
+    book): the cache would drop most of them again, and the later questions' own texts need room too
+    (:func:`store_parses` keeps them on disk instead).
 
     >>> import spacy
     >>> nlp = spacy.blank("en")
@@ -208,12 +210,27 @@ def warm_parses(nlp, texts: Sequence[str], limit: int = PARSE_CACHE_SIZE // 2) -
     (2, 0, 0)
     """
     distinct = list(dict.fromkeys(texts))
-    cache = shared_cache(nlp)
     if len(distinct) > limit:
-        return cache.fill_store(distinct) if len(distinct) <= STORE_FILL_LIMIT else 0
+        return 0
+    cache = shared_cache(nlp)
     todo = [t for t in distinct if t not in cache]
     cache.pipe(todo)
     return len(todo)
+
+
+def store_parses(nlp, texts: Sequence[str], pause: Callable[[], None] | None = None) -> int:
+    """Parse those of ``texts`` that the :class:`ParseStore` of ``nlp``'s :func:`shared_cache` lacks into it (not
+    into memory); the number parsed.  Nothing without a store or over :data:`STORE_FILL_LIMIT` distinct texts.
+    ``pause`` is called between batches (:meth:`ParseCache.fill_store`).
+
+    >>> import spacy
+    >>> store_parses(spacy.blank("en"), ["A hat."])  # no store attached
+    0
+    """
+    distinct = list(dict.fromkeys(texts))
+    if len(distinct) > STORE_FILL_LIMIT:
+        return 0
+    return shared_cache(nlp).fill_store(distinct, pause=pause)
 
 
 class ParseMemo:
