@@ -188,8 +188,12 @@ class Shard:
     def better(self, signal: str, keys: Sequence[tuple[float, int]]) -> list[int]:
         """For each (score, row), how many of this shard's sentences rank before it under ``signal``."""
         order, scores = self._ranked[signal]
-        rows = self.rows[order]
-        return [int(np.count_nonzero((scores > s) | ((scores == s) & (rows < r)))) for s, r in keys]
+        rows, descending = self.rows[order], -scores  # scores fall along the ranking: a binary search finds each
+        out = []
+        for s, r in keys:
+            lo, hi = np.searchsorted(descending, -s, side="left"), np.searchsorted(descending, -s, side="right")
+            out.append(int(lo + np.count_nonzero(rows[lo:hi] < r)))
+        return out
 
     def scores_of(self, signal: str, places: Sequence[int], other: str) -> list[float]:
         """The ``other`` signal's score of the sentences at ``places`` of the ``signal`` ranking (a sentence out

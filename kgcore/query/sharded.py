@@ -41,6 +41,7 @@ documents.
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
 from collections import deque
 from collections.abc import Sequence
@@ -55,7 +56,7 @@ from kgcore.query.answer import AnswerSource
 from kgcore.query.engine import QueryEngine, validate_question
 from kgcore.query.sentence_ranking import bm25_tokens
 from kgcore.query.shard import Item, Shard, collection_bm25
-from kgcore.query.sharded_fusion import fuse_hybrid, merge_runs
+from kgcore.query.sharded_fusion import collection_ranks, fuse_hybrid, merge_runs
 
 #: Sentences a shard sends per page.
 PAGE = 64
@@ -97,6 +98,7 @@ class ShardedEngine:
                  settings: Settings | None = None, graph: bool = True) -> None:
         self.store, self.name, self.settings, self.graph = store, name, settings or Settings.from_env(), graph
         self.engine = QueryEngine(store, self.settings)  # the embedder and answerers; it never loads the collection
+        self._asking = threading.Lock()  # a shard keeps the last question's rankings: one question at a time
         self.parts = split(store.manifest(name).doc_ids, shards)
         self._runner: Any = None
         self._actors: list[Any] = []
@@ -160,6 +162,11 @@ class ShardedEngine:
         if method in PER_SHARD and not self.graph:
             raise InputError("method", f"{method!r} needs shards loaded with their graphs (graph=True)")
         question = validate_question(question, self.settings.max_question_chars)
+        with self._asking:
+            return self._retrieve(question, options)
+
+    def _retrieve(self, question: str, options: RetrievalOptions) -> QueryResult:
+        method = options.method
         started, notes = time.perf_counter(), list[str]()
         if method in PER_SHARD:
             chosen, candidates = merge_runs(self.ask_all("run", question, options), options)
@@ -180,8 +187,7 @@ class ShardedEngine:
     def _ranked(self, signal: str, options: RetrievalOptions) -> list[SelectedSentence]:
         """``dense`` or ``bm25``: the merged walk, each kept sentence ranked among every shard's."""
         kept = self._walk(signal, options)
-        better = self.ask_all("better", signal, [(i[0], i[1]) for _, i in kept])
-        return self._chosen(signal, kept, [1 + sum(counts) for counts in zip(*better)])
+        return self._chosen(signal, kept, collection_ranks(self, signal, [(i[0], i[1]) for _, i in kept]))
 
     def _walk(self, signal: str, options: RetrievalOptions) -> list[tuple[int, Item]]:
         """(shard, item) of the kept sentences in rank order: :func:`budget_positions` over the merged ranking."""

@@ -50,10 +50,11 @@ def merge_runs(runs: Sequence[tuple[list[SelectedSentence], int]], options: Retr
     sentence for ``groundedkg``'s paper union); and the candidates of every shard.  A sentence's rank is its rank
     in its shard plus the other shards' sentences merged before it (one shard: its own rank)."""
     lists = [[(-s.score, s.position, n, s) for s in sel] for n, (sel, _) in enumerate(runs)]
-    merged, ahead = [], [0] * len(runs)
+    merged, ahead, last = [], [0] * len(runs), 0
     for _, _, shard, sentence in heapq.merge(*lists, key=lambda x: (x[0], x[1])):
-        before = sum(ahead) - ahead[shard]
-        merged.append(dataclasses.replace(sentence, rank=(sentence.rank or ahead[shard] + 1) + before))
+        before = sum(ahead) - ahead[shard]  # a shard's own ranks skip what its budget left out: never go back
+        last = max(last + 1, (sentence.rank or ahead[shard] + 1) + before)
+        merged.append(dataclasses.replace(sentence, rank=last))
         ahead[shard] += 1
     if options.budget_words or options.budget_sentences:
         places = budget_positions([len(s.text.split()) for s in merged], options.budget_sentences,
@@ -89,7 +90,7 @@ def fused_order(engine: Any, m: int) -> list[tuple[float, int, int, int, str, in
     for (other, rows, _), values in zip(asks, engine.gather([a[2] for a in asks])):
         score.update({(other, row): v for row, v in zip(rows, values)})
     rows = list(seen)
-    ranks = {signal: _ranks(engine, signal, [(score[(signal, row)], row) for row in rows])
+    ranks = {signal: collection_ranks(engine, signal, [(score[(signal, row)], row) for row in rows])
              for signal in ("dense", "bm25")}
     out = []
     for n, row in enumerate(rows):
@@ -114,7 +115,7 @@ def _selected(engine: Any, order: list[tuple[float, int, int, int, str, int]], p
     return out
 
 
-def _ranks(engine: Any, signal: str, keys: list[tuple[float, int]]) -> list[int]:
+def collection_ranks(engine: Any, signal: str, keys: list[tuple[float, int]]) -> list[int]:
     """Each (score, row)'s rank in the collection under ``signal`` (1 = best)."""
     return [1 + sum(counts) for counts in zip(*engine.ask_all("better", signal, keys))] if keys else []
 
