@@ -11,7 +11,9 @@ inline the library as before.
 from __future__ import annotations
 
 import functools
+import os
 import shutil
+import tempfile
 from dataclasses import replace
 from pathlib import Path
 
@@ -34,9 +36,10 @@ def served_assets() -> str:
         for name, source in asset_files().items():
             target = STATIC_DIR / name
             if not target.is_file() or target.stat().st_size != source.stat().st_size:
-                tmp = target.with_name(f".{name}.tmp")
+                fd, tmp = tempfile.mkstemp(dir=STATIC_DIR, prefix=".copy-")  # own name: servers may copy at once
+                os.close(fd)
                 shutil.copyfile(source, tmp)
-                tmp.replace(target)
+                os.replace(tmp, target)
     except OSError:
         return ""
     return SERVED_AT

@@ -234,6 +234,7 @@ def _wait_for_questions() -> None:
         time.sleep(0.2)
 
 
+_storing_parses = threading.Lock()
 #: The views' last step: the offline answerer's parses of the collection kept in the store (once per store).
 PARSES_STEP = "storing the answerer's parses of its sentences (questions are answered meanwhile)"
 
@@ -262,8 +263,9 @@ def _prepare_views(root: str, status: ViewsPreparation, first: threading.Thread)
         seconds = prepare_views(engine.index(status.name), engine.embedder, engine.settings, before)
         log.info("Prepared the views of collection %r: %s", status.name, seconds)
         before(PARSES_STEP)  # last: the answers read them back instead of parsing (a long step, once per store)
-        log.info("Stored %s parses of collection %r", engine.store_parses(status.name, pause=_wait_for_questions),
-                 status.name)
+        with _storing_parses:  # one collection at a time: each is minutes of a core
+            stored = engine.store_parses(status.name, pause=_wait_for_questions)
+        log.info("Stored %s parses of collection %r", stored, status.name)
     except Exception as exc:  # noqa: BLE001 - logged; the page that needs the view reports kgcore's error
         log.warning("Preparing the views of collection %r failed: %s", status.name, short_reason(exc))
 

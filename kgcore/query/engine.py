@@ -22,7 +22,7 @@ from kgcore.index.parse import Parser, get_parser
 from kgcore.index.store.disk import Index, Store
 from kgcore.index.store.writer import ensure_chroma
 from kgcore.query import methods
-from kgcore.query.answer import AnswerGenerator, AnswerSource, default_answerer, get_generator
+from kgcore.query.answer import ANSWERERS, AnswerGenerator, AnswerSource, default_answerer, get_generator
 from kgcore.query.answer.base import shared_cache, store_parses, warm_parses
 from kgcore.query.answer.calibration import collection_calibration
 from kgcore.query.answer.parse_store import ParseStore, store_path
@@ -91,6 +91,10 @@ class QueryEngine:
             if cache.store is None or cache.store.path != path:  # one cache per pipeline, whichever store asks
                 cache.attach(ParseStore(path, nlp))
         return generator
+
+    def _offline(self, answerer: str | None) -> bool:
+        """Whether answerer ``answerer`` (the settings' default when None) answers on this machine."""
+        return ANSWERERS.get(answerer or default_answerer(self.settings)).offline
 
     @property
     def reranker(self) -> Reranker:
@@ -163,7 +167,7 @@ class QueryEngine:
             options = options or RetrievalOptions(budget_words=self.settings.budget_words)
             with timer.step("retrieve"):
                 result = self.retrieve(collection, probe, options)
-            offline = (answerer or default_answerer(self.settings)) != "openai"
+            offline = self._offline(answerer)
             with timer.step("answer"):
                 if offline:
                     self.answer(result, answerer)
@@ -188,11 +192,11 @@ class QueryEngine:
         ``answerer`` (:func:`~kgcore.query.answer.base.store_parses`): once per store, the answers of a
         collection too large for the memory cache read their sentences' parses back instead of parsing them.
         ``pause`` is called between batches (the app waits there while a question is answered).  How many texts
-        were parsed; 0 for ``openai`` or a collection past ``STORE_FILL_LIMIT`` texts.
+        were parsed; 0 for an answerer that is not offline (``openai``) or a collection past ``STORE_FILL_LIMIT`` texts.
 
         On 24 arXiv papers (about 20,000 texts) it takes about 3 minutes of one core, once.
         """
-        if (answerer or default_answerer(self.settings)) == "openai":
+        if not self._offline(answerer):
             return 0
         nlp = getattr(self.generator(answerer), "nlp", None)
         return store_parses(nlp, _texts(self.index(collection).sentences), pause) if nlp is not None else 0

@@ -100,3 +100,22 @@ def test_the_engine_answers_through_the_stores_parse_file_and_the_same_with_it(p
     again = engine.ask(PETER_ID, question, options)[1]
     assert (again.text, again.citations) == (answer.text, answer.citations) and "cabbages" in again.text
     assert PETER_ID in {m.name for m in peter_store.list()} and ".parses" not in {m.name for m in peter_store.list()}
+
+
+def test_a_full_store_takes_no_more_texts_but_still_serves_what_it_holds(tmp_path, monkeypatch):
+    import kgcore.query.answer.parse_store as parse_store
+
+    nlp = load_spacy()
+    store = ParseStore(tmp_path / "p.sqlite", nlp)
+    assert store.put({TEXTS[0]: nlp(TEXTS[0])}) == 1
+    monkeypatch.setattr(parse_store, "MAX_BYTES", 0)
+    assert store.put({TEXTS[1]: nlp(TEXTS[1])}) == 0 and store.writable  # full, not broken
+    assert list(store.get(TEXTS)) == [TEXTS[0]]
+
+
+def test_a_pipeline_with_other_tokenizer_rules_has_its_own_file(tmp_path):
+    import spacy
+
+    nlp = load_spacy()
+    other = spacy.load(nlp.meta["lang"] + "_" + nlp.meta["name"])  # the model without the project's own rules
+    assert store_path(tmp_path, nlp) != store_path(tmp_path, other)

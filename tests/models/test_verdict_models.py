@@ -99,6 +99,7 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
     ("Where is Anne's mother?", "She attached herself as a mother to the man who was securing her happiness.", []),
     ("Where does Stephen's family move to?", "They told legends, to all of which Stephen lent an ear.", []),
     ("Where did Mrs. Rabbit go?", "She went to her grandmother's.", ["to her grandmother's"]),
+    ("Where did the girl hide?", "She hid in one of the rooms.", ["in one of the rooms"]),  # a part: by its whole
     ("Where are the chunk copies kept?", "The master makes sure that the copies are kept on three racks.",
      ["on three racks"]),  # "make sure that": a guarantee, not a belief
     ("Where did the farmer think the goose was?", "The farmer thought that the goose was behind the well.",

@@ -90,6 +90,8 @@ class Answerer:
     help: str
     make: Callable[[Settings], Any]
     check: Callable[[Settings], None] = lambda settings: None
+    #: Whether it answers on this machine (no endpoint is called): a preparation may run it, and it parses.
+    offline: bool = True
 
 
 #: Parsed texts each spaCy pipeline keeps between answers (:class:`ParseCache`).  A paper's sentence parses in

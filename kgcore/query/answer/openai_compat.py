@@ -102,4 +102,4 @@ def _make(settings: Settings) -> OpenAIGenerator:
 
 ANSWERER = Answerer("openai", "LLM (OpenAI-compatible endpoint)",
                     "the paper's prompt sent to the configured chat endpoint (KGCORE_OPENAI_BASE_URL)", _make,
-                    check=check_configured)
+                    check=check_configured, offline=False)

@@ -260,7 +260,12 @@ def place_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> lis
 
 def _placelike(token) -> bool:
     """Whether a locative object can be a place: no pronoun ("to all of which"), number ("at six") or person ("to
-    the man who ..."), unless a possessive makes one ("to her grandmother's")."""
+    the man who ..."), unless a possessive makes one ("to her grandmother's"); a part of something is judged by
+    the whole ("in one of the rooms")."""
+    whole = next((o for c in token.children if c.dep_ == "prep" and c.lower_ == "of"
+                  for o in c.children if o.dep_ == "pobj"), None)
+    if whole is not None and (token.pos_ in ("PRON", "DET", "NUM") or token.like_num):
+        return _placelike(whole)
     person = token.ent_type_ == "PERSON" or token.lemma_.lower() in PERSON_NOUNS
     return not (token.pos_ in ("PRON", "DET", "NUM") or token.like_num or (
         person and not any(c.dep_ == "case" for c in token.children)))
