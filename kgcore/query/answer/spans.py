@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from kgcore.query.answer.beliefs import BELIEF_WORDS, believed
 from kgcore.query.answer.expected import PLACE_NOUNS, Expected
 from kgcore.query.answer.words import LIGHT_VERBS, STOPWORDS
 
@@ -76,11 +77,6 @@ ORDINALS = frozenset(
 #: Words that label a part of a paper rather than name a thing ("Figure 3", "Table 2", "§ 4").
 PAPER_LABELS = frozenset("figure fig table tab section sec eq equation appendix algorithm listing".split())
 _TECHNICAL = re.compile(r"[a-z][A-Z]|[A-Z]{2}|\d[A-Za-z]|[A-Za-z]\d|[A-Za-z]-[A-Za-z]")
-#: Verbs and adjectives of belief or guess: the clause they take ("McGregor was sure *that Peter was in the
-#: shed*", "they think *that it rained*") says what someone believes, not what is so.
-BELIEF_WORDS = frozenset(
-    """think believe suppose guess suspect imagine fancy wonder doubt hope fear presume dream pretend sure
-    convinced afraid""".split())
 #: Spans longer than this many tokens are cut (a clause, not a whole sentence, is marked).
 MAX_SPAN = 12
 
@@ -114,31 +110,6 @@ def adds_content(span: Sequence, asked: set[str]) -> bool:
     """
     return any(_new(t, asked) and (any(c.isdigit() for c in t.text) or (
         t.is_alpha and t.lower_ not in STOPWORDS and t.lemma_.lower() not in LIGHT_VERBS)) for t in span)
-
-
-def _made_sure(word) -> bool:
-    """Whether ``word`` is the "sure" of "make sure (that) ...": a guarantee, not a belief."""
-    return word.lemma_.lower() == "sure" and word.head.lemma_.lower() in ("make", "ensure")
-
-
-def believed(span: Sequence) -> bool:
-    """Whether the span lies in a clause that says what someone believes or guesses ("McGregor was sure *that
-    Peter was in the shed*"): the complement of a :data:`BELIEF_WORDS` verb or adjective is no fact of the text."""
-    if not span:
-        return False
-    token = min(span, key=lambda t: _depth(t))
-    while token.head.i != token.i:
-        if token.dep_ == "ccomp" and token.head.lemma_.lower() in BELIEF_WORDS and not _made_sure(token.head):
-            return True
-        token = token.head
-    return False
-
-
-def _depth(token) -> int:
-    depth = 0
-    while token.head.i != token.i:
-        token, depth = token.head, depth + 1
-    return depth
 
 
 def merged(spans: Iterable[Span]) -> list[Span]:
