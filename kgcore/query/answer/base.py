@@ -128,8 +128,9 @@ class ParseCache:
         self._docs: OrderedDict[str, object] = OrderedDict()
         self._lock = threading.Lock()
 
-    def attach(self, store: ParseStore) -> None:
-        """Read texts not held from ``store`` before parsing them, and write what is parsed into it."""
+    def attach(self, store: ParseStore | None) -> None:
+        """Read texts not held from ``store`` before parsing them, and write what is parsed into it (None: parse
+        them, keep nothing on disk)."""
         self.store = store
 
     def __len__(self) -> int:

@@ -12,8 +12,8 @@ The file is derived data, safe to delete:
   the tokenizer with this project's own rules, the spaCy version), so a doc parsed by another pipeline is never
   read back;
 - shared by every collection of the store (a text parses the same wherever it comes from) and by the processes of
-  one machine (SQLite's locks; on a network file system they are unreliable, so there a write may fail, and a
-  failed write only means texts are parsed again);
+  one machine (SQLite's locks, which are unreliable on a network file system: hosts sharing a store there each
+  keep theirs in a local folder, ``KGCORE_PARSE_STORE``);
 - read-only where the store cannot be written (a read-only store parses what the file lacks, as before);
 - bounded: past :data:`MAX_BYTES` nothing more is written (about 2.3 KB per text: a collection of 24 papers
   takes about 50 MB).
@@ -53,8 +53,9 @@ _NAMES: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
 
 
 def store_path(root: Path, nlp) -> Path:
-    """The parse store of pipeline ``nlp`` under the store ``root``: one file per pipeline, named after its
-    model, components, configuration and tokenizer (rules and exceptions included) and the spaCy version.
+    """The parse store of pipeline ``nlp`` in the folder ``root``/:data:`FOLDER`: one file per pipeline, named
+    after its model, components, configuration and tokenizer (rules and exceptions included) and the spaCy
+    version.
 
     >>> import spacy
     >>> a, b = spacy.blank("en"), spacy.blank("en")
