@@ -56,7 +56,7 @@ from kgcore.query.answer import AnswerSource
 from kgcore.query.engine import QueryEngine, validate_question
 from kgcore.query.sentence_ranking import bm25_tokens
 from kgcore.query.shard import Item, Shard, collection_bm25
-from kgcore.query.sharded_fusion import collection_ranks, fuse_hybrid, merge_runs
+from kgcore.query.sharded_fusion import collection_ranks, fetch_selected, fuse_hybrid, merge_runs
 
 #: Sentences a shard sends per page.
 PAGE = 64
@@ -176,7 +176,7 @@ class ShardedEngine:
             ranked = self.ask_all("rank", vector, weights, tuple(options.documents), options.front_matter)
             candidates = sum(n for n, _ in ranked)
             if method == "hybrid":
-                chosen, notes = self._hybrid(options, candidates, min((w for _, w in ranked), default=0))
+                chosen, notes = fuse_hybrid(self, options, candidates, min((w for _, w in ranked), default=0))
             else:
                 chosen = self._ranked(method, options)
         ms = (time.perf_counter() - started) * 1000
@@ -187,7 +187,9 @@ class ShardedEngine:
     def _ranked(self, signal: str, options: RetrievalOptions) -> list[SelectedSentence]:
         """``dense`` or ``bm25``: the merged walk, each kept sentence ranked among every shard's."""
         kept = self._walk(signal, options)
-        return self._chosen(signal, kept, collection_ranks(self, signal, [(i[0], i[1]) for _, i in kept]))
+        ranks = collection_ranks(self, signal, [(i[0], i[1]) for _, i in kept])
+        sentences = fetch_selected(self, [(shard, signal, item[3]) for shard, item in kept])
+        return [dataclasses.replace(s, rank=r) for s, r in zip(sentences, ranks)]
 
     def _walk(self, signal: str, options: RetrievalOptions) -> list[tuple[int, Item]]:
         """(shard, item) of the kept sentences in rank order: :func:`budget_positions` over the merged ranking."""
@@ -217,22 +219,6 @@ class ShardedEngine:
             total += item[2]
         return kept
 
-    def _chosen(self, signal: str, kept: Sequence[tuple[int, Item]], ranks: list[int]) -> list[SelectedSentence]:
-        """The kept sentences from their shards, with their ranks."""
-        by_shard: dict[int, list[int]] = {}
-        for n, (shard, _) in enumerate(kept):
-            by_shard.setdefault(shard, []).append(n)
-        calls = [(s, self.call(s, "selected", signal, [kept[n][1][3] for n in ns])) for s, ns in by_shard.items()]
-        out: list[SelectedSentence] = [None] * len(kept)  # type: ignore[list-item]
-        for (shard, _), sentences in zip(calls, self.gather(calls)):
-            for n, sentence in zip(by_shard[shard], sentences):
-                out[n] = dataclasses.replace(sentence, rank=ranks[n])
-        return out
-
-    def _hybrid(self, options: RetrievalOptions, candidates: int, shortest: int) -> tuple[list[SelectedSentence],
-                                                                                            list[str]]:
-        """``hybrid``: reciprocal-rank fusion of the collection-wide dense and BM25 ranks (:mod:`.sharded_fusion`)."""
-        return fuse_hybrid(self, options, candidates, shortest)
 
     def answer(self, result: QueryResult, answerer: str | None = None) -> Answer:
         """The answer from the merged context, by the answerers one process uses (the source: the collection's

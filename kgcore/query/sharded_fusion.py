@@ -101,18 +101,26 @@ def fused_order(engine: Any, m: int) -> list[tuple[float, int, int, int, str, in
     return sorted(out, key=lambda x: (-x[0], x[1]))
 
 
+def fetch_selected(engine: Any, wanted: Sequence[tuple[int, str, int]]) -> list[SelectedSentence]:
+    """The context sentences of ``wanted`` (shard, signal, place in that shard's ``signal`` ranking), in order:
+    one call per shard and signal."""
+    asks: dict[tuple[int, str], list[int]] = {}
+    for n, (shard, signal, _) in enumerate(wanted):
+        asks.setdefault((shard, signal), []).append(n)
+    calls = [(shard, engine.call(shard, "selected", signal, [wanted[n][2] for n in ns]))
+             for (shard, signal), ns in asks.items()]
+    out: list[SelectedSentence] = [None] * len(wanted)  # type: ignore[list-item]
+    for ns, sentences in zip(asks.values(), engine.gather(calls)):
+        for n, sentence in zip(ns, sentences):
+            out[n] = sentence
+    return out
+
+
 def _selected(engine: Any, order: list[tuple[float, int, int, int, str, int]], places: list[int]
               ) -> list[SelectedSentence]:
     """The sentences at ``places`` of the fused ``order``, from their shards, with fused scores and ranks."""
-    asks: dict[tuple[int, str], list[int]] = {}
-    for p in places:
-        asks.setdefault((order[p][3], order[p][4]), []).append(p)
-    calls = [(shard, engine.call(shard, "selected", signal, [order[p][5] for p in ps]))
-             for (shard, signal), ps in asks.items()]
-    out = []
-    for ps, sentences in zip(asks.values(), engine.gather(calls)):
-        out += [dataclasses.replace(s, score=round(order[p][0], 4), rank=p + 1) for p, s in zip(ps, sentences)]
-    return out
+    sentences = fetch_selected(engine, [(order[p][3], order[p][4], order[p][5]) for p in places])
+    return [dataclasses.replace(s, score=round(order[p][0], 4), rank=p + 1) for p, s in zip(places, sentences)]
 
 
 def collection_ranks(engine: Any, signal: str, keys: list[tuple[float, int]]) -> list[int]:
