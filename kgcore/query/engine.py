@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import asdict
+from functools import cached_property
 from pathlib import Path
 
 from kgcore.core.deprecation import renamed_argument
@@ -86,15 +87,16 @@ class QueryEngine:
         generator = self._generators[name]
         nlp = getattr(generator, "nlp", None)
         if nlp is not None:
-            cache, folder = shared_cache(nlp), self._parse_folder()
+            cache, folder = shared_cache(nlp), self._parse_folder
             path = store_path(folder, nlp) if folder is not None else None
             if (cache.store.path if cache.store else None) != path:  # one cache per pipeline, whichever engine asks
                 cache.attach(ParseStore(path, nlp) if path is not None else None)
         return generator
 
+    @cached_property
     def _parse_folder(self) -> Path | None:
-        """The folder whose ``.parses`` keeps the answerers' parses (``KGCORE_PARSE_STORE``, made when missing;
-        default the store's root; None: ``off``, or a store with no folder)."""
+        """The folder whose ``.parses`` keeps the answerers' parses (``KGCORE_PARSE_STORE``, made when missing, once
+        per engine: every answer asks; default the store's root; None: ``off``, or a store with no folder)."""
         chosen = self.settings.parse_store
         if chosen.lower() == "off":
             return None
