@@ -12,9 +12,10 @@ added around already-escaped pieces.  This module is pure (no streamlit).
 
 from __future__ import annotations
 
+import functools
 import html
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 #: Node texts that would mark almost every sentence and tell the reader nothing.
 UNMARKABLE = frozenset(
@@ -61,6 +62,36 @@ def term_variants(terms: Iterable[str]) -> list[str]:
     return sorted(seen.values(), key=lambda t: (-len(t), t.lower()))
 
 
+@functools.lru_cache(maxsize=8192)
+def term_pattern(term: str) -> re.Pattern:
+    """The whole-word, case-insensitive pattern of ``term``, compiled once per process (what
+    :func:`find_spans` falls back on where lower-casing changes a text's length).
+
+    >>> term_pattern("pie").findall("A pie, pies, PIE.")
+    ['pie', 'PIE']
+    """
+    return re.compile(r"(?<!\w)" + re.escape(term) + r"(?!\w)", re.IGNORECASE)
+
+
+def _word(char: str) -> bool:
+    """Whether ``char`` is what ``\\w`` matches (a letter, a digit or ``_``)."""
+    return char.isalnum() or char == "_"
+
+
+def _occurrences(lowered: str, needle: str) -> Iterator[tuple[int, int]]:
+    """Whole-word occurrences of ``needle`` in ``lowered`` (both lower-cased), left to right, not overlapping:
+    what ``term_pattern(needle).finditer`` finds, without compiling a pattern for every term (a context of 200
+    sentences marks some 25 terms in each, and compiling them took most of the Ask page's sentence list)."""
+    start = lowered.find(needle)
+    while start >= 0:
+        end = start + len(needle)
+        if (start == 0 or not _word(lowered[start - 1])) and (end == len(lowered) or not _word(lowered[end])):
+            yield start, end
+            start = lowered.find(needle, end)
+        else:
+            start = lowered.find(needle, start + 1)
+
+
 def find_spans(text: str, terms: Sequence[str]) -> list[tuple[int, int]]:
     """Non-overlapping (start, end) spans of whole-word, case-insensitive term matches.
 
@@ -68,13 +99,20 @@ def find_spans(text: str, terms: Sequence[str]) -> list[tuple[int, int]]:
 
     >>> find_spans("Mrs. McGregor baked a pie; pies!", ["McGregor", "pie"])
     [(5, 13), (22, 25)]
+    >>> find_spans("İstanbul's pie", ["pie"])  # lower-casing "İ" adds a character: the pattern finds it
+    [(11, 14)]
     """
+    lowered = text.lower()
     taken: list[tuple[int, int]] = []
     for term in sorted(set(terms), key=len, reverse=True):
-        pattern = re.compile(r"(?<!\w)" + re.escape(term) + r"(?!\w)", re.IGNORECASE)
-        for m in pattern.finditer(text):
-            if not any(m.start() < end and start < m.end() for start, end in taken):
-                taken.append((m.start(), m.end()))
+        needle = term.lower()
+        if len(lowered) == len(text) and len(needle) == len(term):
+            found: Iterable[tuple[int, int]] = _occurrences(lowered, needle)
+        else:
+            found = ((m.start(), m.end()) for m in term_pattern(term).finditer(text))
+        for start, end in found:
+            if not any(start < t_end and t_start < end for t_start, t_end in taken):
+                taken.append((start, end))
     return sorted(taken)
 
 
