@@ -322,9 +322,13 @@ def _more(key: str) -> None:
 
 
 def download(run: AskRun, result_to_json) -> None:
-    payload = json.dumps(result_to_json(run.result, run.answer), ensure_ascii=False, indent=1)
+    """The result as JSON, written when the button is clicked (writing it on every run of the page took longer
+    than drawing the answer)."""
+    def payload() -> str:
+        return json.dumps(result_to_json(run.result, run.answer), ensure_ascii=False, indent=1)
+
     st.download_button("Download result (JSON)", payload, file_name=f"{run.result.collection}-{run.result.method}.json",
-                       mime="application/json", icon=":material/download:")
+                       mime="application/json", icon=":material/download:", on_click="ignore")
 
 
 def focus(run: AskRun, index, node_id: str | None) -> SentenceView:

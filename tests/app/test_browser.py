@@ -11,6 +11,7 @@ lists.  Screenshots go to ``tests/artifacts/`` (gitignored).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import subprocess
@@ -233,6 +234,13 @@ def test_index_the_sample_then_ask(server, browser_page):
     expect(sentence_page.get_by_text("Document peter-rabbit of collection peter-rabbit")).to_be_visible()
     shot(sentence_page, "source_view", 1600)
     sentence_page.close()
+
+    # The result's JSON is written when its button is clicked, not on every run of the page.
+    with page.expect_download(timeout=60_000) as download:
+        page.get_by_role("button", name="Download result (JSON)").click()
+    result = json.loads(Path(download.value.path()).read_text())
+    assert result["question"] == QUESTION and result["sentences"]
+    assert download.value.suggested_filename == "peter-rabbit-groundedkg.json"
 
     start = time.perf_counter()
     page.get_by_text("Compare methods").click()
