@@ -47,6 +47,8 @@ from .state_panel import AskOutcome, AskRun, get_state
 OPEN_RECORD_KEY = "audit.open_record"
 #: (QueryResult object, record id) of that re-opened record, so labels go to the record it came from.
 REOPENED_KEY = "audit.reopened"
+#: The answer last saved as an audit record in this session, and its record id.
+SAVED_KEY = "audit.saved"
 FLASH_KEY = "audit.flash"
 MAX_OPTIONS = 300
 SEARCH_LIMIT = 10
@@ -85,7 +87,12 @@ def record_for(db: AuditDB, result: QueryResult, answer: Answer | None, index: I
     reopened = st.session_state.get(REOPENED_KEY)
     if reopened is not None and reopened[0] is result:
         return reopened[1]
-    return db.save_record(result, answer, index.manifest, gold)
+    saved = st.session_state.get(SAVED_KEY)  # the page runs again on every click: save an answer once
+    if gold is None and saved is not None and saved[0] is result and saved[1] is answer and saved[2] == db.where:
+        return saved[3]
+    record_id = db.save_record(result, answer, index.manifest, gold)
+    st.session_state[SAVED_KEY] = (result, answer, db.where, record_id)
+    return record_id
 
 
 def _add_label(db: AuditDB, record_id: int, author: str, label_type: str, kind: str = "record",

@@ -19,6 +19,7 @@ kgcore.core.errors.InputError: artifact_kind: a 'correct' label cannot point at 
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import asdict, dataclass, field, fields
@@ -189,6 +190,7 @@ def record_uid(payload: dict, index_hash: str) -> str:
     return manifest_hash(content)
 
 
+@functools.lru_cache(maxsize=64)
 def _package_version(*names: str) -> str:
     for name in names:
         try:

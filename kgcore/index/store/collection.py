@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
@@ -157,9 +158,10 @@ class CollectionManifest:
         """Changes whenever the collection does (caches key on it)."""
         return f"{self.created_at}/{self.generation}"
 
-    @property
+    @functools.cached_property
     def content_hash(self) -> str:
-        """:func:`manifest_hash` of this manifest: which index, exactly, answered."""
+        """:func:`manifest_hash` of this manifest: which index, exactly, answered (the manifest is frozen, so
+        it is hashed once: each audit record names it)."""
         return manifest_hash(self.to_dict())
 
     @property

@@ -151,8 +151,11 @@ class Index:
         return shard.read_paragraphs(self.shard_path(doc_id), self.document(doc_id).files) if path.exists() else []
 
     def references(self, doc_id: str) -> list[Reference]:
-        """A document's parsed reference list (empty for books and documents indexed before kgcore 0.3)."""
-        return shard.read_references(self.shard_path(doc_id), self.document(doc_id).files)
+        """A document's parsed reference list (empty for books and documents indexed before kgcore 0.3), read
+        from its shard once (every answer that cites a work names it)."""
+        key: CacheKey[list[Reference]] = CacheKey(f"references/{doc_id}")
+        return list(self.cache.get(key, lambda: shard.read_references(self.shard_path(doc_id),
+                                                                        self.document(doc_id).files)))
 
     def source_path(self, doc_id: str) -> Path | None:
         """The kept source file of a document, when the store has it."""
