@@ -15,7 +15,9 @@ drives Chromium:
    status does not wait);
 3. asks :data:`QUESTIONS`, timing each from the click on *Ask* until the question's heading and answer are
    shown, the matched subgraph is drawn and the app is idle (no script run, no spinner): the target is p50 <=
-   1.5 s and p95 <= 3 s;
+   1.5 s and p95 <= 3 s.  The browser clocks each stage itself, to the frame (:mod:`browser_clock`); the same
+   end as seen by Playwright's polling (up to 0.5 s late, plus two idle checks 150 ms apart) is kept beside it
+   as ``polled_s``;
 4. opens every page (and the explorer's Communities tab) once from the sidebar, timing each from the click
    until its title is shown and the app is idle: the target is <= 5 s each.
 
@@ -36,6 +38,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import browser_clock
 from common import ROOT, machine, write_json
 from startup_bench import CHROMIUM, CHROMIUM_ARGS, free_port, wait_healthy
 
@@ -93,27 +96,30 @@ def idle(page, timeout_ms: int = TIMEOUT_MS) -> None:
 
 
 def ask(page, question: str, stages: list[dict] | None = None) -> float:
-    """Seconds from the click on Ask to the answer shown, its subgraph drawn and the app idle; ``stages`` gets
-    when each was reached (``answer_s``: the question's heading and answer shown; ``graph_s``: the subgraph
-    drawn; ``idle_s``: the app idle, the figure returned)."""
+    """Seconds from the click on Ask to the answer shown, its subgraph drawn and the app idle, as the browser
+    clocked them (:mod:`browser_clock`); ``stages`` gets each stage (``answer_s``: the question's heading and
+    answer shown; ``graph_s``: the subgraph drawn; ``idle_s``: the app idle; ``polled_s``: the same end seen by
+    Playwright's polling, late by its poll interval and the two calm checks)."""
     from playwright.sync_api import expect
 
     page.get_by_label("Question", exact=True).fill(question)
     button = page.get_by_role("button", name="Ask", exact=True)
     expect(button).to_be_enabled(timeout=TIMEOUT_MS)
+    browser_clock.watch(page, question)
     start = time.perf_counter()
     button.click()
     expect(page.get_by_role("heading", name=question)).to_be_visible(timeout=TIMEOUT_MS)
-    expect(page.locator(".kg-answer").first).to_be_visible(timeout=TIMEOUT_MS)  # a stale one may linger
-    answered = time.perf_counter() - start
-    graph = page.frame_locator('iframe[title="Matched subgraph"]')
+    expect(page.locator(".kg-answer").first).to_be_visible(timeout=TIMEOUT_MS)
     if page.locator('iframe[title="Matched subgraph"]').count():
+        graph = page.frame_locator('iframe[title="Matched subgraph"]')
         expect(graph.locator("#bar")).to_contain_text("nodes", timeout=TIMEOUT_MS)
-    drawn = time.perf_counter() - start
     idle(page)
-    total = round(time.perf_counter() - start, 3)
+    polled = round(time.perf_counter() - start, 3)
+    clock = browser_clock.read(page)
+    seen = [t for t in clock.values() if t is not None]
+    total = max(seen) if clock["answer"] is not None and clock["idle"] is not None else polled
     if stages is not None:
-        stages.append({"answer_s": round(answered, 3), "graph_s": round(drawn, 3), "idle_s": total})
+        stages.append({"answer_s": clock["answer"], "graph_s": clock["graph"], "idle_s": total, "polled_s": polled})
     return total
 
 
@@ -237,7 +243,8 @@ def summary(runs: list[dict]) -> dict:
         done = [v for v in values if v is not None]
         pages[name] = round(statistics.median(done), 3) if len(done) == len(values) else None
     stages = [st for r in runs for st in r.get("stages", [])]
-    breakdown = {key: quantile([st[key] for st in stages], 0.5) for key in ("answer_s", "graph_s")} if stages else {}
+    breakdown = {key: quantile([st[key] for st in stages if st.get(key) is not None], 0.5)
+                 for key in ("answer_s", "graph_s", "polled_s") if any(st.get(key) is not None for st in stages)}
     return {"questions": len(asked), "p50_s": quantile(asked, 0.5), "p95_s": quantile(asked, 0.95),
             "stages_p50": breakdown,
             "max_s": max(asked), "first_question_s": statistics.median(r["first_question_s"] for r in runs),
