@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import html
+import importlib.util
 import json
 import re
 from dataclasses import dataclass, field
@@ -103,9 +104,10 @@ def asset_files() -> dict[str, Path]:
     >>> sorted(name.split("-")[-1].split(".", 1)[1] for name in asset_files())
     ['css', 'min.js']
     """
-    import pyvis
-
-    lib = Path(pyvis.__file__).parent / "lib"
+    spec = importlib.util.find_spec("pyvis")  # found, not imported: importing pyvis imports networkx and IPython
+    if spec is None or not spec.submodule_search_locations:
+        raise FileNotFoundError("the pyvis package is not installed; pip install pyvis")
+    lib = Path(list(spec.submodule_search_locations)[0]) / "lib"
     versions = sorted(lib.glob("vis-*/vis-network.min.js"), key=lambda p: _version_key(p.parent.name))
     if not versions:
         raise FileNotFoundError(f"vis-network.min.js not found under {lib}; reinstall pyvis")

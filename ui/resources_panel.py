@@ -129,11 +129,16 @@ class WarmUp:
         return self.thread is None or not self.thread.is_alive()
 
 
+def graph_library() -> None:
+    """pyvis, which lays out every drawn graph (importing it imports networkx and IPython: 1-2 s, once)."""
+    import pyvis.network  # noqa: F401
+
+
 def warm_up(s: Settings, status: WarmUp | None = None) -> WarmUp:
     """Load the models a question needs, first needed first, through the cached loaders; never raises."""
     status = status or WarmUp()
     steps = (("embedder", lambda: embedder(s)), ("spaCy pipeline", lambda: spacy_pipeline(s.spacy_model)),
-             ("BM25 stemmer", bm25_stemmer))
+             ("BM25 stemmer", bm25_stemmer), ("graph drawing", graph_library))
     start = time.perf_counter()
     for name, load in steps:
         began = time.perf_counter()
