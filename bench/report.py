@@ -34,7 +34,7 @@ from report_quality import (
     pdf_classic_section,
     quality_section,
 )
-from report_speed import index_section, query_section, scale_section
+from report_speed import ask_page_section, index_section, query_section, scale_section
 
 BENCHES = ("index_bench.py", "query_bench.py", "retrieval_quality.py")
 #: (document id in the bench store, QA set) evaluated by ``--run``.
@@ -84,6 +84,7 @@ def build_report(results: Path, evals: list[Path]) -> str:
         machine_section(facts),
         index_section(load("index.json", results), results),
         query_section(load("query.json", results), results),
+        ask_page_section(results),
         quality_section(load("retrieval_quality.json", results), results),
         fused_section(load("fused_quality.json", results)),
         narrativeqa_section(results),

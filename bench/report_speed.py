@@ -132,3 +132,33 @@ def agreement_table(data: dict | None) -> str:
             "with the paired-bootstrap 95 % interval of sharded minus one process.\n\n"
             + md_table(["method", "shards", "words", "overlap", "least", "same", "gold, one process",
                         "gold, sharded", "change 95 % CI"], rows))
+
+
+def ask_page_section(results: Path) -> str:
+    """The Ask page timed in Chromium (``ask_bench.py --output ask_page.json``): each side's question p50 / p95,
+    its stages, and every page's first open."""
+    title = "## The Ask page in a browser"
+    data = load("ask_page.json", results)
+    if data is None:
+        return f"{title}\n\n" + missing("ask_page.json", "ask_bench.py --store STORE --output ask_page.json")
+    sides = data["summary"]
+    loads = {side: [r["load_before"][0] for r in runs] for side, runs in data["runs"].items()}
+    rows = [[side, s["questions"], s["p50_s"], s["p95_s"], s["stages_p50"].get("answer_s"),
+             s["stages_p50"].get("graph_s"), s["stages_p50"].get("polled_s"), s["first_question_s"],
+             s["waited_prepared_s"], " / ".join(str(x) for x in loads.get(side, []))] for side, s in sides.items()]
+    targets = data["targets"]
+    first = next(iter(sides.values()))
+    pages = [[page] + [s["pages_s"].get(page) for s in sides.values()] for page in first["pages_s"]]
+    return "\n\n".join([
+        title,
+        f"Collection `{data['collection']}`; {data['rounds']} round(s) per side, sides alternating (base: "
+        f"`{data['base'] or 'none'}`). A question is timed from the click on *Ask* until its answer is shown, its "
+        "subgraph drawn and the app idle, clocked in the browser to the frame; *polled* is the same end as "
+        f"Playwright's polling saw it. Targets: p50 ≤ {targets['p50_s']} s, p95 ≤ {targets['p95_s']} s, every page "
+        f"≤ {targets['page_s']} s.",
+        md_table(["side", "questions", "p50 (s)", "p95 (s)", "answer shown, p50 (s)", "subgraph drawn, p50 (s)",
+                  "polled end, p50 (s)", "first question (s)", "background preparation (s)", "load at start"], rows),
+        md_table(["first open of (s)", *sides], pages),
+        "Meets the targets: " + "; ".join(f"{side}: p50 {yes_no(m['p50'])}, p95 {yes_no(m['p95'])}, pages "
+                                          f"{yes_no(m['pages'])}" for side, m in data["meets_targets"].items()) + ".",
+    ])
