@@ -233,9 +233,12 @@ def _explain(index: Index, cg: ContextGraph, edges, sig: propagation.Signals, la
     for node, amount in senders[:REPORTED_NEIGHBOURS]:
         neighbours.append({"node": node_name(index, cg, node), "kinds": cg.kind_names(kinds.get(node, 0)),
                            "message": round(amount, 4)})
-    return {"lexical": round(float(sig.sparse[row]), 4), "dense": round(float(sig.dense[row]), 4),
-            "graph": round(float(sig.graph[row]), 4), "own": round(float(layers[0][row]), 4),
-            "propagated": round(float(layers[-1][row] - layers[0][row]), 4), "neighbours": neighbours}
+    out = {"lexical": round(float(sig.sparse[row]), 4), "dense": round(float(sig.dense[row]), 4),
+           "graph": round(float(sig.graph[row]), 4), "own": round(float(layers[0][row]), 4),
+           "propagated": round(float(layers[-1][row] - layers[0][row]), 4), "neighbours": neighbours}
+    if sig.focus is not None:  # the question's names weighed its own score (kgcore.query.names)
+        out["names"] = round(float(sig.focus[row]), 4)
+    return out
 
 
 def node_name(index: Index, cg: ContextGraph, node: int) -> str:

@@ -40,14 +40,18 @@ def story_index() -> Index:
                  np.zeros((0, 2), dtype=np.float32), vectors)
 
 
-def ranks(index: Index, budget_words: int) -> dict[str, int]:
-    """Each sentence's place in the fused order (1 = first) under ``budget_words``, no graph evidence."""
+def ranked(index: Index, budget_words: int) -> list:
+    """The fused ranking's selected sentences under ``budget_words``, no graph evidence."""
     n = len(index.sentences)
     alignment = Alignment(np.zeros((0, 0)), np.zeros((0, n)), np.zeros(n), np.zeros(n))
     gm = GraphMatch(None, [], alignment, [], [], np.array([1.0, 0.0], dtype=np.float32),  # type: ignore[arg-type]
                     index.sentence_vectors[:, 0].astype(np.float64), None, {}, [])
-    kept, _ = fused.rank_fused(index, QUESTION, gm, RetrievalOptions(budget_words=budget_words))
-    return {s.text.split()[0]: s.rank for s in kept}
+    return fused.rank_fused(index, QUESTION, gm, RetrievalOptions(budget_words=budget_words))[0]
+
+
+def ranks(index: Index, budget_words: int) -> dict[str, int]:
+    """Each sentence's place in the fused order (1 = first) under ``budget_words``, by its first word."""
+    return {s.text.split()[0]: s.rank for s in ranked(index, budget_words)}
 
 
 def test_the_question_names_its_characters_and_coreference_finds_them():
@@ -75,3 +79,10 @@ def test_the_default_weighs_names_past_small_budgets_only():
     assert ranks(index, 1000)["She"] < ranks(index, 1000)["Diana"]
     assert ranks(index, 200)["Diana"] < ranks(index, 200)["She"]  # two layers, no names, as before
     assert fused.name_weight_for(0) == fused.NAME_WEIGHT  # a sentence budget (no word budget) is not small
+
+
+def test_a_sentence_reports_the_factor_its_names_gave_it():
+    index = story_index()
+    factors = {s.text.split()[0]: s.signals.get("names") for s in ranked(index, 1000)}
+    assert factors["She"] == 1 + fused.NAME_WEIGHT and factors["Diana"] == 1.0
+    assert all("names" not in s.signals for s in ranked(index, 200))
