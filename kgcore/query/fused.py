@@ -76,6 +76,7 @@ SMALL_BUDGET_LAYERS = 2
 #: +0.011 [-0.010, +0.033]; 0.25 / 0.5 / 2 / 4 give -0.009 / -0.003 / -0.003 / -0.004 at 500, +0.018 / +0.010 /
 #: +0.026 / +0.025 at 1,000, +0.011 / +0.007 / +0.007 / +0.003 at 2,000.  Under two layers (200 words) every weight
 #: lost (1: -0.034 [-0.063, -0.006]); with one layer there it was a tie (0.347 -> 0.349), so small budgets keep none.
+#: Held-out books, looked at once: 500 -0.029 [-0.066, +0.002], 1,000 +0.002, 2,000 +0.019 [+0.003, +0.038].
 NAME_WEIGHT = 1.0
 TEXT_IDS: CacheKey = CacheKey("sentence-text-ids")
 #: Reorders the fused order (rows, best first) given every sentence's fused score: the multi-hop walk.
