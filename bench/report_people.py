@@ -110,7 +110,9 @@ def names_section(data: dict, before: dict | None, fusion: dict | None) -> str:
             "default without names, with the paired 95% interval: the names' weight (`name_weight=`), the names at "
             "every budget, on sentences only, added to the graph signal gated by dense relevance, in the message "
             "gates; BM25's rank over the written words added to the sparse signal (`bm25 in f0`); the fused score "
-            "plus BM25's or dense retrieval's own rank before the budget cuts (`late bm25`, `late dense`):")))
+            "plus BM25's or dense retrieval's own rank before the budget cuts (`late bm25`, `late dense`); with the "
+            "names (the default now), the fused order's tail (final score under a fraction of the best) taken one "
+            "sentence per passage before the rest:")))
     return "\n\n".join(text)
 
 

@@ -1,6 +1,6 @@
 """Ranking changes tried where the fused ranking was weakest on people's questions (NarrativeQA design books): the
 question's names (its characters, found with coreference) weighted up, BM25's or dense retrieval's own rank fused
-into the score, the names in the message gates.
+into the score, the names in the message gates, the low-confidence tail diversified by passage.
 
     python bench/experiments/narrativeqa_fusion.py                       # every variant, 200..2,000 words
     python bench/experiments/narrativeqa_fusion.py --variants "name_weight=2" --budgets 1000
@@ -22,7 +22,7 @@ import pickle
 import statistics
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, ExitStack, contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
 from dataclasses import replace
 from pathlib import Path
 
@@ -114,6 +114,33 @@ def late(which: str, w: float) -> Iterator[None]:
         yield
 
 
+@contextmanager
+def tail_passages(fraction: float, cap: int = 1) -> Iterator[None]:
+    """The fused order with its low-confidence tail (final score under ``fraction`` of the best) diversified by
+    passage: a tail sentence whose passage already has ``cap`` sentences ranked above it waits behind the rest of
+    the tail (the head keeps its order)."""
+    from kgcore.index.views.contextual import context_graph
+
+    original = fused._ranked
+
+    def ranked(index, final, options):
+        order = original(index, final, options)
+        if not len(order):
+            return order
+        chunk_of = context_graph(index).chunk_of
+        tail = final[order] < fraction * final[order[0]]
+        seen: dict[int, int] = {}
+        late = np.zeros(len(order), dtype=bool)
+        for k, row in enumerate(order):
+            c = int(chunk_of[row])
+            late[k] = tail[k] and seen.get(c, 0) >= cap
+            seen[c] = seen.get(c, 0) + 1
+        return np.r_[order[~late], order[late]]
+
+    with setting(fused, "_ranked", ranked):
+        yield
+
+
 VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
     BASELINE: lambda: setting(fused, "NAME_WEIGHT", 0.0),
     **{f"name_weight={w}": (lambda w=w: setting(fused, "NAME_WEIGHT", w)) for w in (0.25, 0.5, 1.0, 2.0, 4.0)},
@@ -123,6 +150,8 @@ VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
        for how in ("names gated by dense", "names in gates", "bm25 in f0") for w in (0.25, 0.5, 1.0)},
     **{f"late {which} {w}": (lambda which=which, w=w: late(which, w))
        for which in ("bm25", "dense") for w in (0.25, 0.5, 1.0)},
+    "with names": nullcontext,
+    **{f"with names: tail under {f} by passage": (lambda f=f: tail_passages(f)) for f in (0.5, 0.7, 0.85)},
 }
 
 
