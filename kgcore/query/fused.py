@@ -85,12 +85,14 @@ GATED: CacheKey = CacheKey("context-graph-gated")
 
 
 def rank_fused(index: Index, question: str, gm: GraphMatch, options: RetrievalOptions,
-               reorder: Reorder | None = None) -> tuple[list[SelectedSentence], int]:
+               reorder: Reorder | None = None, names_weight: float | None = None) -> tuple[list[SelectedSentence], int]:
     """GroundedKG's fused ranking of every sentence in scope, budgeted, in reading order; and the candidates.
-    ``reorder`` (the multi-hop walk, :mod:`kgcore.query.multihop`) may reorder the fused order before the budget."""
+    ``reorder`` (the multi-hop walk, :mod:`kgcore.query.multihop`) may reorder the fused order before the budget;
+    ``names_weight`` replaces :func:`name_weight_for` the budget (the walk weighs no names)."""
     cg = context_graph(index)
     sig = propagation.signals(index, cg, question, gm.vector, gm.sims, gm.scope, graph=gm.alignment.graph)
-    sig = replace(sig, focus=names.focus(index, cg, question, name_weight_for(options.budget_words)))
+    weight = name_weight_for(options.budget_words) if names_weight is None else names_weight
+    sig = replace(sig, focus=names.focus(index, cg, question, weight))
     kept = rank(index, cg, sig, options, gm, reorder)
     for s in kept:
         s.aligned = aligned_nodes(index, gm.alignment, index.sentence_row(s.id), gm.query_keys, gm.query_edges)

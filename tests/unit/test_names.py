@@ -40,13 +40,17 @@ def story_index() -> Index:
                  np.zeros((0, 2), dtype=np.float32), vectors)
 
 
-def ranked(index: Index, budget_words: int) -> list:
-    """The fused ranking's selected sentences under ``budget_words``, no graph evidence."""
+def plain_match(index: Index) -> GraphMatch:
+    """The question matched with no graph evidence: its vector [1, 0] and each sentence's cosine."""
     n = len(index.sentences)
     alignment = Alignment(np.zeros((0, 0)), np.zeros((0, n)), np.zeros(n), np.zeros(n))
-    gm = GraphMatch(None, [], alignment, [], [], np.array([1.0, 0.0], dtype=np.float32),  # type: ignore[arg-type]
-                    index.sentence_vectors[:, 0].astype(np.float64), None, {}, [])
-    return fused.rank_fused(index, QUESTION, gm, RetrievalOptions(budget_words=budget_words))[0]
+    return GraphMatch(None, [], alignment, [], [], np.array([1.0, 0.0], dtype=np.float32),  # type: ignore[arg-type]
+                      index.sentence_vectors[:, 0].astype(np.float64), None, {}, [])
+
+
+def ranked(index: Index, budget_words: int) -> list:
+    """The fused ranking's selected sentences under ``budget_words``, no graph evidence."""
+    return fused.rank_fused(index, QUESTION, plain_match(index), RetrievalOptions(budget_words=budget_words))[0]
 
 
 def ranks(index: Index, budget_words: int) -> dict[str, int]:
@@ -86,3 +90,17 @@ def test_a_sentence_reports_the_factor_its_names_gave_it():
     factors = {s.text.split()[0]: s.signals.get("names") for s in ranked(index, 1000)}
     assert factors["She"] == 1 + fused.NAME_WEIGHT and factors["Diana"] == 1.0
     assert all("names" not in s.signals for s in ranked(index, 200))
+
+
+def test_the_multi_hop_walk_weighs_no_names():
+    """A chained question's second page is the one it does not name: the walk ranks without the names' weight."""
+    from kgcore.query import multihop
+
+    index = story_index()
+    match = plain_match(index)
+    kept, _ = multihop.rank_multihop(index, QUESTION, match, RetrievalOptions(budget_words=1000),
+                                     multihop.Walk((), [], False))
+    order = {s.text.split()[0]: s.rank for s in kept}
+    assert order["Diana"] < order["She"] and all("names" not in s.signals for s in kept)
+    weighed, _ = fused.rank_fused(index, QUESTION, match, RetrievalOptions(budget_words=1000), names_weight=0.0)
+    assert [s.rank for s in weighed] == [s.rank for s in kept]
