@@ -40,19 +40,19 @@ def narrativeqa_section(results: Path) -> str:
         books = ", ".join(part["books"])
         parts.append(f"### {label}, pooled ({books})\n\n{table(part)}")
         parts.append(per_book_table(part))
-    parts.append(layers_section(data, load("narrativeqa_one_layer.json", results),
+    no_names = load("narrativeqa_no_names.json", results)  # the default's rows before the names were weighed
+    parts.append(layers_section(no_names or data, load("narrativeqa_one_layer.json", results),
                                 load("narrativeqa_layers_threshold.json", results)))
+    parts.append(names_section(data, no_names, load("narrativeqa_fusion.json", results)))
     parts.append(ablation_section(load("narrativeqa_ablations.json", results)))
     parts.append(small_budget_section(load("narrativeqa_small_budget.json", results),
                                       load("narrativeqa_small_budget_fixes.json", results)))
     return "\n\n".join(p for p in parts if p) + "\n"
 
 
-def layers_section(data: dict, before: dict | None, threshold: dict | None) -> str:
-    """The default before and after small budgets got two propagation layers, per split and budget, with the
-    paired 95% interval of the change; and where a second layer stops helping (design books)."""
-    if not before:
-        return ""
+def change_rows(data: dict, before: dict) -> list[list]:
+    """Per split and budget, the fused default's pooled recall in ``before``'s rows and in ``data``'s (the same
+    questions), with the paired 95% interval of the change."""
     from narrativeqa import split
     from protocol import paired_interval
 
@@ -68,18 +68,51 @@ def layers_section(data: dict, before: dict | None, threshold: dict | None) -> s
                 gain = sum(new) / len(new) - sum(old) / len(old)
                 rows.append([name, budget, f"{sum(old) / len(old):.3f}", f"{sum(new) / len(new):.3f}",
                              f"{gain:+.3f} [{lo:+.3f}, {hi:+.3f}]"])
+    return rows
+
+
+def layers_section(data: dict, before: dict | None, threshold: dict | None) -> str:
+    """The default before and after small budgets got two propagation layers, per split and budget, with the
+    paired 95% interval of the change; and where a second layer stops helping (design books)."""
+    if not before:
+        return ""
     text = ["### Small budgets propagate over two layers",
             "The fused default propagates over two layers under a budget of at most 250 words, over one above "
             "(`kgcore.query.fused.SMALL_BUDGET_WORDS`, `SMALL_BUDGET_LAYERS`); decided on the design books, the "
             "held-out books looked at once. Pooled answer-token recall, one layer everywhere against the rule, "
-            "with the paired 95% interval of the change:",
-            md_table(["books", "words", "one layer", "two under 250 words", "change"], rows)]
+            "with the paired 95% interval of the change (measured before the question's names were weighed):",
+            md_table(["books", "words", "one layer", "two under 250 words", "change"],
+                     change_rows(data, before))]
     if threshold:
         cells = [f"{b} words {diff_cell(e['vs_default']['layers=2'])}"
                  for b, e in threshold["ablations"]["budgets"].items() if "layers=2" in e["vs_default"]]
         text.append("Where a second layer stops helping (design books, against one layer): " + "; ".join(cells) +
                     ", and at 200 / 500 / 1,000 / 2,000 words the ablation table's `small budgets: 2 layers` and "
                     "`layers=2` rows.")
+    return "\n\n".join(text)
+
+
+def names_section(data: dict, before: dict | None, fusion: dict | None) -> str:
+    """The default before and after the question's names were weighed, per split and budget, with the paired 95%
+    interval of the change; then every ranking change tried against the default without names (design books)."""
+    if not before:
+        return ""
+    text = ["### The question's names weigh past small budgets",
+            "Above 250 words the fused default multiplies each sentence's and passage's own relevance by 1 + the share "
+            "of the question's names (its capitalised words past the first) it holds, written or added by "
+            "coreference (`kgcore.query.names`, `kgcore.query.fused.NAME_WEIGHT`); decided on the design books, the "
+            "held-out books looked at once. Pooled answer-token recall, without names against with them, with the "
+            "paired 95% interval of the change:",
+            md_table(["books", "words", "without names", "with names", "change"], change_rows(data, before))]
+    if fusion:
+        text.append(ablation_rows(fusion, (
+            "Every change tried (`python bench/experiments/narrativeqa_fusion.py`; design books only), against the "
+            "default without names, with the paired 95% interval: the names' weight (`name_weight=`), the names at "
+            "every budget, on sentences only, added to the graph signal gated by dense relevance, in the message "
+            "gates; BM25's rank over the written words added to the sparse signal (`bm25 in f0`); the fused score "
+            "plus BM25's or dense retrieval's own rank before the budget cuts (`late bm25`, `late dense`); with the "
+            "names (the default now), the fused order's tail (final score under a fraction of the best) taken one "
+            "sentence per passage before the rest:")))
     return "\n\n".join(text)
 
 

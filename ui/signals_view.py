@@ -18,6 +18,8 @@ and one row of the signals table.
 'd/text_0-4 (adjacent, chunk) 0.12; chunk:d/text_0-1 (chunk) 0.05'
 >>> "text stage" in signals_html({**sig, "stage": "text"}), "text stage" in html
 (True, False)
+>>> "names ×1.50" in signals_html({**sig, "names": 1.5}), "names ×" in html
+(True, False)
 >>> walked = signals_html({**sig, "path": "CrissCross —directed-by→ <Chris> Menges"}, "shelf")
 >>> "walk: CrissCross —directed-by→ &lt;Chris&gt; Menges" in walked, "walk:" in html
 (True, False)
@@ -57,9 +59,12 @@ SIGNALS = {
     "graph": "GroundedKG alignment evidence (the question's graph among the sentence's nodes), normalised"
              + (" and times the dense signal (structure counts as far as the meaning agrees)"
                 if GRAPH_GATE == "dense" else "") + "; 0 for LeSeGR",
-    "own": "lexical + dense + graph: the sentence's score before propagation",
+    "own": "lexical + dense + graph (times names, when shown): the sentence's score before propagation",
     "propagated": "what its contextual-graph neighbours added over the propagation layers",
 }
+#: What a sentence's ``names`` factor means (the fused ranking past small budgets, kgcore.query.names).
+NAMES_HELP = ("1 + the share of the question's names (its characters and places) the sentence holds, written or "
+              "added by coreference: its own score is multiplied by it")
 #: What a sentence's ``stage`` says when a large budget was filled in two parts (kgcore.query.fused).
 STAGES = {"graph": f"ranked by the fused score (graph alignment counted) among the first {GRAPH_HEAD_WORDS:,} words",
           "text": f"ranked past the first {GRAPH_HEAD_WORDS:,} words by lexical + dense relevance alone (its graph "
@@ -107,6 +112,8 @@ def node_html(name: str, collection: str) -> str:
 def _numbers(signals: Mapping) -> str:
     parts = [f"{key} {float(signals.get(key, 0.0)):.2f}" for key in SIGNALS if key != "propagated"]
     parts.append(f"propagated {float(signals.get('propagated', 0.0)):+.2f}")
+    if "names" in signals:
+        parts.append(f"names ×{float(signals['names']):.2f}")
     if signals.get("stage") == "text":
         parts.append("text stage")
     return " · ".join(parts)
@@ -117,6 +124,8 @@ def signals_html(signals: Mapping, collection: str = "") -> str:
     if not signals:
         return ""
     tip = "; ".join(f"{key}: {meaning}" for key, meaning in SIGNALS.items())
+    if "names" in signals:
+        tip += f"; names: {NAMES_HELP}"
     if signals.get("stage") in STAGES:
         tip += f"; stage: {STAGES[signals['stage']]}"
     line = f'<span class="kg-stat" title="{esc(tip)}">{esc(_numbers(signals))}</span>'

@@ -28,7 +28,7 @@ from kgcore.core.settings import RetrievalOptions
 from kgcore.core.types import SelectedSentence
 from kgcore.index.store.disk import CacheKey, Index
 from kgcore.index.views.contextual import ContextGraph, context_graph
-from kgcore.query import propagation
+from kgcore.query import names, propagation
 from kgcore.query.align import GraphMatch, aligned_nodes, paper_union
 from kgcore.query.context import budget_positions, selected_sentence, sentence_words
 
@@ -67,6 +67,17 @@ SMALL_BUDGET_WORDS = 250
 #: 0.376 (the best text method 0.337).  Crusoe dev chose one layer at 500 and 1,000 words
 #: (:data:`kgcore.query.propagation.LAYERS`), and it stays one there.
 SMALL_BUDGET_LAYERS = 2
+#: How much a sentence (or passage) holding the question's names -- its characters, with coreference -- weighs above
+#: one holding none (:mod:`kgcore.query.names`: f0 times ``1 + NAME_WEIGHT * share``), under budgets larger than
+#: :data:`SMALL_BUDGET_WORDS` (see :func:`name_weight_for`).  BM25 gives a novel's main characters almost no weight
+#: (they are its commonest names), so a context of 1,000 words held too few sentences about the character asked.
+#: People's questions (NarrativeQA design books, 149 questions, answer-token recall against no names at 500 / 1,000 /
+#: 2,000 words, bench/experiments/narrativeqa_fusion.py): 1 gives -0.003 [-0.019, +0.014] / +0.030 [+0.004, +0.058] /
+#: +0.011 [-0.010, +0.033]; 0.25 / 0.5 / 2 / 4 give -0.009 / -0.003 / -0.003 / -0.004 at 500, +0.018 / +0.010 /
+#: +0.026 / +0.025 at 1,000, +0.011 / +0.007 / +0.007 / +0.003 at 2,000.  Under two layers (200 words) every weight
+#: lost (1: -0.034 [-0.063, -0.006]); with one layer there it was a tie (0.347 -> 0.349), so small budgets keep none.
+#: Held-out books, looked at once: 500 -0.029 [-0.066, +0.002], 1,000 +0.002, 2,000 +0.019 [+0.003, +0.038].
+NAME_WEIGHT = 1.0
 TEXT_IDS: CacheKey = CacheKey("sentence-text-ids")
 #: Reorders the fused order (rows, best first) given every sentence's fused score: the multi-hop walk.
 Reorder = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -74,11 +85,14 @@ GATED: CacheKey = CacheKey("context-graph-gated")
 
 
 def rank_fused(index: Index, question: str, gm: GraphMatch, options: RetrievalOptions,
-               reorder: Reorder | None = None) -> tuple[list[SelectedSentence], int]:
+               reorder: Reorder | None = None, names_weight: float | None = None) -> tuple[list[SelectedSentence], int]:
     """GroundedKG's fused ranking of every sentence in scope, budgeted, in reading order; and the candidates.
-    ``reorder`` (the multi-hop walk, :mod:`kgcore.query.multihop`) may reorder the fused order before the budget."""
+    ``reorder`` (the multi-hop walk, :mod:`kgcore.query.multihop`) may reorder the fused order before the budget;
+    ``names_weight`` replaces :func:`name_weight_for` the budget (the walk weighs no names)."""
     cg = context_graph(index)
     sig = propagation.signals(index, cg, question, gm.vector, gm.sims, gm.scope, graph=gm.alignment.graph)
+    weight = name_weight_for(options.budget_words) if names_weight is None else names_weight
+    sig = replace(sig, focus=names.focus(index, cg, question, weight))
     kept = rank(index, cg, sig, options, gm, reorder)
     for s in kept:
         s.aligned = aligned_nodes(index, gm.alignment, index.sentence_row(s.id), gm.query_keys, gm.query_edges)
@@ -132,6 +146,17 @@ def layers_for(budget_words: int) -> int:
     [1, 2, 2, 1, 1]
     """
     return SMALL_BUDGET_LAYERS if 0 < budget_words <= SMALL_BUDGET_WORDS else propagation.LAYERS
+
+
+def name_weight_for(budget_words: int) -> float:
+    """The weight of the question's names (:data:`NAME_WEIGHT`) under ``budget_words`` (0: no word budget): none
+    under a small budget, where two propagation layers already lift the question's scenes (:func:`layers_for`).
+
+    >>> [name_weight_for(words) > 0 for words in (0, 200, 250, 300, 2000)] == [NAME_WEIGHT > 0, False, False,
+    ...                                                                        NAME_WEIGHT > 0, NAME_WEIGHT > 0]
+    True
+    """
+    return 0.0 if 0 < budget_words <= SMALL_BUDGET_WORDS else NAME_WEIGHT
 
 
 def _ranked(index: Index, final: np.ndarray, options: RetrievalOptions) -> np.ndarray:
@@ -211,9 +236,12 @@ def _explain(index: Index, cg: ContextGraph, edges, sig: propagation.Signals, la
     for node, amount in senders[:REPORTED_NEIGHBOURS]:
         neighbours.append({"node": node_name(index, cg, node), "kinds": cg.kind_names(kinds.get(node, 0)),
                            "message": round(amount, 4)})
-    return {"lexical": round(float(sig.sparse[row]), 4), "dense": round(float(sig.dense[row]), 4),
-            "graph": round(float(sig.graph[row]), 4), "own": round(float(layers[0][row]), 4),
-            "propagated": round(float(layers[-1][row] - layers[0][row]), 4), "neighbours": neighbours}
+    out = {"lexical": round(float(sig.sparse[row]), 4), "dense": round(float(sig.dense[row]), 4),
+           "graph": round(float(sig.graph[row]), 4), "own": round(float(layers[0][row]), 4),
+           "propagated": round(float(layers[-1][row] - layers[0][row]), 4), "neighbours": neighbours}
+    if sig.focus is not None:  # the question's names weighed its own score (kgcore.query.names)
+        out["names"] = round(float(sig.focus[row]), 4)
+    return out
 
 
 def node_name(index: Index, cg: ContextGraph, node: int) -> str:

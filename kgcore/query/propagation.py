@@ -130,11 +130,15 @@ class Signals:
     cosine: np.ndarray | None = None
     #: The message gates: BM25 divided by the best in scope (None: ``sparse``, as when :data:`SCALE` is ``max``).
     gates: np.ndarray | None = None
+    #: Per node, a factor f0 is multiplied by (None: 1): the fused ranking's weight of the question's names
+    #: (:func:`kgcore.query.names.focus`).
+    focus: np.ndarray | None = None
 
     @property
     def initial(self) -> np.ndarray:
-        """f0: the additive fusion of the node's own signals (zero outside the scope)."""
-        return np.where(self.scope, W_SPARSE * self.sparse + self.dense + W_GRAPH * self.graph, 0.0)
+        """f0: the additive fusion of the node's own signals, times its :attr:`focus` (zero outside the scope)."""
+        f0 = W_SPARSE * self.sparse + self.dense + W_GRAPH * self.graph
+        return np.where(self.scope, f0 if self.focus is None else f0 * self.focus, 0.0)
 
     @functools.cached_property
     def kept(self) -> np.ndarray:
@@ -306,13 +310,17 @@ def expanded_tokens(written: str, resolved: str) -> list[str]:
 def sentence_sparse(index: Index, tokens: list[str]) -> np.ndarray:
     """BM25 of every sentence for the (tokenised) query: over its expanded tokens (:func:`expanded_tokens`; the
     model built on first use) when :data:`EXPANDED`, else the ``bm25`` baseline's."""
-    if not EXPANDED:
-        return sentence_bm25(index, tokens)
+    return expanded_sentence_bm25(index).get_scores(tokens) if EXPANDED else sentence_bm25(index, tokens)
+
+
+def expanded_sentence_bm25(index: Index) -> SparseBM25:
+    """BM25 over every sentence's :func:`expanded_tokens` (written words, then those coreference adds), built on
+    first use."""
     def build() -> SparseBM25:
         t = sentence_tokens(index)
         return SparseBM25([_expanded(own, t.resolved[i]) or ["_"] for i, own in enumerate(t.written)])
 
-    return index.cache.get(SENTENCE_BM25, build).get_scores(tokens)
+    return index.cache.get(SENTENCE_BM25, build)
 
 
 def _expanded(own: list[str], resolved: frozenset[str]) -> list[str]:
@@ -324,16 +332,24 @@ def _expanded(own: list[str], resolved: frozenset[str]) -> list[str]:
     return own + sorted(resolved.difference(own))
 
 
-def _chunk_bm25(index: Index, cg: ContextGraph) -> SparseBM25:
+def _chunk_bm25(index: Index, cg: ContextGraph, expanded: bool | None = None) -> SparseBM25:
     """BM25 over the chunks: a chunk's tokens are its sentences' (the same as tokenising their joined text, which
-    no token crosses), plus, when :data:`EXPANDED`, those its sentences' resolved texts add."""
+    no token crosses), plus, when ``expanded`` (default :data:`EXPANDED`), those its sentences' resolved texts
+    add."""
+    expanded = EXPANDED if expanded is None else expanded
+
     def build() -> SparseBM25:
         t = sentence_tokens(index)
         chunks = []
         for lo, hi in cg.chunk_spans:
             own = [token for i in range(lo, hi) for token in t.written[i]]
-            added = frozenset().union(*t.resolved[lo:hi]) if EXPANDED else frozenset()
+            added = frozenset().union(*t.resolved[lo:hi]) if expanded else frozenset()
             chunks.append(_expanded(own, added) or ["_"])
         return SparseBM25(chunks)
 
-    return index.cache.get(EXPANDED_CHUNK_BM25 if EXPANDED else CHUNK_BM25, build)
+    return index.cache.get(EXPANDED_CHUNK_BM25 if expanded else CHUNK_BM25, build)
+
+
+def expanded_chunk_bm25(index: Index, cg: ContextGraph) -> SparseBM25:
+    """BM25 over the chunks' tokens with the words their sentences' coreference adds (:func:`_chunk_bm25`)."""
+    return _chunk_bm25(index, cg, expanded=True)

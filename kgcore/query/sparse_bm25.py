@@ -63,6 +63,18 @@ class SparseBM25:
         self.size = n
         self.matrix = sparse.csc_matrix((weights, (r, c)), shape=(n, len(self.vocabulary)))
 
+    def holding(self, terms: Sequence[str]) -> np.ndarray:
+        """Per document, how many of the distinct ``terms`` it holds (a term it never holds counts 0).
+
+        >>> SparseBM25([["anne", "walk"], ["gilbert"], ["anne", "gilbert"]]).holding(["anne", "gilbert", "x"]).tolist()
+        [1, 1, 2]
+        """
+        cols = [self.vocabulary[t] for t in dict.fromkeys(terms) if t in self.vocabulary]
+        if not cols:
+            return np.zeros(self.size, dtype=np.int64)
+        held = self.matrix[:, cols].tocsc()  # the stored entries, whatever their weight (a common term's is <= 0)
+        return np.bincount(held.indices, minlength=self.size).astype(np.int64)
+
     def get_scores(self, query: Sequence[str]) -> np.ndarray:
         """Every document's BM25 score for the tokenised ``query``."""
         wanted = Counter(w for w in query if w in self.vocabulary)
