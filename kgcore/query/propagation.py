@@ -147,9 +147,9 @@ class Signals:
         return np.where(self.scope, self.sparse if self.gates is None else self.gates, 0.0)
 
 
-def normalised(values: np.ndarray, scope: np.ndarray, floor: float = 0.0) -> np.ndarray:
-    """Values clipped at 0 and divided by the largest in scope (or by ``floor`` when that is larger); zero outside
-    it.
+def normalised(values: np.ndarray, scope: np.ndarray, floor: float = 0.0, top: float | None = None) -> np.ndarray:
+    """Values clipped at 0 and divided by the largest in scope (``top`` when given: the largest over a whole
+    collection this is part of), or by ``floor`` when that is larger; zero outside it.
 
     >>> normalised(np.array([2.0, -1.0, 4.0, 8.0]), np.array([True, True, True, False])).tolist()
     [0.5, 0.0, 1.0, 0.0]
@@ -157,40 +157,79 @@ def normalised(values: np.ndarray, scope: np.ndarray, floor: float = 0.0) -> np.
     [0.25, 0.5]
     """
     out = np.where(scope, np.clip(values, 0.0, None), 0.0)
-    top = max(out.max() if len(out) else 0.0, floor)
+    top = max((out.max() if len(out) else 0.0) if top is None else top, floor)
     return out / top if top > 0 else out
 
 
+@dataclass(frozen=True)
+class Scales:
+    """What a part of a collection (a shard) scales its signals by so they are the whole collection's: per array
+    of :data:`SCALED` (and ``graph``) its best value in scope over the collection (``tops``), and per array of
+    :data:`SCALED`, for each of the part's positive values in scope (in row order), how many of the collection's
+    are larger (``better``: the rank :func:`rank_scaled` gives it, less one)."""
+
+    tops: dict[str, float]
+    better: dict[str, np.ndarray]
+
+
+#: The signal arrays scaled over the scope: sentences' and chunks' BM25 and cosine.
+SCALED = ("sparse", "chunk-sparse", "dense", "chunk-dense")
+
+
+def _arrays(index: Index, cg: ContextGraph, question: str, vector: np.ndarray, sims: np.ndarray,
+            scope: np.ndarray | None) -> tuple[np.ndarray, dict[str, tuple[np.ndarray, np.ndarray]]]:
+    """The chunks' first rows, and each array of :data:`SCALED` with its scope (sentence rows, or chunks)."""
+    rows = np.ones(cg.n_sentences, dtype=bool) if scope is None else scope
+    starts = cg.chunk_spans[:, 0]  # chunks are contiguous runs of rows, in order
+    chunk_scope = np.logical_or.reduceat(rows, starts) if len(starts) else np.zeros(0, dtype=bool)
+    tokens = bm25_tokens(question)
+    chunk_sparse = _chunk_bm25(index, cg).get_scores(tokens) if len(cg.chunk_spans) else np.zeros(0)
+    return starts, {"sparse": (sentence_sparse(index, tokens), rows), "chunk-sparse": (chunk_sparse, chunk_scope),
+                    "dense": (np.asarray(sims), rows), "chunk-dense": (cg.chunk_vectors @ vector, chunk_scope)}
+
+
+def measures(index: Index, cg: ContextGraph, question: str, vector: np.ndarray, sims: np.ndarray,
+             scope: np.ndarray | None, graph: np.ndarray | None = None
+             ) -> tuple[dict[str, float], dict[str, np.ndarray]]:
+    """What a part of a collection tells the driver for :class:`Scales`: per array of :data:`SCALED` (and
+    ``graph``) its best value in scope (clipped at 0), and per array of :data:`SCALED` its positive values in
+    scope, in row order."""
+    _, arrays = _arrays(index, cg, question, vector, sims, scope)
+    if graph is not None:
+        arrays["graph"] = (graph, arrays["sparse"][1])
+    tops = {name: float(np.where(s, np.clip(v, 0.0, None), 0.0).max(initial=0.0)) for name, (v, s) in arrays.items()}
+    return tops, {name: v[s & (v > 0)] for name, (v, s) in arrays.items() if name in SCALED}
+
+
 def signals(index: Index, cg: ContextGraph, question: str, vector: np.ndarray, sims: np.ndarray,
-            scope: np.ndarray | None, graph: np.ndarray | None = None) -> Signals:
+            scope: np.ndarray | None, graph: np.ndarray | None = None, scales: Scales | None = None) -> Signals:
     """Every node's sparse, dense (and graph) relevance to the question in a scope.
 
     ``vector`` is the question's embedding and ``sims`` its cosine to every sentence
-    (:func:`kgcore.query.context.question_vector` gives both).
+    (:func:`kgcore.query.context.question_vector` gives both).  ``scales``: the whole collection's, when
+    ``index`` is a part of it (a shard), so every signal is what one process over the collection computes.
     """
-    n = cg.n_sentences
-    rows = np.ones(n, dtype=bool) if scope is None else scope
-    starts = cg.chunk_spans[:, 0]  # chunks are contiguous runs of rows, in order
-    chunk_scope = np.logical_or.reduceat(rows, starts) if len(starts) else np.zeros(0, dtype=bool)
+    starts, arrays = _arrays(index, cg, question, vector, sims, scope)
+    rows, chunk_scope = arrays["sparse"][1], arrays["chunk-sparse"][1]
     node_scope = np.r_[rows, chunk_scope]
-    tokens = bm25_tokens(question)
-    chunk_sparse = _chunk_bm25(index, cg).get_scores(tokens) if len(cg.chunk_spans) else np.zeros(0)
-    sparse = (sentence_sparse(index, tokens), chunk_sparse)
-    dense = (sims, cg.chunk_vectors @ vector)
-    scopes = (rows, chunk_scope)
-    gates = np.r_[tuple(normalised(v, s) for v, s in zip(sparse, scopes))]
+    tops, better = (scales.tops, scales.better) if scales is not None else ({}, {})
+    gates = np.r_[tuple(normalised(*arrays[name], top=tops.get(name)) for name in ("sparse", "chunk-sparse"))]
+    graph_top = tops.get("graph")
     if SCALE == "max":
-        dense_all = np.r_[tuple(normalised(v, s) for v, s in zip(dense, scopes))]
-        return Signals(gates, dense_all, graph_signal(graph, rows, starts, dense_all), node_scope, np.asarray(sims))
-    sparse_all, dense_all = (np.r_[tuple(rank_scaled(v, s) for v, s in zip(pair, scopes))] for pair in (sparse, dense))
-    return Signals(sparse_all, dense_all, graph_signal(graph, rows, starts, dense_all), node_scope,
+        dense_all = np.r_[tuple(normalised(*arrays[name], top=tops.get(name)) for name in ("dense", "chunk-dense"))]
+        return Signals(gates, dense_all, graph_signal(graph, rows, starts, dense_all, graph_top), node_scope,
+                       np.asarray(sims))
+    sparse_all, dense_all = (np.r_[tuple(rank_scaled(*arrays[name], better=better.get(name)) for name in pair)]
+                             for pair in (SCALED[:2], SCALED[2:]))
+    return Signals(sparse_all, dense_all, graph_signal(graph, rows, starts, dense_all, graph_top), node_scope,
                    np.asarray(sims), gates)
 
 
-def graph_signal(graph: np.ndarray | None, rows: np.ndarray, starts: np.ndarray, dense: np.ndarray) -> np.ndarray:
-    """Per node, the graph evidence of the sentences ``rows`` allow divided by its best (:data:`GRAPH_FLOOR`), a
-    chunk's the best of its sentences', times the node's ``dense`` relevance when :data:`GRAPH_GATE` is ``dense``;
-    zeros without evidence.
+def graph_signal(graph: np.ndarray | None, rows: np.ndarray, starts: np.ndarray, dense: np.ndarray,
+                 top: float | None = None) -> np.ndarray:
+    """Per node, the graph evidence of the sentences ``rows`` allow divided by its best (:data:`GRAPH_FLOOR`;
+    ``top``: the best over the whole collection), a chunk's the best of its sentences', times the node's ``dense``
+    relevance when :data:`GRAPH_GATE` is ``dense``; zeros without evidence.
 
     A sentence that shares the question's structure but not its meaning gets no graph credit:
 
@@ -200,21 +239,29 @@ def graph_signal(graph: np.ndarray | None, rows: np.ndarray, starts: np.ndarray,
     """
     if graph is None:
         return np.zeros(len(dense))
-    g = normalised(graph, rows, GRAPH_FLOOR)
+    g = normalised(graph, rows, GRAPH_FLOOR, top)
     out = np.r_[g, np.maximum.reduceat(g, starts) if len(starts) else np.zeros(0)]
     return out * dense if GRAPH_GATE == "dense" else out
 
 
-def rank_scaled(values: np.ndarray, scope: np.ndarray, k: int | None = None) -> np.ndarray:
+def rank_scaled(values: np.ndarray, scope: np.ndarray, k: int | None = None, better: np.ndarray | None = None
+                ) -> np.ndarray:
     """Each positive value in scope on the reciprocal-rank scale: the best 1, the r-th best (k + 1) / (k + r)
     (``k`` default :data:`RANK_K`); ties in value share the better rank; zero, negative or outside the scope: 0.
+    ``better``: for each positive value in scope (row order), how many values rank above it in the whole
+    collection this is part of (see :class:`Scales`).
 
     >>> rank_scaled(np.array([0.2, 0.9, 0.0, 0.5, 0.5, 3.0]), np.array([1, 1, 1, 1, 1, 0], bool), k=1).tolist()
     [0.4, 1.0, 0.0, 0.6666666666666666, 0.6666666666666666, 0.0]
+    >>> rank_scaled(np.array([0.2, 0.9]), np.array([1, 1], bool), k=1, better=np.array([3, 0])).tolist()
+    [0.4, 1.0]
     """
     k = RANK_K if k is None else k
     out = np.zeros(len(values))
     rows = np.flatnonzero(scope & (values > 0))
+    if better is not None:
+        out[rows] = (k + 1) / (k + 1 + np.asarray(better, dtype=np.float64))
+        return out
     if not len(rows):
         return out
     found = values[rows]
@@ -308,11 +355,13 @@ def sentence_sparse(index: Index, tokens: list[str]) -> np.ndarray:
     model built on first use) when :data:`EXPANDED`, else the ``bm25`` baseline's."""
     if not EXPANDED:
         return sentence_bm25(index, tokens)
-    def build() -> SparseBM25:
-        t = sentence_tokens(index)
-        return SparseBM25([_expanded(own, t.resolved[i]) or ["_"] for i, own in enumerate(t.written)])
+    return index.cache.get(SENTENCE_BM25, lambda: SparseBM25(expanded_corpus(index))).get_scores(tokens)
 
-    return index.cache.get(SENTENCE_BM25, build).get_scores(tokens)
+
+def expanded_corpus(index: Index) -> list[list[str]]:
+    """Every sentence's tokens for the sparse signal (:func:`expanded_tokens`; an empty one is ``_``)."""
+    t = sentence_tokens(index)
+    return [_expanded(own, t.resolved[i]) or ["_"] for i, own in enumerate(t.written)]
 
 
 def _expanded(own: list[str], resolved: frozenset[str]) -> list[str]:
@@ -327,13 +376,15 @@ def _expanded(own: list[str], resolved: frozenset[str]) -> list[str]:
 def _chunk_bm25(index: Index, cg: ContextGraph) -> SparseBM25:
     """BM25 over the chunks: a chunk's tokens are its sentences' (the same as tokenising their joined text, which
     no token crosses), plus, when :data:`EXPANDED`, those its sentences' resolved texts add."""
-    def build() -> SparseBM25:
-        t = sentence_tokens(index)
-        chunks = []
-        for lo, hi in cg.chunk_spans:
-            own = [token for i in range(lo, hi) for token in t.written[i]]
-            added = frozenset().union(*t.resolved[lo:hi]) if EXPANDED else frozenset()
-            chunks.append(_expanded(own, added) or ["_"])
-        return SparseBM25(chunks)
+    return index.cache.get(EXPANDED_CHUNK_BM25 if EXPANDED else CHUNK_BM25, lambda: SparseBM25(chunk_corpus(index, cg)))
 
-    return index.cache.get(EXPANDED_CHUNK_BM25 if EXPANDED else CHUNK_BM25, build)
+
+def chunk_corpus(index: Index, cg: ContextGraph) -> list[list[str]]:
+    """Every chunk's tokens for the sparse signal (see :func:`_chunk_bm25`)."""
+    t = sentence_tokens(index)
+    chunks = []
+    for lo, hi in cg.chunk_spans:
+        own = [token for i in range(lo, hi) for token in t.written[i]]
+        added = frozenset().union(*t.resolved[lo:hi]) if EXPANDED else frozenset()
+        chunks.append(_expanded(own, added) or ["_"])
+    return chunks

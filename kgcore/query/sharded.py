@@ -57,6 +57,7 @@ from kgcore.query.engine import QueryEngine, validate_question
 from kgcore.query.sentence_ranking import bm25_tokens
 from kgcore.query.shard import Item, Shard, collection_bm25
 from kgcore.query.sharded_fusion import collection_ranks, fetch_selected, fuse_hybrid, merge_runs
+from kgcore.query.sharded_graph import exact, rank_graph, start
 
 #: Sentences a shard sends per page.
 PAGE = 64
@@ -111,6 +112,8 @@ class ShardedEngine:
             actor = self._runner.start().remote(num_cpus=0)(Shard)
             self._actors = [actor.remote(str(store.root), name, part, graph, self.settings) for part in self.parts]
         self.bm25 = collection_bm25(self.ask_all("bm25_counts"))
+        if graph:
+            start(self)
 
     def __enter__(self) -> ShardedEngine:
         return self
@@ -168,7 +171,9 @@ class ShardedEngine:
     def _retrieve(self, question: str, options: RetrievalOptions) -> QueryResult:
         method = options.method
         started, notes = time.perf_counter(), list[str]()
-        if method in PER_SHARD:
+        if method in PER_SHARD and exact(options):
+            chosen, candidates = rank_graph(self, question, options)
+        elif method in PER_SHARD:
             chosen, candidates = merge_runs(self.ask_all("run", question, options), options)
         else:
             vector = self.engine.embedder.encode([question])[0]

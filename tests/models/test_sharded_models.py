@@ -5,6 +5,7 @@ several; a shard that fails is named."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from kgcore.core.errors import InputError
@@ -38,6 +39,25 @@ GRAPH_OPTIONS = [RetrievalOptions(method="groundedkg", budget_words=60),
                  RetrievalOptions(method="groundedkg", budget_words=60, ranking="graph-score"),
                  RetrievalOptions(method="lesegr", budget_words=60)]
 
+#: Written for these tests: five documents that share no person, place or thing (each node of the collection's graph
+#: is grounded in one document), so no graph path crosses documents.
+APART = {
+    "lighthouse.txt": TEXTS["lighthouse.txt"],
+    "orchard.txt": "Old Henrik planted apple trees behind his mill. He pruned them in winter with a hooked knife. "
+                   "His daughter sold cider at the fair each autumn.",
+    "harbour.txt": TEXTS["harbour.txt"],
+    "comet.txt": "An astronomer in Prague spotted a comet through her telescope. Its tail glowed green for nine "
+                 "nights. Newspapers printed her sketches beside the weather report.",
+    "bakery.txt": "Dough rose slowly in the cold cellar. The baker Ilse shaped loaves at four o'clock. Customers "
+                  "queued on the pavement for rye rolls.",
+}
+APART_QUESTIONS = ["Who lit the lamp of the lighthouse?", "What did the daughter sell at the fair?",
+                   "Why did the captain count the passengers twice?", "What colour was the comet's tail?",
+                   "When did the baker shape loaves?"]
+APART_OPTIONS = [RetrievalOptions(method="groundedkg", budget_words=words) for words in (30, 60, 120)] + [
+    RetrievalOptions(method="groundedkg", budget_sentences=2),
+    RetrievalOptions(method="groundedkg", budget_words=50, documents=("comet", "bakery", "harbour")),
+    RetrievalOptions(method="lesegr", budget_words=60), RetrievalOptions(method="lesegr")]
 
 #: The least mean overlap of the default method's sentences on 3 shards with one process's, at 60 and 120 words, on
 #: these texts (measured 0.76: 0.65 at 60 words, 0.88 at 120; HotpotQA figures in docs/architecture.md).
@@ -102,6 +122,35 @@ def test_the_default_method_on_one_shard_is_one_process(store):
                 one, many = engine.retrieve("village", question, options), sharded.retrieve(question, options)
                 assert [(s.id, s.rank, s.score) for s in many.sentences] == [(s.id, s.rank, s.score)
                                                                               for s in one.sentences]
+                assert many.candidates == one.candidates
+
+
+def test_the_graph_methods_on_three_shards_are_one_process_when_no_graph_path_crosses_them(tmp_path):
+    """Each shard scores with the collection's statistics (BM25 counts, the signals' ranks and best values, node
+    specificity, the query nodes' best matches), so where no node or edge joins two documents the default method
+    and ``lesegr`` on 3 shards select, score, rank and explain every sentence as one process does."""
+    from kgcore.index.views.contextual import context_graph
+
+    store = Store(tmp_path)
+    (outcome,) = index_files([Job(name, data=text.encode()) for name, text in APART.items()], store, "apart",
+                             workers=1)
+    assert not outcome.failed
+    engine = QueryEngine(store)
+    index = engine.index("apart")
+    assert all(len({index.sentence(s).doc_id for s in node.grounded_texts}) == 1 for node in index.graph.nodes.values())
+    edges = context_graph(index).weights.tocoo()
+    docs = index.sentence_documents
+    chunk_docs = np.r_[docs, [docs[lo] for lo, _ in context_graph(index).chunk_spans]]
+    assert (chunk_docs[edges.row] == chunk_docs[edges.col]).all()
+
+    def seen(result):
+        return [(s.id, s.position, s.rank, s.score, s.similarity, s.signals, s.aligned) for s in result.sentences]
+
+    with ShardedEngine(store, "apart", shards=3, address=None) as sharded:
+        for options in APART_OPTIONS:
+            for question in APART_QUESTIONS:
+                one, many = engine.retrieve("apart", question, options), sharded.retrieve(question, options)
+                assert seen(many) == seen(one), (question, options)
                 assert many.candidates == one.candidates
 
 

@@ -8,11 +8,21 @@ one process would give.  :func:`load_linked_part` also links the part's document
 (:func:`~kgcore.index.store.link.link`, as indexing those documents alone would): a node two parts share is two
 nodes, one in each part, and the views a method derives (the contextual graph, entity pages) are kept in a
 private ``views`` folder, never beside the collection's own.
+
+A part weighs its graph's nodes as the whole collection would when it knows the whole's counts
+(:class:`Whole`, installed with :func:`use_whole`): a node's specificity is an idf over the collection's sentences,
+and an action's counts every sentence of the collection grounding an action of its label ("be" is common in every
+part).  Each part counts its own (:func:`part_counts`) and the counts add up (:func:`whole_of`), as the
+sentences of a collection are split between its parts:
+
+>>> whole_of([Whole(3, {"be": 2, "sail": 1}), Whole(2, {"be": 1})])
+Whole(sentences=5, action_labels={'be': 3, 'sail': 1})
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,11 +32,55 @@ import numpy as np
 from kgcore.core.embed import Embedder
 from kgcore.core.errors import InputError
 from kgcore.core.graph import GroundedGraph
+from kgcore.core.types import ACTION
 from kgcore.index.store import shard
-from kgcore.index.store.disk import Store, read_sentences_of
+from kgcore.index.store.disk import CacheKey, Store, read_sentences_of
 from kgcore.index.store.in_memory import DOCUMENTS_DIR, Index
 from kgcore.index.store.link import link
 from kgcore.index.store.recovery import linked_folder
+
+
+@dataclass(frozen=True)
+class Whole:
+    """The counts of a whole collection a part weighs its nodes by: its sentences, and per action label
+    (lower-cased) the sentences grounding an action with that label."""
+
+    sentences: int
+    action_labels: dict[str, int]
+
+
+#: Where a part keeps the :class:`Whole` it was given (absent: the index is a whole collection).
+WHOLE: CacheKey[Whole] = CacheKey("whole-collection")
+
+
+def part_counts(index: Index) -> Whole:
+    """This index's own :class:`Whole`: its sentences, and the sentences grounding an action of each label."""
+    by_label: dict[str, set[str]] = {}
+    for node in index.graph.nodes.values():
+        if node.node_type == ACTION:
+            by_label.setdefault(node.label.lower(), set()).update(node.grounded_texts)
+    return Whole(len(index.sentences), {label: len(ids) for label, ids in by_label.items()})
+
+
+def whole_of(parts: Sequence[Whole]) -> Whole:
+    """The :class:`Whole` of parts that split a collection's sentences between them."""
+    labels: Counter[str] = Counter()
+    for part in parts:
+        labels.update(part.action_labels)
+    return Whole(sum(p.sentences for p in parts), dict(labels))
+
+
+def use_whole(index: Index, whole: Whole) -> None:
+    """Make ``index`` (a part) weigh its nodes by ``whole``: what it derived before is dropped, built again."""
+    for key in index.cache.keys():
+        index.cache.drop(key)
+    index.cache.get(WHOLE, lambda: whole)
+
+
+def whole_sentences(index: Index) -> int:
+    """The sentences of the collection ``index`` belongs to: the :class:`Whole`'s when it is a part given one."""
+    whole = index.cache.peek(WHOLE)
+    return len(index.sentences) if whole is None else whole.sentences
 
 
 @dataclass

@@ -49,6 +49,7 @@ from scipy import sparse
 from kgcore.core.graph import specificity
 from kgcore.core.types import CAPTION, HEADING, TITLE
 from kgcore.index.store.disk import CacheKey, Index
+from kgcore.index.store.partial import whole_sentences
 from kgcore.index.store.recovery import linked_folder
 from kgcore.index.views import crossrefs
 from kgcore.index.views.cites import CitingDocument
@@ -226,7 +227,7 @@ def _membership(chunk_of: np.ndarray, n: int) -> Part:
 
 def _shared_nodes(index: Index) -> Part:
     rows, cols, weights = [], [], []
-    total = len(index.sentences)
+    total = whole_sentences(index)  # a part of a collection weighs as the whole does
     for node in index.graph.nodes.values():
         grounded = node.grounded_texts
         if not 2 <= len(grounded) <= MAX_SHARED_SENTENCES:

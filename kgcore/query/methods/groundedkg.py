@@ -86,9 +86,10 @@ def graph_score(graph_evidence: float, similarity: float, neighbour_evidence: fl
 
 
 def match_question(index: Index, question: str, options: RetrievalOptions, parser: Parser, embedder: Embedder,
-                   use_chroma: bool = False) -> GraphMatch:
+                   use_chroma: bool = False, best: np.ndarray | None = None) -> GraphMatch:
     """Parse, embed, match and align ``question`` within the options' scope (each step timed; the question's
-    own embedding runs beside the parse, so ``embed`` is what remains of it after the parse, with the nodes')."""
+    own embedding runs beside the parse, so ``embed`` is what remains of it after the parse, with the nodes').
+    ``best``: the query nodes' best cosines over the whole collection, when ``index`` is a shard of it."""
     timer = Timer()
     notes: list[str] = []
     with timer.step("parse"):
@@ -116,7 +117,7 @@ def match_question(index: Index, question: str, options: RetrievalOptions, parse
         rows_of = {key: row for row, key in enumerate(query_keys)}
         query_edges = [(rows_of[e.source], rows_of[e.target]) for e in query_graph.edges
                        if e.source in rows_of and e.target in rows_of and e.source != e.target]
-        alignment = align(index, vectors[wanted], masks, query_edges, W_STRUCTURE, cosines)
+        alignment = align(index, vectors[wanted], masks, query_edges, W_STRUCTURE, cosines, best)
     return GraphMatch(query_graph, matches, alignment, query_keys, query_edges, vector, sims, rows,
                       timer.ms, notes)
 

@@ -1,0 +1,168 @@
+"""The ranked graph methods on one shard, scored as one process over the whole collection scores them.
+
+GroundedKG's fused ranking (:mod:`kgcore.query.fused`) and ``lesegr`` scale every signal by the collection: BM25
+reads the collection's idf, a signal's rank is its rank among every sentence in scope, the message gates and the
+graph evidence are divided by the best anywhere, a node's specificity is an idf over the collection's sentences
+and its alignment evidence is measured against the query node's best match anywhere.  A shard holds some
+documents only, so the driver (:mod:`kgcore.query.sharded_graph`) gathers those statistics from every shard and
+hands them back, as it does for ``bm25`` (:class:`~kgcore.query.shard.CollectionBM25`):
+
+* once, when the engine starts: the sentences and action labels of the whole
+  (:class:`~kgcore.index.store.partial.Whole`), then the word counts of the sparse signal's sentences and chunks
+  (:meth:`GraphScorer.use_whole`, :meth:`GraphScorer.use_text`);
+* per question: each query node's best cosine (:meth:`GraphScorer.best`, ``groundedkg`` only), then each
+  signal's best value and positive values in scope (:meth:`GraphScorer.measure`), which the driver turns into
+  :class:`~kgcore.query.propagation.Scales`; with them the shard ranks (:meth:`GraphScorer.rank`) and the driver
+  pages through the rankings as it does for ``dense``.
+
+The contextual graph's messages stay inside a shard, and so does the multi-hop walk (:mod:`kgcore.query.multihop`):
+where no edge or walk crosses shards the merged ranking is one process's (``tests/models/test_sharded_models.py``).
+A walk's sentences lead their shard's ranking (keys above every score, :data:`WALKED`), as they lead one process's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from kgcore.core.settings import RetrievalOptions
+from kgcore.core.types import SelectedSentence
+from kgcore.index.store.disk import Index
+from kgcore.index.store.partial import Whole, part_counts, use_whole
+from kgcore.index.views.contextual import context_graph
+from kgcore.query import multihop, propagation
+from kgcore.query.align import GraphMatch, aligned_nodes
+from kgcore.query.context import question_vector
+from kgcore.query.fused import Ranking, explained, ranking
+from kgcore.query.global_bm25 import BM25Counts, CollectionBM25, GlobalBM25, bm25_counts
+from kgcore.query.methods.groundedkg import match_question
+
+#: The key of the i-th sentence of a multi-hop walk in its shard's ranking: above every score (at most a few).
+WALKED = 1.0e6
+
+
+class CollectionScored:
+    """A shard's sentences (or chunks) scored by BM25 with the collection's statistics, read as
+    :class:`~kgcore.query.sparse_bm25.SparseBM25` is read (``get_scores``)."""
+
+    def __init__(self, corpus: Sequence[Sequence[str]], stats: CollectionBM25) -> None:
+        self.model, self.stats = GlobalBM25(corpus), stats
+
+    def get_scores(self, tokens: Sequence[str]) -> np.ndarray:
+        return self.model.scores(self.stats.query(tokens))
+
+
+def _scored(corpus: Sequence[Sequence[str]], stats: CollectionBM25) -> Any:
+    """A :class:`CollectionScored`, kept where a SparseBM25 is kept (both are read by ``get_scores``)."""
+    return CollectionScored(corpus, stats)
+
+
+@dataclass
+class Asked:
+    """What a shard keeps of the question it is ranking between the driver's calls."""
+
+    question: str
+    options: RetrievalOptions
+    vector: np.ndarray
+    sims: np.ndarray
+    scope: np.ndarray | None
+    gm: GraphMatch | None = None
+    ranking: Ranking | None = None
+    walk: multihop.Walk | None = None
+
+
+class GraphScorer:
+    """The ranked graph methods over one shard's ``index`` (``rows``: each row's row in the collection),
+    ``engine`` giving the models (a :class:`~kgcore.query.engine.QueryEngine`)."""
+
+    def __init__(self, index: Index, rows: np.ndarray, engine: Any) -> None:
+        self.index, self.rows, self.engine = index, rows, engine
+        self.asked: Asked | None = None
+
+    def counts(self) -> Whole:
+        return part_counts(self.index)
+
+    def use_whole(self, whole: Whole) -> tuple[BM25Counts, BM25Counts]:
+        """Weigh nodes by ``whole``; this shard's word counts of the sparse signal's sentences and chunks."""
+        use_whole(self.index, whole)
+        cg = context_graph(self.index)
+        return (bm25_counts(propagation.expanded_corpus(self.index)),
+                bm25_counts(propagation.chunk_corpus(self.index, cg)))
+
+    def use_text(self, sentences: CollectionBM25, chunks: CollectionBM25) -> None:
+        """Score the sparse signal with the collection's statistics (the models the signal reads, replaced)."""
+        cg = context_graph(self.index)
+        for key, corpus, stats in ((propagation.SENTENCE_BM25, propagation.expanded_corpus(self.index), sentences),
+                                   (propagation.EXPANDED_CHUNK_BM25, propagation.chunk_corpus(self.index, cg),
+                                    chunks)):
+            self.index.cache.drop(key)
+            self.index.cache.get(key, partial(_scored, corpus, stats))
+
+    def best(self, question: str, options: RetrievalOptions) -> np.ndarray:
+        """Each query node's best cosine in this shard (``groundedkg``)."""
+        gm = self._match(question, options, None)
+        return gm.alignment.best if gm.alignment.best is not None else np.zeros(0)
+
+    def measure(self, question: str, options: RetrievalOptions, best: np.ndarray | None
+                ) -> tuple[dict[str, float], dict[str, np.ndarray]]:
+        """This shard's :func:`~kgcore.query.propagation.measures` of the question (``best``: the query nodes'
+        best cosines over the collection, for ``groundedkg``)."""
+        if options.method == "groundedkg":
+            gm = self._match(question, options, best)
+            self.asked = Asked(question, options, gm.vector, gm.sims, gm.scope, gm)
+        else:
+            vector, sims = question_vector(self.index, self.engine.embedder, question)
+            scope = self.index.sentence_scope(options.documents, options.front_matter)
+            self.asked = Asked(question, options, vector, sims, scope)
+        a = self.asked
+        graph = a.gm.alignment.graph if a.gm is not None else None
+        return propagation.measures(self.index, context_graph(self.index), question, a.vector, a.sims, a.scope,
+                                    graph)
+
+    def rank(self, scales: propagation.Scales) -> tuple[np.ndarray, np.ndarray, int]:
+        """Rank the question :meth:`measure` measured with the collection's ``scales``: the order (rows), each
+        place's key (its final score; a walked sentence's, :data:`WALKED` less its place in the walk) and the
+        candidates (sentences in scope)."""
+        a, cg = self._asked(), context_graph(self.index)
+        graph = a.gm.alignment.graph if a.gm is not None else None
+        sig = propagation.signals(self.index, cg, a.question, a.vector, a.sims, a.scope, graph, scales)
+        reorder = None
+        if a.gm is not None and (walk := multihop.plan(self.index, a.question, a.gm)):
+            allowed = a.scope if a.scope is not None else np.ones(len(self.index.sentences), dtype=bool)
+            a.walk = walk
+            reorder = lambda order, final: multihop.walk_order(self.index, walk, order, final, allowed)  # noqa: E731
+        a.ranking = r = ranking(self.index, cg, sig, a.options, a.gm, reorder)
+        keys = r.finals().astype(np.float64)
+        walked = len(a.walk.paths) if a.walk is not None else 0
+        keys[:walked] = WALKED - np.arange(walked)
+        return r.order, keys, int(sig.scope[: cg.n_sentences].sum())
+
+    def selected(self, places: Sequence[int]) -> list[SelectedSentence]:
+        """The sentences at ``places`` of the last ranking, explained as one process explains them, placed in
+        the collection."""
+        a = self._asked()
+        assert a.ranking is not None
+        out = []
+        for s in explained(self.index, context_graph(self.index), a.ranking, places, a.gm):
+            row = self.index.sentence_row(s.id)
+            if a.gm is not None:
+                s.aligned = aligned_nodes(self.index, a.gm.alignment, row, a.gm.query_keys, a.gm.query_edges)
+            if a.walk is not None and row in a.walk.paths:
+                s.signals["path"] = a.walk.paths[row]
+            out.append(dataclasses.replace(s, position=int(self.rows[row])))
+        return out
+
+    def _asked(self) -> Asked:
+        if self.asked is None:
+            raise RuntimeError("rank needs the question measured first")
+        return self.asked
+
+    def _match(self, question: str, options: RetrievalOptions, best: np.ndarray | None) -> GraphMatch:
+        parser = self.engine.models().parser(self.index.manifest.options.parser)
+        return match_question(self.index, question, options, parser, self.engine.embedder,
+                              best=None if best is None else np.asarray(best))

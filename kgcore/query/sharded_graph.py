@@ -1,0 +1,90 @@
+"""The driver's side of the ranked graph methods over shards (:mod:`kgcore.query.shard_graph` is the shards').
+
+When the engine starts (:func:`start`) the driver adds up every shard's sentences, action labels and the word
+counts of the sparse signal, and sends the sums back.  For a question (:func:`rank_graph`) it asks every shard for
+its query nodes' best cosines (``groundedkg``) and sends their maxima, then for each signal's best value and
+positive values in scope, and sends each shard its :class:`~kgcore.query.propagation.Scales`
+(:func:`collection_scales`): the best over the collection, and for each of the shard's values how many in the
+collection are larger, so a shard's reciprocal ranks are the collection's:
+
+>>> first = ({"dense": 0.9}, {"dense": np.array([0.9, 0.5])})
+>>> second = ({"dense": 0.7}, {"dense": np.array([0.7, 0.5])})
+>>> [(s.tops["dense"], s.better["dense"].tolist()) for s in collection_scales([first, second])]
+[(0.9, [0, 2]), (0.9, [1, 2])]
+
+(0.5 is in both shards: the same value, the same rank, as :func:`~kgcore.query.propagation.rank_scaled` gives
+ties.)  Then every shard ranks and the driver pages through the rankings (``ShardedEngine._walk``) and budgets as
+one process budgets.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from kgcore.core.settings import RetrievalOptions
+from kgcore.core.types import SelectedSentence
+from kgcore.index.store.partial import whole_of
+from kgcore.query.global_bm25 import collection_bm25
+from kgcore.query.propagation import Scales
+from kgcore.query.sharded_fusion import collection_ranks
+
+Measured = tuple[dict[str, float], dict[str, np.ndarray]]
+
+
+def start(engine: Any) -> None:
+    """Give every shard the collection's counts: its sentences and action labels, then the sparse signal's
+    word counts over its sentences and its chunks."""
+    whole = whole_of(engine.ask_all("use_whole"))
+    counts = engine.ask_all("use_whole", whole)
+    engine.ask_all("use_text_counts", collection_bm25([c[0] for c in counts]),
+                   collection_bm25([c[1] for c in counts]))
+
+
+def exact(options: RetrievalOptions) -> bool:
+    """Whether ``options`` ask a ranking the shards score with the collection's statistics: ``lesegr``, and
+    ``groundedkg``'s fused ranking under a budget (its paper union and graph-score ranking run per shard)."""
+    budgeted = bool(options.budget_words or options.budget_sentences)
+    return options.method == "lesegr" or (options.method == "groundedkg" and options.ranking == "fused"
+                                          and budgeted)
+
+
+def collection_scales(measured: Sequence[Measured]) -> list[Scales]:
+    """Each shard's :class:`Scales` from every shard's measures (see the module docstring)."""
+    tops: dict[str, float] = {}
+    for shard_tops, _ in measured:
+        for name, value in shard_tops.items():
+            tops[name] = max(tops.get(name, 0.0), value)
+    names = {name for _, values in measured for name in values}
+    merged = {name: np.sort(np.concatenate([v[name] for _, v in measured if name in v])) for name in names}
+    return [Scales(tops, {name: len(merged[name]) - np.searchsorted(merged[name], v, side="right")
+                          for name, v in values.items()}) for _, values in measured]
+
+
+def rank_graph(engine: Any, question: str, options: RetrievalOptions) -> tuple[list[SelectedSentence], int]:
+    """``lesegr`` or ``groundedkg``'s fused ranking over the shards, scored with the collection's statistics and
+    budgeted as one process budgets; and the candidates."""
+    best = None
+    if options.method == "groundedkg":
+        found = [b for b in engine.ask_all("graph_best", question, options) if b is not None]
+        best = np.max(np.stack(found), axis=0) if found else None
+    scales = collection_scales(engine.ask_all("graph_measure", question, options, best))
+    calls = [(n, engine.call(n, "graph_rank", scales[n], options)) for n in range(len(scales))]
+    candidates = sum(engine.gather(calls))
+    if not (options.budget_words or options.budget_sentences):
+        options = dataclasses.replace(options, budget_sentences=options.k)  # lesegr without a budget: its k best
+    kept = engine._walk("fused", options)
+    ranks = collection_ranks(engine, "fused", [(item[0], item[1]) for _, item in kept])
+    asks: dict[int, list[int]] = {}
+    for n, (shard, _) in enumerate(kept):
+        asks.setdefault(shard, []).append(n)
+    found_by = engine.gather([(shard, engine.call(shard, "graph_selected", [kept[n][1][3] for n in ns]))
+                              for shard, ns in asks.items()])
+    out: list[SelectedSentence] = [None] * len(kept)  # type: ignore[list-item]
+    for ns, sentences in zip(asks.values(), found_by):
+        for n, sentence in zip(ns, sentences):
+            out[n] = dataclasses.replace(sentence, rank=ranks[n])
+    return out, candidates
