@@ -30,9 +30,10 @@ from typing import Any
 import numpy as np
 
 from kgcore.core.settings import RetrievalOptions, Settings
-from kgcore.core.types import SelectedSentence
+from kgcore.core.types import Match, SelectedSentence
 from kgcore.index.store.disk import Store
 from kgcore.index.store.partial import Whole, load_linked_part, load_part
+from kgcore.index.views.pages import EntityPages
 from kgcore.query import methods
 from kgcore.query.context import in_scope, selected_sentence, sentence_words
 from kgcore.query.engine import QueryEngine
@@ -147,10 +148,19 @@ class Shard:
     def use_text_counts(self, sentences: CollectionBM25, chunks: CollectionBM25) -> None:
         self._scorer().use_text(sentences, chunks)
 
-    def graph_best(self, question: str, options: RetrievalOptions) -> np.ndarray | None:
-        """Each query node's best cosine in this shard (None: out of ``options.documents``)."""
+    def graph_best(self, question: str, options: RetrievalOptions) -> tuple[np.ndarray, list[Match]] | None:
+        """Each query node's best cosine and best matches in this shard (None: out of ``options.documents``)."""
         mine = self._mine(options)
         return None if mine is None else self._scorer().best(question, mine)
+
+    def graph_pages(self) -> tuple[EntityPages, dict[int, str]]:
+        return self._scorer().pages()
+
+    def graph_page(self, doc: str) -> tuple[list[int], list[float]]:
+        return self._scorer().page(doc)
+
+    def graph_sentences(self, rows: Sequence[int]) -> list[tuple[str, str, list[str], int]]:
+        return self._scorer().sentences(rows)
 
     def graph_measure(self, question: str, options: RetrievalOptions, best: np.ndarray | None
                       ) -> tuple[dict[str, float], dict[str, np.ndarray]]:
@@ -167,9 +177,9 @@ class Shard:
         self._ranked = {"fused": (order, keys)}
         return candidates
 
-    def graph_selected(self, places: Sequence[int]) -> list[SelectedSentence]:
-        """The sentences at ``places`` of the ``fused`` ranking, explained, placed in the collection."""
-        return self._scorer().selected(places)
+    def graph_selected(self, rows: Sequence[int]) -> list[SelectedSentence]:
+        """The sentences at ``rows`` (in the collection) of the last ranking, explained, placed in the collection."""
+        return self._scorer().selected(rows)
 
     def _scorer(self) -> GraphScorer:
         if self.scorer is None:

@@ -15,9 +15,11 @@ hands them back, as it does for ``bm25`` (:class:`~kgcore.query.shard.Collection
   :class:`~kgcore.query.propagation.Scales`; with them the shard ranks (:meth:`GraphScorer.rank`) and the driver
   pages through the rankings as it does for ``dense``.
 
-The contextual graph's messages stay inside a shard, and so does the multi-hop walk (:mod:`kgcore.query.multihop`):
-where no edge or walk crosses shards the merged ranking is one process's (``tests/models/test_sharded_models.py``).
-A walk's sentences lead their shard's ranking (keys above every score, :data:`WALKED`), as they lead one process's.
+The contextual graph's messages stay inside a shard: where no node or edge joins documents of two shards the
+merged ranking is one process's (``tests/models/test_sharded_models.py``).  The multi-hop walk
+(:mod:`kgcore.query.multihop`) runs in the driver over every shard's pages (:mod:`kgcore.query.sharded_walk`),
+reading each shard's pages and sentences (:meth:`GraphScorer.pages`, :meth:`GraphScorer.page`,
+:meth:`GraphScorer.sentences`).
 """
 
 from __future__ import annotations
@@ -31,19 +33,17 @@ from typing import Any
 import numpy as np
 
 from kgcore.core.settings import RetrievalOptions
-from kgcore.core.types import SelectedSentence
+from kgcore.core.types import Match, SelectedSentence
 from kgcore.index.store.disk import Index
 from kgcore.index.store.partial import Whole, part_counts, use_whole
 from kgcore.index.views.contextual import context_graph
+from kgcore.index.views.pages import EntityPages, part_pages
 from kgcore.query import multihop, propagation
 from kgcore.query.align import GraphMatch, aligned_nodes
-from kgcore.query.context import question_vector
+from kgcore.query.context import question_vector, sentence_words
 from kgcore.query.fused import Ranking, explained, ranking
 from kgcore.query.global_bm25 import BM25Counts, CollectionBM25, GlobalBM25, bm25_counts
 from kgcore.query.methods.groundedkg import match_question
-
-#: The key of the i-th sentence of a multi-hop walk in its shard's ranking: above every score (at most a few).
-WALKED = 1.0e6
 
 
 class CollectionScored:
@@ -73,7 +73,6 @@ class Asked:
     scope: np.ndarray | None
     gm: GraphMatch | None = None
     ranking: Ranking | None = None
-    walk: multihop.Walk | None = None
 
 
 class GraphScorer:
@@ -82,6 +81,7 @@ class GraphScorer:
 
     def __init__(self, index: Index, rows: np.ndarray, engine: Any) -> None:
         self.index, self.rows, self.engine = index, rows, engine
+        self.local = {int(row): n for n, row in enumerate(rows)}  # a row in the collection -> this shard's
         self.asked: Asked | None = None
 
     def counts(self) -> Whole:
@@ -103,10 +103,15 @@ class GraphScorer:
             self.index.cache.drop(key)
             self.index.cache.get(key, partial(_scored, corpus, stats))
 
-    def best(self, question: str, options: RetrievalOptions) -> np.ndarray:
-        """Each query node's best cosine in this shard (``groundedkg``)."""
+    def best(self, question: str, options: RetrievalOptions) -> tuple[np.ndarray, list[Match]]:
+        """Each query node's best cosine in this shard, and its best matches here (``groundedkg``)."""
         gm = self._match(question, options, None)
-        return gm.alignment.best if gm.alignment.best is not None else np.zeros(0)
+        best = gm.alignment.best if gm.alignment.best is not None else np.zeros(0)
+        return best, [m for m in gm.matches if m.rank == 0]
+
+    def pages(self) -> tuple[EntityPages, dict[int, str]]:
+        """This shard's entity pages, placed in the collection (:func:`~kgcore.index.views.pages.part_pages`)."""
+        return part_pages(self.index, self.rows)
 
     def measure(self, question: str, options: RetrievalOptions, best: np.ndarray | None
                 ) -> tuple[dict[str, float], dict[str, np.ndarray]]:
@@ -126,36 +131,53 @@ class GraphScorer:
 
     def rank(self, scales: propagation.Scales) -> tuple[np.ndarray, np.ndarray, int]:
         """Rank the question :meth:`measure` measured with the collection's ``scales``: the order (rows), each
-        place's key (its final score; a walked sentence's, :data:`WALKED` less its place in the walk) and the
-        candidates (sentences in scope)."""
+        place's key (its final score) and the candidates (sentences in scope).  The multi-hop walk is the
+        driver's, over every shard (:mod:`kgcore.query.sharded_walk`)."""
         a, cg = self._asked(), context_graph(self.index)
         graph = a.gm.alignment.graph if a.gm is not None else None
         sig = propagation.signals(self.index, cg, a.question, a.vector, a.sims, a.scope, graph, scales)
-        reorder = None
-        if a.gm is not None and (walk := multihop.plan(self.index, a.question, a.gm)):
-            allowed = a.scope if a.scope is not None else np.ones(len(self.index.sentences), dtype=bool)
-            a.walk = walk
-            reorder = lambda order, final: multihop.walk_order(self.index, walk, order, final, allowed)  # noqa: E731
-        a.ranking = r = ranking(self.index, cg, sig, a.options, a.gm, reorder)
-        keys = r.finals().astype(np.float64)
-        walked = len(a.walk.paths) if a.walk is not None else 0
-        keys[:walked] = WALKED - np.arange(walked)
-        return r.order, keys, int(sig.scope[: cg.n_sentences].sum())
+        a.ranking = r = ranking(self.index, cg, sig, a.options, a.gm)
+        return r.order, r.finals().astype(np.float64), int(sig.scope[: cg.n_sentences].sum())
 
-    def selected(self, places: Sequence[int]) -> list[SelectedSentence]:
-        """The sentences at ``places`` of the last ranking, explained as one process explains them, placed in
-        the collection."""
-        a = self._asked()
-        assert a.ranking is not None
+    def page(self, doc: str) -> tuple[list[int], list[float]]:
+        """A page's sentences retrieval may use (rows in the collection, reading order) and their fused scores."""
+        r = self._ranking()
+        allowed = self._asked().scope
+        rows = np.flatnonzero(self.index.sentence_documents == doc)
+        rows = rows[allowed[rows]] if allowed is not None else rows
+        final = r.stages[0][1][-1]
+        return [int(self.rows[row]) for row in rows], [float(final[row]) for row in rows]
+
+    def sentences(self, rows: Sequence[int]) -> list[tuple[str, str, list[str], int]]:
+        """Each sentence's (rows in the collection) document, text, proper-name entity labels and words."""
+        local = [self.local[row] for row in rows]
+        words = sentence_words(self.index)
+        return [(*multihop.sentence_names(self.index, row), int(words[row])) for row in local]
+
+    def selected(self, rows: Sequence[int]) -> list[SelectedSentence]:
+        """The sentences at ``rows`` (in the collection) explained as one process explains them in the last
+        ranking, placed in the collection (a row the ranking left out, as a walk may add it, joins its end)."""
+        a, r = self._asked(), self._ranking()
+        local = [self.local[row] for row in rows]
+        present = set(r.order.tolist())
+        missing = [row for row in local if row not in present]
+        if missing:
+            r.order = np.r_[r.order, np.asarray(missing, dtype=np.int64)]
+            r.head = len(r.order) if len(r.stages) == 1 else r.head
+        place = {int(row): n for n, row in enumerate(r.order)}
         out = []
-        for s in explained(self.index, context_graph(self.index), a.ranking, places, a.gm):
+        for s in explained(self.index, context_graph(self.index), r, [place[row] for row in local], a.gm):
             row = self.index.sentence_row(s.id)
             if a.gm is not None:
                 s.aligned = aligned_nodes(self.index, a.gm.alignment, row, a.gm.query_keys, a.gm.query_edges)
-            if a.walk is not None and row in a.walk.paths:
-                s.signals["path"] = a.walk.paths[row]
             out.append(dataclasses.replace(s, position=int(self.rows[row])))
         return out
+
+    def _ranking(self) -> Ranking:
+        r = self._asked().ranking
+        if r is None:
+            raise RuntimeError("the question is not ranked yet")
+        return r
 
     def _asked(self) -> Asked:
         if self.asked is None:

@@ -112,8 +112,7 @@ class ShardedEngine:
             actor = self._runner.start().remote(num_cpus=0)(Shard)
             self._actors = [actor.remote(str(store.root), name, part, graph, self.settings) for part in self.parts]
         self.bm25 = collection_bm25(self.ask_all("bm25_counts"))
-        if graph:
-            start(self)
+        self.pages = start(self) if graph else None
 
     def __enter__(self) -> ShardedEngine:
         return self
@@ -196,16 +195,18 @@ class ShardedEngine:
         sentences = fetch_selected(self, [(shard, signal, item[3]) for shard, item in kept])
         return [dataclasses.replace(s, rank=r) for s, r in zip(sentences, ranks)]
 
-    def _walk(self, signal: str, options: RetrievalOptions) -> list[tuple[int, Item]]:
-        """(shard, item) of the kept sentences in rank order: :func:`budget_positions` over the merged ranking."""
+    def _walk(self, signal: str, options: RetrievalOptions, skip: frozenset[int] = frozenset(), taken: int = 0,
+              used: int = 0) -> list[tuple[int, Item]]:
+        """(shard, item) of the kept sentences in rank order: :func:`budget_positions` over the merged ranking,
+        leaving out the rows ``skip`` and going on from ``taken`` sentences of ``used`` words already kept."""
         words, most = options.budget_words, options.budget_sentences
         if not words and not most:
             most = options.k
         buffers: list[deque[Item]] = [deque() for _ in self._actors]
         cursors, ended = [0] * len(self._actors), [False] * len(self._actors)
         kept: list[tuple[int, Item]] = []
-        total = 0
-        while not (most and len(kept) >= most):
+        total = used
+        while not (most and len(kept) + taken >= most):
             gap = words - total if words else None
             for shard, buffer in enumerate(buffers):
                 while buffer and gap is not None and buffer[0][2] > gap:
@@ -220,6 +221,8 @@ class ShardedEngine:
                 break
             shard = min(heads)[2]
             item = buffers[shard].popleft()
+            if item[1] in skip:
+                continue
             kept.append((shard, item))
             total += item[2]
         return kept

@@ -19,6 +19,7 @@ one process budgets.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 from collections.abc import Sequence
 from typing import Any
@@ -28,20 +29,24 @@ import numpy as np
 from kgcore.core.settings import RetrievalOptions
 from kgcore.core.types import SelectedSentence
 from kgcore.index.store.partial import whole_of
+from kgcore.query.context import budget_positions
 from kgcore.query.global_bm25 import collection_bm25
 from kgcore.query.propagation import Scales
+from kgcore.query.shard import Item
 from kgcore.query.sharded_fusion import collection_ranks
+from kgcore.query.sharded_walk import PageTable, best_matches, page_table, walk_head
 
 Measured = tuple[dict[str, float], dict[str, np.ndarray]]
 
 
-def start(engine: Any) -> None:
+def start(engine: Any) -> PageTable:
     """Give every shard the collection's counts: its sentences and action labels, then the sparse signal's
-    word counts over its sentences and its chunks."""
+    word counts over its sentences and its chunks; the collection's entity pages, for the driver's walk."""
     whole = whole_of(engine.ask_all("use_whole"))
     counts = engine.ask_all("use_whole", whole)
     engine.ask_all("use_text_counts", collection_bm25([c[0] for c in counts]),
                    collection_bm25([c[1] for c in counts]))
+    return page_table(engine)
 
 
 def exact(options: RetrievalOptions) -> bool:
@@ -65,26 +70,50 @@ def collection_scales(measured: Sequence[Measured]) -> list[Scales]:
 
 
 def rank_graph(engine: Any, question: str, options: RetrievalOptions) -> tuple[list[SelectedSentence], int]:
-    """``lesegr`` or ``groundedkg``'s fused ranking over the shards, scored with the collection's statistics and
-    budgeted as one process budgets; and the candidates."""
-    best = None
+    """``lesegr`` or ``groundedkg``'s fused ranking (and multi-hop walk) over the shards, scored with the
+    collection's statistics and budgeted as one process budgets; and the candidates."""
+    best, matches = None, []
     if options.method == "groundedkg":
-        found = [b for b in engine.ask_all("graph_best", question, options) if b is not None]
-        best = np.max(np.stack(found), axis=0) if found else None
+        found = [f for f in engine.ask_all("graph_best", question, options) if f is not None]
+        best = np.max(np.stack([b for b, _ in found]), axis=0) if found else None
+        matches = best_matches([m for _, m in found])
     scales = collection_scales(engine.ask_all("graph_measure", question, options, best))
-    calls = [(n, engine.call(n, "graph_rank", scales[n], options)) for n in range(len(scales))]
-    candidates = sum(engine.gather(calls))
+    candidates = sum(engine.gather([(n, engine.call(n, "graph_rank", scales[n], options))
+                                    for n in range(len(scales))]))
     if not (options.budget_words or options.budget_sentences):
         options = dataclasses.replace(options, budget_sentences=options.k)  # lesegr without a budget: its k best
-    kept = engine._walk("fused", options)
-    ranks = collection_ranks(engine, "fused", [(item[0], item[1]) for _, item in kept])
-    asks: dict[int, list[int]] = {}
-    for n, (shard, _) in enumerate(kept):
-        asks.setdefault(shard, []).append(n)
-    found_by = engine.gather([(shard, engine.call(shard, "graph_selected", [kept[n][1][3] for n in ns]))
-                              for shard, ns in asks.items()])
-    out: list[SelectedSentence] = [None] * len(kept)  # type: ignore[list-item]
-    for ns, sentences in zip(asks.values(), found_by):
-        for n, sentence in zip(ns, sentences):
-            out[n] = dataclasses.replace(sentence, rank=ranks[n])
+    head, walk, view = walk_head(engine, engine.pages, question, matches) if best is not None else ([], None, None)
+    words = view.words if view is not None else {}
+    places = budget_positions([words[row] for row in head], options.budget_sentences, options.budget_words)
+    walked = [head[p] for p in places]
+    rest = engine._walk("fused", options, frozenset(head), len(walked), sum(words[row] for row in walked))
+    ranks = [p + 1 for p in places] + _ranks(engine, rest, head, view.finals if view is not None else {})
+    wanted = [(engine.pages.shard_of_row(row), row) for row in walked] + [(n, item[1]) for n, item in rest]
+    out = []
+    for sentence, rank in zip(_selected(engine, wanted), ranks):
+        if walk is not None and sentence.position in walk.paths:
+            sentence.signals["path"] = walk.paths[sentence.position]
+        out.append(dataclasses.replace(sentence, rank=rank))
     return out, candidates
+
+
+def _ranks(engine: Any, rest: list[tuple[int, Item]], head: list[int], finals: dict[int, float]) -> list[int]:
+    """The ranks of ``rest`` (the fused order's sentences after the walk's ``head``): after the head, each
+    counts the better sentences of every shard's fused order that the head did not take."""
+    ahead = sorted((-finals[row], row) for row in head if finals.get(row, 0.0) > 0)  # the head's, in the order
+    ranks = collection_ranks(engine, "fused", [(item[0], item[1]) for _, item in rest])
+    return [len(head) + rank - bisect.bisect_left(ahead, (-item[0], item[1])) for (_, item), rank in zip(rest, ranks)]
+
+
+def _selected(engine: Any, wanted: list[tuple[int, int]]) -> list[SelectedSentence]:
+    """The sentences of ``wanted`` (shard, row in the collection), explained by their shards, in order."""
+    asks: dict[int, list[int]] = {}
+    for n, (shard, _) in enumerate(wanted):
+        asks.setdefault(shard, []).append(n)
+    found = engine.gather([(shard, engine.call(shard, "graph_selected", [wanted[n][1] for n in ns]))
+                           for shard, ns in asks.items()])
+    out: list[SelectedSentence] = [None] * len(wanted)  # type: ignore[list-item]
+    for ns, sentences in zip(asks.values(), found):
+        for n, sentence in zip(ns, sentences):
+            out[n] = sentence
+    return out

@@ -192,3 +192,34 @@ def test_a_ray_shard_that_dies_is_named(store):
         sharded._runner.start().kill(sharded._actors[1])
         with pytest.raises(ShardError, match=r"shard 1 \(documents "):
             sharded.retrieve(QUESTIONS[0], RetrievalOptions(method="bm25", budget_words=40))
+
+
+def test_the_multi_hop_walk_crosses_shards(tmp_path):
+    """The driver holds the collection's entity pages and walks them over every shard: from the page a question
+    names to the page its sentence leads to on another shard, and between the pages a comparison names.  On 2
+    shards (the film and its director on one, the other director on the other) every sentence, score, rank and
+    path is one process's; on 3 the director's name joins documents of two shards (one node in one process, two
+    on the shards), so scores may differ, but the walk reaches the same sentences by the same paths."""
+    from tests.models.test_multihop_models import PAGES
+
+    for name, text in PAGES.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    store = Store(tmp_path / "store")
+    index_files(sorted(tmp_path.glob("*.txt")), store, "pages", workers=1)
+    engine = QueryEngine(store)
+    questions = ["When was the director of Harbour Lights born?", "Who directed films about lighthouse keepers?",
+                 "Were Mara Okonjo and Tomas Verhoek born in the same year?"]
+    for shards in (2, 3):
+        with ShardedEngine(store, "pages", shards=shards, address=None) as sharded:
+            for words in (20, 45, 90):
+                for question in questions:
+                    options = RetrievalOptions(budget_words=words)
+                    one, many = engine.retrieve("pages", question, options), sharded.retrieve(question, options)
+                    exact = [(s.id, s.rank, s.score, s.signals.get("path")) for s in one.sentences]
+                    paths = [(s.id, s.signals.get("path")) for s in one.sentences]
+                    if shards == 2:
+                        assert [(s.id, s.rank, s.score, s.signals.get("path")) for s in many.sentences] == exact
+                    assert [(s.id, s.signals.get("path")) for s in many.sentences] == paths
+            first = sharded.retrieve(questions[0], RetrievalOptions(budget_words=45))
+            walked = [(s.document, s.signals["path"]) for s in first.sentences if "path" in s.signals]
+            assert ("mara-okonjo", "Harbour Lights —directed-by→ Mara Okonjo [born-on]") in walked

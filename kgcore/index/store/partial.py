@@ -56,7 +56,7 @@ WHOLE: CacheKey[Whole] = CacheKey("whole-collection")
 def part_counts(index: Index) -> Whole:
     """This index's own :class:`Whole`: its sentences, and the sentences grounding an action of each label."""
     by_label: dict[str, set[str]] = {}
-    for node in index.graph.nodes.values():
+    for node in (index.graph.nodes[n] for n in index.node_ids):
         if node.node_type == ACTION:
             by_label.setdefault(node.label.lower(), set()).update(node.grounded_texts)
     return Whole(len(index.sentences), {label: len(ids) for label, ids in by_label.items()})
