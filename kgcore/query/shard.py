@@ -37,6 +37,7 @@ from kgcore.index.views.pages import EntityPages
 from kgcore.query import methods
 from kgcore.query.context import in_scope, selected_sentence, sentence_words
 from kgcore.query.engine import QueryEngine
+from kgcore.query.fused import DEDUPE_TEXTS
 from kgcore.query.global_bm25 import BM25Counts, CollectionBM25, GlobalBM25, bm25_counts, collection_bm25
 from kgcore.query.propagation import Scales
 from kgcore.query.sentence_ranking import by_score, sentence_tokens
@@ -44,8 +45,9 @@ from kgcore.query.shard_graph import GraphScorer
 
 __all__ = ["BM25Counts", "CollectionBM25", "GlobalBM25", "Item", "Shard", "bm25_counts", "collection_bm25"]
 
-#: (score, row in the collection, words, the shard's position of it in its ranking)
-Item = tuple[float, int, int, int]
+#: (score, row in the collection, words, the shard's position of it in its ranking, the id of its text where the
+#: ranking leaves out repeated texts (:func:`~kgcore.query.shard_graph.text_keys`), else 0)
+Item = tuple[float, int, int, int, int]
 
 
 class Shard:
@@ -67,6 +69,7 @@ class Shard:
         self._bm25: GlobalBM25 | None = None
         self._sims = np.zeros(0, dtype=np.float32)
         self._ranked: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._texts: dict[str, np.ndarray] = {}  # per ranking that leaves out repeated texts: each row's text id
 
     def close(self) -> None:
         """Remove the private folder of derived views."""
@@ -108,7 +111,9 @@ class Shard:
         words = sentence_words(self.index)[order[start:]]
         places = np.arange(len(words)) if max_words is None else np.flatnonzero(words <= max_words)
         places = places[:count] + start
-        items = [(float(scores[p]), int(self.rows[order[p]]), int(words[p - start]), int(p)) for p in places]
+        texts = self._texts.get(signal)
+        items = [(float(scores[p]), int(self.rows[order[p]]), int(words[p - start]), int(p),
+                  int(texts[order[p]]) if texts is not None else 0) for p in places]
         return items, int(places[-1]) + 1 if len(places) else len(order)
 
     def better(self, signal: str, keys: Sequence[tuple[float, int]]) -> list[int]:
@@ -175,6 +180,7 @@ class Shard:
         if self._mine(options) is not None:
             order, keys, candidates = self._scorer().rank(scales)
         self._ranked = {"fused": (order, keys)}
+        self._texts = {"fused": self._scorer().text_keys()} if DEDUPE_TEXTS else {}
         return candidates
 
     def graph_selected(self, rows: Sequence[int]) -> list[SelectedSentence]:

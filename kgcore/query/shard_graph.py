@@ -25,6 +25,7 @@ reading each shard's pages and sentences (:meth:`GraphScorer.pages`, :meth:`Grap
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -62,6 +63,18 @@ def _scored(corpus: Sequence[Sequence[str]], stats: CollectionBM25) -> Any:
     return CollectionScored(corpus, stats)
 
 
+def text_keys(texts: Sequence[str]) -> np.ndarray:
+    """An id of each text, whitespace and case aside, the same in every process (the driver leaves out a text that
+    repeats a better-ranked one of another shard, as :func:`~kgcore.query.fused.first_of_each_text` does in one).
+
+    >>> a, b, c = text_keys(["Conflicts of interest.", "conflicts  of Interest. ", "Yes."]).tolist()
+    >>> a == b != c
+    True
+    """
+    keys = [hashlib.blake2b(" ".join(t.lower().split()).encode(), digest_size=8).digest() for t in texts]
+    return np.array([int.from_bytes(k, "big", signed=True) for k in keys], dtype=np.int64)
+
+
 @dataclass
 class Asked:
     """What a shard keeps of the question it is ranking between the driver's calls."""
@@ -83,6 +96,7 @@ class GraphScorer:
         self.index, self.rows, self.engine = index, rows, engine
         self.local = {int(row): n for n, row in enumerate(rows)}  # a row in the collection -> this shard's
         self.asked: Asked | None = None
+        self._text_keys: np.ndarray | None = None
 
     def counts(self) -> Whole:
         return part_counts(self.index)
@@ -108,6 +122,12 @@ class GraphScorer:
         gm = self._match(question, options, None)
         best = gm.alignment.best if gm.alignment.best is not None else np.zeros(0)
         return best, [m for m in gm.matches if m.rank == 0]
+
+    def text_keys(self) -> np.ndarray:
+        """Each sentence's text id (:func:`text_keys`), made once."""
+        if self._text_keys is None:
+            self._text_keys = text_keys([s.original for s in self.index.sentences])
+        return self._text_keys
 
     def pages(self) -> tuple[EntityPages, dict[int, str]]:
         """This shard's entity pages, placed in the collection (:func:`~kgcore.index.views.pages.part_pages`)."""

@@ -205,7 +205,7 @@ class ShardedEngine:
         buffers: list[deque[Item]] = [deque() for _ in self._actors]
         cursors, ended = [0] * len(self._actors), [False] * len(self._actors)
         kept: list[tuple[int, Item]] = []
-        total = used
+        total, seen = used, set[int]()  # the texts met (a ranking that leaves out repeated texts)
         while not (most and len(kept) + taken >= most):
             gap = words - total if words else None
             for shard, buffer in enumerate(buffers):
@@ -221,6 +221,9 @@ class ShardedEngine:
                 break
             shard = min(heads)[2]
             item = buffers[shard].popleft()
+            if item[4] and item[4] in seen:
+                continue  # another shard's better sentence says the same
+            seen.add(item[4])
             if item[1] in skip:
                 continue
             kept.append((shard, item))

@@ -77,7 +77,7 @@ def fused_order(engine: Any, m: int) -> list[tuple[float, int, int, int, str, in
     seen: dict[int, tuple[int, str, int, int]] = {}  # row -> (shard, the signal it came by, its place, words)
     score: dict[tuple[str, int], float] = {}
     for signal in ("dense", "bm25"):
-        for shard, (value, row, words, place) in _top(engine, signal, m):
+        for shard, (value, row, words, place, _) in _top(engine, signal, m):
             seen.setdefault(row, (shard, signal, place, words))
             score[(signal, row)] = value
     asks = []  # per shard and signal: the other signal's score of the sentences that came by this one

@@ -223,3 +223,24 @@ def test_the_multi_hop_walk_crosses_shards(tmp_path):
             first = sharded.retrieve(questions[0], RetrievalOptions(budget_words=45))
             walked = [(s.document, s.signals["path"]) for s in first.sentences if "path" in s.signals]
             assert ("mara-okonjo", "Harbour Lights —directed-by→ Mara Okonjo [born-on]") in walked
+
+
+def test_a_text_repeated_on_two_shards_is_kept_once(tmp_path):
+    """One process leaves out a sentence whose text repeats a better-ranked one; the driver does the same across
+    shards (each shard sends its sentences' text ids), so the repeated minute line is in the context once."""
+    texts = {"council.txt": "The council met in the town hall on Monday. It voted to repair the bridge. The meeting "
+                            "was adjourned at noon.",
+             "school.txt": "The school board met in the library on Friday. It chose a new headmaster. The meeting "
+                           "was adjourned at noon.",
+             "club.txt": "The chess club gathered at the cafe. Members played until midnight."}
+    store = Store(tmp_path)
+    index_files([Job(name, data=text.encode()) for name, text in texts.items()], store, "minutes", workers=1)
+    engine = QueryEngine(store)
+    with ShardedEngine(store, "minutes", shards=2, address=None) as sharded:
+        assert sharded.parts == [["council", "club"], ["school"]]
+        for method in ("groundedkg", "lesegr"):
+            options = RetrievalOptions(method=method, budget_words=40)
+            one = engine.retrieve("minutes", "When was the meeting adjourned?", options)
+            many = sharded.retrieve("When was the meeting adjourned?", options)
+            assert [s.id for s in many.sentences] == [s.id for s in one.sentences]
+            assert sum("adjourned" in s.text for s in many.sentences) == 1
