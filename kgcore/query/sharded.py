@@ -21,15 +21,16 @@ serving a collection is spread over the actors, which may sit on other machines 
   (``tests/models/test_sharded_models.py``; 20 HotpotQA questions, 2 and 3 shards: identical at 100, 200 and 500
   words).
 * the graph methods, the default ``groundedkg`` (fused ranking, multi-hop walk) and ``lesegr``
-  (:data:`PER_SHARD`): each shard links its documents' graphs and answers as a collection of those documents alone
-  would; the driver interleaves the shards' selections by score, each shard's order kept, and cuts the budget
-  again (:func:`~kgcore.query.sharded_fusion.merge_runs`).  On one shard this is exactly one process; on several
-  it is an approximation, because a shard scales its signals by its own ranks and best scores, counts node
-  specificity over its own sentences and does not follow entities or citations into other shards.  Measured on
-  20 HotpotQA questions over 100 of its paragraphs (``bench/sharded_agreement.py``), the share of one process's
-  sentences the sharded context keeps, ``groundedkg`` at 100 / 200 / 500 words: 0.72 / 0.75 / 0.84 on 2 shards,
-  0.61 / 0.70 / 0.79 on 3; gold supporting-sentence recall 0.89 / 0.97 / 0.98 in one process against 0.85 / 0.92 /
-  0.98 on 2 shards and 0.77 / 0.89 / 0.96 on 3.
+  (:data:`PER_SHARD`): every shard scores its sentences with the collection's statistics, which the driver gathers
+  from all of them and hands back (BM25 counts, node specificity, each query node's best match, each signal's best
+  value and reciprocal ranks: :mod:`~kgcore.query.sharded_graph`), the driver walks the merged ranking as above,
+  runs the multi-hop walk over the collection's entity pages (:mod:`~kgcore.query.sharded_walk`) and leaves out
+  a text another shard ranked better.  Where no node or edge joins documents of two shards this is one process's
+  ranking; where entities cross shards it is close (the links between their sentences are cut).  On 20 HotpotQA
+  questions over 100 of its paragraphs (``bench/sharded_agreement.py``) the sharded context keeps 0.97-0.99 of one
+  process's sentences at 100 / 200 / 500 words on 2 and 3 shards, with no loss of gold supporting-sentence recall.
+  ``groundedkg``'s paper union (no budget) and graph-score ranking run on each shard's documents alone and are
+  interleaved by score (:func:`~kgcore.query.sharded_fusion.merge_runs`): exact on one shard only.
 
 A shard that fails (a damaged file, an actor that died) is a :class:`ShardError` naming the shard and its
 documents.

@@ -1,7 +1,8 @@
 """A collection served from shards (each a Ray actor holding some documents) answers as one process does: the
 same sentences, scores, ranks and answer for ``dense``, ``bm25`` and ``hybrid`` at every budget, with 2 local actors
-and without Ray; the default method (``groundedkg``, fused) exactly on one shard and within its measured agreement on
-several; a shard that fails is named."""
+and without Ray; the default method (``groundedkg``, fused ranking and multi-hop walk) and ``lesegr`` exactly where
+no node or edge joins documents of two shards, the walk across shards, and within its measured agreement where
+entities cross shards; a shard that fails is named."""
 
 from __future__ import annotations
 
@@ -60,8 +61,9 @@ APART_OPTIONS = [RetrievalOptions(method="groundedkg", budget_words=words) for w
     RetrievalOptions(method="lesegr", budget_words=60), RetrievalOptions(method="lesegr")]
 
 #: The least mean overlap of the default method's sentences on 3 shards with one process's, at 60 and 120 words, on
-#: these texts (measured 0.76: 0.65 at 60 words, 0.88 at 120; HotpotQA figures in docs/architecture.md).
-MIN_OVERLAP = 0.7
+#: the village texts, whose people and places cross documents (measured 0.98: 0.96 at 60 words, 1.0 at 120; with
+#: each shard scaling by its own statistics it was 0.76; HotpotQA figures in docs/architecture.md).
+MIN_OVERLAP = 0.9
 
 
 @pytest.fixture(scope="module")
@@ -155,9 +157,9 @@ def test_the_graph_methods_on_three_shards_are_one_process_when_no_graph_path_cr
 
 
 def test_the_default_method_on_three_shards_keeps_most_sentences(store):
-    """Each shard ranks its own documents (its own normalisation and node idf, no cross-shard links), so the
-    merged context is close to, not the same as, one process's; every kept sentence fits the budget and comes
-    from the collection, placed at its row there."""
+    """The village's people and places are entities of several documents: on 3 shards each is several nodes, and
+    the links between their sentences are cut, so the merged context is close to, not the same as, one
+    process's; every kept sentence fits the budget and comes from the collection, placed at its row there."""
     engine = QueryEngine(store)
     overlaps = []
     with ShardedEngine(store, "village", shards=3, address=None) as sharded:
