@@ -117,6 +117,8 @@ class GraphMatch:
     scope: np.ndarray | None
     timings: dict[str, float]
     notes: list[str]
+    #: Each query node's pool of candidates, when asked (a shard's, for the driver's top-K: ``match.Pool``).
+    pools: list | None = None
 
 
 def node_evidence(cosines: np.ndarray, node_specificity: np.ndarray) -> np.ndarray:

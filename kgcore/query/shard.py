@@ -39,6 +39,7 @@ from kgcore.query.context import in_scope, selected_sentence, sentence_words
 from kgcore.query.engine import QueryEngine
 from kgcore.query.fused import DEDUPE_TEXTS
 from kgcore.query.global_bm25 import BM25Counts, CollectionBM25, GlobalBM25, bm25_counts, collection_bm25
+from kgcore.query.match import Pool
 from kgcore.query.propagation import Scales
 from kgcore.query.sentence_ranking import by_score, sentence_tokens
 from kgcore.query.shard_graph import GraphScorer
@@ -153,8 +154,8 @@ class Shard:
     def use_text_counts(self, sentences: CollectionBM25, chunks: CollectionBM25) -> None:
         self._scorer().use_text(sentences, chunks)
 
-    def graph_best(self, question: str, options: RetrievalOptions) -> tuple[np.ndarray, list[Match]] | None:
-        """Each query node's best cosine and best matches in this shard (None: out of ``options.documents``)."""
+    def graph_best(self, question: str, options: RetrievalOptions) -> tuple[np.ndarray, list[Pool]] | None:
+        """Each query node's best cosine and pool of candidates in this shard (None: out of ``options.documents``)."""
         mine = self._mine(options)
         return None if mine is None else self._scorer().best(question, mine)
 
@@ -167,11 +168,12 @@ class Shard:
     def graph_sentences(self, rows: Sequence[int]) -> list[tuple[str, str, list[str], int]]:
         return self._scorer().sentences(rows)
 
-    def graph_measure(self, question: str, options: RetrievalOptions, best: np.ndarray | None
-                      ) -> tuple[dict[str, float], dict[str, np.ndarray]]:
-        """The signals' best and positive values in scope (:func:`~kgcore.query.propagation.measures`)."""
+    def graph_measure(self, question: str, options: RetrievalOptions, best: np.ndarray | None,
+                      matches: list[Match] | None = None) -> tuple[dict[str, float], dict[str, np.ndarray]]:
+        """The signals' best and positive values in scope (:func:`~kgcore.query.propagation.measures`);
+        ``matches``: this shard's share of the collection's top-K."""
         mine = self._mine(options)
-        return ({}, {}) if mine is None else self._scorer().measure(question, mine, best)
+        return ({}, {}) if mine is None else self._scorer().measure(question, mine, best, matches)
 
     def graph_rank(self, scales: Scales, options: RetrievalOptions) -> int:
         """Rank the measured question with the collection's ``scales`` (kept as the ``fused`` ranking, for

@@ -44,6 +44,7 @@ from kgcore.query.align import GraphMatch, aligned_nodes
 from kgcore.query.context import question_vector, sentence_words
 from kgcore.query.fused import Ranking, explained, ranking
 from kgcore.query.global_bm25 import BM25Counts, CollectionBM25, GlobalBM25, bm25_counts
+from kgcore.query.match import Pool
 from kgcore.query.methods.groundedkg import match_question
 
 
@@ -117,11 +118,11 @@ class GraphScorer:
             self.index.cache.drop(key)
             self.index.cache.get(key, partial(_scored, corpus, stats))
 
-    def best(self, question: str, options: RetrievalOptions) -> tuple[np.ndarray, list[Match]]:
-        """Each query node's best cosine in this shard, and its best matches here (``groundedkg``)."""
-        gm = self._match(question, options, None)
+    def best(self, question: str, options: RetrievalOptions) -> tuple[np.ndarray, list[Pool]]:
+        """Each query node's best cosine in this shard, and its pool of candidates here (``groundedkg``)."""
+        gm = self._match(question, options, None, pools=True)
         best = gm.alignment.best if gm.alignment.best is not None else np.zeros(0)
-        return best, [m for m in gm.matches if m.rank == 0]
+        return best, gm.pools or []
 
     def text_keys(self) -> np.ndarray:
         """Each sentence's text id (:func:`text_keys`), made once."""
@@ -133,12 +134,13 @@ class GraphScorer:
         """This shard's entity pages, placed in the collection (:func:`~kgcore.index.views.pages.part_pages`)."""
         return part_pages(self.index, self.rows)
 
-    def measure(self, question: str, options: RetrievalOptions, best: np.ndarray | None
-                ) -> tuple[dict[str, float], dict[str, np.ndarray]]:
+    def measure(self, question: str, options: RetrievalOptions, best: np.ndarray | None,
+                matches: list[Match] | None = None) -> tuple[dict[str, float], dict[str, np.ndarray]]:
         """This shard's :func:`~kgcore.query.propagation.measures` of the question (``best``: the query nodes'
-        best cosines over the collection, for ``groundedkg``)."""
+        best cosines over the collection, ``matches`` this shard's share of its top-K, for ``groundedkg``)."""
         if options.method == "groundedkg":
             gm = self._match(question, options, best)
+            gm.matches = list(matches) if matches is not None else gm.matches
             self.asked = Asked(question, options, gm.vector, gm.sims, gm.scope, gm)
         else:
             vector, sims = question_vector(self.index, self.engine.embedder, question)
@@ -204,7 +206,8 @@ class GraphScorer:
             raise RuntimeError("rank needs the question measured first")
         return self.asked
 
-    def _match(self, question: str, options: RetrievalOptions, best: np.ndarray | None) -> GraphMatch:
+    def _match(self, question: str, options: RetrievalOptions, best: np.ndarray | None,
+               pools: bool = False) -> GraphMatch:
         parser = self.engine.models().parser(self.index.manifest.options.parser)
         return match_question(self.index, question, options, parser, self.engine.embedder,
-                              best=None if best is None else np.asarray(best))
+                              best=None if best is None else np.asarray(best), pools=pools)

@@ -50,7 +50,7 @@ from typing import Any
 
 from kgcore.core.errors import InputError, KgcoreError
 from kgcore.core.settings import RetrievalOptions, Settings
-from kgcore.core.types import Answer, QueryResult, SelectedSentence
+from kgcore.core.types import Answer, Match, QueryResult, SelectedSentence
 from kgcore.index.ray_runner import RayRunner
 from kgcore.index.store.disk import Store
 from kgcore.query.answer import AnswerSource
@@ -170,9 +170,9 @@ class ShardedEngine:
 
     def _retrieve(self, question: str, options: RetrievalOptions) -> QueryResult:
         method = options.method
-        started, notes = time.perf_counter(), list[str]()
+        started, notes, matches = time.perf_counter(), list[str](), list[Match]()
         if method in PER_SHARD and exact(options):
-            chosen, candidates = rank_graph(self, question, options)
+            chosen, candidates, matches = rank_graph(self, question, options)
         elif method in PER_SHARD:
             chosen, candidates = merge_runs(self.ask_all("run", question, options), options)
         else:
@@ -186,7 +186,7 @@ class ShardedEngine:
                 chosen = self._ranked(method, options)
         ms = (time.perf_counter() - started) * 1000
         timings = {"parse": 0.0, "embed": 0.0, "match": ms, "select": 0.0, "retrieval": ms}
-        return QueryResult(question, method, self.name, None, [], sorted(chosen, key=lambda s: s.position),
+        return QueryResult(question, method, self.name, None, matches, sorted(chosen, key=lambda s: s.position),
                            options.to_dict(), timings, notes, candidates)
 
     def _ranked(self, signal: str, options: RetrievalOptions) -> list[SelectedSentence]:

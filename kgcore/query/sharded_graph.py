@@ -27,14 +27,14 @@ from typing import Any
 import numpy as np
 
 from kgcore.core.settings import RetrievalOptions
-from kgcore.core.types import SelectedSentence
+from kgcore.core.types import Match, SelectedSentence
 from kgcore.index.store.partial import whole_of
 from kgcore.query.context import budget_positions
 from kgcore.query.global_bm25 import collection_bm25
 from kgcore.query.propagation import Scales
 from kgcore.query.shard import Item
 from kgcore.query.sharded_fusion import collection_ranks
-from kgcore.query.sharded_walk import PageTable, best_matches, page_table, walk_head
+from kgcore.query.sharded_walk import PageTable, collection_matches, page_table, walk_head
 
 Measured = tuple[dict[str, float], dict[str, np.ndarray]]
 
@@ -69,15 +69,21 @@ def collection_scales(measured: Sequence[Measured]) -> list[Scales]:
                           for name, v in values.items()}) for _, values in measured]
 
 
-def rank_graph(engine: Any, question: str, options: RetrievalOptions) -> tuple[list[SelectedSentence], int]:
+def rank_graph(engine: Any, question: str, options: RetrievalOptions
+               ) -> tuple[list[SelectedSentence], int, list[Match]]:
     """``lesegr`` or ``groundedkg``'s fused ranking (and multi-hop walk) over the shards, scored with the
-    collection's statistics and budgeted as one process budgets; and the candidates."""
-    best, matches = None, []
+    collection's statistics and budgeted as one process budgets; the candidates; the collection's top-K matches
+    of the query nodes (``groundedkg``)."""
+    best, matches = None, list[Match]()
+    mine: list[list[Match] | None] = [None] * len(engine.parts)
     if options.method == "groundedkg":
-        found = [f for f in engine.ask_all("graph_best", question, options) if f is not None]
-        best = np.max(np.stack([b for b, _ in found]), axis=0) if found else None
-        matches = best_matches([m for _, m in found])
-    scales = collection_scales(engine.ask_all("graph_measure", question, options, best))
+        found = engine.ask_all("graph_best", question, options)
+        bests = [f[0] for f in found if f is not None]
+        best = np.max(np.stack(bests), axis=0) if bests else None
+        matches, shares = collection_matches([f[1] if f is not None else None for f in found], options.k)
+        mine = list(shares)
+    scales = collection_scales(engine.gather([(n, engine.call(n, "graph_measure", question, options, best, m))
+                                              for n, m in enumerate(mine)]))
     candidates = sum(engine.gather([(n, engine.call(n, "graph_rank", scales[n], options))
                                     for n in range(len(scales))]))
     if not (options.budget_words or options.budget_sentences):
@@ -94,7 +100,7 @@ def rank_graph(engine: Any, question: str, options: RetrievalOptions) -> tuple[l
         if walk is not None and sentence.position in walk.paths:
             sentence.signals["path"] = walk.paths[sentence.position]
         out.append(dataclasses.replace(sentence, rank=rank))
-    return out, candidates
+    return out, candidates, matches
 
 
 def _ranks(engine: Any, rest: list[tuple[int, Item]], head: list[int], finals: dict[int, float]) -> list[int]:

@@ -15,6 +15,7 @@ a sentence's names are asked of the shard that holds them, once each per questio
 from __future__ import annotations
 
 import bisect
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +25,7 @@ import numpy as np
 from kgcore.core.types import Match
 from kgcore.index.views.pages import EntityPages, merged_pages
 from kgcore.query import multihop
+from kgcore.query.match import Pool
 
 
 @dataclass
@@ -89,15 +91,23 @@ class ShardedCollection:
                 self._sentences[row], self.words[row] = (doc, text, names), words
 
 
-def best_matches(found: Sequence[Sequence[Match]]) -> list[Match]:
-    """Per query node, the best of the shards' best matches (what :func:`~kgcore.query.multihop.plan_over`
-    reads: the collection's best match and its score)."""
-    best: dict[str, Match] = {}
-    for matches in found:
-        for m in matches:
-            if m.query_node not in best or m.score > best[m.query_node].score:
-                best[m.query_node] = m
-    return list(best.values())
+def collection_matches(pools: Sequence[Sequence[Pool] | None], k: int) -> tuple[list[Match], list[list[Match]]]:
+    """The collection's top-``k`` matches of every query node from the shards' pools (None: a shard out of the
+    question's documents), as :func:`~kgcore.query.match.match_nodes` chooses them over one collection: the
+    collection's pool is the best cosines of all (its size capped by every shard's rows), ranked by cosine plus
+    context agreement; and each shard's share, in the same order.  (Ties are broken by shard where one process
+    breaks them by node row.)"""
+    found = [p for p in pools if p is not None]
+    chosen: list[tuple[int, Match]] = []
+    for q in range(len(found[0]) if found else 0):
+        size = min(found[0][q].wanted, sum(p[q].finite for p in found))
+        candidates = [(cos, by, shard, n, m) for shard, p in enumerate(pools) if p is not None
+                      for n, (cos, by, m) in enumerate(p[q].candidates)]
+        pool = sorted(candidates, key=lambda c: (-c[0], c[2], c[3]))[:size]
+        pool.sort(key=lambda c: (c[2], c[3]))  # the pool in a fixed order, then ranked stably, as one process
+        ranked = sorted(pool, key=lambda c: -c[1])[:k]
+        chosen += [(c[2], dataclasses.replace(c[4], rank=rank)) for rank, c in enumerate(ranked)]
+    return [m for _, m in chosen], [[m for shard, m in chosen if shard == n] for n in range(len(pools))]
 
 
 def walk_head(engine: Any, table: PageTable, question: str, matches: list[Match]

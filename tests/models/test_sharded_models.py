@@ -129,8 +129,9 @@ def test_the_default_method_on_one_shard_is_one_process(store):
 
 def test_the_graph_methods_on_three_shards_are_one_process_when_no_graph_path_crosses_them(tmp_path):
     """Each shard scores with the collection's statistics (BM25 counts, the signals' ranks and best values, node
-    specificity, the query nodes' best matches), so where no node or edge joins two documents the default method
-    and ``lesegr`` on 3 shards select, score, rank and explain every sentence as one process does."""
+    specificity, the query nodes' best matches and top-K), so where no node or edge joins two documents the default
+    method and ``lesegr`` on 3 shards select, score, rank and explain every sentence (its signals, aligned and
+    matched nodes) as one process does."""
     from kgcore.index.views.contextual import context_graph
 
     store = Store(tmp_path)
@@ -146,7 +147,8 @@ def test_the_graph_methods_on_three_shards_are_one_process_when_no_graph_path_cr
     assert (chunk_docs[edges.row] == chunk_docs[edges.col]).all()
 
     def seen(result):
-        return [(s.id, s.position, s.rank, s.score, s.similarity, s.signals, s.aligned) for s in result.sentences]
+        return [(s.id, s.position, s.rank, s.score, s.similarity, s.signals, s.aligned, s.selected_by, s.query_nodes)
+                for s in result.sentences]
 
     with ShardedEngine(store, "apart", shards=3, address=None) as sharded:
         for options in APART_OPTIONS:
@@ -154,6 +156,7 @@ def test_the_graph_methods_on_three_shards_are_one_process_when_no_graph_path_cr
                 one, many = engine.retrieve("apart", question, options), sharded.retrieve(question, options)
                 assert seen(many) == seen(one), (question, options)
                 assert many.candidates == one.candidates
+                assert [m.to_dict() for m in many.matches] == [m.to_dict() for m in one.matches]
 
 
 def test_the_default_method_on_three_shards_keeps_most_sentences(store):
