@@ -138,6 +138,15 @@ def ranking(index: Index, cg: ContextGraph, sig: propagation.Signals, options: R
     return Ranking(order, head, stages, edges, norm)
 
 
+def text_order(index: Index, cg: ContextGraph, r: Ranking, options: RetrievalOptions) -> np.ndarray:
+    """The second stage of a two-stage ranking (see :func:`rank`) added to ``r``: its order without the graph
+    signal (rows, repeated texts left out), for a driver that takes each shard's graph head first."""
+    sig = r.stages[0][0]
+    text = replace(sig, graph=np.zeros_like(sig.graph))
+    r.stages.append((text, propagation.propagate(r.edges, text, norm=r.norm)))
+    return _deduped(index, _ranked(index, r.stages[1][1][-1][: cg.n_sentences], options))
+
+
 def explained(index: Index, cg: ContextGraph, r: Ranking, places: Sequence[int], gm: GraphMatch | None = None
               ) -> list[SelectedSentence]:
     """The sentences at ``places`` of ``r``'s order, each with its score, rank (place + 1) and ``signals``."""

@@ -175,19 +175,30 @@ class Shard:
         mine = self._mine(options)
         return ({}, {}) if mine is None else self._scorer().measure(question, mine, best, matches)
 
-    def graph_rank(self, scales: Scales, options: RetrievalOptions) -> int:
-        """Rank the measured question with the collection's ``scales`` (kept as the ``fused`` ranking, for
-        :meth:`page` and :meth:`better`); the candidates."""
-        order, keys, candidates = np.zeros(0, np.int64), np.zeros(0), 0
+    def graph_rank(self, scales: Scales, options: RetrievalOptions) -> tuple[int, bool]:
+        """Rank the measured question with the collection's ``scales``: kept as the ``fused`` ranking (and,
+        over 1,000 words, the ``text`` ranking without the graph signal), for :meth:`page` and :meth:`better`;
+        the candidates, and whether any sentence has graph evidence."""
+        self._ranked, self._texts, out = {"fused": (np.zeros(0, np.int64), np.zeros(0))}, {}, (0, False)
         if self._mine(options) is not None:
-            order, keys, candidates = self._scorer().rank(scales)
-        self._ranked = {"fused": (order, keys)}
-        self._texts = {"fused": self._scorer().text_keys()} if DEDUPE_TEXTS else {}
-        return candidates
+            order, keys, candidates, graph, second = self._scorer().rank(scales)
+            self._ranked = {"fused": (order, keys)} | ({"text": second} if second is not None else {})
+            out = (candidates, graph)
+        if DEDUPE_TEXTS:
+            self._texts = {signal: self._scorer().text_keys() for signal in self._ranked}
+        return out
 
-    def graph_selected(self, rows: Sequence[int]) -> list[SelectedSentence]:
-        """The sentences at ``rows`` (in the collection) of the last ranking, explained, placed in the collection."""
-        return self._scorer().selected(rows)
+    def graph_keys(self, signal: str, rows: Sequence[int]) -> list[float | None]:
+        """The ``signal`` ranking's key of each of ``rows`` (in the collection; None: not in the ranking)."""
+        order, keys = self._ranked.get(signal, (np.zeros(0, np.int64), np.zeros(0)))
+        at = {int(self.rows[row]): float(key) for row, key in zip(order, keys)}
+        return [at.get(int(row)) for row in rows]
+
+    def graph_selected(self, rows: Sequence[int], text: Sequence[int] = (), two_stages: bool = False
+                       ) -> list[SelectedSentence]:
+        """The sentences at ``rows`` (in the collection) of the last ranking, explained, placed in the collection
+        (:meth:`~kgcore.query.shard_graph.GraphScorer.selected`)."""
+        return self._scorer().selected(rows, text, two_stages)
 
     def _scorer(self) -> GraphScorer:
         if self.scorer is None:

@@ -39,10 +39,10 @@ from kgcore.index.store.disk import Index
 from kgcore.index.store.partial import Whole, part_counts, use_whole
 from kgcore.index.views.contextual import context_graph
 from kgcore.index.views.pages import EntityPages, part_pages
-from kgcore.query import multihop, propagation
+from kgcore.query import fused, multihop, propagation
 from kgcore.query.align import GraphMatch, aligned_nodes
 from kgcore.query.context import question_vector, sentence_words
-from kgcore.query.fused import Ranking, explained, ranking
+from kgcore.query.fused import Ranking, explained, ranking, text_order
 from kgcore.query.global_bm25 import BM25Counts, CollectionBM25, GlobalBM25, bm25_counts
 from kgcore.query.match import Pool
 from kgcore.query.methods.groundedkg import match_question
@@ -151,15 +151,22 @@ class GraphScorer:
         return propagation.measures(self.index, context_graph(self.index), question, a.vector, a.sims, a.scope,
                                     graph)
 
-    def rank(self, scales: propagation.Scales) -> tuple[np.ndarray, np.ndarray, int]:
+    def rank(self, scales: propagation.Scales) -> tuple[np.ndarray, np.ndarray, int, bool, tuple | None]:
         """Rank the question :meth:`measure` measured with the collection's ``scales``: the order (rows), each
-        place's key (its final score) and the candidates (sentences in scope).  The multi-hop walk is the
-        driver's, over every shard (:mod:`kgcore.query.sharded_walk`)."""
+        place's key (its final score), the candidates (sentences in scope), whether any sentence has graph
+        evidence, and over :data:`~kgcore.query.fused.GRAPH_HEAD_WORDS` words the order without the graph signal
+        and its keys (the second stage; the driver decides whether the collection takes it).  The multi-hop walk
+        is the driver's, over every shard (:mod:`kgcore.query.sharded_walk`)."""
         a, cg = self._asked(), context_graph(self.index)
         graph = a.gm.alignment.graph if a.gm is not None else None
         sig = propagation.signals(self.index, cg, a.question, a.vector, a.sims, a.scope, graph, scales)
         a.ranking = r = ranking(self.index, cg, sig, a.options, a.gm)
-        return r.order, r.finals().astype(np.float64), int(sig.scope[: cg.n_sentences].sum())
+        second = None
+        if a.gm is not None and a.options.budget_words > fused.GRAPH_HEAD_WORDS:
+            order = text_order(self.index, cg, r, a.options)
+            second = (order, r.stages[1][1][-1][order].astype(np.float64))
+        return (r.order, r.finals().astype(np.float64), int(sig.scope[: cg.n_sentences].sum()),
+                bool(sig.graph.any()), second)
 
     def page(self, doc: str) -> tuple[list[int], list[float]]:
         """A page's sentences retrieval may use (rows in the collection, reading order) and their fused scores."""
@@ -176,24 +183,25 @@ class GraphScorer:
         words = sentence_words(self.index)
         return [(*multihop.sentence_names(self.index, row), int(words[row])) for row in local]
 
-    def selected(self, rows: Sequence[int]) -> list[SelectedSentence]:
+    def selected(self, rows: Sequence[int], text: Sequence[int] = (), two_stages: bool = False
+                 ) -> list[SelectedSentence]:
         """The sentences at ``rows`` (in the collection) explained as one process explains them in the last
-        ranking, placed in the collection (a row the ranking left out, as a walk may add it, joins its end)."""
+        ranking, placed in the collection; ``text``: rows the second stage ranked (``two_stages``: the
+        collection ranked in two stages, so each says which)."""
         a, r = self._asked(), self._ranking()
-        local = [self.local[row] for row in rows]
-        present = set(r.order.tolist())
-        missing = [row for row in local if row not in present]
-        if missing:
-            r.order = np.r_[r.order, np.asarray(missing, dtype=np.int64)]
-            r.head = len(r.order) if len(r.stages) == 1 else r.head
-        place = {int(row): n for n, row in enumerate(r.order)}
-        out = []
-        for s in explained(self.index, context_graph(self.index), r, [place[row] for row in local], a.gm):
-            row = self.index.sentence_row(s.id)
-            if a.gm is not None:
-                s.aligned = aligned_nodes(self.index, a.gm.alignment, row, a.gm.query_keys, a.gm.query_edges)
-            out.append(dataclasses.replace(s, position=int(self.rows[row])))
-        return out
+        stages = r.stages if two_stages else r.stages[:1]
+        out: dict[int, SelectedSentence] = {}
+        second = set(text)
+        for wanted, head in (([x for x in rows if x not in second], True), (list(text), False)):
+            local = np.asarray([self.local[row] for row in wanted], dtype=np.int64)
+            part = Ranking(local, len(local) if head else 0, stages, r.edges, r.norm)
+            for row, s in zip(wanted, explained(self.index, context_graph(self.index), part, range(len(local)),
+                                                a.gm)):
+                if a.gm is not None:
+                    s.aligned = aligned_nodes(self.index, a.gm.alignment, self.local[row], a.gm.query_keys,
+                                              a.gm.query_edges)
+                out[row] = dataclasses.replace(s, position=row)
+        return [out[row] for row in rows]
 
     def _ranking(self) -> Ranking:
         r = self._asked().ranking

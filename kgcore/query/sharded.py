@@ -197,16 +197,17 @@ class ShardedEngine:
         return [dataclasses.replace(s, rank=r) for s, r in zip(sentences, ranks)]
 
     def _walk(self, signal: str, options: RetrievalOptions, skip: frozenset[int] = frozenset(), taken: int = 0,
-              used: int = 0) -> list[tuple[int, Item]]:
+              used: int = 0, seen: frozenset[int] = frozenset()) -> list[tuple[int, Item]]:
         """(shard, item) of the kept sentences in rank order: :func:`budget_positions` over the merged ranking,
-        leaving out the rows ``skip`` and going on from ``taken`` sentences of ``used`` words already kept."""
+        leaving out the rows ``skip`` and the texts ``seen`` (ids), and going on from ``taken`` sentences of
+        ``used`` words already kept."""
         words, most = options.budget_words, options.budget_sentences
         if not words and not most:
             most = options.k
         buffers: list[deque[Item]] = [deque() for _ in self._actors]
         cursors, ended = [0] * len(self._actors), [False] * len(self._actors)
         kept: list[tuple[int, Item]] = []
-        total, seen = used, set[int]()  # the texts met (a ranking that leaves out repeated texts)
+        total, met = used, set(seen)  # the texts met (a ranking that leaves out repeated texts)
         while not (most and len(kept) + taken >= most):
             gap = words - total if words else None
             for shard, buffer in enumerate(buffers):
@@ -222,9 +223,9 @@ class ShardedEngine:
                 break
             shard = min(heads)[2]
             item = buffers[shard].popleft()
-            if item[4] and item[4] in seen:
+            if item[4] and item[4] in met:
                 continue  # another shard's better sentence says the same
-            seen.add(item[4])
+            met.add(item[4])
             if item[1] in skip:
                 continue
             kept.append((shard, item))

@@ -29,12 +29,14 @@ import numpy as np
 from kgcore.core.settings import RetrievalOptions
 from kgcore.core.types import Match, SelectedSentence
 from kgcore.index.store.partial import whole_of
+from kgcore.query import fused
 from kgcore.query.context import budget_positions
 from kgcore.query.global_bm25 import collection_bm25
 from kgcore.query.propagation import Scales
 from kgcore.query.shard import Item
+from kgcore.query.shard_graph import text_keys
 from kgcore.query.sharded_fusion import collection_ranks
-from kgcore.query.sharded_walk import PageTable, collection_matches, page_table, walk_head
+from kgcore.query.sharded_walk import PageTable, ShardedCollection, collection_matches, page_table, walk_head
 
 Measured = tuple[dict[str, float], dict[str, np.ndarray]]
 
@@ -84,41 +86,86 @@ def rank_graph(engine: Any, question: str, options: RetrievalOptions
         mine = list(shares)
     scales = collection_scales(engine.gather([(n, engine.call(n, "graph_measure", question, options, best, m))
                                               for n, m in enumerate(mine)]))
-    candidates = sum(engine.gather([(n, engine.call(n, "graph_rank", scales[n], options))
-                                    for n in range(len(scales))]))
+    ranked = engine.gather([(n, engine.call(n, "graph_rank", scales[n], options)) for n in range(len(scales))])
+    two_stages = (options.method == "groundedkg" and options.budget_words > fused.GRAPH_HEAD_WORDS
+                  and any(graph for _, graph in ranked))
     if not (options.budget_words or options.budget_sentences):
         options = dataclasses.replace(options, budget_sentences=options.k)  # lesegr without a budget: its k best
-    head, walk, view = walk_head(engine, engine.pages, question, matches) if best is not None else ([], None, None)
+    walked = walk_head(engine, engine.pages, question, matches) if best is not None else None
+    chosen = (_two_stages if two_stages else _one_stage)(engine, options, walked[0] if walked else [],
+                                                         walked[2] if walked else None)
+    out = []
+    for sentence, (_, _, rank, _) in zip(_selected(engine, chosen, two_stages), chosen):
+        if walked and walked[1] is not None and sentence.position in walked[1].paths:
+            sentence.signals["path"] = walked[1].paths[sentence.position]
+        out.append(dataclasses.replace(sentence, rank=rank))
+    return out, sum(n for n, _ in ranked), matches
+
+
+#: A kept sentence: its shard, its row in the collection, its rank, whether the second stage ranked it.
+Chosen = tuple[int, int, int, bool]
+
+
+def _one_stage(engine: Any, options: RetrievalOptions, head: list[int], view: ShardedCollection | None
+               ) -> list[Chosen]:
+    """The walk's sentences (``head``), then the merged fused ranking, budgeted as one process budgets."""
     words = view.words if view is not None else {}
     places = budget_positions([words[row] for row in head], options.budget_sentences, options.budget_words)
     walked = [head[p] for p in places]
     rest = engine._walk("fused", options, frozenset(head), len(walked), sum(words[row] for row in walked))
-    ranks = [p + 1 for p in places] + _ranks(engine, rest, head, view.finals if view is not None else {})
-    wanted = [(engine.pages.shard_of_row(row), row) for row in walked] + [(n, item[1]) for n, item in rest]
-    out = []
-    for sentence, rank in zip(_selected(engine, wanted), ranks):
-        if walk is not None and sentence.position in walk.paths:
-            sentence.signals["path"] = walk.paths[sentence.position]
-        out.append(dataclasses.replace(sentence, rank=rank))
-    return out, candidates, matches
+    finals = view.finals if view is not None else {}
+    ahead = [(finals[row], row) for row in head if finals.get(row, 0.0) > 0]  # the head's, in the fused order
+    ranks = _ranks(engine, "fused", rest, len(head), ahead)
+    return ([(engine.pages.shard_of_row(row), row, p + 1, False) for p, row in zip(places, walked)]
+            + [(n, item[1], rank, False) for (n, item), rank in zip(rest, ranks)])
 
 
-def _ranks(engine: Any, rest: list[tuple[int, Item]], head: list[int], finals: dict[int, float]) -> list[int]:
-    """The ranks of ``rest`` (the fused order's sentences after the walk's ``head``): after the head, each
-    counts the better sentences of every shard's fused order that the head did not take."""
-    ahead = sorted((-finals[row], row) for row in head if finals.get(row, 0.0) > 0)  # the head's, in the order
-    ranks = collection_ranks(engine, "fused", [(item[0], item[1]) for _, item in rest])
-    return [len(head) + rank - bisect.bisect_left(ahead, (-item[0], item[1])) for (_, item), rank in zip(rest, ranks)]
-
-
-def _selected(engine: Any, wanted: list[tuple[int, int]]) -> list[SelectedSentence]:
-    """The sentences of ``wanted`` (shard, row in the collection), explained by their shards, in order."""
+def _two_stages(engine: Any, options: RetrievalOptions, head: list[int], view: ShardedCollection | None
+                ) -> list[Chosen]:
+    """Over :data:`~kgcore.query.fused.GRAPH_HEAD_WORDS` words: the first that many words of the walk and the
+    fused ranking (the graph head), then the merged ranking without the graph signal, budgeted as one process
+    budgets."""
+    words = view.words if view is not None else {}
+    places = budget_positions([words[row] for row in head], 0, fused.GRAPH_HEAD_WORDS)
+    walked = [head[p] for p in places]
+    cut = dataclasses.replace(options, budget_words=fused.GRAPH_HEAD_WORDS, budget_sentences=0)
+    rest = engine._walk("fused", cut, frozenset(head), 0, sum(words[row] for row in walked))
+    texts = text_keys([view.sentence(row)[1] for row in walked]).tolist() if view is not None else []
+    graph = ([(engine.pages.shard_of_row(row), row, words[row], t) for row, t in zip(walked, texts)]
+             + [(n, item[1], item[2], item[4]) for n, item in rest])
+    kept = graph[: options.budget_sentences] if options.budget_sentences else graph
+    tail = engine._walk("text", options, frozenset(row for _, row, _, _ in graph), len(kept),
+                        sum(w for _, _, w, _ in kept), frozenset(t for *_, t in graph))
     asks: dict[int, list[int]] = {}
-    for n, (shard, _) in enumerate(wanted):
+    for shard, row, _, _ in graph:
+        asks.setdefault(shard, []).append(row)
+    keys = engine.gather([(shard, engine.call(shard, "graph_keys", "text", rows)) for shard, rows in asks.items()])
+    ahead = [(key, row) for rows, found in zip(asks.values(), keys) for row, key in zip(rows, found)
+             if key is not None]
+    ranks = _ranks(engine, "text", tail, len(graph), ahead)
+    return ([(shard, row, n + 1, False) for n, (shard, row, _, _) in enumerate(kept)]
+            + [(n, item[1], rank, True) for (n, item), rank in zip(tail, ranks)])
+
+
+def _ranks(engine: Any, signal: str, rest: list[tuple[int, Item]], before: int, ahead: list[tuple[float, int]]
+           ) -> list[int]:
+    """The ranks of ``rest`` (the ``signal`` ranking's sentences after ``before`` placed first, of which
+    ``ahead`` (key, row) are in that ranking): after those, each counts the better sentences of every shard's
+    ranking that were not placed first."""
+    placed = sorted((-key, row) for key, row in ahead)
+    ranks = collection_ranks(engine, signal, [(item[0], item[1]) for _, item in rest])
+    return [before + rank - bisect.bisect_left(placed, (-item[0], item[1])) for (_, item), rank in zip(rest, ranks)]
+
+
+def _selected(engine: Any, chosen: list[Chosen], two_stages: bool) -> list[SelectedSentence]:
+    """The ``chosen`` sentences, explained by their shards, in order."""
+    asks: dict[int, list[int]] = {}
+    for n, (shard, _, _, _) in enumerate(chosen):
         asks.setdefault(shard, []).append(n)
-    found = engine.gather([(shard, engine.call(shard, "graph_selected", [wanted[n][1] for n in ns]))
+    found = engine.gather([(shard, engine.call(shard, "graph_selected", [chosen[n][1] for n in ns],
+                                               [chosen[n][1] for n in ns if chosen[n][3]], two_stages))
                            for shard, ns in asks.items()])
-    out: list[SelectedSentence] = [None] * len(wanted)  # type: ignore[list-item]
+    out: list[SelectedSentence] = [None] * len(chosen)  # type: ignore[list-item]
     for ns, sentences in zip(asks.values(), found):
         for n, sentence in zip(ns, sentences):
             out[n] = sentence

@@ -127,17 +127,28 @@ def test_the_default_method_on_one_shard_is_one_process(store):
                 assert many.candidates == one.candidates
 
 
-def test_the_graph_methods_on_three_shards_are_one_process_when_no_graph_path_crosses_them(tmp_path):
+@pytest.fixture(scope="module")
+def apart(tmp_path_factory):
+    store = Store(tmp_path_factory.mktemp("apart"))
+    (outcome,) = index_files([Job(name, data=text.encode()) for name, text in APART.items()], store, "apart",
+                             workers=1)
+    assert not outcome.failed
+    return store
+
+
+def _explained(result):
+    return [(s.id, s.position, s.rank, s.score, s.similarity, s.signals, s.aligned, s.selected_by, s.query_nodes)
+            for s in result.sentences]
+
+
+def test_the_graph_methods_on_three_shards_are_one_process_when_no_graph_path_crosses_them(apart):
     """Each shard scores with the collection's statistics (BM25 counts, the signals' ranks and best values, node
     specificity, the query nodes' best matches and top-K), so where no node or edge joins two documents the default
     method and ``lesegr`` on 3 shards select, score, rank and explain every sentence (its signals, aligned and
     matched nodes) as one process does."""
     from kgcore.index.views.contextual import context_graph
 
-    store = Store(tmp_path)
-    (outcome,) = index_files([Job(name, data=text.encode()) for name, text in APART.items()], store, "apart",
-                             workers=1)
-    assert not outcome.failed
+    store = apart
     engine = QueryEngine(store)
     index = engine.index("apart")
     assert all(len({index.sentence(s).doc_id for s in node.grounded_texts}) == 1 for node in index.graph.nodes.values())
@@ -146,17 +157,29 @@ def test_the_graph_methods_on_three_shards_are_one_process_when_no_graph_path_cr
     chunk_docs = np.r_[docs, [docs[lo] for lo, _ in context_graph(index).chunk_spans]]
     assert (chunk_docs[edges.row] == chunk_docs[edges.col]).all()
 
-    def seen(result):
-        return [(s.id, s.position, s.rank, s.score, s.similarity, s.signals, s.aligned, s.selected_by, s.query_nodes)
-                for s in result.sentences]
-
     with ShardedEngine(store, "apart", shards=3, address=None) as sharded:
         for options in APART_OPTIONS:
             for question in APART_QUESTIONS:
                 one, many = engine.retrieve("apart", question, options), sharded.retrieve(question, options)
-                assert seen(many) == seen(one), (question, options)
+                assert _explained(many) == _explained(one), (question, options)
                 assert many.candidates == one.candidates
                 assert [m.to_dict() for m in many.matches] == [m.to_dict() for m in one.matches]
+
+
+def test_over_the_graph_head_the_second_stage_is_one_process_too(apart, monkeypatch):
+    """Over :data:`~kgcore.query.fused.GRAPH_HEAD_WORDS` words one process fills the graph head from the fused
+    order and the rest from the order without the graph signal; the driver does the same over the shards' two
+    rankings (the head made small here, so these short texts need both stages)."""
+    from kgcore.query import fused
+
+    monkeypatch.setattr(fused, "GRAPH_HEAD_WORDS", 40)
+    engine = QueryEngine(apart)
+    with ShardedEngine(apart, "apart", shards=3, address=None) as sharded:
+        for options in APART_OPTIONS[1:3] + APART_OPTIONS[4:5]:
+            for question in APART_QUESTIONS:
+                one, many = engine.retrieve("apart", question, options), sharded.retrieve(question, options)
+                assert _explained(many) == _explained(one), (question, options)
+                assert {s.signals["stage"] for s in one.sentences} == {"graph", "text"}
 
 
 def test_the_default_method_on_three_shards_keeps_most_sentences(store):
