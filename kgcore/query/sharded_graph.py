@@ -1,8 +1,10 @@
 """The driver's side of the ranked graph methods over shards (:mod:`kgcore.query.shard_graph` is the shards').
 
 When the engine starts (:func:`start`) the driver adds up every shard's sentences, action labels and the word
-counts of the sparse signal, and sends the sums back.  For a question (:func:`rank_graph`) it asks every shard for
-its query nodes' best cosines (``groundedkg``) and sends their maxima, then for each signal's best value and
+counts of the sparse signal, and sends the sums back, and keeps the collection's entity pages for the multi-hop
+walk (:mod:`kgcore.query.sharded_walk`).  For a question (:func:`rank_graph`) it asks every shard for its query
+nodes' best cosines and pools of candidates (``groundedkg``) and sends the maxima and each shard's share of the
+collection's top-K matches, then for each signal's best value and
 positive values in scope, and sends each shard its :class:`~kgcore.query.propagation.Scales`
 (:func:`collection_scales`): the best over the collection, and for each of the shard's values how many in the
 collection are larger, so a shard's reciprocal ranks are the collection's:
@@ -13,7 +15,8 @@ collection are larger, so a shard's reciprocal ranks are the collection's:
 [(0.9, [0, 2]), (0.9, [1, 2])]
 
 (0.5 is in both shards: the same value, the same rank, as :func:`~kgcore.query.propagation.rank_scaled` gives
-ties.)  Then every shard ranks and the driver pages through the rankings (``ShardedEngine._walk``) and budgets as
+ties.)  Then every shard ranks; the driver walks the entity pages, pages through the rankings
+(``ShardedEngine._walk``), in two stages over :data:`~kgcore.query.fused.GRAPH_HEAD_WORDS` words, and budgets as
 one process budgets.
 """
 
