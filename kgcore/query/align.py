@@ -42,7 +42,7 @@ import numpy as np
 from kgcore.core.graph import specificity
 from kgcore.core.types import ACTION, Match, SentenceGraph
 from kgcore.index.store.disk import CacheKey, Index
-from kgcore.index.store.partial import WHOLE, part_counts, whole_sentences
+from kgcore.index.store.partial import WHOLE, grounded_count, part_counts, whole_sentences
 from kgcore.query.match import gather_runs, mask_penalties, node_cosines
 
 #: Cosines below this are no evidence at all (MiniLM gives unrelated phrases ~0.1-0.25).
@@ -224,7 +224,7 @@ def grounded_sentences(index: Index) -> np.ndarray:
     """Per node row, how many sentences ground it -- for an action, when :data:`ACTION_SPECIFICITY` is ``label``,
     how many ground an action with its label (lower-cased), each sentence once."""
     nodes = [index.graph.nodes[n] for n in index.node_ids]
-    counts = np.array([len(node.grounded_texts) for node in nodes])
+    counts = np.array([grounded_count(index, n) for n in index.node_ids])  # a part counts over the whole
     if ACTION_SPECIFICITY != "label":
         return counts
     whole = index.cache.peek(WHOLE)  # a part of a collection counts an action's label over the whole

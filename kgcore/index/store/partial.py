@@ -15,8 +15,11 @@ and an action's counts every sentence of the collection grounding an action of i
 part).  Each part counts its own (:func:`part_counts`) and the counts add up (:func:`whole_of`), as the
 sentences of a collection are split between its parts:
 
->>> whole_of([Whole(3, {"be": 2, "sail": 1}), Whole(2, {"be": 1})])
-Whole(sentences=5, action_labels={'be': 3, 'sail': 1})
+>>> whole_of([Whole(3, {"be": 2, "sail": 1}, {"peter": 2, "pie": 1}), Whole(2, {"be": 1}, {"peter": 1})])
+Whole(sentences=5, action_labels={'be': 3, 'sail': 1}, nodes={'peter': 3})
+
+A node two parts both hold (a name their documents share: one node in the whole collection, linked by its id) is
+grounded in the sentences of both, so each part counts it over the whole (``nodes``: only such nodes are kept).
 """
 
 from __future__ import annotations
@@ -47,6 +50,8 @@ class Whole:
 
     sentences: int
     action_labels: dict[str, int]
+    #: Per node several parts hold (a node id without a document's prefix), its grounding sentences in all.
+    nodes: dict[str, int] = dataclasses.field(default_factory=dict)
 
 
 #: Where a part keeps the :class:`Whole` it was given (absent: the index is a whole collection).
@@ -59,15 +64,19 @@ def part_counts(index: Index) -> Whole:
     for node in (index.graph.nodes[n] for n in index.node_ids):
         if node.node_type == ACTION:
             by_label.setdefault(node.label.lower(), set()).update(node.grounded_texts)
-    return Whole(len(index.sentences), {label: len(ids) for label, ids in by_label.items()})
+    nodes = {node_id: len(node.grounded_texts) for node_id, node in index.graph.nodes.items() if "/" not in node_id}
+    return Whole(len(index.sentences), {label: len(ids) for label, ids in by_label.items()}, nodes)
 
 
 def whole_of(parts: Sequence[Whole]) -> Whole:
     """The :class:`Whole` of parts that split a collection's sentences between them."""
     labels: Counter[str] = Counter()
+    nodes: Counter[str] = Counter()
     for part in parts:
         labels.update(part.action_labels)
-    return Whole(sum(p.sentences for p in parts), dict(labels))
+        nodes.update(part.nodes)
+    held = Counter(node_id for part in parts for node_id in part.nodes)
+    return Whole(sum(p.sentences for p in parts), dict(labels), {n: c for n, c in nodes.items() if held[n] > 1})
 
 
 def use_whole(index: Index, whole: Whole) -> None:
@@ -75,6 +84,14 @@ def use_whole(index: Index, whole: Whole) -> None:
     for key in index.cache.keys():
         index.cache.drop(key)
     index.cache.get(WHOLE, lambda: whole)
+
+
+def grounded_count(index: Index, node_id: str) -> int:
+    """The sentences grounding a node: in the whole collection when ``index`` is a part given one."""
+    whole = index.cache.peek(WHOLE)
+    if whole is not None and node_id in whole.nodes:
+        return whole.nodes[node_id]
+    return len(index.graph.nodes[node_id].grounded_texts)
 
 
 def whole_sentences(index: Index) -> int:
