@@ -42,6 +42,7 @@ import numpy as np
 from kgcore.core.graph import specificity
 from kgcore.core.types import ACTION, Match, SentenceGraph
 from kgcore.index.store.disk import CacheKey, Index
+from kgcore.index.store.partial import WHOLE, grounded_count, part_counts, whole_sentences
 from kgcore.query.match import gather_runs, mask_penalties, node_cosines
 
 #: Cosines below this are no evidence at all (MiniLM gives unrelated phrases ~0.1-0.25).
@@ -96,6 +97,8 @@ class Alignment:
     coverage: np.ndarray
     structure: np.ndarray
     graph: np.ndarray
+    #: Each query node's best cosine the evidence was measured against (-inf: none anywhere).
+    best: np.ndarray | None = None
 
 
 @dataclass
@@ -114,6 +117,8 @@ class GraphMatch:
     scope: np.ndarray | None
     timings: dict[str, float]
     notes: list[str]
+    #: Each query node's pool of candidates, when asked (a shard's, for the driver's top-K: ``match.Pool``).
+    pools: list | None = None
 
 
 def node_evidence(cosines: np.ndarray, node_specificity: np.ndarray) -> np.ndarray:
@@ -129,14 +134,18 @@ def node_evidence(cosines: np.ndarray, node_specificity: np.ndarray) -> np.ndarr
     return evidence_rows(cosines, node_specificity)[0]
 
 
-def evidence_rows(cosines: np.ndarray, node_specificity: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
-    """:func:`node_evidence`, and per query node the graph rows where it is not zero.
+def evidence_rows(cosines: np.ndarray, node_specificity: np.ndarray, best: np.ndarray | None = None
+                  ) -> tuple[np.ndarray, list[np.ndarray]]:
+    """:func:`node_evidence`, and per query node the graph rows where it is not zero.  ``best``: each query node's
+    best cosine anywhere in the collection, when ``cosines`` cover only part of it (default: their own best).
 
     One query node at a time, and only over the graph rows whose cosine can give evidence at all
     (:func:`least_cosine`: about a third of ObliQA's 124,000 nodes for a typical query node); every other row's
     evidence is 0, as the full computation makes it.
     """
-    best = np.maximum(cosines.max(axis=1, keepdims=True), -1.0)  # a row masked whole (-inf) has no evidence
+    if best is None:
+        best = best_cosines(cosines)
+    best = np.maximum(np.asarray(best, dtype=cosines.dtype).reshape(-1, 1), -1.0)  # masked whole: no evidence
     weights = node_specificity.astype(cosines.dtype, copy=False)
     evidence = np.zeros_like(cosines)
     rows = []
@@ -155,6 +164,17 @@ def evidence_rows(cosines: np.ndarray, node_specificity: np.ndarray) -> tuple[np
         out[candidates[kept]] = value[kept]
         rows.append(candidates[kept])
     return evidence, rows
+
+
+def best_cosines(cosines: np.ndarray) -> np.ndarray:
+    """Each query node's (row's) best cosine, -inf where it has none (every graph row masked, or no graph rows).
+
+    >>> best_cosines(np.array([[0.2, 0.7], [-np.inf, -np.inf]])).tolist(), best_cosines(np.zeros((1, 0))).tolist()
+    ([0.7, -inf], [-inf])
+    """
+    if not cosines.shape[1]:
+        return np.full(len(cosines), -np.inf)
+    return cosines.max(axis=1)
 
 
 def least_cosine(best: float) -> float:
@@ -196,7 +216,7 @@ def _incidence(index: Index) -> Incidence:
     node_starts = np.zeros(len(index.node_ids) + 1, dtype=np.int64)
     node_starts[1:] = np.cumsum(np.bincount(pairs[:, 1], minlength=len(index.node_ids)))
     return Incidence(pairs[:, 1], starts, pairs[starts, 0], np.asfortranarray(edges),
-                     np.asarray(specificity(grounded, len(index.sentences))), pairs[:, 0], node_starts,
+                     np.asarray(specificity(grounded, whole_sentences(index))), pairs[:, 0], node_starts,
                      np.ascontiguousarray(pairs[np.argsort(pairs[:, 1], kind="stable"), 0]))
 
 
@@ -204,14 +224,12 @@ def grounded_sentences(index: Index) -> np.ndarray:
     """Per node row, how many sentences ground it -- for an action, when :data:`ACTION_SPECIFICITY` is ``label``,
     how many ground an action with its label (lower-cased), each sentence once."""
     nodes = [index.graph.nodes[n] for n in index.node_ids]
-    counts = np.array([len(node.grounded_texts) for node in nodes])
+    counts = np.array([grounded_count(index, n) for n in index.node_ids])  # a part counts over the whole
     if ACTION_SPECIFICITY != "label":
         return counts
-    by_label: dict[str, set[str]] = {}
-    for node in nodes:
-        if node.node_type == ACTION:
-            by_label.setdefault(node.label.lower(), set()).update(node.grounded_texts)
-    return np.array([len(by_label[node.label.lower()]) if node.node_type == ACTION else count
+    whole = index.cache.peek(WHOLE)  # a part of a collection counts an action's label over the whole
+    by_label = (whole or part_counts(index)).action_labels
+    return np.array([by_label[node.label.lower()] if node.node_type == ACTION else count
                      for node, count in zip(nodes, counts)])
 
 
@@ -227,20 +245,24 @@ def _sorted_rows(rows: list[tuple[int, ...]], width: int) -> np.ndarray:
 
 
 def align(index: Index, query_vectors: np.ndarray, type_masks: list[np.ndarray | None],
-          query_edges: list[tuple[int, int]], w_structure: float, cosines: np.ndarray | None = None) -> Alignment:
+          query_edges: list[tuple[int, int]], w_structure: float, cosines: np.ndarray | None = None,
+          best: np.ndarray | None = None) -> Alignment:
     """Align query nodes (rows of ``query_vectors``) onto every sentence of ``index``.
 
     ``type_masks`` (from :func:`kgcore.query.match.type_mask`) restricts each query
     node to the graph rows it may align to (None: any); ``query_edges`` are
     pairs of query rows linked in the query graph.  ``cosines`` (query rows × graph rows), when the caller
     has them, saves the largest product of a query; they are changed in place (masked rows set to -inf).
+    ``best``: each query node's best cosine over the whole collection when ``index`` is a part of it (a shard);
+    the alignment then weighs evidence as the whole collection's does.  :attr:`Alignment.best` is what was used.
     """
     inc = incidence(index)
     cosines = node_cosines(index, query_vectors) if cosines is None else cosines
     for row, penalty in enumerate(mask_penalties(type_masks, cosines.dtype)):
         if penalty is not None:
             cosines[row] += penalty
-    evidence, rows = evidence_rows(cosines, inc.specificity)
+    best = best_cosines(cosines) if best is None else best
+    evidence, rows = evidence_rows(cosines, inc.specificity, best)
     # Only graph rows some query node has evidence for can raise a sentence's coverage or structure (every other
     # term is 0 and both are maxima of non-negative terms), so coverage reads those rows' sentences and the
     # edges are cut to those rows first.
@@ -250,7 +272,7 @@ def align(index: Index, query_vectors: np.ndarray, type_masks: list[np.ndarray |
     coverage = _coverage(evidence, rows, inc, len(index.sentences))
     structure = _structure(evidence, inc, positive, set(query_edges), len(index.sentences))
     graph = coverage.sum(axis=0) / max(len(query_vectors), 1) + w_structure * structure / max(len(set(query_edges)), 1)
-    return Alignment(evidence, coverage, structure, graph)
+    return Alignment(evidence, coverage, structure, graph, np.asarray(best, dtype=np.float64))
 
 
 def _segments(sentences: np.ndarray) -> np.ndarray:

@@ -19,10 +19,11 @@ the Ask page can say why it ranked.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
+from scipy import sparse
 
 from kgcore.core.settings import RetrievalOptions
 from kgcore.core.types import SelectedSentence
@@ -99,6 +100,25 @@ def rank_fused(index: Index, question: str, gm: GraphMatch, options: RetrievalOp
     return kept, int(sig.scope[: cg.n_sentences].sum())
 
 
+@dataclass
+class Ranking:
+    """A question's ranking over the contextual graph before the budget: the order (rows, best first), how many
+    of its first rows the first stage ranked, and what explains each score."""
+
+    order: np.ndarray
+    head: int
+    stages: list[tuple[propagation.Signals, list[np.ndarray]]]
+    edges: sparse.csr_matrix
+    norm: np.ndarray
+
+    def finals(self) -> np.ndarray:
+        """Each place's score: its row's final score in the stage that ranked it."""
+        out = self.stages[0][1][-1][self.order]
+        if len(self.stages) > 1:
+            out[self.head:] = self.stages[1][1][-1][self.order[self.head:]]
+        return out
+
+
 def rank(index: Index, cg: ContextGraph, sig: propagation.Signals, options: RetrievalOptions,
          gm: GraphMatch | None = None, reorder: Reorder | None = None) -> list[SelectedSentence]:
     """The sentences in scope the budget keeps, best first by final score, with ``signals``, in reading order.
@@ -107,6 +127,15 @@ def rank(index: Index, cg: ContextGraph, sig: propagation.Signals, options: Retr
     many words and the order without the graph signal the rest; each sentence's ``signals["stage"]`` says which
     ranked it (``graph`` or ``text``) and its score and breakdown are that ranking's.
     """
+    r = ranking(index, cg, sig, options, gm, reorder, two_stages=gm is not None and bool(sig.graph.any()))
+    places = budget_positions(sentence_words(index)[r.order], options.budget_sentences, options.budget_words)
+    return sorted(explained(index, cg, r, places, gm), key=lambda s: s.position)
+
+
+def ranking(index: Index, cg: ContextGraph, sig: propagation.Signals, options: RetrievalOptions,
+            gm: GraphMatch | None = None, reorder: Reorder | None = None, two_stages: bool = False) -> Ranking:
+    """The order :func:`rank` budgets (``two_stages``: over :data:`GRAPH_HEAD_WORDS` words, the graph's head and
+    then the order without the graph signal, as :func:`rank` describes)."""
     edges = index.cache.get(GATED, lambda: propagation.gated(cg))
     norm = propagation.message_norm(edges, sig)  # the same for both stages: the gates are the sparse relevance
     depth = layers_for(options.budget_words) if gm is not None else None  # lesegr keeps propagation.LAYERS
@@ -115,27 +144,41 @@ def rank(index: Index, cg: ContextGraph, sig: propagation.Signals, options: Retr
     if reorder is not None:
         order = reorder(order, stages[0][1][-1][: cg.n_sentences])
     head = len(order)
-    if gm is not None and options.budget_words > GRAPH_HEAD_WORDS and sig.graph.any():
+    if two_stages and options.budget_words > GRAPH_HEAD_WORDS:
         text = replace(sig, graph=np.zeros_like(sig.graph))
         stages.append((text, propagation.propagate(edges, text, norm=norm)))
         order, head = _graph_head(index, order, _ranked(index, stages[1][1][-1][: cg.n_sentences], options))
         order = _deduped(index, order)  # the head (deduplicated above) keeps its rows; the text order is cut here
-    places = budget_positions(sentence_words(index)[order], options.budget_sentences, options.budget_words)
-    kept = {index.sentences[int(order[place])].id for place in places}
+    return Ranking(order, head, stages, edges, norm)
+
+
+def text_order(index: Index, cg: ContextGraph, r: Ranking, options: RetrievalOptions) -> np.ndarray:
+    """The second stage of a two-stage ranking (see :func:`rank`) added to ``r``: its order without the graph
+    signal (rows, repeated texts left out), for a driver that takes each shard's graph head first."""
+    sig = r.stages[0][0]
+    text = replace(sig, graph=np.zeros_like(sig.graph))
+    r.stages.append((text, propagation.propagate(r.edges, text, norm=r.norm)))
+    return _deduped(index, _ranked(index, r.stages[1][1][-1][: cg.n_sentences], options))
+
+
+def explained(index: Index, cg: ContextGraph, r: Ranking, places: Sequence[int], gm: GraphMatch | None = None
+              ) -> list[SelectedSentence]:
+    """The sentences at ``places`` of ``r``'s order, each with its score, rank (place + 1) and ``signals``."""
+    kept = {index.sentences[int(r.order[place])].id for place in places}
     union = paper_union(index, gm.matches, gm.scope, kept) if gm is not None else {}
     out = []
     for place in places:
-        row = int(order[place])
+        row = int(r.order[place])
         entry = union.get(index.sentences[row].id, {"nodes": [], "queries": []})
-        stage_sig, layers = stages[0] if place < head else stages[1]
-        signals = _explain(index, cg, edges, stage_sig, layers, row, norm)
-        if len(stages) > 1:
-            signals["stage"] = "graph" if place < head else "text"
+        stage_sig, layers = r.stages[0] if place < r.head else r.stages[1]
+        signals = _explain(index, cg, r.edges, stage_sig, layers, row, r.norm)
+        if len(r.stages) > 1:
+            signals["stage"] = "graph" if place < r.head else "text"
         out.append(selected_sentence(
             index, row, selected_by=list(entry["nodes"]), query_nodes=sorted(entry["queries"]),
-            retrieval_count=len(entry["nodes"]), similarity=round(float(_cosine(sig)[row]), 4),
+            retrieval_count=len(entry["nodes"]), similarity=round(float(_cosine(stage_sig)[row]), 4),
             score=round(float(layers[-1][row]), 4), rank=place + 1, signals=signals))
-    return sorted(out, key=lambda s: s.position)
+    return out
 
 
 def layers_for(budget_words: int) -> int:

@@ -13,6 +13,7 @@ the plain cosine, so what the analyst sees is what the vectors say.
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -284,15 +285,51 @@ def _top_k(index: Index, row: np.ndarray, k: int, penalty: np.ndarray | None, ma
            context: np.ndarray) -> list[tuple[str, float]]:
     """The best ``k`` of a cosine row among the rows ``mask`` allows (``penalty`` is its
     :func:`mask_penalties` row), chosen among a pool by context agreement."""
+    pool, cosines, rank_by, _ = pool_of(index, row, k, penalty, mask, context)
+    top = np.argsort(-rank_by, kind="stable")[:k]
+    return [(index.node_ids[j], float(c)) for j, c in zip(pool[top], cosines[top])]
+
+
+def pool_of(index: Index, row: np.ndarray, k: int, penalty: np.ndarray | None, mask: np.ndarray | None,
+            context: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """A query node's pool (:func:`_top_k`): its graph rows (ascending), their cosines, what they are ranked by
+    (the cosine plus the context agreement), and how many rows it may choose from at all."""
     if penalty is not None:
         row = row + penalty
     finite = int(np.count_nonzero(mask)) if mask is not None else int(np.isfinite(row).sum())
     pool_size = min(max(POOL_SIZE, k) if len(context) else k, finite)
     if pool_size <= 0:
-        return []
+        return np.zeros(0, np.int64), np.zeros(0), np.zeros(0), finite
     pool = largest_rows(row, pool_size)
     rank_by = row[pool]
     if len(context):
         rank_by = rank_by + CONTEXT_WEIGHT * context_agreement(index, pool, context)
-    top = pool[np.argsort(-rank_by, kind="stable")[: min(k, pool_size)]]
-    return [(index.node_ids[j], float(row[j])) for j in top]
+    return pool, row[pool], rank_by, finite
+
+
+@dataclass(frozen=True)
+class Pool:
+    """A query node's pool on part of a collection (a shard), for the driver to choose the collection's top-K:
+    the pool's size over the whole collection (``wanted``, capped by the rows it may choose from, ``finite``) and
+    per candidate its cosine, what it is ranked by and its match."""
+
+    wanted: int
+    finite: int
+    candidates: list[tuple[float, float, Match]]
+
+
+def match_pools(index: Index, query_vectors: np.ndarray, query_nodes: list[LocalNode], k: int,
+                neighbours: list[list[int]], cosines: np.ndarray, masks: list[np.ndarray | None]) -> list[Pool]:
+    """Each query node's :class:`Pool` in ``index`` (the exact search of :func:`match_nodes`)."""
+    penalties = mask_penalties(masks, cosines.dtype)
+    out = []
+    for i, node in enumerate(query_nodes):
+        context = cosines[neighbours[i]]
+        pool, found, rank_by, finite = pool_of(index, cosines[i], k, penalties[i], masks[i], context)
+        matches = [Match(node.key, index.node_ids[j], index.graph.nodes[index.node_ids[j]].label,
+                         list(index.graph.nodes[index.node_ids[j]].texts[:8]),
+                         index.graph.nodes[index.node_ids[j]].node_type, round(float(c), 4), -1)
+                   for j, c in zip(pool, found)]
+        out.append(Pool(max(POOL_SIZE, k) if len(context) else k, finite,
+                        [(float(c), float(r), m) for c, r, m in zip(found, rank_by, matches)]))
+    return out

@@ -26,13 +26,15 @@ title (:data:`MIN_ENCYCLOPEDIC`), so a novel, a collection of papers or of ruleb
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
 from kgcore.core.graph import is_proper_name
 from kgcore.core.settings import RetrievalOptions
-from kgcore.core.types import SelectedSentence
+from kgcore.core.types import Match, SelectedSentence
 from kgcore.index.store.in_memory import Index
 from kgcore.index.views.pages import EntityPages, entity_pages, name_key
 from kgcore.query.align import GraphMatch
@@ -133,37 +135,69 @@ def _name_spans(text: str, pages: EntityPages) -> list[tuple[int, int, str]]:
                                                        for s2, e2, _ in spans)]  # "L'Oiseau" in "L'Oiseau Blanc"
 
 
-def linked_pages(index: Index, pages: EntityPages, row: int) -> list[tuple[str, str]]:
+class Collection(Protocol):
+    """What the walk reads of a collection: its entity pages, a page's sentences retrieval may use (rows in
+    reading order) with their fused scores, and a sentence's document, text and proper-name entity labels."""
+
+    pages: EntityPages
+
+    def page(self, doc: str) -> tuple[np.ndarray, np.ndarray]: ...
+
+    def sentence(self, row: int) -> tuple[str, str, list[str]]: ...
+
+
+class LocalCollection:
+    """A loaded collection, as the walk reads it (:class:`Collection`), for one question's fused scores."""
+
+    def __init__(self, index: Index, final: np.ndarray, allowed: np.ndarray) -> None:
+        self.index, self.final, self.allowed, self.pages = index, final, allowed, entity_pages(index)
+
+    def page(self, doc: str) -> tuple[np.ndarray, np.ndarray]:
+        rows = _page_rows(self.index, doc, self.allowed)
+        return rows, self.final[rows]
+
+    def sentence(self, row: int) -> tuple[str, str, list[str]]:
+        return sentence_names(self.index, row)
+
+
+def sentence_names(index: Index, row: int) -> tuple[str, str, list[str]]:
+    """A sentence's document, text and grounded proper-name entity labels (what :func:`linked_pages` reads)."""
+    sentence = index.sentences[row]
+    return sentence.doc_id, sentence.original, [n.label for n in index.graph.nodes_in_sentence(sentence.id)
+                                                if n.node_type == "entity" and is_proper_name(n.label)]
+
+
+def linked_pages(collection: Collection, row: int) -> list[tuple[str, str]]:
     """The pages a sentence leads to, with the relation that leads there ("mentions" when none is typed): its
     grounded entity nodes' names first, then names of pages in its text; never the sentence's own page."""
-    sentence = index.sentences[row]
+    pages = collection.pages
+    doc_id, text, candidates = collection.sentence(row)
     relation_of = {name_key(obj): rel for rel, obj in pages.relations.get(row, ())}
     out: list[tuple[str, str]] = []
-    candidates = [n.label for n in index.graph.nodes_in_sentence(sentence.id)
-                  if n.node_type == "entity" and is_proper_name(n.label)]
-    candidates += [sentence.original[s:e] for s, e, _ in _name_spans(sentence.original, pages)]
+    candidates = candidates + [text[s:e] for s, e, _ in _name_spans(text, pages)]
     for name in candidates:
         for doc in pages.pages_named(name)[:BRANCHING]:
-            if doc != sentence.doc_id and doc not in (d for d, _ in out):
+            if doc != doc_id and doc not in (d for d, _ in out):
                 rel = next((r for obj, r in relation_of.items() if name_key(name) in obj or obj in name_key(name)),
                            "mentions")
                 out.append((doc, rel))
     return out[:BRANCHING]
 
 
-def best_in_page(index: Index, pages: EntityPages, doc: str, final: np.ndarray, allowed: np.ndarray,
-                 asked: tuple[str, ...], link: bool = False) -> tuple[int, str] | None:
+def best_in_page(collection: Collection, doc: str, asked: tuple[str, ...], link: bool = False
+                 ) -> tuple[int, str] | None:
     """A page's sentence that best states what the question asks, and the relation it states ("" if none)."""
-    rows = _page_rows(index, doc, allowed)
+    pages = collection.pages
+    rows, finals = collection.page(doc)
     if not len(rows):
         return None
-    top = max(float(final[rows].max()), 1e-9)
+    top = max(float(finals.max()), 1e-9)
     best, best_key, best_rel = -1, -1.0, ""
-    for row in rows:
+    for row, final in zip(rows, finals):
         rels = [r for r, _ in pages.relations.get(int(row), ())]
         stated = next((r for r in rels if r in asked), "")
-        key = float(final[row]) / top + (W_ASKED if stated else 0.0) + (W_LEAD if pages.lead.get(doc) == row else 0.0)
-        if link and linked_pages(index, pages, int(row)):
+        key = float(final) / top + (W_ASKED if stated else 0.0) + (W_LEAD if pages.lead.get(doc) == row else 0.0)
+        if link and linked_pages(collection, int(row)):
             key += W_LINK
         if key > best_key:
             best, best_key, best_rel = int(row), key, stated
@@ -177,17 +211,25 @@ def _page_rows(index: Index, doc: str, allowed: np.ndarray) -> np.ndarray:
 
 
 def walk_order(index: Index, walk: Walk, order: np.ndarray, final: np.ndarray, allowed: np.ndarray) -> np.ndarray:
-    """The walked sentences first (in walk order), then the rest of the fused ``order``; fills ``walk.paths``.
+    """The walked sentences first (:func:`walked`), then the rest of the fused ``order``; fills ``walk.paths``."""
+    top = max(float(final.max()), 1e-9) if len(final) else 1.0
+    head = walked(LocalCollection(index, final, allowed), walk, [int(r) for r in order[:FIRST_HOP]], top)
+    rest = order[~np.isin(order, head)]
+    return np.r_[np.asarray(head, dtype=np.int64), rest]
+
+
+def walked(collection: Collection, walk: Walk, first: list[int], top: float) -> list[int]:
+    """The walk's sentences (rows, in walk order); fills ``walk.paths``.  ``first``: the fused order's first
+    :data:`FIRST_HOP` rows; ``top``: the best fused score.
 
     Walk order: for a comparison, each compared page's sentence stating the attribute; then for every page the
     question names, its best sentence, and for the pages its sentences lead to (the best :data:`BRANCHING` by
     :func:`link_score`) the sentence stating the link and the linked page's best sentence; then the same from
     each of the fused order's first :data:`FIRST_HOP` sentences."""
-    pages = entity_pages(index)
+    pages = collection.pages
     head: list[int] = []
     title = pages.title.get
-    walked: set[str] = set(walk.named)
-    top = max(float(final.max()), 1e-9) if len(final) else 1.0
+    seen: set[str] = set(walk.named)
 
     def add(row: int, path: str) -> None:
         if row not in head:
@@ -198,56 +240,59 @@ def walk_order(index: Index, walk: Walk, order: np.ndarray, final: np.ndarray, a
         """From ``rows`` (sentences of one page, or one sentence) to the best pages they lead to."""
         links = {}
         for row in rows:
-            for doc, rel in linked_pages(index, pages, row):
-                if doc not in walked and doc not in links:
+            for doc, rel in linked_pages(collection, row):
+                if doc not in seen and doc not in links:
                     links[doc] = (row, rel)
-        ranked = sorted(links, key=lambda d: -link_score(index, pages, d, links[d][1], final, allowed, walk, top))
+        ranked = sorted(links, key=lambda d: -link_score(collection, d, links[d][1], walk, top))
         for doc in ranked[:BRANCHING]:
-            if len(walked) >= MAX_PAGES + len(walk.named):
+            if len(seen) >= MAX_PAGES + len(walk.named):
                 return
-            walked.add(doc)
+            seen.add(doc)
             row, rel = links[doc]
-            if found := best_in_page(index, pages, doc, final, allowed, walk.asked):
-                source = title(index.sentences[row].doc_id) or index.sentences[row].doc_id
+            if found := best_in_page(collection, doc, walk.asked):
+                source_doc = collection.sentence(row)[0]
+                source = title(source_doc) or source_doc
                 add(row, f"{source}: the link to {title(doc)}")
                 add(found[0], f"{source} —{rel}→ {title(doc)}" + (f" [{found[1]}]" if found[1] else ""))
 
     if walk.comparison:
         for doc in walk.named:
-            if found := best_in_page(index, pages, doc, final, allowed, walk.asked):
+            if found := best_in_page(collection, doc, walk.asked):
                 add(found[0], f"question names {title(doc)}" + (f" [{found[1]}]" if found[1] else ""))
     for doc in walk.named:
-        if found := best_in_page(index, pages, doc, final, allowed, walk.asked):
+        if found := best_in_page(collection, doc, walk.asked):
             add(found[0], f"question names {title(doc)}" + (f" [{found[1]}]" if found[1] else ""))
     for doc in walk.named:
-        hop([int(r) for r in _page_rows(index, doc, allowed)])
-    for row in order[:FIRST_HOP]:
-        add(int(row), "fused ranking")
-        hop([int(row)])
-    rest = order[~np.isin(order, head)]
-    return np.r_[np.asarray(head, dtype=np.int64), rest]
+        hop([int(r) for r in collection.page(doc)[0]])
+    for row in first:
+        add(row, "fused ranking")
+        hop([row])
+    return head
 
 
-def link_score(index: Index, pages: EntityPages, doc: str, relation: str, final: np.ndarray, allowed: np.ndarray,
-               walk: Walk, top: float) -> float:
+def link_score(collection: Collection, doc: str, relation: str, walk: Walk, top: float) -> float:
     """How promising a linked page is: its best fused score (relative to the collection's best), plus
     :data:`W_ASKED` when one of its sentences states the relation the question asks, plus :data:`W_TYPED` when a
     typed relation (not a mere mention) leads there."""
-    rows = _page_rows(index, doc, allowed)
+    rows, finals = collection.page(doc)
     if not len(rows):
         return -1.0
-    asked = any(r in walk.asked for row in rows for r, _ in pages.relations.get(int(row), ()))
-    return float(final[rows].max()) / top + (W_ASKED if asked else 0.0) + (W_TYPED if relation != "mentions" else 0.0)
+    asked = any(r in walk.asked for row in rows for r, _ in collection.pages.relations.get(int(row), ()))
+    return float(finals.max()) / top + (W_ASKED if asked else 0.0) + (W_TYPED if relation != "mentions" else 0.0)
 
 
 def plan(index: Index, question: str, gm: GraphMatch | None = None) -> Walk | None:
     """The walk for ``question``, or None when the collection has no entity pages to walk between.  The pages
     it starts from: those the question names, then those of its query nodes' best matches (:data:`MATCHED`)."""
-    pages = entity_pages(index)
+    return plan_over(entity_pages(index), question, gm.matches if gm is not None else [])
+
+
+def plan_over(pages: EntityPages, question: str, matches: Sequence[Match]) -> Walk | None:
+    """:func:`plan` over a collection's ``pages`` and its query nodes' ``matches``."""
     if not ENABLED or len(pages.title) < 2 or pages.encyclopedic < MIN_ENCYCLOPEDIC:
         return None
     named = named_pages(question, pages)
-    for match in gm.matches if gm is not None else ():
+    for match in matches:
         if match.rank == 0 and match.score >= MATCHED and match.node_type == "entity":
             named += [doc for doc in pages.pages_named(match.label)[:BRANCHING] if doc not in named]
     comparison = len(named) >= 2 and bool(COMPARATIVE.search(question))

@@ -25,7 +25,7 @@ import numpy as np
 
 from kgcore.index.store.disk import Index
 from kgcore.index.views.contextual import ContextGraph
-from kgcore.query import propagation
+from kgcore.query import expanded_bm25
 from kgcore.query.sentence_ranking import bm25_tokens
 
 _CAPITALISED = re.compile(r"\b[A-Z][a-z]+")
@@ -43,8 +43,8 @@ def name_share(index: Index, cg: ContextGraph, question: str) -> np.ndarray | No
     names = question_names(question)
     if not names:
         return None
-    sentences = propagation.expanded_sentence_bm25(index).holding(names)
-    chunks = propagation.expanded_chunk_bm25(index, cg).holding(names) if len(cg.chunk_spans) else np.zeros(0)
+    sentences = expanded_bm25.sentence_model(index).holding(names)
+    chunks = expanded_bm25.chunk_model(index, cg, True).holding(names) if len(cg.chunk_spans) else np.zeros(0)
     return np.r_[sentences, chunks] / len(names)
 
 

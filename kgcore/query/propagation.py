@@ -10,7 +10,7 @@ sentences and chunks) starts from its own relevance to the question,
   BM25 model), on the reciprocal-rank scale (:func:`rank_scaled`): the
   best node in scope 1, the r-th (K + 1) / (K + r), no match 0 (see
   :data:`SCALE`).  The text is the written one plus each word coreference
-  adds, once (:func:`expanded_tokens`): "I was born in the year 1632" is
+  adds, once (:func:`~kgcore.query.expanded_bm25.expanded_tokens`): "I was born in the year 1632" is
   also a sentence about Robinson Crusoe, "he kissed her" one about Raoul
   and Christine (see :data:`EXPANDED`);
 * ``dense``: cosine of question and node vector, on the same scale;
@@ -47,9 +47,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
-from kgcore.index.store.disk import CacheKey, Index
+from kgcore.index.store.disk import Index
 from kgcore.index.views.contextual import ContextGraph
-from kgcore.query.sentence_ranking import bm25_tokens, sentence_bm25, sentence_tokens
+from kgcore.query import expanded_bm25
+from kgcore.query.sentence_ranking import bm25_tokens, sentence_bm25
 from kgcore.query.sparse_bm25 import SparseBM25
 
 #: Message-passing layers.  Chosen on dev sets (Crusoe dev, mean over 500 and 1,000 words, answer-token recall):
@@ -90,8 +91,8 @@ W_SPARSE = 1.0
 #: Whether the graph evidence travels to neighbours too, or is added to a sentence's propagated text relevance.
 GRAPH_PROPAGATES = True
 #: Whether the sparse signal reads a node's written words plus the words its coref-resolved text adds (each once;
-#: :func:`expanded_tokens`), or the written words alone, as the ``bm25`` baseline does.  Chosen on the dev sets
-#: (answer-token recall, 200 / 500 / 1,000 / 2,000 words; peter, crusoe, phantom, qasper, obliqa dev): the mean
+#: :mod:`kgcore.query.expanded_bm25`), or the written words alone, as the ``bm25`` baseline does.  Chosen on the
+#: dev sets (answer-token recall, 200 / 500 / 1,000 / 2,000 words; peter, crusoe, phantom, qasper, obliqa dev): the mean
 #: over the 20 cells rose by 0.004 for the fused ranking and 0.013 for ``lesegr`` (Crusoe ``lesegr`` 0.534 ->
 #: 0.650 at 200 words; fused Crusoe 0.816 -> 0.839 at 1,000, Phantom 0.880 -> 0.913 at 2,000; losses Crusoe
 #: 0.794 -> 0.777 and Phantom 0.813 -> 0.801 at 500).  Expanding sentences only gave 0.002 / 0.011; adding only
@@ -112,9 +113,6 @@ SCALE = "rank"
 #: apart: 0.7578 / 0.7529), a plateau from 3 to 10; 5 is its middle, so a collection unlike the dev sets is not put
 #: on the edge where it falls off.
 RANK_K = 5
-SENTENCE_BM25: CacheKey[SparseBM25] = CacheKey("expanded-sentence-bm25")
-CHUNK_BM25: CacheKey[SparseBM25] = CacheKey("chunk-bm25")
-EXPANDED_CHUNK_BM25: CacheKey[SparseBM25] = CacheKey("expanded-chunk-bm25")
 
 
 @dataclass(frozen=True)
@@ -151,9 +149,9 @@ class Signals:
         return np.where(self.scope, self.sparse if self.gates is None else self.gates, 0.0)
 
 
-def normalised(values: np.ndarray, scope: np.ndarray, floor: float = 0.0) -> np.ndarray:
-    """Values clipped at 0 and divided by the largest in scope (or by ``floor`` when that is larger); zero outside
-    it.
+def normalised(values: np.ndarray, scope: np.ndarray, floor: float = 0.0, top: float | None = None) -> np.ndarray:
+    """Values clipped at 0 and divided by the largest in scope (``top`` when given: the largest over a whole
+    collection this is part of), or by ``floor`` when that is larger; zero outside it.
 
     >>> normalised(np.array([2.0, -1.0, 4.0, 8.0]), np.array([True, True, True, False])).tolist()
     [0.5, 0.0, 1.0, 0.0]
@@ -161,40 +159,79 @@ def normalised(values: np.ndarray, scope: np.ndarray, floor: float = 0.0) -> np.
     [0.25, 0.5]
     """
     out = np.where(scope, np.clip(values, 0.0, None), 0.0)
-    top = max(out.max() if len(out) else 0.0, floor)
+    top = max((out.max() if len(out) else 0.0) if top is None else top, floor)
     return out / top if top > 0 else out
 
 
+@dataclass(frozen=True)
+class Scales:
+    """What a part of a collection (a shard) scales its signals by so they are the whole collection's: per array
+    of :data:`SCALED` (and ``graph``) its best value in scope over the collection (``tops``), and per array of
+    :data:`SCALED`, for each of the part's positive values in scope (in row order), how many of the collection's
+    are larger (``better``: the rank :func:`rank_scaled` gives it, less one)."""
+
+    tops: dict[str, float]
+    better: dict[str, np.ndarray]
+
+
+#: The signal arrays scaled over the scope: sentences' and chunks' BM25 and cosine.
+SCALED = ("sparse", "chunk-sparse", "dense", "chunk-dense")
+
+
+def _arrays(index: Index, cg: ContextGraph, question: str, vector: np.ndarray, sims: np.ndarray,
+            scope: np.ndarray | None) -> tuple[np.ndarray, dict[str, tuple[np.ndarray, np.ndarray]]]:
+    """The chunks' first rows, and each array of :data:`SCALED` with its scope (sentence rows, or chunks)."""
+    rows = np.ones(cg.n_sentences, dtype=bool) if scope is None else scope
+    starts = cg.chunk_spans[:, 0]  # chunks are contiguous runs of rows, in order
+    chunk_scope = np.logical_or.reduceat(rows, starts) if len(starts) else np.zeros(0, dtype=bool)
+    tokens = bm25_tokens(question)
+    chunk_sparse = _chunk_bm25(index, cg).get_scores(tokens) if len(cg.chunk_spans) else np.zeros(0)
+    return starts, {"sparse": (sentence_sparse(index, tokens), rows), "chunk-sparse": (chunk_sparse, chunk_scope),
+                    "dense": (np.asarray(sims), rows), "chunk-dense": (cg.chunk_vectors @ vector, chunk_scope)}
+
+
+def measures(index: Index, cg: ContextGraph, question: str, vector: np.ndarray, sims: np.ndarray,
+             scope: np.ndarray | None, graph: np.ndarray | None = None
+             ) -> tuple[dict[str, float], dict[str, np.ndarray]]:
+    """What a part of a collection tells the driver for :class:`Scales`: per array of :data:`SCALED` (and
+    ``graph``) its best value in scope (clipped at 0), and per array of :data:`SCALED` its positive values in
+    scope, in row order."""
+    _, arrays = _arrays(index, cg, question, vector, sims, scope)
+    if graph is not None:
+        arrays["graph"] = (graph, arrays["sparse"][1])
+    tops = {name: float(np.where(s, np.clip(v, 0.0, None), 0.0).max(initial=0.0)) for name, (v, s) in arrays.items()}
+    return tops, {name: v[s & (v > 0)] for name, (v, s) in arrays.items() if name in SCALED}
+
+
 def signals(index: Index, cg: ContextGraph, question: str, vector: np.ndarray, sims: np.ndarray,
-            scope: np.ndarray | None, graph: np.ndarray | None = None) -> Signals:
+            scope: np.ndarray | None, graph: np.ndarray | None = None, scales: Scales | None = None) -> Signals:
     """Every node's sparse, dense (and graph) relevance to the question in a scope.
 
     ``vector`` is the question's embedding and ``sims`` its cosine to every sentence
-    (:func:`kgcore.query.context.question_vector` gives both).
+    (:func:`kgcore.query.context.question_vector` gives both).  ``scales``: the whole collection's, when
+    ``index`` is a part of it (a shard), so every signal is what one process over the collection computes.
     """
-    n = cg.n_sentences
-    rows = np.ones(n, dtype=bool) if scope is None else scope
-    starts = cg.chunk_spans[:, 0]  # chunks are contiguous runs of rows, in order
-    chunk_scope = np.logical_or.reduceat(rows, starts) if len(starts) else np.zeros(0, dtype=bool)
+    starts, arrays = _arrays(index, cg, question, vector, sims, scope)
+    rows, chunk_scope = arrays["sparse"][1], arrays["chunk-sparse"][1]
     node_scope = np.r_[rows, chunk_scope]
-    tokens = bm25_tokens(question)
-    chunk_sparse = _chunk_bm25(index, cg).get_scores(tokens) if len(cg.chunk_spans) else np.zeros(0)
-    sparse = (sentence_sparse(index, tokens), chunk_sparse)
-    dense = (sims, cg.chunk_vectors @ vector)
-    scopes = (rows, chunk_scope)
-    gates = np.r_[tuple(normalised(v, s) for v, s in zip(sparse, scopes))]
+    tops, better = (scales.tops, scales.better) if scales is not None else ({}, {})
+    gates = np.r_[tuple(normalised(*arrays[name], top=tops.get(name)) for name in ("sparse", "chunk-sparse"))]
+    graph_top = tops.get("graph")
     if SCALE == "max":
-        dense_all = np.r_[tuple(normalised(v, s) for v, s in zip(dense, scopes))]
-        return Signals(gates, dense_all, graph_signal(graph, rows, starts, dense_all), node_scope, np.asarray(sims))
-    sparse_all, dense_all = (np.r_[tuple(rank_scaled(v, s) for v, s in zip(pair, scopes))] for pair in (sparse, dense))
-    return Signals(sparse_all, dense_all, graph_signal(graph, rows, starts, dense_all), node_scope,
+        dense_all = np.r_[tuple(normalised(*arrays[name], top=tops.get(name)) for name in ("dense", "chunk-dense"))]
+        return Signals(gates, dense_all, graph_signal(graph, rows, starts, dense_all, graph_top), node_scope,
+                       np.asarray(sims))
+    sparse_all, dense_all = (np.r_[tuple(rank_scaled(*arrays[name], better=better.get(name)) for name in pair)]
+                             for pair in (SCALED[:2], SCALED[2:]))
+    return Signals(sparse_all, dense_all, graph_signal(graph, rows, starts, dense_all, graph_top), node_scope,
                    np.asarray(sims), gates)
 
 
-def graph_signal(graph: np.ndarray | None, rows: np.ndarray, starts: np.ndarray, dense: np.ndarray) -> np.ndarray:
-    """Per node, the graph evidence of the sentences ``rows`` allow divided by its best (:data:`GRAPH_FLOOR`), a
-    chunk's the best of its sentences', times the node's ``dense`` relevance when :data:`GRAPH_GATE` is ``dense``;
-    zeros without evidence.
+def graph_signal(graph: np.ndarray | None, rows: np.ndarray, starts: np.ndarray, dense: np.ndarray,
+                 top: float | None = None) -> np.ndarray:
+    """Per node, the graph evidence of the sentences ``rows`` allow divided by its best (:data:`GRAPH_FLOOR`;
+    ``top``: the best over the whole collection), a chunk's the best of its sentences', times the node's ``dense``
+    relevance when :data:`GRAPH_GATE` is ``dense``; zeros without evidence.
 
     A sentence that shares the question's structure but not its meaning gets no graph credit:
 
@@ -204,21 +241,29 @@ def graph_signal(graph: np.ndarray | None, rows: np.ndarray, starts: np.ndarray,
     """
     if graph is None:
         return np.zeros(len(dense))
-    g = normalised(graph, rows, GRAPH_FLOOR)
+    g = normalised(graph, rows, GRAPH_FLOOR, top)
     out = np.r_[g, np.maximum.reduceat(g, starts) if len(starts) else np.zeros(0)]
     return out * dense if GRAPH_GATE == "dense" else out
 
 
-def rank_scaled(values: np.ndarray, scope: np.ndarray, k: int | None = None) -> np.ndarray:
+def rank_scaled(values: np.ndarray, scope: np.ndarray, k: int | None = None, better: np.ndarray | None = None
+                ) -> np.ndarray:
     """Each positive value in scope on the reciprocal-rank scale: the best 1, the r-th best (k + 1) / (k + r)
     (``k`` default :data:`RANK_K`); ties in value share the better rank; zero, negative or outside the scope: 0.
+    ``better``: for each positive value in scope (row order), how many values rank above it in the whole
+    collection this is part of (see :class:`Scales`).
 
     >>> rank_scaled(np.array([0.2, 0.9, 0.0, 0.5, 0.5, 3.0]), np.array([1, 1, 1, 1, 1, 0], bool), k=1).tolist()
     [0.4, 1.0, 0.0, 0.6666666666666666, 0.6666666666666666, 0.0]
+    >>> rank_scaled(np.array([0.2, 0.9]), np.array([1, 1], bool), k=1, better=np.array([3, 0])).tolist()
+    [0.4, 1.0]
     """
     k = RANK_K if k is None else k
     out = np.zeros(len(values))
     rows = np.flatnonzero(scope & (values > 0))
+    if better is not None:
+        out[rows] = (k + 1) / (k + 1 + np.asarray(better, dtype=np.float64))
+        return out
     if not len(rows):
         return out
     found = values[rows]
@@ -295,61 +340,13 @@ def contributions(edges: sparse.csr_matrix, sig: Signals, before: np.ndarray, ro
     return [(int(cols[k]), float(amounts[k])) for k in order if amounts[k] > 0]
 
 
-def expanded_tokens(written: str, resolved: str) -> list[str]:
-    """BM25 tokens of ``written``, then each token of ``resolved`` (its coref-resolved text) not among them, once
-    and sorted: the words coreference adds count as mentioned, not as repeated.
-
-    >>> expanded_tokens("He kissed her.", "Raoul kissed Christine.")
-    ['kiss', 'christin', 'raoul']
-    >>> expanded_tokens("I was born in 1632.", "Robinson Crusoe was born in 1632. Robinson Crusoe")
-    ['born', '1632', 'cruso', 'robinson']
-    """
-    return _expanded(bm25_tokens(written), frozenset(bm25_tokens(resolved)))
-
-
 def sentence_sparse(index: Index, tokens: list[str]) -> np.ndarray:
-    """BM25 of every sentence for the (tokenised) query: over its expanded tokens (:func:`expanded_tokens`; the
-    model built on first use) when :data:`EXPANDED`, else the ``bm25`` baseline's."""
-    return expanded_sentence_bm25(index).get_scores(tokens) if EXPANDED else sentence_bm25(index, tokens)
-
-
-def expanded_sentence_bm25(index: Index) -> SparseBM25:
-    """BM25 over every sentence's :func:`expanded_tokens` (written words, then those coreference adds), built on
-    first use."""
-    def build() -> SparseBM25:
-        t = sentence_tokens(index)
-        return SparseBM25([_expanded(own, t.resolved[i]) or ["_"] for i, own in enumerate(t.written)])
-
-    return index.cache.get(SENTENCE_BM25, build)
-
-
-def _expanded(own: list[str], resolved: frozenset[str]) -> list[str]:
-    """:func:`expanded_tokens` from tokens already made: ``own``, then the ``resolved`` ones not among them, sorted.
-
-    >>> _expanded(["kiss"], frozenset({"raoul", "kiss", "christin"}))
-    ['kiss', 'christin', 'raoul']
-    """
-    return own + sorted(resolved.difference(own))
+    """BM25 of every sentence for the (tokenised) query: over its expanded tokens
+    (:func:`~kgcore.query.expanded_bm25.expanded_tokens`) when :data:`EXPANDED`, else the ``bm25`` baseline's."""
+    return expanded_bm25.sentence_model(index).get_scores(tokens) if EXPANDED else sentence_bm25(index, tokens)
 
 
 def _chunk_bm25(index: Index, cg: ContextGraph, expanded: bool | None = None) -> SparseBM25:
-    """BM25 over the chunks: a chunk's tokens are its sentences' (the same as tokenising their joined text, which
-    no token crosses), plus, when ``expanded`` (default :data:`EXPANDED`), those its sentences' resolved texts
-    add."""
-    expanded = EXPANDED if expanded is None else expanded
-
-    def build() -> SparseBM25:
-        t = sentence_tokens(index)
-        chunks = []
-        for lo, hi in cg.chunk_spans:
-            own = [token for i in range(lo, hi) for token in t.written[i]]
-            added = frozenset().union(*t.resolved[lo:hi]) if expanded else frozenset()
-            chunks.append(_expanded(own, added) or ["_"])
-        return SparseBM25(chunks)
-
-    return index.cache.get(EXPANDED_CHUNK_BM25 if expanded else CHUNK_BM25, build)
-
-
-def expanded_chunk_bm25(index: Index, cg: ContextGraph) -> SparseBM25:
-    """BM25 over the chunks' tokens with the words their sentences' coreference adds (:func:`_chunk_bm25`)."""
-    return _chunk_bm25(index, cg, expanded=True)
+    """BM25 over the chunks, with the words their sentences' coreference adds when ``expanded`` (default
+    :data:`EXPANDED`)."""
+    return expanded_bm25.chunk_model(index, cg, EXPANDED if expanded is None else expanded)

@@ -5,21 +5,17 @@ its ranking of the last question under each signal, so the driver (:mod:`kgcore.
 it.  Three kinds of answer, one per way of merging:
 
 * **signals one process would compute the same** (``dense``: the cosine to the question; ``bm25``: Okapi BM25
-  with the *collection's* statistics, :class:`GlobalBM25`): :meth:`Shard.rank` ranks by them, :meth:`Shard.page`
-  sends the ranking page by page, and the driver merges the pages exactly;
-* **any registered method run on the shard's documents alone** (the graph methods: ``groundedkg``, its fused
-  ranking and multi-hop walk, ``lesegr``): :meth:`Shard.run` answers the question as a collection of those
-  documents would, and returns its selected sentences with their scores, for the driver to merge by score.
+  with the *collection's* statistics, :class:`~kgcore.query.global_bm25.GlobalBM25`): :meth:`Shard.rank` ranks by
+  them, :meth:`Shard.page` sends the ranking page by page, and the driver merges the pages exactly;
+* **the ranked graph methods scored with the collection's statistics** (``groundedkg``'s fused ranking and
+  multi-hop walk, ``lesegr``; :mod:`kgcore.query.shard_graph`): the driver gathers what the ranking normalises
+  by from every shard (:meth:`Shard.use_whole`, :meth:`Shard.graph_best`, :meth:`Shard.graph_measure`) and
+  hands it back; :meth:`Shard.graph_rank` ranks, and the driver pages through the ranking as above;
+* **any registered method run on the shard's documents alone** (``groundedkg``'s paper union and graph-score
+  ranking): :meth:`Shard.run` answers the question as a collection of those documents would, and returns its
+  selected sentences with their scores, for the driver to merge by score.
 
-Okapi BM25 over a whole collection, scored shard by shard: every shard counts its words (:meth:`Shard.bm25_counts`),
-the driver adds the counts up (:func:`collection_bm25`) and sends each question's words with their collection-wide
-idf, so a sentence scores what it scores in one process:
-
->>> counts = [bm25_counts([["peter", "rabbit"], ["peter", "garden", "garden"]]), bm25_counts([["cat"]])]
->>> stats = collection_bm25(counts)
->>> weights = stats.query(["garden", "peter"])
->>> [round(float(x), 4) for x in GlobalBM25([["peter", "rabbit"], ["peter", "garden", "garden"]]).scores(weights)]
-[0.0639, 0.6808]
+Okapi BM25 over the whole collection, scored shard by shard, is :mod:`kgcore.query.global_bm25`.
 """
 
 from __future__ import annotations
@@ -27,100 +23,32 @@ from __future__ import annotations
 import dataclasses
 import shutil
 import tempfile
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from scipy import sparse
 
 from kgcore.core.settings import RetrievalOptions, Settings
-from kgcore.core.types import SelectedSentence
+from kgcore.core.types import Match, SelectedSentence
 from kgcore.index.store.disk import Store
-from kgcore.index.store.partial import load_linked_part, load_part
+from kgcore.index.store.partial import Whole, load_linked_part, load_part
+from kgcore.index.views.pages import EntityPages
 from kgcore.query import methods
 from kgcore.query.context import in_scope, selected_sentence, sentence_words
 from kgcore.query.engine import QueryEngine
+from kgcore.query.fused import DEDUPE_TEXTS
+from kgcore.query.global_bm25 import BM25Counts, CollectionBM25, GlobalBM25, bm25_counts, collection_bm25
+from kgcore.query.match import Pool
+from kgcore.query.propagation import Scales
 from kgcore.query.sentence_ranking import by_score, sentence_tokens
-from kgcore.query.sparse_bm25 import term_counts
+from kgcore.query.shard_graph import GraphScorer
 
-#: (score, row in the collection, words, the shard's position of it in its ranking)
-Item = tuple[float, int, int, int]
-#: BM25's constants, as :class:`~kgcore.query.sparse_bm25.SparseBM25` (and ``rank_bm25``) has them.
-K1, B, EPSILON = 1.5, 0.75, 0.25
+__all__ = ["BM25Counts", "CollectionBM25", "GlobalBM25", "Item", "Shard", "bm25_counts", "collection_bm25"]
 
-
-@dataclass(frozen=True)
-class BM25Counts:
-    """What a shard tells the driver once for BM25: its sentences, their total tokens, each word's sentences."""
-
-    sentences: int
-    tokens: int
-    df: Counter[str]
-
-
-def bm25_counts(corpus: Sequence[Sequence[str]]) -> BM25Counts:
-    """The :class:`BM25Counts` of a tokenised corpus."""
-    return BM25Counts(len(corpus), sum(len(d) for d in corpus), Counter(w for d in corpus for w in set(d)))
-
-
-@dataclass(frozen=True)
-class CollectionBM25:
-    """The collection's BM25 statistics, added up from every shard's :class:`BM25Counts`."""
-
-    sentences: int
-    mean_length: float
-    df: dict[str, int]
-    floor: float
-
-    def query(self, tokens: Sequence[str]) -> tuple[dict[str, tuple[int, float]], float]:
-        """The question's words that occur, each with its count in the question and collection-wide idf; and the
-        mean sentence length (what a shard needs to score its sentences as one process would)."""
-        wanted = Counter(w for w in tokens if w in self.df)
-        return {w: (n, self.idf(w)) for w, n in wanted.items()}, self.mean_length
-
-    def idf(self, word: str) -> float:
-        df = self.df[word]
-        value = float(np.log(self.sentences - df + 0.5) - np.log(df + 0.5))
-        return self.floor if value < 0 else value
-
-
-def collection_bm25(counts: Sequence[BM25Counts]) -> CollectionBM25:
-    """Every shard's counts added up; the idf floor (``EPSILON`` times the mean idf over the whole vocabulary)
-    as :class:`~kgcore.query.sparse_bm25.SparseBM25` computes it over one process's vocabulary."""
-    n = sum(c.sentences for c in counts)
-    df: Counter[str] = Counter()
-    for c in counts:
-        df.update(c.df)
-    values = np.array(list(df.values()), dtype=np.float64)
-    idf = np.log(n - values + 0.5) - np.log(values + 0.5)
-    floor = EPSILON * float(idf.mean()) if len(idf) else 0.0
-    return CollectionBM25(n, sum(c.tokens for c in counts) / max(n, 1), dict(df), floor)
-
-
-class GlobalBM25:
-    """A shard's term counts, scored with the collection's idf and mean length (see the module docstring)."""
-
-    def __init__(self, corpus: Sequence[Sequence[str]]) -> None:
-        self.vocabulary, rows, cols, counts = term_counts(corpus)
-        self.lengths = np.array([len(d) for d in corpus], dtype=np.float64)
-        self.tf = sparse.csc_matrix((counts, (rows, cols)), shape=(len(corpus), len(self.vocabulary)))
-
-    def scores(self, weights: tuple[dict[str, tuple[int, float]], float]) -> np.ndarray:
-        """Every sentence's BM25 for the question's words ``(word -> (count, idf), mean length)``."""
-        words, mean_length = weights
-        norm = K1 * (1 - B + B * self.lengths / mean_length)
-        out = np.zeros(len(self.lengths))
-        for word, (count, idf) in words.items():
-            col = self.vocabulary.get(word)
-            if col is None:
-                continue
-            lo, hi = self.tf.indptr[col], self.tf.indptr[col + 1]
-            rows, tf = self.tf.indices[lo:hi], self.tf.data[lo:hi]
-            out[rows] += count * (idf * tf * (K1 + 1) / (tf + norm[rows]))
-        return out
+#: (score, row in the collection, words, the shard's position of it in its ranking, the id of its text where the
+#: ranking leaves out repeated texts (:func:`~kgcore.query.shard_graph.text_keys`), else 0)
+Item = tuple[float, int, int, int, int]
 
 
 class Shard:
@@ -138,9 +66,11 @@ class Shard:
         else:
             part = load_part(Store(store_root), name, doc_ids)
         self.index, self.rows = part.index, part.rows
+        self.scorer = GraphScorer(self.index, self.rows, self.engine) if graph else None
         self._bm25: GlobalBM25 | None = None
         self._sims = np.zeros(0, dtype=np.float32)
         self._ranked: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._texts: dict[str, np.ndarray] = {}  # per ranking that leaves out repeated texts: each row's text id
 
     def close(self) -> None:
         """Remove the private folder of derived views."""
@@ -182,7 +112,9 @@ class Shard:
         words = sentence_words(self.index)[order[start:]]
         places = np.arange(len(words)) if max_words is None else np.flatnonzero(words <= max_words)
         places = places[:count] + start
-        items = [(float(scores[p]), int(self.rows[order[p]]), int(words[p - start]), int(p)) for p in places]
+        texts = self._texts.get(signal)
+        items = [(float(scores[p]), int(self.rows[order[p]]), int(words[p - start]), int(p),
+                  int(texts[order[p]]) if texts is not None else 0) for p in places]
         return items, int(places[-1]) + 1 if len(places) else len(order)
 
     def better(self, signal: str, keys: Sequence[tuple[float, int]]) -> list[int]:
@@ -213,6 +145,70 @@ class Shard:
                                        score=round(float(scores[p]), 4))
             out.append(dataclasses.replace(chosen, position=int(self.rows[row])))
         return out
+
+    def use_whole(self, whole: Whole | None = None) -> Whole | tuple[BM25Counts, BM25Counts]:
+        """Without ``whole``, this shard's counts of it; with the collection's, weigh nodes by it and send the
+        word counts of the sparse signal (:meth:`~kgcore.query.shard_graph.GraphScorer.use_whole`)."""
+        return self._scorer().counts() if whole is None else self._scorer().use_whole(whole)
+
+    def use_text_counts(self, sentences: CollectionBM25, chunks: CollectionBM25) -> None:
+        self._scorer().use_text(sentences, chunks)
+
+    def graph_best(self, question: str, options: RetrievalOptions) -> tuple[np.ndarray, list[Pool]] | None:
+        """Each query node's best cosine and pool of candidates in this shard (None: out of ``options.documents``)."""
+        mine = self._mine(options)
+        return None if mine is None else self._scorer().best(question, mine)
+
+    def graph_pages(self) -> tuple[EntityPages, dict[int, str]]:
+        return self._scorer().pages()
+
+    def graph_page(self, doc: str) -> tuple[list[int], list[float]]:
+        return self._scorer().page(doc)
+
+    def graph_sentences(self, rows: Sequence[int]) -> list[tuple[str, str, list[str], int]]:
+        return self._scorer().sentences(rows)
+
+    def graph_measure(self, question: str, options: RetrievalOptions, best: np.ndarray | None,
+                      matches: list[Match] | None = None) -> tuple[dict[str, float], dict[str, np.ndarray]]:
+        """The signals' best and positive values in scope (:func:`~kgcore.query.propagation.measures`);
+        ``matches``: this shard's share of the collection's top-K."""
+        mine = self._mine(options)
+        return ({}, {}) if mine is None else self._scorer().measure(question, mine, best, matches)
+
+    def graph_rank(self, scales: Scales, options: RetrievalOptions) -> tuple[int, bool]:
+        """Rank the measured question with the collection's ``scales``: kept as the ``fused`` ranking (and,
+        over 1,000 words, the ``text`` ranking without the graph signal), for :meth:`page` and :meth:`better`;
+        the candidates, and whether any sentence has graph evidence."""
+        self._ranked, self._texts, out = {"fused": (np.zeros(0, np.int64), np.zeros(0))}, {}, (0, False)
+        if self._mine(options) is not None:
+            order, keys, candidates, graph, second = self._scorer().rank(scales)
+            self._ranked = {"fused": (order, keys)} | ({"text": second} if second is not None else {})
+            out = (candidates, graph)
+        if DEDUPE_TEXTS:
+            self._texts = {signal: self._scorer().text_keys() for signal in self._ranked}
+        return out
+
+    def graph_keys(self, signal: str, rows: Sequence[int]) -> list[float | None]:
+        """The ``signal`` ranking's key of each of ``rows`` (in the collection; None: not in the ranking)."""
+        order, keys = self._ranked.get(signal, (np.zeros(0, np.int64), np.zeros(0)))
+        at = {int(self.rows[row]): float(key) for row, key in zip(order, keys)}
+        return [at.get(int(row)) for row in rows]
+
+    def graph_selected(self, rows: Sequence[int], text: Sequence[int] = (), two_stages: bool = False
+                       ) -> list[SelectedSentence]:
+        """The sentences at ``rows`` (in the collection) of the last ranking, explained, placed in the collection
+        (:meth:`~kgcore.query.shard_graph.GraphScorer.selected`)."""
+        return self._scorer().selected(rows, text, two_stages)
+
+    def _scorer(self) -> GraphScorer:
+        if self.scorer is None:
+            raise RuntimeError("this shard was loaded without its graph")
+        return self.scorer
+
+    def _mine(self, options: RetrievalOptions) -> RetrievalOptions | None:
+        """``options`` cut to this shard's documents; None when it has none of them."""
+        mine = tuple(d for d in options.documents if d in self.doc_ids)
+        return None if options.documents and not mine else dataclasses.replace(options, documents=mine)
 
     def run(self, question: str, options: RetrievalOptions) -> tuple[list[SelectedSentence], int]:
         """``options.method`` on this shard's documents alone (a shard made with ``graph``): its selected

@@ -21,15 +21,16 @@ serving a collection is spread over the actors, which may sit on other machines 
   (``tests/models/test_sharded_models.py``; 20 HotpotQA questions, 2 and 3 shards: identical at 100, 200 and 500
   words).
 * the graph methods, the default ``groundedkg`` (fused ranking, multi-hop walk) and ``lesegr``
-  (:data:`PER_SHARD`): each shard links its documents' graphs and answers as a collection of those documents alone
-  would; the driver interleaves the shards' selections by score, each shard's order kept, and cuts the budget
-  again (:func:`~kgcore.query.sharded_fusion.merge_runs`).  On one shard this is exactly one process; on several
-  it is an approximation, because a shard scales its signals by its own ranks and best scores, counts node
-  specificity over its own sentences and does not follow entities or citations into other shards.  Measured on
-  20 HotpotQA questions over 100 of its paragraphs (``bench/sharded_agreement.py``), the share of one process's
-  sentences the sharded context keeps, ``groundedkg`` at 100 / 200 / 500 words: 0.72 / 0.75 / 0.84 on 2 shards,
-  0.61 / 0.70 / 0.79 on 3; gold supporting-sentence recall 0.89 / 0.97 / 0.98 in one process against 0.85 / 0.92 /
-  0.98 on 2 shards and 0.77 / 0.89 / 0.96 on 3.
+  (:data:`PER_SHARD`): every shard scores its sentences with the collection's statistics, which the driver gathers
+  from all of them and hands back (BM25 counts, node specificity, each query node's best match, each signal's best
+  value and reciprocal ranks: :mod:`~kgcore.query.sharded_graph`), the driver walks the merged ranking as above,
+  runs the multi-hop walk over the collection's entity pages (:mod:`~kgcore.query.sharded_walk`) and leaves out
+  a text another shard ranked better.  Where no node or edge joins documents of two shards this is one process's
+  ranking; where entities cross shards it is close (the links between their sentences are cut).  On 20 HotpotQA
+  questions over 100 of its paragraphs (``bench/sharded_agreement.py``) the sharded context keeps 0.97-0.99 of one
+  process's sentences at 100 / 200 / 500 words on 2 and 3 shards, with no loss of gold supporting-sentence recall.
+  ``groundedkg``'s paper union (no budget) and graph-score ranking run on each shard's documents alone and are
+  interleaved by score (:func:`~kgcore.query.sharded_fusion.merge_runs`): exact on one shard only.
 
 A shard that fails (a damaged file, an actor that died) is a :class:`ShardError` naming the shard and its
 documents.
@@ -49,7 +50,7 @@ from typing import Any
 
 from kgcore.core.errors import InputError, KgcoreError
 from kgcore.core.settings import RetrievalOptions, Settings
-from kgcore.core.types import Answer, QueryResult, SelectedSentence
+from kgcore.core.types import Answer, Match, QueryResult, SelectedSentence
 from kgcore.index.ray_runner import RayRunner
 from kgcore.index.store.disk import Store
 from kgcore.query.answer import AnswerSource
@@ -57,6 +58,7 @@ from kgcore.query.engine import QueryEngine, validate_question
 from kgcore.query.sentence_ranking import bm25_tokens
 from kgcore.query.shard import Item, Shard, collection_bm25
 from kgcore.query.sharded_fusion import collection_ranks, fetch_selected, fuse_hybrid, merge_runs
+from kgcore.query.sharded_graph import exact, rank_graph, start
 
 #: Sentences a shard sends per page.
 PAGE = 64
@@ -111,6 +113,7 @@ class ShardedEngine:
             actor = self._runner.start().remote(num_cpus=0)(Shard)
             self._actors = [actor.remote(str(store.root), name, part, graph, self.settings) for part in self.parts]
         self.bm25 = collection_bm25(self.ask_all("bm25_counts"))
+        self.pages = start(self) if graph else None
 
     def __enter__(self) -> ShardedEngine:
         return self
@@ -167,8 +170,10 @@ class ShardedEngine:
 
     def _retrieve(self, question: str, options: RetrievalOptions) -> QueryResult:
         method = options.method
-        started, notes = time.perf_counter(), list[str]()
-        if method in PER_SHARD:
+        started, notes, matches = time.perf_counter(), list[str](), list[Match]()
+        if method in PER_SHARD and exact(options):
+            chosen, candidates, matches = rank_graph(self, question, options)
+        elif method in PER_SHARD:
             chosen, candidates = merge_runs(self.ask_all("run", question, options), options)
         else:
             vector = self.engine.embedder.encode([question])[0]
@@ -181,7 +186,7 @@ class ShardedEngine:
                 chosen = self._ranked(method, options)
         ms = (time.perf_counter() - started) * 1000
         timings = {"parse": 0.0, "embed": 0.0, "match": ms, "select": 0.0, "retrieval": ms}
-        return QueryResult(question, method, self.name, None, [], sorted(chosen, key=lambda s: s.position),
+        return QueryResult(question, method, self.name, None, matches, sorted(chosen, key=lambda s: s.position),
                            options.to_dict(), timings, notes, candidates)
 
     def _ranked(self, signal: str, options: RetrievalOptions) -> list[SelectedSentence]:
@@ -191,16 +196,19 @@ class ShardedEngine:
         sentences = fetch_selected(self, [(shard, signal, item[3]) for shard, item in kept])
         return [dataclasses.replace(s, rank=r) for s, r in zip(sentences, ranks)]
 
-    def _walk(self, signal: str, options: RetrievalOptions) -> list[tuple[int, Item]]:
-        """(shard, item) of the kept sentences in rank order: :func:`budget_positions` over the merged ranking."""
+    def _walk(self, signal: str, options: RetrievalOptions, skip: frozenset[int] = frozenset(), taken: int = 0,
+              used: int = 0, seen: frozenset[int] = frozenset()) -> list[tuple[int, Item]]:
+        """(shard, item) of the kept sentences in rank order: :func:`budget_positions` over the merged ranking,
+        leaving out the rows ``skip`` and the texts ``seen`` (ids), and going on from ``taken`` sentences of
+        ``used`` words already kept."""
         words, most = options.budget_words, options.budget_sentences
         if not words and not most:
             most = options.k
         buffers: list[deque[Item]] = [deque() for _ in self._actors]
         cursors, ended = [0] * len(self._actors), [False] * len(self._actors)
         kept: list[tuple[int, Item]] = []
-        total = 0
-        while not (most and len(kept) >= most):
+        total, met = used, set(seen)  # the texts met (a ranking that leaves out repeated texts)
+        while not (most and len(kept) + taken >= most):
             gap = words - total if words else None
             for shard, buffer in enumerate(buffers):
                 while buffer and gap is not None and buffer[0][2] > gap:
@@ -215,6 +223,11 @@ class ShardedEngine:
                 break
             shard = min(heads)[2]
             item = buffers[shard].popleft()
+            if item[4] and item[4] in met:
+                continue  # another shard's better sentence says the same
+            met.add(item[4])
+            if item[1] in skip:
+                continue
             kept.append((shard, item))
             total += item[2]
         return kept

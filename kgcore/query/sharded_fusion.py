@@ -9,12 +9,12 @@ sentence in neither top ``m`` scores at most ``2 / (61 + m)``, so the fused orde
 budget is walked over that order; when the walk would need sentences below the bound, ``m`` doubles (every
 sentence, at worst), so the result is :class:`~kgcore.query.engine.QueryEngine`'s.
 
-**graph methods** (:func:`merge_runs`): each shard answers as a collection of its documents alone would and sends
-its budgeted sentences, best first, with their scores; the driver interleaves the shards' lists by score, each
-shard's own order kept (:func:`heapq.merge`), and cuts the budget again.  This is an approximation: a shard
-normalises its signals by its own best sentence, its node specificity (an idf over grounded sentences) counts its
-own sentences, and entities and citation links that cross shards are not followed.  Measured against one
-process (``bench/sharded_agreement.py``, figures in ``docs/architecture.md``).
+**graph methods run per shard** (:func:`merge_runs`: ``groundedkg``'s paper union and graph-score ranking; the
+fused ranking and ``lesegr`` are scored with the collection's statistics, :mod:`kgcore.query.sharded_graph`):
+each shard answers as a collection of its documents alone would and sends its budgeted sentences, best first,
+with their scores; the driver interleaves the shards' lists by score, each shard's own order kept
+(:func:`heapq.merge`), and cuts the budget again.  This is an approximation: a shard scores by its own
+documents' statistics and does not follow links into other shards.
 
 >>> from kgcore.core.types import SelectedSentence
 >>> def s(n, score, words):
@@ -77,7 +77,7 @@ def fused_order(engine: Any, m: int) -> list[tuple[float, int, int, int, str, in
     seen: dict[int, tuple[int, str, int, int]] = {}  # row -> (shard, the signal it came by, its place, words)
     score: dict[tuple[str, int], float] = {}
     for signal in ("dense", "bm25"):
-        for shard, (value, row, words, place) in _top(engine, signal, m):
+        for shard, (value, row, words, place, _) in _top(engine, signal, m):
             seen.setdefault(row, (shard, signal, place, words))
             score[(signal, row)] = value
     asks = []  # per shard and signal: the other signal's score of the sentences that came by this one

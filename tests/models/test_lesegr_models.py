@@ -12,7 +12,7 @@ from kgcore.index.store.disk import Store
 from kgcore.index.store.recovery import linked_folder
 from kgcore.index.views import contextual
 from kgcore.index.views.contextual import BIT, context_graph, document_citations
-from kgcore.query import fused, propagation
+from kgcore.query import expanded_bm25, fused, propagation
 from kgcore.query.engine import QueryEngine
 from kgcore.query.sentence_ranking import bm25_tokens, sentence_bm25, sentence_tokens
 from kgcore.query.sparse_bm25 import SparseBM25
@@ -160,12 +160,12 @@ def test_models_built_from_shared_tokens_equal_tokenising_each_text(peter_index)
     tokens = sentence_tokens(peter_index)
     sentences = peter_index.sentences
     assert tokens.written == [bm25_tokens(s.normalized) for s in sentences]
-    expected = [propagation.expanded_tokens(s.normalized, s.resolved or "") for s in sentences]
-    assert [propagation._expanded(own, tokens.resolved[i]) for i, own in enumerate(tokens.written)] == expected
+    expected = [expanded_bm25.expanded_tokens(s.normalized, s.resolved or "") for s in sentences]
+    assert [expanded_bm25.expand(own, tokens.resolved[i]) for i, own in enumerate(tokens.written)] == expected
     assert any(tokens.resolved[i] - set(own) for i, own in enumerate(tokens.written))  # coreference adds words
     spans = context_graph(peter_index).chunk_spans
     chunk_model = propagation._chunk_bm25(peter_index, context_graph(peter_index))
-    joined = [propagation.expanded_tokens(" ".join(s.normalized for s in sentences[lo:hi]),
+    joined = [expanded_bm25.expanded_tokens(" ".join(s.normalized for s in sentences[lo:hi]),
                                      " ".join(s.resolved or "" for s in sentences[lo:hi])) or ["_"] for lo, hi in spans]
     reference = SparseBM25(joined)
     assert chunk_model.vocabulary == reference.vocabulary and (chunk_model.matrix != reference.matrix).nnz == 0

@@ -154,8 +154,9 @@ class Index:
         """A document's parsed reference list (empty for books and documents indexed before kgcore 0.3), read
         from its shard once (every answer that cites a work names it)."""
         key: CacheKey[list[Reference]] = CacheKey(f"references/{doc_id}")
-        return list(self.cache.get(key, lambda: shard.read_references(self.shard_path(doc_id),
-                                                                        self.document(doc_id).files)))
+        files = self.document(doc_id).files
+        kept = self.cache.get(key, lambda: list(shard.read_references(self.shard_path(doc_id), files)))
+        return list(kept)  # a copy: the kept list is shared
 
     def source_path(self, doc_id: str) -> Path | None:
         """The kept source file of a document, when the store has it."""

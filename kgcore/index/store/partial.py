@@ -8,11 +8,24 @@ one process would give.  :func:`load_linked_part` also links the part's document
 (:func:`~kgcore.index.store.link.link`, as indexing those documents alone would): a node two parts share is two
 nodes, one in each part, and the views a method derives (the contextual graph, entity pages) are kept in a
 private ``views`` folder, never beside the collection's own.
+
+A part weighs its graph's nodes as the whole collection would when it knows the whole's counts
+(:class:`Whole`, installed with :func:`use_whole`): a node's specificity is an idf over the collection's sentences,
+and an action's counts every sentence of the collection grounding an action of its label ("be" is common in every
+part).  Each part counts its own (:func:`part_counts`) and the counts add up (:func:`whole_of`), as the
+sentences of a collection are split between its parts:
+
+>>> whole_of([Whole(3, {"be": 2, "sail": 1}, {"peter": 2, "pie": 1}), Whole(2, {"be": 1}, {"peter": 1})])
+Whole(sentences=5, action_labels={'be': 3, 'sail': 1}, nodes={'peter': 3})
+
+A node two parts both hold (a name their documents share: one node in the whole collection, linked by its id) is
+grounded in the sentences of both, so each part counts it over the whole (``nodes``: only such nodes are kept).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,11 +35,69 @@ import numpy as np
 from kgcore.core.embed import Embedder
 from kgcore.core.errors import InputError
 from kgcore.core.graph import GroundedGraph
+from kgcore.core.types import ACTION
 from kgcore.index.store import shard
-from kgcore.index.store.disk import Store, read_sentences_of
+from kgcore.index.store.disk import CacheKey, Store, read_sentences_of
 from kgcore.index.store.in_memory import DOCUMENTS_DIR, Index
 from kgcore.index.store.link import link
 from kgcore.index.store.recovery import linked_folder
+
+
+@dataclass(frozen=True)
+class Whole:
+    """The counts of a whole collection a part weighs its nodes by: its sentences, and per action label
+    (lower-cased) the sentences grounding an action with that label."""
+
+    sentences: int
+    action_labels: dict[str, int]
+    #: Per node several parts hold (a node id without a document's prefix), its grounding sentences in all.
+    nodes: dict[str, int] = dataclasses.field(default_factory=dict)
+
+
+#: Where a part keeps the :class:`Whole` it was given (absent: the index is a whole collection).
+WHOLE: CacheKey[Whole] = CacheKey("whole-collection")
+
+
+def part_counts(index: Index) -> Whole:
+    """This index's own :class:`Whole`: its sentences, and the sentences grounding an action of each label."""
+    by_label: dict[str, set[str]] = {}
+    for node in (index.graph.nodes[n] for n in index.node_ids):
+        if node.node_type == ACTION:
+            by_label.setdefault(node.label.lower(), set()).update(node.grounded_texts)
+    nodes = {node_id: len(node.grounded_texts) for node_id, node in index.graph.nodes.items() if "/" not in node_id}
+    return Whole(len(index.sentences), {label: len(ids) for label, ids in by_label.items()}, nodes)
+
+
+def whole_of(parts: Sequence[Whole]) -> Whole:
+    """The :class:`Whole` of parts that split a collection's sentences between them."""
+    labels: Counter[str] = Counter()
+    nodes: Counter[str] = Counter()
+    for part in parts:
+        labels.update(part.action_labels)
+        nodes.update(part.nodes)
+    held = Counter(node_id for part in parts for node_id in part.nodes)
+    return Whole(sum(p.sentences for p in parts), dict(labels), {n: c for n, c in nodes.items() if held[n] > 1})
+
+
+def use_whole(index: Index, whole: Whole) -> None:
+    """Make ``index`` (a part) weigh its nodes by ``whole``: what it derived before is dropped, built again."""
+    for key in index.cache.keys():
+        index.cache.drop(key)
+    index.cache.get(WHOLE, lambda: whole)
+
+
+def grounded_count(index: Index, node_id: str) -> int:
+    """The sentences grounding a node: in the whole collection when ``index`` is a part given one."""
+    whole = index.cache.peek(WHOLE)
+    if whole is not None and node_id in whole.nodes:
+        return whole.nodes[node_id]
+    return len(index.graph.nodes[node_id].grounded_texts)
+
+
+def whole_sentences(index: Index) -> int:
+    """The sentences of the collection ``index`` belongs to: the :class:`Whole`'s when it is a part given one."""
+    whole = index.cache.peek(WHOLE)
+    return len(index.sentences) if whole is None else whole.sentences
 
 
 @dataclass

@@ -49,6 +49,7 @@ from scipy import sparse
 from kgcore.core.graph import specificity
 from kgcore.core.types import CAPTION, HEADING, TITLE
 from kgcore.index.store.disk import CacheKey, Index
+from kgcore.index.store.partial import grounded_count, whole_sentences
 from kgcore.index.store.recovery import linked_folder
 from kgcore.index.views import crossrefs
 from kgcore.index.views.cites import CitingDocument
@@ -226,13 +227,13 @@ def _membership(chunk_of: np.ndarray, n: int) -> Part:
 
 def _shared_nodes(index: Index) -> Part:
     rows, cols, weights = [], [], []
-    total = len(index.sentences)
-    for node in index.graph.nodes.values():
-        grounded = node.grounded_texts
-        if not 2 <= len(grounded) <= MAX_SHARED_SENTENCES:
+    total = whole_sentences(index)  # a part of a collection weighs as the whole does
+    for node_id, node in index.graph.nodes.items():
+        grounded, count = node.grounded_texts, grounded_count(index, node_id)  # count: over the whole collection
+        if not 2 <= count <= MAX_SHARED_SENTENCES or len(grounded) < 2:
             continue
         members = sorted({index.sentence_row(sid) for sid in grounded})
-        weight = float(specificity(len(grounded), total))
+        weight = float(specificity(count, total))
         for a, b in _pairs(members):
             if b - a > 1:
                 rows.append(a)
@@ -252,7 +253,7 @@ def _graph_edges(index: Index) -> Part:
     nodes = index.graph.nodes
     for edge in index.graph.edges:
         a, b = nodes[edge.source].grounded_texts, nodes[edge.target].grounded_texts
-        if len(a) > MAX_SHARED_SENTENCES or len(b) > MAX_SHARED_SENTENCES:
+        if max(grounded_count(index, edge.source), grounded_count(index, edge.target)) > MAX_SHARED_SENTENCES:
             continue
         for x in a:
             for y in b:

@@ -39,7 +39,10 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from kgcore.core.types import BODY, FRONT_MATTER
 from kgcore.index.store.in_memory import CacheKey, Index
@@ -219,17 +222,52 @@ def build_pages(index: Index) -> EntityPages:
         if s.role == BODY and s.doc_id in pages.title:
             if found := typed_relations(s.original, lead=pages.lead.get(s.doc_id) == row):
                 pages.relations[row] = found
-    _add_weak_names(index, pages)
+    _add_weak_names(pages, lambda row: index.sentences[row].original)
     return pages
 
 
-def _add_weak_names(index: Index, pages: EntityPages) -> None:
+def part_pages(index: Index, rows: np.ndarray) -> tuple[EntityPages, dict[int, str]]:
+    """The pages of ``index``, a part of a collection (``rows``: each of its rows' row in the collection), for
+    :func:`merged_pages`: sentence rows are the collection's, weak names are left out (they depend on every
+    page), and each lead sentence's text is given by its row."""
+    pages = build_pages(index)
+    out = EntityPages(title=dict(pages.title), title_keys=dict(pages.title_keys),
+                      titled_leads=set(pages.titled_leads))
+    for doc, names in pages.names.items():
+        out.names[doc] = [name for name in names if name not in pages.weak]
+    out.lead = {doc: int(rows[row]) for doc, row in pages.lead.items()}
+    out.relations = {int(rows[row]): found for row, found in pages.relations.items()}
+    return out, {int(rows[row]): index.sentences[row].original for row in pages.lead.values()}
+
+
+def merged_pages(parts: Sequence[tuple[EntityPages, dict[int, str]]], doc_order: Sequence[str]) -> EntityPages:
+    """The collection's pages from its parts' (:func:`part_pages`), as :func:`build_pages` builds them over the
+    whole collection (``doc_order``: its documents in reading order)."""
+    pages, leads = EntityPages(), {}
+    for part, texts in parts:
+        pages.title.update(part.title)
+        pages.title_keys.update(part.title_keys)
+        pages.titled_leads |= part.titled_leads
+        pages.relations.update(part.relations)
+        leads.update(texts)
+    owner = {doc: part for part, _ in parts for doc in part.title}
+    for doc in [d for d in doc_order if d in owner]:
+        pages.title[doc] = pages.title.pop(doc)  # reading order, as one collection's
+        for name in owner[doc].names.get(doc, []):
+            _add_name(pages, doc, name)
+        if doc in owner[doc].lead:
+            pages.lead[doc] = owner[doc].lead[doc]
+    _add_weak_names(pages, leads.__getitem__)
+    return pages
+
+
+def _add_weak_names(pages: EntityPages, lead_text: Callable[[int], str]) -> None:
     """Names a page is called by in other pages' prose, added where no page has them yet and one page alone would:
     the acronym its lead sentence defines ("Virginia Commonwealth University (VCU)"), and a person's surname ("the
     Nixon administration"; a person: a page whose lead sentence gives a birth date)."""
     weak: dict[str, list[str]] = defaultdict(list)
     for doc, row in pages.lead.items():
-        lead = index.sentences[row].original
+        lead = lead_text(row)
         for acronym in re.findall(r"\(([A-Z][A-Z0-9&]{1,7})\)", lead):
             weak[name_key(acronym)].append(doc)
         for alias in ruler_aliases(pages.title[doc], lead):

@@ -29,6 +29,7 @@ from kgcore.query.context import apply_budget, number_ranks, question_vector, se
 from kgcore.query.fused import rank_fused
 from kgcore.query.match import (
     match_nodes,
+    match_pools,
     node_cosines,
     query_adjacency,
     query_masks,
@@ -86,9 +87,12 @@ def graph_score(graph_evidence: float, similarity: float, neighbour_evidence: fl
 
 
 def match_question(index: Index, question: str, options: RetrievalOptions, parser: Parser, embedder: Embedder,
-                   use_chroma: bool = False) -> GraphMatch:
+                   use_chroma: bool = False, best: np.ndarray | None = None, pools: bool = False) -> GraphMatch:
     """Parse, embed, match and align ``question`` within the options' scope (each step timed; the question's
-    own embedding runs beside the parse, so ``embed`` is what remains of it after the parse, with the nodes')."""
+    own embedding runs beside the parse, so ``embed`` is what remains of it after the parse, with the nodes').
+    ``best``: the query nodes' best cosines over the whole collection, when ``index`` is a shard of it;
+    ``pools``: also keep each query node's pool of candidates (:func:`~kgcore.query.match.match_pools`), for a
+    driver choosing the collection's top-K from its shards'."""
     timer = Timer()
     notes: list[str] = []
     with timer.step("parse"):
@@ -108,17 +112,19 @@ def match_question(index: Index, question: str, options: RetrievalOptions, parse
         query_nodes = [by_key[key] for key in query_keys]
         cosines = node_cosines(index, vectors[wanted])  # shared by matching and alignment (the largest product)
         masks = query_masks(index, query_nodes, nodes)  # likewise
-        matches = match_nodes(index, vectors[wanted], query_nodes, options.k, use_chroma,
-                              neighbours=query_adjacency(query_graph, query_keys), scope=nodes, cosines=cosines,
-                              masks=masks)
+        adjacency = query_adjacency(query_graph, query_keys)
+        matches = match_nodes(index, vectors[wanted], query_nodes, options.k, use_chroma, neighbours=adjacency,
+                              scope=nodes, cosines=cosines, masks=masks)
+        found = match_pools(index, vectors[wanted], query_nodes, options.k, adjacency, cosines,
+                            masks) if pools else None
 
     with timer.step("align"):
         rows_of = {key: row for row, key in enumerate(query_keys)}
         query_edges = [(rows_of[e.source], rows_of[e.target]) for e in query_graph.edges
                        if e.source in rows_of and e.target in rows_of and e.source != e.target]
-        alignment = align(index, vectors[wanted], masks, query_edges, W_STRUCTURE, cosines)
+        alignment = align(index, vectors[wanted], masks, query_edges, W_STRUCTURE, cosines, best)
     return GraphMatch(query_graph, matches, alignment, query_keys, query_edges, vector, sims, rows,
-                      timer.ms, notes)
+                      timer.ms, notes, found)
 
 
 def scopes(index: Index, options: RetrievalOptions) -> tuple[np.ndarray | None, np.ndarray | None]:

@@ -1,0 +1,224 @@
+"""The ranked graph methods on one shard, scored as one process over the whole collection scores them.
+
+GroundedKG's fused ranking (:mod:`kgcore.query.fused`) and ``lesegr`` scale every signal by the collection: BM25
+reads the collection's idf, a signal's rank is its rank among every sentence in scope, the message gates and the
+graph evidence are divided by the best anywhere, a node's specificity is an idf over the collection's sentences
+and its alignment evidence is measured against the query node's best match anywhere.  A shard holds some
+documents only, so the driver (:mod:`kgcore.query.sharded_graph`) gathers those statistics from every shard and
+hands them back, as it does for ``bm25`` (:class:`~kgcore.query.shard.CollectionBM25`):
+
+* once, when the engine starts: the sentences and action labels of the whole
+  (:class:`~kgcore.index.store.partial.Whole`), then the word counts of the sparse signal's sentences and chunks
+  (:meth:`GraphScorer.use_whole`, :meth:`GraphScorer.use_text`);
+* per question: each query node's best cosine (:meth:`GraphScorer.best`, ``groundedkg`` only), then each
+  signal's best value and positive values in scope (:meth:`GraphScorer.measure`), which the driver turns into
+  :class:`~kgcore.query.propagation.Scales`; with them the shard ranks (:meth:`GraphScorer.rank`) and the driver
+  pages through the rankings as it does for ``dense``.
+
+The contextual graph's messages stay inside a shard: where no node or edge joins documents of two shards the
+merged ranking is one process's (``tests/models/test_sharded_models.py``).  The multi-hop walk
+(:mod:`kgcore.query.multihop`) runs in the driver over every shard's pages (:mod:`kgcore.query.sharded_walk`),
+reading each shard's pages and sentences (:meth:`GraphScorer.pages`, :meth:`GraphScorer.page`,
+:meth:`GraphScorer.sentences`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from kgcore.core.settings import RetrievalOptions
+from kgcore.core.types import Match, SelectedSentence
+from kgcore.index.store.disk import Index
+from kgcore.index.store.partial import Whole, part_counts, use_whole
+from kgcore.index.views.contextual import context_graph
+from kgcore.index.views.pages import EntityPages, part_pages
+from kgcore.query import expanded_bm25, fused, multihop, propagation
+from kgcore.query.align import GraphMatch, aligned_nodes
+from kgcore.query.context import question_vector, sentence_words
+from kgcore.query.fused import Ranking, explained, ranking, text_order
+from kgcore.query.global_bm25 import BM25Counts, CollectionBM25, GlobalBM25, bm25_counts
+from kgcore.query.match import Pool
+from kgcore.query.methods.groundedkg import match_question
+
+
+class CollectionScored:
+    """A shard's sentences (or chunks) scored by BM25 with the collection's statistics, read as
+    :class:`~kgcore.query.sparse_bm25.SparseBM25` is read (``get_scores``, ``holding``)."""
+
+    def __init__(self, corpus: Sequence[Sequence[str]], stats: CollectionBM25) -> None:
+        self.model, self.stats = GlobalBM25(corpus), stats
+
+    def get_scores(self, tokens: Sequence[str]) -> np.ndarray:
+        return self.model.scores(self.stats.query(tokens))
+
+    def holding(self, terms: Sequence[str]) -> np.ndarray:
+        """How many of the question's names each sentence (or chunk) holds (what the names weight reads)."""
+        return self.model.holding(terms)
+
+
+def _scored(corpus: Sequence[Sequence[str]], stats: CollectionBM25) -> Any:
+    """A :class:`CollectionScored`, kept where a SparseBM25 is kept (both are read by ``get_scores``)."""
+    return CollectionScored(corpus, stats)
+
+
+def text_keys(texts: Sequence[str]) -> np.ndarray:
+    """An id of each text, whitespace and case aside, the same in every process (the driver leaves out a text that
+    repeats a better-ranked one of another shard, as :func:`~kgcore.query.fused.first_of_each_text` does in one).
+
+    >>> a, b, c = text_keys(["Conflicts of interest.", "conflicts  of Interest. ", "Yes."]).tolist()
+    >>> a == b != c
+    True
+    """
+    keys = [hashlib.blake2b(" ".join(t.lower().split()).encode(), digest_size=8).digest() for t in texts]
+    return np.array([int.from_bytes(k, "big", signed=True) for k in keys], dtype=np.int64)
+
+
+@dataclass
+class Asked:
+    """What a shard keeps of the question it is ranking between the driver's calls."""
+
+    question: str
+    options: RetrievalOptions
+    vector: np.ndarray
+    sims: np.ndarray
+    scope: np.ndarray | None
+    gm: GraphMatch | None = None
+    ranking: Ranking | None = None
+
+
+class GraphScorer:
+    """The ranked graph methods over one shard's ``index`` (``rows``: each row's row in the collection),
+    ``engine`` giving the models (a :class:`~kgcore.query.engine.QueryEngine`)."""
+
+    def __init__(self, index: Index, rows: np.ndarray, engine: Any) -> None:
+        self.index, self.rows, self.engine = index, rows, engine
+        self.local = {int(row): n for n, row in enumerate(rows)}  # a row in the collection -> this shard's
+        self.asked: Asked | None = None
+        self._text_keys: np.ndarray | None = None
+
+    def counts(self) -> Whole:
+        return part_counts(self.index)
+
+    def use_whole(self, whole: Whole) -> tuple[BM25Counts, BM25Counts]:
+        """Weigh nodes by ``whole``; this shard's word counts of the sparse signal's sentences and chunks."""
+        use_whole(self.index, whole)
+        cg = context_graph(self.index)
+        return (bm25_counts(expanded_bm25.expanded_corpus(self.index)),
+                bm25_counts(expanded_bm25.chunk_corpus(self.index, cg, propagation.EXPANDED)))
+
+    def use_text(self, sentences: CollectionBM25, chunks: CollectionBM25) -> None:
+        """Score the sparse signal with the collection's statistics (the models the signal reads, replaced)."""
+        chunk_corpus = expanded_bm25.chunk_corpus(self.index, context_graph(self.index), propagation.EXPANDED)
+        for key, corpus, stats in ((expanded_bm25.SENTENCE_BM25, expanded_bm25.expanded_corpus(self.index), sentences),
+                                   (expanded_bm25.EXPANDED_CHUNK_BM25, chunk_corpus, chunks)):
+            self.index.cache.drop(key)
+            self.index.cache.get(key, partial(_scored, corpus, stats))
+
+    def best(self, question: str, options: RetrievalOptions) -> tuple[np.ndarray, list[Pool]]:
+        """Each query node's best cosine in this shard, and its pool of candidates here (``groundedkg``)."""
+        gm = self._match(question, options, None, pools=True)
+        best = gm.alignment.best if gm.alignment.best is not None else np.zeros(0)
+        return best, gm.pools or []
+
+    def text_keys(self) -> np.ndarray:
+        """Each sentence's text id (:func:`text_keys`), made once."""
+        if self._text_keys is None:
+            self._text_keys = text_keys([s.original for s in self.index.sentences])
+        return self._text_keys
+
+    def pages(self) -> tuple[EntityPages, dict[int, str]]:
+        """This shard's entity pages, placed in the collection (:func:`~kgcore.index.views.pages.part_pages`)."""
+        return part_pages(self.index, self.rows)
+
+    def measure(self, question: str, options: RetrievalOptions, best: np.ndarray | None,
+                matches: list[Match] | None = None) -> tuple[dict[str, float], dict[str, np.ndarray]]:
+        """This shard's :func:`~kgcore.query.propagation.measures` of the question (``best``: the query nodes'
+        best cosines over the collection, ``matches`` this shard's share of its top-K, for ``groundedkg``)."""
+        if options.method == "groundedkg":
+            gm = self._match(question, options, best)
+            gm.matches = list(matches) if matches is not None else gm.matches
+            self.asked = Asked(question, options, gm.vector, gm.sims, gm.scope, gm)
+        else:
+            vector, sims = question_vector(self.index, self.engine.embedder, question)
+            scope = self.index.sentence_scope(options.documents, options.front_matter)
+            self.asked = Asked(question, options, vector, sims, scope)
+        a = self.asked
+        graph = a.gm.alignment.graph if a.gm is not None else None
+        return propagation.measures(self.index, context_graph(self.index), question, a.vector, a.sims, a.scope,
+                                    graph)
+
+    def rank(self, scales: propagation.Scales) -> tuple[np.ndarray, np.ndarray, int, bool, tuple | None]:
+        """Rank the question :meth:`measure` measured with the collection's ``scales``: the order (rows), each
+        place's key (its final score), the candidates (sentences in scope), whether any sentence has graph
+        evidence, and over :data:`~kgcore.query.fused.GRAPH_HEAD_WORDS` words the order without the graph signal
+        and its keys (the second stage; the driver decides whether the collection takes it).  The multi-hop walk
+        is the driver's, over every shard (:mod:`kgcore.query.sharded_walk`)."""
+        a, cg = self._asked(), context_graph(self.index)
+        graph = a.gm.alignment.graph if a.gm is not None else None
+        sig = propagation.signals(self.index, cg, a.question, a.vector, a.sims, a.scope, graph, scales)
+        a.ranking = r = ranking(self.index, cg, sig, a.options, a.gm)
+        second = None
+        if a.gm is not None and a.options.budget_words > fused.GRAPH_HEAD_WORDS:
+            order = text_order(self.index, cg, r, a.options)
+            second = (order, r.stages[1][1][-1][order].astype(np.float64))
+        return (r.order, r.finals().astype(np.float64), int(sig.scope[: cg.n_sentences].sum()),
+                bool(sig.graph.any()), second)
+
+    def page(self, doc: str) -> tuple[list[int], list[float]]:
+        """A page's sentences retrieval may use (rows in the collection, reading order) and their fused scores."""
+        r = self._ranking()
+        allowed = self._asked().scope
+        rows = np.flatnonzero(self.index.sentence_documents == doc)
+        rows = rows[allowed[rows]] if allowed is not None else rows
+        final = r.stages[0][1][-1]
+        return [int(self.rows[row]) for row in rows], [float(final[row]) for row in rows]
+
+    def sentences(self, rows: Sequence[int]) -> list[tuple[str, str, list[str], int]]:
+        """Each sentence's (rows in the collection) document, text, proper-name entity labels and words."""
+        local = [self.local[row] for row in rows]
+        words = sentence_words(self.index)
+        return [(*multihop.sentence_names(self.index, row), int(words[row])) for row in local]
+
+    def selected(self, rows: Sequence[int], text: Sequence[int] = (), two_stages: bool = False
+                 ) -> list[SelectedSentence]:
+        """The sentences at ``rows`` (in the collection) explained as one process explains them in the last
+        ranking, placed in the collection; ``text``: rows the second stage ranked (``two_stages``: the
+        collection ranked in two stages, so each says which)."""
+        a, r = self._asked(), self._ranking()
+        stages = r.stages if two_stages else r.stages[:1]
+        out: dict[int, SelectedSentence] = {}
+        second = set(text)
+        for wanted, head in (([x for x in rows if x not in second], True), (list(text), False)):
+            local = np.asarray([self.local[row] for row in wanted], dtype=np.int64)
+            part = Ranking(local, len(local) if head else 0, stages, r.edges, r.norm)
+            for row, s in zip(wanted, explained(self.index, context_graph(self.index), part, range(len(local)),
+                                                a.gm)):
+                if a.gm is not None:
+                    s.aligned = aligned_nodes(self.index, a.gm.alignment, self.local[row], a.gm.query_keys,
+                                              a.gm.query_edges)
+                out[row] = dataclasses.replace(s, position=row)
+        return [out[row] for row in rows]
+
+    def _ranking(self) -> Ranking:
+        r = self._asked().ranking
+        if r is None:
+            raise RuntimeError("the question is not ranked yet")
+        return r
+
+    def _asked(self) -> Asked:
+        if self.asked is None:
+            raise RuntimeError("rank needs the question measured first")
+        return self.asked
+
+    def _match(self, question: str, options: RetrievalOptions, best: np.ndarray | None,
+               pools: bool = False) -> GraphMatch:
+        parser = self.engine.models().parser(self.index.manifest.options.parser)
+        return match_question(self.index, question, options, parser, self.engine.embedder,
+                              best=None if best is None else np.asarray(best), pools=pools)
