@@ -41,10 +41,20 @@ def test_where_the_wh_phrase_stands(nlp, question, role, preposition, subject):
     assert (frame.role, frame.preposition, set(frame.subject)) == (role, preposition, subject)
 
 
-@pytest.mark.parametrize("question", ["Who is the rector?", "What city is Amory from?", "How many reviews are fake?",
-                                      "What is the name of the school where Anne teaches?"])
-def test_a_question_without_a_verb_of_its_own_has_no_frame(nlp, question):
+@pytest.mark.parametrize("question", ["How many reviews are fake?", "Where is Gilbert teaching?"])
+def test_a_quantity_or_an_adjunct_question_without_a_verb_has_no_frame(nlp, question):
     assert question_frame(nlp(question)) is None
+
+
+@pytest.mark.parametrize(("question", "role", "preposition", "subject"), [
+    ("Who is the rector?", "copula", "", {"rector"}),
+    ("What city is Amory from?", "copula", "from", {"amory"}),
+    ("What is the name of the school where Anne teaches?", "copula", "", {"name", "school"}),
+    ("What injury did Louisa have?", "object", "", {"louisa"}),
+])
+def test_a_question_whose_only_verb_is_be_or_have_asks_across_it(nlp, question, role, preposition, subject):
+    frame = question_frame(nlp(question))
+    assert (frame.role, frame.preposition, set(frame.subject)) == (role, preposition, subject)
 
 
 def _span(text: str, words: str) -> list[tuple[int, int]]:
@@ -67,6 +77,13 @@ def _span(text: str, words: str) -> list[tuple[int, int]]:
      "We warm-start the retriever using an objective known as the Inverse Cloze Task.", "Inverse Cloze Task", True),
     ("Whose cow did Anne sell?", "Anne sold Mr. Harrison's cow.", "Mr. Harrison", True),
     ("Whose cow did Anne sell?", "“You'd better have sold me that cow,” chuckled Mr. Shearer.", "Mr. Shearer", False),
+    ("Who is the rector?", "The rector was Father Conmee.", "Father Conmee", True),
+    ("Who is the rector?", "He went to the rector, Father Conmee.", "Father Conmee", True),  # in apposition
+    ("Who is the rector?", "And if the minister did it he would go to the rector.", "the minister", False),
+    ("What city is Amory from?", "Amory was from Minneapolis.", "Minneapolis", True),
+    ("What city is Amory from?", "Amory found a hotel down in Mexico City.", "Mexico City", False),
+    ("What injury did Louisa have?", "Louisa had a severe concussion.", "a severe concussion", True),
+    ("What injury did Louisa have?", "Louisa perfectly recovered now.", "Louisa perfectly recovered now.", False),
 ])
 def test_a_sentence_fills_the_frame_when_the_span_stands_in_the_asked_role(nlp, question, sentence, span, fills):
     assert fills_frame(question_frame(nlp(question)), nlp(sentence), _span(sentence, span), None) is fills

@@ -52,9 +52,10 @@ CATENATIVE = frozenset("become seem appear begin start continue keep try want pl
 @dataclass(frozen=True)
 class Frame:
     """Where a question's wh-phrase stands: the stem of its content ``verb``; its ``role`` (``subject``,
-    ``object``, ``prep``, ``adjunct``, ``possessor`` or ``action``); the ``preposition`` of a ``prep`` role; the
-    possessed ``noun`` of "whose N"; the lemmas of the question's own ``subject`` when the wh-phrase is not it
-    (for ``action``: whom the action concerns)."""
+    ``object``, ``prep``, ``adjunct``, ``possessor``, ``action`` or ``copula``); the ``preposition`` of a
+    ``prep`` role (or stranded after "be"); the possessed ``noun`` of "whose N"; the lemmas of the question's own
+    ``subject`` when the wh-phrase is not it (for ``action``: whom the action concerns; for ``copula``: the noun
+    phrase across "be")."""
 
     verb: str
     role: str
@@ -72,8 +73,9 @@ class Frame:
         """
         role = {"subject": "the subject of", "object": "the object of", "adjunct": "an adjunct of",
                 "possessor": f"the possessor of “{self.noun}”, the object of",
-                "prep": f"the object of “{self.preposition}” under", "action": "an action concerning"}[self.role]
-        if self.role == "action":
+                "prep": f"the object of “{self.preposition}” under", "action": "an action concerning",
+                "copula": "what stands across “be” from"}[self.role]
+        if self.role in ("action", "copula"):
             return f"{role} {', '.join(sorted(self.subject))}"
         with_subject = f" (with {', '.join(sorted(self.subject))} its subject)" if self.subject else ""
         return f"{role} “{self.word}”{with_subject}"
@@ -118,7 +120,7 @@ def question_frame(q_doc) -> Frame | None:
         end += 1
     verb = _content_verb(tokens, end)
     if verb is None:
-        return _action_frame(q_doc)
+        return _action_frame(q_doc) or _light_frame(tokens, at, end)
     between = tokens[end:verb.i]
     subject = frozenset(t.lemma_.lower() for t in between if t.pos_ in ("PROPN", "NOUN"))
     has_subject = bool(subject) or any(t.pos_ == "PRON" for t in between)  # "what do *they* use?"
@@ -136,6 +138,33 @@ def question_frame(q_doc) -> Frame | None:
         return Frame(base, "possessor", noun=tokens[at + 1].lemma_.lower(), subject=subject, word=word)
     stranded = _stranded(tokens, verb)
     return Frame(base, "prep" if stranded else "object", stranded, subject=subject, word=word)
+
+
+def _light_frame(tokens: list, at: int, end: int) -> Frame | None:
+    """A who/what question whose only verb is "be" or "have": "Who is the rector?" asks for what stands beside
+    the rector across "be" (its subject or attribute) or in apposition to it ("the rector, Father Conmee");
+    "What city is Amory from?" for the object of the stranded preposition under "be"; "What injury did Louisa
+    have?" for the object of "have".  None for where / when / why / how ("Where is Gilbert teaching?": the
+    tagger's noun hides the verb)."""
+    if tokens[at].lower_ in ADJUNCT_WH:
+        return None
+    light = next((t for t in tokens[end:] if t.lemma_.lower() in ("be", "have")
+                  and not (t.lemma_.lower() == "have" and t.dep_ == "aux")), None)
+    if light is None:
+        return None
+    if light.lemma_.lower() == "have":
+        nouns = frozenset(t.lemma_.lower() for t in tokens[end:light.i] if t.pos_ in ("PROPN", "NOUN"))
+        return Frame(stem("have"), "object", subject=nouns, word=light.text) if nouns else None
+    phrase = []
+    for t in tokens[light.i + 1:]:
+        if t.lower_ in RELATIVES:
+            break
+        phrase.append(t)
+    nouns = frozenset(t.lemma_.lower() for t in phrase if t.pos_ in ("PROPN", "NOUN") or t.text[:1].isupper())
+    stranded = phrase[-1].lower_ if phrase and phrase[-1].pos_ == "ADP" else ""
+    if not stranded and len(phrase) > 1 and phrase[-2].pos_ == "ADP" and phrase[-1].is_punct:
+        stranded = phrase[-2].lower_
+    return Frame("be", "copula", stranded, subject=nouns, word=light.text) if nouns else None
 
 
 def _action_frame(q_doc) -> Frame | None:
@@ -164,11 +193,39 @@ def fills_frame(frame: Frame, doc, spans: Sequence[tuple[int, int]], resolved) -
         roles = _SUBJECTS if frame.noun == "do" else _SUBJECTS | _OBJECTS | {"pobj"}
         return any(_argument_of_verb(d, frame.subject, roles) for d in (doc, resolved) if d is not None)
     inside = [t for t in doc if any(a <= t.idx < b for a, b in spans)]
+    if frame.role == "copula":
+        return _fills_copula(doc, inside, frame, bool(spans))
     for verb in (t for t in doc if stem(t.lemma_.lower()) == frame.verb or stem(t.lower_) == frame.verb):
         if verb.pos_ in ("NOUN", "PROPN") or not _same_subject(verb, frame.subject):
             continue
         if not spans or any(_fits(t, verb, frame) for t in inside) \
                 or (frame.role == "adjunct" and any(t.i == verb.i for t in inside)):
+            return True
+    return False
+
+
+def _names(token, names: frozenset[str]) -> bool:
+    return any(t.lemma_.lower() in names or t.lower_ in names for t in token.subtree)
+
+
+def _fills_copula(doc, inside: list, frame: Frame, spanned: bool) -> bool:
+    """Whether a span stands across "be" from the question's noun phrase (``frame.subject``): one is the verb's
+    subject, the other its attribute (under ``frame.preposition`` when the question strands one), or in
+    apposition to it; without spans, whether a "be" joins that phrase to an attribute at all."""
+    if any(t.dep_ == "appos" and t.head.lemma_.lower() in frame.subject for t in inside):
+        return True
+    for be in (t for t in doc if t.lemma_.lower() == "be"):
+        args = [c for c in be.children if c.dep_ in ("nsubj", "nsubjpass", "attr", "acomp")]
+        named = [a for a in args if _names(a, frame.subject)]
+        if not named:
+            continue
+        if frame.preposition:
+            if any(t.dep_ == "pobj" and t.head.lower_ == frame.preposition and _is(_verb_above(t.head), be)
+                   for t in inside) or not spanned:
+                return True
+        elif not spanned and len(args) > 1:
+            return True
+        elif any(_within(t, a) for a in args for t in inside if not any(n.i == a.i for n in named)):
             return True
     return False
 
