@@ -97,6 +97,13 @@ def test_without_a_span_the_question_verb_needs_the_question_subject(nlp, senten
     assert fills_frame(question_frame(nlp("What is Judge Pyncheon looking for?")), nlp(sentence), [], None) is fills
 
 
+def test_an_auxiliary_is_not_the_question_verb(nlp):
+    frame = question_frame(nlp("What do Anne and Captain Harville have in common?"))
+    assert frame.verb == "have"
+    assert not fills_frame(frame, nlp("Anne and Captain Harville have often talked of the sea."), [], None)
+    assert fills_frame(frame, nlp("Anne and Captain Harville have a love of poetry."), [], None)
+
+
 def _context(*texts: str) -> list[SelectedSentence]:
     return [SelectedSentence(f"b/text_0-{i}", i, t, "", rank=i + 1, similarity=0.5) for i, t in enumerate(texts)]
 

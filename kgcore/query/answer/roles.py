@@ -196,7 +196,8 @@ def fills_frame(frame: Frame, doc, spans: Sequence[tuple[int, int]], resolved) -
     if frame.role == "copula":
         return _fills_copula(doc, inside, frame, bool(spans))
     for verb in (t for t in doc if stem(t.lemma_.lower()) == frame.verb or stem(t.lower_) == frame.verb):
-        if verb.pos_ in ("NOUN", "PROPN") or not _same_subject(verb, frame.subject):
+        if verb.pos_ in ("NOUN", "PROPN") or verb.dep_ in ("aux", "auxpass") \
+                or not _same_subject(verb, frame.subject):  # an auxiliary ("to *have* forgotten") is no verb
             continue
         if not spans or any(_fits(t, verb, frame) for t in inside) \
                 or (frame.role == "adjunct" and any(t.i == verb.i for t in inside)):
