@@ -28,20 +28,25 @@ from verdict_bench import ROWS, SETS, balanced_accuracy  # noqa: E402
 #: Reasons of a refusal the band cannot change (no span of the asked kind; a claim its sentence does not hold).
 FORCED = (", which the question asks for", "is not in the sentence it cites")
 WIDTHS = (0.0, 0.1, 0.2, 0.3)
+#: The reason of a claim whose sentence does not hold the answer in the asked role: at best unsure, whatever the
+#: band (:mod:`kgcore.query.answer.roles`).
+ROLE_CAP = "stands where the question asks"
 
 
 def load(rows_dir: Path, set_name: str, answerer: str = "extractive") -> np.ndarray:
-    """Per judged question (yes/no left out): right, strength, refused whatever the band."""
+    """Per judged question (yes/no left out): right, strength, refused whatever the band, at best unsure whatever
+    the band (the roles do not line up)."""
     rows = json.loads((rows_dir / f"{set_name}_{answerer}.json").read_text(encoding="utf-8"))
     return np.array([[r["right"], r["probability"] or 0.0,
-                      r["state"] == "not supported" and any(f in (r["reason"] or "") for f in FORCED)]
+                      r["state"] == "not supported" and any(f in (r["reason"] or "") for f in FORCED),
+                      ROLE_CAP in (r["reason"] or "")]
                      for r in rows if r["kind"] != "yes/no"], dtype=float)
 
 
 def judged(data: np.ndarray, refused_below: float, supported_from: float) -> tuple[float, float]:
     """Balanced accuracy and unsure share of the rows under one band."""
-    strength, forced = data[:, 1], data[:, 2] == 1
-    supported = ~forced & (strength >= supported_from)
+    strength, forced, capped = data[:, 1], data[:, 2] == 1, data[:, 3] == 1
+    supported = ~forced & ~capped & (strength >= supported_from)
     decided = forced | supported | (strength < refused_below)
     pairs = np.column_stack([data[:, 0], supported, decided])
     return balanced_accuracy(pairs), float(np.mean(~decided))

@@ -43,6 +43,9 @@ class ClaimCheck:
     #: answer score plus ``question_cosine``), which the state's thresholds apply to.
     state: str = "unsure"
     strength: float | None = None
+    #: Where the question's wh-phrase stands relative to its verb ("the object of “marry”"), when the sentence
+    #: holds no span in that role ("" when it does or nothing was checked: :mod:`kgcore.query.answer.roles`).
+    unfilled_role: str = ""
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -34,16 +34,27 @@ def test_each_band_decides_the_rows_again_and_a_forced_refusal_stays_refused(thr
             row(True, 3.0, "supported", kind="yes/no")]  # counted apart
     (tmp_path / "papers_extractive.json").write_text(json.dumps(rows), encoding="utf-8")
     data = thresholds.load(tmp_path, "papers")
-    assert data.shape == (4, 3) and data[:, 2].tolist() == [0, 0, 0, 1]
+    assert data.shape == (4, 4) and data[:, 2].tolist() == [0, 0, 0, 1]
     assert thresholds.judged(data, 2.4, 2.6) == (1.0, 0.25)  # the 2.45 one is unsure
     assert thresholds.judged(data, 2.5, 2.5) == (0.75, 0.0)  # now refused: half the right answers supported
     ba, unsure = thresholds.judged(data, 2.0, 2.0)  # the wrong 2.2 is supported; the forced one is not
     assert (ba, unsure) == (0.75, 0.0)
 
 
+def test_a_claim_whose_roles_do_not_line_up_stays_at_best_unsure(thresholds, tmp_path):
+    rows = [row(True, 2.7), row(False, 3.1, "unsure", "Unsure: ...; strength 3.10 ≥ 2.6, but nothing in it stands "
+                                                     "where the question asks (the object of “marry”): check who"),
+            row(False, 2.0, "not supported")]
+    (tmp_path / "novels_extractive.json").write_text(json.dumps(rows), encoding="utf-8")
+    data = thresholds.load(tmp_path, "novels")
+    assert data[:, 3].tolist() == [0, 1, 0]
+    assert thresholds.judged(data, 2.4, 2.6) == (1.0, 1 / 3)  # not supported by any band: unsure
+    assert thresholds.judged(data, 3.2, 3.2) == (0.5, 0.0)  # below every band's lower bound: refused
+
+
 def test_the_grid_gives_every_band_per_set_with_its_mean_worst_set_and_largest_unsure_share(thresholds):
-    sets = {"a": np.array([[1, 2.7, 0], [0, 2.2, 0]], dtype=float), "b": np.array([[1, 2.3, 0], [0, 2.5, 0]],
-                                                                                 dtype=float)}
+    sets = {"a": np.array([[1, 2.7, 0, 0], [0, 2.2, 0, 0]], dtype=float),
+            "b": np.array([[1, 2.3, 0, 0], [0, 2.5, 0, 0]], dtype=float)}
     cells = thresholds.grid(sets, np.array([2.4]))
     assert [(c["refused_below"], c["supported_from"]) for c in cells] == [(2.4, 2.4), (2.4, 2.5), (2.4, 2.6),
                                                                         (2.4, 2.7)]

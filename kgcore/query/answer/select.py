@@ -36,6 +36,7 @@ import numpy as np
 from kgcore.core.embed import Embedder
 from kgcore.core.types import SelectedSentence
 from kgcore.query.answer.expected import Expected, expected_answer
+from kgcore.query.answer.roles import Frame, question_frame
 from kgcore.query.answer.slots import Gap, question_gap, slot_match
 from kgcore.query.answer.spans import answer_spans
 from kgcore.query.answer.weights import SIGNALS, Weights, current, sentence_features
@@ -76,13 +77,16 @@ class Question:
     expected: Expected = Expected(None)
     #: Where the wh-phrase stands (:mod:`~kgcore.query.answer.slots`).
     gap: Gap | None = None
+    #: Its role relative to the question's verb (:mod:`~kgcore.query.answer.roles`), which the verdict checks.
+    frame: Frame | None = None
 
     @classmethod
     def parse(cls, question: str, nlp) -> Question:
         doc = nlp(question)
         expected = expected_answer(doc)
         focus = action_focus(doc) if expected.kind == "action" else frozenset()
-        return cls(doc, asked_terms(doc, expected), expected.kind, focus, expected, question_gap(doc))
+        return cls(doc, asked_terms(doc, expected), expected.kind, focus, expected, question_gap(doc),
+                   question_frame(doc))
 
 
 #: Words that hedge a quantity ("roughly how large"): they say how exact the answer is, not what it is about.

@@ -19,8 +19,11 @@ is split into sentences and each is linked to what it cites, :func:`~kgcore.quer
 3. **State**: a claim whose sentence (for a generated claim: the claim itself) holds no span of the asked
    kind, when the question asks for a quantity, time, person or place, is *not supported*; otherwise the
    claim's *strength* is its answer score plus that cosine: *supported* at or above :data:`SUPPORTED_FROM`,
-   *not supported* below :data:`REFUSED_BELOW`, *unsure* between.  The answer's state is its best claim's,
-   lowered by any claim that is not grounded.
+   *not supported* below :data:`REFUSED_BELOW`, *unsure* between.  A claim the strength would call supported
+   is *unsure* when its sentence does not hold the answer in the role the question asks about
+   (:mod:`~kgcore.query.answer.roles`: "He was more engaged with Louisa than with Henrietta" holds every word of
+   "Who does Louisa become engaged to?" and a person, but not the one she is engaged *to*).  The answer's state
+   is its best claim's, lowered by any claim that is not grounded.
 
 The thresholds were chosen on the design questions of ``bench/verdict_bench.py`` (papers, QASPER, NarrativeQA
 design books): the best worst-set balanced accuracy with at most 30 % unsure on every set.  Re-measured on a grid
@@ -43,6 +46,7 @@ from kgcore.core.verdicts import ClaimCheck, Verdict
 from kgcore.index.qa import FrameQAGenerator
 from kgcore.index.qa.frames import frame_analyses
 from kgcore.query.answer.citations import strip_markers
+from kgcore.query.answer.roles import fills_frame
 from kgcore.query.answer.select import Question, ScoredSentence, score_sentences
 from kgcore.query.answer.spans import answer_spans
 from kgcore.query.answer.weights import SPECIFIC
@@ -119,7 +123,21 @@ def check_claim(citation: Citation, by_id: dict[str, SelectedSentence], found: d
                        text[start:end] if spans else "", start, end, None if grounded is None else round(grounded, 3),
                        asked, cosine if asked else None, "unsure", strength)
     check.state = claim_state(check, parsed.qtype in SPECIFIC)
+    if check.state == "supported" and not roles_line_up(parsed, best, spans, nlp):
+        check.state, check.unfilled_role = "unsure", parsed.frame.describe() if parsed.frame else ""
     return check
+
+
+def roles_line_up(parsed: Question, best: ScoredSentence, spans: Sequence[tuple[int, int]], nlp) -> bool:
+    """Whether the sentence holds the answer in the role the question's wh-phrase has relative to its verb
+    (:func:`~kgcore.query.answer.roles.fills_frame`; without a span of the asked kind, whether it has the
+    question's verb with the question's subject; True when the question has no frame)."""
+    frame = parsed.frame
+    if frame is None:
+        return True
+    sentence = best.sentence
+    resolved = nlp(sentence.resolved) if sentence.resolved and sentence.resolved != sentence.text else None
+    return fills_frame(frame, nlp(sentence.text), spans, resolved)
 
 
 def claim_state(check: ClaimCheck, specific: bool = False) -> str:
@@ -168,6 +186,9 @@ def reason(check: ClaimCheck, state: str, parsed: Question, weak: Sequence[Claim
     head = {"supported": "Supported", "not supported": NOT_SUPPORTED, "unsure": "Unsure"}[state]
     where = {"supported": f"≥ {SUPPORTED_FROM}", "not supported": f"< {REFUSED_BELOW}",
              "unsure": f"between {REFUSED_BELOW} and {SUPPORTED_FROM}: check the sentence"}[state]
+    if check.unfilled_role:
+        where = (f"≥ {SUPPORTED_FROM}, but nothing in it stands where the question asks ({check.unfilled_role}): "
+                 "check who did what to whom")
     text = f"{head}: cited sentence {check.sentence_id} {held}{answers}; strength {check.strength:.2f} {where}."
     if weak:
         text += f" A claim is only partly in what it cites (“{weak[0].claim}”: {weak[0].grounded:.0%} of its words)."

@@ -51,11 +51,16 @@ def _singular(word: str) -> str:
 
 
 # -- spaCy lemmas (the extractive answerer and the support check) ----------------------
+#: Modifiers of a noun that weigh half as much as the noun they modify (:func:`question_term_weights`).
+NOUN_MODIFIERS = frozenset(("amod", "poss"))
+
+
 def question_term_weights(q_doc) -> dict[str, float]:
     """Content lemmas of the question with their weights.
 
-    Verbs weigh 2 (they say what happened), possessors 0.5 (``Peter's
-    father`` is about the father), other words 1.
+    Verbs weigh 2 (they say what happened), other words 1; a possessor or adjective modifying a noun weighs half
+    as much as that noun, and so on down ("the young rabbits' father" is about the father: *father* 1, the
+    possessor *rabbits* 0.5, its adjective *young* 0.25).
     """
     terms: dict[str, float] = {}
     for t in q_doc:
@@ -63,9 +68,17 @@ def question_term_weights(q_doc) -> dict[str, float]:
         if (t.is_punct or t.is_stop or lemma in WH_WORDS | FRAME_WORDS
                 or t.pos_ in ("AUX", "DET", "PRON", "ADP", "PART")):
             continue
-        weight = 2.0 if t.pos_ == "VERB" and lemma not in LIGHT_VERBS else 0.5 if t.dep_ == "poss" else 1.0
+        weight = 2.0 if t.pos_ == "VERB" and lemma not in LIGHT_VERBS else _modifier_share(t)
         terms[lemma] = max(terms.get(lemma, 0.0), weight)
     return terms
+
+
+def _modifier_share(token) -> float:
+    """``0.5`` per step from ``token`` up to the noun it modifies (through :data:`NOUN_MODIFIERS` arcs)."""
+    share, node = 1.0, token
+    while node.dep_ in NOUN_MODIFIERS and node.head.i != node.i and node.head.pos_ in ("NOUN", "PROPN"):
+        share, node = share / 2, node.head
+    return share
 
 
 def lemmas(doc) -> set[str]:

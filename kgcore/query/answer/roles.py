@@ -1,0 +1,306 @@
+"""Who did what to whom: whether a cited sentence holds the answer in the role the question asks about.
+
+A short question about characters ("Who does Louisa become engaged to?") is often answered by a sentence holding
+all of its words and a span of the asked kind that plays another part: "He was more engaged *with Louisa* than
+*with Henrietta*" names a person, but not the one Louisa becomes engaged *to*.  The question's *frame* says where
+its wh-phrase stands relative to its content verb (:func:`question_frame`): the verb's subject ("*who* rescued
+them"), its object ("*who* does Mr. Irving marry", "*whose* cow did Anne sell"), the object of a preposition
+("*with whom* does Paul live", "what is he looking *for*"), an adjunct of the verb ("*where* does Anne teach"), or,
+for "what happened to X" / "what did X do", whom the action concerns.  A sentence *fills* the frame
+(:func:`fills_frame`) when one of its verbs has the question verb's stem and a span of the asked kind stands in
+that role under it, and the question's own subject, when the sentence names one for that verb, is the same
+("the city marshal is going to look into the matter" does not say what Judge Pyncheon is looking for).
+
+The verdict calls an answer whose sentence does not fill its question's frame at best *unsure*
+(:mod:`~kgcore.query.answer.verdict`): the words are there, who did what to whom is not.  The frame is read
+mostly from the words, as :mod:`~kgcore.query.answer.slots` reads the gap, since the small parser often
+misreads questions ("Who did baby tuckoo meet": *did* the root).
+
+>>> from kgcore.core.nlp import load_spacy
+>>> nlp = load_spacy()
+>>> frame = question_frame(nlp("With whom does Paul live?"))
+>>> frame.role, frame.preposition, sorted(frame.subject)
+('prep', 'with', ['paul'])
+>>> doc = nlp("Paul lives away down near the shore with his grandmother.")
+>>> fills_frame(frame, doc, [(41, 56)], None)
+True
+>>> fills_frame(question_frame(nlp("Where does Anne teach?")),
+...             nlp("'Teaching is very interesting work,' wrote Anne to a chum."), [(44, 54)], None)
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kgcore.index.qa.base import WH_WORDS
+from kgcore.query.answer.words import LIGHT_VERBS, stem
+
+#: Wh-words asking for an adjunct of the verb (a place, time, reason or way).
+ADJUNCT_WH = frozenset(("where", "when", "why", "how"))
+#: Words that start a clause inside the question ("the school *where* Anne teaches"): a verb after one is not
+#: the question's own.
+RELATIVES = frozenset(("where", "that", "who", "which", "whom", "when"))
+_SUBJECTS = frozenset(("nsubj", "csubj"))
+_OBJECTS = frozenset(("dobj", "nsubjpass", "attr", "oprd", "dative"))
+_RELATIVE_PRONOUNS = frozenset(("who", "which", "that", "whom"))
+#: Verbs that pass the question on to the verb or adjective they take ("become *engaged*", "begin to *visit*").
+CATENATIVE = frozenset("become seem appear begin start continue keep try want plan decide need hope get".split())
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Where a question's wh-phrase stands: the stem of its content ``verb``; its ``role`` (``subject``,
+    ``object``, ``prep``, ``adjunct``, ``possessor``, ``action`` or ``copula``); the ``preposition`` of a
+    ``prep`` role (or stranded after "be"); the possessed ``noun`` of "whose N"; the lemmas of the question's own
+    ``subject`` when the wh-phrase is not it (for ``action``: whom the action concerns; for ``copula``: the noun
+    phrase across "be")."""
+
+    verb: str
+    role: str
+    preposition: str = ""
+    noun: str = ""
+    subject: frozenset[str] = frozenset()
+    #: The question's verb as it is written ("engaged"), for the reason.
+    word: str = ""
+
+    def describe(self) -> str:
+        """The role in words, for a verdict's reason.
+
+        >>> Frame("marri", "object", subject=frozenset({"irving"}), word="marry").describe()
+        'the object of “marry” (with irving its subject)'
+        """
+        role = {"subject": "the subject of", "object": "the object of", "adjunct": "an adjunct of",
+                "possessor": f"the possessor of “{self.noun}”, the object of",
+                "prep": f"the object of “{self.preposition}” under", "action": "an action concerning",
+                "copula": "what stands across “be” from"}[self.role]
+        if self.role in ("action", "copula"):
+            return f"{role} {', '.join(sorted(self.subject))}"
+        with_subject = f" (with {', '.join(sorted(self.subject))} its subject)" if self.subject else ""
+        return f"{role} “{self.word}”{with_subject}"
+
+
+def _content_verb(tokens: list, start: int):
+    """The question's own content verb after ``start`` (None when a relative clause comes first or none)."""
+    for t in tokens[start:]:
+        if t.lower_ in RELATIVES and t.i > start:
+            return None
+        if t.text[:1].isupper() or len(t.text) < 3:  # a name the tagger took for a verb ("is Amory from")
+            continue
+        if (t.pos_ == "VERB" or t.dep_ == "acomp") and t.lemma_.lower() not in LIGHT_VERBS and t.dep_ != "amod":
+            if t.lemma_.lower() in CATENATIVE:
+                passed = [c for c in t.children if c.dep_ in ("acomp", "oprd", "xcomp") and c.pos_ in ("ADJ", "VERB")]
+                return passed[0] if passed else t
+            return t
+    return None
+
+
+def _stranded(tokens: list, verb) -> str:
+    """A preposition after the verb left without its object ("what is he looking *for*"), or ""."""
+    for t in tokens[verb.i + 1:]:
+        if t.pos_ == "ADP" and not any(c.dep_ in ("pobj", "pcomp") and c.i > t.i for c in t.children):
+            return t.lower_
+    return ""
+
+
+def question_frame(q_doc) -> Frame | None:
+    """The :class:`Frame` of the question's first wh-word, or None when there is none to check: no wh-word, no
+    content verb of the question's own ("Who is the rector?"), or a quantity ("how many")."""
+    tokens = list(q_doc)
+    at = next((k for k, t in enumerate(tokens) if t.lower_ in WH_WORDS), None)
+    if at is None or at + 1 >= len(tokens):
+        return None
+    wh, after = tokens[at], tokens[at + 1]
+    if wh.lower_ == "how" and after.pos_ in ("ADJ", "ADV"):
+        return None
+    end = at + 1  # past the wh-phrase ("which sister", "whose cow")
+    while end < len(tokens) and (tokens[end].pos_ in ("NOUN", "PROPN", "ADJ") and wh.lower_ in ("which", "what",
+                                                                                               "whose")):
+        end += 1
+    verb = _content_verb(tokens, end)
+    if verb is None:
+        return _action_frame(q_doc) or _light_frame(tokens, at, end)
+    between = tokens[end:verb.i]
+    subject = frozenset(t.lemma_.lower() for t in between if t.pos_ in ("PROPN", "NOUN"))
+    has_subject = bool(subject) or any(t.pos_ == "PRON" for t in between)  # "what do *they* use?"
+    action = _action_frame(q_doc)
+    if action is not None:
+        return action
+    base, word = stem(verb.lemma_.lower()), verb.text
+    if at and tokens[at - 1].pos_ == "ADP":
+        return Frame(base, "prep", tokens[at - 1].lower_, subject=subject, word=word)
+    if wh.lower_ in ADJUNCT_WH:
+        return Frame(base, "adjunct", subject=subject, word=word)
+    if not has_subject:  # "who rescued them?", "who is living with him?"; "who was rescued?" asks for its object
+        return Frame(base, "object" if verb.tag_ == "VBN" and between else "subject", word=word)
+    if wh.lower_ == "whose":
+        return Frame(base, "possessor", noun=tokens[at + 1].lemma_.lower(), subject=subject, word=word)
+    stranded = _stranded(tokens, verb)
+    return Frame(base, "prep" if stranded else "object", stranded, subject=subject, word=word)
+
+
+def _light_frame(tokens: list, at: int, end: int) -> Frame | None:
+    """A who/what question whose only verb is "be" or "have": "Who is the rector?" asks for what stands beside
+    the rector across "be" (its subject or attribute) or in apposition to it ("the rector, Father Conmee");
+    "What city is Amory from?" for the object of the stranded preposition under "be"; "What injury did Louisa
+    have?" for the object of "have".  None for where / when / why / how ("Where is Gilbert teaching?": the
+    tagger's noun hides the verb)."""
+    if tokens[at].lower_ in ADJUNCT_WH:
+        return None
+    light = next((t for t in tokens[end:] if t.lemma_.lower() in ("be", "have")
+                  and not (t.lemma_.lower() == "have" and t.dep_ == "aux")), None)
+    if light is None:
+        return None
+    if light.lemma_.lower() == "have":
+        nouns = frozenset(t.lemma_.lower() for t in tokens[end:light.i] if t.pos_ in ("PROPN", "NOUN"))
+        return Frame(stem("have"), "object", subject=nouns, word=light.text) if nouns else None
+    phrase = []
+    for t in tokens[light.i + 1:]:
+        if t.lower_ in RELATIVES:
+            break
+        phrase.append(t)
+    nouns = frozenset(t.lemma_.lower() for t in phrase if t.pos_ in ("PROPN", "NOUN") or t.text[:1].isupper())
+    stranded = phrase[-1].lower_ if phrase and phrase[-1].pos_ == "ADP" else ""
+    if not stranded and len(phrase) > 1 and phrase[-2].pos_ == "ADP" and phrase[-1].is_punct:
+        stranded = phrase[-2].lower_
+    return Frame("be", "copula", stranded, subject=nouns, word=light.text) if nouns else None
+
+
+def _action_frame(q_doc) -> Frame | None:
+    """"What happened to X?" / "what did X do?": whom the action concerns (``subject``), or None."""
+    for t in q_doc:
+        lemma = t.lemma_.lower()
+        if lemma == "happen":
+            heads = [o for p in t.children if p.lower_ == "to" for o in p.children if o.dep_ == "pobj"]
+        elif lemma == "do" and t.dep_ != "aux" and any(w.lower_ == "what" for w in q_doc):
+            heads = [c for c in t.children if c.dep_ in ("nsubj", "nsubjpass")]
+        else:
+            continue
+        names = frozenset(h.lemma_.lower() for h in heads if h.pos_ in ("NOUN", "PROPN"))
+        return Frame("", "action", noun=lemma, subject=names) if names else None
+    return None
+
+
+# -- the sentence ----------------------------------------------------------------------------------
+def fills_frame(frame: Frame, doc, spans: Sequence[tuple[int, int]], resolved) -> bool:
+    """Whether the parsed sentence ``doc`` holds one of ``spans`` (character offsets) in ``frame``'s role under
+    a verb of the question verb's stem, with the question's subject (when the sentence names one for that verb:
+    a noun, not a pronoun) the same; without spans (a reason or way the sentence does not mark), whether it has
+    such a verb with that subject.  An ``action`` frame asks only that whom the action concerns is an argument
+    of some verb -- for "what did X do?" its subject -- in ``doc`` or its coref-resolved parse ``resolved``."""
+    if frame.role == "action":
+        roles = _SUBJECTS if frame.noun == "do" else _SUBJECTS | _OBJECTS | {"pobj"}
+        return any(_argument_of_verb(d, frame.subject, roles) for d in (doc, resolved) if d is not None)
+    inside = [t for t in doc if any(a <= t.idx < b for a, b in spans)]
+    if frame.role == "copula":
+        return _fills_copula(doc, inside, frame, bool(spans))
+    for verb in (t for t in doc if stem(t.lemma_.lower()) == frame.verb or stem(t.lower_) == frame.verb):
+        if verb.pos_ in ("NOUN", "PROPN") or verb.dep_ in ("aux", "auxpass") \
+                or not _same_subject(verb, frame.subject):  # an auxiliary ("to *have* forgotten") is no verb
+            continue
+        if not spans or any(_fits(t, verb, frame) for t in inside) \
+                or (frame.role == "adjunct" and any(t.i == verb.i for t in inside)):
+            return True
+    return False
+
+
+def _names(token, names: frozenset[str]) -> bool:
+    return any(t.lemma_.lower() in names or t.lower_ in names for t in token.subtree)
+
+
+def _fills_copula(doc, inside: list, frame: Frame, spanned: bool) -> bool:
+    """Whether a span stands across "be" from the question's noun phrase (``frame.subject``): one is the verb's
+    subject, the other its attribute (under ``frame.preposition`` when the question strands one), or in
+    apposition to it; without spans, whether a "be" joins that phrase to an attribute at all."""
+    if any(t.dep_ == "appos" and t.head.lemma_.lower() in frame.subject for t in inside):
+        return True
+    for be in (t for t in doc if t.lemma_.lower() == "be"):
+        args = [c for c in be.children if c.dep_ in ("nsubj", "nsubjpass", "attr", "acomp")]
+        named = [a for a in args if _names(a, frame.subject)]
+        if not named:
+            continue
+        if frame.preposition:
+            if any(t.dep_ == "pobj" and t.head.lower_ == frame.preposition and _is(_verb_above(t.head), be)
+                   for t in inside) or not spanned:
+                return True
+        elif not spanned and len(args) > 1:
+            return True
+        elif any(_within(t, a) for a in args for t in inside if not any(n.i == a.i for n in named)):
+            return True
+    return False
+
+
+def _argument_of_verb(doc, names: frozenset[str], roles: frozenset[str]) -> bool:
+    return any(t.lemma_.lower() in names or t.lower_ in names for t in doc
+               if t.dep_ in roles and _verb_above(t) is not None)
+
+
+def _verb_above(token):
+    """The nearest verb (or predicate adjective) above ``token`` (None at the root without one)."""
+    node = token
+    while node.head.i != node.i:
+        node = node.head
+        if node.pos_ in ("VERB", "AUX") or node.dep_ == "acomp":
+            return node
+    return None
+
+
+def subject_of(verb):
+    """The verb's subject token: its own ``nsubj``, a relative clause's head ("Judge Pyncheon, *who* owns the
+    house"), or the subject of the verb it is joined to or completes ("came *to live* with", "rowed and
+    *rescued*"); None when there is none."""
+    node = verb
+    for _ in range(4):
+        own = [c for c in node.children if c.dep_ in _SUBJECTS]
+        if own:
+            subject = own[0]
+            if subject.lower_ in _RELATIVE_PRONOUNS and node.dep_ == "relcl":
+                return node.head
+            return subject
+        if node.dep_ not in ("conj", "xcomp", "advcl", "acomp") or node.head.i == node.i:
+            return None
+        node = node.head
+    return None
+
+
+def _same_subject(verb, names: frozenset[str]) -> bool:
+    if not names:
+        return True
+    subject = subject_of(verb)
+    if subject is None or subject.pos_ == "PRON":
+        return True
+    return any(t.lemma_.lower() in names or t.lower_ in names for t in subject.subtree)
+
+
+def _fits(token, verb, frame: Frame) -> bool:
+    """Whether ``token`` (of a span) stands in ``frame``'s role under ``verb``."""
+    if frame.role == "subject":
+        subject = subject_of(verb)
+        return (subject is not None and _within(token, subject)) or (
+            token.dep_ == "pobj" and token.head.dep_ == "agent" and token.head.head.i == verb.i)
+    if frame.role == "object":
+        return any(_within(token, c) for c in verb.children if c.dep_ in _OBJECTS)
+    if frame.role == "possessor":
+        return token.dep_ == "poss" and token.head.lemma_.lower() == frame.noun
+    if frame.role == "prep":
+        return token.dep_ in ("pobj", "pcomp") and token.head.lower_ == frame.preposition \
+            and _is(_verb_above(token.head), verb)
+    return _is(_verb_above(token), verb)  # an adjunct: the span hangs on the verb
+
+
+def _within(token, filler) -> bool:
+    """Whether ``token`` is ``filler`` or in its phrase: below it without passing a clause of its own (a relative
+    clause, another finite verb); a participle naming it is part of it ("an objective *known as* the ICT")."""
+    node = token
+    for _ in range(12):
+        if node.i == filler.i:
+            return True
+        if node.dep_ == "relcl" or (node.pos_ in ("VERB", "AUX") and node.dep_ != "acl") or node.head.i == node.i:
+            return False
+        node = node.head
+    return False
+
+
+def _is(token, other) -> bool:
+    return token is not None and token.i == other.i

@@ -1,0 +1,131 @@
+"""Who did what to whom, with the real spaCy pipeline and MiniLM: where a question's wh-phrase stands relative to
+its verb, whether a cited sentence holds the answer there, and the verdict that follows -- a sentence holding every
+word of the question with the roles not lined up is *unsure*, not *supported*."""
+
+from __future__ import annotations
+
+import pytest
+
+from kgcore.core.types import SelectedSentence
+from kgcore.query.answer.extractive import ExtractiveGenerator
+from kgcore.query.answer.roles import fills_frame, question_frame
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    from kgcore.core.nlp import load_spacy
+
+    return load_spacy()
+
+
+@pytest.fixture(scope="module")
+def extractive(nlp):
+    from kgcore.core.embed import get_embedder
+
+    return ExtractiveGenerator(embedder=get_embedder(), nlp=nlp)
+
+
+@pytest.mark.parametrize(("question", "role", "preposition", "subject"), [
+    ("Who rescued the fishermen?", "subject", "", set()),
+    ("Who does Mr. Irving marry?", "object", "", {"mr.", "irving"}),
+    ("Whose cow did Anne sell?", "possessor", "", {"anne"}),
+    ("With whom does Paul live?", "prep", "with", {"paul"}),
+    ("Who does Louisa become engaged to?", "prep", "to", {"louisa"}),  # the verb "become" passes to "engaged"
+    ("What war does Amory serve in?", "prep", "in", {"amory"}),  # the parser hangs "war" on the stranded "in"
+    ("Where does Anne teach?", "adjunct", "", {"anne"}),
+    ("Which dataset do they use for training?", "object", "", set()),  # a pronoun subject: the wh-phrase is no subject
+    ("What happened to the young rabbits' father?", "action", "", {"father"}),
+])
+def test_where_the_wh_phrase_stands(nlp, question, role, preposition, subject):
+    frame = question_frame(nlp(question))
+    assert (frame.role, frame.preposition, set(frame.subject)) == (role, preposition, subject)
+
+
+@pytest.mark.parametrize("question", ["How many reviews are fake?", "Where is Gilbert teaching?"])
+def test_a_quantity_or_an_adjunct_question_without_a_verb_has_no_frame(nlp, question):
+    assert question_frame(nlp(question)) is None
+
+
+@pytest.mark.parametrize(("question", "role", "preposition", "subject"), [
+    ("Who is the rector?", "copula", "", {"rector"}),
+    ("What city is Amory from?", "copula", "from", {"amory"}),
+    ("What is the name of the school where Anne teaches?", "copula", "", {"name", "school"}),
+    ("What injury did Louisa have?", "object", "", {"louisa"}),
+])
+def test_a_question_whose_only_verb_is_be_or_have_asks_across_it(nlp, question, role, preposition, subject):
+    frame = question_frame(nlp(question))
+    assert (frame.role, frame.preposition, set(frame.subject)) == (role, preposition, subject)
+
+
+def _span(text: str, words: str) -> list[tuple[int, int]]:
+    start = text.index(words)
+    return [(start, start + len(words))]
+
+
+@pytest.mark.parametrize(("question", "sentence", "span", "fills"), [
+    ("Who does Louisa become engaged to?", "Louisa became engaged to Captain Benwick.", "Captain Benwick", True),
+    ("Who does Louisa become engaged to?", "He was more engaged with Louisa than with Henrietta.", "Henrietta", False),
+    ("Where does Anne teach?", "Anne teaches at the Avonlea school.", "at the Avonlea school", True),
+    ("Where does Anne teach?", "“Teaching is interesting work,” wrote Anne to a Queen's Academy chum.",
+     "to a Queen's Academy chum", False),
+    ("Who originally owned the house?", "Judge Pyncheon, who owns the house, has been murdered.", "Judge Pyncheon",
+     True),  # the relative clause's subject is the noun it hangs on
+    ("Who killed the Judge?", "The Judge was killed by his cousin.", "his cousin", True),  # a passive's agent
+    ("Who does Mr. Irving marry?", "Mr. Irving marries Miss Lavendar.", "Miss Lavendar", True),
+    ("Who does Mr. Irving marry?", "Gilbert marries Miss Lavendar.", "Miss Lavendar", False),  # another subject
+    ("Which pre-training task is used to warm-start the retriever?",
+     "We warm-start the retriever using an objective known as the Inverse Cloze Task.", "Inverse Cloze Task", True),
+    ("Whose cow did Anne sell?", "Anne sold Mr. Harrison's cow.", "Mr. Harrison", True),
+    ("Whose cow did Anne sell?", "“You'd better have sold me that cow,” chuckled Mr. Shearer.", "Mr. Shearer", False),
+    ("Who is the rector?", "The rector was Father Conmee.", "Father Conmee", True),
+    ("Who is the rector?", "He went to the rector, Father Conmee.", "Father Conmee", True),  # in apposition
+    ("Who is the rector?", "And if the minister did it he would go to the rector.", "the minister", False),
+    ("What city is Amory from?", "Amory was from Minneapolis.", "Minneapolis", True),
+    ("What city is Amory from?", "Amory found a hotel down in Mexico City.", "Mexico City", False),
+    ("What injury did Louisa have?", "Louisa had a severe concussion.", "a severe concussion", True),
+    ("What injury did Louisa have?", "Louisa perfectly recovered now.", "Louisa perfectly recovered now.", False),
+])
+def test_a_sentence_fills_the_frame_when_the_span_stands_in_the_asked_role(nlp, question, sentence, span, fills):
+    assert fills_frame(question_frame(nlp(question)), nlp(sentence), _span(sentence, span), None) is fills
+
+
+@pytest.mark.parametrize(("sentence", "fills"), [
+    ("Judge Pyncheon was looking for the missing deed.", True),
+    ("Judge Pyncheon has been murdered, and the city marshal is going to look into the matter.", False),
+])
+def test_without_a_span_the_question_verb_needs_the_question_subject(nlp, sentence, fills):
+    assert fills_frame(question_frame(nlp("What is Judge Pyncheon looking for?")), nlp(sentence), [], None) is fills
+
+
+def test_an_auxiliary_is_not_the_question_verb(nlp):
+    frame = question_frame(nlp("What do Anne and Captain Harville have in common?"))
+    assert frame.verb == "have"
+    assert not fills_frame(frame, nlp("Anne and Captain Harville have often talked of the sea."), [], None)
+    assert fills_frame(frame, nlp("Anne and Captain Harville have a love of poetry."), [], None)
+
+
+def _context(*texts: str) -> list[SelectedSentence]:
+    return [SelectedSentence(f"b/text_0-{i}", i, t, "", rank=i + 1, similarity=0.5) for i, t in enumerate(texts)]
+
+
+@pytest.mark.parametrize(("question", "sentence"), [
+    ("Where does Anne teach?", "\"Teaching is really very interesting work,\" wrote Anne to a Queen's Academy chum."),
+    ("Whose cow did Anne sell?", "\"I guess you'd better have sold me that cow when I wanted to buy her last week, "
+                                 "Anne,\" chuckled Mr. Shearer."),
+    ("What is Judge Pyncheon looking for?", "Judge Pyncheon, who owns the house, has been murdered; and the city "
+                                            "marshal is going to look into the matter."),
+])
+def test_every_word_of_the_question_without_its_roles_is_unsure(extractive, question, sentence):
+    """The strength passes the upper threshold (every word of a short question is there), but who did what to whom
+    is not what the question asks: the verdict is unsure and says why."""
+    answer = extractive.generate(question, _context(sentence, "Gilbert walked home."))
+    assert answer.citations[0].sentence_ids == ["b/text_0-0"]
+    verdict = answer.verdict
+    assert verdict.state == "unsure" and answer.supported is None
+    assert verdict.evidence[0].unfilled_role and "who did what to whom" in verdict.reason
+
+
+def test_the_same_words_in_the_asked_roles_are_supported(extractive):
+    answer = extractive.generate("Where does Anne teach?", _context("Anne teaches at the Avonlea school.",
+                                                                    "Gilbert walked home."))
+    assert answer.verdict.state == "supported" and not answer.verdict.evidence[0].unfilled_role
