@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the shar
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from narrativeqa import book_store, questions, split  # noqa: E402
 from narrativeqa_ablations import Case, compare, fused_context, recall  # noqa: E402
+from narrativeqa_ablations import merged as merged_labels  # noqa: E402
 from protocol import BUDGETS, TEXT_BASELINES, setting  # noqa: E402
 
 from kgcore.core.settings import RetrievalOptions
@@ -181,16 +182,9 @@ def run(all_cases: list[Case], labels: list[str], budgets: list[int]) -> dict:
 
 
 def merged(old: dict, new: dict) -> dict:
-    """``new`` with the variants only ``old`` measured kept (both against the same baseline and questions)."""
-    if old.get("questions") != new["questions"] or old.get("against") != new["against"]:
-        return new
-    for b, entry in new["budgets"].items():
-        before = old["budgets"].get(b, {})
-        for part in ("vs_default", "vs_best_text"):
-            entry[part] = {**before.get(part, {}), **entry[part]}
-        for book, figures in entry["per_book"].items():
-            figures.update({k: v for k, v in before.get("per_book", {}).get(book, {}).items() if k not in figures})
-    return new
+    """``new`` with the variants only ``old`` measured kept (:func:`narrativeqa_ablations.merged`), when both were
+    measured against the same baseline."""
+    return merged_labels(old, new) if old.get("against") == new["against"] else new
 
 
 def main(argv: list[str] | None = None) -> None:
