@@ -175,13 +175,14 @@ class Shard:
         mine = self._mine(options)
         return ({}, {}) if mine is None else self._scorer().measure(question, mine, best, matches)
 
-    def graph_rank(self, scales: Scales, options: RetrievalOptions) -> tuple[int, bool]:
+    def graph_rank(self, scales: Scales, options: RetrievalOptions, names_weight: float = 0.0) -> tuple[int, bool]:
         """Rank the measured question with the collection's ``scales``: kept as the ``fused`` ranking (and,
         over 1,000 words, the ``text`` ranking without the graph signal), for :meth:`page` and :meth:`better`;
-        the candidates, and whether any sentence has graph evidence."""
+        the candidates, and whether any sentence has graph evidence; ``names_weight``: the weight of the
+        question's names (:func:`kgcore.query.fused.name_weight_for`)."""
         self._ranked, self._texts, out = {"fused": (np.zeros(0, np.int64), np.zeros(0))}, {}, (0, False)
         if self._mine(options) is not None:
-            order, keys, candidates, graph, second = self._scorer().rank(scales)
+            order, keys, candidates, graph, second = self._scorer().rank(scales, names_weight)
             self._ranked = {"fused": (order, keys)} | ({"text": second} if second is not None else {})
             out = (candidates, graph)
         if DEDUPE_TEXTS:

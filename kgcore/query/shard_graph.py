@@ -39,7 +39,7 @@ from kgcore.index.store.disk import Index
 from kgcore.index.store.partial import Whole, part_counts, use_whole
 from kgcore.index.views.contextual import context_graph
 from kgcore.index.views.pages import EntityPages, part_pages
-from kgcore.query import expanded_bm25, fused, multihop, propagation
+from kgcore.query import expanded_bm25, fused, multihop, names, propagation
 from kgcore.query.align import GraphMatch, aligned_nodes
 from kgcore.query.context import question_vector, sentence_words
 from kgcore.query.fused import Ranking, explained, ranking, text_order
@@ -154,15 +154,18 @@ class GraphScorer:
         return propagation.measures(self.index, context_graph(self.index), question, a.vector, a.sims, a.scope,
                                     graph)
 
-    def rank(self, scales: propagation.Scales) -> tuple[np.ndarray, np.ndarray, int, bool, tuple | None]:
+    def rank(self, scales: propagation.Scales, names_weight: float = 0.0
+             ) -> tuple[np.ndarray, np.ndarray, int, bool, tuple | None]:
         """Rank the question :meth:`measure` measured with the collection's ``scales``: the order (rows), each
         place's key (its final score), the candidates (sentences in scope), whether any sentence has graph
         evidence, and over :data:`~kgcore.query.fused.GRAPH_HEAD_WORDS` words the order without the graph signal
         and its keys (the second stage; the driver decides whether the collection takes it).  The multi-hop walk
-        is the driver's, over every shard (:mod:`kgcore.query.sharded_walk`)."""
+        is the driver's, over every shard (:mod:`kgcore.query.sharded_walk`); ``names_weight`` is the weight of
+        the question's names the driver decided (:func:`kgcore.query.fused.name_weight_for`, none under a walk)."""
         a, cg = self._asked(), context_graph(self.index)
         graph = a.gm.alignment.graph if a.gm is not None else None
         sig = propagation.signals(self.index, cg, a.question, a.vector, a.sims, a.scope, graph, scales)
+        sig = dataclasses.replace(sig, focus=names.focus(self.index, cg, a.question, names_weight))
         a.ranking = r = ranking(self.index, cg, sig, a.options, a.gm)
         second = None
         if a.gm is not None and a.options.budget_words > fused.GRAPH_HEAD_WORDS:

@@ -32,7 +32,7 @@ import numpy as np
 from kgcore.core.settings import RetrievalOptions
 from kgcore.core.types import Match, SelectedSentence
 from kgcore.index.store.partial import whole_of
-from kgcore.query import fused
+from kgcore.query import fused, multihop
 from kgcore.query.context import budget_positions
 from kgcore.query.global_bm25 import collection_bm25
 from kgcore.query.propagation import Scales
@@ -89,7 +89,9 @@ def rank_graph(engine: Any, question: str, options: RetrievalOptions
         mine = list(shares)
     scales = collection_scales(engine.gather([(n, engine.call(n, "graph_measure", question, options, best, m))
                                               for n, m in enumerate(mine)]))
-    ranked = engine.gather([(n, engine.call(n, "graph_rank", scales[n], options)) for n in range(len(scales))])
+    weight = names_weight(engine, question, options, matches)
+    ranked = engine.gather([(n, engine.call(n, "graph_rank", scales[n], options, weight))
+                            for n in range(len(scales))])
     two_stages = (options.method == "groundedkg" and options.budget_words > fused.GRAPH_HEAD_WORDS
                   and any(graph for _, graph in ranked))
     if not (options.budget_words or options.budget_sentences):
@@ -103,6 +105,15 @@ def rank_graph(engine: Any, question: str, options: RetrievalOptions
             sentence.signals["path"] = walked[1].paths[sentence.position]
         out.append(dataclasses.replace(sentence, rank=rank))
     return out, sum(n for n, _ in ranked), matches
+
+
+def names_weight(engine: Any, question: str, options: RetrievalOptions, matches: list[Match]) -> float:
+    """The weight of the question's names, as one process gives it: the fused ranking's
+    (:func:`~kgcore.query.fused.name_weight_for` the budget) unless the multi-hop walk runs, which weighs none;
+    LeSeGR weighs none."""
+    if options.method != "groundedkg" or multihop.plan_over(engine.pages.pages, question, matches) is not None:
+        return 0.0
+    return fused.name_weight_for(options.budget_words)
 
 
 #: A kept sentence: its shard, its row in the collection, its rank, whether the second stage ranked it.
