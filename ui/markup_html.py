@@ -101,11 +101,15 @@ def find_spans(text: str, terms: Sequence[str]) -> list[tuple[int, int]]:
     [(5, 13), (22, 25)]
     >>> find_spans("İstanbul's pie", ["pie"])  # lower-casing "İ" adds a character: the pattern finds it
     [(11, 14)]
+    >>> find_spans("a pie", ["", "pie"])  # an empty term marks nothing
+    [(2, 5)]
     """
     lowered = text.lower()
     taken: list[tuple[int, int]] = []
     for term in sorted(set(terms), key=len, reverse=True):
         needle = term.lower()
+        if not needle:
+            continue
         if len(lowered) == len(text) and len(needle) == len(term):
             found: Iterable[tuple[int, int]] = _occurrences(lowered, needle)
         else:

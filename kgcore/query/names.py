@@ -33,7 +33,16 @@ _CAPITALISED = re.compile(r"\b[A-Z][a-z]+")
 
 def question_names(question: str) -> list[str]:
     """The question's capitalised words past its first (its characters and places; the first is its wh-word or a
-    word capitalised by position), as sorted, distinct BM25 tokens."""
+    word capitalised by position), as sorted, distinct BM25 tokens.
+
+    Its limits, as measured (the figures in :data:`kgcore.query.fused.NAME_WEIGHT` were taken with them): a word
+    is capitalised when an ASCII capital opens it and lower-case letters follow, so all-capital names (BERT,
+    FLARE) and accented initials (Émile) are not names, "McGregor" gives only "mc", and an honorific ("Mrs.")
+    counts; the first capitalised word is dropped even when the question starts in lower case.
+
+    >>> question_names("What did Mr. McGregor plant?"), question_names("How does FLARE retrieve?")
+    (['mc', 'mr'], [])
+    """
     return sorted({token for word in _CAPITALISED.findall(question)[1:] for token in bm25_tokens(word)})
 
 

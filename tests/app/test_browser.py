@@ -235,7 +235,7 @@ def test_index_the_sample_then_ask(server, browser_page):
     shot(sentence_page, "source_view", 1600)
     sentence_page.close()
 
-    # The result's JSON is written when its button is clicked, not on every run of the page.
+    # The result's JSON (written when its button is clicked) downloads with the question and its sentences.
     with page.expect_download(timeout=60_000) as download:
         page.get_by_role("button", name="Download result (JSON)").click()
     result = json.loads(Path(download.value.path()).read_text())
