@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the shared tools (common, ...)
 
-from common import STORES, machine, write_json
+from common import STORES, machine, store_roots, write_json
 
 from kgcore.api import Settings, Store, communities, embedder_for, listed_communities
 
@@ -59,12 +59,7 @@ def main() -> None:
     parser.add_argument("--store", action="append", default=[], metavar="NAME=DIR",
                         help="read collection NAME from the store DIR (repeatable)")
     args = parser.parse_args()
-    roots = dict(ROOTS)
-    for item in args.store:
-        name, _, where = item.partition("=")
-        if not where or not Path(where, name).is_dir():
-            parser.error(f"--store {item}: expected NAME=DIR with a collection folder DIR/NAME")
-        roots[name] = Path(where)
+    roots = store_roots(parser, args.store, ROOTS)
     settings = Settings.from_env()
     embedder = embedder_for(settings)
     result: dict = {"machine": machine()}

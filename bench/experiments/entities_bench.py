@@ -47,7 +47,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the shared tools (common, ...)
 
-from common import ROOT, machine, write_json
+from common import ROOT, machine, store_roots, write_json
 
 from kgcore.index.store.disk import Store
 from kgcore.index.views.entities import animate, types
@@ -226,11 +226,7 @@ def main() -> None:
     parser.add_argument("--store", action="append", default=[], metavar="NAME=DIR",
                         help="read collection NAME from the store DIR (repeatable)")
     args = parser.parse_args()
-    for item in args.store:
-        name, _, where = item.partition("=")
-        if not where or not Path(where, name).is_dir():
-            parser.error(f"--store {item}: expected NAME=DIR with a collection folder DIR/NAME")
-        ROOTS[name] = Path(where)
+    ROOTS.update(store_roots(parser, args.store, ROOTS))
     parts = args.parts.split(",")
     indexes, resolutions = {}, {}
     started = time.perf_counter()
