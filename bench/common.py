@@ -73,3 +73,20 @@ def write_json(name: str, data: dict, one_line: str = "") -> Path:
     path.write_text(text, encoding="utf-8")
     print(f"wrote {path}")
     return path
+
+
+def store_roots(parser, items: list[str], roots: dict[str, Path]) -> dict[str, Path]:
+    """``roots`` (collection name -> store folder) with each ``NAME=DIR`` of a ``--store`` option put in; a DIR
+    without a folder NAME is a usage error naming the option.
+
+    >>> import argparse
+    >>> store_roots(argparse.ArgumentParser(), [], {"papers": Path("stores")}) == {"papers": Path("stores")}
+    True
+    """
+    out = dict(roots)
+    for item in items:
+        name, _, where = item.partition("=")
+        if not name or not where or not Path(where, name).is_dir():
+            parser.error(f"--store {item}: expected NAME=DIR with a collection folder DIR/NAME")
+        out[name] = Path(where)
+    return out

@@ -14,13 +14,23 @@ Parts:
 * ``counts``: entity nodes before and entities after resolution on the 24 papers and on ObliQA, and the seconds
   the resolution stage takes (typing included) on a warm process, next to the seconds indexing took (the
   documents' own timings plus linking, as their manifests record them).
-* ``types``: ``bench/data/entity_types.csv`` (100 entities typed by hand from their sentences before the typer ran; a
+* ``types``: ``bench/data/entity_types.csv`` (entities typed by hand from their sentences before the typer ran; a
   dev half used to design the typer, a test half not looked at): accuracy of the entity type of the group each node
   ends in, per split, per collection and per source (pattern/NER/zero-shot), against the majority type.
   ObliQA uses the declared regulatory type set (:data:`kgcore.index.views.entities.types.REGULATORY`).  Split ``names``
   : the three books' most grounded names.
 * ``book-types``: ``types`` on the books' rows only (key ``book_types``), which needs no papers collection; the
   typing by a name's actions (:mod:`kgcore.index.views.entities.animate`) applies to books only.
+* ``research-types``: ``types`` on the papers' rows only (key ``research_types``): the 24 arXiv papers and
+  ``classic``, four classic systems and IR papers (Bitcoin, Dapper, PageRank, Okapi at TREC-3 from
+  ``../shared/data/papers_classic/``, indexed into ``bench/stores/classic`` as one collection), whose rows are all
+  test rows, typed before the typer first ran on them
+  (``python -m kgcore index --store bench/stores/classic --collection classic`` the four PDFs).
+
+Each ``types`` part also reports accuracy, the majority type and the confusions per collection and split.
+``--store NAME=DIR`` reads collection NAME from the store DIR instead (e.g. a copy of another checkout's store).
+
+    python bench/experiments/entities_bench.py --parts research-types --store papers=/tmp/papers24
 
 Writes bench/results/entities.json.
 """
@@ -37,7 +47,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the shared tools (common, ...)
 
-from common import ROOT, machine, write_json
+from common import ROOT, machine, store_roots, write_json
 
 from kgcore.index.store.disk import Store
 from kgcore.index.views.entities import animate, types
@@ -46,11 +56,12 @@ from kgcore.index.views.entities.resolve import build_groups, merged_components,
 
 COLLECTIONS = ROOT / "bench" / "stores" / "collections"
 BOOKS = ROOT / "bench" / "stores" / "books"
-ROOTS = {"papers": COLLECTIONS, "obliqa": COLLECTIONS}
+ROOTS = {"papers": COLLECTIONS, "obliqa": COLLECTIONS, "classic": ROOT / "bench" / "stores" / "classic"}
 TYPE_SETS = {"obliqa": types.REGULATORY}
 PAIRS = ROOT / "bench" / "data" / "entity_pairs.csv"
 TYPES = ROOT / "bench" / "data" / "entity_types.csv"
 BOOK_COLLECTIONS = frozenset({"peter-rabbit", "robinson-crusoe", "phantom-of-the-opera"})
+RESEARCH_COLLECTIONS = frozenset({"papers", "classic"})
 GRID_MERGE = [round(0.5 + 0.025 * i, 3) for i in range(19)]
 GRID_APART = [round(0.0 + 0.05 * i, 2) for i in range(11)]
 
@@ -162,6 +173,7 @@ def types_part(indexes, resolutions, collections: frozenset[str] | None = None) 
     per_split: dict[str, list[int]] = defaultdict(list)
     by_source: dict[str, list[int]] = defaultdict(list)
     confusion: Counter = Counter()
+    outcomes: dict[int, tuple[str, str]] = {}
     for name, rs in _by(rows, "collection").items():
         index = indexes.get(name) or load(name)
         indexes[name] = index
@@ -179,6 +191,7 @@ def types_part(indexes, resolutions, collections: frozenset[str] | None = None) 
                       "ner" if confidence == types.NER_CONFIDENCE else
                       "actions" if confidence == animate.CONFIDENCE else "zero-shot")
             by_source[source].append(ok)
+            outcomes[id(r)] = (predicted, f"{r['name']} ({source})")
             if not ok:
                 confusion[f"{r['type']} -> {predicted}"] += 1
     total = [x for v in per.values() for x in v]
@@ -188,13 +201,32 @@ def types_part(indexes, resolutions, collections: frozenset[str] | None = None) 
             "majority_class_baseline": {"type": majority[0], "accuracy": round(majority[1] / len(rows), 3)},
             "by_collection": {k: {"n": len(v), "accuracy": round(sum(v) / len(v), 3)} for k, v in per.items()},
             "by_source": {k: {"n": len(v), "accuracy": round(sum(v) / len(v), 3)} for k, v in by_source.items()},
-            "confusions": dict(confusion.most_common(12))}
+            "confusions": dict(confusion.most_common(12)),
+            "by_collection_split": by_collection_split(rows, [outcomes[id(r)] for r in rows])}
+
+
+def by_collection_split(rows: list[dict], outcomes: list[tuple[str, str]]) -> dict:
+    """Accuracy, the majority type's accuracy and the confusions of each collection and split's rows."""
+    cells: dict[str, list] = defaultdict(list)
+    for r, (predicted, name) in zip(rows, outcomes):
+        cells[f"{r['collection']}/{r['split']}"].append((r["type"], predicted, name))
+    out = {}
+    for cell, items in sorted(cells.items()):
+        majority = Counter(gold for gold, _, _ in items).most_common(1)[0]
+        out[cell] = {"n": len(items), "accuracy": round(sum(g == p for g, p, _ in items) / len(items), 3),
+                     "majority_baseline": {"type": majority[0], "accuracy": round(majority[1] / len(items), 3)},
+                     "confusions": dict(Counter(f"{g} -> {p}" for g, p, _ in items if g != p).most_common()),
+                     "errors": [f"{n}: {g} -> {p}" for g, p, n in items if g != p]}
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--parts", default="pairs,types,counts")
+    parser.add_argument("--store", action="append", default=[], metavar="NAME=DIR",
+                        help="read collection NAME from the store DIR (repeatable)")
     args = parser.parse_args()
+    ROOTS.update(store_roots(parser, args.store, ROOTS))
     parts = args.parts.split(",")
     indexes, resolutions = {}, {}
     started = time.perf_counter()
@@ -209,6 +241,8 @@ def main() -> None:
         result["types"] = types_part(indexes, resolutions)
     if "book-types" in parts:  # the books' rows only (no papers collection needed)
         result["book_types"] = types_part(indexes, resolutions, BOOK_COLLECTIONS)
+    if "research-types" in parts:  # the papers' rows only (the 24 arXiv papers and the classic papers)
+        result["research_types"] = types_part(indexes, resolutions, RESEARCH_COLLECTIONS)
     if "counts" in parts:
         result["counts"] = counts_part(indexes, resolutions)
     result["seconds"] = round(time.perf_counter() - started, 1)
@@ -233,6 +267,9 @@ def print_summary(result: dict) -> None:
         t = result["types"]
         print(f"types: accuracy {t['accuracy']} on {t['entities']} {t['by_split']} (majority "
               f"{t['majority_class_baseline']}; {t['by_collection']}; {t['by_source']})")
+    for cell, c in result.get("research_types", {}).get("by_collection_split", {}).items():
+        print(f"research types {cell}: accuracy {c['accuracy']} on {c['n']} (majority {c['majority_baseline']}); "
+              f"errors {c['errors']}")
     if "counts" in result:
         for name, c in result["counts"].items():
             print(f"{name}: {c['entity_nodes']} entity nodes -> {c['entities_after']} entities "

@@ -1,0 +1,75 @@
+"""How many top-level communities the app lists on the classic and the 24-paper collections.
+
+The Communities tab lists a top-level community only when it is worth opening
+(:func:`kgcore.api.listed_communities`: grounded in a few retrievable sentences and not mostly junk -- numbers,
+section labels, author lists, generic nouns).  This counts, per collection, the listed top-level communities
+against all top-level ones and all communities of the hierarchy, as the app computes them
+(``communities(index, embedder, settings)`` with the settings from the environment), and keeps the titles of the
+listed ones and of a sample of the hidden ones to read.
+
+    python bench/experiments/community_counts.py   # classic (bench/stores/classic), papers (bench/stores/collections)
+    python bench/experiments/community_counts.py --store papers=/tmp/papers24   # papers from a copy of a store
+
+``classic`` is four classic papers (Bitcoin, Dapper, PageRank, Okapi at TREC-3) indexed as one collection:
+``python -m kgcore index --store bench/stores/classic --collection classic`` the four PDFs of
+``../shared/data/papers_classic/``.  Building communities writes them into the collection's folder, so point
+``--store`` at a copy of a store another checkout serves.
+
+Writes bench/results/community_counts.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the shared tools (common, ...)
+
+from common import STORES, machine, store_roots, write_json
+
+from kgcore.api import Settings, Store, communities, embedder_for, listed_communities
+
+ROOTS = {"classic": STORES / "classic", "papers": STORES / "collections"}
+#: Hidden top-level communities' titles kept in the results, to read what was hidden.
+HIDDEN_SAMPLE = 20
+
+
+def count(name: str, root: Path, embedder, settings: Settings) -> dict:
+    """Listed top-level, all top-level and all communities of collection ``name`` in the store ``root``."""
+    started = time.perf_counter()
+    index = Store(root).load(name)
+    ci = communities(index, embedder, settings)
+    top = list(ci.hierarchy.at_level(0))
+    listed = listed_communities(ci)
+    shown = {c.id for c in listed}
+    hidden = [c for c in top if c.id not in shown]
+    return {"documents": len(index.manifest.documents), "sentences": len(index.sentences),
+            "listed_top_level": len(listed), "top_level": len(top), "all": len(ci.hierarchy.communities),
+            "levels": ci.hierarchy.levels, "algorithm": ci.hierarchy.algorithm,
+            "listed_titles": [ci.summary(c.id).title for c in listed],
+            "hidden_titles_sample": [ci.summary(c.id).title for c in
+                                     sorted(hidden, key=lambda c: -ci.summary(c.id).n_sentences)[:HIDDEN_SAMPLE]],
+            "seconds": round(time.perf_counter() - started, 1)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--store", action="append", default=[], metavar="NAME=DIR",
+                        help="read collection NAME from the store DIR (repeatable)")
+    args = parser.parse_args()
+    roots = store_roots(parser, args.store, ROOTS)
+    settings = Settings.from_env()
+    embedder = embedder_for(settings)
+    result: dict = {"machine": machine()}
+    for name, root in roots.items():
+        result[name] = count(name, root, embedder, settings)
+        c = result[name]
+        print(f"{name}: {c['listed_top_level']} listed / {c['top_level']} top-level / {c['all']} in all "
+              f"({c['levels']} levels, {c['documents']} documents, {c['seconds']} s)")
+    write_json("community_counts.json", result)
+
+
+if __name__ == "__main__":
+    main()
