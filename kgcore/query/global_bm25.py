@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
-from kgcore.query.sparse_bm25 import term_counts
+from kgcore.query.sparse_bm25 import documents_holding, term_counts
 
 #: BM25's constants, as :class:`~kgcore.query.sparse_bm25.SparseBM25` (and ``rank_bm25``) has them.
 K1, B, EPSILON = 1.5, 0.75, 0.25
@@ -89,10 +89,7 @@ class GlobalBM25:
         >>> GlobalBM25([["anne", "walk"], ["gilbert"], ["anne", "gilbert"]]).holding(["anne", "gilbert", "x"]).tolist()
         [1, 1, 2]
         """
-        cols = [self.vocabulary[t] for t in dict.fromkeys(terms) if t in self.vocabulary]
-        if not cols:
-            return np.zeros(len(self.lengths), dtype=np.int64)
-        return np.bincount(self.tf[:, cols].tocsc().indices, minlength=len(self.lengths)).astype(np.int64)
+        return documents_holding(self.tf, self.vocabulary, terms)
 
     def scores(self, weights: tuple[dict[str, tuple[int, float]], float]) -> np.ndarray:
         """Every sentence's BM25 for the question's words ``(word -> (count, idf), mean length)``."""

@@ -45,6 +45,15 @@ def term_counts(corpus: Sequence[Sequence[str]]) -> tuple[dict[str, int], np.nda
             np.array(counts, dtype=np.float64))
 
 
+def documents_holding(matrix: sparse.csc_matrix, vocabulary: dict[str, int], terms: Sequence[str]) -> np.ndarray:
+    """Per row of a documents x terms ``matrix`` (columns named by ``vocabulary``), how many of the distinct
+    ``terms`` it stores an entry for, whatever the entry's value (a common term's BM25 weight is <= 0)."""
+    cols = [vocabulary[t] for t in dict.fromkeys(terms) if t in vocabulary]
+    if not cols:
+        return np.zeros(matrix.shape[0], dtype=np.int64)
+    return np.bincount(matrix[:, cols].tocsc().indices, minlength=matrix.shape[0]).astype(np.int64)
+
+
 class SparseBM25:
     """Okapi BM25 over a tokenised corpus (see the module docstring)."""
 
@@ -69,11 +78,7 @@ class SparseBM25:
         >>> SparseBM25([["anne", "walk"], ["gilbert"], ["anne", "gilbert"]]).holding(["anne", "gilbert", "x"]).tolist()
         [1, 1, 2]
         """
-        cols = [self.vocabulary[t] for t in dict.fromkeys(terms) if t in self.vocabulary]
-        if not cols:
-            return np.zeros(self.size, dtype=np.int64)
-        held = self.matrix[:, cols].tocsc()  # the stored entries, whatever their weight (a common term's is <= 0)
-        return np.bincount(held.indices, minlength=self.size).astype(np.int64)
+        return documents_holding(self.matrix, self.vocabulary, terms)
 
     def get_scores(self, query: Sequence[str]) -> np.ndarray:
         """Every document's BM25 score for the tokenised ``query``."""
