@@ -102,6 +102,7 @@ class GraphScorer:
         self.local = {int(row): n for n, row in enumerate(rows)}  # a row in the collection -> this shard's
         self.asked: Asked | None = None
         self._text_keys: np.ndarray | None = None
+        self._tokens: tuple[list[list[str]], list[list[str]]] | None = None
 
     def counts(self) -> Whole:
         return part_counts(self.index)
@@ -109,14 +110,23 @@ class GraphScorer:
     def use_whole(self, whole: Whole) -> tuple[BM25Counts, BM25Counts]:
         """Weigh nodes by ``whole``; this shard's word counts of the sparse signal's sentences and chunks."""
         use_whole(self.index, whole)
-        cg = context_graph(self.index)
-        return (bm25_counts(expanded_bm25.expanded_corpus(self.index)),
-                bm25_counts(expanded_bm25.chunk_corpus(self.index, cg, propagation.EXPANDED)))
+        sentences, chunks = self._corpora()
+        return bm25_counts(sentences), bm25_counts(chunks)
+
+    def _corpora(self) -> tuple[list[list[str]], list[list[str]]]:
+        """The sparse signal's sentence and chunk tokens, made once: counted by :meth:`use_whole`, scored by
+        :meth:`use_text` (which lets them go)."""
+        if self._tokens is None:
+            cg = context_graph(self.index)
+            self._tokens = (expanded_bm25.expanded_corpus(self.index),
+                            expanded_bm25.chunk_corpus(self.index, cg, propagation.EXPANDED))
+        return self._tokens
 
     def use_text(self, sentences: CollectionBM25, chunks: CollectionBM25) -> None:
         """Score the sparse signal with the collection's statistics (the models the signal reads, replaced)."""
-        chunk_corpus = expanded_bm25.chunk_corpus(self.index, context_graph(self.index), propagation.EXPANDED)
-        for key, corpus, stats in ((expanded_bm25.SENTENCE_BM25, expanded_bm25.expanded_corpus(self.index), sentences),
+        sentence_corpus, chunk_corpus = self._corpora()
+        self._tokens = None  # the models keep their own counts
+        for key, corpus, stats in ((expanded_bm25.SENTENCE_BM25, sentence_corpus, sentences),
                                    (expanded_bm25.EXPANDED_CHUNK_BM25, chunk_corpus, chunks)):
             self.index.cache.drop(key)
             self.index.cache.get(key, partial(_scored, corpus, stats))
