@@ -89,7 +89,7 @@ def record_for(db: AuditDB, result: QueryResult, answer: Answer | None, index: I
         return reopened[1]
     saved = st.session_state.get(SAVED_KEY)  # the page runs again on every click: save an answer once
     if (gold is None and saved is not None and saved[0] is result and saved[1] is answer and saved[2] == db.where
-            and db.query("SELECT 1 FROM records WHERE id = ?", (saved[3],))):  # not deleted since
+            and db.has_record(saved[3])):  # not deleted since
         return saved[3]
     record_id = db.save_record(result, answer, index.manifest, gold)
     st.session_state[SAVED_KEY] = (result, answer, db.where, record_id)

@@ -275,6 +275,10 @@ class AuditDB:
             raise InputError("record_id", f"there is no audit record {record_id} in {self.where}")
         return record_from_row(rows[0])
 
+    def has_record(self, record_id: int) -> bool:
+        """Whether record ``record_id`` exists (without reading it)."""
+        return bool(self.query("SELECT 1 FROM records WHERE id = ?", (record_id,)))
+
     def list_records(self, doc_ids=None, methods=None, label_types=None, authors=None, since=None, until=None,
                      with_payload: bool = True) -> list[AuditRecord]:
         """Records, newest first; every filter is optional (a value or a list of values).

@@ -124,8 +124,10 @@ def test_labels_attach_to_artifacts_and_filter(db, pie_run, index, pie_id):
     assert [lb.id for lb in db.list_labels(label_types="II", authors="ada")] == ids[:2]
     db.delete_label(ids[0])
     assert len(db.labels_for(record_id)) == 4
+    assert db.has_record(record_id)
     db.delete_record(record_id)  # labels go with their record (foreign key cascade)
     assert [lb.record_id for lb in db.list_labels()] == [other_id]
+    assert not db.has_record(record_id) and db.has_record(other_id)
 
 
 @pytest.mark.parametrize("label_type, kind, artifact_id, author, field", [
