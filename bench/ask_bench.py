@@ -78,6 +78,8 @@ PAGES = (
 TAB_SHOWS = {"Communities": ("text=top-level communities", "[data-testid='stPlotlyChart'] .main-svg")}
 TARGETS = {"p50_s": 1.5, "p95_s": 3.0, "page_s": 5.0}
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
+#: The Ask page's matched-subgraph frame.
+SUBGRAPH = 'iframe[title="Matched subgraph"]'
 #: The line a side shows while it prepares the collection in the background.
 PREPARING = ".kg-preparing"
 TIMEOUT_MS = 600_000
@@ -111,13 +113,12 @@ def ask(page, question: str, stages: list[dict] | None = None) -> float:
     button.click()
     expect(page.get_by_role("heading", name=question)).to_be_visible(timeout=TIMEOUT_MS)
     expect(page.locator(".kg-answer").first).to_be_visible(timeout=TIMEOUT_MS)
-    if page.locator('iframe[title="Matched subgraph"]').count():
-        graph = page.frame_locator('iframe[title="Matched subgraph"]')
-        expect(graph.locator("#bar")).to_contain_text("nodes", timeout=TIMEOUT_MS)
+    if page.locator(SUBGRAPH).count():
+        expect(page.frame_locator(SUBGRAPH).locator("#bar")).to_contain_text("nodes", timeout=TIMEOUT_MS)
     idle(page)
     polled = round(time.perf_counter() - start, 3)
     clock = browser_clock.read(page)
-    drew = page.locator('iframe[title="Matched subgraph"]').count() > 0
+    drew = page.locator(SUBGRAPH).count() > 0  # once the app is idle: whether this question drew a subgraph
     clocked = None not in (clock["answer"], clock["idle"]) and (clock["graph"] is not None or not drew)
     total = max(t for t in clock.values() if t is not None) if clocked else polled
     if stages is not None:  # a stage the clock missed falls back on the polled end, and says so
