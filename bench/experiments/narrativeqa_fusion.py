@@ -142,6 +142,26 @@ def tail_passages(fraction: float, cap: int = 1) -> Iterator[None]:
         yield
 
 
+@contextmanager
+def dense_feedback(k: int, beta: float) -> Iterator[None]:
+    """Pseudo-relevance feedback on the question's embedding (Rocchio): the vector moved towards the mean of its
+    ``k`` nearest sentences in scope, ``q + beta * mean``, renormalised, before every dense signal is computed
+    (sentences and chunks).  Names kept as in the default."""
+    original = lesegr.signals
+
+    def signals(index, cg, question, vector, sims, scope, graph=None, scales=None):
+        sims = np.asarray(sims)
+        masked = np.where(scope, sims, -np.inf) if scope is not None else sims
+        top = np.argpartition(-masked, min(k, len(masked) - 1))[:k]
+        moved = vector + beta * index.sentence_vectors[top].mean(axis=0)
+        moved = moved / np.linalg.norm(moved)
+        return original(index, cg, question, moved, index.sentence_vectors @ moved, scope, graph=graph,
+                        scales=scales)
+
+    with setting(lesegr, "signals", signals):
+        yield
+
+
 VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
     BASELINE: lambda: setting(fused, "NAME_WEIGHT", 0.0),
     **{f"name_weight={w}": (lambda w=w: setting(fused, "NAME_WEIGHT", w)) for w in (0.25, 0.5, 1.0, 2.0, 4.0)},
@@ -152,6 +172,8 @@ VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
     **{f"late {which} {w}": (lambda which=which, w=w: late(which, w))
        for which in ("bm25", "dense") for w in (0.25, 0.5, 1.0)},
     "with names": nullcontext,
+    **{f"with names: dense feedback k={k} beta={b}": (lambda k=k, b=b: dense_feedback(k, b))
+       for k in (3, 10) for b in (0.5, 1.0)},
     **{f"with names: tail under {f} by passage": (lambda f=f: tail_passages(f)) for f in (0.5, 0.7, 0.85)},
 }
 
