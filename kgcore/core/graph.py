@@ -180,7 +180,7 @@ class GroundedGraph:
 
     @classmethod
     def from_node_link(cls, data: dict) -> GroundedGraph:
-        nodes = {d["node_id"]: Node.from_dict(d) for d in data["nodes"]}
+        nodes = {node.node_id: node for node in map(Node.from_dict, data["nodes"])}  # keys interned too
         edges = [Edge.from_dict(d) for d in data.get("links", data.get("edges", []))]
         return cls(nodes, edges)
 

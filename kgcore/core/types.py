@@ -16,10 +16,12 @@ True
 
 from __future__ import annotations
 
+import sys
 from dataclasses import asdict, dataclass, field
-from typing import Literal
+from typing import Literal, cast
 
 from kgcore.core.deprecation import renamed_attribute
+from kgcore.core.interned import interned, shared_fields
 from kgcore.core.verdicts import Verdict
 
 NodeType = Literal["entity", "action"]
@@ -115,7 +117,7 @@ class Sentence:
         values = {k: data[k] for k in cls.__dataclass_fields__ if k in data}
         values["citations"] = tuple(values.get("citations", ()))
         values["boxes"] = tuple(tuple(b) for b in values.get("boxes", ()))
-        return cls(**values)
+        return cls(**shared_fields(values))
 
 
 @dataclass(frozen=True)
@@ -220,11 +222,11 @@ class Node:
     @classmethod
     def from_dict(cls, data: dict) -> Node:
         return cls(
-            node_id=data["node_id"],
-            label=data["label"],
-            texts=list(data["texts"]),
-            node_type=data["node_type"],
-            grounded_texts=list(data["grounded_texts"]),
+            node_id=sys.intern(data["node_id"]),
+            label=sys.intern(data["label"]),
+            texts=interned(data["texts"]),
+            node_type=cast(NodeType, sys.intern(data["node_type"])),
+            grounded_texts=interned(data["grounded_texts"]),
         )
 
 
@@ -246,11 +248,11 @@ class Edge:
     @classmethod
     def from_dict(cls, data: dict) -> Edge:
         return cls(
-            source=data["source"],
-            target=data["target"],
-            edge_role=data["edge_role"],
-            edge_type=data["edge_type"],
-            grounded_texts=list(data["grounded_texts"]),
+            source=sys.intern(data["source"]),
+            target=sys.intern(data["target"]),
+            edge_role=sys.intern(data["edge_role"]),
+            edge_type=cast(EdgeType, sys.intern(data["edge_type"])),
+            grounded_texts=interned(data["grounded_texts"]),
         )
 
 
