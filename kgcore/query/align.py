@@ -119,6 +119,9 @@ class GraphMatch:
     notes: list[str]
     #: Each query node's pool of candidates, when asked (a shard's, for the driver's top-K: ``match.Pool``).
     pools: list | None = None
+    #: What aligning the question again takes (``methods.groundedkg.realigned``): the matched query nodes'
+    #: vectors, their type masks and their cosines to every graph node (masked).
+    inputs: tuple[np.ndarray, list, np.ndarray] | None = None
 
 
 def node_evidence(cosines: np.ndarray, node_specificity: np.ndarray) -> np.ndarray:

@@ -45,7 +45,7 @@ from kgcore.query.context import question_vector, sentence_words
 from kgcore.query.fused import Ranking, explained, ranking, text_order
 from kgcore.query.global_bm25 import BM25Counts, CollectionBM25, GlobalBM25, bm25_counts
 from kgcore.query.match import Pool
-from kgcore.query.methods.groundedkg import match_question
+from kgcore.query.methods.groundedkg import match_question, realigned
 
 
 class CollectionScored:
@@ -103,6 +103,7 @@ class GraphScorer:
         self.asked: Asked | None = None
         self._text_keys: np.ndarray | None = None
         self._tokens: tuple[list[list[str]], list[list[str]]] | None = None
+        self._matched: tuple[str, RetrievalOptions, GraphMatch] | None = None
 
     def counts(self) -> Whole:
         return part_counts(self.index)
@@ -134,6 +135,7 @@ class GraphScorer:
     def best(self, question: str, options: RetrievalOptions) -> tuple[np.ndarray, list[Pool]]:
         """Each query node's best cosine in this shard, and its pool of candidates here (``groundedkg``)."""
         gm = self._match(question, options, None, pools=True)
+        self._matched = (question, options, gm)  # measure() aligns it again with the collection's best
         best = gm.alignment.best if gm.alignment.best is not None else np.zeros(0)
         return best, gm.pools or []
 
@@ -152,7 +154,7 @@ class GraphScorer:
         """This shard's :func:`~kgcore.query.propagation.measures` of the question (``best``: the query nodes'
         best cosines over the collection, ``matches`` this shard's share of its top-K, for ``groundedkg``)."""
         if options.method == "groundedkg":
-            gm = self._match(question, options, best)
+            gm = self._aligned(question, options, best)
             gm.matches = list(matches) if matches is not None else gm.matches
             self.asked = Asked(question, options, gm.vector, gm.sims, gm.scope, gm)
         else:
@@ -229,6 +231,14 @@ class GraphScorer:
         if self.asked is None:
             raise RuntimeError("rank needs the question measured first")
         return self.asked
+
+    def _aligned(self, question: str, options: RetrievalOptions, best: np.ndarray | None) -> GraphMatch:
+        """The question matched and aligned with the collection's ``best`` cosines: the match :meth:`best` made of
+        the same question aligned again (the question is not parsed, embedded or matched twice), else a new one."""
+        kept, self._matched = self._matched, None
+        if kept is not None and best is not None and kept[:2] == (question, options):
+            return realigned(self.index, kept[2], best)
+        return self._match(question, options, best)
 
     def _match(self, question: str, options: RetrievalOptions, best: np.ndarray | None,
                pools: bool = False) -> GraphMatch:

@@ -13,6 +13,7 @@ budget the result is the paper's plain union.
 
 from __future__ import annotations
 
+import dataclasses
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -124,7 +125,18 @@ def match_question(index: Index, question: str, options: RetrievalOptions, parse
                        if e.source in rows_of and e.target in rows_of and e.source != e.target]
         alignment = align(index, vectors[wanted], masks, query_edges, W_STRUCTURE, cosines, best)
     return GraphMatch(query_graph, matches, alignment, query_keys, query_edges, vector, sims, rows,
-                      timer.ms, notes, found)
+                      timer.ms, notes, found, (vectors[wanted], masks, cosines))
+
+
+def realigned(index: Index, gm: GraphMatch, best: np.ndarray) -> GraphMatch:
+    """``gm`` aligned again against ``best``, each query node's best cosine over the whole collection, without
+    parsing, embedding or matching the question again (a shard first reports its own best cosines, then aligns
+    with the collection's: :mod:`kgcore.query.shard_graph`).  The same as :func:`match_question` with ``best``."""
+    if gm.inputs is None:
+        raise ValueError("this match keeps no inputs to align it again")
+    vectors, masks, cosines = gm.inputs
+    alignment = align(index, vectors, masks, gm.query_edges, W_STRUCTURE, cosines, np.asarray(best))
+    return dataclasses.replace(gm, alignment=alignment, pools=None)
 
 
 def scopes(index: Index, options: RetrievalOptions) -> tuple[np.ndarray | None, np.ndarray | None]:
