@@ -28,6 +28,7 @@ from report_format import load, md_table
 from report_people import narrativeqa_section, verdict_section
 from report_quality import (
     ceiling_section,
+    entity_types_section,
     eval_section,
     fused_section,
     multihop_section,
@@ -93,6 +94,7 @@ def build_report(results: Path, evals: list[Path]) -> str:
         ceiling_section(load("answer_ceiling.json", results)),
         scale_section(results),
         pdf_classic_section(results),
+        entity_types_section(load("entities.json", results)),
     ]
     sections += [eval_section(folder, results) for folder in evals]
     sections.append("Plots are PNG files in `bench/results/`.")

@@ -21,11 +21,15 @@ Parts:
   : the three books' most grounded names.
 * ``book-types``: ``types`` on the books' rows only (key ``book_types``), which needs no papers collection; the
   typing by a name's actions (:mod:`kgcore.index.views.entities.animate`) applies to books only.
-* ``research-types``: ``types`` on the papers' rows only (key ``research_types``): the 24 arXiv papers and
+* ``research-types``: ``types`` on the papers' rows only (key ``research_types``): the 24 arXiv papers,
   ``classic``, four classic systems and IR papers (Bitcoin, Dapper, PageRank, Okapi at TREC-3 from
   ``../shared/data/papers_classic/``, indexed into ``bench/stores/classic`` as one collection), whose rows are all
   test rows, typed before the typer first ran on them
-  (``python -m kgcore index --store bench/stores/classic --collection classic`` the four PDFs).
+  (``python -m kgcore index --store bench/stores/classic --collection classic`` the four PDFs), and
+  ``classicdev``, the other four of those PDFs (Graph-of-word and TW-IDF, Macaroons, Out of the Tar Pit, Tidy Data;
+  ``bench/stores/classicdev``), whose rows are all dev rows: the design set for systems papers.  It also lists the
+  type of every entity of the classic collections named Chubby, Bigtable, GFS, Paxos or MapReduce (never a person).
+  ``--splits dev`` types only the dev rows and prints them, writing nothing: the run to design by.
 
 Each ``types`` part also reports accuracy, the majority type and the confusions per collection and split.
 ``--store NAME=DIR`` reads collection NAME from the store DIR instead (e.g. a copy of another checkout's store).
@@ -51,17 +55,21 @@ from common import ROOT, machine, store_roots, write_json
 
 from kgcore.index.store.disk import Store
 from kgcore.index.views.entities import animate, types
+from kgcore.index.views.entities.names import normalise
 from kgcore.index.views.entities.outcome import APART_BELOW, MERGE_AT, Thresholds
 from kgcore.index.views.entities.resolve import build_groups, merged_components, resolve, with_thresholds
 
 COLLECTIONS = ROOT / "bench" / "stores" / "collections"
 BOOKS = ROOT / "bench" / "stores" / "books"
-ROOTS = {"papers": COLLECTIONS, "obliqa": COLLECTIONS, "classic": ROOT / "bench" / "stores" / "classic"}
+ROOTS = {"papers": COLLECTIONS, "obliqa": COLLECTIONS, "classic": ROOT / "bench" / "stores" / "classic",
+         "classicdev": ROOT / "bench" / "stores" / "classicdev"}
 TYPE_SETS = {"obliqa": types.REGULATORY}
 PAIRS = ROOT / "bench" / "data" / "entity_pairs.csv"
 TYPES = ROOT / "bench" / "data" / "entity_types.csv"
 BOOK_COLLECTIONS = frozenset({"peter-rabbit", "robinson-crusoe", "phantom-of-the-opera"})
-RESEARCH_COLLECTIONS = frozenset({"papers", "classic"})
+RESEARCH_COLLECTIONS = frozenset({"papers", "classic", "classicdev"})
+#: Systems and an algorithm named in the classic papers that must never be typed person.
+NEVER_PERSONS = ("chubby", "bigtable", "gfs", "paxos", "mapreduce")
 GRID_MERGE = [round(0.5 + 0.025 * i, 3) for i in range(19)]
 GRID_APART = [round(0.0 + 0.05 * i, 2) for i in range(11)]
 
@@ -166,9 +174,11 @@ def counts_part(indexes, resolutions) -> dict:
     return out
 
 
-def types_part(indexes, resolutions, collections: frozenset[str] | None = None) -> dict:
+def types_part(indexes, resolutions, collections: frozenset[str] | None = None,
+               splits: frozenset[str] | None = None) -> dict:
     with TYPES.open(encoding="utf-8") as fh:
-        rows = [r for r in csv.DictReader(fh) if collections is None or r["collection"] in collections]
+        rows = [r for r in csv.DictReader(fh) if (collections is None or r["collection"] in collections)
+                and (splits is None or r["split"] in splits)]
     per: dict[str, list[int]] = defaultdict(list)
     per_split: dict[str, list[int]] = defaultdict(list)
     by_source: dict[str, list[int]] = defaultdict(list)
@@ -205,6 +215,18 @@ def types_part(indexes, resolutions, collections: frozenset[str] | None = None) 
             "by_collection_split": by_collection_split(rows, [outcomes[id(r)] for r in rows])}
 
 
+def never_persons(indexes, resolutions, collections) -> dict:
+    """Every entity of ``collections`` with a name or alias in :data:`NEVER_PERSONS`, and its type."""
+    out = {}
+    for name in sorted(collections):
+        if name not in indexes:
+            continue
+        groups = build_groups(indexes[name], resolutions[name], [])
+        out[name] = sorted({(g.name, g.entity_type) for g in groups
+                            if {normalise(a.name) for a in g.aliases} & set(NEVER_PERSONS)})
+    return {c: [f"{n}: {t}" for n, t in v] for c, v in out.items()}
+
+
 def by_collection_split(rows: list[dict], outcomes: list[tuple[str, str]]) -> dict:
     """Accuracy, the majority type's accuracy and the confusions of each collection and split's rows."""
     cells: dict[str, list] = defaultdict(list)
@@ -225,9 +247,12 @@ def main() -> None:
     parser.add_argument("--parts", default="pairs,types,counts")
     parser.add_argument("--store", action="append", default=[], metavar="NAME=DIR",
                         help="read collection NAME from the store DIR (repeatable)")
+    parser.add_argument("--splits", default="", metavar="SPLIT,...",
+                        help="type only these splits' rows (e.g. dev while designing) and print, writing no result")
     args = parser.parse_args()
     ROOTS.update(store_roots(parser, args.store, ROOTS))
     parts = args.parts.split(",")
+    splits = frozenset(args.splits.split(",")) if args.splits else None
     indexes, resolutions = {}, {}
     started = time.perf_counter()
     if "pairs" in parts:
@@ -238,14 +263,18 @@ def main() -> None:
     if "pairs" in parts:
         result["pairs"] = pairs_part(indexes, resolutions)
     if "types" in parts:
-        result["types"] = types_part(indexes, resolutions)
+        result["types"] = types_part(indexes, resolutions, splits=splits)
     if "book-types" in parts:  # the books' rows only (no papers collection needed)
-        result["book_types"] = types_part(indexes, resolutions, BOOK_COLLECTIONS)
+        result["book_types"] = types_part(indexes, resolutions, BOOK_COLLECTIONS, splits)
     if "research-types" in parts:  # the papers' rows only (the 24 arXiv papers and the classic papers)
-        result["research_types"] = types_part(indexes, resolutions, RESEARCH_COLLECTIONS)
+        result["research_types"] = types_part(indexes, resolutions, RESEARCH_COLLECTIONS, splits)
+        result["research_types"]["never_persons"] = never_persons(indexes, resolutions, {"classic", "classicdev"})
     if "counts" in parts:
         result["counts"] = counts_part(indexes, resolutions)
     result["seconds"] = round(time.perf_counter() - started, 1)
+    if splits is not None:  # a design run: printed, never written over the measured figures
+        print_summary(result)
+        return
     previous = Path(ROOT / "bench" / "results" / "entities.json")
     if previous.exists() and set(parts) != {"pairs", "types", "counts"}:
         import json
@@ -270,6 +299,7 @@ def print_summary(result: dict) -> None:
     for cell, c in result.get("research_types", {}).get("by_collection_split", {}).items():
         print(f"research types {cell}: accuracy {c['accuracy']} on {c['n']} (majority {c['majority_baseline']}); "
               f"errors {c['errors']}")
+    print("never persons:", result.get("research_types", {}).get("never_persons"))
     if "counts" in result:
         for name, c in result["counts"].items():
             print(f"{name}: {c['entity_nodes']} entity nodes -> {c['entities_after']} entities "

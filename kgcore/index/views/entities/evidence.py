@@ -60,6 +60,16 @@ _DETERMINERS = frozenset("the a an our their its this these those each every any
 _SAYING = frozenset("""say says said write writes wrote argue argues argued tell tells told think thinks thought
     believe believes believed explain explains explained remark remarks remarked recall recalls recalled""".split())
 _BE = frozenset("is are was were be been being".split())
+#: Verbs whose subject is software ("Chubby stores small files", "Bigtable serves data"), as written.
+SYSTEM_VERBS = frozenset("""run runs ran store stores stored serve serves served cache caches cached replicate
+    replicates replicated execute executes executed compile compiles compiled host hosts hosted""".split())
+#: Nouns that name software only with a word of software beside them ("a programming language").
+_SOFTWARE_KINDS = frozenset({"language", "environment"})
+_SOFTWARE_WORDS = frozenset("programming query scripting software".split())
+#: (preposition, its head) of code written in a name ("implemented in Python", "lines of Scheme"): the head.
+_WRITTEN_IN = frozenset({("in", w) for w in "implemented developed built coded programmed".split()}
+                        | {("of", "lines"), ("of", "line")})
+_CODE = frozenset({w for _, w in _WRITTEN_IN})
 #: Titles before a person's name (HONORIFICS less the words a thing may follow: "old", "little", "young", "le").
 _TITLES = frozenset(h for h, _ in HONORIFICS.items() if h not in {"old", "little", "young", "la", "le", "count"})
 #: spaCy's named-entity labels kept, per kind of collection (others say nothing of the type).
@@ -131,9 +141,21 @@ def _read_uses(doc, name: str, type_set, reading: Reading) -> None:
 
 
 def _type_noun(root, type_set) -> str | None:
-    """The type a type noun next to ``root`` gives it: the noun it names ("the Chubby lock service"), is
-    ("Chubby is a lock service"), stands beside ("Bigtable, a storage system") or is called ("a system called
-    Dapper")."""
+    """The type a type noun next to ``root`` gives it (:func:`_nouns_beside`), else the type the verb it is the
+    subject of gives it ("Chubby stores small files": system), else None."""
+    found = [_noun_type_of(n, type_set) for n in _nouns_beside(root)]
+    verb = _first_conjunct(root).head
+    if root.dep_ == "nsubj" and verb.lower_ in SYSTEM_VERBS and "system" in type_set.descriptions:
+        found.append("system")
+    return next((t for t in found if t is not None), None)
+
+
+def _nouns_beside(root) -> list:
+    """The nouns that say what ``root`` is: the noun it names ("the Chubby lock service"), is ("Chubby is a lock
+    service", "the language was Prolog"), stands beside ("Bigtable, a storage system"), is called ("a system
+    called Dapper") or an example of ("environments such as SAS, SPSS and Stata"; the first of several names
+    joined by "and" stands for all); and code made in it ("implemented in Python", "lines of Scheme"; not
+    "written in English")."""
     nouns = []
     if _names_a_noun(root):
         nouns.append(root.head)
@@ -142,10 +164,35 @@ def _type_noun(root, type_set) -> str | None:
     nouns += [c for c in root.children if c.dep_ == "appos"]
     if root.dep_ in ("nsubj", "nsubjpass") and root.head.lower_ in _BE:
         nouns += [c for c in root.head.children if c.dep_ == "attr"]
+    if root.dep_ == "attr" and root.head.lower_ in _BE:
+        nouns += [c for c in root.head.children if c.dep_ in ("nsubj", "nsubjpass")]
     if root.dep_ in ("oprd", "dobj") and root.head.lower_ in ("called", "named", "dubbed") and root.head.dep_ == "acl":
         nouns.append(root.head.head)
-    found = [noun_type(n.lower_, type_set) for n in nouns]
-    return next((t for t in found if t is not None), None)
+    first = _first_conjunct(root)
+    if first.dep_ == "pobj" and first.head.lower_ == "as" and any(c.lower_ == "such" for c in first.head.children):
+        nouns.append(first.head.head)
+    if first.dep_ == "pobj" and (first.head.lower_, first.head.head.lower_) in _WRITTEN_IN:
+        nouns.append(first.head.head)
+    return nouns
+
+
+def _noun_type_of(noun, type_set) -> str | None:
+    """The type a noun token gives: :func:`noun_type`, or system for a language or an environment of software
+    ("a logic programming language", "statistical programming environments"; "English" is no system), or for
+    code ("implemented in", "lines of")."""
+    word = noun.lower_
+    if word in _CODE and "system" in type_set.descriptions:
+        return "system"
+    if singular(word) in _SOFTWARE_KINDS and "system" in type_set.descriptions:
+        return "system" if any(c.lower_ in _SOFTWARE_WORDS for c in noun.subtree) else None
+    return noun_type(word, type_set)
+
+
+def _first_conjunct(token):
+    """The first of names joined by "and" / "or" ("SPSS" in "SAS, SPSS and Stata" -> "SAS")."""
+    while token.dep_ == "conj" and token.head is not token:
+        token = token.head
+    return token
 
 
 def _names_a_noun(root) -> bool:

@@ -21,8 +21,9 @@ STORED = "entities.json"
 #: 4: a name that says, thinks or feels is a person (entities.animate); 5: so is a common noun, and a word
 #: written once in capitals among ordinary mentions is no acronym (entities.names.is_named); 6: a story's common noun
 #: that names someone ("mother") is a person by its noun (entities.types.pattern_type); 7: what a name's sentences say
-#: it is ("Chubby is a lock service": a system; entities.evidence), and the research types system and organisation.
-VERSION = 7
+#: it is ("Chubby is a lock service": a system; entities.evidence), and the research types system and organisation;
+#: 8: in papers, a person only with a person's cues (entities.people), and software by its verbs and examples.
+VERSION = 8
 
 
 def file_of(index: Index) -> Path | None:

@@ -33,8 +33,9 @@ from kgcore.core.errors import InputError
 from kgcore.core.graph import is_pronoun_label
 from kgcore.core.nlp import load_spacy
 from kgcore.index.parse.srl.tokens import GROUP_NOUNS, PERSON_NOUNS
-from kgcore.index.views.entities import animate, evidence
+from kgcore.index.views.entities import animate, evidence, people
 from kgcore.index.views.entities.names import HONORIFICS, head, is_named, normalise
+from kgcore.index.views.entities.people import cited_author  # noqa: F401  (its former home)
 
 #: A per-collection type list, in the collection folder.
 DECLARED_FILE = "entity_types.json"
@@ -50,6 +51,8 @@ NER_SENTENCES = 3
 #: ... and read what this many of them say the name is (:mod:`~kgcore.index.views.entities.evidence`; the
 #: parser costs about an eighth more than NER alone).
 EVIDENCE_SENTENCES = 3
+#: A name is looked for as a cited author in this many of its grounded sentences (a pattern: no parser).
+CITE_SENTENCES = 8
 
 
 @dataclass(frozen=True)
@@ -164,7 +167,7 @@ def _declared_pattern(norm: str) -> str | None:
 def _research_pattern(name: str, norm: str, hd: str) -> str | None:
     if "=" in name or re.search(r"\w\s*\(.*\|.*\)", name) or norm.startswith(("eq ", "equation")):
         return "equation"
-    if norm in _METRICS or (hd in _METRIC_HEADS and len(norm.split()) <= 3):
+    if norm in _METRICS or (hd in _METRIC_HEADS and len(norm.split()) <= 3) or re.fullmatch(r"\w+@\d+", name.strip()):
         return "metric"
     if re.fullmatch(r"[A-Za-z\u0370-\u03ff]([_^]\{?\w{1,3}\}?|\d{1,2})?'?", name.strip()):
         return "variable"
@@ -264,11 +267,12 @@ def type_nodes(index, node_ids: Sequence[str], vectors: np.ndarray, embedder=Non
     type_set = type_set or type_set_of(index)
     nodes = index.graph.nodes
     out: dict[str, tuple[str, float]] = {}
+    authors = people.collection_surnames(index) if type_set.name == RESEARCH.name else frozenset()
     for node_id in node_ids:
         found = pattern_type(nodes[node_id].label, type_set)
         if found is None and type_set.name == RESEARCH.name and _capitalised(nodes[node_id].label):
-            sentences = [index.sentence(s).original for s in nodes[node_id].grounded_texts[:NER_SENTENCES]]
-            found = "person" if any(cited_author(nodes[node_id].label, s) for s in sentences) else None
+            sentences = [index.sentence(s).original for s in nodes[node_id].grounded_texts[:CITE_SENTENCES]]
+            found = "person" if people.cited_person(nodes[node_id].label, sentences, authors) else None
         if found is not None and found in type_set.descriptions:
             out[node_id] = (found, PATTERN_CONFIDENCE)
     if type_set.name != RESEARCH.name and "person" in type_set.descriptions:  # who says, thinks, loves is someone
@@ -305,6 +309,11 @@ def _by_similarity(index, node_ids: Sequence[str], rest: Sequence[int], vectors:
 _COMMON_TYPES = {"research": ("concept",), "narrative": ("object", "concept", "place")}
 
 
+#: Types zero-shot typing never gives a name: common-noun types, and a formula's or a symbol's, which its written
+#: form shows (:func:`pattern_type`), never its vector ("Haskell" is no variable, "Oz" no equation).
+_NOT_GUESSED = frozenset({"concept", "object", "topic", "equation", "variable"})
+
+
 def candidate_types(type_set: TypeSet, named: bool) -> tuple[str, ...]:
     """The types zero-shot typing chooses among for a name (``named``) or a common noun: a common noun is no
     person, paper or dataset by its vector ("the father" is a person by its noun, :func:`pattern_type`, or by
@@ -318,20 +327,8 @@ def candidate_types(type_set: TypeSet, named: bool) -> tuple[str, ...]:
     common = _COMMON_TYPES.get(type_set.name, ("concept",) if "concept" in type_set.descriptions else type_set.types)
     if not named:
         return tuple(t for t in common if t in type_set.descriptions) or type_set.types
-    names = tuple(t for t in type_set.types if t not in ("concept", "object", "topic"))
+    names = tuple(t for t in type_set.types if t not in _NOT_GUESSED)
     return names or type_set.types
-
-
-def cited_author(name: str, sentence: str) -> bool:
-    """Whether ``name`` is cited as an author in ``sentence`` ("Zaharia, 2020", "Cho et al.", "Khattab and Zaharia").
-
-    >>> cited_author("Zaharia", "shown (Khattab and Zaharia, 2020) to work"), cited_author("BERT", "BERT (2019)")
-    (True, False)
-    """
-    name = re.escape(name.strip())
-    pattern = (rf"\b{name}( et al\.?|,? (and|&) [A-Z][\w-]+)?,? \(?(19|20)\d\d|\b{name} et al\b|"
-               rf"[A-Z][\w-]+,? (and|&) {name},? \(?(19|20)\d\d")
-    return bool(re.search(pattern, sentence)) and not name.isupper()
 
 
 def _by_reading(index, node_ids: Sequence[str], type_set: TypeSet, nlp) -> tuple[dict[str, tuple[str, float]],
@@ -339,16 +336,20 @@ def _by_reading(index, node_ids: Sequence[str], type_set: TypeSet, nlp) -> tuple
     """Types of names (capitalised words and acronyms) by what their first :data:`EVIDENCE_SENTENCES` grounded
     sentences say (:mod:`~kgcore.index.views.entities.evidence`): a type noun, else spaCy's NER label of a
     capitalised name (not an acronym) that at least half of its first :data:`NER_SENTENCES` give; and the names
-    that must not be persons (used as things, outside stories)."""
+    that must not be persons (used as things, outside stories; in papers, every name without a person's cue)."""
     nodes = index.graph.nodes
     written = {n: _written_name(nodes[n].label, nodes[n].texts) for n in node_ids}
     named = sorted((n for n in node_ids if written[n]), key=lambda n: -len(nodes[n].grounded_texts))[:NER_MAX_NODES]
+    papers = type_set.name == RESEARCH.name
     if not named:
-        return {}, set()
+        return {}, set(node_ids) if papers else set()
     texts = [[index.sentence(sid).resolved for sid in nodes[n].grounded_texts[:EVIDENCE_SENTENCES]] for n in named]
     readings = evidence.read_names([written[n] for n in named], texts, type_set, nlp or load_spacy(), NER_SENTENCES)
     story = type_set.name == NARRATIVE.name
     things = {n for n, r in zip(named, readings) if r.is_thing() and not story}
+    if papers:  # in papers someone is named with a person's cues; a name without any is a thing
+        cued = {n for n, r in zip(named, readings) if people.person_cue(written[n], nodes[n].texts, r)}
+        things |= set(node_ids) - cued
     out = {}
     for n, reading in zip(named, readings):
         said, ner = reading.type_said(), majority(reading.ner) if _capitalised(written[n]) else None
