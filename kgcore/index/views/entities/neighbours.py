@@ -7,9 +7,9 @@ when it says nothing about any topic (:func:`~kgcore.index.views.junk.is_junk_la
 (lower-case) that is not **specific** to some documents: its inverse document frequency over the collection's
 nodes, ``log(N / df)`` with ``df`` the documents with an entity of that name, is below :data:`MIN_IDF` (in more
 than three quarters of a collection of four or more documents).  The others are ranked by the actions they share
-with the entity times their specificity ``log((N + 1) / df)``: on a collection of papers about one field its
-generic words ("comparison", "response") are in about as many documents as its terms ("passage", "corpus"), so a
-filter alone leaves many of them, but ranked below the specific ones they rarely reach the page.
+with the entity, ties (most neighbours share one action) by their specificity ``log((N + 1) / df)``: on a
+collection of papers about one field its generic words ("comparison", "response") are in about as many documents
+as its terms ("passage", "corpus"), so a filter alone leaves many of them; among equals they come last.
 
 A common noun is one entity per document (a "question" of one paper is not another's), so the same name can
 neighbour an entity several times: it is listed once, with the actions of all of them added up.
@@ -75,8 +75,8 @@ def name_document_frequency(index: Index) -> dict[str, int]:
 
 
 def entity_neighbours(index: Index, entity_id: str, limit: int = MAX_NEIGHBOURS) -> list[Neighbour]:
-    """The entities sharing the most specific actions with entity ``entity_id`` (ties by name), one per name, none
-    that says nothing (see the module docstring); each with a sentence joining the two."""
+    """The entities sharing the most actions with entity ``entity_id`` (ties: the most specific first, then by
+    name), one per name, none that says nothing (see the module docstring); each with a sentence joining the two."""
     links = entity_links(index)
     row = next(i for i, g in enumerate(links.groups) if g.entity_id == entity_id)
     frequency, total = name_document_frequency(index), len(index.manifest.documents)
@@ -90,10 +90,7 @@ def entity_neighbours(index: Index, entity_id: str, limit: int = MAX_NEIGHBOURS)
             continue
         shared[key] = shared.get(key, 0) + int(weight)
         strongest[key] = max(strongest.get(key, (0.0, n)), (weight, n), key=lambda p: (p[0], -p[1]))
-    def score(key: str) -> float:
-        return shared[key] * (math.log((total + 1) / frequency.get(key, 1)) if total >= MIN_DOCUMENTS else 1.0)
-
-    keys = sorted(shared, key=lambda k: (-score(k), -shared[k], k))[:limit]
+    keys = sorted(shared, key=lambda k: (-shared[k], frequency.get(k, 1) if total >= MIN_DOCUMENTS else 0, k))[:limit]
     return [Neighbour(links.groups[strongest[k][1]], shared[k], joining_sentence(index, links, row, strongest[k][1]))
             for k in keys]
 
