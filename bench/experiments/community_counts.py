@@ -96,9 +96,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--store", action="append", default=[], metavar="NAME=DIR",
                         help="read collection NAME from the store DIR (repeatable)")
+    parser.add_argument("--only", metavar="NAME", help="count collection NAME alone (the design one while tuning)")
     parser.add_argument("--out", default="community_counts.json", help="result file name under bench/results")
     args = parser.parse_args()
     roots = store_roots(parser, args.store, ROOTS)
+    if args.only:
+        roots = {args.only: roots[args.only]}
     settings = Settings.from_env()
     embedder = embedder_for(settings)
     result: dict = {"machine": machine()}
