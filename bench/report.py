@@ -25,6 +25,7 @@ from pathlib import Path
 
 from common import PETER_QA, RESULTS, ROOT, STORE_ROOT, machine
 from report_format import load, md_table
+from report_graphs import communities_section, neighbours_section
 from report_people import narrativeqa_section, verdict_section
 from report_quality import (
     ceiling_section,
@@ -95,6 +96,8 @@ def build_report(results: Path, evals: list[Path]) -> str:
         scale_section(results),
         pdf_classic_section(results),
         entity_types_section(load("entities.json", results)),
+        communities_section(results),
+        neighbours_section(results),
     ]
     sections += [eval_section(folder, results) for folder in evals]
     sections.append("Plots are PNG files in `bench/results/`.")

@@ -8,14 +8,14 @@ import streamlit as st
 
 from kgcore.api import (
     DESCRIPTIONS,
+    MAX_NEIGHBOURS,
     EntityGroup,
     Index,
     collection_overview,
     entity_description,
     entity_groups,
-    entity_links,
+    entity_neighbours,
     grounding_pairs_graph,
-    joining_sentence,
 )
 from kgcore.api import entities_overview_markdown as overview_markdown
 from ui import resources_panel as resources
@@ -34,12 +34,8 @@ from ui.errors_panel import reported
 from ui.identity_panel import reviewer_sidebar
 from ui.labels import distinct_labels
 from ui.markup_html import md_escape
-from ui.neighbours_view import is_junk_neighbour
 from ui.qa_pairs_view import MAX_ENTITY_PAIRS, entity_pairs, entity_pairs_caption, entity_pairs_html
 from ui.widgets_panel import open_tab_only, pick_collection
-
-#: Neighbours shown on the page (those sharing the most actions).
-MAX_NEIGHBOURS = 15
 
 
 def pick_entity(index: Index, groups: tuple[EntityGroup, ...]) -> EntityGroup | None:
@@ -69,15 +65,8 @@ def pick_entity(index: Index, groups: tuple[EntityGroup, ...]) -> EntityGroup | 
 
 def neighbour_rows(index: Index, g: EntityGroup) -> list[tuple[EntityGroup, int, str | None]]:
     """The entities sharing the most actions with ``g``, with a sentence joining each; none that says nothing
-    (pronouns, numbers, section numbers, generic nouns: :mod:`ui.neighbours_view`)."""
-    links = entity_links(index)
-    row = next(i for i, other in enumerate(links.groups) if other.entity_id == g.entity_id)
-    lo, hi = links.matrix.indptr[row], links.matrix.indptr[row + 1]
-    total = len(index.manifest.documents)
-    pairs = sorted(((n, w) for n, w in zip(links.matrix.indices[lo:hi].tolist(), links.matrix.data[lo:hi].tolist())
-                    if not is_junk_neighbour(links.groups[n].name, len(links.groups[n].documents), total)),
-                   key=lambda p: (-p[1], links.groups[p[0]].name.lower()))[:MAX_NEIGHBOURS]
-    return [(links.groups[n], int(w), joining_sentence(index, links, row, n)) for n, w in pairs]
+    (pronouns, numbers, quantities, section numbers, generic nouns: :func:`kgcore.api.entity_neighbours`)."""
+    return [(n.group, n.shared, n.sentence) for n in entity_neighbours(index, g.entity_id, MAX_NEIGHBOURS)]
 
 
 def entity_view(doc_id: str, index: Index, g: EntityGroup) -> None:

@@ -30,6 +30,7 @@ from kgcore.index.views.entities.decisions import AMBIGUOUS_PART, CONFIRMED, SAM
 from kgcore.index.views.entities.describe import DESCRIPTIONS, Description, entity_description
 from kgcore.index.views.entities.entity import EntityGroup
 from kgcore.index.views.entities.model import entity_groups, entity_of
+from kgcore.index.views.entities.neighbours import MAX_NEIGHBOURS, Neighbour, entity_neighbours, is_junk_neighbour
 from kgcore.index.views.entities.outcome import SharedName
 from kgcore.index.views.entities.overview import (
     collection_overview,
@@ -54,7 +55,8 @@ __all__ = ["AMBIGUOUS_PART", "CONFIRMED", "Citation", "CitationEdge", "CitingDoc
     "SPLIT", "SharedName", "Side", "Summary", "collection_citing", "collection_overview", "communities",
     "communities_hidden_note", "communities_overview_markdown", "context_graph", "document_citations",
     "entities_overview_markdown",
-    "entity_description", "entity_groups", "entity_links", "entity_of", "is_junk_label", "joining_sentence",
+    "entity_description", "entity_groups", "entity_links", "entity_neighbours", "is_junk_neighbour", "MAX_NEIGHBOURS",
+    "Neighbour", "entity_of", "is_junk_label", "joining_sentence",
     "listed_communities", "neighbours",
     "page_regions", "passage", "prepare_views", "record", "render_page", "resolution", "review_queue", "sentence_boxes",
     "type_set_of", "view_steps"]

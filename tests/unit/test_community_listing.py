@@ -4,27 +4,35 @@ stay in the hierarchy but are not listed in the overview, the treemap or the pic
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from kgcore.index.views.communities.detect import Community, Hierarchy
-from kgcore.index.views.communities.listed import MIN_SENTENCES, listed, worth_listing
+from kgcore.index.views.communities.listed import MIN_SENTENCES, MIN_TOPICALITY, listed, worth_listing
 from kgcore.index.views.communities.overview import overview_markdown
+from kgcore.index.views.communities.signals import is_peripheral
 from kgcore.index.views.communities.stored import BuildStats, CommunityIndex, Params
-from kgcore.index.views.communities.summaries import Claim, Summary
+from kgcore.index.views.communities.summaries import Claim, Summary, title_of
 from kgcore.index.views.junk import is_junk_label
 from ui.communities_view import choices, treemap_data
 
 
 @pytest.mark.parametrize("name", ["5.2", "§ 4", "2020).4", "4b", "a.1", "10k", "O", "k", "J.", "Appendix D",
                                   "Figures 4a", "Sec. 3.2", "Table 2", "section number", "foo", "mechanism",
-                                  "example", "we", "Our", ""])
+                                  "example", "we", "Our", "",
+                                  # notation, quantities, dates, footnote marks, adjectives (24 arXiv papers)
+                                  "ℎ|", "dict{", "output yˆ.", "γk", "jo@acm.org", "w.r.t", "100 GB",
+                                  "150k instances", "five days", "6We", "proceedings.6", "December 2016", "able",
+                                  "useful", "addition"])
 def test_names_that_say_nothing_are_junk(name):
     assert is_junk_label(name)
 
 
 @pytest.mark.parametrize("name", ["Chubby", "Paxos", "lock service", "T5", "GPT-4", "F1", "BM25", "k-means",
-                                  "Self-RAG", "Debby Wallach", "tablet server", "2-hop reasoning"])
+                                  "Self-RAG", "Debby Wallach", "tablet server", "2-hop reasoning",
+                                  "β-VAE", "GPT-3.5", "3B", "C++", "vector database", "3-hop question"])
 def test_names_of_things_are_not_junk(name):
     assert not is_junk_label(name)
 
@@ -81,3 +89,26 @@ def test_when_no_community_is_worth_listing_every_one_is_listed():
                            ci.vectors, ci.params, ci.stats)
     assert {c.id for c in listed(small)} == {"L0.0", "L0.1", "L0.2", "L0.3"}
     assert choices(small)[:1] and set(choices(small)) >= {"L0.0", "L1.0"}
+
+
+def test_footnotes_captions_and_acknowledgements_are_not_main_text():
+    assert is_peripheral("footnote", "2 Methods") and is_peripheral("caption", "4 Results")
+    assert is_peripheral("body", "Acknowledgements") and is_peripheral("body", "7 ACKNOWLEDGMENTS › Funding")
+    assert not is_peripheral("body", "3 Model") and not is_peripheral("appendix", "C Experimental Setup")
+
+
+def test_a_community_of_footnotes_or_far_from_its_documents_is_not_listed():
+    """A quoted example in a footnote ("Arya Stark · Winterfell"), grant thanks, or two generic words of one
+    sentence: retrievable sentences enough, but not of the main text, or its members far from their paper."""
+    topic = replace(_summary("a", ("query encoder", "DPR"), 6), main_sentences=6, topicality=MIN_TOPICALITY + 0.1)
+    assert worth_listing(topic)
+    assert not worth_listing(replace(topic, main_sentences=MIN_SENTENCES - 1))  # in footnotes and captions
+    assert not worth_listing(replace(topic, n_sentences=30))  # 6 of 30 in the main text: mostly peripheral
+    assert not worth_listing(replace(topic, topicality=MIN_TOPICALITY - 0.1))
+
+
+def test_titles_are_not_built_from_junk_members():
+    title = title_of(["A", "E", "L1 norm", "PageRank data", "e", "eigenvector"])
+    assert title == "L1 norm · PageRank data · eigenvector"
+    assert title_of(["3", "t", "cityr2 run", "100"]) == "cityr2 run"
+    assert title_of(["5.2", "section number"]) == "(untitled)"

@@ -29,11 +29,11 @@ from kgcore.index.views.communities.stored import CommunityIndex
 def hidden_note(hidden: int) -> str:
     """What the count of top-level communities leaves out.
 
-    >>> hidden_note(0), hidden_note(3)
-    ('', '3 more not listed: grounded in under 3 sentences or mostly numbers, section labels and generic nouns; ')
+    >>> hidden_note(0), hidden_note(3)[:80]
+    ('', '3 more not listed: grounded in under 2 sentences of the main text, far from what')
     """
-    return (f"{hidden} more not listed: grounded in under {MIN_SENTENCES} sentences or mostly numbers, section "
-            "labels and generic nouns; ") if hidden else ""
+    return (f"{hidden} more not listed: grounded in under {MIN_SENTENCES} sentences of the main text, far from "
+            "what their documents are about, or mostly numbers, section labels and generic nouns; ") if hidden else ""
 
 
 def _line(text: str) -> str:

@@ -36,13 +36,14 @@ from kgcore.core.embed import Embedder
 from kgcore.core.settings import Settings
 from kgcore.index.store.disk import CacheKey, Index
 from kgcore.index.store.recovery import linked_folder
+from kgcore.index.views.communities import signals
 from kgcore.index.views.communities import summaries as sm
 from kgcore.index.views.communities.detect import Community, Hierarchy, detect
 from kgcore.index.views.communities.graph import EntityGraph, entity_graph
 
 STORED = "communities.npz"
 #: Bumped whenever the build changes, so older stored communities are rebuilt (and not reused).
-VERSION = 1
+VERSION = 2
 #: How much more a proper name (one node across documents) counts than a common noun when titling a community.
 NAME_BOOST = 3.0
 #: Grounding sentences of a community ranked before MMR picks its summary.
@@ -205,6 +206,7 @@ class _Summarizer:
         scope = index.sentence_scope(())
         self.allowed_rows = np.ones(len(index.sentences), dtype=bool) if scope is None else scope
         self.words = np.array([len(s.original.split()) for s in index.sentences])
+        self.main = signals.main_rows(index)
 
     def _rows(self, community: Community) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(member rows in the index, their centrality, the community's grounding rows)."""
@@ -234,8 +236,10 @@ class _Summarizer:
         picked = sm.mmr_select(weights[top].toarray(), self.index.sentence_vectors[rows], self.words[rows])
         chosen = sorted(rows[picked].tolist())
         claims = tuple(sm.Claim(sentences[r].original, (sentences[r].id,)) for r in chosen)
+        main = grounded[self.main[grounded]]
         summary = sm.Summary(community.id, sm.title_of(labels), claims, sm.EXTRACTIVE, tuple(labels[:20]), docs,
-                             len(grounded), sig)
+                             len(grounded), sig, main_sentences=len(main),
+                             topicality=signals.topicality(self.index, node_rows, main))
         ranked = [(sentences[r].id, sentences[r].original) for r in rows[: sm.PROMPT_SENTENCES]]
         return summary, ranked
 

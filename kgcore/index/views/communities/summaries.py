@@ -19,12 +19,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import numpy as np
 
 from kgcore.core.errors import GenerationError
+from kgcore.index.views.junk import is_junk_label
 
 #: MMR trade-off between new coverage and redundancy (1: coverage only).
 LAMBDA = 0.7
@@ -62,6 +63,10 @@ class Summary:
     #: Digest of the member set and its grounding: an equal signature lets a later build reuse the summary.
     signature: str = ""
     notes: tuple[str, ...] = field(default=(), compare=False)
+    #: Grounding sentences of the main text (no footnote, caption or acknowledgement) and the members' closeness
+    #: to their documents (:mod:`.signals`); None when not measured (a summary built elsewhere).
+    main_sentences: int | None = None
+    topicality: float | None = None
 
     @property
     def sentence_ids(self) -> tuple[str, ...]:
@@ -77,14 +82,15 @@ class Summary:
                 "claims": [{"text": c.text, "sentence_ids": list(c.sentence_ids), "part": c.part}
                            for c in self.claims],
                 "entities": list(self.entities), "documents": list(self.documents), "n_sentences": self.n_sentences,
-                "signature": self.signature, "notes": list(self.notes)}
+                "signature": self.signature, "notes": list(self.notes), "main_sentences": self.main_sentences,
+                "topicality": self.topicality}
 
     @classmethod
     def from_dict(cls, d: dict) -> Summary:
         claims = tuple(Claim(c["text"], tuple(c["sentence_ids"]), c.get("part", "summary")) for c in d["claims"])
         return cls(d["community"], d["title"], claims, d.get("kind", EXTRACTIVE), tuple(d.get("entities", ())),
                    tuple(d.get("documents", ())), int(d.get("n_sentences", 0)), d.get("signature", ""),
-                   tuple(d.get("notes", ())))
+                   tuple(d.get("notes", ())), d.get("main_sentences"), d.get("topicality"))
 
 
 def signature(members: tuple[str, ...], grounding: list[str]) -> str:
@@ -99,14 +105,18 @@ def signature(members: tuple[str, ...], grounding: list[str]) -> str:
 
 
 def title_of(labels: list[str]) -> str:
-    """The title: the most central members' labels, each once (case-insensitively).
+    """The title: the most central members' labels, each once (case-insensitively), none that says nothing about a
+    topic (a number, a section label, a lone letter, a generic noun: :func:`~kgcore.index.views.junk.is_junk_label`).
 
     >>> title_of(["Fund Manager", "fund manager", "Regulator", "Fund", "Rules"])
     'Fund Manager · Regulator · Fund'
+    >>> title_of(["A", "E", "L1 norm", "5.2", "method", "eigenvector", "PageRank"]), title_of(["3", "t"])
+    ('L1 norm · eigenvector · PageRank', '(untitled)')
     """
     seen: dict[str, str] = {}
     for label in labels:
-        seen.setdefault(label.lower(), label)
+        if not is_junk_label(label):
+            seen.setdefault(label.lower(), label)
     return " · ".join(list(seen.values())[:TITLE_ENTITIES]) or "(untitled)"
 
 
@@ -219,8 +229,6 @@ def abstractive(extractive: Summary, sentences: list[tuple[str, str]], allowed: 
         except GenerationError as exc:
             problem = str(exc)
             break
-        return Summary(extractive.community, title or extractive.title, claims, LLM, extractive.entities,
-                       extractive.documents, extractive.n_sentences, extractive.signature)
+        return replace(extractive, title=title or extractive.title, claims=claims, kind=LLM)
     note = f"abstractive report rejected, extractive summary kept: {problem}"
-    return Summary(extractive.community, extractive.title, extractive.claims, EXTRACTIVE, extractive.entities,
-                   extractive.documents, extractive.n_sentences, extractive.signature, (note,))
+    return replace(extractive, notes=(note,))
