@@ -1,7 +1,11 @@
 """The README's picture of the Ask page (``docs/ask.png``), taken in Chromium from the app as it is.
 
     python bench/screenshot.py                       # writes docs/ask.png
-    python bench/screenshot.py --question "Where did Peter lose his shoes?" --out /tmp/ask.png
+    python bench/screenshot.py --question "Where did Peter lose his shoes?" --expect shoe --out /tmp/ask.png
+    python bench/screenshot.py --store bench/stores/classic --collection classic --entity Bigtable \
+        --out bench/results/entity_system_name.png     # the Entity page of a named system
+    python bench/screenshot.py --store bench/stores/papers24 --collection papers --question "..." --expect "..." \
+        --out bench/results/ask_paper_question.png     # the Ask page on a paper question
 
 Indexes the Peter Rabbit sample (``../shared/data/peter_rabbit.txt``) into a scratch store, starts
 ``streamlit run app.py`` on it with a 200-word budget (the sample is shorter than the default budget, which would
@@ -10,13 +14,15 @@ the picture shows no passing status), asks the question, waits for its answer, i
 subgraph to be drawn and the app to be idle, and saves the window.  A picture of a
 wrong or unsupported answer would teach a reader the wrong thing: the default question is one of the sample's
 development questions whose answer and verdict are right, and the run fails if the answer does not show
-``--expect``.
+``--expect``.  With ``--store`` a copy of that store's collection is used instead of the sample (the app's
+default budget), and with ``--entity`` the Entity page is taken, the entity found by its name.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -42,13 +48,15 @@ def index(store: Path) -> None:
     index_file(PETER, Store(store), name=COLLECTION)
 
 
-def shoot(store: Path, question: str, expect_text: str, out: Path, log: Path) -> None:
-    from playwright.sync_api import expect, sync_playwright
+def shoot(store: Path, args: argparse.Namespace, log: Path) -> None:
+    from playwright.sync_api import sync_playwright
 
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     env = {**os.environ, "KGCORE_STORE": str(store), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
-           "ANONYMIZED_TELEMETRY": "False", "KGCORE_BUDGET_WORDS": str(BUDGET_WORDS)}
+           "ANONYMIZED_TELEMETRY": "False"}
+    if args.store is None:
+        env["KGCORE_BUDGET_WORDS"] = str(BUDGET_WORDS)
     with log.open("w") as sink:
         server = subprocess.Popen(
             [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port",
@@ -60,15 +68,8 @@ def shoot(store: Path, question: str, expect_text: str, out: Path, log: Path) ->
                 browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
                 try:
                     page = browser.new_page(viewport=VIEWPORT, device_scale_factor=1)
-                    page.goto(f"{url}/ask?doc={COLLECTION}")
-                    expect(page.get_by_role("heading", name="Ask", exact=True)).to_be_visible(timeout=TIMEOUT_MS)
-                    idle(page)
-                    wait_prepared(page)
-                    ask(page, question)
-                    expect(page.locator(".kg-answer").first).to_contain_text(expect_text, timeout=TIMEOUT_MS)
-                    page.frame_locator(SUBGRAPH).locator("#bar").wait_for(timeout=TIMEOUT_MS)
-                    page.wait_for_timeout(1500)  # the subgraph's layout settles
-                    page.screenshot(path=str(out))
+                    (entity_page if args.entity else ask_page)(page, url, args)
+                    page.screenshot(path=str(args.out))
                 finally:
                     browser.close()
         finally:
@@ -76,16 +77,54 @@ def shoot(store: Path, question: str, expect_text: str, out: Path, log: Path) ->
             server.wait(timeout=30)
 
 
+def ask_page(page, url: str, args: argparse.Namespace) -> None:
+    """The Ask page with the question answered, its verdict and its subgraph drawn."""
+    from playwright.sync_api import expect
+
+    page.goto(f"{url}/ask?doc={args.collection}")
+    expect(page.get_by_role("heading", name="Ask", exact=True)).to_be_visible(timeout=TIMEOUT_MS)
+    idle(page)
+    wait_prepared(page)
+    ask(page, args.question)
+    expect(page.locator(".kg-answer").first).to_contain_text(args.expect, timeout=TIMEOUT_MS)
+    page.frame_locator(SUBGRAPH).locator("#bar").wait_for(timeout=TIMEOUT_MS)
+    page.wait_for_timeout(1500)  # the subgraph's layout settles
+
+
+def entity_page(page, url: str, args: argparse.Namespace) -> None:
+    """The Entity page of the entity named ``args.entity`` (the first the search finds)."""
+    from playwright.sync_api import expect
+
+    page.goto(f"{url}/entity?doc={args.collection}")
+    expect(page.get_by_role("heading", name="Entity", exact=True)).to_be_visible(timeout=TIMEOUT_MS)
+    idle(page)
+    box = page.get_by_label("Search entities by name or alias")
+    box.fill(args.entity)
+    box.press("Enter")
+    page.wait_for_timeout(300)
+    idle(page)
+    expect(page.get_by_text(args.entity).first).to_be_visible(timeout=TIMEOUT_MS)
+    page.wait_for_timeout(1500)  # the neighbourhood graph settles
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--question", default=QUESTION)
     parser.add_argument("--expect", default=EXPECT, help="text the answer must show")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "ask.png")
+    parser.add_argument("--store", type=Path, help="a store holding --collection (copied; default: the sample)")
+    parser.add_argument("--collection", default=COLLECTION)
+    parser.add_argument("--entity", help="take the Entity page of this name instead of the Ask page")
+    parser.add_argument("--height", type=int, default=VIEWPORT["height"], help="the window's height (pixels)")
     args = parser.parse_args(argv)
+    VIEWPORT["height"] = args.height
     with tempfile.TemporaryDirectory(prefix="kgcore-screenshot-") as tmp:
         store = Path(tmp) / "store"
-        index(store)
-        shoot(store, args.question, args.expect, args.out, Path(tmp) / "streamlit.log")
+        if args.store is None:
+            index(store)
+        else:
+            shutil.copytree(args.store / args.collection, store / args.collection)
+        shoot(store, args, Path(tmp) / "streamlit.log")
     print(f"wrote {args.out}")
 
 

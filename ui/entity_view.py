@@ -146,6 +146,8 @@ def neighbours_html(rows: Sequence[tuple[EntityGroup, int, str | None]], collect
     >>> html = neighbours_html([(n, 2, "p/text_0-9")], "shelf", lambda s: "She made <tea>.")
     >>> 'href="entity?doc=shelf&amp;entity=p%2Ftea"' in html, "2 shared actions" in html, "&lt;tea&gt;" in html
     (True, True, True)
+    >>> "1 shared action —" in neighbours_html([(n, 1, "p/text_0-9")], "shelf", lambda s: "She made tea.")
+    True
     """
     if not rows:
         return '<p class="kg-muted">No neighbour: the entity shares no action with another entity.</p>'
@@ -153,5 +155,6 @@ def neighbours_html(rows: Sequence[tuple[EntityGroup, int, str | None]], collect
     for g, shared, sid in rows:
         link = f'<a href="{esc(entity_link(collection, g.entity_id))}" target="_self">{esc(g.name)}</a>'
         quote = f" — {esc(text_of(sid))} {_sid(collection, sid)}" if sid else ""
-        items.append(f"<li>{link} {badge(g.entity_type)} {shared} shared actions{quote}</li>")
+        actions = "1 shared action" if shared == 1 else f"{shared} shared actions"
+        items.append(f"<li>{link} {badge(g.entity_type)} {actions}{quote}</li>")
     return "<ul>" + "".join(items) + "</ul>"
