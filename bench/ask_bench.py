@@ -34,14 +34,13 @@ import os
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import browser_clock
 from common import ROOT, machine, write_json
-from startup_bench import CHROMIUM, CHROMIUM_ARGS, free_port, wait_healthy
+from startup_bench import CHROMIUM, CHROMIUM_ARGS, env_for, served_app
 
 COLLECTION = "papers"
 FIRST_QUESTION = "What does FLARE do when a generated sentence contains low-confidence tokens?"
@@ -165,31 +164,14 @@ def one_run(tree: Path, store: Path, collection: str, scratch: Path) -> dict:
 
     copy = scratch / "store"
     shutil.copytree(store, copy)
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "KGCORE_STORE": str(copy), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
-           "ANONYMIZED_TELEMETRY": "False"}
     out: dict = {"load_before": [round(x, 2) for x in os.getloadavg()]}
-    with (scratch / "streamlit.log").open("w") as log:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port",
-             str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
-            cwd=tree, env=env, stdout=log, stderr=subprocess.STDOUT)
+    with served_app(tree, env_for(copy), scratch / "streamlit.log") as url, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
-            wait_healthy(url, server, timeout_s=120)
-            with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-                try:
-                    page = browser.new_page(viewport={"width": 1500, "height": 1000})
-                    out.update(_drive(page, url, collection))
-                finally:
-                    browser.close()
+            page = browser.new_page(viewport={"width": 1500, "height": 1000})
+            out.update(_drive(page, url, collection))
         finally:
-            server.terminate()
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            browser.close()
     out["load_after"] = [round(x, 2) for x in os.getloadavg()]
     shutil.rmtree(copy, ignore_errors=True)
     return out

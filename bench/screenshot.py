@@ -21,16 +21,13 @@ default budget), and with ``--entity`` the Entity page is taken, the entity foun
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 from ask_bench import SUBGRAPH, TIMEOUT_MS, ask, idle, wait_prepared
 from common import ROOT
-from startup_bench import CHROMIUM, CHROMIUM_ARGS, free_port, wait_healthy
+from startup_bench import CHROMIUM, CHROMIUM_ARGS, env_for, served_app
 
 PETER = ROOT.parent / "shared" / "data" / "peter_rabbit.txt"
 COLLECTION = "peter-rabbit"
@@ -51,30 +48,15 @@ def index(store: Path) -> None:
 def shoot(store: Path, args: argparse.Namespace, log: Path) -> None:
     from playwright.sync_api import sync_playwright
 
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "KGCORE_STORE": str(store), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
-           "ANONYMIZED_TELEMETRY": "False"}
-    if args.store is None:
-        env["KGCORE_BUDGET_WORDS"] = str(BUDGET_WORDS)
-    with log.open("w") as sink:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port",
-             str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
-            cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT)
+    extra = {"KGCORE_BUDGET_WORDS": str(BUDGET_WORDS)} if args.store is None else {}
+    with served_app(ROOT, env_for(store, **extra), log) as url, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
-            wait_healthy(url, server, timeout_s=120)
-            with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-                try:
-                    page = browser.new_page(viewport=VIEWPORT, device_scale_factor=1)
-                    (entity_page if args.entity else ask_page)(page, url, args)
-                    page.screenshot(path=str(args.out))
-                finally:
-                    browser.close()
+            page = browser.new_page(viewport=VIEWPORT, device_scale_factor=1)
+            (entity_page if args.entity else ask_page)(page, url, args)
+            page.screenshot(path=str(args.out))
         finally:
-            server.terminate()
-            server.wait(timeout=30)
+            browser.close()
 
 
 def ask_page(page, url: str, args: argparse.Namespace) -> None:

@@ -27,6 +27,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from common import PETER, ROOT, machine, write_json
@@ -121,21 +123,36 @@ def wait_healthy(url: str, server: subprocess.Popen, timeout_s: float = 60) -> N
     raise TimeoutError(f"{url} did not become healthy in {timeout_s} s")
 
 
+@contextmanager
+def served_app(tree: Path, env: dict, log: Path) -> Iterator[str]:
+    """``streamlit run app.py`` of ``tree`` on 127.0.0.1 with ``env`` (:func:`env_for`), its output in ``log``:
+    the app's URL once it answers its health check; the server stopped (killed if it does not stop) after."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    with log.open("w") as sink:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port",
+             str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
+            cwd=tree, env=env, stdout=sink, stderr=subprocess.STDOUT)
+        try:
+            wait_healthy(url, server, timeout_s=120)
+            yield url
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+
+
 def one_run(browser, store: Path, log: Path) -> dict:
     """Launch the server, open the Library, ask on the Ask page: seconds from launch to each milestone."""
     from playwright.sync_api import expect
 
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
     page = browser.new_page(viewport={"width": 1500, "height": 1000})
-    with log.open("w") as out:
-        start = time.perf_counter()
-        server = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port",
-             str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
-            cwd=ROOT, env=env_for(store), stdout=out, stderr=subprocess.STDOUT)
-        try:
-            wait_healthy(url, server)
+    start = time.perf_counter()
+    try:
+        with served_app(ROOT, env_for(store), log) as url:
             marks = {"healthy": time.perf_counter() - start}
             page.goto(url)
             expect(page.get_by_role("heading", name="Collections")).to_be_visible(timeout=TIMEOUT_MS)
@@ -160,13 +177,8 @@ def one_run(browser, store: Path, log: Path) -> dict:
             button.click()
             expect(page.get_by_role("heading", name=SECOND_QUESTION)).to_be_visible(timeout=TIMEOUT_MS)
             marks["second_click_to_answer"] = time.perf_counter() - clicked
-        finally:
-            page.close()
-            server.terminate()
-            try:
-                server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                server.kill()
+    finally:
+        page.close()
     return {**{f"{k}_s": round(v, 3) for k, v in marks.items()}, "answer": text[:160]}
 
 
