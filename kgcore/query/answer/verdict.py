@@ -61,7 +61,7 @@ REFUSED_BELOW = 2.4
 GROUNDED = 0.6
 #: Added to the strength when a question asking for a quantity or a time (:data:`FIGURED`) is answered by a span
 #: written in figures ("288 BERT wordpieces", "2.2–3.3×", "September 26, 2023"): chosen on the design questions
-#: (``docs/verdict.md``, *Figures*).
+#: (``docs/verdict.md``, *A figure of the asked kind*).
 FIGURE = 0.75
 FIGURED = frozenset(("number", "time"))
 GROUNDED_UNSURE = 0.3
