@@ -221,8 +221,14 @@ REALM_REFRESH = [
     # the figure is the sentence's second quantity: the verdict judges it, not "one index refresh"
     ("During pre-training, roughly how many training steps pass between index refreshes?", REALM_REFRESH,
      "500 training steps"),
+    # a name holding figures, which the paper introduces for one thing
+    ("On what data was the named-entity tagger for salient span masking trained?", [
+        SelectedSentence("realm/text_0-167", 167, "Salient span masking hides spans that carry world knowledge.", "",
+                         rank=2, similarity=0.5),
+        SelectedSentence("realm/text_0-168", 168, "We use a BERT-based tagger trained on CoNLL-2003 data to identify "
+                         "named entities.", "", rank=1, similarity=0.6)], "CoNLL-2003"),
 ])
-def test_a_figure_answering_a_quantity_question_is_supported(extractive, question, context, span):
+def test_a_figure_of_the_asked_kind_is_supported(extractive, question, context, span):
     verdict = extractive.generate(question, context).verdict
     assert verdict.state == "supported", verdict.reason
     assert verdict.evidence[0].span == span and "a figure of the asked kind" in verdict.reason

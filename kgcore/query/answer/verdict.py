@@ -18,7 +18,7 @@ is split into sentences and each is linked to what it cites, :func:`~kgcore.quer
    counts (``question_cosine``).  For a generated claim the span must also be in the claim.
 3. **State**: a claim whose sentence (for a generated claim: the claim itself) holds no span of the asked
    kind, when the question asks for a quantity, time, person or place, is *not supported*; otherwise the
-   claim's *strength* is its answer score plus that cosine, plus :data:`FIGURE` when a quantity or time
+   claim's *strength* is its answer score plus that cosine, plus :data:`FIGURE` when a quantity, time or name
    question is answered by a span written in figures (:func:`figure_bonus`): *supported* at or above
    :data:`SUPPORTED_FROM`, *not supported* below :data:`REFUSED_BELOW`, *unsure* between.  A claim the
    strength would call supported is *unsure* when its sentence does not hold the answer in the role the
@@ -59,11 +59,11 @@ from kgcore.query.answer.words import STOPWORDS, content_words
 SUPPORTED_FROM = 2.6
 REFUSED_BELOW = 2.4
 GROUNDED = 0.6
-#: Added to the strength when a question asking for a quantity or a time (:data:`FIGURED`) is answered by a span
-#: written in figures ("288 BERT wordpieces", "2.2–3.3×", "September 26, 2023"): chosen on the design questions
-#: (``docs/verdict.md``, *A figure of the asked kind*).
+#: Added to the strength when a question asking for a quantity, a time or a name (:data:`FIGURED`) is answered by
+#: a span holding figures ("288 BERT wordpieces", "2.2–3.3×", "September 26, 2023", "CoNLL-2003"): chosen on the
+#: design questions (``docs/verdict.md``, *A figure of the asked kind*).
 FIGURE = 0.75
-FIGURED = frozenset(("number", "time"))
+FIGURED = frozenset(("number", "time", "name"))
 GROUNDED_UNSURE = 0.3
 NOT_SUPPORTED = "Not supported by the document"
 METHOD = (f"strength (answer score + cosine of the closest question the sentence answers): supported from "
@@ -153,17 +153,19 @@ def roles_line_up(parsed: Question, best: ScoredSentence, spans: Sequence[tuple[
 
 
 def figure_bonus(qtype: str | None, span: str) -> float:
-    """:data:`FIGURE` when ``span`` answers a quantity or time question (``qtype``) in figures, else 0.
+    """:data:`FIGURE` when ``span`` answers a quantity, time or name question (``qtype``) with figures, else 0.
 
     A figure is rare in a sentence, and one of the asked kind in a sentence holding the question's words is the
     answer's shape even when the question's other words are said differently ("What is the maximum size of the
-    chunks?" / "split into chunks of up to 288 BERT wordpieces"); a number said in words ("one day") is as common
-    in any sentence as it is in the answering one.
+    chunks?" / "split into chunks of up to 288 BERT wordpieces"); so is a name holding figures, which a paper
+    introduces for one thing ("CoNLL-2003", "gpt-3.5-turbo-16k").  A number said in words ("one day") is as
+    common in any sentence as it is in the answering one, and a plain name ("Henrietta") is what a novel's wrong
+    sentences hold too.
 
     >>> figure_bonus("number", "288 BERT wordpieces"), figure_bonus("number", "one day")
     (0.75, 0.0)
-    >>> figure_bonus("name", "T5-11B"), figure_bonus("time", "September 26, 2023")
-    (0.0, 0.75)
+    >>> figure_bonus("name", "T5-11B"), figure_bonus("time", "September 26, 2023"), figure_bonus("person", "Anne")
+    (0.75, 0.75, 0.0)
     """
     return FIGURE if qtype in FIGURED and _DIGIT.search(span) else 0.0
 
