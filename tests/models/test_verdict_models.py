@@ -200,6 +200,47 @@ def test_an_answer_without_the_asked_kind_is_not_supported(extractive):
     assert "holds no quantity (a number, size, share or range), which the question asks for" in answer.verdict.reason
 
 
+CACHEBLEND_TTFT = [
+    SelectedSentence("cb/text_0-10", 10, "Prefix caching stores the KV cache of a reused text once.", "", rank=2,
+                     similarity=0.5),
+    SelectedSentence("cb/text_0-11", 11, "Compared to full KV recompute, CacheBlend reduces time-to-first-token (TTFT) "
+                     "by 2.2–3.3× on three open-source models.", "", rank=1, similarity=0.6),
+    SelectedSentence("cb/text_0-12", 12, "The first token is produced after the whole input is read.", "", rank=3,
+                     similarity=0.4)]
+REALM_REFRESH = [
+    SelectedSentence("realm/text_1-9", 9, "The index is refreshed asynchronously while the model trains.", "", rank=2,
+                     similarity=0.5),
+    SelectedSentence("realm/text_1-10", 10, "This results in one index refresh per approximately 500 training steps.",
+                     "", rank=1, similarity=0.6)]
+
+
+@pytest.mark.parametrize(("question", "context", "span"), [
+    # the verb said otherwise ("cut" / "reduces"): the roles are not found through it, the figure answers
+    ("By what factor does CacheBlend cut time-to-first-token relative to full KV recompute?", CACHEBLEND_TTFT,
+     "2.2–3.3×"),
+    # the figure is the sentence's second quantity: the verdict judges it, not "one index refresh"
+    ("During pre-training, roughly how many training steps pass between index refreshes?", REALM_REFRESH,
+     "500 training steps"),
+    # a name holding figures, which the paper introduces for one thing
+    ("On what data was the named-entity tagger for salient span masking trained?", [
+        SelectedSentence("realm/text_0-167", 167, "Salient span masking hides spans that carry world knowledge.", "",
+                         rank=2, similarity=0.5),
+        SelectedSentence("realm/text_0-168", 168, "We use a BERT-based tagger trained on CoNLL-2003 data to identify "
+                         "named entities.", "", rank=1, similarity=0.6)], "CoNLL-2003"),
+])
+def test_a_figure_of_the_asked_kind_is_supported(extractive, question, context, span):
+    verdict = extractive.generate(question, context).verdict
+    assert verdict.state == "supported", verdict.reason
+    assert verdict.evidence[0].span == span and "a figure of the asked kind" in verdict.reason
+
+
+def test_a_number_in_words_earns_no_figure_bonus(extractive):
+    jail = [SelectedSentence("h/text_0-1", 1, "Clifford spent one day in the town before his long jail term ended.", "",
+                             rank=1, similarity=0.5)]
+    verdict = extractive.generate("How long did Clifford serve in jail?", jail).verdict
+    assert verdict.state == "not supported" and "figure" not in verdict.reason
+
+
 def test_three_states_follow_the_strength(extractive):
     from kgcore.query.answer.verdict import REFUSED_BELOW, SUPPORTED_FROM
 

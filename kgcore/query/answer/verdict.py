@@ -18,11 +18,15 @@ is split into sentences and each is linked to what it cites, :func:`~kgcore.quer
    counts (``question_cosine``).  For a generated claim the span must also be in the claim.
 3. **State**: a claim whose sentence (for a generated claim: the claim itself) holds no span of the asked
    kind, when the question asks for a quantity, time, person or place, is *not supported*; otherwise the
-   claim's *strength* is its answer score plus that cosine: *supported* at or above :data:`SUPPORTED_FROM`,
-   *not supported* below :data:`REFUSED_BELOW`, *unsure* between.  A claim the strength would call supported
-   is *unsure* when its sentence does not hold the answer in the role the question asks about
-   (:mod:`~kgcore.query.answer.roles`: "He was more engaged with Louisa than with Henrietta" holds every word of
-   "Who does Louisa become engaged to?" and a person, but not the one she is engaged *to*).  The answer's state
+   claim's *strength* is its answer score plus that cosine, plus :data:`FIGURE` when a quantity, time or name
+   question is answered by a span written in figures (:func:`figure_bonus`): *supported* at or above
+   :data:`SUPPORTED_FROM`, *not supported* below :data:`REFUSED_BELOW`, *unsure* between.  A claim the
+   strength would call supported is *unsure* when its sentence does not hold the answer in the role the
+   question asks about (:mod:`~kgcore.query.answer.roles`: "He was more engaged with Louisa than with
+   Henrietta" holds every word of "Who does Louisa become engaged to?" and a person, but not the one she is
+   engaged *to*) -- unless the answer is such a figure: papers say the question's verb in other words
+   ("cut the time by what factor?" / "reduces the time by 2.2-3.3x"), so the roles, read through that verb,
+   are not found.  The answer's state
    is its best claim's, lowered by any claim that is not grounded.
 
 The thresholds were chosen on the design questions of ``bench/verdict_bench.py`` (papers, QASPER, NarrativeQA
@@ -55,12 +59,18 @@ from kgcore.query.answer.words import STOPWORDS, content_words
 SUPPORTED_FROM = 2.6
 REFUSED_BELOW = 2.4
 GROUNDED = 0.6
+#: Added to the strength when a question asking for a quantity, a time or a name (:data:`FIGURED`) is answered by
+#: a span holding figures ("288 BERT wordpieces", "2.2–3.3×", "September 26, 2023", "CoNLL-2003"): chosen on the
+#: design questions (``docs/verdict.md``, *A figure of the asked kind*).
+FIGURE = 0.75
+FIGURED = frozenset(("number", "time", "name"))
 GROUNDED_UNSURE = 0.3
 NOT_SUPPORTED = "Not supported by the document"
 METHOD = (f"strength (answer score + cosine of the closest question the sentence answers): supported from "
           f"{SUPPORTED_FROM}, not supported below {REFUSED_BELOW}")
 _ORDER = {"not supported": 0, "unsure": 1, "supported": 2}
 _TOKEN = re.compile(r"[a-z0-9]+")
+_DIGIT = re.compile(r"\d")
 
 
 def judge(question: str, answer: Answer, context: Sequence[SelectedSentence], nlp, embedder,
@@ -115,15 +125,17 @@ def check_claim(citation: Citation, by_id: dict[str, SelectedSentence], found: d
     spans = list(best.spans) if quoted else [s for s in best.spans if _in_claim(text[s[0]:s[1]], claim)]
     if not quoted and not spans and best.spans and _claim_has_kind(claim, parsed, nlp):
         spans = list(best.spans)  # the claim names one in its own words
+    spans.sort(key=lambda s: not figure_bonus(parsed.qtype, text[s[0]:s[1]]))  # a figure first (stable)
     start, end = spans[0] if spans else (-1, -1)
     asked, cosine = matches.get(best.sentence.id, ("", 0.0))
-    strength = round(best.score + cosine, 3)
+    bonus = figure_bonus(parsed.qtype, text[start:end] if spans else "")
+    strength = round(best.score + cosine + bonus, 3)
     check = ClaimCheck(claim, best.sentence.id, text, list(best.matched),
                        [t for t in parsed.terms if t not in best.matched], parsed.expected.describe(),
                        text[start:end] if spans else "", start, end, None if grounded is None else round(grounded, 3),
                        asked, cosine if asked else None, "unsure", strength)
     check.state = claim_state(check, parsed.qtype in SPECIFIC)
-    if check.state == "supported" and not roles_line_up(parsed, best, spans, nlp):
+    if check.state == "supported" and not bonus and not roles_line_up(parsed, best, spans, nlp):
         check.state, check.unfilled_role = "unsure", parsed.frame.describe() if parsed.frame else ""
     return check
 
@@ -138,6 +150,24 @@ def roles_line_up(parsed: Question, best: ScoredSentence, spans: Sequence[tuple[
     sentence = best.sentence
     resolved = nlp(sentence.resolved) if sentence.resolved and sentence.resolved != sentence.text else None
     return fills_frame(frame, nlp(sentence.text), spans, resolved)
+
+
+def figure_bonus(qtype: str | None, span: str) -> float:
+    """:data:`FIGURE` when ``span`` answers a quantity, time or name question (``qtype``) with figures, else 0.
+
+    A figure is rare in a sentence, and one of the asked kind in a sentence holding the question's words is the
+    answer's shape even when the question's other words are said differently ("What is the maximum size of the
+    chunks?" / "split into chunks of up to 288 BERT wordpieces"); so is a name holding figures, which a paper
+    introduces for one thing ("CoNLL-2003", "gpt-3.5-turbo-16k").  A number said in words ("one day") is as
+    common in any sentence as it is in the answering one, and a plain name ("Henrietta") is what a novel's wrong
+    sentences hold too.
+
+    >>> figure_bonus("number", "288 BERT wordpieces"), figure_bonus("number", "one day")
+    (0.75, 0.0)
+    >>> figure_bonus("name", "T5-11B"), figure_bonus("time", "September 26, 2023"), figure_bonus("person", "Anne")
+    (0.75, 0.75, 0.0)
+    """
+    return FIGURE if qtype in FIGURED and _DIGIT.search(span) else 0.0
 
 
 def claim_state(check: ClaimCheck, specific: bool = False) -> str:
@@ -176,6 +206,8 @@ def reason(check: ClaimCheck, state: str, parsed: Question, weak: Sequence[Claim
              + (f" ({', '.join(check.matched)})" if check.matched else ""))
     if check.span:
         held = f"holds “{check.span}”, {asked.describe()} as the question asks, and {words}"
+        if figure_bonus(parsed.qtype, check.span):
+            held += f" (a figure of the asked kind: +{FIGURE} to the strength)"
     elif asked.kind in SPECIFIC:
         kind = asked.describe().removeprefix("a ").removeprefix("an ")
         held = f"holds no {kind}, which the question asks for, and {words}"
