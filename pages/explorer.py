@@ -200,8 +200,12 @@ def communities_tab(doc_id: str, index: Index) -> None:
                f"({h.algorithm}, at most {h.max_cluster_size} entities before a split; modularity "
                f"{h.modularity[0]:.2f}); sized by grounded sentences.")
     st.plotly_chart(communities_view.treemap_figure(ci), key="explorer.communities.treemap")
-    chosen = st.selectbox("Community", communities_view.choices(ci), key="explorer.community",
+    c_top, c_sub = st.columns(2)
+    top = c_top.selectbox("Community", communities_view.choices(ci), key="explorer.community",
                           format_func=lambda cid: communities_view.community_choice(ci, cid))
+    chosen = c_sub.selectbox("Sub-community", communities_view.sub_choices(ci, top), key=f"explorer.sub.{top}",
+                             format_func=lambda cid: "the whole community" if cid == top
+                             else communities_view.community_choice(ci, cid))
     summary = ci.summary(chosen)
     st.markdown(f"##### {md_escape(summary.title)}")
     st.html(communities_view.summary_html(summary, lambda sid: index.sentence(sid).original

@@ -78,10 +78,15 @@ def community_choice(ci: CommunityIndex, community_id: str) -> str:
 
 
 def choices(ci: CommunityIndex) -> list[str]:
-    """Community ids in hierarchy order: each top-level community worth listing (largest first) followed by its
-    descendants."""
-    h = ci.hierarchy
-    by_id = h.by_id()
+    """The top-level communities worth listing, largest first (the first picker; their descendants are the
+    second's, :func:`sub_choices`: one list of every level held 3,855 options on 24 papers and took the browser
+    about a second to draw)."""
+    return [c.id for c in listed_communities(ci)]
+
+
+def sub_choices(ci: CommunityIndex, community_id: str) -> list[str]:
+    """``community_id`` itself, then its descendants in hierarchy order (each followed by its own)."""
+    by_id = ci.hierarchy.by_id()
     out: list[str] = []
 
     def walk(cid: str) -> None:
@@ -89,8 +94,7 @@ def choices(ci: CommunityIndex) -> list[str]:
         for child in by_id[cid].children:
             walk(child)
 
-    for c in listed_communities(ci):
-        walk(c.id)
+    walk(community_id)
     return out
 
 

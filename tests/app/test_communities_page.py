@@ -25,6 +25,17 @@ def peter(peter_store, tmp_path_factory):
         yield index, communities(index, get_embedder())
 
 
+def _under(ci, cid: str, top: str) -> bool:
+    """Whether community ``cid`` descends from ``top``."""
+    by_id = ci.hierarchy.by_id()
+    parent = by_id[cid].parent
+    while parent:
+        if parent == top:
+            return True
+        parent = by_id[parent].parent
+    return False
+
+
 def html_blocks(at) -> str:
     return "\n".join(h.proto.body for h in at.get("html"))
 
@@ -42,9 +53,13 @@ def test_explorer_shows_the_hierarchy_and_a_chosen_community(peter):
     hidden = [c.id for c in ci.hierarchy.at_level(0) if c.id not in listed]
     offered = {option.split(" · ")[0] for option in box.options}
     assert first == listed[0] and not set(hidden) & offered  # junk and one-sentence communities are not offered
+    assert len(box.options) == len(listed)  # top-level only; their descendants are the second picker's
     chosen = listed[1]
     box.set_value(chosen).run()
     ok(at)
+    sub = at.selectbox(key=f"explorer.sub.{chosen}")
+    assert sub.value == chosen and sub.options[0] == "the whole community"
+    assert len(sub.options) == 1 + sum(_under(ci, c.id, chosen) for c in ci.hierarchy.communities)
     summary = ci.summary(chosen)
     assert any(m.value == f"##### {md_escape(summary.title)}" for m in at.markdown)
     html = html_blocks(at)
