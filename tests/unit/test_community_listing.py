@@ -32,7 +32,8 @@ def test_names_that_say_nothing_are_junk(name):
 
 @pytest.mark.parametrize("name", ["Chubby", "Paxos", "lock service", "T5", "GPT-4", "F1", "BM25", "k-means",
                                   "Self-RAG", "Debby Wallach", "tablet server", "2-hop reasoning",
-                                  "β-VAE", "GPT-3.5", "3B", "C++", "vector database", "3-hop question"])
+                                  "β-VAE", "GPT-3.5", "3B", "C++", "vector database", "3-hop question",
+                                  "Recall@10", "nDCG@10", "20 Newsgroups", "Decoder 2023"])
 def test_names_of_things_are_not_junk(name):
     assert not is_junk_label(name)
 

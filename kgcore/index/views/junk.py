@@ -51,14 +51,16 @@ ADJECTIVES = frozenset(n.strip() for n in (
     "factual, difficult, easy, hard, simple, significant, likely, true, false, whole, entire").split(","))
 _NUMBER = r"(?:\d[\d.,]*(?:[-–]\d[\d.,]*)?(?:[kKmMbBx%]|st|nd|rd|th)?|one|two|three|four|five|six|seven|eight|" \
           r"nine|ten|twelve|twenty|fifty|hundred|hundreds|thousand|thousands|million|millions|billion|billions)"
-#: A number then one or two words: a quantity ("100 GB", "150k instances", "12.5 % gain", "five days").
-_QUANTITY = re.compile(rf"^(?i:{_NUMBER})(?:\s+(?i:{_NUMBER}|%))?(?:\s+[^\s\d]\S*){{1,2}}$")
+#: A number then one or two words: a quantity ("100 GB", "150k instances", "12.5 % gain", "five days"); not
+#: a name that starts with a number ("20 Newsgroups").
+_QUANTITY = re.compile(rf"^(?i:{_NUMBER})(?:\s+(?i:{_NUMBER}|%))?(?:\s+(?![A-Z][a-z]{{2,}})[^\s\d]\S*){{1,2}}$")
 #: A footnote or reference mark glued to the next word ("6We", "1The").
 _MARKED = re.compile(r"^\d+([A-Za-z]+)$")
 #: A footnote mark glued after a word ("proceedings.6", "embeddings.8").
 _MARKED_AFTER = re.compile(r"^[A-Za-z][a-z-]+\.\d{1,2}$")
 #: A date: a month and a year ("December 2016", "Oct. 2023").
-_DATE = re.compile(r"^(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{4}$")
+_DATE = re.compile(r"^(?i:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+                   r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{4}$")
 _NO_WORD = re.compile(r"^[\W\d_§]*$")
 #: A number with a letter before or after it: "4b", "a.1", "c.3", "10k", "2020).4" (not "T5": a capital).
 _NUMBERED = re.compile(r"^(?:[a-z][.)]?)?\d[\d.,:/)(\-]*[a-z]?$")
@@ -68,7 +70,8 @@ _LETTER = re.compile(r"^\w\.?$")
 _LABEL_ID = r"(?:\d[\w.]{0,5}|[A-Z][.\d]{0,4}[a-z]?|[IVXivx]{1,4})"  # "3.2", "4a", "D", "B.1", "iv": never a word
 #: Notation, markup or code: braces, brackets, pipes, comparison signs, carets and modifier letters, backslashes,
 #: mathematical letters ("ℎ", "𝑥"), an e-mail address.
-_NOTATION = re.compile(r"[{}\[\]|<>=^\\\u02b0-\u02ff\u210e\u2113\u2115\u211d\u2124\U0001d400-\U0001d7ff]|\S@\S")
+_NOTATION = re.compile(r"[{}\[\]|<>=^\\\u02b0-\u02ff\u210e\u2113\u2115\u211d\u2124\U0001d400-\U0001d7ff]"
+                       r"|[\w.+-]@[\w-]+\.[A-Za-z]{2,}")  # an address, not "Recall@10"
 #: A Greek letter with at most a short index or prime ("γ", "γk", "θ′"): a symbol, not a name.
 _SYMBOL = re.compile(r"^[\u0370-\u03ff][\w′'*]{0,2}$")
 #: A lower-case abbreviation of two or three letters with dots ("w.r.t", "e.g.", "i.e.").

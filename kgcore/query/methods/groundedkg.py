@@ -134,9 +134,9 @@ def realigned(index: Index, gm: GraphMatch, best: np.ndarray) -> GraphMatch:
     with the collection's: :mod:`kgcore.query.shard_graph`).  The same as :func:`match_question` with ``best``."""
     if gm.inputs is None:
         raise ValueError("this match keeps no inputs to align it again")
-    vectors, masks, cosines = gm.inputs
-    alignment = align(index, vectors, masks, gm.query_edges, W_STRUCTURE, cosines, np.asarray(best))
-    return dataclasses.replace(gm, alignment=alignment, pools=None)
+    vectors, masks, cosines = gm.inputs  # masked in place by the first alignment: the penalties are 0 or -inf,
+    alignment = align(index, vectors, masks, gm.query_edges, W_STRUCTURE, cosines, np.asarray(best))  # so again: same
+    return dataclasses.replace(gm, alignment=alignment, pools=None, inputs=None, timings=dict(gm.timings))
 
 
 def scopes(index: Index, options: RetrievalOptions) -> tuple[np.ndarray | None, np.ndarray | None]:

@@ -78,7 +78,9 @@ def entity_neighbours(index: Index, entity_id: str, limit: int = MAX_NEIGHBOURS)
     """The entities sharing the most actions with entity ``entity_id`` (ties: the most specific first, then by
     name), one per name, none that says nothing (see the module docstring); each with a sentence joining the two."""
     links = entity_links(index)
-    row = next(i for i, g in enumerate(links.groups) if g.entity_id == entity_id)
+    row = next((i for i, g in enumerate(links.groups) if g.entity_id == entity_id), None)
+    if row is None:
+        raise KeyError(f"no entity {entity_id!r} in collection {index.collection!r}")
     frequency, total = name_document_frequency(index), len(index.manifest.documents)
     own = links.groups[row].name.lower()
     shared: dict[str, int] = {}
