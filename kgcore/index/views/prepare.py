@@ -21,6 +21,7 @@ from collections.abc import Callable
 from kgcore.core.settings import Settings
 from kgcore.index.views.communities.stored import communities
 from kgcore.index.views.entities.model import entity_groups
+from kgcore.index.views.entities.neighbours import name_document_frequency
 from kgcore.index.views.entities.overview import entity_links
 from kgcore.index.views.entities.review import review_queue
 
@@ -29,7 +30,7 @@ def view_steps(index, embedder, settings: Settings | None = None) -> list[tuple[
     """(name, build) of each view a page reads, in the order :func:`prepare_views` builds them."""
     return [
         ("entities", lambda: entity_groups(index)),
-        ("entity links", lambda: entity_links(index)),
+        ("entity links", lambda: (entity_links(index), name_document_frequency(index))),  # and the neighbours'
         ("merge candidates", lambda: review_queue(index)),
         ("communities", lambda: communities(index, embedder, settings)),
         ("sentence parses", lambda: index.analyses()),
