@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from kgcore.index.store.in_memory import ENTITIES, CacheKey, Index
 from kgcore.index.views.entities.entity import EntityGroup
-from kgcore.index.views.entities.overview import EntityLinks, entity_links, joining_sentence
+from kgcore.index.views.entities.overview import entity_links, joining_sentence
 from kgcore.index.views.junk import is_junk_label
 
 #: Below this inverse document frequency a common noun is in nearly every document (df / N above 3/4).
@@ -85,7 +85,7 @@ def entity_neighbours(index: Index, entity_id: str, limit: int = MAX_NEIGHBOURS)
     own = links.groups[row].name.lower()
     shared: dict[str, int] = {}
     strongest: dict[str, tuple[float, int]] = {}
-    for n, weight in _row(links, row):
+    for n, weight in links.shared(row).items():
         name = links.groups[n].name
         key = name.lower()
         if key == own or is_junk_neighbour(name, frequency.get(key, 1), total):
@@ -95,8 +95,3 @@ def entity_neighbours(index: Index, entity_id: str, limit: int = MAX_NEIGHBOURS)
     keys = sorted(shared, key=lambda k: (-shared[k], frequency.get(k, 1) if total >= MIN_DOCUMENTS else 0, k))[:limit]
     return [Neighbour(links.groups[strongest[k][1]], shared[k], joining_sentence(index, links, row, strongest[k][1]))
             for k in keys]
-
-
-def _row(links: EntityLinks, row: int) -> list[tuple[int, float]]:
-    lo, hi = links.matrix.indptr[row], links.matrix.indptr[row + 1]
-    return list(zip(links.matrix.indices[lo:hi].tolist(), links.matrix.data[lo:hi].tolist()))

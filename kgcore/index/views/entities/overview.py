@@ -44,6 +44,11 @@ class EntityLinks:
     #: Per entity row, the ids of the actions it fills a role of.
     actions: tuple[frozenset[str], ...]
 
+    def shared(self, row: int) -> dict[int, float]:
+        """The rows linked to entity ``row``, in row order, each with the actions the two share."""
+        lo, hi = self.matrix.indptr[row], self.matrix.indptr[row + 1]
+        return dict(zip(self.matrix.indices[lo:hi].tolist(), self.matrix.data[lo:hi].tolist()))
+
 
 LINKS: CacheKey[EntityLinks] = CacheKey("entity-links", group=ENTITIES)
 
@@ -184,8 +189,7 @@ def _central(index, links, descriptions, degree, rank, row, depth) -> CentralEnt
         first = g.grounded_texts[0]
         description = (Statement(index.sentence(first).original, (first,)),)
     near = neighbourhood(links.matrix, row, depth)
-    weights = dict(zip(links.matrix.indices[links.matrix.indptr[row]:links.matrix.indptr[row + 1]].tolist(),
-                       links.matrix.data[links.matrix.indptr[row]:links.matrix.indptr[row + 1]].tolist()))
+    weights = links.shared(row)
     listed = []
     for n in sorted(weights, key=lambda n: (-weights[n], -rank[n]))[:MAX_LISTED]:
         sid = joining_sentence(index, links, row, n)
