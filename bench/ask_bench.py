@@ -64,6 +64,7 @@ PAGES = (
     ("Library", "Library", ""),
     ("Graph explorer", "Graph explorer", ""),
     ("Graph explorer", "Graph explorer", "Communities"),
+    ("Graph explorer", "Graph explorer", "Statistics"),
     ("Entity", "Entity", ""),
     ("Merge review", "Merge review", ""),
     ("Sentence", "Sentence", ""),
@@ -73,8 +74,12 @@ PAGES = (
     ("Evaluate", "Evaluate", ""),
     ("Status", "Status", ""),
 )
-#: What a tab shows once its own run has been drawn (locators): the Communities tab's caption and treemap.
-TAB_SHOWS = {"Communities": ("text=top-level communities", "[data-testid='stPlotlyChart'] .main-svg")}
+#: A chart drawn, by either library a revision may use (Plotly's SVG, Vega-Lite's canvas or SVG).
+CHART_DRAWN = "[data-testid='stPlotlyChart'] .main-svg, [data-testid='stVegaLiteChart'] .marks"
+#: What a tab shows once its own run has been drawn (locators): the Communities tab's caption and treemap (a
+#: Plotly chart or the HTML treemap), the Statistics tab's metrics and first chart.
+TAB_SHOWS = {"Communities": ("text=top-level communities", f"{CHART_DRAWN}, .kg-treemap"),
+             "Statistics": ("[data-testid='stMetric']", CHART_DRAWN)}
 TARGETS = {"p50_s": 1.5, "p95_s": 3.0, "page_s": 5.0}
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 #: The Ask page's matched-subgraph frame.

@@ -186,7 +186,7 @@ def statistics(root: str, doc_id: str, index: Index) -> None:
 
 
 def communities_tab(doc_id: str, index: Index) -> None:
-    """The hierarchy of communities as a treemap; one community's title, summary, members and documents."""
+    """The hierarchy of communities as a treemap (HTML); one community's title, summary, members and documents."""
     engine = resources.engine()
     with st.spinner("Finding communities and summarising them (once per collection version)…"):
         ci = communities(index, engine.embedder, engine.settings)
@@ -199,7 +199,7 @@ def communities_tab(doc_id: str, index: Index) -> None:
                f"{len(h.communities)} in all over {h.levels} levels "
                f"({h.algorithm}, at most {h.max_cluster_size} entities before a split; modularity "
                f"{h.modularity[0]:.2f}); sized by grounded sentences.")
-    st.plotly_chart(communities_view.treemap_figure(ci), key="explorer.communities.treemap")
+    st.html(communities_view.treemap_html(ci))
     c_top, c_sub = st.columns(2)
     top = c_top.selectbox("Community", communities_view.choices(ci), key="explorer.community",
                           format_func=lambda cid: communities_view.community_choice(ci, cid))

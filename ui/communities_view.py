@@ -59,16 +59,106 @@ def treemap_data(ci: CommunityIndex, max_top: int = MAX_TREEMAP_TOP,
             "parents": [h.communities[row[c]].parent for c in keep], "values": [value[c] for c in keep]}
 
 
-def treemap_figure(ci: CommunityIndex, max_top: int = MAX_TREEMAP_TOP):
-    """The plotly treemap of the hierarchy (see :func:`treemap_data`)."""
-    import plotly.graph_objects as go
+#: The treemap's drawing area in CSS pixels.  Boxes are placed in percentages of it, so the map stretches with the
+#: page's width; the layout keeps this aspect ratio.
+TREEMAP_SIZE = (1000, 460)
+#: A top-level box's title strip (CSS pixels) above its sub-communities.
+TITLE_PX = 18
+#: Light backgrounds for the top-level boxes, in turn (dark text stays readable on each).
+#: The smallest sub-community box (CSS pixels, width and height) that writes its title; a smaller one shows it on
+#: hover only (a title cut to two letters reads as noise).
+MIN_TITLED = (56, 18)
+PALETTE = ("#d6e4f0", "#fde2c8", "#d4edda", "#f8d7da", "#e2d9f3", "#f3e5d0", "#fbe1f0", "#e0e0e0",
+           "#e8f0c8", "#cfeef2")
 
+
+def squarified(values: list[float], width: float, height: float) -> list[tuple[float, float, float, float]]:
+    """(x, y, width, height) of a box per value, in the order given, tiling ``width`` x ``height`` with areas in
+    proportion to the values (Bruls et al.'s squarified layout, by the ``squarify`` package: boxes close to square
+    are easier to read and to compare than slices).  A value of 0 gets an empty box.
+
+    >>> squarified([3, 6, 1], 100, 60)
+    [(60.0, 0.0, 40.0, 45.0), (0.0, 0.0, 60.0, 60.0), (60.0, 45.0, 40.0, 15.0)]
+    >>> squarified([0, 2], 10, 10)
+    [(0.0, 0.0, 0.0, 0.0), (0.0, 0.0, 10.0, 10.0)]
+    """
+    import squarify
+
+    order = [i for i in sorted(range(len(values)), key=lambda i: -values[i]) if values[i] > 0]
+    boxes = [(0.0, 0.0, 0.0, 0.0)] * len(values)
+    if not order or width <= 0 or height <= 0:
+        return boxes
+    rects = squarify.squarify(squarify.normalize_sizes([values[i] for i in order], width, height), 0, 0, width,
+                              height)
+    for i, r in zip(order, rects):
+        boxes[i] = (float(r["x"]), float(r["y"]), float(r["dx"]), float(r["dy"]))
+    return boxes
+
+
+def treemap_html(ci: CommunityIndex, max_top: int = MAX_TREEMAP_TOP) -> str:
+    """The hierarchy of :func:`treemap_data` as a treemap drawn in HTML and CSS alone: a box per listed top-level
+    community (its title on a strip at the top), its sub-communities inside it, areas in proportion to grounded
+    sentences; hovering a box shows its title, id and size.  No JavaScript: the first Plotly chart of a browser
+    session loads 4.7 MB of it, which took the Communities tab's first open past 5 s.
+
+    >>> from kgcore.index.views.communities.detect import Community, Hierarchy
+    >>> from kgcore.index.views.communities.stored import BuildStats, CommunityIndex, Params
+    >>> from kgcore.index.views.communities.summaries import Claim, Summary
+    >>> import numpy as np
+    >>> cs = (Community("L0.0", 0, "", ("a", "b", "c"), ("L1.0",)), Community("L1.0", 1, "L0.0", ("a", "b")))
+    >>> ss = (Summary("L0.0", "<Raft> · log", (Claim("S.", ("d/t-1",)),), n_sentences=5, documents=("d",)),
+    ...       Summary("L1.0", "leader", (Claim("S.", ("d/t-2",)),), n_sentences=3, documents=("d",)))
+    >>> ci = CommunityIndex(Hierarchy("leiden", 2, 10, cs, (0.5, 0.4)), ss, np.zeros((2, 2)), Params(), BuildStats())
+    >>> html = treemap_html(ci)
+    >>> html.count('class="kg-tm-box'), "&lt;Raft&gt; · log" in html, "<Raft>" in html
+    (2, True, False)
+    >>> 'title="leader · L1.0: 3 sentences"' in html
+    True
+    """
     data = treemap_data(ci, max_top)
-    fig = go.Figure(go.Treemap(ids=data["ids"], labels=data["labels"], parents=data["parents"], values=data["values"],
-                               branchvalues="total", hovertemplate="%{label}<br>%{id}: %{value} sentences"
-                                                                   "<extra></extra>"))
-    fig.update_layout(margin={"t": 10, "l": 0, "r": 0, "b": 0}, height=460)
-    return fig
+    width, height = TREEMAP_SIZE
+    kids: dict[str, list[int]] = {}
+    for i, parent in enumerate(data["parents"]):
+        kids.setdefault(parent, []).append(i)
+    tops = kids.get("", [])
+    boxes = squarified([data["values"][i] for i in tops], width, height)
+    parts = [f'<div class="kg-treemap" style="aspect-ratio:{width}/{height}" role="img" '
+             f'aria-label="{len(tops)} top-level communities, sized by grounded sentences">']
+    for n, (i, box) in enumerate(zip(tops, boxes)):
+        inner = _inner_boxes(data, kids.get(data["ids"][i], []), box[2], box[3] - TITLE_PX)
+        parts.append(_box_html(data, i, _percent(box, width, height), PALETTE[n % len(PALETTE)], inner,
+                               titled=_titled(box)))
+    return "".join(parts) + "</div>"
+
+
+def _inner_boxes(data: dict[str, list], children: list[int], width: float, height: float) -> str:
+    """The sub-communities' boxes inside a top-level box's area below its title strip."""
+    if not children or width < 2 * TITLE_PX or height < TITLE_PX:
+        return ""
+    boxes = squarified([data["values"][i] for i in children], width, height)
+    inner = "".join(_box_html(data, i, _percent(box, width, height), "", "",
+                              titled=_titled(box))
+                    for i, box in zip(children, boxes) if box[2] > 0)
+    return f'<div class="kg-tm-kids">{inner}</div>'
+
+
+def _box_html(data: dict[str, list], i: int, place: str, colour: str, inner: str, titled: bool = True) -> str:
+    """One community's box: ``data["labels"]`` are escaped already.  An untitled box shows its title on hover."""
+    label, cid, value = data["labels"][i], esc(data["ids"][i]), data["values"][i]
+    style = place + (f";background:{colour}" if colour else "")
+    kind = "kg-tm-box kg-tm-top" if colour else "kg-tm-box kg-tm-sub"
+    return (f'<div class="{kind}" style="{style}" title="{label} · {cid}: {value} sentences">'
+            + (f'<div class="kg-tm-title">{label}</div>' if titled else "") + f"{inner}</div>")
+
+
+def _titled(box: tuple[float, float, float, float]) -> bool:
+    return box[2] >= MIN_TITLED[0] and box[3] >= MIN_TITLED[1]
+
+
+def _percent(box: tuple[float, float, float, float], width: float, height: float) -> str:
+    x, y, w, h = box
+    return (f"left:{100 * x / width:.2f}%;top:{100 * y / height:.2f}%;"
+            f"width:{100 * w / width:.2f}%;height:{100 * h / height:.2f}%")
 
 
 def community_choice(ci: CommunityIndex, community_id: str) -> str:

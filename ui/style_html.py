@@ -50,6 +50,16 @@ a.kg-cite { font-size: 0.8rem; font-weight: 700; text-decoration: none; margin-l
             font-size: 0.85em; }
 .kg-muted { color: #7b8794; }
 .kg-caption { color: #7b8794; font-size: 0.8rem; }
+.kg-treemap { position: relative; width: 100%; max-height: 460px; margin: 4px 0 12px 0; font-size: 0.75rem; }
+.kg-tm-box { position: absolute; box-sizing: border-box; overflow: hidden; border: 1px solid #ffffff;
+             color: #243b53; }
+.kg-tm-top { border-radius: 4px; }
+.kg-tm-sub { background: rgba(255, 255, 255, 0.45); border-color: rgba(36, 59, 83, 0.18); }
+.kg-tm-box:hover { outline: 2px solid #486581; z-index: 1; }
+.kg-tm-title { padding: 1px 4px; line-height: 16px; height: 16px; white-space: nowrap; overflow: hidden;
+               text-overflow: ellipsis; }
+.kg-tm-top > .kg-tm-title { font-weight: 600; }
+.kg-tm-kids { position: absolute; top: 18px; left: 2px; right: 2px; bottom: 2px; }
 .kg-scroll { max-height: 620px; overflow-y: auto; padding-right: 4px; }
 .kg-doc { background: #e0e8f9; color: #19216c; border-radius: 8px; padding: 0 6px; font-weight: 600; }
 .kg-where { background: #f0f4f8; color: #334e68; border-radius: 8px; padding: 0 6px; }

@@ -16,7 +16,7 @@ from kgcore.index.views.communities.signals import is_peripheral
 from kgcore.index.views.communities.stored import BuildStats, CommunityIndex, Params
 from kgcore.index.views.communities.summaries import Claim, Summary, title_of
 from kgcore.index.views.junk import is_junk_label
-from ui.communities_view import choices, sub_choices, treemap_data
+from ui.communities_view import choices, squarified, sub_choices, treemap_data, treemap_html
 
 
 @pytest.mark.parametrize("name", ["5.2", "§ 4", "2020).4", "4b", "a.1", "10k", "O", "k", "J.", "Appendix D",
@@ -113,3 +113,22 @@ def test_titles_are_not_built_from_junk_members():
     assert title == "L1 norm · PageRank data · eigenvector"
     assert title_of(["3", "t", "cityr2 run", "100"]) == "cityr2 run"
     assert title_of(["5.2", "section number"]) == "(untitled)"
+
+
+def test_the_treemap_draws_only_listed_communities_with_escaped_titles():
+    html = treemap_html(_index())
+    assert html.count('class="kg-tm-box kg-tm-top"') == 1 and html.count('class="kg-tm-box kg-tm-sub"') == 1
+    assert "Chubby · Paxos · replica" in html and "Fay Chang" not in html and "5.2" not in html
+
+
+def test_the_squarified_layout_tiles_the_area_in_proportion_to_the_values():
+    values = [120, 45, 45, 30, 9, 1, 0]
+    boxes = squarified(values, 1000, 460)
+    total = sum(values)
+    for value, (x, y, w, h) in zip(values, boxes):
+        assert abs(w * h - 1000 * 460 * value / total) < 1e-6 * 1000 * 460
+        assert x >= -1e-9 and y >= -1e-9 and x + w <= 1000 + 1e-9 and y + h <= 460 + 1e-9
+    drawn = [b for b in boxes if b[2] * b[3] > 0]
+    for i, (x1, y1, w1, h1) in enumerate(drawn):  # no two boxes overlap
+        for x2, y2, w2, h2 in drawn[i + 1:]:
+            assert min(x1 + w1, x2 + w2) - max(x1, x2) <= 1e-9 or min(y1 + h1, y2 + h2) - max(y1, y2) <= 1e-9
