@@ -6,6 +6,8 @@
         --out bench/results/entity_system_name.png     # the Entity page of a named system
     python bench/screenshot.py --store bench/stores/papers24 --collection papers --question "..." --expect "..." \
         --out bench/results/ask_paper_question.png     # the Ask page on a paper question
+    python bench/screenshot.py --store bench/stores/classic --collection classic --communities \
+        --out bench/results/communities_treemap.png    # the explorer's Communities tab
 
 Indexes the Peter Rabbit sample (``../shared/data/peter_rabbit.txt``) into a scratch store, starts
 ``streamlit run app.py`` on it with a 200-word budget (the sample is shorter than the default budget, which would
@@ -15,7 +17,8 @@ subgraph to be drawn and the app to be idle, and saves the window.  A picture of
 wrong or unsupported answer would teach a reader the wrong thing: the default question is one of the sample's
 development questions whose answer and verdict are right, and the run fails if the answer does not show
 ``--expect``.  With ``--store`` a copy of that store's collection is used instead of the sample (the app's
-default budget), and with ``--entity`` the Entity page is taken, the entity found by its name.
+default budget), with ``--entity`` the Entity page is taken, the entity found by its name, and with
+``--communities`` the Graph explorer's Communities tab (its treemap and the first community's summary).
 """
 
 from __future__ import annotations
@@ -53,7 +56,7 @@ def shoot(store: Path, args: argparse.Namespace, log: Path) -> None:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport=VIEWPORT, device_scale_factor=1)
-            (entity_page if args.entity else ask_page)(page, url, args)
+            (entity_page if args.entity else communities_tab if args.communities else ask_page)(page, url, args)
             page.screenshot(path=str(args.out))
         finally:
             browser.close()
@@ -89,6 +92,23 @@ def entity_page(page, url: str, args: argparse.Namespace) -> None:
     page.wait_for_timeout(1500)  # the neighbourhood graph settles
 
 
+def communities_tab(page, url: str, args: argparse.Namespace) -> None:
+    """The Graph explorer's Communities tab, once the collection is prepared (its communities found)."""
+    from playwright.sync_api import expect
+
+    page.goto(f"{url}/ask?doc={args.collection}")
+    expect(page.get_by_role("heading", name="Ask", exact=True)).to_be_visible(timeout=TIMEOUT_MS)
+    idle(page)
+    wait_prepared(page)
+    page.goto(f"{url}/explorer?doc={args.collection}")
+    expect(page.get_by_role("heading", name="Graph explorer", exact=True)).to_be_visible(timeout=TIMEOUT_MS)
+    idle(page)
+    page.get_by_role("tab", name="Communities").click()
+    expect(page.locator(".kg-treemap").first).to_be_visible(timeout=TIMEOUT_MS)
+    page.wait_for_timeout(300)
+    idle(page)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--question", default=QUESTION)
@@ -97,6 +117,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--store", type=Path, help="a store holding --collection (copied; default: the sample)")
     parser.add_argument("--collection", default=COLLECTION)
     parser.add_argument("--entity", help="take the Entity page of this name instead of the Ask page")
+    parser.add_argument("--communities", action="store_true", help="take the Communities tab instead")
     parser.add_argument("--height", type=int, default=VIEWPORT["height"], help="the window's height (pixels)")
     args = parser.parse_args(argv)
     VIEWPORT["height"] = args.height
