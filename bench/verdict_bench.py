@@ -26,7 +26,7 @@ papers and QASPER), answered by the offline answerer (``--answerers``; default `
 
 Each figure has a 95 % percentile-bootstrap interval over questions (2,000 resamples, seed 0).  Results go to
 ``bench/results/verdict_<part>.json`` (aggregates only); with ``--rows`` the design part's per-question rows go
-to ``bench/data/verdict/`` (git-ignored) for reading; held-out rows are never written.
+to ``bench/stores/verdict/`` (git-ignored) for reading; held-out rows are never written.
 """
 
 from __future__ import annotations

@@ -104,6 +104,13 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
      ["on three racks"]),  # "make sure that": a guarantee, not a belief
     ("Where did the farmer think the goose was?", "The farmer thought that the goose was behind the well.",
      ["behind the well"]),
+    # a citation in brackets names the work leaned on: its year, authors and reference numbers answer nothing
+    ("When was retrieval-augmented generation proposed?", "Retrieval-augmented generation (Lewis et al., 2020) "
+     "conditions a generator on passages.", []),
+    ("When was retrieval-augmented generation proposed?", "Retrieval-augmented generation was proposed in 2020 "
+     "(Lewis et al., 2020).", ["2020"]),
+    ("Who proposed the dense retriever?", "The dense retriever [Karpukhin 2020] encodes passages.", []),
+    ("How many passages are retrieved?", "The reader sees 100 passages [3, 4].", ["100 passages"]),
 ])
 def test_where_a_sentence_holds_it(nlp, question, sentence, spans):
     q = nlp(question)

@@ -25,6 +25,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from kgcore.query.answer.beliefs import BELIEF_WORDS, believed
+from kgcore.query.answer.brackets import token_in_citation
 from kgcore.query.answer.expected import PLACE_NOUNS, Expected
 from kgcore.query.answer.words import LIGHT_VERBS, STOPWORDS
 
@@ -85,7 +86,8 @@ Span = tuple[int, int]
 
 def answer_spans(tokens: Sequence, expected: Expected, q_doc) -> list[Span]:
     """The spans (token offsets within ``tokens``, end exclusive) of ``tokens`` that hold an answer of
-    ``expected``'s kind and are not made of the question's words, in order; [] for a kind without spans."""
+    ``expected``'s kind and are not made of the question's words nor inside a citation's brackets
+    (:mod:`~kgcore.query.answer.brackets`), in order; [] for a kind without spans."""
     tokens = list(tokens)
     if not tokens or expected.kind is None:
         return []
@@ -95,7 +97,8 @@ def answer_spans(tokens: Sequence, expected: Expected, q_doc) -> list[Span]:
         return []
     beliefs = not asked & BELIEF_WORDS  # "what did he think?" asks for the belief itself
     return merged((a, min(b, a + MAX_SPAN)) for a, b in finder(tokens, expected, asked, q_doc)
-                  if b > a and adds_content(tokens[a:b], asked) and not (beliefs and believed(tokens[a:b])))
+                  if b > a and adds_content(tokens[a:b], asked) and not (beliefs and believed(tokens[a:b]))
+                  and not token_in_citation(tokens, a, b))
 
 
 def adds_content(span: Sequence, asked: set[str]) -> bool:

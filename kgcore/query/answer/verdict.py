@@ -71,8 +71,6 @@ METHOD = (f"strength (answer score + cosine of the closest question the sentence
 _ORDER = {"not supported": 0, "unsure": 1, "supported": 2}
 _TOKEN = re.compile(r"[a-z0-9]+")
 _DIGIT = re.compile(r"\d")
-#: What a citation in brackets holds: "et al.", an author and year ("Lewis, 2020"), or reference numbers ("3, 4").
-_CITATION = re.compile(r"et al\.|\b[A-Z][A-Za-z-]+,? (?:19|20)\d\d\b|^\s*\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\s*$")
 
 
 def judge(question: str, answer: Answer, context: Sequence[SelectedSentence], nlp, embedder,
@@ -127,10 +125,10 @@ def check_claim(citation: Citation, by_id: dict[str, SelectedSentence], found: d
     spans = list(best.spans) if quoted else [s for s in best.spans if _in_claim(text[s[0]:s[1]], claim)]
     if not quoted and not spans and best.spans and _claim_has_kind(claim, parsed, nlp):
         spans = list(best.spans)  # the claim names one in its own words
-    spans.sort(key=lambda s: not _figure(parsed.qtype, text, *s))  # a figure first (stable)
+    spans.sort(key=lambda s: not figure_bonus(parsed.qtype, text[s[0]:s[1]]))  # a figure first (stable)
     start, end = spans[0] if spans else (-1, -1)
     asked, cosine = matches.get(best.sentence.id, ("", 0.0))
-    bonus = _figure(parsed.qtype, text, start, end) if spans else 0.0
+    bonus = figure_bonus(parsed.qtype, text[start:end]) if spans else 0.0
     strength = round(best.score + cosine + bonus, 3)
     check = ClaimCheck(claim, best.sentence.id, text, list(best.matched),
                        [t for t in parsed.terms if t not in best.matched], parsed.expected.describe(),
@@ -170,25 +168,6 @@ def figure_bonus(qtype: str | None, span: str) -> float:
     (0.75, 0.75, 0.0)
     """
     return FIGURE if qtype in FIGURED and _DIGIT.search(span) else 0.0
-
-
-def _figure(qtype: str | None, text: str, start: int, end: int) -> float:
-    """:func:`figure_bonus` of ``text[start:end]``, none for a figure inside a citation's brackets (a year of
-    "(Lewis et al., 2020)" answers no question about the text):
-
-    >>> s = "RAG was proposed in 2020 (Lewis et al., 2020)."
-    >>> _figure("time", s, 20, 24), _figure("time", s, 40, 44), _figure("number", "up to 288 [3, 4]", 6, 9)
-    (0.75, 0.0, 0.75)
-    >>> _figure("number", "cites [12] here", 7, 9)
-    0.0
-    """
-    opened = max(text.rfind("(", 0, start), text.rfind("[", 0, start))
-    closing = ")" if opened >= 0 and text[opened] == "(" else "]"
-    shut = text.find(closing, end) if opened >= 0 else -1
-    inside = shut >= 0 and text.find(closing, opened, start) < 0
-    if inside and _CITATION.search(text[opened + 1:shut]):
-        return 0.0
-    return figure_bonus(qtype, text[start:end])
 
 
 def claim_state(check: ClaimCheck, specific: bool = False) -> str:
