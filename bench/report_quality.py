@@ -215,10 +215,11 @@ def entity_types_section(data: dict | None) -> str:
                      f"{now['majority_baseline']['type']} {now['majority_baseline']['accuracy']}"])
     never = data["research_types"].get("never_persons", {})
     names = "; ".join(f"{c}: {', '.join(v) or 'none'}" for c, v in never.items())
+    what = data.get("research_types_before", {}).get("what", "the typer without a person's cues")
     return "\n\n".join([
         title, "`bench/experiments/entities_bench.py --parts research-types`: the type of the entity each "
         "hand-typed node ends in (`bench/data/entity_types.csv`, typed from the node's sentences before the typer "
         "ran on them). `classicdev` (four classic papers) and the arXiv dev rows guided the design; `classic` (four "
-        "other classic papers) and the arXiv test rows were held out. Before: the typer without a person's cues "
-        f"(same run, same stores). Chubby, Bigtable, GFS, Paxos and MapReduce in the classic papers: {names}.",
+        f"other classic papers) and the arXiv test rows were held out. Before: {what} (same stores). Chubby, "
+        f"Bigtable, GFS, Paxos and MapReduce in the classic papers: {names}.",
         md_table(["collection/split", "n", "before", "after", "majority type"], rows)])

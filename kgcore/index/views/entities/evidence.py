@@ -66,8 +66,10 @@ SYSTEM_VERBS = frozenset("""run runs ran store stores stored serve serves served
 #: Nouns that name software only with a word of software beside them ("a programming language").
 _SOFTWARE_KINDS = frozenset({"language", "environment"})
 _SOFTWARE_WORDS = frozenset("programming query scripting software".split())
-#: (preposition, its head) of code written in a name ("implemented in Python", "lines of Scheme"): the head.
-_WRITTEN_IN = frozenset({("in", w) for w in "implemented developed built coded programmed".split()}
+#: (preposition, its head) of code written in a name ("implemented in Python", "lines of Scheme"): the head.  Only
+#: verbs of code: after a verb of making anything ("developed", "built", "written") "in" names a place, a time, a
+#: style or a natural language as often as a programming language ("developed in Berkeley", "written in French").
+_WRITTEN_IN = frozenset({("in", w) for w in "implemented coded programmed".split()}
                         | {("of", "lines"), ("of", "line")})
 _CODE = frozenset({w for _, w in _WRITTEN_IN})
 #: Titles before a person's name (HONORIFICS less the words a thing may follow: "old", "little", "young", "le").
@@ -133,7 +135,8 @@ def _read_uses(doc, name: str, type_set, reading: Reading) -> None:
         reading.said[said] = reading.said.get(said, 0) + 1
     before = doc[span.start - 1].lower_.rstrip(".") if span.start else ""
     titled = before in _TITLES or span[0].lower_.rstrip(".") in _TITLES
-    if titled or (root.dep_ == "nsubj" and root.head.lower_ in _SAYING):
+    verb = subject_verb(root)
+    if titled or (verb is not None and verb.lower_ in _SAYING):
         reading.person += 1
     elif (before in _DETERMINERS or any(c.dep_ in ("det", "poss") for c in root.children)
           or _names_a_noun(root)):
@@ -144,8 +147,8 @@ def _type_noun(root, type_set) -> str | None:
     """The type a type noun next to ``root`` gives it (:func:`_nouns_beside`), else the type the verb it is the
     subject of gives it ("Chubby stores small files": system), else None."""
     found = [_noun_type_of(n, type_set) for n in _nouns_beside(root)]
-    verb = _first_conjunct(root).head
-    if root.dep_ == "nsubj" and verb.lower_ in SYSTEM_VERBS and "system" in type_set.descriptions:
+    verb = subject_verb(root)
+    if verb is not None and verb.lower_ in SYSTEM_VERBS and "system" in type_set.descriptions:
         found.append("system")
     return next((t for t in found if t is not None), None)
 
@@ -155,7 +158,7 @@ def _nouns_beside(root) -> list:
     service", "the language was Prolog"), stands beside ("Bigtable, a storage system"), is called ("a system
     called Dapper") or an example of ("environments such as SAS, SPSS and Stata"; the first of several names
     joined by "and" stands for all); and code made in it ("implemented in Python", "lines of Scheme"; not
-    "written in English")."""
+    "written in English" nor "developed in Berkeley")."""
     nouns = []
     if _names_a_noun(root):
         nouns.append(root.head)
@@ -186,6 +189,18 @@ def _noun_type_of(noun, type_set) -> str | None:
     if singular(word) in _SOFTWARE_KINDS and "system" in type_set.descriptions:
         return "system" if any(c.lower_ in _SOFTWARE_WORDS for c in noun.subtree) else None
     return noun_type(word, type_set)
+
+
+def subject_verb(root):
+    """The verb ``root`` is the subject of, alone or among names joined by "and" ("Chubby and GFS serve clients":
+    serve, for both), or None.  A name the parser hung on the sentence's verb as a modifier before
+    it is that verb's subject too (the small model reads "Bigtable" of "Bigtable and GFS run on ..." as an
+    adjective of "run").  Verbs joined to that verb are not read: the small model joins words of other clauses
+    to it ("The flow begins with ... read/write access": "write")."""
+    first = _first_conjunct(root)
+    verb = first.head
+    misread = first.dep_ == "amod" and verb.dep_ == "ROOT" and first.i < verb.i
+    return verb if verb is not first and (first.dep_ == "nsubj" or misread) else None
 
 
 def _first_conjunct(token):

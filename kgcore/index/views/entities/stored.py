@@ -22,8 +22,11 @@ STORED = "entities.json"
 #: written once in capitals among ordinary mentions is no acronym (entities.names.is_named); 6: a story's common noun
 #: that names someone ("mother") is a person by its noun (entities.types.pattern_type); 7: what a name's sentences say
 #: it is ("Chubby is a lock service": a system; entities.evidence), and the research types system and organisation;
-#: 8: in papers, a person only with a person's cues (entities.people), and software by its verbs and examples.
-VERSION = 8
+#: 8: in papers, a person only with a person's cues (entities.people), and software by its verbs and examples;
+#: 9: every name of a coordinated subject is the verb's subject, "developed in" or "built in" no sign of code,
+#: an organisation's author field no surname, a numbered bracket a citation only where it resolved, and "he" or
+#: "she" a person's cue past the names NER reads.
+VERSION = 9
 
 
 def file_of(index: Index) -> Path | None:

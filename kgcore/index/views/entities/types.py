@@ -1,8 +1,7 @@
 """Domain entity types, offline: patterns, spaCy NER where it applies, and zero-shot typing by MiniLM.
 
-A collection's **type set** is declared in its folder (:data:`DECLARED_FILE`, a JSON object
-``{"types": {"regulation": "a law or directive ...", ...}}``), else chosen from its documents' kind:
-:data:`RESEARCH` (the cross-document entity graph's types) when most documents are PDFs, :data:`NARRATIVE` otherwise.
+The types a node may have are its collection's **type set** (:mod:`~kgcore.index.views.entities.type_sets`:
+declared in its folder, else :data:`RESEARCH` for papers and :data:`NARRATIVE` for stories).
 
 Each entity node gets the first of: a pattern of its name (confidence :data:`PATTERN_CONFIDENCE`; a story's
 common noun that names someone, "mother" or "the captain", is a person), person for a
@@ -20,25 +19,29 @@ those sentences use as a thing ("the Chubby cell", "our Paxos") is never a perso
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Sequence
 
 import numpy as np
 
 from kgcore.core.embed import get_embedder
-from kgcore.core.errors import InputError
 from kgcore.core.graph import is_pronoun_label
 from kgcore.core.nlp import load_spacy
 from kgcore.index.parse.srl.tokens import GROUP_NOUNS, PERSON_NOUNS
 from kgcore.index.views.entities import animate, evidence, people
 from kgcore.index.views.entities.names import HONORIFICS, head, is_named, normalise
 from kgcore.index.views.entities.people import cited_author  # noqa: F401  (its former home)
+from kgcore.index.views.entities.type_sets import (  # noqa: F401  (their former home)
+    DECLARED_FILE,
+    NARRATIVE,
+    REGULATORY,
+    RESEARCH,
+    TypeSet,
+    choose_type_set,
+    read_declared,
+    type_set_of,
+)
 
-#: A per-collection type list, in the collection folder.
-DECLARED_FILE = "entity_types.json"
 PATTERN_CONFIDENCE, NER_CONFIDENCE = 0.9, 0.72
 #: Zero-shot confidences are scaled by this: a guess from similarity is never as sure as a pattern or NER.
 ZERO_SHOT_SCALE = 0.7
@@ -54,51 +57,6 @@ EVIDENCE_SENTENCES = 3
 #: A name is looked for as a cited author in this many of its grounded sentences (a pattern: no parser).
 CITE_SENTENCES = 8
 
-
-@dataclass(frozen=True)
-class TypeSet:
-    """A named list of entity types, each with the description zero-shot typing compares names against."""
-
-    name: str
-    descriptions: Mapping[str, str]
-
-    @property
-    def types(self) -> tuple[str, ...]:
-        return tuple(self.descriptions)
-
-
-RESEARCH = TypeSet("research", {
-    "concept": "an abstract idea or notion in research, such as attention, relevance, hallucination or knowledge",
-    "topic": "a research area or task, such as question answering, information retrieval or summarization",
-    "person": "a person, such as an author or researcher, named by first and last name",
-    "system": "a software system, service, library, database, file system or tool, such as Hadoop, Lucene or "
-              "PostgreSQL",
-    "organisation": "a company, university, laboratory or institution, such as IBM, MIT or a research lab",
-    "paper": "a published research paper or article, cited by title or by its authors",
-    "model": "a trained neural network or language model, such as BERT, GPT-4, T5 or a retriever model",
-    "method": "a method, technique, algorithm, approach or training procedure proposed or used in a paper",
-    "dataset": "a dataset, corpus or benchmark used for training or evaluation, such as Natural Questions",
-    "metric": "an evaluation metric or score, such as accuracy, F1, exact match, recall or BLEU",
-    "equation": "a mathematical equation, formula, loss or probability expression",
-    "variable": "a mathematical symbol or variable in a formula, such as x, y, k or theta",
-})
-NARRATIVE = TypeSet("narrative", {
-    "person": "a person or character in a story, a man, woman, child or animal who speaks and acts",
-    "place": "a place or location, such as a town, country, house, garden, room, island or road",
-    "organisation": "an organisation, company, publisher, institution, army or group of people",
-    "object": "a physical object or thing, such as a tool, food, clothes, a boat or an animal's shoe",
-    "concept": "an abstract idea, feeling, quality, time or event, such as joy, danger, a moment or a storm",
-})
-#: An example of a declared type set (the community-summaries study's ontology for regulations), as
-#: ``entity_types.json`` declares one.
-REGULATORY = TypeSet("regulatory", {
-    "regulation": "a regulation, rulebook, act, law, directive, schedule or chapter of a rulebook",
-    "organisation": "a named organisation or authority, such as the Regulator, a court, an exchange or a government",
-    "legal entity": "a regulated person or role, such as an Authorised Person, a Fund Manager or an Applicant",
-    "rule": "a numbered rule, section or paragraph of a rulebook, such as Rule 3.2.1 or Section 4",
-    "financial instrument": "a financial instrument or asset, such as a share, bond, derivative, fund unit or currency",
-    "concept": "an abstract regulatory notion, such as risk, compliance, disclosure, capital or a requirement",
-})
 
 _METRICS = {"f1", "accuracy", "precision", "recall", "bleu", "rouge", "rouge l", "em", "exact match", "mrr", "ndcg",
             "perplexity", "latency", "hit rate", "faithfulness", "answer relevance", "context relevance", "auc",
@@ -182,30 +140,6 @@ def _research_pattern(name: str, norm: str, hd: str) -> str | None:
     return "paper" if " et al" in name else None
 
 
-def choose_type_set(source_files: Sequence[str], declared: TypeSet | None = None) -> TypeSet:
-    """The declared type set, else research when most documents are PDFs, else narrative."""
-    if declared is not None:
-        return declared
-    pdfs = sum(f.lower().endswith(".pdf") for f in source_files)
-    return RESEARCH if source_files and pdfs * 2 > len(source_files) else NARRATIVE
-
-
-def read_declared(folder: Path) -> TypeSet | None:
-    """The type set declared in ``folder/entity_types.json`` (a dict of descriptions or a list of names)."""
-    file = folder / DECLARED_FILE
-    if not file.exists():
-        return None
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-        types = data["types"]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise InputError(str(file), f"cannot read the declared entity types: {exc}") from None
-    descriptions = types if isinstance(types, dict) else {str(t): str(t) for t in types}
-    if not descriptions:
-        raise InputError(str(file), "declares no entity types")
-    return TypeSet(str(data.get("name", "declared")), {str(k): str(v or k) for k, v in descriptions.items()})
-
-
 def zero_shot(vectors: np.ndarray, type_vectors: np.ndarray, types: Sequence[str]) -> list[tuple[str, float]]:
     """Per row of ``vectors``, the closest type description and its softmax confidence.
 
@@ -252,12 +186,6 @@ def vote(types: Sequence[tuple[str, float]], weights: Sequence[float]) -> tuple[
     return chosen, best[chosen]
 
 
-def type_set_of(index) -> TypeSet:
-    """The type set of a loaded index: declared in its folder, else by its documents' kind."""
-    files = [entry.manifest.source_file or entry.doc_id for entry in index.manifest.documents]
-    return choose_type_set(files, read_declared(index.path))
-
-
 def type_nodes(index, node_ids: Sequence[str], vectors: np.ndarray, embedder=None, nlp=None,
                type_set: TypeSet | None = None) -> tuple[dict[str, tuple[str, float]], TypeSet]:
     """(type, confidence) of every node in ``node_ids`` (``vectors``: their name + context vectors), in
@@ -267,11 +195,11 @@ def type_nodes(index, node_ids: Sequence[str], vectors: np.ndarray, embedder=Non
     type_set = type_set or type_set_of(index)
     nodes = index.graph.nodes
     out: dict[str, tuple[str, float]] = {}
-    authors = people.collection_surnames(index) if type_set.name == RESEARCH.name else frozenset()
+    authors = people.collection_authors(index) if type_set.name == RESEARCH.name else people.Authors()
     for node_id in node_ids:
         found = pattern_type(nodes[node_id].label, type_set)
         if found is None and type_set.name == RESEARCH.name and _capitalised(nodes[node_id].label):
-            sentences = [index.sentence(s).original for s in nodes[node_id].grounded_texts[:CITE_SENTENCES]]
+            sentences = [index.sentence(s) for s in nodes[node_id].grounded_texts[:CITE_SENTENCES]]
             found = "person" if people.cited_person(nodes[node_id].label, sentences, authors) else None
         if found is not None and found in type_set.descriptions:
             out[node_id] = (found, PATTERN_CONFIDENCE)
@@ -336,20 +264,22 @@ def _by_reading(index, node_ids: Sequence[str], type_set: TypeSet, nlp) -> tuple
     """Types of names (capitalised words and acronyms) by what their first :data:`EVIDENCE_SENTENCES` grounded
     sentences say (:mod:`~kgcore.index.views.entities.evidence`): a type noun, else spaCy's NER label of a
     capitalised name (not an acronym) that at least half of its first :data:`NER_SENTENCES` give; and the names
-    that must not be persons (used as things, outside stories; in papers, every name without a person's cue)."""
+    that must not be persons (used as things, outside stories; in papers, every name without a person's cue:
+    "he" or "she" resolved to it, which needs no parse, counts past the :data:`NER_MAX_NODES` names read too)."""
     nodes = index.graph.nodes
     written = {n: _written_name(nodes[n].label, nodes[n].texts) for n in node_ids}
     named = sorted((n for n in node_ids if written[n]), key=lambda n: -len(nodes[n].grounded_texts))[:NER_MAX_NODES]
     papers = type_set.name == RESEARCH.name
+    uncued = set(node_ids) - people.referred_to_as_person(index, node_ids, CITE_SENTENCES) if papers else set()
     if not named:
-        return {}, set(node_ids) if papers else set()
+        return {}, uncued
     texts = [[index.sentence(sid).resolved for sid in nodes[n].grounded_texts[:EVIDENCE_SENTENCES]] for n in named]
     readings = evidence.read_names([written[n] for n in named], texts, type_set, nlp or load_spacy(), NER_SENTENCES)
     story = type_set.name == NARRATIVE.name
     things = {n for n, r in zip(named, readings) if r.is_thing() and not story}
     if papers:  # in papers someone is named with a person's cues; a name without any is a thing
         cued = {n for n, r in zip(named, readings) if people.person_cue(written[n], nodes[n].texts, r)}
-        things |= set(node_ids) - cued
+        things |= uncued - cued
     out = {}
     for n, reading in zip(named, readings):
         said, ner = reading.type_said(), majority(reading.ner) if _capitalised(written[n]) else None
