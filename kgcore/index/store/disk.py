@@ -4,7 +4,8 @@ Layout of ``<root>/<collection>/``::
 
     collection.json        the CollectionManifest: documents (and their shard folders), options, counts, generation
     documents/<folder>/    one shard per document (kgcore.index.store.shard), written once
-    linked-<generation>/   the linked graph: graph.json, node_ids.json, node_vectors.npy
+    linked-<generation>/   the linked graph: graph.json, node_ids.json, node_vectors.npy; sentence_vectors.npy
+                           (every document's, in collection order: kgcore.index.store.sentence_matrix)
     chroma/                Chroma PersistentClient: collections ``nodes`` and ``sentences`` (kgcore.index.store.chroma);
                            with a Chroma server (KGCORE_CHROMA_URL) only the ``generation`` marker
 
