@@ -51,6 +51,7 @@ def questions(count: int) -> list[str]:
 def measure(store: Path, collection: str, count: int) -> dict:
     """In this process: models, then the collection; its memory, load time, latencies and selections."""
     from kgcore.api import QueryEngine, RetrievalOptions, Store, get_embedder, load_spacy
+    from kgcore.index.store.integrity import mapped_file
 
     load_spacy()
     get_embedder().encode(["warm up the encoder"])
@@ -62,7 +63,7 @@ def measure(store: Path, collection: str, count: int) -> dict:
     index.node_vectors.sum(), index.sentence_vectors.sum()  # every vector page touched, as questions touch them
     gc.collect()
     after, after_shared = rss_mb()
-    row = {"mapped": type(index.sentence_vectors).__name__ == "memmap", "load_s": round(load_s, 3),
+    row = {"mapped": mapped_file(index.sentence_vectors) is not None, "load_s": round(load_s, 3),
            "resident_mb": round(after - rss, 1), "mapped_files_mb": round(after_shared - shared, 1),
            "own_mb": round((after - rss) - (after_shared - shared), 1), "selected": {}}
     for method in METHODS:

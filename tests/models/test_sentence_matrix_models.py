@@ -13,6 +13,7 @@ from kgcore.core.settings import RetrievalOptions
 from kgcore.index.pipeline import Job, index_files, remove_documents
 from kgcore.index.store import generations, sentence_matrix, shard
 from kgcore.index.store.disk import Store, linked_folder
+from kgcore.index.store.integrity import mapped_file
 from kgcore.index.store.locks import collection_lock
 from kgcore.index.store.recovery import write_manifest
 from kgcore.query.engine import QueryEngine
@@ -62,8 +63,7 @@ def store(tmp_path):
 def test_a_loaded_collection_maps_its_sentence_vectors_read_only(store):
     index = store.load("c")
     vectors = index.sentence_vectors
-    assert isinstance(vectors, np.memmap) and not vectors.flags.writeable
-    assert Path(vectors.filename) == _matrix_file(store)
+    assert mapped_file(vectors) == str(_matrix_file(store)) and not vectors.flags.writeable
     assert vectors.shape == (index.manifest.counts.sentences, 384) == (len(index.sentences), 384)
     np.testing.assert_array_equal(vectors, _shards_vectors(store))
     with pytest.raises(ValueError, match="read-only"):
@@ -77,7 +77,7 @@ def test_an_appended_document_writes_the_file_again_in_the_new_generation(store)
     manifest = store.manifest("c")
     assert generations.LAYERS in manifest.linked_files  # appended as a layer, not linked in full
     index = store.load("c")
-    assert Path(index.sentence_vectors.filename) == _matrix_file(store) != old_file
+    assert mapped_file(index.sentence_vectors) == str(_matrix_file(store)) != str(old_file)
     assert len(index.sentence_vectors) == manifest.counts.sentences == len(before) + 2
     np.testing.assert_array_equal(index.sentence_vectors[:len(before)], before)
     np.testing.assert_array_equal(index.sentence_vectors, _shards_vectors(store))
@@ -106,7 +106,7 @@ def test_a_collection_committed_before_the_file_gets_it_on_first_load(store):
     _as_before(store)
     stamp = store.manifest("c").stamp
     index = store.load("c")
-    assert isinstance(index.sentence_vectors, np.memmap)
+    assert mapped_file(index.sentence_vectors) is not None
     manifest = store.manifest("c")
     assert sentence_matrix.SENTENCE_VECTORS in manifest.linked_files and manifest.stamp == stamp
     np.testing.assert_array_equal(index.sentence_vectors, _shards_vectors(store))
@@ -117,7 +117,7 @@ def test_while_a_writer_holds_it_an_old_collection_loads_its_vectors_copied(stor
     _as_before(store)
     with collection_lock(store.root, "c"):
         index = store.load("c")
-    assert not isinstance(index.sentence_vectors, np.memmap)
+    assert mapped_file(index.sentence_vectors) is None
     assert sentence_matrix.SENTENCE_VECTORS not in store.manifest("c").linked_files
     np.testing.assert_array_equal(index.sentence_vectors, _shards_vectors(store))
 
@@ -126,12 +126,12 @@ def test_while_a_writer_holds_it_an_old_collection_loads_its_vectors_copied(stor
 def test_the_answers_are_the_ones_the_copied_vectors_gave(store, monkeypatch, method):
     options = RetrievalOptions(method=method, budget_words=40)
     mapped_engine = QueryEngine(store)
-    assert isinstance(mapped_engine.index("c").sentence_vectors, np.memmap)
+    assert mapped_file(mapped_engine.index("c").sentence_vectors) is not None
     mapped = [mapped_engine.retrieve("c", q, options) for q in QUESTIONS]
     _as_before(store)
     monkeypatch.setattr(sentence_matrix, "upgrade", lambda *args: None)
     copied_engine = QueryEngine(store)
-    assert not isinstance(copied_engine.index("c").sentence_vectors, np.memmap)
+    assert mapped_file(copied_engine.index("c").sentence_vectors) is None
     copied = [copied_engine.retrieve("c", q, options) for q in QUESTIONS]
     for a, b in zip(mapped, copied, strict=True):
         assert a.sentences and [(s.id, s.score) for s in a.sentences] == [(s.id, s.score) for s in b.sentences]

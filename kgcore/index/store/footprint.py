@@ -19,11 +19,11 @@ import gc
 import time
 from dataclasses import dataclass
 
-import numpy as np
 import psutil  # type: ignore[import-untyped]
 
 from kgcore.index.store.disk import Store
 from kgcore.index.store.in_memory import Index
+from kgcore.index.store.integrity import mapped_file
 
 
 @dataclass(frozen=True)
@@ -78,4 +78,4 @@ def measure_load(store: Store, name: str) -> tuple[Index, Footprint]:
     counts = index.manifest.counts
     return index, Footprint(name, counts.documents, counts.sentences, len(index.node_ids), round(seconds, 3),
                             round(after_rss - rss, 1), round(max(0.0, after_shared - shared), 1),
-                            isinstance(index.sentence_vectors, np.memmap) or not index.sentence_vectors.size)
+                            mapped_file(index.sentence_vectors) is not None or not index.sentence_vectors.size)
