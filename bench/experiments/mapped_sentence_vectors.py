@@ -14,6 +14,11 @@ of ``groundedkg`` and ``dense`` at 1,000 words over the questions of ``bench/dat
 a timing set) after one warm-up question each, and the resident growth after them.  Figures are medians over
 rounds; ``same_sentences`` says whether both sides selected the same sentences with the same scores.
 Writes bench/results/mapped_sentence_vectors.json.
+
+``--in-process`` (merged into the same file as ``in_process``) times latency without the noise of separate
+processes on a shared machine: one process loads the mapped collection and, alternating per question, answers
+with the arrays every load gave before (node vectors a ``np.memmap``, sentence vectors a copy) and with the ones it
+gives now (both plain arrays over the mapped files: :func:`~kgcore.index.store.integrity.map_npy`).
 """
 
 from __future__ import annotations
@@ -29,6 +34,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "bench" / "results" / "mapped_sentence_vectors.json"
@@ -82,6 +89,39 @@ def measure(store: Path, collection: str, count: int) -> dict:
     return row
 
 
+def in_process(source: Path, collection: str, count: int) -> dict:
+    """p50/p95 of both methods with the arrays of before and of now, alternating per question in this process."""
+    sys.path.insert(0, str(ROOT))
+    from kgcore.api import QueryEngine, RetrievalOptions, Store, get_embedder, load_spacy
+
+    load_spacy()
+    get_embedder().encode(["warm up the encoder"])
+    with tempfile.TemporaryDirectory(prefix="mapped-vectors-") as tmp:
+        shutil.copytree(source, Path(tmp) / "store", symlinks=True)
+        engine = QueryEngine(Store(Path(tmp) / "store"))
+        index = engine.index(collection)
+        before = (np.load(index.path / f"linked-{index.manifest.generation}" / "node_vectors.npy", mmap_mode="r"),
+                  np.array(index.sentence_vectors))
+        sides, out = {"before": before, "now": (index.node_vectors, index.sentence_vectors)}, {}
+        for method in METHODS:
+            options = RetrievalOptions(method=method, budget_words=1000)
+            engine.retrieve(collection, "What is retrieval-augmented generation?", options)
+            times: dict[str, list[float]] = {side: [] for side in sides}
+            same = True
+            for q in questions(count):
+                got = {}
+                for side, (index.node_vectors, index.sentence_vectors) in sides.items():
+                    t = time.perf_counter()
+                    got[side] = [(s.id, s.score) for s in engine.retrieve(collection, q, options).sentences]
+                    times[side].append((time.perf_counter() - t) * 1000)
+                same &= got["before"] == got["now"]
+            out[method] = {side: {"p50_ms": round(statistics.median(t), 1),
+                                  "p95_ms": round(sorted(t)[round(0.95 * (len(t) - 1))], 1)}
+                           for side, t in times.items()}
+            out[method]["same_sentences"] = same
+    return out
+
+
 def child(store: Path, collection: str, count: int) -> dict:
     out = subprocess.run([sys.executable, __file__, "--child", str(store), "--collection", collection,
                           "--questions", str(count)], capture_output=True, text=True, check=True, cwd=ROOT)
@@ -129,8 +169,16 @@ def main() -> None:
     parser.add_argument("--collection", default="papers")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--questions", type=int, default=20)
+    parser.add_argument("--in-process", action="store_true", help="only the in-process latency comparison")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.in_process:
+        result = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.exists() else {}
+        result["in_process"] = {"questions": args.questions,
+                                **in_process(args.store, args.collection, args.questions)}
+        RESULTS.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+        print(json.dumps(result["in_process"], indent=1))
+        return
     if args.child:
         sys.path.insert(0, str(ROOT))
         print(json.dumps(measure(args.child, args.collection, args.questions)))
