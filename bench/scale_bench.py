@@ -189,7 +189,7 @@ def query_size(store_dir: Path, count: int, shards: int = 0) -> dict:
     start = time.perf_counter()
     index = engine.index("scale")
     load_s = time.perf_counter() - start
-    index.node_vectors.sum()  # every mapped page touched, as a question touches them
+    index.node_vectors.sum(), index.sentence_vectors.sum()  # every mapped page touched, as questions touch them
     gc.collect()
     row = {"load_s": round(load_s, 3), "models_rss_mb": round(models_rss, 1),
            "loaded_collection_rss_mb": round(rss_mb() - models_rss, 1),

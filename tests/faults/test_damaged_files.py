@@ -1,7 +1,7 @@
 """Every stored file truncated or corrupted: a clear error naming it (never a traceback, never "reused"), the other
 collection intact, and the documents committed before all back after the repair the message names.
 
-Probes: 15 files of a collection (a document's shard, the linked graph, the collection manifest) x truncated and
+Probes: 16 files of a collection (a document's shard, the linked graph, the collection manifest) x truncated and
 corrupted, the Chroma copy, and the audit database.
 """
 
@@ -23,11 +23,11 @@ from kgcore.index.store.disk import Store
 from kgcore.query.engine import QueryEngine
 
 SHARD = [*shard.SHARD_FILES, shard.REFERENCES, "source/rabbit.txt"]
-LINKED = ["graph.json", "node_ids.json", "node_vectors.npy"]
+LINKED = ["graph.json", "node_ids.json", "node_vectors.npy", "sentence_vectors.npy"]
 FILES = [("shard", n) for n in SHARD] + [("linked", n) for n in LINKED] + [("collection", "collection.json")]
-#: Files Store.load reads (and hashes); the others it only measures, so a same-size corruption shows on reuse.
-READ_AT_LOAD = {("shard", "sentences.jsonl"), ("shard", "sentence_vectors.npy"), ("collection", "collection.json"),
-                *(("linked", n) for n in LINKED)}
+#: Files Store.load reads (and hashes); the others it only measures, so a same-size corruption shows on reuse.  A
+#: document's own sentence vectors are not read: the collection's (linked) matrix of them is mapped.
+READ_AT_LOAD = {("shard", "sentences.jsonl"), ("collection", "collection.json"), *(("linked", n) for n in LINKED)}
 
 
 def target(store: Store, where: str, name: str) -> Path:

@@ -15,6 +15,7 @@ from kgcore.core.settings import Settings
 from kgcore.index.pipeline import index_file
 from kgcore.index.store.chroma import ChromaServer
 from kgcore.index.store.disk import Store
+from kgcore.index.store.integrity import mapped_file
 from paths import PETER, PETER_ID, ROOT
 
 
@@ -75,6 +76,8 @@ def test_doctor_reports_a_loaded_collections_resident_size_with_its_vectors_mapp
     assert f"{PETER_ID}: 1 documents, {counts.sentences:,} sentences, {counts.nodes:,} nodes" in memory["detail"]
     assert "MB own" in memory["detail"] and "MB mapped files" in memory["detail"] and "MB available" in memory["detail"]
     index = store.load(PETER_ID)
-    assert type(index.node_vectors).__name__ == "memmap" and not index.node_vectors.flags.writeable
+    for vectors in (index.node_vectors, index.sentence_vectors):
+        assert mapped_file(vectors) is not None and not vectors.flags.writeable
+    assert "sentence vectors copied" not in memory["detail"]
     code, checks = _doctor(capsys, "--no-models", "--collection", "nothing-here")
     assert code == 1 and "No collection 'nothing-here'" in checks["collection memory"]["detail"]

@@ -4,7 +4,8 @@ Layout of ``<root>/<collection>/``::
 
     collection.json        the CollectionManifest: documents (and their shard folders), options, counts, generation
     documents/<folder>/    one shard per document (kgcore.index.store.shard), written once
-    linked-<generation>/   the linked graph: graph.json, node_ids.json, node_vectors.npy
+    linked-<generation>/   the linked graph: graph.json, node_ids.json, node_vectors.npy; sentence_vectors.npy
+                           (every document's, in collection order: kgcore.index.store.sentence_matrix)
     chroma/                Chroma PersistentClient: collections ``nodes`` and ``sentences`` (kgcore.index.store.chroma);
                            with a Chroma server (KGCORE_CHROMA_URL) only the ``generation`` marker
 
@@ -37,7 +38,7 @@ from kgcore.core.chroma_config import check_chroma_sync
 from kgcore.core.errors import DamagedIndexError, IndexNotFoundError, InputError, KgcoreError
 from kgcore.core.graph import GroundedGraph
 from kgcore.core.types import Sentence
-from kgcore.index.store import chroma, generations, legacy, shard
+from kgcore.index.store import chroma, generations, legacy, sentence_matrix, shard
 from kgcore.index.store.collection import CollectionManifest, DocumentEntry, damaged_manifest_remedy
 from kgcore.index.store.in_memory import DOCUMENTS_DIR, CacheKey, Index, IndexCache
 from kgcore.index.store.integrity import check_digests, check_sizes, parse_json, read_verified
@@ -202,10 +203,16 @@ class Store:
         if manifest.format == 1:
             parts = legacy.read(path, manifest.documents[0].manifest)
             return Index(name, path, manifest, *parts, chroma=self.chroma_copy(name))
-        sentences, sentence_vectors = read_sentences_of(path, manifest)
+        if sentence_matrix.SENTENCE_VECTORS not in manifest.linked_files:  # committed before the file existed
+            manifest = sentence_matrix.upgrade(self.root, manifest, lambda: self._read(path)) or manifest
+        try:
+            mapped = sentence_matrix.map_matrix(path, manifest)  # shared pages, not heap
+        except DamagedIndexError as exc:
+            raise DamagedIndexError(exc.path, exc.reason, _LINKED_REMEDY) from None
+        sentences, sentence_vectors = read_sentences_of(path, manifest, vectors=mapped is None)
         graph, node_ids, node_vectors = read_linked(path, manifest)
-        return Index(name, path, manifest, sentences, graph, node_ids, node_vectors, sentence_vectors,
-                     chroma=self.chroma_copy(name))
+        return Index(name, path, manifest, sentences, graph, node_ids, node_vectors,
+                     sentence_vectors if mapped is None else mapped, chroma=self.chroma_copy(name))
 
     def documents(self, name: str) -> builtins.list[Manifest]:
         """The per-document manifests of a collection, in collection order."""
@@ -320,24 +327,26 @@ def _first(problems: builtins.list[DamagedIndexError], remedy: str | None = None
         raise DamagedIndexError(p.path, p.reason, remedy or p.remedy)
 
 
-def read_sentences_of(path: Path, manifest: CollectionManifest) -> tuple[list[Sentence], np.ndarray]:
-    """Every document's sentences in collection order (``position`` = row) and their vectors, checked."""
+def read_sentences_of(path: Path, manifest: CollectionManifest, vectors: bool = True
+                      ) -> tuple[list[Sentence], np.ndarray]:
+    """Every document's sentences in collection order (``position`` = row) and their vectors (an empty array
+    without ``vectors``: the caller maps the collection's, :mod:`~kgcore.index.store.sentence_matrix`), checked."""
     sentences: list[Sentence] = []
-    vectors = []
+    matrices = []
     for entry in manifest.documents:
         folder = path / DOCUMENTS_DIR / entry.folder
         try:
             _first(check_sizes(folder, entry.files))
             rows = shard.read_sentences(folder, entry.files)
             shard.agree(folder / "sentences.jsonl", len(rows), entry.manifest.counts.sentences, "sentences")
-            matrix = shard.read_sentence_vectors(folder, entry.files)
-            shard.agree(folder / "sentence_vectors.npy", len(matrix), len(rows), "vectors")
+            if vectors:
+                matrices.append(shard.read_sentence_vectors(folder, entry.files))
+                shard.agree(folder / "sentence_vectors.npy", len(matrices[-1]), len(rows), "vectors")
         except DamagedIndexError as exc:
             raise DamagedIndexError(exc.path, exc.reason, _document_remedy(path.name, entry)) from None
         sentences += [dataclasses.replace(s, position=len(sentences) + i) for i, s in enumerate(rows)]
-        vectors.append(matrix)
-    dim = manifest.models.embedding_dim or (vectors[0].shape[1] if vectors else 0)
-    return sentences, np.concatenate(vectors) if vectors else np.zeros((0, dim), dtype=np.float32)
+    dim = manifest.models.embedding_dim or (matrices[0].shape[1] if matrices else 0)
+    return sentences, np.concatenate(matrices) if matrices else np.zeros((0, dim), dtype=np.float32)
 
 
 def _looks_like_collection(folder: Path) -> bool:

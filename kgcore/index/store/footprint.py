@@ -2,12 +2,15 @@
 
 :func:`measure_load` loads a collection in this process and reads the process's memory before and after
 (``psutil``): the growth in resident memory, split into the process's own (anonymous) pages and the pages of
-memory-mapped files (the node vectors, :func:`~kgcore.index.store.integrity.map_npy`), which the kernel shares
-between processes and may drop under pressure.  ``doctor --collection NAME`` reports it;
+memory-mapped files (the node and sentence vectors, :func:`~kgcore.index.store.integrity.map_npy`,
+:mod:`~kgcore.index.store.sentence_matrix`), which the kernel shares between processes and may drop under
+pressure.  ``doctor --collection NAME`` reports it;
 ``bench/scale_bench.py`` measures it at every size to fit how it grows.
 
 >>> Footprint("c", 2, 10, 40, 0.5, resident_mb=120.0, mapped_mb=20.0).line()
 'c: 2 documents, 10 sentences, 40 nodes; loaded in 0.50 s, resident 120.0 MB (100.0 MB own, 20.0 MB mapped files)'
+>>> Footprint("c", 2, 10, 40, 0.5, 120.0, 20.0, sentence_vectors_mapped=False).line()  # doctest: +ELLIPSIS
+'c: ...; sentence vectors copied into this process (an older collection: its next commit, ...maps them)'
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import psutil  # type: ignore[import-untyped]
 
 from kgcore.index.store.disk import Store
 from kgcore.index.store.in_memory import Index
+from kgcore.index.store.integrity import mapped_file
 
 
 @dataclass(frozen=True)
@@ -35,6 +39,9 @@ class Footprint:
     resident_mb: float
     #: The part of it that is pages of memory-mapped files (shared, reclaimable).
     mapped_mb: float
+    #: Whether the sentence vectors are the collection's mapped file (False: copied into this process, a collection
+    #: committed before the file existed, loaded while a writer held it, or one of kgcore 0.1).
+    sentence_vectors_mapped: bool = True
 
     @property
     def own_mb(self) -> float:
@@ -44,7 +51,9 @@ class Footprint:
     def line(self) -> str:
         return (f"{self.name}: {self.documents:,} documents, {self.sentences:,} sentences, {self.nodes:,} nodes; "
                 f"loaded in {self.seconds:.2f} s, resident {self.resident_mb:.1f} MB ({self.own_mb:.1f} MB own, "
-                f"{self.mapped_mb:.1f} MB mapped files)")
+                f"{self.mapped_mb:.1f} MB mapped files)" + ("" if self.sentence_vectors_mapped else
+                "; sentence vectors copied into this process (an older collection: its next commit, or a load while "
+                "no writer holds it, maps them)"))
 
 
 def _memory() -> tuple[float, float]:
@@ -61,10 +70,12 @@ def measure_load(store: Store, name: str) -> tuple[Index, Footprint]:
     start = time.perf_counter()
     index = store.load(name)
     seconds = time.perf_counter() - start
-    if index.node_vectors.size:
-        index.node_vectors.sum()  # touch every mapped page, as a question does
+    for vectors in (index.node_vectors, index.sentence_vectors):
+        if vectors.size:
+            vectors.sum()  # touch every mapped page, as a question does
     gc.collect()
     after_rss, after_shared = _memory()
     counts = index.manifest.counts
     return index, Footprint(name, counts.documents, counts.sentences, len(index.node_ids), round(seconds, 3),
-                            round(after_rss - rss, 1), round(max(0.0, after_shared - shared), 1))
+                            round(after_rss - rss, 1), round(max(0.0, after_shared - shared), 1),
+                            mapped_file(index.sentence_vectors) is not None or not index.sentence_vectors.size)

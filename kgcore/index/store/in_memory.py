@@ -4,6 +4,9 @@ Sentences of all documents are in reading order (document by document, in
 the order they were added); ``position`` is the row of a sentence.  The
 graph is the collection's linked graph and ``node_vectors`` its final node
 vectors.  Scopes (some documents, front matter in or out) are row masks.
+Both vector matrices are usually read-only memory maps of the stored files
+(shared by every process serving the collection): code that changes vectors
+works on a copy.
 """
 
 from __future__ import annotations

@@ -137,12 +137,19 @@ def map_npy(path: Path, expected: Digest | None = None) -> np.ndarray:
     in 1 MiB blocks, never held whole): its pages are the file's, shared by every process that maps it and
     dropped by the kernel under pressure, so a collection's vectors are not copied into each process's heap.
 
+    It is returned as a plain ``ndarray`` over the mapping (:func:`mapped_file` names the file): every row,
+    slice and product of a ``np.memmap`` is a ``memmap`` again, and making those made GroundedKG's fused ranking
+    over the 24 papers slower than the same arithmetic on a plain array (p50 at 1,000 words, alternating per
+    question in one process: node vectors 144 against 95 ms, sentence vectors 116 against 89 ms).
+
     >>> import tempfile
     >>> path = Path(tempfile.mkdtemp()) / "v.npy"
     >>> np.save(path, np.eye(2, dtype=np.float32))
     >>> mapped = map_npy(path, digest_of(path.read_bytes()))
-    >>> type(mapped).__name__, mapped.tolist(), mapped.flags.writeable
-    ('memmap', [[1.0, 0.0], [0.0, 1.0]], False)
+    >>> type(mapped).__name__, mapped.tolist(), mapped.flags.writeable, mapped_file(mapped) == str(path)
+    ('ndarray', [[1.0, 0.0], [0.0, 1.0]], False, True)
+    >>> mapped_file(np.eye(2)) is None
+    True
     """
     if expected is not None:
         sha, size = hashlib.sha256(), 0
@@ -160,9 +167,20 @@ def map_npy(path: Path, expected: Digest | None = None) -> np.ndarray:
         if problem:
             raise DamagedIndexError(path, problem)
     try:
-        return np.load(path, mmap_mode="r", allow_pickle=False)
+        array = np.load(path, mmap_mode="r", allow_pickle=False)
     except READ_ERRORS as exc:
         raise DamagedIndexError(path, f"not a readable array: {exc}") from None
+    return array.view(np.ndarray) if isinstance(array, np.memmap) else array
+
+
+def mapped_file(array: np.ndarray) -> str | None:
+    """The file ``array`` maps (itself a ``np.memmap`` or a view of one), else None."""
+    base: object = array
+    while base is not None:
+        if isinstance(base, np.memmap):
+            return str(base.filename)
+        base = getattr(base, "base", None)
+    return None
 
 
 def npy_bytes(array: np.ndarray) -> bytes:

@@ -16,8 +16,10 @@ when no writer holds the collection and its last commit is older than
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import time
+import uuid
 from pathlib import Path
 
 from kgcore.core.errors import KgcoreError
@@ -38,6 +40,17 @@ def linked_folder(generation: int) -> str:
     'linked-3'
     """
     return f"linked-{generation}"
+
+
+def write_manifest(path: Path, manifest: CollectionManifest) -> None:
+    """Replace the ``collection.json`` of the collection at ``path`` atomically: the commit point (a temporary
+    file, synced, renamed over the old one; one a crash leaves behind is removed by :func:`collect_garbage`)."""
+    tmp = path / f"{COLLECTION_FILE}.{uuid.uuid4().hex[:8]}.tmp"
+    with tmp.open("w", encoding="utf-8") as fh:
+        fh.write(json.dumps(manifest.to_dict(), ensure_ascii=False, indent=1))
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path / COLLECTION_FILE)
 
 
 def collect_garbage(path: Path, manifest: CollectionManifest, previous: CollectionManifest | None = None) -> int:

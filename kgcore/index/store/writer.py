@@ -52,15 +52,15 @@ from kgcore.core.graph import GroundedGraph
 from kgcore.core.settings import IndexOptions
 from kgcore.core.types import Node, NodeType, Sentence
 from kgcore.core.version import __version__
-from kgcore.index.store import chroma, generations, legacy, shard
+from kgcore.index.store import chroma, generations, legacy, sentence_matrix, shard
 from kgcore.index.store.collection import FORMAT, CollectionCounts, CollectionManifest, DocumentEntry
-from kgcore.index.store.disk import COLLECTION_FILE, Store, linked_folder, read_linked
+from kgcore.index.store.disk import Store, linked_folder, read_linked
 from kgcore.index.store.in_memory import DOCUMENTS_DIR
 from kgcore.index.store.integrity import Digest, digest_of, digests, npy_bytes
 from kgcore.index.store.link import Linked, ShardGraph, link
 from kgcore.index.store.locks import HIDDEN_PREFIX, LOCKS_DIR, collection_lock
 from kgcore.index.store.manifest import Models
-from kgcore.index.store.recovery import collect_garbage
+from kgcore.index.store.recovery import collect_garbage, write_manifest
 
 __all__ = ["LOCKS_DIR", "CollectionWriter", "ensure_chroma"]
 #: Where a migrated kgcore 0.1 folder's own Chroma copy waits to be removed after the commit.
@@ -178,12 +178,7 @@ class CollectionWriter:
             manifest = self._linked(embedder)
         report("write", 0, 1)
         manifest = dataclasses.replace(manifest, link_seconds=round(time.perf_counter() - start, 3))
-        tmp = self.path / f"{COLLECTION_FILE}.{uuid.uuid4().hex[:8]}.tmp"
-        with tmp.open("w", encoding="utf-8") as fh:
-            fh.write(json.dumps(manifest.to_dict(), ensure_ascii=False, indent=1))
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, self.path / COLLECTION_FILE)
+        write_manifest(self.path, manifest)
         self._added.clear()
         collect_garbage(self.path, manifest, self.current)
         self.current = manifest
@@ -210,7 +205,10 @@ class CollectionWriter:
             appended = manifest
             self._update_chroma(generation, lambda: self._upsert_appended(generation), lambda: Linked(
                 *read_linked(self.path, appended), appended.counts.shared_entities))
-        return manifest
+        matrix = sentence_matrix.write_matrix(self.path, self.documents, self.path / linked_folder(generation),
+                                              self.current if self.current and self.current.format == FORMAT else None)
+        return dataclasses.replace(manifest, linked_files={**manifest.linked_files,
+                                                           sentence_matrix.SENTENCE_VECTORS: matrix})
 
     def _check_grounding(self, linked: Linked) -> None:
         """The grounding invariant, after every add and remove: every node and edge grounded in stored sentences."""
