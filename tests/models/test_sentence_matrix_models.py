@@ -104,11 +104,13 @@ def test_a_damaged_file_is_named_and_the_next_commit_writes_it_from_the_shards(s
 
 def test_a_collection_committed_before_the_file_gets_it_on_first_load(store):
     _as_before(store)
-    stamp = store.manifest("c").stamp
+    before = store.manifest("c")
     index = store.load("c")
     assert mapped_file(index.sentence_vectors) is not None
     manifest = store.manifest("c")
-    assert sentence_matrix.SENTENCE_VECTORS in manifest.linked_files and manifest.stamp == stamp
+    assert sentence_matrix.SENTENCE_VECTORS in manifest.linked_files and manifest.stamp == before.stamp
+    # the index that answered is the same one: reviewers' records of it do not read as answered by another
+    assert manifest.content_hash == before.content_hash == index.manifest.content_hash
     np.testing.assert_array_equal(index.sentence_vectors, _shards_vectors(store))
     assert store.verify("c") == []
 

@@ -72,6 +72,11 @@ class CollectionCounts:
     shared_entities: int = 0
 
 
+#: Linked files that are the documents' own files put together (the collection's sentence-vector matrix,
+#: :mod:`~kgcore.index.store.sentence_matrix`): they change nothing an answer reads.
+DERIVED_FILES = frozenset({"sentence_vectors.npy"})
+
+
 @dataclass(frozen=True)
 class CollectionManifest:
     """One collection's manifest (``collection.json``)."""
@@ -161,8 +166,13 @@ class CollectionManifest:
     @functools.cached_property
     def content_hash(self) -> str:
         """:func:`manifest_hash` of this manifest: which index, exactly, answered (the manifest is frozen, so
-        it is hashed once: each audit record names it)."""
-        return manifest_hash(self.to_dict())
+        it is hashed once: each audit record names it).  Files derived from the documents' own files alone
+        (:data:`DERIVED_FILES`) are left out: an older collection gains them on its first load, and its
+        reviewers' records must not read as answered by another index."""
+        manifest = self.to_dict()
+        linked = {k: v for k, v in manifest.get("linked_files", {}).items() if k not in DERIVED_FILES}
+        manifest.pop("linked_files", None)
+        return manifest_hash({**manifest, **({"linked_files": linked} if linked else {})})
 
     @property
     def variant(self) -> str:

@@ -41,14 +41,14 @@ import numpy as np
 
 from kgcore.core.errors import DamagedIndexError, KgcoreError
 from kgcore.index.store import shard
-from kgcore.index.store.collection import FORMAT, CollectionManifest, DocumentEntry
+from kgcore.index.store.collection import DERIVED_FILES, FORMAT, CollectionManifest, DocumentEntry
 from kgcore.index.store.in_memory import DOCUMENTS_DIR
 from kgcore.index.store.integrity import Digest
 from kgcore.index.store.locks import collection_lock
 from kgcore.index.store.recovery import linked_folder, write_manifest
 
 #: The collection's sentence vectors in ``linked-<generation>/`` (and its key in the manifest's ``linked_files``).
-SENTENCE_VECTORS = "sentence_vectors.npy"
+SENTENCE_VECTORS = next(iter(DERIVED_FILES))
 #: Rows copied at a time (6 MB of 384-d vectors).
 BLOCK_ROWS = 4096
 
