@@ -110,7 +110,7 @@ def treemap_html(ci: CommunityIndex, max_top: int = MAX_TREEMAP_TOP) -> str:
     ...       Summary("L1.0", "leader", (Claim("S.", ("d/t-2",)),), n_sentences=3, documents=("d",)))
     >>> ci = CommunityIndex(Hierarchy("leiden", 2, 10, cs, (0.5, 0.4)), ss, np.zeros((2, 2)), Params(), BuildStats())
     >>> html = treemap_html(ci)
-    >>> html.count('class="kg-tm-box'), "&lt;Raft&gt; · log" in html, "<Raft>" in html
+    >>> html.count("kg-tm-box kg-tm-"), "&lt;Raft&gt; · log" in html, "<Raft>" in html
     (2, True, False)
     >>> 'title="leader · L1.0: 3 sentences"' in html
     True
