@@ -103,7 +103,8 @@ def metric_bars(rows: Sequence[dict], metrics: Sequence[str] = BAR_METRICS) -> a
                           "metric": SUMMARY_COLUMNS[k], "score": r[k]} for r in rows for k in metrics
                          if r.get(k) is not None], columns=["setting", "metric", "score"])
     return alt.Chart(long, title="Metrics per setting (×100)").mark_bar().encode(
-        x=alt.X("setting:N", sort=None, title=None), xOffset=alt.XOffset("metric:N", sort=names),
+        x=alt.X("setting:N", sort=None, title=None, axis=alt.Axis(labelAngle=-45, labelOverlap=False)),
+        xOffset=alt.XOffset("metric:N", sort=names),
         y=alt.Y("score:Q", scale=alt.Scale(domain=[0, 100])),
         color=alt.Color("metric:N", sort=names, title=None),
         tooltip=["setting:N", "metric:N", alt.Tooltip("score:Q", format=".1f")])
@@ -138,10 +139,21 @@ def question_heatmap(records: Sequence[EvalRecord], metric: str = "rouge_l") -> 
                            "score": _value(r, metric)} for r in records],
                          columns=["question id", "question", "setting", "score"]).dropna(subset=["score"])
     name = RECORD_METRICS[metric]
-    return alt.Chart(frame, title=f"{name} per question", height=max(180, 28 * len(qids))).mark_rect().encode(
-        x=alt.X("setting:N", sort=labels), y=alt.Y("question id:N", sort=[f"Q{q}" for q in qids], title=None),
+    return alt.Chart(frame, title=f"{name} per question", height=_heatmap_height(len(qids))).mark_rect().encode(
+        x=alt.X("setting:N", sort=labels, title=None, axis=alt.Axis(labelAngle=-45, labelOverlap=False)),
+        y=alt.Y("question id:N", sort=[f"Q{q}" for q in qids], title=None),
         color=alt.Color("score:Q", title=name, scale=alt.Scale(domain=[0, 1], scheme="viridis")),
         tooltip=["question id:N", "question:N", "setting:N", alt.Tooltip("score:Q", title=name, format=".2f")])
+
+
+def _heatmap_height(questions: int) -> int:
+    """Pixels for the whole heatmap: Streamlit fits a chart's title and axes into its height, and the slanted
+    setting names take up to about 130 of them; each question's row gets 28.
+
+    >>> _heatmap_height(3), _heatmap_height(20)
+    (300, 730)
+    """
+    return max(300, 28 * questions + 170)
 
 
 def size_scatter(records: Sequence[EvalRecord], metric: str = "rouge_l") -> alt.Chart:

@@ -57,6 +57,8 @@ TOP_ROLES = 25
 DOCUMENT_COLORS = ("#4C78A8", "#F58518", "#54A24B", "#72B7B2", "#EECA3B", "#B279A2", "#9D755D", "#FF9DA6",
                    "#BAB0AC", "#79706E")
 SHARED_COLOR = "#E45756"
+#: Ticks of the degree histogram's log axis.
+POWERS_OF_TEN = [10**i for i in range(9)]
 
 
 def degrees(graph) -> Counter:
@@ -135,17 +137,21 @@ def stats_figures(stats: dict[str, pd.DataFrame]) -> list[alt.Chart]:
     colour = alt.Color("type:N", scale=alt.Scale(domain=types, range=[KIND_COLORS.get(t, "#888888") for t in types]))
     degrees = stats["degrees"]["degree"].value_counts().sort_index().rename_axis("degree").reset_index(name="nodes")
     top = stats["top_nodes"]
+    slanted = alt.Axis(labelAngle=-45, labelOverlap=False)
+    counts = alt.Y("count:Q", axis=alt.Axis(tickMinStep=1, format="d"))
+    log_counts = alt.Scale(type="log", domainMin=0.5)  # a bar of one node stays visible (a log axis has no zero)
     return [
         alt.Chart(stats["node_types"], title="Nodes by type").mark_bar().encode(
-            x=alt.X("type:N", sort=None), y="count:Q", color=colour, tooltip=["type:N", "count:Q"]),
+            x=alt.X("type:N", sort=None, axis=slanted), y=counts, color=colour, tooltip=["type:N", "count:Q"]),
         alt.Chart(stats["edge_roles"], title="Edges by role").mark_bar().encode(
-            x=alt.X("role:N", sort=None), y="count:Q", tooltip=["role:N", "count:Q"]),
+            x=alt.X("role:N", sort=None, axis=slanted), y=counts, tooltip=["role:N", "count:Q"]),
         alt.Chart(degrees, title="Degree distribution (log count)").mark_bar().encode(
-            x=alt.X("degree:Q", bin=alt.Bin(maxbins=40)), y=alt.Y("sum(nodes):Q", scale=alt.Scale(type="log"),
-                                                                  title="nodes"),
+            x=alt.X("degree:Q", bin=alt.Bin(maxbins=40)), y=alt.Y("sum(nodes):Q", title="nodes", scale=log_counts,
+                                                                  axis=alt.Axis(values=POWERS_OF_TEN, format="~s")),
             tooltip=[alt.Tooltip("degree:Q", bin=alt.Bin(maxbins=40)), alt.Tooltip("sum(nodes):Q", title="nodes")]),
         alt.Chart(top, title="Most connected nodes").mark_bar().encode(
-            x="degree:Q", y=alt.Y("node:N", sort=list(top["node"]), title=None), color=colour,
+            x="degree:Q", y=alt.Y("node:N", sort=list(top["node"]), title=None, axis=alt.Axis(labelLimit=260)),
+            color=colour,
             tooltip=["node:N", "type:N", "degree:Q", "sentences:Q"]),
     ]
 
