@@ -59,6 +59,9 @@ def type_scale(types: Sequence[str]) -> alt.Scale:
 
     >>> type_scale(["II", "correct"]).to_dict()
     {'domain': ['II', 'correct'], 'range': ['#F58518', '#54A24B']}
+    >>> from kgcore.api import ERROR_STAGES
+    >>> set(TYPE_COLORS) == set(LABEL_TYPES) == set(ERROR_STAGES)  # every type has its colour
+    True
     """
     import altair as alt
 
