@@ -142,12 +142,12 @@ def show_judge(run: EvalRun) -> None:
 
 
 def show_charts(run: EvalRun) -> None:
-    st.plotly_chart(view.metric_bars(run.summary), key="eval.chart.bars")
+    st.altair_chart(view.metric_bars(run.summary), key="eval.chart.bars")
     metric = st.selectbox("Per-question metric", list(view.RECORD_METRICS), index=2,
                           format_func=view.RECORD_METRICS.get, key="eval.metric")
     left, right = st.columns(2)
-    left.plotly_chart(view.question_heatmap(run.records, metric), key="eval.chart.heatmap")
-    right.plotly_chart(view.size_scatter(run.records, metric), key="eval.chart.scatter")
+    left.altair_chart(view.question_heatmap(run.records, metric), key="eval.chart.heatmap")
+    right.altair_chart(view.size_scatter(run.records, metric), key="eval.chart.scatter")
 
 
 def show_question(run: EvalRun) -> None:

@@ -182,7 +182,7 @@ def statistics(root: str, doc_id: str, index: Index) -> None:
     cols[3].metric("Sentences", len(index.sentences))
     cols[4].metric("Words", f"{index.total_words:,}")
     for col, figure in zip(st.columns(2) * 2, stats_figures(stats)):
-        col.plotly_chart(figure)
+        col.altair_chart(figure)
 
 
 def communities_tab(doc_id: str, index: Index) -> None:

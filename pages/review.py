@@ -83,7 +83,7 @@ def charts(frame: pd.DataFrame, adjudicated: int) -> None:
         st.caption(f"{adjudicated} adjudicated record(s) count with their final labels only, not their reviewers'.")
     for row in range(0, len(figures), 2):
         for col, (key, figure) in zip(st.columns(2), figures[row:row + 2]):
-            col.plotly_chart(figure, key=f"review.chart.{key}")
+            col.altair_chart(figure, key=f"review.chart.{key}")
 
 
 def analysis(db: AuditDB, chosen: dict) -> None:
@@ -101,7 +101,7 @@ def analysis(db: AuditDB, chosen: dict) -> None:
                "(adjudicated records: the final labels). A record citing two documents counts under both.")
     figure = stage_chart(rows, by)
     if figure is not None:
-        st.plotly_chart(figure, key="review.err.chart")
+        st.altair_chart(figure, key="review.err.chart")
     d = st.columns(2)
     values = sorted({v for r in rows for v in r.values(by)})
     value = d[0].selectbox(f"Records of {GROUPING_LABELS[by].lower()}", [None, *values], key="review.err.value",

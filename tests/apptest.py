@@ -3,12 +3,14 @@ its markdown and tables, and a private copy of a store for pages that write into
 
 from __future__ import annotations
 
+import json
 import shutil
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -49,6 +51,14 @@ def open_tab(at: AppTest, name: str) -> AppTest:
     at.query_params["tab"] = name
     at.session_state["tab"] = name
     return at.run()
+
+
+def charts(at: AppTest) -> list[tuple[dict, pd.DataFrame]]:
+    """The Vega-Lite (Altair) charts ``at`` shows, in page order: each one's spec and the rows it draws."""
+    import pyarrow as pa
+
+    return [(json.loads(c.proto.spec), pa.ipc.open_stream(c.proto.datasets[0].data.data).read_pandas())
+            for c in at.get("vega_lite_chart")]
 
 
 def errors(at: AppTest) -> list[str]:

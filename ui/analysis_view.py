@@ -14,13 +14,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import pandas as pd
-import plotly.express as px
-from plotly.graph_objects import Figure
 
 from kgcore.api import ERROR_STAGES as STAGES
 from kgcore.api import StageRow, distribution
+from ui.review_view import type_scale
+
+if TYPE_CHECKING:
+    import altair as alt
 
 #: How each grouping is named on the page.
 GROUPING_LABELS = {"method": "Method", "collection": "Collection", "document": "Document",
@@ -34,21 +37,35 @@ def stage_table(rows: Sequence[StageRow], by: str) -> pd.DataFrame:
     return pd.DataFrame(table, columns=[by, *STAGES, "records"])
 
 
-def stage_chart(rows: Sequence[StageRow], by: str) -> Figure | None:
-    """Stacked bars of the share of records per stage in each group (None without rows).
+def stage_chart(rows: Sequence[StageRow], by: str) -> alt.Chart | None:
+    """Stacked bars of the share of records per stage in each group, the earliest stage at the bottom (None
+    without rows); the tooltip gives the counts behind each share.
 
     >>> stage_chart([], "method") is None
     True
+    >>> rows = [StageRow(1, "Q1?", "bm25", "pr", ("pr",), "abc", "II", ("II",), ("Ada",), False, False, "A.", ()),
+    ...         StageRow(2, "Q2?", "bm25", "pr", ("pr",), "abc", "correct", ("correct",), ("Ada",), False, False,
+    ...                  "B.", ())]
+    >>> spec = stage_chart(rows, "method").to_dict()
+    >>> spec["title"], spec["encoding"]["y"]["axis"]["format"], spec["encoding"]["color"]["sort"] == list(STAGES)
+    ('Error stage by method', '.0%', True)
+    >>> [(r["stage"], r["share"], r["count"]) for r in next(iter(spec["datasets"].values())) if r["count"]]
+    [('II', 0.5, 1), ('correct', 0.5, 1)]
     """
+    import altair as alt
+
     table = stage_table(rows, by)
     if table.empty:
         return None
     long = table.melt(id_vars=[by, "records"], value_vars=list(STAGES), var_name="stage", value_name="count")
     long["share"] = long["count"] / long["records"]
-    figure = px.bar(long, x=by, y="share", color="stage", category_orders={"stage": list(STAGES)},
-                    hover_data=["count", "records"], title=f"Error stage by {GROUPING_LABELS[by].lower()}",
-                    labels={"share": "share of records"})
-    return figure.update_xaxes(type="category").update_yaxes(tickformat=".0%")
+    long["stack"] = long["stage"].map(list(STAGES).index)
+    return alt.Chart(long, title=f"Error stage by {GROUPING_LABELS[by].lower()}").mark_bar().encode(
+        x=alt.X(f"{by}:N", axis=alt.Axis(labelAngle=-45, labelOverlap=False)),
+        y=alt.Y("share:Q", stack="zero", title="share of records", axis=alt.Axis(format=".0%")),
+        color=alt.Color("stage:N", sort=list(STAGES), scale=type_scale(STAGES)),
+        order=alt.Order("stack:Q"),
+        tooltip=[f"{by}:N", "stage:N", alt.Tooltip("share:Q", format=".0%"), "count:Q", "records:Q"])
 
 
 def drill_frame(rows: Sequence[StageRow]) -> pd.DataFrame:

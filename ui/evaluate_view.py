@@ -9,16 +9,19 @@
 from __future__ import annotations
 
 import csv
-import html
 import io
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from kgcore.api import MAX_QA_BYTES, SUMMARY_COLUMNS, EvalRecord, EvalRun, QAItem, is_failure, parse_qa
 from ui.markup_html import md_escape
+
+if TYPE_CHECKING:
+    import altair as alt
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Folders searched for bundled QA sets (CSV files whose name contains "qa").
@@ -81,16 +84,30 @@ def records_frame(records: Sequence[EvalRecord]) -> pd.DataFrame:
     } for r in records])
 
 
-def metric_bars(rows: Sequence[dict], metrics: Sequence[str] = BAR_METRICS):
-    """Grouped bars: one group per setting, one bar per metric (0-100)."""
-    import plotly.express as px
+def metric_bars(rows: Sequence[dict], metrics: Sequence[str] = BAR_METRICS) -> alt.Chart:
+    """Grouped bars: one group per setting (in run order), one bar per metric (0-100).
 
-    names = {k: SUMMARY_COLUMNS[k] for k in metrics}
+    >>> rows = [{"doc_id": "d", "label": "dense k=10", "em": 20.0, "sm": 50.0}, {"doc_id": "d", "label": "none",
+    ...          "em": 0.0, "sm": None}]
+    >>> spec = metric_bars(rows, ("em", "sm")).to_dict()
+    >>> spec["encoding"]["xOffset"]["field"], spec["encoding"]["y"]["scale"]["domain"]
+    ('metric', [0, 100])
+    >>> next(iter(spec["datasets"].values()))
+    [{'setting': 'dense k=10', 'metric': 'EM', 'score': 20.0}, {'setting': 'dense k=10', 'metric': 'SM', \
+'score': 50.0}, {'setting': 'none', 'metric': 'EM', 'score': 0.0}]
+    """
+    import altair as alt
+
+    names = [SUMMARY_COLUMNS[k] for k in metrics]
     long = pd.DataFrame([{"setting": f"{r['label']} ({r['doc_id']})" if _several_docs(rows) else r["label"],
-                          "metric": names[k], "score": r[k]} for r in rows for k in metrics if r.get(k) is not None])
-    fig = px.bar(long, x="setting", y="score", color="metric", barmode="group", range_y=[0, 100],
-                 title="Metrics per setting (×100)")
-    return fig.update_layout(xaxis_title=None, legend_title=None)
+                          "metric": SUMMARY_COLUMNS[k], "score": r[k]} for r in rows for k in metrics
+                         if r.get(k) is not None], columns=["setting", "metric", "score"])
+    return alt.Chart(long, title="Metrics per setting (×100)").mark_bar().encode(
+        x=alt.X("setting:N", sort=None, title=None, axis=alt.Axis(labelAngle=-45, labelOverlap=False)),
+        xOffset=alt.XOffset("metric:N", sort=names),
+        y=alt.Y("score:Q", scale=alt.Scale(domain=[0, 100])),
+        color=alt.Color("metric:N", sort=names, title=None),
+        tooltip=["setting:N", "metric:N", alt.Tooltip("score:Q", format=".1f")])
 
 
 def _several_docs(rows) -> bool:
@@ -102,32 +119,63 @@ def _value(record: EvalRecord, metric: str) -> float | None:
     return None if value is None else float(value)
 
 
-def question_heatmap(records: Sequence[EvalRecord], metric: str = "rouge_l"):
-    """Questions (rows) × settings (columns), coloured by a per-question metric in [0, 1]."""
-    import plotly.graph_objects as go
+def question_heatmap(records: Sequence[EvalRecord], metric: str = "rouge_l") -> alt.Chart:
+    """Questions (rows, first at the top) × settings (columns), coloured by a per-question metric in [0, 1]; a
+    question's text is data shown in the tooltip (Vega's tooltip escapes it), never markup.
+
+    >>> recs = [EvalRecord("d", lab, "dense", {}, q, f"Is <b>{q}</b>?", ["a"], "", "a", rouge_l=0.5 * q)
+    ...         for lab in ("x", "y") for q in (2, 1)]
+    >>> spec = question_heatmap(recs).to_dict()
+    >>> spec["encoding"]["y"]["sort"], spec["encoding"]["color"]["scale"]
+    (['Q1', 'Q2'], {'domain': [0, 1], 'scheme': 'viridis'})
+    >>> next(iter(spec["datasets"].values()))[0]
+    {'question id': 'Q2', 'question': 'Is <b>2</b>?', 'setting': 'x', 'score': 1.0}
+    """
+    import altair as alt
 
     labels = list(dict.fromkeys(r.label for r in records))
-    questions = {r.question_id: r.question for r in records}
-    cell = {(r.question_id, r.label): _value(r, metric) for r in records}
-    qids = sorted(questions)
-    z = [[cell.get((q, lab)) for lab in labels] for q in qids]
-    hover = [[html.escape(questions[q]) for _ in labels] for q in qids]  # plotly renders tags in hover text
-    fig = go.Figure(go.Heatmap(z=z, x=labels, y=[f"Q{q}" for q in qids], zmin=0, zmax=1, colorscale="Viridis",
-                               customdata=hover,
-                               hovertemplate="%{y}: %{customdata}<br>%{x}<br>%{z:.2f}<extra></extra>"))
-    fig.update_yaxes(autorange="reversed")
-    return fig.update_layout(title=f"{RECORD_METRICS[metric]} per question", height=max(300, 28 * len(qids) + 120))
+    qids = sorted({r.question_id for r in records})
+    frame = pd.DataFrame([{"question id": f"Q{r.question_id}", "question": r.question, "setting": r.label,
+                           "score": _value(r, metric)} for r in records],
+                         columns=["question id", "question", "setting", "score"]).dropna(subset=["score"])
+    name = RECORD_METRICS[metric]
+    return alt.Chart(frame, title=f"{name} per question", height=_heatmap_height(len(qids))).mark_rect().encode(
+        x=alt.X("setting:N", sort=labels, title=None, axis=alt.Axis(labelAngle=-45, labelOverlap=False)),
+        y=alt.Y("question id:N", sort=[f"Q{q}" for q in qids], title=None),
+        color=alt.Color("score:Q", title=name, scale=alt.Scale(domain=[0, 1], scheme="viridis")),
+        tooltip=["question id:N", "question:N", "setting:N", alt.Tooltip("score:Q", title=name, format=".2f")])
 
 
-def size_scatter(records: Sequence[EvalRecord], metric: str = "rouge_l"):
-    """Context words against a per-question metric, one colour per setting."""
-    import plotly.express as px
+def _heatmap_height(questions: int) -> int:
+    """Pixels for the whole heatmap: Streamlit fits a chart's title and axes into its height, and the slanted
+    setting names take up to about 130 of them; each question's row gets 28.
+
+    >>> _heatmap_height(3), _heatmap_height(20)
+    (300, 730)
+    """
+    return max(300, 28 * questions + 170)
+
+
+def size_scatter(records: Sequence[EvalRecord], metric: str = "rouge_l") -> alt.Chart:
+    """Context words against a per-question metric, one colour per setting; the question in the tooltip.
+
+    >>> recs = [EvalRecord("d", "x", "dense", {}, 1, "Who <i>?", ["a"], "", "a", rouge_l=0.5, context_words=40)]
+    >>> spec = size_scatter(recs).to_dict()
+    >>> spec["encoding"]["x"]["field"], spec["encoding"]["y"]["scale"]["domain"], spec["encoding"]["tooltip"][0]
+    ('context words', [-0.05, 1.05], {'field': 'question', 'type': 'nominal'})
+    >>> next(iter(spec["datasets"].values()))
+    [{'setting': 'x', 'context words': 40, 'score': 0.5, 'question': 'Who <i>?'}]
+    """
+    import altair as alt
 
     frame = pd.DataFrame([{"setting": r.label, "context words": r.context_words, "score": _value(r, metric),
-                           "question": html.escape(r.question)} for r in records])
-    fig = px.scatter(frame, x="context words", y="score", color="setting", hover_data=["question"],
-                     title=f"Context size vs {RECORD_METRICS[metric]}")
-    return fig.update_yaxes(range=[-0.05, 1.05])
+                           "question": r.question} for r in records],
+                         columns=["setting", "context words", "score", "question"]).dropna(subset=["score"])
+    name = RECORD_METRICS[metric]
+    return alt.Chart(frame, title=f"Context size vs {name}").mark_circle(size=60).encode(
+        x="context words:Q", y=alt.Y("score:Q", title=name, scale=alt.Scale(domain=[-0.05, 1.05], nice=False)),
+        color=alt.Color("setting:N", sort=list(dict.fromkeys(r.label for r in records))),
+        tooltip=["question:N", "setting:N", "context words:Q", alt.Tooltip("score:Q", title=name, format=".2f")])
 
 
 def diagnosis_hint(record: EvalRecord) -> str:

@@ -37,16 +37,17 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import pandas as pd
-import plotly.express as px
-from plotly.graph_objects import Figure
 
 from kgcore.api import is_pronoun_label
 
 from .graph_html import KIND_COLORS, VisNode
 from .labels import SHARED_GROUP
-from .markup_html import esc
+
+if TYPE_CHECKING:
+    import altair as alt
 
 #: Rows the search table shows.
 SEARCH_LIMIT = 200
@@ -56,6 +57,8 @@ TOP_ROLES = 25
 DOCUMENT_COLORS = ("#4C78A8", "#F58518", "#54A24B", "#72B7B2", "#EECA3B", "#B279A2", "#9D755D", "#FF9DA6",
                    "#BAB0AC", "#79706E")
 SHARED_COLOR = "#E45756"
+#: Ticks of the degree histogram's log axis.
+POWERS_OF_TEN = [10**i for i in range(9)]
 
 
 def degrees(graph) -> Counter:
@@ -109,19 +112,47 @@ def graph_stats(graph) -> dict[str, pd.DataFrame]:
     }
 
 
-def stats_figures(stats: dict[str, pd.DataFrame]) -> list[Figure]:
-    """The four statistics charts: nodes by type, edges by role, degree histogram, most connected nodes.
+def stats_figures(stats: dict[str, pd.DataFrame]) -> list[alt.Chart]:
+    """The four statistics charts: nodes by type, edges by role, degree histogram (log count), most connected nodes.
 
-    Plotly reads HTML entities and a few tags in labels, so node labels from the document are escaped.
+    Node types keep the graph's colours; node labels from the document are data (axis text and tooltips), never
+    markup.  The histogram is drawn from the count of nodes per degree, so a large graph sends a short table.
+
+    >>> stats = {"node_types": pd.DataFrame({"type": ["entity", "action"], "count": [3, 1]}),
+    ...          "edge_roles": pd.DataFrame({"role": ["ARG0"], "count": [2]}),
+    ...          "degrees": pd.DataFrame({"degree": [1, 1, 2, 0]}),
+    ...          "top_nodes": pd.DataFrame({"node": ["<b>put</b>"], "type": ["action"], "degree": [2],
+    ...                                     "sentences": [1], "node id": ["put_1"]})}
+    >>> types, roles, degree, top = (c.to_dict() for c in stats_figures(stats))
+    >>> types["encoding"]["color"]["scale"]
+    {'domain': ['entity', 'action'], 'range': ['#4C78A8', '#F58518']}
+    >>> next(iter(degree["datasets"].values())), degree["encoding"]["y"]["scale"]["type"]
+    ([{'degree': 0, 'nodes': 1}, {'degree': 1, 'nodes': 2}, {'degree': 2, 'nodes': 1}], 'log')
+    >>> next(iter(top["datasets"].values()))[0]["node"], top["encoding"]["y"]["sort"]
+    ('<b>put</b>', ['<b>put</b>'])
     """
-    colors = {"color_discrete_map": KIND_COLORS}
-    top = stats["top_nodes"].assign(node=lambda df: df["node"].map(esc) + "  ")
+    import altair as alt
+
+    types = list(dict.fromkeys([*stats["node_types"]["type"], *stats["top_nodes"]["type"]]))
+    colour = alt.Color("type:N", scale=alt.Scale(domain=types, range=[KIND_COLORS.get(t, "#888888") for t in types]))
+    degrees = stats["degrees"]["degree"].value_counts().sort_index().rename_axis("degree").reset_index(name="nodes")
+    top = stats["top_nodes"]
+    slanted = alt.Axis(labelAngle=-45, labelOverlap=False)
+    counts = alt.Y("count:Q", axis=alt.Axis(tickMinStep=1, format="d"))
+    log_counts = alt.Scale(type="log", domainMin=0.5)  # a bar of one node stays visible (a log axis has no zero)
     return [
-        px.bar(stats["node_types"], x="type", y="count", color="type", title="Nodes by type", **colors),
-        px.bar(stats["edge_roles"], x="role", y="count", title="Edges by role"),
-        px.histogram(stats["degrees"], x="degree", log_y=True, title="Degree distribution (log count)"),
-        px.bar(top, x="degree", y="node", orientation="h", color="type", title="Most connected nodes",
-               category_orders={"node": list(top["node"])}, hover_data=["sentences"], **colors),
+        alt.Chart(stats["node_types"], title="Nodes by type").mark_bar().encode(
+            x=alt.X("type:N", sort=None, axis=slanted), y=counts, color=colour, tooltip=["type:N", "count:Q"]),
+        alt.Chart(stats["edge_roles"], title="Edges by role").mark_bar().encode(
+            x=alt.X("role:N", sort=None, axis=slanted), y=counts, tooltip=["role:N", "count:Q"]),
+        alt.Chart(degrees, title="Degree distribution (log count)").mark_bar().encode(
+            x=alt.X("degree:Q", bin=alt.Bin(maxbins=40)), y=alt.Y("sum(nodes):Q", title="nodes", scale=log_counts,
+                                                                  axis=alt.Axis(values=POWERS_OF_TEN, format="~s")),
+            tooltip=[alt.Tooltip("degree:Q", bin=alt.Bin(maxbins=40)), alt.Tooltip("sum(nodes):Q", title="nodes")]),
+        alt.Chart(top, title="Most connected nodes").mark_bar().encode(
+            x="degree:Q", y=alt.Y("node:N", sort=list(top["node"]), title=None, axis=alt.Axis(labelLimit=260)),
+            color=colour,
+            tooltip=["node:N", "type:N", "degree:Q", "sentences:Q"]),
     ]
 
 

@@ -9,13 +9,19 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import pandas as pd
-import plotly.express as px
-from plotly.graph_objects import Figure
 
 from kgcore.api import LABEL_TYPES, AuditRecord, Label
 
+if TYPE_CHECKING:
+    import altair as alt
+
+#: The colour of each label type (an error stage) in every chart: the three failing stages warm, a correct answer
+#: green, a gold answer the document lacks grey.
+TYPE_COLORS = {"I": "#E45756", "II": "#F58518", "III": "#B279A2", "correct": "#54A24B",
+               "gold-not-in-document": "#BAB0AC"}
 #: (chart key, grouping column, title) of the label charts, after the overall count by type.
 LABEL_CHARTS = (("method", "method", "By method"), ("doc", "collection", "By collection"),
                 ("time", "date", "Over time (per day)"))
@@ -48,17 +54,56 @@ def labels_frame(labels: Sequence[Label], records_by_id: Mapping[int, AuditRecor
     return pd.DataFrame(rows)
 
 
-def label_charts(frame: pd.DataFrame) -> list[tuple[str, Figure]]:
-    """(key, figure) of the label charts: by type and source, then by method, collection and day, coloured by type."""
+def type_scale(types: Sequence[str]) -> alt.Scale:
+    """The colour scale of label types (or error stages): each in its :data:`TYPE_COLORS` colour.
+
+    >>> type_scale(["II", "correct"]).to_dict()
+    {'domain': ['II', 'correct'], 'range': ['#F58518', '#54A24B']}
+    >>> from kgcore.api import ERROR_STAGES
+    >>> set(TYPE_COLORS) == set(LABEL_TYPES) == set(ERROR_STAGES)  # every type has its colour
+    True
+    """
+    import altair as alt
+
+    return alt.Scale(domain=list(types), range=[TYPE_COLORS[t] for t in types])
+
+
+def label_charts(frame: pd.DataFrame) -> list[tuple[str, alt.Chart]]:
+    """(key, chart) of the label charts: by type and source, then by method, collection and day, each a bar of
+    label counts stacked by error type (one colour per type in every chart).
+
+    >>> from kgcore.audit import Label
+    >>> labels = [Label(i, "u", 7, t, "record", "", "", "ann", f"2026-11-2{i}T10:00", s, None, {})
+    ...           for i, t, s in ((1, "III", "human"), (2, "I", "human"), (3, "I", "automatic"))]
+    >>> charts = dict(label_charts(labels_frame(labels, {})))
+    >>> list(charts)
+    ['type', 'method', 'doc', 'time']
+    >>> spec = charts["type"].to_dict()
+    >>> spec["title"], spec["encoding"]["x"]["sort"], spec["encoding"]["color"]["field"]
+    ('Labels by error type', ['I', 'III'], 'source')
+    >>> next(iter(spec["datasets"].values()))
+    [{'type': 'I', 'source': 'automatic', 'labels': 1}, {'type': 'I', 'source': 'human', 'labels': 1}, \
+{'type': 'III', 'source': 'human', 'labels': 1}]
+    >>> time = charts["time"].to_dict()["encoding"]
+    >>> time["x"]["type"], time["color"]["scale"], time["y"]["stack"]
+    ('ordinal', {'domain': ['I', 'III'], 'range': ['#E45756', '#B279A2']}, 'zero')
+    """
+    import altair as alt
+
     if frame.empty:
         return []
-    order = {"type": [t for t in LABEL_TYPES if t in set(frame["type"])]}
-    by_type = frame.groupby(["type", "source"], as_index=False).size()
-    charts = [("type", px.bar(by_type, x="type", y="size", color="source", category_orders=order,
-                              title="Labels by error type", labels={"size": "labels"}))]
+    order = [t for t in LABEL_TYPES if t in set(frame["type"])]
+    by_type = frame.groupby(["type", "source"], as_index=False).size().rename(columns={"size": "labels"})
+    slanted, counts_axis = alt.Axis(labelAngle=-45, labelOverlap=False), alt.Axis(tickMinStep=1, format="d")
+    labels = alt.Y("labels:Q", stack="zero", axis=counts_axis)
+    charts = [("type", alt.Chart(by_type, title="Labels by error type").mark_bar().encode(
+        x=alt.X("type:N", sort=order, axis=slanted), y=labels, color="source:N",
+        tooltip=["type:N", "source:N", "labels:Q"]))]
+    colour = alt.Color("type:N", sort=order, scale=type_scale(order))
     for key, column, title in LABEL_CHARTS:
-        counts = frame.groupby([column, "type"], as_index=False).size()
-        figure = px.bar(counts, x=column, y="size", color="type", category_orders=order, title=title,
-                        labels={"size": "labels"})
-        charts.append((key, figure.update_xaxes(type="category") if column == "date" else figure))
+        counts = frame.groupby([column, "type"], as_index=False).size().rename(columns={"size": "labels"})
+        counts["stack"] = counts["type"].map(order.index)  # the first type at the bottom of each bar
+        charts.append((key, alt.Chart(counts, title=title).mark_bar().encode(
+            x=alt.X(f"{column}:{'O' if column == 'date' else 'N'}", axis=slanted), y=labels,
+            color=colour, order=alt.Order("stack:Q"), tooltip=[f"{column}:N", "type:N", "labels:Q"])))
     return charts

@@ -8,7 +8,7 @@ the upload path's validation is the pure :func:`ui.evaluate_view.read_upload`
 from __future__ import annotations
 
 import pytest
-from apptest import store_copy
+from apptest import charts, store_copy
 from streamlit.testing.v1 import AppTest
 
 from kgcore.evaluate import EvalRun
@@ -62,8 +62,14 @@ def test_run_shows_a_complete_summary_and_charts(finished_run):
         assert summary[column].between(0, 100).all(), column
     none = summary.set_index("setting").loc["none"]
     assert none["Words"] == 0 and none["EvidHit"] == 0
-    charts = at.get("plotly_chart")
-    assert len(charts) == 3  # metric bars, per-question heatmap, context-size scatter
+    (bars, bar_rows), (heat, cells), (scatter, points) = charts(at)  # Vega-Lite charts (st.altair_chart)
+    assert bars["title"] == "Metrics per setting (×100)"
+    assert list(dict.fromkeys(bar_rows["setting"])) == ["groundedkg k=10", "none"]
+    assert bar_rows["score"].between(0, 100).all()
+    assert heat["title"] == "ROUGE-L per question" and len(cells) == 4  # 2 settings x 2 questions
+    assert set(cells["question"]) == {FIRST_QUESTION, "What did Peter's mother give him when he got home?"}
+    assert scatter["title"] == "Context size vs ROUGE-L"
+    assert set(points.loc[points["setting"] == "none", "context words"]) == {0}
     assert isinstance(at.session_state["eval.result"], EvalRun)
 
 

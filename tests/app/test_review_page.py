@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from apptest import open_tab
+from apptest import charts, open_tab
 from streamlit.testing.v1 import AppTest
 
 from kgcore.audit import AuditDB
@@ -72,9 +72,19 @@ def test_records_labels_charts_and_agreement(labelled):
     assert sorted(records["id"]) == sorted([first, second])
     assert sorted(records["method"]) == ["bm25", "groundedkg"]
     assert len(labels) == 4 and set(labels["author"]) == {"Ada", "Bob"}
-    assert not at.get("plotly_chart") and not at.metric  # only the open tab (Records) runs
-    assert len(open_tab(at, "Charts").get("plotly_chart")) == 4  # the four label charts
-    assert len(open_tab(at, "Error analysis").get("plotly_chart")) == 1
+    assert not at.get("vega_lite_chart") and not at.metric  # only the open tab (Records) runs
+    label_charts = charts(open_tab(at, "Charts"))
+    assert [spec["title"] for spec, _ in label_charts] == ["Labels by error type", "By method", "By collection",
+                                                           "Over time (per day)"]
+    assert label_charts[0][1].values.tolist() == [["II", "human", 2], ["III", "human", 1], ["correct", "human", 1]]
+    by_method = label_charts[1][1]
+    assert by_method[["method", "type", "labels"]].values.tolist() == [["bm25", "III", 1], ["bm25", "correct", 1],
+                                                                      ["groundedkg", "II", 2]]
+    [(stages, shares)] = charts(open_tab(at, "Error analysis"))
+    assert stages["title"] == "Error stage by method"
+    # Ada and Bob differ on the bm25 record (correct / III): its stage is the earliest failing one.
+    assert sorted(shares.loc[shares["count"] > 0, ["method", "stage", "share"]].values.tolist()) == [
+        ["bm25", "III", 1.0], ["groundedkg", "II", 1.0]]
     open_tab(at, "Agreement")
     # Ada/Bob agree on record 1 (II/II) and not on record 2 (correct/III):
     # kappa: po = 1/2, pe = 1/2·1/2 (II) = 1/4, kappa = (1/2 - 1/4) / (3/4) = 1/3;

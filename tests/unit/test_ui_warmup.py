@@ -68,14 +68,15 @@ def fakes(monkeypatch, tmp_path):
 
 
 def test_warm_up_loads_each_model_once_and_the_pages_get_the_same_objects(fakes, monkeypatch):
-    drawing: list[str] = []  # the graph library is imported in the background, not on the first question's graph
+    drawing: list[str] = []  # the graph and chart libraries are imported in the background, not by the first page
     monkeypatch.setattr(resources, "graph_library", lambda: drawing.append("pyvis"))
+    monkeypatch.setattr(resources, "chart_library", lambda: drawing.append("altair"))
     settings = Settings.from_env()
     status = resources.start_warm_up(settings)
     assert status.done(10), "the warm-up thread did not finish"
     assert status.thread.daemon and not status.errors
-    assert set(status.seconds) == {"embedder", "spaCy pipeline", "BM25 stemmer", "graph drawing", "total"}
-    assert drawing == ["pyvis"]
+    assert set(status.seconds) == {"embedder", "spaCy pipeline", "BM25 stemmer", "graph drawing", "charts", "total"}
+    assert drawing == ["pyvis", "altair"]
     models = resources.query_models(settings)
     assert models.embedder is fakes.loaded["embedder"] and models.nlp is fakes.loaded["spacy"]
     assert resources.embedder() is fakes.loaded["embedder"]
