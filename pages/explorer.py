@@ -198,7 +198,8 @@ def communities_tab(doc_id: str, index: Index) -> None:
     st.caption(f"{len(listed)} top-level communities ({hidden_note(len(h.at_level(0)) - len(listed))}"
                f"{len(h.communities)} in all over {h.levels} levels "
                f"({h.algorithm}, at most {h.max_cluster_size} entities before a split; modularity "
-               f"{h.modularity[0]:.2f}); sized by grounded sentences.")
+               f"{h.modularity[0]:.2f}); sized by grounded sentences. A box too small for its title shows it on "
+               "hover; every community is in the pickers below the map.")
     st.html(communities_view.treemap_html(ci))
     c_top, c_sub = st.columns(2)
     top = c_top.selectbox("Community", communities_view.choices(ci), key="explorer.community",

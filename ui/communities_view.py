@@ -37,7 +37,7 @@ MAX_TREEMAP_LEVEL = 1
 
 def treemap_data(ci: CommunityIndex, max_top: int = MAX_TREEMAP_TOP,
                  max_level: int = MAX_TREEMAP_LEVEL) -> dict[str, list]:
-    """ids, labels (escaped titles), parents and values for a plotly treemap with ``branchvalues="total"``: a
+    """ids, labels (escaped titles), parents and values of the treemap (a parent sized as its children): a
     leaf is sized by its grounded sentences, a parent by the sum of its children.  Only the ``max_top`` largest
     top-level communities worth listing (:func:`kgcore.api.listed_communities`) and their descendants down to
     level ``max_level``."""
@@ -64,10 +64,10 @@ def treemap_data(ci: CommunityIndex, max_top: int = MAX_TREEMAP_TOP,
 TREEMAP_SIZE = (1000, 460)
 #: A top-level box's title strip (CSS pixels) above its sub-communities.
 TITLE_PX = 18
-#: Light backgrounds for the top-level boxes, in turn (dark text stays readable on each).
 #: The smallest sub-community box (CSS pixels, width and height) that writes its title; a smaller one shows it on
 #: hover only (a title cut to two letters reads as noise).
 MIN_TITLED = (56, 18)
+#: Light backgrounds for the top-level boxes, in turn (dark text stays readable on each).
 PALETTE = ("#d6e4f0", "#fde2c8", "#d4edda", "#f8d7da", "#e2d9f3", "#f3e5d0", "#fbe1f0", "#e0e0e0",
            "#e8f0c8", "#cfeef2")
 

@@ -111,6 +111,10 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
      "(Lewis et al., 2020).", ["2020"]),
     ("Who proposed the dense retriever?", "The dense retriever [Karpukhin 2020] encodes passages.", []),
     ("How many passages are retrieved?", "The reader sees 100 passages [3, 4].", ["100 passages"]),
+    # ... but brackets that hold a date, a place and year or a number are the sentence's own words
+    ("When did the war end?", "The war ended in Europe (in May 1945).", ["May 1945"]),
+    ("When were the games held?", "The games were held in Berlin (Berlin 1936).", ["1936"]),
+    ("How many members does the crew have?", "The crew (12) sailed at dawn.", ["12"]),
 ])
 def test_where_a_sentence_holds_it(nlp, question, sentence, spans):
     q = nlp(question)
