@@ -195,13 +195,19 @@ def test_doctor_times_the_load_after_writing_an_old_collections_file(store):
     assert again.upgrade_seconds == 0 and again.sentence_vectors_mapped and "first written" not in again.line()
 
 
-def test_renames_reach_the_disk_before_the_manifest_names_them(store, monkeypatch):
-    _as_before(store)
+def _disk_events(monkeypatch) -> list[tuple[str, str]]:
+    """Every ``fsync`` (of the file or folder it names) and ``os.replace`` (of its target), in order."""
     events: list[tuple[str, str]] = []
     fsync, replace = os.fsync, os.replace
     monkeypatch.setattr(os, "fsync", lambda fd: (events.append(("fsync", os.readlink(f"/proc/self/fd/{fd}"))),
                                                  fsync(fd))[1])
     monkeypatch.setattr(os, "replace", lambda a, b: (events.append(("replace", str(b))), replace(a, b))[1])
+    return events
+
+
+def test_renames_reach_the_disk_before_the_manifest_names_them(store, monkeypatch):
+    _as_before(store)
+    events = _disk_events(monkeypatch)
     store.load("c")
     path = store.doc_path("c")
     folder, manifest = str(_matrix_file(store).parent), str(path / recovery.COLLECTION_FILE)
@@ -209,6 +215,15 @@ def test_renames_reach_the_disk_before_the_manifest_names_them(store, monkeypatc
                                         ("replace", manifest)]]
     assert order == sorted(order)
     assert ("fsync", str(path)) in events[order[-1]:]  # the collection folder, after the manifest's rename
+
+
+def test_an_appended_generation_reaches_the_disk_before_the_manifest_names_it(store, monkeypatch):
+    events = _disk_events(monkeypatch)
+    index_files(_jobs([VISIT]), store, "c", workers=1)  # an append generation: its folder made, not renamed
+    path = store.doc_path("c")
+    committed = events.index(("replace", str(path / recovery.COLLECTION_FILE)))
+    assert ("fsync", str(_matrix_file(store).parent)) in events[:committed]
+    assert ("fsync", str(path)) in events[:committed]  # the new linked-<generation>/ entry itself
 
 
 def test_a_shard_that_cannot_be_read_is_named_with_its_remedy(store):

@@ -60,7 +60,7 @@ from kgcore.index.store.link import Linked, ShardGraph, link
 from kgcore.index.store.linked_files import shared_cache, write_linked, write_shared_cache
 from kgcore.index.store.locks import HIDDEN_PREFIX, LOCKS_DIR, collection_lock
 from kgcore.index.store.manifest import Models
-from kgcore.index.store.recovery import collect_garbage, write_manifest
+from kgcore.index.store.recovery import collect_garbage, sync_folder, write_manifest
 
 __all__ = ["LOCKS_DIR", "CollectionWriter", "ensure_chroma"]
 #: Where a migrated kgcore 0.1 folder's own Chroma copy waits to be removed after the commit.
@@ -176,6 +176,7 @@ class CollectionWriter:
             manifest = self._linked(embedder)
         report("write", 0, 1)
         manifest = dataclasses.replace(manifest, link_seconds=round(time.perf_counter() - start, 3))
+        sync_folder(self.path)  # the new linked-<generation>/ on disk before the manifest names it
         write_manifest(self.path, manifest)
         self._added.clear()
         collect_garbage(self.path, manifest, self.current)
