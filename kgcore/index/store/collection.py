@@ -49,6 +49,11 @@ class DocumentEntry:
     def doc_id(self) -> str:
         return self.manifest.doc_id
 
+    def remedy(self, collection: str) -> str:
+        """What to run when this document's shard in ``collection`` is damaged: index its source again."""
+        source = self.manifest.source_file or self.doc_id
+        return f"re-index {source} with --force (python -m kgcore index {source} --collection {collection} --force)"
+
     def to_dict(self) -> dict[str, Any]:
         files = {"files": {k: list(v) for k, v in self.files.items()}} if self.files else {}
         return {"folder": self.folder, "manifest": self.manifest.to_dict(), **files}

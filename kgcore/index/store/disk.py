@@ -204,7 +204,7 @@ class Store:
             parts = legacy.read(path, manifest.documents[0].manifest)
             return Index(name, path, manifest, *parts, chroma=self.chroma_copy(name))
         if sentence_matrix.SENTENCE_VECTORS not in manifest.linked_files:  # committed before the file existed
-            manifest = sentence_matrix.upgrade(self.root, manifest, lambda: self._read(path)) or manifest
+            manifest = sentence_matrix.upgrade(self.root, manifest, lambda: self._read(path)).manifest or manifest
         try:
             mapped = sentence_matrix.map_matrix(path, manifest)  # shared pages, not heap
         except DamagedIndexError as exc:
@@ -317,8 +317,7 @@ def document_problems(path: Path, entry: DocumentEntry, deep: bool = True) -> li
 
 
 def _document_remedy(collection: str, entry: DocumentEntry) -> str:
-    source = entry.manifest.source_file or entry.doc_id
-    return f"re-index {source} with --force (python -m kgcore index {source} --collection {collection} --force)"
+    return entry.remedy(collection)
 
 
 def _first(problems: builtins.list[DamagedIndexError], remedy: str | None = None) -> None:

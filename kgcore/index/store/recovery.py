@@ -3,7 +3,8 @@
 A writer stopped at any point (``kill -9``, a full disk, power loss) leaves
 its collection exactly as the last committed ``collection.json`` says, plus
 at most: a shard moved into ``documents/`` but not named, a
-``linked-<generation>`` or ``*.tmp`` not named, a Chroma copy marked as
+``linked-<generation>`` or ``*.tmp`` not named (also one inside a named
+``linked-<generation>``), a Chroma copy marked as
 being written (rebuilt before its next use, :mod:`kgcore.index.store.chroma`), a
 staging folder or the trash of a ``delete`` (:func:`kgcore.index.store.locks.remove_stale`).
 None of it is visible to readers.  A writer removes it after its own commit
@@ -31,6 +32,8 @@ from kgcore.index.store.locks import collection_lock
 COLLECTION_FILE = "collection.json"
 #: Seconds after a commit before :func:`recover` may remove what the previous generation used.
 GRACE_S = 60.0
+#: Files being written into a linked graph's folder (the sentence-vector matrix under a temporary name).
+LINKED_TEMPS = "linked-*/*.tmp"
 
 
 def linked_folder(generation: int) -> str:
@@ -51,6 +54,23 @@ def write_manifest(path: Path, manifest: CollectionManifest) -> None:
         fh.flush()
         os.fsync(fh.fileno())
     os.replace(tmp, path / COLLECTION_FILE)
+    sync_folder(path)
+
+
+def sync_folder(folder: Path) -> None:
+    """Flush ``folder``'s entries to disk, so that a file renamed into it survives a power loss (a renamed file's
+    own data is synced by its writer; its name is in the folder).  POSIX only: where a folder cannot be opened
+    (Windows) or synced, it does nothing."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def collect_garbage(path: Path, manifest: CollectionManifest, previous: CollectionManifest | None = None) -> int:
@@ -61,6 +81,7 @@ def collect_garbage(path: Path, manifest: CollectionManifest, previous: Collecti
     keep_linked = {linked_folder(manifest.generation)} | ({linked_folder(previous.generation)} if previous else set())
     doomed += [f for f in path.glob("linked-*") if f.name not in keep_linked]
     doomed += list(path.glob(f"{COLLECTION_FILE}.*.tmp")) + list(path.glob(".migrate-*"))
+    doomed += list(path.glob(LINKED_TEMPS))  # a file a stopped commit or upgrade was writing
     for item in doomed:
         if item.is_dir():
             shutil.rmtree(item, ignore_errors=True)
@@ -97,4 +118,4 @@ def _leftovers(path: Path, manifest: CollectionManifest) -> bool:
     if documents.is_dir() and any(f.name not in named for f in documents.iterdir()):
         return True
     return any(f.name != linked_folder(manifest.generation) for f in path.glob("linked-*")) or any(
-        path.glob(f"{COLLECTION_FILE}.*.tmp"))
+        path.glob(f"{COLLECTION_FILE}.*.tmp")) or any(path.glob(LINKED_TEMPS))

@@ -45,7 +45,7 @@ from kgcore.index.store.collection import DERIVED_FILES, FORMAT, CollectionManif
 from kgcore.index.store.in_memory import DOCUMENTS_DIR
 from kgcore.index.store.integrity import Digest
 from kgcore.index.store.locks import collection_lock
-from kgcore.index.store.recovery import linked_folder, write_manifest
+from kgcore.index.store.recovery import linked_folder, sync_folder, write_manifest
 
 #: The collection's sentence vectors in ``linked-<generation>/`` (and its key in the manifest's ``linked_files``).
 SENTENCE_VECTORS = next(iter(DERIVED_FILES))
@@ -111,16 +111,21 @@ def write_matrix(path: Path, documents: Sequence[DocumentEntry], folder: Path,
             for matrix in rest:
                 writer.write(matrix)
         os.replace(tmp, folder / SENTENCE_VECTORS)
+        sync_folder(folder)  # the rename on disk before any manifest names the file
     finally:
         tmp.unlink(missing_ok=True)
     return writer.digest
 
 
 def _document_vectors(path: Path, entry: DocumentEntry) -> np.ndarray:
-    """A document's sentence vectors from its shard, checked against its digest and its sentence count."""
+    """A document's sentence vectors from its shard, checked against its digest and its sentence count (a damaged
+    one is a :class:`DamagedIndexError` naming the file and how to index the document again)."""
     folder = path / DOCUMENTS_DIR / entry.folder
-    vectors = shard.read_sentence_vectors(folder, entry.files)
-    shard.agree(folder / "sentence_vectors.npy", len(vectors), entry.manifest.counts.sentences, "vectors")
+    try:
+        vectors = shard.read_sentence_vectors(folder, entry.files)
+        shard.agree(folder / "sentence_vectors.npy", len(vectors), entry.manifest.counts.sentences, "vectors")
+    except DamagedIndexError as exc:
+        raise DamagedIndexError(exc.path, exc.reason, entry.remedy(path.name)) from None
     return vectors
 
 
@@ -148,24 +153,43 @@ def map_matrix(path: Path, manifest: CollectionManifest) -> np.ndarray | None:
     return matrix
 
 
-def upgrade(root: Path, manifest: CollectionManifest, current: Callable[[], CollectionManifest]
-            ) -> CollectionManifest | None:
+@dataclasses.dataclass(frozen=True)
+class Upgrade:
+    """What :func:`upgrade` did: the new manifest, or None and why nothing was written (``doctor`` prints it)."""
+
+    manifest: CollectionManifest | None
+    reason: str = ""
+
+
+def upgrade(root: Path, manifest: CollectionManifest, current: Callable[[], CollectionManifest]) -> Upgrade:
     """Give collection ``manifest.name`` (under store ``root``), committed before :data:`SENTENCE_VECTORS`
-    existed, its matrix: written into its current generation, then the manifest replaced with the file's digest
-    (same generation: caches keyed on the collection's stamp stay valid).  ``current()`` reads the manifest again
-    under the lock.  None, changing nothing, when it cannot be done now: a writer holds the collection, it
-    changed meanwhile, the store is read-only, or a shard is damaged (the load that follows names it)."""
-    if manifest.format != FORMAT or not manifest.linked_files or SENTENCE_VECTORS in manifest.linked_files:
-        return None
+    existed, its matrix: stale temporary files of a stopped upgrade removed, the file written into its current
+    generation, then the manifest replaced with the file's digest (same generation: caches keyed on the
+    collection's stamp stay valid).  ``current()`` reads the manifest again under the lock.  Nothing changes when
+    it cannot be done now (the reason says why): a writer holds the collection, it changed meanwhile, the store
+    is read-only, or a shard is damaged (the load that follows names it)."""
+    if SENTENCE_VECTORS in manifest.linked_files:
+        return Upgrade(None, "the collection already has the file")
+    if manifest.format != FORMAT or not manifest.linked_files:
+        return Upgrade(None, f"a collection of an older kgcore (format {manifest.format}): its next commit "
+                             "(index a document into it) writes the file")
     path = root / manifest.name
     try:
         with collection_lock(root, manifest.name, wait=False) as held:
-            now = current() if held else None
-            if now is None or now.stamp != manifest.stamp or SENTENCE_VECTORS in now.linked_files:
-                return None
-            digest = write_matrix(path, now.documents, path / linked_folder(now.generation))
+            if not held:
+                return Upgrade(None, "a writer holds the collection (a load after its commit maps them)")
+            now = current()
+            if now.stamp != manifest.stamp or SENTENCE_VECTORS in now.linked_files:
+                return Upgrade(None, "a writer committed to it meanwhile (the next load maps them)")
+            folder = path / linked_folder(now.generation)
+            for stale in folder.glob(f"{SENTENCE_VECTORS}.*.tmp"):  # an upgrade or commit stopped while writing
+                stale.unlink(missing_ok=True)
+            digest = write_matrix(path, now.documents, folder)
             upgraded = dataclasses.replace(now, linked_files={**now.linked_files, SENTENCE_VECTORS: digest})
             write_manifest(path, upgraded)
-            return upgraded
-    except (OSError, KgcoreError):
-        return None
+            return Upgrade(upgraded)
+    except OSError as exc:
+        return Upgrade(None, f"the store cannot be written ({exc}): a load with write access, or the next "
+                             "commit, writes the file")
+    except KgcoreError as exc:
+        return Upgrade(None, f"the file cannot be written: {exc}")

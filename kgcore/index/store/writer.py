@@ -31,7 +31,6 @@ are still whole.
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import shutil
 import time
@@ -56,17 +55,16 @@ from kgcore.index.store import chroma, generations, legacy, sentence_matrix, sha
 from kgcore.index.store.collection import FORMAT, CollectionCounts, CollectionManifest, DocumentEntry
 from kgcore.index.store.disk import Store, linked_folder, read_linked
 from kgcore.index.store.in_memory import DOCUMENTS_DIR
-from kgcore.index.store.integrity import Digest, digest_of, digests, npy_bytes
+from kgcore.index.store.integrity import digests
 from kgcore.index.store.link import Linked, ShardGraph, link
+from kgcore.index.store.linked_files import shared_cache, write_linked, write_shared_cache
 from kgcore.index.store.locks import HIDDEN_PREFIX, LOCKS_DIR, collection_lock
 from kgcore.index.store.manifest import Models
-from kgcore.index.store.recovery import collect_garbage, write_manifest
+from kgcore.index.store.recovery import collect_garbage, sync_folder, write_manifest
 
 __all__ = ["LOCKS_DIR", "CollectionWriter", "ensure_chroma"]
 #: Where a migrated kgcore 0.1 folder's own Chroma copy waits to be removed after the commit.
 LEGACY_CHROMA = "chroma-0.1"
-#: The shared nodes' basic vectors of the last link, reused by the next (kgcore.index.store.link).
-SHARED_CACHE = "shared_vectors.npz"
 
 
 class CollectionWriter:
@@ -178,6 +176,7 @@ class CollectionWriter:
             manifest = self._linked(embedder)
         report("write", 0, 1)
         manifest = dataclasses.replace(manifest, link_seconds=round(time.perf_counter() - start, 3))
+        sync_folder(self.path)  # the new linked-<generation>/ on disk before the manifest names it
         write_manifest(self.path, manifest)
         self._added.clear()
         collect_garbage(self.path, manifest, self.current)
@@ -190,25 +189,33 @@ class CollectionWriter:
         committed."""
         if self.current is not None and self.current.format == 1:
             self._migrate(embedder)
-        known = _shared_cache(self.path / linked_folder(self.current.generation)) if self.current else {}
+        known = shared_cache(self.path / linked_folder(self.current.generation)) if self.current else {}
         generation = (self.current.generation if self.current else 0) + 1
         manifest = self._append(embedder, known, generation) if self.current else None
+        linked = None
         if manifest is None:  # a full link: the first commit, a removal, a re-index, or too many layers
             linked = link([self._shard_graph(d) for d in self.documents], embedder, self.options, known)
             self._check_grounding(linked)
-            files = _write_linked(self.path / linked_folder(generation), linked)
+            files = write_linked(self.path / linked_folder(generation), linked)
             manifest = dataclasses.replace(self._manifest(_counts(linked), generation, embedder), linked_files=files)
-            if self.store.chroma_at_commit:
-                self._update_chroma(generation, lambda: self._write_chroma(linked, generation, False),
-                                    lambda: linked)
-        elif self.store.chroma_at_commit:  # a copy kept in step gets the appended documents and changed nodes
-            appended = manifest
-            self._update_chroma(generation, lambda: self._upsert_appended(generation), lambda: Linked(
-                *read_linked(self.path, appended), appended.counts.shared_entities))
+        # the matrix before Chroma: a shard that cannot be read (or a full disk) leaves Chroma where the manifest is
         matrix = sentence_matrix.write_matrix(self.path, self.documents, self.path / linked_folder(generation),
                                               self.current if self.current and self.current.format == FORMAT else None)
-        return dataclasses.replace(manifest, linked_files={**manifest.linked_files,
-                                                           sentence_matrix.SENTENCE_VECTORS: matrix})
+        manifest = dataclasses.replace(manifest, linked_files={**manifest.linked_files,
+                                                               sentence_matrix.SENTENCE_VECTORS: matrix})
+        if self.store.chroma_at_commit:
+            self._chroma_to(generation, manifest, linked)
+        return manifest
+
+    def _chroma_to(self, generation: int, manifest: CollectionManifest, linked: Linked | None) -> None:
+        """Bring a Chroma copy kept in step to ``generation``: the whole ``linked`` graph after a full link; after
+        an append, the appended documents and the nodes new or changed."""
+        if linked is not None:
+            full = linked
+            self._update_chroma(generation, lambda: self._write_chroma(full, generation, False), lambda: full)
+        else:
+            self._update_chroma(generation, lambda: self._upsert_appended(generation), lambda: Linked(
+                *read_linked(self.path, manifest), manifest.counts.shared_entities))
 
     def _check_grounding(self, linked: Linked) -> None:
         """The grounding invariant, after every add and remove: every node and edge grounded in stored sentences."""
@@ -234,7 +241,7 @@ class CollectionWriter:
         done = self._delta = generations.append(self.path, self.current, self.documents, embedder, known, target)
         if done is None:
             return None
-        _write_shared_cache(target, done.shared_vectors)
+        write_shared_cache(target, done.shared_vectors)
         manifest = self._manifest((done.nodes, done.entities, done.actions, done.edges, done.shared), generation,
                                   embedder)
         return dataclasses.replace(manifest, linked_files=done.files)
@@ -348,46 +355,11 @@ def _silent(stage: str, done: int, total: int) -> None:
     """No one to tell of a commit's progress."""
 
 
-def _write_linked(folder: Path, linked: Linked) -> dict[str, Digest]:
-    """Write the linked graph into ``folder`` (replacing it whole); the digests of its files."""
-    tmp = folder.with_name(f"{folder.name}.{uuid.uuid4().hex[:8]}.tmp")
-    tmp.mkdir(parents=True)
-    contents = {
-        "graph.json": json.dumps(linked.graph.to_node_link(), ensure_ascii=False).encode("utf-8"),
-        "node_ids.json": json.dumps(linked.node_ids, ensure_ascii=False).encode("utf-8"),
-        "node_vectors.npy": npy_bytes(linked.node_vectors),
-        generations.PROPER: generations.proper_part(linked.graph, linked.shared_ids).to_json(),
-    }
-    for name, data in contents.items():
-        (tmp / name).write_bytes(data)
-    _write_shared_cache(tmp, linked.shared_vectors)
-    shutil.rmtree(folder, ignore_errors=True)
-    os.rename(tmp, folder)
-    return {name: digest_of(data) for name, data in contents.items()}
-
-
 def _counts(linked: Linked) -> tuple[int, int, int, int, int]:
     """The linked graph's nodes, entities, actions, edges and shared nodes."""
     types = [n.node_type for n in linked.graph.nodes.values()]
     return (len(linked.node_ids), types.count("entity"), types.count("action"), len(linked.graph.edges),
             linked.shared)
-
-
-def _write_shared_cache(folder: Path, vectors: dict[str, np.ndarray]) -> None:
-    """The shared nodes' basic vectors by key: a cache, not digested, rebuilt when unreadable."""
-    keys = list(vectors)
-    matrix = np.stack([vectors[k] for k in keys]) if keys else np.zeros((0, 0), dtype=np.float32)
-    np.savez(folder / SHARED_CACHE, keys=np.array(keys), vectors=matrix)
-
-
-def _shared_cache(folder: Path) -> dict[str, np.ndarray]:
-    """The shared nodes' basic vectors of the previous link by key (:func:`kgcore.index.store.link.shared_key`);
-    empty when missing or unreadable (they are then embedded again)."""
-    try:
-        with np.load(folder / SHARED_CACHE, allow_pickle=False) as data:
-            return dict(zip(data["keys"].tolist(), data["vectors"]))
-    except (OSError, ValueError, KeyError):
-        return {}
 
 
 def _linked_vectors(path: Path, manifest: CollectionManifest) -> dict[str, np.ndarray]:
