@@ -148,3 +148,20 @@ def long_tale(copies: int = 3) -> bytes:
     tale = [p.strip() for p in text[text.index("Once upon a time"):text.index("*** END OF THIS")].split("\n\n")]
     prose = [p for p in tale if "Gutenberg" not in p]  # its last line would end the book for the cleaner
     return "\n\n".join(f"CHAPTER {n}\n\n" + "\n\n".join(prose) for n in range(1, copies + 1)).encode("utf-8")
+
+
+def text_jobs(items) -> list:
+    """Index jobs for ``(name, text)`` pairs, each a document's UTF-8 bytes."""
+    from kgcore.index.pipeline import Job
+
+    return [Job(name, data=text.encode("utf-8")) for name, text in items]
+
+
+def indexed_store(root, texts, collection: str):
+    """A store at ``root`` holding ``collection``, indexed from ``texts`` (name -> text) with one worker."""
+    from kgcore.index.pipeline import index_files
+    from kgcore.index.store.disk import Store
+
+    store = Store(root)
+    index_files(text_jobs(texts.items()), store, collection, workers=1)
+    return store

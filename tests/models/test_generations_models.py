@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 
 from kgcore.core.errors import DamagedIndexError
-from kgcore.index.pipeline import Job, index_files, remove_documents
+from kgcore.index.pipeline import index_files, remove_documents
 from kgcore.index.store import chroma, generations
 from kgcore.index.store.disk import Store, linked_folder
+from samples import indexed_store, text_jobs
 
 # Four base documents and three small ones written for these tests; the small ones name people of the base
 # (Peter, Wendy, Hook, London), so appending them changes shared nodes.
@@ -31,10 +32,6 @@ SMALL = [
 ]
 
 
-def _jobs(items):
-    return [Job(name, data=text.encode("utf-8")) for name, text in items]
-
-
 def _linked(store, name):
     index = store.load(name)
     return index.manifest, index.graph.to_node_link(), list(index.node_ids), np.asarray(index.node_vectors)
@@ -50,21 +47,19 @@ def _assert_same(store, appended, full):
 
 @pytest.fixture()
 def store(tmp_path):
-    store = Store(tmp_path)
-    index_files(_jobs(BASE.items()), store, "grown", workers=1)
-    return store
+    return indexed_store(tmp_path, BASE, "grown")
 
 
 def test_a_small_addition_is_a_layer_equal_to_a_full_link(store):
     before = store.manifest("grown")
-    index_files(_jobs(SMALL[:1]), store, "grown", workers=1)
+    index_files(text_jobs(SMALL[:1]), store, "grown", workers=1)
     after = store.manifest("grown")
     folder = store.doc_path("grown") / linked_folder(after.generation)
     assert json.loads((folder / generations.LAYERS).read_text())["appended"] == ["visit"]
     old = store.doc_path("grown") / linked_folder(before.generation)
     assert os.path.samefile(folder / "graph.json", old / "graph.json")  # the base was not written again
     assert after.counts.shared_entities > before.counts.shared_entities  # Wendy, Hook, London now shared
-    index_files(_jobs([*BASE.items(), *SMALL[:1]]), store, "full", workers=1)
+    index_files(text_jobs([*BASE.items(), *SMALL[:1]]), store, "full", workers=1)
     assert generations.LAYERS not in store.manifest("full").linked_files
     _assert_same(store, "grown", "full")
     index = store.load("grown")
@@ -74,7 +69,7 @@ def test_a_small_addition_is_a_layer_equal_to_a_full_link(store):
 
 def test_layers_accumulate_then_a_full_link_folds_them(store):
     for item in SMALL[:2]:
-        index_files(_jobs([item]), store, "grown", workers=1)
+        index_files(text_jobs([item]), store, "grown", workers=1)
     manifest = store.manifest("grown")
     folder = store.doc_path("grown") / linked_folder(manifest.generation)
     assert json.loads((folder / generations.LAYERS).read_text())["appended"] == ["visit", "letter"]
@@ -82,20 +77,20 @@ def test_layers_accumulate_then_a_full_link_folds_them(store):
     by_id = generations.vector_map(store.doc_path("grown"), manifest)
     assert list(by_id) == index.node_ids[:len(by_id)] and len(by_id) == len(index.node_ids)
     assert all(np.array_equal(by_id[i], index.node_vectors[r]) for r, i in enumerate(index.node_ids))
-    index_files(_jobs([*BASE.items(), *SMALL[:2]]), store, "full", workers=1)
+    index_files(text_jobs([*BASE.items(), *SMALL[:2]]), store, "full", workers=1)
     _assert_same(store, "grown", "full")
-    index_files(_jobs(SMALL[2:]), store, "grown", workers=1)  # past half the base's sentences: linked in full
+    index_files(text_jobs(SMALL[2:]), store, "grown", workers=1)  # past half the base's sentences: linked in full
     assert generations.LAYERS not in store.manifest("grown").linked_files
-    index_files(_jobs(SMALL[2:]), store, "full", workers=1)
+    index_files(text_jobs(SMALL[2:]), store, "full", workers=1)
     _assert_same(store, "grown", "full")
 
 
 def test_removing_a_layered_document_links_in_full(store):
-    index_files(_jobs(SMALL[:2]), store, "grown", workers=1)
+    index_files(text_jobs(SMALL[:2]), store, "grown", workers=1)
     remove_documents(store, "grown", ["visit"])
     manifest = store.manifest("grown")
     assert generations.LAYERS not in manifest.linked_files and "visit" not in manifest.doc_ids
-    index_files(_jobs([*BASE.items(), SMALL[1]]), store, "full", workers=1)
+    index_files(text_jobs([*BASE.items(), SMALL[1]]), store, "full", workers=1)
     _assert_same(store, "grown", "full")
 
 
@@ -103,9 +98,9 @@ def test_chroma_at_commit_follows_an_appended_document(tmp_path, monkeypatch):
     import kgcore.index.store.writer as writer_mod
 
     store = Store(tmp_path, chroma_sync="commit")
-    index_files(_jobs(BASE.items()), store, "c", workers=1)
+    index_files(text_jobs(BASE.items()), store, "c", workers=1)
     monkeypatch.setattr(writer_mod, "read_linked", lambda *a: pytest.fail("an append must not read the whole graph"))
-    index_files(_jobs(SMALL[:1]), store, "c", workers=1)  # upserts the new sentences and changed nodes only
+    index_files(text_jobs(SMALL[:1]), store, "c", workers=1)  # upserts the new sentences and changed nodes only
     monkeypatch.undo()
     assert generations.LAYERS in store.manifest("c").linked_files
     index = store.load("c")
@@ -125,21 +120,21 @@ def test_chroma_at_commit_follows_an_appended_document(tmp_path, monkeypatch):
 
 
 def test_a_damaged_layer_names_its_file_and_the_next_addition_links_in_full(store):
-    index_files(_jobs(SMALL[:1]), store, "grown", workers=1)
+    index_files(text_jobs(SMALL[:1]), store, "grown", workers=1)
     folder = store.doc_path("grown") / linked_folder(store.manifest("grown").generation)
     (folder / generations.LAYERS).write_text('{"appended": ["nobody"], "override_ids": []}')
     with pytest.raises(DamagedIndexError, match="layers.json"):
         store.load("grown")
-    index_files(_jobs(SMALL[1:2]), store, "grown", workers=1)  # the remedy the error names
+    index_files(text_jobs(SMALL[1:2]), store, "grown", workers=1)  # the remedy the error names
     assert generations.LAYERS not in store.manifest("grown").linked_files
-    index_files(_jobs([*BASE.items(), *SMALL[:2]]), store, "full", workers=1)
+    index_files(text_jobs([*BASE.items(), *SMALL[:2]]), store, "full", workers=1)
     _assert_same(store, "grown", "full")
 
 
 def test_a_damaged_proper_part_means_a_full_link(store):
     folder = store.doc_path("grown") / linked_folder(store.manifest("grown").generation)
     (folder / generations.PROPER).write_text("{}")
-    index_files(_jobs(SMALL[:1]), store, "grown", workers=1)
+    index_files(text_jobs(SMALL[:1]), store, "grown", workers=1)
     assert generations.LAYERS not in store.manifest("grown").linked_files
-    index_files(_jobs([*BASE.items(), SMALL[0]]), store, "full", workers=1)
+    index_files(text_jobs([*BASE.items(), SMALL[0]]), store, "full", workers=1)
     _assert_same(store, "grown", "full")

@@ -14,7 +14,7 @@ import pytest
 
 from kgcore.core.errors import DamagedIndexError
 from kgcore.core.settings import RetrievalOptions
-from kgcore.index.pipeline import Job, index_files, remove_documents
+from kgcore.index.pipeline import index_files, remove_documents
 from kgcore.index.store import chroma, generations, recovery, sentence_matrix, shard
 from kgcore.index.store.disk import Store, linked_folder
 from kgcore.index.store.footprint import measure_load
@@ -22,6 +22,7 @@ from kgcore.index.store.integrity import mapped_file
 from kgcore.index.store.locks import collection_lock
 from kgcore.index.store.recovery import write_manifest
 from kgcore.query.engine import QueryEngine
+from samples import indexed_store, text_jobs
 
 DOCS = {
     "rabbit.txt": "Peter was a young rabbit who lived under a fir tree. His father had been put in a pie by "
@@ -33,10 +34,6 @@ DOCS = {
 }
 VISIT = ("visit.txt", "Peter visited the miller in Dover. The captain of the ship followed them to the river.")
 QUESTIONS = ("What did Peter eat in the garden?", "Who paid the miller's daughter?")
-
-
-def _jobs(items):
-    return [Job(name, data=text.encode("utf-8")) for name, text in items]
 
 
 def _matrix_file(store: Store) -> Path:
@@ -60,9 +57,7 @@ def _as_before(store: Store) -> None:
 
 @pytest.fixture()
 def store(tmp_path):
-    store = Store(tmp_path)
-    index_files(_jobs(DOCS.items()), store, "c", workers=1)
-    return store
+    return indexed_store(tmp_path, DOCS, "c")
 
 
 def test_a_loaded_collection_maps_its_sentence_vectors_read_only(store):
@@ -78,7 +73,7 @@ def test_a_loaded_collection_maps_its_sentence_vectors_read_only(store):
 def test_an_appended_document_writes_the_file_again_in_the_new_generation(store):
     before = np.array(store.load("c").sentence_vectors)
     old_file = _matrix_file(store)
-    index_files(_jobs([VISIT]), store, "c", workers=1)
+    index_files(text_jobs([VISIT]), store, "c", workers=1)
     manifest = store.manifest("c")
     assert generations.LAYERS in manifest.linked_files  # appended as a layer, not linked in full
     index = store.load("c")
@@ -102,7 +97,7 @@ def test_a_damaged_file_is_named_and_the_next_commit_writes_it_from_the_shards(s
         store.load("c")
     assert str(file) in str(info.value) and "index any document into the collection again" in str(info.value)
     assert [p.path for p in store.verify("c")] == [str(file)]
-    index_files(_jobs([VISIT]), store, "c", workers=1)
+    index_files(text_jobs([VISIT]), store, "c", workers=1)
     np.testing.assert_array_equal(store.load("c").sentence_vectors, _shards_vectors(store))
     assert store.verify("c") == []
 
@@ -219,7 +214,7 @@ def test_renames_reach_the_disk_before_the_manifest_names_them(store, monkeypatc
 
 def test_an_appended_generation_reaches_the_disk_before_the_manifest_names_it(store, monkeypatch):
     events = _disk_events(monkeypatch)
-    index_files(_jobs([VISIT]), store, "c", workers=1)  # an append generation: its folder made, not renamed
+    index_files(text_jobs([VISIT]), store, "c", workers=1)  # an append generation: its folder made, not renamed
     path = store.doc_path("c")
     committed = events.index(("replace", str(path / recovery.COLLECTION_FILE)))
     assert ("fsync", str(_matrix_file(store).parent)) in events[:committed]
@@ -239,7 +234,7 @@ def test_a_shard_that_cannot_be_read_is_named_with_its_remedy(store):
 
 def test_a_matrix_that_cannot_be_written_leaves_chroma_where_the_manifest_is(tmp_path, monkeypatch):
     store = Store(tmp_path, chroma_sync="commit")
-    index_files(_jobs(DOCS.items()), store, "c", workers=1)
+    index_files(text_jobs(DOCS.items()), store, "c", workers=1)
     generation = store.manifest("c").generation
     assert chroma.generation(store.chroma_copy("c")) == generation
 
