@@ -221,6 +221,16 @@ def test_an_appended_generation_reaches_the_disk_before_the_manifest_names_it(st
     assert ("fsync", str(path)) in events[:committed]  # the new linked-<generation>/ entry itself
 
 
+def test_every_file_of_a_commit_reaches_the_disk_before_the_manifest_names_it(store, monkeypatch):
+    events = _disk_events(monkeypatch)
+    sync = os.sync
+    monkeypatch.setattr(os, "sync", lambda: (events.append(("sync", "")), sync())[1])
+    index_files(text_jobs([VISIT]), store, "c", workers=1)  # a new shard, appended layers, the matrix
+    committed = events.index(("replace", str(store.doc_path("c") / recovery.COLLECTION_FILE)))
+    assert ("sync", "") in events[:committed]
+    assert store.verify("c") == []
+
+
 def test_a_shard_that_cannot_be_read_is_named_with_its_remedy(store):
     entry = next(d for d in store.manifest("c").documents if d.doc_id == "mill")
     vectors = store.doc_path("c") / "documents" / entry.folder / "sentence_vectors.npy"

@@ -47,7 +47,13 @@ def linked_folder(generation: int) -> str:
 
 def write_manifest(path: Path, manifest: CollectionManifest) -> None:
     """Replace the ``collection.json`` of the collection at ``path`` atomically: the commit point (a temporary
-    file, synced, renamed over the old one; one a crash leaves behind is removed by :func:`collect_garbage`)."""
+    file, synced, renamed over the old one; one a crash leaves behind is removed by :func:`collect_garbage`).
+
+    Every file the commit wrote before (documents' shards, the linked graph, appended layers) is flushed to disk
+    first (``os.sync``, one call per commit where the platform has it): after a power loss the manifest never
+    names a file whose data was lost (the digests would find it, and the whole collection would refuse to load)."""
+    if hasattr(os, "sync"):
+        os.sync()
     tmp = path / f"{COLLECTION_FILE}.{uuid.uuid4().hex[:8]}.tmp"
     with tmp.open("w", encoding="utf-8") as fh:
         fh.write(json.dumps(manifest.to_dict(), ensure_ascii=False, indent=1))
