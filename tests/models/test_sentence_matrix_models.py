@@ -254,3 +254,13 @@ def test_a_matrix_that_cannot_be_written_leaves_chroma_where_the_manifest_is(tmp
     with pytest.raises(OSError, match="No space left"):
         remove_documents(store, "c", ["rabbit"])
     assert store.manifest("c").generation == generation == chroma.generation(store.chroma_copy("c"))
+
+
+def test_a_part_of_the_collection_names_no_sentence_vector_file_of_its_own(store):
+    from kgcore.index.store.partial import load_part
+
+    whole = store.load("c")
+    part = load_part(store, "c", ["mill"])
+    assert sentence_matrix.SENTENCE_VECTORS not in part.index.manifest.linked_files  # the file holds every row
+    assert sentence_matrix.map_matrix(store.doc_path("c"), part.index.manifest) is None
+    np.testing.assert_array_equal(part.index.sentence_vectors, whole.sentence_vectors[part.rows])

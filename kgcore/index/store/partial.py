@@ -37,6 +37,7 @@ from kgcore.core.errors import InputError
 from kgcore.core.graph import GroundedGraph
 from kgcore.core.types import ACTION
 from kgcore.index.store import shard
+from kgcore.index.store.collection import DERIVED_FILES
 from kgcore.index.store.disk import CacheKey, Store, read_sentences_of
 from kgcore.index.store.in_memory import DOCUMENTS_DIR, Index
 from kgcore.index.store.link import link
@@ -155,7 +156,10 @@ def _part_manifest(store: Store, name: str, doc_ids: Sequence[str]):
     for entry in manifest.documents:
         offsets[entry.doc_id] = start
         start += entry.manifest.counts.sentences
-    part = dataclasses.replace(manifest, documents=tuple(d for d in manifest.documents if d.doc_id in wanted))
+    # the collection's sentence-vector file holds every document's rows: not this part's file
+    linked = {k: v for k, v in manifest.linked_files.items() if k not in DERIVED_FILES}
+    part = dataclasses.replace(manifest, documents=tuple(d for d in manifest.documents if d.doc_id in wanted),
+                               linked_files=linked)
     return part, offsets
 
 
