@@ -198,13 +198,16 @@ def communities_tab(doc_id: str, index: Index) -> None:
     st.caption(f"{len(listed)} top-level communities ({hidden_note(len(h.at_level(0)) - len(listed))}"
                f"{len(h.communities)} in all over {h.levels} levels "
                f"({h.algorithm}, at most {h.max_cluster_size} entities before a split; modularity "
-               f"{h.modularity[0]:.2f}); sized by grounded sentences. A box too small for its title shows it on "
-               "hover; every community is in the pickers below the map.")
-    st.html(communities_view.treemap_html(ci))
+               f"{h.modularity[0]:.2f}); sized by grounded sentences. Click a box or a title to open that community; "
+               "a box too small for its title shows it on hover; every community is in the pickers below the map.")
+    params = st.query_params.to_dict()
+    st.html(communities_view.treemap_html(ci, link=lambda cid: communities_view.community_address(params, cid)))
+    open_linked_community(ci)
     c_top, c_sub = st.columns(2)
-    top = c_top.selectbox("Community", communities_view.choices(ci), key="explorer.community",
+    top = c_top.selectbox("Community", communities_view.choices(ci), key=communities_view.COMMUNITY_KEY,
                           format_func=lambda cid: communities_view.community_choice(ci, cid))
-    chosen = c_sub.selectbox("Sub-community", communities_view.sub_choices(ci, top), key=f"explorer.sub.{top}",
+    chosen = c_sub.selectbox("Sub-community", communities_view.sub_choices(ci, top),
+                             key=f"{communities_view.SUB_KEY}{top}",
                              format_func=lambda cid: "the whole community" if cid == top
                              else communities_view.community_choice(ci, cid))
     summary = ci.summary(chosen)
@@ -221,6 +224,21 @@ def communities_tab(doc_id: str, index: Index) -> None:
     st.download_button("Download the collection overview (markdown)", lambda: overview_markdown(doc_id, ci),
                        file_name=f"{doc_id}.overview.md", mime="text/markdown", icon=":material/download:",
                        key="explorer.overview")
+
+
+def open_linked_community(ci) -> None:
+    """The pickers set to the community a treemap box's link names (``?community=``), once: the parameter is
+    removed, so the pickers stay the analyst's afterwards."""
+    wanted = st.query_params.get(communities_view.COMMUNITY_PARAM)
+    if wanted is None:
+        return
+    chosen = communities_view.picked(ci, wanted)
+    if chosen is not None:
+        st.session_state[communities_view.COMMUNITY_KEY] = chosen[0]
+        st.session_state[f"{communities_view.SUB_KEY}{chosen[0]}"] = chosen[1]
+    else:
+        st.caption(f"No listed community {md_escape(wanted)} in this collection version.")
+    del st.query_params[communities_view.COMMUNITY_PARAM]
 
 
 def downloads(doc_id: str, index: Index) -> None:

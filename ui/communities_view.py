@@ -95,11 +95,12 @@ def squarified(values: list[float], width: float, height: float) -> list[tuple[f
     return boxes
 
 
-def treemap_html(ci: CommunityIndex, max_top: int = MAX_TREEMAP_TOP) -> str:
+def treemap_html(ci: CommunityIndex, max_top: int = MAX_TREEMAP_TOP, link: Callable[[str], str] | None = None) -> str:
     """The hierarchy of :func:`treemap_data` as a treemap drawn in HTML and CSS alone: a box per listed top-level
     community (its title on a strip at the top), its sub-communities inside it, areas in proportion to grounded
-    sentences; hovering a box shows its title, id and size.  No JavaScript: the first Plotly chart of a browser
-    session loads 4.7 MB of it, which took the Communities tab's first open past 5 s.
+    sentences; hovering a box shows its title, id and size; with ``link`` (a community id -> an address), a
+    sub-community's box and a top-level box's title open that community.  No JavaScript: the first Plotly chart of
+    a browser session loads 4.7 MB of it, which took the Communities tab's first open past 5 s.
 
     >>> from kgcore.index.views.communities.detect import Community, Hierarchy
     >>> from kgcore.index.views.communities.stored import BuildStats, CommunityIndex, Params
@@ -114,6 +115,11 @@ def treemap_html(ci: CommunityIndex, max_top: int = MAX_TREEMAP_TOP) -> str:
     (2, True, False)
     >>> 'title="leader · L1.0: 3 sentences"' in html
     True
+    >>> linked = treemap_html(ci, link=lambda cid: f"?community={cid}&x=<y>")
+    >>> '<a class="kg-tm-title" href="?community=L0.0&amp;x=&lt;y&gt;" target="_self">' in linked
+    True
+    >>> '<a class="kg-tm-box kg-tm-sub"' in linked and 'href="?community=L1.0&amp;x=&lt;y&gt;"' in linked
+    True
     """
     data = treemap_data(ci, max_top)
     width, height = TREEMAP_SIZE
@@ -125,30 +131,39 @@ def treemap_html(ci: CommunityIndex, max_top: int = MAX_TREEMAP_TOP) -> str:
     parts = [f'<div class="kg-treemap" style="aspect-ratio:{width}/{height}" role="img" '
              f'aria-label="{len(tops)} top-level communities, sized by grounded sentences">']
     for n, (i, box) in enumerate(zip(tops, boxes)):
-        inner = _inner_boxes(data, kids.get(data["ids"][i], []), box[2], box[3] - TITLE_PX)
+        inner = _inner_boxes(data, kids.get(data["ids"][i], []), box[2], box[3] - TITLE_PX, link)
         parts.append(_box_html(data, i, _percent(box, width, height), PALETTE[n % len(PALETTE)], inner,
-                               titled=_titled(box)))
+                               titled=_titled(box), href=link(data["ids"][i]) if link else ""))
     return "".join(parts) + "</div>"
 
 
-def _inner_boxes(data: dict[str, list], children: list[int], width: float, height: float) -> str:
+def _inner_boxes(data: dict[str, list], children: list[int], width: float, height: float,
+                 link: Callable[[str], str] | None) -> str:
     """The sub-communities' boxes inside a top-level box's area below its title strip."""
     if not children or width < 2 * TITLE_PX or height < TITLE_PX:
         return ""
     boxes = squarified([data["values"][i] for i in children], width, height)
-    inner = "".join(_box_html(data, i, _percent(box, width, height), "", "",
-                              titled=_titled(box))
+    inner = "".join(_box_html(data, i, _percent(box, width, height), "", "", titled=_titled(box),
+                              href=link(data["ids"][i]) if link else "")
                     for i, box in zip(children, boxes) if box[2] > 0)
     return f'<div class="kg-tm-kids">{inner}</div>'
 
 
-def _box_html(data: dict[str, list], i: int, place: str, colour: str, inner: str, titled: bool = True) -> str:
-    """One community's box: ``data["labels"]`` are escaped already.  An untitled box shows its title on hover."""
+def _box_html(data: dict[str, list], i: int, place: str, colour: str, inner: str, titled: bool = True,
+              href: str = "") -> str:
+    """One community's box: ``data["labels"]`` are escaped already.  An untitled box shows its title on hover.
+    With ``href``, a box holding no other box is a link, and so is the title of one that does (links do not
+    nest)."""
     label, cid, value = data["labels"][i], esc(data["ids"][i]), data["values"][i]
     style = place + (f";background:{colour}" if colour else "")
     kind = "kg-tm-box kg-tm-top" if colour else "kg-tm-box kg-tm-sub"
-    return (f'<div class="{kind}" style="{style}" title="{label} · {cid}: {value} sentences">'
-            + (f'<div class="kg-tm-title">{label}</div>' if titled else "") + f"{inner}</div>")
+    opened = f'class="{kind}" style="{style}" title="{label} · {cid}: {value} sentences"'
+    title = f'<div class="kg-tm-title">{label}</div>' if titled else ""
+    if href and not inner:
+        return f'<a {opened} href="{esc(href)}" target="_self">{title}</a>'
+    if href and titled:
+        title = f'<a class="kg-tm-title" href="{esc(href)}" target="_self">{label}</a>'
+    return f"<div {opened}>{title}{inner}</div>"
 
 
 def _titled(box: tuple[float, float, float, float]) -> bool:
@@ -159,6 +174,50 @@ def _percent(box: tuple[float, float, float, float], width: float, height: float
     x, y, w, h = box
     return (f"left:{100 * x / width:.2f}%;top:{100 * y / height:.2f}%;"
             f"width:{100 * w / width:.2f}%;height:{100 * h / height:.2f}%")
+
+
+#: The pickers' keys, and the query parameter naming a community to open (a treemap box's link sets it).
+COMMUNITY_KEY = "explorer.community"
+SUB_KEY = "explorer.sub."
+COMMUNITY_PARAM = "community"
+
+
+def community_address(params: Mapping[str, str], community_id: str) -> str:
+    """The address of the Communities tab opening ``community_id``, the page's other query parameters (the
+    collection, the reviewer) kept.
+
+    >>> community_address({"doc": "a b", "tab": "Statistics", "community": "L0.1"}, "L1.0")
+    '?doc=a+b&tab=Communities&community=L1.0'
+    """
+    from urllib.parse import urlencode
+
+    kept = {k: v for k, v in params.items() if k not in ("tab", COMMUNITY_PARAM)}
+    return "?" + urlencode({**kept, "tab": "Communities", COMMUNITY_PARAM: community_id})
+
+
+def picked(ci: CommunityIndex, community_id: str) -> tuple[str, str] | None:
+    """The two pickers' values that open ``community_id``: its top-level community and itself (the top-level one
+    itself is "the whole community"); None when the first picker does not offer its top-level community (an
+    unknown id, or one not listed).
+
+    >>> from kgcore.index.views.communities.detect import Community, Hierarchy
+    >>> from kgcore.index.views.communities.stored import BuildStats, CommunityIndex, Params
+    >>> from kgcore.index.views.communities.summaries import Claim, Summary
+    >>> import numpy as np
+    >>> cs = (Community("L0.0", 0, "", ("a", "b", "c"), ("L1.0",)), Community("L1.0", 1, "L0.0", ("a", "b")))
+    >>> ss = tuple(Summary(c.id, "Raft · log", (Claim("S.", (f"d/t-{i}",)),), n_sentences=5, documents=("d",),
+    ...                    entities=("Raft", "log")) for i, c in enumerate(cs))
+    >>> ci = CommunityIndex(Hierarchy("leiden", 2, 10, cs, (0.5, 0.4)), ss, np.zeros((2, 2)), Params(), BuildStats())
+    >>> picked(ci, "L1.0"), picked(ci, "L0.0"), picked(ci, "L9.9")
+    (('L0.0', 'L1.0'), ('L0.0', 'L0.0'), None)
+    """
+    by_id = ci.hierarchy.by_id()
+    if community_id not in by_id:
+        return None
+    top = community_id
+    while by_id[top].parent:
+        top = by_id[top].parent
+    return (top, community_id) if top in choices(ci) else None
 
 
 def community_choice(ci: CommunityIndex, community_id: str) -> str:

@@ -59,6 +59,8 @@ a.kg-cite { font-size: 0.8rem; font-weight: 700; text-decoration: none; margin-l
 .kg-tm-title { padding: 1px 4px; line-height: 16px; height: 16px; white-space: nowrap; overflow: hidden;
                text-overflow: ellipsis; }
 .kg-tm-top > .kg-tm-title { font-weight: 600; }
+a.kg-tm-box, a.kg-tm-title { display: block; color: #243b53 !important; text-decoration: none; }
+a.kg-tm-title:hover, a.kg-tm-box:hover > .kg-tm-title { text-decoration: underline; }
 .kg-tm-kids { position: absolute; top: 18px; left: 2px; right: 2px; bottom: 2px; }
 .kg-scroll { max-height: 620px; overflow-y: auto; padding-right: 4px; }
 .kg-doc { background: #e0e8f9; color: #19216c; border-radius: 8px; padding: 0 6px; font-weight: 600; }

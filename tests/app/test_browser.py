@@ -260,6 +260,15 @@ def test_index_the_sample_then_ask(server, browser_page):
     page.get_by_role("tab", name="Communities").click()
     expect(page.get_by_text("top-level communities")).to_be_visible(timeout=180_000)
     assert "tab=Communities" in page.url
+    # a treemap box opens its community: the page comes back with both pickers set to it
+    box = page.locator("a.kg-tm-sub").first
+    community = box.get_attribute("href").rsplit("community=", 1)[1]
+    title = box.get_attribute("title").rsplit(f" · {community}:", 1)[0]  # "<title> · L1.0: 43 sentences"
+    box.click()
+    expect(page.get_by_role("combobox", name="Sub-community")).to_have_accessible_name("Sub-community")
+    expect(page.get_by_role("heading", name=title, exact=True)).to_be_visible(timeout=60_000)
+    assert f"{community} · " in page.get_by_role("combobox", name="Sub-community").aria_snapshot()
+    expect(page.locator(".kg-treemap")).to_be_visible()
     assert not browser_page.outside_requests, browser_page.outside_requests
     print(f"browser timings: {timings}")
 

@@ -5,6 +5,8 @@ documents, the downloadable overview) and the Ask page's summary units for ``com
 
 from __future__ import annotations
 
+from urllib.parse import parse_qsl
+
 import pytest
 from apptest import app, ok, store_copy, table
 
@@ -13,7 +15,7 @@ from kgcore.index.store.disk import Store
 from kgcore.index.views.communities import communities
 from kgcore.index.views.communities.listed import listed as listed_communities
 from paths import PETER_ID
-from ui.communities_view import community_choice, treemap_data, unit_header
+from ui.communities_view import community_address, community_choice, treemap_data, unit_header
 from ui.markup_html import esc, md_escape
 
 
@@ -127,3 +129,26 @@ def test_explorer_says_when_a_collection_has_no_communities(tmp_path, monkeypatc
     assert any(i.value.startswith("No communities: no entity of this collection is linked to another")
                for i in at.info)
     assert not [s for s in at.selectbox if s.key == "explorer.community"]
+
+
+def test_a_treemap_box_opens_its_community(peter):
+    index, ci = peter
+    at = ok(app("pages/explorer.py", doc=PETER_ID, tab="Communities"))
+    [treemap] = [h.proto.body for h in at.get("html") if 'class="kg-treemap"' in h.proto.body]
+    data = treemap_data(ci)
+    sub = next(cid for cid, parent in zip(data["ids"], data["parents"]) if parent)  # a drawn sub-community
+    top = ci.community(sub).parent
+    address = community_address({"doc": PETER_ID}, sub)
+    assert f'href="{esc(address)}" target="_self"' in treemap
+    # the link's address is what the browser opens: both pickers are set from it, once
+    opened = ok(app("pages/explorer.py", **dict(parse_qsl(address.lstrip("?")))))
+    assert opened.selectbox(key="explorer.community").value == top
+    assert opened.selectbox(key=f"explorer.sub.{top}").value == sub
+    summary = ci.summary(sub)
+    assert any(m.value == f"##### {md_escape(summary.title)}" for m in opened.markdown)
+    assert "community" not in opened.query_params
+    first = opened.selectbox(key="explorer.community").options[0].split(" · ")[0]
+    opened.selectbox(key="explorer.community").set_value(first).run()  # the analyst's own choice then holds
+    assert ok(opened).selectbox(key="explorer.community").value == first
+    unknown = ok(app("pages/explorer.py", doc=PETER_ID, tab="Communities", community="L9.99"))
+    assert any("No listed community L9.99" in c.value for c in unknown.caption)
