@@ -312,12 +312,8 @@ def document_problems(path: Path, entry: DocumentEntry, deep: bool = True) -> li
                 problems.append(exc)
     else:
         problems = (check_digests if deep else check_sizes)(folder, entry.files)
-    remedy = _document_remedy(path.name, entry)
+    remedy = entry.remedy(path.name)
     return [DamagedIndexError(p.path, p.reason, remedy) for p in problems]
-
-
-def _document_remedy(collection: str, entry: DocumentEntry) -> str:
-    return entry.remedy(collection)
 
 
 def _first(problems: builtins.list[DamagedIndexError], remedy: str | None = None) -> None:
@@ -338,11 +334,10 @@ def read_sentences_of(path: Path, manifest: CollectionManifest, vectors: bool = 
             _first(check_sizes(folder, entry.files))
             rows = shard.read_sentences(folder, entry.files)
             shard.agree(folder / "sentences.jsonl", len(rows), entry.manifest.counts.sentences, "sentences")
-            if vectors:
-                matrices.append(shard.read_sentence_vectors(folder, entry.files))
-                shard.agree(folder / "sentence_vectors.npy", len(matrices[-1]), len(rows), "vectors")
         except DamagedIndexError as exc:
-            raise DamagedIndexError(exc.path, exc.reason, _document_remedy(path.name, entry)) from None
+            raise DamagedIndexError(exc.path, exc.reason, entry.remedy(path.name)) from None
+        if vectors:
+            matrices.append(sentence_matrix.document_vectors(path, entry))
         sentences += [dataclasses.replace(s, position=len(sentences) + i) for i, s in enumerate(rows)]
     dim = manifest.models.embedding_dim or (matrices[0].shape[1] if matrices else 0)
     return sentences, np.concatenate(matrices) if matrices else np.zeros((0, dim), dtype=np.float32)

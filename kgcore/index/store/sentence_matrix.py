@@ -100,7 +100,7 @@ def write_matrix(path: Path, documents: Sequence[DocumentEntry], folder: Path,
     in order, reusing ``previous``'s matrix when ``documents`` begin with its documents; its digest."""
     reused = _reusable(path, documents, previous)
     start = len(previous.documents) if previous is not None and reused is not None else 0
-    rest = (_document_vectors(path, entry) for entry in documents[start:])
+    rest = (document_vectors(path, entry) for entry in documents[start:])
     first = reused if reused is not None else next(rest, None)
     dim = first.shape[1] if first is not None and first.ndim == 2 else 0
     tmp = folder / f"{SENTENCE_VECTORS}.{uuid.uuid4().hex[:8]}.tmp"
@@ -117,7 +117,7 @@ def write_matrix(path: Path, documents: Sequence[DocumentEntry], folder: Path,
     return writer.digest
 
 
-def _document_vectors(path: Path, entry: DocumentEntry) -> np.ndarray:
+def document_vectors(path: Path, entry: DocumentEntry) -> np.ndarray:
     """A document's sentence vectors from its shard, checked against its digest and its sentence count (a damaged
     one is a :class:`DamagedIndexError` naming the file and how to index the document again)."""
     folder = path / DOCUMENTS_DIR / entry.folder
