@@ -205,11 +205,19 @@ def query_size(store_dir: Path, count: int, shards: int = 0) -> dict:
     return row
 
 
-def run_size(size: int, kind: str, count: int, shards: int = 0) -> dict:
-    """One size, each half in its own process."""
+def run_size(size: int, kind: str, count: int, shards: int = 0, keep: Path | None = None) -> dict:
+    """One size, each half in its own process.  With ``keep``, the store is kept in ``keep/<kind>-<size>`` and a
+    kept index (``index.json`` beside it) is reused: a long run whose query half failed is asked again without
+    indexing again."""
     with tempfile.TemporaryDirectory(prefix=f"scale-{kind}-{size}-") as tmp:
-        store = Path(tmp) / "store"
-        row = _child(["--index", str(size), "--kind", kind, "--store", str(store)])
+        work = keep / f"{kind}-{size}" if keep else Path(tmp)
+        store, saved = work / "store", work / "index.json"
+        if saved.exists():
+            row = json.loads(saved.read_text())
+        else:
+            row = _child(["--index", str(size), "--kind", kind, "--store", str(store)])
+            if keep:
+                saved.write_text(json.dumps(row))
         row.update(_child(["--query", str(count), "--store", str(store), "--shards", str(shards)]))
     print(json.dumps(row), flush=True)
     return row
@@ -252,6 +260,8 @@ def main() -> None:
     parser.add_argument("--questions", type=int, default=30, help="questions per method")
     parser.add_argument("--shards", type=int, default=0,
                         help="also time dense and the default method on this many local Ray actors")
+    parser.add_argument("--keep", type=Path,
+                        help="keep each size's store in this folder and reuse a kept index on a rerun")
     parser.add_argument("--index", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--query", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--store", type=Path, help=argparse.SUPPRESS)
@@ -266,7 +276,7 @@ def main() -> None:
     old = json.loads((RESULTS / name).read_text()) if (RESULTS / name).exists() else {}
     rows = {r["documents"]: r for r in old.get("rows", [])}
     for size in args.sizes:  # written after every size: a long run stopped early keeps what it measured
-        rows[size] = run_size(size, args.kind, args.questions, args.shards)
+        rows[size] = run_size(size, args.kind, args.questions, args.shards, args.keep)
         ordered = [rows[k] for k in sorted(rows)]
         write_json(name, {"machine": machine(), "kind": args.kind, "nice": os.nice(0), "rows": ordered,
                           "fit": fit(ordered)}, one_line="rows")
