@@ -9,9 +9,12 @@ import dataclasses
 import json
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from kgcore.api import (
+    SHARDED_EXACT,
+    SHARDED_GRAPH,
     Answer,
     CollectionManifest,
     IndexOptions,
@@ -23,6 +26,7 @@ from kgcore.api import (
     RayRunner,
     RetrievalOptions,
     Settings,
+    ShardedEngine,
     Store,
     check_answerer,
     decode_text,
@@ -195,19 +199,47 @@ def cmd_ask(args: argparse.Namespace) -> int:
         validate_question(" ".join(args.question), settings.max_question_chars)]
     if args.answerer:  # say what to set before seconds of loading, not after
         check_answerer(args.answerer, settings)
-    engine = QueryEngine(_store(args), settings)
-    collection = _collection(args)
-    engine.index(collection).sentence_scope(documents)  # fail fast on an unknown collection or document
+    with _asker(args, options, settings) as ask:
+        _ask_each(args, questions, ask)
+    return 0
+
+
+@contextlib.contextmanager
+def _asker(args: argparse.Namespace, options: RetrievalOptions, settings: Settings) -> Iterator[Callable]:
+    """``ask(question) -> (result, answer)`` from one process, or with ``--shards N`` from a collection served by N
+    Ray actors (ended when the questions are done)."""
+    collection, store = _collection(args), _store(args)
+    if not args.shards:
+        engine = QueryEngine(store, settings)
+        engine.index(collection).sentence_scope(options.documents)  # fail fast on an unknown collection or document
+        yield lambda q: engine.ask(collection, q, options, args.answerer, args.chroma)
+        return
+    if args.shards < 1:
+        raise InputError("--shards", f"must be at least 1, not {args.shards}")
+    if args.chroma:
+        raise InputError("--chroma", "searches one process's Chroma copy; leave it out with --shards")
+    served = SHARDED_EXACT + SHARDED_GRAPH
+    if options.method not in served:
+        raise InputError("--method", f"--shards serves {', '.join(served)}, not {options.method!r}")
+    store.manifest(collection)  # an unknown collection is named before any actor starts
+    with ShardedEngine(store, collection, args.shards, args.ray, settings,
+                       graph=options.method in SHARDED_GRAPH) as sharded:
+        def ask(question: str) -> tuple[QueryResult, Answer]:
+            result = sharded.retrieve(question, options)
+            return result, sharded.answer(result, args.answerer)
+        yield ask
+
+
+def _ask_each(args: argparse.Namespace, questions: list[str], ask: Callable) -> None:
     progress = StderrProgress(not args.quiet)  # one for the batch: its elapsed time counts from the first question
     for i, question in enumerate(questions):
-        result, answer = engine.ask(collection, question, options, args.answerer, args.chroma)
+        result, answer = ask(question)
         if args.json or args.questions:
             print(json.dumps(result_to_json(result, answer), ensure_ascii=False), flush=True)
         else:
             _print_human(result, answer)
         if args.questions:
             progress("ask", i + 1, len(questions))
-    return 0
 
 
 def _print_human(result: QueryResult, answer: Answer) -> None:

@@ -6,9 +6,12 @@ entities cross shards; a shard that fails is named."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
+from kgcore.cli import main
 from kgcore.core.errors import InputError
 from kgcore.core.settings import RetrievalOptions
 from kgcore.index.pipeline import Job, index_files
@@ -279,3 +282,28 @@ def test_a_text_repeated_on_two_shards_is_kept_once(tmp_path):
             many = sharded.retrieve("When was the meeting adjourned?", options)
             assert [s.id for s in many.sentences] == [s.id for s in one.sentences]
             assert sum("adjourned" in s.text for s in many.sentences) == 1
+
+
+def test_ask_on_the_command_line_from_two_ray_actors(apart, tmp_path, capsys):
+    """``kgcore ask --shards 2`` serves the collection from two local Ray actors and prints what one process prints:
+    the same sentences, answer and verdict, one JSON line a question; what it cannot serve is named before any
+    actor starts."""
+    questions = tmp_path / "questions.txt"
+    questions.write_text("\n".join(APART_QUESTIONS[:3]), encoding="utf-8")
+    common = ["ask", "--collection", "apart", "--questions", str(questions), "--budget-words", "60",
+              "--store", str(apart.root), "--quiet"]
+
+    def lines(*extra: str) -> list[dict]:
+        assert main([*common, *extra]) == 0
+        return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+    one, many = lines(), lines("--shards", "2", "--ray", "local")
+    assert len(one) == len(many) == 3
+    for a, b in zip(one, many):
+        assert [s["id"] for s in b["sentences"]] == [s["id"] for s in a["sentences"]] != []
+        assert b["answer"] == a["answer"] and b["verdict"]["state"] == a["verdict"]["state"]
+    for extra, field in ((["--shards", "-1"], "--shards"), (["--shards", "2", "--method", "qa-kg"], "--method"),
+                         (["--shards", "2", "--chroma"], "--chroma"),
+                         (["--shards", "2", "--collection", "nowhere"], "nowhere")):
+        assert main([*common, *extra]) == 2
+        assert field in capsys.readouterr().err
