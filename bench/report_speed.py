@@ -113,7 +113,22 @@ def scale_section(results: Path) -> str:
                                   [[k, v["per_document"], v["per_sentence"], v["loglog_slope"], *v["extrapolated"]]
                                    for k, v in fit.items() if isinstance(v, dict)]))
     parts.append(agreement_table(load("sharded_agreement.json", results)))
+    papers = load("sharded_agreement_papers.json", results)
+    if papers is not None:
+        parts.append(papers_agreement_table(papers))
     return "\n\n".join(parts) + "\n"
+
+
+def papers_agreement_table(data: dict) -> str:
+    """The same on an indexed collection, with the offline answer compared too (``sharded_agreement.py --store``)."""
+    rows = [[r["method"], r["shards"], r["budget_words"], r.get("same_answer", "–"), r["overlap"], r["min_overlap"],
+             r["same"], r["gold_recall_one"], r["gold_recall_sharded"]] for r in data["rows"]]
+    return (f"The same on the {data['documents']} arXiv papers ({data['sentences']:,} sentences, collection "
+            f"`{data['collection']}`; {data['questions']} questions of `bench/data/papers_qa.csv`, written for the "
+            "project, each with its evidence sentence as gold; shards in one process): same answer = questions whose "
+            "offline answer and verdict are one process's.\n\n"
+            + md_table(["method", "shards", "words", "same answer", "overlap", "least", "same sentences",
+                        "gold, one process", "gold, sharded"], rows))
 
 
 def agreement_table(data: dict | None) -> str:
