@@ -20,6 +20,7 @@ import pandas as pd
 
 from kgcore.api import ERROR_STAGES as STAGES
 from kgcore.api import StageRow, distribution
+from ui.chart_view import slanted_axis
 from ui.review_view import type_scale
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ def stage_chart(rows: Sequence[StageRow], by: str) -> alt.Chart | None:
     long["share"] = long["count"] / long["records"]
     long["stack"] = long["stage"].map(list(STAGES).index)
     return alt.Chart(long, title=f"Error stage by {GROUPING_LABELS[by].lower()}").mark_bar().encode(
-        x=alt.X(f"{by}:N", axis=alt.Axis(labelAngle=-45, labelOverlap=False)),
+        x=alt.X(f"{by}:N", axis=slanted_axis()),
         y=alt.Y("share:Q", stack="zero", title="share of records", axis=alt.Axis(format=".0%")),
         color=alt.Color("stage:N", sort=list(STAGES), scale=type_scale(STAGES)),
         order=alt.Order("stack:Q"),

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from kgcore.api import MAX_QA_BYTES, SUMMARY_COLUMNS, EvalRecord, EvalRun, QAItem, is_failure, parse_qa
+from ui.chart_view import slanted_axis
 from ui.markup_html import md_escape
 
 if TYPE_CHECKING:
@@ -103,7 +104,7 @@ def metric_bars(rows: Sequence[dict], metrics: Sequence[str] = BAR_METRICS) -> a
                           "metric": SUMMARY_COLUMNS[k], "score": r[k]} for r in rows for k in metrics
                          if r.get(k) is not None], columns=["setting", "metric", "score"])
     return alt.Chart(long, title="Metrics per setting (×100)").mark_bar().encode(
-        x=alt.X("setting:N", sort=None, title=None, axis=alt.Axis(labelAngle=-45, labelOverlap=False)),
+        x=alt.X("setting:N", sort=None, title=None, axis=slanted_axis()),
         xOffset=alt.XOffset("metric:N", sort=names),
         y=alt.Y("score:Q", scale=alt.Scale(domain=[0, 100])),
         color=alt.Color("metric:N", sort=names, title=None),
@@ -140,7 +141,7 @@ def question_heatmap(records: Sequence[EvalRecord], metric: str = "rouge_l") -> 
                          columns=["question id", "question", "setting", "score"]).dropna(subset=["score"])
     name = RECORD_METRICS[metric]
     return alt.Chart(frame, title=f"{name} per question", height=_heatmap_height(len(qids))).mark_rect().encode(
-        x=alt.X("setting:N", sort=labels, title=None, axis=alt.Axis(labelAngle=-45, labelOverlap=False)),
+        x=alt.X("setting:N", sort=labels, title=None, axis=slanted_axis()),
         y=alt.Y("question id:N", sort=[f"Q{q}" for q in qids], title=None),
         color=alt.Color("score:Q", title=name, scale=alt.Scale(domain=[0, 1], scheme="viridis")),
         tooltip=["question id:N", "question:N", "setting:N", alt.Tooltip("score:Q", title=name, format=".2f")])

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from kgcore.api import is_pronoun_label
+from ui.chart_view import slanted_axis
 
 from .graph_html import KIND_COLORS, VisNode
 from .labels import SHARED_GROUP
@@ -137,7 +138,7 @@ def stats_figures(stats: dict[str, pd.DataFrame]) -> list[alt.Chart]:
     colour = alt.Color("type:N", scale=alt.Scale(domain=types, range=[KIND_COLORS.get(t, "#888888") for t in types]))
     degrees = stats["degrees"]["degree"].value_counts().sort_index().rename_axis("degree").reset_index(name="nodes")
     top = stats["top_nodes"]
-    slanted = alt.Axis(labelAngle=-45, labelOverlap=False)
+    slanted = slanted_axis()
     counts = alt.Y("count:Q", axis=alt.Axis(tickMinStep=1, format="d"))
     log_counts = alt.Scale(type="log", domainMin=0.5)  # a bar of one node stays visible (a log axis has no zero)
     return [

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from kgcore.api import LABEL_TYPES, AuditRecord, Label
+from ui.chart_view import slanted_axis
 
 if TYPE_CHECKING:
     import altair as alt
@@ -94,7 +95,7 @@ def label_charts(frame: pd.DataFrame) -> list[tuple[str, alt.Chart]]:
         return []
     order = [t for t in LABEL_TYPES if t in set(frame["type"])]
     by_type = frame.groupby(["type", "source"], as_index=False).size().rename(columns={"size": "labels"})
-    slanted, counts_axis = alt.Axis(labelAngle=-45, labelOverlap=False), alt.Axis(tickMinStep=1, format="d")
+    slanted, counts_axis = slanted_axis(), alt.Axis(tickMinStep=1, format="d")
     labels = alt.Y("labels:Q", stack="zero", axis=counts_axis)
     charts = [("type", alt.Chart(by_type, title="Labels by error type").mark_bar().encode(
         x=alt.X("type:N", sort=order, axis=slanted), y=labels, color="source:N",
