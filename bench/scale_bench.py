@@ -276,7 +276,8 @@ def main() -> None:
     old = json.loads((RESULTS / name).read_text()) if (RESULTS / name).exists() else {}
     rows = {r["documents"]: r for r in old.get("rows", [])}
     for size in args.sizes:  # written after every size: a long run stopped early keeps what it measured
-        rows[size] = run_size(size, args.kind, args.questions, args.shards, args.keep)
+        # merged into the size's earlier row: a rerun with another --shards adds its actors' figures
+        rows[size] = {**rows.get(size, {}), **run_size(size, args.kind, args.questions, args.shards, args.keep)}
         ordered = [rows[k] for k in sorted(rows)]
         write_json(name, {"machine": machine(), "kind": args.kind, "nice": os.nice(0), "rows": ordered,
                           "fit": fit(ordered)}, one_line="rows")
