@@ -10,8 +10,9 @@ it questions.  Per size: indexing wall and CPU seconds per document and per sent
 while indexing, the size on disk, the resident size of the loaded collection (RSS after loading it minus RSS with
 only the models loaded), the load time, and retrieval p50/p95 for the default method and for dense (with
 ``--shards N``, also both served by N local Ray actors, :class:`~kgcore.query.sharded.ShardedEngine`: their p50/p95,
-the actors' start time, whether dense gives one process's sentences, and the default method's mean overlap with
-one process's sentences).
+the actors' start time, whether dense gives one process's sentences, the default method's mean overlap with
+one process's sentences, and each actor's resident memory after the questions, models included, with its share
+of the documents, sentences and nodes).
 
 The documents are generated (a fixed seed): biographies of invented people who meet, work with and write about
 each other, in invented places, so entities recur across documents as in a real collection and every size is
@@ -173,6 +174,7 @@ def sharded_latency(store_dir: Path, count: int, shards: int, one: dict[str, lis
                 row[method]["overlap_with_one_process"] = round(statistics.mean(
                     len({s.id for s in a.sentences} & {s.id for s in b.sentences}) / max(len(b.sentences), 1)
                     for a, b in pairs), 3)
+        row["actors"] = sharded.memory()  # each actor's resident MB (models included) and its share
     return row
 
 

@@ -32,6 +32,7 @@ import numpy as np
 from kgcore.core.settings import RetrievalOptions, Settings
 from kgcore.core.types import Match, SelectedSentence
 from kgcore.index.store.disk import Store
+from kgcore.index.store.footprint import process_memory
 from kgcore.index.store.partial import Whole, load_linked_part, load_part
 from kgcore.index.views.pages import EntityPages
 from kgcore.query import methods
@@ -71,6 +72,13 @@ class Shard:
         self._sims = np.zeros(0, dtype=np.float32)
         self._ranked: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._texts: dict[str, np.ndarray] = {}  # per ranking that leaves out repeated texts: each row's text id
+
+    def memory(self) -> dict[str, float]:
+        """This shard's process: its resident MB, the part of it that is pages of mapped files, and its share of
+        the collection (documents, sentences, graph nodes)."""
+        resident, mapped = process_memory()
+        return {"resident_mb": round(resident, 1), "mapped_mb": round(mapped, 1), "documents": len(self.doc_ids),
+                "sentences": len(self.index.sentences), "nodes": len(self.index.graph.nodes)}
 
     def close(self) -> None:
         """Remove the private folder of derived views."""

@@ -152,6 +152,11 @@ class ShardedEngine:
                 raise ShardError(shard, self.parts[shard], f"{type(cause).__name__}: {cause}") from exc
         return out
 
+    def memory(self) -> list[dict[str, float]]:
+        """Each shard's process memory and share of the collection (:meth:`~kgcore.query.shard.Shard.memory`; in
+        this process without Ray, every shard reports this process)."""
+        return self.ask_all("memory")
+
     def ask_all(self, method: str, *args: Any) -> list[Any]:
         """Every shard's answer to ``method(*args)``, asked of all at once, in shard order."""
         return self.gather([(n, self.call(n, method, *args)) for n in range(len(self._actors))])

@@ -118,6 +118,10 @@ def test_two_ray_actors_give_what_one_process_gives(store):
     with ShardedEngine(store, "village", shards=2, address="local") as sharded:
         assert [len(p) for p in sharded.parts] == [3, 2]
         assert _same_as_one_process(store, sharded) == len(OPTIONS) * len(QUESTIONS)
+        memory = sharded.memory()  # each actor's own process: its memory and its share of the collection
+        assert [m["documents"] for m in memory] == [3, 2]
+        assert sum(m["sentences"] for m in memory) == store.manifest("village").counts.sentences
+        assert all(m["resident_mb"] > 100 and 0 <= m["mapped_mb"] < m["resident_mb"] for m in memory)
         one = QueryEngine(store).retrieve("village", QUESTIONS[0], GRAPH_OPTIONS[0])
         many = sharded.retrieve(QUESTIONS[0], GRAPH_OPTIONS[0])  # the default method, on the actors
         assert many.method == "groundedkg" and sum(len(s.text.split()) for s in many.sentences) <= 60

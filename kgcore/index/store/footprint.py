@@ -75,7 +75,7 @@ class Footprint:
         return ""
 
 
-def _memory() -> tuple[float, float]:
+def process_memory() -> tuple[float, float]:
     """This process's resident MB and the part of it backed by files or shared memory."""
     info = psutil.Process().memory_info()
     return info.rss / 2 ** 20, getattr(info, "shared", 0) / 2 ** 20
@@ -89,7 +89,7 @@ def measure_load(store: Store, name: str) -> tuple[Index, Footprint]:
     upgraded = sentence_matrix.upgrade(store.root, store.manifest(name), lambda: store.manifest(name))
     upgrade_seconds = round(time.perf_counter() - start, 3) if upgraded.manifest is not None else 0.0
     gc.collect()
-    rss, shared = _memory()
+    rss, shared = process_memory()
     start = time.perf_counter()
     index = store.load(name)
     seconds = time.perf_counter() - start
@@ -97,7 +97,7 @@ def measure_load(store: Store, name: str) -> tuple[Index, Footprint]:
         if vectors.size:
             vectors.sum()  # touch every mapped page, as a question does
     gc.collect()
-    after_rss, after_shared = _memory()
+    after_rss, after_shared = process_memory()
     counts = index.manifest.counts
     mapped = mapped_file(index.sentence_vectors) is not None or not index.sentence_vectors.size
     return index, Footprint(name, counts.documents, counts.sentences, len(index.node_ids), round(seconds, 3),
