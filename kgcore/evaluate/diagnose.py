@@ -272,6 +272,13 @@ def question_coverage(question: str, sentences) -> tuple[float, float]:
     return round(len(asked & every) / len(asked), 4), round(best / len(asked), 4)
 
 
+#: Said with every II or III suggested without a gold answer: the question's words in the context do not show whether
+#: it holds the answer, so the two are often confused (on people's questions, ``bench/verdict_bench.py``: novels'
+#: wrong answers of II called III and III called II in about equal numbers).
+GUESS = ("This is a guess between retrieval (II) and answer generation (III): the question's words in the context "
+         "do not show whether it holds the answer. Give a gold answer to decide.")
+
+
 def diagnose_without_gold(result, answer) -> Diagnosis:
     """The stage suggested when no gold answer is known: the answer's verdict and the retrieval's signals decide.
 
@@ -302,6 +309,6 @@ def diagnose_without_gold(result, answer) -> Diagnosis:
     words = f"{coverage:.0%} of the question's words, {best:.0%} in its best sentence"
     if coverage >= CONTEXT_COVERAGE and best >= SENTENCE_RECALL:
         return Diagnosis("III", f"No gold answer; {said}, though the context holds {words}: the passage was "
-                                "probably retrieved, and the answer did not use it.", [], details)
+                                f"probably retrieved, and the answer did not use it. {GUESS}", [], details)
     return Diagnosis("II", f"No gold answer; {said}, and the context holds only {words}: retrieval probably "
-                           "missed the passage.", [], details)
+                           f"missed the passage. {GUESS}", [], details)
