@@ -13,7 +13,7 @@ import pytest
 
 from kgcore.cli import main
 from kgcore.core.errors import InputError
-from kgcore.core.settings import RetrievalOptions
+from kgcore.core.settings import IndexOptions, RetrievalOptions
 from kgcore.index.pipeline import Job, index_files
 from kgcore.index.store.disk import Store
 from kgcore.query.engine import QueryEngine
@@ -311,3 +311,20 @@ def test_ask_on_the_command_line_from_two_ray_actors(apart, tmp_path, capsys):
                          (["--shards", "2", "--collection", "nowhere"], "nowhere")):
         assert main([*common, *extra]) == 2
         assert field in capsys.readouterr().err
+
+
+def test_every_shard_holds_the_collections_node_vectors(tmp_path):
+    """A name two shards share (Mara, Tomas, the lighthouse) is a node on each, grounded in that shard's sentences;
+    its vector is still the collection's -- with ``neighbor`` embeddings, placed among its neighbours in every
+    document, not only the shard's -- so a question matches it on each shard as one process matches it."""
+    store = Store(tmp_path)
+    jobs = [Job(name, data=text.encode()) for name, text in TEXTS.items()]
+    index_files(jobs, store, "village", IndexOptions(embedding="neighbor"), workers=1)
+    index = QueryEngine(store).index("village")
+    row = {node_id: i for i, node_id in enumerate(index.node_ids)}
+    with ShardedEngine(store, "village", shards=2, address=None) as sharded:
+        parts = [shard.index for shard in sharded._actors]
+        assert set(parts[0].node_ids) & set(parts[1].node_ids)  # the village's people and places cross the shards
+        for part in parts:
+            ours = np.stack([index.node_vectors[row[node_id]] for node_id in part.node_ids])
+            assert np.allclose(part.node_vectors, ours, atol=1e-6)

@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -162,21 +162,29 @@ def apply_layers(path: Path, manifest: CollectionManifest, graph: GroundedGraph,
     return graph, all_ids, out
 
 
-def vector_map(path: Path, manifest: CollectionManifest) -> dict[str, np.ndarray]:
+def vector_map(path: Path, manifest: CollectionManifest, wanted: Collection[str] | None = None
+               ) -> dict[str, np.ndarray]:
     """Node id -> vector of the generation ``manifest`` names, as :func:`apply_layers` gives them, without reading
-    or merging any graph (what a Chroma copy is compared with)."""
+    or merging any graph (what a Chroma copy is compared with).  ``wanted``: only these nodes' (the vector file
+    is then mapped and only their rows copied: what a shard of a sharded engine takes of a large collection)."""
     folder = path / linked_folder(manifest.generation)
     files = manifest.linked_files
     node_ids = parse_json(folder / "node_ids.json", read_verified(folder / "node_ids.json", files.get("node_ids.json")))
-    vectors = shard.read_array(folder, "node_vectors.npy", files)
+    read = shard.read_array if wanted is None else shard.map_array
+    vectors = read(folder, "node_vectors.npy", files)
     shard.agree(folder / "node_vectors.npy", len(vectors), len(node_ids), "vectors")
-    out = dict(zip(node_ids, vectors))
+    if wanted is None:
+        out = dict(zip(node_ids, vectors))
+    else:
+        rows = [i for i, node_id in enumerate(node_ids) if node_id in wanted]
+        out = dict(zip((node_ids[i] for i in rows), np.array(vectors[rows])))
     layers, overrides = read_layers(folder, files)
     for entry in _appended_entries(folder, manifest, layers):
         ids, base = shard.read_base_vectors(path / DOCUMENTS_DIR / entry.folder, entry.files)
         for node_id, vector in zip(ids, base):  # a node first grounded in an appended document: its own vector
-            out.setdefault(node_id, vector)
-    out.update(zip(layers.override_ids, overrides))
+            if wanted is None or node_id in wanted:
+                out.setdefault(node_id, vector)
+    out.update((i, v) for i, v in zip(layers.override_ids, overrides) if wanted is None or i in wanted)
     return out
 
 

@@ -36,7 +36,7 @@ from kgcore.core.embed import Embedder
 from kgcore.core.errors import InputError
 from kgcore.core.graph import GroundedGraph
 from kgcore.core.types import ACTION
-from kgcore.index.store import shard
+from kgcore.index.store import generations, shard
 from kgcore.index.store.collection import DERIVED_FILES
 from kgcore.index.store.disk import CacheKey, Store, read_sentences_of
 from kgcore.index.store.in_memory import DOCUMENTS_DIR, Index
@@ -123,8 +123,10 @@ def load_linked_part(store: Store, name: str, doc_ids: Sequence[str], embedder: 
     """Documents ``doc_ids`` of collection ``name`` with their graphs linked into one, for the graph methods.
 
     ``views`` is an empty folder of the caller's: it stands in for the collection's folder (its ``documents`` a
-    link to the collection's), so what a method derives and stores is this part's own.  The link embeds the
-    nodes the part's documents share with the ``embedder`` (the collection's model: the vectors agree).
+    link to the collection's), so what a method derives and stores is this part's own.  Every node's vector is
+    the collection's (its linked node-vector file, mapped, only the part's rows copied): a node the part shares
+    with another part was embedded from its texts in both and placed among its neighbours in both, so a question
+    matches it on each part as one process matches it.
     """
     part, offsets = _part_manifest(store, name, doc_ids)
     path = store.doc_path(name)
@@ -135,11 +137,15 @@ def load_linked_part(store: Store, name: str, doc_ids: Sequence[str], embedder: 
         node_ids, base = shard.read_base_vectors(folder, entry.files)
         graphs.append((shard.read_graph(folder, entry.files), node_ids, base))
     linked = link(graphs, embedder, part.options)
+    vectors_of = generations.vector_map(path, store.manifest(name), set(linked.node_ids))
+    node_vectors = np.array([vectors_of.get(node_id, own) for node_id, own in zip(linked.node_ids,
+                                                                                  linked.node_vectors)],
+                            dtype=np.float32).reshape(linked.node_vectors.shape)
     views.mkdir(parents=True, exist_ok=True)
     (views / linked_folder(part.generation)).mkdir(exist_ok=True)
     if not (views / DOCUMENTS_DIR).exists():
         (views / DOCUMENTS_DIR).symlink_to(path / DOCUMENTS_DIR, target_is_directory=True)
-    index = Index(name, views, part, sentences, linked.graph, linked.node_ids, linked.node_vectors, vectors)
+    index = Index(name, views, part, sentences, linked.graph, linked.node_ids, node_vectors, vectors)
     return Part(index, _rows(sentences, offsets))
 
 
