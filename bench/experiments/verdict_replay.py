@@ -110,7 +110,14 @@ def main() -> None:
     parser.add_argument("--sets", default=",".join(SETS))
     parser.add_argument("--features", action="store_true", help=f"write the replayed rows to {FEATURES_FILE}")
     parser.add_argument("--rows", type=Path, default=ROWS)
+    parser.add_argument("--weight", action="append", default=[], metavar="FEATURE=VALUE",
+                        help="experiment: the answer pick's weight of a feature (kgcore.query.answer.weights.RULES)")
     args = parser.parse_args()
+    from kgcore.query.answer.weights import RULES
+
+    for setting in args.weight:
+        feature, value = setting.split("=")
+        RULES.weights[feature] = float(value)
     generator = ExtractiveGenerator()
     kept: dict[str, list[dict]] = {}
     for set_name in args.sets.split(","):
