@@ -101,8 +101,7 @@ def scale_section(results: Path) -> str:
         if sharded:
             parts.append("Served by Ray actors (`ShardedEngine`, the same machine) against one process (agreement: "
                          "dense, the same sentences; the default method, the mean share of one process's sentences "
-                         "kept; each actor's resident memory after the questions, models included, against one "
-                         "process's models plus loaded collection):")
+                         "kept; each actor's resident memory after the questions, models included):")
             parts.append(md_table(["documents", "actors", "method", "one process p50/p95 ms", "actors p50/p95 ms",
                                    "actors start s", "agreement", "each actor's resident MB"], sharded))
         fit = data.get("fit") or {}
@@ -125,10 +124,10 @@ def papers_agreement_table(data: dict) -> str:
     """The same on an indexed collection, with the offline answer compared too (``sharded_agreement.py --store``)."""
     rows = [[r["method"], r["shards"], r["budget_words"], r.get("same_answer", "–"), r["overlap"], r["min_overlap"],
              r["same"], r["gold_recall_one"], r["gold_recall_sharded"]] for r in data["rows"]]
-    return (f"The same on the {data['documents']} arXiv papers ({data['sentences']:,} sentences, collection "
-            f"`{data['collection']}`; {data['questions']} questions of `bench/data/papers_qa.csv`, written for the "
-            "project, each with its evidence sentence as gold; shards in one process): same answer = questions whose "
-            "offline answer and verdict are one process's.\n\n"
+    return (f"The same on collection `{data['collection']}` ({data['documents']} documents, {data['sentences']:,} "
+            f"sentences; {data['questions']} questions of `{data.get('qa', 'bench/data/papers_qa.csv')}`, each with "
+            "its evidence sentence as gold; shards in one process): same answer = questions whose offline answer and "
+            "verdict are one process's.\n\n"
             + md_table(["method", "shards", "words", "same answer", "overlap", "least", "same sentences",
                         "gold, one process", "gold, sharded"], rows))
 

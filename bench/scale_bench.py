@@ -30,6 +30,7 @@ import json
 import os
 import random
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -217,6 +218,7 @@ def run_size(size: int, kind: str, count: int, shards: int = 0, keep: Path | Non
         if saved.exists():
             row = json.loads(saved.read_text())
         else:
+            shutil.rmtree(store, ignore_errors=True)  # a kept store whose indexing never finished is not reused
             row = _child(["--index", str(size), "--kind", kind, "--store", str(store)])
             if keep:
                 saved.write_text(json.dumps(row))
@@ -278,8 +280,10 @@ def main() -> None:
     old = json.loads((RESULTS / name).read_text()) if (RESULTS / name).exists() else {}
     rows = {r["documents"]: r for r in old.get("rows", [])}
     for size in args.sizes:  # written after every size: a long run stopped early keeps what it measured
-        # merged into the size's earlier row: a rerun with another --shards adds its actors' figures
-        rows[size] = {**rows.get(size, {}), **run_size(size, args.kind, args.questions, args.shards, args.keep)}
+        reused = bool(args.keep and (args.keep / f"{args.kind}-{size}" / "index.json").exists())
+        row = run_size(size, args.kind, args.questions, args.shards, args.keep)
+        # a kept index asked again (another --shards) adds its figures to the size's row; a new index replaces it
+        rows[size] = {**rows.get(size, {}), **row} if reused else row
         ordered = [rows[k] for k in sorted(rows)]
         write_json(name, {"machine": machine(), "kind": args.kind, "nice": os.nice(0), "rows": ordered,
                           "fit": fit(ordered)}, one_line="rows")

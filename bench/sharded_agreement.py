@@ -115,10 +115,12 @@ def main() -> None:
     args = parser.parse_args()
     from kgcore.api import Job, Store, index_files
 
+    if args.store and not (args.collection and args.qa):
+        parser.error("--store needs --collection and --qa")
     if args.store:
         rows, store = qa_rows(args.qa), Store(args.store)
         counts = store.manifest(args.collection).counts
-        out: dict = {"machine": machine(), "collection": args.collection, "questions": len(rows),
+        out: dict = {"machine": machine(), "collection": args.collection, "qa": str(args.qa), "questions": len(rows),
                      "documents": counts.documents, "sentences": counts.sentences}
         out["rows"] = agreement(store, args.collection, rows, args)
         write_json(f"sharded_agreement_{args.collection}.json", out, one_line="rows")

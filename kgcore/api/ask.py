@@ -21,9 +21,10 @@ from kgcore.query.qakg.graph import QAGraph, grounding_pairs_graph, sentence_pai
 from kgcore.query.sentence_ranking import bm25_tokens
 from kgcore.query.sharded import EXACT as SHARDED_EXACT
 from kgcore.query.sharded import PER_SHARD as SHARDED_GRAPH
-from kgcore.query.sharded import ShardedEngine, ShardError
+from kgcore.query.sharded import ShardedEngine, ShardError, check_served_answerer
 
-__all__ = ["ANSWERERS", "bm25_tokens", "check_answerer", "confidence", "content_words", "default_answerer",
+__all__ = ["ANSWERERS", "bm25_tokens", "check_answerer", "check_served_answerer", "confidence", "content_words",
+    "default_answerer",
     "GRAPH_GATE", "GRAPH_HEAD_WORDS", "grounding_pairs_graph", "grouped", "MAX_ANSWERS", "METHODS", "MIN_CONFIDENCE",
     "multihop", "NO_ANSWER", "node_name", "ParseCache", "QAGraph", "QueryEngine", "RANKING_LABELS", "result_to_json",
     "sentence_pairs", "shared_cache", "SHARDED_EXACT", "SHARDED_GRAPH", "ShardedEngine", "ShardError", "SIGNAL_SCALE",

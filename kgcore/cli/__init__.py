@@ -131,11 +131,12 @@ def _add_ask(sub) -> None:
                      help="default: openai when configured, else extractive")
     ask.add_argument("--questions", help="CSV with a question column, or one question per line; JSONL output")
     ask.add_argument("--shards", type=int, default=0, metavar="N",
-                     help="serve the collection from N Ray actors, each holding some of its documents (methods "
-                          "dense, bm25, hybrid, groundedkg, lesegr); the same output as one process")
-    ask.add_argument("--ray", metavar="ADDRESS", default="local",
-                     help="with --shards: 'local' starts a Ray here (default); HOST:PORT or ray://... joins a "
-                          "cluster whose nodes mount the store at the same path")
+                     help="serve the collection from N Ray actors, each holding some of its documents: dense, "
+                          "bm25 and hybrid give one process's sentences; groundedkg and lesegr come close where "
+                          "entities cross shards (docs/architecture.md); answerers extractive and openai")
+    ask.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                     help="with --shards: a Ray started on this machine (the default), or the cluster at ADDRESS "
+                          "(HOST:PORT, ray://HOST:PORT or auto) whose nodes mount the store at the same path")
     ask.add_argument("--json", action="store_true")
     ask.set_defaults(func=cmd_ask)
 

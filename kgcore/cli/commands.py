@@ -29,6 +29,7 @@ from kgcore.api import (
     ShardedEngine,
     Store,
     check_answerer,
+    check_served_answerer,
     decode_text,
     index_files,
     parse_values,
@@ -210,10 +211,23 @@ def _asker(args: argparse.Namespace, options: RetrievalOptions, settings: Settin
     Ray actors (ended when the questions are done)."""
     collection, store = _collection(args), _store(args)
     if not args.shards:
+        if args.ray is not None:
+            raise InputError("--ray", "serves a collection from shards: give --shards N with it")
         engine = QueryEngine(store, settings)
         engine.index(collection).sentence_scope(options.documents)  # fail fast on an unknown collection or document
         yield lambda q: engine.ask(collection, q, options, args.answerer, args.chroma)
         return
+    _check_sharded(args, options, store, collection)
+    with ShardedEngine(store, collection, args.shards, args.ray or "local", settings,
+                       graph=options.method in SHARDED_GRAPH) as sharded:
+        def ask(question: str) -> tuple[QueryResult, Answer]:
+            result = sharded.retrieve(question, options)
+            return result, sharded.answer(result, args.answerer)
+        yield ask
+
+
+def _check_sharded(args: argparse.Namespace, options: RetrievalOptions, store: Store, collection: str) -> None:
+    """What ``--shards`` cannot serve, named before any actor starts."""
     if args.shards < 1:
         raise InputError("--shards", f"must be at least 1, not {args.shards}")
     if args.chroma:
@@ -221,13 +235,11 @@ def _asker(args: argparse.Namespace, options: RetrievalOptions, settings: Settin
     served = SHARDED_EXACT + SHARDED_GRAPH
     if options.method not in served:
         raise InputError("--method", f"--shards serves {', '.join(served)}, not {options.method!r}")
-    store.manifest(collection)  # an unknown collection is named before any actor starts
-    with ShardedEngine(store, collection, args.shards, args.ray, settings,
-                       graph=options.method in SHARDED_GRAPH) as sharded:
-        def ask(question: str) -> tuple[QueryResult, Answer]:
-            result = sharded.retrieve(question, options)
-            return result, sharded.answer(result, args.answerer)
-        yield ask
+    check_served_answerer(args.answerer)
+    held = set(store.manifest(collection).doc_ids)  # an unknown collection is named here too
+    unknown = [d for d in options.documents if d not in held]
+    if unknown:
+        raise InputError("documents", f"{unknown[0]!r} is not a document of {collection!r}")
 
 
 def _ask_each(args: argparse.Namespace, questions: list[str], ask: Callable) -> None:

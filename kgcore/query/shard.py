@@ -63,7 +63,11 @@ class Shard:
         if graph:
             self.engine = QueryEngine(Store(store_root), settings or Settings.from_env())
             self._views = Path(tempfile.mkdtemp(prefix=f"kgcore-shard-{name}-"))
-            part = load_linked_part(Store(store_root), name, doc_ids, self.engine.embedder, self._views)
+            try:
+                part = load_linked_part(Store(store_root), name, doc_ids, self.engine.embedder, self._views)
+            except BaseException:
+                self.close()  # no private folder is left behind by a shard that could not load
+                raise
         else:
             part = load_part(Store(store_root), name, doc_ids)
         self.index, self.rows = part.index, part.rows
@@ -74,8 +78,9 @@ class Shard:
         self._texts: dict[str, np.ndarray] = {}  # per ranking that leaves out repeated texts: each row's text id
 
     def memory(self) -> dict[str, float]:
-        """This shard's process: its resident MB, the part of it that is pages of mapped files, and its share of
-        the collection (documents, sentences, graph nodes)."""
+        """This shard's process: its resident MB, the part of it that is shared (pages of mapped files, shared
+        libraries and shared memory: psutil's ``shared``), and its share of the collection (documents, sentences,
+        graph nodes)."""
         resident, mapped = process_memory()
         return {"resident_mb": round(resident, 1), "mapped_mb": round(mapped, 1), "documents": len(self.doc_ids),
                 "sentences": len(self.index.sentences), "nodes": len(self.index.graph.nodes)}

@@ -66,6 +66,8 @@ PAGE = 64
 EXACT = ("dense", "bm25", "hybrid")
 #: ... and run on each shard's documents, merged by score (see the module docstring for how close that comes).
 PER_SHARD = ("groundedkg", "lesegr")
+#: Answerers a sharded collection does not serve (they read a whole-collection structure).
+NOT_SERVED = ("qa-kg",)
 
 
 class ShardError(KgcoreError):
@@ -75,6 +77,13 @@ class ShardError(KgcoreError):
         named = ", ".join(documents[:3]) + (f" and {len(documents) - 3} more" if len(documents) > 3 else "")
         super().__init__(f"shard {shard} (documents {named}) failed: {reason}")
         self.shard, self.documents = shard, list(documents)
+
+
+def check_served_answerer(answerer: str | None) -> None:
+    """An :class:`InputError` for an answerer the shards cannot serve as one process does (:data:`NOT_SERVED`)."""
+    if answerer in NOT_SERVED:
+        raise InputError("answerer", f"{answerer!r} reads the collection's stored question-answer graph, which "
+                                     "shards do not load; use extractive or openai")
 
 
 def split(doc_ids: Sequence[str], shards: int) -> list[list[str]]:
@@ -104,16 +113,25 @@ class ShardedEngine:
         self.parts = split(store.manifest(name).doc_ids, shards)
         self._runner: Any = None
         self._actors: list[Any] = []
+        try:
+            self._start(str(store.root.resolve()), address)
+            self.bm25 = collection_bm25(self.ask_all("bm25_counts"))
+            self.pages = start(self) if graph else None
+        except BaseException:
+            self.close()  # a shard that failed to start leaves no actor (nor the Ray this engine started) behind
+            raise
+
+    def _start(self, root: str, address: str | None) -> None:
+        """One shard per part: plain objects here (``address`` None) or Ray actors (every actor reads ``root``,
+        absolute, as a cluster's nodes mount the store at the same path)."""
         if address is None:
             for n, part in enumerate(self.parts):
-                self._actors.append(self.gather([(n, lambda p=part: Shard(str(store.root), name, p, graph,
+                self._actors.append(self.gather([(n, lambda p=part: Shard(root, self.name, p, self.graph,
                                                                            self.settings))])[0])
-        else:
-            self._runner = RayRunner(address, len(self.parts), self.settings)
-            actor = self._runner.start().remote(num_cpus=0)(Shard)
-            self._actors = [actor.remote(str(store.root), name, part, graph, self.settings) for part in self.parts]
-        self.bm25 = collection_bm25(self.ask_all("bm25_counts"))
-        self.pages = start(self) if graph else None
+            return
+        self._runner = RayRunner(address, len(self.parts), self.settings)
+        actor = self._runner.start().remote(num_cpus=0)(Shard)
+        self._actors = [actor.remote(root, self.name, part, self.graph, self.settings) for part in self.parts]
 
     def __enter__(self) -> ShardedEngine:
         return self
@@ -170,6 +188,10 @@ class ShardedEngine:
         if method in PER_SHARD and not self.graph:
             raise InputError("method", f"{method!r} needs shards loaded with their graphs (graph=True)")
         question = validate_question(question, self.settings.max_question_chars)
+        held = {d for part in self.parts for d in part}
+        unknown = [d for d in options.documents if d not in held]
+        if unknown:
+            raise InputError("documents", f"{unknown[0]!r} is not a document of {self.name!r}")
         with self._asking:
             return self._retrieve(question, options)
 
@@ -240,6 +262,7 @@ class ShardedEngine:
 
     def answer(self, result: QueryResult, answerer: str | None = None) -> Answer:
         """The answer from the merged context, by the answerers one process uses (the source: the collection's
-        name, no QA graph)."""
+        name, no QA graph: ``qa-kg``, which reads the collection's stored question-answer graph, is refused)."""
+        check_served_answerer(answerer)
         book = self.store.manifest(self.name).source_file or self.name
         return self.engine.generator(answerer).generate(result.question, result.sentences, AnswerSource(book))

@@ -112,6 +112,10 @@ def test_shards_in_this_process_give_what_one_process_gives(store):
             sharded.retrieve(QUESTIONS[0], RetrievalOptions(method="qa-kg"))
         with pytest.raises(InputError, match="needs shards loaded with their graphs"):
             sharded.retrieve(QUESTIONS[0], RetrievalOptions(method="groundedkg", budget_words=60))
+        with pytest.raises(InputError, match="'nosuch' is not a document of 'village'"):
+            sharded.retrieve(QUESTIONS[0], RetrievalOptions(method="dense", documents=("orchard", "nosuch")))
+        with pytest.raises(InputError, match="question-answer graph"):
+            sharded.answer(sharded.retrieve(QUESTIONS[0], RetrievalOptions(method="dense")), "qa-kg")
 
 
 def test_two_ray_actors_give_what_one_process_gives(store):
@@ -307,7 +311,9 @@ def test_ask_on_the_command_line_from_two_ray_actors(apart, tmp_path, capsys):
         assert [s["id"] for s in b["sentences"]] == [s["id"] for s in a["sentences"]] != []
         assert b["answer"] == a["answer"] and b["verdict"]["state"] == a["verdict"]["state"]
     for extra, field in ((["--shards", "-1"], "--shards"), (["--shards", "2", "--method", "qa-kg"], "--method"),
-                         (["--shards", "2", "--chroma"], "--chroma"),
+                         (["--shards", "2", "--chroma"], "--chroma"), (["--ray", "local"], "--ray"),
+                         (["--shards", "2", "--answerer", "qa-kg"], "answerer"),
+                         (["--shards", "2", "--documents", "comet,nosuch"], "'nosuch' is not a document"),
                          (["--shards", "2", "--collection", "nowhere"], "nowhere")):
         assert main([*common, *extra]) == 2
         assert field in capsys.readouterr().err
@@ -324,7 +330,14 @@ def test_every_shard_holds_the_collections_node_vectors(tmp_path):
     row = {node_id: i for i, node_id in enumerate(index.node_ids)}
     with ShardedEngine(store, "village", shards=2, address=None) as sharded:
         parts = [shard.index for shard in sharded._actors]
-        assert set(parts[0].node_ids) & set(parts[1].node_ids)  # the village's people and places cross the shards
+        shared = set(parts[0].node_ids) & set(parts[1].node_ids)  # the village's people and places cross them
         for part in parts:
             ours = np.stack([index.node_vectors[row[node_id]] for node_id in part.node_ids])
             assert np.allclose(part.node_vectors, ours, atol=1e-6)
+        first = sharded.parts[0]
+    # the first shard's documents linked alone place a shared node among fewer neighbours: another vector
+    index_files([Job(f"{d}.txt", data=TEXTS[f"{d}.txt"].encode()) for d in first], store, "half",
+                IndexOptions(embedding="neighbor"), workers=1)
+    half = QueryEngine(store).index("half")
+    alone = {node_id: half.node_vectors[i] for i, node_id in enumerate(half.node_ids) if node_id in shared}
+    assert any(not np.allclose(v, index.node_vectors[row[node_id]], atol=1e-4) for node_id, v in alone.items())

@@ -37,7 +37,7 @@ EVIL = f"Peter hid {SCRIPT} under the {IMG} basket."
 
 @pytest.mark.parametrize("module", [
     "ui.markup_html", "ui.graph_html", "ui.subgraph_view", "ui.export_view", "ui.state_panel", "ui.ask_view",
-    "ui.explorer_view", "ui.jobs_view", "ui.sources",
+    "ui.explorer_view", "ui.jobs_view", "ui.sources", "ui.chart_view",
 ])
 def test_doctests(module):
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)

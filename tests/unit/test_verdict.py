@@ -97,6 +97,7 @@ def test_without_gold_the_verdict_and_the_retrieval_decide_the_stage():
     missed = diagnose_without_gold(_result([OTHER]), _answer("unsure"))
     assert missed.stage == "II" and "retrieval probably missed the passage" in missed.reason
     assert "Give a gold answer to decide" in found.reason and "Give a gold answer to decide" in missed.reason
+    assert "Give a gold answer" not in diagnose_without_gold(_result([TABLET]), _answer("supported")).reason
     graph = SimpleNamespace(nodes=[object()])
     weak = Match("q0", "n1", "tablet", [], "entity", NODE_RESEMBLANCE - 0.1, 0)
     assert diagnose_without_gold(_result([TABLET], graph, [weak]), _answer("not supported")).stage == "I"

@@ -176,8 +176,9 @@ def vector_map(path: Path, manifest: CollectionManifest, wanted: Collection[str]
     if wanted is None:
         out = dict(zip(node_ids, vectors))
     else:
+        wanted = set(wanted)
         rows = [i for i, node_id in enumerate(node_ids) if node_id in wanted]
-        out = dict(zip((node_ids[i] for i in rows), np.array(vectors[rows])))
+        out = dict(zip((node_ids[i] for i in rows), vectors[rows]))  # the rows copied once, out of the map
     layers, overrides = read_layers(folder, files)
     for entry in _appended_entries(folder, manifest, layers):
         ids, base = shard.read_base_vectors(path / DOCUMENTS_DIR / entry.folder, entry.files)
