@@ -213,3 +213,14 @@ def test_streamlit_directives_icons_emoji_and_arrows_are_shown_literally(text):
     # no colon directly followed by a name (directive, icon, emoji) and no arrow Streamlit would draw
     assert not re.search(r":[\w+\-]", seen) and not re.search(r"(^|\s)(->|<-|--|>=)(\s|$)", seen)
     assert not re.search(r"(?<!\\)[*`!\[<$]", escaped)  # Markdown itself escaped
+
+
+def test_a_collection_finds_its_documents_by_id_and_names_a_few_when_one_is_missing():
+    """Each selected sentence asks its collection for its document: by id, not a scan of every entry; an unknown id
+    names the collection's first ten documents, not all of a large collection's."""
+    entries = tuple(DocumentEntry(Manifest(f"d{i}"), f"d{i}.1") for i in range(25))
+    manifest = CollectionManifest("big", entries)
+    assert manifest.document("d17") is entries[17] and manifest.document("d0") is entries[0]
+    with pytest.raises(InputError, match=r"'nope' is not a document of collection 'big' \(documents: d0, d1, .*d9 "
+                                         r"and 15 more\)"):
+        manifest.document("nope")
