@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from kgcore.index.store.partial import check_documents
 from kgcore.query import multihop
 from kgcore.query.answer import ANSWERERS, check_answerer, default_answerer
 from kgcore.query.answer.base import ParseCache, shared_cache
@@ -19,13 +20,12 @@ from kgcore.query.propagation import GRAPH_GATE
 from kgcore.query.propagation import SCALE as SIGNAL_SCALE
 from kgcore.query.qakg.graph import QAGraph, grounding_pairs_graph, sentence_pairs
 from kgcore.query.sentence_ranking import bm25_tokens
-from kgcore.query.sharded import EXACT as SHARDED_EXACT
 from kgcore.query.sharded import PER_SHARD as SHARDED_GRAPH
-from kgcore.query.sharded import ShardedEngine, ShardError, check_served_answerer
+from kgcore.query.sharded import ShardedEngine, ShardError, check_served_answerer, check_served_method
 
-__all__ = ["ANSWERERS", "bm25_tokens", "check_answerer", "check_served_answerer", "confidence", "content_words",
-    "default_answerer",
+__all__ = ["ANSWERERS", "bm25_tokens", "check_answerer", "check_documents", "check_served_answerer",
+    "check_served_method", "confidence", "content_words", "default_answerer",
     "GRAPH_GATE", "GRAPH_HEAD_WORDS", "grounding_pairs_graph", "grouped", "MAX_ANSWERS", "METHODS", "MIN_CONFIDENCE",
     "multihop", "NO_ANSWER", "node_name", "ParseCache", "QAGraph", "QueryEngine", "RANKING_LABELS", "result_to_json",
-    "sentence_pairs", "shared_cache", "SHARDED_EXACT", "SHARDED_GRAPH", "ShardedEngine", "ShardError", "SIGNAL_SCALE",
+    "sentence_pairs", "shared_cache", "SHARDED_GRAPH", "ShardedEngine", "ShardError", "SIGNAL_SCALE",
     "stem", "strip_markers", "validate_question"]

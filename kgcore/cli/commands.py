@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from kgcore.api import (
-    SHARDED_EXACT,
     SHARDED_GRAPH,
     Answer,
     CollectionManifest,
@@ -29,7 +28,9 @@ from kgcore.api import (
     ShardedEngine,
     Store,
     check_answerer,
+    check_documents,
     check_served_answerer,
+    check_served_method,
     decode_text,
     index_files,
     parse_values,
@@ -232,14 +233,10 @@ def _check_sharded(args: argparse.Namespace, options: RetrievalOptions, store: S
         raise InputError("--shards", f"must be at least 1, not {args.shards}")
     if args.chroma:
         raise InputError("--chroma", "searches one process's Chroma copy; leave it out with --shards")
-    served = SHARDED_EXACT + SHARDED_GRAPH
-    if options.method not in served:
-        raise InputError("--method", f"--shards serves {', '.join(served)}, not {options.method!r}")
+    check_served_method(options.method, "--method")
     check_served_answerer(args.answerer)
-    held = set(store.manifest(collection).doc_ids)  # an unknown collection is named here too
-    unknown = [d for d in options.documents if d not in held]
-    if unknown:
-        raise InputError("documents", f"{unknown[0]!r} is not a document of {collection!r}")
+    # an unknown collection is named by reading its manifest
+    check_documents(store.manifest(collection).doc_ids, options.documents, collection)
 
 
 def _ask_each(args: argparse.Namespace, questions: list[str], ask: Callable) -> None:

@@ -53,6 +53,7 @@ from kgcore.core.settings import RetrievalOptions, Settings
 from kgcore.core.types import Answer, Match, QueryResult, SelectedSentence
 from kgcore.index.ray_runner import RayRunner
 from kgcore.index.store.disk import Store
+from kgcore.index.store.partial import check_documents
 from kgcore.query.answer import AnswerSource
 from kgcore.query.engine import QueryEngine, validate_question
 from kgcore.query.sentence_ranking import bm25_tokens
@@ -77,6 +78,12 @@ class ShardError(KgcoreError):
         named = ", ".join(documents[:3]) + (f" and {len(documents) - 3} more" if len(documents) > 3 else "")
         super().__init__(f"shard {shard} (documents {named}) failed: {reason}")
         self.shard, self.documents = shard, list(documents)
+
+
+def check_served_method(method: str, field: str = "method") -> None:
+    """An :class:`InputError` (on ``field``) for a retrieval method the shards do not serve."""
+    if method not in EXACT + PER_SHARD:
+        raise InputError(field, f"the sharded engine serves {', '.join(EXACT + PER_SHARD)}, not {method!r}")
 
 
 def check_served_answerer(answerer: str | None) -> None:
@@ -183,15 +190,11 @@ class ShardedEngine:
         """``options.method`` over every shard, merged (exactly for :data:`EXACT`, by score for :data:`PER_SHARD`)
         and cut to the budget as one process cuts it."""
         method = options.method
-        if method not in EXACT + PER_SHARD:
-            raise InputError("method", f"the sharded engine serves {', '.join(EXACT + PER_SHARD)}, not {method!r}")
+        check_served_method(method)
         if method in PER_SHARD and not self.graph:
             raise InputError("method", f"{method!r} needs shards loaded with their graphs (graph=True)")
         question = validate_question(question, self.settings.max_question_chars)
-        held = {d for part in self.parts for d in part}
-        unknown = [d for d in options.documents if d not in held]
-        if unknown:
-            raise InputError("documents", f"{unknown[0]!r} is not a document of {self.name!r}")
+        check_documents((d for part in self.parts for d in part), options.documents, self.name)
         with self._asking:
             return self._retrieve(question, options)
 

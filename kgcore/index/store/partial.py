@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -149,14 +149,25 @@ def load_linked_part(store: Store, name: str, doc_ids: Sequence[str], embedder: 
     return Part(index, _rows(sentences, offsets))
 
 
+def check_documents(known: Iterable[str], doc_ids: Iterable[str], name: str) -> None:
+    """An :class:`InputError` naming the first of ``doc_ids`` that is not among ``known``, collection ``name``'s.
+
+    >>> check_documents(["a", "b"], ["b", "c"], "shelf")
+    Traceback (most recent call last):
+    ...
+    kgcore.core.errors.InputError: documents: 'c' is not a document of 'shelf'
+    """
+    held = set(known)
+    unknown = [d for d in doc_ids if d not in held]
+    if unknown:
+        raise InputError("documents", f"{unknown[0]!r} is not a document of {name!r}")
+
+
 def _part_manifest(manifest: CollectionManifest, name: str, doc_ids: Sequence[str]):
     """The collection's manifest cut to ``doc_ids``, and each document's first row in the whole collection."""
     if manifest.format == 1:
         raise InputError(name, "a collection of kgcore 0.1 has no documents to split; index it again")
-    known = set(manifest.doc_ids)
-    unknown = [d for d in doc_ids if d not in known]
-    if unknown:
-        raise InputError("documents", f"{unknown[0]!r} is not a document of {name!r}")
+    check_documents(manifest.doc_ids, doc_ids, name)
     wanted, offsets, start = set(doc_ids), {}, 0
     for entry in manifest.documents:
         offsets[entry.doc_id] = start
