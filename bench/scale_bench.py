@@ -28,6 +28,7 @@ import argparse
 import dataclasses
 import json
 import os
+import platform
 import random
 import resource
 import shutil
@@ -113,8 +114,9 @@ def cpu_s() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def index_size(size: int, kind: str, store_dir: Path) -> dict:
-    """In this process: write the documents, load the models, index them; the indexing figures."""
+def index_size(size: int, kind: str, store_dir: Path, workers: int = 1) -> dict:
+    """In this process: write the documents, load the models, index them in ``workers`` processes (CPU counts
+    theirs too); the indexing figures."""
     from kgcore.api import Job, Settings, Store, get_embedder, index_files, load_spacy
 
     texts = collection(size, kind)
@@ -128,7 +130,7 @@ def index_size(size: int, kind: str, store_dir: Path) -> dict:
     get_embedder()
     settings = dataclasses.replace(Settings.from_env(), max_batch=max(size, 1), max_documents=max(size, 1))
     store, before_cpu, start = Store(store_dir), cpu_s(), time.perf_counter()
-    (outcome,) = index_files(jobs, store, "scale", settings=settings, workers=1)
+    (outcome,) = index_files(jobs, store, "scale", settings=settings, workers=workers)
     wall, cpu = time.perf_counter() - start, cpu_s() - before_cpu
     if outcome.failed:
         raise SystemExit(f"size {size}: {outcome.failed[:3]}")
@@ -137,7 +139,8 @@ def index_size(size: int, kind: str, store_dir: Path) -> dict:
     readd = time.perf_counter() - again
     counts = outcome.collection.counts
     disk = sum(p.stat().st_size for p in store.doc_path("scale").rglob("*") if p.is_file())
-    return {"documents": counts.documents, "sentences": counts.sentences, "words": sum(len(t.split()) for t in texts),
+    return {"documents": counts.documents, "workers": workers, "sentences": counts.sentences,
+            "words": sum(len(t.split()) for t in texts),
             "nodes": counts.nodes, "edges": counts.edges, "index_wall_s": round(wall, 2), "index_cpu_s": round(cpu, 2),
             "link_s": round(outcome.collection.link_seconds, 2), "readd_unchanged_s": round(readd, 3),
             "index_peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
@@ -208,7 +211,7 @@ def query_size(store_dir: Path, count: int, shards: int = 0) -> dict:
     return row
 
 
-def run_size(size: int, kind: str, count: int, shards: int = 0, keep: Path | None = None) -> dict:
+def run_size(size: int, kind: str, count: int, shards: int = 0, keep: Path | None = None, workers: int = 1) -> dict:
     """One size, each half in its own process.  With ``keep``, the store is kept in ``keep/<kind>-<size>`` and a
     kept index (``index.json`` beside it) is reused: a long run whose query half failed is asked again without
     indexing again."""
@@ -219,10 +222,11 @@ def run_size(size: int, kind: str, count: int, shards: int = 0, keep: Path | Non
             row = json.loads(saved.read_text())
         else:
             shutil.rmtree(store, ignore_errors=True)  # a kept store whose indexing never finished is not reused
-            row = _child(["--index", str(size), "--kind", kind, "--store", str(store)])
+            row = _child(["--index", str(size), "--kind", kind, "--store", str(store), "--workers", str(workers)])
             if keep:
                 saved.write_text(json.dumps(row))
         row.update(_child(["--query", str(count), "--store", str(store), "--shards", str(shards)]))
+    row.setdefault("measured_on", f"{time.strftime('%Y-%m-%d')} {platform.platform()}")  # rows span machines
     print(json.dumps(row), flush=True)
     return row
 
@@ -266,12 +270,14 @@ def main() -> None:
                         help="also time dense and the default method on this many local Ray actors")
     parser.add_argument("--keep", type=Path,
                         help="keep each size's store in this folder and reuse a kept index on a rerun")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="index in this many processes (wall time falls, CPU per document stays; a row says)")
     parser.add_argument("--index", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--query", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--store", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.index:
-        print(json.dumps(index_size(args.index, args.kind, args.store)))
+        print(json.dumps(index_size(args.index, args.kind, args.store, args.workers)))
         return
     if args.query:
         print(json.dumps(query_size(args.store, args.query, args.shards)))
@@ -281,7 +287,7 @@ def main() -> None:
     rows = {r["documents"]: r for r in old.get("rows", [])}
     for size in args.sizes:  # written after every size: a long run stopped early keeps what it measured
         reused = bool(args.keep and (args.keep / f"{args.kind}-{size}" / "index.json").exists())
-        row = run_size(size, args.kind, args.questions, args.shards, args.keep)
+        row = run_size(size, args.kind, args.questions, args.shards, args.keep, args.workers)
         # a kept index asked again (another --shards) adds its figures to the size's row; a new index replaces it
         rows[size] = {**rows.get(size, {}), **row} if reused else row
         ordered = [rows[k] for k in sorted(rows)]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from kgcore.core.document import Document
@@ -138,24 +138,46 @@ def _commit(store: Store, plan: Plan, staged: list[Built], options: IndexOptions
     embedder = embedder_for(settings)
     models = model_fingerprint(settings, embedder)
     with CollectionWriter(store, plan.name, options, models, rebuild=plan.force) as tx:
-        added = []
-        for built in staged:
-            assert built.staged is not None
-            existing = {d.doc_id: d.manifest for d in tx.documents}
-            sha, free = plan.hashes[built.job.filename], plan.force or built.job.filename in plan.repair
-            same = next((m for m in existing.values() if m.source_sha256 == sha), None)
-            if same is not None and not free:
-                plan.reused.append(same)
-            elif built.staged.name in existing and not free:
-                plan.failed.append((built.job.filename, f"another writer added a document {built.staged.name!r} "
-                                                        f"to {plan.name!r} meanwhile; index again to decide"))
-            elif built.staged.name not in existing and len(existing) >= settings.max_documents:
-                plan.failed.append((built.job.filename, _over_documents(settings, plan.name, len(existing) + 1)))
-            else:
-                added.append(tx.add(built.staged).manifest)
+        added = _add_staged(tx, plan, staged, settings)
         relink = plan.relink and tx.current is not None and bool(linked_problems(store.doc_path(plan.name),
                                                                                   tx.current))
         return (tx.commit(embedder, progress) if added or relink else tx.current), added
+
+
+def _add_staged(tx: CollectionWriter, plan: Plan, staged: list[Built], settings: Settings) -> list[Manifest]:
+    """Move each staged shard into the transaction unless the collection holds its bytes already (reused),
+    another writer added its id meanwhile, or the collection is full (failed); the manifests added.  The
+    collection is looked up by id and by hash, not scanned per document (100,000 documents in one call)."""
+    by_id = {d.doc_id: d.manifest for d in tx.documents}
+    by_sha = _first_by_hash(by_id.values())
+    added = []
+    for built in staged:
+        assert built.staged is not None
+        sha, free = plan.hashes[built.job.filename], plan.force or built.job.filename in plan.repair
+        name = built.staged.name
+        if sha in by_sha and not free:
+            plan.reused.append(by_sha[sha])
+        elif name in by_id and not free:
+            plan.failed.append((built.job.filename, f"another writer added a document {name!r} "
+                                                    f"to {plan.name!r} meanwhile; index again to decide"))
+        elif name not in by_id and len(by_id) >= settings.max_documents:
+            plan.failed.append((built.job.filename, _over_documents(settings, plan.name, len(by_id) + 1)))
+        else:
+            manifest = tx.add(built.staged).manifest
+            replaced = by_id.pop(manifest.doc_id, None)
+            by_id[manifest.doc_id] = manifest
+            by_sha = _first_by_hash(by_id.values()) if replaced is not None else by_sha
+            by_sha.setdefault(manifest.source_sha256, manifest)
+            added.append(manifest)
+    return added
+
+
+def _first_by_hash(manifests: Iterable[Manifest]) -> dict[str, Manifest]:
+    """The first manifest of each source hash, in the collection's order."""
+    out: dict[str, Manifest] = {}
+    for manifest in manifests:
+        out.setdefault(manifest.source_sha256, manifest)
+    return out
 
 
 def _over_documents(settings: Settings, name: str, count: int) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -34,6 +34,16 @@ def damaged_manifest_remedy(name: str) -> str:
     """What to do about collection ``name`` whose manifest cannot be read."""
     return (f"re-index a document into it with --force (its other readable documents are kept), or delete it "
             f"(python -m kgcore delete --collection {name})")
+
+
+def name_a_few(ids: Sequence[str], count: int = 10) -> str:
+    """The first ``count`` of ``ids`` and how many more, for a message about a collection of any size.
+
+    >>> name_a_few(["a", "b", "c"], 2), name_a_few([])
+    ('a, b and 1 more', 'none')
+    """
+    more = f" and {len(ids) - count} more" if len(ids) > count else ""
+    return ", ".join(ids[:count]) + more if ids else "none"
 
 
 @dataclass(frozen=True)
@@ -157,10 +167,8 @@ class CollectionManifest:
         entry = self._by_id.get(doc_id)
         if entry is not None:
             return entry
-        ids = self.doc_ids
-        known = ", ".join(ids[:10]) + (f" and {len(ids) - 10} more" if len(ids) > 10 else "")
         raise InputError("document", f"{doc_id!r} is not a document of collection {self.name!r} "
-                                     f"(documents: {known or 'none'})")
+                                     f"(documents: {name_a_few(self.doc_ids)})")
 
     @functools.cached_property
     def _by_id(self) -> dict[str, DocumentEntry]:
