@@ -78,22 +78,25 @@ def query_section(data: dict | None, out_dir: Path) -> str:
 def scale_section(results: Path) -> str:
     """The cost curves of bench/scale_bench.py: measured rows per kind of document, then the fitted growth."""
     parts = ["## Cost curves (scale)",
-             "Generated documents indexed into one collection per size (`bench/scale_bench.py`).  The machine was "
-             "shared with other jobs (load average about 11 on 2 cores), so wall times are inflated several-fold; "
-             "CPU seconds and memory are the dependable figures."]
+             "Generated documents indexed into one collection per size (`bench/scale_bench.py`).  Rows without a "
+             "date were measured on a 2-core machine shared with other jobs (load average about 11), so their wall "
+             "times are inflated several-fold; dated rows on a quieter 2-core machine, about twice as fast per "
+             "document.  CPU seconds and memory are the dependable figures; compare times within one machine."]
     for kind in ("short", "long"):
         data = load(f"scale_{kind}.json", results)
         if data is None:
             parts.append(missing(f"scale_{kind}.json", f"scale_bench.py --kind {kind}"))
             continue
-        rows = [[r["documents"], r["sentences"], round(r["index_cpu_s"] / r["documents"], 3),
+        rows = [[r["documents"], r["sentences"], r.get("workers", 1), r.get("measured_on", "–").split(" ")[0],
+                 round(r["index_cpu_s"] / r["documents"], 3),
                  round(r["index_wall_s"] / r["documents"], 3), r["link_s"],
                  round(r["readd_unchanged_s"] / r["documents"] * 1000, 1), r["index_peak_rss_mb"], r["disk_mb"],
                  r["loaded_collection_rss_mb"], r.get("loaded_collection_mapped_mb", "–"), r["after_queries_rss_mb"],
                  r["load_s"], f"{r['groundedkg']['p50_ms']} / {r['groundedkg']['p95_ms']}",
                  f"{r['dense']['p50_ms']} / {r['dense']['p95_ms']}"] for r in data["rows"]]
         parts.append(f"**{kind} documents** (generated text; measured under `nice -n {data.get('nice', 0)}`):")
-        parts.append(md_table(["documents", "sentences", "index CPU s/doc", "index wall s/doc", "link s",
+        parts.append(md_table(["documents", "sentences", "index workers", "measured", "index CPU s/doc",
+                               "index wall s/doc", "link s",
                                "re-add ms/doc", "index peak RSS MB", "disk MB", "loaded RSS MB",
                                "of it mapped MB", "after queries RSS MB", "load s", "groundedkg p50/p95 ms",
                                "dense p50/p95 ms"], rows))

@@ -64,7 +64,7 @@ class Shard:
             self.engine = QueryEngine(Store(store_root), settings or Settings.from_env())
             self._views = Path(tempfile.mkdtemp(prefix=f"kgcore-shard-{name}-"))
             try:
-                part = load_linked_part(Store(store_root), name, doc_ids, self.engine.embedder, self._views)
+                part = load_linked_part(Store(store_root), name, doc_ids, self._views)
             except BaseException:
                 self.close()  # no private folder is left behind by a shard that could not load
                 raise

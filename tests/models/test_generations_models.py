@@ -77,10 +77,12 @@ def test_layers_accumulate_then_a_full_link_folds_them(store):
     by_id = generations.vector_map(store.doc_path("grown"), manifest)
     assert list(by_id) == index.node_ids[:len(by_id)] and len(by_id) == len(index.node_ids)
     assert all(np.array_equal(by_id[i], index.node_vectors[r]) for r, i in enumerate(index.node_ids))
-    some = {*index.node_ids[::3], *index.node_ids[-4:], "no-such-node"}  # base, appended and unknown ids
-    picked = generations.vector_map(store.doc_path("grown"), manifest, some)  # what a shard of it takes
-    assert set(picked) == some - {"no-such-node"}
-    assert all(np.array_equal(picked[i], by_id[i]) for i in picked)
+    some = list(dict.fromkeys([*index.node_ids[-4:], *index.node_ids[::3]]))  # appended, base; not in order
+    picked = generations.vectors_for(store.doc_path("grown"), manifest, some)  # what a shard of it takes
+    assert picked.shape == (len(some), index.node_vectors.shape[1])
+    assert all(np.array_equal(picked[r], by_id[i]) for r, i in enumerate(some))
+    with pytest.raises(DamagedIndexError, match="no vector for node 'no-such-node'"):
+        generations.vectors_for(store.doc_path("grown"), manifest, [*some, "no-such-node"])
     index_files(text_jobs([*BASE.items(), *SMALL[:2]]), store, "full", workers=1)
     _assert_same(store, "grown", "full")
     index_files(text_jobs(SMALL[2:]), store, "grown", workers=1)  # past half the base's sentences: linked in full

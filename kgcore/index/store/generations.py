@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -49,7 +49,7 @@ from kgcore.index.store.link import shared_key, shared_vectors
 from kgcore.index.store.recovery import linked_folder
 
 __all__ = ["BASE_FILES", "LAYERS", "MAX_LAYERS", "OVERRIDES", "PROPER", "Appended", "Layers", "ProperPart", "append",
-           "apply_layers", "proper_id", "proper_part", "read_layers", "read_proper", "vector_map"]
+           "apply_layers", "proper_id", "proper_part", "read_layers", "read_proper", "vector_map", "vectors_for"]
 
 LAYERS = "layers.json"
 OVERRIDES = "overrides.npy"
@@ -162,31 +162,60 @@ def apply_layers(path: Path, manifest: CollectionManifest, graph: GroundedGraph,
     return graph, all_ids, out
 
 
-def vector_map(path: Path, manifest: CollectionManifest, wanted: Collection[str] | None = None
-               ) -> dict[str, np.ndarray]:
+def vector_map(path: Path, manifest: CollectionManifest) -> dict[str, np.ndarray]:
     """Node id -> vector of the generation ``manifest`` names, as :func:`apply_layers` gives them, without reading
-    or merging any graph (what a Chroma copy is compared with).  ``wanted``: only these nodes' (the vector file
-    is then mapped and only their rows copied: what a shard of a sharded engine takes of a large collection)."""
-    folder = path / linked_folder(manifest.generation)
-    files = manifest.linked_files
-    node_ids = parse_json(folder / "node_ids.json", read_verified(folder / "node_ids.json", files.get("node_ids.json")))
-    read = shard.read_array if wanted is None else shard.map_array
-    vectors = read(folder, "node_vectors.npy", files)
-    shard.agree(folder / "node_vectors.npy", len(vectors), len(node_ids), "vectors")
-    if wanted is None:
-        out = dict(zip(node_ids, vectors))
-    else:
-        wanted = set(wanted)
-        rows = [i for i, node_id in enumerate(node_ids) if node_id in wanted]
-        out = dict(zip((node_ids[i] for i in rows), vectors[rows]))  # the rows copied once, out of the map
+    or merging any graph (what a Chroma copy is compared with)."""
+    folder, files = path / linked_folder(manifest.generation), manifest.linked_files
+    node_ids, vectors = _linked_vectors(folder, files, shard.read_array)
+    out = dict(zip(node_ids, vectors))
     layers, overrides = read_layers(folder, files)
     for entry in _appended_entries(folder, manifest, layers):
         ids, base = shard.read_base_vectors(path / DOCUMENTS_DIR / entry.folder, entry.files)
         for node_id, vector in zip(ids, base):  # a node first grounded in an appended document: its own vector
-            if wanted is None or node_id in wanted:
-                out.setdefault(node_id, vector)
-    out.update((i, v) for i, v in zip(layers.override_ids, overrides) if wanted is None or i in wanted)
+            out.setdefault(node_id, vector)
+    out.update(zip(layers.override_ids, overrides))
     return out
+
+
+def vectors_for(path: Path, manifest: CollectionManifest, node_ids: Sequence[str]) -> np.ndarray:
+    """The vectors of ``node_ids`` (distinct), one row each in that order, as :func:`vector_map` gives them: what
+    a shard of a sharded engine takes of a large collection.  The linked node-vector file is mapped and only these
+    rows are copied, a block at a time; no per-document vector file of the base is read.  A node the generation
+    lacks is a :class:`DamagedIndexError`."""
+    folder, files = path / linked_folder(manifest.generation), manifest.linked_files
+    all_ids, mapped = _linked_vectors(folder, files, shard.map_array)
+    at = {node_id: i for i, node_id in enumerate(node_ids)}
+    if len(at) != len(node_ids):
+        raise ValueError("vectors_for: node ids must be distinct")
+    pairs = np.array([(j, at[n]) for j, n in enumerate(all_ids) if n in at], dtype=np.int64).reshape(-1, 2)
+    out = np.zeros((len(node_ids), mapped.shape[1]), dtype=mapped.dtype)
+    for block in range(0, len(pairs), 8192):  # a bounded copy out of the map, not one of every wanted row
+        out[pairs[block:block + 8192, 1]] = mapped[pairs[block:block + 8192, 0]]
+    filled = np.zeros(len(node_ids), dtype=bool)
+    filled[pairs[:, 1]] = True
+    layers, overrides = read_layers(folder, files)
+    for entry in _appended_entries(folder, manifest, layers):
+        ids, base = shard.read_base_vectors(path / DOCUMENTS_DIR / entry.folder, entry.files)
+        for node_id, vector in zip(ids, base):  # a node first grounded in an appended document: its own vector
+            i = at.get(node_id)
+            if i is not None and not filled[i]:
+                out[i], filled[i] = vector, True
+    for node_id, vector in zip(layers.override_ids, overrides):
+        if node_id in at:
+            out[at[node_id]], filled[at[node_id]] = vector, True
+    if not filled.all():
+        missing = node_ids[int(np.flatnonzero(~filled)[0])]
+        raise DamagedIndexError(folder / "node_ids.json", f"has no vector for node {missing!r} of a document's graph")
+    return out
+
+
+def _linked_vectors(folder: Path, files: Mapping[str, Digest], read) -> tuple[list[str], np.ndarray]:
+    """The base generation's node ids and node vectors (``read``: :func:`~kgcore.index.store.shard.read_array`
+    or its mapped form), checked to agree."""
+    node_ids = parse_json(folder / "node_ids.json", read_verified(folder / "node_ids.json", files.get("node_ids.json")))
+    vectors = read(folder, "node_vectors.npy", files)
+    shard.agree(folder / "node_vectors.npy", len(vectors), len(node_ids), "vectors")
+    return node_ids, vectors
 
 
 def _appended_entries(folder: Path, manifest: CollectionManifest, layers: Layers) -> list[DocumentEntry]:

@@ -70,13 +70,12 @@ def shared_key(label: str, texts: Sequence[str]) -> str:
 
 
 def link(shards: Sequence[ShardGraph], embedder: Embedder, options: IndexOptions = IndexOptions(),
-         known: Mapping[str, np.ndarray] | None = None, given: Mapping[str, np.ndarray] | None = None) -> Linked:
+         known: Mapping[str, np.ndarray] | None = None) -> Linked:
     """Merge the documents' graphs and give every node its vector (see the module docstring).
 
     ``known`` holds the shared nodes' vectors of the previous link (:attr:`Linked.shared_vectors`): a shared
     node whose label and texts did not change is not embedded again, so adding a document to a collection
-    embeds only the shared nodes it touches.  ``given``: final vectors by node id (a part of a collection takes
-    the collection's); when it holds every node, nothing is embedded or placed among neighbours again.
+    embeds only the shared nodes it touches.
     """
     graph = merge_graphs(g for g, _, _ in shards)
     node_ids = list(graph.nodes)
@@ -89,10 +88,6 @@ def link(shards: Sequence[ShardGraph], embedder: Embedder, options: IndexOptions
         base[rows] = vectors
         seen[rows] += 1
     shared = [node_ids[r] for r in np.flatnonzero(seen > 1)]
-    if given is not None and all(node_id in given for node_id in node_ids):
-        for i, node_id in enumerate(node_ids):
-            base[i] = given[node_id]
-        return Linked(graph, node_ids, base, len(shared), {}, 0, tuple(shared))
     vectors_of, embedded = shared_vectors(graph, shared, embedder, options.alpha, known or {})
     for node_id in shared:
         base[row[node_id]] = vectors_of[shared_key(graph.nodes[node_id].label, graph.nodes[node_id].texts)]

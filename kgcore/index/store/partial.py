@@ -5,11 +5,11 @@ What one shard of a sharded query engine (:mod:`kgcore.query.sharded`) holds: a 
 ``doc_ids`` reads their files (sentences, sentence vectors, graphs), so its memory follows its share of the
 collection, not the whole.  Each row knows its row in the whole collection (:attr:`Part.rows`), so rankings from
 several parts merge into the order one process would give.  :func:`load_linked_part` also merges the part's
-documents' graphs (:func:`~kgcore.index.store.link.link`): a node two parts share is two nodes, one in each part,
-each with the collection's vector of it -- the collection's ``node_ids.json`` is read and its node-vector file
-mapped (checked against its digest: at 434,000 nodes about 15 MB of ids and 0.6 GB of vectors read once per
-start) and only the part's rows copied.  The views a method derives (the contextual graph, entity pages) are kept
-in a private ``views`` folder, never beside the collection's own.
+documents' graphs (:func:`~kgcore.core.graph.merge_graphs`, as linking merges them): a node two parts share is
+two nodes, one in each part, each with the collection's vector of it -- the collection's ``node_ids.json`` is read
+and its node-vector file mapped (checked against its digest: at 434,000 nodes about 15 MB of ids and 0.6 GB of
+vectors read once per start) and only the part's rows copied.  The views a method derives (the contextual graph,
+entity pages) are kept in a private ``views`` folder, never beside the collection's own.
 
 A part weighs its graph's nodes as the whole collection would when it knows the whole's counts
 (:class:`Whole`, installed with :func:`use_whole`): a node's specificity is an idf over the collection's sentences,
@@ -34,15 +34,13 @@ from pathlib import Path
 
 import numpy as np
 
-from kgcore.core.embed import Embedder
 from kgcore.core.errors import InputError
-from kgcore.core.graph import GroundedGraph
+from kgcore.core.graph import GroundedGraph, merge_graphs
 from kgcore.core.types import ACTION
 from kgcore.index.store import generations, shard
 from kgcore.index.store.collection import DERIVED_FILES, CollectionManifest
 from kgcore.index.store.disk import CacheKey, Store, read_sentences_of
 from kgcore.index.store.in_memory import DOCUMENTS_DIR, Index
-from kgcore.index.store.link import link
 from kgcore.index.store.recovery import linked_folder
 
 
@@ -121,31 +119,29 @@ def load_part(store: Store, name: str, doc_ids: Sequence[str]) -> Part:
     return Part(index, _rows(sentences, rows))
 
 
-def load_linked_part(store: Store, name: str, doc_ids: Sequence[str], embedder: Embedder, views: Path) -> Part:
-    """Documents ``doc_ids`` of collection ``name`` with their graphs linked into one, for the graph methods.
+def load_linked_part(store: Store, name: str, doc_ids: Sequence[str], views: Path) -> Part:
+    """Documents ``doc_ids`` of collection ``name`` with their graphs merged into one, for the graph methods.
 
     ``views`` is an empty folder of the caller's: it stands in for the collection's folder (its ``documents`` a
     link to the collection's), so what a method derives and stores is this part's own.  Every node's vector is
-    the collection's (its linked node-vector file, mapped, only the part's rows copied): a node the part shares
-    with another part was embedded from its texts in both and placed among its neighbours in both, so a question
-    matches it on each part as one process matches it.
+    the collection's (:func:`~kgcore.index.store.generations.vectors_for`: its linked node-vector file mapped, only
+    the part's rows copied): a node the part shares with another part was embedded from its texts in both and
+    placed among its neighbours in both, so a question matches it on each part as one process matches it.
+    Nothing is embedded and no document's own node vectors are read.
     """
     whole = store.manifest(name)
     part, offsets = _part_manifest(whole, name, doc_ids)
     path = store.doc_path(name)
     sentences, vectors = read_sentences_of(path, part)
-    graphs = []
-    for entry in part.documents:
-        folder = path / DOCUMENTS_DIR / entry.folder
-        node_ids, base = shard.read_base_vectors(folder, entry.files)
-        graphs.append((shard.read_graph(folder, entry.files), node_ids, base))
-    wanted = {node_id for _, ids, _ in graphs for node_id in ids}
-    linked = link(graphs, embedder, part.options, given=generations.vector_map(path, whole, wanted))
+    graph = merge_graphs(shard.read_graph(path / DOCUMENTS_DIR / entry.folder, entry.files)
+                         for entry in part.documents)
+    node_ids = list(graph.nodes)
+    node_vectors = generations.vectors_for(path, whole, node_ids)
     views.mkdir(parents=True, exist_ok=True)
     (views / linked_folder(part.generation)).mkdir(exist_ok=True)
     if not (views / DOCUMENTS_DIR).exists():
         (views / DOCUMENTS_DIR).symlink_to(path / DOCUMENTS_DIR, target_is_directory=True)
-    index = Index(name, views, part, sentences, linked.graph, linked.node_ids, linked.node_vectors, vectors)
+    index = Index(name, views, part, sentences, graph, node_ids, node_vectors, vectors)
     return Part(index, _rows(sentences, offsets))
 
 
@@ -157,8 +153,11 @@ def check_documents(known: Iterable[str], doc_ids: Iterable[str], name: str) -> 
     ...
     kgcore.core.errors.InputError: documents: 'c' is not a document of 'shelf'
     """
+    asked = list(doc_ids)
+    if not asked:  # a question over the whole collection: no set of its ids built per question
+        return
     held = set(known)
-    unknown = [d for d in doc_ids if d not in held]
+    unknown = [d for d in asked if d not in held]
     if unknown:
         raise InputError("documents", f"{unknown[0]!r} is not a document of {name!r}")
 
