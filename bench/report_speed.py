@@ -22,9 +22,10 @@ def sharded_rows(rows: list[dict]) -> list[list]:
                 agreement = (yes_no(v["same_sentences_as_one_process"]) if "same_sentences_as_one_process" in v
                              else f"{v.get('overlap_with_one_process', '–')}")
                 actors = " / ".join(str(a["resident_mb"]) for a in value.get("actors", [])) or "–"
+                crossing = f"{value['crossing_nodes']:,} of {r['nodes']:,}" if "crossing_nodes" in value else "–"
                 out.append([r["documents"], name.split("_")[-3], method,
                             f"{r[method]['p50_ms']} / {r[method]['p95_ms']}", f"{v['p50_ms']} / {v['p95_ms']}",
-                            value["start_s"], agreement, actors])
+                            value["start_s"], agreement, actors, crossing])
     return out
 
 
@@ -104,9 +105,12 @@ def scale_section(results: Path) -> str:
         if sharded:
             parts.append("Served by Ray actors (`ShardedEngine`, the same machine) against one process (agreement: "
                          "dense, the same sentences; the default method, the mean share of one process's sentences "
-                         "kept; each actor's resident memory after the questions, models included):")
+                         "kept; each actor's resident memory after the questions, models included; the nodes "
+                         "grounded in documents of several shards, through which the links between their sentences "
+                         "are cut):")
             parts.append(md_table(["documents", "actors", "method", "one process p50/p95 ms", "actors p50/p95 ms",
-                                   "actors start s", "agreement", "each actor's resident MB"], sharded))
+                                   "actors start s", "agreement", "each actor's resident MB",
+                                   "nodes in several shards"], sharded))
         fit = data.get("fit") or {}
         if fit:
             sizes = fit["extrapolated_to_documents"]

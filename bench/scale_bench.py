@@ -166,6 +166,7 @@ def sharded_latency(store_dir: Path, count: int, shards: int, one: dict[str, lis
     started, row = time.perf_counter(), {}
     with ShardedEngine(Store(store_dir), "scale", shards=shards, address="local") as sharded:
         row["start_s"] = round(time.perf_counter() - started, 1)
+        row["crossing_nodes"] = sharded.crossing_nodes  # grounded in several shards' documents: links cut there
         for method in ("groundedkg", "dense"):
             options = RetrievalOptions(method=method, budget_words=1000)
             sharded.retrieve("Who is Ada?", options)  # warm-up: each shard's views built on first use

@@ -53,13 +53,14 @@ from kgcore.core.settings import RetrievalOptions, Settings
 from kgcore.core.types import Answer, Match, QueryResult, SelectedSentence
 from kgcore.index.ray_runner import RayRunner
 from kgcore.index.store.disk import Store
-from kgcore.index.store.partial import check_documents
+from kgcore.index.store.partial import Whole, check_documents
 from kgcore.query.answer import AnswerSource
 from kgcore.query.engine import QueryEngine, validate_question
 from kgcore.query.sentence_ranking import bm25_tokens
 from kgcore.query.shard import Item, Shard, collection_bm25
 from kgcore.query.sharded_fusion import collection_ranks, fetch_selected, fuse_hybrid, merge_runs
 from kgcore.query.sharded_graph import exact, rank_graph, start
+from kgcore.query.sharded_walk import PageTable
 
 #: Sentences a shard sends per page.
 PAGE = 64
@@ -120,10 +121,12 @@ class ShardedEngine:
         self.parts = split(store.manifest(name).doc_ids, shards)
         self._runner: Any = None
         self._actors: list[Any] = []
+        self.pages: PageTable | None = None
+        self.whole: Whole | None = None
         try:
             self._start(str(store.root.resolve()), address)
             self.bm25 = collection_bm25(self.ask_all("bm25_counts"))
-            self.pages = start(self) if graph else None
+            self.pages, self.whole = start(self) if graph else (None, None)
         except BaseException:
             self.close()  # a shard that failed to start leaves no actor (nor the Ray this engine started) behind
             raise
@@ -176,6 +179,13 @@ class ShardedEngine:
                 cause = getattr(exc, "cause", None) or exc  # a Ray task's error carries the shard's own
                 raise ShardError(shard, self.parts[shard], f"{type(cause).__name__}: {cause}") from exc
         return out
+
+    @property
+    def crossing_nodes(self) -> int:
+        """Nodes grounded in documents of more than one shard (a name two shards' documents share): each shard
+        holds its own copy, weighted by the collection's counts, and the links between the sentences of
+        different shards through it are cut (0 without the graph methods)."""
+        return len(self.whole.nodes) if self.whole is not None else 0
 
     def memory(self) -> list[dict[str, float]]:
         """Each shard's process memory and share of the collection (:meth:`~kgcore.query.shard.Shard.memory`; in

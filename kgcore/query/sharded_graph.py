@@ -31,7 +31,7 @@ import numpy as np
 
 from kgcore.core.settings import RetrievalOptions
 from kgcore.core.types import Match, SelectedSentence
-from kgcore.index.store.partial import whole_of
+from kgcore.index.store.partial import Whole, whole_of
 from kgcore.query import fused, multihop
 from kgcore.query.context import budget_positions
 from kgcore.query.global_bm25 import collection_bm25
@@ -44,14 +44,15 @@ from kgcore.query.sharded_walk import PageTable, ShardedCollection, collection_m
 Measured = tuple[dict[str, float], dict[str, np.ndarray]]
 
 
-def start(engine: Any) -> PageTable:
+def start(engine: Any) -> tuple[PageTable, Whole]:
     """Give every shard the collection's counts: its sentences and action labels, then the sparse signal's
-    word counts over its sentences and its chunks; the collection's entity pages, for the driver's walk."""
+    word counts over its sentences and its chunks; the collection's entity pages, for the driver's walk, and the
+    collection's counts (their ``nodes``: the nodes grounded in documents of several shards)."""
     whole = whole_of(engine.ask_all("use_whole"))
     counts = engine.ask_all("use_whole", whole)
     engine.ask_all("use_text_counts", collection_bm25([c[0] for c in counts]),
                    collection_bm25([c[1] for c in counts]))
-    return page_table(engine)
+    return page_table(engine), whole
 
 
 def exact(options: RetrievalOptions) -> bool:

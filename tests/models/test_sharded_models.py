@@ -176,6 +176,7 @@ def test_the_graph_methods_on_three_shards_are_one_process_when_no_graph_path_cr
     assert (chunk_docs[edges.row] == chunk_docs[edges.col]).all()
 
     with ShardedEngine(store, "apart", shards=3, address=None) as sharded:
+        assert sharded.crossing_nodes == 0
         for options in APART_OPTIONS:
             for question in APART_QUESTIONS:
                 one, many = engine.retrieve("apart", question, options), sharded.retrieve(question, options)
@@ -331,9 +332,10 @@ def test_every_shard_holds_the_collections_node_vectors(tmp_path):
     with ShardedEngine(store, "village", shards=2, address=None) as sharded:
         parts = [shard.index for shard in sharded._actors]
         shared = set(parts[0].node_ids) & set(parts[1].node_ids)  # the village's people and places cross them
+        assert shared and sharded.crossing_nodes == len(shared)  # what the engine reports as cut between shards
         for part in parts:
             ours = np.stack([index.node_vectors[row[node_id]] for node_id in part.node_ids])
-            assert np.allclose(part.node_vectors, ours, atol=1e-6)
+            assert np.array_equal(part.node_vectors, ours)  # the collection's rows, copied as they are
         first = sharded.parts[0]
     # the first shard's documents linked alone place a shared node among fewer neighbours: another vector
     index_files([Job(f"{d}.txt", data=TEXTS[f"{d}.txt"].encode()) for d in first], store, "half",
