@@ -15,6 +15,7 @@ from pathlib import Path
 from kgcore.core.deprecation import renamed_argument
 from kgcore.core.embed import Embedder, query_embedder
 from kgcore.core.errors import IndexMismatchError, InputError, clean_field
+from kgcore.core.heap import release_free_memory
 from kgcore.core.nlp import load_spacy
 from kgcore.core.once import KeyedLocks
 from kgcore.core.settings import RetrievalOptions, Settings
@@ -144,7 +145,12 @@ class QueryEngine:
         question = validate_question(question, self.settings.max_question_chars)
         if use_chroma:
             ensure_chroma(self.store, collection, self.embedder)
-        return method.retrieve(self.index(collection), question, options, self.models(use_chroma))
+        index = self.index(collection)
+        built = len(index.cache.keys())
+        result = method.retrieve(index, question, options, self.models(use_chroma))
+        if len(index.cache.keys()) > built:  # a view built for this question: its freed temporaries given back
+            release_free_memory()
+        return result
 
     @renamed_argument("doc_id", "collection")
     def support_calibration(self, collection: str) -> Calibration:

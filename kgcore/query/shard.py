@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from kgcore.core.heap import release_free_memory
 from kgcore.core.settings import RetrievalOptions, Settings
 from kgcore.core.types import Match, SelectedSentence
 from kgcore.index.store.disk import Store
@@ -71,6 +72,7 @@ class Shard:
         else:
             part = load_part(Store(store_root), name, doc_ids)
         self.index, self.rows = part.index, part.rows
+        release_free_memory()  # what reading the part's files freed, given back: the actor keeps its part
         self.scorer = GraphScorer(self.index, self.rows, self.engine) if graph else None
         self._bm25: GlobalBM25 | None = None
         self._sims = np.zeros(0, dtype=np.float32)

@@ -37,6 +37,7 @@ import numpy as np
 from kgcore.core.chroma_config import check_chroma_sync
 from kgcore.core.errors import DamagedIndexError, IndexNotFoundError, InputError, KgcoreError
 from kgcore.core.graph import GroundedGraph
+from kgcore.core.heap import release_free_memory
 from kgcore.core.types import Sentence
 from kgcore.index.store import chroma, generations, legacy, sentence_matrix, shard
 from kgcore.index.store.collection import CollectionManifest, DocumentEntry, damaged_manifest_remedy
@@ -188,7 +189,9 @@ class Store:
         for attempt in range(LOAD_ATTEMPTS):
             manifest = self.manifest(name)
             try:
-                return self._load(name, manifest)
+                index = self._load(name, manifest)
+                release_free_memory()  # the files' parsed JSON, freed, given back: the process keeps the index
+                return index
             except DamagedIndexError:
                 if not self.exists(name):
                     raise IndexNotFoundError(f"Collection {name!r} in {self.root} was deleted while it was read."
