@@ -40,7 +40,7 @@ def expand(own: list[str], resolved: frozenset[str]) -> list[str]:
 def expanded_corpus(index: Index) -> list[list[str]]:
     """Every sentence's tokens for the sparse signal (:func:`expanded_tokens`; an empty one is ``_``)."""
     t = sentence_tokens(index)
-    return [expand(own, t.resolved[i]) or ["_"] for i, own in enumerate(t.written)]
+    return [own + list(t.added[i]) or ["_"] for i, own in enumerate(t.written)]
 
 
 def sentence_model(index: Index) -> SparseBM25:
@@ -55,7 +55,7 @@ def chunk_corpus(index: Index, cg: ContextGraph, expanded: bool) -> list[list[st
     chunks = []
     for lo, hi in cg.chunk_spans:
         own = [token for i in range(lo, hi) for token in t.written[i]]
-        added = frozenset().union(*t.resolved[lo:hi]) if expanded else frozenset()
+        added = frozenset().union(*t.added[lo:hi]) if expanded else frozenset()
         chunks.append(expand(own, added) or ["_"])
     return chunks
 
