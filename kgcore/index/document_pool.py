@@ -44,6 +44,9 @@ from kgcore.core.settings import IndexOptions, Settings
 
 #: Seconds between two looks at the workers.
 POLL_S = 0.25
+#: Jobs handed to a pool per worker at a time: enough that no worker waits for its next document, few enough that
+#: watching the jobs in flight costs nothing.
+AHEAD = 4
 #: (document, stage, done, total) progress of many documents.
 DocumentProgress = Callable[[str, str, int, int], None]
 #: What a worker process runs for one job: (job, options, settings, staging, report) -> staged shard folder.
@@ -91,10 +94,11 @@ def _run_round(jobs: Sequence, batch: list[int], width: int, options: IndexOptio
     each = settings.with_(parse_processes=1)  # the documents are the parallel part
     pool = ProcessPoolExecutor(min(width, len(batch)), mp_context=context, initializer=_init_worker,
                                initargs=(threads, events))
-    state = _Round()
+    state, futures = _Round(), dict[Future, int]()
+    submit = _submitter(pool, batch, futures, lambda i: (_worker, build, i, jobs[i], options, each, staging),
+                        AHEAD * width)
     try:
-        futures = {pool.submit(_worker, build, i, jobs[i], options, each, staging): i for i in batch}
-        _watch(futures, pool, events, state, jobs, settings.worker_timeout_s, progress, outcomes)
+        _watch(futures, submit, events, state, jobs, settings.worker_timeout_s, progress, outcomes)
     except BaseException:
         _kill(pool)
         raise
@@ -105,15 +109,41 @@ def _run_round(jobs: Sequence, batch: list[int], width: int, options: IndexOptio
     return [i for i in lost if i in state.started], [i for i in lost if i not in state.started]
 
 
-def _watch(futures: dict[Future, int], pool: ProcessPoolExecutor, events, state: _Round, jobs: Sequence,
+def _submitter(pool: ProcessPoolExecutor, batch: list[int], futures: dict[Future, int],
+               call: Callable[[int], tuple], limit: int) -> Callable[[int], set[Future]]:
+    """``submit(in_flight)``: hands the pool the next jobs of ``batch`` until ``limit`` are in flight, recording
+    each future's job in ``futures``; the new futures.  A pool that broke takes no more: its jobs not handed out
+    stay unstarted, for the next round."""
+    waiting = list(reversed(batch))
+
+    def submit(in_flight: int) -> set[Future]:
+        added: set[Future] = set()
+        while waiting and in_flight + len(added) < limit:
+            try:
+                future = pool.submit(*call(waiting[-1]))
+            except (BrokenProcessPool, RuntimeError):  # broken, or shut down: nothing more goes to it
+                waiting.clear()
+                break
+            futures[future] = waiting.pop()
+            added.add(future)
+        return added
+
+    return submit
+
+
+def _watch(futures: dict[Future, int], submit: Callable[[int], set[Future]], events, state: _Round, jobs: Sequence,
            timeout_s: float, progress: DocumentProgress | None, outcomes: dict[int, Path | BaseException]) -> None:
-    pending = set(futures)
+    """Hand out jobs (a few ahead of the workers), settle each as it finishes and stop stalled workers.  Only the
+    jobs in flight are watched: with every job of a 100,000-document batch handed out at once, each look at the
+    workers went over all of them (the parent took half a core)."""
+    pending = submit(0)
     while pending:
         done, pending = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
         _drain(events, state, jobs, progress)
         for future in done:
             _settle(futures[future], future, state, outcomes)
         _stop_stalled(pending, futures, state, timeout_s)
+        pending |= submit(len(pending))
     _drain(events, state, jobs, progress)
 
 
