@@ -81,8 +81,8 @@ def scale_section(results: Path) -> str:
     parts = ["## Cost curves (scale)",
              "Generated documents indexed into one collection per size (`bench/scale_bench.py`).  Rows without a "
              "date were measured on a 2-core machine shared with other jobs (load average about 11), so their wall "
-             "times are inflated several-fold; dated rows on a quieter 2-core machine, about twice as fast per "
-             "document.  CPU seconds and memory are the dependable figures; compare times within one machine."]
+             "times are inflated several-fold; dated rows on another, quieter 2-core machine.  CPU seconds and "
+             "memory are the dependable figures; compare times within one machine."]
     for kind in ("short", "long"):
         data = load(f"scale_{kind}.json", results)
         if data is None:
