@@ -21,7 +21,8 @@ from kgcore.core.embed import Embedder, embed_query_nodes
 from kgcore.core.embed.matmul import tall_product
 from kgcore.core.types import ENTITY, LocalNode, Match, SentenceGraph
 from kgcore.index.store import chroma
-from kgcore.index.store.disk import CacheKey, Index
+from kgcore.index.store.disk import Index
+from kgcore.query.distinct_vectors import distinct_node_vectors
 
 #: Candidates per query node re-ranked with graph context.
 POOL_SIZE = 300
@@ -31,7 +32,6 @@ CONTEXT_WEIGHT = 0.5
 SAMPLE_STRIDE = 32
 #: Candidates asked of Chroma per query node, then scored again with the stored vectors (:func:`_chroma_top_k`).
 CHROMA_POOL = 100
-DISTINCT: CacheKey[tuple[np.ndarray, np.ndarray]] = CacheKey("distinct-node-vectors")
 #: Penalty rows kept (:func:`mask_penalties`): a few node types of a few collections.
 PENALTIES_KEPT = 16
 _PENALTIES: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {}
@@ -45,25 +45,10 @@ def node_cosines(index: Index, vectors: np.ndarray) -> np.ndarray:
     and texts, so many are equal (ObliQA: 77,296 distinct of 124,336), and each distinct vector is multiplied
     once and its cosines copied to the rows that share it.
     """
-    distinct, inverse = index.cache.get(DISTINCT, lambda: distinct_rows(index.node_vectors))
+    distinct, inverse = distinct_node_vectors(index)  # mapped from the collection's linked folder
     # (distinct x query) is the product's fast order (:mod:`kgcore.core.embed.matmul`); the result is made C-ordered
     # before the gather, since the callers sweep it row by row
     return np.take(np.ascontiguousarray(tall_product(distinct, vectors).T), inverse, axis=1)
-
-
-def distinct_rows(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(the distinct rows of ``matrix`` in first-seen order, each row's position among them).
-
-    >>> distinct, inverse = distinct_rows(np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0]], dtype=np.float32))
-    >>> distinct.tolist(), inverse.tolist()
-    ([[1.0, 0.0], [0.0, 1.0]], [0, 1, 0])
-    """
-    first: dict[bytes, int] = {}
-    inverse = np.fromiter((first.setdefault(row.tobytes(), len(first)) for row in matrix), dtype=np.int64,
-                          count=len(matrix))
-    keep = np.zeros(len(first), dtype=np.int64)
-    keep[inverse[::-1]] = np.arange(len(matrix))[::-1]
-    return np.ascontiguousarray(matrix[keep]), inverse
 
 
 def query_node_vectors(index: Index, query_graph: SentenceGraph, embedder: Embedder) -> tuple[list[str], np.ndarray]:

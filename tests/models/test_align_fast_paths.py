@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from kgcore.query import align as al
-from kgcore.query.match import DISTINCT, context_agreement, node_cosines
+from kgcore.query.distinct_vectors import DISTINCT
+from kgcore.query.match import context_agreement, node_cosines
 
 
 def _queries(index, n: int, seed: int) -> np.ndarray:
@@ -86,3 +87,27 @@ def test_cosines_through_distinct_vectors_equal_the_plain_product(peter_index):
     # equal up to float32 rounding: BLAS may sum the 384 products in another order for another matrix shape
     assert fast.flags["C_CONTIGUOUS"] and np.allclose(fast, vectors @ peter_index.node_vectors.T, rtol=0, atol=1e-6)
 
+
+
+def test_the_distinct_vectors_are_written_once_and_mapped_by_every_later_load(peter_store, peter_index):
+    """The distinct rows are a file of the collection's linked folder, named by its stamp, and a later load maps
+    them (pages of the file, not the process's heap) instead of computing them again; a damaged file is
+    computed and written again."""
+    from kgcore.index.store.integrity import mapped_file
+    from kgcore.index.store.recovery import linked_folder
+    from kgcore.query.distinct_vectors import distinct_node_vectors, distinct_rows, file_stem
+
+    node_cosines(peter_index, _queries(peter_index, 1, 3))
+    manifest = peter_index.manifest
+    base = peter_index.path / linked_folder(manifest.generation) / file_stem(manifest.stamp)
+    assert base.with_suffix(".npy").exists() and base.with_suffix(".npz").exists()
+    again = peter_store.load(peter_index.collection)  # a new process's view: nothing cached
+    distinct, inverse = distinct_node_vectors(again)
+    assert mapped_file(distinct) == str(base.with_suffix(".npy")) and not distinct.flags.writeable
+    expected = distinct_rows(again.node_vectors)
+    assert np.array_equal(distinct, expected[0]) and np.array_equal(inverse, expected[1])
+    base.with_suffix(".npz").write_bytes(b"not a zip")
+    damaged = peter_store.load(peter_index.collection)
+    distinct, inverse = distinct_node_vectors(damaged)
+    assert np.array_equal(distinct, expected[0]) and np.array_equal(inverse, expected[1])
+    assert np.array_equal(np.load(base.with_suffix(".npz"))["inverse"], expected[1])  # written again

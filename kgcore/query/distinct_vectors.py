@@ -1,0 +1,103 @@
+"""The distinct rows of a collection's node vectors, written once beside its linked graph and memory-mapped.
+
+A node's vector depends only on its label and texts, so many nodes share one (ObliQA: 77,296 distinct of
+124,336), and matching multiplies each distinct vector once (:func:`~kgcore.query.match.node_cosines`).  The
+distinct rows are a copy of up to every node vector: on 1,000 short documents the largest structure a question
+builds (8.2 MB, against 12.3 MB for the whole linked graph).  So they are written once into the collection's
+linked folder, named by the collection's stamp (``distinct-<stamp>.npy``, the rows, and ``distinct-<stamp>.npz``,
+each node's row among them), and mapped by every process that asks, as the node vectors themselves are: pages of
+a file, shared between processes and dropped under pressure, not each process's heap.  The rows follow from the
+stored node vectors alone, so two processes writing them at once write the same bytes.  A store that cannot be
+written keeps them in the process.
+
+>>> distinct, inverse = distinct_rows(np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0]], dtype=np.float32))
+>>> distinct.tolist(), inverse.tolist()
+([[1.0, 0.0], [0.0, 1.0]], [0, 1, 0])
+>>> file_stem("2026-11-30T10:00:00+00:00/3")
+'distinct-70ca8349f371651a'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import uuid
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from kgcore.index.store.disk import CacheKey, Index
+from kgcore.index.store.integrity import map_npy
+from kgcore.index.store.recovery import linked_folder
+
+__all__ = ["DISTINCT", "distinct_node_vectors", "distinct_rows"]
+
+#: The distinct rows and each node's row among them, as matching uses them.
+DISTINCT: CacheKey[tuple[np.ndarray, np.ndarray]] = CacheKey("distinct-node-vectors")
+
+
+def distinct_node_vectors(index: Index) -> tuple[np.ndarray, np.ndarray]:
+    """(the distinct rows of ``index.node_vectors``, each node's row among them): mapped from the collection's
+    linked folder, written there first when missing."""
+    return index.cache.get(DISTINCT, lambda: _stored(index))
+
+
+def distinct_rows(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the distinct rows of ``matrix`` in first-seen order, each row's position among them)."""
+    first: dict[bytes, int] = {}
+    inverse = np.fromiter((first.setdefault(row.tobytes(), len(first)) for row in matrix), dtype=np.int64,
+                          count=len(matrix))
+    keep = np.zeros(len(first), dtype=np.int64)
+    keep[inverse[::-1]] = np.arange(len(matrix))[::-1]
+    return np.ascontiguousarray(matrix[keep]), inverse
+
+
+def file_stem(stamp: str) -> str:
+    """The files' name for the collection at ``stamp`` (a stamp holds characters no file name may)."""
+    return "distinct-" + hashlib.sha256(stamp.encode("utf-8")).hexdigest()[:16]
+
+
+def _stored(index: Index) -> tuple[np.ndarray, np.ndarray]:
+    vectors = index.node_vectors
+    if index.manifest.format < 2:  # a kgcore 0.1 folder has no linked folder to keep them in
+        return distinct_rows(vectors)
+    base = index.path / linked_folder(index.manifest.generation) / file_stem(index.manifest.stamp)
+    found = _read(base, vectors.shape, vectors.dtype)
+    if found is None:
+        distinct, inverse = distinct_rows(vectors)
+        if not _write(base, distinct, inverse):
+            return distinct, inverse
+        found = _read(base, vectors.shape, vectors.dtype)
+    return found if found is not None else distinct_rows(vectors)
+
+
+def _read(base: Path, shape: tuple[int, ...], dtype: np.dtype) -> tuple[np.ndarray, np.ndarray] | None:
+    """The stored rows, mapped, and the row map; None when missing, unreadable or not of these vectors."""
+    try:
+        with np.load(base.with_suffix(".npz"), allow_pickle=False) as data:
+            inverse = data["inverse"]
+        distinct = map_npy(base.with_suffix(".npy"))
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+        return None
+    fits = (len(inverse) == shape[0] and distinct.ndim == 2 and distinct.shape[1:] == shape[1:]
+            and distinct.dtype == dtype and (not len(inverse) or int(inverse.max()) < len(distinct)))
+    return (distinct, inverse) if fits else None
+
+
+def _write(base: Path, distinct: np.ndarray, inverse: np.ndarray) -> bool:
+    """Write both files atomically (each a temporary file renamed); whether the store took them."""
+    written = []
+    try:
+        for suffix, save in ((".npy", lambda fh: np.save(fh, distinct)),
+                             (".npz", lambda fh: np.savez(fh, inverse=inverse))):
+            tmp = base.with_name(f"{base.name}{suffix}.{uuid.uuid4().hex[:8]}.tmp")
+            written.append(tmp)
+            with tmp.open("wb") as fh:
+                save(fh)
+            os.replace(tmp, base.with_suffix(suffix))
+    except OSError:
+        for tmp in written:
+            tmp.unlink(missing_ok=True)
+        return False
+    return True
