@@ -140,6 +140,7 @@ def index_size(size: int, kind: str, store_dir: Path, workers: int = 1) -> dict:
     counts = outcome.collection.counts
     disk = sum(p.stat().st_size for p in store.doc_path("scale").rglob("*") if p.is_file())
     return {"documents": counts.documents, "workers": workers, "sentences": counts.sentences,
+            "measured_on": f"{time.strftime('%Y-%m-%d')} {platform.platform()}",  # rows span machines
             "words": sum(len(t.split()) for t in texts),
             "nodes": counts.nodes, "edges": counts.edges, "index_wall_s": round(wall, 2), "index_cpu_s": round(cpu, 2),
             "link_s": round(outcome.collection.link_seconds, 2), "readd_unchanged_s": round(readd, 3),
@@ -229,7 +230,6 @@ def run_size(size: int, kind: str, count: int, shards: int = 0, keep: Path | Non
             if keep:
                 saved.write_text(json.dumps(row))
         row.update(_child(["--query", str(count), "--store", str(store), "--shards", str(shards)]))
-    row.setdefault("measured_on", f"{time.strftime('%Y-%m-%d')} {platform.platform()}")  # rows span machines
     print(json.dumps(row), flush=True)
     return row
 

@@ -14,7 +14,6 @@ True
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import functools
 from collections.abc import Callable
 
@@ -23,13 +22,12 @@ __all__ = ["release_free_memory"]
 
 @functools.cache
 def _trim() -> Callable[[int], int] | None:
-    """glibc's ``malloc_trim``, or None where the C library has none (macOS, musl, Windows)."""
-    name = ctypes.util.find_library("c")
+    """glibc's ``malloc_trim``, looked up among the symbols this process has loaded, or None where the C library
+    has none (macOS, musl, Windows)."""
     try:
-        library = ctypes.CDLL(name) if name else None
-    except OSError:
+        function = getattr(ctypes.CDLL(None), "malloc_trim", None)
+    except (OSError, TypeError):  # Windows: no handle for the process itself
         return None
-    function = getattr(library, "malloc_trim", None)
     return function if callable(function) else None
 
 

@@ -47,6 +47,8 @@ POLL_S = 0.25
 #: Jobs handed to a pool per worker at a time: enough that no worker waits for its next document, few enough that
 #: watching the jobs in flight costs nothing.
 AHEAD = 4
+#: Seconds a broken pool is given to settle its futures before the ones left are given up (and built again).
+BROKEN_GRACE_S = 10.0
 #: (document, stage, done, total) progress of many documents.
 DocumentProgress = Callable[[str, str, int, int], None]
 #: What a worker process runs for one job: (job, options, settings, staging, report) -> staged shard folder.
@@ -98,7 +100,8 @@ def _run_round(jobs: Sequence, batch: list[int], width: int, options: IndexOptio
     submit = _submitter(pool, batch, futures, lambda i: (_worker, build, i, jobs[i], options, each, staging),
                         AHEAD * width)
     try:
-        _watch(futures, submit, events, state, jobs, settings.worker_timeout_s, progress, outcomes)
+        _watch(futures, submit, lambda: bool(getattr(pool, "_broken", False)), events, state, jobs,
+               settings.worker_timeout_s, progress, outcomes)
     except BaseException:
         _kill(pool)
         raise
@@ -131,19 +134,30 @@ def _submitter(pool: ProcessPoolExecutor, batch: list[int], futures: dict[Future
     return submit
 
 
-def _watch(futures: dict[Future, int], submit: Callable[[int], set[Future]], events, state: _Round, jobs: Sequence,
-           timeout_s: float, progress: DocumentProgress | None, outcomes: dict[int, Path | BaseException]) -> None:
+def _watch(futures: dict[Future, int], submit: Callable[[int], set[Future]], broken: Callable[[], bool], events,
+           state: _Round, jobs: Sequence, timeout_s: float, progress: DocumentProgress | None,
+           outcomes: dict[int, Path | BaseException]) -> None:
     """Hand out jobs (a few ahead of the workers), settle each as it finishes and stop stalled workers.  Only the
     jobs in flight are watched: with every job of a 100,000-document batch handed out at once, each look at the
-    workers went over all of them (the parent took half a core)."""
-    pending = submit(0)
+    workers went over all of them (the parent took half a core).  Nothing is handed out after a worker was
+    stopped or once the pool is ``broken()``; what a broken pool has not settled after :data:`BROKEN_GRACE_S`
+    is left out (unstarted or suspect, for the next round), so a hand-out that raced the pool's breaking
+    cannot wait forever."""
+    pending, broken_since = submit(0), None
     while pending:
         done, pending = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
         _drain(events, state, jobs, progress)
         for future in done:
             _settle(futures[future], future, state, outcomes)
-        _stop_stalled(pending, futures, state, timeout_s)
-        pending |= submit(len(pending))
+        stopped = _stop_stalled(pending, futures, state, timeout_s)
+        if broken_since is None and broken():
+            broken_since = time.monotonic()
+        if broken_since is None and not stopped:
+            pending |= submit(len(pending))
+        elif broken_since is not None and time.monotonic() - broken_since > BROKEN_GRACE_S:
+            outcomes.update((futures[f], KgcoreError(state.stalled[futures[f]])) for f in pending
+                            if futures[f] in state.stalled)
+            break
     _drain(events, state, jobs, progress)
 
 
@@ -158,15 +172,17 @@ def _settle(index: int, future: Future, state: _Round, outcomes: dict[int, Path 
         outcomes[index] = exc
 
 
-def _stop_stalled(pending: set[Future], futures: dict[Future, int], state: _Round, timeout_s: float) -> None:
-    """Kill the worker of every started document not heard of for ``timeout_s`` seconds."""
-    now = time.monotonic()
+def _stop_stalled(pending: set[Future], futures: dict[Future, int], state: _Round, timeout_s: float) -> bool:
+    """Kill the worker of every started document not heard of for ``timeout_s`` seconds; whether any was."""
+    now, stopped = time.monotonic(), False
     for future in pending:
         index = futures[future]
         if index in state.started and index not in state.stalled and now - state.heard[index] > timeout_s:
             state.stalled[index] = (f"its worker process sent no progress for {timeout_s:g} s and was stopped "
                                     "(raise the limit with the environment variable KGCORE_WORKER_TIMEOUT_S)")
             _signal(state.started[index], signal.SIGKILL)
+            stopped = True
+    return stopped
 
 
 def _drain(events, state: _Round, jobs: Sequence, progress: DocumentProgress | None) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from kgcore.core.document import Document
@@ -147,16 +147,18 @@ def _commit(store: Store, plan: Plan, staged: list[Built], options: IndexOptions
 def _add_staged(tx: CollectionWriter, plan: Plan, staged: list[Built], settings: Settings) -> list[Manifest]:
     """Move each staged shard into the transaction unless the collection holds its bytes already (reused),
     another writer added its id meanwhile, or the collection is full (failed); the manifests added.  The
-    collection is looked up by id and by hash, not scanned per document (100,000 documents in one call)."""
+    collection is looked up by id and by hash, never scanned per document (100,000 documents in one call)."""
     by_id = {d.doc_id: d.manifest for d in tx.documents}
-    by_sha = _first_by_hash(by_id.values())
+    holders: dict[str, dict[str, None]] = {}  # source hash -> the ids holding it, in the collection's order
+    for doc_id, manifest in by_id.items():
+        holders.setdefault(manifest.source_sha256, {})[doc_id] = None
     added = []
     for built in staged:
         assert built.staged is not None
         sha, free = plan.hashes[built.job.filename], plan.force or built.job.filename in plan.repair
         name = built.staged.name
-        if sha in by_sha and not free:
-            plan.reused.append(by_sha[sha])
+        if holders.get(sha) and not free:
+            plan.reused.append(by_id[next(iter(holders[sha]))])
         elif name in by_id and not free:
             plan.failed.append((built.job.filename, f"another writer added a document {name!r} "
                                                     f"to {plan.name!r} meanwhile; index again to decide"))
@@ -165,19 +167,12 @@ def _add_staged(tx: CollectionWriter, plan: Plan, staged: list[Built], settings:
         else:
             manifest = tx.add(built.staged).manifest
             replaced = by_id.pop(manifest.doc_id, None)
+            if replaced is not None:  # a replaced document moves to the end, as the writer moves it
+                holders[replaced.source_sha256].pop(manifest.doc_id, None)
             by_id[manifest.doc_id] = manifest
-            by_sha = _first_by_hash(by_id.values()) if replaced is not None else by_sha
-            by_sha.setdefault(manifest.source_sha256, manifest)
+            holders.setdefault(manifest.source_sha256, {})[manifest.doc_id] = None
             added.append(manifest)
     return added
-
-
-def _first_by_hash(manifests: Iterable[Manifest]) -> dict[str, Manifest]:
-    """The first manifest of each source hash, in the collection's order."""
-    out: dict[str, Manifest] = {}
-    for manifest in manifests:
-        out.setdefault(manifest.source_sha256, manifest)
-    return out
 
 
 def _over_documents(settings: Settings, name: str, count: int) -> str:

@@ -4,17 +4,18 @@ A node's vector depends only on its label and texts, so many nodes share one (Ob
 124,336), and matching multiplies each distinct vector once (:func:`~kgcore.query.match.node_cosines`).  The
 distinct rows are a copy of up to every node vector: on 1,000 short documents the largest structure a question
 builds (8.2 MB, against 12.3 MB for the whole linked graph).  So they are written once into the collection's
-linked folder, named by the collection's stamp (``distinct-<stamp>.npy``, the rows, and ``distinct-<stamp>.npz``,
-each node's row among them), and mapped by every process that asks, as the node vectors themselves are: pages of
-a file, shared between processes and dropped under pressure, not each process's heap.  The rows follow from the
-stored node vectors alone, so two processes writing them at once write the same bytes.  A store that cannot be
-written keeps them in the process.
+linked folder, named by the collection's stamp and linked files' digests (``distinct-<key>.npy``, the rows, and
+``distinct-<key>.npz``, each node's row among them), and mapped by every process that asks, as the node vectors
+themselves are: pages of a file, shared between processes and dropped under pressure, not each process's heap.
+The rows follow from the stored node vectors alone, so two processes writing them at once write the same rows.
+A store that cannot be written keeps them in the process.
 
 >>> distinct, inverse = distinct_rows(np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0]], dtype=np.float32))
 >>> distinct.tolist(), inverse.tolist()
 ([[1.0, 0.0], [0.0, 1.0]], [0, 1, 0])
->>> file_stem("2026-11-30T10:00:00+00:00/3")
-'distinct-70ca8349f371651a'
+>>> stamp = "2026-11-30T10:00:00+00:00/3"
+>>> file_stem(stamp) != file_stem(stamp, {"node_vectors.npy": "d1"})
+True
 """
 
 from __future__ import annotations
@@ -23,10 +24,12 @@ import hashlib
 import os
 import uuid
 import zipfile
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
 
+from kgcore.core.errors import KgcoreError
 from kgcore.index.store.disk import CacheKey, Index
 from kgcore.index.store.integrity import map_npy
 from kgcore.index.store.recovery import linked_folder
@@ -53,36 +56,41 @@ def distinct_rows(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.ascontiguousarray(matrix[keep]), inverse
 
 
-def file_stem(stamp: str) -> str:
-    """The files' name for the collection at ``stamp`` (a stamp holds characters no file name may)."""
-    return "distinct-" + hashlib.sha256(stamp.encode("utf-8")).hexdigest()[:16]
+def file_stem(stamp: str, linked: Mapping[str, object] | None = None) -> str:
+    """The files' name for the collection at ``stamp`` whose linked files are ``linked`` (their digests: a
+    collection deleted and made again within a second has the same stamp, not the same node vectors)."""
+    key = stamp + "\x1f" + repr(sorted((name, repr(digest)) for name, digest in (linked or {}).items()))
+    return "distinct-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
 
 
 def _stored(index: Index) -> tuple[np.ndarray, np.ndarray]:
     vectors = index.node_vectors
     if index.manifest.format < 2:  # a kgcore 0.1 folder has no linked folder to keep them in
         return distinct_rows(vectors)
-    base = index.path / linked_folder(index.manifest.generation) / file_stem(index.manifest.stamp)
-    found = _read(base, vectors.shape, vectors.dtype)
+    manifest = index.manifest
+    base = index.path / linked_folder(manifest.generation) / file_stem(manifest.stamp, manifest.linked_files)
+    found = _read(base, vectors)
     if found is None:
-        distinct, inverse = distinct_rows(vectors)
-        if not _write(base, distinct, inverse):
-            return distinct, inverse
-        found = _read(base, vectors.shape, vectors.dtype)
-    return found if found is not None else distinct_rows(vectors)
+        computed = distinct_rows(vectors)
+        found = (_read(base, vectors) if _write(base, *computed) else None) or computed
+    return found
 
 
-def _read(base: Path, shape: tuple[int, ...], dtype: np.dtype) -> tuple[np.ndarray, np.ndarray] | None:
-    """The stored rows, mapped, and the row map; None when missing, unreadable or not of these vectors."""
+def _read(base: Path, vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The stored rows, mapped, and the row map; None when missing, unreadable or not of these vectors (shapes,
+    types, and every 1 in 64 nodes' rows compared)."""
     try:
         with np.load(base.with_suffix(".npz"), allow_pickle=False) as data:
             inverse = data["inverse"]
         distinct = map_npy(base.with_suffix(".npy"))
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, KgcoreError):  # map_npy: DamagedIndexError
         return None
-    fits = (len(inverse) == shape[0] and distinct.ndim == 2 and distinct.shape[1:] == shape[1:]
-            and distinct.dtype == dtype and (not len(inverse) or int(inverse.max()) < len(distinct)))
-    return (distinct, inverse) if fits else None
+    fits = (inverse.ndim == 1 and len(inverse) == len(vectors) and inverse.dtype.kind == "i"
+            and distinct.ndim == 2 and distinct.shape[1:] == vectors.shape[1:] and distinct.dtype == vectors.dtype
+            and (not len(inverse) or (int(inverse.min()) >= 0 and int(inverse.max()) < len(distinct))))
+    if not fits or not np.array_equal(distinct[inverse[::64]], vectors[::64]):
+        return None
+    return distinct, inverse
 
 
 def _write(base: Path, distinct: np.ndarray, inverse: np.ndarray) -> bool:

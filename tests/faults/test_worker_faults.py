@@ -48,6 +48,16 @@ def test_documents_sharing_pools_with_several_killers_are_never_failed_for_them(
     assert not _children()
 
 
+def test_more_documents_than_are_handed_out_at_once_survive_a_killer_among_them(tmp_path):
+    """Jobs go to the pool a few per worker at a time: a worker dying mid-batch breaks the pool while most jobs
+    were never handed out; they are built in the next pool, and only the killer fails."""
+    names = [f"doc-{i:02d}.txt" for i in range(14)] + ["die.txt"] + [f"doc-{i:02d}.txt" for i in range(14, 26)]
+    built = build_in_pool(_jobs(*names), IndexOptions(), Settings(), tmp_path, 2, None, build_or_fail)
+    assert [n for n, b in zip(names, built) if isinstance(b, KgcoreError)] == ["die.txt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(n for n in names if n != "die.txt")
+    assert not _children()
+
+
 def test_a_hung_worker_is_stopped_after_the_timeout(tmp_path):
     seen = []
     started = time.monotonic()

@@ -99,15 +99,17 @@ def test_the_distinct_vectors_are_written_once_and_mapped_by_every_later_load(pe
 
     node_cosines(peter_index, _queries(peter_index, 1, 3))
     manifest = peter_index.manifest
-    base = peter_index.path / linked_folder(manifest.generation) / file_stem(manifest.stamp)
+    base = peter_index.path / linked_folder(manifest.generation) / file_stem(manifest.stamp, manifest.linked_files)
     assert base.with_suffix(".npy").exists() and base.with_suffix(".npz").exists()
     again = peter_store.load(peter_index.collection)  # a new process's view: nothing cached
     distinct, inverse = distinct_node_vectors(again)
     assert mapped_file(distinct) == str(base.with_suffix(".npy")) and not distinct.flags.writeable
     expected = distinct_rows(again.node_vectors)
     assert np.array_equal(distinct, expected[0]) and np.array_equal(inverse, expected[1])
-    base.with_suffix(".npz").write_bytes(b"not a zip")
-    damaged = peter_store.load(peter_index.collection)
-    distinct, inverse = distinct_node_vectors(damaged)
-    assert np.array_equal(distinct, expected[0]) and np.array_equal(inverse, expected[1])
-    assert np.array_equal(np.load(base.with_suffix(".npz"))["inverse"], expected[1])  # written again
+    for suffix, damage in ((".npz", b"not a zip"), (".npy", b"not an array")):
+        base.with_suffix(suffix).write_bytes(damage)
+        damaged = peter_store.load(peter_index.collection)
+        distinct, inverse = distinct_node_vectors(damaged)
+        assert np.array_equal(distinct, expected[0]) and np.array_equal(inverse, expected[1]), suffix
+        assert np.array_equal(np.load(base.with_suffix(".npz"))["inverse"], expected[1])  # written again
+        assert np.array_equal(np.load(base.with_suffix(".npy")), expected[0])

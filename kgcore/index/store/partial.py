@@ -127,7 +127,8 @@ def load_linked_part(store: Store, name: str, doc_ids: Sequence[str], views: Pat
     the collection's (:func:`~kgcore.index.store.generations.vectors_for`: its linked node-vector file mapped, only
     the part's rows copied): a node the part shares with another part was embedded from its texts in both and
     placed among its neighbours in both, so a question matches it on each part as one process matches it.
-    Nothing is embedded and no document's own node vectors are read.
+    Nothing is embedded, and no document's own node vectors are read but those of documents a layered generation
+    appends (their first vectors live only there).
     """
     whole = store.manifest(name)
     part, offsets = _part_manifest(whole, name, doc_ids)
