@@ -65,9 +65,9 @@ def file_stem(stamp: str, linked: Mapping[str, object] | None = None) -> str:
 
 def _stored(index: Index) -> tuple[np.ndarray, np.ndarray]:
     vectors = index.node_vectors
-    if index.manifest.format < 2:  # a kgcore 0.1 folder has no linked folder to keep them in
-        return distinct_rows(vectors)
     manifest = index.manifest
+    if getattr(manifest, "format", 1) < 2:  # kgcore 0.1, or one document's index: no linked folder to keep them
+        return distinct_rows(vectors)
     base = index.path / linked_folder(manifest.generation) / file_stem(manifest.stamp, manifest.linked_files)
     found = _read(base, vectors)
     if found is None:

@@ -1,7 +1,7 @@
 """The indexing pool's own cost: what handing out and watching N documents costs the parent process.
 
-    python bench/pool_overhead_bench.py                      # 1,000 / 5,000 / 20,000 jobs on 2 workers
-    python bench/pool_overhead_bench.py --jobs 100000
+    python bench/experiments/pool_overhead.py                      # 1,000 / 5,000 / 20,000 jobs on 2 workers
+    python bench/experiments/pool_overhead.py --jobs 100000
 
 Each job is a document whose build does nothing (it reports one stage and returns), so the figures are the pool's
 alone (:mod:`kgcore.index.document_pool`): the parent's CPU seconds and the wall time, per job.  The parent should
@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import argparse
 import resource
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from common import machine, write_json
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the shared tools
+from common import machine, write_json  # noqa: E402
 
-from kgcore.core.settings import IndexOptions, Settings
-from kgcore.index.document_pool import build_in_pool
+from kgcore.core.settings import IndexOptions, Settings  # noqa: E402 - the pool itself, not the public API
+from kgcore.index.document_pool import build_in_pool  # noqa: E402
 
 
 def build(job, options, settings, staging, report) -> Path:
