@@ -146,32 +146,21 @@ def _commit(store: Store, plan: Plan, staged: list[Built], options: IndexOptions
 
 def _add_staged(tx: CollectionWriter, plan: Plan, staged: list[Built], settings: Settings) -> list[Manifest]:
     """Move each staged shard into the transaction unless the collection holds its bytes already (reused),
-    another writer added its id meanwhile, or the collection is full (failed); the manifests added.  The
-    collection is looked up by id and by hash, never scanned per document (100,000 documents in one call)."""
-    by_id = {d.doc_id: d.manifest for d in tx.documents}
-    holders: dict[str, dict[str, None]] = {}  # source hash -> the ids holding it, in the collection's order
-    for doc_id, manifest in by_id.items():
-        holders.setdefault(manifest.source_sha256, {})[doc_id] = None
+    another writer added its id meanwhile, or the collection is full (failed); the manifests added."""
     added = []
     for built in staged:
         assert built.staged is not None
-        sha, free = plan.hashes[built.job.filename], plan.force or built.job.filename in plan.repair
-        name = built.staged.name
-        if holders.get(sha) and not free:
-            plan.reused.append(by_id[next(iter(holders[sha]))])
-        elif name in by_id and not free:
+        free = plan.force or built.job.filename in plan.repair
+        same, name = tx.table.holding(plan.hashes[built.job.filename]), built.staged.name
+        if same is not None and not free:
+            plan.reused.append(same)
+        elif name in tx.table and not free:
             plan.failed.append((built.job.filename, f"another writer added a document {name!r} "
                                                     f"to {plan.name!r} meanwhile; index again to decide"))
-        elif name not in by_id and len(by_id) >= settings.max_documents:
-            plan.failed.append((built.job.filename, _over_documents(settings, plan.name, len(by_id) + 1)))
+        elif name not in tx.table and len(tx.table) >= settings.max_documents:
+            plan.failed.append((built.job.filename, _over_documents(settings, plan.name, len(tx.table) + 1)))
         else:
-            manifest = tx.add(built.staged).manifest
-            replaced = by_id.pop(manifest.doc_id, None)
-            if replaced is not None:  # a replaced document moves to the end, as the writer moves it
-                holders[replaced.source_sha256].pop(manifest.doc_id, None)
-            by_id[manifest.doc_id] = manifest
-            holders.setdefault(manifest.source_sha256, {})[manifest.doc_id] = None
-            added.append(manifest)
+            added.append(tx.add(built.staged).manifest)
     return added
 
 

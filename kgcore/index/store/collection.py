@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -90,6 +90,51 @@ class CollectionCounts:
 #: Linked files that are the documents' own files put together (the collection's sentence-vector matrix,
 #: :mod:`~kgcore.index.store.sentence_matrix`): they change nothing an answer reads.
 DERIVED_FILES = frozenset({"sentence_vectors.npy"})
+
+
+class DocumentTable:
+    """A collection's documents while a transaction changes them: in the collection's order, found by id and by
+    the hash of the bytes each was indexed from, so that deciding a batch of 100,000 files (reused, clashing,
+    new) looks each one up instead of scanning the collection per file."""
+
+    def __init__(self, entries: Iterable[DocumentEntry] = ()) -> None:
+        self._by_id: dict[str, DocumentEntry] = {}
+        self._by_hash: dict[str, dict[str, None]] = {}  # source hash -> the ids holding it, in order
+        for entry in entries:
+            self.put(entry)
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+    def __contains__(self, doc_id: object) -> bool:
+        return doc_id in self._by_id
+
+    def entries(self) -> list[DocumentEntry]:
+        """Every entry, in order."""
+        return list(self._by_id.values())
+
+    def get(self, doc_id: str) -> DocumentEntry:
+        return self._by_id[doc_id]
+
+    def holding(self, source_sha256: str) -> Manifest | None:
+        """The first document indexed from bytes of this hash, if any."""
+        ids = self._by_hash.get(source_sha256)
+        return self._by_id[next(iter(ids))].manifest if ids else None
+
+    def put(self, entry: DocumentEntry, in_place: bool = False) -> None:
+        """Add ``entry`` last, replacing the document with its id (``in_place``: where that one stood)."""
+        old = self._by_id.get(entry.doc_id)
+        if old is not None and not in_place:
+            self.drop(entry.doc_id)
+        elif old is not None and old.manifest.source_sha256 != entry.manifest.source_sha256:
+            self._by_hash[old.manifest.source_sha256].pop(entry.doc_id, None)
+        self._by_id[entry.doc_id] = entry
+        self._by_hash.setdefault(entry.manifest.source_sha256, {})[entry.doc_id] = None
+
+    def drop(self, doc_id: str) -> None:
+        entry = self._by_id.pop(doc_id, None)
+        if entry is not None:
+            self._by_hash[entry.manifest.source_sha256].pop(doc_id, None)
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,14 @@ from kgcore.core.settings import IndexOptions
 from kgcore.core.types import Node, NodeType, Sentence
 from kgcore.core.version import __version__
 from kgcore.index.store import chroma, generations, legacy, sentence_matrix, shard
-from kgcore.index.store.collection import FORMAT, CollectionCounts, CollectionManifest, DocumentEntry, name_a_few
+from kgcore.index.store.collection import (
+    FORMAT,
+    CollectionCounts,
+    CollectionManifest,
+    DocumentEntry,
+    DocumentTable,
+    name_a_few,
+)
 from kgcore.index.store.disk import Store, linked_folder, read_linked
 from kgcore.index.store.in_memory import DOCUMENTS_DIR
 from kgcore.index.store.integrity import digests
@@ -77,7 +84,7 @@ class CollectionWriter:
         self._stack = ExitStack()
         self._options, self._models, self._rebuild = options, models, rebuild
         self.current: CollectionManifest | None = None
-        self._entries: dict[str, DocumentEntry] = {}  # by id, in the collection's order
+        self.table = DocumentTable()  # the documents as they stand in this transaction
         self._added: dict[str, Path] = {}
         self._dropped: set[str] = set()
         self._delta: generations.Appended | None = None
@@ -90,8 +97,7 @@ class CollectionWriter:
         except BaseException:
             self._stack.close()
             raise
-        entries = self.current.documents if self.current else self._readable_documents()
-        self._entries = {d.doc_id: d for d in entries}
+        self.table = DocumentTable(self.current.documents if self.current else self._readable_documents())
         return self
 
     def _read_current(self) -> CollectionManifest | None:
@@ -130,7 +136,7 @@ class CollectionWriter:
     @property
     def documents(self) -> list[DocumentEntry]:
         """The collection's documents as they stand in this transaction, in order (an added one last)."""
-        return list(self._entries.values())
+        return self.table.entries()
 
     @property
     def options(self) -> IndexOptions:
@@ -143,8 +149,7 @@ class CollectionWriter:
     def add(self, staged: Path) -> DocumentEntry:
         """Move the shard written at ``staged`` into the collection (replacing a document with the same id)."""
         entry = self._move_in(staged)
-        self._entries.pop(entry.doc_id, None)  # a replaced document moves to the end, like a new one
-        self._entries[entry.doc_id] = entry
+        self.table.put(entry)
         return entry
 
     def _move_in(self, staged: Path) -> DocumentEntry:
@@ -162,10 +167,10 @@ class CollectionWriter:
         return DocumentEntry(manifest, folder, files)
 
     def remove(self, doc_id: str) -> None:
-        if doc_id not in self._entries:
+        if doc_id not in self.table:
             raise InputError("document", f"{doc_id!r} is not a document of collection {self.name!r} "
-                                          f"(documents: {name_a_few(list(self._entries))})")
-        del self._entries[doc_id]
+                                          f"(documents: {name_a_few([d.doc_id for d in self.table.entries()])})")
+        self.table.drop(doc_id)
         self._dropped.add(doc_id)
 
     # -- commit --------------------------------------------------------------------
@@ -326,7 +331,7 @@ class CollectionWriter:
         assert self.current is not None
         old = next((d.doc_id for d in self.documents if d.folder == legacy.IN_PLACE), None)
         if old is not None:  # the 0.1 document stays (it was neither removed nor re-indexed): convert it
-            manifest = self._entries[old].manifest
+            manifest = self.table.get(old).manifest
             sentences, graph, node_ids, vectors, sentence_vectors = legacy.read(self.path, manifest)
             if manifest.options.embedding != "basic":  # 0.1 stored contextualised vectors: embed the base again
                 vectors = embed_texts_of([(graph.nodes[i].label, graph.nodes[i].texts) for i in node_ids],
@@ -335,7 +340,7 @@ class CollectionWriter:
             staged = self.path / f"{HIDDEN_PREFIX}migrate-{uuid.uuid4().hex[:8]}"
             shard.write_shard(staged, shard.DocumentShard(manifest, (), sentences, graph, node_ids, vectors,
                                                           sentence_vectors, analyses))
-            self._entries[old] = self._move_in(staged)
+            self.table.put(self._move_in(staged), in_place=True)
         if (self.path / chroma.CHROMA_DIR).exists():
             os.rename(self.path / chroma.CHROMA_DIR, self.path / LEGACY_CHROMA)
         self.current = dataclasses.replace(self.current, format=2, generation=0)
