@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -168,12 +168,11 @@ def vector_map(path: Path, manifest: CollectionManifest) -> dict[str, np.ndarray
     folder, files = path / linked_folder(manifest.generation), manifest.linked_files
     node_ids, vectors = _linked_vectors(folder, files, shard.read_array)
     out = dict(zip(node_ids, vectors))
-    layers, overrides = read_layers(folder, files)
-    for entry in _appended_entries(folder, manifest, layers):
-        ids, base = shard.read_base_vectors(path / DOCUMENTS_DIR / entry.folder, entry.files)
-        for node_id, vector in zip(ids, base):  # a node first grounded in an appended document: its own vector
+    for node_id, vector, replaces in _layer_vectors(path, manifest):
+        if replaces:
+            out[node_id] = vector
+        else:
             out.setdefault(node_id, vector)
-    out.update(zip(layers.override_ids, overrides))
     return out
 
 
@@ -193,20 +192,26 @@ def vectors_for(path: Path, manifest: CollectionManifest, node_ids: Sequence[str
         out[pairs[block:block + 8192, 1]] = mapped[pairs[block:block + 8192, 0]]
     filled = np.zeros(len(node_ids), dtype=bool)
     filled[pairs[:, 1]] = True
-    layers, overrides = read_layers(folder, files)
-    for entry in _appended_entries(folder, manifest, layers):
-        ids, base = shard.read_base_vectors(path / DOCUMENTS_DIR / entry.folder, entry.files)
-        for node_id, vector in zip(ids, base):  # a node first grounded in an appended document: its own vector
-            i = at.get(node_id)
-            if i is not None and not filled[i]:
-                out[i], filled[i] = vector, True
-    for node_id, vector in zip(layers.override_ids, overrides):
-        if node_id in at:
-            out[at[node_id]], filled[at[node_id]] = vector, True
+    for node_id, vector, replaces in _layer_vectors(path, manifest):
+        i = at.get(node_id)
+        if i is not None and (replaces or not filled[i]):
+            out[i], filled[i] = vector, True
     if not filled.all():
         missing = node_ids[int(np.flatnonzero(~filled)[0])]
         raise DamagedIndexError(folder / "node_ids.json", f"has no vector for node {missing!r} of a document's graph")
     return out
+
+
+def _layer_vectors(path: Path, manifest: CollectionManifest) -> Iterator[tuple[str, np.ndarray, bool]]:
+    """What the layers of the generation ``manifest`` names add to its base's node vectors, as (node id, vector,
+    whether it replaces one already there): each appended document's own vectors (a node first grounded there
+    keeps the first it is given), then the overrides (a node the layers changed)."""
+    folder = path / linked_folder(manifest.generation)
+    layers, overrides = read_layers(folder, manifest.linked_files)
+    for entry in _appended_entries(folder, manifest, layers):
+        ids, base = shard.read_base_vectors(path / DOCUMENTS_DIR / entry.folder, entry.files)
+        yield from ((node_id, vector, False) for node_id, vector in zip(ids, base))
+    yield from ((node_id, vector, True) for node_id, vector in zip(layers.override_ids, overrides))
 
 
 def _linked_vectors(folder: Path, files: Mapping[str, Digest], read) -> tuple[list[str], np.ndarray]:
