@@ -24,8 +24,9 @@ import hashlib
 import os
 import uuid
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
@@ -94,18 +95,21 @@ def _read(base: Path, vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray] | No
 
 
 def _write(base: Path, distinct: np.ndarray, inverse: np.ndarray) -> bool:
-    """Write both files atomically (each a temporary file renamed); whether the store took them."""
-    written = []
+    """Write both files, each atomically; whether the store took them."""
     try:
-        for suffix, save in ((".npy", lambda fh: np.save(fh, distinct)),
-                             (".npz", lambda fh: np.savez(fh, inverse=inverse))):
-            tmp = base.with_name(f"{base.name}{suffix}.{uuid.uuid4().hex[:8]}.tmp")
-            written.append(tmp)
-            with tmp.open("wb") as fh:
-                save(fh)
-            os.replace(tmp, base.with_suffix(suffix))
+        _replace(base.with_suffix(".npy"), lambda fh: np.save(fh, distinct))
+        _replace(base.with_suffix(".npz"), lambda fh: np.savez(fh, inverse=inverse))
     except OSError:
-        for tmp in written:
-            tmp.unlink(missing_ok=True)
         return False
     return True
+
+
+def _replace(file: Path, save: Callable[[BinaryIO], None]) -> None:
+    """Write ``file`` through ``save`` into a temporary file renamed over it."""
+    tmp = file.with_name(f"{file.name}.{uuid.uuid4().hex[:8]}.tmp")
+    try:
+        with tmp.open("wb") as fh:
+            save(fh)
+        os.replace(tmp, file)
+    finally:
+        tmp.unlink(missing_ok=True)
