@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from functools import cached_property
 from pathlib import Path
@@ -231,12 +231,12 @@ class QueryEngine:
         return result, self.answer(result, answerer)
 
 
-def _texts(sentences: list[Sentence]) -> list[str]:
+def _texts(sentences: Sequence[Sentence]) -> list[str]:
     """The texts an offline answerer parses of ``sentences``: each as written and as resolved."""
     return [t for s in sentences for t in (s.original, s.resolved or s.original)]
 
 
-def probe_question(sentences: list[Sentence], max_words: int = 30) -> str:
+def probe_question(sentences: Sequence[Sentence], max_words: int = 30) -> str:
     """The first retrievable sentence of at least five words, cut to ``max_words`` ("" when there is none): a
     question that exercises every step of a retrieval on the collection's own words.
 

@@ -23,11 +23,12 @@ from kgcore.index.store.disk import Store
 from kgcore.query.engine import QueryEngine
 
 SHARD = [*shard.SHARD_FILES, shard.REFERENCES, "source/rabbit.txt"]
-LINKED = ["graph.json", "node_ids.json", "node_vectors.npy", "sentence_vectors.npy"]
+LINKED = ["graph.json", "node_ids.json", "node_vectors.npy", "sentence_vectors.npy", "sentences.jsonl",
+          "sentence_offsets.npy"]
 FILES = [("shard", n) for n in SHARD] + [("linked", n) for n in LINKED] + [("collection", "collection.json")]
 #: Files Store.load reads (and hashes); the others it only measures, so a same-size corruption shows on reuse.  A
-#: document's own sentence vectors are not read: the collection's (linked) matrix of them is mapped.
-READ_AT_LOAD = {("shard", "sentences.jsonl"), ("collection", "collection.json"), *(("linked", n) for n in LINKED)}
+#: document's own sentences and their vectors are not read: the collection's (linked) table and matrix are mapped.
+READ_AT_LOAD = {("collection", "collection.json"), *(("linked", n) for n in LINKED)}
 
 
 def target(store: Store, where: str, name: str) -> Path:

@@ -185,7 +185,7 @@ def test_doctor_times_the_load_after_writing_an_old_collections_file(store):
     index, footprint = measure_load(store, "c")
     assert footprint.upgrade_seconds > 0 and footprint.sentence_vectors_mapped
     assert mapped_file(index.sentence_vectors) == str(_matrix_file(store))
-    assert "first written to their mapped file in" in footprint.line()
+    assert "first written to their mapped files in" in footprint.line()
     _, again = measure_load(store, "c")  # the next one has nothing to write
     assert again.upgrade_seconds == 0 and again.sentence_vectors_mapped and "first written" not in again.line()
 

@@ -37,7 +37,8 @@ def test_a_collection_folder_holds_manifest_shards_linked_graph_and_chroma(tmp_p
     assert (path / "documents" / entry["folder"] / "source" / "tea.txt").read_text() == TEA
     assert {p.name for p in (path / "linked-1").iterdir()} == {"graph.json", "node_ids.json", "node_vectors.npy",
                                                                "proper.json", "shared_vectors.npz",
-                                                               "sentence_vectors.npy"}
+                                                               "sentence_vectors.npy", "sentences.jsonl",
+                                                               "sentence_offsets.npy"}
     index = store.load("shelf")
     assert outcome.collection == index.manifest and index.manifest.counts.sentences == len(index.sentences) == 2
     assert [s.position for s in index.sentences] == [0, 1] and index.sentence_vectors.shape == (2, 384)

@@ -88,8 +88,9 @@ class CollectionCounts:
 
 
 #: Linked files that are the documents' own files put together (the collection's sentence-vector matrix,
-#: :mod:`~kgcore.index.store.sentence_matrix`): they change nothing an answer reads.
-DERIVED_FILES = frozenset({"sentence_vectors.npy"})
+#: :mod:`~kgcore.index.store.sentence_matrix`, and its sentence table, :mod:`~kgcore.index.store.sentence_table`):
+#: they change nothing an answer reads.
+DERIVED_FILES = frozenset({"sentence_vectors.npy", "sentences.jsonl", "sentence_offsets.npy"})
 
 
 class DocumentTable:

@@ -24,33 +24,36 @@ collection of one (:mod:`kgcore.index.store.legacy`).
 from __future__ import annotations
 
 import builtins
-import dataclasses
 import os
 import shutil
 import time
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
-import numpy as np
-
 from kgcore.core.chroma_config import check_chroma_sync
 from kgcore.core.errors import DamagedIndexError, IndexNotFoundError, InputError, KgcoreError
-from kgcore.core.graph import GroundedGraph
 from kgcore.core.heap import release_free_memory
 from kgcore.core.types import Sentence
-from kgcore.index.store import chroma, generations, legacy, sentence_matrix, shard
-from kgcore.index.store.collection import CollectionManifest, DocumentEntry, damaged_manifest_remedy
+from kgcore.index.store import chroma, legacy, sentence_matrix, sentence_table, shard
+from kgcore.index.store.collection import CollectionManifest, damaged_manifest_remedy
 from kgcore.index.store.in_memory import DOCUMENTS_DIR, CacheKey, Index, IndexCache
-from kgcore.index.store.integrity import check_digests, check_sizes, parse_json, read_verified
+from kgcore.index.store.integrity import parse_json, read_verified
 from kgcore.index.store.locks import HIDDEN_PREFIX, TRASH_PREFIX, collection_lock, remove_stale
 from kgcore.index.store.manifest import Manifest
 from kgcore.index.store.recovery import COLLECTION_FILE, linked_folder, recover
+from kgcore.index.store.stored_files import (
+    _LINKED_REMEDY,
+    check_document_sizes,
+    document_problems,
+    linked_problems,
+    read_linked,
+    read_sentences_of,
+)
 
 __all__ = ["COLLECTION_FILE", "HIDDEN_PREFIX", "CacheKey", "Index", "IndexCache", "Store", "linked_folder"]
 
-#: Files of a linked graph (``linked-<generation>/``).
-LINKED_FILES = ("graph.json", "node_ids.json", "node_vectors.npy")
 #: How often :meth:`Store.load` starts again when a writer committed while it read.
 LOAD_ATTEMPTS = 3
 #: A collection.json changed more recently than this (ns) is read again on every ask (see :func:`_signature`).
@@ -206,16 +209,22 @@ class Store:
         if manifest.format == 1:
             parts = legacy.read(path, manifest.documents[0].manifest)
             return Index(name, path, manifest, *parts, chroma=self.chroma_copy(name))
-        if sentence_matrix.SENTENCE_VECTORS not in manifest.linked_files:  # committed before the file existed
+        if sentence_matrix.missing(manifest):  # committed before the derived files existed
             manifest = sentence_matrix.upgrade(self.root, manifest, lambda: self._read(path)).manifest or manifest
-        try:
-            mapped = sentence_matrix.map_matrix(path, manifest)  # shared pages, not heap
+        try:  # shared pages, not heap
+            mapped, table = sentence_matrix.map_matrix(path, manifest), sentence_table.map_table(path, manifest)
         except DamagedIndexError as exc:
             raise DamagedIndexError(exc.path, exc.reason, _LINKED_REMEDY) from None
-        sentences, sentence_vectors = read_sentences_of(path, manifest, vectors=mapped is None)
+        sentences: Sequence[Sentence]
+        if table is not None and mapped is not None:
+            check_document_sizes(path, manifest)  # their files are not read: measured, as every load measures them
+            sentences, sentence_vectors = table, mapped
+        else:
+            sentences, read_vectors = read_sentences_of(path, manifest, vectors=mapped is None)
+            sentence_vectors = read_vectors if mapped is None else mapped
         graph, node_ids, node_vectors = read_linked(path, manifest)
-        return Index(name, path, manifest, sentences, graph, node_ids, node_vectors,
-                     sentence_vectors if mapped is None else mapped, chroma=self.chroma_copy(name))
+        return Index(name, path, manifest, sentences, graph, node_ids, node_vectors, sentence_vectors,
+                     chroma=self.chroma_copy(name))
 
     def documents(self, name: str) -> builtins.list[Manifest]:
         """The per-document manifests of a collection, in collection order."""
@@ -262,88 +271,6 @@ def _chroma_server(choice: chroma.ChromaServer | Literal["env", "embedded"]) -> 
     if isinstance(choice, chroma.ChromaServer):
         return choice
     raise InputError("chroma", f"expected 'env', 'embedded' or a ChromaServer, got {choice!r}")
-
-
-_LINKED_REMEDY = "index any document into the collection again (the linked graph is rebuilt), or re-index with --force"
-
-
-def read_linked(path: Path, manifest: CollectionManifest) -> tuple[GroundedGraph, list[str], np.ndarray]:
-    """The linked graph, node ids and node vectors of the collection at ``path``, every file checked against the
-    manifest (a damaged one is a :class:`DamagedIndexError` saying how to rebuild it)."""
-    linked = path / linked_folder(manifest.generation)
-    _first(check_sizes(linked, manifest.linked_files), _LINKED_REMEDY)
-    try:
-        graph = shard.read_graph(linked, manifest.linked_files)
-        node_ids = parse_json(linked / "node_ids.json", read_verified(linked / "node_ids.json",
-                                                                      manifest.linked_files.get("node_ids.json")))
-        node_vectors = shard.map_array(linked, "node_vectors.npy", manifest.linked_files)  # shared pages, not heap
-        shard.agree(linked / "node_vectors.npy", len(node_vectors), len(node_ids), "vectors")
-        shard.agree(linked / "graph.json", len(graph.nodes), len(node_ids), "nodes")
-        graph, node_ids, node_vectors = generations.apply_layers(path, manifest, graph, node_ids, node_vectors)
-        shard.agree(linked / "node_ids.json", len(node_ids), manifest.counts.nodes or len(node_ids), "node ids")
-    except DamagedIndexError as exc:
-        raise DamagedIndexError(exc.path, exc.reason, _LINKED_REMEDY) from None
-    return graph, node_ids, node_vectors
-
-
-def linked_problems(path: Path, manifest: CollectionManifest, deep: bool = True) -> list[DamagedIndexError]:
-    """Problems of the linked graph's files of the collection at ``path`` (``deep``: hashed, else sizes only;
-    a collection written before digests: missing files only)."""
-    if manifest.format == 1:
-        return []
-    linked = path / linked_folder(manifest.generation)
-    if manifest.linked_files:
-        problems = (check_digests if deep else check_sizes)(linked, manifest.linked_files)
-    else:
-        problems = [DamagedIndexError(linked / n, "missing") for n in LINKED_FILES if not (linked / n).is_file()]
-    return [DamagedIndexError(p.path, p.reason, _LINKED_REMEDY) for p in problems]
-
-
-def document_problems(path: Path, entry: DocumentEntry, deep: bool = True) -> list[DamagedIndexError]:
-    """Problems of one document's shard files (``deep``: hashed, else sizes only), each naming the file and
-    how to re-index the document."""
-    if entry.folder == legacy.IN_PLACE:
-        return []
-    folder = path / DOCUMENTS_DIR / entry.folder
-    if not entry.files:  # written before digests: a complete, readable shard is all that can be checked
-        missing = shard.missing_files(folder)
-        problems = [DamagedIndexError(folder / m, "missing") for m in missing]
-        if not problems and deep:
-            try:
-                shard.verify(folder)
-            except DamagedIndexError as exc:
-                problems.append(exc)
-    else:
-        problems = (check_digests if deep else check_sizes)(folder, entry.files)
-    remedy = entry.remedy(path.name)
-    return [DamagedIndexError(p.path, p.reason, remedy) for p in problems]
-
-
-def _first(problems: builtins.list[DamagedIndexError], remedy: str | None = None) -> None:
-    if problems:
-        p = problems[0]
-        raise DamagedIndexError(p.path, p.reason, remedy or p.remedy)
-
-
-def read_sentences_of(path: Path, manifest: CollectionManifest, vectors: bool = True
-                      ) -> tuple[list[Sentence], np.ndarray]:
-    """Every document's sentences in collection order (``position`` = row) and their vectors (an empty array
-    without ``vectors``: the caller maps the collection's, :mod:`~kgcore.index.store.sentence_matrix`), checked."""
-    sentences: list[Sentence] = []
-    matrices = []
-    for entry in manifest.documents:
-        folder = path / DOCUMENTS_DIR / entry.folder
-        try:
-            _first(check_sizes(folder, entry.files))
-            rows = shard.read_sentences(folder, entry.files)
-            shard.agree(folder / "sentences.jsonl", len(rows), entry.manifest.counts.sentences, "sentences")
-        except DamagedIndexError as exc:
-            raise DamagedIndexError(exc.path, exc.reason, entry.remedy(path.name)) from None
-        if vectors:
-            matrices.append(sentence_matrix.document_vectors(path, entry))
-        sentences += [dataclasses.replace(s, position=len(sentences) + i) for i, s in enumerate(rows)]
-    dim = manifest.models.embedding_dim or (matrices[0].shape[1] if matrices else 0)
-    return sentences, np.concatenate(matrices) if matrices else np.zeros((0, dim), dtype=np.float32)
 
 
 def _looks_like_collection(folder: Path) -> bool:

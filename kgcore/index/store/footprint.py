@@ -3,22 +3,22 @@
 :func:`measure_load` loads a collection in this process and reads the process's memory before and after
 (``psutil``): the growth in resident memory, split into the process's own (anonymous) pages and the pages of
 memory-mapped files (the node and sentence vectors, :func:`~kgcore.index.store.integrity.map_npy`,
-:mod:`~kgcore.index.store.sentence_matrix`), which the kernel shares between processes and may drop under
-pressure.  ``doctor --collection NAME`` reports it;
+:mod:`~kgcore.index.store.sentence_matrix`; the sentences, :mod:`~kgcore.index.store.sentence_table`), which the
+kernel shares between processes and may drop under pressure.  ``doctor --collection NAME`` reports it;
 ``bench/scale_bench.py`` measures it at every size to fit how it grows.
 
 >>> Footprint("c", 2, 10, 40, 0.5, resident_mb=120.0, mapped_mb=20.0).line()
 'c: 2 documents, 10 sentences, 40 nodes; loaded in 0.50 s, resident 120.0 MB (100.0 MB own, 20.0 MB mapped files)'
 >>> Footprint("c", 2, 10, 40, 0.5, 120.0, 20.0, sentence_vectors_mapped=False,
 ...           copied_because="a writer holds the collection").line()  # doctest: +ELLIPSIS
-'c: ...; sentence vectors copied into this process: a writer holds the collection'
+'c: ...; sentences and their vectors copied into this process: a writer holds the collection'
 >>> Footprint("c", 2, 10, 40, 0.5, 120.0, 20.0, upgrade_seconds=1.25).line()  # doctest: +ELLIPSIS
-'c: ...; sentence vectors first written to their mapped file in 1.25 s (an older collection; not in the load time)'
+'c: ...; sentences and their vectors first written to their mapped files in 1.25 s (an older collection; ...)'
 
-A collection committed before the sentence-vector file existed gets it on its first load
+A collection committed before the sentence-vector and sentence files existed gets them on its first load
 (:func:`~kgcore.index.store.sentence_matrix.upgrade`); :func:`measure_load` runs that upgrade before it times
 the load, so the load time is what every later load takes, and reports the upgrade's time apart (or why it
-could not be done: the vectors are then copied into the process).
+could not be done: the sentences and their vectors are then copied into the process).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from kgcore.index.store import sentence_matrix
 from kgcore.index.store.disk import Store
 from kgcore.index.store.in_memory import Index
 from kgcore.index.store.integrity import mapped_file
+from kgcore.index.store.sentence_table import SentenceTable
 
 
 @dataclass(frozen=True)
@@ -48,8 +49,8 @@ class Footprint:
     resident_mb: float
     #: The part of it that is pages of memory-mapped files (shared, reclaimable).
     mapped_mb: float
-    #: Whether the sentence vectors are the collection's mapped file (False: copied into this process, a collection
-    #: committed before the file existed, loaded while a writer held it, or one of kgcore 0.1).
+    #: Whether the sentences and their vectors are the collection's mapped files (False: copied into this process,
+    #: a collection committed before the files existed, loaded while a writer held it, or one of kgcore 0.1).
     sentence_vectors_mapped: bool = True
     #: Why they are copied (:attr:`~kgcore.index.store.sentence_matrix.Upgrade.reason`); empty when mapped.
     copied_because: str = ""
@@ -68,10 +69,10 @@ class Footprint:
 
     def _vectors_note(self) -> str:
         if not self.sentence_vectors_mapped:
-            return f"; sentence vectors copied into this process: {self.copied_because or 'not mapped'}"
+            return f"; sentences and their vectors copied into this process: {self.copied_because or 'not mapped'}"
         if self.upgrade_seconds:
-            return (f"; sentence vectors first written to their mapped file in {self.upgrade_seconds:.2f} s "
-                    "(an older collection; not in the load time)")
+            return ("; sentences and their vectors first written to their mapped files in "
+                    f"{self.upgrade_seconds:.2f} s (an older collection; not in the load time)")
         return ""
 
 
@@ -82,9 +83,9 @@ def process_memory() -> tuple[float, float]:
 
 
 def measure_load(store: Store, name: str) -> tuple[Index, Footprint]:
-    """Load collection ``name`` and measure what it added to this process (its vectors read once, so their
-    mapped pages count as a question would make them count).  An older collection's sentence-vector file is
-    written first, timed apart (see the module docstring)."""
+    """Load collection ``name`` and measure what it added to this process (its vectors and sentences read once,
+    so their mapped pages count as the first question's views make them count).  An older collection's
+    sentence-vector and sentence files are written first, timed apart (see the module docstring)."""
     start = time.perf_counter()
     upgraded = sentence_matrix.upgrade(store.root, store.manifest(name), lambda: store.manifest(name))
     upgrade_seconds = round(time.perf_counter() - start, 3) if upgraded.manifest is not None else 0.0
@@ -96,10 +97,14 @@ def measure_load(store: Store, name: str) -> tuple[Index, Footprint]:
     for vectors in (index.node_vectors, index.sentence_vectors):
         if vectors.size:
             vectors.sum()  # touch every mapped page, as a question does
+    table = index.sentences if isinstance(index.sentences, SentenceTable) else None
+    if table is not None:
+        table.touch()
     gc.collect()
     after_rss, after_shared = process_memory()
     counts = index.manifest.counts
-    mapped = mapped_file(index.sentence_vectors) is not None or not index.sentence_vectors.size
+    mapped = (mapped_file(index.sentence_vectors) is not None or not index.sentence_vectors.size) and (
+        table is not None or not index.sentences)
     return index, Footprint(name, counts.documents, counts.sentences, len(index.node_ids), round(seconds, 3),
                             round(after_rss - rss, 1), round(max(0.0, after_shared - shared), 1), mapped,
                             "" if mapped else upgraded.reason, upgrade_seconds)

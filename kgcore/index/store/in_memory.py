@@ -12,7 +12,8 @@ works on a copy.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable
+import sys
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -97,19 +98,23 @@ class Index:
     collection: str
     path: Path
     manifest: CollectionManifest
-    sentences: list[Sentence]
+    #: In collection order (row = ``position``): a list, or a loaded collection's mapped
+    #: :class:`~kgcore.index.store.sentence_table.SentenceTable` (each row decoded when read).
+    sentences: Sequence[Sentence]
     graph: GroundedGraph
     node_ids: list[str]
     node_vectors: np.ndarray
     sentence_vectors: np.ndarray
-    _by_id: dict[str, int] = field(default_factory=dict, repr=False)
     #: Structures higher layers derive from the index (BM25 model, incidence ...), built on first use.
     cache: IndexCache = field(default_factory=IndexCache, repr=False)
     #: Where the collection's Chroma copy lives (None: embedded, in ``path/chroma``).
     chroma: ChromaCopy | None = field(default=None, repr=False)
 
-    def __post_init__(self) -> None:
-        self._by_id = {s.id: i for i, s in enumerate(self.sentences)}
+    @functools.cached_property
+    def _by_id(self) -> dict[str, int]:
+        """Each sentence id's row (read from every row once, when first asked; the ids interned, so a mapped table's
+        ids are the graph's grounding strings, not another copy)."""
+        return {sys.intern(s.id): i for i, s in enumerate(self.sentences)}
 
     @property
     def chroma_copy(self) -> ChromaCopy:

@@ -152,25 +152,50 @@ def map_npy(path: Path, expected: Digest | None = None) -> np.ndarray:
     True
     """
     if expected is not None:
-        sha, size = hashlib.sha256(), 0
-        try:
-            with path.open("rb") as handle:
-                for block in iter(lambda: handle.read(1 << 20), b""):
-                    sha.update(block)
-                    size += len(block)
-        except FileNotFoundError:
-            raise DamagedIndexError(path, "missing") from None
-        except OSError as exc:
-            raise DamagedIndexError(path, f"unreadable: {exc.strerror or exc}") from None
-        problem = _mismatch(size, expected) or (
-            "changed since it was written (checksum differs)" if sha.hexdigest() != expected[1] else "")
-        if problem:
-            raise DamagedIndexError(path, problem)
+        _check_whole(path, expected)
     try:
         array = np.load(path, mmap_mode="r", allow_pickle=False)
     except READ_ERRORS as exc:
         raise DamagedIndexError(path, f"not a readable array: {exc}") from None
     return array.view(np.ndarray) if isinstance(array, np.memmap) else array
+
+
+def map_bytes(path: Path, expected: Digest) -> np.ndarray:
+    """The bytes of the file at ``path`` as a read-only ``uint8`` array over its mapping, after checking it against
+    ``expected`` as :func:`map_npy` does (an empty file is an empty array: nothing to map).
+
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "t.jsonl"
+    >>> _ = path.write_bytes(b'{"a": 1}\\n')
+    >>> mapped = map_bytes(path, digest_of(path.read_bytes()))
+    >>> mapped[:8].tobytes(), mapped.flags.writeable, mapped_file(mapped) == str(path)
+    (b'{"a": 1}', False, True)
+    """
+    _check_whole(path, expected)
+    if expected[0] == 0:
+        return np.zeros(0, dtype=np.uint8)
+    try:
+        return np.memmap(path, dtype=np.uint8, mode="r").view(np.ndarray)
+    except READ_ERRORS as exc:
+        raise DamagedIndexError(path, f"unreadable: {exc}") from None
+
+
+def _check_whole(path: Path, expected: Digest) -> None:
+    """Hash the file at ``path`` in 1 MiB blocks (never held whole) and compare it with ``expected``."""
+    sha, size = hashlib.sha256(), 0
+    try:
+        with path.open("rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                sha.update(block)
+                size += len(block)
+    except FileNotFoundError:
+        raise DamagedIndexError(path, "missing") from None
+    except OSError as exc:
+        raise DamagedIndexError(path, f"unreadable: {exc.strerror or exc}") from None
+    problem = _mismatch(size, expected) or (
+        "changed since it was written (checksum differs)" if sha.hexdigest() != expected[1] else "")
+    if problem:
+        raise DamagedIndexError(path, problem)
 
 
 def mapped_file(array: np.ndarray) -> str | None:

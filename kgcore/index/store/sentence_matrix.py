@@ -13,9 +13,10 @@ leaves a half-written matrix where a reader looks.  A commit that appends docume
 generation's matrix (checked against its digest) and adds the new documents' rows; any other commit writes it
 from the shards, one document at a time, so writing holds one document's vectors, never the collection's.
 
-A collection committed before this file existed is upgraded on its first load (:func:`upgrade`: the file written
-into its current generation and the manifest replaced, under the writer lock); where that cannot be done now (a
-writer holds the collection, a read-only store) it loads as before, its vectors copied into memory.
+A collection committed before this file (or the sentence table, :mod:`~kgcore.index.store.sentence_table`)
+existed is upgraded on its first load (:func:`upgrade`: the files written into its current generation and the
+manifest replaced, under the writer lock); where that cannot be done now (a writer holds the collection, a
+read-only store) it loads as before, its vectors and sentences copied into memory.
 
 >>> import tempfile
 >>> from kgcore.index.store.integrity import digest_of
@@ -40,7 +41,7 @@ from types import TracebackType
 import numpy as np
 
 from kgcore.core.errors import DamagedIndexError, KgcoreError
-from kgcore.index.store import shard
+from kgcore.index.store import sentence_table, shard
 from kgcore.index.store.collection import DERIVED_FILES, FORMAT, CollectionManifest, DocumentEntry
 from kgcore.index.store.in_memory import DOCUMENTS_DIR
 from kgcore.index.store.integrity import Digest
@@ -48,7 +49,7 @@ from kgcore.index.store.locks import collection_lock
 from kgcore.index.store.recovery import linked_folder, sync_folder, write_manifest
 
 #: The collection's sentence vectors in ``linked-<generation>/`` (and its key in the manifest's ``linked_files``).
-SENTENCE_VECTORS = next(iter(DERIVED_FILES))
+SENTENCE_VECTORS = "sentence_vectors.npy"
 #: Rows copied at a time (6 MB of 384-d vectors).
 BLOCK_ROWS = 4096
 
@@ -161,35 +162,52 @@ class Upgrade:
     reason: str = ""
 
 
+def missing(manifest: CollectionManifest) -> list[str]:
+    """The files derived from the documents' own (:data:`~kgcore.index.store.collection.DERIVED_FILES`: this
+    matrix, the sentence table) that the collection's manifest does not name yet."""
+    return sorted(DERIVED_FILES - set(manifest.linked_files))
+
+
 def upgrade(root: Path, manifest: CollectionManifest, current: Callable[[], CollectionManifest]) -> Upgrade:
-    """Give collection ``manifest.name`` (under store ``root``), committed before :data:`SENTENCE_VECTORS`
-    existed, its matrix: stale temporary files of a stopped upgrade removed, the file written into its current
-    generation, then the manifest replaced with the file's digest (same generation: caches keyed on the
-    collection's stamp stay valid).  ``current()`` reads the manifest again under the lock.  Nothing changes when
-    it cannot be done now (the reason says why): a writer holds the collection, it changed meanwhile, the store
-    is read-only, or a shard is damaged (the load that follows names it)."""
-    if SENTENCE_VECTORS in manifest.linked_files:
-        return Upgrade(None, "the collection already has the file")
+    """Give collection ``manifest.name`` (under store ``root``), committed before its derived files existed
+    (:func:`missing`: this matrix, the sentence table), those files: stale temporary files of a stopped upgrade
+    removed, the files written into its current generation, then the manifest replaced with their digests (same
+    generation: caches keyed on the collection's stamp stay valid).  ``current()`` reads the manifest again under
+    the lock.  Nothing changes when it cannot be done now (the reason says why): a writer holds the collection, it
+    changed meanwhile, the store is read-only, or a shard is damaged (the load that follows names it)."""
+    if not missing(manifest):
+        return Upgrade(None, "the collection already has the files")
     if manifest.format != FORMAT or not manifest.linked_files:
         return Upgrade(None, f"a collection of an older kgcore (format {manifest.format}): its next commit "
-                             "(index a document into it) writes the file")
+                             "(index a document into it) writes the files")
     path = root / manifest.name
     try:
         with collection_lock(root, manifest.name, wait=False) as held:
             if not held:
                 return Upgrade(None, "a writer holds the collection (a load after its commit maps them)")
             now = current()
-            if now.stamp != manifest.stamp or SENTENCE_VECTORS in now.linked_files:
+            if now.stamp != manifest.stamp or not missing(now):
                 return Upgrade(None, "a writer committed to it meanwhile (the next load maps them)")
-            folder = path / linked_folder(now.generation)
-            for stale in folder.glob(f"{SENTENCE_VECTORS}.*.tmp"):  # an upgrade or commit stopped while writing
-                stale.unlink(missing_ok=True)
-            digest = write_matrix(path, now.documents, folder)
-            upgraded = dataclasses.replace(now, linked_files={**now.linked_files, SENTENCE_VECTORS: digest})
+            upgraded = dataclasses.replace(now, linked_files={**now.linked_files, **_written(path, now)})
             write_manifest(path, upgraded)
             return Upgrade(upgraded)
     except OSError as exc:
         return Upgrade(None, f"the store cannot be written ({exc}): a load with write access, or the next "
-                             "commit, writes the file")
+                             "commit, writes the files")
     except KgcoreError as exc:
-        return Upgrade(None, f"the file cannot be written: {exc}")
+        return Upgrade(None, f"the files cannot be written: {exc}")
+
+
+def _written(path: Path, manifest: CollectionManifest) -> dict[str, Digest]:
+    """Write the derived files ``manifest`` lacks into its generation's folder; their digests."""
+    folder = path / linked_folder(manifest.generation)
+    lacking = missing(manifest)
+    for name in lacking:
+        for stale in folder.glob(f"{name}.*.tmp"):  # an upgrade or commit stopped while writing
+            stale.unlink(missing_ok=True)
+    files: dict[str, Digest] = {}
+    if SENTENCE_VECTORS in lacking:
+        files[SENTENCE_VECTORS] = write_matrix(path, manifest.documents, folder)
+    if set(lacking) - {SENTENCE_VECTORS}:
+        files.update(sentence_table.write_table(path, manifest.documents, folder))
+    return files

@@ -51,7 +51,7 @@ from kgcore.core.graph import GroundedGraph
 from kgcore.core.settings import IndexOptions
 from kgcore.core.types import Node, NodeType, Sentence
 from kgcore.core.version import __version__
-from kgcore.index.store import chroma, generations, legacy, sentence_matrix, shard
+from kgcore.index.store import chroma, generations, legacy, sentence_matrix, sentence_table, shard
 from kgcore.index.store.collection import (
     FORMAT,
     CollectionCounts,
@@ -209,11 +209,13 @@ class CollectionWriter:
             self._check_grounding(linked)
             files = write_linked(self.path / linked_folder(generation), linked)
             manifest = dataclasses.replace(self._manifest(_counts(linked), generation, embedder), linked_files=files)
-        # the matrix before Chroma: a shard that cannot be read (or a full disk) leaves Chroma where the manifest is
-        matrix = sentence_matrix.write_matrix(self.path, self.documents, self.path / linked_folder(generation),
-                                              self.current if self.current and self.current.format == FORMAT else None)
+        # the matrix and table before Chroma: an unreadable shard (or a full disk) leaves Chroma where the manifest is
+        folder, previous = self.path / linked_folder(generation), self.current
+        previous = previous if previous and previous.format == FORMAT else None
+        matrix = sentence_matrix.write_matrix(self.path, self.documents, folder, previous)
+        table = sentence_table.write_table(self.path, self.documents, folder, previous)
         manifest = dataclasses.replace(manifest, linked_files={**manifest.linked_files,
-                                                               sentence_matrix.SENTENCE_VECTORS: matrix})
+                                                               sentence_matrix.SENTENCE_VECTORS: matrix, **table})
         if self.store.chroma_at_commit:
             self._chroma_to(generation, manifest, linked)
         return manifest

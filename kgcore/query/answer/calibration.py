@@ -63,7 +63,7 @@ def collection_supports(index: Index, nlp, embedder: Embedder) -> list[float]:
     scope = index.sentence_scope()
     rows = np.arange(len(index.sentences)) if scope is None else np.flatnonzero(scope)
     rows = rows[evenly(len(rows), MAX_SENTENCES)]
-    sentences = [index.sentences[r] for r in rows]
+    sentences = [index.sentences[int(r)] for r in rows]
     return question_supports(sentences, index.sentence_vectors[rows], index.analyses(), nlp, embedder)
 
 
