@@ -208,6 +208,7 @@ def query_size(store_dir: Path, count: int, shards: int = 0) -> dict:
         engine.retrieve("scale", "Who is Ada?", options)  # warm-up: the views built on first use
         row[method], results[method] = latency(lambda q, o=options: engine.retrieve("scale", q, o), count)
     row["after_queries_rss_mb"] = round(rss_mb() - models_rss, 1)
+    row["after_queries_mapped_mb"] = round(rss_mb(mapped=True) - models_mapped, 1)  # vectors, sentence table
     if shards:  # the one process's collection let go first: a large one and its shards need not fit together
         del engine, index
         gc.collect()
