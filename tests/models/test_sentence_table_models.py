@@ -168,3 +168,20 @@ def test_doctor_counts_the_table_among_the_mapped_files(store):
     index, footprint = measure_load(store, "c")
     assert footprint.sentence_vectors_mapped and isinstance(index.sentences, SentenceTable)
     assert footprint.line().startswith("c: 3 documents, 9 sentences")
+
+
+def test_a_part_of_the_collection_takes_its_rows_of_the_table_without_opening_a_document(store, monkeypatch):
+    from kgcore.index.store.partial import load_part
+
+    whole = store.load("c")
+    expected = [whole.sentences[r] for r in range(len(whole.sentences)) if whole.sentences[r].doc_id != "ship"]
+
+    def no_shard_reads(*args, **kwargs):
+        raise AssertionError("a document's sentences.jsonl was read")
+    monkeypatch.setattr(shard, "read_sentences", no_shard_reads)
+    part = load_part(store, "c", ["mill", "rabbit"])
+    assert part.rows.tolist() == [0, 1, 2, 6, 7, 8]  # collection order: rabbit, then mill
+    assert [(s.id, s.original) for s in part.index.sentences] == [(s.id, s.original) for s in expected]
+    assert [s.position for s in part.index.sentences] == list(range(6))
+    np.testing.assert_array_equal(part.index.sentence_vectors, whole.sentence_vectors[part.rows])
+    assert part.index.sentence("mill/text_0-0").position == 3

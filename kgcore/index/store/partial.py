@@ -2,7 +2,8 @@
 documents' graphs linked as a collection of their own.
 
 What one shard of a sharded query engine (:mod:`kgcore.query.sharded`) holds: a process serving documents
-``doc_ids`` reads their files (sentences, sentence vectors, graphs), so its memory follows its share of the
+``doc_ids`` reads their graphs and takes their rows of the collection's sentence table (mapped, shared with the
+other shards on the machine) and of its sentence vectors (copied), so its memory follows its share of the
 collection, not the whole.  Each row knows its row in the whole collection (:attr:`Part.rows`), so rankings from
 several parts merge into the order one process would give.  :func:`load_linked_part` also merges the part's
 documents' graphs (:func:`~kgcore.core.graph.merge_graphs`, as linking merges them): a node two parts share is
@@ -36,12 +37,13 @@ import numpy as np
 
 from kgcore.core.errors import InputError
 from kgcore.core.graph import GroundedGraph, merge_graphs
-from kgcore.core.types import ACTION
-from kgcore.index.store import generations, shard
+from kgcore.core.types import ACTION, Sentence
+from kgcore.index.store import generations, sentence_matrix, sentence_table, shard
 from kgcore.index.store.collection import DERIVED_FILES, CollectionManifest
-from kgcore.index.store.disk import CacheKey, Store, read_sentences_of
+from kgcore.index.store.disk import CacheKey, Store
 from kgcore.index.store.in_memory import DOCUMENTS_DIR, Index
 from kgcore.index.store.recovery import linked_folder
+from kgcore.index.store.stored_files import check_document_sizes, read_sentences_of
 
 
 @dataclass(frozen=True)
@@ -111,12 +113,13 @@ class Part:
 
 def load_part(store: Store, name: str, doc_ids: Sequence[str]) -> Part:
     """Documents ``doc_ids`` of collection ``name``, loaded; an unknown id is an :class:`InputError`."""
-    part, rows = _part_manifest(store.manifest(name), name, doc_ids)
-    sentences, vectors = read_sentences_of(store.doc_path(name), part)
+    whole = store.manifest(name)
+    part, offsets = _part_manifest(whole, name, doc_ids)
+    sentences, vectors, rows = _sentences_of(store.doc_path(name), whole, part, offsets)
     dim = vectors.shape[1] if vectors.ndim == 2 else 0
     index = Index(name, store.doc_path(name), part, sentences, GroundedGraph(), [],
                   np.zeros((0, dim), dtype=np.float32), vectors)
-    return Part(index, _rows(sentences, rows))
+    return Part(index, rows)
 
 
 def load_linked_part(store: Store, name: str, doc_ids: Sequence[str], views: Path) -> Part:
@@ -133,7 +136,7 @@ def load_linked_part(store: Store, name: str, doc_ids: Sequence[str], views: Pat
     whole = store.manifest(name)
     part, offsets = _part_manifest(whole, name, doc_ids)
     path = store.doc_path(name)
-    sentences, vectors = read_sentences_of(path, part)
+    sentences, vectors, rows = _sentences_of(path, whole, part, offsets)
     graph = merge_graphs(shard.read_graph(path / DOCUMENTS_DIR / entry.folder, entry.files)
                          for entry in part.documents)
     node_ids = list(graph.nodes)
@@ -143,7 +146,7 @@ def load_linked_part(store: Store, name: str, doc_ids: Sequence[str], views: Pat
     if not (views / DOCUMENTS_DIR).exists():
         (views / DOCUMENTS_DIR).symlink_to(path / DOCUMENTS_DIR, target_is_directory=True)
     index = Index(name, views, part, sentences, graph, node_ids, node_vectors, vectors)
-    return Part(index, _rows(sentences, offsets))
+    return Part(index, rows)
 
 
 def check_documents(known: Iterable[str], doc_ids: Iterable[str], name: str) -> None:
@@ -177,6 +180,22 @@ def _part_manifest(manifest: CollectionManifest, name: str, doc_ids: Sequence[st
     part = dataclasses.replace(manifest, documents=tuple(d for d in manifest.documents if d.doc_id in wanted),
                                linked_files=linked)
     return part, offsets
+
+
+def _sentences_of(path: Path, whole: CollectionManifest, part: CollectionManifest, offsets: dict[str, int]
+                  ) -> tuple[Sequence[Sentence], np.ndarray, np.ndarray]:
+    """The part's sentences, their vectors and their rows in the collection: the collection's mapped sentence
+    table and vector matrix cut to the part's rows when it has them (no document's file opened; the vectors
+    copied, as the part's rows are not one run of the file; the documents' files measured, as a load measures
+    them), else read from the part's documents."""
+    table, matrix = sentence_table.map_table(path, whole), sentence_matrix.map_matrix(path, whole)
+    if table is None or matrix is None:
+        sentences, vectors = read_sentences_of(path, part)
+        return sentences, vectors, _rows(sentences, offsets)
+    check_document_sizes(path, part)  # the part's documents' files measured, as a load measures the collection's
+    runs = [np.arange(offsets[d.doc_id], offsets[d.doc_id] + d.manifest.counts.sentences) for d in part.documents]
+    rows = np.concatenate(runs).astype(np.int64) if runs else np.zeros(0, dtype=np.int64)
+    return table.subset(rows), np.ascontiguousarray(matrix[rows]), rows
 
 
 def _rows(sentences, offsets: dict[str, int]) -> np.ndarray:

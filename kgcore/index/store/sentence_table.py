@@ -29,6 +29,8 @@ and, where that cannot be done (a read-only store, a writer holding it), loads i
 >>> table = SentenceTable(*_mapped(folder, files))
 >>> len(table), table[1].original, [s.position for s in table], table[-1] == rows[-1]
 (2, 'It slept.', [0, 1], True)
+>>> [(s.id, s.position) for s in table.subset(np.array([1]))]
+[('d/text_0-1', 0)]
 """
 
 from __future__ import annotations
@@ -66,14 +68,23 @@ _ENCODER = msgspec.json.Encoder()
 class SentenceTable(Sequence[Sentence]):
     """A collection's sentences over the mapped table (see the module docstring): ``table[row]`` decodes that
     row, a slice or iteration decodes each row in turn.  Nothing is kept: two reads of a row are two equal
-    objects, so callers that read every row more than once keep what they need (as the views do)."""
+    objects, so callers that read every row more than once keep what they need (as the views do).
 
-    def __init__(self, lines: np.ndarray, offsets: np.ndarray):
-        self._lines, self._offsets = lines, offsets
+    ``rows``: only these rows of the table, in this order, each numbered by its place among them (``position``):
+    part of a collection (:meth:`subset`)."""
+
+    def __init__(self, lines: np.ndarray, offsets: np.ndarray, rows: np.ndarray | None = None):
+        self._lines, self._offsets, self._rows = lines, offsets, rows
         self._view = memoryview(cast(Any, lines))  # sliced without a copy, read by msgspec as bytes
 
+    def subset(self, rows: np.ndarray) -> SentenceTable:
+        """The sentences at collection rows ``rows`` (of this whole table), renumbered from 0."""
+        if self._rows is not None:
+            raise ValueError("a subset of a subset: take the rows of the whole table")
+        return SentenceTable(self._lines, self._offsets, np.asarray(rows, dtype=np.int64))
+
     def __len__(self) -> int:
-        return len(self._offsets) - 1
+        return len(self._offsets) - 1 if self._rows is None else len(self._rows)
 
     @overload
     def __getitem__(self, row: int) -> Sentence: ...
@@ -100,7 +111,7 @@ class SentenceTable(Sequence[Sentence]):
 
     __hash__ = None  # type: ignore[assignment]  # a sequence compared by its rows
 
-    def touch(self) -> int:
+    def touch(self) -> int:  # of the whole table, a subset's too
         """Read every page of the mapped table once (what building the first question's views does); its bytes."""
         return int(sum(int(block[-1]) for block in _blocks(self._lines) if len(block)))
 
@@ -108,11 +119,13 @@ class SentenceTable(Sequence[Sentence]):
         return f"SentenceTable({len(self):,} sentences)"
 
     def _decode(self, row: int) -> Sentence:
-        start, end = int(self._offsets[row]), int(self._offsets[row + 1])
+        stored = row if self._rows is None else int(self._rows[row])
+        start, end = int(self._offsets[stored]), int(self._offsets[stored + 1])
         try:
-            return _DECODER.decode(self._view[start:end])
+            sentence = _DECODER.decode(self._view[start:end])
         except msgspec.DecodeError as exc:  # digests matched, so a writer's fault, not the disk's
-            raise DamagedIndexError(Path(TABLE), f"row {row} unreadable ({exc})") from None
+            raise DamagedIndexError(Path(TABLE), f"row {stored} unreadable ({exc})") from None
+        return sentence if self._rows is None else _placed(sentence, row)
 
 
 def write_table(path: Path, documents: Sequence[DocumentEntry], folder: Path,
