@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from kgcore.core import node_link
 from kgcore.core.types import ACTION, Edge, Node
 
 _SLUG_RE = re.compile(r"[^a-z0-9']+")
@@ -183,6 +184,26 @@ class GroundedGraph:
         nodes = {node.node_id: node for node in map(Node.from_dict, data["nodes"])}  # keys interned too
         edges = [Edge.from_dict(d) for d in data.get("links", data.get("edges", []))]
         return cls(nodes, edges)
+
+    @classmethod
+    def from_json(cls, text: str) -> GroundedGraph:
+        """:meth:`from_node_link` of node-link JSON ``text``, built as it is read, one node and edge at a time
+        (:mod:`~kgcore.core.node_link`: no parse tree of the whole graph, so no holes where it was).
+
+        >>> g = GroundedGraph.from_json('{"nodes": [{"node_id": "a", "label": "A", "texts": ["A"], '
+        ...     '"node_type": "entity", "grounded_texts": ["d/text_0-0"]}], "links": []}')
+        >>> list(g.nodes), g.edges
+        (['a'], [])
+        """
+        nodes: dict[str, Node] = {}
+        arrays: dict[str, list[Edge]] = {}
+        for key, row in node_link.objects(text, ("nodes", "links", "edges")):
+            if key == "nodes":
+                node = Node.from_dict(row)
+                nodes[node.node_id] = node
+            else:
+                arrays.setdefault(key, []).append(Edge.from_dict(row))
+        return cls(nodes, arrays.get("links", arrays.get("edges", [])))
 
 
 def merge_graphs(graphs: Iterable[GroundedGraph]) -> GroundedGraph:

@@ -174,7 +174,7 @@ def read_references(folder: Path, files: Files = None) -> list[Reference]:
 
 def read_graph(folder: Path, files: Files = None) -> GroundedGraph:
     path = folder / "graph.json"
-    return _built(path, GroundedGraph.from_node_link, parse_json(path, _data(folder, "graph.json", files)))
+    return _built(path, GroundedGraph.from_json, _data(folder, "graph.json", files).decode("utf-8"))
 
 
 def read_base_vectors(folder: Path, files: Files = None) -> tuple[list[str], np.ndarray]:
