@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kgcore.core import node_link
+from kgcore.core.streamed_json import members
 from kgcore.core.types import ACTION, Edge, Node
 
 _SLUG_RE = re.compile(r"[^a-z0-9']+")
@@ -188,7 +188,7 @@ class GroundedGraph:
     @classmethod
     def from_json(cls, text: str) -> GroundedGraph:
         """:meth:`from_node_link` of node-link JSON ``text``, built as it is read, one node and edge at a time
-        (:mod:`~kgcore.core.node_link`: no parse tree of the whole graph, so no holes where it was).
+        (:mod:`~kgcore.core.streamed_json`: no parse tree of the whole graph, so no holes where it was).
 
         >>> g = GroundedGraph.from_json('{"nodes": [{"node_id": "a", "label": "A", "texts": ["A"], '
         ...     '"node_type": "entity", "grounded_texts": ["d/text_0-0"]}], "links": []}')
@@ -197,11 +197,11 @@ class GroundedGraph:
         """
         nodes: dict[str, Node] = {}
         arrays: dict[str, list[Edge]] = {}
-        for key, row in node_link.objects(text, ("nodes", "links", "edges")):
+        for key, row in members(text, ("nodes", "links", "edges")):
             if key == "nodes":
                 node = Node.from_dict(row)
                 nodes[node.node_id] = node
-            else:
+            elif key in ("links", "edges"):
                 arrays.setdefault(key, []).append(Edge.from_dict(row))
         return cls(nodes, arrays.get("links", arrays.get("edges", [])))
 

@@ -175,10 +175,16 @@ class Store:
         if cached is not None and signature is not None and cached[0] == signature:
             return cached[1]
         try:
-            data = parse_json(file, read_verified(file))
+            text = read_verified(file).decode("utf-8")
         except DamagedIndexError as exc:
             raise DamagedIndexError(file, exc.reason, damaged_manifest_remedy(path.name)) from None
-        manifest = CollectionManifest.from_dict(data, str(file))
+        except UnicodeDecodeError as exc:
+            raise DamagedIndexError(file, f"not UTF-8 text ({exc.reason})",
+                                    damaged_manifest_remedy(path.name)) from None
+        try:
+            manifest = CollectionManifest.from_json(text, str(file))
+        except DamagedIndexError as exc:  # the remedy names the collection, whatever the file still says
+            raise DamagedIndexError(file, exc.reason, damaged_manifest_remedy(path.name)) from None
         if signature is not None and signature == _signature(file):  # not replaced while it was read
             self._manifests[file] = (signature, manifest)
         return manifest

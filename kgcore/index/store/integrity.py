@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +44,54 @@ def digest_of(data: bytes) -> Digest:
     (0, 'e3b0c442')
     """
     return len(data), hashlib.sha256(data).hexdigest()
+
+
+class PackedDigests(Mapping[str, Digest]):
+    """One document's file digests, packed: the names (one tuple shared by every document with the same files), the
+    sizes and the SHA-256 digests as bytes, about 550 bytes instead of a dictionary of tuples and hex strings' 2.9 KB
+    (100,000 documents: 230 MB less in every process that loads the collection).  Read like the dictionary:
+
+    >>> files = {"graph.json": (12, "ab" * 32), "sentences.jsonl": (0, "cd" * 32)}
+    >>> packed = PackedDigests.of(files)
+    >>> packed == files, packed["sentences.jsonl"] == files["sentences.jsonl"], list(packed), packed.get("x")
+    (True, True, ['graph.json', 'sentences.jsonl'], None)
+    >>> PackedDigests.of({"a.json": (3, "not a digest")})  # nothing to pack: as given
+    {'a.json': (3, 'not a digest')}
+    """
+
+    __slots__ = ("_names", "_sizes", "_shas")
+    _shared: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+    def __init__(self, names: tuple[str, ...], sizes: tuple[int, ...], shas: bytes):
+        self._names, self._sizes, self._shas = self._shared.setdefault(names, names), sizes, shas
+
+    @classmethod
+    def of(cls, files: Mapping[str, Digest]) -> Mapping[str, Digest]:
+        """``files`` packed; as given when a digest is not a SHA-256 hex string (nothing to pack)."""
+        values = list(files.values())
+        if not all(len(sha) == 64 for _, sha in values):
+            return files
+        try:
+            shas = b"".join(bytes.fromhex(sha) for _, sha in values)
+        except ValueError:
+            return files
+        return cls(tuple(files), tuple(size for size, _ in values), shas)
+
+    def __getitem__(self, name: str) -> Digest:
+        try:
+            at = self._names.index(name)
+        except ValueError:
+            raise KeyError(name) from None
+        return self._sizes[at], self._shas[32 * at:32 * at + 32].hex()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
 
 
 def digests(folder: Path, names: Iterable[str]) -> dict[str, Digest]:

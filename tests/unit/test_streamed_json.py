@@ -1,5 +1,6 @@
-"""Node-link JSON read one node and edge at a time gives the graph ``json.loads`` and ``from_node_link`` give, and
-names what is wrong with a damaged file."""
+"""Node-link JSON read one node and edge at a time gives the graph ``json.loads`` and ``from_node_link`` give, a
+collection manifest read one document at a time the one ``json.loads`` gives, and both name what is wrong with a
+damaged file."""
 
 import json
 import random
@@ -56,3 +57,39 @@ def test_a_damaged_linked_graph_is_named_not_half_read(tmp_path, cut):
 def test_what_is_not_node_link_json_is_an_error_saying_so(text):
     with pytest.raises((ValueError, KeyError, TypeError)):
         GroundedGraph.from_json(text)
+
+
+def _collection(n: int) -> dict:
+    sha = "ab" * 32
+    return {"format": 2, "name": "shelf", "generation": 3, "options": {"parser": "srl"},
+            "documents": [{"folder": f"d{i}.x", "manifest": {"doc_id": f"d{i}", "counts": {"sentences": i}},
+                           "files": {"graph.json": [i, sha], "sentences.jsonl": [2 * i, sha]}} for i in range(n)],
+            "linked_files": {"graph.json": [5, sha]}, "a_newer_key": [1, 2]}
+
+
+@pytest.mark.parametrize("n", [0, 1, 7])
+def test_a_collection_manifest_read_one_document_at_a_time_is_the_one_json_loads_gives(n):
+    from kgcore.index.store.collection import CollectionManifest
+
+    text = json.dumps(_collection(n), indent=1 if n == 7 else None)
+    streamed, loaded = CollectionManifest.from_json(text), CollectionManifest.from_dict(json.loads(text))
+    assert streamed == loaded and streamed.to_dict() == loaded.to_dict()
+    assert streamed.extra == {"a_newer_key": [1, 2]} and len(streamed.documents) == n
+    assert [dict(d.files) for d in streamed.documents] == [dict(d.files) for d in loaded.documents]
+
+
+def test_a_damaged_collection_manifest_is_named_and_a_newer_one_says_so_first():
+    from kgcore.index.store.collection import CollectionManifest
+
+    data = _collection(3)
+    text = json.dumps(data)
+    for cut in (5, len(text) // 2, len(text) - 1):
+        with pytest.raises(DamagedIndexError, match=r"where.json: damaged index file \(not valid JSON"):
+            CollectionManifest.from_json(text[:cut], "where.json")
+    data["documents"][1] = {"folder": "x"}  # no manifest
+    damaged = r"where.json: damaged index file \(unreadable collection manifest: KeyError"
+    with pytest.raises(DamagedIndexError, match=damaged):
+        CollectionManifest.from_json(json.dumps(data), "where.json")
+    data["format"] = 99
+    with pytest.raises(Exception, match="written by a newer kgcore"):
+        CollectionManifest.from_json(json.dumps(data), "where.json")
