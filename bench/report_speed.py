@@ -88,7 +88,8 @@ def scale_section(results: Path) -> str:
         if data is None:
             parts.append(missing(f"scale_{kind}.json", f"scale_bench.py --kind {kind}"))
             continue
-        rows = [[r["documents"], r["sentences"], r.get("workers", 1), r.get("measured_on", "–").split(" ")[0],
+        rows = [[r["documents"], r["sentences"], r.get("workers", 1),
+                 r.get("measured_on", "–").split(" ")[0] + (f" (asked at {r['asked_at']})" if "asked_at" in r else ""),
                  round(r["index_cpu_s"] / r["documents"], 3),
                  round(r["index_wall_s"] / r["documents"], 3), r["link_s"],
                  round(r["readd_unchanged_s"] / r["documents"] * 1000, 1), r["index_peak_rss_mb"], r["disk_mb"],

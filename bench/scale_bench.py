@@ -199,7 +199,7 @@ def query_size(store_dir: Path, count: int, shards: int = 0) -> dict:
     load_s = time.perf_counter() - start
     index.node_vectors.sum(), index.sentence_vectors.sum()  # every mapped page touched, as questions touch them
     gc.collect()
-    row = {"load_s": round(load_s, 3), "models_rss_mb": round(models_rss, 1),
+    row = {"load_s": round(load_s, 3), "models_rss_mb": round(models_rss, 1), "asked_at": _head(),
            "loaded_collection_rss_mb": round(rss_mb() - models_rss, 1),
            "loaded_collection_mapped_mb": round(rss_mb(mapped=True) - models_mapped, 1)}
     results: dict[str, list] = {}
@@ -214,6 +214,13 @@ def query_size(store_dir: Path, count: int, shards: int = 0) -> dict:
         gc.collect()
         row[f"on_{shards}_ray_actors"] = sharded_latency(store_dir, count, shards, results)
     return row
+
+
+def _head() -> str:
+    """The commit the collection is loaded and asked with (a kept index may be older than its latest asking)."""
+    done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT,
+                          check=False)
+    return done.stdout.strip() or "unknown"
 
 
 def run_size(size: int, kind: str, count: int, shards: int = 0, keep: Path | None = None, workers: int = 1) -> dict:

@@ -165,3 +165,17 @@ def indexed_store(root, texts, collection: str):
     store = Store(root)
     index_files(text_jobs(texts.items()), store, collection, workers=1)
     return store
+
+
+# -- three short documents and a fourth to append (the stored sentence matrix and table) ---------------------
+THREE_DOCS = {
+    "rabbit.txt": "Peter was a young rabbit who lived under a fir tree. His father had been put in a pie by "
+                  "Mrs. McGregor. Peter squeezed under the gate of the garden and ate some radishes.",
+    "ship.txt": "The ship left the harbour at dawn with twelve sailors on board. A storm broke the mast on the "
+                "third day. The captain ordered the crew to throw the cargo into the sea.",
+    "mill.txt": "The miller ground the wheat every morning. His daughter carried the flour to the market in "
+                "Dover. Merchants from London paid her in silver coins.",
+}
+THREE_DOCS_VISIT = ("visit.txt", "Peter visited the miller in Dover. The captain of the ship followed them to the "
+                    "river.")
+THREE_DOCS_QUESTIONS = ("What did Peter eat in the garden?", "Who paid the miller's daughter?")

@@ -15,25 +15,16 @@ import pytest
 from kgcore.core.errors import DamagedIndexError
 from kgcore.core.settings import RetrievalOptions
 from kgcore.index.pipeline import index_files, remove_documents
-from kgcore.index.store import chroma, generations, recovery, sentence_matrix, shard
-from kgcore.index.store.disk import Store, linked_folder
+from kgcore.index.store import chroma, generations, recovery, sentence_matrix, sentence_table, shard
+from kgcore.index.store.disk import Store, linked_folder, read_sentences_of
 from kgcore.index.store.footprint import measure_load
 from kgcore.index.store.integrity import mapped_file
 from kgcore.index.store.locks import collection_lock
 from kgcore.index.store.recovery import write_manifest
 from kgcore.query.engine import QueryEngine
-from samples import indexed_store, text_jobs
+from samples import THREE_DOCS, THREE_DOCS_QUESTIONS, THREE_DOCS_VISIT, indexed_store, text_jobs
 
-DOCS = {
-    "rabbit.txt": "Peter was a young rabbit who lived under a fir tree. His father had been put in a pie by "
-                  "Mrs. McGregor. Peter squeezed under the gate of the garden and ate some radishes.",
-    "ship.txt": "The ship left the harbour at dawn with twelve sailors on board. A storm broke the mast on the "
-                "third day. The captain ordered the crew to throw the cargo into the sea.",
-    "mill.txt": "The miller ground the wheat every morning. His daughter carried the flour to the market in "
-                "Dover. Merchants from London paid her in silver coins.",
-}
-VISIT = ("visit.txt", "Peter visited the miller in Dover. The captain of the ship followed them to the river.")
-QUESTIONS = ("What did Peter eat in the garden?", "Who paid the miller's daughter?")
+DOCS, VISIT, QUESTIONS = THREE_DOCS, THREE_DOCS_VISIT, THREE_DOCS_QUESTIONS
 
 
 def _matrix_file(store: Store) -> Path:
@@ -89,8 +80,9 @@ def test_an_appended_document_writes_the_file_again_in_the_new_generation(store)
 
 
 @pytest.mark.parametrize("how", ["truncate", "corrupt"])
-def test_a_damaged_file_is_named_and_the_next_commit_writes_it_from_the_shards(store, how):
-    file = _matrix_file(store)
+@pytest.mark.parametrize("name", [sentence_matrix.SENTENCE_VECTORS, sentence_table.TABLE, sentence_table.OFFSETS])
+def test_a_damaged_file_is_named_and_the_next_commit_writes_it_from_the_shards(store, how, name):
+    file = _matrix_file(store).parent / name
     data = file.read_bytes()
     file.write_bytes(data[: len(data) // 2] if how == "truncate" else data[:200] + b"#" * 16 + data[216:])
     with pytest.raises(DamagedIndexError) as info:
@@ -98,7 +90,9 @@ def test_a_damaged_file_is_named_and_the_next_commit_writes_it_from_the_shards(s
     assert str(file) in str(info.value) and "index any document into the collection again" in str(info.value)
     assert [p.path for p in store.verify("c")] == [str(file)]
     index_files(text_jobs([VISIT]), store, "c", workers=1)
-    np.testing.assert_array_equal(store.load("c").sentence_vectors, _shards_vectors(store))
+    index = store.load("c")
+    np.testing.assert_array_equal(index.sentence_vectors, _shards_vectors(store))
+    assert list(index.sentences) == read_sentences_of(store.doc_path("c"), store.manifest("c"), vectors=False)[0]
     assert store.verify("c") == []
 
 

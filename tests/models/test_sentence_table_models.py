@@ -20,18 +20,9 @@ from kgcore.index.store.locks import collection_lock
 from kgcore.index.store.recovery import write_manifest
 from kgcore.index.store.sentence_table import SentenceTable
 from kgcore.query.engine import QueryEngine
-from samples import indexed_store, text_jobs
+from samples import THREE_DOCS, THREE_DOCS_QUESTIONS, THREE_DOCS_VISIT, indexed_store, text_jobs
 
-DOCS = {
-    "rabbit.txt": "Peter was a young rabbit who lived under a fir tree. His father had been put in a pie by "
-                  "Mrs. McGregor. Peter squeezed under the gate of the garden and ate some radishes.",
-    "ship.txt": "The ship left the harbour at dawn with twelve sailors on board. A storm broke the mast on the "
-                "third day. The captain ordered the crew to throw the cargo into the sea.",
-    "mill.txt": "The miller ground the wheat every morning. His daughter carried the flour to the market in "
-                "Dover. Merchants from London paid her in silver coins.",
-}
-VISIT = ("visit.txt", "Peter visited the miller in Dover. The captain of the ship followed them to the river.")
-QUESTIONS = ("What did Peter eat in the garden?", "Who paid the miller's daughter?")
+DOCS, VISIT, QUESTIONS = THREE_DOCS, THREE_DOCS_VISIT, THREE_DOCS_QUESTIONS
 
 
 def _table_file(store: Store) -> Path:
@@ -93,20 +84,6 @@ def test_appending_and_removing_documents_write_the_table_again(store):
     assert [s.doc_id for s in index.sentences][:1] == ["ship"]
     assert index.sentences == _shards_sentences(store)
     assert [s.position for s in index.sentences] == list(range(len(index.sentences)))
-
-
-@pytest.mark.parametrize("how", ["truncate", "corrupt"])
-def test_a_damaged_table_is_named_and_the_next_commit_writes_it_from_the_shards(store, how):
-    file = _table_file(store)
-    data = file.read_bytes()
-    file.write_bytes(data[: len(data) // 2] if how == "truncate" else data[:100] + b"#" * 16 + data[116:])
-    with pytest.raises(DamagedIndexError) as info:
-        store.load("c")
-    assert str(file) in str(info.value) and "index any document into the collection again" in str(info.value)
-    assert [p.path for p in store.verify("c")] == [str(file)]
-    index_files(text_jobs([VISIT]), store, "c", workers=1)
-    assert store.load("c").sentences == _shards_sentences(store)
-    assert store.verify("c") == []
 
 
 def test_offsets_that_do_not_describe_the_table_are_named(store):

@@ -40,10 +40,9 @@ from types import TracebackType
 
 import numpy as np
 
-from kgcore.core.errors import DamagedIndexError, KgcoreError
+from kgcore.core.errors import KgcoreError
 from kgcore.index.store import sentence_table, shard
 from kgcore.index.store.collection import DERIVED_FILES, FORMAT, CollectionManifest, DocumentEntry
-from kgcore.index.store.in_memory import DOCUMENTS_DIR
 from kgcore.index.store.integrity import Digest
 from kgcore.index.store.locks import collection_lock
 from kgcore.index.store.recovery import linked_folder, sync_folder, write_manifest
@@ -99,7 +98,7 @@ def write_matrix(path: Path, documents: Sequence[DocumentEntry], folder: Path,
                  previous: CollectionManifest | None = None) -> Digest:
     """Write ``folder/sentence_vectors.npy``: the sentence vectors of ``documents`` (of the collection at ``path``)
     in order, reusing ``previous``'s matrix when ``documents`` begin with its documents; its digest."""
-    reused = _reusable(path, documents, previous)
+    reused = sentence_table.reusable(path, documents, previous, map_matrix)
     start = len(previous.documents) if previous is not None and reused is not None else 0
     rest = (document_vectors(path, entry) for entry in documents[start:])
     first = reused if reused is not None else next(rest, None)
@@ -121,25 +120,7 @@ def write_matrix(path: Path, documents: Sequence[DocumentEntry], folder: Path,
 def document_vectors(path: Path, entry: DocumentEntry) -> np.ndarray:
     """A document's sentence vectors from its shard, checked against its digest and its sentence count (a damaged
     one is a :class:`DamagedIndexError` naming the file and how to index the document again)."""
-    folder = path / DOCUMENTS_DIR / entry.folder
-    try:
-        vectors = shard.read_sentence_vectors(folder, entry.files)
-        shard.agree(folder / "sentence_vectors.npy", len(vectors), entry.manifest.counts.sentences, "vectors")
-    except DamagedIndexError as exc:
-        raise DamagedIndexError(exc.path, exc.reason, entry.remedy(path.name)) from None
-    return vectors
-
-
-def _reusable(path: Path, documents: Sequence[DocumentEntry], previous: CollectionManifest | None
-              ) -> np.ndarray | None:
-    """``previous``'s matrix, mapped and checked, when ``documents`` begin with its documents; else None (also
-    when it has none or it is damaged: the matrix is then written from the shards)."""
-    if previous is None or tuple(documents[:len(previous.documents)]) != previous.documents:
-        return None
-    try:
-        return map_matrix(path, previous)
-    except DamagedIndexError:
-        return None
+    return sentence_table.document_rows(path, entry, "sentence_vectors.npy", shard.read_sentence_vectors, "vectors")
 
 
 def map_matrix(path: Path, manifest: CollectionManifest) -> np.ndarray | None:

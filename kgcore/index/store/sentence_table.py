@@ -39,9 +39,9 @@ import dataclasses
 import hashlib
 import os
 import uuid
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Sized
 from pathlib import Path
-from typing import Any, cast, overload
+from typing import Any, TypeVar, cast, overload
 
 import msgspec
 import numpy as np
@@ -54,7 +54,10 @@ from kgcore.index.store.in_memory import DOCUMENTS_DIR
 from kgcore.index.store.integrity import Digest, digest_of, map_bytes, map_npy, npy_bytes
 from kgcore.index.store.recovery import linked_folder, sync_folder
 
-__all__ = ["OFFSETS", "TABLE", "SentenceTable", "map_table", "write_table"]
+__all__ = ["OFFSETS", "TABLE", "SentenceTable", "document_rows", "map_table", "reusable", "write_table"]
+
+R = TypeVar("R")
+M = TypeVar("M")
 
 #: The sentences, a JSON object a line, in ``linked-<generation>/`` (and their keys in ``linked_files``) ...
 TABLE = "sentences.jsonl"
@@ -132,7 +135,7 @@ def write_table(path: Path, documents: Sequence[DocumentEntry], folder: Path,
                 previous: CollectionManifest | None = None) -> dict[str, Digest]:
     """Write ``folder``'s table of the sentences of ``documents`` (of the collection at ``path``), reusing
     ``previous``'s when ``documents`` begin with its documents; the two files' digests."""
-    reused = _reusable(path, documents, previous)
+    reused = reusable(path, documents, previous, map_table)
     start = len(previous.documents) if previous is not None and reused is not None else 0
     rest = (_document_rows(path, entry) for entry in documents[start:])
     return write_rows(folder, rest, reused)
@@ -204,24 +207,30 @@ def _blocks(lines: np.ndarray, size: int = 1 << 22) -> Iterator[bytes]:
         yield lines[start:start + size].tobytes()
 
 
-def _document_rows(path: Path, entry: DocumentEntry) -> list[Sentence]:
-    """A document's sentences from its shard, checked (a damaged one names the file and how to index it again)."""
+def document_rows(path: Path, entry: DocumentEntry, name: str, read: Callable[[Path, Any], R], what: str) -> R:
+    """A document's rows of one of its shard's files (``name``, read by ``read(folder, files)``: its sentences,
+    its sentence vectors), checked against its digest and its sentence count; a damaged one is a
+    :class:`DamagedIndexError` naming the file and how to index the document again."""
     folder = path / DOCUMENTS_DIR / entry.folder
     try:
-        rows = shard.read_sentences(folder, entry.files)
-        shard.agree(folder / "sentences.jsonl", len(rows), entry.manifest.counts.sentences, "sentences")
+        rows = read(folder, entry.files)
+        shard.agree(folder / name, len(cast(Sized, rows)), entry.manifest.counts.sentences, what)
     except DamagedIndexError as exc:
         raise DamagedIndexError(exc.path, exc.reason, entry.remedy(path.name)) from None
     return rows
 
 
-def _reusable(path: Path, documents: Sequence[DocumentEntry], previous: CollectionManifest | None
-              ) -> SentenceTable | None:
-    """``previous``'s table, mapped and checked, when ``documents`` begin with its documents; else None (also when
-    it has none or it is damaged: the table is then written from the shards)."""
+def reusable(path: Path, documents: Sequence[DocumentEntry], previous: CollectionManifest | None,
+             mapped: Callable[[Path, CollectionManifest], M | None]) -> M | None:
+    """``previous``'s file, mapped and checked by ``mapped``, when ``documents`` begin with its documents; else None
+    (also when it has none or it is damaged: the file is then written from the shards)."""
     if previous is None or tuple(documents[:len(previous.documents)]) != previous.documents:
         return None
     try:
-        return map_table(path, previous)
+        return mapped(path, previous)
     except DamagedIndexError:
         return None
+
+
+def _document_rows(path: Path, entry: DocumentEntry) -> list[Sentence]:
+    return document_rows(path, entry, "sentences.jsonl", shard.read_sentences, "sentences")
