@@ -220,7 +220,8 @@ def _head() -> str:
     """The commit the collection is loaded and asked with (a kept index may be older than its latest asking)."""
     done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT,
                           check=False)
-    return done.stdout.strip() or "unknown"
+    changed = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", "kgcore"], cwd=ROOT, check=False).returncode
+    return (done.stdout.strip() or "unknown") + ("+changes" if changed else "")
 
 
 def run_size(size: int, kind: str, count: int, shards: int = 0, keep: Path | None = None, workers: int = 1) -> dict:

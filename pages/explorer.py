@@ -36,7 +36,7 @@ from ui.explorer_view import (
     stats_figures,
 )
 from ui.export_view import graphml_bytes, json_bytes
-from ui.graph_html import GraphPage
+from ui.graph_html import GraphPage, shown_texts
 from ui.graph_panel import graph_frame
 from ui.identity_panel import reviewer_sidebar
 from ui.markup_html import md_escape
@@ -107,8 +107,8 @@ def neighbourhood_view(index: Index, doc_id: str, node_id: str, depth: int, max_
     legend: tuple[tuple[str, str], ...] = ()
     if colour_choice(index) == "document":
         nodes, legend = colour_by_document(nodes, index.node_documents, document_palette(index.manifest.doc_ids))
-    texts = {s.id: s.original for s in index.sentences}
-    page = GraphPage(height=560, notice=hood.notice(), sentence_texts=texts, selected=node_id, legend_colors=legend)
+    page = GraphPage(height=560, notice=hood.notice(), sentence_texts=shown_texts(index, nodes, edges),
+                     selected=node_id, legend_colors=legend)
     st.markdown(f"**Neighbourhood of {md_escape(node.label)}** ({node.node_type}, depth {depth})")
     entity_id = entity_of(index).get(node_id)
     if entity_id is not None:

@@ -24,7 +24,7 @@ from ui import resources_panel as resources
 from ui.boot_panel import ensure_app_navigation
 from ui.cites_view import citations_html
 from ui.errors_panel import headline, reported
-from ui.graph_html import GraphPage, VisEdge
+from ui.graph_html import GraphPage, VisEdge, shown_texts
 from ui.graph_panel import graph_frame
 from ui.identity_panel import reviewer_sidebar
 from ui.markup_html import changed_words, esc, md_escape
@@ -74,25 +74,27 @@ def page_image(root: str, collection: str, stamp: str, sentence_id: str,
     return image.png, sentence.page, image.found, tuple(role for role, _ in regions)
 
 
-def step(ids: list[str], delta: int) -> None:
+def step(index: Index, delta: int) -> None:
     current = st.session_state.get(SID_KEY, "")
-    position = ids.index(current) if current in ids else 0
-    st.session_state[SID_KEY] = ids[max(0, min(len(ids) - 1, position + delta))]
+    position = index.sentence_row(current) if index.has_sentence(current) else 0
+    st.session_state[SID_KEY] = index.sentences[max(0, min(len(index.sentences) - 1, position + delta))].id
 
 
 def pick_sentence(index: Index) -> str:
     state = get_state()
-    ids = [s.id for s in index.sentences]
+    first, last = index.sentences[0].id, index.sentences[-1].id  # read alone: a large collection's are not listed
     if SID_KEY not in st.session_state:
         requested = st.query_params.get("sid")
-        st.session_state[SID_KEY] = requested or (state.sentence_id if state.sentence_id in ids else ids[0])
-    elif st.session_state.get(FOR_KEY) not in (None, index.collection) and st.session_state[SID_KEY] not in ids:
-        st.session_state[SID_KEY] = ids[0]  # another collection was chosen: start at its first sentence
+        st.session_state[SID_KEY] = requested or (state.sentence_id if index.has_sentence(state.sentence_id)
+                                                  else first)
+    elif (st.session_state.get(FOR_KEY) not in (None, index.collection)
+          and not index.has_sentence(st.session_state[SID_KEY])):
+        st.session_state[SID_KEY] = first  # another collection was chosen: start at its first sentence
     st.session_state[FOR_KEY] = index.collection
     c_id, c_prev, c_next = st.columns([4, 1, 1], vertical_alignment="bottom")
-    sid = c_id.text_input("Sentence id", key=SID_KEY, help=f"From {ids[0]} to {ids[-1]}")
-    c_prev.button("Previous", icon=":material/arrow_back:", on_click=step, args=(ids, -1), width="stretch")
-    c_next.button("Next", icon=":material/arrow_forward:", on_click=step, args=(ids, 1), width="stretch")
+    sid = c_id.text_input("Sentence id", key=SID_KEY, help=f"From {first} to {last}")
+    c_prev.button("Previous", icon=":material/arrow_back:", on_click=step, args=(index, -1), width="stretch")
+    c_next.button("Next", icon=":material/arrow_forward:", on_click=step, args=(index, 1), width="stretch")
     state.sentence_id = sid.strip()
     return sid.strip()
 
@@ -201,7 +203,7 @@ def show_graph(index: Index, sid: str) -> None:
     ids = [n.node_id for n in nodes]
     vis_nodes, _ = vis_from_graph(index.graph, ids)
     vis_edges = [VisEdge(e.source, e.target, e.edge_role, tuple(e.grounded_texts)) for e in edges]
-    texts = {s.id: s.original for s in index.sentences}
+    texts = shown_texts(index, vis_nodes, vis_edges)
     graph_frame(vis_nodes, vis_edges, GraphPage(height=380, sentence_texts=texts), 420, "Sentence graph")
     st.dataframe(nodes_table(nodes), hide_index=True)
     if edges:

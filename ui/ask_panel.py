@@ -27,7 +27,7 @@ from .ask_view import (
     whole_text_note,
 )
 from .cites_view import context_roles
-from .graph_html import GraphPage, VisEdge
+from .graph_html import GraphPage, VisEdge, shown_texts
 from .graph_panel import graph_frame
 from .labels import METHOD_LABELS, ORDER_LABELS, RANKING_LABELS
 from .markup_html import md_escape
@@ -306,8 +306,8 @@ def subgraph_panel(outcome: AskOutcome, index, selected: str | None) -> None:
     emphasis = dict.fromkeys(joined.node_ids[:joined.seeds], "matched")
     nodes, edges = vis_from_graph(graph, node_ids, emphasis)
     edges += [VisEdge(a, b, verb, sentences) for a, b, verb, sentences in verbs]
-    texts = {sid: index.sentence(sid).original for n in nodes for sid in n.sentences[:20]}
-    page = GraphPage(height=560, sentence_texts=texts, selected=selected or "", legend=("entity", "action"))
+    page = GraphPage(height=560, sentence_texts=shown_texts(index, nodes), selected=selected or "",
+                     legend=("entity", "action"))
     far = f"; {len(joined.unjoined)} more than {JOIN_HOPS} hops from every other" if joined.unjoined else ""
     extra = len(seeds) - len(cited) if cited else 0
     what = f"{len(cited) or len(seeds)} {what}" + (f", {extra} other matches" if extra else "")

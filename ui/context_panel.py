@@ -22,7 +22,7 @@ from .context_view import (
     neighbour_rows,
     sentence_choice,
 )
-from .graph_html import KIND_COLORS, GraphPage
+from .graph_html import KIND_COLORS, GraphPage, shown_texts
 from .graph_panel import graph_frame
 from .labels import EDGE_KIND_LABELS
 from .markup_html import md_escape
@@ -74,9 +74,8 @@ def context_tab(doc_id: str, index) -> None:
     if not hood.total:
         st.info("This sentence has no neighbour in the contextual graph.", icon=":material/info:")
     nodes, edges = context_vis(hood)
-    texts = {s: index.sentence(s).original for n in hood.nodes for s in n.sentences if index.has_sentence(s)}
-    page = GraphPage(height=560, notice=hood.notice(), sentence_texts=texts, selected=hood.nodes[0].name,
-                     legend_colors=context_legend(hood))
+    page = GraphPage(height=560, notice=hood.notice(), sentence_texts=shown_texts(index, nodes, edges),
+                     selected=hood.nodes[0].name, legend_colors=context_legend(hood))
     st.markdown(f"**Contextual neighbourhood of {md_escape(hood.nodes[0].name)}** ({hood.total} neighbour(s); "
                 "boxes are paragraph chunks, named by their first sentence)")
     graph_frame(nodes, edges, page, 600, "Contextual neighbourhood")

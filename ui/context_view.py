@@ -168,9 +168,14 @@ def find_sentences(sentences: Sequence, query: str, limit: int = FIND_LIMIT) -> 
     needle = " ".join(query.lower().split())
     if not needle:
         return list(range(min(limit, len(sentences))))
-    exact = [r for r, s in enumerate(sentences) if s.id.lower() == needle]
-    rest = [r for r, s in enumerate(sentences) if r not in exact and (needle in s.id.lower()
-                                                                       or needle in s.original.lower())]
+    exact: list[int] = []
+    rest: list[int] = []
+    for r, s in enumerate(sentences):  # one pass: a mapped collection decodes each row it reads
+        sid = s.id.lower()
+        if sid == needle:
+            exact.append(r)
+        elif len(rest) < limit and (needle in sid or needle in s.original.lower()):
+            rest.append(r)
     return (exact + rest)[:limit]
 
 

@@ -224,6 +224,20 @@ def _options(n_nodes: int) -> dict:
     }
 
 
+def shown_texts(index, nodes: list[VisNode], edges: list[VisEdge] = ()) -> dict[str, str]:  # type: ignore[assignment]
+    """The text of each sentence the drawn ``nodes`` and ``edges`` are grounded in (at most
+    :data:`MAX_SENTENCE_TEXTS`), read from ``index`` one by one: a large collection's other sentences are not read.
+
+    >>> from types import SimpleNamespace as NS
+    >>> index = NS(has_sentence=lambda s: s != "gone", sentence=lambda s: NS(original=f"text of {s}"))
+    >>> shown_texts(index, [VisNode("a", "A", "entity", sentences=("s1", "gone"))], [VisEdge("a", "b", "r", ("s2",))])
+    {'s1': 'text of s1', 's2': 'text of s2'}
+    """
+    sids = dict.fromkeys([s for n in nodes for s in n.sentences] + [s for e in edges for s in e.sentences])
+    wanted = [s for s in sids if index.has_sentence(s)][:MAX_SENTENCE_TEXTS]
+    return {s: index.sentence(s).original for s in wanted}
+
+
 def _sentence_texts(nodes: list[VisNode], edges: list[VisEdge], texts: dict) -> dict[str, str]:
     wanted: dict[str, str] = {}
     for sid in [s for n in nodes for s in n.sentences] + [s for e in edges for s in e.sentences]:

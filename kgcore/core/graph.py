@@ -203,6 +203,8 @@ class GroundedGraph:
                 nodes[node.node_id] = node
             elif key in ("links", "edges"):
                 arrays.setdefault(key, []).append(Edge.from_dict(row))
+        # an empty array gives nothing, so a graph without "nodes" reads as empty (the count checks of a load
+        # name it) and edges under "edges" beside an empty "links" are read: kgcore writes neither
         return cls(nodes, arrays.get("links", arrays.get("edges", [])))
 
 

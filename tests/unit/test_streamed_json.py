@@ -53,7 +53,8 @@ def test_a_damaged_linked_graph_is_named_not_half_read(tmp_path, cut):
 
 
 @pytest.mark.parametrize("text", ["", "[]", '{"nodes": {}}', '{"nodes": [1 2]}', '{"nodes": [], "links": [] x',
-                                  '{"nodes" [] }', '{"nodes": [{"node_id": "a"}]}', '{"nodes": []} {}', '{} x'])
+                                  '{"nodes" [] }', '{"nodes": [{"node_id": "a"}]}', '{"nodes": []} {}', '{} x',
+                                  '{1: 2}', '{[1]: 2}'])
 def test_what_is_not_node_link_json_is_an_error_saying_so(text):
     with pytest.raises((ValueError, KeyError, TypeError)):
         GroundedGraph.from_json(text)

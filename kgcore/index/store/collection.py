@@ -32,6 +32,10 @@ from kgcore.index.store.manifest import Manifest, Models, manifest_hash
 FORMAT = 2
 
 
+#: What to run when a collection's linked files (its graph, vectors, sentence table) are damaged.
+LINKED_REMEDY = "index any document into the collection again (the linked graph is rebuilt), or re-index with --force"
+
+
 def damaged_manifest_remedy(name: str) -> str:
     """What to do about collection ``name`` whose manifest cannot be read."""
     return (f"re-index a document into it with --force (its other readable documents are kept), or delete it "

@@ -37,14 +37,13 @@ from kgcore.core.errors import DamagedIndexError, IndexNotFoundError, InputError
 from kgcore.core.heap import release_free_memory
 from kgcore.core.types import Sentence
 from kgcore.index.store import chroma, legacy, sentence_matrix, sentence_table, shard
-from kgcore.index.store.collection import CollectionManifest, damaged_manifest_remedy
+from kgcore.index.store.collection import LINKED_REMEDY, CollectionManifest, damaged_manifest_remedy
 from kgcore.index.store.in_memory import DOCUMENTS_DIR, CacheKey, Index, IndexCache
 from kgcore.index.store.integrity import parse_json, read_verified
 from kgcore.index.store.locks import HIDDEN_PREFIX, TRASH_PREFIX, collection_lock, remove_stale
 from kgcore.index.store.manifest import Manifest
 from kgcore.index.store.recovery import COLLECTION_FILE, linked_folder, recover
 from kgcore.index.store.stored_files import (
-    _LINKED_REMEDY,
     check_document_sizes,
     document_problems,
     linked_problems,
@@ -220,7 +219,7 @@ class Store:
         try:  # shared pages, not heap
             mapped, table = sentence_matrix.map_matrix(path, manifest), sentence_table.map_table(path, manifest)
         except DamagedIndexError as exc:
-            raise DamagedIndexError(exc.path, exc.reason, _LINKED_REMEDY) from None
+            raise DamagedIndexError(exc.path, exc.reason, LINKED_REMEDY) from None
         sentences: Sequence[Sentence]
         if table is not None and mapped is not None:
             check_document_sizes(path, manifest)  # their files are not read: measured, as every load measures them

@@ -75,7 +75,13 @@ class PackedDigests(Mapping[str, Digest]):
             shas = b"".join(bytes.fromhex(sha) for _, sha in values)
         except ValueError:
             return files
+        if len(shas) != 32 * len(values):  # fromhex skips white space: a digest that is not 32 bytes
+            return files
         return cls(tuple(files), tuple(size for size, _ in values), shas)
+
+    def sizes(self) -> Iterator[tuple[str, int]]:
+        """(name, size) of every file, without writing out the digests."""
+        return zip(self._names, self._sizes)
 
     def __getitem__(self, name: str) -> Digest:
         try:
@@ -92,6 +98,15 @@ class PackedDigests(Mapping[str, Digest]):
 
     def __repr__(self) -> str:
         return repr(dict(self))
+
+
+def file_sizes(files: Mapping[str, Digest]) -> Iterator[tuple[str, int]]:
+    """(name, recorded size) of every file of ``files`` (packed or not).
+
+    >>> list(file_sizes({"a.json": (3, "x")}))
+    [('a.json', 3)]
+    """
+    return files.sizes() if isinstance(files, PackedDigests) else ((n, d[0]) for n, d in files.items())
 
 
 def digests(folder: Path, names: Iterable[str]) -> dict[str, Digest]:
@@ -139,6 +154,8 @@ def check_sizes(folder: Path, expected: Mapping[str, Digest]) -> list[DamagedInd
             problem = _mismatch((folder / name).stat().st_size, digest)
         except FileNotFoundError:
             problem = "missing"
+        except OSError as exc:
+            problem = f"unreadable: {exc.strerror or exc}"
         if problem:
             problems.append(DamagedIndexError(folder / name, problem))
     return problems

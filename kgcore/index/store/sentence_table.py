@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import os
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Sized
@@ -49,7 +50,7 @@ import numpy as np
 from kgcore.core.errors import DamagedIndexError
 from kgcore.core.types import Sentence
 from kgcore.index.store import shard
-from kgcore.index.store.collection import CollectionManifest, DocumentEntry
+from kgcore.index.store.collection import LINKED_REMEDY, CollectionManifest, DocumentEntry
 from kgcore.index.store.in_memory import DOCUMENTS_DIR
 from kgcore.index.store.integrity import Digest, digest_of, map_bytes, map_npy, npy_bytes
 from kgcore.index.store.recovery import linked_folder, sync_folder
@@ -76,15 +77,16 @@ class SentenceTable(Sequence[Sentence]):
     ``rows``: only these rows of the table, in this order, each numbered by its place among them (``position``):
     part of a collection (:meth:`subset`)."""
 
-    def __init__(self, lines: np.ndarray, offsets: np.ndarray, rows: np.ndarray | None = None):
-        self._lines, self._offsets, self._rows = lines, offsets, rows
+    def __init__(self, lines: np.ndarray, offsets: np.ndarray, rows: np.ndarray | None = None,
+                 path: Path = Path(TABLE)):
+        self._lines, self._offsets, self._rows, self._path = lines, offsets, rows, path
         self._view = memoryview(cast(Any, lines))  # sliced without a copy, read by msgspec as bytes
 
     def subset(self, rows: np.ndarray) -> SentenceTable:
         """The sentences at collection rows ``rows`` (of this whole table), renumbered from 0."""
         if self._rows is not None:
             raise ValueError("a subset of a subset: take the rows of the whole table")
-        return SentenceTable(self._lines, self._offsets, np.asarray(rows, dtype=np.int64))
+        return SentenceTable(self._lines, self._offsets, np.asarray(rows, dtype=np.int64), self._path)
 
     def __len__(self) -> int:
         return len(self._offsets) - 1 if self._rows is None else len(self._rows)
@@ -114,9 +116,11 @@ class SentenceTable(Sequence[Sentence]):
 
     __hash__ = None  # type: ignore[assignment]  # a sequence compared by its rows
 
-    def touch(self) -> int:  # of the whole table, a subset's too
-        """Read every page of the mapped table once (what building the first question's views does); its bytes."""
-        return int(sum(int(block[-1]) for block in _blocks(self._lines) if len(block)))
+    def touch(self) -> None:
+        """Read every page of the mapped table once (the whole table's, a subset's too), as building the first
+        question's views does."""
+        for _ in _blocks(self._lines):
+            pass
 
     def __repr__(self) -> str:
         return f"SentenceTable({len(self):,} sentences)"
@@ -126,9 +130,19 @@ class SentenceTable(Sequence[Sentence]):
         start, end = int(self._offsets[stored]), int(self._offsets[stored + 1])
         try:
             sentence = _DECODER.decode(self._view[start:end])
-        except msgspec.DecodeError as exc:  # digests matched, so a writer's fault, not the disk's
-            raise DamagedIndexError(Path(TABLE), f"row {stored} unreadable ({exc})") from None
-        return sentence if self._rows is None else _placed(sentence, row)
+        except msgspec.DecodeError:  # a value of another type than declared (a page of 1.0): read as before
+            sentence = self._lenient(stored, self._view[start:end])
+        if self._rows is not None:
+            object.__setattr__(sentence, "position", row)  # a fresh object of this read alone
+        return sentence
+
+    def _lenient(self, row: int, line: memoryview) -> Sentence:
+        """A row msgspec's typed decoding refuses, read as the documents' own files are (``json`` and
+        :meth:`Sentence.from_dict`, which take any JSON value); not JSON at all: a damaged table."""
+        try:
+            return Sentence.from_dict(json.loads(bytes(line)))
+        except (ValueError, TypeError, KeyError) as exc:
+            raise DamagedIndexError(self._path, f"row {row:,} unreadable ({exc})", LINKED_REMEDY) from None
 
 
 def write_table(path: Path, documents: Sequence[DocumentEntry], folder: Path,
@@ -164,7 +178,10 @@ def write_rows(folder: Path, documents: Iterable[Sequence[Sentence]],
             fh.flush()
             os.fsync(fh.fileno())
         index = npy_bytes(np.concatenate(parts))
-        tmp_offsets.write_bytes(index)
+        with tmp_offsets.open("wb") as fh:
+            fh.write(index)
+            fh.flush()
+            os.fsync(fh.fileno())
         os.replace(tmp_offsets, folder / OFFSETS)
         os.replace(tmp, folder / TABLE)
         sync_folder(folder)  # both renames on disk before any manifest names the files
@@ -182,7 +199,7 @@ def map_table(path: Path, manifest: CollectionManifest) -> SentenceTable | None:
     if TABLE not in files or OFFSETS not in files:
         return None
     folder = path / linked_folder(manifest.generation)
-    table = SentenceTable(*_mapped(folder, files))
+    table = SentenceTable(*_mapped(folder, files), path=folder / TABLE)
     shard.agree(folder / OFFSETS, len(table), manifest.counts.sentences, "sentences")
     return table
 

@@ -174,7 +174,7 @@ def read_references(folder: Path, files: Files = None) -> list[Reference]:
 
 def read_graph(folder: Path, files: Files = None) -> GroundedGraph:
     path = folder / "graph.json"
-    return _built(path, GroundedGraph.from_json, _data(folder, "graph.json", files).decode("utf-8"))
+    return _built(path, lambda data: GroundedGraph.from_json(data.decode("utf-8")), _data(folder, "graph.json", files))
 
 
 def read_base_vectors(folder: Path, files: Files = None) -> tuple[list[str], np.ndarray]:

@@ -2,8 +2,8 @@
 collection has no sentence table yet), and what :meth:`~kgcore.index.store.disk.Store.verify` and a load find
 damaged, each problem naming its file and the remedy.
 
->>> _LINKED_REMEDY.startswith("index any document into the collection again")
-True
+>>> LINKED_FILES
+('graph.json', 'node_ids.json', 'node_vectors.npy')
 """
 
 from __future__ import annotations
@@ -19,22 +19,21 @@ from kgcore.core.errors import DamagedIndexError
 from kgcore.core.graph import GroundedGraph
 from kgcore.core.types import Sentence
 from kgcore.index.store import generations, legacy, sentence_matrix, shard
-from kgcore.index.store.collection import CollectionManifest, DocumentEntry
+from kgcore.index.store.collection import LINKED_REMEDY, CollectionManifest, DocumentEntry
 from kgcore.index.store.in_memory import DOCUMENTS_DIR
-from kgcore.index.store.integrity import check_digests, check_sizes, parse_json, read_verified
+from kgcore.index.store.integrity import check_digests, check_sizes, file_sizes, parse_json, read_verified
 from kgcore.index.store.recovery import linked_folder
 
 #: Files of a linked graph (``linked-<generation>/``).
 LINKED_FILES = ("graph.json", "node_ids.json", "node_vectors.npy")
 
-_LINKED_REMEDY = "index any document into the collection again (the linked graph is rebuilt), or re-index with --force"
 
 
 def read_linked(path: Path, manifest: CollectionManifest) -> tuple[GroundedGraph, list[str], np.ndarray]:
     """The linked graph, node ids and node vectors of the collection at ``path``, every file checked against the
     manifest (a damaged one is a :class:`DamagedIndexError` saying how to rebuild it)."""
     linked = path / linked_folder(manifest.generation)
-    _first(check_sizes(linked, manifest.linked_files), _LINKED_REMEDY)
+    _first(check_sizes(linked, manifest.linked_files), LINKED_REMEDY)
     try:
         graph = shard.read_graph(linked, manifest.linked_files)
         node_ids = parse_json(linked / "node_ids.json", read_verified(linked / "node_ids.json",
@@ -45,7 +44,7 @@ def read_linked(path: Path, manifest: CollectionManifest) -> tuple[GroundedGraph
         graph, node_ids, node_vectors = generations.apply_layers(path, manifest, graph, node_ids, node_vectors)
         shard.agree(linked / "node_ids.json", len(node_ids), manifest.counts.nodes or len(node_ids), "node ids")
     except DamagedIndexError as exc:
-        raise DamagedIndexError(exc.path, exc.reason, _LINKED_REMEDY) from None
+        raise DamagedIndexError(exc.path, exc.reason, LINKED_REMEDY) from None
     return graph, node_ids, node_vectors
 
 
@@ -59,7 +58,7 @@ def linked_problems(path: Path, manifest: CollectionManifest, deep: bool = True)
         problems = (check_digests if deep else check_sizes)(linked, manifest.linked_files)
     else:
         problems = [DamagedIndexError(linked / n, "missing") for n in LINKED_FILES if not (linked / n).is_file()]
-    return [DamagedIndexError(p.path, p.reason, _LINKED_REMEDY) for p in problems]
+    return [DamagedIndexError(p.path, p.reason, LINKED_REMEDY) for p in problems]
 
 
 def document_problems(path: Path, entry: DocumentEntry, deep: bool = True) -> list[DamagedIndexError]:
@@ -95,12 +94,12 @@ def check_document_sizes(path: Path, manifest: CollectionManifest) -> None:
     root = os.path.join(path, DOCUMENTS_DIR)
     for entry in manifest.documents:
         folder = os.path.join(root, entry.folder)
-        for name, digest in entry.files.items():
+        for name, expected in file_sizes(entry.files):
             try:
                 size = os.stat(os.path.join(folder, name)).st_size
-            except FileNotFoundError:
+            except OSError:  # missing, or not reachable: named by the check below
                 size = -1
-            if size != digest[0]:
+            if size != expected:
                 _first(check_sizes(Path(folder), entry.files), entry.remedy(path.name))
 
 
