@@ -182,7 +182,7 @@ class Settings:
     #: Sentences per document.
     max_sentences: int = 200_000
     #: Documents per collection.  Memory fails first, not a count: a collection of short (5-sentence) documents
-    #: takes about 0.07 MB per document to serve and 0.12 MB to index (bench/results/scale_short.json, measured to
+    #: takes about 0.06 MB per document to serve and 0.12 MB to index (bench/results/scale_short.json, measured to
     #: 100,000), so 100,000 is where indexing peaked at 12.1 GB; ``doctor --collection NAME`` reports a
     #: collection's resident size.
     max_documents: int = 100_000
