@@ -185,6 +185,7 @@ class QueryEngine:
         timer = Timer()
         with timer.step("load"):
             index = self.index(collection)
+            index.has_sentence("")  # the id -> row map, read from every row once: not by the first question
         probe = probe_question(index.sentences)
         if probe:
             options = options or RetrievalOptions(budget_words=self.settings.budget_words)
