@@ -97,7 +97,9 @@ class CollectionCounts:
 #: Linked files that are the documents' own files put together (the collection's sentence-vector matrix,
 #: :mod:`~kgcore.index.store.sentence_matrix`, and its sentence table, :mod:`~kgcore.index.store.sentence_table`):
 #: they change nothing an answer reads.
-DERIVED_FILES = frozenset({"sentence_vectors.npy", "sentences.jsonl", "sentence_offsets.npy"})
+SENTENCE_VECTORS = "sentence_vectors.npy"
+SENTENCE_TABLE = ("sentences.jsonl", "sentence_offsets.npy")
+DERIVED_FILES = frozenset({SENTENCE_VECTORS, *SENTENCE_TABLE})
 
 
 class DocumentTable:

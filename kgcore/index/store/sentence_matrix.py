@@ -42,13 +42,17 @@ import numpy as np
 
 from kgcore.core.errors import KgcoreError
 from kgcore.index.store import sentence_table, shard
-from kgcore.index.store.collection import DERIVED_FILES, FORMAT, CollectionManifest, DocumentEntry
+from kgcore.index.store.collection import (  # SENTENCE_VECTORS: the file in ``linked-<generation>/``, its key
+    DERIVED_FILES,
+    FORMAT,
+    SENTENCE_VECTORS,
+    CollectionManifest,
+    DocumentEntry,
+)
 from kgcore.index.store.integrity import Digest
 from kgcore.index.store.locks import collection_lock
 from kgcore.index.store.recovery import linked_folder, sync_folder, write_manifest
 
-#: The collection's sentence vectors in ``linked-<generation>/`` (and its key in the manifest's ``linked_files``).
-SENTENCE_VECTORS = "sentence_vectors.npy"
 #: Rows copied at a time (6 MB of 384-d vectors).
 BLOCK_ROWS = 4096
 

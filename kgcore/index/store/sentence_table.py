@@ -50,20 +50,20 @@ import numpy as np
 from kgcore.core.errors import DamagedIndexError
 from kgcore.core.types import Sentence
 from kgcore.index.store import shard
-from kgcore.index.store.collection import LINKED_REMEDY, CollectionManifest, DocumentEntry
+from kgcore.index.store.collection import LINKED_REMEDY, SENTENCE_TABLE, CollectionManifest, DocumentEntry
 from kgcore.index.store.in_memory import DOCUMENTS_DIR
 from kgcore.index.store.integrity import Digest, digest_of, map_bytes, map_npy, npy_bytes
 from kgcore.index.store.recovery import linked_folder, sync_folder
 
-__all__ = ["OFFSETS", "TABLE", "SentenceTable", "document_rows", "map_table", "reusable", "write_table"]
+__all__ = ["OFFSETS", "TABLE", "SentenceTable", "document_rows", "document_sentences", "map_table", "reusable",
+           "write_table"]
 
 R = TypeVar("R")
 M = TypeVar("M")
 
-#: The sentences, a JSON object a line, in ``linked-<generation>/`` (and their keys in ``linked_files``) ...
-TABLE = "sentences.jsonl"
-#: ... and where each line starts.
-OFFSETS = "sentence_offsets.npy"
+#: The sentences, a JSON object a line, in ``linked-<generation>/`` (and their keys in ``linked_files``), and where
+#: each line starts.
+TABLE, OFFSETS = SENTENCE_TABLE
 
 _DECODER = msgspec.json.Decoder(Sentence)
 _ENCODER = msgspec.json.Encoder()
@@ -151,7 +151,7 @@ def write_table(path: Path, documents: Sequence[DocumentEntry], folder: Path,
     ``previous``'s when ``documents`` begin with its documents; the two files' digests."""
     reused = reusable(path, documents, previous, map_table)
     start = len(previous.documents) if previous is not None and reused is not None else 0
-    rest = (_document_rows(path, entry) for entry in documents[start:])
+    rest = (document_sentences(path, entry) for entry in documents[start:])
     return write_rows(folder, rest, reused)
 
 
@@ -249,5 +249,6 @@ def reusable(path: Path, documents: Sequence[DocumentEntry], previous: Collectio
         return None
 
 
-def _document_rows(path: Path, entry: DocumentEntry) -> list[Sentence]:
+def document_sentences(path: Path, entry: DocumentEntry) -> list[Sentence]:
+    """A document's sentences from its shard, checked (:func:`document_rows`), numbered within the document."""
     return document_rows(path, entry, "sentences.jsonl", shard.read_sentences, "sentences")

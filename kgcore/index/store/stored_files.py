@@ -18,7 +18,7 @@ import numpy as np
 from kgcore.core.errors import DamagedIndexError
 from kgcore.core.graph import GroundedGraph
 from kgcore.core.types import Sentence
-from kgcore.index.store import generations, legacy, sentence_matrix, shard
+from kgcore.index.store import generations, legacy, sentence_matrix, sentence_table, shard
 from kgcore.index.store.collection import LINKED_REMEDY, CollectionManifest, DocumentEntry
 from kgcore.index.store.in_memory import DOCUMENTS_DIR
 from kgcore.index.store.integrity import check_digests, check_sizes, file_sizes, parse_json, read_verified
@@ -91,16 +91,20 @@ def check_document_sizes(path: Path, manifest: CollectionManifest) -> None:
     """Every document's stored files measured (``stat`` only: missing, truncated or grown; a same-size change shows
     when the file is read or verified): the first problem is a :class:`DamagedIndexError` with its remedy.  Plain
     ``os.stat`` on strings: 100,000 documents' 900,000 files in seconds."""
-    root = os.path.join(path, DOCUMENTS_DIR)
     for entry in manifest.documents:
-        folder = os.path.join(root, entry.folder)
-        for name, expected in file_sizes(entry.files):
-            try:
-                size = os.stat(os.path.join(folder, name)).st_size
-            except OSError:  # missing, or not reachable: named by the check below
-                size = -1
-            if size != expected:
-                _first(check_sizes(Path(folder), entry.files), entry.remedy(path.name))
+        _check_entry_sizes(path, entry)
+
+
+def _check_entry_sizes(path: Path, entry: DocumentEntry) -> None:
+    """One document's files measured (:func:`check_document_sizes`)."""
+    folder = os.path.join(path, DOCUMENTS_DIR, entry.folder)
+    for name, expected in file_sizes(entry.files):
+        try:
+            size = os.stat(os.path.join(folder, name)).st_size
+        except OSError:  # missing, or not reachable: named by the check below
+            size = -1
+        if size != expected:
+            _first(check_sizes(Path(folder), entry.files), entry.remedy(path.name))
 
 
 def read_sentences_of(path: Path, manifest: CollectionManifest, vectors: bool = True
@@ -110,13 +114,8 @@ def read_sentences_of(path: Path, manifest: CollectionManifest, vectors: bool = 
     sentences: list[Sentence] = []
     matrices = []
     for entry in manifest.documents:
-        folder = path / DOCUMENTS_DIR / entry.folder
-        try:
-            _first(check_sizes(folder, entry.files))
-            rows = shard.read_sentences(folder, entry.files)
-            shard.agree(folder / "sentences.jsonl", len(rows), entry.manifest.counts.sentences, "sentences")
-        except DamagedIndexError as exc:
-            raise DamagedIndexError(exc.path, exc.reason, entry.remedy(path.name)) from None
+        _check_entry_sizes(path, entry)
+        rows = sentence_table.document_sentences(path, entry)
         if vectors:
             matrices.append(sentence_matrix.document_vectors(path, entry))
         sentences += [dataclasses.replace(s, position=len(sentences) + i) for i, s in enumerate(rows)]
