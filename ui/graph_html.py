@@ -24,6 +24,7 @@ import html
 import importlib.util
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -224,7 +225,7 @@ def _options(n_nodes: int) -> dict:
     }
 
 
-def shown_texts(index, nodes: list[VisNode], edges: list[VisEdge] = ()) -> dict[str, str]:  # type: ignore[assignment]
+def shown_texts(index, nodes: Sequence[VisNode], edges: Sequence[VisEdge] = ()) -> dict[str, str]:
     """The text of each sentence the drawn ``nodes`` and ``edges`` are grounded in (at most
     :data:`MAX_SENTENCE_TEXTS`), read from ``index`` one by one: a large collection's other sentences are not read.
 
@@ -233,17 +234,21 @@ def shown_texts(index, nodes: list[VisNode], edges: list[VisEdge] = ()) -> dict[
     >>> shown_texts(index, [VisNode("a", "A", "entity", sentences=("s1", "gone"))], [VisEdge("a", "b", "r", ("s2",))])
     {'s1': 'text of s1', 's2': 'text of s2'}
     """
-    sids = dict.fromkeys([s for n in nodes for s in n.sentences] + [s for e in edges for s in e.sentences])
-    wanted = [s for s in sids if index.has_sentence(s)][:MAX_SENTENCE_TEXTS]
+    wanted = [s for s in _drawn_sentences(nodes, edges) if index.has_sentence(s)][:MAX_SENTENCE_TEXTS]
     return {s: index.sentence(s).original for s in wanted}
+
+
+def _drawn_sentences(nodes: Sequence[VisNode], edges: Sequence[VisEdge]) -> list[str]:
+    """The sentences the drawn nodes, then edges, are grounded in, each once, in order."""
+    return list(dict.fromkeys([s for n in nodes for s in n.sentences] + [s for e in edges for s in e.sentences]))
 
 
 def _sentence_texts(nodes: list[VisNode], edges: list[VisEdge], texts: dict) -> dict[str, str]:
     wanted: dict[str, str] = {}
-    for sid in [s for n in nodes for s in n.sentences] + [s for e in edges for s in e.sentences]:
+    for sid in _drawn_sentences(nodes, edges):
         if len(wanted) >= MAX_SENTENCE_TEXTS:
             break
-        if sid in texts and sid not in wanted:
+        if sid in texts:
             text = str(texts[sid])
             wanted[sid] = text if len(text) <= MAX_SENTENCE_CHARS else text[: MAX_SENTENCE_CHARS - 1] + "…"
     return wanted
