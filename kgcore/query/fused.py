@@ -28,6 +28,7 @@ from scipy import sparse
 from kgcore.core.settings import RetrievalOptions
 from kgcore.core.types import SelectedSentence
 from kgcore.index.store.disk import CacheKey, Index
+from kgcore.index.views.context_part import Boundary
 from kgcore.index.views.contextual import ContextGraph, context_graph
 from kgcore.query import names, propagation
 from kgcore.query.align import GraphMatch, aligned_nodes, paper_union
@@ -110,6 +111,14 @@ class Ranking:
     stages: list[tuple[propagation.Signals, list[np.ndarray]]]
     edges: sparse.csr_matrix
     norm: np.ndarray
+    #: Per stage, the messages of nodes other shards hold (a shard's ranking; none in one process).
+    incoming: tuple[propagation.Incoming | None, ...] = ()
+    #: The shard's edges to those nodes, to explain their messages (:mod:`kgcore.index.views.context_part`).
+    boundary: Boundary | None = None
+
+    def heard(self, stage: int) -> propagation.Incoming | None:
+        """What stage ``stage`` hears from other shards (None: nothing)."""
+        return self.incoming[stage] if stage < len(self.incoming) else None
 
     def finals(self) -> np.ndarray:
         """Each place's score: its row's final score in the stage that ranked it."""
@@ -133,23 +142,28 @@ def rank(index: Index, cg: ContextGraph, sig: propagation.Signals, options: Retr
 
 
 def ranking(index: Index, cg: ContextGraph, sig: propagation.Signals, options: RetrievalOptions,
-            gm: GraphMatch | None = None, reorder: Reorder | None = None, two_stages: bool = False) -> Ranking:
+            gm: GraphMatch | None = None, reorder: Reorder | None = None, two_stages: bool = False,
+            incoming: tuple[propagation.Incoming | None, ...] = (), boundary: Boundary | None = None) -> Ranking:
     """The order :func:`rank` budgets (``two_stages``: over :data:`GRAPH_HEAD_WORDS` words, the graph's head and
-    then the order without the graph signal, as :func:`rank` describes)."""
+    then the order without the graph signal, as :func:`rank` describes); ``incoming``, per stage, and
+    ``boundary``: a shard's messages from other shards (:class:`Ranking`)."""
     edges = index.cache.get(GATED, lambda: propagation.gated(cg))
-    norm = propagation.message_norm(edges, sig)  # the same for both stages: the gates are the sparse relevance
-    depth = layers_for(options.budget_words) if gm is not None else None  # lesegr keeps propagation.LAYERS
-    stages = [(sig, propagation.propagate(edges, sig, layers=depth, norm=norm))]
+    r = Ranking(np.zeros(0, np.int64), 0, [], edges, np.zeros(0), incoming, boundary)
+    r.norm = propagation.message_norm(edges, sig, incoming=r.heard(0))  # both stages': the gates are BM25's
+    depth = stage_layers(options, gm is not None)[0]
+    r.stages.append((sig, propagation.propagate(edges, sig, layers=depth, norm=r.norm, incoming=r.heard(0))))
+    stages, norm = r.stages, r.norm
     order = _deduped(index, _ranked(index, stages[0][1][-1][: cg.n_sentences], options))
     if reorder is not None:
         order = reorder(order, stages[0][1][-1][: cg.n_sentences])
     head = len(order)
     if two_stages and options.budget_words > GRAPH_HEAD_WORDS:
         text = replace(sig, graph=np.zeros_like(sig.graph))
-        stages.append((text, propagation.propagate(edges, text, norm=norm)))
+        stages.append((text, propagation.propagate(edges, text, norm=norm, incoming=r.heard(1))))
         order, head = _graph_head(index, order, _ranked(index, stages[1][1][-1][: cg.n_sentences], options))
         order = _deduped(index, order)  # the head (deduplicated above) keeps its rows; the text order is cut here
-    return Ranking(order, head, stages, edges, norm)
+    r.order, r.head = order, head
+    return r
 
 
 def text_order(index: Index, cg: ContextGraph, r: Ranking, options: RetrievalOptions) -> np.ndarray:
@@ -157,7 +171,7 @@ def text_order(index: Index, cg: ContextGraph, r: Ranking, options: RetrievalOpt
     signal (rows, repeated texts left out), for a driver that takes each shard's graph head first."""
     sig = r.stages[0][0]
     text = replace(sig, graph=np.zeros_like(sig.graph))
-    r.stages.append((text, propagation.propagate(r.edges, text, norm=r.norm)))
+    r.stages.append((text, propagation.propagate(r.edges, text, norm=r.norm, incoming=r.heard(1))))
     return _deduped(index, _ranked(index, r.stages[1][1][-1][: cg.n_sentences], options))
 
 
@@ -170,8 +184,9 @@ def explained(index: Index, cg: ContextGraph, r: Ranking, places: Sequence[int],
     for place in places:
         row = int(r.order[place])
         entry = union.get(index.sentences[row].id, {"nodes": [], "queries": []})
-        stage_sig, layers = r.stages[0] if place < r.head else r.stages[1]
-        signals = _explain(index, cg, r.edges, stage_sig, layers, row, r.norm)
+        stage = 0 if place < r.head else 1
+        stage_sig, layers = r.stages[stage]
+        signals = _explain(index, cg, r, stage_sig, layers, row, r.heard(stage))
         if len(r.stages) > 1:
             signals["stage"] = "graph" if place < r.head else "text"
         out.append(selected_sentence(
@@ -179,6 +194,22 @@ def explained(index: Index, cg: ContextGraph, r: Ranking, places: Sequence[int],
             retrieval_count=len(entry["nodes"]), similarity=round(float(_cosine(stage_sig)[row]), 4),
             score=round(float(layers[-1][row]), 4), rank=place + 1, signals=signals))
     return out
+
+
+def stage_layers(options: RetrievalOptions, fused_ranking: bool) -> tuple[int, ...]:
+    """The propagation layers of each stage of a ranking: the fused ranking's first by :func:`layers_for` the
+    budget and, over :data:`GRAPH_HEAD_WORDS` words, a second (without the graph signal) of
+    :data:`~kgcore.query.propagation.LAYERS`; ``lesegr`` one stage of :data:`~kgcore.query.propagation.LAYERS`.
+
+    >>> [stage_layers(RetrievalOptions(budget_words=words), True) for words in (200, 500, 2000)]
+    [(2,), (1,), (1, 1)]
+    >>> stage_layers(RetrievalOptions(budget_words=200), False)
+    (1,)
+    """
+    if not fused_ranking:
+        return (propagation.LAYERS,)
+    first = layers_for(options.budget_words)
+    return (first, propagation.LAYERS) if options.budget_words > GRAPH_HEAD_WORDS else (first,)
 
 
 def layers_for(budget_words: int) -> int:
@@ -270,21 +301,38 @@ def _per_word(index: Index, final: np.ndarray, rows: np.ndarray, options: Retrie
     return scores / (words / words.mean()) ** LENGTH_EXPONENT
 
 
-def _explain(index: Index, cg: ContextGraph, edges, sig: propagation.Signals, layers: list[np.ndarray],
-             row: int, norm: np.ndarray | None = None) -> dict:
-    """Why a sentence scored: its own signals, its score before and after propagation, its strongest senders."""
+def _explain(index: Index, cg: ContextGraph, r: Ranking, sig: propagation.Signals, layers: list[np.ndarray],
+             row: int, incoming: propagation.Incoming | None = None) -> dict:
+    """Why a sentence scored: its own signals, its score before and after propagation, its strongest senders (a
+    shard's among its own nodes and those other shards hold, in the order one process gives them)."""
     neighbours = []
-    senders = propagation.contributions(edges, sig, layers[-2], row, norm=norm) if len(layers) > 1 else []
-    kinds = cg.row_kinds(row) if senders else {}
-    for node, amount in senders[:REPORTED_NEIGHBOURS]:
-        neighbours.append({"node": node_name(index, cg, node), "kinds": cg.kind_names(kinds.get(node, 0)),
-                           "message": round(amount, 4)})
+    for name, bits, amount in _senders(index, cg, r, sig, layers, row, incoming)[:REPORTED_NEIGHBOURS]:
+        neighbours.append({"node": name, "kinds": cg.kind_names(bits), "message": round(amount, 4)})
     out = {"lexical": round(float(sig.sparse[row]), 4), "dense": round(float(sig.dense[row]), 4),
            "graph": round(float(sig.graph[row]), 4), "own": round(float(layers[0][row]), 4),
            "propagated": round(float(layers[-1][row] - layers[0][row]), 4), "neighbours": neighbours}
     if sig.focus is not None:  # the question's names weighed its own score (kgcore.query.names)
         out["names"] = round(float(sig.focus[row]), 4)
     return out
+
+
+def _senders(index: Index, cg: ContextGraph, r: Ranking, sig: propagation.Signals, layers: list[np.ndarray],
+             row: int, incoming: propagation.Incoming | None) -> list[tuple[str, int, float]]:
+    """The nodes that sent ``row`` a message in the last layer, strongest first: (name, kind bits, amount)."""
+    if len(layers) < 2:
+        return []
+    senders = propagation.contributions(r.edges, sig, layers[-2], row, norm=r.norm)
+    kinds = cg.row_kinds(row) if senders else {}
+    out = [(node_name(index, cg, node), kinds.get(node, 0), amount, node) for node, amount in senders]
+    if incoming is not None and r.boundary is not None:
+        b = r.boundary
+        lo, hi = b.kinds.indptr[row], b.kinds.indptr[row + 1]
+        bits = dict(zip(b.kinds.indices[lo:hi].tolist(), b.kinds.data[lo:hi].tolist()))
+        out = [(name, k, amount, int(b.own[node])) for name, k, amount, node in out]
+        out += [(b.names[g], bits.get(g, 0), amount, int(b.ids[g]))
+                for g, amount in incoming.senders(row, len(layers) - 2, float(r.norm[row]))]
+        out.sort(key=lambda s: (-s[2], s[3]))  # as one process orders them: by amount, then by node
+    return [(name, k, amount) for name, k, amount, _ in out]
 
 
 def node_name(index: Index, cg: ContextGraph, node: int) -> str:

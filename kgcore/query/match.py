@@ -13,7 +13,7 @@ the plain cosine, so what the analyst sees is what the vectors say.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -22,6 +22,7 @@ from kgcore.core.embed.matmul import tall_product
 from kgcore.core.types import ENTITY, LocalNode, Match, SentenceGraph
 from kgcore.index.store import chroma
 from kgcore.index.store.disk import Index
+from kgcore.index.store.partial import WHOLE
 from kgcore.query.distinct_vectors import distinct_node_vectors
 
 #: Candidates per query node re-ranked with graph context.
@@ -200,16 +201,33 @@ def context_agreement(index: Index, rows: np.ndarray, neighbour_cosines: np.ndar
     """For each graph row, the mean over query neighbours of their best cosine to the row's graph neighbours
     (0 for a row without neighbours).  ``neighbour_cosines`` are the query neighbours' cosines to every graph
     row (rows of the query's cosine matrix), so this is a gather and a per-row maximum by ``reduceat``."""
+    return agreement_of(context_maxima(index, rows, neighbour_cosines))
+
+
+def context_maxima(index: Index, rows: np.ndarray, neighbour_cosines: np.ndarray) -> np.ndarray:
+    """Per query neighbour (rows) and graph row (columns), the neighbour's best cosine to the row's graph
+    neighbours; -inf for a row without neighbours.  A node two shards hold has some neighbours on each: the
+    maxima of its two columns' are its maxima in the whole collection."""
     offsets, flat = index.neighbour_runs
     gathered, lengths = gather_runs(offsets, flat, np.asarray(rows, dtype=np.int64))
-    out = np.zeros(len(lengths), dtype=np.float32)
+    out = np.full((len(neighbour_cosines), len(lengths)), -np.inf, dtype=np.float32)
     some = lengths > 0
-    if not some.any():
-        return out
-    placed = np.cumsum(lengths) - lengths  # where each row's neighbours start in the gathered run
-    sims = neighbour_cosines[:, gathered]
-    out[some] = np.clip(np.maximum.reduceat(sims, placed[some], axis=1), 0, None).mean(axis=0)
+    if some.any():
+        placed = np.cumsum(lengths) - lengths  # where each row's neighbours start in the gathered run
+        out[:, some] = np.maximum.reduceat(neighbour_cosines[:, gathered], placed[some], axis=1)
     return out
+
+
+def agreement_of(maxima: np.ndarray) -> np.ndarray:
+    """The context agreement of each column of :func:`context_maxima`: the mean of its maxima clipped at 0 (0 for
+    a row without neighbours).
+
+    >>> agreement_of(np.array([[0.5, -np.inf], [-0.2, -np.inf]], dtype=np.float32)).tolist()
+    [0.25, 0.0]
+    """
+    if not len(maxima):
+        return np.zeros(maxima.shape[1], dtype=np.float32)
+    return np.clip(maxima, 0, None).mean(axis=0).astype(np.float32)
 
 
 def gather_runs(starts: np.ndarray, flat: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -301,12 +319,17 @@ class Pool:
     wanted: int
     finite: int
     candidates: list[tuple[float, float, Match]]
+    #: Per candidate the collection's other parts hold too (by node id), its :func:`context_maxima` column: the
+    #: driver takes the maxima of every holder's, as the node's neighbours are theirs together.
+    context: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 def match_pools(index: Index, query_vectors: np.ndarray, query_nodes: list[LocalNode], k: int,
                 neighbours: list[list[int]], cosines: np.ndarray, masks: list[np.ndarray | None]) -> list[Pool]:
     """Each query node's :class:`Pool` in ``index`` (the exact search of :func:`match_nodes`)."""
     penalties = mask_penalties(masks, cosines.dtype)
+    whole = index.cache.peek(WHOLE)
+    crossing = whole.nodes if whole is not None else {}
     out = []
     for i, node in enumerate(query_nodes):
         context = cosines[neighbours[i]]
@@ -315,6 +338,9 @@ def match_pools(index: Index, query_vectors: np.ndarray, query_nodes: list[Local
                          list(index.graph.nodes[index.node_ids[j]].texts[:8]),
                          index.graph.nodes[index.node_ids[j]].node_type, round(float(c), 4), -1)
                    for j, c in zip(pool, found)]
+        shared = [n for n, m in enumerate(matches) if m.node_id in crossing]
+        maxima = context_maxima(index, pool[shared], context) if shared and len(context) else None
+        held = {matches[n].node_id: maxima[:, j] for j, n in enumerate(shared)} if maxima is not None else {}
         out.append(Pool(max(POOL_SIZE, k) if len(context) else k, finite,
-                        [(float(c), float(r), m) for c, r, m in zip(found, rank_by, matches)]))
+                        [(float(c), float(r), m) for c, r, m in zip(found, rank_by, matches)], held))
     return out

@@ -42,6 +42,7 @@ products, so a query costs milliseconds on a whole collection.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -281,10 +282,11 @@ def gated(cg: ContextGraph) -> sparse.csr_matrix:
 
 
 def propagate(edges: sparse.csr_matrix, sig: Signals, layers: int | None = None, aggregation: str | None = None,
-              norm: np.ndarray | None = None) -> list[np.ndarray]:
+              norm: np.ndarray | None = None, incoming: Incoming | None = None) -> list[np.ndarray]:
     """Scores after 0 .. ``layers`` layers (see the module docstring; defaults :data:`LAYERS`,
     :data:`AGGREGATION`); ``edges`` from :func:`gated`; ``norm``: :func:`message_norm` when the caller has it
-    (it depends only on the gates, so signals with the same sparse relevance share it).
+    (it depends only on the gates, so signals with the same sparse relevance share it); ``incoming``: the
+    messages of nodes another part of the collection holds (a shard's, :class:`Incoming`).
 
     Without edges the result is the additive fusion at every layer:
 
@@ -299,29 +301,66 @@ def propagate(edges: sparse.csr_matrix, sig: Signals, layers: int | None = None,
     [1.61, 1.85]
     >>> [round(x, 3) for x in propagate(linked, sig, layers=1, aggregation="mean")[-1].tolist()]
     [1.433, 1.3]
+
+    The same two nodes held by two parts, node 1 a ghost of node 0's part, its gate and score handed over:
+
+    >>> first = Signals(np.array([1.0]), np.array([0.5]), np.zeros(1), np.ones(1, bool))
+    >>> ghost = Incoming(sparse.csr_matrix(np.array([[1.0]])), np.array([0.2]), [np.array([1.1])])
+    >>> [round(x, 3) for x in propagate(sparse.csr_matrix((1, 1)), first, layers=1, incoming=ghost)[-1].tolist()]
+    [1.433]
     """
     layers = LAYERS if layers is None else layers
     gate = sig.gate
     scores = [sig.initial - sig.kept]
-    norm = _norm(edges, gate, aggregation) if norm is None else norm
-    for _ in range(layers):
+    norm = _norm(edges, gate, aggregation, incoming) if norm is None else norm
+    for layer in range(layers):
         f = scores[-1]
-        incoming = edges @ (gate * f)
-        nxt = (f + incoming) / norm if (aggregation or AGGREGATION) == "mean" else f + incoming / norm
+        heard = edges @ (gate * f)
+        if incoming is not None:
+            heard = heard + incoming.messages(layer)
+        nxt = (f + heard) / norm if (aggregation or AGGREGATION) == "mean" else f + heard / norm
         scores.append(np.where(sig.scope, nxt, 0.0))
     return [s + sig.kept for s in scores]
 
 
-def message_norm(edges: sparse.csr_matrix, sig: Signals, aggregation: str | None = None) -> np.ndarray:
+def message_norm(edges: sparse.csr_matrix, sig: Signals, aggregation: str | None = None,
+                 incoming: Incoming | None = None) -> np.ndarray:
     """Per node, what its incoming messages are divided by (the same row by row as for the whole graph)."""
-    return _norm(edges, sig.gate, aggregation)
+    return _norm(edges, sig.gate, aggregation, incoming)
 
 
-def _norm(edges: sparse.csr_matrix, gate: np.ndarray, aggregation: str | None) -> np.ndarray:
+def _norm(edges: sparse.csr_matrix, gate: np.ndarray, aggregation: str | None,
+          incoming: Incoming | None = None) -> np.ndarray:
     """Per node, what its incoming messages are divided by (see the module docstring)."""
-    if (aggregation or AGGREGATION) == "mean":
-        return 1.0 + edges @ gate
-    return 1.0 + np.asarray(edges.sum(axis=1)).ravel()
+    mean = (aggregation or AGGREGATION) == "mean"
+    out = 1.0 + (edges @ gate if mean else np.asarray(edges.sum(axis=1)).ravel())
+    return out if incoming is None else out + incoming.norm(mean)
+
+
+@dataclass(frozen=True)
+class Incoming:
+    """Messages to a part of a collection's nodes from the nodes other parts hold (a shard's *ghosts*,
+    :mod:`kgcore.index.views.context_part`): the edges (the part's nodes x the ghosts, weight times affinity),
+    each ghost's gate, and per layer each ghost's score (what it sends, before the part's own layer)."""
+
+    edges: sparse.csr_matrix
+    gate: np.ndarray
+    values: Sequence[np.ndarray]
+
+    def messages(self, layer: int) -> np.ndarray:
+        """Per node of the part, the sum of its ghosts' messages in ``layer``."""
+        return self.edges @ (self.gate * self.values[layer])
+
+    def norm(self, mean: bool) -> np.ndarray:
+        """Per node of the part, what its ghosts add to its messages' divisor."""
+        return self.edges @ self.gate if mean else np.asarray(self.edges.sum(axis=1)).ravel()
+
+    def senders(self, row: int, layer: int, divisor: float) -> list[tuple[int, float]]:
+        """The ghosts (their places) that sent node ``row`` a message in ``layer``, with the amount."""
+        lo, hi = self.edges.indptr[row], self.edges.indptr[row + 1]
+        cols = self.edges.indices[lo:hi]
+        amounts = self.edges.data[lo:hi] * self.gate[cols] * np.asarray(self.values[layer])[cols] / divisor
+        return [(int(c), float(a)) for c, a in zip(cols, amounts) if a > 0]
 
 
 def contributions(edges: sparse.csr_matrix, sig: Signals, before: np.ndarray, row: int,

@@ -45,6 +45,7 @@ from kgcore.query.match import Pool
 from kgcore.query.propagation import Scales
 from kgcore.query.sentence_ranking import by_score, sentence_tokens
 from kgcore.query.shard_graph import GraphScorer
+from kgcore.query.shard_links import Exported, Heard, ShardLinks
 
 __all__ = ["BM25Counts", "CollectionBM25", "GlobalBM25", "Item", "Shard", "bm25_counts", "collection_bm25"]
 
@@ -61,11 +62,16 @@ class Shard:
     def __init__(self, store_root: str, name: str, doc_ids: Sequence[str], graph: bool = False,
                  settings: Settings | None = None) -> None:
         self.doc_ids, self.engine, self._views = set(doc_ids), None, None
+        links = None
         if graph:
-            self.engine = QueryEngine(Store(store_root), settings or Settings.from_env())
+            store = Store(store_root)
+            self.engine = QueryEngine(store, settings or Settings.from_env())
             self._views = Path(tempfile.mkdtemp(prefix=f"kgcore-shard-{name}-"))
             try:
-                part = load_linked_part(Store(store_root), name, doc_ids, self._views)
+                part = load_linked_part(store, name, doc_ids, self._views)
+                whole = store.manifest(name)
+                if whole.generation == part.index.manifest.generation:
+                    links = ShardLinks.load(store.doc_path(name), whole, part.rows)
             except BaseException:
                 self.close()  # no private folder is left behind by a shard that could not load
                 raise
@@ -73,7 +79,7 @@ class Shard:
             part = load_part(Store(store_root), name, doc_ids)
         self.index, self.rows = part.index, part.rows
         release_free_memory()  # what reading the part's files freed, given back: the actor keeps its part
-        self.scorer = GraphScorer(self.index, self.rows, self.engine) if graph else None
+        self.scorer = GraphScorer(self.index, self.rows, self.engine, links) if graph else None
         self._bm25: GlobalBM25 | None = None
         self._sims = np.zeros(0, dtype=np.float32)
         self._ranked: dict[str, tuple[np.ndarray, np.ndarray]] = {}
@@ -190,14 +196,38 @@ class Shard:
         mine = self._mine(options)
         return ({}, {}) if mine is None else self._scorer().measure(question, mine, best, matches)
 
-    def graph_rank(self, scales: Scales, options: RetrievalOptions, names_weight: float = 0.0) -> tuple[int, bool]:
+    def graph_link_ends(self) -> tuple[np.ndarray, np.ndarray, list[str]]:
+        """The collection's contextual-graph nodes this shard hears (its ghosts), those it sends and their names
+        (:meth:`~kgcore.query.shard_graph.GraphScorer.link_ends`)."""
+        return self._scorer().link_ends()
+
+    def graph_name_ghosts(self, names: Sequence[str]) -> None:
+        self._scorer().name_ghosts(names)
+
+    def graph_signals(self, scales: Scales, options: RetrievalOptions, names_weight: float = 0.0
+                      ) -> Exported | None:
+        """The measured question's signals with the collection's ``scales``, kept, and the first layer's
+        messages to other shards (None: out of ``options.documents``)."""
+        if self._mine(options) is None:
+            return None
+        self._scorer().signals(scales, names_weight)
+        return self._scorer().export(0, None)
+
+    def graph_export(self, layer: int, heard: Heard | None) -> Exported | None:
+        """The messages to other shards entering ``layer``, given what this shard ``heard`` so far."""
+        asked = self._scorer().asked
+        return None if asked is None or asked.sig is None else self._scorer().export(layer, heard)
+
+    def graph_rank(self, scales: Scales, options: RetrievalOptions, names_weight: float = 0.0,
+                   heard: Heard | None = None) -> tuple[int, bool]:
         """Rank the measured question with the collection's ``scales``: kept as the ``fused`` ranking (and,
         over 1,000 words, the ``text`` ranking without the graph signal), for :meth:`page` and :meth:`better`;
         the candidates, and whether any sentence has graph evidence; ``names_weight``: the weight of the
-        question's names (:func:`kgcore.query.fused.name_weight_for`)."""
+        question's names (:func:`kgcore.query.fused.name_weight_for`); ``heard``: every layer's messages from
+        the other shards' nodes (after :meth:`graph_signals`)."""
         self._ranked, self._texts, out = {"fused": (np.zeros(0, np.int64), np.zeros(0))}, {}, (0, False)
         if self._mine(options) is not None:
-            order, keys, candidates, graph, second = self._scorer().rank(scales, names_weight)
+            order, keys, candidates, graph, second = self._scorer().rank(scales, names_weight, heard)
             self._ranked = {"fused": (order, keys)} | ({"text": second} if second is not None else {})
             out = (candidates, graph)
         if DEDUPE_TEXTS:

@@ -37,15 +37,16 @@ from kgcore.core.settings import RetrievalOptions
 from kgcore.core.types import Match, SelectedSentence
 from kgcore.index.store.disk import Index
 from kgcore.index.store.partial import Whole, part_counts, use_whole
-from kgcore.index.views.contextual import context_graph
+from kgcore.index.views.contextual import CONTEXT_GRAPH, context_graph
 from kgcore.index.views.pages import EntityPages, part_pages
 from kgcore.query import expanded_bm25, fused, multihop, names, propagation
 from kgcore.query.align import GraphMatch, aligned_nodes
 from kgcore.query.context import question_vector, sentence_words
-from kgcore.query.fused import Ranking, explained, ranking, text_order
+from kgcore.query.fused import Ranking, explained, node_name, ranking, stage_layers, text_order
 from kgcore.query.global_bm25 import BM25Counts, CollectionBM25, GlobalBM25, bm25_counts
 from kgcore.query.match import Pool
 from kgcore.query.methods.groundedkg import match_question, realigned
+from kgcore.query.shard_links import Exported, Heard, ShardLinks
 
 
 class CollectionScored:
@@ -91,14 +92,18 @@ class Asked:
     scope: np.ndarray | None
     gm: GraphMatch | None = None
     ranking: Ranking | None = None
+    #: The first stage's signals, once :meth:`GraphScorer.signals` made them (with the collection's scales).
+    sig: propagation.Signals | None = None
 
 
 class GraphScorer:
     """The ranked graph methods over one shard's ``index`` (``rows``: each row's row in the collection),
-    ``engine`` giving the models (a :class:`~kgcore.query.engine.QueryEngine`)."""
+    ``engine`` giving the models (a :class:`~kgcore.query.engine.QueryEngine`); ``links``: the shard's part of
+    the collection's contextual graph (None: the graph of its own documents, links to other shards cut)."""
 
-    def __init__(self, index: Index, rows: np.ndarray, engine: Any) -> None:
-        self.index, self.rows, self.engine = index, rows, engine
+    def __init__(self, index: Index, rows: np.ndarray, engine: Any, links: ShardLinks | None = None) -> None:
+        self.index, self.rows, self.engine, self.links = index, rows, engine, links
+        self._install()
         self.local = {int(row): n for n, row in enumerate(rows)}  # a row in the collection -> this shard's
         self.asked: Asked | None = None
         self._text_keys: np.ndarray | None = None
@@ -111,6 +116,7 @@ class GraphScorer:
     def use_whole(self, whole: Whole) -> tuple[BM25Counts, BM25Counts]:
         """Weigh nodes by ``whole``; this shard's word counts of the sparse signal's sentences and chunks."""
         use_whole(self.index, whole)
+        self._install()
         sentences, chunks = self._corpora()
         return bm25_counts(sentences), bm25_counts(chunks)
 
@@ -131,6 +137,23 @@ class GraphScorer:
                                    (expanded_bm25.EXPANDED_CHUNK_BM25, chunk_corpus, chunks)):
             self.index.cache.drop(key)
             self.index.cache.get(key, partial(_scored, corpus, stats))
+
+    def _install(self) -> None:
+        """The shard's part of the collection's contextual graph, as the one its methods read."""
+        if self.links is not None:
+            self.index.cache.get(CONTEXT_GRAPH, lambda: self.links.cg)  # type: ignore[union-attr]
+
+    def link_ends(self) -> tuple[np.ndarray, np.ndarray, list[str]]:
+        """The collection's nodes this shard hears (its ghosts), and those it sends with their names."""
+        if self.links is None:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64), []
+        cg, sent = context_graph(self.index), self.links.exported
+        return (self.links.boundary.ids, self.links.nodes[sent], [node_name(self.index, cg, int(p)) for p in sent])
+
+    def name_ghosts(self, names: Sequence[str]) -> None:
+        """Each ghost's name, as the shard holding it gave it (to explain its messages)."""
+        if self.links is not None:
+            self.links.boundary.names = list(names)
 
     def best(self, question: str, options: RetrievalOptions) -> tuple[np.ndarray, list[Pool]]:
         """Each query node's best cosine in this shard, and its pool of candidates here (``groundedkg``)."""
@@ -166,19 +189,43 @@ class GraphScorer:
         return propagation.measures(self.index, context_graph(self.index), question, a.vector, a.sims, a.scope,
                                     graph)
 
-    def rank(self, scales: propagation.Scales, names_weight: float = 0.0
+    def signals(self, scales: propagation.Scales, names_weight: float = 0.0) -> propagation.Signals:
+        """The measured question's first-stage signals with the collection's ``scales``, kept for :meth:`rank`;
+        ``names_weight``: the weight of the question's names the driver decided
+        (:func:`kgcore.query.fused.name_weight_for`, none under a walk)."""
+        a, cg = self._asked(), context_graph(self.index)
+        graph = a.gm.alignment.graph if a.gm is not None else None
+        sig = propagation.signals(self.index, cg, a.question, a.vector, a.sims, a.scope, graph, scales)
+        a.sig = dataclasses.replace(sig, focus=names.focus(self.index, cg, a.question, names_weight))
+        return a.sig
+
+    def export(self, layer: int, heard: Heard | None = None) -> Exported:
+        """Each stage's scores entering ``layer`` at the nodes other shards hear (:class:`ShardLinks`)."""
+        a = self._asked()
+        if self.links is None or a.sig is None:
+            raise RuntimeError("export needs the shard's links and the question's signals")
+        depths = stage_layers(a.options, a.gm is not None)
+        stages = [a.sig, dataclasses.replace(a.sig, graph=np.zeros_like(a.sig.graph))][: len(depths)]
+        edges = self.index.cache.get(fused.GATED, lambda: propagation.gated(context_graph(self.index)))
+        return self.links.export(edges, stages, depths, layer, heard)
+
+    def rank(self, scales: propagation.Scales, names_weight: float = 0.0, heard: Heard | None = None
              ) -> tuple[np.ndarray, np.ndarray, int, bool, tuple | None]:
         """Rank the question :meth:`measure` measured with the collection's ``scales``: the order (rows), each
         place's key (its final score), the candidates (sentences in scope), whether any sentence has graph
         evidence, and over :data:`~kgcore.query.fused.GRAPH_HEAD_WORDS` words the order without the graph signal
         and its keys (the second stage; the driver decides whether the collection takes it).  The multi-hop walk
-        is the driver's, over every shard (:mod:`kgcore.query.sharded_walk`); ``names_weight`` is the weight of
-        the question's names the driver decided (:func:`kgcore.query.fused.name_weight_for`, none under a walk)."""
+        is the driver's, over every shard (:mod:`kgcore.query.sharded_walk`); ``heard``: the messages of the
+        other shards' nodes, every layer's (the signals :meth:`signals` made are used); ``names_weight`` as
+        :meth:`signals` takes it."""
         a, cg = self._asked(), context_graph(self.index)
-        graph = a.gm.alignment.graph if a.gm is not None else None
-        sig = propagation.signals(self.index, cg, a.question, a.vector, a.sims, a.scope, graph, scales)
-        sig = dataclasses.replace(sig, focus=names.focus(self.index, cg, a.question, names_weight))
-        a.ranking = r = ranking(self.index, cg, sig, a.options, a.gm)
+        sig = a.sig if heard is not None and a.sig is not None else self.signals(scales, names_weight)
+        incoming: tuple = ()
+        if self.links is not None:
+            incoming = tuple(self.links.incoming(heard, s) for s in range(len(stage_layers(a.options, a.gm
+                                                                                             is not None))))
+        a.ranking = r = ranking(self.index, cg, sig, a.options, a.gm, incoming=incoming,
+                                boundary=self.links.boundary if self.links is not None else None)
         second = None
         if a.gm is not None and a.options.budget_words > fused.GRAPH_HEAD_WORDS:
             order = text_order(self.index, cg, r, a.options)
@@ -212,7 +259,7 @@ class GraphScorer:
         second = set(text)
         for wanted, head in (([x for x in rows if x not in second], True), (list(text), False)):
             local = np.asarray([self.local[row] for row in wanted], dtype=np.int64)
-            part = Ranking(local, len(local) if head else 0, stages, r.edges, r.norm)
+            part = dataclasses.replace(r, order=local, head=len(local) if head else 0, stages=stages)
             for row, s in zip(wanted, explained(self.index, context_graph(self.index), part, range(len(local)),
                                                 a.gm)):
                 if a.gm is not None:

@@ -48,6 +48,8 @@ from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from kgcore.core.errors import InputError, KgcoreError
 from kgcore.core.settings import RetrievalOptions, Settings
 from kgcore.core.types import Answer, Match, QueryResult, SelectedSentence
@@ -60,6 +62,7 @@ from kgcore.query.sentence_ranking import bm25_tokens
 from kgcore.query.shard import Item, Shard, collection_bm25
 from kgcore.query.sharded_fusion import collection_ranks, fetch_selected, fuse_hybrid, merge_runs
 from kgcore.query.sharded_graph import exact, rank_graph, start
+from kgcore.query.sharded_links import ensure_stored, start_links
 from kgcore.query.sharded_walk import PageTable
 
 #: Sentences a shard sends per page.
@@ -123,10 +126,14 @@ class ShardedEngine:
         self._actors: list[Any] = []
         self.pages: PageTable | None = None
         self.whole: Whole | None = None
+        self.ghosts: list[np.ndarray] | None = None  # per shard, the nodes of other shards it hears
         try:
+            if graph:
+                ensure_stored(store, name)
             self._start(str(store.root.resolve()), address)
             self.bm25 = collection_bm25(self.ask_all("bm25_counts"))
             self.pages, self.whole = start(self) if graph else (None, None)
+            self.ghosts = start_links(self) if graph else None
         except BaseException:
             self.close()  # a shard that failed to start leaves no actor (nor the Ray this engine started) behind
             raise

@@ -39,6 +39,7 @@ from kgcore.query.propagation import Scales
 from kgcore.query.shard import Item
 from kgcore.query.shard_graph import text_keys
 from kgcore.query.sharded_fusion import collection_ranks
+from kgcore.query.sharded_links import trade
 from kgcore.query.sharded_walk import PageTable, ShardedCollection, collection_matches, page_table, walk_head
 
 Measured = tuple[dict[str, float], dict[str, np.ndarray]]
@@ -91,7 +92,9 @@ def rank_graph(engine: Any, question: str, options: RetrievalOptions
     scales = collection_scales(engine.gather([(n, engine.call(n, "graph_measure", question, options, best, m))
                                               for n, m in enumerate(mine)]))
     weight = names_weight(engine, question, options, matches)
-    ranked = engine.gather([(n, engine.call(n, "graph_rank", scales[n], options, weight))
+    heard = trade(engine, engine.ghosts, scales, options, weight) if engine.ghosts is not None else None
+    ranked = engine.gather([(n, engine.call(n, "graph_rank", scales[n], options, weight,
+                                            heard[n] if heard is not None else None))
                             for n in range(len(scales))])
     two_stages = (options.method == "groundedkg" and options.budget_words > fused.GRAPH_HEAD_WORDS
                   and any(graph for _, graph in ranked))

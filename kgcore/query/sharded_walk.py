@@ -25,7 +25,7 @@ import numpy as np
 from kgcore.core.types import Match
 from kgcore.index.views.pages import EntityPages, merged_pages
 from kgcore.query import multihop
-from kgcore.query.match import Pool
+from kgcore.query.match import CONTEXT_WEIGHT, Pool, agreement_of
 
 
 @dataclass
@@ -95,19 +95,45 @@ def collection_matches(pools: Sequence[Sequence[Pool] | None], k: int) -> tuple[
     """The collection's top-``k`` matches of every query node from the shards' pools (None: a shard out of the
     question's documents), as :func:`~kgcore.query.match.match_nodes` chooses them over one collection: the
     collection's pool is the best cosines of all (its size capped by every shard's rows), ranked by cosine plus
-    context agreement; and each shard's share, in the same order.  (Ties are broken by shard where one process
-    breaks them by node row.)"""
+    context agreement, a node several shards hold once; and each shard's share, in the same order (such a node in
+    the share of every shard holding it).  (Ties are broken by shard where one process breaks them by node row.)"""
     found = [p for p in pools if p is not None]
-    chosen: list[tuple[int, Match]] = []
+    matches: list[Match] = []
+    shares: list[list[Match]] = [[] for _ in pools]
     for q in range(len(found[0]) if found else 0):
         size = min(found[0][q].wanted, sum(p[q].finite for p in found))
         candidates = [(cos, by, shard, n, m) for shard, p in enumerate(pools) if p is not None
                       for n, (cos, by, m) in enumerate(p[q].candidates)]
-        pool = sorted(candidates, key=lambda c: (-c[0], c[2], c[3]))[:size]
+        pool, holders = _one_per_node(sorted(candidates, key=lambda c: (-c[0], c[2], c[3])), pools, q)
+        pool = pool[:size]
         pool.sort(key=lambda c: (c[2], c[3]))  # the pool in a fixed order, then ranked stably, as one process
-        ranked = sorted(pool, key=lambda c: -c[1])[:k]
-        chosen += [(c[2], dataclasses.replace(c[4], rank=rank)) for rank, c in enumerate(ranked)]
-    return [m for _, m in chosen], [[m for shard, m in chosen if shard == n] for n in range(len(pools))]
+        for rank, c in enumerate(sorted(pool, key=lambda c: -c[1])[:k]):
+            match = dataclasses.replace(c[4], rank=rank)
+            matches.append(match)
+            for shard in holders[match.node_id]:
+                shares[shard].append(match)
+    return matches, shares
+
+
+def _one_per_node(candidates: list[tuple], pools: Sequence[Sequence[Pool] | None], q: int
+                  ) -> tuple[list[tuple], dict[str, list[int]]]:
+    """The candidates (best first) with each node once, and the shards holding each: a node several shards hold
+    (a name their documents share, one node in the collection) is one candidate, matched on every shard, ranked
+    by its context agreement over the neighbours it has on all of them (:func:`~kgcore.query.match.agreement_of`
+    the maxima of every holder's :attr:`~kgcore.query.match.Pool.context`)."""
+    kept: dict[str, tuple] = {}
+    holders: dict[str, list[int]] = {}
+    for c in candidates:
+        kept.setdefault(c[4].node_id, c)
+        if c[2] not in holders.setdefault(c[4].node_id, []):
+            holders[c[4].node_id].append(c[2])
+    for node, shards in holders.items():
+        columns = [pools[s][q].context[node] for s in shards if node in pools[s][q].context]  # type: ignore[index]
+        if len(columns) > 1:
+            cos, _, shard, n, m = kept[node]
+            agreement = agreement_of(np.max(columns, axis=0)[:, None])  # float32, as one process adds it
+            kept[node] = (cos, float((np.float32(cos) + np.float32(CONTEXT_WEIGHT) * agreement)[0]), shard, n, m)
+    return list(kept.values()), holders
 
 
 def walk_head(engine: Any, table: PageTable, question: str, matches: list[Match]

@@ -1,8 +1,9 @@
 """A collection served from shards (each a Ray actor holding some documents) answers as one process does: the
 same sentences, scores, ranks and answer for ``dense``, ``bm25`` and ``hybrid`` at every budget, with 2 local actors
-and without Ray; the default method (``groundedkg``, fused ranking and multi-hop walk) and ``lesegr`` exactly where
-no node or edge joins documents of two shards, the walk across shards, and within its measured agreement where
-entities cross shards; a shard that fails is named."""
+and without Ray; the default method (``groundedkg``, fused ranking and multi-hop walk) and ``lesegr`` the same
+sentences, scores, ranks, explanations and matched nodes, where no node or edge joins documents of two shards and
+where entities and contextual-graph links cross them (the shards trade those links' messages); the graph-score
+ranking within its measured agreement; a shard that fails is named."""
 
 from __future__ import annotations
 
@@ -70,10 +71,9 @@ APART_OPTIONS = [RetrievalOptions(method="groundedkg", budget_words=words) for w
     RetrievalOptions(method="lesegr", budget_words=60), RetrievalOptions(method="lesegr"),
     RetrievalOptions(method="groundedkg", budget_words=300)]  # over 250 words the question's names weigh
 
-#: The least mean overlap of the default method's sentences on 3 shards with one process's, at 60 and 120 words, on
-#: the village texts, whose people and places cross documents (measured 0.98: 0.96 at 60 words, 1.0 at 120; with
-#: each shard scaling by its own statistics it was 0.76; HotpotQA figures in docs/architecture.md).
-MIN_OVERLAP = 0.9
+#: The least mean overlap of the graph-score ranking's sentences on 3 shards (each ranking its own documents, merged
+#: by score) with one process's, at 60 words, on the village texts (measured 0.91).
+MIN_OVERLAP = 0.8
 
 
 @pytest.fixture(scope="module")
@@ -126,10 +126,11 @@ def test_two_ray_actors_give_what_one_process_gives(store):
         assert [m["documents"] for m in memory] == [3, 2]
         assert sum(m["sentences"] for m in memory) == store.manifest("village").counts.sentences
         assert all(m["resident_mb"] > 100 and 0 <= m["mapped_mb"] < m["resident_mb"] for m in memory)
-        one = QueryEngine(store).retrieve("village", QUESTIONS[0], GRAPH_OPTIONS[0])
-        many = sharded.retrieve(QUESTIONS[0], GRAPH_OPTIONS[0])  # the default method, on the actors
-        assert many.method == "groundedkg" and sum(len(s.text.split()) for s in many.sentences) <= 60
-        assert {s.id for s in many.sentences} & {s.id for s in one.sentences}
+        assert sum(len(g) for g in sharded.ghosts) > 0  # the actors trade messages across shards
+        for question in QUESTIONS:  # the default method, on the actors, as one process
+            one = QueryEngine(store).retrieve("village", question, GRAPH_OPTIONS[0])
+            many = sharded.retrieve(question, GRAPH_OPTIONS[0])
+            assert many.method == "groundedkg" and _explained(many) == _explained(one)
 
 
 def test_the_default_method_on_one_shard_is_one_process(store):
@@ -201,24 +202,74 @@ def test_over_the_graph_head_the_second_stage_is_one_process_too(apart, monkeypa
                 assert {s.signals["stage"] for s in one.sentences} == {"graph", "text"}
 
 
-def test_the_default_method_on_three_shards_keeps_most_sentences(store):
-    """The village's people and places are entities of several documents: on 3 shards each is several nodes, and
-    the links between their sentences are cut, so the merged context is close to, not the same as, one
-    process's; every kept sentence fits the budget and comes from the collection, placed at its row there."""
+@pytest.mark.parametrize("shards", [2, 3])
+def test_the_graph_methods_hear_across_shards_as_one_process(store, shards, monkeypatch):
+    """The village's people and places are entities of several documents, so the contextual graph links sentences
+    of different shards (a rare name, a related chunk).  Every shard takes its part of the collection's graph and
+    the driver trades the messages that cross shards once per layer, so the default method and ``lesegr`` select,
+    score, rank and explain every sentence as one process does: two layers under 250 words, one above, and both
+    stages over the graph head (made small here).  With the trade left out (links cut) they do not."""
+    from kgcore.query import fused
+
+    engine = QueryEngine(store)
+    cases = [(q, o) for o in GRAPH_OPTIONS if o.ranking == "fused" for q in QUESTIONS]
+    cases += [(q, o) for o in NAMES_OPTIONS for q in NAMED]
+    with ShardedEngine(store, "village", shards=shards, address=None) as sharded:
+        assert sharded.crossing_nodes > 0 and sum(len(g) for g in sharded.ghosts) > 0
+        for question, options in cases:
+            one, many = engine.retrieve("village", question, options), sharded.retrieve(question, options)
+            assert _explained(many)[:6] == _explained(one)[:6] and many.candidates == one.candidates, (question,
+                                                                                                       options)
+            held = [(m.query_node, m.node_id) for m in many.matches]
+            assert len(set(held)) == len(held)  # a node two shards hold is matched once
+        monkeypatch.setattr(fused, "GRAPH_HEAD_WORDS", 40)
+        for question in QUESTIONS:
+            options = RetrievalOptions(method="groundedkg", budget_words=120)
+            one, many = engine.retrieve("village", question, options), sharded.retrieve(question, options)
+            assert {s.signals["stage"] for s in one.sentences} == {"graph", "text"}
+            assert _explained(many) == _explained(one), question
+        monkeypatch.undo()
+        sharded.ghosts = None  # the links between shards cut: what each shard's own messages give
+        cut = [(q, o) for q, o in cases if _explained(sharded.retrieve(q, o)) != _explained(
+            engine.retrieve("village", q, o))]
+        assert len(cut) >= len(cases) // 3
+
+
+def test_the_graph_score_ranking_on_three_shards_keeps_most_sentences(store):
+    """``groundedkg``'s graph-score ranking runs on each shard's documents alone, merged by score: close to one
+    process's context, not the same; every kept sentence fits the budget and is placed at its row."""
     engine = QueryEngine(store)
     overlaps = []
+    options = GRAPH_OPTIONS[2]
     with ShardedEngine(store, "village", shards=3, address=None) as sharded:
-        for options in GRAPH_OPTIONS[:2]:
-            for question in QUESTIONS:
-                one, many = engine.retrieve("village", question, options), sharded.retrieve(question, options)
-                assert sum(len(s.text.split()) for s in many.sentences) <= options.budget_words
-                index = engine.index("village")
-                assert all(index.sentences[s.position].id == s.id for s in many.sentences)
-                ranks = sorted(s.rank for s in many.sentences)
-                assert ranks[0] >= 1 and len(set(ranks)) == len(ranks)
-                ids = {s.id for s in one.sentences}
-                overlaps.append(len(ids & {s.id for s in many.sentences}) / len(ids))
+        for question in QUESTIONS:
+            one, many = engine.retrieve("village", question, options), sharded.retrieve(question, options)
+            assert sum(len(s.text.split()) for s in many.sentences) <= options.budget_words
+            index = engine.index("village")
+            assert all(index.sentences[s.position].id == s.id for s in many.sentences)
+            ids = {s.id for s in one.sentences}
+            overlaps.append(len(ids & {s.id for s in many.sentences}) / len(ids))
     assert sum(overlaps) / len(overlaps) >= MIN_OVERLAP, overlaps
+
+
+def test_the_collections_contextual_graph_is_stored_once_for_the_shards(store, tmp_path):
+    """A collection whose contextual graph is not stored for its generation (never asked in one process) gets it
+    when a sharded engine starts; the shards answer as one process."""
+    import shutil
+
+    from kgcore.index.store.recovery import linked_folder
+    from kgcore.index.views import contextual
+
+    copy = Store(tmp_path / "copy")
+    shutil.copytree(store.doc_path("village"), copy.doc_path("village"))
+    manifest = copy.manifest("village")
+    stored = copy.doc_path("village") / linked_folder(manifest.generation) / contextual.STORED
+    stored.unlink(missing_ok=True)
+    with ShardedEngine(copy, "village", shards=2, address=None) as sharded:
+        assert stored.is_file() and sharded.ghosts is not None
+        question, options = QUESTIONS[3], GRAPH_OPTIONS[0]
+        one = QueryEngine(copy).retrieve("village", question, options)
+        assert _explained(sharded.retrieve(question, options)) == _explained(one)
 
 
 def test_a_damaged_shard_is_named(store, tmp_path):
@@ -244,9 +295,9 @@ def test_a_ray_shard_that_dies_is_named(store):
 def test_the_multi_hop_walk_crosses_shards(tmp_path):
     """The driver holds the collection's entity pages and walks them over every shard: from the page a question
     names to the page its sentence leads to on another shard, and between the pages a comparison names.  On 2
-    shards (the film and its director on one, the other director on the other) every sentence, score, rank and
-    path is one process's; on 3 the director's name joins documents of two shards (one node in one process, two
-    on the shards), so scores may differ, but the walk reaches the same sentences by the same paths."""
+    shards (the film and its director on one, the other director on the other) and on 3 (the director's name
+    joins documents of two shards: one node in one process, two on the shards, whose links the shards trade)
+    every sentence, score, rank and path is one process's."""
     from tests.models.test_multihop_models import PAGES
 
     for name, text in PAGES.items():
@@ -263,10 +314,7 @@ def test_the_multi_hop_walk_crosses_shards(tmp_path):
                     options = RetrievalOptions(budget_words=words)
                     one, many = engine.retrieve("pages", question, options), sharded.retrieve(question, options)
                     exact = [(s.id, s.rank, s.score, s.signals.get("path")) for s in one.sentences]
-                    paths = [(s.id, s.signals.get("path")) for s in one.sentences]
-                    if shards == 2:
-                        assert [(s.id, s.rank, s.score, s.signals.get("path")) for s in many.sentences] == exact
-                    assert [(s.id, s.signals.get("path")) for s in many.sentences] == paths
+                    assert [(s.id, s.rank, s.score, s.signals.get("path")) for s in many.sentences] == exact
             first = sharded.retrieve(questions[0], RetrievalOptions(budget_words=45))
             walked = [(s.document, s.signals["path"]) for s in first.sentences if "path" in s.signals]
             assert ("mara-okonjo", "Harbour Lights —directed-by→ Mara Okonjo [born-on]") in walked

@@ -1,0 +1,129 @@
+"""A part of a collection's contextual graph: the nodes one shard holds, their edges, and the edges that leave it.
+
+A sharded engine (:mod:`kgcore.query.sharded`) splits a collection by document.  The contextual graph
+(:mod:`kgcore.index.views.contextual`) links sentences of different documents (a rare entity they share, a
+citation, a cross-reference, two chunks that say the same), so a shard that built the graph of its own documents
+alone would lose those links, and score their sentences differently from one process.  Instead every shard takes
+the collection's graph, built once per generation and stored in its linked folder, and keeps:
+
+* its **own nodes** (its sentence rows, then its chunks, in the collection's order) with every edge between them:
+  the collection's graph restricted to them (:func:`restrict`), so a shard's chunks, weights, kinds and
+  affinities are the collection's;
+* its **boundary** (:class:`Boundary`): each edge from an own node to a node another shard holds (a *ghost*),
+  with its weight times affinity (the query-independent part of a message) and its kinds.  Per question the
+  driver hands each shard its ghosts' gates and scores, layer by layer
+  (:mod:`kgcore.query.sharded_links`), so a message crossing shards arrives as it would in one process.
+
+A collection of two documents in two shards whose sentences 1 and 2 share a rare name (rows 0-1 and 2-3, one chunk
+each: nodes 4 and 5):
+
+>>> from scipy import sparse
+>>> edges = [(0, 1), (2, 3), (0, 4), (1, 4), (2, 5), (3, 5), (1, 2)]
+>>> w = sparse.coo_matrix((np.ones(14), ([a for a, b in edges] + [b for a, b in edges],
+...                                     [b for a, b in edges] + [a for a, b in edges])), shape=(6, 6)).tocsr()
+>>> cg = ContextGraph(4, np.array([0, 0, 1, 1]), np.array([[0, 2], [2, 4]]), np.eye(2), w, w, w)
+>>> mine = own_nodes(cg, np.array([2, 3]))
+>>> mine.tolist()
+[2, 3, 5]
+>>> part = restrict(cg, np.array([2, 3]), mine)
+>>> part.n_sentences, part.chunk_spans.tolist(), part.weights.nnz
+(2, [[0, 2]], 6)
+>>> b = boundary(cg, mine)
+>>> b.ids.tolist(), b.edges.toarray().tolist(), exported(cg, mine).tolist()
+([1], [[1.0], [0.0], [0.0]], [0])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from scipy import sparse
+
+from kgcore.index.store.collection import CollectionManifest
+from kgcore.index.store.recovery import linked_folder
+from kgcore.index.views import contextual
+from kgcore.index.views.contextual import ContextGraph
+
+
+@dataclass
+class Boundary:
+    """The edges from a part's own nodes (rows) to the nodes other parts hold (columns, its *ghosts*)."""
+
+    #: Each ghost's node in the collection's contextual graph (ascending).
+    ids: np.ndarray
+    #: weight times affinity of each edge (own nodes x ghosts): the query-independent part of a message.
+    edges: sparse.csr_matrix
+    #: The edge kinds' bits (:data:`~kgcore.index.views.contextual.BIT`), own nodes x ghosts.
+    kinds: sparse.csr_matrix
+    #: Each own node's node in the collection (to order messages as one process orders them).
+    own: np.ndarray
+    #: Each ghost's name as a reader sees it (a sentence id, or ``chunk:<first sentence id>``), once the shards
+    #: holding them have said (:mod:`kgcore.query.sharded_links`).
+    names: list[str] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        return len(self.ids)
+
+
+def stored_whole(path: Path, manifest: CollectionManifest) -> ContextGraph | None:
+    """The collection's contextual graph stored in its linked folder for ``manifest``'s generation; None when it
+    is missing, stale or unreadable (:func:`~kgcore.index.views.contextual.read`)."""
+    cg = contextual.read(path / linked_folder(manifest.generation) / contextual.STORED, manifest.stamp)
+    return cg if cg is not None and cg.n_sentences == manifest.counts.sentences else None
+
+
+def is_stored(path: Path, manifest: CollectionManifest) -> bool:
+    """Whether the collection's contextual graph is stored for ``manifest``'s generation (read only its header)."""
+    file = path / linked_folder(manifest.generation) / contextual.STORED
+    try:
+        with np.load(file, allow_pickle=False) as data:
+            return (int(data["version"]) == contextual.VERSION and str(data["stamp"]) == manifest.stamp
+                    and int(data["n"]) == manifest.counts.sentences)
+    except (OSError, ValueError, KeyError):
+        return False
+
+
+def own_nodes(cg: ContextGraph, rows: np.ndarray) -> np.ndarray:
+    """The collection's nodes a part holding sentence ``rows`` (ascending, whole documents) owns: its rows, then
+    the chunks that start at one of them (a chunk never crosses documents)."""
+    starts = cg.chunk_spans[:, 0]
+    chunks = np.flatnonzero(np.isin(starts, rows))
+    return np.r_[np.asarray(rows, dtype=np.int64), cg.n_sentences + chunks].astype(np.int64)
+
+
+def restrict(cg: ContextGraph, rows: np.ndarray, nodes: np.ndarray) -> ContextGraph:
+    """The collection's graph ``cg`` cut to a part's own ``nodes`` (:func:`own_nodes` of its ``rows``), numbered
+    as the part numbers them: its sentences ``0 .. len(rows) - 1``, then its chunks."""
+    n = len(rows)
+    chunks = nodes[n:] - cg.n_sentences
+    spans = cg.chunk_spans[chunks]
+    local_spans = np.c_[np.searchsorted(rows, spans[:, 0]), np.searchsorted(rows, spans[:, 1] - 1) + 1]
+    chunk_of = np.zeros(n, dtype=np.int64)
+    for k, (lo, hi) in enumerate(local_spans):
+        chunk_of[lo:hi] = k
+    cut = [getattr(cg, name)[nodes][:, nodes].tocsr() for name in ("weights", "kinds", "affinity")]
+    return ContextGraph(n, chunk_of, local_spans.astype(np.int64).reshape(-1, 2), cg.chunk_vectors[chunks], *cut)
+
+
+def boundary(cg: ContextGraph, nodes: np.ndarray) -> Boundary:
+    """The edges from ``nodes`` (a part's own) to every node outside them."""
+    gated = cg.weights.multiply(cg.affinity).tocsr()[nodes]
+    kinds = cg.kinds.tocsr()[nodes]
+    outside = np.ones(cg.n_nodes, dtype=bool)
+    outside[nodes] = False
+    ghosts = np.unique(kinds.indices[outside[kinds.indices]]).astype(np.int64)
+    return Boundary(ghosts, gated[:, ghosts].tocsr(), kinds[:, ghosts].tocsr(), np.asarray(nodes, dtype=np.int64))
+
+
+def exported(cg: ContextGraph, nodes: np.ndarray) -> np.ndarray:
+    """The part's own nodes (their places among ``nodes``) with an edge to a node outside them: the ghosts of the
+    other parts, whose gates and scores this part sends them."""
+    kinds = cg.kinds.tocsr()[nodes]
+    outside = np.ones(cg.n_nodes, dtype=bool)
+    outside[nodes] = False
+    crossing = sparse.csr_matrix((outside[kinds.indices].astype(np.int8), kinds.indices, kinds.indptr),
+                                 shape=kinds.shape)
+    return np.flatnonzero(np.asarray(crossing.sum(axis=1)).ravel() > 0).astype(np.int64)
