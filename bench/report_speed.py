@@ -19,14 +19,22 @@ def sharded_rows(rows: list[dict]) -> list[list]:
             methods = {"dense": value} if name.startswith("dense_on_") else {
                 m: v for m, v in value.items() if isinstance(v, dict)}
             for method, v in methods.items():
-                agreement = (yes_no(v["same_sentences_as_one_process"]) if "same_sentences_as_one_process" in v
-                             else f"{v.get('overlap_with_one_process', '–')}")
+                agreement = _agreement(v)
                 actors = " / ".join(str(a["resident_mb"]) for a in value.get("actors", [])) or "–"
                 crossing = f"{value['crossing_nodes']:,} of {r['nodes']:,}" if "crossing_nodes" in value else "–"
                 out.append([r["documents"], name.split("_")[-3], method,
                             f"{r[method]['p50_ms']} / {r[method]['p95_ms']}", f"{v['p50_ms']} / {v['p95_ms']}",
                             value["start_s"], agreement, actors, crossing])
     return out
+
+
+def _agreement(v: dict) -> str:
+    """How the actors' sentences agree with one process's: identical (yes / no, or how many questions gave
+    identical sentences) and the mean overlap where measured."""
+    same, overlap = v.get("same_sentences_as_one_process"), v.get("overlap_with_one_process")
+    parts = [yes_no(same) if isinstance(same, bool) else f"{same} identical" if same is not None else "",
+             f"overlap {overlap}" if overlap is not None else ""]
+    return ", ".join(p for p in parts if p) or "–"
 
 
 def index_section(data: dict | None, out_dir: Path) -> str:
@@ -105,10 +113,11 @@ def scale_section(results: Path) -> str:
         sharded = sharded_rows(data["rows"])
         if sharded:
             parts.append("Served by Ray actors (`ShardedEngine`, the same machine) against one process (agreement: "
-                         "dense, the same sentences; the default method, the mean share of one process's sentences "
-                         "kept; each actor's resident memory after the questions, models included; the nodes "
-                         "grounded in documents of several shards, through which the links between their sentences "
-                         "are cut):")
+                         "the questions whose sentences are one process's, and for the default method the mean "
+                         "share of one process's sentences kept; each actor's resident memory after the questions, "
+                         "models included; the nodes grounded in documents of several shards.  Rows asked before "
+                         "the shards traded the links that cross them had those links cut, hence their overlap "
+                         "below 1):")
             parts.append(md_table(["documents", "actors", "method", "one process p50/p95 ms", "actors p50/p95 ms",
                                    "actors start s", "agreement", "each actor's resident MB",
                                    "nodes in several shards"], sharded))

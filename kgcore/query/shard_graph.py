@@ -15,8 +15,10 @@ hands them back, as it does for ``bm25`` (:class:`~kgcore.query.shard.Collection
   :class:`~kgcore.query.propagation.Scales`; with them the shard ranks (:meth:`GraphScorer.rank`) and the driver
   pages through the rankings as it does for ``dense``.
 
-The contextual graph's messages stay inside a shard: where no node or edge joins documents of two shards the
-merged ranking is one process's (``tests/models/test_sharded_models.py``).  The multi-hop walk
+A shard propagates over its part of the collection's contextual graph (:mod:`kgcore.query.shard_links`); the
+messages of links that cross shards are traded by the driver layer by layer (:meth:`GraphScorer.signals`,
+:meth:`GraphScorer.export`, then :meth:`GraphScorer.rank` with what the shard heard), so the merged ranking is one
+process's (``tests/models/test_sharded_models.py``).  The multi-hop walk
 (:mod:`kgcore.query.multihop`) runs in the driver over every shard's pages (:mod:`kgcore.query.sharded_walk`),
 reading each shard's pages and sentences (:meth:`GraphScorer.pages`, :meth:`GraphScorer.page`,
 :meth:`GraphScorer.sentences`).

@@ -23,12 +23,14 @@ serving a collection is spread over the actors, which may sit on other machines 
 * the graph methods, the default ``groundedkg`` (fused ranking, multi-hop walk) and ``lesegr``
   (:data:`PER_SHARD`): every shard scores its sentences with the collection's statistics, which the driver gathers
   from all of them and hands back (BM25 counts, node specificity, each query node's best match, each signal's best
-  value and reciprocal ranks: :mod:`~kgcore.query.sharded_graph`), the driver walks the merged ranking as above,
-  runs the multi-hop walk over the collection's entity pages (:mod:`~kgcore.query.sharded_walk`) and leaves out
-  a text another shard ranked better.  Where no node or edge joins documents of two shards this is one process's
-  ranking; where entities cross shards it is close (the links between their sentences are cut).  On 20 HotpotQA
-  questions over 100 of its paragraphs (``bench/sharded_agreement.py``) the sharded context keeps 0.97-0.99 of one
-  process's sentences at 100 / 200 / 500 words on 2 and 3 shards, with no loss of gold supporting-sentence recall.
+  value and reciprocal ranks: :mod:`~kgcore.query.sharded_graph`); every shard propagates over its part of the
+  collection's contextual graph, and the messages of the links that cross shards (a rare name, a citation, a
+  related chunk in another shard's document) are traded by the driver once per layer
+  (:mod:`~kgcore.query.sharded_links`); the driver walks the merged ranking as above, runs the multi-hop walk over
+  the collection's entity pages (:mod:`~kgcore.query.sharded_walk`) and leaves out a text another shard ranked
+  better.  This is one process's ranking: the same sentences, scores, ranks, explanations and matched nodes
+  (``tests/models/test_sharded_models.py``; on 20 HotpotQA questions over 100 of its paragraphs,
+  ``bench/sharded_agreement.py``, identical for all 20 at 100 / 200 / 500 words on 2 and 3 shards).
   ``groundedkg``'s paper union (no budget) and graph-score ranking run on each shard's documents alone and are
   interleaved by score (:func:`~kgcore.query.sharded_fusion.merge_runs`): exact on one shard only.
 
@@ -190,8 +192,8 @@ class ShardedEngine:
     @property
     def crossing_nodes(self) -> int:
         """Nodes grounded in documents of more than one shard (a name two shards' documents share): each shard
-        holds its own copy, weighted by the collection's counts, and the links between the sentences of
-        different shards through it are cut (0 without the graph methods)."""
+        holds its own copy, weighted by the collection's counts, matched once over all of them (0 without the
+        graph methods)."""
         return len(self.whole.nodes) if self.whole is not None else 0
 
     def memory(self) -> list[dict[str, float]]:
