@@ -222,10 +222,8 @@ class GraphScorer:
         :meth:`signals` takes it."""
         a, cg = self._asked(), context_graph(self.index)
         sig = a.sig if heard is not None and a.sig is not None else self.signals(scales, names_weight)
-        incoming: tuple = ()
-        if self.links is not None:
-            incoming = tuple(self.links.incoming(heard, s) for s in range(len(stage_layers(a.options, a.gm
-                                                                                             is not None))))
+        stages = range(len(stage_layers(a.options, a.gm is not None)))
+        incoming = tuple(self.links.incoming(heard, s) for s in stages) if self.links is not None else ()
         a.ranking = r = ranking(self.index, cg, sig, a.options, a.gm, incoming=incoming,
                                 boundary=self.links.boundary if self.links is not None else None)
         second = None

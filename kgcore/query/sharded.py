@@ -64,7 +64,7 @@ from kgcore.query.sentence_ranking import bm25_tokens
 from kgcore.query.shard import Item, Shard, collection_bm25
 from kgcore.query.sharded_fusion import collection_ranks, fetch_selected, fuse_hybrid, merge_runs
 from kgcore.query.sharded_graph import exact, rank_graph, start
-from kgcore.query.sharded_links import ensure_stored, start_links
+from kgcore.query.sharded_links import CUT, ensure_stored, start_links
 from kgcore.query.sharded_walk import PageTable
 
 #: Sentences a shard sends per page.
@@ -222,6 +222,7 @@ class ShardedEngine:
         started, notes, matches = time.perf_counter(), list[str](), list[Match]()
         if method in PER_SHARD and exact(options):
             chosen, candidates, matches = rank_graph(self, question, options)
+            notes += [CUT] if self.ghosts is None else []
         elif method in PER_SHARD:
             chosen, candidates = merge_runs(self.ask_all("run", question, options), options)
         else:

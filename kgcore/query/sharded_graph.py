@@ -92,7 +92,8 @@ def rank_graph(engine: Any, question: str, options: RetrievalOptions
     scales = collection_scales(engine.gather([(n, engine.call(n, "graph_measure", question, options, best, m))
                                               for n, m in enumerate(mine)]))
     weight = names_weight(engine, question, options, matches)
-    heard = trade(engine, engine.ghosts, scales, options, weight) if engine.ghosts is not None else None
+    traded = engine.ghosts is not None and any(len(g) for g in engine.ghosts)
+    heard = trade(engine, engine.ghosts, scales, options, weight) if traded else None
     ranked = engine.gather([(n, engine.call(n, "graph_rank", scales[n], options, weight,
                                             heard[n] if heard is not None else None))
                             for n in range(len(scales))])

@@ -34,6 +34,12 @@ from kgcore.query.fused import stage_layers
 from kgcore.query.shard_links import Exported, Heard
 
 
+#: The note a ranking carries when the links between shards are cut (:func:`start_links` gave None).
+CUT = ("the links between shards are cut (a shard found no stored contextual graph for the collection's "
+       "generation: it changed as the shards started); this ranking may differ from one process's: start the "
+       "sharded engine again")
+
+
 def ensure_stored(store: Store, name: str) -> None:
     """Store collection ``name``'s contextual graph for its generation unless it is: the collection loaded in
     this process once (its memory given back after), as one process links it when it is written."""
@@ -46,12 +52,13 @@ def ensure_stored(store: Store, name: str) -> None:
 
 
 def start_links(engine: Any) -> list[np.ndarray] | None:
-    """Each shard's ghosts (the collection's nodes it hears), every shard told their names; None when no shard
-    holds a node another hears (nothing to trade) or some shard has no links (its part of the stored graph was
-    not found: links between shards are cut, as with graphs of the shards' own documents)."""
+    """Each shard's ghosts (the collection's nodes it hears; none anywhere: nothing to trade), every shard told
+    their names; None when some shard has no links (its part of the stored graph was not found, the collection
+    changed as the shards started: the links between shards are cut, as with graphs of the shards' own
+    documents, and a ranking says so, :data:`CUT`)."""
     ends = engine.ask_all("graph_link_ends")
     if not any(len(ghosts) for ghosts, _, _ in ends):
-        return None
+        return [ghosts for ghosts, _, _ in ends]
     named = {int(node): text for _, sent, names in ends for node, text in zip(sent.tolist(), names)}
     if any(int(node) not in named for ghosts, _, _ in ends for node in ghosts.tolist()):
         return None  # a shard without the collection's graph sends nothing: cut, not half-heard

@@ -19,6 +19,7 @@ from kgcore.index.pipeline import Job, index_files
 from kgcore.index.store.disk import Store
 from kgcore.query.engine import QueryEngine
 from kgcore.query.sharded import EXACT, ShardedEngine, ShardError, split
+from kgcore.query.sharded_links import CUT
 
 # Written for these tests: people and places that recur across documents, sentences of different lengths.
 TEXTS = {
@@ -233,6 +234,7 @@ def test_the_graph_methods_hear_across_shards_as_one_process(store, shards, monk
         cut = [(q, o) for q, o in cases if _explained(sharded.retrieve(q, o)) != _explained(
             engine.retrieve("village", q, o))]
         assert len(cut) >= len(cases) // 3
+        assert CUT in sharded.retrieve(*cases[0]).notes  # and the ranking says its links are cut
 
 
 def test_the_graph_score_ranking_on_three_shards_keeps_most_sentences(store):
