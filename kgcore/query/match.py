@@ -225,9 +225,10 @@ def agreement_of(maxima: np.ndarray) -> np.ndarray:
     >>> agreement_of(np.array([[0.5, -np.inf], [-0.2, -np.inf]], dtype=np.float32)).tolist()
     [0.25, 0.0]
     """
-    if not len(maxima):
-        return np.zeros(maxima.shape[1], dtype=np.float32)
-    return np.clip(maxima, 0, None).mean(axis=0).astype(np.float32)
+    total = np.zeros(maxima.shape[1], dtype=np.float32)
+    for row in np.clip(maxima, 0, None).astype(np.float32):  # row by row: the same sums whatever the columns
+        total += row
+    return total / np.float32(max(len(maxima), 1))
 
 
 def gather_runs(starts: np.ndarray, flat: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -338,9 +339,23 @@ def match_pools(index: Index, query_vectors: np.ndarray, query_nodes: list[Local
                          list(index.graph.nodes[index.node_ids[j]].texts[:8]),
                          index.graph.nodes[index.node_ids[j]].node_type, round(float(c), 4), -1)
                    for j, c in zip(pool, found)]
-        shared = [n for n, m in enumerate(matches) if m.node_id in crossing]
-        maxima = context_maxima(index, pool[shared], context) if shared and len(context) else None
-        held = {matches[n].node_id: maxima[:, j] for j, n in enumerate(shared)} if maxima is not None else {}
+        held = crossing_context(index, cosines[i], max(POOL_SIZE, k), context, crossing,
+                                pool if masks[i] is None else None)
         out.append(Pool(max(POOL_SIZE, k) if len(context) else k, finite,
                         [(float(c), float(r), m) for c, r, m in zip(found, rank_by, matches)], held))
     return out
+
+
+def crossing_context(index: Index, row: np.ndarray, size: int, context: np.ndarray, crossing: dict[str, int],
+                     pool: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """The :func:`context_maxima` column of each node other parts of the collection hold too (``crossing``) among
+    the ``size`` best of a cosine ``row`` over every node, whatever the question's documents (``pool``: those
+    rows, when known): one process ranks such a node by all its neighbours, in the documents asked or not."""
+    if not crossing or not len(context) or not len(row):
+        return {}
+    pool = largest_rows(row, min(size, len(row))) if pool is None else pool
+    shared = np.asarray([j for j in pool.tolist() if index.node_ids[j] in crossing], dtype=np.int64)
+    if not len(shared):
+        return {}
+    maxima = context_maxima(index, shared, context)
+    return {index.node_ids[j]: maxima[:, n] for n, j in enumerate(shared.tolist())}

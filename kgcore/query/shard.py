@@ -175,10 +175,12 @@ class Shard:
     def use_text_counts(self, sentences: CollectionBM25, chunks: CollectionBM25) -> None:
         self._scorer().use_text(sentences, chunks)
 
-    def graph_best(self, question: str, options: RetrievalOptions) -> tuple[np.ndarray, list[Pool]] | None:
-        """Each query node's best cosine and pool of candidates in this shard (None: out of ``options.documents``)."""
+    def graph_best(self, question: str, options: RetrievalOptions) -> tuple[np.ndarray | None, list[Pool]]:
+        """Each query node's best cosine and pool of candidates in this shard; out of ``options.documents``, no
+        best and pools of context only (:meth:`~kgcore.query.shard_graph.GraphScorer.context`)."""
         mine = self._mine(options)
-        return None if mine is None else self._scorer().best(question, mine)
+        return (None, self._scorer().context(question, options)) if mine is None else self._scorer().best(question,
+                                                                                                         mine)
 
     def graph_pages(self) -> tuple[EntityPages, dict[int, str]]:
         return self._scorer().pages()
@@ -194,9 +196,12 @@ class Shard:
         """The signals' best and positive values in scope (:func:`~kgcore.query.propagation.measures`);
         ``matches``: this shard's share of the collection's top-K."""
         mine = self._mine(options)
-        return ({}, {}) if mine is None else self._scorer().measure(question, mine, best, matches)
+        if mine is None:
+            self._scorer().asked = None  # nothing of an earlier question is ranked or sent for this one
+            return {}, {}
+        return self._scorer().measure(question, mine, best, matches)
 
-    def graph_link_ends(self) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    def graph_link_ends(self) -> tuple[str | None, np.ndarray, np.ndarray, list[str]]:
         """The collection's contextual-graph nodes this shard hears (its ghosts), those it sends and their names
         (:meth:`~kgcore.query.shard_graph.GraphScorer.link_ends`)."""
         return self._scorer().link_ends()
@@ -225,7 +230,8 @@ class Shard:
         the candidates, and whether any sentence has graph evidence; ``names_weight``: the weight of the
         question's names (:func:`kgcore.query.fused.name_weight_for`); ``heard``: every layer's messages from
         the other shards' nodes (after :meth:`graph_signals`)."""
-        self._ranked, self._texts, out = {"fused": (np.zeros(0, np.int64), np.zeros(0))}, {}, (0, False)
+        empty = (np.zeros(0, np.int64), np.zeros(0))
+        self._ranked, self._texts, out = {"fused": empty, "text": empty}, {}, (0, False)
         if self._mine(options) is not None:
             order, keys, candidates, graph, second = self._scorer().rank(scales, names_weight, heard)
             self._ranked = {"fused": (order, keys)} | ({"text": second} if second is not None else {})

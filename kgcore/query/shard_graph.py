@@ -145,12 +145,14 @@ class GraphScorer:
         if self.links is not None:
             self.index.cache.get(CONTEXT_GRAPH, lambda: self.links.cg)  # type: ignore[union-attr]
 
-    def link_ends(self) -> tuple[np.ndarray, np.ndarray, list[str]]:
-        """The collection's nodes this shard hears (its ghosts), and those it sends with their names."""
+    def link_ends(self) -> tuple[str | None, np.ndarray, np.ndarray, list[str]]:
+        """The stamp of the collection's graph this shard took its part of (None: it has none, its links are
+        cut), the collection's nodes it hears (its ghosts), and those it sends with their names."""
         if self.links is None:
-            return np.zeros(0, np.int64), np.zeros(0, np.int64), []
+            return None, np.zeros(0, np.int64), np.zeros(0, np.int64), []
         cg, sent = context_graph(self.index), self.links.exported
-        return (self.links.boundary.ids, self.links.nodes[sent], [node_name(self.index, cg, int(p)) for p in sent])
+        return (self.links.stamp, self.links.boundary.ids, self.links.nodes[sent],
+                [node_name(self.index, cg, int(p)) for p in sent])
 
     def name_ghosts(self, names: Sequence[str]) -> None:
         """Each ghost's name, as the shard holding it gave it (to explain its messages)."""
@@ -163,6 +165,14 @@ class GraphScorer:
         self._matched = (question, options, gm)  # measure() aligns it again with the collection's best
         best = gm.alignment.best if gm.alignment.best is not None else np.zeros(0)
         return best, gm.pools or []
+
+    def context(self, question: str, options: RetrievalOptions) -> list[Pool]:
+        """For a question out of this shard's documents: per query node, no candidates, only the context maxima
+        of the nodes other shards hold too (:func:`~kgcore.query.match.crossing_context`), which rank such a
+        node by all its neighbours, these documents' too, as one process does."""
+        self.asked, self._matched = None, None  # nothing of an earlier question is ranked or sent for this one
+        gm = self._match(question, dataclasses.replace(options, documents=()), None, pools=True)
+        return [dataclasses.replace(p, finite=0, candidates=[]) for p in gm.pools or []]
 
     def text_keys(self) -> np.ndarray:
         """Each sentence's text id (:func:`text_keys`), made once."""
@@ -204,8 +214,8 @@ class GraphScorer:
     def export(self, layer: int, heard: Heard | None = None) -> Exported:
         """Each stage's scores entering ``layer`` at the nodes other shards hear (:class:`ShardLinks`)."""
         a = self._asked()
-        if self.links is None or a.sig is None:
-            raise RuntimeError("export needs the shard's links and the question's signals")
+        if self.links is None or a.sig is None:  # nothing this shard sends (the driver trades only with links)
+            return Exported(np.zeros(0, np.int64), np.zeros(0), [])
         depths = stage_layers(a.options, a.gm is not None)
         stages = [a.sig, dataclasses.replace(a.sig, graph=np.zeros_like(a.sig.graph))][: len(depths)]
         edges = self.index.cache.get(fused.GATED, lambda: propagation.gated(context_graph(self.index)))

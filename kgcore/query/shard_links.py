@@ -12,8 +12,10 @@ shards) carry messages too.  For a question, after the shards have their signals
    with them (:meth:`ShardLinks.incoming`), as :func:`~kgcore.query.propagation.propagate` describes.
 
 A node's message depends only on its own gate and its score before the layer, so after ``L`` trades every score
-is one process's.  A stage (the fused ranking, and over 1,000 words the ranking without the graph signal) trades
-its own scores; the gates are the same.
+is one process's, up to the order of floating-point additions (a shard adds its own and its ghosts' messages
+apart: scores that tie exactly in one process could be ordered apart; none did in the collections measured).
+A stage (the fused ranking, and over 1,000 words the ranking without the graph signal) trades its own scores;
+the gates are the same.
 
 >>> heard = Heard.closed(2)
 >>> heard.gate.tolist(), heard.values
@@ -30,7 +32,7 @@ import numpy as np
 from scipy import sparse
 
 from kgcore.index.store.collection import CollectionManifest
-from kgcore.index.views.context_part import Boundary, boundary, exported, own_nodes, restrict, stored_whole
+from kgcore.index.views.context_part import Boundary, boundary, own_nodes, restrict, stored_whole
 from kgcore.index.views.contextual import ContextGraph
 from kgcore.query import propagation
 
@@ -65,18 +67,20 @@ class ShardLinks:
     the collection, ascending): its own graph (:attr:`cg`, the collection's restricted), its edges to the other
     shards' nodes (:attr:`boundary`) and the own nodes other shards hear (:attr:`exported`, places)."""
 
-    def __init__(self, whole: ContextGraph, rows: np.ndarray) -> None:
+    def __init__(self, whole: ContextGraph, rows: np.ndarray, stamp: str = "") -> None:
+        #: The collection's stamp (its generation) the graph was stored for: every shard's must be the same.
+        self.stamp = stamp
         self.nodes = own_nodes(whole, rows)
         self.cg = restrict(whole, rows, self.nodes)
         self.boundary: Boundary = boundary(whole, self.nodes)
-        self.exported = exported(whole, self.nodes)
+        self.exported = self.boundary.exported
 
     @classmethod
     def load(cls, path: Path, manifest: CollectionManifest, rows: np.ndarray) -> ShardLinks | None:
         """The part of the collection at ``path`` (``manifest``: the whole's) for ``rows``, from its stored
         contextual graph; None when that is not stored for the manifest's generation."""
         whole = stored_whole(path, manifest)
-        return None if whole is None else cls(whole, rows)
+        return None if whole is None else cls(whole, rows, manifest.stamp)
 
     def incoming(self, heard: Heard | None, stage: int) -> propagation.Incoming | None:
         """What ``stage`` hears from the ghosts (None: no ghost, or nothing heard)."""

@@ -28,7 +28,8 @@ serving a collection is spread over the actors, which may sit on other machines 
   related chunk in another shard's document) are traded by the driver once per layer
   (:mod:`~kgcore.query.sharded_links`); the driver walks the merged ranking as above, runs the multi-hop walk over
   the collection's entity pages (:mod:`~kgcore.query.sharded_walk`) and leaves out a text another shard ranked
-  better.  This is one process's ranking: the same sentences, scores, ranks, explanations and matched nodes
+  better.  This is one process's ranking (up to the order of floating-point additions, which could order an
+  exact tie apart): the same sentences, scores, ranks, explanations and matched nodes
   (``tests/models/test_sharded_models.py``; on 20 HotpotQA questions over 100 of its paragraphs,
   ``bench/sharded_agreement.py``, identical for all 20 at 100 / 200 / 500 words on 2 and 3 shards).
   ``groundedkg``'s paper union (no budget) and graph-score ranking run on each shard's documents alone and are

@@ -85,9 +85,9 @@ def rank_graph(engine: Any, question: str, options: RetrievalOptions
     mine: list[list[Match] | None] = [None] * len(engine.parts)
     if options.method == "groundedkg":
         found = engine.ask_all("graph_best", question, options)
-        bests = [f[0] for f in found if f is not None]
+        bests = [f[0] for f in found if f[0] is not None]
         best = np.max(np.stack(bests), axis=0) if bests else None
-        matches, shares = collection_matches([f[1] if f is not None else None for f in found], options.k)
+        matches, shares = collection_matches([f[1] for f in found], options.k)
         mine = list(shares)
     scales = collection_scales(engine.gather([(n, engine.call(n, "graph_measure", question, options, best, m))
                                               for n, m in enumerate(mine)]))

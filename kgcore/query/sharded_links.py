@@ -53,18 +53,17 @@ def ensure_stored(store: Store, name: str) -> None:
 
 def start_links(engine: Any) -> list[np.ndarray] | None:
     """Each shard's ghosts (the collection's nodes it hears; none anywhere: nothing to trade), every shard told
-    their names; None when some shard has no links (its part of the stored graph was not found, the collection
-    changed as the shards started: the links between shards are cut, as with graphs of the shards' own
-    documents, and a ranking says so, :data:`CUT`)."""
+    their names; None when some shard has no part of the collection's stored graph, or the shards took parts of
+    different generations (the collection changed as they started): the links between shards are then cut, as
+    with graphs of the shards' own documents, and a ranking says so (:data:`CUT`)."""
     ends = engine.ask_all("graph_link_ends")
-    if not any(len(ghosts) for ghosts, _, _ in ends):
-        return [ghosts for ghosts, _, _ in ends]
-    named = {int(node): text for _, sent, names in ends for node, text in zip(sent.tolist(), names)}
-    if any(int(node) not in named for ghosts, _, _ in ends for node in ghosts.tolist()):
-        return None  # a shard without the collection's graph sends nothing: cut, not half-heard
+    stamps = {stamp for stamp, _, _, _ in ends}
+    if None in stamps or len(stamps) > 1:
+        return None
+    named = {int(node): text for _, _, sent, names in ends for node, text in zip(sent.tolist(), names)}
     engine.gather([(n, engine.call(n, "graph_name_ghosts", [named[int(node)] for node in ghosts.tolist()]))
-                   for n, (ghosts, _, _) in enumerate(ends)])
-    return [ghosts for ghosts, _, _ in ends]
+                   for n, (_, ghosts, _, _) in enumerate(ends) if len(ghosts)])
+    return [ghosts for _, ghosts, _, _ in ends]
 
 
 def route(sent: Sequence[Exported | None], ghosts: Sequence[np.ndarray], heard: Sequence[Heard], layer: int
@@ -97,9 +96,12 @@ def trade(engine: Any, ghosts: list[np.ndarray], scales: Sequence[Any], options:
     heard = [Heard.closed(len(g)) for g in ghosts]
     sent = engine.gather([(n, engine.call(n, "graph_signals", scales[n], options, weight))
                           for n in range(len(scales))])
+    asked = [n for n, s in enumerate(sent) if s is not None]  # a shard out of the question's documents sends none
     for layer in range(depth):
         route(sent, ghosts, heard, layer)
         if layer + 1 < depth:
-            sent = engine.gather([(n, engine.call(n, "graph_export", layer + 1, heard[n]))
-                                  for n in range(len(heard))])
+            answers = engine.gather([(n, engine.call(n, "graph_export", layer + 1, heard[n])) for n in asked])
+            sent = [None] * len(heard)
+            for n, answer in zip(asked, answers):
+                sent[n] = answer
     return heard

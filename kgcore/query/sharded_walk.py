@@ -120,15 +120,16 @@ def _one_per_node(candidates: list[tuple], pools: Sequence[Sequence[Pool] | None
     """The candidates (best first) with each node once, and the shards holding each: a node several shards hold
     (a name their documents share, one node in the collection) is one candidate, matched on every shard, ranked
     by its context agreement over the neighbours it has on all of them (:func:`~kgcore.query.match.agreement_of`
-    the maxima of every holder's :attr:`~kgcore.query.match.Pool.context`)."""
+    the maxima of every shard's :attr:`~kgcore.query.match.Pool.context`, those out of the question's documents
+    too)."""
     kept: dict[str, tuple] = {}
     holders: dict[str, list[int]] = {}
     for c in candidates:
         kept.setdefault(c[4].node_id, c)
         if c[2] not in holders.setdefault(c[4].node_id, []):
             holders[c[4].node_id].append(c[2])
-    for node, shards in holders.items():
-        columns = [pools[s][q].context[node] for s in shards if node in pools[s][q].context]  # type: ignore[index]
+    for node in holders:
+        columns = [p[q].context[node] for p in pools if p is not None and node in p[q].context]
         if len(columns) > 1:
             cos, _, shard, n, m = kept[node]
             agreement = agreement_of(np.max(columns, axis=0)[:, None])  # float32, as one process adds it

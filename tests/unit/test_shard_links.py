@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from scipy import sparse
 
-from kgcore.index.views.context_part import boundary, exported, own_nodes, restrict
+from kgcore.index.views.context_part import boundary, own_nodes, restrict
 from kgcore.index.views.contextual import ContextGraph
 from kgcore.query import propagation
 from kgcore.query.shard_links import Heard, ShardLinks
@@ -98,6 +98,6 @@ def test_a_part_keeps_the_collections_chunks_and_edges():
     assert not np.isin(b.ids, nodes).any()
     whole = cg.kinds.toarray()
     assert b.kinds.nnz + part.kinds.nnz == (whole[nodes] > 0).sum()  # every edge of an own node: inside or out
-    sent = exported(cg, nodes)
+    sent = b.exported
     outside = np.setdiff1d(np.arange(cg.n_nodes), nodes)
     assert sorted(sent.tolist()) == [k for k, node in enumerate(nodes) if (whole[node, outside] > 0).any()]

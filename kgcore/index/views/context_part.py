@@ -29,7 +29,7 @@ each: nodes 4 and 5):
 >>> part.n_sentences, part.chunk_spans.tolist(), part.weights.nnz
 (2, [[0, 2]], 6)
 >>> b = boundary(cg, mine)
->>> b.ids.tolist(), b.edges.toarray().tolist(), exported(cg, mine).tolist()
+>>> b.ids.tolist(), b.edges.toarray().tolist(), b.exported.tolist()
 ([1], [[1.0], [0.0], [0.0]], [0])
 """
 
@@ -66,6 +66,12 @@ class Boundary:
     @property
     def size(self) -> int:
         return len(self.ids)
+
+    @property
+    def exported(self) -> np.ndarray:
+        """The own nodes (their places) with an edge to a ghost: the other parts' ghosts, whose gates and scores
+        this part sends them."""
+        return np.flatnonzero(np.diff(self.kinds.indptr) > 0).astype(np.int64)
 
 
 def stored_whole(path: Path, manifest: CollectionManifest) -> ContextGraph | None:
@@ -109,21 +115,11 @@ def restrict(cg: ContextGraph, rows: np.ndarray, nodes: np.ndarray) -> ContextGr
 
 
 def boundary(cg: ContextGraph, nodes: np.ndarray) -> Boundary:
-    """The edges from ``nodes`` (a part's own) to every node outside them."""
-    gated = cg.weights.multiply(cg.affinity).tocsr()[nodes]
-    kinds = cg.kinds.tocsr()[nodes]
+    """The edges from ``nodes`` (a part's own) to every node outside them (only the part's rows of the graph are
+    read: a part's memory follows its share)."""
+    weights, kinds = cg.weights[nodes], cg.kinds[nodes]
+    gated = weights.multiply(cg.affinity[nodes]).tocsr()
     outside = np.ones(cg.n_nodes, dtype=bool)
     outside[nodes] = False
     ghosts = np.unique(kinds.indices[outside[kinds.indices]]).astype(np.int64)
     return Boundary(ghosts, gated[:, ghosts].tocsr(), kinds[:, ghosts].tocsr(), np.asarray(nodes, dtype=np.int64))
-
-
-def exported(cg: ContextGraph, nodes: np.ndarray) -> np.ndarray:
-    """The part's own nodes (their places among ``nodes``) with an edge to a node outside them: the ghosts of the
-    other parts, whose gates and scores this part sends them."""
-    kinds = cg.kinds.tocsr()[nodes]
-    outside = np.ones(cg.n_nodes, dtype=bool)
-    outside[nodes] = False
-    crossing = sparse.csr_matrix((outside[kinds.indices].astype(np.int8), kinds.indices, kinds.indptr),
-                                 shape=kinds.shape)
-    return np.flatnonzero(np.asarray(crossing.sum(axis=1)).ravel() > 0).astype(np.int64)
