@@ -33,11 +33,10 @@ from kgcore.index.views.contextual import context_graph
 from kgcore.query.fused import stage_layers
 from kgcore.query.shard_links import Exported, Heard
 
-
 #: The note a ranking carries when the links between shards are cut (:func:`start_links` gave None).
 CUT = ("the links between shards are cut (a shard found no stored contextual graph for the collection's "
-       "generation: it changed as the shards started); this ranking may differ from one process's: start the "
-       "sharded engine again")
+       "generation: it changed as the shards started, or the store could not be written); this ranking may "
+       "differ from one process's: start the sharded engine again")
 
 
 def ensure_stored(store: Store, name: str) -> None:
