@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kgcore.core.errors import KgcoreError
+from kgcore.core.orphans import exit_with_parent
 from kgcore.core.settings import IndexOptions, Settings
 
 #: Seconds between two looks at the workers.
@@ -220,6 +221,7 @@ def _init_worker(threads: int, events) -> None:
     global _EVENTS
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    exit_with_parent()  # killed outright (SIGKILL), the parent cannot stop it
     for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ[name] = str(threads)
     _EVENTS = events

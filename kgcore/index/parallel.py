@@ -47,6 +47,7 @@ from typing import Any, TypeVar
 
 from kgcore.core.errors import KgcoreError
 from kgcore.core.nlp import load_spacy, pipeline_name
+from kgcore.core.orphans import exit_with_parent
 from kgcore.index.bounds import PIPE_BATCH_TEXTS, PIPE_BATCH_WORDS, pipe_bounded, word_batches
 
 T = TypeVar("T")
@@ -162,6 +163,7 @@ def _init_worker(name: str, threads: int) -> None:
     pipeline loaded once."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    exit_with_parent()  # killed outright (SIGKILL), the parent cannot stop it
     for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ[variable] = str(threads)
     load_spacy(name)

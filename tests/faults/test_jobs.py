@@ -66,7 +66,11 @@ def test_a_job_cancelled_while_parsing_stops_within_seconds(jobs):
 
 def test_a_killed_job_is_recorded_as_failed_and_the_next_one_runs(jobs):
     job, _ = jobs.submit([("tale.txt", long_tale(3))], "tales", IndexOptions())
-    os.kill(wait(jobs, job.id, parsing).pid, signal.SIGKILL)
+    pid = wait(jobs, job.id, parsing).pid
+    workers = psutil.Process(pid).children(recursive=True)
+    os.kill(pid, signal.SIGKILL)
+    _, alive = psutil.wait_procs(workers, timeout=15)
+    assert not alive, f"the killed job's workers outlived it: {alive}"
     failed = wait(jobs, job.id, lambda j: j.state == "failed", timeout_s=30)
     assert failed.error == "its process was killed (SIGKILL: out of memory, or killed by hand)"
     time.sleep(11)  # the staging folder of a dead writer is judged stale after 10 s (locks.FRESH_S)
