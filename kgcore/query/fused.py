@@ -147,7 +147,7 @@ def ranking(index: Index, cg: ContextGraph, sig: propagation.Signals, options: R
     """The order :func:`rank` budgets (``two_stages``: over :data:`GRAPH_HEAD_WORDS` words, the graph's head and
     then the order without the graph signal, as :func:`rank` describes); ``incoming``, per stage, and
     ``boundary``: a shard's messages from other shards (:class:`Ranking`)."""
-    edges = index.cache.get(GATED, lambda: propagation.gated(cg))
+    edges = gated_edges(index, cg)
     r = Ranking(np.zeros(0, np.int64), 0, [], edges, np.zeros(0), incoming, boundary)
     r.norm = propagation.message_norm(edges, sig, incoming=r.heard(0))  # both stages': the gates are BM25's
     depth = stage_layers(options, gm is not None)[0]
@@ -158,7 +158,7 @@ def ranking(index: Index, cg: ContextGraph, sig: propagation.Signals, options: R
         order = reorder(order, stages[0][1][-1][: cg.n_sentences])
     head = len(order)
     if two_stages and options.budget_words > GRAPH_HEAD_WORDS:
-        text = replace(sig, graph=np.zeros_like(sig.graph))
+        text = without_graph(sig)
         stages.append((text, propagation.propagate(edges, text, norm=norm, incoming=r.heard(1))))
         order, head = _graph_head(index, order, _ranked(index, stages[1][1][-1][: cg.n_sentences], options))
         order = _deduped(index, order)  # the head (deduplicated above) keeps its rows; the text order is cut here
@@ -170,7 +170,7 @@ def text_order(index: Index, cg: ContextGraph, r: Ranking, options: RetrievalOpt
     """The second stage of a two-stage ranking (see :func:`rank`) added to ``r``: its order without the graph
     signal (rows, repeated texts left out), for a driver that takes each shard's graph head first."""
     sig = r.stages[0][0]
-    text = replace(sig, graph=np.zeros_like(sig.graph))
+    text = without_graph(sig)
     r.stages.append((text, propagation.propagate(r.edges, text, norm=r.norm, incoming=r.heard(1))))
     return _deduped(index, _ranked(index, r.stages[1][1][-1][: cg.n_sentences], options))
 
@@ -194,6 +194,16 @@ def explained(index: Index, cg: ContextGraph, r: Ranking, places: Sequence[int],
             retrieval_count=len(entry["nodes"]), similarity=round(float(_cosine(stage_sig)[row]), 4),
             score=round(float(layers[-1][row]), 4), rank=place + 1, signals=signals))
     return out
+
+
+def gated_edges(index: Index, cg: ContextGraph) -> sparse.csr_matrix:
+    """:func:`~kgcore.query.propagation.gated` of the index's contextual graph ``cg``, made once per index."""
+    return index.cache.get(GATED, lambda: propagation.gated(cg))
+
+
+def without_graph(sig: propagation.Signals) -> propagation.Signals:
+    """The second stage's signals: ``sig`` without the graph signal (the gates, the sparse relevance, unchanged)."""
+    return replace(sig, graph=np.zeros_like(sig.graph))
 
 
 def stage_layers(options: RetrievalOptions, fused_ranking: bool) -> tuple[int, ...]:

@@ -217,8 +217,8 @@ class GraphScorer:
         if self.links is None or a.sig is None:  # nothing this shard sends (the driver trades only with links)
             return Exported(np.zeros(0, np.int64), np.zeros(0), [])
         depths = stage_layers(a.options, a.gm is not None)
-        stages = [a.sig, dataclasses.replace(a.sig, graph=np.zeros_like(a.sig.graph))][: len(depths)]
-        edges = self.index.cache.get(fused.GATED, lambda: propagation.gated(context_graph(self.index)))
+        stages = [a.sig, fused.without_graph(a.sig)][: len(depths)]
+        edges = fused.gated_edges(self.index, context_graph(self.index))
         return self.links.export(edges, stages, depths, layer, heard)
 
     def rank(self, scales: propagation.Scales, names_weight: float = 0.0, heard: Heard | None = None

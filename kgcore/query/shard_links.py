@@ -32,7 +32,7 @@ import numpy as np
 from scipy import sparse
 
 from kgcore.index.store.collection import CollectionManifest
-from kgcore.index.views.context_part import Boundary, boundary, own_nodes, restrict, stored_whole
+from kgcore.index.views.context_part import Boundary, boundary, own_nodes, own_rows, restrict, stored_whole
 from kgcore.index.views.contextual import ContextGraph
 from kgcore.query import propagation
 
@@ -70,10 +70,16 @@ class ShardLinks:
     def __init__(self, whole: ContextGraph, rows: np.ndarray, stamp: str = "") -> None:
         #: The collection's stamp (its generation) the graph was stored for: every shard's must be the same.
         self.stamp = stamp
-        self.nodes = own_nodes(whole, rows)
-        self.cg = restrict(whole, rows, self.nodes)
-        self.boundary: Boundary = boundary(whole, self.nodes)
+        nodes = own_nodes(whole, rows)
+        cut = own_rows(whole, nodes)  # the shard's rows of the collection's graph, read once for both
+        self.cg = restrict(whole, rows, nodes, cut)
+        self.boundary: Boundary = boundary(whole, nodes, cut)
         self.exported = self.boundary.exported
+
+    @property
+    def nodes(self) -> np.ndarray:
+        """Each own node's node in the collection (its sentences, then its chunks)."""
+        return self.boundary.own
 
     @classmethod
     def load(cls, path: Path, manifest: CollectionManifest, rows: np.ndarray) -> ShardLinks | None:

@@ -100,25 +100,32 @@ def own_nodes(cg: ContextGraph, rows: np.ndarray) -> np.ndarray:
     return np.r_[np.asarray(rows, dtype=np.int64), cg.n_sentences + chunks].astype(np.int64)
 
 
-def restrict(cg: ContextGraph, rows: np.ndarray, nodes: np.ndarray) -> ContextGraph:
+def own_rows(cg: ContextGraph, nodes: np.ndarray) -> tuple[sparse.csr_matrix, ...]:
+    """The rows of ``nodes`` (a part's own) of the graph's weights, kinds and affinity: what :func:`restrict` and
+    :func:`boundary` read, so a part's memory follows its share (cut once, handed to both)."""
+    return tuple(getattr(cg, name)[nodes] for name in ("weights", "kinds", "affinity"))
+
+
+def restrict(cg: ContextGraph, rows: np.ndarray, nodes: np.ndarray,
+             cut: tuple[sparse.csr_matrix, ...] | None = None) -> ContextGraph:
     """The collection's graph ``cg`` cut to a part's own ``nodes`` (:func:`own_nodes` of its ``rows``), numbered
-    as the part numbers them: its sentences ``0 .. len(rows) - 1``, then its chunks."""
+    as the part numbers them: its sentences ``0 .. len(rows) - 1``, then its chunks (``cut``: :func:`own_rows`)."""
     n = len(rows)
     chunks = nodes[n:] - cg.n_sentences
     spans = cg.chunk_spans[chunks]
     local_spans = np.c_[np.searchsorted(rows, spans[:, 0]), np.searchsorted(rows, spans[:, 1] - 1) + 1]
+    local_spans = local_spans.astype(np.int64).reshape(-1, 2)
     chunk_of = np.zeros(n, dtype=np.int64)
     for k, (lo, hi) in enumerate(local_spans):
         chunk_of[lo:hi] = k
-    cut = [getattr(cg, name)[nodes][:, nodes].tocsr() for name in ("weights", "kinds", "affinity")]
-    return ContextGraph(n, chunk_of, local_spans.astype(np.int64).reshape(-1, 2), cg.chunk_vectors[chunks], *cut)
+    matrices = [m[:, nodes].tocsr() for m in (cut or own_rows(cg, nodes))]
+    return ContextGraph(n, chunk_of, local_spans, cg.chunk_vectors[chunks], *matrices)
 
 
-def boundary(cg: ContextGraph, nodes: np.ndarray) -> Boundary:
-    """The edges from ``nodes`` (a part's own) to every node outside them (only the part's rows of the graph are
-    read: a part's memory follows its share)."""
-    weights, kinds = cg.weights[nodes], cg.kinds[nodes]
-    gated = weights.multiply(cg.affinity[nodes]).tocsr()
+def boundary(cg: ContextGraph, nodes: np.ndarray, cut: tuple[sparse.csr_matrix, ...] | None = None) -> Boundary:
+    """The edges from ``nodes`` (a part's own) to every node outside them (``cut``: :func:`own_rows`)."""
+    weights, kinds, affinity = cut or own_rows(cg, nodes)
+    gated = weights.multiply(affinity).tocsr()
     outside = np.ones(cg.n_nodes, dtype=bool)
     outside[nodes] = False
     ghosts = np.unique(kinds.indices[outside[kinds.indices]]).astype(np.int64)
