@@ -50,6 +50,11 @@ def extractive(nlp, embedder):
     ("In what century was the house built?", "time", "century"),
     ("Who is Paul Irving?", "definition", ""),
     ("Does the paper report macro F1?", "yes/no", ""),
+    # "the name of X" asks for the person or place X is, when X is one
+    ("What is the name of the school where the miller's daughter teaches?", "place", "school"),
+    ("What is the name of the miller's brother?", "person", "brother"),
+    ("What type of pet does the miller keep?", "name", "pet"),
+    ("What colour was the mill painted?", "name", "colour"),
 ])
 def test_what_a_question_asks_for(nlp, question, kind, noun):
     assert expected_answer(nlp(question)) == Expected(kind, noun)
@@ -75,6 +80,9 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
      "For membership changes, Raft uses a new approach called joint consensus.", ["joint consensus"]),
     ("Which technique does GFS use to avoid internal fragmentation?",
      "Lazy space allocation avoids wasting space due to internal fragmentation.", ["Lazy space allocation"]),
+    # a colour answers "what colour"
+    ("What colour was the mill painted?", "The miller painted the mill a bright blue last spring.", ["blue"]),
+    ("What colour was the mill painted?", "The miller painted the mill last spring.", []),
     # an ordinal, a model's name holding digits and markup are no quantities
     ("How many Wikipedia pages were selected?", "First, we selected pages with the ada-002 model.", []),
     ("How large is the raw corpus?", "We extract pairs $(x_{i1}, x_{i2})$ from the raw corpus.", []),
@@ -137,6 +145,18 @@ def test_the_answer_quotes_the_sentence_holding_the_asked_kind_and_marks_it(extr
     assert check.span == "standard copy-on-write techniques"
     assert check.sentence[check.span_start:check.span_end] == check.span
     assert check.expected == "a name or term (the technique)" and "snapshot" in check.matched
+
+
+MILL = [SelectedSentence("mill/text_0-3", 3, "The miller's son was a very different type of boy from his father.", "",
+                         rank=1, similarity=0.41),
+        SelectedSentence("mill/text_0-9", 9, "The miller kept a parrot called Ginger in the kitchen.", "", rank=2,
+                         similarity=0.38)]
+
+
+def test_the_words_that_frame_the_asked_noun_do_not_pick_the_sentence(extractive):
+    """"What *type* of pet": the sentence holding "type" does not answer it; the one naming the pet does."""
+    answer = extractive.generate("What type of pet does the miller keep?", MILL)
+    assert answer.citations[0].sentence_ids == ["mill/text_0-9"] and "parrot" in answer.text
 
 
 CACHEBLEND = [

@@ -54,6 +54,10 @@ PLACE_NOUNS = frozenset(
     """place city town country village state county island school college university hospital house street
     location region continent hotel church room building""".split())
 PERSON_NOUNS = frozenset("person people man woman character author girl boy child member sister brother".split())
+#: What a "what is the name of ..." question asks about by its noun.
+NAME_NOUNS = frozenset("name names surname nickname title term word".split())
+#: "what colour": a colour word answers it ("painted blue").
+COLOUR_NOUNS = frozenset("color colour colors colours".split())
 #: "what kind of X", "which type of X": the question is about X.
 KIND_WORDS = frozenset("kind kinds type types sort sorts form forms category categories".split())
 AUXILIARIES = frozenset(
@@ -137,7 +141,7 @@ def _kind_of_noun(noun: str) -> str | None:
         return "place"
     if noun in PERSON_NOUNS:
         return "person"
-    if noun in ("name", "names", "surname", "nickname", "title", "term", "word"):
+    if noun in NAME_NOUNS:
         return "name"
     return None
 
@@ -161,9 +165,10 @@ def asked_noun(q_doc, wh_at: int) -> tuple[str, bool]:
         noun = next((c for p in wh.children if p.lower_ == "of" for c in p.children if c.dep_ == "pobj"), None)
     if noun is None:
         return "", False
-    if noun.lower_ in KIND_WORDS:
-        inner = next((c for p in noun.children if p.lower_ == "of" for c in p.children if c.dep_ == "pobj"), None)
-        noun = inner or noun
+    inner = next((c for p in noun.children if p.lower_ == "of" for c in p.children if c.dep_ == "pobj"), None)
+    if noun.lower_ in KIND_WORDS or (noun.lower_ in NAME_NOUNS and inner is not None
+                                     and _kind_of_noun(inner.lower_) in ("person", "place")):
+        noun = inner or noun  # "what kind of X"; "the name of the school": a place, "of her brother": a person
     return noun.lower_, subject
 
 

@@ -35,7 +35,7 @@ import numpy as np
 
 from kgcore.core.embed import Embedder
 from kgcore.core.types import SelectedSentence
-from kgcore.query.answer.expected import Expected, expected_answer
+from kgcore.query.answer.expected import KIND_WORDS, NAME_NOUNS, Expected, expected_answer
 from kgcore.query.answer.roles import Frame, question_frame
 from kgcore.query.answer.slots import Gap, question_gap, slot_match
 from kgcore.query.answer.spans import answer_spans
@@ -97,13 +97,15 @@ def asked_terms(q_doc, expected: Expected) -> dict[str, float]:
     """The question's weighted content lemmas (:func:`~kgcore.query.answer.words.question_term_weights`) without
     the words that say what kind of answer is wanted, which the answering sentence need not repeat: the asked
     noun of a name or quantity question ("which *engine*", "what chunk *size*"), the adjective of "how large /
-    long / many" and a hedge ("*roughly* how large") -- when some word is left."""
+    long / many", a hedge ("*roughly* how large") and the words that frame the asked noun ("what *type* of pet",
+    "the *name* of the school") -- when some word is left."""
     terms = question_term_weights(q_doc)
-    if expected.kind not in ("name", "number"):
-        return terms
+    if expected.kind not in ("name", "number"):  # "the name of the school": the school is the place asked for
+        kept = {t: w for t, w in terms.items() if t not in KIND_WORDS | NAME_NOUNS} if expected.noun else terms
+        return kept or terms
     words = [t.lower_ for t in q_doc]
     after_how = {words[i + 1] for i, w in enumerate(words[:-1]) if w == "how"}
-    kind_words = {expected.noun} | after_how | HEDGES
+    kind_words = {expected.noun} | after_how | HEDGES | KIND_WORDS | NAME_NOUNS
     kept = {t: w for t, w in terms.items() if t not in kind_words}
     return kept or terms
 

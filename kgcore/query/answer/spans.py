@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 
 from kgcore.query.answer.beliefs import BELIEF_WORDS, believed
 from kgcore.query.answer.brackets import token_in_citation
-from kgcore.query.answer.expected import PLACE_NOUNS, Expected
+from kgcore.query.answer.expected import COLOUR_NOUNS, PLACE_NOUNS, Expected
 from kgcore.query.answer.words import LIGHT_VERBS, STOPWORDS
 
 LOCATIVE_PREPS = frozenset(
@@ -58,6 +58,10 @@ PERSON_NOUNS = frozenset(
     nephew friend neighbor neighbour teacher student pupil mentor priest rector doctor servant maid master mistress
     lady lord king queen captain admiral colonel judge family children child baby boy girl man woman gentleman heir
     widow lover fiance fiancee author annotator annotators user users people person""".split())
+#: The words that answer "what colour": "painted blue", "a scarlet coat".
+COLOURS = frozenset(
+    """red blue green yellow white black grey gray brown pink purple orange scarlet crimson violet golden gold
+    silver azure cream ivory amber tawny auburn""".split())
 INTRODUCERS = frozenset(("called", "named", "termed", "dubbed", "as", "namely"))
 #: Adjectives that describe rather than name ("a great puzzle" is no term).
 GENERIC_ADJECTIVES = frozenset(
@@ -246,6 +250,8 @@ def _placelike(token) -> bool:
 
 
 def name_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
+    if expected.noun in COLOUR_NOUNS:
+        return [(_local(tokens, t), _local(tokens, t) + 1) for t in tokens if t.lower_ in COLOURS and _new(t, asked)]
     spans = _proper_runs(tokens, asked)
     spans += [(_local(tokens, t), _local(tokens, t) + 1) for t in tokens
               if _TECHNICAL.search(t.text) and _wordlike(t) and _new(t, asked) and t.text.isascii()]
