@@ -80,6 +80,10 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
      "For membership changes, Raft uses a new approach called joint consensus.", ["joint consensus"]),
     ("Which technique does GFS use to avoid internal fragmentation?",
      "Lazy space allocation avoids wasting space due to internal fragmentation.", ["Lazy space allocation"]),
+    # a question about a kind of place is answered by a named place, not by any locative phrase
+    ("What university does the miller's son attend?", "He attended the lectures in front of him.", []),
+    ("What university does the miller's son attend?", "He wanted to go to Princeton.", ["to Princeton"]),
+    ("Where is the deed found?", "It was a by-word that it would never be found.", []),  # "by-word": no "by"
     # a colour answers "what colour"
     ("What colour was the mill painted?", "The miller painted the mill a bright blue last spring.", ["blue"]),
     ("What colour was the mill painted?", "The miller painted the mill last spring.", []),

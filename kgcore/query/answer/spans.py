@@ -222,18 +222,26 @@ def person_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> li
 
 
 def place_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
+    """A place entity, a locative phrase or a place word ("home"); for a question about a kind of place ("what
+    university", "which city") a named place only: "in front of him" names no university, "to Princeton" does."""
+    named = expected.noun in PLACE_NOUNS
     spans = _entity_spans(tokens, PLACE_ENTITIES, asked)
     for t in tokens:
-        if t.lower_ in PLACE_WORDS and t.dep_ in ("advmod", "npadvmod", "dobj"):
+        if t.lower_ in PLACE_WORDS and t.dep_ in ("advmod", "npadvmod", "dobj") and not named:
             spans.append((_local(tokens, t), _local(tokens, t) + 1))
-        elif t.dep_ == "prep" and t.lower_ in LOCATIVE_PREPS:
-            objects = [c for c in t.children if c.dep_ == "pobj"]
+        elif t.dep_ == "prep" and t.lower_ in LOCATIVE_PREPS and not _hyphenated(t):
+            objects = [c for c in t.children if c.dep_ == "pobj" and (c.pos_ == "PROPN" or not named)]
             if any(o.lower_ not in TIME_WORDS and o.ent_type_ not in TIME_ENTITIES and _placelike(o) and _new(o, asked)
                    for o in objects):
                 spans.append(_subtree(tokens, t))
-    if expected.noun in PLACE_NOUNS:
+    if named:
         spans += _proper_runs(tokens, asked)
     return spans
+
+
+def _hyphenated(token) -> bool:
+    """Whether the token is the first part of a hyphenated word ("by" of "by-word"): no preposition."""
+    return not token.whitespace_ and token.i + 1 < len(token.doc) and token.nbor(1).text == "-"
 
 
 def _placelike(token) -> bool:
