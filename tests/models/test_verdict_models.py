@@ -14,6 +14,7 @@ from kgcore.core.types import SelectedSentence
 from kgcore.query.answer.expected import Expected, expected_answer
 from kgcore.query.answer.extractive import ExtractiveGenerator
 from kgcore.query.answer.openai_compat import OpenAIGenerator
+from kgcore.query.answer.select import asked_terms
 from kgcore.query.answer.spans import answer_spans
 
 
@@ -55,6 +56,7 @@ def extractive(nlp, embedder):
     ("What is the name of the miller's brother?", "person", "brother"),
     ("What type of pet does the miller keep?", "name", "pet"),
     ("What colour was the mill painted?", "name", "colour"),
+    ("What is the colour of the mill?", "name", "colour"),
 ])
 def test_what_a_question_asks_for(nlp, question, kind, noun):
     assert expected_answer(nlp(question)) == Expected(kind, noun)
@@ -84,6 +86,7 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
     ("What university does the miller's son attend?", "He attended the lectures in front of him.", []),
     ("What university does the miller's son attend?", "He wanted to go to Princeton.", ["to Princeton"]),
     ("Where is the deed found?", "It was a by-word that it would never be found.", []),  # "by-word": no "by"
+    ("Which room did she hide in?", "She hid in the attic.", ["in the attic"]),  # a room is rarely named
     # a colour answers "what colour"
     ("What colour was the mill painted?", "The miller painted the mill a bright blue last spring.", ["blue"]),
     ("What colour was the mill painted?", "The miller painted the mill last spring.", []),
@@ -161,6 +164,18 @@ def test_the_words_that_frame_the_asked_noun_do_not_pick_the_sentence(extractive
     """"What *type* of pet": the sentence holding "type" does not answer it; the one naming the pet does."""
     answer = extractive.generate("What type of pet does the miller keep?", MILL)
     assert answer.citations[0].sentence_ids == ["mill/text_0-9"] and "parrot" in answer.text
+
+
+@pytest.mark.parametrize(("question", "dropped", "kept"), [
+    ("What type of pet does the miller keep?", "type", "miller"),
+    ("What is the name of the school where the miller's daughter teaches?", "name", "school"),
+    ("Which word embeddings do they use?", None, "word"),  # "word" said for itself, not framing a noun
+    ("What is the word error rate of the model?", None, "word"),
+])
+def test_only_the_words_framing_the_asked_noun_are_left_out(nlp, question, dropped, kept):
+    q = nlp(question)
+    terms = asked_terms(q, expected_answer(q))
+    assert kept in terms and (dropped is None or dropped not in terms)
 
 
 CACHEBLEND = [

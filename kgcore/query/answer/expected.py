@@ -7,12 +7,13 @@ The kind decides what a sentence must hold to answer the question (:mod:`~kgcore
   the chunks", "what are the common (N,R,W) values"); sizes, shares and ranges ("100-200 MB", "150–300 ms") are
   quantities, never times;
 * ``time`` -- "when", "what year / date / century / period", "how soon";
-* ``person`` -- "who", "which sister / character"; ``place`` -- "where", "what city / university";
+* ``person`` -- "who", "which sister / character", "the name of her brother"; ``place`` -- "where", "what city /
+  university", "the name of the school";
 * ``reason`` -- "why"; ``manner`` -- "how did they select / is it evaluated" (a way or means);
 * ``name`` -- a name or term: "what is the name of", "what is it called", and a what/which question about a
   kind of thing ("what technique", "which pre-training task", "what kind of model", "on what data"): the answer
   may be a proper name or a technical term or noun phrase the text introduces ("copy-on-write", "joint
-  consensus", "Lazy space allocation");
+  consensus", "Lazy space allocation"); for "what colour", a colour word;
 * ``definition`` -- "what is the seed lexicon?"; ``yes/no`` -- "does the paper report macro F1?";
 * ``action`` -- "what happened to X", "what did X do"; ``object`` -- "what did X buy" (the question's verb with a
   new object);
@@ -141,7 +142,7 @@ def _kind_of_noun(noun: str) -> str | None:
         return "place"
     if noun in PERSON_NOUNS:
         return "person"
-    if noun in NAME_NOUNS:
+    if noun in NAME_NOUNS or noun in COLOUR_NOUNS:
         return "name"
     return None
 

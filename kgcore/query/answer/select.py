@@ -97,17 +97,27 @@ def asked_terms(q_doc, expected: Expected) -> dict[str, float]:
     """The question's weighted content lemmas (:func:`~kgcore.query.answer.words.question_term_weights`) without
     the words that say what kind of answer is wanted, which the answering sentence need not repeat: the asked
     noun of a name or quantity question ("which *engine*", "what chunk *size*"), the adjective of "how large /
-    long / many", a hedge ("*roughly* how large") and the words that frame the asked noun ("what *type* of pet",
-    "the *name* of the school") -- when some word is left."""
+    long / many", a hedge ("*roughly* how large") and a word that frames the asked noun (:func:`framing_words`:
+    "what *type* of pet", "the *name* of the school") -- when some word is left."""
     terms = question_term_weights(q_doc)
-    if expected.kind not in ("name", "number"):  # "the name of the school": the school is the place asked for
-        kept = {t: w for t, w in terms.items() if t not in KIND_WORDS | NAME_NOUNS} if expected.noun else terms
-        return kept or terms
     words = [t.lower_ for t in q_doc]
+    if expected.kind not in ("name", "number"):
+        kept = {t: w for t, w in terms.items() if t not in framing_words(words)}
+        return kept or terms
     after_how = {words[i + 1] for i, w in enumerate(words[:-1]) if w == "how"}
-    kind_words = {expected.noun} | after_how | HEDGES | KIND_WORDS | NAME_NOUNS
+    kind_words = {expected.noun} | after_how | HEDGES | framing_words(words)
     kept = {t: w for t, w in terms.items() if t not in kind_words}
     return kept or terms
+
+
+def framing_words(words: Sequence[str]) -> set[str]:
+    """The words that frame a question's asked noun: a kind or name word followed by "of" ("what *type* of pet",
+    "the *name* of the school"), not the same word used for itself ("which *word* embeddings").
+
+    >>> sorted(framing_words("what type of pet does he keep".split())), framing_words("which word embeddings".split())
+    (['type'], set())
+    """
+    return {w for w, after in zip(words, [*words[1:], ""]) if after == "of" and w in KIND_WORDS | NAME_NOUNS}
 
 
 @dataclass(frozen=True)

@@ -6,11 +6,13 @@
 * ``time``: a date or time entity, a time word ("morning") or a temporal clause ("when they were children");
 * ``person``: a person's name, a run of proper nouns or a word for a person ("his grandmother");
 * ``place``: a place entity, a locative phrase ("in the garden"; not "at six", "to the man"), or a proper name for
-  a place-noun question ("what university" -- "Princeton");
+  a place-noun question ("what university" -- "Princeton"); a question about a kind of place that has names
+  (:data:`NAMED_PLACES`: "what university", "which city") takes only named places ("to Princeton", not "in front
+  of him");
 * ``name``: a name or term the sentence introduces: a run of proper nouns, a technical token ("vLLM",
   "gpt-3.5-turbo-16k", "CoNLL-2003", "copy-on-write"), a noun phrase headed by the asked noun with new words
   ("standard copy-on-write techniques" for "what technique"), what follows "called", "named", "known as" or
-  "such as", and a bracketed acronym;
+  "such as", and a bracketed acronym; for "what colour", a colour word;
 * ``reason``: a reason clause ("because ...", a purpose infinitive); ``manner``: a means ("by exploiting ...",
   "using ...", "through ...") or a definition ("we define X *as the average volatility ...*");
 * ``action`` and ``object``: a new verb, the question's verb with a new object (the answerers' former tests).
@@ -33,6 +35,10 @@ LOCATIVE_PREPS = frozenset(
     """in on under underneath among amongst into onto at near beside behind inside outside over through across
     beneath above below between by to toward towards from within upon around round along against""".split()
 )
+#: Kinds of place whose answer is a name ("what university": "Princeton"); a room, house or building is often
+#: answered by a common noun ("in the attic").
+NAMED_PLACES = frozenset(
+    "city cities town towns country countries village state county island university college continent region".split())
 PLACE_WORDS = frozenset("home abroad upstairs downstairs indoors outdoors".split())
 TIME_WORDS = frozenset(
     """morning evening night day week fortnight month year yesterday today tomorrow afternoon noon midnight hour
@@ -224,7 +230,7 @@ def person_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> li
 def place_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
     """A place entity, a locative phrase or a place word ("home"); for a question about a kind of place ("what
     university", "which city") a named place only: "in front of him" names no university, "to Princeton" does."""
-    named = expected.noun in PLACE_NOUNS
+    named = expected.noun in NAMED_PLACES
     spans = _entity_spans(tokens, PLACE_ENTITIES, asked)
     for t in tokens:
         if t.lower_ in PLACE_WORDS and t.dep_ in ("advmod", "npadvmod", "dobj") and not named:
@@ -234,7 +240,7 @@ def place_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> lis
             if any(o.lower_ not in TIME_WORDS and o.ent_type_ not in TIME_ENTITIES and _placelike(o) and _new(o, asked)
                    for o in objects):
                 spans.append(_subtree(tokens, t))
-    if named:
+    if expected.noun in PLACE_NOUNS:
         spans += _proper_runs(tokens, asked)
     return spans
 
