@@ -21,15 +21,13 @@ True
 from __future__ import annotations
 
 import hashlib
-import os
-import uuid
 import zipfile
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
-from typing import BinaryIO
 
 import numpy as np
 
+from kgcore.core.atomic import replace_file
 from kgcore.core.errors import KgcoreError
 from kgcore.index.store.disk import CacheKey, Index
 from kgcore.index.store.integrity import map_npy
@@ -96,20 +94,5 @@ def _read(base: Path, vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray] | No
 
 def _write(base: Path, distinct: np.ndarray, inverse: np.ndarray) -> bool:
     """Write both files, each atomically; whether the store took them."""
-    try:
-        _replace(base.with_suffix(".npy"), lambda fh: np.save(fh, distinct))
-        _replace(base.with_suffix(".npz"), lambda fh: np.savez(fh, inverse=inverse))
-    except OSError:
-        return False
-    return True
-
-
-def _replace(file: Path, save: Callable[[BinaryIO], None]) -> None:
-    """Write ``file`` through ``save`` into a temporary file renamed over it."""
-    tmp = file.with_name(f"{file.name}.{uuid.uuid4().hex[:8]}.tmp")
-    try:
-        with tmp.open("wb") as fh:
-            save(fh)
-        os.replace(tmp, file)
-    finally:
-        tmp.unlink(missing_ok=True)
+    return (replace_file(base.with_suffix(".npy"), lambda fh: np.save(fh, distinct), quiet=True)
+            and replace_file(base.with_suffix(".npz"), lambda fh: np.savez(fh, inverse=inverse), quiet=True))

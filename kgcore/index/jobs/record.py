@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kgcore.core.atomic import replace_text
 from kgcore.core.errors import DamagedIndexError
 
 JOBS_DIR = ".jobs"
@@ -160,9 +161,7 @@ def read_record(folder: Path) -> JobRecord:
 
 def write_record(folder: Path, record: JobRecord) -> None:
     """Replace ``folder``'s record atomically (a reader sees the old one or the new one, never half)."""
-    tmp = folder / f"{RECORD}.{uuid.uuid4().hex[:8]}.tmp"
-    tmp.write_text(json.dumps(record.to_dict(), ensure_ascii=False), encoding="utf-8")
-    os.replace(tmp, folder / RECORD)
+    replace_text(folder / RECORD, json.dumps(record.to_dict(), ensure_ascii=False))
 
 
 def pid_alive(pid: int) -> bool:

@@ -35,8 +35,6 @@ node-neighbour dense relevance, which does not depend on the question and so is 
 
 from __future__ import annotations
 
-import os
-import uuid
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -46,6 +44,7 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
+from kgcore.core.atomic import replace_file
 from kgcore.core.graph import specificity
 from kgcore.core.types import CAPTION, HEADING, TITLE
 from kgcore.index.store.disk import CacheKey, Index
@@ -133,14 +132,8 @@ def write(cg: ContextGraph, file: Path, stamp: str) -> None:
     for name in _MATRICES:
         m = getattr(cg, name)
         arrays |= {f"{name}_data": m.data, f"{name}_indices": m.indices, f"{name}_indptr": m.indptr}
-    tmp = file.with_name(f"{file.name}.{uuid.uuid4().hex[:8]}.tmp")
-    try:
-        with tmp.open("wb") as fh:
-            arrays |= {"version": np.array(VERSION), "stamp": np.array(stamp), "n": np.array(cg.n_sentences)}
-            np.savez(fh, **arrays)
-        os.replace(tmp, file)
-    except OSError:
-        tmp.unlink(missing_ok=True)
+    arrays |= {"version": np.array(VERSION), "stamp": np.array(stamp), "n": np.array(cg.n_sentences)}
+    replace_file(file, lambda fh: np.savez(fh, **arrays), quiet=True)
 
 
 def read(file: Path, stamp: str) -> ContextGraph | None:

@@ -21,16 +21,15 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import re
 import time
-import uuid
 import zipfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
 
+from kgcore.core.atomic import replace_file
 from kgcore.core.chat import ChatClient
 from kgcore.core.embed import Embedder
 from kgcore.core.settings import Settings
@@ -261,13 +260,7 @@ def write(ci: CommunityIndex, folder: Path, stamp: str) -> None:
             "communities": [asdict(c) for c in ci.hierarchy.communities],
             "summaries": [s.to_dict() for s in ci.summaries]}
     meta = np.frombuffer(json.dumps(data).encode("utf-8"), dtype=np.uint8)
-    tmp = folder / f"{STORED}.{uuid.uuid4().hex[:8]}.tmp"
-    try:
-        with tmp.open("wb") as fh:
-            np.savez(fh, meta=meta, vectors=ci.vectors)
-        os.replace(tmp, folder / STORED)
-    except OSError:
-        tmp.unlink(missing_ok=True)
+    replace_file(folder / STORED, lambda fh: np.savez(fh, meta=meta, vectors=ci.vectors), quiet=True)
 
 
 def read(folder: Path, stamp: str | None, params: Params | None) -> CommunityIndex | None:

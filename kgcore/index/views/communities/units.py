@@ -14,11 +14,9 @@ default.
 
 from __future__ import annotations
 
-import os
-import uuid
-
 import numpy as np
 
+from kgcore.core.atomic import replace_text
 from kgcore.core.errors import DamagedIndexError, ServiceUnavailableError
 from kgcore.index.store.chroma import SPACE, ChromaCopy, client_of, write_batched
 from kgcore.index.store.locks import collection_lock
@@ -71,9 +69,7 @@ def _write(copy: ChromaCopy, ci: CommunityIndex, wanted: str) -> None:
         write_batched(collection.add, [s.community for s in ci.summaries], ci.vectors,
                       [{"level": ci.community(s.community).level, "kind": s.kind, "sentences": len(s.sentence_ids)}
                        for s in ci.summaries], [f"{s.title}: {s.text}" for s in ci.summaries])
-    tmp = copy.folder / f"{MARKER}.{uuid.uuid4().hex[:8]}.tmp"
-    tmp.write_text(wanted, encoding="utf-8")
-    os.replace(tmp, copy.folder / MARKER)
+    replace_text(copy.folder / MARKER, wanted)
 
 
 def nearest(copy: ChromaCopy, ci: CommunityIndex, stamp: str, vector: np.ndarray, n: int) -> list[tuple[str, float]]:

@@ -15,13 +15,12 @@ True
 from __future__ import annotations
 
 import json
-import os
-import uuid
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
+from kgcore.core.atomic import replace_text
 from kgcore.core.errors import InputError
 
 PROPOSED, CONFIRMED, SPLIT = "proposed", "confirmed", "split"
@@ -129,9 +128,4 @@ def applicable(decisions: Iterable[Merge], node_ids: Iterable[str] | set[str]) -
 
 def write_json(file: Path, data: dict) -> None:
     """Write ``data`` to ``file`` atomically (a temporary file renamed over it)."""
-    tmp = file.with_name(f"{file.name}.{uuid.uuid4().hex[:8]}.tmp")
-    try:
-        tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
-        os.replace(tmp, file)
-    finally:
-        tmp.unlink(missing_ok=True)
+    replace_text(file, json.dumps(data, indent=1, ensure_ascii=False))

@@ -24,9 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import time
-import uuid
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from kgcore.core.atomic import replace_file
 from kgcore.core.chat import ChatClient
 from kgcore.core.embed import Embedder
 from kgcore.core.errors import GenerationError, ModelUnavailableError
@@ -371,14 +370,9 @@ def _chat(settings: Settings) -> Any:
 def write(found: EntityDescriptions, file: Path, sig: str, stamp: str) -> None:
     """Store the descriptions atomically (a temporary file renamed); a store that cannot be written is left alone."""
     records = json.dumps([d.to_dict() for d in found.descriptions], ensure_ascii=False)
-    tmp = file.with_name(f"{file.name}.{uuid.uuid4().hex[:8]}.tmp")
-    try:
-        with tmp.open("wb") as fh:
-            np.savez(fh, vectors=found.vectors, records=np.array(records), signature=np.array(sig),
-                     stamp=np.array(stamp), version=np.array(VERSION))
-        os.replace(tmp, file)
-    except OSError:
-        tmp.unlink(missing_ok=True)
+    replace_file(file, lambda fh: np.savez(fh, vectors=found.vectors, records=np.array(records),
+                                           signature=np.array(sig), stamp=np.array(stamp),
+                                           version=np.array(VERSION)), quiet=True)
 
 
 def read(file: Path, sig: str, stamp: str | None) -> tuple[tuple[Description, ...], np.ndarray] | None:
