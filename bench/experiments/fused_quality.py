@@ -60,7 +60,7 @@ from kgcore.evaluate.qaset import load_qa
 from kgcore.index.load import doc_id_for
 from kgcore.index.pipeline import Job, index_file, index_files
 from kgcore.index.store.disk import Store
-from kgcore.index.views import contextual
+from kgcore.index.views import context_types
 from kgcore.query import fused, propagation
 from kgcore.query.engine import QueryEngine
 
@@ -223,7 +223,7 @@ def without_kind(kind: str) -> Callable[[], Any]:
 
         def gated(cg):
             w, bits = cg.weights.tocoo(), cg.kinds.tocoo()  # same structure: both built by contextual._merge
-            keep = (bits.data & ~contextual.BIT[kind]) != 0
+            keep = (bits.data & ~context_types.BIT[kind]) != 0
             masked = sparse.csr_matrix((w.data[keep], (w.row[keep], w.col[keep])), shape=w.shape)
             return masked.multiply(cg.affinity).tocsr()
 
@@ -272,7 +272,7 @@ SWEEP = {
     "rank_k=20": lambda: setting(propagation, "RANK_K", 20),
     "rank_k=30": lambda: setting(propagation, "RANK_K", 30),
     "rank_k=60": lambda: setting(propagation, "RANK_K", 60),
-    **{f"without {k}": without_kind(k) for k in contextual.KINDS},
+    **{f"without {k}": without_kind(k) for k in context_types.KINDS},
 }
 
 

@@ -18,14 +18,8 @@ from kgcore.index.views.communities.overview import hidden_note as communities_h
 from kgcore.index.views.communities.overview import overview_markdown as communities_overview_markdown
 from kgcore.index.views.communities.stored import CommunityIndex, communities
 from kgcore.index.views.communities.summaries import Summary
-from kgcore.index.views.contextual import (
-    KINDS,
-    ContextGraph,
-    DocumentCitation,
-    context_graph,
-    document_citations,
-    neighbours,
-)
+from kgcore.index.views.context_types import KINDS, ContextGraph
+from kgcore.index.views.contextual import DocumentCitation, context_graph, document_citations, neighbours
 from kgcore.index.views.entities.decisions import AMBIGUOUS_PART, CONFIRMED, SAME_NAME_APART, SPLIT, Merge
 from kgcore.index.views.entities.describe import DESCRIPTIONS, Description, entity_description
 from kgcore.index.views.entities.entity import EntityGroup

@@ -11,7 +11,7 @@ of a collection served in pieces replaces them with models scored by the collect
 from __future__ import annotations
 
 from kgcore.index.store.disk import CacheKey, Index
-from kgcore.index.views.contextual import ContextGraph
+from kgcore.index.views.context_types import ContextGraph
 from kgcore.query.sentence_ranking import bm25_tokens, sentence_tokens
 from kgcore.query.sparse_bm25 import SparseBM25
 

@@ -29,7 +29,8 @@ from kgcore.core.settings import RetrievalOptions
 from kgcore.core.types import SelectedSentence
 from kgcore.index.store.disk import CacheKey, Index
 from kgcore.index.views.context_part import Boundary
-from kgcore.index.views.contextual import ContextGraph, context_graph
+from kgcore.index.views.context_types import ContextGraph
+from kgcore.index.views.contextual import context_graph
 from kgcore.query import names, propagation
 from kgcore.query.align import GraphMatch, aligned_nodes, paper_union
 from kgcore.query.context import budget_positions, selected_sentence, sentence_words

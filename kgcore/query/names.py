@@ -24,7 +24,7 @@ import re
 import numpy as np
 
 from kgcore.index.store.disk import Index
-from kgcore.index.views.contextual import ContextGraph
+from kgcore.index.views.context_types import ContextGraph
 from kgcore.query import expanded_bm25
 from kgcore.query.sentence_ranking import bm25_tokens
 

@@ -49,7 +49,7 @@ import numpy as np
 from scipy import sparse
 
 from kgcore.index.store.disk import Index
-from kgcore.index.views.contextual import ContextGraph
+from kgcore.index.views.context_types import ContextGraph
 from kgcore.query import expanded_bm25
 from kgcore.query.sentence_ranking import bm25_tokens, sentence_bm25
 from kgcore.query.sparse_bm25 import SparseBM25

@@ -32,8 +32,9 @@ import numpy as np
 from scipy import sparse
 
 from kgcore.index.store.collection import CollectionManifest
-from kgcore.index.views.context_part import Boundary, boundary, own_nodes, own_rows, restrict, stored_whole
-from kgcore.index.views.contextual import ContextGraph
+from kgcore.index.views.context_part import Boundary, boundary, own_nodes, own_rows, restrict
+from kgcore.index.views.context_store import stored_whole
+from kgcore.index.views.context_types import ContextGraph
 from kgcore.query import propagation
 
 

@@ -28,7 +28,7 @@ import numpy as np
 from kgcore.core.heap import release_free_memory
 from kgcore.core.settings import RetrievalOptions
 from kgcore.index.store.disk import Store
-from kgcore.index.views.context_part import is_stored
+from kgcore.index.views.context_store import is_stored
 from kgcore.index.views.contextual import context_graph
 from kgcore.query.fused import stage_layers
 from kgcore.query.shard_links import Exported, Heard

@@ -10,8 +10,9 @@ from kgcore.core.settings import RetrievalOptions
 from kgcore.index.pipeline import Job, index_files
 from kgcore.index.store.disk import Store
 from kgcore.index.store.recovery import linked_folder
-from kgcore.index.views import contextual
-from kgcore.index.views.contextual import BIT, context_graph, document_citations
+from kgcore.index.views import context_store, contextual
+from kgcore.index.views.context_types import BIT
+from kgcore.index.views.contextual import context_graph, document_citations
 from kgcore.query import expanded_bm25, fused, propagation
 from kgcore.query.engine import QueryEngine
 from kgcore.query.sentence_ranking import bm25_tokens, sentence_bm25, sentence_tokens
@@ -46,7 +47,7 @@ def test_peter_rabbit_contextual_graph_links_sentences_chunks_and_shared_nodes(p
 def test_the_graph_is_stored_with_the_index_and_read_back(peter_store, monkeypatch):
     index = peter_store.load(PETER_ID)
     built = context_graph(index)
-    file = index.path / linked_folder(index.manifest.generation) / contextual.STORED
+    file = index.path / linked_folder(index.manifest.generation) / context_store.STORED
     assert file.exists()
     monkeypatch.setattr(contextual, "build", lambda _index: pytest.fail("a stored graph must not be rebuilt"))
     again = context_graph(peter_store.load(PETER_ID))
@@ -54,7 +55,7 @@ def test_the_graph_is_stored_with_the_index_and_read_back(peter_store, monkeypat
     monkeypatch.undo()
     file.write_bytes(b"damaged")
     rebuilt = context_graph(peter_store.load(PETER_ID))
-    assert (rebuilt.weights != built.weights).nnz == 0 and contextual.read(file, index.manifest.stamp) is not None
+    assert (rebuilt.weights != built.weights).nnz == 0 and context_store.read(file, index.manifest.stamp) is not None
 
 
 @pytest.mark.parametrize("variant", [{"method": "lesegr"}, {"method": "groundedkg", "ranking": "fused"}])

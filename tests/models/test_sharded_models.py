@@ -284,12 +284,12 @@ def test_the_collections_contextual_graph_is_stored_once_for_the_shards(store, t
     import shutil
 
     from kgcore.index.store.recovery import linked_folder
-    from kgcore.index.views import contextual
+    from kgcore.index.views import context_store
 
     copy = Store(tmp_path / "copy")
     shutil.copytree(store.doc_path("village"), copy.doc_path("village"))
     manifest = copy.manifest("village")
-    stored = copy.doc_path("village") / linked_folder(manifest.generation) / contextual.STORED
+    stored = copy.doc_path("village") / linked_folder(manifest.generation) / context_store.STORED
     stored.unlink(missing_ok=True)
     with ShardedEngine(copy, "village", shards=2, address=None) as sharded:
         assert stored.is_file() and sharded.ghosts is not None

@@ -5,8 +5,8 @@ import pytest
 from scipy import sparse
 
 from kgcore.core.document import Reference
-from kgcore.index.views import contextual, crossrefs
-from kgcore.index.views.contextual import BIT, ContextGraph
+from kgcore.index.views import context_store, contextual, crossrefs
+from kgcore.index.views.context_types import BIT, ContextGraph
 from kgcore.query import fused, propagation
 from kgcore.query.propagation import Signals
 
@@ -74,15 +74,30 @@ def _graph(n=3, chunks=((0, 2), (2, 3))) -> ContextGraph:
 
 
 def test_stored_graph_round_trips_and_a_stale_or_damaged_file_is_ignored(tmp_path):
-    cg, file = _graph(), tmp_path / contextual.STORED
-    contextual.write(cg, file, "stamp-1")
-    back = contextual.read(file, "stamp-1")
+    cg, file = _graph(), tmp_path / context_store.STORED
+    context_store.write(cg, file, "stamp-1")
+    back = context_store.read(file, "stamp-1")
     assert back is not None and back.n_sentences == 3
     assert (back.weights != cg.weights).nnz == 0 and np.array_equal(back.chunk_spans, cg.chunk_spans)
-    assert contextual.read(file, "stamp-2") is None
+    assert context_store.read(file, "stamp-2") is None
     file.write_bytes(b"not a zip")
-    assert contextual.read(file, "stamp-1") is None
+    assert context_store.read(file, "stamp-1") is None
     assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_the_header_check_says_a_damaged_or_stale_stored_graph_is_not_stored(tmp_path):
+    """The sharded engine's driver asks before building: a damaged file is "not stored" (it raised before)."""
+    from types import SimpleNamespace
+
+    manifest = SimpleNamespace(generation=1, stamp="stamp-1", counts=SimpleNamespace(sentences=3))
+    file = tmp_path / "linked-1" / context_store.STORED
+    file.parent.mkdir()
+    assert not context_store.is_stored(tmp_path, manifest)
+    context_store.write(_graph(), file, "stamp-1")
+    assert context_store.is_stored(tmp_path, manifest) and context_store.stored_whole(tmp_path, manifest)
+    assert not context_store.is_stored(tmp_path, SimpleNamespace(**{**vars(manifest), "stamp": "stamp-2"}))
+    file.write_bytes(b"PK\x03\x04 a zip header, then nothing")  # zipfile.BadZipFile, not a ValueError
+    assert not context_store.is_stored(tmp_path, manifest) and context_store.stored_whole(tmp_path, manifest) is None
 
 
 def test_neighbours_are_heaviest_first_with_their_kinds():

@@ -11,7 +11,7 @@ import pytest
 from scipy import sparse
 
 from kgcore.index.views.context_part import boundary, own_nodes, restrict
-from kgcore.index.views.contextual import ContextGraph
+from kgcore.index.views.context_types import ContextGraph
 from kgcore.query import propagation
 from kgcore.query.shard_links import Heard, ShardLinks
 from kgcore.query.sharded_links import route

@@ -16,7 +16,8 @@ from scipy import sparse
 
 from kgcore.core.settings import RANKINGS
 from kgcore.core.types import SelectedSentence
-from kgcore.index.views.contextual import BIT, KINDS, ContextGraph, DocumentCitation
+from kgcore.index.views.context_types import BIT, KINDS, ContextGraph
+from kgcore.index.views.contextual import DocumentCitation
 from kgcore.query.methods import METHODS
 from ui.ask_view import SentenceView, sentences_html
 from ui.context_view import (

@@ -36,15 +36,12 @@ each: nodes 4 and 5):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 from scipy import sparse
 
-from kgcore.index.store.collection import CollectionManifest
-from kgcore.index.store.recovery import linked_folder
 from kgcore.index.views import contextual
-from kgcore.index.views.contextual import ContextGraph
+from kgcore.index.views.context_types import ContextGraph
 
 
 @dataclass
@@ -55,7 +52,7 @@ class Boundary:
     ids: np.ndarray
     #: weight times affinity of each edge (own nodes x ghosts): the query-independent part of a message.
     edges: sparse.csr_matrix
-    #: The edge kinds' bits (:data:`~kgcore.index.views.contextual.BIT`), own nodes x ghosts.
+    #: The edge kinds' bits (:data:`~kgcore.index.views.context_types.BIT`), own nodes x ghosts.
     kinds: sparse.csr_matrix
     #: Each own node's node in the collection (to order messages as one process orders them).
     own: np.ndarray
@@ -72,24 +69,6 @@ class Boundary:
         """The own nodes (their places) with an edge to a ghost: the other parts' ghosts, whose gates and scores
         this part sends them."""
         return np.flatnonzero(np.diff(self.kinds.indptr) > 0).astype(np.int64)
-
-
-def stored_whole(path: Path, manifest: CollectionManifest) -> ContextGraph | None:
-    """The collection's contextual graph stored in its linked folder for ``manifest``'s generation; None when it
-    is missing, stale or unreadable (:func:`~kgcore.index.views.contextual.read`)."""
-    cg = contextual.read(path / linked_folder(manifest.generation) / contextual.STORED, manifest.stamp)
-    return cg if cg is not None and cg.n_sentences == manifest.counts.sentences else None
-
-
-def is_stored(path: Path, manifest: CollectionManifest) -> bool:
-    """Whether the collection's contextual graph is stored for ``manifest``'s generation (read only its header)."""
-    file = path / linked_folder(manifest.generation) / contextual.STORED
-    try:
-        with np.load(file, allow_pickle=False) as data:
-            return (int(data["version"]) == contextual.VERSION and str(data["stamp"]) == manifest.stamp
-                    and int(data["n"]) == manifest.counts.sentences)
-    except (OSError, ValueError, KeyError):
-        return False
 
 
 def own_nodes(cg: ContextGraph, rows: np.ndarray) -> np.ndarray:
@@ -115,9 +94,7 @@ def restrict(cg: ContextGraph, rows: np.ndarray, nodes: np.ndarray,
     spans = cg.chunk_spans[chunks]
     local_spans = np.c_[np.searchsorted(rows, spans[:, 0]), np.searchsorted(rows, spans[:, 1] - 1) + 1]
     local_spans = local_spans.astype(np.int64).reshape(-1, 2)
-    chunk_of = np.zeros(n, dtype=np.int64)
-    for k, (lo, hi) in enumerate(local_spans):
-        chunk_of[lo:hi] = k
+    chunk_of = contextual.chunk_numbers(local_spans, n)
     matrices = [m[:, nodes].tocsr() for m in (cut or own_rows(cg, nodes))]
     return ContextGraph(n, chunk_of, local_spans, cg.chunk_vectors[chunks], *matrices)
 

@@ -1,4 +1,6 @@
 """The contextual graph of a collection (LeSeGR's, on the grounded graph): sentence and chunk nodes, weighted edges.
+Its data type is :class:`~kgcore.index.views.context_types.ContextGraph`; its file in the collection's linked folder
+is :mod:`~kgcore.index.views.context_store`'s.
 
 Nodes are the index's sentence rows ``0 .. S-1`` followed by its chunk nodes ``S .. S+C-1``. A **chunk** is a run
 of consecutive sentences of one document and section: a paragraph, with short paragraphs (a novel's dialogue lines)
@@ -6,7 +8,7 @@ merged up to :data:`CHUNK_WORDS` words, as LeSeGR cuts papers into coherent chun
 is its sentences' text, its dense vector their normalised mean.
 
 Edges (undirected; a pair linked by several kinds keeps the largest weight
-and all its kinds, see :data:`KINDS`):
+and all its kinds, see :data:`~kgcore.index.views.context_types.KINDS`):
 
 * ``adjacent`` (weight 1): consecutive sentences of one document; stories
   and arguments continue in the next sentence.
@@ -35,16 +37,12 @@ node-neighbour dense relevance, which does not depend on the question and so is 
 
 from __future__ import annotations
 
-import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 import numpy as np
 from scipy import sparse
 
-from kgcore.core.atomic import replace_file
 from kgcore.core.graph import specificity
 from kgcore.core.types import CAPTION, HEADING, TITLE
 from kgcore.index.store.disk import CacheKey, Index
@@ -52,9 +50,9 @@ from kgcore.index.store.partial import grounded_count, whole_sentences
 from kgcore.index.store.recovery import linked_folder
 from kgcore.index.views import crossrefs
 from kgcore.index.views.cites import CitingDocument
+from kgcore.index.views.context_store import STORED, read, write
+from kgcore.index.views.context_types import BIT, ContextGraph
 
-KINDS = ("adjacent", "chunk", "shared-node", "graph-edge", "cross-reference", "citation", "related")
-BIT = {kind: 1 << i for i, kind in enumerate(KINDS)}
 #: Chunks grow over consecutive paragraphs of one section up to this many words.
 CHUNK_WORDS = 120
 #: A node grounded in more sentences than this is too common to link them.
@@ -67,48 +65,7 @@ RELATED_MIN_COSINE = 0.8
 _BLOCK = 2048
 
 
-@dataclass(frozen=True)
-class ContextGraph:
-    """Sentence and chunk nodes with weighted, typed edges (see the module docstring)."""
-
-    n_sentences: int
-    #: The chunk of every sentence row (chunk k is node ``n_sentences + k``).
-    chunk_of: np.ndarray
-    #: Per chunk: its first and one-past-last sentence rows (chunks are contiguous).
-    chunk_spans: np.ndarray
-    chunk_vectors: np.ndarray
-    weights: sparse.csr_matrix
-    kinds: sparse.csr_matrix
-    affinity: sparse.csr_matrix
-
-    @property
-    def n_nodes(self) -> int:
-        return self.n_sentences + len(self.chunk_spans)
-
-    def kind_names(self, bits: int) -> list[str]:
-        """The edge kinds in a bit set (:meth:`row_kinds` gives a node's).
-
-        >>> kinds = sparse.csr_matrix(np.array([[0, 3], [3, 0]]))
-        >>> cg = ContextGraph(2, np.zeros(2), np.zeros((0, 2)), np.zeros((0, 1)), kinds, kinds, kinds)
-        >>> cg.kind_names(BIT["adjacent"] | BIT["citation"]), cg.row_kinds(0)
-        (['adjacent', 'citation'], {1: 3})
-        """
-        return [kind for kind in KINDS if bits & BIT[kind]]
-
-    def row_kinds(self, node: int) -> dict[int, int]:
-        """Each neighbour's edge-kind bits, read from ``node``'s row of :attr:`kinds` (not a ~50 us lookup each)."""
-        lo, hi = self.kinds.indptr[node], self.kinds.indptr[node + 1]
-        return dict(zip(self.kinds.indices[lo:hi].tolist(), self.kinds.data[lo:hi].tolist()))
-
-
 CONTEXT_GRAPH: CacheKey[ContextGraph] = CacheKey("context-graph")
-#: The contextual graph's file in the collection's linked folder: derived data, rebuilt when missing or unreadable.
-STORED = "context_graph.npz"
-#: Bumped whenever :func:`build` changes, so an older stored graph is rebuilt.
-VERSION = 2
-_MATRICES = ("weights", "kinds", "affinity")
-
-
 def context_graph(index: Index) -> ContextGraph:
     """The index's contextual graph: read from the collection's linked folder, else built and stored there."""
     return index.cache.get(CONTEXT_GRAPH, lambda: _stored(index))
@@ -126,38 +83,23 @@ def _stored(index: Index) -> ContextGraph:
     return cg
 
 
-def write(cg: ContextGraph, file: Path, stamp: str) -> None:
-    """Store ``cg`` atomically (a temporary file renamed); a store that cannot be written is left alone."""
-    arrays: dict[str, Any] = {"chunk_of": cg.chunk_of, "chunk_spans": cg.chunk_spans, "chunk_vectors": cg.chunk_vectors}
-    for name in _MATRICES:
-        m = getattr(cg, name)
-        arrays |= {f"{name}_data": m.data, f"{name}_indices": m.indices, f"{name}_indptr": m.indptr}
-    arrays |= {"version": np.array(VERSION), "stamp": np.array(stamp), "n": np.array(cg.n_sentences)}
-    replace_file(file, lambda fh: np.savez(fh, **arrays), quiet=True)
+def chunk_numbers(spans: np.ndarray, n: int) -> np.ndarray:
+    """Each of ``n`` sentences' chunk: ``k`` for the rows ``lo .. hi - 1`` of span ``k`` (0 outside every span).
 
-
-def read(file: Path, stamp: str) -> ContextGraph | None:
-    """The graph stored in ``file`` for the collection at ``stamp``; None when missing, stale or unreadable."""
-    try:
-        with np.load(file, allow_pickle=False) as data:
-            if int(data["version"]) != VERSION or str(data["stamp"]) != stamp:
-                return None
-            n = int(data["n"])
-            size = n + len(data["chunk_spans"])
-            matrices = [sparse.csr_matrix((data[f"{m}_data"], data[f"{m}_indices"], data[f"{m}_indptr"]),
-                                          shape=(size, size)) for m in _MATRICES]
-            return ContextGraph(n, data["chunk_of"], data["chunk_spans"], data["chunk_vectors"], *matrices)
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile):
-        return None
+    >>> chunk_numbers(np.array([[0, 2], [2, 5]]), 5).tolist()
+    [0, 0, 1, 1, 1]
+    """
+    chunk_of = np.zeros(n, dtype=np.int64)
+    for k, (lo, hi) in enumerate(spans):
+        chunk_of[lo:hi] = k
+    return chunk_of
 
 
 def build(index: Index) -> ContextGraph:
     """Build the contextual graph of ``index`` (every edge kind of the module docstring)."""
     spans = chunk_spans(index)
     n = len(index.sentences)
-    chunk_of = np.zeros(n, dtype=np.int64)
-    for k, (lo, hi) in enumerate(spans):
-        chunk_of[lo:hi] = k
+    chunk_of = chunk_numbers(spans, n)
     chunk_vectors = _chunk_vectors(index.sentence_vectors, spans)
     parts = [_adjacent(index), _membership(chunk_of, n), _shared_nodes(index), _graph_edges(index),
              _cross_references(index), _citations(index, spans, n), _related(index, spans, chunk_vectors, n)]
