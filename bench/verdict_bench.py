@@ -16,8 +16,9 @@ papers and QASPER), answered by the offline answerer (``--answerers``; default `
   balanced accuracy of the decided verdicts (mean of the share of right answers called supported and the share
   of wrong ones called not supported) and the share "unsure";
 * **answer**: the share right, overall and when the gold evidence is in the context
-  (:func:`verdict_sets.evidence_ids`); QASPER's yes/no questions are counted apart (an offline answer quotes the
-  text and never says yes or no);
+  (:func:`verdict_sets.evidence_ids`), and there the share whose answer or one of the answer pick's next best
+  sentences (the verdict's ``alternatives``, as the Ask page lists them) quotes a right answer; QASPER's yes/no
+  questions are counted apart (an offline answer quotes the text and never says yes or no);
 * **diagnosis**: the gold-derived stage (correct; III when the answer is wrong with the gold evidence in the
   context; II, or I when no graph node of the evidence resembles a query node, when it is not) against the
   automatic diagnosis from the reference answers alone (as the app's "Diagnose automatically" runs) and from
@@ -67,7 +68,9 @@ def ask(engine: QueryEngine, item, answerer: str) -> dict:
     gold = evidence_ids(item, index, engine.embedder) if item.kind == "answerable" else None
     context = set(result.sentence_ids)
     in_context = None if gold is None else bool(context & set(gold))
+    others = answer.verdict.alternatives if answer.verdict else []
     row = {"question": item.question, "kind": item.kind, "answer": answer.text, "right": right,
+           "right_in_next": right or any(is_right(a.quote, item) for a in others),
            "state": state_of(answer),
            "reason": answer.support_reason, "probability": answer.verdict.score if answer.verdict else None,
            "evidence_in_context": in_context, "gold_evidence": gold,
@@ -125,6 +128,8 @@ def summary(rows: list[dict]) -> dict:
         "verdict": verdict_table(rows),
         "answer_right": share([r["right"] for r in answerable]),
         "answer_right_evidence_in_context": share([r["right"] for r in answerable if r["evidence_in_context"]]),
+        "right_in_next_evidence_in_context": share([r.get("right_in_next", r["right"]) for r in answerable
+                                                    if r["evidence_in_context"]]),
         "evidence_in_context": share([bool(r["evidence_in_context"]) for r in staged]),
         "yes_no_questions": sum(r["kind"] == "yes/no" for r in rows),
         "unanswerable_questions": sum(r["kind"] == "unanswerable" for r in rows),
@@ -139,16 +144,19 @@ def summary(rows: list[dict]) -> dict:
 def table(results: dict) -> str:
     """The results as a markdown table, one row per set."""
     head = ("| set | questions | right: S / N / U | wrong: S / N / U | balanced accuracy | unsure | answer right | "
-            "right, evidence in context | diagnosis (reference answers) | diagnosis (no gold) |")
+            "right, evidence in context | ... or among the next best | diagnosis (reference answers) | "
+            "diagnosis (no gold) |")
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
     for name, r in results["sets"].items():
         v, m = r["verdict"], r["verdict"]["confusion"]
         cell = lambda s: f"{s['share']:.2f} (n={s['n']})" if s["share"] is not None else "-"  # noqa: E731
+        no_share = {"share": None}  # a result written before the next best sentences
         ba = f"{v['balanced_accuracy']:.2f} [{v['ba_interval'][0]:.2f}, {v['ba_interval'][1]:.2f}]" \
             if v["ba_interval"] else f"{v['balanced_accuracy']:.2f}"
         lines.append(f"| {name} | {v['questions']} | {' / '.join(str(m['right'][k]) for k in STATES)} | "
                      f"{' / '.join(str(m['wrong'][k]) for k in STATES)} | {ba} | {v['unsure']:.2f} | "
                      f"{cell(r['answer_right'])} | {cell(r['answer_right_evidence_in_context'])} | "
+                     f"{cell(r.get('right_in_next_evidence_in_context', no_share))} | "
                      f"{cell(r['diagnosis_from_answers'])} | {cell(r['diagnosis_without_gold'])} |")
     return "\n".join(lines)
 

@@ -50,7 +50,7 @@ from .subgraph_view import (
     vis_from_graph,
     vis_from_sentence_graph,
 )
-from .verdict_view import verdict_html
+from .verdict_view import alternatives_html, verdict_html
 
 TIMING_KEYS = ("parse", "embed", "match", "select", "answer")
 #: The fewest matched nodes the answer subgraph starts from (the cited ones first).
@@ -174,6 +174,14 @@ def support_note(run: AskRun, anchor_prefix: str = "s") -> None:
         with st.expander("Evidence behind the verdict", expanded=verdict.state != "supported",
                          icon=":material/fact_check:"):
             st.markdown(html, unsafe_allow_html=True)
+    others = alternatives_html(verdict.alternatives, numbering(run.result.sentences), anchor_prefix)
+    if others:
+        with st.expander(f"Next best sentences ({len(verdict.alternatives)})",
+                         expanded=verdict.state == "not supported", icon=":material/format_list_numbered:"):
+            st.caption("The sentences the answer pick ranked next, with what it would have quoted. When the answer "
+                       "is wrong and one of these answers the question, the retrieval found it: the error is answer "
+                       "generation (III).")
+            st.markdown(others, unsafe_allow_html=True)
 
 
 def sentence_order(key: str = "ask.order") -> str:

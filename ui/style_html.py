@@ -37,6 +37,7 @@ mark.kg-span { background: #c8e6c9; padding: 0 1px; border-radius: 3px; outline:
 .kg-claim-head { font-size: 0.9rem; color: #243b53; }
 .kg-evidence { margin: 4px 0; padding: 4px 10px; border-left: 3px solid #bcccdc; color: #243b53; }
 .kg-facts { margin: 0 0 0 18px; font-size: 0.85rem; color: #486581; }
+.kg-alternatives { margin: 0 0 0 18px; font-size: 0.9rem; }
 .kg-v-yes { background: #e3f9e5; color: #0e5814; border-color: #a3d9a5; }
 .kg-v-no { background: #ffe3e3; color: #8a1c1c; border-color: #f5a3a3; }
 .kg-v-unsure { background: #fff3c4; color: #8d2b0b; border-color: #f0c869; }

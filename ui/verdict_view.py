@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from kgcore.api import ClaimCheck, Verdict, stem
+from kgcore.api import Alternative, ClaimCheck, Verdict, stem
 
 from .markup_html import badge, esc
 
@@ -69,10 +69,7 @@ def claim_html(check: ClaimCheck, numbers: Mapping[str, int], anchor_prefix: str
         head += f"<em>“{esc(check.claim)}”</em> "
     if check.sentence_id is None:
         return f'<div class="kg-claim">{head}cites no retrieved sentence.</div></div>'
-    number = numbers.get(check.sentence_id)
-    sid = esc(check.sentence_id)
-    link = f'<a class="kg-cite" href="#{esc(anchor_prefix)}-{sid}" title="{sid}">[{number}]</a>' if number else sid
-    head += f"checked against {link}</div>"
+    head += f"checked against {sentence_link(check.sentence_id, numbers, anchor_prefix)}</div>"
     span = f'<mark class="kg-span">{esc(check.span)}</mark>' if check.span else "none found"
     facts = [f"asks for: {esc(check.expected or 'anything')}", f"answer span: {span}",
              f"question words found: {esc(', '.join(check.matched)) or 'none'}"
@@ -95,3 +92,35 @@ def verdict_html(verdict: Verdict, numbers: Mapping[str, int], anchor_prefix: st
         return ""
     body = "".join(claim_html(c, numbers, anchor_prefix, len(checks)) for c in checks)
     return f'<div class="kg-verdict">{body}</div>'
+
+
+def sentence_link(sentence_id: str, numbers: Mapping[str, int], anchor_prefix: str = "s") -> str:
+    """The sentence's number in the context as a link to it there (its id, escaped, when it has no number)."""
+    number, sid = numbers.get(sentence_id), esc(sentence_id)
+    return f'<a class="kg-cite" href="#{esc(anchor_prefix)}-{sid}" title="{sid}">[{number}]</a>' if number else sid
+
+
+def alternatives_html(alternatives: Sequence[Alternative], numbers: Mapping[str, int], anchor_prefix: str = "s"
+                      ) -> str:
+    """The answer pick's next best sentences, best first: each one's number (a link to it in the context), its
+    answer score and what the answer would have quoted from it, its span of the asked kind marked.
+
+    >>> from kgcore.api import Alternative
+    >>> alt = Alternative("gfs/text_0-41", "we use <standard> copy-on-write techniques", 1.93, "copy-on-write", 18, 31)
+    >>> html = alternatives_html([alt], {"gfs/text_0-41": 4})
+    >>> '>[4]</a>' in html and '&lt;standard&gt; <mark class="kg-span">copy-on-write</mark> techniques' in html
+    True
+    >>> alternatives_html([], {})
+    ''
+    """
+    items = []
+    for alt in alternatives:
+        quote = alt.quote
+        if 0 <= alt.span_start < alt.span_end <= len(quote):
+            quote_html = (f"{esc(quote[:alt.span_start])}<mark class=\"kg-span\">"
+                          f"{esc(quote[alt.span_start:alt.span_end])}</mark>{esc(quote[alt.span_end:])}")
+        else:
+            quote_html = esc(quote)
+        items.append(f"<li>{sentence_link(alt.sentence_id, numbers, anchor_prefix)} "
+                     f"<span class=\"kg-muted\">score {alt.score:.2f}</span> “{quote_html}”</li>")
+    return f'<ol class="kg-alternatives">{"".join(items)}</ol>' if items else ""

@@ -48,9 +48,10 @@ from kgcore.core.types import (
     SentenceGraph,
     split_sentence_id,
 )
-from kgcore.core.verdicts import ClaimCheck, Verdict
+from kgcore.core.verdicts import Alternative, ClaimCheck, Verdict
 
-__all__ = ["Answer", "BODY", "Cancelled", "CAPTION", "ClaimCheck", "COREF_BACKENDS", "DamagedIndexError", "Edge",
+__all__ = ["Alternative", "Answer", "BODY", "Cancelled", "CAPTION", "ClaimCheck", "COREF_BACKENDS",
+    "DamagedIndexError", "Edge",
     "EMBEDDING_VARIANTS", "Frame", "IndexMismatchError", "IndexNotFoundError", "IndexOptions", "IngestReport",
     "InputError", "is_pronoun_label", "is_proper_name", "KgcoreError", "LocalNode", "Match", "ModelUnavailableError",
     "Narrator", "Node", "OPT_IN", "Paragraph", "PARSERS", "QAPair", "QueryResult", "RANKINGS", "Reference",

@@ -257,6 +257,8 @@ def _print_human(result: QueryResult, answer: Answer) -> None:
         print(f"   cites {', '.join(c.sentence_ids) or 'nothing (unsupported)'}")
     if answer.verdict is not None:
         print(f"Verdict: {answer.verdict.state} - {answer.verdict.reason}")
+        for alt in answer.verdict.alternatives:
+            print(f"   next best [{alt.sentence_id}] (score {alt.score:.2f}): {alt.quote}")
     print(f"\nContext ({len(result.sentences)} sentences, {result.context_words} words, method {result.method}):")
     for s in result.sentences:
         print(f"  [{s.id}] {s.text}")

@@ -52,6 +52,26 @@ class ClaimCheck:
 
 
 @dataclass
+class Alternative:
+    """A context sentence the offline answer pick ranked next after the one it quoted: where a reviewer looks
+    first when the answer is wrong (the right sentence is often in the context, a few places down).
+
+    >>> Alternative("gfs/text_0-41", "we use standard copy-on-write techniques", 1.9, "copy-on-write", 16, 29).span
+    'copy-on-write'
+    """
+
+    sentence_id: str
+    #: What the answer would have quoted from it: the clause holding its span of the asked kind (else its best).
+    quote: str
+    #: Its answer score (:mod:`kgcore.query.answer.weights`), which ranked it below the quoted sentence.
+    score: float
+    #: Its span of the kind the question asks for ("" when none) and the span's offsets in ``quote`` (-1: none).
+    span: str = ""
+    span_start: int = -1
+    span_end: int = -1
+
+
+@dataclass
 class Verdict:
     """Whether an answer is supported by the document as an answer to its question: ``state`` (one of
     :data:`VERDICT_STATES`), the ``reason`` in words, and the ``evidence`` checked, claim by claim."""
@@ -63,6 +83,8 @@ class Verdict:
     score: float | None = None
     #: How the state was decided (the thresholds, in words).
     method: str = ""
+    #: The offline answer pick's next best sentences (:class:`Alternative`), best first; empty for other answerers.
+    alternatives: list[Alternative] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.state not in VERDICT_STATES:
@@ -75,10 +97,18 @@ class Verdict:
     def from_dict(cls, data: dict) -> Verdict:
         """A verdict from its :meth:`to_dict` (unknown keys ignored).
 
-        >>> v = Verdict("unsure", "Why.", [ClaimCheck("A claim.", span="x")], 2.3, "strength 2.15 .. 2.45")
+        >>> v = Verdict("unsure", "Why.", [ClaimCheck("A claim.", span="x")], 2.3, "strength 2.15 .. 2.45",
+        ...             [Alternative("s2", "Another clause.", 1.2)])
         >>> Verdict.from_dict(v.to_dict()) == v
         True
         """
-        names = {f.name for f in fields(ClaimCheck)}
-        evidence = [ClaimCheck(**{k: v for k, v in c.items() if k in names}) for c in data.get("evidence", [])]
-        return cls(data["state"], data.get("reason", ""), evidence, data.get("score"), data.get("method", ""))
+        evidence = [_known(ClaimCheck, c) for c in data.get("evidence", [])]
+        alternatives = [_known(Alternative, a) for a in data.get("alternatives", [])]
+        return cls(data["state"], data.get("reason", ""), evidence, data.get("score"), data.get("method", ""),
+                   alternatives)
+
+
+def _known(kind, data: dict):
+    """A ``kind`` dataclass from the keys of ``data`` it knows (a newer store's extra keys ignored)."""
+    names = {f.name for f in fields(kind)}
+    return kind(**{k: v for k, v in data.items() if k in names})

@@ -120,6 +120,10 @@ def test_ask_shows_the_pie_sentence_answer_and_graphs(sample_store, pie_id):
     evidence = html.split('class="kg-verdict"', 1)[1]
     assert f'title="{pie_id}"' in evidence and '<mark class="kg-m">father</mark>' in evidence
     assert "asks for: an action or event" in evidence and "question words found: father" in evidence
+    # the answer pick's next best sentences, each a link to its place in the context, none the quoted one
+    assert any(e.label.startswith("Next best sentences (") for e in at.expander)
+    others = html.split('class="kg-alternatives"', 1)[1].split("</ol>", 1)[0]
+    assert others.count("<li>") >= 1 and 'class="kg-cite"' in others and f'title="{pie_id}"' not in others
     # why each sentence ranked: the query node "father" aligned to the graph's father node
     assert 'class="kg-aligned"' in html and "<b>father</b> → father" in html
     labels = {m.label for m in at.metric}

@@ -11,6 +11,7 @@ from chatkit import ChatServer, completion
 
 from kgcore.core.settings import Settings
 from kgcore.core.types import SelectedSentence
+from kgcore.core.verdicts import Verdict
 from kgcore.query.answer.expected import Expected, expected_answer
 from kgcore.query.answer.extractive import ExtractiveGenerator
 from kgcore.query.answer.openai_compat import OpenAIGenerator
@@ -154,6 +155,19 @@ def test_the_answer_quotes_the_sentence_holding_the_asked_kind_and_marks_it(extr
     assert check.expected == "a name or term (the technique)" and "snapshot" in check.matched
 
 
+def test_the_verdict_lists_the_next_best_sentences_with_their_spans(extractive):
+    """Where a reviewer looks when the quoted sentence is wrong: the others, by the pick's score, each with what
+    the answer would have quoted and its span of the asked kind (offsets into that quote)."""
+    answer = extractive.generate("What technique does GFS use for snapshots?", GFS)
+    others = answer.verdict.alternatives
+    assert [a.sentence_id for a in others] == ["gfs/text_0-40", "gfs/text_0-80"] or \
+        [a.sentence_id for a in others] == ["gfs/text_0-80", "gfs/text_0-40"]
+    assert others[0].score >= others[1].score
+    for a in others:
+        assert a.quote and (a.span == "" or a.quote[a.span_start:a.span_end] == a.span)
+    assert Verdict.from_dict(answer.verdict.to_dict()) == answer.verdict
+
+
 MILL = [SelectedSentence("mill/text_0-3", 3, "The miller's son was a very different type of boy from his father.", "",
                          rank=1, similarity=0.41),
         SelectedSentence("mill/text_0-9", 9, "The miller kept a parrot called Ginger in the kitchen.", "", rank=2,
@@ -214,7 +228,6 @@ def test_answers_reuse_parsed_sentences_and_stay_the_same(nlp, embedder):
     """A second question over the same sentences parses only the question; every answer and verdict is the one
     parsed afresh gives."""
     from kgcore.query.answer.base import ParseMemo
-    from kgcore.query.answer.verdict import judge, with_verdict
 
     counting = CountingPipeline(nlp)
     generator = ExtractiveGenerator(embedder=embedder, nlp=counting)
@@ -227,9 +240,7 @@ def test_answers_reuse_parsed_sentences_and_stay_the_same(nlp, embedder):
     assert not any(s.text in later for s in GFS) and set(questions[1:]) <= set(later)
     fresh_generator = ExtractiveGenerator(embedder=embedder, nlp=nlp)
     for question, answer in zip(questions, answers):
-        memo = ParseMemo(nlp)  # no shared cache: every text parsed for this answer alone
-        fresh, scored = fresh_generator._extract(question, GFS, memo)
-        fresh = with_verdict(fresh, judge(question, fresh, GFS, memo, embedder, scored, quoted=True))
+        fresh = fresh_generator.judged(question, GFS, ParseMemo(nlp))  # no shared cache: every text parsed afresh
         assert (answer.text, answer.citations, answer.verdict) == (fresh.text, fresh.citations, fresh.verdict)
 
 
@@ -353,3 +364,6 @@ def test_ask_json_carries_the_verdict(tmp_path, capsys):
     [check] = verdict["evidence"]
     assert check["span"] == "64 MB" and check["sentence_id"] in data["citations"][0]["sentence_ids"]
     assert "64 MB" in data["answer"]
+    others = verdict["alternatives"]  # the pick's next best sentences, none of them the one quoted
+    assert 1 <= len(others) <= 3 and check["sentence_id"] not in {a["sentence_id"] for a in others}
+    assert all(a["quote"] and a["score"] <= verdict["evidence"][0]["strength"] for a in others)
