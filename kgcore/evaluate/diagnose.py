@@ -27,7 +27,9 @@ rule that applies wins:
    vectors below :data:`NODE_RESEMBLANCE`): the graph cannot lead from the
    question to the evidence, whatever retrieval does.
 4. **III (answer generation)** — the evidence was in the context, but the
-   answer does not match.
+   answer does not match; said first, without looking further, when one of the
+   offline answer pick's next best sentences (the verdict's ``alternatives``)
+   matches a gold answer (:func:`next_best_match`).
 
 The thresholds were set on the bundled Peter Rabbit with all-MiniLM-L6-v2:
 supported gold answers score 0.43–0.92, an invented one ("a purple
@@ -200,6 +202,12 @@ def diagnose(result, answer, gold_answers, index, embedder) -> Diagnosis:
         how = "contains" if match["contains"] else f"content-word F1 {match['f1']:.2f} ≥ {CORRECT_F1}" \
             if match["f1"] >= CORRECT_F1 else f"holds {match['recall']:.0%} of its content words"
         return Diagnosis("correct", f"The answer matches the gold answer {match['gold']!r} ({how}).", [], details)
+    runner_up = next_best_match(answer, golds)
+    if runner_up is not None:
+        details["next_best"] = {"id": runner_up.sentence_id, "quote": runner_up.quote}
+        return Diagnosis("III", f"The answer pick's next best sentence {runner_up.sentence_id} holds the gold answer "
+                                f"(“{runner_up.quote}”) but another was quoted: the retrieval found the evidence.",
+                         [runner_up.sentence_id], details)
     scores = gold_support(index, embedder, result.question, golds)
     best = int(np.argmax(scores["support"]))
     details["best_support"] = {"id": index.sentences[best].id, "support": round(float(scores["support"][best]), 4),
@@ -212,6 +220,23 @@ def diagnose(result, answer, gold_answers, index, embedder) -> Diagnosis:
     rows = evidence_rows(scores)
     details["evidence"] = _evidence_details(index, scores, rows, set(result.sentence_ids))
     return stage_from_evidence(result, [e["id"] for e in details["evidence"]], index, embedder, details)
+
+
+def next_best_match(answer, golds: list[str]):
+    """The first of the answer pick's next best sentences (``answer.verdict.alternatives``) whose quote matches a
+    gold answer, or None.
+
+    >>> from kgcore.core.types import Answer
+    >>> from kgcore.core.verdicts import Alternative, Verdict
+    >>> v = Verdict("unsure", "Why.", alternatives=[Alternative("s4", "He kept a parrot called Ginger.", 1.1)])
+    >>> next_best_match(Answer("A dog.", "extractive", "m", verdict=v), ["a parrot"]).sentence_id
+    's4'
+    >>> next_best_match(Answer("A dog.", "extractive", "m", verdict=v), ["a cat"]) is None
+    True
+    """
+    verdict = getattr(answer, "verdict", None)
+    return next((a for a in (verdict.alternatives if verdict else []) if answer_match(a.quote, golds)["matches"]),
+                None)
 
 
 def stage_from_evidence(result, evidence: list[str], index, embedder, details: dict | None = None) -> Diagnosis:

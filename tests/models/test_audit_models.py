@@ -456,3 +456,16 @@ def test_diagnosis_type_iii_evidence_in_context_answer_wrong(index, embedder, pi
     d = diagnose(result, wrong, [PIE_GOLD, "baked in a pie"], index, embedder)
     assert d.stage == "III" and d.evidence_sentence_ids[0] == pie_id
     assert d.details["evidence"][0]["in_context"] and d.details["answer"]["f1"] < 0.5
+
+
+def test_diagnosis_names_the_next_best_sentence_holding_the_gold_answer(engine, index, embedder, pie_id):
+    """A wrong extractive answer whose next best sentence (listed by its verdict) holds the gold answer is III, and
+    the diagnosis names that sentence: the reviewer sees where the right answer was."""
+    result, answer = engine.ask(PETER_ID, PIE_QUESTION)
+    cited = {i for c in answer.citations for i in c.sentence_ids}
+    assert answer.verdict is not None and answer.verdict.alternatives
+    runner_up = answer.verdict.alternatives[0]
+    assert runner_up.sentence_id not in cited
+    d = diagnose(result, answer, [runner_up.quote], index, embedder)  # a gold answer only the runner-up holds
+    assert d.stage == "III" and d.evidence_sentence_ids == [runner_up.sentence_id]
+    assert runner_up.sentence_id in d.reason and d.details["next_best"]["id"] == runner_up.sentence_id
