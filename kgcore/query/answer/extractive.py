@@ -29,10 +29,10 @@ from kgcore.query.answer.short import MIN_CONFIDENCE, QAKGGenerator, clause_inst
 from kgcore.query.answer.support import unsupported
 from kgcore.query.answer.verdict import judge, with_verdict
 
-#: The answer pick's next best sentences a verdict lists (:func:`alternatives`): on the verdict bench's design
-#: questions with the gold evidence in the context, the answer or one of the next two quotes a right answer for
-#: 0.88 / 0.39 / 0.53 of them (papers / QASPER / novels; the answer alone 0.83 / 0.33 / 0.34), one of the next four
-#: for 0.96 / 0.56 / 0.59.
+#: The answer pick's next best sentences a verdict lists (:func:`alternatives`).  On the verdict bench's questions
+#: with the gold evidence in the context (bench/verdict_bench.py), the answer or one of these three quotes a right
+#: answer for 0.88 / 0.50 / 0.56 of them (design papers / QASPER / novels; the answer alone 0.83 / 0.33 / 0.34) and
+#: 0.85 / 0.61 / 0.39 held out (0.69 / 0.31 / 0.07): where a reviewer finds the right sentence the pick missed.
 ALTERNATIVES = 3
 EMPTY_CONTEXT_TEXT = "No context was retrieved, so the extractive answerer cannot answer."
 #: Whether the question-answer pairs choose the quoted sentence.  They won on the three dev books (groundedkg, 1,000
