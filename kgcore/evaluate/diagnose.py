@@ -27,9 +27,13 @@ rule that applies wins:
    vectors below :data:`NODE_RESEMBLANCE`): the graph cannot lead from the
    question to the evidence, whatever retrieval does.
 4. **III (answer generation)** — the evidence was in the context, but the
-   answer does not match; said first, without looking further, when one of the
-   offline answer pick's next best sentences (the verdict's ``alternatives``)
-   matches a gold answer (:func:`next_best_match`).
+   answer does not match.
+
+Whatever the stage, when one of the offline answer pick's next best sentences
+(the verdict's ``alternatives``) matches a gold answer, the reason names it
+(:func:`next_best_match`): where the reviewer finds the answer the pick missed.
+It does not decide the stage: a sentence naming a one-word answer ("Anne") may
+hold it without stating it, which the supporting evidence above tells apart.
 
 The thresholds were set on the bundled Peter Rabbit with all-MiniLM-L6-v2:
 supported gold answers score 0.43–0.92, an invented one ("a purple
@@ -45,7 +49,7 @@ spaceship landed on Mars") 0.10; a query node's 10th-best match has cosine
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -202,12 +206,6 @@ def diagnose(result, answer, gold_answers, index, embedder) -> Diagnosis:
         how = "contains" if match["contains"] else f"content-word F1 {match['f1']:.2f} ≥ {CORRECT_F1}" \
             if match["f1"] >= CORRECT_F1 else f"holds {match['recall']:.0%} of its content words"
         return Diagnosis("correct", f"The answer matches the gold answer {match['gold']!r} ({how}).", [], details)
-    runner_up = next_best_match(answer, golds)
-    if runner_up is not None:
-        details["next_best"] = {"id": runner_up.sentence_id, "quote": runner_up.quote}
-        return Diagnosis("III", f"The answer pick's next best sentence {runner_up.sentence_id} holds the gold answer "
-                                f"(“{runner_up.quote}”) but another was quoted: the retrieval found the evidence.",
-                         [runner_up.sentence_id], details)
     scores = gold_support(index, embedder, result.question, golds)
     best = int(np.argmax(scores["support"]))
     details["best_support"] = {"id": index.sentences[best].id, "support": round(float(scores["support"][best]), 4),
@@ -219,7 +217,13 @@ def diagnose(result, answer, gold_answers, index, embedder) -> Diagnosis:
             f"scores {scores['support'][best]:.2f} < {SUPPORT_MIN}."), [], details)
     rows = evidence_rows(scores)
     details["evidence"] = _evidence_details(index, scores, rows, set(result.sentence_ids))
-    return stage_from_evidence(result, [e["id"] for e in details["evidence"]], index, embedder, details)
+    found = stage_from_evidence(result, [e["id"] for e in details["evidence"]], index, embedder, details)
+    runner_up = next_best_match(answer, golds)
+    if runner_up is None:
+        return found
+    details["next_best"] = {"id": runner_up.sentence_id, "quote": runner_up.quote}
+    return replace(found, reason=f"{found.reason} The answer pick's next best sentence "
+                                             f"{runner_up.sentence_id} holds the gold answer (“{runner_up.quote}”).")
 
 
 def next_best_match(answer, golds: list[str]):
