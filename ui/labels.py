@@ -79,7 +79,7 @@ ROLE_LABELS = {
     "figure": "figure text", "footnote": "footnote", "header_footer": "running header/footer",
     "reference": "reference entry", "appendix": "appendix",
 }
-#: The contextual graph's edge kinds (kgcore.index.views.contextual.KINDS).
+#: The contextual graph's edge kinds (kgcore.index.views.context_types.KINDS).
 EDGE_KIND_LABELS = {
     "adjacent": "the next sentence of the document", "chunk": "a sentence and its paragraph chunk",
     "shared-node": "both ground the same rare graph node", "graph-edge": "their nodes are joined by a graph edge",

@@ -22,6 +22,7 @@ helper's: :mod:`kgcore.index.store.recovery` writes the manifest that names a co
 
 from __future__ import annotations
 
+import contextlib
 import os
 import uuid
 from collections.abc import Callable
@@ -43,7 +44,8 @@ def replace_file(file: Path, save: Callable[[BinaryIO], object], *, quiet: bool 
             raise
         return False
     finally:
-        tmp.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # a read-only mount refuses even a missing file's unlink (EROFS)
+            tmp.unlink(missing_ok=True)
 
 
 def replace_text(file: Path, text: str, *, quiet: bool = False) -> bool:

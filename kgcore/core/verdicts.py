@@ -63,7 +63,7 @@ class Alternative:
     sentence_id: str
     #: What the answer would have quoted from it: the clause holding its span of the asked kind (else its best).
     quote: str
-    #: Its answer score (:mod:`kgcore.query.answer.weights`), which ranked it below the quoted sentence.
+    #: Its answer score (:mod:`kgcore.query.answer.weights`): the pick's order, best first.
     score: float
     #: Its span of the kind the question asks for ("" when none) and the span's offsets in ``quote`` (-1: none).
     span: str = ""

@@ -222,8 +222,9 @@ def diagnose(result, answer, gold_answers, index, embedder) -> Diagnosis:
     if runner_up is None:
         return found
     details["next_best"] = {"id": runner_up.sentence_id, "quote": runner_up.quote}
-    return replace(found, reason=f"{found.reason} The answer pick's next best sentence "
-                                             f"{runner_up.sentence_id} holds the gold answer (“{runner_up.quote}”).")
+    said = "holds the gold answer" if found.stage == "III" else "has the gold answer's words (not counted as evidence)"
+    return replace(found, reason=f"{found.reason} The answer pick's next best sentence {runner_up.sentence_id} "
+                                 f"{said}: “{runner_up.quote}”.")
 
 
 def next_best_match(answer, golds: list[str]):

@@ -468,5 +468,5 @@ def test_diagnosis_names_the_next_best_sentence_holding_the_gold_answer(engine, 
     assert runner_up.sentence_id not in cited
     d = diagnose(result, answer, [runner_up.quote], index, embedder)  # a gold answer only the runner-up holds
     assert d.stage == "III" and runner_up.sentence_id in d.evidence_sentence_ids
-    assert f"next best sentence {runner_up.sentence_id} holds the gold answer" in d.reason
+    assert f"next best sentence {runner_up.sentence_id} holds the gold answer:" in d.reason
     assert d.details["next_best"]["id"] == runner_up.sentence_id

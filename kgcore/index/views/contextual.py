@@ -66,6 +66,8 @@ _BLOCK = 2048
 
 
 CONTEXT_GRAPH: CacheKey[ContextGraph] = CacheKey("context-graph")
+
+
 def context_graph(index: Index) -> ContextGraph:
     """The index's contextual graph: read from the collection's linked folder, else built and stored there."""
     return index.cache.get(CONTEXT_GRAPH, lambda: _stored(index))
@@ -96,7 +98,8 @@ def chunk_numbers(spans: np.ndarray, n: int) -> np.ndarray:
 
 
 def build(index: Index) -> ContextGraph:
-    """Build the contextual graph of ``index`` (every edge kind of the module docstring)."""
+    """Build the contextual graph of ``index`` (every edge kind of the module docstring).  A change here bumps
+    :data:`kgcore.index.views.context_store.VERSION`, so a graph stored before is built again."""
     spans = chunk_spans(index)
     n = len(index.sentences)
     chunk_of = chunk_numbers(spans, n)

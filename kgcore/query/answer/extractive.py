@@ -148,8 +148,9 @@ def alternatives(scored: Sequence[ScoredSentence], cited: set[str], parsed: Ques
         seen.add(text)
         quote = ExtractiveGenerator._quote(s, parsed, nlp)
         span = s.sentence.text[s.spans[0][0]:s.spans[0][1]] if s.spans else ""
-        start = quote.find(span) if span else -1
-        out.append(Alternative(s.sentence.id, quote, round(s.score, 3), span if start >= 0 else "", start,
+        start = quote.lower().find(span.lower()) if span else -1  # the quote's first letter may be raised
+        out.append(Alternative(s.sentence.id, quote, round(s.score, 3), quote[start:start + len(span)] if start >= 0
+                               else "", start,
                                start + len(span) if start >= 0 else -1))
         if len(out) == k:
             break
