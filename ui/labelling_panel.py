@@ -38,8 +38,8 @@ from kgcore.api import (
 from . import resources_panel as resources
 from .errors_panel import reported
 from .identity_panel import reviewing_as
-from .labels import TARGETS, TYPE_LABELS, distinct_labels
-from .markup_html import md_escape
+from .labels import TARGETS, TYPE_LABELS, distinct_labels, next_best_note
+from .markup_html import esc, md_escape
 from .resources_panel import audit_db  # noqa: F401 - the pages open the database through this module
 from .state_panel import AskOutcome, AskRun, get_state
 
@@ -132,6 +132,23 @@ def correct_button(db: AuditDB, record_id: int, author: str, key: str = "correct
     if st.button("Answer is correct", key=f"label.correct.{record_id}.{key}", icon=":material/check:",
                  disabled=not author, help=_no_author_help(author, "Label the whole answer as correct")):
         _add_label(db, record_id, author, "correct")
+
+
+def next_best_buttons(db: AuditDB, record_id: int, answer: Answer | None, author: str, key: str = "next") -> None:
+    """For each of the answer pick's next best sentences (the verdict's ``alternatives``): its quote and a button
+    labelling the answer III (a III label is on the answer), its note naming that sentence as the one that answers
+    (the retrieval found it, the pick did not)."""
+    others = answer.verdict.alternatives if answer is not None and answer.verdict is not None else []
+    if not others:
+        st.caption("The answerer listed no next best sentences.")
+        return
+    for k, alt in enumerate(others):
+        left, right = st.columns([4, 1])
+        left.markdown(f"<code>{esc(alt.sentence_id)}</code> {esc(alt.quote)}", unsafe_allow_html=True)
+        if right.button("This one answers it (III)", key=f"label.next.{record_id}.{key}.{k}", disabled=not author,
+                        help=_no_author_help(author, "The right answer was in the context: an answer-generation "
+                                                     "error, with this sentence as the one to quote")):
+            _add_label(db, record_id, author, "III", note=next_best_note(alt.sentence_id, alt.quote))
 
 
 # -- search and form -------------------------------------------------------------------
@@ -304,6 +321,8 @@ def render_label_controls(db: AuditDB, record_id: int, result: QueryResult, answ
     if not author:
         st.info("Choose who is reviewing (sidebar) to add labels.", icon=":material/person:")
     correct_button(db, record_id, author)
+    with st.expander("The right answer was in the context", icon=":material/format_list_numbered:"):
+        next_best_buttons(db, record_id, answer, author)
     with st.expander("Automatic diagnosis (needs gold answers)", icon=":material/troubleshoot:"):
         diagnosis_panel(db, record_id, result, answer, index, author, embedder)
     with st.expander("Add a label", icon=":material/label:", expanded=True):

@@ -115,3 +115,12 @@ def distinct_labels(labels: Sequence[str]) -> list[str]:
         seen[text] += 1
         out.append(f"{text} · {seen[text]}" if text in repeated else text)
     return out
+
+
+def next_best_note(sentence_id: str, quote: str) -> str:
+    """The note of a III label given from one of the answer pick's next best sentences.
+
+    >>> next_best_note("crusoe/text_3-12", "He kept a parrot called Poll.")
+    'The answer pick quoted another sentence; crusoe/text_3-12 answers: “He kept a parrot called Poll.”'
+    """
+    return f"The answer pick quoted another sentence; {sentence_id} answers: “{quote}”"

@@ -461,3 +461,26 @@ def test_ask_page_labels_the_answer_into_the_audit_database(sample_store):
     assert at.sidebar.selectbox(key="identity.choice").value == "Ada" and at.query_params["reviewer"] == "Ada"
     shown = table(at, "author")
     assert ("correct", "Ada") in set(zip(shown["type"], shown["author"]))
+
+
+def test_a_next_best_sentence_is_labelled_as_the_one_that_answers(sample_store):
+    """"This one answers it (III)" beside one of the answer pick's next best sentences: a III label on the answer
+    whose note names that sentence and quotes it."""
+    from kgcore.audit import AuditDB
+    from kgcore.audit.model import record_to_result
+
+    AuditDB.for_store(sample_store["root"]).add_reviewer("Bea")
+    at = app("pages/ask.py")
+    at.sidebar.selectbox(key="identity.choice").set_value("Bea").run()
+    ask(at, "Where did Peter lose his shoes?")
+    assert not at.exception and not errors(at), errors(at)
+    buttons = [b for b in at.button if b.label == "This one answers it (III)"]
+    assert 1 <= len(buttons) <= 3 and not any(b.disabled for b in buttons)
+    buttons[0].click().run()
+    assert not at.exception and not errors(at), errors(at)
+    db = AuditDB.for_store(sample_store["root"])
+    (record,) = [r for r in db.list_records() if r.question == "Where did Peter lose his shoes?"]
+    (label,) = db.labels_for(record.id)
+    first = record_to_result(record)[1].verdict.alternatives[0]  # the stored answer keeps its next best sentences
+    assert (label.label_type, label.artifact_kind) == ("III", "record")  # stage III labels the answer
+    assert first.sentence_id in label.note and first.quote in label.note and label.author == "Bea"
