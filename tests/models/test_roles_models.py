@@ -97,6 +97,17 @@ def test_without_a_span_the_question_verb_needs_the_question_subject(nlp, senten
     assert fills_frame(question_frame(nlp("What is Judge Pyncheon looking for?")), nlp(sentence), [], None) is fills
 
 
+@pytest.mark.parametrize(("sentence", "fills"), [
+    ("The seed lexicon consists of 15 positive and 15 negative predicates.", True),  # says what it is, as "be"
+    ("A seed lexicon is defined as a small set of predicates.", True),
+    ("The seed lexicon is a list of predicates.", True),
+    ("We use the seed lexicon to train the model.", False),  # a verb that says nothing of what it is
+    ("The corpus consists of 100 million sentences.", False),  # another subject
+])
+def test_a_definition_question_is_answered_by_a_verb_that_says_what_its_subject_is(nlp, sentence, fills):
+    assert fills_frame(question_frame(nlp("What is the seed lexicon?")), nlp(sentence), [], None) is fills
+
+
 def test_an_auxiliary_is_not_the_question_verb(nlp):
     frame = question_frame(nlp("What do Anne and Captain Harville have in common?"))
     assert frame.verb == "have"

@@ -212,8 +212,11 @@ def _names(token, names: frozenset[str]) -> bool:
 def _fills_copula(doc, inside: list, frame: Frame, spanned: bool) -> bool:
     """Whether a span stands across "be" from the question's noun phrase (``frame.subject``): one is the verb's
     subject, the other its attribute (under ``frame.preposition`` when the question strands one), or in
-    apposition to it; without spans, whether a "be" joins that phrase to an attribute at all."""
+    apposition to it; without spans, whether a "be" joins that phrase to an attribute at all, or a verb that
+    says what a thing is (:data:`DEFINING_VERBS`: "the seed lexicon *consists of* ...") has it as its subject."""
     if any(t.dep_ == "appos" and t.head.lemma_.lower() in frame.subject for t in inside):
+        return True
+    if not spanned and not frame.preposition and any(_defines(t, frame.subject) for t in doc):
         return True
     for be in (t for t in doc if t.lemma_.lower() == "be"):
         args = [c for c in be.children if c.dep_ in ("nsubj", "nsubjpass", "attr", "acomp")]
@@ -229,6 +232,20 @@ def _fills_copula(doc, inside: list, frame: Frame, spanned: bool) -> bool:
         elif any(_within(t, a) for a in args for t in inside if not any(n.i == a.i for n in named)):
             return True
     return False
+
+
+#: Verbs that say what their subject is, as "be" does: "X consists of / comprises / refers to / denotes / means".
+DEFINING_VERBS = frozenset("consist comprise refer denote mean define".split())
+
+
+def _defines(verb, subject: frozenset[str]) -> bool:
+    """Whether ``verb`` is one of :data:`DEFINING_VERBS` whose subject (or, passive, "X is defined as") names
+    the question's noun phrase and which says something of it (an object or a prepositional phrase)."""
+    if verb.pos_ != "VERB" or verb.lemma_.lower() not in DEFINING_VERBS:
+        return False
+    subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
+    said = any(c.dep_ in ("dobj", "prep", "attr", "oprd") for c in verb.children)
+    return said and any(_names(s, subject) for s in subjects)
 
 
 def _argument_of_verb(doc, names: frozenset[str], roles: frozenset[str]) -> bool:
