@@ -140,11 +140,13 @@ def next_best_buttons(db: AuditDB, record_id: int, answer: Answer | None, author
     (the retrieval found it, the pick did not)."""
     others = answer.verdict.alternatives if answer is not None and answer.verdict is not None else []
     if not others:
-        st.caption("The answerer listed no next best sentences.")
+        st.caption("No next best sentences: only the offline extractive answerer lists them, and answers stored "
+                   "before it did have none. Use *Add a label* below.")
         return
     for k, alt in enumerate(others):
         left, right = st.columns([4, 1])
-        left.markdown(f"<code>{esc(alt.sentence_id)}</code> {esc(alt.quote)}", unsafe_allow_html=True)
+        left.markdown(f"<div><code>{esc(alt.sentence_id)}</code> {esc(alt.quote)}</div>",  # an HTML block:
+                      unsafe_allow_html=True)  # no markdown read in the document's text
         if right.button("This one answers it (III)", key=f"label.next.{record_id}.{key}.{k}", disabled=not author,
                         help=_no_author_help(author, "The right answer was in the context: an answer-generation "
                                                      "error, with this sentence as the one to quote")):

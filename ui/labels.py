@@ -117,10 +117,18 @@ def distinct_labels(labels: Sequence[str]) -> list[str]:
     return out
 
 
+#: The longest quote a label's note carries (the audit database takes notes of up to 5,000 characters).
+NOTE_QUOTE_CHARS = 1000
+
+
 def next_best_note(sentence_id: str, quote: str) -> str:
-    """The note of a III label given from one of the answer pick's next best sentences.
+    """The note of a III label given from one of the answer pick's next best sentences (a long quote shortened).
 
     >>> next_best_note("crusoe/text_3-12", "He kept a parrot called Poll.")
     'The answer pick quoted another sentence; crusoe/text_3-12 answers: “He kept a parrot called Poll.”'
+    >>> len(next_best_note("s1", "word " * 1000)) < 1100
+    True
     """
+    if len(quote) > NOTE_QUOTE_CHARS:
+        quote = quote[:NOTE_QUOTE_CHARS].rsplit(" ", 1)[0] + " …"
     return f"The answer pick quoted another sentence; {sentence_id} answers: “{quote}”"

@@ -103,6 +103,10 @@ def test_without_a_span_the_question_verb_needs_the_question_subject(nlp, senten
     ("The seed lexicon is a list of predicates.", True),
     ("We use the seed lexicon to train the model.", False),  # a verb that says nothing of what it is
     ("The corpus consists of 100 million sentences.", False),  # another subject
+    ("The seed lexicon does not consist of verbs.", False),  # negated
+    ("The seed lexicon is defined in Section 3.", False),  # where it is defined, not what it is
+    ("The authors of the seed lexicon refer to prior work.", False),  # the phrase is not the subject's head
+    ("The seed set consists of ten words.", False),  # not the whole phrase
 ])
 def test_a_definition_question_is_answered_by_a_verb_that_says_what_its_subject_is(nlp, sentence, fills):
     assert fills_frame(question_frame(nlp("What is the seed lexicon?")), nlp(sentence), [], None) is fills

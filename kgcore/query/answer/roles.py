@@ -234,18 +234,34 @@ def _fills_copula(doc, inside: list, frame: Frame, spanned: bool) -> bool:
     return False
 
 
-#: Verbs that say what their subject is, as "be" does: "X consists of / comprises / refers to / denotes / means".
-DEFINING_VERBS = frozenset("consist comprise refer denote mean define".split())
+#: Verbs that say what their subject is, as "be" does, each with the word that introduces what it says ("" for a
+#: direct object): "X consists of", "comprises", "refers to", "denotes", "means", "is defined as".
+DEFINING_VERBS = {"consist": "of", "comprise": "", "refer": "to", "denote": "", "mean": "", "define": "as"}
 
 
 def _defines(verb, subject: frozenset[str]) -> bool:
-    """Whether ``verb`` is one of :data:`DEFINING_VERBS` whose subject (or, passive, "X is defined as") names
-    the question's noun phrase and which says something of it (an object or a prepositional phrase)."""
-    if verb.pos_ != "VERB" or verb.lemma_.lower() not in DEFINING_VERBS:
+    """Whether ``verb`` is one of :data:`DEFINING_VERBS`, not negated, saying what the question's noun phrase is:
+    its subject is that phrase (headed by one of its nouns and holding all of them; "define" only in the passive,
+    "X is defined as") and it has what the verb introduces (a non-pronoun object, or the object of its
+    preposition) -- not "the authors of the lexicon refer to prior work", "X is defined in Section 3" or "X
+    means nothing to him"."""
+    lemma = verb.lemma_.lower()
+    if verb.pos_ != "VERB" or lemma not in DEFINING_VERBS or any(c.dep_ == "neg" for c in verb.children):
         return False
-    subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
-    said = any(c.dep_ in ("dobj", "prep", "attr", "oprd") for c in verb.children)
-    return said and any(_names(s, subject) for s in subjects)
+    roles = ("nsubjpass",) if lemma == "define" else ("nsubj", "nsubjpass")
+    if not any(c.dep_ in roles and _is_phrase(c, subject) for c in verb.children):
+        return False
+    word = DEFINING_VERBS[lemma]
+    if word:
+        return any(c.dep_ == "prep" and c.lower_ == word and any(o.dep_ == "pobj" for o in c.children)
+                   for c in verb.children)
+    return any(c.dep_ == "dobj" and c.pos_ != "PRON" for c in verb.children)
+
+
+def _is_phrase(head, nouns: frozenset[str]) -> bool:
+    """Whether ``head`` heads the question's noun phrase: it is one of ``nouns`` and its phrase holds them all."""
+    return head.lemma_.lower() in nouns and nouns <= {t.lemma_.lower() for t in head.subtree} | {
+        t.lower_ for t in head.subtree}
 
 
 def _argument_of_verb(doc, names: frozenset[str], roles: frozenset[str]) -> bool:
