@@ -13,7 +13,7 @@ In the cited sentence the answer-type span is marked ``kg-span`` and the questio
 >>> html = verdict_html(Verdict("supported", "Supported: ...", [check], 2.6), {"gfs/text_0-7": 3})
 >>> '<mark class="kg-span" title="a name or term (the technique)">standard copy-on-write techniques</mark>' in html
 True
->>> '<mark class="kg-m">snapshots</mark>' in html and 'href="#s-gfs/text_0-7"' in html and ">[3]</a>" in html
+>>> '<mark class="kg-m">snapshots</mark>' in html and 'href="#s-gfs-text_0-7"' in html and ">[3]</a>" in html
 True
 """
 
@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 
 from kgcore.api import Alternative, ClaimCheck, Verdict, stem
 
-from .markup_html import badge, esc
+from .markup_html import anchor_id, badge, esc
 
 STATE_LABELS = {"supported": "Supported", "not supported": "Not supported", "unsure": "Unsure"}
 STATE_CSS = {"supported": "kg-v-yes", "not supported": "kg-v-no", "unsure": "kg-v-unsure"}
@@ -95,9 +95,11 @@ def verdict_html(verdict: Verdict, numbers: Mapping[str, int], anchor_prefix: st
 
 
 def sentence_link(sentence_id: str, numbers: Mapping[str, int], anchor_prefix: str = "s") -> str:
-    """The sentence's number in the context as a link to it there (its id, escaped, when it has no number)."""
+    """The sentence's number in the context as a link to it there (its id, escaped, when it has no number); the
+    anchor is the sentence list's own (:func:`~ui.markup_html.anchor_id`)."""
     number, sid = numbers.get(sentence_id), esc(sentence_id)
-    return f'<a class="kg-cite" href="#{esc(anchor_prefix)}-{sid}" title="{sid}">[{number}]</a>' if number else sid
+    return f'<a class="kg-cite" href="#{anchor_id(sentence_id, anchor_prefix)}" title="{sid}">[{number}]</a>' \
+        if number else sid
 
 
 def alternatives_html(alternatives: Sequence[Alternative], numbers: Mapping[str, int], anchor_prefix: str = "s"
