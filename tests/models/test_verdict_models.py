@@ -107,6 +107,20 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
     ("What is used to keep the soup warm?", "To keep the soup warm.", []),
     ("Why was the miller tired after supper?", "I am sorry to say that the miller was very tired after supper.", []),
     ("Why did the hen run to the barn?", "The hen ran to the barn to escape the fox.", ["to escape the fox"]),
+    ("Why did the hen save grain?", "She saved grain in order to feed her chicks.", ["to feed her chicks"]),
+    # a verb's complement is no purpose: "fails to hear her" says nothing of why
+    ("The relationship with Rosalind fails because of what?", "(ROSALIND fails to hear her, at least takes no "
+     "notice.)", []),
+    # a compound preposition says no place
+    ("Where is Anne's mother?", "With regard to Anne's dislike of Bath, she considered it a prejudice.", []),
+    ("Where did the hen hide?", "In spite of the rain, the hen hid in the barn.", ["in the barn"]),
+    # a run of proper nouns that is a place names no one
+    ("Who owned the house?", "A grant of lands in Waldo County was made.", []),
+    ("Who owned the house?", "Old Matthew Maule owned the house.", ["Old Matthew Maule"]),
+    ("Who was Matthew Maule?", "Old Matthew Maule owned the house.", []),  # "Old" is no new word of a name
+    # the asked noun named through "of"
+    ("What crime was Matthew Maule accused of?", "Old Matthew Maule was executed for the crime of witchcraft.",
+     ["witchcraft"]),
     # a clause saying what someone believes is no fact of the text, unless the question asks for the belief
     ("Where did the goose hide?", "The farmer was quite sure that the goose was hiding behind the well.", []),
     ("Where did the goose hide?", "The goose was hiding behind the well.", ["behind the well"]),

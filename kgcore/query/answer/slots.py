@@ -19,6 +19,9 @@ Gap(head='task', preposition='for', governor='', role='nsubj')
 >>> gap = question_gap(nlp("On top of which LLM serving engine is CacheBlend implemented?"))
 >>> slot_match(nlp("We implement CacheBlend on top of vLLM."), [(34, 38)], gap)
 1.0
+>>> gap = question_gap(nlp("What crime was Matthew Maule accused of?"))
+>>> slot_match(nlp("He was executed for the crime of witchcraft."), [(33, 43)], gap)
+1.0
 """
 
 from __future__ import annotations
@@ -87,7 +90,8 @@ def _verb_above(token):
 def slot_match(doc, spans: Sequence[tuple[int, int]], gap: Gap | None) -> float:
     """How well some span (character offsets into ``doc``) fills ``gap``: 1 when a span token stands under the
     same preposition and verb as the wh-phrase, is the same argument of the same verb, or is headed by the
-    wh-phrase's own noun ("1,006 fake *reviews*" for "how many reviews"); 0.5 under the same preposition (not
+    wh-phrase's own noun ("1,006 fake *reviews*" for "how many reviews", "the crime *of witchcraft*" for "what
+    crime"); 0.5 under the same preposition (not
     "of") below another verb; else 0."""
     if gap is None or not spans:
         return 0.0
@@ -102,11 +106,15 @@ def slot_match(doc, spans: Sequence[tuple[int, int]], gap: Gap | None) -> float:
 def _token_fit(token, gap: Gap) -> float:
     verb = _verb_above(token)
     same_verb = bool(gap.governor) and verb is not None and stem(verb.lemma_.lower()) == gap.governor
-    if gap.preposition and token.dep_ in ("pobj", "pcomp") and token.head.lower_ == gap.preposition:
-        return 1.0 if same_verb else 0.0 if gap.preposition in _WEAK_PREPOSITIONS else 0.5
+    if gap.preposition and token.dep_ in ("pobj", "pcomp") and token.head.lower_ == gap.preposition and (
+            same_verb or gap.preposition not in _WEAK_PREPOSITIONS):
+        return 1.0 if same_verb else 0.5
     if gap.role in _ARGUMENTS and token.dep_ == gap.role and same_verb and token.head.i == verb.i:
         return 1.0
     if gap.head and gap.head not in WH_WORDS and token.pos_ == "NOUN" and token.lemma_.lower() == gap.head \
             and token.dep_ != "compound" and any(c.dep_ in ("nummod", "amod", "compound") for c in token.children):
         return 1.0
+    if gap.head and gap.head not in WH_WORDS and token.dep_ == "pobj" and token.head.lower_ == "of" \
+            and token.head.head.pos_ == "NOUN" and token.head.head.lemma_.lower() == gap.head:
+        return 1.0  # "the crime *of witchcraft*" for "what crime"
     return 0.0

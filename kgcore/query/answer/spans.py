@@ -4,16 +4,20 @@
 * ``number``: a quantity with its unit -- "288 BERT wordpieces", "15% of the tokens", "2.2-3.3×", "100-200 MB",
   "thirty years", "0.56" (a year alone, "2020", and reference markers such as "BIBREF2" are not quantities);
 * ``time``: a date or time entity, a time word ("morning") or a temporal clause ("when they were children");
-* ``person``: a person's name, a run of proper nouns or a word for a person ("his grandmother");
-* ``place``: a place entity, a locative phrase ("in the garden"; not "at six", "to the man"), or a proper name for
+* ``person``: a person's name, a run of proper nouns that is no place, time or quantity ("Waldo County" is none),
+  or a word for a person ("his grandmother");
+* ``place``: a place entity, a locative phrase ("in the garden"; not "at six", "to the man", nor a compound
+  preposition: "with regard to Bath", "in spite of the rain"), or a proper name for
   a place-noun question ("what university" -- "Princeton"); a question about a kind of place that has names
   (:data:`NAMED_PLACES`: "what university", "which city") takes only named places ("to Princeton", not "in front
   of him");
 * ``name``: a name or term the sentence introduces: a run of proper nouns, a technical token ("vLLM",
   "gpt-3.5-turbo-16k", "CoNLL-2003", "copy-on-write"), a noun phrase headed by the asked noun with new words
-  ("standard copy-on-write techniques" for "what technique"), what follows "called", "named", "known as" or
+  ("standard copy-on-write techniques" for "what technique") or naming it through "of" ("the crime of
+  witchcraft" for "what crime"), what follows "called", "named", "known as" or
   "such as", and a bracketed acronym; for "what colour", a colour word;
-* ``reason``: a reason clause ("because ...", a purpose infinitive); ``manner``: a means ("by exploiting ...",
+* ``reason``: a reason clause ("because ...", a purpose infinitive: "came to see the king", "in
+  order to buy"; not a complement: "fails to hear her"); ``manner``: a means ("by exploiting ...",
   "using ...", "through ...") or a definition ("we define X *as the average volatility ...*");
 * ``action`` and ``object``: a new verb, the question's verb with a new object (the answerers' former tests).
 
@@ -29,69 +33,52 @@ from collections.abc import Iterable, Sequence
 from kgcore.query.answer.beliefs import BELIEF_WORDS, believed
 from kgcore.query.answer.brackets import token_in_citation
 from kgcore.query.answer.expected import COLOUR_NOUNS, PLACE_NOUNS, Expected
+from kgcore.query.answer.span_tokens import (
+    _MARKER,
+    Span,
+    _entity_spans,
+    _local,
+    _new,
+    _proper_runs,
+    _subtree,
+    _wordlike,
+)
+from kgcore.query.answer.span_words import (
+    COLOURS,
+    COMPOUND_PREPOSITION_NOUNS,
+    COMPOUND_PREPOSITIONS,
+    DEFINING_VERBS,
+    GENERIC_ADJECTIVES,
+    INTRODUCERS,
+    LOCATIVE_PREPS,
+    MEANS_WORDS,
+    NAMED_PLACES,
+    NAMING_VERBS,
+    NOT_PEOPLE,
+    NUMBER_ENTITIES,
+    NUMBER_WORDS,
+    ORDINALS,
+    PAPER_LABELS,
+    PERSON_NOUNS,
+    PLACE_ENTITIES,
+    PLACE_WORDS,
+    QUANTITY_JOINERS,
+    REASON_WORDS,
+    TEMPORAL_MARKS,
+    TERM_ROLES,
+    TIME_ENTITIES,
+    TIME_WORDS,
+)
 from kgcore.query.answer.words import LIGHT_VERBS, STOPWORDS
 
-LOCATIVE_PREPS = frozenset(
-    """in on under underneath among amongst into onto at near beside behind inside outside over through across
-    beneath above below between by to toward towards from within upon around round along against""".split()
-)
-#: Kinds of place whose answer is a name ("what university": "Princeton"); a room, house or building is often
-#: answered by a common noun ("in the attic").
-NAMED_PLACES = frozenset(
-    "city cities town towns country countries village state county island university college continent region".split())
-PLACE_WORDS = frozenset("home abroad upstairs downstairs indoors outdoors".split())
-TIME_WORDS = frozenset(
-    """morning evening night day week fortnight month year yesterday today tomorrow afternoon noon midnight hour
-    minute moment presently soon later afterwards then when while after before until since once time spring summer
-    autumn winter christmas dawn dusk sunset sunrise age""".split()
-)
-TEMPORAL_MARKS = frozenset("when while after before until since once as".split())
-REASON_WORDS = frozenset("because since therefore thus so as why".split())
-MEANS_WORDS = frozenset("by using via through with exploiting leveraging".split())
-#: "define / compute X as Y": Y says how X is measured ("how do they measure how dynamic a community is?").
-DEFINING_VERBS = frozenset("define compute calculate measure quantify formulate estimate operationalize".split())
-TIME_ENTITIES = frozenset(("DATE", "TIME"))
-PLACE_ENTITIES = frozenset(("GPE", "LOC", "FAC"))
-NUMBER_ENTITIES = frozenset(("CARDINAL", "QUANTITY", "MONEY", "PERCENT"))
-NUMBER_WORDS = frozenset(
-    """one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen
-    eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million billion
-    trillion dozen half quarter twice thrice double triple""".split())
-#: Tokens that join the parts of a quantity: "100-200 MB", "2.2-3.3×", "between 5 and 10", "15 %".
-QUANTITY_JOINERS = frozenset("- – — to and x × % percent per . , / ~ ±".split())
-PERSON_NOUNS = frozenset(
-    """mother father sister brother wife husband son daughter uncle aunt cousin grandmother grandfather niece
-    nephew friend neighbor neighbour teacher student pupil mentor priest rector doctor servant maid master mistress
-    lady lord king queen captain admiral colonel judge family children child baby boy girl man woman gentleman heir
-    widow lover fiance fiancee author annotator annotators user users people person""".split())
-#: The words that answer "what colour": "painted blue", "a scarlet coat".
-COLOURS = frozenset(
-    """red blue green yellow white black grey gray brown pink purple orange scarlet crimson violet golden gold
-    silver azure cream ivory amber tawny auburn""".split())
-INTRODUCERS = frozenset(("called", "named", "termed", "dubbed", "as", "namely"))
-#: Adjectives that describe rather than name ("a great puzzle" is no term).
-GENERIC_ADJECTIVES = frozenset(
-    """great good bad small large big little new old first last other same different many few several certain
-    particular important main major high low long short whole real true full simple single various""".split())
-#: Where a term the text introduces stands: as a subject, an object or a complement.
-TERM_ROLES = frozenset(("nsubj", "nsubjpass", "dobj", "attr", "appos", "oprd"))
-#: "refer to X as Y", "known as Y": the verbs whose "as" introduces a name.
-NAMING_VERBS = frozenset("refer know call term denote dub name describe define".split())
-_MARKER = re.compile(r"^(BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM)\d*$")
 _YEAR = re.compile(r"^(1[5-9]|20)\d\d$")
 #: A figure: it starts with a digit (or a sign before one) and ends in digits or a short unit ("100M", "3.3×").
 _FIGURE = re.compile(r"^[~≈±<>+-]?\.?\d[\d.,:/]*[-–]?[\d.,]*(%|×|x|[kKMBGT]|[kKMGT]?B|ms|s|k)?$")
 _ORDINAL = re.compile(r"^\d+(st|nd|rd|th)$")
-ORDINALS = frozenset(
-    """first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth twentieth hundredth last
-    firstly secondly thirdly""".split())
-#: Words that label a part of a paper rather than name a thing ("Figure 3", "Table 2", "§ 4").
-PAPER_LABELS = frozenset("figure fig table tab section sec eq equation appendix algorithm listing".split())
 _TECHNICAL = re.compile(r"[a-z][A-Z]|[A-Z]{2}|\d[A-Za-z]|[A-Za-z]\d|[A-Za-z]-[A-Za-z]")
 #: Spans longer than this many tokens are cut (a clause, not a whole sentence, is marked).
 MAX_SPAN = 12
 
-Span = tuple[int, int]
 
 
 def answer_spans(tokens: Sequence, expected: Expected, q_doc) -> list[Span]:
@@ -140,12 +127,8 @@ def merged(spans: Iterable[Span]) -> list[Span]:
     return [(a, b) for a, b in out]
 
 
-def _local(tokens: list, token) -> int:
-    return token.i - tokens[0].i
 
 
-def _new(token, asked: set[str]) -> bool:
-    return token.lower_ not in asked and token.lemma_.lower() not in asked
 
 
 def _is_number(token, dates: bool = False) -> bool:
@@ -221,7 +204,11 @@ def time_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list
 
 
 def person_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
-    spans = _entity_spans(tokens, frozenset(("PERSON",)), asked) + _proper_runs(tokens, asked)
+    """A person's name, a run of proper nouns that is no place, time or quantity ("Waldo County" names no one)
+    or a word for a person."""
+    runs = [(a, b) for a, b in _proper_runs(tokens, asked)
+            if not all(t.ent_type_ in NOT_PEOPLE for t in tokens[a:b])]
+    spans = _entity_spans(tokens, frozenset(("PERSON",)), asked) + runs
     spans += [(_local(tokens, t), _local(tokens, t) + 1) for t in tokens
               if t.pos_ == "NOUN" and t.lemma_.lower() in PERSON_NOUNS and _new(t, asked)]
     return spans
@@ -235,7 +222,7 @@ def place_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> lis
     for t in tokens:
         if t.lower_ in PLACE_WORDS and t.dep_ in ("advmod", "npadvmod", "dobj") and not named:
             spans.append((_local(tokens, t), _local(tokens, t) + 1))
-        elif t.dep_ == "prep" and t.lower_ in LOCATIVE_PREPS and not _hyphenated(t):
+        elif t.dep_ == "prep" and t.lower_ in LOCATIVE_PREPS and not _hyphenated(t) and not _compound_preposition(t):
             objects = [c for c in t.children if c.dep_ == "pobj" and (c.pos_ == "PROPN" or not named)]
             if any(o.lower_ not in TIME_WORDS and o.ent_type_ not in TIME_ENTITIES and _placelike(o) and _new(o, asked)
                    for o in objects):
@@ -248,6 +235,25 @@ def place_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> lis
 def _hyphenated(token) -> bool:
     """Whether the token is the first part of a hyphenated word ("by" of "by-word"): no preposition."""
     return not token.whitespace_ and token.i + 1 < len(token.doc) and token.nbor(1).text == "-"
+
+
+def _compound_preposition(token) -> bool:
+    """Whether the preposition is part of a compound one that says no place: "with regard to", "in spite of",
+    "according *to*", "due *to*", "in addition *to*" (:data:`COMPOUND_PREPOSITIONS`; "in front *of*" is a place).
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> nlp = load_spacy()
+    >>> doc = nlp("With regard to Bath, she went to London.")
+    >>> [(t.text, _compound_preposition(t)) for t in doc if t.dep_ == "prep"]
+    [('With', True), ('to', True), ('to', False)]
+    """
+    head = token.head
+    if head.lower_ in COMPOUND_PREPOSITIONS:
+        return True
+    if head.dep_ == "pobj" and head.lemma_.lower() in COMPOUND_PREPOSITION_NOUNS and head.head.dep_ == "prep":
+        return True  # the second word: "with regard *to*"
+    return any(c.dep_ == "pobj" and c.lemma_.lower() in COMPOUND_PREPOSITION_NOUNS and any(
+        g.dep_ == "prep" for g in c.children) for c in token.children)  # the first: "*in* spite of"
 
 
 def _placelike(token) -> bool:
@@ -275,12 +281,26 @@ def name_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list
             modifiers = [c for c in t.children if c.dep_ in ("compound", "amod", "nmod") and _new(c, asked)]
             if modifiers:
                 spans.append((_local(tokens, min(modifiers, key=lambda c: c.i)), _local(tokens, t) + 1))
+            spans += _of_what(tokens, t, asked)
         if t.lower_ in INTRODUCERS and (t.lower_ != "as" or t.head.lemma_.lower() in NAMING_VERBS or (
                 t.i > 0 and t.nbor(-1).lower_ in ("known", "such"))):
             following = [c for c in t.children if c.dep_ in ("oprd", "pobj", "attr", "dobj")]
             spans += [_subtree(tokens, c) for c in following if _new(c, asked)]
     spans += _bracketed_acronyms(tokens, asked)
     return spans + _new_terms(tokens, asked)
+
+
+def _of_what(tokens: list, noun, asked: set[str]) -> list[Span]:
+    """What names the asked noun through "of": "the crime *of witchcraft*" for "what crime", "the city *of
+    Boston*" for "which city".
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> doc = load_spacy()("He was executed for the crime of witchcraft.")
+    >>> [doc[a:b].text for a, b in _of_what(list(doc), doc[5], {"what", "crime"})]
+    ['witchcraft']
+    """
+    return [_subtree(tokens, o) for c in noun.children if c.dep_ == "prep" and c.lower_ == "of"
+            for o in c.children if o.dep_ == "pobj" and _new(o, asked) and o.pos_ in ("NOUN", "PROPN")]
 
 
 def _new_terms(tokens: list, asked: set[str]) -> list[Span]:
@@ -301,12 +321,32 @@ def reason_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> li
     for t in tokens:
         if t.lower_ in REASON_WORDS and t.dep_ in ("mark", "cc", "advmod"):
             spans.append(_subtree(tokens, t.head) if t.dep_ == "mark" else (_local(tokens, t), _local(tokens, t) + 1))
-        elif t.lower_ == "to" and t.dep_ == "aux" and t.head.dep_ in ("advcl", "xcomp") \
-                and t.head.head.pos_ != "ADJ":  # a purpose, not an adjective's complement ("sorry to say")
+        elif _purpose(t):
             spans.append(_subtree(tokens, t.head))
         elif t.lower_ in ("due", "owing") and t.i + 1 < len(t.doc) and t.nbor(1).lower_ == "to":
             spans.append(_subtree(tokens, t))
     return spans
+
+
+def _purpose(token) -> bool:
+    """Whether ``token`` is the "to" of a purpose infinitive: "came *to see* the king", "in order *to buy*", "so as
+    *to avoid*"; not a verb's or an adjective's complement ("fails to hear her", "too indistinct to be followed",
+    "sorry to say").
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> nlp = load_spacy()
+    >>> [t.text for t in nlp("They came here to see the king and saved in order to buy a house.") if _purpose(t)]
+    ['to', 'to']
+    >>> [t.text for t in nlp("Rosalind fails to hear her.") if _purpose(t)]
+    []
+    """
+    if token.lower_ != "to" or token.dep_ != "aux":
+        return False
+    verb = token.head
+    if verb.dep_ == "advcl":
+        return verb.head.pos_ != "ADJ"
+    return verb.dep_ == "acl" and verb.head.lower_ in ("order", "as") and verb.head.i > 0 \
+        and verb.head.nbor(-1).lower_ in ("in", "so")
 
 
 def manner_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
@@ -340,60 +380,15 @@ FINDERS = {"number": number_spans, "time": time_spans, "person": person_spans, "
            "object": object_spans}
 
 
-def _entity_spans(tokens: list, labels: frozenset[str], asked: set[str]) -> list[Span]:
-    spans, start = [], None
-    for k, t in enumerate([*tokens, None]):
-        inside = t is not None and t.ent_type_ in labels and (start is not None or t.ent_iob_ == "B"
-                                                               or t.ent_iob_ == "I")
-        if inside and start is None:
-            start = k
-        elif not inside and start is not None:
-            if any(_new(x, asked) for x in tokens[start:k] if not x.is_punct):
-                spans.append((start, k))
-            start = None
-    return spans
 
 
-def _proper_runs(tokens: list, asked: set[str]) -> list[Span]:
-    """Runs of proper nouns with a word not in the question (a title such as "Mr." joins the run); not a lone
-    letter or symbol ("Y", "§") nor a label of the paper's parts ("Figure", "Table 2")."""
-    spans, start = [], None
-    for k, t in enumerate([*tokens, None]):
-        if t is not None and t.pos_ == "PROPN" and _wordlike(t):
-            start = k if start is None else start
-        elif start is not None:
-            run = tokens[start:k]
-            if any(_new(x, asked) for x in run) and _names_something(run):
-                spans.append((start, k))
-            start = None
-    return spans
 
 
-def _names_something(run: list) -> bool:
-    """Whether a run of proper nouns can be a name: some word of two letters or more that is not a label of a
-    paper's parts.
-
-    >>> from spacy.lang.en import English
-    >>> doc = English()("Y § Figure 3 Raft")
-    >>> [_names_something(doc[a:b]) for a, b in [(0, 1), (1, 2), (2, 4), (4, 5)]]
-    [False, False, False, True]
-    """
-    return any(sum(c.isalpha() for c in t.text) >= 2 and t.lower_.rstrip(".") not in PAPER_LABELS for t in run)
 
 
-def _wordlike(token) -> bool:
-    """Not a reference marker ("BIBREF2") nor markup ("\\cite{x}")."""
-    return not _MARKER.match(token.text) and not any(c in token.text for c in "\\{}$")
 
 
 def _bracketed_acronyms(tokens: list, asked: set[str]) -> list[Span]:
     return [(k, k + 1) for k in range(1, len(tokens) - 1)
             if tokens[k - 1].text == "(" and tokens[k + 1].text == ")" and tokens[k].text.isupper()
             and len(tokens[k].text) >= 2 and _new(tokens[k], asked)]
-
-
-def _subtree(tokens: list, head) -> Span:
-    """The head's subtree clipped to ``tokens`` (local offsets)."""
-    first, last = tokens[0].i, tokens[-1].i
-    start, end = max(head.left_edge.i, first), min(head.right_edge.i, last)
-    return (start - first, end - first + 1)

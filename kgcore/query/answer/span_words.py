@@ -1,0 +1,71 @@
+"""The words the answer spans are found by (:mod:`~kgcore.query.answer.spans`): which prepositions make a place,
+which words mark a time, a reason or a means, which nouns name people, which adjectives describe rather than
+name, and the compound prepositions that say no place ("with regard to", "in spite of").
+
+>>> "front" in COMPOUND_PREPOSITION_NOUNS, "regard" in COMPOUND_PREPOSITION_NOUNS
+(False, True)
+"""
+
+from __future__ import annotations
+
+LOCATIVE_PREPS = frozenset(
+    """in on under underneath among amongst into onto at near beside behind inside outside over through across
+    beneath above below between by to toward towards from within upon around round along against""".split()
+)
+#: Kinds of place whose answer is a name ("what university": "Princeton"); a room, house or building is often
+#: answered by a common noun ("in the attic").
+NAMED_PLACES = frozenset(
+    "city cities town towns country countries village state county island university college continent region".split())
+#: Words that with the preposition after them make a compound preposition saying no place: "according to", "due
+#: to", "owing to", "thanks to", "prior to", "as to", "because of", "instead of", "regardless of".
+COMPOUND_PREPOSITIONS = frozenset("according due owing thanks prior as because instead regardless irrespective".split())
+#: Nouns between two prepositions that make a compound one saying no place: "with *regard* to", "in *spite* of",
+#: "in *addition* to", "in *terms* of", "by *means* of", "on *behalf* of" (never "in *front* of").
+COMPOUND_PREPOSITION_NOUNS = frozenset(
+    """regard respect reference relation addition spite terms view case lieu favour favor behalf means response
+    accordance comparison contrast consequence virtue charge course""".split())
+PLACE_WORDS = frozenset("home abroad upstairs downstairs indoors outdoors".split())
+TIME_WORDS = frozenset(
+    """morning evening night day week fortnight month year yesterday today tomorrow afternoon noon midnight hour
+    minute moment presently soon later afterwards then when while after before until since once time spring summer
+    autumn winter christmas dawn dusk sunset sunrise age""".split()
+)
+TEMPORAL_MARKS = frozenset("when while after before until since once as".split())
+REASON_WORDS = frozenset("because since therefore thus so as why".split())
+MEANS_WORDS = frozenset("by using via through with exploiting leveraging".split())
+#: "define / compute X as Y": Y says how X is measured ("how do they measure how dynamic a community is?").
+DEFINING_VERBS = frozenset("define compute calculate measure quantify formulate estimate operationalize".split())
+TIME_ENTITIES = frozenset(("DATE", "TIME"))
+PLACE_ENTITIES = frozenset(("GPE", "LOC", "FAC"))
+NUMBER_ENTITIES = frozenset(("CARDINAL", "QUANTITY", "MONEY", "PERCENT"))
+#: Entity types a run of proper nouns answering "who" cannot have.
+NOT_PEOPLE = PLACE_ENTITIES | TIME_ENTITIES | NUMBER_ENTITIES
+NUMBER_WORDS = frozenset(
+    """one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen
+    eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million billion
+    trillion dozen half quarter twice thrice double triple""".split())
+#: Tokens that join the parts of a quantity: "100-200 MB", "2.2-3.3×", "between 5 and 10", "15 %".
+QUANTITY_JOINERS = frozenset("- – — to and x × % percent per . , / ~ ±".split())
+PERSON_NOUNS = frozenset(
+    """mother father sister brother wife husband son daughter uncle aunt cousin grandmother grandfather niece
+    nephew friend neighbor neighbour teacher student pupil mentor priest rector doctor servant maid master mistress
+    lady lord king queen captain admiral colonel judge family children child baby boy girl man woman gentleman heir
+    widow lover fiance fiancee author annotator annotators user users people person""".split())
+#: The words that answer "what colour": "painted blue", "a scarlet coat".
+COLOURS = frozenset(
+    """red blue green yellow white black grey gray brown pink purple orange scarlet crimson violet golden gold
+    silver azure cream ivory amber tawny auburn""".split())
+INTRODUCERS = frozenset(("called", "named", "termed", "dubbed", "as", "namely"))
+#: Adjectives that describe rather than name ("a great puzzle" is no term).
+GENERIC_ADJECTIVES = frozenset(
+    """great good bad small large big little new old first last other same different many few several certain
+    particular important main major high low long short whole real true full simple single various""".split())
+#: Where a term the text introduces stands: as a subject, an object or a complement.
+TERM_ROLES = frozenset(("nsubj", "nsubjpass", "dobj", "attr", "appos", "oprd"))
+#: "refer to X as Y", "known as Y": the verbs whose "as" introduces a name.
+NAMING_VERBS = frozenset("refer know call term denote dub name describe define".split())
+ORDINALS = frozenset(
+    """first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth twentieth hundredth last
+    firstly secondly thirdly""".split())
+#: Words that label a part of a paper rather than name a thing ("Figure 3", "Table 2", "§ 4").
+PAPER_LABELS = frozenset("figure fig table tab section sec eq equation appendix algorithm listing".split())
