@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from scipy import sparse
 
+from kgcore.core.repeats import text_key
 from kgcore.core.settings import RetrievalOptions
 from kgcore.core.types import SelectedSentence
 from kgcore.index.store.disk import CacheKey, Index
@@ -277,7 +278,7 @@ def first_of_each_text(index: Index, order: np.ndarray) -> np.ndarray:
 
 def _text_ids(index: Index) -> tuple[np.ndarray, np.ndarray]:
     """Per sentence, an id of its text (whitespace and case aside), and whether another sentence has it too."""
-    ids = np.unique([" ".join(s.original.lower().split()) for s in index.sentences], return_inverse=True)[1]
+    ids = np.unique([text_key(s.original) for s in index.sentences], return_inverse=True)[1]
     ids = np.asarray(ids, dtype=np.int64).ravel()
     return ids, np.bincount(ids)[ids] > 1
 

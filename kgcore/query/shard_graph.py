@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from kgcore.core.repeats import text_key
 from kgcore.core.settings import RetrievalOptions
 from kgcore.core.types import Match, SelectedSentence
 from kgcore.index.store.disk import Index
@@ -79,7 +80,7 @@ def text_keys(texts: Sequence[str]) -> np.ndarray:
     >>> a == b != c
     True
     """
-    keys = [hashlib.blake2b(" ".join(t.lower().split()).encode(), digest_size=8).digest() for t in texts]
+    keys = [hashlib.blake2b(text_key(t).encode(), digest_size=8).digest() for t in texts]
     return np.array([int.from_bytes(k, "big", signed=True) for k in keys], dtype=np.int64)
 
 

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from kgcore.core.embed import Embedder, query_embedder
 from kgcore.core.nlp import load_spacy
+from kgcore.core.repeats import text_key
 from kgcore.core.types import Answer, Citation, SelectedSentence
 from kgcore.core.verdicts import Alternative
 from kgcore.query.answer.base import Answerer, AnswerSource, LazyModels, ParseMemo, shared_cache
@@ -70,15 +71,16 @@ class ExtractiveGenerator(LazyModels):
     def judged(self, question: str, context: Sequence[SelectedSentence], nlp: ParseMemo) -> Answer:
         """The answer over a non-empty ``context`` with its verdict and the pick's next best sentences, parsing
         through ``nlp`` (the scorer, pairs, clause and verdict parse alike)."""
-        answer, scored = self._extract(question, context, nlp)
-        verdict = judge(question, answer, context, nlp, self.embedder, scored, quoted=True)
+        parsed = Question.parse(question, nlp)
+        answer, scored = self._extract(question, context, nlp, parsed)
+        verdict = judge(question, answer, context, nlp, self.embedder, scored, quoted=True, parsed=parsed)
         cited = {i for c in answer.citations for i in c.sentence_ids}
-        verdict.alternatives = alternatives(scored, cited, Question.parse(question, nlp), nlp)
+        verdict.alternatives = alternatives(scored, cited, parsed, nlp)
         return with_verdict(answer, verdict)
 
-    def _extract(self, question: str, context: Sequence[SelectedSentence], nlp: ParseMemo
-                 ) -> tuple[Answer, list[ScoredSentence]]:
-        parsed = Question.parse(question, nlp)
+    def _extract(self, question: str, context: Sequence[SelectedSentence], nlp: ParseMemo,
+                 parsed: Question | None = None) -> tuple[Answer, list[ScoredSentence]]:
+        parsed = parsed or Question.parse(question, nlp)
         scored = score_sentences(question, parsed, context, nlp, self.embedder)
         best, text, why = self._choice(question, parsed, scored, context, nlp)
         if not text:
@@ -139,10 +141,10 @@ def alternatives(scored: Sequence[ScoredSentence], cited: set[str], parsed: Ques
                  k: int = ALTERNATIVES) -> list[Alternative]:
     """The ``k`` best-scored sentences after those the answer cites (a text repeating one of them left out), each
     with what the answer would have quoted from it and its span of the asked kind."""
-    seen = {" ".join(s.sentence.text.lower().split()) for s in scored if s.sentence.id in cited}
+    seen = {text_key(s.sentence.text) for s in scored if s.sentence.id in cited}
     out: list[Alternative] = []
     for s in scored:
-        text = " ".join(s.sentence.text.lower().split())
+        text = text_key(s.sentence.text)
         if s.sentence.id in cited or text in seen:
             continue
         seen.add(text)

@@ -74,10 +74,12 @@ _DIGIT = re.compile(r"\d")
 
 
 def judge(question: str, answer: Answer, context: Sequence[SelectedSentence], nlp, embedder,
-          scored: Sequence[ScoredSentence] | None = None, quoted: bool = False) -> Verdict:
+          scored: Sequence[ScoredSentence] | None = None, quoted: bool = False, parsed: Question | None = None
+          ) -> Verdict:
     """The verdict on ``answer`` to ``question`` over ``context``.  ``scored``: the context's sentences as the
     answerer scored them (scored here when missing or lacking a cited sentence); ``quoted``: the answer quotes
-    its sentences (no grounding to check)."""
+    its sentences (no grounding to check); ``parsed``: the question as the answerer parsed it (parsed here when
+    None)."""
     by_id = {s.id: s for s in context}
     claims = [c for c in answer.citations if strip_markers(c.answer_sentence).strip()]
     cited = list(dict.fromkeys(i for c in claims for i in c.sentence_ids if i in by_id))
@@ -85,7 +87,7 @@ def judge(question: str, answer: Answer, context: Sequence[SelectedSentence], nl
         checks = [ClaimCheck(strip_markers(c.answer_sentence), state="not supported") for c in claims]
         return Verdict("not supported", f"{NOT_SUPPORTED}: the answer cites no retrieved sentence.", checks,
                        method=METHOD)
-    parsed = Question.parse(question, nlp)
+    parsed = parsed or Question.parse(question, nlp)
     found = {s.sentence.id: s for s in scored or []}
     if any(i not in found for i in cited):
         found.update({s.sentence.id: s for s in score_sentences(question, parsed, context, nlp, embedder,
