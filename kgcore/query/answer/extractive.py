@@ -149,14 +149,31 @@ def alternatives(scored: Sequence[ScoredSentence], cited: set[str], parsed: Ques
             continue
         seen.add(text)
         quote = ExtractiveGenerator._quote(s, parsed, nlp)
-        span = s.sentence.text[s.spans[0][0]:s.spans[0][1]] if s.spans else ""
-        start = quote.lower().find(span.lower()) if span else -1  # the quote's first letter may be raised
-        out.append(Alternative(s.sentence.id, quote, round(s.score, 3), quote[start:start + len(span)] if start >= 0
-                               else "", start,
-                               start + len(span) if start >= 0 else -1))
+        start, end = span_in_quote(s.sentence.text, quote, s.spans[0]) if s.spans else (-1, -1)
+        out.append(Alternative(s.sentence.id, quote, round(s.score, 3), quote[start:end] if start >= 0 else "",
+                               start, end))
         if len(out) == k:
             break
     return out
+
+
+def span_in_quote(text: str, quote: str, span: tuple[int, int]) -> tuple[int, int]:
+    """Where the span ``text[span[0]:span[1]]`` stands in ``quote``, a clause of ``text`` (its first letter maybe
+    raised, a full stop maybe added): found through where the clause stands in the sentence, so a span written
+    twice marks the right one; (-1, -1) when the quote lacks it.
+
+    >>> text = "They sold the red hat and kept the red hat"
+    >>> span_in_quote(text, "Kept the red hat.", (35, 42))
+    (9, 16)
+    >>> span_in_quote(text, "They sold the red hat.", (35, 42))
+    (-1, -1)
+    """
+    start, end = span
+    at = text.lower().find(quote.rstrip(".").lower())
+    if at >= 0:
+        return (start - at, end - at) if at <= start and end <= at + len(quote.rstrip(".")) else (-1, -1)
+    found = quote.lower().find(text[start:end].lower())  # a clause that is not a plain part of the sentence
+    return (found, found + end - start) if found >= 0 else (-1, -1)
 
 
 def introduced(sentence: SelectedSentence, context: Sequence[SelectedSentence]) -> SelectedSentence | None:
