@@ -47,7 +47,31 @@ def narrativeqa_section(results: Path) -> str:
     parts.append(ablation_section(load("narrativeqa_ablations.json", results)))
     parts.append(small_budget_section(load("narrativeqa_small_budget.json", results),
                                       load("narrativeqa_small_budget_fixes.json", results)))
+    parts.append(answer_type_section(load("narrativeqa_answer_type.json", results),
+                                     load("narrativeqa_answer_type_held_out.json", results)))
     return "\n\n".join(p for p in parts if p) + "\n"
+
+
+def answer_type_section(design: dict | None, held_out: dict | None) -> str:
+    """The asked answer kind as a ranking signal (bench/experiments/narrativeqa_answer_type.py): each weight's
+    change per budget against the default, on the design books and, looked at once, on the held-out books."""
+    if not design:
+        return ""
+    rows = []
+    for label, data in (("design", design), ("held out", held_out)):
+        for weight in sorted({r["weight"] for r in (data or {}).get("rows", []) if r["weight"]}):
+            cells = {r["budget_words"]: diff_cell({"diff": r["difference"], "ci95": r["ci95"]})
+                     for r in data["rows"] if r["weight"] == weight}
+            rows.append([label, weight, *(cells.get(b, "") for b in (200, 500, 1000, 2000))])
+    return "\n\n".join([
+        "### The asked answer kind as a ranking signal (tried, not adopted)",
+        "`python bench/experiments/narrativeqa_answer_type.py`: among the fused order's first "
+        f"{design['candidates']} sentences, one holding a span of the kind the question asks for (the answer "
+        "pick's spans: a place for \"where\", a reason clause for \"why\" ...) scores 1 + weight times higher, when "
+        f"at most {design['selective']:g} of them hold one. Change against the default with the paired 95% "
+        "interval; the held-out books were run once, for weight 1. Not adopted: it parses the candidates at query "
+        "time and its cut is collection-wide, which a sharded collection would have to gather.",
+        md_table(["books", "weight", "200", "500", "1000", "2000"], rows)])
 
 
 def change_rows(data: dict, before: dict) -> list[list]:
