@@ -2,8 +2,9 @@
 asks for (a place for "where", a reason clause for "why", a person for "who") ranks higher?  NarrativeQA design
 books.
 
-    python bench/experiments/narrativeqa_answer_type.py                  # weights 0 (the default), 0.1, 0.25, 0.5
-    python bench/experiments/narrativeqa_answer_type.py --weights 0,0.2 --candidates 100
+    python bench/experiments/narrativeqa_answer_type.py                  # weights 0 (the default), 0.5, 1, 2
+    python bench/experiments/narrativeqa_answer_type.py --weights 1 --held-out     # the one held-out look
+    python bench/experiments/narrativeqa_answer_type.py --weights 0.5 --selective 1 --candidates 100
 
 The question's expected answer (:func:`kgcore.query.answer.expected.expected_answer`) is the one the offline answer
 pick and the verdict use; the spans (:func:`kgcore.query.answer.spans.answer_spans`) too.  The fused order's first
@@ -71,9 +72,9 @@ def typed(weight: float, candidates: int, selective: float = 1.0):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--weights", default="0,0.1,0.25,0.5")
+    parser.add_argument("--weights", default="0.5,1,2", help="weights to try (0, the default ranking, always runs)")
     parser.add_argument("--candidates", type=int, default=200)
-    parser.add_argument("--selective", type=float, default=1.0,
+    parser.add_argument("--selective", type=float, default=0.5,
                         help="raise only where at most this share of the candidates holds a span (1: always)")
     parser.add_argument("--held-out", action="store_true")
     args = parser.parse_args()
@@ -81,7 +82,7 @@ def main() -> None:
     engine = QueryEngine(narrativeqa.book_store(books))
     kinds = [expected_answer(NLP(q.text)).kind for slug in books for q in narrativeqa.questions(slug)]
     per: dict[tuple[float, int], list[float]] = {}
-    for weight in (float(x) for x in args.weights.split(",")):
+    for weight in sorted({0.0, *(float(x) for x in args.weights.split(","))}):
         reordered = typed(weight, args.candidates, args.selective)
         with setting(fused, "_ranked", reordered), setting(groundedkg, "rank_fused", asking):
             for budget in BUDGETS:

@@ -121,6 +121,12 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
     # the asked noun named through "of"
     ("What crime was Matthew Maule accused of?", "Old Matthew Maule was executed for the crime of witchcraft.",
      ["witchcraft"]),
+    ("What crime was he accused of?", "It was the crime of his father.", []),  # whose crime, not what crime
+    # ... while the rules above keep what they should
+    ("Why did he use a knife?", "He used a knife to cut the rope.", ["to cut the rope"]),  # a purpose all the same
+    ("Where did he put the letter?", "He put the letter in the case of the clock.", ["in the case of the clock"]),
+    ("Who did Holgrave marry?", "Holgrave married Phoebe.", ["Phoebe"]),  # the tagger calls Phoebe a place
+    ("Who rescued Amelia?", "The Major rescued Amelia.", ["Major"]),  # a generic adjective that is the name
     # a clause saying what someone believes is no fact of the text, unless the question asks for the belief
     ("Where did the goose hide?", "The farmer was quite sure that the goose was hiding behind the well.", []),
     ("Where did the goose hide?", "The goose was hiding behind the well.", ["behind the well"]),

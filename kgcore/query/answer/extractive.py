@@ -80,7 +80,7 @@ class ExtractiveGenerator(LazyModels):
 
     def _extract(self, question: str, context: Sequence[SelectedSentence], nlp: ParseMemo,
                  parsed: Question | None = None) -> tuple[Answer, list[ScoredSentence]]:
-        parsed = parsed or Question.parse(question, nlp)
+        parsed = parsed if parsed is not None else Question.parse(question, nlp)
         scored = score_sentences(question, parsed, context, nlp, self.embedder)
         best, text, why = self._choice(question, parsed, scored, context, nlp)
         if not text:
@@ -159,20 +159,23 @@ def alternatives(scored: Sequence[ScoredSentence], cited: set[str], parsed: Ques
 
 def span_in_quote(text: str, quote: str, span: tuple[int, int]) -> tuple[int, int]:
     """Where the span ``text[span[0]:span[1]]`` stands in ``quote``, a clause of ``text`` (its first letter maybe
-    raised, a full stop maybe added): found through where the clause stands in the sentence, so a span written
-    twice marks the right one; (-1, -1) when the quote lacks it.
+    raised, a full stop maybe added): through where the clause stands in the sentence, so that a span written
+    twice marks the one found when the clause holds both; else the span's text searched in the quote; (-1, -1)
+    when the quote lacks it.
 
     >>> text = "They sold the red hat and kept the red hat"
-    >>> span_in_quote(text, "Kept the red hat.", (35, 42))
-    (9, 16)
-    >>> span_in_quote(text, "They sold the red hat.", (35, 42))
-    (-1, -1)
+    >>> span_in_quote(text, "Kept the red hat.", (35, 42)), span_in_quote(text, text, (35, 42))
+    ((9, 16), (35, 42))
+    >>> span_in_quote("She went to Washington D.C.", "She went to Washington D.C.", (9, 27))
+    (9, 27)
     """
     start, end = span
-    at = text.lower().find(quote.rstrip(".").lower())
-    if at >= 0:
-        return (start - at, end - at) if at <= start and end <= at + len(quote.rstrip(".")) else (-1, -1)
-    found = quote.lower().find(text[start:end].lower())  # a clause that is not a plain part of the sentence
+    lowered = text.lower()
+    for clause in (quote, quote.removesuffix(".")):
+        at = lowered.find(clause.lower())
+        if at >= 0 and at <= start and end <= at + len(clause):
+            return start - at, end - at
+    found = quote.lower().find(text[start:end].lower())
     return (found, found + end - start) if found >= 0 else (-1, -1)
 
 

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kgcore.index.qa.base import WH_WORDS
+from kgcore.query.answer.span_tokens import of_apposition
 from kgcore.query.answer.words import LIGHT_VERBS, stem
 
 #: Roles of a verb's own arguments, compared with the governor's lemma.
@@ -106,15 +107,19 @@ def slot_match(doc, spans: Sequence[tuple[int, int]], gap: Gap | None) -> float:
 def _token_fit(token, gap: Gap) -> float:
     verb = _verb_above(token)
     same_verb = bool(gap.governor) and verb is not None and stem(verb.lemma_.lower()) == gap.governor
-    if gap.preposition and token.dep_ in ("pobj", "pcomp") and token.head.lower_ == gap.preposition and (
-            same_verb or gap.preposition not in _WEAK_PREPOSITIONS):
-        return 1.0 if same_verb else 0.5
+    if gap.preposition and token.dep_ in ("pobj", "pcomp") and token.head.lower_ == gap.preposition:
+        if same_verb or gap.preposition not in _WEAK_PREPOSITIONS:
+            return 1.0 if same_verb else 0.5
+        return 1.0 if _names_asked_noun(token, gap) else 0.0
     if gap.role in _ARGUMENTS and token.dep_ == gap.role and same_verb and token.head.i == verb.i:
         return 1.0
     if gap.head and gap.head not in WH_WORDS and token.pos_ == "NOUN" and token.lemma_.lower() == gap.head \
             and token.dep_ != "compound" and any(c.dep_ in ("nummod", "amod", "compound") for c in token.children):
         return 1.0
-    if gap.head and gap.head not in WH_WORDS and token.dep_ == "pobj" and token.head.lower_ == "of" \
-            and token.head.head.pos_ == "NOUN" and token.head.head.lemma_.lower() == gap.head:
-        return 1.0  # "the crime *of witchcraft*" for "what crime"
-    return 0.0
+    return 1.0 if _names_asked_noun(token, gap) else 0.0
+
+
+def _names_asked_noun(token, gap: Gap) -> bool:
+    """Whether the token names the wh-phrase's noun through "of": "the crime *of witchcraft*" for "what crime"."""
+    return bool(gap.head) and gap.head not in WH_WORDS and of_apposition(token) \
+        and token.head.head.lemma_.lower() == gap.head

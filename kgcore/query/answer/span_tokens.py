@@ -10,18 +10,21 @@ from kgcore.query.answer.span_words import GENERIC_ADJECTIVES, PAPER_LABELS
 
 Span = tuple[int, int]
 #: A reference marker or placeholder of a converted paper ("BIBREF2", "INLINEFORM0"): no word.
-_MARKER = re.compile(r"^(BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM)\d*$")
+MARKER = re.compile(r"^(BIBREF|TABREF|FIGREF|SECREF|EQREF|INLINEFORM|DISPLAYFORM)\d*$")
 
 
-def _local(tokens: list, token) -> int:
+def local(tokens: list, token) -> int:
+    """The token's offset within ``tokens`` (a sentence's tokens)."""
     return token.i - tokens[0].i
 
 
-def _new(token, asked: set[str]) -> bool:
+def is_new(token, asked: set[str]) -> bool:
+    """Whether the question lacks the token (as written or as its lemma)."""
     return token.lower_ not in asked and token.lemma_.lower() not in asked
 
 
-def _entity_spans(tokens: list, labels: frozenset[str], asked: set[str]) -> list[Span]:
+def entity_spans(tokens: list, labels: frozenset[str], asked: set[str]) -> list[Span]:
+    """Runs of entities of one of ``labels`` holding a word the question lacks."""
     spans, start = [], None
     for k, t in enumerate([*tokens, None]):
         inside = t is not None and t.ent_type_ in labels and (start is not None or t.ent_iob_ == "B"
@@ -29,47 +32,67 @@ def _entity_spans(tokens: list, labels: frozenset[str], asked: set[str]) -> list
         if inside and start is None:
             start = k
         elif not inside and start is not None:
-            if any(_new(x, asked) for x in tokens[start:k] if not x.is_punct):
+            if any(is_new(x, asked) for x in tokens[start:k] if not x.is_punct):
                 spans.append((start, k))
             start = None
     return spans
 
 
-def _proper_runs(tokens: list, asked: set[str]) -> list[Span]:
-    """Runs of proper nouns with a word not in the question (a title such as "Mr." joins the run; "Old" of "Old
-    Matthew Maule" is no new word); not a lone letter or symbol ("Y", "§") nor a label of the paper's parts
-    ("Figure", "Table 2")."""
+def proper_runs(tokens: list, asked: set[str]) -> list[Span]:
+    """Runs of proper nouns with a word not in the question (a title such as "Mr." joins the run; a generic
+    adjective before a name, "Old" of "Old Matthew Maule", is no new word, but "the Major" is a name); not a lone
+    letter or symbol ("Y", "§") nor a label of the paper's parts ("Figure", "Table 2").
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> doc = load_spacy()("Old Matthew Maule met the Major.")
+    >>> [doc[a:b].text for a, b in proper_runs(list(doc), {"matthew", "maule"})]
+    ['Major']
+    """
     spans, start = [], None
     for k, t in enumerate([*tokens, None]):
-        if t is not None and t.pos_ == "PROPN" and _wordlike(t):
+        if t is not None and t.pos_ == "PROPN" and wordlike(t):
             start = k if start is None else start
         elif start is not None:
             run = tokens[start:k]
-            if any(_new(x, asked) and x.lower_ not in GENERIC_ADJECTIVES for x in run) and _names_something(run):
+            if any(is_new(x, asked) and (x.lower_ not in GENERIC_ADJECTIVES or x is run[-1]) for x in run) \
+                    and names_something(run):
                 spans.append((start, k))
             start = None
     return spans
 
 
-def _names_something(run: list) -> bool:
+def names_something(run: list) -> bool:
     """Whether a run of proper nouns can be a name: some word of two letters or more that is not a label of a
     paper's parts.
 
     >>> from spacy.lang.en import English
     >>> doc = English()("Y § Figure 3 Raft")
-    >>> [_names_something(doc[a:b]) for a, b in [(0, 1), (1, 2), (2, 4), (4, 5)]]
+    >>> [names_something(doc[a:b]) for a, b in [(0, 1), (1, 2), (2, 4), (4, 5)]]
     [False, False, False, True]
     """
     return any(sum(c.isalpha() for c in t.text) >= 2 and t.lower_.rstrip(".") not in PAPER_LABELS for t in run)
 
 
-def _wordlike(token) -> bool:
+def wordlike(token) -> bool:
     """Not a reference marker ("BIBREF2") nor markup ("\\cite{x}")."""
-    return not _MARKER.match(token.text) and not any(c in token.text for c in "\\{}$")
+    return not MARKER.match(token.text) and not any(c in token.text for c in "\\{}$")
 
 
-def _subtree(tokens: list, head) -> Span:
+def subtree(tokens: list, head) -> Span:
     """The head's subtree clipped to ``tokens`` (local offsets)."""
     first, last = tokens[0].i, tokens[-1].i
     start, end = max(head.left_edge.i, first), min(head.right_edge.i, last)
     return (start - first, end - first + 1)
+
+
+def of_apposition(token) -> bool:
+    """Whether ``token`` is a bare noun after "of" that names the noun before it: "the crime *of witchcraft*",
+    not "the crime of *his father*" nor "the disease of *the lungs*" (a determiner or possessive: whose, not what).
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> nlp = load_spacy()
+    >>> [t.text for t in nlp("The crime of witchcraft and the crime of his father.") if of_apposition(t)]
+    ['witchcraft']
+    """
+    return token.dep_ == "pobj" and token.pos_ in ("NOUN", "PROPN") and token.head.lower_ == "of" \
+        and token.head.head.pos_ in ("NOUN", "PROPN") and not any(c.dep_ in ("det", "poss") for c in token.children)

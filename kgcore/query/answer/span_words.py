@@ -19,11 +19,16 @@ NAMED_PLACES = frozenset(
 #: Words that with the preposition after them make a compound preposition saying no place: "according to", "due
 #: to", "owing to", "thanks to", "prior to", "as to", "because of", "instead of", "regardless of".
 COMPOUND_PREPOSITIONS = frozenset("according due owing thanks prior as because instead regardless irrespective".split())
-#: Nouns between two prepositions that make a compound one saying no place: "with *regard* to", "in *spite* of",
-#: "in *addition* to", "in *terms* of", "by *means* of", "on *behalf* of" (never "in *front* of").
+#: Nouns between two prepositions that make a compound one saying no place, standing bare: "with *regard* to", "in
+#: *spite* of", "in *addition* to", "in *terms* of", "by *means* of", "on *behalf* of" (never "in *front* of"; "in
+#: view of the sea" may be one).
 COMPOUND_PREPOSITION_NOUNS = frozenset(
-    """regard respect reference relation addition spite terms view case lieu favour favor behalf means response
-    accordance comparison contrast consequence virtue charge course""".split())
+    """regard respect reference relation addition spite terms case lieu favour favor behalf means response
+    accordance comparison contrast consequence virtue charge""".split())
+#: Verbs whose infinitive complement says what for: "stopped to rest", "went out to buy" (with a direct object any
+#: verb's does: "used a knife to cut the rope").
+PURPOSE_VERBS = frozenset(
+    "go come return run hurry rush stop pause wait stay turn climb walk ride sail travel arrive send hasten".split())
 PLACE_WORDS = frozenset("home abroad upstairs downstairs indoors outdoors".split())
 TIME_WORDS = frozenset(
     """morning evening night day week fortnight month year yesterday today tomorrow afternoon noon midnight hour

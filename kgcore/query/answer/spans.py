@@ -32,36 +32,32 @@ from collections.abc import Iterable, Sequence
 
 from kgcore.query.answer.beliefs import BELIEF_WORDS, believed
 from kgcore.query.answer.brackets import token_in_citation
-from kgcore.query.answer.expected import COLOUR_NOUNS, PLACE_NOUNS, Expected
+from kgcore.query.answer.expected import COLOUR_NOUNS, Expected
+from kgcore.query.answer.places import a_place, place_spans
 from kgcore.query.answer.span_tokens import (
-    _MARKER,
+    MARKER,
     Span,
-    _entity_spans,
-    _local,
-    _new,
-    _proper_runs,
-    _subtree,
-    _wordlike,
+    entity_spans,
+    is_new,
+    local,
+    of_apposition,
+    proper_runs,
+    subtree,
+    wordlike,
 )
 from kgcore.query.answer.span_words import (
     COLOURS,
-    COMPOUND_PREPOSITION_NOUNS,
-    COMPOUND_PREPOSITIONS,
     DEFINING_VERBS,
     GENERIC_ADJECTIVES,
     INTRODUCERS,
-    LOCATIVE_PREPS,
     MEANS_WORDS,
-    NAMED_PLACES,
     NAMING_VERBS,
-    NOT_PEOPLE,
     NUMBER_ENTITIES,
     NUMBER_WORDS,
     ORDINALS,
     PAPER_LABELS,
     PERSON_NOUNS,
-    PLACE_ENTITIES,
-    PLACE_WORDS,
+    PURPOSE_VERBS,
     QUANTITY_JOINERS,
     REASON_WORDS,
     TEMPORAL_MARKS,
@@ -78,7 +74,6 @@ _ORDINAL = re.compile(r"^\d+(st|nd|rd|th)$")
 _TECHNICAL = re.compile(r"[a-z][A-Z]|[A-Z]{2}|\d[A-Za-z]|[A-Za-z]\d|[A-Za-z]-[A-Za-z]")
 #: Spans longer than this many tokens are cut (a clause, not a whole sentence, is marked).
 MAX_SPAN = 12
-
 
 
 def answer_spans(tokens: Sequence, expected: Expected, q_doc) -> list[Span]:
@@ -108,7 +103,7 @@ def adds_content(span: Sequence, asked: set[str]) -> bool:
     >>> adds_content(doc[:4], {"what", "save", "disk", "space"}), adds_content(doc[4:], {"disk", "disks"})
     (False, True)
     """
-    return any(_new(t, asked) and (any(c.isdigit() for c in t.text) or (
+    return any(is_new(t, asked) and (any(c.isdigit() for c in t.text) or (
         t.is_alpha and t.lower_ not in STOPWORDS and t.lemma_.lower() not in LIGHT_VERBS)) for t in span)
 
 
@@ -127,10 +122,6 @@ def merged(spans: Iterable[Span]) -> list[Span]:
     return [(a, b) for a, b in out]
 
 
-
-
-
-
 def _is_number(token, dates: bool = False) -> bool:
     """A number word or figure; not a reference marker, an ordinal ("first", "2nd"), a name holding digits
     ("ada-002", "T5"), markup ("x_{i2})$") or a label's number ("Table 5"), and (unless ``dates``) not part of a
@@ -142,9 +133,9 @@ def _is_number(token, dates: bool = False) -> bool:
     ['288', '2.2', '3.3×', '1,006', 'twelve']
     """
     text = token.text
-    if _MARKER.match(text) or (token.ent_type_ in TIME_ENTITIES and not dates) or _YEAR.match(text):
+    if MARKER.match(text) or (token.ent_type_ in TIME_ENTITIES and not dates) or _YEAR.match(text):
         return False
-    if token.lower_ in ORDINALS or _ORDINAL.match(text) or not _wordlike(token) or _labelled(token):
+    if token.lower_ in ORDINALS or _ORDINAL.match(text) or not wordlike(token) or _labelled(token):
         return False
     if any(c.isdigit() for c in text):
         return bool(_FIGURE.match(text))
@@ -164,7 +155,7 @@ def number_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> li
     dates = bool(words & {"long", "old", "age"})
     spans, i = [], 0
     while i < len(tokens):
-        if not (_is_number(tokens[i], dates) and _new(tokens[i], asked)) or _bracketed(tokens, i):
+        if not (_is_number(tokens[i], dates) and is_new(tokens[i], asked)) or _bracketed(tokens, i):
             i += 1
             continue
         start = end = i
@@ -177,11 +168,11 @@ def number_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> li
         head = tokens[end].head  # the unit: "288 BERT wordpieces", "100-200 MB"
         if head.i > tokens[end].i and head.i - tokens[end].i <= 4 and head.pos_ in ("NOUN", "PROPN", "X", "SYM") \
                 and head.i <= tokens[-1].i:
-            end = _local(tokens, head)
+            end = local(tokens, head)
         elif end + 1 < len(tokens) and tokens[end + 1].pos_ in ("NOUN", "PROPN", "X", "SYM"):
             end += 1
         unit = tokens[end]
-        if not (expected.noun and end > start and not _new(unit, asked) and unit.lemma_.lower() != expected.noun):
+        if not (expected.noun and end > start and not is_new(unit, asked) and unit.lemma_.lower() != expected.noun):
             spans.append((start, end + 1))
         i = end + 1
     return spans
@@ -194,113 +185,57 @@ def _bracketed(tokens: list, k: int) -> bool:
 
 
 def time_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
-    spans = _entity_spans(tokens, TIME_ENTITIES, asked)
+    spans = entity_spans(tokens, TIME_ENTITIES, asked)
     for t in tokens:
-        if t.lower_ in TIME_WORDS and t.dep_ != "mark" and _new(t, asked):
-            spans.append((_local(tokens, t), _local(tokens, t) + 1))
+        if t.lower_ in TIME_WORDS and t.dep_ != "mark" and is_new(t, asked):
+            spans.append((local(tokens, t), local(tokens, t) + 1))
         elif t.lower_ in TEMPORAL_MARKS and (t.dep_ == "mark" or (t.dep_ == "advmod" and t.head.dep_ == "advcl")):
-            spans.append(_subtree(tokens, t.head))
+            spans.append(subtree(tokens, t.head))
     return spans
 
 
 def person_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
-    """A person's name, a run of proper nouns that is no place, time or quantity ("Waldo County" names no one)
-    or a word for a person."""
-    runs = [(a, b) for a, b in _proper_runs(tokens, asked)
-            if not all(t.ent_type_ in NOT_PEOPLE for t in tokens[a:b])]
-    spans = _entity_spans(tokens, frozenset(("PERSON",)), asked) + runs
-    spans += [(_local(tokens, t), _local(tokens, t) + 1) for t in tokens
-              if t.pos_ == "NOUN" and t.lemma_.lower() in PERSON_NOUNS and _new(t, asked)]
+    """A person's name, a run of proper nouns that is no place ("in Waldo County" names no one) or a word for a
+    person."""
+    runs = [(a, b) for a, b in proper_runs(tokens, asked) if not a_place(tokens[a:b])]
+    spans = entity_spans(tokens, frozenset(("PERSON",)), asked) + runs
+    spans += [(local(tokens, t), local(tokens, t) + 1) for t in tokens
+              if t.pos_ == "NOUN" and t.lemma_.lower() in PERSON_NOUNS and is_new(t, asked)]
     return spans
-
-
-def place_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
-    """A place entity, a locative phrase or a place word ("home"); for a question about a kind of place ("what
-    university", "which city") a named place only: "in front of him" names no university, "to Princeton" does."""
-    named = expected.noun in NAMED_PLACES
-    spans = _entity_spans(tokens, PLACE_ENTITIES, asked)
-    for t in tokens:
-        if t.lower_ in PLACE_WORDS and t.dep_ in ("advmod", "npadvmod", "dobj") and not named:
-            spans.append((_local(tokens, t), _local(tokens, t) + 1))
-        elif t.dep_ == "prep" and t.lower_ in LOCATIVE_PREPS and not _hyphenated(t) and not _compound_preposition(t):
-            objects = [c for c in t.children if c.dep_ == "pobj" and (c.pos_ == "PROPN" or not named)]
-            if any(o.lower_ not in TIME_WORDS and o.ent_type_ not in TIME_ENTITIES and _placelike(o) and _new(o, asked)
-                   for o in objects):
-                spans.append(_subtree(tokens, t))
-    if expected.noun in PLACE_NOUNS:
-        spans += _proper_runs(tokens, asked)
-    return spans
-
-
-def _hyphenated(token) -> bool:
-    """Whether the token is the first part of a hyphenated word ("by" of "by-word"): no preposition."""
-    return not token.whitespace_ and token.i + 1 < len(token.doc) and token.nbor(1).text == "-"
-
-
-def _compound_preposition(token) -> bool:
-    """Whether the preposition is part of a compound one that says no place: "with regard to", "in spite of",
-    "according *to*", "due *to*", "in addition *to*" (:data:`COMPOUND_PREPOSITIONS`; "in front *of*" is a place).
-
-    >>> from kgcore.core.nlp import load_spacy
-    >>> nlp = load_spacy()
-    >>> doc = nlp("With regard to Bath, she went to London.")
-    >>> [(t.text, _compound_preposition(t)) for t in doc if t.dep_ == "prep"]
-    [('With', True), ('to', True), ('to', False)]
-    """
-    head = token.head
-    if head.lower_ in COMPOUND_PREPOSITIONS:
-        return True
-    if head.dep_ == "pobj" and head.lemma_.lower() in COMPOUND_PREPOSITION_NOUNS and head.head.dep_ == "prep":
-        return True  # the second word: "with regard *to*"
-    return any(c.dep_ == "pobj" and c.lemma_.lower() in COMPOUND_PREPOSITION_NOUNS and any(
-        g.dep_ == "prep" for g in c.children) for c in token.children)  # the first: "*in* spite of"
-
-
-def _placelike(token) -> bool:
-    """Whether a locative object can be a place: no pronoun ("to all of which"), number ("at six") or person ("to
-    the man who ..."), unless a possessive makes one ("to her grandmother's"); a part of something is judged by
-    the whole ("in one of the rooms")."""
-    whole = next((o for c in token.children if c.dep_ == "prep" and c.lower_ == "of"
-                  for o in c.children if o.dep_ == "pobj"), None)
-    if whole is not None and (token.pos_ in ("PRON", "DET", "NUM") or token.like_num):
-        return _placelike(whole)
-    person = token.ent_type_ == "PERSON" or token.lemma_.lower() in PERSON_NOUNS
-    return not (token.pos_ in ("PRON", "DET", "NUM") or token.like_num or (
-        person and not any(c.dep_ == "case" for c in token.children)))
 
 
 def name_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
     if expected.noun in COLOUR_NOUNS:
-        return [(_local(tokens, t), _local(tokens, t) + 1) for t in tokens if t.lower_ in COLOURS and _new(t, asked)]
-    spans = _proper_runs(tokens, asked)
-    spans += [(_local(tokens, t), _local(tokens, t) + 1) for t in tokens
-              if _TECHNICAL.search(t.text) and _wordlike(t) and _new(t, asked) and t.text.isascii()]
+        return [(local(tokens, t), local(tokens, t) + 1) for t in tokens if t.lower_ in COLOURS and is_new(t, asked)]
+    spans = proper_runs(tokens, asked)
+    spans += [(local(tokens, t), local(tokens, t) + 1) for t in tokens
+              if _TECHNICAL.search(t.text) and wordlike(t) and is_new(t, asked) and t.text.isascii()]
     noun = expected.noun.lower()
     for t in tokens:
         if t.pos_ in ("NOUN", "PROPN") and noun and t.lemma_.lower() in (noun, noun.rstrip("s")):
-            modifiers = [c for c in t.children if c.dep_ in ("compound", "amod", "nmod") and _new(c, asked)]
+            modifiers = [c for c in t.children if c.dep_ in ("compound", "amod", "nmod") and is_new(c, asked)]
             if modifiers:
-                spans.append((_local(tokens, min(modifiers, key=lambda c: c.i)), _local(tokens, t) + 1))
+                spans.append((local(tokens, min(modifiers, key=lambda c: c.i)), local(tokens, t) + 1))
             spans += _of_what(tokens, t, asked)
         if t.lower_ in INTRODUCERS and (t.lower_ != "as" or t.head.lemma_.lower() in NAMING_VERBS or (
                 t.i > 0 and t.nbor(-1).lower_ in ("known", "such"))):
             following = [c for c in t.children if c.dep_ in ("oprd", "pobj", "attr", "dobj")]
-            spans += [_subtree(tokens, c) for c in following if _new(c, asked)]
+            spans += [subtree(tokens, c) for c in following if is_new(c, asked)]
     spans += _bracketed_acronyms(tokens, asked)
     return spans + _new_terms(tokens, asked)
 
 
 def _of_what(tokens: list, noun, asked: set[str]) -> list[Span]:
-    """What names the asked noun through "of": "the crime *of witchcraft*" for "what crime", "the city *of
-    Boston*" for "which city".
+    """What names the asked noun through "of" (:func:`~kgcore.query.answer.span_tokens.of_apposition`): "the crime
+    *of witchcraft*" for "what crime".
 
     >>> from kgcore.core.nlp import load_spacy
     >>> doc = load_spacy()("He was executed for the crime of witchcraft.")
     >>> [doc[a:b].text for a, b in _of_what(list(doc), doc[5], {"what", "crime"})]
     ['witchcraft']
     """
-    return [_subtree(tokens, o) for c in noun.children if c.dep_ == "prep" and c.lower_ == "of"
-            for o in c.children if o.dep_ == "pobj" and _new(o, asked) and o.pos_ in ("NOUN", "PROPN")]
+    return [subtree(tokens, o) for c in noun.children if c.dep_ == "prep" and c.lower_ == "of"
+            for o in c.children if of_apposition(o) and is_new(o, asked)]
 
 
 def _new_terms(tokens: list, asked: set[str]) -> list[Span]:
@@ -308,11 +243,11 @@ def _new_terms(tokens: list, asked: set[str]) -> list[Span]:
     complement: the terms a text introduces ("joint consensus", "Lazy space allocation")."""
     spans = []
     for t in tokens:
-        if t.pos_ != "NOUN" or t.dep_ not in TERM_ROLES or not _new(t, asked):
+        if t.pos_ != "NOUN" or t.dep_ not in TERM_ROLES or not is_new(t, asked):
             continue
-        modifiers = [c for c in t.children if c.dep_ in ("compound", "amod") and c.i < t.i and _new(c, asked)]
+        modifiers = [c for c in t.children if c.dep_ in ("compound", "amod") and c.i < t.i and is_new(c, asked)]
         if any(c.lower_ not in GENERIC_ADJECTIVES for c in modifiers):
-            spans.append((_local(tokens, min(modifiers, key=lambda c: c.i)), _local(tokens, t) + 1))
+            spans.append((local(tokens, min(modifiers, key=lambda c: c.i)), local(tokens, t) + 1))
     return spans
 
 
@@ -320,11 +255,11 @@ def reason_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> li
     spans = []
     for t in tokens:
         if t.lower_ in REASON_WORDS and t.dep_ in ("mark", "cc", "advmod"):
-            spans.append(_subtree(tokens, t.head) if t.dep_ == "mark" else (_local(tokens, t), _local(tokens, t) + 1))
+            spans.append(subtree(tokens, t.head) if t.dep_ == "mark" else (local(tokens, t), local(tokens, t) + 1))
         elif _purpose(t):
-            spans.append(_subtree(tokens, t.head))
+            spans.append(subtree(tokens, t.head))
         elif t.lower_ in ("due", "owing") and t.i + 1 < len(t.doc) and t.nbor(1).lower_ == "to":
-            spans.append(_subtree(tokens, t))
+            spans.append(subtree(tokens, t))
     return spans
 
 
@@ -337,6 +272,8 @@ def _purpose(token) -> bool:
     >>> nlp = load_spacy()
     >>> [t.text for t in nlp("They came here to see the king and saved in order to buy a house.") if _purpose(t)]
     ['to', 'to']
+    >>> [t.text for t in nlp("He used a knife to cut the rope, and she stopped to rest.") if _purpose(t)]
+    ['to', 'to']
     >>> [t.text for t in nlp("Rosalind fails to hear her.") if _purpose(t)]
     []
     """
@@ -345,6 +282,9 @@ def _purpose(token) -> bool:
     verb = token.head
     if verb.dep_ == "advcl":
         return verb.head.pos_ != "ADJ"
+    if verb.dep_ == "xcomp":  # "used a knife to cut the rope", "stopped to rest"; not "fails to hear her"
+        return verb.head.pos_ == "VERB" and (verb.head.lemma_.lower() in PURPOSE_VERBS or any(
+            c.dep_ == "dobj" for c in verb.head.children))
     return verb.dep_ == "acl" and verb.head.lower_ in ("order", "as") and verb.head.i > 0 \
         and verb.head.nbor(-1).lower_ in ("in", "so")
 
@@ -353,16 +293,16 @@ def manner_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> li
     spans = []
     for t in tokens:
         if t.lower_ in MEANS_WORDS and t.dep_ in ("prep", "advcl", "acl", "xcomp", "pcomp"):
-            spans.append(_subtree(tokens, t))
+            spans.append(subtree(tokens, t))
         elif t.lower_ == "based" and t.i + 1 < len(t.doc) and t.nbor(1).lower_ == "on":
-            spans.append(_subtree(tokens, t))
+            spans.append(subtree(tokens, t))
         elif t.lower_ == "as" and t.dep_ == "prep" and t.head.lemma_.lower() in DEFINING_VERBS:
-            spans.append(_subtree(tokens, t))  # "we define the dynamicity of a community as the average ..."
+            spans.append(subtree(tokens, t))  # "we define the dynamicity of a community as the average ..."
     return spans
 
 
 def action_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
-    return [(_local(tokens, t), _local(tokens, t) + 1) for t in tokens
+    return [(local(tokens, t), local(tokens, t) + 1) for t in tokens
             if t.pos_ == "VERB" and t.lemma_.lower() not in asked | LIGHT_VERBS]
 
 
@@ -371,7 +311,7 @@ def object_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> li
     if not verbs:
         return []
     lemma = verbs[0].lemma_.lower()
-    return [_subtree(tokens, c) for t in tokens if t.lemma_.lower() == lemma for c in t.children
+    return [subtree(tokens, c) for t in tokens if t.lemma_.lower() == lemma for c in t.children
             if c.dep_ in ("dobj", "attr", "dative", "oprd") and c.lemma_.lower() not in asked]
 
 
@@ -380,15 +320,7 @@ FINDERS = {"number": number_spans, "time": time_spans, "person": person_spans, "
            "object": object_spans}
 
 
-
-
-
-
-
-
-
-
 def _bracketed_acronyms(tokens: list, asked: set[str]) -> list[Span]:
     return [(k, k + 1) for k in range(1, len(tokens) - 1)
             if tokens[k - 1].text == "(" and tokens[k + 1].text == ")" and tokens[k].text.isupper()
-            and len(tokens[k].text) >= 2 and _new(tokens[k], asked)]
+            and len(tokens[k].text) >= 2 and is_new(tokens[k], asked)]

@@ -87,7 +87,7 @@ def judge(question: str, answer: Answer, context: Sequence[SelectedSentence], nl
         checks = [ClaimCheck(strip_markers(c.answer_sentence), state="not supported") for c in claims]
         return Verdict("not supported", f"{NOT_SUPPORTED}: the answer cites no retrieved sentence.", checks,
                        method=METHOD)
-    parsed = parsed or Question.parse(question, nlp)
+    parsed = parsed if parsed is not None else Question.parse(question, nlp)
     found = {s.sentence.id: s for s in scored or []}
     if any(i not in found for i in cited):
         found.update({s.sentence.id: s for s in score_sentences(question, parsed, context, nlp, embedder,

@@ -1,0 +1,101 @@
+"""Where a parsed sentence holds a place (:func:`place_spans`, the ``place`` kind of
+:mod:`~kgcore.query.answer.spans`): a place entity, a locative phrase whose object can be a place, a place word
+("home"), or for a question about a kind of place that has names ("what university") a named place only.  A
+compound preposition says no place ("with regard to Bath", "in spite of the rain"), and a run of proper nouns
+standing as a place is no person (:func:`a_place`, which the person spans read).
+"""
+
+from __future__ import annotations
+
+from kgcore.query.answer.expected import PLACE_NOUNS, Expected
+from kgcore.query.answer.span_tokens import Span, entity_spans, is_new, local, proper_runs, subtree
+from kgcore.query.answer.span_words import (
+    COMPOUND_PREPOSITION_NOUNS,
+    COMPOUND_PREPOSITIONS,
+    LOCATIVE_PREPS,
+    NAMED_PLACES,
+    NOT_PEOPLE,
+    PERSON_NOUNS,
+    PLACE_ENTITIES,
+    PLACE_WORDS,
+    TIME_ENTITIES,
+    TIME_WORDS,
+)
+
+
+def a_place(run: list) -> bool:
+    """Whether a run of proper nouns stands as a place, time or quantity: every word typed so (:data:`NOT_PEOPLE`)
+    and the run the object of a locative preposition ("lands in Waldo County"); the small tagger calls Phoebe and
+    Virginia places, so a run anywhere else ("Holgrave married Phoebe") may still be a person.
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> doc = load_spacy()("A grant of lands in Waldo County was made.")
+    >>> a_place(list(doc[5:7])), a_place(list(doc[0:1]))
+    (True, False)
+    """
+    last = run[-1]
+    return all(t.ent_type_ in NOT_PEOPLE for t in run) and last.dep_ == "pobj" and last.head.lower_ in LOCATIVE_PREPS
+
+
+def place_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
+    """A place entity, a locative phrase or a place word ("home"); for a question about a kind of place ("what
+    university", "which city") a named place only: "in front of him" names no university, "to Princeton" does."""
+    named = expected.noun in NAMED_PLACES
+    spans = entity_spans(tokens, PLACE_ENTITIES, asked)
+    for t in tokens:
+        if t.lower_ in PLACE_WORDS and t.dep_ in ("advmod", "npadvmod", "dobj") and not named:
+            spans.append((local(tokens, t), local(tokens, t) + 1))
+        elif t.dep_ == "prep" and t.lower_ in LOCATIVE_PREPS and not _hyphenated(t) and not _compound_preposition(t):
+            objects = [c for c in t.children if c.dep_ == "pobj" and (c.pos_ == "PROPN" or not named)]
+            if any(o.lower_ not in TIME_WORDS and o.ent_type_ not in TIME_ENTITIES and _placelike(o)
+                   and is_new(o, asked) for o in objects):
+                spans.append(subtree(tokens, t))
+    if expected.noun in PLACE_NOUNS:
+        spans += proper_runs(tokens, asked)
+    return spans
+
+
+def _hyphenated(token) -> bool:
+    """Whether the token is the first part of a hyphenated word ("by" of "by-word"): no preposition."""
+    return not token.whitespace_ and token.i + 1 < len(token.doc) and token.nbor(1).text == "-"
+
+
+def _compound_preposition(token) -> bool:
+    """Whether the preposition is part of a compound one that says no place: "with regard to", "in spite of", "by
+    means of" (a bare noun of :data:`COMPOUND_PREPOSITION_NOUNS` between two prepositions), "according to", "due
+    to" (:data:`COMPOUND_PREPOSITIONS`); "in front of", "in the case of the clock" are places.
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> nlp = load_spacy()
+    >>> doc = nlp("With regard to Bath, she went to London.")
+    >>> [(t.text, _compound_preposition(t)) for t in doc if t.dep_ == "prep"]
+    [('With', True), ('to', True), ('to', False)]
+    >>> [(t.text, _compound_preposition(t)) for t in nlp("He put it in the case of the clock.") if t.dep_ == "prep"]
+    [('in', False), ('of', False)]
+    """
+    head = token.head
+    if head.lower_ in COMPOUND_PREPOSITIONS and token.i == head.i + 1:
+        return True
+    if head.dep_ == "pobj" and token.i == head.i + 1 and token.lower_ in ("of", "to", "with") and _bare(head):
+        return True  # the second word: "with regard *to*"
+    return any(c.dep_ == "pobj" and c.i == token.i + 1 and _bare(c) and c.i + 1 < len(c.doc)
+               and c.nbor(1).lower_ in ("of", "to", "with") for c in token.children)  # the first: "*in* spite of"
+
+
+def _bare(noun) -> bool:
+    """A noun of a compound preposition standing bare ("in *spite* of", not "in the *case* of the clock")."""
+    return noun.lemma_.lower() in COMPOUND_PREPOSITION_NOUNS and not any(
+        c.dep_ in ("det", "poss", "amod") for c in noun.children)
+
+
+def _placelike(token) -> bool:
+    """Whether a locative object can be a place: no pronoun ("to all of which"), number ("at six") or person ("to
+    the man who ..."), unless a possessive makes one ("to her grandmother's"); a part of something is judged by
+    the whole ("in one of the rooms")."""
+    whole = next((o for c in token.children if c.dep_ == "prep" and c.lower_ == "of"
+                  for o in c.children if o.dep_ == "pobj"), None)
+    if whole is not None and (token.pos_ in ("PRON", "DET", "NUM") or token.like_num):
+        return _placelike(whole)
+    person = token.ent_type_ == "PERSON" or token.lemma_.lower() in PERSON_NOUNS
+    return not (token.pos_ in ("PRON", "DET", "NUM") or token.like_num or (
+        person and not any(c.dep_ == "case" for c in token.children)))
