@@ -122,6 +122,9 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
     ("What crime was Matthew Maule accused of?", "Old Matthew Maule was executed for the crime of witchcraft.",
      ["witchcraft"]),
     ("What crime was he accused of?", "It was the crime of his father.", []),  # whose crime, not what crime
+    # the asked noun with a word that only describes it names nothing; one that classifies it does
+    ("What patterns do they observe?", "This enables us to observe systematic patterns.", []),
+    ("What networks do they use?", "They use recurrent neural networks.", ["recurrent neural networks"]),
     # ... while the rules above keep what they should
     ("Why did he use a knife?", "He used a knife to cut the rope.", ["to cut the rope"]),  # a purpose all the same
     ("Where did he put the letter?", "He put the letter in the case of the clock.", ["in the case of the clock"]),

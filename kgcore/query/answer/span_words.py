@@ -64,7 +64,8 @@ INTRODUCERS = frozenset(("called", "named", "termed", "dubbed", "as", "namely"))
 #: Adjectives that describe rather than name ("a great puzzle" is no term).
 GENERIC_ADJECTIVES = frozenset(
     """great good bad small large big little new old first last other same different many few several certain
-    particular important main major high low long short whole real true full simple single various""".split())
+    particular important main major high low long short whole real true full simple single various separate
+    systematic specific possible similar general common typical overall such own existing previous""".split())
 #: Where a term the text introduces stands: as a subject, an object or a complement.
 TERM_ROLES = frozenset(("nsubj", "nsubjpass", "dobj", "attr", "appos", "oprd"))
 #: "refer to X as Y", "known as Y": the verbs whose "as" introduces a name.

@@ -214,7 +214,7 @@ def name_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list
     for t in tokens:
         if t.pos_ in ("NOUN", "PROPN") and noun and t.lemma_.lower() in (noun, noun.rstrip("s")):
             modifiers = [c for c in t.children if c.dep_ in ("compound", "amod", "nmod") and is_new(c, asked)]
-            if modifiers:
+            if any(c.lower_ not in GENERIC_ADJECTIVES for c in modifiers):  # not "systematic patterns"
                 spans.append((local(tokens, min(modifiers, key=lambda c: c.i)), local(tokens, t) + 1))
             spans += _of_what(tokens, t, asked)
         if t.lower_ in INTRODUCERS and (t.lower_ != "as" or t.head.lemma_.lower() in NAMING_VERBS or (
