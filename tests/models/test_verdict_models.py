@@ -125,6 +125,10 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
     # the asked noun with a word that only describes it names nothing; one that classifies it does
     ("What patterns do they observe?", "This enables us to observe systematic patterns.", []),
     ("What networks do they use?", "They use recurrent neural networks.", ["recurrent neural networks"]),
+    ("Which Lisp did they use?", "They wrote it in Common Lisp.", ["Common Lisp"]),
+    ("Who wrote the letter?", "The letter was written by Phoebe.", ["Phoebe"]),  # an agent, not a place
+    ("Where did she go?", "She went to London by means of the railway.", ["to London"]),
+    ("Why did he go?", "He asked her to leave.", []),  # told to, not in order to
     # ... while the rules above keep what they should
     ("Why did he use a knife?", "He used a knife to cut the rope.", ["to cut the rope"]),  # a purpose all the same
     ("Where did he put the letter?", "He put the letter in the case of the clock.", ["in the case of the clock"]),

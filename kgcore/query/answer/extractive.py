@@ -160,22 +160,26 @@ def alternatives(scored: Sequence[ScoredSentence], cited: set[str], parsed: Ques
 def span_in_quote(text: str, quote: str, span: tuple[int, int]) -> tuple[int, int]:
     """Where the span ``text[span[0]:span[1]]`` stands in ``quote``, a clause of ``text`` (its first letter maybe
     raised, a full stop maybe added): through where the clause stands in the sentence, so that a span written
-    twice marks the one found when the clause holds both; else the span's text searched in the quote; (-1, -1)
-    when the quote lacks it.
+    twice marks the one found; the span's text is searched in the quote only for a clause not written in the
+    sentence; (-1, -1) when the quote lacks it.
 
     >>> text = "They sold the red hat and kept the red hat"
     >>> span_in_quote(text, "Kept the red hat.", (35, 42)), span_in_quote(text, text, (35, 42))
     ((9, 16), (35, 42))
+    >>> span_in_quote(text, "They sold the red hat.", (35, 42))  # the clause holds the other one
+    (-1, -1)
     >>> span_in_quote("She went to Washington D.C.", "She went to Washington D.C.", (9, 27))
     (9, 27)
     """
     start, end = span
     lowered = text.lower()
+    located = False
     for clause in (quote, quote.removesuffix(".")):
         at = lowered.find(clause.lower())
         if at >= 0 and at <= start and end <= at + len(clause):
             return start - at, end - at
-    found = quote.lower().find(text[start:end].lower())
+        located = located or at >= 0
+    found = -1 if located else quote.lower().find(text[start:end].lower())  # a clause not written in the text
     return (found, found + end - start) if found >= 0 else (-1, -1)
 
 

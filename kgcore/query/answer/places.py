@@ -17,6 +17,7 @@ from kgcore.query.answer.span_words import (
     NOT_PEOPLE,
     PERSON_NOUNS,
     PLACE_ENTITIES,
+    PLACE_ONLY_PREPS,
     PLACE_WORDS,
     TIME_ENTITIES,
     TIME_WORDS,
@@ -25,7 +26,8 @@ from kgcore.query.answer.span_words import (
 
 def a_place(run: list) -> bool:
     """Whether a run of proper nouns stands as a place, time or quantity: every word typed so (:data:`NOT_PEOPLE`)
-    and the run the object of a locative preposition ("lands in Waldo County"); the small tagger calls Phoebe and
+    and the run the object of a preposition of place ("lands in Waldo County"; :data:`PLACE_ONLY_PREPS`) or a
+    noun's modifier ("the Paris mob"); the small tagger calls Phoebe and
     Virginia places, so a run anywhere else ("Holgrave married Phoebe") may still be a person.
 
     >>> from kgcore.core.nlp import load_spacy
@@ -34,7 +36,9 @@ def a_place(run: list) -> bool:
     (True, False)
     """
     last = run[-1]
-    return all(t.ent_type_ in NOT_PEOPLE for t in run) and last.dep_ == "pobj" and last.head.lower_ in LOCATIVE_PREPS
+    placed = last.dep_ == "pobj" and last.head.lower_ in PLACE_ONLY_PREPS and last.head.dep_ != "agent"
+    modifier = last.dep_ == "compound" and last.head.pos_ == "NOUN"  # "the Paris mob"
+    return all(t.ent_type_ in NOT_PEOPLE for t in run) and (placed or modifier)
 
 
 def place_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
@@ -84,7 +88,8 @@ def _compound_preposition(token) -> bool:
 
 def _bare(noun) -> bool:
     """A noun of a compound preposition standing bare ("in *spite* of", not "in the *case* of the clock")."""
-    return noun.lemma_.lower() in COMPOUND_PREPOSITION_NOUNS and not any(
+    words = (noun.lower_, noun.lemma_.lower())  # "by means of": the lemma of "means" is "mean"
+    return any(w in COMPOUND_PREPOSITION_NOUNS for w in words) and not any(
         c.dep_ in ("det", "poss", "amod") for c in noun.children)
 
 

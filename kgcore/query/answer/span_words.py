@@ -24,7 +24,7 @@ COMPOUND_PREPOSITIONS = frozenset("according due owing thanks prior as because i
 #: view of the sea" may be one).
 COMPOUND_PREPOSITION_NOUNS = frozenset(
     """regard respect reference relation addition spite terms case lieu favour favor behalf means response
-    accordance comparison contrast consequence virtue charge""".split())
+    accordance comparison contrast consequence virtue charge account place""".split())
 #: Verbs whose infinitive complement says what for: "stopped to rest", "went out to buy" (with a direct object any
 #: verb's does: "used a knife to cut the rope").
 PURPOSE_VERBS = frozenset(
@@ -64,8 +64,18 @@ INTRODUCERS = frozenset(("called", "named", "termed", "dubbed", "as", "namely"))
 #: Adjectives that describe rather than name ("a great puzzle" is no term).
 GENERIC_ADJECTIVES = frozenset(
     """great good bad small large big little new old first last other same different many few several certain
-    particular important main major high low long short whole real true full simple single various separate
-    systematic specific possible similar general common typical overall such own existing previous""".split())
+    particular important main major high low long short whole real true full simple single various""".split())
+#: Adjectives that describe a thing rather than say which kind it is: "systematic patterns" names no pattern,
+#: "recurrent neural networks" names a kind of network.
+DESCRIBING_ADJECTIVES = GENERIC_ADJECTIVES | frozenset(
+    "separate systematic specific possible similar typical overall such own existing previous".split())
+#: Prepositions whose object is a place whenever it is a place's name ("lands in Waldo County"); after "to",
+#: "from" or "by" a name the small tagger calls a place is as often a person ("written by Phoebe").
+PLACE_ONLY_PREPS = frozenset("in at into inside within near across throughout outside around along".split())
+#: Verbs whose object is told or let to do what their infinitive says: "asked her to leave" gives no purpose.
+OBJECT_CONTROL_VERBS = frozenset(
+    """ask tell persuade order urge beg advise force invite allow encourage warn remind require want expect cause
+    get help teach compel permit enable lead command instruct oblige""".split())
 #: Where a term the text introduces stands: as a subject, an object or a complement.
 TERM_ROLES = frozenset(("nsubj", "nsubjpass", "dobj", "attr", "appos", "oprd"))
 #: "refer to X as Y", "known as Y": the verbs whose "as" introduces a name.

@@ -48,12 +48,14 @@ from kgcore.query.answer.span_tokens import (
 from kgcore.query.answer.span_words import (
     COLOURS,
     DEFINING_VERBS,
+    DESCRIBING_ADJECTIVES,
     GENERIC_ADJECTIVES,
     INTRODUCERS,
     MEANS_WORDS,
     NAMING_VERBS,
     NUMBER_ENTITIES,
     NUMBER_WORDS,
+    OBJECT_CONTROL_VERBS,
     ORDINALS,
     PAPER_LABELS,
     PERSON_NOUNS,
@@ -214,7 +216,8 @@ def name_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list
     for t in tokens:
         if t.pos_ in ("NOUN", "PROPN") and noun and t.lemma_.lower() in (noun, noun.rstrip("s")):
             modifiers = [c for c in t.children if c.dep_ in ("compound", "amod", "nmod") and is_new(c, asked)]
-            if any(c.lower_ not in GENERIC_ADJECTIVES for c in modifiers):  # not "systematic patterns"
+            if any(c.pos_ != "ADJ" or c.lower_ not in DESCRIBING_ADJECTIVES for c in modifiers):  # "systematic
+                # patterns" names no pattern; "Common Lisp", "recurrent neural networks" name kinds
                 spans.append((local(tokens, min(modifiers, key=lambda c: c.i)), local(tokens, t) + 1))
             spans += _of_what(tokens, t, asked)
         if t.lower_ in INTRODUCERS and (t.lower_ != "as" or t.head.lemma_.lower() in NAMING_VERBS or (
@@ -283,8 +286,9 @@ def _purpose(token) -> bool:
     if verb.dep_ == "advcl":
         return verb.head.pos_ != "ADJ"
     if verb.dep_ == "xcomp":  # "used a knife to cut the rope", "stopped to rest"; not "fails to hear her"
-        return verb.head.pos_ == "VERB" and (verb.head.lemma_.lower() in PURPOSE_VERBS or any(
-            c.dep_ == "dobj" for c in verb.head.children))
+        governor = verb.head.lemma_.lower()
+        return verb.head.pos_ == "VERB" and governor not in OBJECT_CONTROL_VERBS and (
+            governor in PURPOSE_VERBS or any(c.dep_ == "dobj" for c in verb.head.children))
     return verb.dep_ == "acl" and verb.head.lower_ in ("order", "as") and verb.head.i > 0 \
         and verb.head.nbor(-1).lower_ in ("in", "so")
 
