@@ -48,17 +48,19 @@ def narrativeqa_section(results: Path) -> str:
     parts.append(small_budget_section(load("narrativeqa_small_budget.json", results),
                                       load("narrativeqa_small_budget_fixes.json", results)))
     parts.append(answer_type_section(load("narrativeqa_answer_type.json", results),
-                                     load("narrativeqa_answer_type_held_out.json", results)))
+                                     load("narrativeqa_answer_type_held_out.json", results),
+                                     load("narrativeqa_answer_type_stored.json", results)))
     return "\n\n".join(p for p in parts if p) + "\n"
 
 
-def answer_type_section(design: dict | None, held_out: dict | None) -> str:
+def answer_type_section(design: dict | None, held_out: dict | None, stored: dict | None = None) -> str:
     """The asked answer kind as a ranking signal (bench/experiments/narrativeqa_answer_type.py): each weight's
-    change per budget against the default, on the design books and, looked at once, on the held-out books."""
+    change per budget against the default, on the design books and, looked at once, on the held-out books; and on
+    the design books with spans found from the asked kind alone (``stored``)."""
     if not design:
         return ""
     rows = []
-    for label, data in (("design", design), ("held out", held_out)):
+    for label, data in (("design", design), ("held out", held_out), ("design, the kind alone", stored)):
         for weight in sorted({r["weight"] for r in (data or {}).get("rows", []) if r["weight"]}):
             cells = {r["budget_words"]: diff_cell({"diff": r["difference"], "ci95": r["ci95"]})
                      for r in data["rows"] if r["weight"] == weight}
@@ -69,8 +71,10 @@ def answer_type_section(design: dict | None, held_out: dict | None) -> str:
         f"{design['candidates']} sentences, one holding a span of the kind the question asks for (the answer "
         "pick's spans: a place for \"where\", a reason clause for \"why\" ...) scores 1 + weight times higher, when "
         f"at most {design['selective']:g} of them hold one. Change against the default with the paired 95% "
-        "interval; the held-out books were run once, for weight 1. Not adopted: it parses the candidates at query "
-        "time and its cut is collection-wide, which a sharded collection would have to gather.",
+        "interval; the held-out books were run once, for weight 1. \"The kind alone\": spans found without the "
+        "question's words and asked noun, as answer kinds stored per sentence at indexing would give them. Not "
+        "adopted: it parses the candidates at query time and its cut is collection-wide, which a sharded "
+        "collection would have to gather; the kind alone, which would avoid both, loses the gain.",
         md_table(["books", "weight", "200", "500", "1000", "2000"], rows)])
 
 

@@ -5,6 +5,7 @@ books.
     python bench/experiments/narrativeqa_answer_type.py                  # weights 0 (the default), 0.5, 1, 2
     python bench/experiments/narrativeqa_answer_type.py --weights 1 --held-out     # the one held-out look
     python bench/experiments/narrativeqa_answer_type.py --weights 0.5 --selective 1 --candidates 100
+    python bench/experiments/narrativeqa_answer_type.py --weights 1 --stored   # spans from the asked kind alone
 
 The question's expected answer (:func:`kgcore.query.answer.expected.expected_answer`) is the one the offline answer
 pick and the verdict use; the spans (:func:`kgcore.query.answer.spans.answer_spans`) too.  The fused order's first
@@ -32,7 +33,7 @@ from protocol import BUDGETS, measure, paired_interval, setting  # noqa: E402
 from kgcore.api import QueryEngine  # noqa: E402
 from kgcore.core.nlp import load_spacy  # noqa: E402
 from kgcore.query import fused  # noqa: E402
-from kgcore.query.answer.expected import expected_answer  # noqa: E402
+from kgcore.query.answer.expected import Expected, expected_answer  # noqa: E402
 from kgcore.query.answer.spans import answer_spans  # noqa: E402
 from kgcore.query.methods import groundedkg  # noqa: E402
 
@@ -40,13 +41,17 @@ ORIGINAL_RANKED = fused._ranked
 ORIGINAL_FUSED = groundedkg.rank_fused
 NLP = load_spacy()
 ASKED: dict[str, object] = {}
+#: Whether the spans are found without the question's words and asked noun (``--stored``).
+STORED = False
 DOCS: dict[str, object] = {}
 
 
 def asking(index, question, *args, **kwargs):
-    """``rank_fused`` (as GroundedKG calls it), remembering the question it ranks for."""
+    """``rank_fused`` (as GroundedKG calls it), remembering the question it ranks for (with ``STORED``, only the
+    kind it asks for: what a sentence's answer kinds stored at indexing could say)."""
     doc = NLP(question)
-    ASKED.update(doc=doc, expected=expected_answer(doc))
+    expected = expected_answer(doc)
+    ASKED.update(doc=NLP("") if STORED else doc, expected=Expected(expected.kind) if STORED else expected)
     return ORIGINAL_FUSED(index, question, *args, **kwargs)
 
 
@@ -77,7 +82,11 @@ def main() -> None:
     parser.add_argument("--selective", type=float, default=0.5,
                         help="raise only where at most this share of the candidates holds a span (1: always)")
     parser.add_argument("--held-out", action="store_true")
+    parser.add_argument("--stored", action="store_true",
+                        help="find the spans from the asked kind alone, as kinds stored per sentence would")
     args = parser.parse_args()
+    global STORED
+    STORED = args.stored
     books = narrativeqa.split()["held_out" if args.held_out else "design"]
     engine = QueryEngine(narrativeqa.book_store(books))
     kinds = [expected_answer(NLP(q.text)).kind for slug in books for q in narrativeqa.questions(slug)]
@@ -99,7 +108,7 @@ def main() -> None:
                      "ci95": list(paired_interval(values, base)) if weight else None,
                      "by_kind": {k: [len(d), round(float(np.mean(d)), 3)] for k, d in sorted(by_kind.items())}})
         print(rows[-1], flush=True)
-    name = "narrativeqa_answer_type_held_out.json" if args.held_out else "narrativeqa_answer_type.json"
+    name = f"narrativeqa_answer_type{'_stored' if args.stored else ''}{'_held_out' if args.held_out else ''}.json"
     write_json(name, {"books": books, "candidates": args.candidates, "selective": args.selective, "rows": rows})
 
 
