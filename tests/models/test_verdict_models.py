@@ -129,6 +129,9 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
     ("Who wrote the letter?", "The letter was written by Phoebe.", ["Phoebe"]),  # an agent, not a place
     ("Where did she go?", "She went to London by means of the railway.", ["to London"]),
     ("Why did he go?", "He asked her to leave.", []),  # told to, not in order to
+    # an "as" clause of manner is no time
+    ("When did Anne love Captain Wentworth?", "Anne loved Captain Wentworth as she ought.", []),
+    ("When did the clock strike?", "As she entered the room, the clock struck.", ["As she entered the room"]),
     # ... while the rules above keep what they should
     ("Why did he use a knife?", "He used a knife to cut the rope.", ["to cut the rope"]),  # a purpose all the same
     ("Where did he put the letter?", "He put the letter in the case of the clock.", ["in the case of the clock"]),

@@ -35,6 +35,8 @@ TIME_WORDS = frozenset(
     minute moment presently soon later afterwards then when while after before until since once time spring summer
     autumn winter christmas dawn dusk sunset sunrise age""".split()
 )
+#: Verbs of an "as" clause that says how, not when: "as he was told", "as she had hoped", "as you please".
+MANNER_AS_VERBS = frozenset("say tell expect promise wish please like hope suppose intend agree order".split())
 TEMPORAL_MARKS = frozenset("when while after before until since once as".split())
 REASON_WORDS = frozenset("because since therefore thus so as why".split())
 MEANS_WORDS = frozenset("by using via through with exploiting leveraging".split())

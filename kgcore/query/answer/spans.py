@@ -51,6 +51,7 @@ from kgcore.query.answer.span_words import (
     DESCRIBING_ADJECTIVES,
     GENERIC_ADJECTIVES,
     INTRODUCERS,
+    MANNER_AS_VERBS,
     MEANS_WORDS,
     NAMING_VERBS,
     NUMBER_ENTITIES,
@@ -191,9 +192,23 @@ def time_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list
     for t in tokens:
         if t.lower_ in TIME_WORDS and t.dep_ != "mark" and is_new(t, asked):
             spans.append((local(tokens, t), local(tokens, t) + 1))
-        elif t.lower_ in TEMPORAL_MARKS and (t.dep_ == "mark" or (t.dep_ == "advmod" and t.head.dep_ == "advcl")):
+        elif t.lower_ in TEMPORAL_MARKS and (t.dep_ == "mark" or (t.dep_ == "advmod" and t.head.dep_ == "advcl")) \
+                and not _as_in_manner(t):
             spans.append(subtree(tokens, t.head))
     return spans
+
+
+def _as_in_manner(mark) -> bool:
+    """Whether an "as" clause says how rather than when: its verb is a modal or one of saying, telling or wishing
+    ("loved him *as she ought*", "did it *as he was told*"; "*as she entered the room*" is a time).
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> nlp = load_spacy()
+    >>> [_as_in_manner(t) for s in ("She loved him as she ought.", "As she entered, it struck.") for t in nlp(s)
+    ...  if t.lower_ == "as"]
+    [True, False]
+    """
+    return mark.lower_ == "as" and (mark.head.pos_ == "AUX" or mark.head.lemma_.lower() in MANNER_AS_VERBS)
 
 
 def person_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
