@@ -132,6 +132,9 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
     # an "as" clause of manner is no time
     ("When did Anne love Captain Wentworth?", "Anne loved Captain Wentworth as she ought.", []),
     ("When did the clock strike?", "As she entered the room, the clock struck.", ["As she entered the room"]),
+    ("When did the phone ring?", "The phone rang as she was at home.", ["as she was at home"]),
+    ("When did he cry?", "He cried as she was saying goodbye.", ["as she was saying goodbye"]),
+    ("When did she arrive?", "She arrived as she had hoped.", []),
     # ... while the rules above keep what they should
     ("Why did he use a knife?", "He used a knife to cut the rope.", ["to cut the rope"]),  # a purpose all the same
     ("Where did he put the letter?", "He put the letter in the case of the clock.", ["in the case of the clock"]),

@@ -36,7 +36,9 @@ TIME_WORDS = frozenset(
     autumn winter christmas dawn dusk sunset sunrise age""".split()
 )
 #: Verbs of an "as" clause that says how, not when: "as he was told", "as she had hoped", "as you please".
-MANNER_AS_VERBS = frozenset("say tell expect promise wish please like hope suppose intend agree order".split())
+MANNER_AS_VERBS = frozenset(
+    """say tell expect promise wish please like hope suppose intend agree order ask teach want instruct require
+    demand know do direct""".split())
 TEMPORAL_MARKS = frozenset("when while after before until since once as".split())
 REASON_WORDS = frozenset("because since therefore thus so as why".split())
 MEANS_WORDS = frozenset("by using via through with exploiting leveraging".split())

@@ -199,16 +199,28 @@ def time_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list
 
 
 def _as_in_manner(mark) -> bool:
-    """Whether an "as" clause says how rather than when: its verb is a modal or one of saying, telling or wishing
-    ("loved him *as she ought*", "did it *as he was told*"; "*as she entered the room*" is a time).
+    """Whether an "as" clause says how rather than when: it has no subject ("as expected"), its verb is a modal
+    ("loved him *as she ought*"), or a verb of saying, telling or wishing missing its complement ("*as he was
+    told*", "*as she had hoped*"; not "as he told the story", nor "as she was saying goodbye": times).
 
     >>> from kgcore.core.nlp import load_spacy
     >>> nlp = load_spacy()
-    >>> [_as_in_manner(t) for s in ("She loved him as she ought.", "As she entered, it struck.") for t in nlp(s)
-    ...  if t.lower_ == "as"]
-    [True, False]
+    >>> texts = ("She loved him as she ought.", "He came as he was told.", "She cried as he told the story.",
+    ...          "The phone rang as she was at home.")
+    >>> [_as_in_manner(t) for s in texts for t in nlp(s) if t.lower_ == "as"]
+    [True, True, False, False]
     """
-    return mark.lower_ == "as" and (mark.head.pos_ == "AUX" or mark.head.lemma_.lower() in MANNER_AS_VERBS)
+    if mark.lower_ != "as" or mark.dep_ != "mark":
+        return False
+    verb, children = mark.head, list(mark.head.children)
+    if not any(c.dep_ in ("nsubj", "nsubjpass", "expl", "csubj") for c in children) or verb.tag_ == "MD":
+        return True
+    lemma = "hope" if verb.lemma_.lower() == "hop" else verb.lemma_.lower()  # the small model's lemma of "hoped"
+    return verb.tag_ != "VBG" and lemma in MANNER_AS_VERBS and not any(c.dep_ in COMPLEMENTS for c in children)
+
+
+#: What a verb of an "as" clause of manner lacks: "as he was told" (told what?), not "as he told the story".
+COMPLEMENTS = frozenset(("dobj", "ccomp", "xcomp", "prep", "dative", "attr", "acomp", "oprd", "advcl"))
 
 
 def person_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
