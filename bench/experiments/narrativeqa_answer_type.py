@@ -41,18 +41,18 @@ ORIGINAL_RANKED = fused._ranked
 ORIGINAL_FUSED = groundedkg.rank_fused
 NLP = load_spacy()
 ASKED: dict[str, object] = {}
-#: Whether the spans are found without the question's words and asked noun (``--stored``).
-STORED = False
 DOCS: dict[str, object] = {}
 
 
-def asking(index, question, *args, **kwargs):
-    """``rank_fused`` (as GroundedKG calls it), remembering the question it ranks for (with ``STORED``, only the
-    kind it asks for: what a sentence's answer kinds stored at indexing could say)."""
-    doc = NLP(question)
-    expected = expected_answer(doc)
-    ASKED.update(doc=NLP("") if STORED else doc, expected=Expected(expected.kind) if STORED else expected)
-    return ORIGINAL_FUSED(index, question, *args, **kwargs)
+def asking(stored: bool):
+    """``rank_fused`` (as GroundedKG calls it), remembering the question it ranks for; ``stored``: only the kind
+    it asks for (``--stored``: what a sentence's answer kinds stored at indexing could say)."""
+    def ranks(index, question, *args, **kwargs):
+        doc = NLP(question)
+        expected = expected_answer(doc)
+        ASKED.update(doc=NLP("") if stored else doc, expected=Expected(expected.kind) if stored else expected)
+        return ORIGINAL_FUSED(index, question, *args, **kwargs)
+    return ranks
 
 
 def typed(weight: float, candidates: int, selective: float = 1.0):
@@ -85,15 +85,13 @@ def main() -> None:
     parser.add_argument("--stored", action="store_true",
                         help="find the spans from the asked kind alone, as kinds stored per sentence would")
     args = parser.parse_args()
-    global STORED
-    STORED = args.stored
     books = narrativeqa.split()["held_out" if args.held_out else "design"]
     engine = QueryEngine(narrativeqa.book_store(books))
     kinds = [expected_answer(NLP(q.text)).kind for slug in books for q in narrativeqa.questions(slug)]
     per: dict[tuple[float, int], list[float]] = {}
     for weight in sorted({0.0, *(float(x) for x in args.weights.split(","))}):
         reordered = typed(weight, args.candidates, args.selective)
-        with setting(fused, "_ranked", reordered), setting(groundedkg, "rank_fused", asking):
+        with setting(fused, "_ranked", reordered), setting(groundedkg, "rank_fused", asking(args.stored)):
             for budget in BUDGETS:
                 per[(weight, budget)] = [v for slug in books for v in measure(
                     engine, slug, narrativeqa.questions(slug), "groundedkg", budget)["per_question"]]
