@@ -198,6 +198,10 @@ def time_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list
     return spans
 
 
+#: What a verb of an "as" clause of manner lacks: "as he was told" (told what?), not "as he told the story".
+COMPLEMENTS = frozenset(("dobj", "ccomp", "xcomp", "prep", "dative", "attr", "acomp", "oprd", "advcl"))
+
+
 def _as_in_manner(mark) -> bool:
     """Whether an "as" clause says how rather than when: it has no subject ("as expected"), its verb is a modal
     ("loved him *as she ought*"), or a verb of saying, telling or wishing missing its complement ("*as he was
@@ -217,10 +221,6 @@ def _as_in_manner(mark) -> bool:
         return True
     lemma = "hope" if verb.lemma_.lower() == "hop" else verb.lemma_.lower()  # the small model's lemma of "hoped"
     return verb.tag_ != "VBG" and lemma in MANNER_AS_VERBS and not any(c.dep_ in COMPLEMENTS for c in children)
-
-
-#: What a verb of an "as" clause of manner lacks: "as he was told" (told what?), not "as he told the story".
-COMPLEMENTS = frozenset(("dobj", "ccomp", "xcomp", "prep", "dative", "attr", "acomp", "oprd", "advcl"))
 
 
 def person_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
