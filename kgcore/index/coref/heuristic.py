@@ -167,7 +167,8 @@ class _Resolution:
                           and (pronoun.referent == "it" or m.kind in ("person", "animal", "name"))), None)
             if found is not None:
                 return found
-        agreeing = [m for m in self._candidates(k, pronoun) if _agrees(pronoun.referent, m)]
+        agreeing = [m for m in self._candidates(k, pronoun) if _agrees(pronoun.referent, m)
+                    and (not pronoun.animate or m.kind in ("person", "animal", "name"))]
         # Principle B through a chain: in "He shot him", "him" is not whoever "He" is.  Only for
         # direct objects: a prepositional one may be locative ("close to him").
         banned = pronoun.role == OBJ and {
@@ -218,10 +219,25 @@ def _group_rank(pronoun: Pronoun, m: Mention) -> tuple[bool, bool]:
 
 
 def _precedes(m: Mention, pronoun: Pronoun) -> bool:
-    """In the pronoun's own sentence: before it, not containing it, not its co-argument subject."""
-    if m.end > pronoun.start or m.tree[0] <= pronoun.i <= m.tree[1]:
+    """In the pronoun's own sentence: before it, not containing it (but for a clause modifying it:
+    :func:`_in_its_clause`), not its co-argument subject."""
+    if m.end > pronoun.start or m.tree[0] <= pronoun.i <= m.tree[1] and not _in_its_clause(m, pronoun):
         return False
     return not (m.role == SUBJ and m.verb in pronoun.coargs)
+
+
+def _in_its_clause(m: Mention, pronoun: Pronoun) -> bool:
+    """Whether ``pronoun`` stands in a clause modifying ``m`` and may refer to it: "Anne, who had risen to her
+    feet", "a young man gazing from a club window and saying something to his companion", "Mrs. Lynde, who says
+    she could never have believed it".  Not an argument of the clause's own verb, whose relative pronoun is
+    already ``m`` ("the student with whom he had been conversing" is not the student), and not a plain "it",
+    which in such a clause is mostly something else ("a general wish to walk along it", "a gloom diffused about
+    it")."""
+    if pronoun.referent == "it" and pronoun.form != "poss":
+        return False
+    if m.kind == "name" and pronoun.referent in ("he", "she"):
+        return False  # a capitalised noun not known as a person: "a mysterious and terrible Past, which ... his"
+    return any(lo <= pronoun.i <= hi and pronoun.argument_of != verb for lo, hi, verb in m.clauses)
 
 
 def _agrees(referent: str, m: Mention) -> bool:

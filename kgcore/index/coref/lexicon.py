@@ -34,12 +34,20 @@ HUMAN_NOUNS = _words(
     "cousin parent doctor merchant farmer gardener baker cook soldier officer pilot mate companion "
     "partner guest owner traveller traveler passenger prisoner enemy native cannibal guide teacher "
     "student pupil shepherd hunter fisherman nurse thief robber governor planter spaniard "
-    "englishman portuguese clerk surgeon boatswain gunner carpenter devil angel saint ghost giant dwarf"
+    "englishman portuguese clerk surgeon boatswain gunner carpenter devil angel saint ghost giant dwarf "
+    "twin people folk"
 )
 ANIMAL_NOUNS = _words(
     "rabbit bunny mouse cat kitten dog puppy bird sparrow robin blackbird owl squirrel fox wolf bear "
     "horse pony donkey goat kid sheep lamb pig parrot creature animal beast frog toad duck goose hare "
     "deer lion tiger leopard monkey seal turtle tortoise"
+)
+#: Nouns of kinship and company that only people (or animals) have: "their neighbor", "their mother" are a household's
+#: or a couple's, never "the fences'" (a relation of a data structure -- "the nodes and their children", "its
+#: parent" -- is left out, so papers keep them).
+RELATION_NOUNS = _words(
+    "mother father sister brother son daughter husband wife aunt uncle cousin nephew niece grandmother "
+    "grandfather grandchild granddaughter grandson friend neighbour neighbor sweetheart lover servant maid"
 )
 FEMALE_TITLES = _words("mrs mrs. miss ms ms. lady madam madame queen princess dame aunt mme mme. mlle mlle. "
                        "mademoiselle countess")
@@ -74,6 +82,9 @@ SKIP_ENTS = _words("DATE TIME CARDINAL ORDINAL QUANTITY PERCENT MONEY")
 PLACE_ENTS = _words("GPE LOC FAC ORG NORP PRODUCT EVENT WORK_OF_ART LAW LANGUAGE")
 SUBJ_DEPS = _words("nsubj nsubjpass csubj")
 OBJ_DEPS = _words("dobj dative iobj obj attr oprd")
+#: Dependencies of a noun's clause modifiers: a pronoun inside one may refer to the noun ("Anne, who had risen to
+#: her feet"), unlike one inside its own phrase ("her feet" is not "her").
+CLAUSE_DEPS = _words("relcl acl")
 LEFT_DEPS = _words("det poss amod compound nummod nmod predet quantmod")
 # A pronoun object of these prepositions cannot be the verb's own subject ("ran after him");
 # locative ones ("looked behind him") can, so they are not listed.

@@ -17,6 +17,7 @@ from kgcore.index.coref.lexicon import (
     ANIMAL_NOUNS,
     ARG_PREPS,
     BARE_NON_REFERENTS,
+    CLAUSE_DEPS,
     COPULAS,
     FEMALE_NAMES,
     FEMALE_NOUNS,
@@ -31,14 +32,13 @@ from kgcore.index.coref.lexicon import (
     OBJ_DEPS,
     PLACE_ENTS,
     PRONOUNS,
-    RAISING,
+    RELATION_NOUNS,
     SKIP_ENTS,
     SUBJ_DEPS,
     TIME_NOUNS,
     TITLES,
-    WEATHER,
-    WEATHER_ADJ,
 )
+from kgcore.index.coref.pleonastic import is_pleonastic
 
 SUBJ, OBJ, OTHER = 0, 1, 2
 
@@ -63,6 +63,9 @@ class Mention:
     coordinated: bool = False
     text: str | None = None
     origin: int = -1
+    #: The clauses modifying it, as (first token, last token, verb): a pronoun inside one may refer to it ("Anne,
+    #: who had risen to her feet"), unlike one inside its own phrase ("her feet" is not "her").
+    clauses: tuple[tuple[int, int, int], ...] = ()
 
 
 @dataclass(slots=True)
@@ -82,6 +85,11 @@ class Pronoun:
     hint: str = ""
     # The main clause's subject a possessive in a fronted adjunct refers to ahead (:mod:`.cataphora`), or -1.
     cataphor: int = -1
+    # Whether only people or animals can be meant: "their" of a relation only they have ("their neighbor").
+    animate: bool = False
+    # The verb it is an argument of (through a preposition: "with whom he had been conversing"), or -1 for a
+    # possessive.
+    argument_of: int = -1
 
 
 @dataclass(slots=True)
@@ -168,12 +176,35 @@ def _mention(tok, first: int) -> Mention:
     lo, hi = _span(tok)
     role, verb = _role(tok, first)
     gender, kind, names = _semantics(tok)
+    if kind == "person" and gender is None:
+        gender, names = _predicated(tok, names)
     plural = tok.tag_ in ("NNS", "NNPS") or "Plur" in tok.morph.get("Number")
     return Mention(
         start=doc[lo].idx, end=doc[hi].idx + len(doc[hi]), first=lo, head=tok.i, role=role,
         plural=plural, gender=gender, kind=kind, tree=(tok.left_edge.i, tok.right_edge.i), verb=verb,
         lower_first=lo == first and doc[lo].pos_ != "PROPN", names=names, lemma=tok.lemma_.lower(),
+        clauses=tuple((c.left_edge.i, c.right_edge.i, c.i) for c in tok.rights if c.dep_ in CLAUSE_DEPS),
     )
+
+
+def _predicated(tok, names: frozenset[str]) -> tuple[str | None, frozenset[str]]:
+    """The gender and names of the subject a person noun is predicated of: in "Mr. Harrison was their new
+    neighbor and she had never met him", the neighbor is Mr. Harrison, so "she" is someone else.  ``names``
+    stay when the copula's subject is no name, a pronoun of no gender, or absent."""
+    if tok.dep_ not in ("attr", "oprd") or tok.head.lemma_ not in COPULAS:
+        return None, names
+    subject = next((c for c in tok.head.children if c.dep_ in SUBJ_DEPS), None)
+    if subject is None:
+        return None, names
+    if subject.pos_ == "PRON":
+        return {"he": "m", "she": "f"}.get(PRONOUNS.get(subject.lower_, ("", ""))[0]), names
+    gender, _kind, subject_names = _semantics(subject)
+    return gender, names | subject_names if subject.pos_ == "PROPN" else names
+
+
+def _describes(tok) -> bool:
+    """Whether a name's modifier is an adjective (or participle) that describes, not a word of the name."""
+    return tok.dep_ in ("amod", "compound") and (tok.pos_ in ("ADJ", "VERB") or tok.text.islower())
 
 
 #: Punctuation that ends an ``of`` phrase inside a mention.
@@ -184,7 +215,10 @@ def _span(tok) -> tuple[int, int]:
     """Token range of a noun phrase: its modifiers and possessors, plus a short ``of`` phrase up to the first
     comma after its object (what follows is an apposition or a vocative: "You have heard the Angel of Music,
     Christine."; one before the object joins prepositions: "the conduct of, or the business of, the Body")."""
-    lo = min([c.left_edge.i for c in tok.lefts if c.dep_ in LEFT_DEPS], default=tok.i)
+    # A name's adjective describes, it names nothing: "astonished Anne", "Poor Peter" are Anne and Peter (one the
+    # tagger calls a name stays: "Little Lord Fauntleroy").
+    lo = min([c.left_edge.i for c in tok.lefts if c.dep_ in LEFT_DEPS
+              and not (tok.pos_ == "PROPN" and _describes(c))], default=tok.i)
     hi = tok.i
     doc = tok.doc
     for child in tok.rights:
@@ -273,7 +307,7 @@ def _pronoun(tok) -> Pronoun | None:
     referent, form = PRONOUNS[tok.lower_]
     if tok.tag_ == "PRP$":
         form = "poss"
-    if tok.lower_ == "it" and _is_pleonastic(tok):
+    if tok.lower_ == "it" and is_pleonastic(tok):
         return None
     binder = _binder(tok) if form == "refl" else -1
     if form == "refl" and binder < 0:
@@ -284,7 +318,8 @@ def _pronoun(tok) -> Pronoun | None:
         i=tok.i, start=tok.idx, end=tok.idx + len(tok), text=tok.text, referent=referent, form=form,
         role=role, verb=tok.head.i if role == SUBJ else -1,
         coargs=_coargs(tok) if form != "poss" else (), binder=binder, hint=_predicate_noun(tok),
-        cataphor=cataphor(tok),
+        cataphor=cataphor(tok), animate=form == "poss" and tok.head.lemma_.lower() in RELATION_NOUNS,
+        argument_of=-1 if form == "poss" else tok.head.head.i if dep == "pobj" else tok.head.i,
     )
 
 
@@ -329,56 +364,3 @@ def _binder(tok) -> int:
             return -1
         verb = verb.head
     return -1
-
-
-def _is_pleonastic(tok) -> bool:
-    """Expletive *it*: weather, raising verbs, "it is ADJ to/that", time, clefts."""
-    head = tok.head
-    if head.dep_ in ("aux", "auxpass"):  # the small parser sometimes hangs "it" on "was" of "was raining"
-        head = head.head
-    if tok.dep_ == "expl" or head.lemma_ in WEATHER:
-        return True
-    if tok.dep_ in SUBJ_DEPS and head.lemma_ in RAISING:
-        return True
-    if _extraposed(tok):
-        return True
-    if tok.dep_ not in SUBJ_DEPS or head.lemma_ not in COPULAS:
-        return False
-    for child in head.children:  # "it was dark", "it grew late", "it was night", "it began to rain"
-        if child.dep_ in ("acomp", "attr", "advmod", "xcomp") and (
-            child.lower_ in WEATHER_ADJ or child.lemma_ in TIME_NOUNS or child.lemma_ in WEATHER
-            or child.ent_type_ in ("DATE", "TIME")
-        ):
-            return True
-    return head.lemma_ == "be" and _cleft(tok, head)
-
-
-def _cleft(tok, be) -> bool:
-    """ "It was on the 15th of July that I began", "it was the jacket that Peter lost": a
-    ``that``/``who`` after the copula with no verb in between."""
-    focus = False
-    for word in tok.doc[be.i + 1:]:
-        if word.lower_ in ("that", "who") and focus:
-            return True
-        if word.pos_ in ("VERB", "AUX") or word.dep_ == "acomp" or word.is_sent_end:
-            return False  # "it was so heavy that ..." is a degree clause, not a cleft
-        focus = focus or word.pos_ in ("NOUN", "PROPN", "PRON", "NUM")
-    return False
-
-
-def _extraposed(tok) -> bool:
-    """Surface pattern ``it (is|seems|...)? (very)? ADJ (for NP)? to|that``, e.g. "thought it best to go"."""
-    doc, j = tok.doc, tok.i + 1
-    while j < len(doc) and (doc[j].pos_ in ("AUX", "PART") or doc[j].lemma_ in ("seem", "become")
-                            or doc[j].tag_ == "RB"):
-        if doc[j].lower_ in ("so", "too"):
-            return False  # "it was so heavy that I could not lift it": a degree clause, "it" refers
-        j += 1
-    if j >= len(doc) or doc[j].tag_ not in ("JJ", "JJR", "JJS", "RBR", "RBS"):
-        return False
-    for k in range(j + 1, min(j + 6, len(doc))):
-        if doc[k].lower_ in ("to", "that", "whether", "how", "what", "why"):
-            return True
-        if doc[k].lower_ != "for" and doc[k].pos_ not in ("NOUN", "PROPN", "PRON", "DET", "ADJ"):
-            return False
-    return False
