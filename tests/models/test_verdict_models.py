@@ -116,6 +116,7 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
     ("Where did the hen hide?", "In spite of the rain, the hen hid in the barn.", ["in the barn"]),
     # a run of proper nouns that is a place names no one
     ("Who owned the house?", "A grant of lands in Waldo County was made.", []),
+    ("Who owned the house?", "They made a grant of lands in Waldo County, Maine, to the family.", ["family"]),
     ("Who owned the house?", "Old Matthew Maule owned the house.", ["Old Matthew Maule"]),
     ("Who was Matthew Maule?", "Old Matthew Maule owned the house.", []),  # "Old" is no new word of a name
     # the asked noun named through "of"

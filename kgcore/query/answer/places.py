@@ -34,8 +34,13 @@ def a_place(run: list) -> bool:
     >>> doc = load_spacy()("A grant of lands in Waldo County was made.")
     >>> a_place(list(doc[5:7])), a_place(list(doc[0:1]))
     (True, False)
+    >>> doc = load_spacy()("He owned lands in Waldo County, Maine, for years.")
+    >>> [t.text for t in doc if t.ent_type_ and a_place([t])]
+    ['County', 'Maine']
     """
     last = run[-1]
+    while last.dep_ in ("appos", "conj") and last.head is not last:  # "in Waldo County, Maine": Maine stands there
+        last = last.head
     placed = last.dep_ == "pobj" and last.head.lower_ in PLACE_ONLY_PREPS and last.head.dep_ != "agent"
     modifier = last.dep_ == "compound" and last.head.pos_ == "NOUN"  # "the Paris mob"
     return all(t.ent_type_ in NOT_PEOPLE for t in run) and (placed or modifier)
