@@ -125,6 +125,16 @@ def test_a_pronoun_in_a_relative_clause_is_not_the_noun_where_the_relative_prono
     assert "with whom the boy" not in conversing
     _, walk = resolve("They walked by the Cobb.", "There was such a general wish to walk along it once more.")
     assert walk == "There was such a general wish to walk along the Cobb once more."
+    # ... nor of a verb sharing its subject, through coordination or an adjunct
+    (nurse,) = resolve("Mrs Harville was a nurse, and her maid, who had lived with her long, and gone about with her "
+                       "everywhere, was another.")
+    assert "who had lived with Mrs Harville long, and gone about with Mrs Harville everywhere" in nurse
+    _, thank = resolve("Anne came in.", "But Mrs Musgrove, who got Anne near the fire on purpose to thank her most "
+                       "cordially, concluded.")
+    assert "to thank Anne most cordially" in thank
+    _, each = resolve("Within two weeks Amory and Rosalind were deeply in love.",
+                      "The critical qualities which had spoiled for each of them a dozen romances were dulled.")
+    assert "for each of Amory and Rosalind" in each
 
 
 def test_a_predicate_noun_is_its_subject(resolve):
@@ -145,6 +155,9 @@ def test_their_of_a_relation_people_have_means_people(resolve):
     assert none == "The gates were broken and their neighbor came."
     _, kept = resolve("The gates were broken.", "Their hinges rusted.")  # a thing's parts stay the thing's
     assert kept == "The gates' hinges rusted."
+    (family,) = resolve("The Musgroves are behaving like themselves, only anxious to promote their daughter's "
+                        "comfort.")  # a family the tagger calls a common noun and an organisation
+    assert "to promote the Musgroves' daughter's comfort" in family
 
 
 def test_a_names_lower_case_adjective_is_not_part_of_it(resolve):

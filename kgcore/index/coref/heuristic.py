@@ -168,7 +168,7 @@ class _Resolution:
             if found is not None:
                 return found
         agreeing = [m for m in self._candidates(k, pronoun) if _agrees(pronoun.referent, m)
-                    and (not pronoun.animate or m.kind in ("person", "animal", "name"))]
+                    and (not pronoun.animate or m.kind != "thing")]  # a family the tagger calls a place counts
         # Principle B through a chain: in "He shot him", "him" is not whoever "He" is.  Only for
         # direct objects: a prepositional one may be locative ("close to him").
         banned = pronoun.role == OBJ and {
@@ -230,14 +230,15 @@ def _in_its_clause(m: Mention, pronoun: Pronoun) -> bool:
     """Whether ``pronoun`` stands in a clause modifying ``m`` and may refer to it: "Anne, who had risen to her
     feet", "a young man gazing from a club window and saying something to his companion", "Mrs. Lynde, who says
     she could never have believed it".  Not an argument of the clause's own verb, whose relative pronoun is
-    already ``m`` ("the student with whom he had been conversing" is not the student), and not a plain "it",
+    already ``m`` ("the student with whom he had been conversing", "who got Anne near her to thank her";
+    :func:`~kgcore.index.coref.pronouns.clause_verbs`), and not a plain "it",
     which in such a clause is mostly something else ("a general wish to walk along it", "a gloom diffused about
     it")."""
     if pronoun.referent == "it" and pronoun.form != "poss":
         return False
     if m.kind == "name" and pronoun.referent in ("he", "she"):
         return False  # a capitalised noun not known as a person: "a mysterious and terrible Past, which ... his"
-    return any(lo <= pronoun.i <= hi and pronoun.argument_of != verb for lo, hi, verb in m.clauses)
+    return any(lo <= pronoun.i <= hi and verb not in pronoun.clause for lo, hi, verb in m.clauses)
 
 
 def _agrees(referent: str, m: Mention) -> bool:

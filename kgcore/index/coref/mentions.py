@@ -12,10 +12,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from kgcore.index.coref.cataphora import cataphor
 from kgcore.index.coref.lexicon import (
     ANIMAL_NOUNS,
-    ARG_PREPS,
     BARE_NON_REFERENTS,
     CLAUSE_DEPS,
     COPULAS,
@@ -32,15 +30,12 @@ from kgcore.index.coref.lexicon import (
     OBJ_DEPS,
     PLACE_ENTS,
     PRONOUNS,
-    RELATION_NOUNS,
     SKIP_ENTS,
     SUBJ_DEPS,
     TIME_NOUNS,
     TITLES,
 )
-from kgcore.index.coref.pleonastic import is_pleonastic
-
-SUBJ, OBJ, OTHER = 0, 1, 2
+from kgcore.index.coref.pronouns import OBJ, OTHER, SUBJ, Pronoun, pronoun_of
 
 
 @dataclass(slots=True)
@@ -69,30 +64,6 @@ class Mention:
 
 
 @dataclass(slots=True)
-class Pronoun:
-    i: int
-    start: int
-    end: int
-    text: str
-    referent: str
-    form: str
-    role: int
-    verb: int = -1
-    # Verbs whose subject this (object) pronoun cannot corefer with: binding principle B.
-    coargs: tuple[int, ...] = ()
-    binder: int = -1
-    # Head lemma of a predicate noun ("it was a blue jacket"): a candidate with that head wins.
-    hint: str = ""
-    # The main clause's subject a possessive in a fronted adjunct refers to ahead (:mod:`.cataphora`), or -1.
-    cataphor: int = -1
-    # Whether only people or animals can be meant: "their" of a relation only they have ("their neighbor").
-    animate: bool = False
-    # The verb it is an argument of (through a preposition: "with whom he had been conversing"), or -1 for a
-    # possessive.
-    argument_of: int = -1
-
-
-@dataclass(slots=True)
 class ParsedSentence:
     mentions: list[Mention]
     pronouns: list[Pronoun]
@@ -115,7 +86,7 @@ def parse_mentions(doc) -> ParsedSentence:
             group = _coordination(tok, mention)
             if group is not None:
                 mentions.append(group)
-    pronouns = [p for p in (_pronoun(t) for t in doc if t.lower_ in PRONOUNS) if p is not None]
+    pronouns = [p for p in (pronoun_of(t) for t in doc if t.lower_ in PRONOUNS) if p is not None]
     return ParsedSentence(mentions, pronouns, persons, gender_votes(doc))
 
 
@@ -252,8 +223,8 @@ def _role(tok, first: int) -> tuple[int, int]:
 
 def _semantics(tok) -> tuple[str | None, str, frozenset[str]]:
     """Gender (``f``/``m``/None), kind and the lower-cased name parts of a mention head."""
-    if tok.pos_ == "PROPN":
-        return _name_semantics(tok)
+    if tok.pos_ == "PROPN" or tok.ent_type_ and tok.text[:1].isupper() and not tok.is_sent_start:
+        return _name_semantics(tok)  # also a name the tagger calls a noun: "The Musgroves are behaving ..."
     lemma = tok.lemma_.lower()
     if lemma in FEMALE_NOUNS or tok.lower_ in FEMALE_NOUNS:
         return "f", "person", frozenset()
@@ -298,69 +269,3 @@ def _coordination(tok, mention: Mention) -> Mention | None:
         mention, end=end_token.idx + len(end_token), plural=True, gender=None, names=frozenset(), coordinated=True,
         kind="person" if mention.kind in ("person", "name") else mention.kind,
     )
-
-
-def _pronoun(tok) -> Pronoun | None:
-    """A third-person pronoun worth resolving, or None (pleonastic, emphatic, not a pronoun)."""
-    if tok.tag_ not in ("PRP", "PRP$") or tok.text.isupper() and len(tok.text) > 1:
-        return None  # all-capital "HIS" is a heading, not prose
-    referent, form = PRONOUNS[tok.lower_]
-    if tok.tag_ == "PRP$":
-        form = "poss"
-    if tok.lower_ == "it" and is_pleonastic(tok):
-        return None
-    binder = _binder(tok) if form == "refl" else -1
-    if form == "refl" and binder < 0:
-        return None
-    dep = tok.dep_
-    role = SUBJ if dep in SUBJ_DEPS else OBJ if dep in OBJ_DEPS else OTHER
-    return Pronoun(
-        i=tok.i, start=tok.idx, end=tok.idx + len(tok), text=tok.text, referent=referent, form=form,
-        role=role, verb=tok.head.i if role == SUBJ else -1,
-        coargs=_coargs(tok) if form != "poss" else (), binder=binder, hint=_predicate_noun(tok),
-        cataphor=cataphor(tok), animate=form == "poss" and tok.head.lemma_.lower() in RELATION_NOUNS,
-        argument_of=-1 if form == "poss" else tok.head.head.i if dep == "pobj" else tok.head.i,
-    )
-
-
-def _predicate_noun(tok) -> str:
-    if tok.dep_ not in SUBJ_DEPS or tok.head.lemma_ != "be":
-        return ""
-    return next((c.lemma_.lower() for c in tok.head.children if c.dep_ == "attr" and c.pos_ == "NOUN"), "")
-
-
-def _coargs(tok) -> tuple[int, ...]:
-    """Verbs of which an object pronoun is an argument (their subjects cannot be its antecedent)."""
-    if tok.dep_ in ("dobj", "dative", "iobj", "obj"):
-        verb = tok.head
-    elif tok.dep_ == "pobj" and (tok.head.lower_ in ARG_PREPS or tok.head.dep_ == "dative"):
-        verb = tok.head.head
-        if verb.dep_ == "dobj":  # light verbs: "caught sight of him", "took care of her"
-            verb = verb.head
-    else:
-        return ()
-    verbs = [verb.i]
-    # "ran and caught him", "tried to catch him": the subject is shared with the head verb.
-    while verb.dep_ in ("conj", "xcomp") and not any(c.dep_ in SUBJ_DEPS for c in verb.children):
-        verb = verb.head
-        verbs.append(verb.i)
-    return tuple(verbs)
-
-
-def _binder(tok) -> int:
-    """Token index of the subject a reflexive object refers to, or -1 (emphatic or unknown)."""
-    if tok.dep_ not in ("dobj", "dative", "iobj", "obj", "pobj"):
-        return -1
-    verb = tok.head.head if tok.dep_ == "pobj" else tok.head
-    for _ in range(6):
-        subject = next((c for c in verb.children if c.dep_ in SUBJ_DEPS), None)
-        if subject is not None:
-            return subject.i
-        if verb.dep_ == "xcomp":  # object control: "implored him to exert himself"
-            controller = next((c for c in verb.head.children if c.dep_ in ("dobj", "dative")), None)
-            if controller is not None:
-                return controller.i
-        if verb.dep_ not in ("xcomp", "conj", "advcl", "pcomp", "prep", "ccomp") or verb.head is verb:
-            return -1
-        verb = verb.head
-    return -1

@@ -39,7 +39,7 @@ def a_place(run: list) -> bool:
     ['County', 'Maine']
     """
     last = run[-1]
-    while last.dep_ in ("appos", "conj") and last.head is not last:  # "in Waldo County, Maine": Maine stands there
+    while last.dep_ in ("appos", "conj") and last.head.i != last.i:  # "in Waldo County, Maine": Maine stands there
         last = last.head
     placed = last.dep_ == "pobj" and last.head.lower_ in PLACE_ONLY_PREPS and last.head.dep_ != "agent"
     modifier = last.dep_ == "compound" and last.head.pos_ == "NOUN"  # "the Paris mob"
