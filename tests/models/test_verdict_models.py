@@ -114,6 +114,10 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
     # a compound preposition says no place
     ("Where is Anne's mother?", "With regard to Anne's dislike of Bath, she considered it a prejudice.", []),
     ("Where did the hen hide?", "In spite of the rain, the hen hid in the barn.", ["in the barn"]),
+    # ... nor does a noun whose "of" says a clause: a fact or an act, not a place
+    ("Where is Anne's mother?", "She disliked Bath from the circumstance of her having been at school there.",
+     ["at school"]),
+    ("Where did she walk?", "She was in the habit of walking in the garden.", ["in the garden"]),
     # a run of proper nouns that is a place names no one
     ("Who owned the house?", "A grant of lands in Waldo County was made.", []),
     ("Who owned the house?", "They made a grant of lands in Waldo County, Maine, to the family.", ["family"]),

@@ -100,10 +100,13 @@ def _bare(noun) -> bool:
 
 def _placelike(token) -> bool:
     """Whether a locative object can be a place: no pronoun ("to all of which"), number ("at six") or person ("to
-    the man who ..."), unless a possessive makes one ("to her grandmother's"); a part of something is judged by
-    the whole ("in one of the rooms")."""
-    whole = next((o for c in token.children if c.dep_ == "prep" and c.lower_ == "of"
-                  for o in c.children if o.dep_ == "pobj"), None)
+    the man who ..."), unless a possessive makes one ("to her grandmother's"), nor a noun whose "of" says a clause
+    ("from the circumstance of her having been at school"); a part of something is judged by the whole ("in one
+    of the rooms")."""
+    of = [c for c in token.children if c.dep_ == "prep" and c.lower_ == "of"]
+    if any(not any(o.dep_ == "pobj" for o in c.children) for c in of):
+        return False  # a fact or an act, not a place: "from the fact of his having been poor", "in the habit of"
+    whole = next((o for c in of for o in c.children if o.dep_ == "pobj"), None)
     if whole is not None and (token.pos_ in ("PRON", "DET", "NUM") or token.like_num):
         return _placelike(whole)
     person = token.ent_type_ == "PERSON" or token.lemma_.lower() in PERSON_NOUNS
