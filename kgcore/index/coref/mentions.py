@@ -223,8 +223,8 @@ def _role(tok, first: int) -> tuple[int, int]:
 
 def _semantics(tok) -> tuple[str | None, str, frozenset[str]]:
     """Gender (``f``/``m``/None), kind and the lower-cased name parts of a mention head."""
-    if tok.pos_ == "PROPN" or tok.ent_type_ and tok.text[:1].isupper() and not tok.is_sent_start:
-        return _name_semantics(tok)  # also a name the tagger calls a noun: "The Musgroves are behaving ..."
+    if tok.pos_ == "PROPN" or tok.tag_ == "NNS" and tok.ent_type_ and tok.text[:1].isupper() and not tok.is_sent_start:
+        return _name_semantics(tok)  # also a family the tagger calls a common noun: "The Musgroves are behaving"
     lemma = tok.lemma_.lower()
     if lemma in FEMALE_NOUNS or tok.lower_ in FEMALE_NOUNS:
         return "f", "person", frozenset()
