@@ -5,13 +5,13 @@ the NarrativeQA design books (``bench/data/narrativeqa_split.json``; the sentenc
 by the code on ``PYTHONPATH`` and its links written out (``--links``); ``--compare OLD NEW`` pairs two such files
 and writes, for a random sample of the pronouns whose antecedent differs, a sheet a reader judges blind: the
 pronoun in its sentence with the two sentences before, and two candidate antecedents in random order (``A`` /
-``B``, one of them possibly "(left as written)").  ``--score SHEET KEY JUDGED`` counts the judge's verdicts
+``B``, one of them possibly "(left as written)").  ``--score KEY JUDGED`` counts the judge's verdicts
 (``A``, ``B``, ``both`` or ``neither`` per row) against the key: how often the new resolution is the right one.
 
     PYTHONPATH=/work/wt-nqa python bench/experiments/coref_changes.py --links old.json
     PYTHONPATH=. python bench/experiments/coref_changes.py --links new.json
     python bench/experiments/coref_changes.py --compare old.json new.json --sample 120
-    python bench/experiments/coref_changes.py --score sheet.json key.json judged.json
+    python bench/experiments/coref_changes.py --score coref_sheet_key.json judged.json
 """
 
 from __future__ import annotations
@@ -81,17 +81,23 @@ def compare(old_path: Path, new_path: Path, sample: int, seed: int, out: Path) -
 
 
 def _same_referent(was: str, now: str) -> bool:
-    """ "old Mrs. Rabbit" and "Mrs. Rabbit's"-less forms: one antecedent is the other after leading words."""
-    return was != KEEP and now != KEEP and (was.endswith(" " + now) or now.endswith(" " + was))
+    """Whether two antecedents differ only by leading lower-case words: "astonished Anne" and "Anne" ("Charles
+    Musgrove" and "Musgrove" may be two people, and are judged)."""
+    if KEEP in (was, now) or was == now:
+        return False
+    longer, shorter = (was, now) if len(was) > len(now) else (now, was)
+    prefix = longer[:-len(shorter)].split() if longer.endswith(" " + shorter) else []
+    return bool(prefix) and all(w.islower() for w in prefix)
 
 
-def score(sheet_path: Path, key_path: Path, judged_path: Path) -> dict:
+def score(key_path: Path, judged_path: Path) -> dict:
     """How often the judge took the new antecedent, the old one, both or neither."""
     key = {r["row"]: r for r in json.loads(key_path.read_text())["rows"]}
     judged = json.loads(judged_path.read_text())
     tally: Counter[str] = Counter()
     for row in judged:
-        verdict, new = row["verdict"], key[row["row"]]["new"]
+        verdict, new = row["verdict"].strip(), key[row["row"]]["new"]
+        verdict = verdict.upper() if verdict.upper() in ("A", "B") else verdict.lower()
         tally["new right" if verdict == new else "old right" if verdict in ("A", "B") else verdict] += 1
     return dict(tally)
 
@@ -104,7 +110,7 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=120)
     parser.add_argument("--seed", type=int, default=58)
     parser.add_argument("--sheet", type=Path, default=Path("coref_sheet.json"))
-    parser.add_argument("--score", nargs=3, type=Path)
+    parser.add_argument("--score", nargs=2, type=Path, metavar=("KEY", "JUDGED"))
     args = parser.parse_args()
     if args.links:
         links(args.store, args.links)

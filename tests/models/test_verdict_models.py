@@ -118,9 +118,11 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
     ("Where is Anne's mother?", "She disliked Bath from the circumstance of her having been at school there.",
      ["at school"]),
     ("Where did she walk?", "She was in the habit of walking in the garden.", ["in the garden"]),
+    ("Where did she live?", "She lived in the middle of nowhere.", ["in the middle of nowhere"]),
     # a run of proper nouns that is a place names no one
     ("Who owned the house?", "A grant of lands in Waldo County was made.", []),
     ("Who owned the house?", "They made a grant of lands in Waldo County, Maine, to the family.", ["family"]),
+    ("Who was in the garden?", "He found them in the garden, Phoebe and Virginia.", ["Phoebe", "Virginia"]),
     ("Who owned the house?", "Old Matthew Maule owned the house.", ["Old Matthew Maule"]),
     ("Who was Matthew Maule?", "Old Matthew Maule owned the house.", []),  # "Old" is no new word of a name
     # the asked noun named through "of"

@@ -4,8 +4,10 @@ Third-person pronouns are replaced by the most salient compatible
 antecedent in the current sentence (before the pronoun) or the previous
 ``window`` sentences.  Candidates are noun-phrase heads with their full
 mention text; they must agree in number, gender and animacy, may not
-contain the pronoun and, for object pronouns, may not be the subject of the
-same verb (binding principle B); reflexives take their clause's subject.
+contain the pronoun in their own phrase (a clause modifying them may hold it:
+"Anne, who had risen to her feet", unless it is an argument of that clause's
+verb) and, for object pronouns, may not be the subject of the same verb
+(binding principle B); reflexives take their clause's subject.
 Ranking is Hobbs/centering-like: nearer sentence first, then subject >
 object > other, then recency (for *they* a coordination such as "Flopsy,
 Mopsy and Cotton-tail" comes first).  A pronoun of the narration prefers,
@@ -34,6 +36,7 @@ from kgcore.core.types import Sentence
 from kgcore.index.bounds import SERIAL, Parallel
 from kgcore.index.coref.base import CorefLink, apply_replacements, fit_case, possessive, starts_sentence
 from kgcore.index.coref.emphasis import emphasised_words, is_emphasis
+from kgcore.index.coref.lexicon import NAME_PARTICLES
 from kgcore.index.coref.mentions import OBJ, SUBJ, Mention, ParsedSentence, Pronoun, parse_mentions
 from kgcore.index.narrator import quoted_ranges
 from kgcore.index.parallel import pipe_mapped
@@ -43,8 +46,6 @@ from kgcore.index.parallel import pipe_mapped
 #: votes of a novel's text, not from any question (The Phantom of the Opera: Raoul 11 m / 1 f, Christine 11 f,
 #: Carlotta 3 f, Erik 3 m, Daae 2 f / 1 m).
 MIN_GENDER_VOTES, MIN_GENDER_SHARE = 2, 0.8
-#: Parts of names that are shared by men and women ("de" in "Raoul de Chagny").
-NAME_PARTICLES = frozenset("de du la le von van der den di da del della st st.".split())
 
 
 class HeuristicCoref:
@@ -167,8 +168,9 @@ class _Resolution:
                           and (pronoun.referent == "it" or m.kind in ("person", "animal", "name"))), None)
             if found is not None:
                 return found
-        agreeing = [m for m in self._candidates(k, pronoun) if _agrees(pronoun.referent, m)
-                    and (not pronoun.animate or m.kind != "thing")]  # a family the tagger calls a place counts
+        agreeing = [m for m in self._candidates(k, pronoun) if _agrees(pronoun.referent, m)]
+        if pronoun.animate and agreeing and agreeing[0].kind == "thing":
+            return None  # "their neighbor" of "the fences": left as written rather than someone further away
         # Principle B through a chain: in "He shot him", "him" is not whoever "He" is.  Only for
         # direct objects: a prepositional one may be locative ("close to him").
         banned = pronoun.role == OBJ and {

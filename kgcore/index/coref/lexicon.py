@@ -35,7 +35,7 @@ HUMAN_NOUNS = _words(
     "partner guest owner traveller traveler passenger prisoner enemy native cannibal guide teacher "
     "student pupil shepherd hunter fisherman nurse thief robber governor planter spaniard "
     "englishman portuguese clerk surgeon boatswain gunner carpenter devil angel saint ghost giant dwarf "
-    "twin people folk"
+    "people folk"
 )
 ANIMAL_NOUNS = _words(
     "rabbit bunny mouse cat kitten dog puppy bird sparrow robin blackbird owl squirrel fox wolf bear "
@@ -43,8 +43,9 @@ ANIMAL_NOUNS = _words(
     "deer lion tiger leopard monkey seal turtle tortoise"
 )
 #: Nouns of kinship and company that only people (or animals) have: "their neighbor", "their mother" are a household's
-#: or a couple's, never "the fences'" (a relation of a data structure -- "the nodes and their children", "its
-#: parent" -- is left out, so papers keep them).
+#: or a couple's, never "the fences'".  "their" of one needs an antecedent that is no thing; when the most salient
+#: agreeing one is a thing ("the nodes aggregate features from their neighbors") the pronoun is left as written.
+#: Data-structure relations ("their children", "its parent") are not listed.
 RELATION_NOUNS = _words(
     "mother father sister brother son daughter husband wife aunt uncle cousin nephew niece grandmother "
     "grandfather grandchild granddaughter grandson friend neighbour neighbor sweetheart lover servant maid"
@@ -85,6 +86,11 @@ OBJ_DEPS = _words("dobj dative iobj obj attr oprd")
 #: Dependencies of a noun's clause modifiers: a pronoun inside one may refer to the noun ("Anne, who had risen to
 #: her feet"), unlike one inside its own phrase ("her feet" is not "her").
 CLAUSE_DEPS = _words("relcl acl")
+#: Parts of names that are shared by men and women ("de" in "Raoul de Chagny"), and that are no describing word
+#: when lower-case ("van Gogh").
+NAME_PARTICLES = frozenset("de du la le von van der den di da del della st st.".split())
+#: Words after "her" that make it a possessive even with no noun: "of her own", "did her utmost".
+OWNED_WORDS = _words("own utmost best worst all fill last first most share part")
 LEFT_DEPS = _words("det poss amod compound nummod nmod predet quantmod")
 # A pronoun object of these prepositions cannot be the verb's own subject ("ran after him");
 # locative ones ("looked behind him") can, so they are not listed.

@@ -27,6 +27,7 @@ from kgcore.index.coref.lexicon import (
     MALE_NOUNS,
     MALE_TITLES,
     MAX_MENTION_TOKENS,
+    NAME_PARTICLES,
     OBJ_DEPS,
     PLACE_ENTS,
     PRONOUNS,
@@ -58,8 +59,9 @@ class Mention:
     coordinated: bool = False
     text: str | None = None
     origin: int = -1
-    #: The clauses modifying it, as (first token, last token, verb): a pronoun inside one may refer to it ("Anne,
-    #: who had risen to her feet"), unlike one inside its own phrase ("her feet" is not "her").
+    #: The clauses and conjuncts after it, as (first token, last token, verb or -1): a pronoun inside one may refer
+    #: to it ("Anne, who had risen to her feet"), unlike one inside its own phrase ("her feet" is not "her");
+    #: :func:`modifying_clauses`.
     clauses: tuple[tuple[int, int, int], ...] = ()
 
 
@@ -154,8 +156,44 @@ def _mention(tok, first: int) -> Mention:
         start=doc[lo].idx, end=doc[hi].idx + len(doc[hi]), first=lo, head=tok.i, role=role,
         plural=plural, gender=gender, kind=kind, tree=(tok.left_edge.i, tok.right_edge.i), verb=verb,
         lower_first=lo == first and doc[lo].pos_ != "PROPN", names=names, lemma=tok.lemma_.lower(),
-        clauses=tuple((c.left_edge.i, c.right_edge.i, c.i) for c in tok.rights if c.dep_ in CLAUSE_DEPS),
+        clauses=modifying_clauses(tok, kind),
     )
+
+
+def modifying_clauses(tok, kind: str) -> tuple[tuple[int, int, int], ...]:
+    """The clauses and conjuncts after a noun that a pronoun inside may refer to it from, as (first token, last
+    token, verb; -1 for a conjunct): a relative clause whose subject is the relative pronoun or absent ("Anne, who
+    had risen to her feet"), a participle ("a young man gazing from a window and saying something to his
+    companion"), an infinitive of a person ("the first man to lose his temper"), a conjunct ("each node and its
+    parent").  Not a clause with a subject of its own ("the villages where their ancestors had lived"), nor the
+    content of a noun ("the fact that its members disagreed", "the decision to close its doors").
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> doc = load_spacy()("The fact that its members disagreed and the man who lost his dog were news.")
+    >>> [len(modifying_clauses(t, "thing")) for t in doc if t.lower_ in ("fact", "man")]
+    [0, 1]
+    """
+    kept = []
+    for c in tok.rights:
+        if c.dep_ == "conj" and c.pos_ in ("NOUN", "PROPN"):
+            kept.append((c.left_edge.i, c.right_edge.i, -1))
+        elif c.dep_ in CLAUSE_DEPS and _subject_is_the_noun(c, kind):
+            kept.append((c.left_edge.i, c.right_edge.i, c.i))
+    return tuple(kept)
+
+
+def _subject_is_the_noun(clause, kind: str) -> bool:
+    """Whether the noun a clause modifies is its subject: a relative pronoun or no subject in a relative clause or
+    participle; an infinitive only of a person or animal; never a "that" clause of content."""
+    subject = next((c for c in clause.children if c.dep_ in SUBJ_DEPS), None)
+    if subject is not None and subject.tag_ not in ("WP", "WDT") and subject.lower_ not in ("who", "which", "that"):
+        return False
+    if clause.dep_ == "relcl":
+        return True
+    if any(c.dep_ == "mark" for c in clause.children):
+        return False  # "the fact that its members disagreed"
+    infinitive = any(c.dep_ == "aux" and c.lower_ == "to" for c in clause.children)
+    return not infinitive or kind in ("person", "animal")
 
 
 def _predicated(tok, names: frozenset[str]) -> tuple[str | None, frozenset[str]]:
@@ -174,8 +212,10 @@ def _predicated(tok, names: frozenset[str]) -> tuple[str | None, frozenset[str]]
 
 
 def _describes(tok) -> bool:
-    """Whether a name's modifier is an adjective (or participle) that describes, not a word of the name."""
-    return tok.dep_ in ("amod", "compound") and (tok.pos_ in ("ADJ", "VERB") or tok.text.islower())
+    """Whether a name's modifier is an adjective (or participle) that describes, not a word of the name ("van" of
+    "van Gogh" is one)."""
+    return tok.dep_ in ("amod", "compound") and tok.pos_ != "PROPN" and tok.lower_ not in NAME_PARTICLES and (
+        tok.pos_ in ("ADJ", "VERB") or tok.text.islower())
 
 
 #: Punctuation that ends an ``of`` phrase inside a mention.
@@ -186,8 +226,8 @@ def _span(tok) -> tuple[int, int]:
     """Token range of a noun phrase: its modifiers and possessors, plus a short ``of`` phrase up to the first
     comma after its object (what follows is an apposition or a vocative: "You have heard the Angel of Music,
     Christine."; one before the object joins prepositions: "the conduct of, or the business of, the Body")."""
-    # A name's adjective describes, it names nothing: "astonished Anne", "Poor Peter" are Anne and Peter (one the
-    # tagger calls a name stays: "Little Lord Fauntleroy").
+    # A name's adjective describes, it names nothing: "astonished Anne", "Poor Peter" are Anne and Peter (and the
+    # small tagger's adjective "Little" makes "Little Lord Fauntleroy" "Lord Fauntleroy", the same person).
     lo = min([c.left_edge.i for c in tok.lefts if c.dep_ in LEFT_DEPS
               and not (tok.pos_ == "PROPN" and _describes(c))], default=tok.i)
     hi = tok.i

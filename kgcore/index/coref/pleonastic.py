@@ -1,6 +1,6 @@
 """Pleonastic *it*, which refers to nothing: weather ("it was raining"), raising verbs ("it seems"), "it is ADJ
 to/that", times ("it was night") and clefts ("it was the jacket that Peter lost").  The ``heuristic`` coreference
-backend leaves such an *it* as written (:func:`kgcore.index.coref.mentions.parse_mentions`).
+backend leaves such an *it* as written (:func:`kgcore.index.coref.pronouns.pronoun_of`).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kgcore.index.coref.cataphora import cataphor
-from kgcore.index.coref.lexicon import ARG_PREPS, COPULAS, OBJ_DEPS, PRONOUNS, RELATION_NOUNS, SUBJ_DEPS
+from kgcore.index.coref.lexicon import ARG_PREPS, COPULAS, OBJ_DEPS, OWNED_WORDS, PRONOUNS, RELATION_NOUNS, SUBJ_DEPS
 from kgcore.index.coref.pleonastic import is_pleonastic
 
 SUBJ, OBJ, OTHER = 0, 1, 2
@@ -32,7 +32,7 @@ class Pronoun:
     hint: str = ""
     # The main clause's subject a possessive in a fronted adjunct refers to ahead (:mod:`.cataphora`), or -1.
     cataphor: int = -1
-    # Whether only people or animals can be meant: "their" of a relation only they have ("their neighbor").
+    # Whether only people can be meant: "their" of a relation only they have ("their neighbor"; lexicon.RELATION_NOUNS).
     animate: bool = False
     # The verbs whose clause it is an argument of (:func:`clause_verbs`).
     clause: tuple[int, ...] = ()
@@ -56,7 +56,7 @@ def pronoun_of(tok) -> Pronoun | None:
         i=tok.i, start=tok.idx, end=tok.idx + len(tok), text=tok.text, referent=referent, form=form,
         role=role, verb=tok.head.i if role == SUBJ else -1,
         coargs=_coargs(tok) if form != "poss" else (), binder=binder, hint=_predicate_noun(tok),
-        cataphor=cataphor(tok), animate=form == "poss" and tok.head.lemma_.lower() in RELATION_NOUNS,
+        cataphor=cataphor(tok), animate=tok.lower_ == "their" and tok.head.lemma_.lower() in RELATION_NOUNS,
         clause=clause_verbs(tok),
     )
 
@@ -65,7 +65,7 @@ def _object_her(tok) -> bool:
     """Whether a "her" the tagger calls a possessive is an object: "who had lived with *her* long" has no noun
     for it to own."""
     return tok.lower_ == "her" and tok.head.pos_ not in ("NOUN", "PROPN", "NUM") and tok.head.dep_ in (
-        "pobj", "dobj", "advmod", "npadvmod")
+        "pobj", "dobj", "advmod", "npadvmod") and tok.head.lower_ not in OWNED_WORDS  # "of her own" owns
 
 
 def clause_verbs(tok) -> tuple[int, ...]:
@@ -73,9 +73,10 @@ def clause_verbs(tok) -> tuple[int, ...]:
     whom he had been conversing", "for each of them"), and those that share its subject, up through coordination,
     complements and subjectless adjuncts ("who had lived with her and gone about with her", "who got Anne near her
     on purpose to thank her", "the boy carrying him"); none for a possessive, unless it stands in what a copula
-    says of its subject ("an excitement that might have been the throb of its heart": not the excitement's).  A
-    clause modifying a noun has that noun as its subject or relative pronoun, so an argument of its verb is not
-    that noun (:func:`kgcore.index.coref.heuristic._in_its_clause`).
+    says of its subject ("an excitement that might have been the throb of its heart": not the excitement's).  The
+    clauses a mention keeps (:func:`kgcore.index.coref.mentions.modifying_clauses`) have that noun as their subject
+    or relative pronoun, so an argument of their verb is not that noun
+    (:func:`kgcore.index.coref.heuristic._in_its_clause`).
 
     >>> from kgcore.core.nlp import load_spacy
     >>> doc = load_spacy()("Mrs Musgrove, who got Anne near the door on purpose to thank her, smiled.")

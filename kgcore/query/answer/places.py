@@ -26,8 +26,9 @@ from kgcore.query.answer.span_words import (
 
 def a_place(run: list) -> bool:
     """Whether a run of proper nouns stands as a place, time or quantity: every word typed so (:data:`NOT_PEOPLE`)
-    and the run the object of a preposition of place ("lands in Waldo County"; :data:`PLACE_ONLY_PREPS`) or a
-    noun's modifier ("the Paris mob"); the small tagger calls Phoebe and
+    and the run the object of a preposition of place ("lands in Waldo County"; :data:`PLACE_ONLY_PREPS`), in
+    apposition to such a place ("in Waldo County, Maine"), or a noun's modifier ("the Paris mob"); the small
+    tagger calls Phoebe and
     Virginia places, so a run anywhere else ("Holgrave married Phoebe") may still be a person.
 
     >>> from kgcore.core.nlp import load_spacy
@@ -39,8 +40,8 @@ def a_place(run: list) -> bool:
     ['County', 'Maine']
     """
     last = run[-1]
-    while last.dep_ in ("appos", "conj") and last.head.i != last.i:  # "in Waldo County, Maine": Maine stands there
-        last = last.head
+    while last.dep_ in ("appos", "conj") and last.head.pos_ == "PROPN" and last.head.ent_type_ in NOT_PEOPLE:
+        last = last.head  # "in Waldo County, Maine": Maine stands where the place it is said of stands
     placed = last.dep_ == "pobj" and last.head.lower_ in PLACE_ONLY_PREPS and last.head.dep_ != "agent"
     modifier = last.dep_ == "compound" and last.head.pos_ == "NOUN"  # "the Paris mob"
     return all(t.ent_type_ in NOT_PEOPLE for t in run) and (placed or modifier)
@@ -104,7 +105,7 @@ def _placelike(token) -> bool:
     ("from the circumstance of her having been at school"); a part of something is judged by the whole ("in one
     of the rooms")."""
     of = [c for c in token.children if c.dep_ == "prep" and c.lower_ == "of"]
-    if any(not any(o.dep_ == "pobj" for o in c.children) for c in of):
+    if any(_says_a_clause(c) for c in of):
         return False  # a fact or an act, not a place: "from the fact of his having been poor", "in the habit of"
     whole = next((o for c in of for o in c.children if o.dep_ == "pobj"), None)
     if whole is not None and (token.pos_ in ("PRON", "DET", "NUM") or token.like_num):
@@ -112,3 +113,11 @@ def _placelike(token) -> bool:
     person = token.ent_type_ == "PERSON" or token.lemma_.lower() in PERSON_NOUNS
     return not (token.pos_ in ("PRON", "DET", "NUM") or token.like_num or (
         person and not any(c.dep_ == "case" for c in token.children)))
+
+
+def _says_a_clause(of) -> bool:
+    """Whether an "of" holds a gerund or a clause with its own subject ("the habit of walking", "the fact of his
+    having been poor"), or nothing the parser could attach (a clause it hung elsewhere), not a noun ("the middle
+    of nowhere", "the top of the stairs")."""
+    return not any(True for _ in of.children) or any(c.dep_ == "pcomp" and (c.tag_ == "VBG" or any(g.dep_ in ("nsubj", "nsubjpass") for g in c.children))
+               for c in of.children)
