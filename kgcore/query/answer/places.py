@@ -119,5 +119,6 @@ def _says_a_clause(of) -> bool:
     """Whether an "of" holds a gerund or a clause with its own subject ("the habit of walking", "the fact of his
     having been poor"), or nothing the parser could attach (a clause it hung elsewhere), not a noun ("the middle
     of nowhere", "the top of the stairs")."""
-    return not any(True for _ in of.children) or any(c.dep_ == "pcomp" and (c.tag_ == "VBG" or any(g.dep_ in ("nsubj", "nsubjpass") for g in c.children))
-               for c in of.children)
+    clause = [c for c in of.children if c.dep_ == "pcomp"
+              and (c.tag_ == "VBG" or any(g.dep_ in ("nsubj", "nsubjpass") for g in c.children))]
+    return bool(clause) or not any(True for _ in of.children)
