@@ -152,6 +152,26 @@ def test_a_clause_saying_what_a_noun_holds_is_no_clause_of_its_subject(resolve):
     assert "the first man to lose the first man's temper" in temper
 
 
+def test_a_second_reading_of_the_clause_rules(resolve):
+    """A second reviewer's cases: a clause with its own subject even where the parser calls "whom" one too; an
+    infinitive the parser calls a relative clause; a group does not take its first conjunct's clause; a
+    conjunct of no known gender takes no he/she; "her" after a preposition is an object unless it owns."""
+    _, whom = resolve("Mary sat down.", "The woman whom her brother loved had left.")
+    assert whom == "The woman whom Mary's brother loved had left."
+    _, road = resolve("The town grew.", "They needed a road to reach its centre.")
+    assert "the road's centre" not in road
+    (wept,) = resolve("The soldiers and the women who had lost their husbands wept.")
+    assert "who had lost the women's husbands" in wept
+    _, sister = resolve("Anne came in.", "Captain Wentworth and her sister were talking.")
+    assert sister == "Captain Wentworth and Anne's sister were talking."
+    _, first = resolve("Mary came in.", "He spoke with her first.")
+    assert first == "He spoke with Mary first."
+    _, utmost = resolve("Mary came in.", "She did her utmost to help.")
+    assert utmost == "Mary did Mary's utmost to help."
+    _, mother = resolve("The twins were born in May.", "Their mother was tired.")
+    assert mother == "The twins' mother was tired."
+
+
 def test_a_name_keeps_its_particles_and_a_paper_keeps_its_twin(resolve):
     _, poor = resolve("Then van Gogh painted it.", "He was poor.")
     assert poor == "Van Gogh was poor."

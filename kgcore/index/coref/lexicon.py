@@ -35,7 +35,7 @@ HUMAN_NOUNS = _words(
     "partner guest owner traveller traveler passenger prisoner enemy native cannibal guide teacher "
     "student pupil shepherd hunter fisherman nurse thief robber governor planter spaniard "
     "englishman portuguese clerk surgeon boatswain gunner carpenter devil angel saint ghost giant dwarf "
-    "people folk"
+    "people folk twin peasant villager worker workman citizen resident author researcher engineer user"
 )
 ANIMAL_NOUNS = _words(
     "rabbit bunny mouse cat kitten dog puppy bird sparrow robin blackbird owl squirrel fox wolf bear "
@@ -89,8 +89,8 @@ CLAUSE_DEPS = _words("relcl acl")
 #: Parts of names that are shared by men and women ("de" in "Raoul de Chagny"), and that are no describing word
 #: when lower-case ("van Gogh").
 NAME_PARTICLES = frozenset("de du la le von van der den di da del della st st.".split())
-#: Words after "her" that make it a possessive even with no noun: "of her own", "did her utmost".
-OWNED_WORDS = _words("own utmost best worst all fill last first most share part")
+#: Words after "her" that make it a possessive even with no noun: "of her own", "with her utmost".
+OWNED_WORDS = _words("own utmost")
 LEFT_DEPS = _words("det poss amod compound nummod nmod predet quantmod")
 # A pronoun object of these prepositions cannot be the verb's own subject ("ran after him");
 # locative ones ("looked behind him") can, so they are not listed.

@@ -185,15 +185,13 @@ def modifying_clauses(tok, kind: str) -> tuple[tuple[int, int, int], ...]:
 def _subject_is_the_noun(clause, kind: str) -> bool:
     """Whether the noun a clause modifies is its subject: a relative pronoun or no subject in a relative clause or
     participle; an infinitive only of a person or animal; never a "that" clause of content."""
-    subject = next((c for c in clause.children if c.dep_ in SUBJ_DEPS), None)
-    if subject is not None and subject.tag_ not in ("WP", "WDT") and subject.lower_ not in ("who", "which", "that"):
-        return False
-    if clause.dep_ == "relcl":
-        return True
-    if any(c.dep_ == "mark" for c in clause.children):
-        return False  # "the fact that its members disagreed"
-    infinitive = any(c.dep_ == "aux" and c.lower_ == "to" for c in clause.children)
-    return not infinitive or kind in ("person", "animal")
+    subjects = [c for c in clause.children if c.dep_ in SUBJ_DEPS]
+    if any(c.tag_ not in ("WP", "WDT") and c.lower_ not in ("who", "which", "that") for c in subjects) or any(
+            c.lower_ == "whom" for c in clause.children):
+        return False  # its own subject: "the woman whom her brother loved" (the parser may call "whom" one too)
+    if any(c.dep_ == "aux" and c.lower_ == "to" for c in clause.children):
+        return kind in ("person", "animal")  # "the first man to lose his temper", not "a road to reach its centre"
+    return clause.dep_ == "relcl" or not any(c.dep_ == "mark" for c in clause.children)  # not "the fact that"
 
 
 def _predicated(tok, names: frozenset[str]) -> tuple[str | None, frozenset[str]]:
@@ -270,8 +268,8 @@ def _semantics(tok) -> tuple[str | None, str, frozenset[str]]:
         return "f", "person", frozenset()
     if lemma in MALE_NOUNS or tok.lower_ in MALE_NOUNS:
         return "m", "person", frozenset()
-    if lemma in HUMAN_NOUNS:
-        return None, "person", frozenset()
+    if lemma in HUMAN_NOUNS and not (lemma == "twin" and any(c.dep_ in ("amod", "compound") for c in tok.children)):
+        return None, "person", frozenset()  # "the twins", not "a digital twin"
     if lemma in ANIMAL_NOUNS:
         return None, "animal", frozenset()
     return None, "thing", frozenset()
@@ -307,5 +305,6 @@ def _coordination(tok, mention: Mention) -> Mention | None:
     end_token = tok.doc[_span(last)[1]]
     return dataclasses.replace(
         mention, end=end_token.idx + len(end_token), plural=True, gender=None, names=frozenset(), coordinated=True,
+        clauses=(),  # the first conjunct's clause is not the group's: "the soldiers and the women who lost their"
         kind="person" if mention.kind in ("person", "name") else mention.kind,
     )

@@ -43,8 +43,8 @@ def pronoun_of(tok) -> Pronoun | None:
     if tok.tag_ not in ("PRP", "PRP$") or tok.text.isupper() and len(tok.text) > 1:
         return None  # all-capital "HIS" is a heading, not prose
     referent, form = PRONOUNS[tok.lower_]
-    if tok.tag_ == "PRP$" and not _object_her(tok):
-        form = "poss"
+    if (tok.tag_ == "PRP$" or tok.lower_ == "her" and tok.dep_ == "poss") and not _object_her(tok):
+        form = "poss"  # the tagger's PRP "her" of "did her utmost" still owns it
     if tok.lower_ == "it" and is_pleonastic(tok):
         return None
     binder = _binder(tok) if form == "refl" else -1

@@ -120,5 +120,6 @@ def _says_a_clause(of) -> bool:
     having been poor"), or nothing the parser could attach (a clause it hung elsewhere), not a noun ("the middle
     of nowhere", "the top of the stairs")."""
     clause = [c for c in of.children if c.dep_ == "pcomp"
-              and (c.tag_ == "VBG" or any(g.dep_ in ("nsubj", "nsubjpass") for g in c.children))]
+              and (c.tag_ == "VBG" or any(g.dep_ in ("nsubj", "nsubjpass") for g in c.children))
+              and not any(g.tag_ in ("WP", "WRB", "WDT") for g in c.subtree)]  # "the middle of what had been ..."
     return bool(clause) or not any(True for _ in of.children)
