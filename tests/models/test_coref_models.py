@@ -170,6 +170,10 @@ def test_a_second_reading_of_the_clause_rules(resolve):
     assert utmost == "Mary did Mary's utmost to help."
     _, mother = resolve("The twins were born in May.", "Their mother was tired.")
     assert mother == "The twins' mother was tired."
+    _, dog = resolve("Tom came in.", "The stranger and his dog sat down.")  # a common noun needs no gender
+    assert dog == "The stranger and the stranger's dog sat down."
+    _, tasks = resolve("The master pings every worker.", "If a worker fails, its tasks are rescheduled.")
+    assert "worker's tasks" in tasks  # a paper's worker is a process
 
 
 def test_a_name_keeps_its_particles_and_a_paper_keeps_its_twin(resolve):

@@ -121,6 +121,7 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
     ("Where did she live?", "She lived in the middle of nowhere.", ["in the middle of nowhere"]),
     ("Where did they stand?", "They stood at the edge of where the forest began.",
      ["at the edge of where the forest began"]),
+    ("Where did she walk?", "She was in the habit of walking where the river bends.", []),
     # a run of proper nouns that is a place names no one
     ("Who owned the house?", "A grant of lands in Waldo County was made.", []),
     ("Who owned the house?", "They made a grant of lands in Waldo County, Maine, to the family.", ["family"]),

@@ -231,18 +231,18 @@ def _precedes(m: Mention, pronoun: Pronoun) -> bool:
 def _in_its_clause(m: Mention, pronoun: Pronoun) -> bool:
     """Whether ``pronoun`` stands in a clause or conjunct after ``m`` and may refer to it: "Anne, who had risen to
     her feet", "a young man gazing from a club window and saying something to his companion", "Mrs. Lynde, who
-    says she could never have believed it", "John and his brother" (a conjunct needs a known gender for he/she:
-    not "Captain Wentworth and her sister").  Not an argument of the clause's own verb, whose relative pronoun is
-    already ``m`` ("the student with whom he had been conversing", "who got Anne near her to thank her";
-    :func:`~kgcore.index.coref.pronouns.clause_verbs`), and not a plain "it", which in such a clause is mostly
-    something else ("a general wish to walk along it", "a gloom diffused about it")."""
+    says she could never have believed it", "John and his brother" (a name needs a known gender for he/she: not
+    "Captain Wentworth and her sister"; "the stranger and his dog" needs none).  Not an argument of the clause's
+    own verb, whose relative pronoun is already ``m`` ("the student with whom he had been conversing", "who got
+    Anne near her to thank her"; :func:`~kgcore.index.coref.pronouns.clause_verbs`), and not a plain "it", which
+    in such a clause is mostly something else ("a general wish to walk along it", "a gloom diffused about it")."""
     if pronoun.referent == "it" and pronoun.form != "poss":
         return False
     if m.kind == "name" and pronoun.referent in ("he", "she"):
         return False  # a capitalised noun not known as a person: "a mysterious and terrible Past, which ... his"
     return any(lo <= pronoun.i <= hi and verb not in pronoun.clause
-               and (verb >= 0 or m.gender is not None or pronoun.referent not in ("he", "she"))
-               for lo, hi, verb in m.clauses)  # a conjunct: "Captain Wentworth and her sister" wants a known gender
+               and (verb >= 0 or m.gender is not None or not m.names or pronoun.referent not in ("he", "she"))
+               for lo, hi, verb in m.clauses)  # a named conjunct: "Captain Wentworth and her sister" wants a gender
 
 
 def _agrees(referent: str, m: Mention) -> bool:

@@ -35,7 +35,7 @@ HUMAN_NOUNS = _words(
     "partner guest owner traveller traveler passenger prisoner enemy native cannibal guide teacher "
     "student pupil shepherd hunter fisherman nurse thief robber governor planter spaniard "
     "englishman portuguese clerk surgeon boatswain gunner carpenter devil angel saint ghost giant dwarf "
-    "people folk twin peasant villager worker workman citizen resident author researcher engineer user"
+    "people folk twin peasant villager workman citizen resident author researcher engineer"
 )
 ANIMAL_NOUNS = _words(
     "rabbit bunny mouse cat kitten dog puppy bird sparrow robin blackbird owl squirrel fox wolf bear "

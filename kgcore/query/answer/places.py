@@ -121,5 +121,12 @@ def _says_a_clause(of) -> bool:
     of nowhere", "the top of the stairs")."""
     clause = [c for c in of.children if c.dep_ == "pcomp"
               and (c.tag_ == "VBG" or any(g.dep_ in ("nsubj", "nsubjpass") for g in c.children))
-              and not any(g.tag_ in ("WP", "WRB", "WDT") for g in c.subtree)]  # "the middle of what had been ..."
+              and not _free_relative(of, c)]
     return bool(clause) or not any(True for _ in of.children)
+
+
+def _free_relative(of, clause) -> bool:
+    """Whether the clause after "of" is a free relative, which names a thing or place: "the middle of *what had been
+    the square*", "the edge of *where the forest began*" (not a gerund that holds one: "the habit of walking where
+    the river bends")."""
+    return clause.tag_ != "VBG" and clause.left_edge.i == of.i + 1 and clause.left_edge.tag_ in ("WP", "WRB", "WDT")
