@@ -27,12 +27,12 @@ ROOT = Path(__file__).resolve().parents[2]
 KEEP = "(left as written)"
 
 
-def links(store_root: str, out: Path) -> None:
-    """Every resolved pronoun of the design books: ``{book: {"sentences": [...], "links": [...]}}``."""
+def links(store_root: str, out: Path, part: str = "design") -> None:
+    """Every resolved pronoun of the ``part`` books: ``{book: {"sentences": [...], "links": [...]}}``."""
     from kgcore.api import Store
     from kgcore.index.coref import get_resolver
 
-    books = json.loads((ROOT / "bench/data/narrativeqa_split.json").read_text())["design"]
+    books = json.loads((ROOT / "bench/data/narrativeqa_split.json").read_text())[part]
     store, resolver, found = Store(store_root), get_resolver("heuristic"), {}
     for book in books:
         sentences = list(store.load(book).sentences)
@@ -106,6 +106,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--store", default="/work/stores/narrativeqa")
     parser.add_argument("--links", type=Path)
+    parser.add_argument("--split", choices=("design", "held_out"), default="design",
+                        help="whose books --links resolves (the held-out ones: once, to check the design rounds)")
     parser.add_argument("--compare", nargs=2, type=Path)
     parser.add_argument("--sample", type=int, default=120)
     parser.add_argument("--seed", type=int, default=58)
@@ -113,7 +115,7 @@ def main() -> None:
     parser.add_argument("--score", nargs=2, type=Path, metavar=("KEY", "JUDGED"))
     args = parser.parse_args()
     if args.links:
-        links(args.store, args.links)
+        links(args.store, args.links, args.split)
     if args.compare:
         compare(*args.compare, args.sample, args.seed, args.sheet)
     if args.score:
