@@ -168,6 +168,8 @@ def test_a_second_reading_of_the_clause_rules(resolve):
     assert first == "He spoke with Mary first."
     _, utmost = resolve("Mary came in.", "She did her utmost to help.")
     assert utmost == "Mary did Mary's utmost to help."
+    (nurse,) = resolve("The nurse, who did her utmost, left.")  # the same possessive inside a relative clause
+    assert nurse == "The nurse, who did the nurse's utmost, left."
     _, mother = resolve("The twins were born in May.", "Their mother was tired.")
     assert mother == "The twins' mother was tired."
     _, dog = resolve("Tom came in.", "The stranger and his dog sat down.")  # a common noun needs no gender

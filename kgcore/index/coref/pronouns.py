@@ -57,7 +57,7 @@ def pronoun_of(tok) -> Pronoun | None:
         role=role, verb=tok.head.i if role == SUBJ else -1,
         coargs=_coargs(tok) if form != "poss" else (), binder=binder, hint=_predicate_noun(tok),
         cataphor=cataphor(tok), animate=tok.lower_ == "their" and tok.head.lemma_.lower() in RELATION_NOUNS,
-        clause=clause_verbs(tok),
+        clause=clause_verbs(tok, form == "poss"),
     )
 
 
@@ -68,9 +68,10 @@ def _object_her(tok) -> bool:
         "pobj", "dobj", "advmod", "npadvmod") and tok.head.lower_ not in OWNED_WORDS  # "of her own" owns
 
 
-def clause_verbs(tok) -> tuple[int, ...]:
-    """The verbs whose clause a pronoun is an argument of: its own, reached through prepositions and nouns ("with
-    whom he had been conversing", "for each of them"), and those that share its subject, up through coordination,
+def clause_verbs(tok, possessive: bool) -> tuple[int, ...]:
+    """The verbs whose clause a pronoun (``possessive``: its form, as :func:`pronoun_of` read it) is an argument
+    of: its own, reached through prepositions and nouns ("with whom he had been conversing", "for each of them"),
+    and those that share its subject, up through coordination,
     complements and subjectless adjuncts ("who had lived with her and gone about with her", "who got Anne near her
     on purpose to thank her", "the boy carrying him"); none for a possessive, unless it stands in what a copula
     says of its subject ("an excitement that might have been the throb of its heart": not the excitement's).  The
@@ -80,11 +81,11 @@ def clause_verbs(tok) -> tuple[int, ...]:
 
     >>> from kgcore.core.nlp import load_spacy
     >>> doc = load_spacy()("Mrs Musgrove, who got Anne near the door on purpose to thank her, smiled.")
-    >>> [doc[i].text for i in clause_verbs(doc[-4])]
+    >>> [doc[i].text for i in clause_verbs(doc[-4], possessive=False)]
     ['thank', 'got']
     """
     verb, predicate = _verb_above(tok)
-    if tok.tag_ == "PRP$" and not _object_her(tok) and not (predicate and verb.lemma_ in COPULAS):
+    if possessive and not (predicate and verb.lemma_ in COPULAS):
         return ()
     verbs = [verb.i]
     for _ in range(8):

@@ -28,8 +28,8 @@ def a_place(run: list) -> bool:
     """Whether a run of proper nouns stands as a place, time or quantity: every word typed so (:data:`NOT_PEOPLE`)
     and the run the object of a preposition of place ("lands in Waldo County"; :data:`PLACE_ONLY_PREPS`), in
     apposition to such a place ("in Waldo County, Maine"), or a noun's modifier ("the Paris mob"); the small
-    tagger calls Phoebe and
-    Virginia places, so a run anywhere else ("Holgrave married Phoebe") may still be a person.
+    tagger calls Phoebe and Virginia places, so a run anywhere else ("Holgrave married Phoebe") may still be a
+    person.
 
     >>> from kgcore.core.nlp import load_spacy
     >>> doc = load_spacy()("A grant of lands in Waldo County was made.")
