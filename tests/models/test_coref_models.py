@@ -82,6 +82,30 @@ def test_capitals_written_for_emphasis_are_no_antecedent(resolve):
     assert acronym == "The FSRA published the rules in May."
 
 
+def test_a_word_the_document_writes_in_lower_case_is_no_name(resolve):
+    """spaCy's small tagger reads "heaven", "green" or a sentence's first word ("Doubtless", "Admit!") as a proper
+    noun, and a name of unknown gender took "he" and "she" from the person beside it ("heaven said complacently",
+    "held green's imagination", "God did forgive Doubtless").  The document writes those words in lower case
+    inside its sentences, which a name never is; a family word used as a name ("Mother says") is a person."""
+    *_, said, _ = resolve("Davy ate the last of the jam.", "He hoped for more jam, more than any jam in the pantry.",
+                       '"Anyhow, there\'ll be plenty of jam in heaven, that\'s one comfort," he said complacently.',
+                       "The heaven of the sea was grey, and the heaven of the town was black.")
+    assert "Davy said complacently" in said
+    _, held, _ = resolve("Amory walked on the green lawn.",
+                         "The silent stretches of green, the quiet halls held his imagination.",
+                         "The green was wet, and the grass was green.")
+    assert "held Amory's imagination" in held
+    *_, forgave, _ = resolve("Anne looked at the house, and it was doubtless empty.",
+                             "It was doubtless true, and doubtless sad.", "Doubtless, God did forgive her.",
+                             "Doubtless it was so.")
+    assert forgave == "Doubtless, God did forgive Anne."
+    _, thinks = resolve("Diana came in with Davy.", "Mother says she thinks the platter is ours.")
+    assert thinks == "Mother says Mother thinks the platter is ours."
+    _, went = resolve("Nobody had seen Dolly Reed or Will Ward, and the street was empty.",
+                      "Then Will said that he would go.")
+    assert went in ("Then Will said that Will would go.", "Then Will said that Ward would go.")  # still a name
+
+
 def test_an_of_phrase_ends_before_an_apposition_or_a_vocative():
     """In The Phantom of the Opera "You have heard the Angel of Music, Christine." made the mention "the Angel of
     Music, Christine", and "he comes" became "the Angel of Music, Christine comes".  A comma before the object

@@ -1,5 +1,7 @@
-"""Capitals written for emphasis ("FOR HIM!", "THE GHOST'S ATTACKS"), which spaCy's tagger reads as names, told
-apart from acronyms ("ADGM", "CDD") by how the document writes the same words elsewhere.
+"""How a document writes a word tells whether it is a name: capitals written for emphasis ("FOR HIM!", "THE
+GHOST'S ATTACKS"), which spaCy's tagger reads as names, told apart from acronyms ("ADGM", "CDD"), and ordinary words
+the tagger calls proper nouns ("Doubtless", "Admit!", "jam in heaven", "stretches of green"), told apart from names
+("Anne", "Judge Pyncheon") -- each by how the document writes the same words elsewhere.
 
 >>> emphasised = emphasised_words(["It was FOR HIM!", "She sang for him.", "He waved to him.", "Ask him."])
 >>> is_emphasis("HIM", "It was FOR HIM!", emphasised), is_emphasis("ADGM", "The ADGM rules.", emphasised)
@@ -39,6 +41,35 @@ def emphasised_words(texts: Sequence[str]) -> frozenset[str]:
             elif word.islower():
                 lower[word] += 1
     return frozenset(w for w, n in capital.items() if n < ACRONYM_SHARE * (n + lower[w]))
+
+
+#: The character before a word that shows the word is inside a sentence, where only a name is capitalised: a letter,
+#: a digit or a comma (not a full stop, a quotation mark, a dash or a colon, after which anything may be).
+_INSIDE = re.compile(r"[A-Za-z0-9,]\s+$")
+
+
+def common_words(texts: Sequence[str]) -> frozenset[str]:
+    """The words (lower-cased) that ``texts`` write in lower case inside a sentence more often than capitalised
+    there: ordinary words, whatever the tagger calls them where they open a sentence ("Doubtless, God did forgive
+    her") or stand alone ("plenty of jam in heaven").  A name is capitalised wherever it stands ("Anne"), so it is
+    not one; a name that is also a word ("Will", "Rose") stays a name where the document capitalises it at least
+    as often inside its sentences.
+
+    >>> common = common_words(["Doubtless it was so.", "He was doubtless right, and doubtless wise.",
+    ...                        "Anne saw Anne.", "In heaven, said Anne, in heaven.",
+    ...                        "Will came, as he will, then Will left."])
+    >>> [w in common for w in ("doubtless", "heaven", "anne", "will")]
+    [True, True, False, False]
+    """
+    lower: Counter[str] = Counter()
+    capital: Counter[str] = Counter()
+    for text in texts:
+        for match in _WORD.finditer(text):
+            word = match.group()
+            if len(word) < 2 or word.isupper() or not _INSIDE.search(text, 0, match.start()):
+                continue
+            (lower if word.islower() else capital)[word.lower()] += 1
+    return frozenset(w for w, n in lower.items() if n > capital[w])
 
 
 def is_emphasis(mention_text: str, sentence: str, emphasised: frozenset[str]) -> bool:

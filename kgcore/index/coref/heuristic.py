@@ -35,9 +35,9 @@ from kgcore.core.nlp import load_spacy
 from kgcore.core.types import Sentence
 from kgcore.index.bounds import SERIAL, Parallel
 from kgcore.index.coref.base import CorefLink, apply_replacements, fit_case, possessive, starts_sentence
-from kgcore.index.coref.emphasis import emphasised_words, is_emphasis
+from kgcore.index.coref.emphasis import common_words, emphasised_words, is_emphasis
 from kgcore.index.coref.lexicon import NAME_PARTICLES
-from kgcore.index.coref.mentions import OBJ, SUBJ, Mention, ParsedSentence, Pronoun, parse_mentions
+from kgcore.index.coref.mentions import OBJ, SUBJ, Mention, ParsedSentence, Pronoun, noun_semantics, parse_mentions
 from kgcore.index.narrator import quoted_ranges
 from kgcore.index.parallel import pipe_mapped
 
@@ -96,9 +96,10 @@ class _Resolution:
         #: Per sentence, its character ranges inside quotation marks.
         self.quoted = quoted
         genders = learned_genders(v for p in parsed for v in p.gender_votes)
-        emphasised = emphasised_words(texts)
+        emphasised, common = emphasised_words(texts), common_words(texts)
         for k, p in enumerate(parsed):
-            p.mentions = [m for m in p.mentions if not is_emphasis(texts[k][m.start:m.end], texts[k], emphasised)]
+            p.mentions = [m for m in p.mentions if not is_emphasis(texts[k][m.start:m.end], texts[k], emphasised)
+                          and _as_common_noun(m, texts[k], common)]
             for m in p.mentions:
                 m.origin = k
                 if m.kind in ("place", "name") and m.names & persons:
@@ -188,6 +189,20 @@ class _Resolution:
         pool = self.parsed[k].mentions + self.chains[k]
         bound = (m for m in pool if m.head == pronoun.binder and m.end <= pronoun.start)
         return next((m for m in bound if _agrees(pronoun.referent, m)), None)
+
+
+def _as_common_noun(m: Mention, text: str, common: frozenset[str]) -> bool:
+    """Whether a mention stays a candidate, read as the common noun it is when the tagger calls it a name of
+    unknown gender but the document writes its words in lower case inside its sentences
+    (:func:`~kgcore.index.coref.emphasis.common_words`): "jam in heaven", "the silent stretches of green", "the
+    Popular Daughter" took "he" and "she" from the people beside them.  Such a word that opens its sentence (no
+    letter before it: a capital says nothing there) is no antecedent at all: mostly another part of speech
+    ("Doubtless, God did forgive her", "-- Admit! repeated Heron", "Man!" he shouted)."""
+    if m.kind != "name" or m.gender is not None or not m.names or not m.names <= common:
+        return True
+    m.gender, m.kind = noun_semantics(m.lemma)
+    m.names = frozenset()
+    return any(ch.isalpha() for ch in text[:m.start])
 
 
 def learned_genders(votes: Iterable[tuple[str, str]], least: int = MIN_GENDER_VOTES,

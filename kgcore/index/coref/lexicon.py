@@ -35,7 +35,7 @@ HUMAN_NOUNS = _words(
     "partner guest owner traveller traveler passenger prisoner enemy native cannibal guide teacher "
     "student pupil shepherd hunter fisherman nurse thief robber governor planter spaniard "
     "englishman portuguese clerk surgeon boatswain gunner carpenter devil angel saint ghost giant dwarf "
-    "people folk twin peasant villager workman citizen resident author researcher engineer"
+    "people folk twin peasant villager workman citizen resident author researcher engineer urchin"
 )
 ANIMAL_NOUNS = _words(
     "rabbit bunny mouse cat kitten dog puppy bird sparrow robin blackbird owl squirrel fox wolf bear "
@@ -50,6 +50,9 @@ RELATION_NOUNS = _words(
     "mother father sister brother son daughter husband wife aunt uncle cousin nephew niece grandmother "
     "grandfather grandchild granddaughter grandson friend neighbour neighbor sweetheart lover servant maid"
 )
+#: Family words a household uses as a name ("Mother says we'll never succeed"): a person of the word's gender.
+FAMILY_NAMES = _words("mother mum mom mamma mama mummy ma granny grandma grandmother father dad daddy papa pa "
+                      "grandfather grandpa")
 FEMALE_TITLES = _words("mrs mrs. miss ms ms. lady madam madame queen princess dame aunt mme mme. mlle mlle. "
                        "mademoiselle countess")
 MALE_TITLES = _words("mr mr. sir lord king prince duke uncle master m. monsieur count comte viscount vicomte")

@@ -17,6 +17,7 @@ from kgcore.index.coref.lexicon import (
     BARE_NON_REFERENTS,
     CLAUSE_DEPS,
     COPULAS,
+    FAMILY_NAMES,
     FEMALE_NAMES,
     FEMALE_NOUNS,
     FEMALE_TITLES,
@@ -263,23 +264,35 @@ def _semantics(tok) -> tuple[str | None, str, frozenset[str]]:
     """Gender (``f``/``m``/None), kind and the lower-cased name parts of a mention head."""
     if tok.pos_ == "PROPN" or tok.tag_ == "NNS" and tok.ent_type_ and tok.text[:1].isupper() and not tok.is_sent_start:
         return _name_semantics(tok)  # also a family the tagger calls a common noun: "The Musgroves are behaving"
-    lemma = tok.lemma_.lower()
-    if lemma in FEMALE_NOUNS or tok.lower_ in FEMALE_NOUNS:
-        return "f", "person", frozenset()
-    if lemma in MALE_NOUNS or tok.lower_ in MALE_NOUNS:
-        return "m", "person", frozenset()
-    if lemma in HUMAN_NOUNS and not (lemma == "twin" and any(c.dep_ in ("amod", "compound") for c in tok.children)):
-        return None, "person", frozenset()  # "the twins", not "a digital twin"
+    if tok.lemma_.lower() == "twin" and any(c.dep_ in ("amod", "compound") for c in tok.children):
+        return None, "thing", frozenset()  # "a digital twin", not "the twins"
+    return (*noun_semantics(tok.lemma_.lower(), tok.lower_), frozenset())
+
+
+def noun_semantics(lemma: str, word: str = "") -> tuple[str | None, str]:
+    """Gender (``f``/``m``/None) and kind of a common noun, by its lemma or its word as written.
+
+    >>> noun_semantics("daughter"), noun_semantics("twin", "twins"), noun_semantics("heaven")
+    (('f', 'person'), (None, 'person'), (None, 'thing'))
+    """
+    words = (lemma, word or lemma)
+    if any(w in FEMALE_NOUNS for w in words):
+        return "f", "person"
+    if any(w in MALE_NOUNS for w in words):
+        return "m", "person"
+    if lemma in HUMAN_NOUNS:
+        return None, "person"
     if lemma in ANIMAL_NOUNS:
-        return None, "animal", frozenset()
-    return None, "thing", frozenset()
+        return None, "animal"
+    return None, "thing"
 
 
 def _name_semantics(tok) -> tuple[str | None, str, frozenset[str]]:
     parts = [c for c in tok.lefts if c.dep_ == "compound"] + [tok]
     words = [p.lower_ for p in parts]
-    female = any(w in FEMALE_TITLES or w in FEMALE_NAMES for w in words)
-    male = any(w in MALE_TITLES or w in MALE_NAMES for w in words)
+    family = tok.lower_ if tok.lower_ in FAMILY_NAMES else ""  # "Mother says", "Father says"
+    female = any(w in FEMALE_TITLES or w in FEMALE_NAMES for w in words) or family in FEMALE_NOUNS
+    male = any(w in MALE_TITLES or w in MALE_NAMES for w in words) or family in MALE_NOUNS
     gender = "f" if female and not male else "m" if male and not female else None
     names = frozenset(w for w in words if w not in TITLES)
     if tok.ent_type_ == "PERSON" or female or male:
