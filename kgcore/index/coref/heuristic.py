@@ -96,6 +96,7 @@ class _Resolution:
         #: Per sentence, its character ranges inside quotation marks.
         self.quoted = quoted
         genders = learned_genders(v for p in parsed for v in p.gender_votes)
+        places = learned_places(v for p in parsed for v in p.place_votes)
         emphasised, common = emphasised_words(texts), common_words(texts)
         for k, p in enumerate(parsed):
             p.mentions = [m for m in p.mentions if not is_emphasis(texts[k][m.start:m.end], texts[k], emphasised)
@@ -111,6 +112,8 @@ class _Resolution:
                         m.gender = learned
                     elif m.kind == "name":  # a defined term the document calls "its": "it" may refer to it
                         m.kind = "thing"
+                if m.kind == "name" and m.gender is None and m.names & places:
+                    m.kind = "place"  # "tea at Cottage": no "he"
         # (start, end, text, lower_first) per sentence, and chained pronoun mentions.
         self.reps: list[list[tuple[int, int, str, bool]]] = [[] for _ in texts]
         self.chains: list[list[Mention]] = [[] for _ in texts]
@@ -226,6 +229,21 @@ def learned_genders(votes: Iterable[tuple[str, str]], least: int = MIN_GENDER_VO
         if top >= least and top / sum(c.values()) >= share and name not in NAME_PARTICLES:
             out[name] = gender
     return out
+
+
+def learned_places(votes: Iterable[tuple[str, bool]]) -> frozenset[str]:
+    """The name parts a document writes more often where a place stands than where someone acts
+    (:func:`kgcore.index.coref.mentions.place_votes`): "the corridors *at Clongowes*" is no "he" of Stephen's.
+
+    >>> sorted(learned_places([("clongowes", True)] * 3 + [("clongowes", False), ("cranly", False),
+    ...                        ("cranly", True)]))
+    ['clongowes']
+    """
+    placed: Counter[str] = Counter()
+    acting: Counter[str] = Counter()
+    for name, is_place in votes:
+        (placed if is_place else acting)[name] += 1
+    return frozenset(n for n, count in placed.items() if count > acting[n])
 
 
 def _group_rank(pronoun: Pronoun, m: Mention) -> tuple[bool, bool]:

@@ -73,6 +73,9 @@ class ParsedSentence:
     persons: set[str] = field(default_factory=set)
     #: (name part, "m"/"f") for each name of unknown gender that a possessive of its own clause genders.
     gender_votes: list[tuple[str, str]] = field(default_factory=list)
+    #: (name part, True) for each name of unknown kind written where a place stands, (name part, False) where
+    #: someone acts (:func:`place_votes`).
+    place_votes: list[tuple[str, bool]] = field(default_factory=list)
 
 
 def parse_mentions(doc) -> ParsedSentence:
@@ -90,7 +93,7 @@ def parse_mentions(doc) -> ParsedSentence:
             if group is not None:
                 mentions.append(group)
     pronouns = [p for p in (pronoun_of(t) for t in doc if t.lower_ in PRONOUNS) if p is not None]
-    return ParsedSentence(mentions, pronouns, persons, gender_votes(doc))
+    return ParsedSentence(mentions, pronouns, persons, gender_votes(doc), place_votes(doc))
 
 
 #: The gender a possessive votes for its clause's subject: "n" is a thing (a rulebook's defined term).
@@ -110,6 +113,30 @@ def gender_votes(doc) -> list[tuple[str, str]]:
         if len(subjects) == 1:
             gender, _kind, names = _name_semantics(subjects[0])
             votes += [(n, VOTED[tok.lower_]) for n in sorted(names)] if gender is None else []
+    return votes
+
+
+#: Prepositions whose object is where something is or goes ("tea at Cottage", "the corridors in Clongowes").
+LOCATIVE_PREPOSITIONS = frozenset("at in into inside near within outside".split())
+
+
+def place_votes(doc) -> list[tuple[str, bool]]:
+    """Where a name the parse does not type (no person, place or title) stands, per name part: ``True`` as the
+    object of a locative preposition ("to have tea *at Cottage*"), ``False`` as a verb's subject ("*Cranly* laid
+    his hand").  :func:`kgcore.index.coref.heuristic.learned_places` takes the document's majority.
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> place_votes(load_spacy()("They rode up the avenue to have tea at Cottage."))
+    [('cottage', True)]
+    """
+    votes = []
+    for tok in doc:
+        if tok.pos_ != "PROPN" or tok.dep_ == "compound":
+            continue
+        placed = tok.dep_ == "pobj" and tok.head.lower_ in LOCATIVE_PREPOSITIONS
+        if placed or (tok.dep_ == "nsubj" and tok.head.pos_ in ("VERB", "AUX")):
+            _gender, kind, names = _name_semantics(tok)
+            votes += [(n, placed) for n in sorted(names)] if kind == "name" else []
     return votes
 
 
