@@ -43,21 +43,37 @@ def emphasised_words(texts: Sequence[str]) -> frozenset[str]:
     return frozenset(w for w, n in capital.items() if n < ACRONYM_SHARE * (n + lower[w]))
 
 
-#: The character before a word that shows the word is inside a sentence, where only a name is capitalised: a letter,
-#: a digit or a comma (not a full stop, a quotation mark, a dash or a colon, after which anything may be).
-_INSIDE = re.compile(r"[A-Za-z0-9,]\s+$")
+#: A possessive ending, left off before a word is counted ("Hope's" is "hope").
+_POSSESSIVE = re.compile(r"['\u2019]s$", re.IGNORECASE)
+
+
+def _inside(text: str, start: int) -> bool:
+    """Whether the word at ``start`` stands inside a sentence, where only a name is capitalised: after spaces, a
+    letter, a digit or a comma (not a full stop, a quotation mark, a dash or a colon, after which anything may
+    be)."""
+    at = start
+    while at > 0 and text[at - 1].isspace():
+        at -= 1
+    return 0 < at < start and (text[at - 1].isalnum() or text[at - 1] == ",")
+
+
+#: How many times more often a word must be written in lower case than capitalised inside a document's sentences
+#: to be a common word there: a surname that is also a word ("Little", "Brown", "Young") is capitalised inside
+#: sentences wherever it names someone.
+COMMON_RATIO = 4
 
 
 def common_words(texts: Sequence[str]) -> frozenset[str]:
-    """The words (lower-cased) that ``texts`` write in lower case inside a sentence more often than capitalised
-    there: ordinary words, whatever the tagger calls them where they open a sentence ("Doubtless, God did forgive
-    her") or stand alone ("plenty of jam in heaven").  A name is capitalised wherever it stands ("Anne"), so it is
-    not one; a name that is also a word ("Will", "Rose") stays a name where the document capitalises it at least
-    as often inside its sentences.
+    """The words (lower-cased) that ``texts`` write in lower case inside a sentence more than
+    :data:`COMMON_RATIO` times as often as capitalised there: ordinary words, whatever the tagger calls them where
+    they open a sentence ("Doubtless, God did forgive her") or stand alone ("plenty of jam in heaven").  A name
+    is capitalised wherever it stands ("Anne"), so it is not one; a name that is also a word ("Will", "Rose",
+    "Little") stays a name where the document capitalises it inside its sentences.  A possessive counts as its
+    word ("Will's" as "Will").
 
     >>> common = common_words(["Doubtless it was so.", "He was doubtless right, and doubtless wise.",
     ...                        "Anne saw Anne.", "In heaven, said Anne, in heaven.",
-    ...                        "Will came, as he will, then Will left."])
+    ...                        "Will came, as he will, then Will's hat fell."])
     >>> [w in common for w in ("doubtless", "heaven", "anne", "will")]
     [True, True, False, False]
     """
@@ -65,11 +81,11 @@ def common_words(texts: Sequence[str]) -> frozenset[str]:
     capital: Counter[str] = Counter()
     for text in texts:
         for match in _WORD.finditer(text):
-            word = match.group()
-            if len(word) < 2 or word.isupper() or not _INSIDE.search(text, 0, match.start()):
+            word = _POSSESSIVE.sub("", match.group())
+            if len(word) < 2 or word.isupper() or not _inside(text, match.start()):
                 continue
             (lower if word.islower() else capital)[word.lower()] += 1
-    return frozenset(w for w, n in lower.items() if n > capital[w])
+    return frozenset(w for w, n in lower.items() if n > COMMON_RATIO * capital[w])
 
 
 def is_emphasis(mention_text: str, sentence: str, emphasised: frozenset[str]) -> bool:

@@ -46,6 +46,9 @@ from kgcore.index.parallel import pipe_mapped
 #: votes of a novel's text, not from any question (The Phantom of the Opera: Raoul 11 m / 1 f, Christine 11 f,
 #: Carlotta 3 f, Erik 3 m, Daae 2 f / 1 m).
 MIN_GENDER_VOTES, MIN_GENDER_SHARE = 2, 0.8
+#: The share of a name's place votes (:func:`learned_places`) that must say place: two in three uses after "at" /
+#: "in" ..., not as a verb's subject.
+MIN_PLACE_SHARE = 2 / 3
 
 
 class HeuristicCoref:
@@ -97,7 +100,8 @@ class _Resolution:
         self.quoted = quoted
         genders = learned_genders(v for p in parsed for v in p.gender_votes)
         places = learned_places(v for p in parsed for v in p.place_votes)
-        emphasised, common = emphasised_words(texts), common_words(texts)
+        emphasised = emphasised_words(texts)
+        common = common_words(texts) - persons - genders.keys()  # a PERSON somewhere, or gendered: a name
         for k, p in enumerate(parsed):
             p.mentions = [m for m in p.mentions if not is_emphasis(texts[k][m.start:m.end], texts[k], emphasised)
                           and _as_common_noun(m, texts[k], common)]
@@ -197,15 +201,18 @@ class _Resolution:
 def _as_common_noun(m: Mention, text: str, common: frozenset[str]) -> bool:
     """Whether a mention stays a candidate, read as the common noun it is when the tagger calls it a name of
     unknown gender but the document writes its words in lower case inside its sentences
-    (:func:`~kgcore.index.coref.emphasis.common_words`): "jam in heaven", "the silent stretches of green", "the
-    Popular Daughter" took "he" and "she" from the people beside them.  Such a word that opens its sentence (no
-    letter before it: a capital says nothing there) is no antecedent at all: mostly another part of speech
-    ("Doubtless, God did forgive her", "-- Admit! repeated Heron", "Man!" he shouted)."""
+    (:func:`~kgcore.index.coref.emphasis.common_words`, less the words the document types or genders as a
+    person): "jam in heaven", "the silent stretches of green", "laughed gayly" took "he" and "she" from the
+    people beside them.  It stays only as the person or animal its noun names ("the Popular Daughter", "the
+    urchin"), and not as a lone word opening its sentence before a stop ("Man!" he shouted); any other such word
+    -- an adverb, a verb, a thing -- is no antecedent ("Doubtless, God did forgive her", "-- Admit! repeated
+    Heron")."""
     if m.kind != "name" or m.gender is not None or not m.names or not m.names <= common:
         return True
     m.gender, m.kind = noun_semantics(m.lemma)
     m.names = frozenset()
-    return any(ch.isalpha() for ch in text[:m.start])
+    lone_exclamation = not any(ch.isalpha() for ch in text[:m.start]) and text[m.end:m.end + 1] in tuple("!?.,;:")
+    return m.kind in ("person", "animal") and not lone_exclamation
 
 
 def learned_genders(votes: Iterable[tuple[str, str]], least: int = MIN_GENDER_VOTES,
@@ -235,15 +242,18 @@ def learned_places(votes: Iterable[tuple[str, bool]]) -> frozenset[str]:
     """The name parts a document writes more often where a place stands than where someone acts
     (:func:`kgcore.index.coref.mentions.place_votes`): "the corridors *at Clongowes*" is no "he" of Stephen's.
 
+    As for genders, a place needs :data:`MIN_GENDER_VOTES` votes and :data:`MIN_PLACE_SHARE` of them.
+
     >>> sorted(learned_places([("clongowes", True)] * 3 + [("clongowes", False), ("cranly", False),
-    ...                        ("cranly", True)]))
+    ...                        ("cranly", True), ("dick", True)]))
     ['clongowes']
     """
     placed: Counter[str] = Counter()
     acting: Counter[str] = Counter()
     for name, is_place in votes:
         (placed if is_place else acting)[name] += 1
-    return frozenset(n for n, count in placed.items() if count > acting[n])
+    return frozenset(n for n, count in placed.items()
+                     if count >= MIN_GENDER_VOTES and count >= MIN_PLACE_SHARE * (count + acting[n]))
 
 
 def _group_rank(pronoun: Pronoun, m: Mention) -> tuple[bool, bool]:

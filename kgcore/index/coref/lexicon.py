@@ -51,7 +51,7 @@ RELATION_NOUNS = _words(
     "grandfather grandchild granddaughter grandson friend neighbour neighbor sweetheart lover servant maid"
 )
 #: Family words a household uses as a name ("Mother says we'll never succeed"): a person of the word's gender.
-FAMILY_NAMES = _words("mother mum mom mamma mama mummy ma granny grandma grandmother father dad daddy papa pa "
+FAMILY_NAMES = _words("mother mum mom mamma mama mummy granny grandma grandmother father dad daddy papa "
                       "grandfather grandpa")
 FEMALE_TITLES = _words("mrs mrs. miss ms ms. lady madam madame queen princess dame aunt mme mme. mlle mlle. "
                        "mademoiselle countess")

@@ -118,6 +118,10 @@ def gender_votes(doc) -> list[tuple[str, str]]:
 
 #: Prepositions whose object is where something is or goes ("tea at Cottage", "the corridors in Clongowes").
 LOCATIVE_PREPOSITIONS = frozenset("at in into inside near within outside".split())
+#: Verbs whose "at" / "in" takes whom one looks at or believes in, not a place ("smiled at Cranly", "believed in
+#: God").
+NON_LOCATIVE_HEADS = frozenset("look stare glance gaze peer smile laugh grin sneer frown scowl wink nod shout "
+                               "yell point aim throw believe trust delight rejoice".split())
 
 
 def place_votes(doc) -> list[tuple[str, bool]]:
@@ -133,7 +137,8 @@ def place_votes(doc) -> list[tuple[str, bool]]:
     for tok in doc:
         if tok.pos_ != "PROPN" or tok.dep_ == "compound":
             continue
-        placed = tok.dep_ == "pobj" and tok.head.lower_ in LOCATIVE_PREPOSITIONS
+        placed = tok.dep_ == "pobj" and tok.head.lower_ in LOCATIVE_PREPOSITIONS \
+            and tok.head.head.lemma_.lower() not in NON_LOCATIVE_HEADS
         if placed or (tok.dep_ == "nsubj" and tok.head.pos_ in ("VERB", "AUX")):
             _gender, kind, names = _name_semantics(tok)
             votes += [(n, placed) for n in sorted(names)] if kind == "name" else []
