@@ -35,13 +35,29 @@ def links(store_root: str, out: Path, part: str = "design") -> None:
     books = json.loads((ROOT / "bench/data/narrativeqa_split.json").read_text())[part]
     store, resolver, found = Store(store_root), get_resolver("heuristic"), {}
     for book in books:
-        sentences = list(store.load(book).sentences)
+        sentences = list(store.load(book).sentences) if store.exists(book) else _split(book)
         _, made = resolver.resolve_with_links(sentences)
         row = {s.id: k for k, s in enumerate(sentences)}
         found[book] = {"sentences": [s.normalized for s in sentences],
                        "links": [[row[x.sentence_id], x.start, x.end, x.pronoun, x.antecedent] for x in made]}
         print(book, len(sentences), "sentences,", len(made), "pronouns resolved", file=sys.stderr)
     out.write_text(json.dumps(found))
+
+
+def _split(book: str) -> list:
+    """A book's prose sentences as indexing splits them, where no indexed store holds it (no store is needed to
+    see what a coreference change changes)."""
+    from kgcore.core.nlp import load_spacy
+    from kgcore.core.settings import Settings
+    from kgcore.core.types import RETRIEVABLE
+    from kgcore.index.load import load_document
+    from kgcore.index.sentences import split_sentences
+
+    settings = Settings()
+    document = load_document(ROOT.parent / "shared/data/narrativeqa" / f"{book}.txt", settings, name=book)
+    sentences = split_sentences(document, load_spacy(settings.spacy_model), settings.chunk_tokens,
+                                settings.max_sentence_words)
+    return [s for s in sentences if s.role in RETRIEVABLE]
 
 
 def compare(old_path: Path, new_path: Path, sample: int, seed: int, out: Path) -> None:

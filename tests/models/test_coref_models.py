@@ -113,6 +113,11 @@ def test_a_word_the_document_writes_in_lower_case_is_no_name(resolve):
     _, set_down, _ = resolve("Nurse came in with the tray.", "She set it down by the bed.",
                              "The old nurse, a kind nurse, was tired, and a nurse must rest.")
     assert set_down.startswith("Nurse set")  # a person noun opening its sentence stays a person
+    *_, sat, _ = resolve("The boy was ill.", "Nurse, who had come in, smiled.", "She sat down by the bed.",
+                         "The old nurse, a kind nurse, was tired, and a nurse must rest.")
+    assert sat == "Nurse sat down by the bed."  # a lone word only before a stop is an exclamation, not before ","
+    _, says = resolve("The boys came in.", "Father says he will come home tonight.")
+    assert says == "Father says Father will come home tonight."
     _, went = resolve("Nobody had seen Dolly Reed or Will Ward, and the street was empty.",
                       "Then Will said that he would go.")
     assert went in ("Then Will said that Will would go.", "Then Will said that Ward would go.")  # still a name
@@ -132,6 +137,9 @@ def test_a_name_the_document_writes_where_a_place_stands_is_a_place(resolve):
     assert pleased == "Cranly was pleased."
     *_, loved = resolve("They believed in God and they trusted in God.", "God had made the world and He loved it.")
     assert loved == "God had made the world and God loved the world."
+    *_, apply = resolve("The Firm must comply with the requirements in Rule 3.2.",
+                        "The requirements in Rule 3.2 apply to it.")
+    assert apply.endswith("apply to the Firm.")  # a rulebook's numbered part is no place
 
 
 def test_an_of_phrase_ends_before_an_apposition_or_a_vocative():

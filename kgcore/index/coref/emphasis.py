@@ -66,7 +66,8 @@ COMMON_RATIO = 4
 def common_words(texts: Sequence[str]) -> frozenset[str]:
     """The words (lower-cased) that ``texts`` write in lower case inside a sentence more than
     :data:`COMMON_RATIO` times as often as capitalised there: ordinary words, whatever the tagger calls them where
-    they open a sentence ("Doubtless, God did forgive her") or stand alone ("plenty of jam in heaven").  A name
+    they open a sentence ("Doubtless, God did forgive her") or stand alone ("plenty of jam in heaven").  One use
+    is enough: many such words are written once ("kindheartedness", "enamel paint").  A name
     is capitalised wherever it stands ("Anne"), so it is not one; a name that is also a word ("Will", "Rose",
     "Little") stays a name where the document capitalises it inside its sentences.  A possessive counts as its
     word ("Will's" as "Will").

@@ -211,7 +211,7 @@ def _as_common_noun(m: Mention, text: str, common: frozenset[str]) -> bool:
         return True
     m.gender, m.kind = noun_semantics(m.lemma)
     m.names = frozenset()
-    lone_exclamation = not any(ch.isalpha() for ch in text[:m.start]) and text[m.end:m.end + 1] in tuple("!?.,;:")
+    lone_exclamation = not any(ch.isalpha() for ch in text[:m.start]) and text[m.end:m.end + 1] in tuple("!?.")
     return m.kind in ("person", "animal") and not lone_exclamation
 
 

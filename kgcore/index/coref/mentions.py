@@ -127,7 +127,8 @@ NON_LOCATIVE_HEADS = frozenset("look stare glance gaze peer smile laugh grin sne
 def place_votes(doc) -> list[tuple[str, bool]]:
     """Where a name the parse does not type (no person, place or title) stands, per name part: ``True`` as the
     object of a locative preposition ("to have tea *at Cottage*"), ``False`` as a verb's subject ("*Cranly* laid
-    his hand").  :func:`kgcore.index.coref.heuristic.learned_places` takes the document's majority.
+    his hand").  :func:`kgcore.index.coref.heuristic.learned_places` takes the document's majority.  A name
+    followed by a number is a rulebook's part ("in Rule 3.2"), not a place.
 
     >>> from kgcore.core.nlp import load_spacy
     >>> place_votes(load_spacy()("They rode up the avenue to have tea at Cottage."))
@@ -135,7 +136,7 @@ def place_votes(doc) -> list[tuple[str, bool]]:
     """
     votes = []
     for tok in doc:
-        if tok.pos_ != "PROPN" or tok.dep_ == "compound":
+        if tok.pos_ != "PROPN" or tok.dep_ == "compound" or _numbered(tok):
             continue
         placed = tok.dep_ == "pobj" and tok.head.lower_ in LOCATIVE_PREPOSITIONS \
             and tok.head.head.lemma_.lower() not in NON_LOCATIVE_HEADS
@@ -143,6 +144,11 @@ def place_votes(doc) -> list[tuple[str, bool]]:
             _gender, kind, names = _name_semantics(tok)
             votes += [(n, placed) for n in sorted(names)] if kind == "name" else []
     return votes
+
+
+def _numbered(tok) -> bool:
+    """Whether a name is followed by a number: a rulebook's "in Rule 3.2" or "in Schedule 1" is no place."""
+    return tok.i + 1 < len(tok.doc) and tok.doc[tok.i + 1].like_num
 
 
 def _is_candidate(tok) -> bool:
