@@ -5,13 +5,15 @@ evidence (:func:`stage_from_evidence`), or from the answer's verdict and the ret
 With gold answers the decision follows the paper's error types (section 6, Table 5), first
 rule that applies wins:
 
-1. **correct** — the answer matches a gold answer: after :func:`comparable_answer`
-   one contains the other (as whole words), their content-word F1
-   (:func:`content_f1`) is at least :data:`CORRECT_F1`, or the answer holds at least
-   :data:`CORRECT_RECALL` of a gold answer's content words (a quoted sentence holding it).  Content words
-   ignore stopwords and plurals, so a quoted clause "he was put in a pie by
-   Mrs. McGregor" matches "Mrs. McGregor baked him into a pie" (F1 0.75),
-   while an unrelated sentence scores near 0.
+1. **correct** — the answer matches a gold answer: it holds at least
+   :data:`CORRECT_RECALL` of the gold answer's content words (a quoted sentence holding it), or, after
+   :func:`comparable_answer`, contains the gold answer as whole words (a gold answer without content words:
+   "2.2-3.3×").  Content words ignore stopwords and plurals, so a quoted clause "he was put in a pie by
+   Mrs. McGregor" matches "Mrs. McGregor baked him into a pie" (3 of 4), while an unrelated sentence holds
+   none.  A short answer is not correct for sharing one word with a longer gold answer: "What if he should
+   die?" is no answer to "How does the Judge die?" with "He dies mysteriously in a chair" (1 of 3, though their
+   content-word F1, :func:`content_f1`, is 0.5), nor is an answer the gold answer contains ("he").  This is the
+   benches' truth (``bench/verdict_sets.py``), so the diagnosis and the measured right-rates agree.
 2. **gold-not-in-document** — no sentence of the whole document supports a
    gold answer: ``support = LEXICAL_WEIGHT·recall + (1-LEXICAL_WEIGHT)·cosine``
    where ``recall`` is the share of the gold answer's content words found in
@@ -60,7 +62,6 @@ from kgcore.query.answer.citations import strip_markers
 from kgcore.query.answer.words import content_words
 from kgcore.query.match import query_node_vectors
 
-CORRECT_F1 = 0.5
 #: An answer holding this share of a gold answer's content words is correct (a quoted sentence that holds the
 #: gold answer: its F1 is low only because the quote says more).
 CORRECT_RECALL = 0.5
@@ -117,20 +118,23 @@ def answer_match(answer_text: str, golds: list[str]) -> dict:
     >>> m = answer_match("We use standard copy-on-write techniques to implement snapshots.", ["copy-on-write"])
     >>> m["matches"], m["recall"]
     (True, 1.0)
+    >>> golds = ["Sitting in the Colonel's chair.", "He dies mysteriously in a chair"]
+    >>> m = answer_match("What if he should die?", golds)
+    >>> m["matches"], m["f1"], m["recall"]
+    (False, 0.5, 0.3333)
     """
     answer_norm = comparable_answer(answer_text)
     answer_words = content_words(answer_text or "")
     best: dict[str, Any] = {"gold": None, "f1": 0.0, "contains": False, "recall": 0.0}
     for gold in golds:
         gold_norm = comparable_answer(gold)
-        contains = bool(answer_norm and gold_norm) and (
-            f" {gold_norm} " in f" {answer_norm} " or f" {answer_norm} " in f" {gold_norm} ")
+        contains = bool(answer_norm and gold_norm) and f" {gold_norm} " in f" {answer_norm} "
         f1 = round(content_f1(answer_text, gold), 4)
         wanted = content_words(gold)
         recall = round(len(wanted & answer_words) / len(wanted), 4) if wanted else 0.0
-        if (contains, max(f1, recall)) > (best["contains"], max(best["f1"], best["recall"])):
+        if (contains, recall, f1) > (best["contains"], best["recall"], best["f1"]):
             best = {"gold": gold, "f1": f1, "contains": contains, "recall": recall}
-    best["matches"] = best["contains"] or best["f1"] >= CORRECT_F1 or best["recall"] >= CORRECT_RECALL
+    best["matches"] = best["contains"] or best["recall"] >= CORRECT_RECALL
     return best
 
 
@@ -200,11 +204,10 @@ def diagnose(result, answer, gold_answers, index, embedder) -> Diagnosis:
         raise InputError("gold_answers", "give at least one gold answer to diagnose against")
     answer_text = answer.text if answer is not None else ""
     match = answer_match(answer_text, golds)
-    thresholds = {"correct_f1": CORRECT_F1, "support_min": SUPPORT_MIN, "node_resemblance": NODE_RESEMBLANCE}
+    thresholds = {"correct_recall": CORRECT_RECALL, "support_min": SUPPORT_MIN, "node_resemblance": NODE_RESEMBLANCE}
     details: dict[str, Any] = {"answer": match, "thresholds": thresholds, "context_size": len(result.sentences)}
     if match["matches"]:
-        how = "contains" if match["contains"] else f"content-word F1 {match['f1']:.2f} ≥ {CORRECT_F1}" \
-            if match["f1"] >= CORRECT_F1 else f"holds {match['recall']:.0%} of its content words"
+        how = "contains it" if match["contains"] else f"holds {match['recall']:.0%} of its content words"
         return Diagnosis("correct", f"The answer matches the gold answer {match['gold']!r} ({how}).", [], details)
     scores = gold_support(index, embedder, result.question, golds)
     best = int(np.argmax(scores["support"]))

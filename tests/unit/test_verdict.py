@@ -76,6 +76,18 @@ def test_a_quoted_sentence_holding_the_gold_answer_is_correct():
     assert not answer_match("Clients cache chunk locations for a limited time.", ["copy-on-write"])["matches"]
 
 
+def test_a_short_answer_sharing_one_word_with_the_gold_answer_is_not_correct():
+    """The diagnosis calls an answer correct by the benches' truth (half a gold answer's content words), not by a
+    content-word F1 that a one-word answer reaches against a three-word gold answer, nor because the gold answer
+    contains it."""
+    golds = ["Sitting in the Colonel's chair.", "He dies mysteriously in a chair"]
+    match = answer_match("What if he should die?", golds)
+    assert not match["matches"] and match["f1"] == 0.5 and match["recall"] < 0.5
+    assert not answer_match("he", golds)["matches"]
+    assert answer_match("He died in the chair of the Colonel.", golds)["matches"]
+    assert answer_match("It cuts TTFT by 2.2-3.3× over full recompute.", ["2.2-3.3×"])["matches"]
+
+
 def _result(sentences, graph=None, matches=()):
     return SimpleNamespace(question="How large is each tablet in the store?", sentences=sentences, query_graph=graph,
                            matches=list(matches))
