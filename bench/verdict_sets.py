@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -119,37 +118,11 @@ INSIDE_SHARE = 0.7
 MIN_WORDS = 3
 
 
-def answer_share(answer: str, references: tuple[str, ...]) -> float:
-    """The best share of a reference answer's content words found in ``answer`` (0 without references); a
-    reference without content words ("2.2-3.3×": single digits) counts when its words occur, in order, in the
-    answer.
-
-    >>> answer_share("We use copy-on-write techniques to implement snapshots.", ("copy-on-write",))
-    1.0
-    >>> answer_share("The cat sat.", ("a parrot", "the cat and the dog"))
-    0.5
-    >>> answer_share("It cuts TTFT by 2.2-3.3× over full recompute.", ("2.2-3.3×",))
-    1.0
-    """
-    from kgcore.api import content_words
-
-    found, best = content_words(answer), 0.0
-    for ref in references:
-        words = content_words(ref)
-        if words:
-            best = max(best, len(words & found) / len(words))
-        elif _plain(ref) and f" {_plain(ref)} " in f" {_plain(answer)} ":
-            best = 1.0
-    return best
-
-
-def _plain(text: str) -> str:
-    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
-
-
 def is_right(answer: str, item: Item) -> bool:
     """The truth of an answer: it holds at least :data:`RIGHT_SHARE` of a reference answer's content words; an
     ``unanswerable`` question has no right answer."""
+    from kgcore.api import answer_share
+
     return item.kind != "unanswerable" and answer_share(answer, item.answers) >= RIGHT_SHARE
 
 
@@ -158,7 +131,7 @@ def evidence_ids(item: Item, index, embedder) -> list[str] | None:
     evidence (:data:`INSIDE_SHARE`) and among them those holding the most reference words; for novels the
     sentences :mod:`kgcore.evaluate.diagnose` finds supporting a reference answer.  None when there is none (no
     evidence given, evidence in a table the text lacks, or no sentence of the book supports an answer)."""
-    from kgcore.api import SUPPORT_MIN, content_words, evidence_rows, gold_support
+    from kgcore.api import SUPPORT_MIN, answer_share, content_words, evidence_rows, gold_support
 
     if item.set == "novels":
         scores = gold_support(index, embedder, item.question, list(item.answers))

@@ -7,7 +7,8 @@ books and papers are never read).
 Every design question of :mod:`verdict_sets` (papers, QASPER's answerable questions, the NarrativeQA design
 books) is retrieved as the app retrieves it (GroundedKG, 1,000 words, within its paper) and every context
 sentence gets the features of :mod:`kgcore.query.answer.weights`; its label is the truth the answer would get by
-quoting it (it holds at least half of a reference answer's content words, :func:`verdict_sets.answer_share`).
+quoting it (it holds at least half of a reference answer's content words,
+:func:`kgcore.evaluate.diagnose.answer_share`).
 A logistic regression (scikit-learn, L2, ``C`` below) over all sentences gives the weights; its log-odds rank
 the sentences.
 
@@ -29,8 +30,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the shared tools (common, ...)
 from common import ROOT, write_json  # noqa: E402
-from verdict_sets import answer_share, items, split  # noqa: E402
+from verdict_sets import items, split  # noqa: E402
 
+from kgcore.api import answer_share  # noqa: E402
 from kgcore.core.settings import RetrievalOptions
 from kgcore.index.store.disk import Store
 from kgcore.query.answer import select

@@ -5,15 +5,16 @@ evidence (:func:`stage_from_evidence`), or from the answer's verdict and the ret
 With gold answers the decision follows the paper's error types (section 6, Table 5), first
 rule that applies wins:
 
-1. **correct** — the answer matches a gold answer: it holds at least
-   :data:`CORRECT_RECALL` of the gold answer's content words (a quoted sentence holding it), or, after
-   :func:`comparable_answer`, contains the gold answer as whole words (a gold answer without content words:
-   "2.2-3.3×").  Content words ignore stopwords and plurals, so a quoted clause "he was put in a pie by
-   Mrs. McGregor" matches "Mrs. McGregor baked him into a pie" (3 of 4), while an unrelated sentence holds
-   none.  A short answer is not correct for sharing one word with a longer gold answer: "What if he should
-   die?" is no answer to "How does the Judge die?" with "He dies mysteriously in a chair" (1 of 3, though their
-   content-word F1, :func:`content_f1`, is 0.5), nor is an answer the gold answer contains ("he").  This is the
-   benches' truth (``bench/verdict_sets.py``), so the diagnosis and the measured right-rates agree.
+1. **correct** — the answer matches a gold answer: it holds at least :data:`CORRECT_RECALL` of the gold answer's
+   content words (:func:`answer_share`; a quoted sentence holding it), or, for a gold answer without content words
+   ("2.2-3.3×"), its words in order. Content words ignore stopwords and plurals, so a quoted clause "he was put in a
+   pie by Mrs. McGregor" matches "Mrs. McGregor baked him into a pie" (3 of 4), while an unrelated sentence holds
+   none. A short answer is not correct for sharing one word with a longer gold answer: "What if he should die?" is
+   no answer to "How does the Judge die?" with "He dies mysteriously in a chair" (1 of 3, though their content-word
+   F1, :func:`content_f1`, is 0.5), nor is an answer the gold answer contains ("he"). The same rule is the benches'
+   truth (``bench/verdict_sets.py``), so the diagnosis and the measured right-rates agree. Its cost: a right answer
+   naming less than half of a longer gold answer is not correct ("Clifford" for "Pyncheon's brother Clifford"); no
+   word-counting rule tells it from "What if he should die?".
 2. **gold-not-in-document** — no sentence of the whole document supports a
    gold answer: ``support = LEXICAL_WEIGHT·recall + (1-LEXICAL_WEIGHT)·cosine``
    where ``recall`` is the share of the gold answer's content words found in
@@ -51,6 +52,7 @@ spaceship landed on Mars") 0.10; a query node's 10th-best match has cosine
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -74,6 +76,7 @@ STAGES = ("correct", "gold-not-in-document", "I", "II", "III")
 SENTENCE_WORDS: CacheKey[list[set[str]]] = CacheKey("diagnose_words")
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _NON_WORD = re.compile(r"[^a-z0-9 ]+")
+_PLAIN_WORD = re.compile(r"[a-z0-9]+")
 
 
 @dataclass
@@ -112,8 +115,37 @@ def content_f1(prediction: str, gold: str) -> float:
     return 2 * precision * recall / (precision + recall)
 
 
+def answer_share(answer: str, golds: Sequence[str]) -> float:
+    """The best share of a gold answer's content words found in ``answer`` (0 without gold answers), citation
+    markers removed; a gold answer without content words ("2.2-3.3×": single digits) counts when its words occur,
+    in order, in the answer.  At :data:`CORRECT_RECALL` or more the answer is right: the diagnosis's rule and the
+    benches' truth (``bench/verdict_sets.py``).
+
+    >>> answer_share("We use copy-on-write techniques to implement snapshots.", ("copy-on-write",))
+    1.0
+    >>> answer_share("The cat sat [text_0-7].", ("a parrot", "the cat and the dog", "7"))
+    0.5
+    >>> answer_share("It cuts TTFT by 2.2-3.3× over full recompute.", ("2.2-3.3×",))
+    1.0
+    """
+    answer = strip_markers(answer or "")
+    found, best = content_words(answer), 0.0
+    for gold in golds:
+        words = content_words(gold)
+        if words:
+            best = max(best, len(words & found) / len(words))
+        elif _plain(gold) and f" {_plain(gold)} " in f" {_plain(answer)} ":
+            best = 1.0
+    return best
+
+
+def _plain(text: str) -> str:
+    return " ".join(_PLAIN_WORD.findall(text.lower()))
+
+
 def answer_match(answer_text: str, golds: list[str]) -> dict:
-    """Best containment / F1 / gold recall of an answer against the gold answers.
+    """Whether an answer matches a gold answer (:func:`answer_share` at least :data:`CORRECT_RECALL`), with the
+    best gold answer's share (``recall``), content-word F1 and whether the answer contains it (for the reason).
 
     >>> m = answer_match("We use standard copy-on-write techniques to implement snapshots.", ["copy-on-write"])
     >>> m["matches"], m["recall"]
@@ -123,18 +155,14 @@ def answer_match(answer_text: str, golds: list[str]) -> dict:
     >>> m["matches"], m["f1"], m["recall"]
     (False, 0.5, 0.3333)
     """
-    answer_norm = comparable_answer(answer_text)
-    answer_words = content_words(answer_text or "")
+    plain = f" {_plain(strip_markers(answer_text or ''))} "
     best: dict[str, Any] = {"gold": None, "f1": 0.0, "contains": False, "recall": 0.0}
     for gold in golds:
-        gold_norm = comparable_answer(gold)
-        contains = bool(answer_norm and gold_norm) and f" {gold_norm} " in f" {answer_norm} "
-        f1 = round(content_f1(answer_text, gold), 4)
-        wanted = content_words(gold)
-        recall = round(len(wanted & answer_words) / len(wanted), 4) if wanted else 0.0
-        if (contains, recall, f1) > (best["contains"], best["recall"], best["f1"]):
+        contains = bool(_plain(gold)) and f" {_plain(gold)} " in plain
+        recall, f1 = round(answer_share(answer_text, [gold]), 4), round(content_f1(answer_text, gold), 4)
+        if (recall, contains, f1) > (best["recall"], best["contains"], best["f1"]):
             best = {"gold": gold, "f1": f1, "contains": contains, "recall": recall}
-    best["matches"] = best["contains"] or best["recall"] >= CORRECT_RECALL
+    best["matches"] = best["recall"] >= CORRECT_RECALL
     return best
 
 

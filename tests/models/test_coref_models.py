@@ -116,6 +116,9 @@ def test_a_word_the_document_writes_in_lower_case_is_no_name(resolve):
     *_, sat, _ = resolve("The boy was ill.", "Nurse, who had come in, smiled.", "She sat down by the bed.",
                          "The old nurse, a kind nurse, was tired, and a nurse must rest.")
     assert sat == "Nurse sat down by the bed."  # a lone word only before a stop is an exclamation, not before ","
+    _, asleep, _ = resolve("Anne came in.", '"Nurse, she is asleep," said Mary.',
+                           "The old nurse, a kind nurse, was tired, and a nurse must rest.")
+    assert asleep.startswith('"Nurse, Anne is asleep,"')  # before a comma but no subject: an address
     _, says = resolve("The boys came in.", "Father says he will come home tonight.")
     assert says == "Father says Father will come home tonight."
     _, went = resolve("Nobody had seen Dolly Reed or Will Ward, and the street was empty.",
@@ -140,6 +143,9 @@ def test_a_name_the_document_writes_where_a_place_stands_is_a_place(resolve):
     *_, apply = resolve("The Firm must comply with the requirements in Rule 3.2.",
                         "The requirements in Rule 3.2 apply to it.")
     assert apply.endswith("apply to the Firm.")  # a rulebook's numbered part is no place
+    *_, back = resolve("Stephen was at Clongowes one winter.", "He stayed at Clongowes two years.",
+                       "The corridors of Clongowes came back to him.")
+    assert back == "The corridors of Clongowes came back to Stephen."  # the number counts the years
 
 
 def test_an_of_phrase_ends_before_an_apposition_or_a_vocative():

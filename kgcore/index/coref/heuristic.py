@@ -36,7 +36,7 @@ from kgcore.core.types import Sentence
 from kgcore.index.bounds import SERIAL, Parallel
 from kgcore.index.coref.base import CorefLink, apply_replacements, fit_case, possessive, starts_sentence
 from kgcore.index.coref.emphasis import common_words, emphasised_words, is_emphasis
-from kgcore.index.coref.lexicon import NAME_PARTICLES
+from kgcore.index.coref.lexicon import NAME_PARTICLES, SUBJ_DEPS
 from kgcore.index.coref.mentions import OBJ, SUBJ, Mention, ParsedSentence, Pronoun, noun_semantics, parse_mentions
 from kgcore.index.narrator import quoted_ranges
 from kgcore.index.parallel import pipe_mapped
@@ -204,14 +204,17 @@ def _as_common_noun(m: Mention, text: str, common: frozenset[str]) -> bool:
     (:func:`~kgcore.index.coref.emphasis.common_words`, less the words the document types or genders as a
     person): "jam in heaven", "the silent stretches of green", "laughed gayly" took "he" and "she" from the
     people beside them.  It stays only as the person or animal its noun names ("the Popular Daughter", "the
-    urchin"), and not as a lone word opening its sentence before a stop ("Man!" he shouted); any other such word
-    -- an adverb, a verb, a thing -- is no antecedent ("Doubtless, God did forgive her", "-- Admit! repeated
-    Heron")."""
+    urchin"), and not as a lone word opening its sentence before a stop ("Man!" he shouted), nor before a comma
+    when it is no subject ("Nurse, she is asleep" addresses her; "Nurse, who had come in, smiled" does not); any
+    other such word -- an adverb, a verb, a thing -- is no antecedent ("Doubtless, God did forgive her", "--
+    Admit! repeated Heron")."""
     if m.kind != "name" or m.gender is not None or not m.names or not m.names <= common:
         return True
     m.gender, m.kind = noun_semantics(m.lemma)
     m.names = frozenset()
-    lone_exclamation = not any(ch.isalpha() for ch in text[:m.start]) and text[m.end:m.end + 1] in tuple("!?.")
+    after = text[m.end:m.end + 1]
+    addressed = after in tuple("!?.") or after in tuple(",;:") and m.dep not in SUBJ_DEPS
+    lone_exclamation = not any(ch.isalpha() for ch in text[:m.start]) and addressed
     return m.kind in ("person", "animal") and not lone_exclamation
 
 

@@ -57,6 +57,8 @@ class Mention:
     lower_first: bool = False
     names: frozenset[str] = frozenset()
     lemma: str = ""
+    #: The head's dependency label ("nsubj"; "npadvmod" for an address: "*Nurse*, she is asleep").
+    dep: str = ""
     coordinated: bool = False
     text: str | None = None
     origin: int = -1
@@ -136,10 +138,10 @@ def place_votes(doc) -> list[tuple[str, bool]]:
     """
     votes = []
     for tok in doc:
-        if tok.pos_ != "PROPN" or tok.dep_ == "compound" or _numbered(tok):
+        if tok.pos_ != "PROPN" or tok.dep_ == "compound":
             continue
         placed = tok.dep_ == "pobj" and tok.head.lower_ in LOCATIVE_PREPOSITIONS \
-            and tok.head.head.lemma_.lower() not in NON_LOCATIVE_HEADS
+            and tok.head.head.lemma_.lower() not in NON_LOCATIVE_HEADS and not _numbered(tok)
         if placed or (tok.dep_ == "nsubj" and tok.head.pos_ in ("VERB", "AUX")):
             _gender, kind, names = _name_semantics(tok)
             votes += [(n, placed) for n in sorted(names)] if kind == "name" else []
@@ -147,8 +149,10 @@ def place_votes(doc) -> list[tuple[str, bool]]:
 
 
 def _numbered(tok) -> bool:
-    """Whether a name is followed by a number: a rulebook's "in Rule 3.2" or "in Schedule 1" is no place."""
-    return tok.i + 1 < len(tok.doc) and tok.doc[tok.i + 1].like_num
+    """Whether a name is numbered: a rulebook's "in Rule 3.2" or "in Schedule 1" is no place; "at Clongowes two
+    years" is one (the number counts the years)."""
+    after = tok.doc[tok.i + 1] if tok.i + 1 < len(tok.doc) else None
+    return after is not None and after.like_num and after.head.i == tok.i
 
 
 def _is_candidate(tok) -> bool:
@@ -194,7 +198,7 @@ def _mention(tok, first: int) -> Mention:
     return Mention(
         start=doc[lo].idx, end=doc[hi].idx + len(doc[hi]), first=lo, head=tok.i, role=role,
         plural=plural, gender=gender, kind=kind, tree=(tok.left_edge.i, tok.right_edge.i), verb=verb,
-        lower_first=lo == first and doc[lo].pos_ != "PROPN", names=names, lemma=tok.lemma_.lower(),
+        lower_first=lo == first and doc[lo].pos_ != "PROPN", names=names, lemma=tok.lemma_.lower(), dep=tok.dep_,
         clauses=modifying_clauses(tok, kind),
     )
 
