@@ -76,7 +76,7 @@ STAGES = ("correct", "gold-not-in-document", "I", "II", "III")
 SENTENCE_WORDS: CacheKey[list[set[str]]] = CacheKey("diagnose_words")
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _NON_WORD = re.compile(r"[^a-z0-9 ]+")
-_PLAIN_WORD = re.compile(r"[a-z0-9]+")
+_TOKEN = re.compile(r"[a-z0-9]+(?:[.,][0-9]+)*%?")
 
 
 @dataclass
@@ -117,9 +117,11 @@ def content_f1(prediction: str, gold: str) -> float:
 
 def answer_share(answer: str, golds: Sequence[str]) -> float:
     """The best share of a gold answer's content words found in ``answer`` (0 without gold answers), citation
-    markers removed; a gold answer without content words ("2.2-3.3×": single digits) counts when its words occur,
-    in order, in the answer.  At :data:`CORRECT_RECALL` or more the answer is right: the diagnosis's rule and the
-    benches' truth (``bench/verdict_sets.py``).
+    markers removed; a gold answer without content words ("2.2-3.3×", "3%": single digits) counts when its words
+    occur, in order, in the answer, a number whole ("0.3" holds no "3"), and a yes or no ("No, she does not.")
+    when the answer opens with the same word ("There is no mention of it" says no "no").  At
+    :data:`CORRECT_RECALL` or more the answer is right: the diagnosis's rule and the benches' truth
+    (``bench/verdict_sets.py``).
 
     >>> answer_share("We use copy-on-write techniques to implement snapshots.", ("copy-on-write",))
     1.0
@@ -127,20 +129,33 @@ def answer_share(answer: str, golds: Sequence[str]) -> float:
     0.5
     >>> answer_share("It cuts TTFT by 2.2-3.3× over full recompute.", ("2.2-3.3×",))
     1.0
+    >>> [answer_share(a, ("3%",)) for a in ("It rose by 3%.", "It improves by 0.3 points.")]
+    [1.0, 0.0]
+    >>> [answer_share(a, ("No",)) for a in ("No, she does not.", "There is no mention of it.")]
+    [1.0, 0.0]
     """
     answer = strip_markers(answer or "")
-    found, best = content_words(answer), 0.0
+    found, said, best = content_words(answer), _tokens(answer), 0.0
     for gold in golds:
-        words = content_words(gold)
+        words, wanted = content_words(gold), _tokens(gold)
         if words:
             best = max(best, len(words & found) / len(words))
-        elif _plain(gold) and f" {_plain(gold)} " in f" {_plain(answer)} ":
+        elif wanted and (said[:1] == wanted[:1] if wanted[0] in POLAR else _holds(said, wanted)):
             best = 1.0
     return best
 
 
-def _plain(text: str) -> str:
-    return " ".join(_PLAIN_WORD.findall(text.lower()))
+#: The words a yes/no answer opens with.
+POLAR = ("yes", "no")
+
+
+def _tokens(text: str) -> list[str]:
+    """Lower-cased words and whole numbers ("0.3", "1,006", "3%")."""
+    return _TOKEN.findall(text.lower())
+
+
+def _holds(said: list[str], wanted: list[str]) -> bool:
+    return f" {' '.join(wanted)} " in f" {' '.join(said)} "
 
 
 def answer_match(answer_text: str, golds: list[str]) -> dict:
@@ -155,10 +170,10 @@ def answer_match(answer_text: str, golds: list[str]) -> dict:
     >>> m["matches"], m["f1"], m["recall"]
     (False, 0.5, 0.3333)
     """
-    plain = f" {_plain(strip_markers(answer_text or ''))} "
+    said = _tokens(strip_markers(answer_text or ""))
     best: dict[str, Any] = {"gold": None, "f1": 0.0, "contains": False, "recall": 0.0}
     for gold in golds:
-        contains = bool(_plain(gold)) and f" {_plain(gold)} " in plain
+        contains = bool(_tokens(gold)) and _holds(said, _tokens(gold))
         recall, f1 = round(answer_share(answer_text, [gold]), 4), round(content_f1(answer_text, gold), 4)
         if (recall, contains, f1) > (best["recall"], best["contains"], best["f1"]):
             best = {"gold": gold, "f1": f1, "contains": contains, "recall": recall}

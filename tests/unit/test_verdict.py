@@ -88,6 +88,15 @@ def test_a_short_answer_sharing_one_word_with_the_gold_answer_is_not_correct():
     assert answer_match("It cuts TTFT by 2.2-3.3× over full recompute.", ["2.2-3.3×"])["matches"]
 
 
+def test_a_gold_answer_without_content_words_needs_its_number_whole_or_its_yes_or_no_first():
+    """"No" and "3%" have no content words; an answer mentioning "no" or "0.3" does not say them."""
+    assert answer_match("No, she does not [text_0-3].", ["No"])["matches"]
+    assert not answer_match("There is no mention of it.", ["No"])["matches"]
+    assert answer_match("Accuracy rose by 3% on the test set.", ["3%"])["matches"]
+    assert not answer_match("Accuracy rose by 0.3 points.", ["3%"])["matches"]
+    assert not answer_match("It lasted 13 years [text_0-3].", ["3"])["matches"]
+
+
 def _result(sentences, graph=None, matches=()):
     return SimpleNamespace(question="How large is each tablet in the store?", sentences=sentences, query_graph=graph,
                            matches=list(matches))
