@@ -109,8 +109,6 @@ def qasper_item(row: dict, part: str) -> Item:
 
 
 # -- the truth ----------------------------------------------------------------------
-#: An answer is right when it holds at least this share of a reference answer's content words.
-RIGHT_SHARE = 0.5
 #: A document sentence lies in a gold evidence text when this share of its content words is in it (PDF and
 #: markdown text is re-flowed and cleaned at indexing, so the sentence is rarely an exact substring).
 INSIDE_SHARE = 0.7
@@ -119,11 +117,11 @@ MIN_WORDS = 3
 
 
 def is_right(answer: str, item: Item) -> bool:
-    """The truth of an answer: it holds at least :data:`RIGHT_SHARE` of a reference answer's content words; an
-    ``unanswerable`` question has no right answer."""
-    from kgcore.api import answer_share
+    """The truth of an answer: it holds at least half (``kgcore.api.CORRECT_RECALL``) of a reference answer's
+    content words, the diagnosis's own rule; an ``unanswerable`` question has no right answer."""
+    from kgcore.api import CORRECT_RECALL, answer_share
 
-    return item.kind != "unanswerable" and answer_share(answer, item.answers) >= RIGHT_SHARE
+    return item.kind != "unanswerable" and answer_share(answer, item.answers) >= CORRECT_RECALL
 
 
 def evidence_ids(item: Item, index, embedder) -> list[str] | None:

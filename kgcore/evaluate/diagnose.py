@@ -43,8 +43,6 @@ supported gold answers score 0.43–0.92, an invented one ("a purple
 spaceship landed on Mars") 0.10; a query node's 10th-best match has cosine
 0.45–0.47, and unrelated words score 0.2–0.42 against the nodes of a sentence.
 
->>> comparable_answer("The pie, [text_0-19] of Mrs. McGregor!")
-'pie of mrs mcgregor'
 >>> round(content_f1("he was put in a pie by Mrs. McGregor", "Mrs. McGregor baked him into a pie"), 2)
 0.75
 """
@@ -74,8 +72,6 @@ MAX_EVIDENCE = 3
 NODE_RESEMBLANCE = 0.5
 STAGES = ("correct", "gold-not-in-document", "I", "II", "III")
 SENTENCE_WORDS: CacheKey[list[set[str]]] = CacheKey("diagnose_words")
-_ARTICLES = re.compile(r"\b(a|an|the)\b")
-_NON_WORD = re.compile(r"[^a-z0-9 ]+")
 _TOKEN = re.compile(r"[a-z0-9]+(?:[.,][0-9]+)*%?")
 
 
@@ -97,12 +93,6 @@ class Diagnosis:
         if self.stage in ("I", "II") and self.evidence_sentence_ids:
             return "sentence", self.evidence_sentence_ids[0]
         return "record", ""
-
-
-def comparable_answer(text: str) -> str:
-    """Lower case, citation markers, punctuation and articles removed, spaces collapsed."""
-    text = _NON_WORD.sub(" ", strip_markers(text or "").lower().replace("’", "'").replace("'s ", " "))
-    return " ".join(_ARTICLES.sub(" ", text).split())
 
 
 def content_f1(prediction: str, gold: str) -> float:
@@ -134,19 +124,29 @@ def answer_share(answer: str, golds: Sequence[str]) -> float:
     >>> [answer_share(a, ("No",)) for a in ("No, she does not.", "There is no mention of it.")]
     [1.0, 0.0]
     """
-    answer = strip_markers(answer or "")
-    found, said, best = content_words(answer), _tokens(answer), 0.0
-    for gold in golds:
-        words, wanted = content_words(gold), _tokens(gold)
-        if words:
-            best = max(best, len(words & found) / len(words))
-        elif wanted and (said[:1] == wanted[:1] if wanted[0] in POLAR else _holds(said, wanted)):
-            best = 1.0
-    return best
+    said = _Said(answer)
+    return max((said.share(gold) for gold in golds), default=0.0)
 
 
 #: The words a yes/no answer opens with.
 POLAR = ("yes", "no")
+
+
+class _Said:
+    """An answer read once for :func:`answer_share` and :func:`answer_match`: its content words and tokens,
+    citation markers removed."""
+
+    def __init__(self, answer: str) -> None:
+        text = strip_markers(answer or "")
+        self.words, self.tokens = content_words(text), _tokens(text)
+
+    def share(self, gold: str) -> float:
+        """The share of ``gold``'s content words said (1 or 0 for a gold answer without content words)."""
+        words, wanted = content_words(gold), _tokens(gold)
+        if words:
+            return len(words & self.words) / len(words)
+        polar = bool(wanted) and wanted[0] in POLAR
+        return float(bool(wanted) and (self.tokens[:1] == wanted[:1] if polar else _holds(self.tokens, wanted)))
 
 
 def _tokens(text: str) -> list[str]:
@@ -170,11 +170,12 @@ def answer_match(answer_text: str, golds: list[str]) -> dict:
     >>> m["matches"], m["f1"], m["recall"]
     (False, 0.5, 0.3333)
     """
-    said = _tokens(strip_markers(answer_text or ""))
+    said = _Said(answer_text)
     best: dict[str, Any] = {"gold": None, "f1": 0.0, "contains": False, "recall": 0.0}
     for gold in golds:
-        contains = bool(_tokens(gold)) and _holds(said, _tokens(gold))
-        recall, f1 = round(answer_share(answer_text, [gold]), 4), round(content_f1(answer_text, gold), 4)
+        wanted = _tokens(gold)
+        contains = bool(wanted) and _holds(said.tokens, wanted)
+        recall, f1 = round(said.share(gold), 4), round(content_f1(answer_text, gold), 4)
         if (recall, contains, f1) > (best["recall"], best["contains"], best["f1"]):
             best = {"gold": gold, "f1": f1, "contains": contains, "recall": recall}
     best["matches"] = best["recall"] >= CORRECT_RECALL

@@ -130,7 +130,7 @@ def place_votes(doc) -> list[tuple[str, bool]]:
     """Where a name the parse does not type (no person, place or title) stands, per name part: ``True`` as the
     object of a locative preposition ("to have tea *at Cottage*"), ``False`` as a verb's subject ("*Cranly* laid
     his hand").  :func:`kgcore.index.coref.heuristic.learned_places` takes the document's majority.  A name
-    followed by a number is a rulebook's part ("in Rule 3.2"), not a place.
+    its number modifies is a rulebook's part ("in Rule 3.2"), not a place.
 
     >>> from kgcore.core.nlp import load_spacy
     >>> place_votes(load_spacy()("They rode up the avenue to have tea at Cottage."))
