@@ -12,9 +12,9 @@ question is asked as the app asks it by default: GroundedKG within a 1,000-word 
 papers and QASPER), answered by the offline answerer (``--answerers``; default ``extractive``).  Per set:
 
 * **verdict**: its confusion matrix against the truth (the answer holds at least half of a reference answer's
-  content words, :func:`verdict_sets.is_right`; a QASPER question marked unanswerable has no right answer), the
-  balanced accuracy of the decided verdicts (mean of the share of right answers called supported and the share
-  of wrong ones called not supported) and the share "unsure";
+  content words that the question does not say, :func:`verdict_sets.is_right`; a QASPER question marked
+  unanswerable has no right answer), the balanced accuracy of the decided verdicts (mean of the share of right
+  answers called supported and the share of wrong ones called not supported) and the share "unsure";
 * **answer**: the share right, overall and when the gold evidence is in the context
   (:func:`verdict_sets.evidence_ids`), and there the share whose answer or one of the answer pick's next best
   sentences (the verdict's ``alternatives``, as the Ask page lists them) quotes a right answer; QASPER's yes/no

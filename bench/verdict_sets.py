@@ -118,10 +118,11 @@ MIN_WORDS = 3
 
 def is_right(answer: str, item: Item) -> bool:
     """The truth of an answer: it holds at least half (``kgcore.api.CORRECT_RECALL``) of a reference answer's
-    content words, the diagnosis's own rule; an ``unanswerable`` question has no right answer."""
+    content words that the question does not say, the diagnosis's own rule; an ``unanswerable`` question has no
+    right answer."""
     from kgcore.api import CORRECT_RECALL, answer_share
 
-    return item.kind != "unanswerable" and answer_share(answer, item.answers) >= CORRECT_RECALL
+    return item.kind != "unanswerable" and answer_share(answer, item.answers, item.question) >= CORRECT_RECALL
 
 
 def evidence_ids(item: Item, index, embedder) -> list[str] | None:
@@ -141,7 +142,7 @@ def evidence_ids(item: Item, index, embedder) -> list[str] | None:
         words = content_words(s.original)
         if s.doc_id == item.document and len(words) >= MIN_WORDS and any(
                 len(words & t) / len(words) >= INSIDE_SHARE for t in texts):
-            inside.append((answer_share(s.original, item.answers), s.id))
+            inside.append((answer_share(s.original, item.answers, item.question), s.id))
     if not inside:
         return None
     best = max(share for share, _ in inside)

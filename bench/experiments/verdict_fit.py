@@ -64,7 +64,7 @@ def collect(set_name: str, store_root: Path, novels: Path) -> list[dict]:
         scored = select.score_sentences(item.question, parsed, result.sentences, memo, generator.embedder)
         out.append({"set": set_name, "question": item.question, "answers": list(item.answers), "candidates": [
             {"id": s.sentence.id, "text": s.sentence.text, "spans": s.spans, "features": s.features,
-             "label": answer_share(s.sentence.text, item.answers) >= 0.5} for s in scored]})
+             "label": answer_share(s.sentence.text, item.answers, item.question) >= 0.5} for s in scored]})
         print(set_name, len(out), flush=True)
     return out
 

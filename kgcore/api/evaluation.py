@@ -4,10 +4,9 @@
 from __future__ import annotations
 
 from kgcore.evaluate import SUMMARY_COLUMNS
+from kgcore.evaluate.correct import CORRECT_RECALL, answer_share
 from kgcore.evaluate.diagnose import (
-    CORRECT_RECALL,
     SUPPORT_MIN,
-    answer_share,
     diagnose,
     diagnose_without_gold,
     evidence_rows,

@@ -6,15 +6,11 @@ With gold answers the decision follows the paper's error types (section 6, Table
 rule that applies wins:
 
 1. **correct** — the answer matches a gold answer: it holds at least :data:`CORRECT_RECALL` of the gold answer's
-   content words (:func:`answer_share`; a quoted sentence holding it), or, for a gold answer without content words
-   ("2.2-3.3×"), its words in order. Content words ignore stopwords and plurals, so a quoted clause "he was put in a
-   pie by Mrs. McGregor" matches "Mrs. McGregor baked him into a pie" (3 of 4), while an unrelated sentence holds
-   none. A short answer is not correct for sharing one word with a longer gold answer: "What if he should die?" is
-   no answer to "How does the Judge die?" with "He dies mysteriously in a chair" (1 of 3, though their content-word
-   F1, :func:`content_f1`, is 0.5), nor is an answer the gold answer contains ("he"). The same rule is the benches'
-   truth (``bench/verdict_sets.py``), so the diagnosis and the measured right-rates agree. Its cost: a right answer
-   naming less than half of a longer gold answer is not correct ("Clifford" for "Pyncheon's brother Clifford"); no
-   word-counting rule tells it from "What if he should die?".
+   content words that the question does not already say, or for a gold answer without content words ("2.2-3.3×")
+   its words in order (:func:`~kgcore.evaluate.correct.answer_share`, which teaches the rule: "the French War
+   Orphans" does not answer "What war was taking place?" with "World War I"; "What if he should die?" does not
+   answer "How does the Judge die?" with "He dies mysteriously in a chair"). The same rule is the benches' truth
+   (``bench/verdict_sets.py``), so the diagnosis and the measured right-rates agree.
 2. **gold-not-in-document** — no sentence of the whole document supports a
    gold answer: ``support = LEXICAL_WEIGHT·recall + (1-LEXICAL_WEIGHT)·cosine``
    where ``recall`` is the share of the gold answer's content words found in
@@ -49,22 +45,19 @@ spaceship landed on Mars") 0.10; a query node's 10th-best match has cosine
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from kgcore.core.errors import InputError
+from kgcore.evaluate.correct import CORRECT_RECALL, answer_match
+from kgcore.evaluate.correct import answer_share as answer_share  # their home before kgcore.evaluate.correct
+from kgcore.evaluate.correct import content_f1 as content_f1
 from kgcore.index.store.disk import CacheKey, Index
-from kgcore.query.answer.citations import strip_markers
 from kgcore.query.answer.words import content_words
 from kgcore.query.match import query_node_vectors
 
-#: An answer holding this share of a gold answer's content words is correct (a quoted sentence that holds the
-#: gold answer: its F1 is low only because the quote says more).
-CORRECT_RECALL = 0.5
 SUPPORT_MIN = 0.35
 LEXICAL_WEIGHT = 0.5
 EVIDENCE_MARGIN = 0.05
@@ -72,7 +65,6 @@ MAX_EVIDENCE = 3
 NODE_RESEMBLANCE = 0.5
 STAGES = ("correct", "gold-not-in-document", "I", "II", "III")
 SENTENCE_WORDS: CacheKey[list[set[str]]] = CacheKey("diagnose_words")
-_TOKEN = re.compile(r"[a-z0-9]+(?:[.,][0-9]+)*%?")
 
 
 @dataclass
@@ -93,93 +85,6 @@ class Diagnosis:
         if self.stage in ("I", "II") and self.evidence_sentence_ids:
             return "sentence", self.evidence_sentence_ids[0]
         return "record", ""
-
-
-def content_f1(prediction: str, gold: str) -> float:
-    """F1 between the content-word sets of a prediction and a gold answer (0 when either has none)."""
-    pred, ref = content_words(prediction or ""), content_words(gold or "")
-    common = len(pred & ref)
-    if not common:
-        return 0.0
-    precision, recall = common / len(pred), common / len(ref)
-    return 2 * precision * recall / (precision + recall)
-
-
-def answer_share(answer: str, golds: Sequence[str]) -> float:
-    """The best share of a gold answer's content words found in ``answer`` (0 without gold answers), citation
-    markers removed; a gold answer without content words ("2.2-3.3×", "3%": single digits) counts when its words
-    occur, in order, in the answer, a number whole ("0.3" holds no "3"), and a yes or no ("No, she does not.")
-    when the answer opens with the same word ("There is no mention of it" says no "no").  At
-    :data:`CORRECT_RECALL` or more the answer is right: the diagnosis's rule and the benches' truth
-    (``bench/verdict_sets.py``).
-
-    >>> answer_share("We use copy-on-write techniques to implement snapshots.", ("copy-on-write",))
-    1.0
-    >>> answer_share("The cat sat [text_0-7].", ("a parrot", "the cat and the dog", "7"))
-    0.5
-    >>> answer_share("It cuts TTFT by 2.2-3.3× over full recompute.", ("2.2-3.3×",))
-    1.0
-    >>> [answer_share(a, ("3%",)) for a in ("It rose by 3%.", "It improves by 0.3 points.")]
-    [1.0, 0.0]
-    >>> [answer_share(a, ("No",)) for a in ("No, she does not.", "There is no mention of it.")]
-    [1.0, 0.0]
-    """
-    said = _Said(answer)
-    return max((said.share(gold) for gold in golds), default=0.0)
-
-
-#: The words a yes/no answer opens with.
-POLAR = ("yes", "no")
-
-
-class _Said:
-    """An answer read once for :func:`answer_share` and :func:`answer_match`: its content words and tokens,
-    citation markers removed."""
-
-    def __init__(self, answer: str) -> None:
-        text = strip_markers(answer or "")
-        self.words, self.tokens = content_words(text), _tokens(text)
-
-    def share(self, gold: str) -> float:
-        """The share of ``gold``'s content words said (1 or 0 for a gold answer without content words)."""
-        words, wanted = content_words(gold), _tokens(gold)
-        if words:
-            return len(words & self.words) / len(words)
-        polar = bool(wanted) and wanted[0] in POLAR
-        return float(bool(wanted) and (self.tokens[:1] == wanted[:1] if polar else _holds(self.tokens, wanted)))
-
-
-def _tokens(text: str) -> list[str]:
-    """Lower-cased words and whole numbers ("0.3", "1,006", "3%")."""
-    return _TOKEN.findall(text.lower())
-
-
-def _holds(said: list[str], wanted: list[str]) -> bool:
-    return f" {' '.join(wanted)} " in f" {' '.join(said)} "
-
-
-def answer_match(answer_text: str, golds: list[str]) -> dict:
-    """Whether an answer matches a gold answer (:func:`answer_share` at least :data:`CORRECT_RECALL`), with the
-    best gold answer's share (``recall``), content-word F1 and whether the answer contains it (for the reason).
-
-    >>> m = answer_match("We use standard copy-on-write techniques to implement snapshots.", ["copy-on-write"])
-    >>> m["matches"], m["recall"]
-    (True, 1.0)
-    >>> golds = ["Sitting in the Colonel's chair.", "He dies mysteriously in a chair"]
-    >>> m = answer_match("What if he should die?", golds)
-    >>> m["matches"], m["f1"], m["recall"]
-    (False, 0.5, 0.3333)
-    """
-    said = _Said(answer_text)
-    best: dict[str, Any] = {"gold": None, "f1": 0.0, "contains": False, "recall": 0.0}
-    for gold in golds:
-        wanted = _tokens(gold)
-        contains = bool(wanted) and _holds(said.tokens, wanted)
-        recall, f1 = round(said.share(gold), 4), round(content_f1(answer_text, gold), 4)
-        if (recall, contains, f1) > (best["recall"], best["contains"], best["f1"]):
-            best = {"gold": gold, "f1": f1, "contains": contains, "recall": recall}
-    best["matches"] = best["recall"] >= CORRECT_RECALL
-    return best
 
 
 def _sentence_words(index: Index) -> list[set[str]]:
@@ -247,7 +152,7 @@ def diagnose(result, answer, gold_answers, index, embedder) -> Diagnosis:
     if not golds:
         raise InputError("gold_answers", "give at least one gold answer to diagnose against")
     answer_text = answer.text if answer is not None else ""
-    match = answer_match(answer_text, golds)
+    match = answer_match(answer_text, golds, result.question)
     thresholds = {"correct_recall": CORRECT_RECALL, "support_min": SUPPORT_MIN, "node_resemblance": NODE_RESEMBLANCE}
     details: dict[str, Any] = {"answer": match, "thresholds": thresholds, "context_size": len(result.sentences)}
     if match["matches"]:
@@ -265,7 +170,7 @@ def diagnose(result, answer, gold_answers, index, embedder) -> Diagnosis:
     rows = evidence_rows(scores)
     details["evidence"] = _evidence_details(index, scores, rows, set(result.sentence_ids))
     found = stage_from_evidence(result, [e["id"] for e in details["evidence"]], index, embedder, details)
-    runner_up = next_best_match(answer, golds)
+    runner_up = next_best_match(answer, golds, result.question)
     if runner_up is None:
         return found
     details["next_best"] = {"id": runner_up.sentence_id, "quote": runner_up.quote}
@@ -274,9 +179,9 @@ def diagnose(result, answer, gold_answers, index, embedder) -> Diagnosis:
                                  f"{said}: “{runner_up.quote}”.")
 
 
-def next_best_match(answer, golds: list[str]):
+def next_best_match(answer, golds: list[str], question: str = ""):
     """The first of the answer pick's next best sentences (``answer.verdict.alternatives``) whose quote matches a
-    gold answer, or None.
+    gold answer to ``question``, or None.
 
     >>> from kgcore.core.types import Answer
     >>> from kgcore.core.verdicts import Alternative, Verdict
@@ -287,8 +192,8 @@ def next_best_match(answer, golds: list[str]):
     True
     """
     verdict = getattr(answer, "verdict", None)
-    return next((a for a in (verdict.alternatives if verdict else []) if answer_match(a.quote, golds)["matches"]),
-                None)
+    return next((a for a in (verdict.alternatives if verdict else [])
+                 if answer_match(a.quote, golds, question)["matches"]), None)
 
 
 def stage_from_evidence(result, evidence: list[str], index, embedder, details: dict | None = None) -> Diagnosis:

@@ -88,6 +88,21 @@ def test_a_short_answer_sharing_one_word_with_the_gold_answer_is_not_correct():
     assert answer_match("It cuts TTFT by 2.2-3.3× over full recompute.", ["2.2-3.3×"])["matches"]
 
 
+def test_the_question_s_own_words_in_a_gold_answer_are_no_answer():
+    """A gold answer's words that the question already says are not counted: "war" answers nothing when the
+    question asks "What war ...?", while "nineteen" is half of what "Nineteen years old" adds to "How old ...?"."""
+    war = "What war was taking place?"
+    assert answer_match("A collection for the French War Orphans.", ["World War I"])["matches"]  # without it
+    assert not answer_match("A collection for the French War Orphans.", ["World War I"], war)["matches"]
+    assert answer_match("He was wounded in the World War.", ["World War I"], war)["matches"]
+    old = "How old was Anne Elliot when she became engaged?"
+    assert not answer_match("She became engaged at nineteen.", ["Nineteen years old."])["matches"]
+    assert answer_match("She became engaged at nineteen.", ["Nineteen years old."], old)["matches"]
+    # a gold answer made only of the question's words keeps them all
+    assert answer_match("It was red.", ["red"], "Was it red or blue?")["matches"]
+    assert not answer_match("It was blue.", ["red"], "Was it red or blue?")["matches"]
+
+
 def test_a_gold_answer_without_content_words_needs_its_number_whole_or_its_yes_or_no_first():
     """"No" and "3%" have no content words; an answer mentioning "no" or "0.3" does not say them."""
     assert answer_match("No, she does not [text_0-3].", ["No"])["matches"]
