@@ -99,6 +99,11 @@ class _Said:
         polar = bool(wanted) and wanted[0] in POLAR
         return float(bool(wanted) and (self.tokens[:1] == wanted[:1] if polar else _holds(self.tokens, wanted)))
 
+    def left_out(self, gold: str) -> list[str]:
+        """``gold``'s content words that :meth:`share` does not count because the question says them."""
+        words = content_words(gold)
+        return sorted(words & self.asked) if words - self.asked else []
+
 
 def _tokens(text: str) -> list[str]:
     """Lower-cased words and whole numbers ("0.3", "1,006", "3%")."""
@@ -112,23 +117,24 @@ def _holds(said: list[str], wanted: list[str]) -> bool:
 def answer_match(answer_text: str, golds: list[str], question: str = "") -> dict:
     """Whether an answer to ``question`` matches a gold answer (:func:`answer_share` at least
     :data:`CORRECT_RECALL`), with the best gold answer's share (``recall``), content-word F1 and whether the answer
-    contains it (for the reason).
+    contains it, and the gold answer's words not counted because the question says them (``asked``; for the
+    reason).
 
     >>> m = answer_match("We use standard copy-on-write techniques to implement snapshots.", ["copy-on-write"])
     >>> m["matches"], m["recall"]
     (True, 1.0)
     >>> golds = ["Sitting in the Colonel's chair.", "He dies mysteriously in a chair"]
     >>> m = answer_match("What if he should die?", golds, "How does the Judge die?")
-    >>> m["matches"], m["f1"], m["recall"]
-    (False, 0.5, 0.0)
+    >>> m["matches"], m["f1"], m["recall"], m["asked"]
+    (False, 0.5, 0.0, ['die'])
     """
     said = _Said(answer_text, question)
-    best: dict[str, Any] = {"gold": None, "f1": 0.0, "contains": False, "recall": 0.0}
+    best: dict[str, Any] = {"gold": None, "f1": 0.0, "contains": False, "recall": 0.0, "asked": []}
     for gold in golds:
         wanted = _tokens(gold)
         contains = bool(wanted) and _holds(said.tokens, wanted)
         recall, f1 = round(said.share(gold), 4), round(content_f1(answer_text, gold), 4)
         if (recall, contains, f1) > (best["recall"], best["contains"], best["f1"]):
-            best = {"gold": gold, "f1": f1, "contains": contains, "recall": recall}
+            best = {"gold": gold, "f1": f1, "contains": contains, "recall": recall, "asked": said.left_out(gold)}
     best["matches"] = best["recall"] >= CORRECT_RECALL
     return best

@@ -157,6 +157,8 @@ def diagnose(result, answer, gold_answers, index, embedder) -> Diagnosis:
     details: dict[str, Any] = {"answer": match, "thresholds": thresholds, "context_size": len(result.sentences)}
     if match["matches"]:
         how = "contains it" if match["contains"] else f"holds {match['recall']:.0%} of its content words"
+        if match["asked"] and not match["contains"]:
+            how += f" that the question does not say ({', '.join(match['asked'])} left out)"
         return Diagnosis("correct", f"The answer matches the gold answer {match['gold']!r} ({how}).", [], details)
     scores = gold_support(index, embedder, result.question, golds)
     best = int(np.argmax(scores["support"]))

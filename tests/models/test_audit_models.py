@@ -413,6 +413,13 @@ def test_diagnosis_correct(engine, index, embedder, pie_run):
     wrong_words = Answer("He was put in a pie by Mrs. McGregor.", "test", "")
     d = diagnose(pie_run[0], wrong_words, ["Mrs. McGregor baked him into a pie"], index, embedder)
     assert d.stage == "correct" and d.details["answer"]["recall"] == 0.75 and "holds 75%" in d.reason
+    # The question's own words are no answer: "father" is asked, so "rabbits' father" gives half, not 2 of 3.
+    echo = Answer("The young rabbits' father was never seen again.", "test", "")
+    d = diagnose(pie_run[0], echo, ["The rabbits' father was put in a pie"], index, embedder)
+    assert d.stage != "correct" and d.details["answer"]["asked"] == ["father", "rabbit"]
+    said = Answer("Their father was put in a pie.", "test", "")
+    d = diagnose(pie_run[0], said, ["The rabbits' father was put in a pie"], index, embedder)
+    assert d.stage == "correct" and "(father, rabbit left out)" in d.reason
     with pytest.raises(InputError, match="gold_answers"):
         diagnose(result, answer, ["  "], index, embedder)
 
