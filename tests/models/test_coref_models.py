@@ -148,6 +148,20 @@ def test_a_name_the_document_writes_where_a_place_stands_is_a_place(resolve):
     assert back == "The corridors of Clongowes came back to Stephen."  # the number counts the years
 
 
+def test_a_place_the_tagger_once_calls_a_person_stays_a_place(resolve):
+    """In Persuasion the tagger calls "Bath" a person in some sentences, and one such tag made every "Bath" a
+    person: "She disliked Bath ... and Bath was to be her home" became "Bath disliked Bath ... Bath's home".  The
+    document writes "at Bath" and "in Bath": a name it places more often than it makes act, with no title or
+    known gender, is a place whatever the tagger says of one use."""
+    *_, home = resolve("Anne Elliot had never been happy at Bath.", "Her father took a house in Bath.",
+                       "She disliked Bath, and did not think it agreed with her; and Bath was to be her home.")
+    assert home == ("Anne Elliot disliked Bath, and did not think Bath agreed with Anne Elliot; and Bath was to be "
+                    "Anne Elliot's home.")
+    *_, smiled = resolve("The guests sat near Mary.", "The children played at Mary's feet, near Mary.",
+                         "She smiled at them.")  # a known first name is someone, wherever she sits
+    assert smiled == "Mary smiled at the children."
+
+
 def test_an_of_phrase_ends_before_an_apposition_or_a_vocative():
     """In The Phantom of the Opera "You have heard the Angel of Music, Christine." made the mention "the Angel of
     Music, Christine", and "he comes" became "the Angel of Music, Christine comes".  A comma before the object

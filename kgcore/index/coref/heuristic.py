@@ -100,6 +100,7 @@ class _Resolution:
         self.quoted = quoted
         genders = learned_genders(v for p in parsed for v in p.gender_votes)
         places = learned_places(v for p in parsed for v in p.place_votes)
+        persons = persons - places  # a stray PERSON tag does not make the document's place a person
         emphasised = emphasised_words(texts)
         common = common_words(texts) - persons - genders.keys()  # a PERSON somewhere, or gendered: a name
         for k, p in enumerate(parsed):
@@ -118,6 +119,8 @@ class _Resolution:
                         m.kind = "thing"
                 if m.kind == "name" and m.gender is None and m.names & places:
                     m.kind = "place"  # "tea at Cottage": no "he"
+                elif m.kind == "person" and m.gender is None and m.names and m.names <= places:
+                    m.kind = "place"  # "Bath" tagged a person here, written "in Bath" / "to Bath" elsewhere
         # (start, end, text, lower_first) per sentence, and chained pronoun mentions.
         self.reps: list[list[tuple[int, int, str, bool]]] = [[] for _ in texts]
         self.chains: list[list[Mention]] = [[] for _ in texts]

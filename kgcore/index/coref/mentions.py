@@ -127,10 +127,11 @@ NON_LOCATIVE_HEADS = frozenset("look stare glance gaze peer smile laugh grin sne
 
 
 def place_votes(doc) -> list[tuple[str, bool]]:
-    """Where a name the parse does not type (no person, place or title) stands, per name part: ``True`` as the
-    object of a locative preposition ("to have tea *at Cottage*"), ``False`` as a verb's subject ("*Cranly* laid
-    his hand").  :func:`kgcore.index.coref.heuristic.learned_places` takes the document's majority.  A name
-    its number modifies is a rulebook's part ("in Rule 3.2"), not a place.
+    """Where a name without a title or a known gender stands, per name part: ``True`` as the object of a locative
+    preposition ("to have tea *at Cottage*"), ``False`` as a verb's subject ("*Cranly* laid his hand").
+    :func:`kgcore.index.coref.heuristic.learned_places` takes the document's majority.  The tagger's type of the
+    name votes too, since it is not consistent ("Bath" is a person in one sentence and a place in the next).  A
+    name its number modifies is a rulebook's part ("in Rule 3.2"), not a place.
 
     >>> from kgcore.core.nlp import load_spacy
     >>> place_votes(load_spacy()("They rode up the avenue to have tea at Cottage."))
@@ -143,8 +144,8 @@ def place_votes(doc) -> list[tuple[str, bool]]:
         placed = tok.dep_ == "pobj" and tok.head.lower_ in LOCATIVE_PREPOSITIONS \
             and tok.head.head.lemma_.lower() not in NON_LOCATIVE_HEADS and not _numbered(tok)
         if placed or (tok.dep_ == "nsubj" and tok.head.pos_ in ("VERB", "AUX")):
-            _gender, kind, names = _name_semantics(tok)
-            votes += [(n, placed) for n in sorted(names)] if kind == "name" else []
+            gender, _kind, names = _name_semantics(tok)  # a title or a known first name gives a gender
+            votes += [(n, placed) for n in sorted(names)] if gender is None else []
     return votes
 
 
