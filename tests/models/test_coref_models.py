@@ -157,6 +157,15 @@ def test_a_place_the_tagger_once_calls_a_person_stays_a_place(resolve):
                        "She disliked Bath, and did not think it agreed with her; and Bath was to be her home.")
     assert home == ("Anne Elliot disliked Bath, and did not think Bath agreed with Anne Elliot; and Bath was to be "
                     "Anne Elliot's home.")
+    *_, walked = resolve("Anne Elliot had never been happy at Bath.", "Her father took a house in Bath.",
+                         "They spent the winter in Bath.", "Lady Russell lived in Bath.",
+                         "She disliked Bath, and did not think it agreed with her; and Bath was to be her home.",
+                         "Bath Street was wet, and she walked on.")  # the tag made "Bath" of any name a person
+    assert walked.startswith("Bath Street was wet, and ") and "Bath Street walked" not in walked
+    # A possessive is someone's home, not a place ("at Kerry's").
+    *_, laughed = resolve("The party was at Kerry's.", "They met at Kerry's again.", "Kerry was tall.",
+                          "She laughed.")
+    assert laughed == "Kerry laughed."
     *_, smiled = resolve("The guests sat near Mary.", "The children played at Mary's feet, near Mary.",
                          "She smiled at them.")  # a known first name is someone, wherever she sits
     assert smiled == "Mary smiled at the children."
