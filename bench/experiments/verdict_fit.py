@@ -7,8 +7,8 @@ books and papers are never read).
 Every design question of :mod:`verdict_sets` (papers, QASPER's answerable questions, the NarrativeQA design
 books) is retrieved as the app retrieves it (GroundedKG, 1,000 words, within its paper) and every context
 sentence gets the features of :mod:`kgcore.query.answer.weights`; its label is the truth the answer would get by
-quoting it (it holds at least half of a reference answer's content words,
-:func:`kgcore.evaluate.diagnose.answer_share`).
+quoting it (it holds at least half of a reference answer's content words that the question does not say,
+:func:`kgcore.evaluate.correct.answer_share`).
 A logistic regression (scikit-learn, L2, ``C`` below) over all sentences gives the weights; its log-odds rank
 the sentences.
 

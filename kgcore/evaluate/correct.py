@@ -12,8 +12,11 @@ and citation markers are removed, so a quoted clause "he was put in a pie by Mrs
 
 The question's own words are no answer: "the French War Orphans" does not answer "What war was taking place?"
 with "World War I" (it holds "war", which the question gave, and not "world"), while "at nineteen" answers "How
-old was Anne?" with "Nineteen years old" (one of "nineteen, years"). A reference made only of the question's
-words keeps them all ("red" for "Was it red or blue?").
+old was Anne?" with "Nineteen years old" (one of "nineteen, years"). A reference whose content words the
+question says all is matched by its other words ("5" of "5 children" for "How many children did they have?", the
+"yes" of "Yes, she is happy" for "Is Anne happy?"), or by them all when it has no other ("happy"); a question
+offering alternatives ("Does Anne marry Captain Wentworth or Mr. Elliot?") is answered by naming one, so there
+the question's words count. Words are compared as written, plurals aside: "die" does not remove "died".
 
 A short answer is not correct for sharing one word with a longer reference: "What if he should die?" is no
 answer to "How does the Judge die?" with "He dies mysteriously in a chair" (none of "mysteriously, chair", though
@@ -72,6 +75,10 @@ def answer_share(answer: str, golds: Sequence[str], question: str = "") -> float
     0.0
     >>> answer_share("She was to throw herself away at nineteen.", ("Nineteen years old.",), "How old was Anne?")
     0.5
+    >>> [answer_share(a, ("5 children",), "How many children?") for a in ("They had 5 children.", "No children.")]
+    [1.0, 0.0]
+    >>> answer_share("She marries Captain Wentworth.", ("Captain Wentworth",), "Wentworth or Mr. Elliot?")
+    1.0
     """
     said = _Said(answer, question)
     return max((said.share(gold) for gold in golds), default=0.0)
@@ -87,22 +94,33 @@ class _Said:
 
     def __init__(self, answer: str, question: str = "") -> None:
         text = strip_markers(answer or "")
-        self.words, self.tokens, self.asked = content_words(text), _tokens(text), content_words(question or "")
+        self.words, self.tokens = content_words(text), _tokens(text)
+        # A question offering alternatives ("Captain Wentworth or Mr. Elliot?") is answered by naming one.
+        self.asked = frozenset() if "or" in _tokens(question or "") else content_words(question or "")
 
     def share(self, gold: str) -> float:
-        """The share of ``gold``'s content words said, those the question says left out unless they are all it
-        has (1 or 0 for a gold answer without content words)."""
-        words, wanted = content_words(gold), _tokens(gold)
-        words = words - self.asked or words
+        """The share of ``gold``'s content words said (1 or 0 for a gold answer without content words), leaving
+        out those the question says (:meth:`counted`)."""
+        words, wanted = self.counted(gold)
         if words:
             return len(words & self.words) / len(words)
         polar = bool(wanted) and wanted[0] in POLAR
         return float(bool(wanted) and (self.tokens[:1] == wanted[:1] if polar else _holds(self.tokens, wanted)))
 
+    def counted(self, gold: str) -> tuple[set[str], list[str]]:
+        """What of ``gold`` an answer must say: its content words the question does not say; when the question
+        says them all, its other tokens ("5" of "5 children" for "How many children ...?", "yes" of "Yes, she
+        is happy" for "Is Anne happy?"); when there are none, every content word ("red" for "Is it red?")."""
+        words, wanted = content_words(gold), _tokens(gold)
+        if words - self.asked or not words:
+            return words - self.asked or words, wanted
+        rest = [t for t in wanted if not content_words(t) & self.asked]
+        return (set(), rest) if rest else (words, wanted)
+
     def left_out(self, gold: str) -> list[str]:
         """``gold``'s content words that :meth:`share` does not count because the question says them."""
         words = content_words(gold)
-        return sorted(words & self.asked) if words - self.asked else []
+        return sorted(words & self.asked) if self.counted(gold)[0] != words else []
 
 
 def _tokens(text: str) -> list[str]:

@@ -98,9 +98,17 @@ def test_the_question_s_own_words_in_a_gold_answer_are_no_answer():
     old = "How old was Anne Elliot when she became engaged?"
     assert not answer_match("She became engaged at nineteen.", ["Nineteen years old."])["matches"]
     assert answer_match("She became engaged at nineteen.", ["Nineteen years old."], old)["matches"]
-    # a gold answer made only of the question's words keeps them all
-    assert answer_match("It was red.", ["red"], "Was it red or blue?")["matches"]
-    assert not answer_match("It was blue.", ["red"], "Was it red or blue?")["matches"]
+    # a question offering alternatives is answered by naming one: its words count
+    assert answer_match("It was painted red.", ["red paint"], "Was the paint red or blue?")["matches"]
+    assert not answer_match("It was painted blue.", ["red paint"], "Was the paint red or blue?")["matches"]
+    # a gold answer whose content words the question says all is matched by its other words ...
+    children = "How many children did they have?"
+    assert answer_match("They had 5 children.", ["5 children"], children)["matches"]
+    assert not answer_match("They had no children.", ["5 children"], children)["matches"]
+    assert not answer_match("No, she is not happy.", ["Yes, she is happy."], "Is Anne happy?")["matches"]
+    # ... or, with none, by them all (no word of it is left to tell an echo from an answer)
+    assert answer_match("She is happy.", ["happy"], "Is Anne happy?")["matches"]
+    assert not answer_match("She is sad.", ["happy"], "Is Anne happy?")["matches"]
 
 
 def test_a_gold_answer_without_content_words_needs_its_number_whole_or_its_yes_or_no_first():
