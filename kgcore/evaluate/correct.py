@@ -55,7 +55,7 @@ def content_f1(prediction: str, gold: str) -> float:
 
 def answer_share(answer: str, golds: Sequence[str], question: str = "") -> float:
     """The best share of a gold answer's content words found in ``answer`` (0 without gold answers), citation
-    markers removed, leaving out the words ``question`` already says (unless the gold answer has no others); a
+    markers removed, leaving out the words ``question`` already says (the module doc says what counts then); a
     gold answer without content words ("2.2-3.3×", "3%": single digits) counts when its words occur, in order, in
     the answer, a number whole ("0.3" holds no "3"), and a yes or no ("No, she does not.") when the answer opens
     with the same word ("There is no mention of it" says no "no").  At :data:`CORRECT_RECALL` or more the answer is
@@ -101,7 +101,10 @@ class _Said:
     def share(self, gold: str) -> float:
         """The share of ``gold``'s content words said (1 or 0 for a gold answer without content words), leaving
         out those the question says (:meth:`counted`)."""
-        words, wanted = self.counted(gold)
+        return self.share_of(*self.counted(gold))
+
+    def share_of(self, words: set[str], wanted: list[str]) -> float:
+        """The share of the counted ``words`` said, or without any, whether the ``wanted`` tokens are (1 or 0)."""
         if words:
             return len(words & self.words) / len(words)
         polar = bool(wanted) and wanted[0] in POLAR
@@ -116,11 +119,6 @@ class _Said:
             return words - self.asked or words, wanted
         rest = [t for t in wanted if not content_words(t) & self.asked]
         return (set(), rest) if rest else (words, wanted)
-
-    def left_out(self, gold: str) -> list[str]:
-        """``gold``'s content words that :meth:`share` does not count because the question says them."""
-        words = content_words(gold)
-        return sorted(words & self.asked) if self.counted(gold)[0] != words else []
 
 
 def _tokens(text: str) -> list[str]:
@@ -149,10 +147,11 @@ def answer_match(answer_text: str, golds: list[str], question: str = "") -> dict
     said = _Said(answer_text, question)
     best: dict[str, Any] = {"gold": None, "f1": 0.0, "contains": False, "recall": 0.0, "asked": []}
     for gold in golds:
-        wanted = _tokens(gold)
-        contains = bool(wanted) and _holds(said.tokens, wanted)
-        recall, f1 = round(said.share(gold), 4), round(content_f1(answer_text, gold), 4)
+        tokens, (words, wanted) = _tokens(gold), said.counted(gold)
+        contains = bool(tokens) and _holds(said.tokens, tokens)
+        recall, f1 = round(said.share_of(words, wanted), 4), round(content_f1(answer_text, gold), 4)
         if (recall, contains, f1) > (best["recall"], best["contains"], best["f1"]):
-            best = {"gold": gold, "f1": f1, "contains": contains, "recall": recall, "asked": said.left_out(gold)}
+            asked = sorted(content_words(gold) - words)  # what the question says, not counted
+            best = {"gold": gold, "f1": f1, "contains": contains, "recall": recall, "asked": asked}
     best["matches"] = best["recall"] >= CORRECT_RECALL
     return best

@@ -132,9 +132,9 @@ def place_votes(doc) -> list[tuple[str, bool]]:
     :func:`kgcore.index.coref.heuristic.learned_places` takes the document's majority.  A name the tagger types
     votes as well, since its types are not consistent ("Bath" is a person in one sentence and a place in the
     next).  Every part of a name votes: "Echo Lodge", which the tagger calls a person, is a place by "lodge" and
-    "echo" both.  (So "Laura Place" would vote for a Laura who lodges there; voting with the name's own word only
-    lost "Echo Lodge" and was read worse, 1 new right against 7 old of 22.)  A name its number modifies is a
-    rulebook's part ("in Rule 3.2"), and a possessive is someone's home ("at Harville's"): neither is a place.
+    "echo" both (and so "Laura Place" votes for a Laura who lodges there: docs/methods.md).  A name its number
+    modifies is a rulebook's part ("in Rule 3.2"), and a possessive is someone's home ("at Harville's"): neither
+    is a place.
 
     >>> from kgcore.core.nlp import load_spacy
     >>> place_votes(load_spacy()("They rode up the avenue to have tea at Cottage."))
