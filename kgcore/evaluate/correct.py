@@ -4,7 +4,8 @@ cannot disagree.
 
 An answer is correct when it holds at least :data:`CORRECT_RECALL` of a reference answer's content words that the
 question does not already say (:func:`answer_share`). Content words ignore stopwords, possessives and plurals,
-and citation markers are removed, so a quoted clause "he was put in a pie by Mrs. McGregor [text_0-7]" matches
+are compared by their stem and number words as figures (:func:`word_forms`: "died" says "dies", "nineteen" says
+"19"), and citation markers are removed, so a quoted clause "he was put in a pie by Mrs. McGregor [text_0-7]" matches
 "Mrs. McGregor baked him into a pie" (3 of 4).
 
 >>> answer_share("he was put in a pie by Mrs. McGregor [text_0-7]", ["Mrs. McGregor baked him into a pie"])
@@ -16,7 +17,13 @@ old was Anne?" with "Nineteen years old" (one of "nineteen, years"). A reference
 question says all is matched by its other words ("5" of "5 children" for "How many children did they have?", the
 "yes" of "Yes, she is happy" for "Is Anne happy?"), or by them all when it has no other ("happy"); a question
 offering alternatives ("Does Anne marry Captain Wentworth or Mr. Elliot?") is answered by naming one, so there
-the question's words count. Words are compared as written, plurals aside: "die" does not remove "died".
+the question's words count (so "It was painted blue" holds half of "red paint" for "Was the paint red or
+blue?"). "How did the Judge die?" leaves out the "dies" of "He dies mysteriously in a chair".
+
+A word of a name counts where the answer writes it in the same name: "While Lady Elliot lived" says no "lady" of
+"Lady Russell" and "The present owner, Gervayse Pyncheon" no "Pyncheon" of "Hepzibah Pyncheon", while "the lady",
+"the Pyncheon family", "Mrs. Rachel Lynde" (for "Mrs. Lynde") and "Captain Wentworth" (for "Frederick Wentworth":
+titles aside) do (:meth:`_Said.same_name`).
 
 A short answer is not correct for sharing one word with a longer reference: "What if he should die?" is no
 answer to "How does the Judge die?" with "He dies mysteriously in a chair" (none of "mysteriously, chair", though
@@ -31,16 +38,33 @@ A reference without content words ("2.2-3.3×", "3%", "No") is matched by its wo
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Sequence
-from typing import Any
+from difflib import SequenceMatcher
+from typing import Any, NamedTuple
+
+import Stemmer
 
 from kgcore.query.answer.citations import strip_markers
-from kgcore.query.answer.words import content_words
+from kgcore.query.answer.words import STOPWORDS, content_words
 
 #: An answer holding this share of a gold answer's content words is correct (a quoted sentence that holds the
 #: gold answer: its F1 is low only because the quote says more).
 CORRECT_RECALL = 0.5
 _TOKEN = re.compile(r"[a-z0-9]+(?:[.,][0-9]+)*%?")
+#: Number words, compared as figures ("at nineteen" says the "19" of a reference).
+NUMBER_WORDS = {w: str(n) for n, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
+    "eighteen nineteen twenty".split())} | {w: str(10 * n) for n, w in enumerate(
+    "thirty forty fifty sixty seventy eighty ninety".split(), start=3)}
+#: Honorifics and ranks: a reference's name is told by its other words ("Lady Elliot" is not "Lady Russell").
+TITLES = frozenset(
+    "mr mrs miss ms mme mlle madam madame mademoiselle monsieur sir lady lord dame master dr doctor professor prof "
+    "rev reverend captain capt colonel col commander admiral general lieutenant major sergeant count countess duke "
+    "duchess prince princess king queen viscount vicomte comte".split())
+_LOCAL = threading.local()
+#: Two words of a name spelled this alike (difflib's ratio) are one word misspelt ("Pynchon", "Pyncheon").
+SAME_SPELLING = 0.8
 
 
 def content_f1(prediction: str, gold: str) -> float:
@@ -88,37 +112,134 @@ def answer_share(answer: str, golds: Sequence[str], question: str = "") -> float
 POLAR = ("yes", "no")
 
 
+class Counted(NamedTuple):
+    """What of a reference an answer must say (:meth:`_Said.counted`)."""
+
+    #: Its content words (:func:`word_forms`) the question does not say.
+    words: set[str]
+    #: Without such words: the tokens it must hold, in order ("5" of "5 children").
+    wanted: list[str]
+    #: Per name word, the other words of the names the reference writes it in (:func:`name_uses`).
+    names: dict[str, set[str]]
+
+
 class _Said:
-    """An answer read once for :func:`answer_share` and :func:`answer_match`: its content words and tokens,
-    citation markers removed, and the content words of the question it answers."""
+    """An answer read once for :func:`answer_share` and :func:`answer_match`: its content words, tokens and the
+    names its words are written in, citation markers removed, and the content words of the question it answers
+    (as :func:`word_forms`)."""
 
     def __init__(self, answer: str, question: str = "") -> None:
         text = strip_markers(answer or "")
-        self.words, self.tokens = content_words(text), _tokens(text)
+        self.words, self.tokens, self.names = word_forms(text), _tokens(text), name_uses(text)
         # A question offering alternatives ("Captain Wentworth or Mr. Elliot?") is answered by naming one.
-        self.asked = frozenset() if "or" in _tokens(question or "") else content_words(question or "")
+        self.asked = frozenset() if "or" in _tokens(question or "") else word_forms(question or "")
 
     def share(self, gold: str) -> float:
         """The share of ``gold``'s content words said (1 or 0 for a gold answer without content words), leaving
         out those the question says (:meth:`counted`)."""
-        return self.share_of(*self.counted(gold))
+        return self.share_of(self.counted(gold))
 
-    def share_of(self, words: set[str], wanted: list[str]) -> float:
-        """The share of the counted ``words`` said, or without any, whether the ``wanted`` tokens are (1 or 0)."""
-        if words:
-            return len(words & self.words) / len(words)
+    def share_of(self, counted: Counted) -> float:
+        """The share of the counted words said, each in a name of the same one (:meth:`same_name`), or without
+        any, whether the wanted tokens are (1 or 0)."""
+        if counted.words:
+            said = [w for w in counted.words & self.words if self.same_name(w, counted.names.get(w))]
+            return len(said) / len(counted.words)
+        wanted = counted.wanted
         polar = bool(wanted) and wanted[0] in POLAR
         return float(bool(wanted) and (self.tokens[:1] == wanted[:1] if polar else _holds(self.tokens, wanted)))
 
-    def counted(self, gold: str) -> tuple[set[str], list[str]]:
+    def counted(self, gold: str) -> Counted:
         """What of ``gold`` an answer must say: its content words the question does not say; when the question
         says them all, its other tokens ("5" of "5 children" for "How many children ...?", "yes" of "Yes, she
         is happy" for "Is Anne happy?"); when there are none, every content word ("red" for "Is it red?")."""
-        words, wanted = content_words(gold), _tokens(gold)
+        words, wanted = word_forms(gold), _tokens(gold)
+        names = {w: set().union(*uses) for w, uses in name_uses(gold, fragment=True).items()}
         if words - self.asked or not words:
-            return words - self.asked or words, wanted
-        rest = [t for t in wanted if not content_words(t) & self.asked]
-        return (set(), rest) if rest else (words, wanted)
+            return Counted(words - self.asked or words, wanted, names)
+        rest = [t for t in wanted if not word_forms(t) & self.asked]
+        return Counted(set(), rest, names) if rest else Counted(words, wanted, names)
+
+    def same_name(self, word: str, others: set[str] | None) -> bool:
+        """Whether the answer says ``word`` of what the reference names with it and ``others``: somewhere outside
+        a name ("the captain", "the Pyncheon family"), or in a name sharing one of ``others`` ("Mrs. Rachel
+        Lynde" for "Mrs. Lynde"), or the reference writes it alone.  "Lady Elliot" says no "lady" of "Lady
+        Russell", "Gervayse Pyncheon" no "Pyncheon" of "Hepzibah Pyncheon"."""
+        return not others or any(not use or _alike(use, others) for use in self.names.get(word, [set()]))
+
+    def left_out(self, gold: str, words: set[str]) -> list[str]:
+        """``gold``'s content words as written that are not counted because the question says them."""
+        return sorted({w for w in content_words(gold) if _form(w) in self.asked and _form(w) not in words})
+
+
+def word_forms(text: str) -> set[str]:
+    """The content words of ``text`` (:func:`~kgcore.query.answer.words.content_words`) as compared: stemmed
+    (Snowball English: "died", "dies" and "die" are one word) and number words as figures ("nineteen" is "19").
+
+    >>> sorted(word_forms("Lady Russell died at nineteen"))
+    ['19', 'die', 'ladi', 'russel']
+    """
+    return {_form(w) for w in content_words(text)}
+
+
+_WORD_AT = re.compile(r"[A-Za-z]+")
+#: What may stand between two words of one name: a space, or the full stop of an abbreviated title ("Mrs. Lynde").
+_IN_NAME = re.compile(r"\s+")
+_AFTER_TITLE = re.compile(r"\.?\s+")
+
+
+def name_uses(text: str, fragment: bool = False) -> dict[str, list[set[str]]]:
+    """For each use of a word written in ``text``, the other words of the name it is written in (as
+    :func:`word_forms`): the capitalised words next to it, titles (:data:`TITLES`) only beside a title, a
+    sentence's first word (capitalised anyway) only as itself, unless ``text`` is a ``fragment`` (a reference
+    answer: "White Sands School"); an empty set for a use outside a name.
+
+    >>> uses = name_uses("Old Matthew Maule met Lady Elliot and the captain.")
+    >>> {w: [sorted(u) for u in us] for w, us in uses.items() if w in ("maul", "ladi", "captain", "old")}
+    {'old': [['matthew', 'maul']], 'maul': [['matthew']], 'ladi': [['elliot']], 'captain': [[]]}
+    """
+    found = list(_WORD_AT.finditer(text))
+    runs: list[list[tuple[str, bool]]] = []  # (word, whether it may name: not a sentence's first word)
+    for n, match in enumerate(found):
+        word = match.group()
+        gap = text[found[n - 1].end():match.start()] if n else ""
+        title_before = n > 0 and found[n - 1].group().lower() in TITLES
+        joined = n > 0 and bool((_AFTER_TITLE if title_before else _IN_NAME).fullmatch(gap))
+        capital = word[0].isupper() and word.lower() not in STOPWORDS
+        first = (n == 0 and not fragment) or (n > 0 and not joined and bool(re.search(r"[.!?:;\"“”]", gap)))
+        if capital and joined and runs and runs[-1] and runs[-1][-1][0][0].isupper():
+            runs[-1].append((word, not first))
+        else:
+            runs.append([(word, not first and capital)])
+    out: dict[str, list[set[str]]] = {}
+    for run in runs:
+        for word, _ in run:
+            if word.lower() in STOPWORDS or len(word) < 2:
+                continue
+            title = word.lower() in TITLES
+            others = {_form(w.lower()) for w, names in run if names and w is not word
+                      and w[0].isupper() and (title or w.lower() not in TITLES)}
+            out.setdefault(_form(word.lower()), []).append(others)
+    return out
+
+
+def _alike(use: set[str], others: set[str]) -> bool:
+    """Whether a name's words ``use`` share one with ``others``, spelling slips aside ("Pynchon", "Pyncheon").
+
+    >>> _alike({"pynchon"}, {"pyncheon"}), _alike({"elliot"}, {"russel"})
+    (True, False)
+    """
+    return any(a == b or SequenceMatcher(None, a, b).ratio() >= SAME_SPELLING for a in use for b in others)
+
+
+def _form(word: str) -> str:
+    number = NUMBER_WORDS.get(word)
+    if number is not None:
+        return number
+    stemmer = getattr(_LOCAL, "stemmer", None)
+    if stemmer is None:  # one per thread: a PyStemmer object is not thread-safe
+        stemmer = _LOCAL.stemmer = Stemmer.Stemmer("english")
+    return stemmer.stemWord(word)
 
 
 def _tokens(text: str) -> list[str]:
@@ -147,11 +268,11 @@ def answer_match(answer_text: str, golds: list[str], question: str = "") -> dict
     said = _Said(answer_text, question)
     best: dict[str, Any] = {"gold": None, "f1": 0.0, "contains": False, "recall": 0.0, "asked": []}
     for gold in golds:
-        tokens, (words, wanted) = _tokens(gold), said.counted(gold)
+        tokens, counted = _tokens(gold), said.counted(gold)
         contains = bool(tokens) and _holds(said.tokens, tokens)
-        recall, f1 = round(said.share_of(words, wanted), 4), round(content_f1(answer_text, gold), 4)
+        recall, f1 = round(said.share_of(counted), 4), round(content_f1(answer_text, gold), 4)
         if (recall, contains, f1) > (best["recall"], best["contains"], best["f1"]):
-            asked = sorted(content_words(gold) - words)  # what the question says, not counted
+            asked = said.left_out(gold, counted.words)  # what the question says, not counted
             best = {"gold": gold, "f1": f1, "contains": contains, "recall": recall, "asked": asked}
     best["matches"] = best["recall"] >= CORRECT_RECALL
     return best
