@@ -61,7 +61,17 @@ NUMBER_WORDS = {w: str(n) for n, w in enumerate(
 TITLES = frozenset(
     "mr mrs miss ms mme mlle madam madame mademoiselle monsieur sir lady lord dame master dr doctor professor prof "
     "rev reverend captain capt colonel col commander admiral general lieutenant major sergeant count countess duke "
-    "duchess prince princess king queen viscount vicomte comte".split())
+    "duchess prince princess king queen viscount vicomte comte baron earl squire judge saint st aunt uncle cousin "
+    "father mother sister brother".split())
+#: Capitalised words that are no part of a name beside them: days and months ("On Monday Hepzibah opened ..."), and
+#: adjectives a sentence opens a name with ("Old Matthew Maule").
+NOT_NAMES = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
+    "september october november december old young little poor dear good great".split())
+#: What is left of a word past its stem when the stem only took off an inflection ("died", "dies", "teaches",
+#: "married", "painted"): other endings ("experiments", "business") keep the word whole, so Snowball's
+#: derivational stems do not join "experiments" and "experience".
+INFLECTIONS = frozenset(("", "s", "es", "ed", "d", "ing", "e"))
 _LOCAL = threading.local()
 #: Two words of a name spelled this alike (difflib's ratio) are one word misspelt ("Pynchon", "Pyncheon").
 SAME_SPELLING = 0.8
@@ -173,43 +183,49 @@ class _Said:
 
 
 def word_forms(text: str) -> set[str]:
-    """The content words of ``text`` (:func:`~kgcore.query.answer.words.content_words`) as compared: stemmed
-    (Snowball English: "died", "dies" and "die" are one word) and number words as figures ("nineteen" is "19").
+    """The content words of ``text`` (:func:`~kgcore.query.answer.words.content_words`) as compared: stemmed where
+    the stem only drops an inflection (Snowball English, :data:`INFLECTIONS`: "died", "dies" and "die" are one
+    word, "experiments" and "experience" two) and number words as figures ("nineteen" is "19").
 
-    >>> sorted(word_forms("Lady Russell died at nineteen"))
-    ['19', 'die', 'ladi', 'russel']
+    >>> sorted(word_forms("Lady Russell died at nineteen")), sorted(word_forms("experiments, experience"))
+    (['19', 'die', 'ladi', 'russel'], ['experience', 'experiment'])
     """
     return {_form(w) for w in content_words(text)}
 
 
 _WORD_AT = re.compile(r"[A-Za-z]+")
-#: What may stand between two words of one name: a space, or the full stop of an abbreviated title ("Mrs. Lynde").
+#: What stands between two words of one name: a space ...
 _IN_NAME = re.compile(r"\s+")
+#: ... or after a title, its abbreviation's full stop ("Mrs. Lynde").
 _AFTER_TITLE = re.compile(r"\.?\s+")
 
 
 def name_uses(text: str, fragment: bool = False) -> dict[str, list[set[str]]]:
     """For each use of a word written in ``text``, the other words of the name it is written in (as
-    :func:`word_forms`): the capitalised words next to it, titles (:data:`TITLES`) only beside a title, a
-    sentence's first word (capitalised anyway) only as itself, unless ``text`` is a ``fragment`` (a reference
-    answer: "White Sands School"); an empty set for a use outside a name.
+    :func:`word_forms`): the capitalised words next to it, titles (:data:`TITLES`) only beside a title,
+    a sentence's first word (capitalised anyway) only when a name follows it ("Gervayse Pyncheon was ...") and
+    never days, months and opening adjectives (:data:`NOT_NAMES`: "Old Matthew Maule"), unless ``text`` is a
+    ``fragment`` (a reference answer: "White Sands School"); an empty set for a use outside a name.
 
     >>> uses = name_uses("Old Matthew Maule met Lady Elliot and the captain.")
     >>> {w: [sorted(u) for u in us] for w, us in uses.items() if w in ("maul", "ladi", "captain", "old")}
     {'old': [['matthew', 'maul']], 'maul': [['matthew']], 'ladi': [['elliot']], 'captain': [[]]}
     """
     found = list(_WORD_AT.finditer(text))
-    runs: list[list[tuple[str, bool]]] = []  # (word, whether it may name: not a sentence's first word)
+    runs: list[list[tuple[str, bool]]] = []  # (word, whether it names: see the docstring)
     for n, match in enumerate(found):
         word = match.group()
         gap = text[found[n - 1].end():match.start()] if n else ""
         title_before = n > 0 and found[n - 1].group().lower() in TITLES
         joined = n > 0 and bool((_AFTER_TITLE if title_before else _IN_NAME).fullmatch(gap))
         capital = word[0].isupper() and word.lower() not in STOPWORDS
-        first = (n == 0 and not fragment) or (n > 0 and not joined and bool(re.search(r"[.!?:;\"“”]", gap)))
-        if capital and joined and runs and runs[-1] and runs[-1][-1][0][0].isupper():
-            runs[-1].append((word, not first))
+        capital = capital and word.lower() not in NOT_NAMES
+        if capital and joined and runs and runs[-1][-1][0][0].isupper():
+            if not runs[-1][-1][1] and runs[-1][-1][0].lower() not in NOT_NAMES | STOPWORDS:
+                runs[-1][-1] = (runs[-1][-1][0], True)  # a first word followed by a name is one of its words
+            runs[-1].append((word, True))
         else:
+            first = (n == 0 and not fragment) or (n > 0 and bool(re.search(r"[.!?:;\"“”]", gap)))
             runs.append([(word, not first and capital)])
     out: dict[str, list[set[str]]] = {}
     for run in runs:
@@ -224,12 +240,17 @@ def name_uses(text: str, fragment: bool = False) -> dict[str, list[set[str]]]:
 
 
 def _alike(use: set[str], others: set[str]) -> bool:
-    """Whether a name's words ``use`` share one with ``others``, spelling slips aside ("Pynchon", "Pyncheon").
+    """Whether a name's words ``use`` share one with ``others``: the same, one a short form of the other ("St",
+    "Fred"), or a spelling slip (:data:`SAME_SPELLING`, the same first letter: "Pynchon", "Pyncheon").
 
-    >>> _alike({"pynchon"}, {"pyncheon"}), _alike({"elliot"}, {"russel"})
-    (True, False)
+    >>> _alike({"pynchon"}, {"pyncheon"}), _alike({"fred"}, {"frederick"}), _alike({"elliot"}, {"russel"})
+    (True, True, False)
+    >>> _alike({"harri"}, {"larri"})
+    False
     """
-    return any(a == b or SequenceMatcher(None, a, b).ratio() >= SAME_SPELLING for a in use for b in others)
+    return any(a == b or a.startswith(b) or b.startswith(a)
+               or (a[0] == b[0] and SequenceMatcher(None, a, b).ratio() >= SAME_SPELLING)
+               for a in use for b in others)
 
 
 def _form(word: str) -> str:
@@ -239,7 +260,11 @@ def _form(word: str) -> str:
     stemmer = getattr(_LOCAL, "stemmer", None)
     if stemmer is None:  # one per thread: a PyStemmer object is not thread-safe
         stemmer = _LOCAL.stemmer = Stemmer.Stemmer("english")
-    return stemmer.stemWord(word)
+    stem = stemmer.stemWord(word)
+    written = word[:-1] + "i" if word.endswith("y") else word  # Snowball writes a final y as i ("marri")
+    rest = written[len(stem):] if written.startswith(stem) else None
+    doubled = bool(rest) and rest[0] == stem[-1] and rest[1:] in INFLECTIONS  # "stopped", "running"
+    return stem if rest in INFLECTIONS or doubled else word
 
 
 def _tokens(text: str) -> list[str]:
