@@ -262,7 +262,9 @@ def _form(word: str) -> str:
         stemmer = _LOCAL.stemmer = Stemmer.Stemmer("english")
     stem = stemmer.stemWord(word)
     written = word[:-1] + "i" if word.endswith("y") else word  # Snowball writes a final y as i ("marri")
-    rest = written[len(stem):] if written.startswith(stem) else None
+    if not written.startswith(stem):
+        return word
+    rest = written[len(stem):]
     doubled = bool(rest) and rest[0] == stem[-1] and rest[1:] in INFLECTIONS  # "stopped", "running"
     return stem if rest in INFLECTIONS or doubled else word
 
