@@ -256,3 +256,29 @@ def test_a_sentence_opening_word_is_lower_cased_inside_questions_and_a_fronted_a
     assert ("Who rescued two fishermen during the storm?", "Marta") in found
     assert ("When did Marta rescue two fishermen?", "during the storm") in found
     assert ("When did the council repair the pier?", "in the spring") in found  # "The" only opened the sentence
+
+
+def test_a_to_clause_is_asked_with_to_do_or_to_be_and_a_pro_adverb_leaves_its_own_question():
+    """"waited to open the gate" asks "What did Mr. Harrison wait to do?"; "tend to be similar" asks "... tend to
+    be?", and the frame of "to be" itself "What are the samples?" (not "What did the samples be?"); "there" leaves
+    a "where" question ("Where were his faculties roused?", not "... roused there?")."""
+    waited = "Mr. Harrison waited to open the gate."
+    tend = "The samples will tend to be similar."
+    roused = "His faculties were roused into admiration there."
+    found = qa_of(FrameQAGenerator().generate([sentence(f"text_0-{i}", t) for i, t in enumerate(
+        (waited, tend, roused))], {
+        "d/text_0-0": {"sentence": waited, "frames": [frame(
+            waited, "wait", "waited", arg("ARG0", "Mr. Harrison", waited, "Mr. Harrison", "mr harrison"),
+            arg("ARG1", "to open the gate", waited, key=""))]},
+        "d/text_0-1": {"sentence": tend, "frames": [
+            frame(tend, "tend", "will tend", arg("ARG0", "The samples", tend, "sample"),
+                  arg("ARG1", "to be similar", tend, key="")),
+            frame(tend, "be", "to be", arg("ARG1", "The samples", tend, "sample"),
+                  arg("ARG2", "similar", tend))]},
+        "d/text_0-2": {"sentence": roused, "frames": [frame(
+            roused, "rouse", "were roused", arg("ARG1", "His faculties", roused, "faculty"),
+            arg("ARG2", "into admiration", roused, "admiration"), arg("ARGM-LOC", "there", roused, key=""))]}}))
+    assert ("What did Mr. Harrison wait to do?", "to open the gate") in found
+    assert ("What will the samples tend to be?", "to be similar") in found
+    assert ("What are the samples?", "similar") in found
+    assert ("Where were his faculties roused?", "into admiration") in found

@@ -10,6 +10,7 @@ answer                         question                     example
 subject (ARG0, passive ARG1)   Who/What + verb + the rest   Who lost one shoe among the cabbages?
 object (ARG1/ARG2/ARG3)        What/Whom + aux + subject    What did Peter lose among the cabbages?
   with a preposition           ... stranded preposition     Who was the father put in a pie by?
+  a to-clause                  ... to do / to be            What did Peter wait to do?
 ARGM-LOC / GOL / DIR           Where + aux + subject ...    Where did Peter lose one shoe?
   that names a time            When ...                     When did Crusoe go on board?
 ARGM-TMP                       When ...                     When did Mrs. Rabbit give Peter a dose of tea?
@@ -23,8 +24,10 @@ A place phrase that names a time (:func:`is_temporal`: a time noun, a month or a
 "Who" is chosen for persons: a title (Mr., Mrs., Captain), a person noun (father, sailor, savage) or a proper
 name that acts (ARG0) more often than it is a place (the object of a where-phrase).  Auxiliaries come from the
 verb as written ("had forgotten" -> "had ... forgotten"); a verb without one takes do-support with the
-predicate's lemma.  Frames whose subject is an unresolved pronoun, entity-only frames and non-retrievable
-sentences (headings, title pages) give nothing; every pair then passes :func:`kgcore.index.qa.base.pair_problem`.
+predicate's lemma, but a "to be" frame asks "What is X?" ("found X to be Y"; the verb it completes asks "...
+tend to be?"), and "there" or "then" stays out of the "where" or "when" question it would answer.  Frames whose
+subject is an unresolved pronoun, entity-only frames and non-retrievable sentences (headings, title pages) give
+nothing; every pair then passes :func:`kgcore.index.qa.base.pair_problem`.
 """
 
 from __future__ import annotations
@@ -73,6 +76,9 @@ NO_ACTION = frozenset("be have say think know seem".split())
 TO_VERBS = frozenset("give send show tell offer hand bring lend sell pay teach promise".split())
 _JOINER = re.compile(r"^\s*(?:,|,?\s*and|,?\s*or)\s*$")
 MAX_ANCHOR_WORDS = 8
+#: Adverbs that stand for the place or time a "where" / "when" question asks: left out of its question ("Where
+#: were his faculties roused there?").
+PRO_ADVERBS = {"where": frozenset(("there", "here", "thither", "hither")), "when": frozenset(("then", "now"))}
 
 
 @dataclass(frozen=True)
@@ -210,6 +216,8 @@ def split_verb(frame: Frame) -> tuple[str, str]:
     (('had', 'forgotten'), ('did', 'lose'))
     >>> split_verb(Frame("be", "was")), split_verb(Frame("not go", "don't go", negated=True))
     (('was', ''), ("don't", 'go'))
+    >>> split_verb(Frame("never fail", "never failed", negated=True))  # "never" says it: no "did not ... never"
+    ('did', 'never fail')
     """
     words = frame.text.split()
     first = words[0].lower()
@@ -223,7 +231,7 @@ def split_verb(frame: Frame) -> tuple[str, str]:
         aux = "does"
     else:
         aux = "did"
-    return (aux + " not" if frame.negated else aux), lemma
+    return (aux + " not" if frame.negated and not lemma.startswith("never ") else aux), lemma
 
 
 @dataclass
@@ -279,10 +287,12 @@ class _Context:
         if self.subject is None:
             return None
         aux, main = split_verb(self.frame)
+        if self.frame.predicate == "be" and self.frame.text.lower() == "to be":  # "found X to be Y": "What is X?"
+            aux, main = ("are" if _plural(self.subject.text) else "is"), ""
         wh, answer, strand, answer_type = self._ask(slot)
         if not wh:
             return None
-        rest = self._rest(slot)
+        rest = [r for r in self._rest(slot) if not (wh in PRO_ADVERBS and r.text.lower() in PRO_ADVERBS[wh])]
         tail = " ".join(r.text for r in rest)
         question = f"{wh} {aux} {self.subject.text} {main} {tail} {strand}"
         if slot.clausal and wh in ("when", "where") and len(slot.text.split()) > MAX_ANCHOR_WORDS:
@@ -309,7 +319,10 @@ class _Context:
         if is_person(slot, self.kinds):
             strand = "to" if slot.role == "ARG2" and self.frame.predicate in TO_VERBS else ""
             return "whom", slot, strand, "person"
+        if slot.clausal and first.lower() == "to" and rest:  # "waited to open the gate": "... wait to do?"
+            return "what", slot, "to be" if rest.split()[0].lower() == "be" else "to do", "action"
         return "what", slot, "", "action" if slot.clausal else "thing"
+
 
     def action_pair(self) -> QAPair | None:
         anchors = [s for s in self.others if s.role in ANCHORS and len(s.text.split()) <= MAX_ANCHOR_WORDS]
@@ -325,6 +338,16 @@ class _Context:
         if pair is not None:
             pair.answer_entities = self._entities(objects)
         return pair
+
+
+def _plural(phrase: str) -> bool:
+    """Whether a subject ``phrase`` takes a plural verb: coordinated, or its last word a regular plural.
+
+    >>> [_plural(p) for p in ("different samples", "context relevance", "Anne and Diana", "the class")]
+    [True, False, True, False]
+    """
+    last = phrase.split()[-1].lower() if phrase.split() else ""
+    return " and " in f" {phrase.lower()} " or (last.endswith("s") and not last.endswith(("ss", "us", "is")))
 
 
 def is_temporal(phrase: str) -> bool:
