@@ -282,3 +282,25 @@ def test_a_to_clause_is_asked_with_to_do_or_to_be_and_a_pro_adverb_leaves_its_ow
     assert ("What will the samples tend to be?", "to be similar") in found
     assert ("What are the samples?", "similar") in found
     assert ("Where were his faculties roused?", "into admiration") in found
+
+
+def test_a_who_or_what_subject_takes_a_singular_verb_unless_its_complement_is_plural():
+    """"The Musgroves have a plan" asks "Who has a plan?"; "The twins were very good friends" keeps "were"; a past
+    written as its lemma ("burst") is left alone."""
+    have = "The Musgroves have a plan."
+    friends = "The twins were very good friends."
+    burst = "The plans burst on Lady Russell."
+    found = qa_of(FrameQAGenerator().generate([sentence(f"text_0-{i}", t) for i, t in enumerate(
+        (have, friends, burst))], {
+        "d/text_0-0": {"sentence": have, "frames": [frame(
+            have, "have", "have", arg("ARG0", "The Musgroves", have, "Musgroves", "musgroves"),
+            arg("ARG1", "a plan", have, "plan"))]},
+        "d/text_0-1": {"sentence": friends, "frames": [frame(
+            friends, "be", "were", arg("ARG1", "The twins", friends, "twins"),
+            arg("ARG2", "very good friends", friends, "friends"))]},
+        "d/text_0-2": {"sentence": burst, "frames": [frame(
+            burst, "burst", "burst", arg("ARG1", "The plans", burst, "plans"),
+            arg("ARG2", "on Lady Russell", burst, "Lady Russell", "lady russell"))]}}))
+    assert ("Who has a plan?", "the Musgroves") in found
+    assert any(q.endswith("were very good friends?") for q, _ in found)
+    assert any(q.endswith("burst on Lady Russell?") for q, _ in found)

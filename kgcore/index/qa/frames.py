@@ -23,7 +23,8 @@ verb + objects (with an        What did X do + adjunct      What did Peter do on
 A place phrase that names a time (:func:`is_temporal`: a time noun, a month or a year) is asked with "When".
 "Who" is chosen for persons: a title (Mr., Mrs., Captain), a person noun (father, sailor, savage) or a proper
 name that acts (ARG0) more often than it is a place (the object of a where-phrase).  Auxiliaries come from the
-verb as written ("had forgotten" -> "had ... forgotten"); a verb without one takes do-support with the
+verb as written ("had forgotten" -> "had ... forgotten"; :mod:`kgcore.index.qa.verb_forms`, which also makes a
+"Who" / "What" subject's verb agree: "Who has ...?"); a verb without one takes do-support with the
 predicate's lemma, but a "to be" frame asks "What is X?" ("found X to be Y"; the verb it completes asks "...
 tend to be?"), and "there" or "then" stays out of the "where" or "when" question it would answer.  Frames whose
 subject is an unresolved pronoun, entity-only frames and non-retrievable sentences (headings, title pages) give
@@ -42,6 +43,7 @@ from kgcore.core.types import RETRIEVABLE, Argument, Frame, Sentence
 from kgcore.index.parse.srl import frames_of
 from kgcore.index.parse.srl.tokens import PERSON_NOUNS, TEMPORAL_NOUNS
 from kgcore.index.qa.base import is_number, is_pronoun, pair_problem, unique_pairs
+from kgcore.index.qa.verb_forms import is_finite, is_plural, plural_complement, singular_verb, split_verb
 
 CORE = ("ARG0", "ARG1", "ARG2", "ARG3", "ARG4")
 ADJUNCTS = {"ARGM-LOC": "where", "ARGM-GOL": "where", "ARGM-DIR": "where", "ARGM-TMP": "when",
@@ -51,10 +53,6 @@ MONTHS = frozenset("january february march april may june july august september 
 _YEAR = re.compile(r"^1[0-9]{3}$|^20[0-9]{2}$")
 #: Adjuncts that anchor a "What did X do ...?" question.
 ANCHORS = ("ARGM-TMP", "ARGM-CAU", "ARGM-PRP", "ARGM-LOC")
-AUXILIARIES = frozenset(
-    "am is are was were be been being have has had do does did will would shall should can could may might must "
-    "'s 're 've 'd 'll ca wo".split()
-)
 PREPOSITIONS = frozenset(
     "about after against along among amongst around at before behind below beneath beside between by down for "
     "from in inside into like near of off on onto out outside over round through to toward towards under "
@@ -204,36 +202,6 @@ def _subject(found: list[Slot], frame: Frame) -> Slot | None:
     return None
 
 
-def _finite(verb: str) -> bool:
-    first = verb.split()[0].lower()
-    return first != "to" and not first.endswith("ing")
-
-
-def split_verb(frame: Frame) -> tuple[str, str]:
-    """(auxiliary, the rest) of the frame's verb for an inverted question.
-
-    >>> split_verb(Frame("forget", "had forgotten")), split_verb(Frame("lose", "lost"))
-    (('had', 'forgotten'), ('did', 'lose'))
-    >>> split_verb(Frame("be", "was")), split_verb(Frame("not go", "don't go", negated=True))
-    (('was', ''), ("don't", 'go'))
-    >>> split_verb(Frame("never fail", "never failed", negated=True))  # "never" says it: no "did not ... never"
-    ('did', 'never fail')
-    """
-    words = frame.text.split()
-    first = words[0].lower()
-    if _finite(frame.text) and (first in AUXILIARIES or first.endswith("n't")) and (len(words) > 1
-                                                                                    or frame.predicate == "be"):
-        return words[0], " ".join(words[1:])
-    lemma = frame.predicate.removeprefix("not ")
-    if frame.text.lower() == lemma:
-        aux = "do"
-    elif frame.text.lower() in (lemma + "s", lemma + "es"):
-        aux = "does"
-    else:
-        aux = "did"
-    return (aux + " not" if frame.negated and not lemma.startswith("never ") else aux), lemma
-
-
 @dataclass
 class _Context:
     frame: Frame
@@ -244,11 +212,11 @@ class _Context:
     others: list[Slot]
 
     def _pair(self, question: str, answer: Slot | str, wh: str, answer_type: str, role: str,
-              asked: list[Slot], answered: Slot | None = None) -> QAPair | None:
+              asked: list[Slot], answered: Slot | None = None, verb: str = "") -> QAPair | None:
         question = _sentence_case(" ".join(question.split())).rstrip(" ,;:") + "?"
         answer_text = answer if isinstance(answer, str) else answer.text
         answer_text = answer_text.strip(" ,;:")
-        if pair_problem(question, answer_text, self.frame.text):
+        if pair_problem(question, answer_text, verb or self.frame.text):
             return None
         if answer_type == "thing" and is_number(answer_text.split()[0]):
             answer_type = "number"
@@ -276,19 +244,22 @@ class _Context:
 
     def subject_pair(self) -> QAPair | None:
         s = self.subject
-        if s is None or not _finite(self.frame.text) or s.clausal:
+        if s is None or not is_finite(self.frame.text) or s.clausal:
             return None
         wh = "who" if is_person(s, self.kinds) else "what"
         rest = self._rest()
-        return self._pair(f"{wh} {self.frame.text} {' '.join(r.text for r in rest)}", s, wh,
-                          "person" if wh == "who" else "thing", s.role, rest)
+        complement = rest[0].text if rest and self.frame.predicate == "be" else ""
+        verb = self.frame.text if plural_complement(complement) else singular_verb(self.frame.text,
+                                                                                    self.frame.predicate)
+        return self._pair(f"{wh} {verb} {' '.join(r.text for r in rest)}", s, wh,
+                          "person" if wh == "who" else "thing", s.role, rest, verb=verb)
 
     def object_pair(self, slot: Slot) -> QAPair | None:
         if self.subject is None:
             return None
         aux, main = split_verb(self.frame)
         if self.frame.predicate == "be" and self.frame.text.lower() == "to be":  # "found X to be Y": "What is X?"
-            aux, main = ("are" if _plural(self.subject.text) else "is"), ""
+            aux, main = ("are" if is_plural(self.subject.text) else "is"), ""
         wh, answer, strand, answer_type = self._ask(slot)
         if not wh:
             return None
@@ -338,16 +309,6 @@ class _Context:
         if pair is not None:
             pair.answer_entities = self._entities(objects)
         return pair
-
-
-def _plural(phrase: str) -> bool:
-    """Whether a subject ``phrase`` takes a plural verb: coordinated, or its last word a regular plural.
-
-    >>> [_plural(p) for p in ("different samples", "context relevance", "Anne and Diana", "the class")]
-    [True, False, True, False]
-    """
-    last = phrase.split()[-1].lower() if phrase.split() else ""
-    return " and " in f" {phrase.lower()} " or (last.endswith("s") and not last.endswith(("ss", "us", "is")))
 
 
 def is_temporal(phrase: str) -> bool:
