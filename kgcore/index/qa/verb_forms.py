@@ -98,10 +98,18 @@ def singular_verb(verb: str, predicate: str) -> str:
 
 
 def is_plural(phrase: str) -> bool:
-    """Whether a subject ``phrase`` takes a plural verb: coordinated, or its last word a regular plural.
+    """Whether a subject ``phrase`` takes a plural verb: coordinated, or its head (the last word before a comma or
+    a preposition) a regular plural.
 
-    >>> [is_plural(p) for p in ("different samples", "context relevance", "Anne and Diana", "the class")]
-    [True, False, True, False]
+    >>> [is_plural(p) for p in ("different samples", "context relevance", "Anne and Diana", "the class",
+    ...                          "the only members of the family", "Sir Walter, of Kellynch Hall's sons")]
+    [True, False, True, False, True, False]
     """
-    last = phrase.split()[-1].lower() if phrase.split() else ""
-    return " and " in f" {phrase.lower()} " or (last.endswith("s") and not last.endswith(("ss", "us", "is")))
+    words = phrase.lower().replace(",", " , ").split()
+    head = next((n for n, w in enumerate(words) if n and (w == "," or w in HEAD_ENDS)), len(words))
+    last = words[head - 1] if head else ""
+    return " and " in f" {' '.join(words[:head])} " or (last.endswith("s") and not last.endswith(("ss", "us", "is")))
+
+
+#: Words after a noun phrase's head ("the members *of* the family").
+HEAD_ENDS = frozenset("of in on at for from with by about to into than who which that".split())
