@@ -65,8 +65,9 @@ def plural_complement(phrase: str) -> bool:
     """Whether a copula's complement is plural, so "Who were very good friends?" keeps its "were" ("What was too
     dirty?" does not): a regular plural among its first three words, not after "a" / "an" / "one".
 
-    >>> [plural_complement(p) for p in ("very good friends", "too dirty", "a threat to review systems", "")]
-    [True, False, False, False]
+    >>> [plural_complement(p) for p in ("very good friends", "too dirty", "a threat to review systems", "",
+    ...                                 "afraid of Rosalind's beauty")]
+    [True, False, False, False, False]
     """
     words = phrase.lower().split()
     if not words or words[0] in ("a", "an", "one"):
@@ -108,7 +109,8 @@ def is_plural(phrase: str) -> bool:
     words = phrase.lower().replace(",", " , ").split()
     head = next((n for n, w in enumerate(words) if n and (w == "," or w in HEAD_ENDS)), len(words))
     last = words[head - 1] if head else ""
-    return " and " in f" {' '.join(words[:head])} " or (last.endswith("s") and not last.endswith(("ss", "us", "is")))
+    return " and " in f" {' '.join(words[:head])} " or (last.endswith("s") and not last.endswith(
+        ("ss", "us", "is", "'s", "’s")))
 
 
 #: Words after a noun phrase's head ("the members *of* the family").
