@@ -16,9 +16,9 @@ with "World War I" (it holds "war", which the question gave, and not "world"), w
 old was Anne?" with "Nineteen years old" (one of "nineteen, years"). A reference whose content words the
 question says all is matched by its other words ("5" of "5 children" for "How many children did they have?", the
 "yes" of "Yes, she is happy" for "Is Anne happy?"), or by them all when it has no other ("happy"); a question
-offering alternatives ("Does Anne marry Captain Wentworth or Mr. Elliot?") is answered by naming one, so there
-the question's words count (so "It was painted blue" holds half of "red paint" for "Was the paint red or
-blue?"). "How did the Judge die?" leaves out the "dies" of "He dies mysteriously in a chair".
+offering alternatives ("Does Anne marry Captain Wentworth or Mr. Elliot?") is answered by naming one, so the
+words that tell them apart count (:func:`alternatives`: "It was painted blue" holds nothing of "red paint" for
+"Was the paint red or blue?"). "How did the Judge die?" leaves out the "dies" of "He dies mysteriously in a chair".
 
 A word of a name counts where the answer writes it in the same name: "While Lady Elliot lived" says no "lady" of
 "Lady Russell" and "The present owner, Gervayse Pyncheon" no "Pyncheon" of "Hepzibah Pyncheon", while "the lady",
@@ -141,8 +141,7 @@ class _Said:
     def __init__(self, answer: str, question: str = "") -> None:
         text = strip_markers(answer or "")
         self.words, self.tokens, self.names = word_forms(text), _tokens(text), name_uses(text)
-        # A question offering alternatives ("Captain Wentworth or Mr. Elliot?") is answered by naming one.
-        self.asked = frozenset() if "or" in _tokens(question or "") else word_forms(question or "")
+        self.asked = word_forms(question or "") - alternatives(question or "")
 
     def share(self, gold: str) -> float:
         """The share of ``gold``'s content words said (1 or 0 for a gold answer without content words), leaving
@@ -180,6 +179,26 @@ class _Said:
     def left_out(self, gold: str, words: set[str]) -> list[str]:
         """``gold``'s content words as written that are not counted because the question says them."""
         return sorted({w for w in content_words(gold) if _form(w) in self.asked and _form(w) not in words})
+
+
+def alternatives(question: str) -> set[str]:
+    """The words that tell apart the alternatives a question offers: on each side of its "or", the nearest content
+    word that is not a title (as :func:`word_forms`). An answer names one alternative, so its word counts although
+    the question says it, while the words the alternatives share do not ("paint" of "red paint").
+
+    >>> sorted(alternatives("Does Anne marry Captain Wentworth or Mr. Elliot?"))
+    ['elliot', 'wentworth']
+    >>> sorted(alternatives("Was the paint red or blue?")), alternatives("Who wrote it?")
+    (['blue', 'red'], set())
+    """
+    words = [w.strip(",;:?!.\"'“”") for w in question.split()]
+    out: set[str] = set()
+    for n, word in enumerate(words):
+        if word.lower() == "or":
+            for side in (reversed(words[:n]), words[n + 1:]):
+                named = next((w for w in side if word_forms(w) and w.lower() not in TITLES), "")
+                out |= word_forms(named)
+    return out
 
 
 def word_forms(text: str) -> set[str]:

@@ -99,9 +99,12 @@ def test_the_question_s_own_words_in_a_gold_answer_are_no_answer():
     old = "How old was Anne Elliot when she became engaged?"
     assert not answer_match("She became engaged at nineteen.", ["Nineteen years old."])["matches"]
     assert answer_match("She became engaged at nineteen.", ["Nineteen years old."], old)["matches"]
-    # a question offering alternatives is answered by naming one: its words count
+    # a question offering alternatives is answered by naming one: the words telling them apart count
     assert answer_match("It was painted red.", ["red paint"], "Was the paint red or blue?")["matches"]
-    assert not answer_match("It was blue.", ["red paint"], "Was the paint red or blue?")["matches"]
+    assert not answer_match("It was painted blue.", ["red paint"], "Was the paint red or blue?")["matches"]
+    marry = "Does Anne marry Captain Wentworth or Mr. Elliot?"
+    assert answer_match("She marries Captain Wentworth.", ["Captain Wentworth"], marry)["matches"]
+    assert not answer_match("She marries Mr. Elliot.", ["Captain Wentworth"], marry)["matches"]
     # a gold answer whose content words the question says all is matched by its other words ...
     children = "How many children did they have?"
     assert answer_match("They had 5 children.", ["5 children"], children)["matches"]
