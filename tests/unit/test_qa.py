@@ -69,6 +69,13 @@ def qa_of(pairs: list[QAPair]) -> set[tuple[str, str]]:
 
 
 # -- generation from frames ----------------------------------------------------------
+def generated(*framed: tuple[str, list[dict]]) -> set[tuple[str, str]]:
+    """The (question, answer) pairs generated from sentences ``text_0-0``, ``text_0-1`` ... with their frames."""
+    analyses = {f"d/text_0-{i}": {"sentence": text, "frames": frames} for i, (text, frames) in enumerate(framed)}
+    return qa_of(FrameQAGenerator().generate([sentence(f"text_0-{i}", t) for i, (t, _) in enumerate(framed)],
+                                             analyses))
+
+
 def test_frames_give_wh_questions_whose_answers_are_argument_spans():
     pairs = FrameQAGenerator().generate(SENTENCES, analyses())
     found = qa_of(pairs)
@@ -265,19 +272,15 @@ def test_a_to_clause_is_asked_with_to_do_or_to_be_and_a_pro_adverb_leaves_its_ow
     waited = "Mr. Harrison waited to open the gate."
     tend = "The samples will tend to be similar."
     roused = "His faculties were roused into admiration there."
-    found = qa_of(FrameQAGenerator().generate([sentence(f"text_0-{i}", t) for i, t in enumerate(
-        (waited, tend, roused))], {
-        "d/text_0-0": {"sentence": waited, "frames": [frame(
-            waited, "wait", "waited", arg("ARG0", "Mr. Harrison", waited, "Mr. Harrison", "mr harrison"),
-            arg("ARG1", "to open the gate", waited, key=""))]},
-        "d/text_0-1": {"sentence": tend, "frames": [
-            frame(tend, "tend", "will tend", arg("ARG0", "The samples", tend, "sample"),
-                  arg("ARG1", "to be similar", tend, key="")),
-            frame(tend, "be", "to be", arg("ARG1", "The samples", tend, "sample"),
-                  arg("ARG2", "similar", tend))]},
-        "d/text_0-2": {"sentence": roused, "frames": [frame(
-            roused, "rouse", "were roused", arg("ARG1", "His faculties", roused, "faculty"),
-            arg("ARG2", "into admiration", roused, "admiration"), arg("ARGM-LOC", "there", roused, key=""))]}}))
+    found = generated(
+        (waited, [frame(waited, "wait", "waited", arg("ARG0", "Mr. Harrison", waited, "Mr. Harrison", "mr harrison"),
+                        arg("ARG1", "to open the gate", waited, key=""))]),
+        (tend, [frame(tend, "tend", "will tend", arg("ARG0", "The samples", tend, "sample"),
+                      arg("ARG1", "to be similar", tend, key="")),
+                frame(tend, "be", "to be", arg("ARG1", "The samples", tend, "sample"), arg("ARG2", "similar", tend))]),
+        (roused, [frame(roused, "rouse", "were roused", arg("ARG1", "His faculties", roused, "faculty"),
+                        arg("ARG2", "into admiration", roused, "admiration"),
+                        arg("ARGM-LOC", "there", roused, key=""))]))
     assert ("What did Mr. Harrison wait to do?", "to open the gate") in found
     assert ("What will the samples tend to be?", "to be similar") in found
     assert ("What are the samples?", "similar") in found
@@ -290,17 +293,13 @@ def test_a_who_or_what_subject_takes_a_singular_verb_unless_its_complement_is_pl
     have = "The Musgroves have a plan."
     friends = "The twins were very good friends."
     burst = "The plans burst on Lady Russell."
-    found = qa_of(FrameQAGenerator().generate([sentence(f"text_0-{i}", t) for i, t in enumerate(
-        (have, friends, burst))], {
-        "d/text_0-0": {"sentence": have, "frames": [frame(
-            have, "have", "have", arg("ARG0", "The Musgroves", have, "Musgroves", "musgroves"),
-            arg("ARG1", "a plan", have, "plan"))]},
-        "d/text_0-1": {"sentence": friends, "frames": [frame(
-            friends, "be", "were", arg("ARG1", "The twins", friends, "twins"),
-            arg("ARG2", "very good friends", friends, "friends"))]},
-        "d/text_0-2": {"sentence": burst, "frames": [frame(
-            burst, "burst", "burst", arg("ARG1", "The plans", burst, "plans"),
-            arg("ARG2", "on Lady Russell", burst, "Lady Russell", "lady russell"))]}}))
+    found = generated(
+        (have, [frame(have, "have", "have", arg("ARG0", "The Musgroves", have, "Musgroves", "musgroves"),
+                      arg("ARG1", "a plan", have, "plan"))]),
+        (friends, [frame(friends, "be", "were", arg("ARG1", "The twins", friends, "twins"),
+                         arg("ARG2", "very good friends", friends, "friends"))]),
+        (burst, [frame(burst, "burst", "burst", arg("ARG1", "The plans", burst, "plans"),
+                       arg("ARG2", "on Lady Russell", burst, "Lady Russell", "lady russell"))]))
     assert ("Who has a plan?", "the Musgroves") in found
     assert any(q.endswith("were very good friends?") for q, _ in found)
     assert any(q.endswith("burst on Lady Russell?") for q, _ in found)
