@@ -303,3 +303,24 @@ def test_a_who_or_what_subject_takes_a_singular_verb_unless_its_complement_is_pl
     assert ("Who has a plan?", "the Musgroves") in found
     assert any(q.endswith("were very good friends?") for q, _ in found)
     assert any(q.endswith("burst on Lady Russell?") for q, _ in found)
+
+
+def test_a_negated_frame_asks_no_action_and_a_negated_to_be_no_what_is():
+    """"Peter never ate lettuces in the morning" asks no "What did Peter do in the morning?" (he did nothing), and
+    "Marianne never seemed to be happy" no "What is Marianne?"; a verb written as its lemma keeps its form ("rang",
+    left unlemmatised by the tagger, is no present to give an -s)."""
+    ate = "Peter never ate lettuces in the morning."
+    seemed = "Marianne never seemed to be happy."
+    rang = "The bells rang in the town."
+    found = generated(
+        (ate, [frame(ate, "never eat", "never ate", arg("ARG0", "Peter", ate, "Peter", "peter"),
+                     arg("ARG1", "lettuces", ate, "lettuce"), arg("ARGM-TMP", "in the morning", ate, "morning"),
+                     negated=True)]),
+        (seemed, [frame(seemed, "be", "to be", arg("ARG1", "Marianne", seemed, "Marianne", "marianne"),
+                        arg("ARG2", "happy", seemed))]),
+        (rang, [frame(rang, "rang", "rang", arg("ARG0", "The bells", rang, "bell"),
+                      arg("ARGM-LOC", "in the town", rang, "town"))]))
+    assert ("What did Peter never eat in the morning?", "lettuces") in found
+    assert not any(q.startswith("What did Peter do") for q, _ in found)
+    assert not any(q.startswith("What is Marianne") for q, _ in found)
+    assert ("What rang in the town?", "the bells") in found

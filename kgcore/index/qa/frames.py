@@ -43,7 +43,7 @@ from kgcore.core.types import RETRIEVABLE, Argument, Frame, Sentence
 from kgcore.index.parse.srl import frames_of
 from kgcore.index.parse.srl.tokens import PERSON_NOUNS, TEMPORAL_NOUNS
 from kgcore.index.qa.base import is_number, is_pronoun, pair_problem, unique_pairs
-from kgcore.index.qa.verb_forms import is_finite, is_plural, plural_complement, singular_verb, split_verb
+from kgcore.index.qa.verb_forms import is_finite, is_plural, singular_complement, singular_verb, split_verb
 
 CORE = ("ARG0", "ARG1", "ARG2", "ARG3", "ARG4")
 ADJUNCTS = {"ARGM-LOC": "where", "ARGM-GOL": "where", "ARGM-DIR": "where", "ARGM-TMP": "when",
@@ -248,9 +248,8 @@ class _Context:
             return None
         wh = "who" if is_person(s, self.kinds) else "what"
         rest = self._rest()
-        complement = rest[0].text if rest and self.frame.predicate == "be" else ""
-        verb = self.frame.text if plural_complement(complement) else singular_verb(self.frame.text,
-                                                                                    self.frame.predicate)
+        complement = rest[0].text if rest and self.frame.predicate == "be" else ""  # the parser may call it a place
+        verb = singular_verb(self.frame.text) if singular_complement(complement) else self.frame.text
         return self._pair(f"{wh} {verb} {' '.join(r.text for r in rest)}", s, wh,
                           "person" if wh == "who" else "thing", s.role, rest, verb=verb)
 
@@ -259,6 +258,9 @@ class _Context:
             return None
         aux, main = split_verb(self.frame)
         if self.frame.predicate == "be" and self.frame.text.lower() == "to be":  # "found X to be Y": "What is X?"
+            before = self.text[:max(self.frame.start, 0)].lower().split()[-3:]
+            if any(w in ("not", "never", "no") or w.endswith("n't") for w in before):
+                return None  # "never seemed to be happy" says no "What is Marianne?"
             aux, main = ("are" if is_plural(self.subject.text) else "is"), ""
         wh, answer, strand, answer_type = self._ask(slot)
         if not wh:
@@ -297,8 +299,8 @@ class _Context:
 
     def action_pair(self) -> QAPair | None:
         anchors = [s for s in self.others if s.role in ANCHORS and len(s.text.split()) <= MAX_ANCHOR_WORDS]
-        if self.subject is None or not anchors or self.frame.predicate.removeprefix("not ") in NO_ACTION:
-            return None
+        if self.subject is None or not anchors or self.frame.negated or self.frame.predicate in NO_ACTION:
+            return None  # a negated frame ("never ate lettuces") did nothing to ask about
         aux, main = split_verb(self.frame)
         objects = [s for s in self.others if s.role in CORE and s.start > self.frame.start]
         if aux not in ("did", "do", "does") or not objects:

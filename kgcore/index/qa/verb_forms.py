@@ -2,7 +2,7 @@
 inverted question takes ("What *did* Peter lose?"), and the agreement of a verb whose subject is "Who" or "What"
 ("Who *has* something?", not "Who have something?").
 
->>> split_verb(Frame("lose", "lost")), singular_verb("have found", "find")
+>>> split_verb(Frame("lose", "lost")), singular_verb("have found")
 (('did', 'lose'), 'has found')
 """
 
@@ -56,62 +56,53 @@ SINGULAR_FORMS = {"are": "is", "were": "was", "have": "has", "do": "does", "aren
                   "weren't": "wasn't", "haven't": "hasn't", "don't": "doesn't"}
 
 
-#: Verbs whose past is written as their lemma: "burst" may be past, so it is left as written.
-SAME_PAST = frozenset("bet burst cast cost cut hit hurt let put quit read rid set shed shut split spread thrust "
-                      "upset".split())
+def singular_complement(phrase: str) -> bool:
+    """Whether a copula's complement is plainly singular, so "Who were ...?" may become "Who was ...?": none, or
+    one opening with "a" / "an" / "one" and naming one thing ("What was a threat to review systems?", not "a new
+    dataset and a benchmark"). Any other keeps the verb as
+    written: a plural ("very good friends", "children", "the most beautiful women in the county") is not told
+    apart from an adjective ("too dirty") without the parse.
 
-
-def plural_complement(phrase: str) -> bool:
-    """Whether a copula's complement is plural, so "Who were very good friends?" keeps its "were" ("What was too
-    dirty?" does not): a regular plural among its first three words, not after "a" / "an" / "one".
-
-    >>> [plural_complement(p) for p in ("very good friends", "too dirty", "a threat to review systems", "",
-    ...                                 "afraid of Rosalind's beauty")]
-    [True, False, False, False, False]
+    >>> [singular_complement(p) for p in ("", "a threat to review systems", "very good friends", "too dirty",
+    ...                                   "a new dataset and a benchmark")]
+    [True, True, False, False, False]
     """
     words = phrase.lower().split()
-    if not words or words[0] in ("a", "an", "one"):
-        return False
-    return any(is_plural(w) for w in words[:3])
+    return not words or (words[0] in ("a", "an", "one") and "and" not in words)
 
 
-def singular_verb(verb: str, predicate: str) -> str:
-    """``verb`` as written, agreeing with "Who" / "What" as a subject: a plural auxiliary made singular, and a
-    present verb written as its lemma given its -s ("Who have something?" -> "Who has something?", "What remain
-    open problems?" -> "What remains ...?").
+def singular_verb(verb: str) -> str:
+    """``verb`` as written, agreeing with "Who" / "What" as a subject: a plural auxiliary made singular ("Who have
+    something?" -> "Who has something?", "What were produced ...?" -> "What was produced ...?"). A verb written as
+    its lemma is left alone: without the parse, "remain" (present) is not told from "rang" or "beat" (a past the
+    tagger left unlemmatised), nor from a bare infinitive ("saw Peter cross the road").
 
-    >>> [singular_verb(v, p) for v, p in [("were", "be"), ("have found", "find"), ("remain", "remain"),
-    ...                                   ("carry", "carry"), ("watch", "watch"), ("found", "find"), ("can go", "go")]]
-    ['was', 'has found', 'remains', 'carries', 'watches', 'found', 'can go']
+    >>> [singular_verb(v) for v in ("were", "have found", "don't know", "remain", "found", "can go")]
+    ['was', 'has found', "doesn't know", 'remain', 'found', 'can go']
     """
     first, _, rest = verb.partition(" ")
-    lower = first.lower()
-    if lower in SINGULAR_FORMS:
-        first = SINGULAR_FORMS[lower]
-    elif not rest and lower == predicate.removeprefix("not ").lower() and lower not in SAME_PAST:
-        if lower.endswith(("s", "sh", "ch", "x", "z", "o")):
-            first += "es"
-        elif len(lower) > 2 and lower.endswith("y") and lower[-2] not in "aeiou":
-            first = first[:-1] + "ies"
-        else:
-            first += "s"
-    return f"{first} {rest}".strip()
+    return f"{SINGULAR_FORMS.get(first.lower(), first)} {rest}".strip()
 
 
 def is_plural(phrase: str) -> bool:
     """Whether a subject ``phrase`` takes a plural verb: coordinated, or its head (the last word before a comma or
-    a preposition) a regular plural.
+    a preposition) a plural: a common irregular one, or a regular one that is not a name ("Mr. Jones").
 
     >>> [is_plural(p) for p in ("different samples", "context relevance", "Anne and Diana", "the class",
-    ...                          "the only members of the family", "Sir Walter, of Kellynch Hall's sons")]
-    [True, False, True, False, True, False]
+    ...                          "the only members of the family", "Sir Walter, of Kellynch Hall's sons",
+    ...                          "Mr. Jones", "the children")]
+    [True, False, True, False, True, False, False, True]
     """
     words = phrase.lower().replace(",", " , ").split()
     head = next((n for n, w in enumerate(words) if n and (w == "," or w in HEAD_ENDS)), len(words))
     last = words[head - 1] if head else ""
-    return " and " in f" {' '.join(words[:head])} " or (last.endswith("s") and not last.endswith(
-        ("ss", "us", "is", "'s", "’s")))
+    if " and " in f" {' '.join(words[:head])} " or last in IRREGULAR_PLURALS:
+        return True
+    written = phrase.replace(",", " , ").split()[head - 1] if head else ""
+    return last.endswith("s") and not last.endswith(("ss", "us", "is", "'s", "’s")) and not written[:1].isupper()
 
 
+#: Common plurals without an -s.
+IRREGULAR_PLURALS = frozenset("children people men women feet teeth mice geese".split())
 #: Words after a noun phrase's head ("the members *of* the family").
 HEAD_ENDS = frozenset("of in on at for from with by about to into than who which that".split())
