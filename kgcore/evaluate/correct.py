@@ -38,13 +38,11 @@ A reference without content words ("2.2-3.3×", "3%", "No") is matched by its wo
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 from typing import Any, NamedTuple
 
-import Stemmer
-
+from kgcore.core.stemming import stemmer
 from kgcore.query.answer.citations import strip_markers
 from kgcore.query.answer.words import STOPWORDS, content_words
 
@@ -72,7 +70,6 @@ NOT_NAMES = frozenset(
 #: "married", "painted"): other endings ("experiments", "business") keep the word whole, so Snowball's
 #: derivational stems do not join "experiments" and "experience".
 INFLECTIONS = frozenset(("", "s", "es", "ed", "d", "ing", "e"))
-_LOCAL = threading.local()
 #: Two words of a name spelled this alike (difflib's ratio) are one word misspelt ("Pynchon", "Pyncheon").
 SAME_SPELLING = 0.8
 
@@ -276,10 +273,7 @@ def _form(word: str) -> str:
     number = NUMBER_WORDS.get(word)
     if number is not None:
         return number
-    stemmer = getattr(_LOCAL, "stemmer", None)
-    if stemmer is None:  # one per thread: a PyStemmer object is not thread-safe
-        stemmer = _LOCAL.stemmer = Stemmer.Stemmer("english")
-    stem = stemmer.stemWord(word)
+    stem = stemmer("english").stemWord(word)
     written = word[:-1] + "i" if word.endswith("y") else word  # Snowball writes a final y as i ("marri")
     if not written.startswith(stem):
         return word

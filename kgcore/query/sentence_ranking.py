@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import re
 import sys
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import Stemmer
 
 from kgcore.core.embed import Embedder
 from kgcore.core.settings import RetrievalOptions
+from kgcore.core.stemming import stemmer
 from kgcore.core.timing import Timer
 from kgcore.core.types import QueryResult, SelectedSentence
 from kgcore.index.store.disk import CacheKey, Index
@@ -52,22 +51,7 @@ def bm25_tokens(text: str) -> list[str]:
     >>> bm25_tokens("Christine's father didn't see O'Brien's boat")
     ['christin', 'father', "didn't", 'see', "o'brien", 'boat']
     """
-    return _stemmer().stemWords([t for t in _TOKEN_RE.findall(text.lower()) if t not in STOPWORDS])
-
-
-_LOCAL = threading.local()
-
-
-def _stemmer():
-    """This thread's Porter stemmer (PyStemmer's Snowball ``porter``, C: a stemmer object is not thread-safe,
-    and Streamlit answers each session on its own thread).  Chosen over nltk's PorterStemmer, which it
-    replaced: the same algorithm (99 % of the word groups of two novels and ten rulebooks identical, the rest
-    nltk's own extensions such as "-ly" -> "-li"), imported in 1 ms instead of nltk's 1.1 s (nltk pulls in
-    scipy.stats and scikit-learn), which was the largest step before an app's first answer."""
-    stemmer = getattr(_LOCAL, "stemmer", None)
-    if stemmer is None:
-        stemmer = _LOCAL.stemmer = Stemmer.Stemmer("porter")
-    return stemmer
+    return stemmer().stemWords([t for t in _TOKEN_RE.findall(text.lower()) if t not in STOPWORDS])
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,8 @@
 from __future__ import annotations
 
 import re
-import threading
 
-import Stemmer
-
+from kgcore.core.stemming import stemmer
 from kgcore.index.qa.base import WH_WORDS
 
 STOPWORDS = frozenset(
@@ -96,9 +94,6 @@ def weighted_overlap(terms: dict[str, float], found: set[str]) -> float:
     return sum(w for term, w in terms.items() if term in found) / total if total else 0.0
 
 
-_LOCAL = threading.local()
-
-
 def stem(word: str) -> str:
     """The word's Porter stem (PyStemmer, as BM25 stems; one stemmer per thread: a stemmer object is not
     thread-safe), so that "dynamicity" meets "dynamic" and "implementation" meets "implemented".
@@ -106,10 +101,7 @@ def stem(word: str) -> str:
     >>> stem("dynamicity") == stem("dynamic"), stem("implementation") == stem("implemented")
     (True, True)
     """
-    stemmer = getattr(_LOCAL, "stemmer", None)
-    if stemmer is None:
-        stemmer = _LOCAL.stemmer = Stemmer.Stemmer("porter")
-    return stemmer.stemWord(word)
+    return stemmer().stemWord(word)
 
 
 def stem_terms(terms: dict[str, float]) -> dict[str, float]:
