@@ -175,7 +175,7 @@ class _Said:
 
     def left_out(self, gold: str, words: set[str]) -> list[str]:
         """``gold``'s content words as written that are not counted because the question says them."""
-        return sorted({w for w in content_words(gold) if _form(w) in self.asked and _form(w) not in words})
+        return sorted({w for w in content_words(gold) if (form := _form(w)) in self.asked and form not in words})
 
 
 def alternatives(question: str) -> set[str]:
@@ -214,6 +214,8 @@ _WORD_AT = re.compile(r"[A-Za-z]+")
 _IN_NAME = re.compile(r"\s+")
 #: ... or after a title, its abbreviation's full stop ("Mrs. Lynde").
 _AFTER_TITLE = re.compile(r"\.?\s+")
+#: Punctuation after which a capitalised word may open a sentence, not continue a name.
+_SENTENCE_BREAK = re.compile(r"[.!?:;\"“”]")
 
 
 def name_uses(text: str, fragment: bool = False) -> dict[str, list[set[str]]]:
@@ -234,14 +236,13 @@ def name_uses(text: str, fragment: bool = False) -> dict[str, list[set[str]]]:
         gap = text[found[n - 1].end():match.start()] if n else ""
         title_before = n > 0 and found[n - 1].group().lower() in TITLES
         joined = n > 0 and bool((_AFTER_TITLE if title_before else _IN_NAME).fullmatch(gap))
-        capital = word[0].isupper() and word.lower() not in STOPWORDS
-        capital = capital and word.lower() not in NOT_NAMES
+        capital = word[0].isupper() and word.lower() not in STOPWORDS | NOT_NAMES
         if capital and joined and runs and runs[-1][-1][0][0].isupper():
             if not runs[-1][-1][1] and runs[-1][-1][0].lower() not in NOT_NAMES | STOPWORDS:
                 runs[-1][-1] = (runs[-1][-1][0], True)  # a first word followed by a name is one of its words
             runs[-1].append((word, True))
         else:
-            first = (n == 0 and not fragment) or (n > 0 and bool(re.search(r"[.!?:;\"“”]", gap)))
+            first = (n == 0 and not fragment) or (n > 0 and bool(_SENTENCE_BREAK.search(gap)))
             runs.append([(word, not first and capital)])
     out: dict[str, list[set[str]]] = {}
     for run in runs:

@@ -296,7 +296,6 @@ class _Context:
             return "what", slot, "to be" if rest.split()[0].lower() == "be" else "to do", "action"
         return "what", slot, "", "action" if slot.clausal else "thing"
 
-
     def action_pair(self) -> QAPair | None:
         anchors = [s for s in self.others if s.role in ANCHORS and len(s.text.split()) <= MAX_ANCHOR_WORDS]
         if self.subject is None or not anchors or self.frame.negated or self.frame.predicate in NO_ACTION:

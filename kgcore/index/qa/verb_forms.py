@@ -93,13 +93,14 @@ def is_plural(phrase: str) -> bool:
     ...                          "Mr. Jones", "the children")]
     [True, False, True, False, True, False, False, True]
     """
-    words = phrase.lower().replace(",", " , ").split()
+    written = phrase.replace(",", " , ").split()
+    words = [w.lower() for w in written]
     head = next((n for n, w in enumerate(words) if n and (w == "," or w in HEAD_ENDS)), len(words))
     last = words[head - 1] if head else ""
-    if " and " in f" {' '.join(words[:head])} " or last in IRREGULAR_PLURALS:
+    if "and" in words[:head] or last in IRREGULAR_PLURALS:
         return True
-    written = phrase.replace(",", " , ").split()[head - 1] if head else ""
-    return last.endswith("s") and not last.endswith(("ss", "us", "is", "'s", "’s")) and not written[:1].isupper()
+    regular = last.endswith("s") and not last.endswith(("ss", "us", "is", "'s", "’s"))
+    return regular and not written[head - 1][:1].isupper()  # "Mr. Jones" is a name
 
 
 #: Common plurals without an -s.
