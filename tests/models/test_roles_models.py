@@ -84,6 +84,13 @@ def _span(text: str, words: str) -> list[tuple[int, int]]:
     ("What city is Amory from?", "Amory found a hotel down in Mexico City.", "Mexico City", False),
     ("What injury did Louisa have?", "Louisa had a severe concussion.", "a severe concussion", True),
     ("What injury did Louisa have?", "Louisa perfectly recovered now.", "Louisa perfectly recovered now.", False),
+    # a passive question's subject is what the verb acts on: an active sentence's object, a passive one's subject
+    ("What color was the town hall painted?", "Joshua Pye has gone and painted the hall blue instead of green.",
+     "blue", True),
+    ("What color was the town hall painted?", "The hall was painted blue.", "blue", True),
+    ("What color was the town hall painted?", "The hall painted the fence blue.", "blue", False),
+    ("What crime was Clifford imprisoned for?", "The judge imprisoned Clifford for murder.", "murder", True),
+    ("What crime was Clifford imprisoned for?", "Clifford imprisoned the thief for murder.", "murder", False),
 ])
 def test_a_sentence_fills_the_frame_when_the_span_stands_in_the_asked_role(nlp, question, sentence, span, fills):
     assert fills_frame(question_frame(nlp(question)), nlp(sentence), _span(sentence, span), None) is fills

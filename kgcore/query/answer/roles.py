@@ -64,6 +64,9 @@ class Frame:
     subject: frozenset[str] = frozenset()
     #: The question's verb as it is written ("engaged"), for the reason.
     word: str = ""
+    #: Whether the question's verb is passive ("What colour *was* the hall *painted*?"): its ``subject`` is then
+    #: what the verb acts on, which an active sentence names as its object ("Pye painted *the hall* blue").
+    passive: bool = False
 
     def describe(self) -> str:
         """The role in words, for a verdict's reason.
@@ -77,7 +80,8 @@ class Frame:
                 "copula": "what stands across “be” from"}[self.role]
         if self.role in ("action", "copula"):
             return f"{role} {', '.join(sorted(self.subject))}"
-        with_subject = f" (with {', '.join(sorted(self.subject))} its subject)" if self.subject else ""
+        kind = "passive subject" if self.passive else "subject"
+        with_subject = f" (with {', '.join(sorted(self.subject))} its {kind})" if self.subject else ""
         return f"{role} “{self.word}”{with_subject}"
 
 
@@ -127,17 +131,32 @@ def question_frame(q_doc) -> Frame | None:
     action = _action_frame(q_doc)
     if action is not None:
         return action
-    base, word = stem(verb.lemma_.lower()), verb.text
+    base, word, passive = stem(verb.lemma_.lower()), verb.text, _passive(between, verb)
     if at and tokens[at - 1].pos_ == "ADP":
-        return Frame(base, "prep", tokens[at - 1].lower_, subject=subject, word=word)
+        return Frame(base, "prep", tokens[at - 1].lower_, subject=subject, word=word, passive=passive)
     if wh.lower_ in ADJUNCT_WH:
-        return Frame(base, "adjunct", subject=subject, word=word)
+        return Frame(base, "adjunct", subject=subject, word=word, passive=passive)
     if not has_subject:  # "who rescued them?", "who is living with him?"; "who was rescued?" asks for its object
         return Frame(base, "object" if verb.tag_ == "VBN" and between else "subject", word=word)
     if wh.lower_ == "whose":
-        return Frame(base, "possessor", noun=tokens[at + 1].lemma_.lower(), subject=subject, word=word)
+        return Frame(base, "possessor", noun=tokens[at + 1].lemma_.lower(), subject=subject, word=word,
+                     passive=passive)
     stranded = _stranded(tokens, verb)
-    return Frame(base, "prep" if stranded else "object", stranded, subject=subject, word=word)
+    return Frame(base, "prep" if stranded else "object", stranded, subject=subject, word=word, passive=passive)
+
+
+def _passive(between: Sequence, verb) -> bool:
+    """Whether the question's verb is passive: a form of "be" stands between the wh-phrase and it, and it is a
+    participle or a past -- read from the words, since the small parser takes "painted" in "What color was the
+    town hall painted?" for a past tense -- not "-ing" ("what is he looking for").
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> nlp = load_spacy()
+    >>> [question_frame(nlp(q)).passive for q in ("What color was the town hall painted?",
+    ...     "What crime was Clifford imprisoned for?", "What is Anne looking for?", "Whom did Anne marry?")]
+    [True, True, False, False]
+    """
+    return verb.tag_ in ("VBN", "VBD") and any(t.lemma_.lower() == "be" for t in between)
 
 
 def _light_frame(tokens: list, at: int, end: int) -> Frame | None:
@@ -197,7 +216,8 @@ def fills_frame(frame: Frame, doc, spans: Sequence[tuple[int, int]], resolved) -
         return _fills_copula(doc, inside, frame, bool(spans))
     for verb in (t for t in doc if stem(t.lemma_.lower()) == frame.verb or stem(t.lower_) == frame.verb):
         if verb.pos_ in ("NOUN", "PROPN") or verb.dep_ in ("aux", "auxpass") \
-                or not _same_subject(verb, frame.subject):  # an auxiliary ("to *have* forgotten") is no verb
+                or not _same_subject(verb, frame.subject, frame.passive):  # an auxiliary ("to *have*
+            # forgotten") is no verb
             continue
         if not spans or any(_fits(t, verb, frame) for t in inside) \
                 or (frame.role == "adjunct" and any(t.i == verb.i for t in inside)):
@@ -297,10 +317,22 @@ def subject_of(verb):
     return None
 
 
-def _same_subject(verb, names: frozenset[str]) -> bool:
+def _same_subject(verb, names: frozenset[str], passive: bool = False) -> bool:
+    """Whether the sentence's ``verb`` has the question's subject (``names``) as its own, when it names one (a
+    noun, not a pronoun).  For a passive question that subject is what the verb acts on: the subject of the
+    sentence's verb when that is passive too, else its direct object ("Joshua Pye has gone and painted the hall
+    blue" says what colour the hall was painted).
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> doc = load_spacy()("The judge imprisoned Clifford for murder.")
+    >>> _same_subject(doc[2], frozenset({"clifford"})), _same_subject(doc[2], frozenset({"clifford"}), passive=True)
+    (False, True)
+    """
     if not names:
         return True
     subject = subject_of(verb)
+    if passive and not any(c.dep_ in ("nsubjpass", "auxpass") for c in verb.children):
+        subject = next((c for c in verb.children if c.dep_ == "dobj"), None)
     if subject is None or subject.pos_ == "PRON":
         return True
     return any(t.lemma_.lower() in names or t.lower_ in names for t in subject.subtree)
