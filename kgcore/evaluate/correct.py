@@ -55,6 +55,18 @@ NUMBER_WORDS = {w: str(n) for n, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
     "eighteen nineteen twenty".split())} | {w: str(10 * n) for n, w in enumerate(
     "thirty forty fifty sixty seventy eighty ninety".split(), start=3)}
+#: Ordinal words, compared as figures with "th" ("nineteenth" says the "19th" of a reference, "first" its "1st").
+ORDINAL_WORDS = {w: f"{n}th" for n, w in enumerate(
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
+    "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split(), start=1)} | {
+    w: f"{10 * n}th" for n, w in enumerate(
+        "thirtieth fortieth fiftieth sixtieth seventieth eightieth ninetieth".split(), start=3)}
+_TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+_UNITS = "one|two|three|four|five|six|seven|eight|nine|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth"
+#: A tens word joined to a unit ("twenty-one", "forty seven", "twenty-first"): one number.
+_COMPOUND = re.compile(rf"\b({_TENS})[- ]({_UNITS})\b", re.IGNORECASE)
+#: A figure written as an ordinal ("19th", "1st", "22nd").
+_ORDINAL_FIGURE = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 #: Honorifics and ranks: a reference's name is told by its other words ("Lady Elliot" is not "Lady Russell").
 TITLES = frozenset(
     "mr mrs miss ms mme mlle madam madame mademoiselle monsieur sir lady lord dame master dr doctor professor prof "
@@ -175,7 +187,8 @@ class _Said:
 
     def left_out(self, gold: str, words: set[str]) -> list[str]:
         """``gold``'s content words as written that are not counted because the question says them."""
-        return sorted({w for w in content_words(gold) if (form := _form(w)) in self.asked and form not in words})
+        return sorted({w for w in content_words(joined_numbers(gold))
+                       if (form := _form(w)) in self.asked and form not in words})
 
 
 def alternatives(question: str) -> set[str]:
@@ -205,8 +218,29 @@ def word_forms(text: str) -> set[str]:
 
     >>> sorted(word_forms("Lady Russell died at nineteen")), sorted(word_forms("experiments, experience"))
     (['19', 'die', 'ladi', 'russel'], ['experience', 'experiment'])
+
+    A tens word and its unit are one number, and ordinals are figures with "th":
+
+    >>> sorted(word_forms("twenty-one years")), sorted(word_forms("the nineteenth century")) == sorted(
+    ...     word_forms("the 19th century")), sorted(word_forms("his twenty-first birthday"))
+    (['21', 'year'], True, ['21th', 'birthday'])
     """
-    return {_form(w) for w in content_words(text)}
+    return {_form(w) for w in content_words(joined_numbers(text))}
+
+
+def joined_numbers(text: str) -> str:
+    """``text`` with each tens word joined to its unit written as one figure ("twenty-one" as "21", "twenty
+    first" as "21th"), which :func:`content_words` would split into two numbers.
+
+    >>> joined_numbers("Twenty-one years, the forty second day")
+    '21 years, the 42th day'
+    """
+    def figure(match: re.Match) -> str:
+        tens, unit = match.group(1).lower(), match.group(2).lower()
+        number = int(NUMBER_WORDS[tens]) + int(NUMBER_WORDS.get(unit) or ORDINAL_WORDS[unit][:-2])
+        return f"{number}th" if unit in ORDINAL_WORDS else str(number)
+
+    return _COMPOUND.sub(figure, text)
 
 
 _WORD_AT = re.compile(r"[A-Za-z]+")
@@ -271,9 +305,12 @@ def _alike(use: set[str], others: set[str]) -> bool:
 
 
 def _form(word: str) -> str:
-    number = NUMBER_WORDS.get(word)
+    number = NUMBER_WORDS.get(word) or ORDINAL_WORDS.get(word)
     if number is not None:
         return number
+    ordinal = _ORDINAL_FIGURE.match(word)
+    if ordinal:
+        return f"{ordinal.group(1)}th"
     stem = stemmer("english").stemWord(word)
     written = word[:-1] + "i" if word.endswith("y") else word  # Snowball writes a final y as i ("marri")
     if not written.startswith(stem):

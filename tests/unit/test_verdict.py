@@ -130,6 +130,19 @@ def test_words_are_compared_by_their_stem_and_numbers_as_figures():
     assert not match["matches"] and match["asked"] == ["die"]
 
 
+def test_compound_numbers_and_ordinals_are_one_figure():
+    """"twenty-one" is 21, not 20 and 1; "nineteenth" and "first" are the "19th" and "1st" people write."""
+    assert answer_match("He was twenty-one.", ["21"])["matches"]
+    assert not answer_match("He was twenty.", ["21"])["matches"]
+    assert not answer_match("There were twenty-one, then one.", ["20"])["matches"]
+    assert answer_match("It is set in the nineteenth century.", ["Mid-19th century"], "In what century is it set?")[
+        "matches"]
+    assert not answer_match("It is set in the eighteenth century.", ["Mid-19th century"],
+                            "In what century is it set?")["matches"]
+    assert answer_match("on his twenty-first birthday", ["his 21st birthday"])["matches"]
+    assert answer_match("She came first.", ["1st"])["matches"]
+
+
 def test_a_word_of_a_name_counts_only_in_the_same_name():
     """"Lady Elliot" holds the "lady" of "Lady Russell" and "Gervayse Pyncheon" the "Pyncheon" of "Hepzibah
     Pyncheon", but they name someone else; a title or surname outside a name, or in a name sharing the reference's
