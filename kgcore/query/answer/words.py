@@ -63,12 +63,25 @@ def question_term_weights(q_doc) -> dict[str, float]:
     terms: dict[str, float] = {}
     for t in q_doc:
         lemma = t.lemma_.lower()
-        if (t.is_punct or t.is_stop or lemma in WH_WORDS | FRAME_WORDS
+        if (t.is_punct or t.is_stop or lemma in WH_WORDS | FRAME_WORDS or _takes_place(t)
                 or t.pos_ in ("AUX", "DET", "PRON", "ADP", "PART")):
             continue
         weight = 2.0 if t.pos_ == "VERB" and lemma not in LIGHT_VERBS else _modifier_share(t)
         terms[lemma] = max(terms.get(lemma, 0.0), weight)
     return terms
+
+
+def _takes_place(token) -> bool:
+    """Whether the token is part of "take place", which says no more than "happen" (a :data:`FRAME_WORDS` word):
+    "Where does the story take place?" is not about taking, nor about a place the text names.
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> sorted(question_term_weights(load_spacy()("What war was taking place in Europe?")))
+    ['europe', 'war']
+    """
+    if token.lower_ == "place":
+        return token.head.lemma_.lower() == "take" and token.head.i < token.i
+    return token.lemma_.lower() == "take" and any(c.lower_ == "place" and c.i > token.i for c in token.children)
 
 
 def _modifier_share(token) -> float:
