@@ -55,16 +55,22 @@ NUMBER_WORDS = {w: str(n) for n, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
     "eighteen nineteen twenty".split())} | {w: str(10 * n) for n, w in enumerate(
     "thirty forty fifty sixty seventy eighty ninety".split(), start=3)}
-#: Ordinal words, compared as figures with "th" ("nineteenth" says the "19th" of a reference, "first" its "1st").
+#: Ordinal words, compared as figures with "th" ("nineteenth" says the "19th" of a reference); not "first" ("at
+#: first") nor "second" (the unit), which say other things as often.
 ORDINAL_WORDS = {w: f"{n}th" for n, w in enumerate(
-    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
-    "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split(), start=1)} | {
+    "third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth fifteenth "
+    "sixteenth seventeenth eighteenth nineteenth twentieth".split(), start=3)} | {
     w: f"{10 * n}th" for n, w in enumerate(
         "thirtieth fortieth fiftieth sixtieth seventieth eightieth ninetieth".split(), start=3)}
+#: The units a tens word joins to make one number ("twenty-one", "forty seven", "twenty-first"); not "second",
+#: since "a thirty-second pause" is thirty seconds.
+_COMPOUND_UNITS = {w: n for n, w in enumerate("one two three four five six seven eight nine".split(), start=1)} | {
+    w: n for n, w in enumerate("first _ third fourth fifth sixth seventh eighth ninth".split(), start=1) if w != "_"}
 _TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
-_UNITS = "one|two|three|four|five|six|seven|eight|nine|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth"
-#: A tens word joined to a unit ("twenty-one", "forty seven", "twenty-first"): one number.
-_COMPOUND = re.compile(rf"\b({_TENS})[- ]({_UNITS})\b", re.IGNORECASE)
+#: A tens word joined to a unit by a hyphen, dash or space, the unit not itself the first half of a compound
+#: ("twenty one-dollar bills" are twenty bills).
+_COMPOUND = re.compile(rf"\b({_TENS})[-\u2010\u2011\u2013 ]({'|'.join(_COMPOUND_UNITS)})\b(?![-\u2010\u2011])",
+                       re.IGNORECASE)
 #: A figure written as an ordinal ("19th", "1st", "22nd").
 _ORDINAL_FIGURE = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 #: Honorifics and ranks: a reference's name is told by its other words ("Lady Elliot" is not "Lady Russell").
@@ -232,13 +238,13 @@ def joined_numbers(text: str) -> str:
     """``text`` with each tens word joined to its unit written as one figure ("twenty-one" as "21", "twenty
     first" as "21th"), which :func:`content_words` would split into two numbers.
 
-    >>> joined_numbers("Twenty-one years, the forty second day")
-    '21 years, the 42th day'
+    >>> joined_numbers("Twenty-one years, the forty third day, twenty one-dollar bills, a thirty-second pause")
+    '21 years, the 43th day, twenty one-dollar bills, a thirty-second pause'
     """
     def figure(match: re.Match) -> str:
         tens, unit = match.group(1).lower(), match.group(2).lower()
-        number = int(NUMBER_WORDS[tens]) + int(NUMBER_WORDS.get(unit) or ORDINAL_WORDS[unit][:-2])
-        return f"{number}th" if unit in ORDINAL_WORDS else str(number)
+        number = int(NUMBER_WORDS[tens]) + _COMPOUND_UNITS[unit]
+        return str(number) if unit in NUMBER_WORDS else f"{number}th"
 
     return _COMPOUND.sub(figure, text)
 

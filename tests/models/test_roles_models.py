@@ -91,6 +91,18 @@ def _span(text: str, words: str) -> list[tuple[int, int]]:
     ("What color was the town hall painted?", "The hall painted the fence blue.", "blue", False),
     ("What crime was Clifford imprisoned for?", "The judge imprisoned Clifford for murder.", "murder", True),
     ("What crime was Clifford imprisoned for?", "Clifford imprisoned the thief for murder.", "murder", False),
+    ("What crime was Clifford imprisoned for?", "Hepzibah was imprisoned for theft.", "theft", False),
+    ("Who was the letter written to?", "Anne wrote a letter to Diana.", "Diana", True),
+    ("Who was the letter written to?", "Anne wrote to Diana.", "Diana", False),  # no object: its subject is no letter
+    ("Who was Anne engaged to?", "Louisa became engaged to Captain Benwick.", "Captain Benwick", False),
+    ("What was Anne given?", "Marilla gave Anne a brooch.", "a brooch", True),  # the indirect object
+    ("Who was the Judge killed by?", "His cousin killed the Judge.", "His cousin", True),  # the active subject
+    ("Who was the Judge killed by?", "The Judge killed his cousin.", "his cousin", False),
+    ("Who does Mr. Irving marry?", "Miss Lavendar was married by Mr. Irving.", "Miss Lavendar", True),
+    ("Who does Mr. Irving marry?", "Miss Lavendar was married by Gilbert.", "Miss Lavendar", False),  # the agent
+    # a verb inside the question's own clause is no passive
+    ("What was the last thing Anne saw?", "Anne saw a ghost.", "a ghost", True),
+    ("Where was Anne before she moved to Kingsport?", "Gilbert moved to Kingsport.", "to Kingsport", False),
 ])
 def test_a_sentence_fills_the_frame_when_the_span_stands_in_the_asked_role(nlp, question, sentence, span, fills):
     assert fills_frame(question_frame(nlp(question)), nlp(sentence), _span(sentence, span), None) is fills

@@ -140,7 +140,12 @@ def test_compound_numbers_and_ordinals_are_one_figure():
     assert not answer_match("It is set in the eighteenth century.", ["Mid-19th century"],
                             "In what century is it set?")["matches"]
     assert answer_match("on his twenty-first birthday", ["his 21st birthday"])["matches"]
-    assert answer_match("She came first.", ["1st"])["matches"]
+    assert answer_match("He was twenty\u2013one.", ["21"])["matches"]  # an en dash
+    # what reads otherwise: the unit "second", "at first", a compound adjective after the tens word
+    assert answer_match("There was a thirty-second pause.", ["30 seconds"])["matches"]
+    assert not answer_match("The horse fell within seconds.", ["2nd"])["matches"]
+    assert not answer_match("At first Anne was nervous.", ["1st place"], "What place did Anne take?")["matches"]
+    assert answer_match("twenty one-dollar bills", ["20 bills"])["matches"]
 
 
 def test_a_word_of_a_name_counts_only_in_the_same_name():

@@ -148,15 +148,19 @@ def question_frame(q_doc) -> Frame | None:
 def _passive(between: Sequence, verb) -> bool:
     """Whether the question's verb is passive: a form of "be" stands between the wh-phrase and it, and it is a
     participle or a past -- read from the words, since the small parser takes "painted" in "What color was the
-    town hall painted?" for a past tense -- not "-ing" ("what is he looking for").
+    town hall painted?" for a past tense -- not "-ing" ("what is he looking for"), nor the verb of a clause
+    inside the question ("What was the last thing Anne *saw*?", "Where was Anne before she *moved*?").
 
     >>> from kgcore.core.nlp import load_spacy
     >>> nlp = load_spacy()
     >>> [question_frame(nlp(q)).passive for q in ("What color was the town hall painted?",
-    ...     "What crime was Clifford imprisoned for?", "What is Anne looking for?", "Whom did Anne marry?")]
-    [True, True, False, False]
+    ...     "What crime was Clifford imprisoned for?", "What is Anne looking for?", "Whom did Anne marry?",
+    ...     "What was the last thing Anne saw?", "Where was Anne before she moved to Kingsport?")]
+    [True, True, False, False, False, False]
     """
-    return verb.tag_ in ("VBN", "VBD") and any(t.lemma_.lower() == "be" for t in between)
+    return (verb.tag_ in ("VBN", "VBD") and verb.dep_ not in ("relcl", "advcl")
+            and any(t.lemma_.lower() == "be" for t in between)
+            and not any(t.dep_ == "mark" or t.pos_ == "SCONJ" for t in between))
 
 
 def _light_frame(tokens: list, at: int, end: int) -> Frame | None:
@@ -318,10 +322,8 @@ def subject_of(verb):
 
 
 def _same_subject(verb, names: frozenset[str], passive: bool = False) -> bool:
-    """Whether the sentence's ``verb`` has the question's subject (``names``) as its own, when it names one (a
-    noun, not a pronoun).  For a passive question that subject is what the verb acts on: the subject of the
-    sentence's verb when that is passive too, else its direct object ("Joshua Pye has gone and painted the hall
-    blue" says what colour the hall was painted).
+    """Whether the sentence's ``verb`` has the question's subject (``names``) where the sentence names it (a noun,
+    not a pronoun; :func:`_bearers`).
 
     >>> from kgcore.core.nlp import load_spacy
     >>> doc = load_spacy()("The judge imprisoned Clifford for murder.")
@@ -330,12 +332,35 @@ def _same_subject(verb, names: frozenset[str], passive: bool = False) -> bool:
     """
     if not names:
         return True
+    bearers = [b for b in _bearers(verb, passive) if b.pos_ != "PRON"]
+    return not bearers or any(_names(b, names) for b in bearers)
+
+
+def _bearers(verb, passive: bool) -> list:
+    """Where the sentence's ``verb`` names the question's subject.  An active question's subject does the verb:
+    the sentence's subject, or in a passive sentence its agent ("was married *by Mr. Irving*").  A passive
+    question's subject is acted on: a passive sentence's subject, an active one's object or indirect object
+    ("Pye painted *the hall* blue", "Marilla gave *Anne* a brooch"), or with neither its subject ("Louisa
+    became engaged to ...")."""
+    if not passive:
+        if not _is_passive(verb):
+            subject = subject_of(verb)
+            return [subject] if subject is not None else []
+        return [o for c in verb.children if c.dep_ == "agent" for o in c.children if o.dep_ == "pobj"]
+    if _is_passive(verb):
+        return [c for c in _passive_head(verb).children if c.dep_ == "nsubjpass"]
+    objects = [c for c in verb.children if c.dep_ in ("dobj", "dative")]
     subject = subject_of(verb)
-    if passive and not any(c.dep_ in ("nsubjpass", "auxpass") for c in verb.children):
-        subject = next((c for c in verb.children if c.dep_ == "dobj"), None)
-    if subject is None or subject.pos_ == "PRON":
-        return True
-    return any(t.lemma_.lower() in names or t.lower_ in names for t in subject.subtree)
+    return objects or ([subject] if subject is not None else [])
+
+
+def _passive_head(verb):
+    """The passive verb that ``verb`` is, or is joined to ("was caught and *imprisoned*")."""
+    return verb.head if verb.dep_ == "conj" and not any(c.dep_ == "auxpass" for c in verb.children) else verb
+
+
+def _is_passive(verb) -> bool:
+    return any(c.dep_ == "auxpass" for c in _passive_head(verb).children)
 
 
 def _fits(token, verb, frame: Frame) -> bool:
@@ -349,6 +374,9 @@ def _fits(token, verb, frame: Frame) -> bool:
     if frame.role == "possessor":
         return token.dep_ == "poss" and token.head.lemma_.lower() == frame.noun
     if frame.role == "prep":
+        if frame.passive and frame.preposition == "by" and not _is_passive(verb):  # "Who was the Judge killed
+            subject = subject_of(verb)  # by?": an active sentence's subject
+            return subject is not None and _within(token, subject)
         return token.dep_ in ("pobj", "pcomp") and token.head.lower_ == frame.preposition \
             and _is(_verb_above(token.head), verb)
     return _is(_verb_above(token), verb)  # an adjunct: the span hangs on the verb

@@ -75,13 +75,24 @@ def _takes_place(token) -> bool:
     """Whether the token is part of "take place", which says no more than "happen" (a :data:`FRAME_WORDS` word):
     "Where does the story take place?" is not about taking, nor about a place the text names.
 
+    A "place" with words of its own is one: "took *first* place", "took *the* place of", "*Anne's* place".
+
     >>> from kgcore.core.nlp import load_spacy
-    >>> sorted(question_term_weights(load_spacy()("What war was taking place in Europe?")))
+    >>> nlp = load_spacy()
+    >>> sorted(question_term_weights(nlp("What war was taking place in Europe?")))
     ['europe', 'war']
+    >>> sorted(question_term_weights(nlp("Who took first place in the contest?")))
+    ['contest', 'place', 'take']
     """
     if token.lower_ == "place":
-        return token.head.lemma_.lower() == "take" and token.head.i < token.i
-    return token.lemma_.lower() == "take" and any(c.lower_ == "place" and c.i > token.i for c in token.children)
+        return token.head.lemma_.lower() == "take" and token.head.i < token.i and _bare(token)
+    return token.lemma_.lower() == "take" and any(c.lower_ == "place" and c.i > token.i and _bare(c)
+                                                  for c in token.children)
+
+
+def _bare(token) -> bool:
+    """Whether the token has no words of its own before it (no determiner, modifier or possessor)."""
+    return not any(c.i < token.i for c in token.children)
 
 
 def _modifier_share(token) -> float:
