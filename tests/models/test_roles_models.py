@@ -100,6 +100,10 @@ def _span(text: str, words: str) -> list[tuple[int, int]]:
     ("Who was the Judge killed by?", "The Judge killed his cousin.", "his cousin", False),
     ("Who does Mr. Irving marry?", "Miss Lavendar was married by Mr. Irving.", "Miss Lavendar", True),
     ("Who does Mr. Irving marry?", "Miss Lavendar was married by Gilbert.", "Miss Lavendar", False),  # the agent
+    # the question's subject must say who or what the phrase is, not its possessor
+    ("Where was the body found?", "Phoebe found the body in the parlour.", "in the parlour", True),
+    ("Where was the body found?", "Phoebe found the body's hat in the parlour.", "in the parlour", False),
+    ("Where does Anne teach?", "Anne's friend teaches at Carmody.", "at Carmody", False),
     # a verb inside the question's own clause is no passive
     ("What was the last thing Anne saw?", "Anne saw a ghost.", "a ghost", True),
     ("Where was Anne before she moved to Kingsport?", "Gilbert moved to Kingsport.", "to Kingsport", False),

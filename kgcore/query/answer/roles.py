@@ -233,6 +233,28 @@ def _names(token, names: frozenset[str]) -> bool:
     return any(t.lemma_.lower() in names or t.lower_ in names for t in token.subtree)
 
 
+#: Arcs inside one noun phrase's naming words: "Judge *Pyncheon*", "the *town* hall", "Anne *and Diana*", "the
+#: rector, *Father Conmee*" -- not a possessor ("the *body's* hat") nor a modifier's phrase ("the hat *of the
+#: body*").
+_NAMING = frozenset(("compound", "flat", "appos", "conj", "cc", "nmod"))
+
+
+def _phrase_head(token) -> list:
+    """The words that say who or what a noun phrase is: its head and what names it with the head (:data:`_NAMING`).
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> doc = load_spacy()("Phoebe found the body's hat and Judge Pyncheon's cane.")
+    >>> [t.text for t in _phrase_head(doc[5])]
+    ['hat', 'and', 'cane']
+    """
+    out, todo = [], [token]
+    while todo:
+        node = todo.pop()
+        out.append(node)
+        todo += [c for c in node.children if c.dep_ in _NAMING]
+    return sorted(out, key=lambda t: t.i)
+
+
 def _fills_copula(doc, inside: list, frame: Frame, spanned: bool) -> bool:
     """Whether a span stands across "be" from the question's noun phrase (``frame.subject``): one is the verb's
     subject, the other its attribute (under ``frame.preposition`` when the question strands one), or in
@@ -333,7 +355,8 @@ def _same_subject(verb, names: frozenset[str], passive: bool = False) -> bool:
     if not names:
         return True
     bearers = [b for b in _bearers(verb, passive) if b.pos_ != "PRON"]
-    return not bearers or any(_names(b, names) for b in bearers)
+    said = {w for b in bearers for t in _phrase_head(b) for w in (t.lemma_.lower(), t.lower_)}
+    return not bearers or bool(said & names)
 
 
 def _bearers(verb, passive: bool) -> list:
