@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kgcore.index.qa.base import WH_WORDS
+from kgcore.query.answer.arguments import SUBJECTS, is_passive, same_subject, subject_of
 from kgcore.query.answer.words import LIGHT_VERBS, stem
 
 #: Wh-words asking for an adjunct of the verb (a place, time, reason or way).
@@ -42,9 +43,7 @@ ADJUNCT_WH = frozenset(("where", "when", "why", "how"))
 #: Words that start a clause inside the question ("the school *where* Anne teaches"): a verb after one is not
 #: the question's own.
 RELATIVES = frozenset(("where", "that", "who", "which", "whom", "when"))
-_SUBJECTS = frozenset(("nsubj", "csubj"))
 _OBJECTS = frozenset(("dobj", "nsubjpass", "attr", "oprd", "dative"))
-_RELATIVE_PRONOUNS = frozenset(("who", "which", "that", "whom"))
 #: Verbs that pass the question on to the verb or adjective they take ("become *engaged*", "begin to *visit*").
 CATENATIVE = frozenset("become seem appear begin start continue keep try want plan decide need hope get".split())
 
@@ -213,14 +212,14 @@ def fills_frame(frame: Frame, doc, spans: Sequence[tuple[int, int]], resolved) -
     such a verb with that subject.  An ``action`` frame asks only that whom the action concerns is an argument
     of some verb -- for "what did X do?" its subject -- in ``doc`` or its coref-resolved parse ``resolved``."""
     if frame.role == "action":
-        roles = _SUBJECTS if frame.noun == "do" else _SUBJECTS | _OBJECTS | {"pobj"}
+        roles = SUBJECTS if frame.noun == "do" else SUBJECTS | _OBJECTS | {"pobj"}
         return any(_argument_of_verb(d, frame.subject, roles) for d in (doc, resolved) if d is not None)
     inside = [t for t in doc if any(a <= t.idx < b for a, b in spans)]
     if frame.role == "copula":
         return _fills_copula(doc, inside, frame, bool(spans))
     for verb in (t for t in doc if stem(t.lemma_.lower()) == frame.verb or stem(t.lower_) == frame.verb):
         if verb.pos_ in ("NOUN", "PROPN") or verb.dep_ in ("aux", "auxpass") \
-                or not _same_subject(verb, frame.subject, frame.passive):  # an auxiliary ("to *have*
+                or not same_subject(verb, frame.subject, frame.passive):  # an auxiliary ("to *have*
             # forgotten") is no verb
             continue
         if not spans or any(_fits(t, verb, frame) for t in inside) \
@@ -231,28 +230,6 @@ def fills_frame(frame: Frame, doc, spans: Sequence[tuple[int, int]], resolved) -
 
 def _names(token, names: frozenset[str]) -> bool:
     return any(t.lemma_.lower() in names or t.lower_ in names for t in token.subtree)
-
-
-#: Arcs inside one noun phrase's naming words: "Judge *Pyncheon*", "the *town* hall", "Anne *and Diana*", "the
-#: rector, *Father Conmee*" -- not a possessor ("the *body's* hat") nor a modifier's phrase ("the hat *of the
-#: body*").
-_NAMING = frozenset(("compound", "flat", "appos", "conj", "cc", "nmod"))
-
-
-def _phrase_head(token) -> list:
-    """The words that say who or what a noun phrase is: its head and what names it with the head (:data:`_NAMING`).
-
-    >>> from kgcore.core.nlp import load_spacy
-    >>> doc = load_spacy()("Phoebe found the body's hat and Judge Pyncheon's cane.")
-    >>> [t.text for t in _phrase_head(doc[5])]
-    ['hat', 'and', 'cane']
-    """
-    out, todo = [], [token]
-    while todo:
-        node = todo.pop()
-        out.append(node)
-        todo += [c for c in node.children if c.dep_ in _NAMING]
-    return sorted(out, key=lambda t: t.i)
 
 
 def _fills_copula(doc, inside: list, frame: Frame, spanned: bool) -> bool:
@@ -325,67 +302,6 @@ def _verb_above(token):
     return None
 
 
-def subject_of(verb):
-    """The verb's subject token: its own ``nsubj``, a relative clause's head ("Judge Pyncheon, *who* owns the
-    house"), or the subject of the verb it is joined to or completes ("came *to live* with", "rowed and
-    *rescued*"); None when there is none."""
-    node = verb
-    for _ in range(4):
-        own = [c for c in node.children if c.dep_ in _SUBJECTS]
-        if own:
-            subject = own[0]
-            if subject.lower_ in _RELATIVE_PRONOUNS and node.dep_ == "relcl":
-                return node.head
-            return subject
-        if node.dep_ not in ("conj", "xcomp", "advcl", "acomp") or node.head.i == node.i:
-            return None
-        node = node.head
-    return None
-
-
-def _same_subject(verb, names: frozenset[str], passive: bool = False) -> bool:
-    """Whether the sentence's ``verb`` has the question's subject (``names``) where the sentence names it (a noun,
-    not a pronoun; :func:`_bearers`).
-
-    >>> from kgcore.core.nlp import load_spacy
-    >>> doc = load_spacy()("The judge imprisoned Clifford for murder.")
-    >>> _same_subject(doc[2], frozenset({"clifford"})), _same_subject(doc[2], frozenset({"clifford"}), passive=True)
-    (False, True)
-    """
-    if not names:
-        return True
-    bearers = [b for b in _bearers(verb, passive) if b.pos_ != "PRON"]
-    said = {w for b in bearers for t in _phrase_head(b) for w in (t.lemma_.lower(), t.lower_)}
-    return not bearers or bool(said & names)
-
-
-def _bearers(verb, passive: bool) -> list:
-    """Where the sentence's ``verb`` names the question's subject.  An active question's subject does the verb:
-    the sentence's subject, or in a passive sentence its agent ("was married *by Mr. Irving*").  A passive
-    question's subject is acted on: a passive sentence's subject, an active one's object or indirect object
-    ("Pye painted *the hall* blue", "Marilla gave *Anne* a brooch"), or with neither its subject ("Louisa
-    became engaged to ...")."""
-    if not passive:
-        if not _is_passive(verb):
-            subject = subject_of(verb)
-            return [subject] if subject is not None else []
-        return [o for c in verb.children if c.dep_ == "agent" for o in c.children if o.dep_ == "pobj"]
-    if _is_passive(verb):
-        return [c for c in _passive_head(verb).children if c.dep_ == "nsubjpass"]
-    objects = [c for c in verb.children if c.dep_ in ("dobj", "dative")]
-    subject = subject_of(verb)
-    return objects or ([subject] if subject is not None else [])
-
-
-def _passive_head(verb):
-    """The passive verb that ``verb`` is, or is joined to ("was caught and *imprisoned*")."""
-    return verb.head if verb.dep_ == "conj" and not any(c.dep_ == "auxpass" for c in verb.children) else verb
-
-
-def _is_passive(verb) -> bool:
-    return any(c.dep_ == "auxpass" for c in _passive_head(verb).children)
-
-
 def _fits(token, verb, frame: Frame) -> bool:
     """Whether ``token`` (of a span) stands in ``frame``'s role under ``verb``."""
     if frame.role == "subject":
@@ -397,7 +313,7 @@ def _fits(token, verb, frame: Frame) -> bool:
     if frame.role == "possessor":
         return token.dep_ == "poss" and token.head.lemma_.lower() == frame.noun
     if frame.role == "prep":
-        if frame.passive and frame.preposition == "by" and not _is_passive(verb):  # "Who was the Judge killed
+        if frame.passive and frame.preposition == "by" and not is_passive(verb):  # "Who was the Judge killed
             subject = subject_of(verb)  # by?": an active sentence's subject
             return subject is not None and _within(token, subject)
         return token.dep_ in ("pobj", "pcomp") and token.head.lower_ == frame.preposition \
