@@ -64,8 +64,8 @@ ORDINAL_WORDS = {w: f"{n}th" for n, w in enumerate(
         "thirtieth fortieth fiftieth sixtieth seventieth eightieth ninetieth".split(), start=3)}
 #: The units a tens word joins to make one number ("twenty-one", "forty seven", "twenty-first"); not "second",
 #: since "a thirty-second pause" is thirty seconds.
-_COMPOUND_UNITS = {w: n for n, w in enumerate("one two three four five six seven eight nine".split(), start=1)} | {
-    w: n for n, w in enumerate("first _ third fourth fifth sixth seventh eighth ninth".split(), start=1) if w != "_"}
+_COMPOUND_UNITS = {w: int(n) for w, n in NUMBER_WORDS.items() if 0 < int(n) < 10} | {"first": 1} | {
+    w: int(n[:-2]) for w, n in ORDINAL_WORDS.items() if int(n[:-2]) < 10}
 _TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
 #: A tens word joined to a unit by a hyphen, dash or space, the unit not itself the first half of a compound
 #: ("twenty one-dollar bills" are twenty bills).

@@ -218,9 +218,9 @@ def fills_frame(frame: Frame, doc, spans: Sequence[tuple[int, int]], resolved) -
     if frame.role == "copula":
         return _fills_copula(doc, inside, frame, bool(spans))
     for verb in (t for t in doc if stem(t.lemma_.lower()) == frame.verb or stem(t.lower_) == frame.verb):
+        # an auxiliary ("to *have* forgotten") is no verb
         if verb.pos_ in ("NOUN", "PROPN") or verb.dep_ in ("aux", "auxpass") \
-                or not same_subject(verb, frame.subject, frame.passive):  # an auxiliary ("to *have*
-            # forgotten") is no verb
+                or not same_subject(verb, frame.subject, frame.passive):
             continue
         if not spans or any(_fits(t, verb, frame) for t in inside) \
                 or (frame.role == "adjunct" and any(t.i == verb.i for t in inside)):
