@@ -19,7 +19,9 @@ is split into sentences and each is linked to what it cites, :func:`~kgcore.quer
 3. **State**: a claim whose sentence (for a generated claim: the claim itself) holds no span of the asked
    kind, when the question asks for a quantity, time, person or place, is *not supported*; otherwise the
    claim's *strength* is its answer score plus that cosine, plus :data:`FIGURE` when a quantity, time or name
-   question is answered by a span written in figures (:func:`figure_bonus`): *supported* at or above
+   question is answered by a span written in figures (:func:`figure_bonus`), plus :data:`MEASURED` when the span
+   says the size of the thing the question measures ("How large is the corpus?" / "the corpus of about 100
+   million sentences": :func:`~kgcore.query.answer.slots.measures_asked`): *supported* at or above
    :data:`SUPPORTED_FROM`, *not supported* below :data:`REFUSED_BELOW`, *unsure* between.  A claim the
    strength would call supported is *unsure* when its sentence does not hold the answer in the role the
    question asks about (:mod:`~kgcore.query.answer.roles`: "He was more engaged with Louisa than with
@@ -52,6 +54,7 @@ from kgcore.index.qa.frames import frame_analyses
 from kgcore.query.answer.citations import strip_markers
 from kgcore.query.answer.roles import fills_frame
 from kgcore.query.answer.select import Question, ScoredSentence, score_sentences
+from kgcore.query.answer.slots import measures_asked
 from kgcore.query.answer.spans import answer_spans
 from kgcore.query.answer.weights import SPECIFIC
 from kgcore.query.answer.words import STOPWORDS, content_words
@@ -64,6 +67,11 @@ GROUNDED = 0.6
 #: design questions (``docs/verdict.md``, *A figure of the asked kind*).
 FIGURE = 0.75
 FIGURED = frozenset(("number", "time", "name"))
+#: Added to the strength when the span says the size of the very thing the question measures ("How large is the
+#: corpus?" / "the corpus *of about 100 million sentences*": :func:`~kgcore.query.answer.slots.measures_asked`), which
+#: the questions generated from the sentence's frames rarely ask ("What did each consist of?"); the answer pick's
+#: ``slot`` weight, chosen on the design questions (``docs/verdict.md``, *The measured thing*).
+MEASURED = 0.5
 GROUNDED_UNSURE = 0.3
 NOT_SUPPORTED = "Not supported by the document"
 METHOD = (f"strength (answer score + cosine of the closest question the sentence answers): supported from "
@@ -131,11 +139,13 @@ def check_claim(citation: Citation, by_id: dict[str, SelectedSentence], found: d
     start, end = spans[0] if spans else (-1, -1)
     asked, cosine = matches.get(best.sentence.id, ("", 0.0))
     bonus = figure_bonus(parsed.qtype, text[start:end]) if spans else 0.0
-    strength = round(best.score + cosine + bonus, 3)
+    gap = parsed.gap
+    measured = gap.measured if gap is not None and spans and measures_asked(nlp(text), (start, end), gap) else ""
+    strength = round(best.score + cosine + bonus + (MEASURED if measured else 0.0), 3)
     check = ClaimCheck(claim, best.sentence.id, text, list(best.matched),
                        [t for t in parsed.terms if t not in best.matched], parsed.expected.describe(),
                        text[start:end] if spans else "", start, end, None if grounded is None else round(grounded, 3),
-                       asked, cosine if asked else None, "unsure", strength)
+                       asked, cosine if asked else None, "unsure", strength, measured=measured)
     check.state = claim_state(check, parsed.qtype in SPECIFIC)
     if check.state == "supported" and not bonus and not roles_line_up(parsed, best, spans, nlp):
         check.state, check.unfilled_role = "unsure", parsed.frame.describe() if parsed.frame else ""
@@ -210,6 +220,8 @@ def reason(check: ClaimCheck, state: str, parsed: Question, weak: Sequence[Claim
         held = f"holds “{check.span}”, {asked.describe()} as the question asks, and {words}"
         if figure_bonus(parsed.qtype, check.span):
             held += f" (a figure of the asked kind: +{FIGURE} to the strength)"
+        if check.measured:
+            held += f" (the size of the “{check.measured}” the question asks about: +{MEASURED} to the strength)"
     elif asked.kind in SPECIFIC:
         kind = asked.describe().removeprefix("a ").removeprefix("an ")
         held = f"holds no {kind}, which the question asks for, and {words}"

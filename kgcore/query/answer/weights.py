@@ -17,7 +17,8 @@ these features (:data:`FEATURES`):
   (:func:`~kgcore.query.answer.select.span_nearness`: ``1 / (1 + d)`` for a dependency path of ``d`` arcs);
 * ``slot``: whether a span of the expected kind stands where the question's wh-phrase stands (under the same
   preposition and verb, as the same verb's argument, or headed by the asked noun:
-  :func:`~kgcore.query.answer.slots.slot_match`; 1, 0.5 under the same preposition only, else 0);
+  :func:`~kgcore.query.answer.slots.slot_match`; 1 also when it says the size of the thing the question
+  measures; 0.5 under the same preposition only, else 0);
 * ``lexical``, ``dense``, ``graph``: the retrieval's own signals of the sentence (:data:`SIGNALS`).
 
 A :class:`Weights` turns them into ``score = bias + sum(weight · feature)``.  :data:`RULES`, the answerers'

@@ -1,0 +1,112 @@
+"""The measured thing: a question asking the size of something is answered by the span that says that thing's
+size, not another thing's (real spaCy pipeline and MiniLM)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kgcore.core.types import SelectedSentence
+from kgcore.query.answer.extractive import ExtractiveGenerator
+from kgcore.query.answer.slots import measured_noun, measures_asked, question_gap
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    from kgcore.core.nlp import load_spacy
+
+    return load_spacy()
+
+
+@pytest.fixture(scope="module")
+def extractive(nlp):
+    from kgcore.core.embed import get_embedder
+
+    return ExtractiveGenerator(embedder=get_embedder(), nlp=nlp)
+
+
+@pytest.mark.parametrize(("question", "measured"), [
+    ("How large is raw corpus used for training?", "corpus"),
+    ("Roughly how large is each tablet?", "tablet"),
+    ("How old was Anne Elliot when she became engaged?", "elliot"),
+    ("What chunk size is used when splitting the knowledge base?", "chunk"),
+    ("What is the maximum size of the chunks that the corpus is split into?", "chunk"),
+    ("What is the length of the Nile?", "nile"),
+    # no measured thing: a count, the length of a stay, a question with no measure
+    ("How many reviews do they evaluate?", ""),
+    ("How long was Clifford in jail?", ""),
+    ("Which of the three quality dimensions was hardest to evaluate?", ""),
+    ("What technique does GFS use for snapshots?", ""),
+])
+def test_the_thing_a_question_measures(nlp, question, measured):
+    tokens = list(nlp(question))
+    at = next(k for k, t in enumerate(tokens) if t.lower_ in ("how", "what", "which"))
+    assert measured_noun(tokens, at) == measured
+    assert question_gap(nlp(question)).measured == measured
+
+
+@pytest.mark.parametrize(("question", "sentence", "span", "says"), [
+    ("How large is the corpus?", "From the corpus of about 100 million sentences, we obtained 1.4 million pairs.",
+     "100 million sentences", True),
+    ("How large is the corpus?", "The training set of 0.6 million events is large enough.", "0.6 million events",
+     False),
+    ("What chunk size is used?", "We split the documents into chunks, each consisting of 256 tokens.", "256 tokens",
+     True),
+    ("Roughly how large is each tablet?", "Each tablet is approximately 100-200 MB in size.", "100-200 MB", True),
+    # a count of the thing itself is not its measure
+    ("How old was the sister?", "Which of the two sisters was preferred was doubtful.", "two sisters", False),
+])
+def test_whether_a_span_says_the_measured_things_size(nlp, question, sentence, span, says):
+    start = sentence.index(span)
+    assert measures_asked(nlp(sentence), (start, start + len(span)), question_gap(nlp(question))) is says
+
+
+CORPUS = [
+    SelectedSentence("p/text_0-90", 90, "It was used for (semi-)supervised training as well.", "", rank=1,
+                     similarity=0.55),
+    SelectedSentence("p/text_0-91", 91, "This suggests that the training set of 0.6 million events is sufficiently "
+                     "large for training the models.", "", rank=3, similarity=0.43),
+    SelectedSentence("p/text_0-92", 92, "We trained the models using a Japanese web corpus.", "", rank=2,
+                     similarity=0.39),
+    SelectedSentence("p/text_0-93", 93, "From the corpus of about 100 million sentences, we obtained 1.4 millions "
+                     "event pairs for AL, 41 millions for CA, and 6 millions for CO.", "", rank=4, similarity=0.42),
+]
+
+
+def test_the_answer_gives_the_size_of_the_asked_thing_and_the_verdict_says_so(extractive):
+    """The training set's size holds the question's "training" too; the corpus's size is the answer."""
+    answer = extractive.generate("How large is raw corpus used for training?", CORPUS)
+    check = answer.verdict.evidence[0]
+    assert answer.citations[0].sentence_ids == ["p/text_0-93"] and "100 million sentences" in answer.text
+    assert check.span == "100 million sentences" and check.measured == "corpus"
+    assert answer.verdict.state == "supported", answer.verdict.reason
+    assert "the size of the “corpus” the question asks about" in answer.verdict.reason
+
+
+def test_another_things_size_earns_nothing(extractive):
+    """Quoting the training set's size, the verdict adds nothing for the measured thing."""
+    context = CORPUS[:3]
+    answer = extractive.generate("How large is raw corpus used for training?", context)
+    check = answer.verdict.evidence[0]
+    assert check.measured == "" and "the size of the" not in answer.verdict.reason
+
+
+CHUNKS = [
+    SelectedSentence("m/text_0-12", 12, "One promising use case is Retrieval-Augmented Generation (RAG), which "
+                     "optimizes the output of a large language model by referencing an external knowledge base "
+                     "outside of the training data.", "", rank=14, similarity=0.46),
+    SelectedSentence("m/text_0-195", 195, "We partition the documents in the knowledge base into chunks, each "
+                     "consisting of 256 tokens.", "", rank=5, similarity=0.61),
+    SelectedSentence("m/text_0-196", 196, "After retrieving 20 related chunks using the embedding model, we further "
+                     "select the top-K chunks using the Reranker.", "", rank=1, similarity=0.64),
+    SelectedSentence("m/text_0-210", 210, "Experiment Setup: In the first experiment, we retrieve top-6 chunks so that "
+                     "the total length of the retrieved text does not exceed 2,048.", "", rank=20, similarity=0.5),
+]
+
+
+def test_the_chunks_size_beats_a_count_of_use_cases(extractive):
+    """"One promising use case" holds a number and more of the question's words; "chunks, each consisting of 256
+    tokens" says the chunks' size (through "each", which stands for them)."""
+    answer = extractive.generate("What chunk size is used when splitting the knowledge base for the "
+                                 "embedding-model retrieval experiment?", CHUNKS)
+    assert answer.citations[0].sentence_ids == ["m/text_0-195"]
+    assert answer.verdict.state == "supported" and answer.verdict.evidence[0].measured == "chunk"
