@@ -104,6 +104,10 @@ def _span(text: str, words: str) -> list[tuple[int, int]]:
     ("Where was the body found?", "Phoebe found the body in the parlour.", "in the parlour", True),
     ("Where was the body found?", "Phoebe found the body's hat in the parlour.", "in the parlour", False),
     ("Where does Anne teach?", "Anne's friend teaches at Carmody.", "at Carmody", False),
+    # ... and the other way round: a question's possessor is not its subject
+    ("Where did Anne's mother die?", "Anne died in the village.", "in the village", False),
+    ("Where did Anne's mother die?", "Her mother died at Kellynch.", "at Kellynch", True),
+    ("Where did Anne's mother die?", "Anne's mother died at Kellynch.", "at Kellynch", True),
     # a verb inside the question's own clause is no passive
     ("What was the last thing Anne saw?", "Anne saw a ghost.", "a ghost", True),
     ("Where was Anne before she moved to Kingsport?", "Gilbert moved to Kingsport.", "to Kingsport", False),

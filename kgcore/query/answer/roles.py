@@ -125,7 +125,7 @@ def question_frame(q_doc) -> Frame | None:
     if verb is None:
         return _action_frame(q_doc) or _light_frame(tokens, at, end)
     between = tokens[end:verb.i]
-    subject = frozenset(t.lemma_.lower() for t in between if t.pos_ in ("PROPN", "NOUN"))
+    subject = _subject_nouns(between)
     has_subject = bool(subject) or any(t.pos_ == "PRON" for t in between)  # "what do *they* use?"
     action = _action_frame(q_doc)
     if action is not None:
@@ -142,6 +142,22 @@ def question_frame(q_doc) -> Frame | None:
                      passive=passive)
     stranded = _stranded(tokens, verb)
     return Frame(base, "prep" if stranded else "object", stranded, subject=subject, word=word, passive=passive)
+
+
+def _subject_nouns(between: Sequence) -> frozenset[str]:
+    """The lemmas of the nouns that say who the question's subject is: not a possessor when the phrase has a
+    noun of its own ("Where did Anne's *mother* die?" is not answered by "Anne died in the village").
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> nlp = load_spacy()
+    >>> sorted(question_frame(nlp("Where did Anne's mother die?")).subject)
+    ['mother']
+    >>> sorted(question_frame(nlp("Where did Anne and Diana walk?")).subject)
+    ['anne', 'diana']
+    """
+    nouns = [t for t in between if t.pos_ in ("PROPN", "NOUN")]
+    owned = [t for t in nouns if t.dep_ != "poss" and not any(c.dep_ == "case" for c in t.children)]
+    return frozenset(t.lemma_.lower() for t in (owned or nouns))
 
 
 def _passive(between: Sequence, verb) -> bool:
