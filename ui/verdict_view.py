@@ -15,6 +15,15 @@ In the cited sentence the answer-type span is marked ``kg-span`` and the questio
 True
 >>> '<mark class="kg-m">snapshots</mark>' in html and 'href="#s-gfs-text_0-7"' in html and ">[3]</a>" in html
 True
+
+A span that says the size of the very thing the question measures, and a role left unfilled, are said:
+
+>>> size = ClaimCheck("From the corpus of 100 million sentences.", "p/text_0-93", "From the corpus of 100 million "
+...                   "sentences.", ["corpus"], span="100 million sentences", span_start=19, span_end=40,
+...                   measured="corpus", unfilled_role="the object of “use”")
+>>> html = claim_html(size, {})
+>>> "(the size of the “corpus” the question asks about)" in html and "roles: nothing in it stands" in html
+True
 """
 
 from __future__ import annotations
@@ -71,6 +80,8 @@ def claim_html(check: ClaimCheck, numbers: Mapping[str, int], anchor_prefix: str
         return f'<div class="kg-claim">{head}cites no retrieved sentence.</div></div>'
     head += f"checked against {sentence_link(check.sentence_id, numbers, anchor_prefix)}</div>"
     span = f'<mark class="kg-span">{esc(check.span)}</mark>' if check.span else "none found"
+    if check.measured:
+        span += f" (the size of the “{esc(check.measured)}” the question asks about)"
     facts = [f"asks for: {esc(check.expected or 'anything')}", f"answer span: {span}",
              f"question words found: {esc(', '.join(check.matched)) or 'none'}"
              + (f" · not found: {esc(', '.join(check.missing))}" if check.missing else "")]
@@ -80,6 +91,8 @@ def claim_html(check: ClaimCheck, numbers: Mapping[str, int], anchor_prefix: str
         facts.append(f"it answers: “{esc(check.answers_question)}” (cosine {check.question_cosine:.2f})")
     if check.strength is not None:
         facts.append(f"strength of the evidence: {check.strength:.2f}")
+    if check.unfilled_role:
+        facts.append(f"roles: nothing in it stands where the question asks ({esc(check.unfilled_role)})")
     items = "".join(f"<li>{f}</li>" for f in facts)
     return (f'<div class="kg-claim">{head}<blockquote class="kg-evidence">{marked_sentence(check)}</blockquote>'
             f'<ul class="kg-facts">{items}</ul></div>')
