@@ -104,6 +104,12 @@ def _span(text: str, words: str) -> list[tuple[int, int]]:
     ("Where was the body found?", "Phoebe found the body in the parlour.", "in the parlour", True),
     ("Where was the body found?", "Phoebe found the body's hat in the parlour.", "in the parlour", False),
     ("Where does Anne teach?", "Anne's friend teaches at Carmody.", "at Carmody", False),
+    # a verb only wanted, planned or refused is not done -- unless the question says so too
+    ("Where does Amory meet Isabelle?", "Amory arranged to meet her in the gymnasium.", "in the gymnasium", False),
+    ("Where does Amory plan to meet Isabelle?", "Amory planned to meet her in the gymnasium.",
+     "in the gymnasium", True),
+    ("Who does Anne marry?", "Anne refused to marry Gilbert.", "Gilbert", False),
+    ("Who does Anne marry?", "Anne began to visit Gilbert and married him.", "him", True),
     # ... and the other way round: a question's possessor is not its subject
     ("Where did Anne's mother die?", "Anne died in the village.", "in the village", False),
     ("Where did Anne's mother die?", "Her mother died at Kellynch.", "at Kellynch", True),

@@ -31,6 +31,7 @@ False
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -63,6 +64,8 @@ class Frame:
     subject: frozenset[str] = frozenset()
     #: The question's verb as it is written ("engaged"), for the reason.
     word: str = ""
+    #: The verbs of intent the question says itself ("Where does Anne *plan* to teach?"; :data:`INTENT`).
+    intent: frozenset[str] = frozenset()
     #: Whether the question's verb is passive ("What colour *was* the hall *painted*?"): its ``subject`` is then
     #: what the verb acts on, which an active sentence names as its object ("Pye painted *the hall* blue").
     passive: bool = False
@@ -107,9 +110,21 @@ def _stranded(tokens: list, verb) -> str:
     return ""
 
 
+#: Verbs whose complement is wanted, planned or refused, not done: "Amory *arranged to meet* her in the gymnasium"
+#: does not say where he met her, "she *refused to marry* him" not whom she married.
+INTENT = frozenset("arrange plan want hope intend promise expect wish mean propose try attempt refuse fail "
+                   "desire threaten offer long".split())
+
+
 def question_frame(q_doc) -> Frame | None:
     """The :class:`Frame` of the question's first wh-word, or None when there is none to check: no wh-word, no
     content verb of the question's own ("Who is the rector?"), or a quantity ("how many")."""
+    frame = _frame(q_doc)
+    intent = frozenset(t.lemma_.lower() for t in q_doc if t.lemma_.lower() in INTENT)
+    return dataclasses.replace(frame, intent=intent) if frame is not None and intent else frame
+
+
+def _frame(q_doc) -> Frame | None:
     tokens = list(q_doc)
     at = next((k for k, t in enumerate(tokens) if t.lower_ in WH_WORDS), None)
     if at is None or at + 1 >= len(tokens):
@@ -235,13 +250,30 @@ def fills_frame(frame: Frame, doc, spans: Sequence[tuple[int, int]], resolved) -
         return _fills_copula(doc, inside, frame, bool(spans))
     for verb in (t for t in doc if stem(t.lemma_.lower()) == frame.verb or stem(t.lower_) == frame.verb):
         # an auxiliary ("to *have* forgotten") is no verb
-        if verb.pos_ in ("NOUN", "PROPN") or verb.dep_ in ("aux", "auxpass") \
+        if verb.pos_ in ("NOUN", "PROPN") or verb.dep_ in ("aux", "auxpass") or _intended(verb, frame) \
                 or not same_subject(verb, frame.subject, frame.passive):
             continue
         if not spans or any(_fits(t, verb, frame) for t in inside) \
                 or (frame.role == "adjunct" and any(t.i == verb.i for t in inside)):
             return True
     return False
+
+
+def _intended(verb, frame: Frame) -> bool:
+    """Whether the sentence's ``verb`` is only wanted, planned or refused (the complement of an :data:`INTENT`
+    verb the question does not say itself).
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> nlp = load_spacy()
+    >>> doc = nlp("Amory arranged to meet her in the gymnasium.")
+    >>> _intended(doc[3], question_frame(nlp("Where does Amory meet Isabelle?")))
+    True
+    >>> _intended(doc[3], question_frame(nlp("Where does Amory arrange to meet Isabelle?")))
+    False
+    """
+    head = verb.head
+    return verb.dep_ == "xcomp" and head.i != verb.i and head.lemma_.lower() in INTENT \
+        and head.lemma_.lower() not in frame.intent
 
 
 def _names(token, names: frozenset[str]) -> bool:
