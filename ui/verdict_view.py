@@ -22,7 +22,7 @@ A span that says the size of the very thing the question measures, and a role le
 ...                   "sentences.", ["corpus"], span="100 million sentences", span_start=19, span_end=40,
 ...                   measured="corpus", unfilled_role="the object of “use”")
 >>> html = claim_html(size, {})
->>> "(the size of the “corpus” the question asks about)" in html and "roles: nothing in it stands" in html
+>>> "(a measure of the “corpus” the question asks about)" in html and "roles: nothing in it stands" in html
 True
 """
 
@@ -81,7 +81,7 @@ def claim_html(check: ClaimCheck, numbers: Mapping[str, int], anchor_prefix: str
     head += f"checked against {sentence_link(check.sentence_id, numbers, anchor_prefix)}</div>"
     span = f'<mark class="kg-span">{esc(check.span)}</mark>' if check.span else "none found"
     if check.measured:
-        span += f" (the size of the “{esc(check.measured)}” the question asks about)"
+        span += f" (a measure of the “{esc(check.measured)}” the question asks about)"
     facts = [f"asks for: {esc(check.expected or 'anything')}", f"answer span: {span}",
              f"question words found: {esc(', '.join(check.matched)) or 'none'}"
              + (f" · not found: {esc(', '.join(check.missing))}" if check.missing else "")]

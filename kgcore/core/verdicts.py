@@ -47,7 +47,7 @@ class ClaimCheck:
     #: holds no span in that role ("" when it does or nothing was checked: :mod:`kgcore.query.answer.roles`).
     unfilled_role: str = ""
     #: The thing whose size the question asks ("corpus" for "How large is the corpus?"), when the span says it
-    #: ("the corpus of about 100 million sentences"); "" otherwise (:func:`kgcore.query.answer.slots.measures_asked`).
+    #: ("the corpus of about 100 million sentences"); "" otherwise (:func:`kgcore.query.answer.measured.says_size`).
     measured: str = ""
 
     def to_dict(self) -> dict:

@@ -10,14 +10,14 @@ elsewhere.  :func:`slot_match` scores that for the answer pick (:mod:`~kgcore.qu
 
 A question asking the size of something ("How large is the corpus?", "What chunk size is used?") is answered by
 the span that says *that thing's* size: "the corpus *of about 100 million sentences*", not "the training set *of
-0.6 million events*" (:func:`measured_noun`, :func:`measures_asked`); such a span fills the slot too, and the
-verdict counts it (:data:`~kgcore.query.answer.verdict.MEASURED`).
+0.6 million events*" (:mod:`~kgcore.query.answer.measured`); such a span fills the slot too, and the verdict
+counts it (:data:`~kgcore.query.answer.verdict.MEASURED`).
 
 >>> from kgcore.core.nlp import load_spacy
 >>> nlp = load_spacy()
 >>> gap = question_gap(nlp("For which task did a fixed BM25 retriever work better?"))
 >>> gap
-Gap(head='task', preposition='for', governor='', role='nsubj', measured='')
+Gap(head='task', preposition='for', governor='', role='nsubj', measured=None)
 >>> doc = nlp("For FEVER, BM25 performs best.")
 >>> slot_match(doc, [(4, 9)], gap)
 0.5
@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kgcore.index.qa.base import WH_WORDS
+from kgcore.query.answer.measured import Measured, measured_noun, says_size
 from kgcore.query.answer.span_tokens import of_apposition
 from kgcore.query.answer.words import LIGHT_VERBS, stem
 
@@ -54,9 +55,9 @@ class Gap:
     preposition: str
     governor: str
     role: str
-    #: The lemma of the thing whose size the question asks ("how large is *the corpus*", "what *chunk* size",
-    #: "the length *of the chunks*"; :func:`measured_noun`), "" when it asks none.
-    measured: str = ""
+    #: The thing whose size the question asks ("how large is *the corpus*", "what *chunk* size"; None when it asks
+    #: none: :func:`~kgcore.query.answer.measured.measured_noun`).
+    measured: Measured | None = None
 
 
 def question_gap(q_doc) -> Gap | None:
@@ -84,40 +85,7 @@ def question_gap(q_doc) -> Gap | None:
                  and t.lemma_.lower() not in LIGHT_VERBS), None)
     return Gap(head.lemma_.lower() if head is not None else "", preposition,
                stem(verb.lemma_.lower()) if verb is not None else "", head.dep_ if head is not None else "",
-               measured_noun(tokens, at))
-
-
-#: Nouns that name a measure of a thing: "the *size* of the chunks", "the chunk *length*".
-MEASURES = frozenset("size length number amount count width height depth weight volume capacity".split())
-
-
-def measured_noun(tokens: list, at: int) -> str:
-    """The lemma of the noun whose measure a question asks (``at``: its wh-word): the subject of "be" after "how"
-    and an adjective ("How large is *raw corpus* used for training?"; not when "be" says where or when: "how
-    long was Clifford *in jail*" asks the stay's length), or what a measure noun (:data:`MEASURES`)
-    measures -- its compound ("what *chunk* size") or the object of its "of" ("the size *of the chunks*"); ""
-    when the question asks none.
-
-    >>> from kgcore.core.nlp import load_spacy
-    >>> nlp = load_spacy()
-    >>> [measured_noun(list(nlp(q)), 0) for q in ("How big is the Japanese data?", "What chunk size is used?",
-    ...  "What is the maximum size of the chunks?", "How many reviews are there?", "How long was Clifford in jail?")]
-    ['datum', 'chunk', 'chunk', '', '']
-    """
-    wh = tokens[at]
-    if wh.lower_ == "how" and at + 2 < len(tokens) and tokens[at + 1].pos_ in ("ADJ", "ADV") \
-            and tokens[at + 1].lower_ not in ("many", "much") and tokens[at + 2].lemma_.lower() == "be":
-        be = tokens[at + 2]
-        subject = [c for c in be.children if c.dep_ == "nsubj" and c.pos_ in ("NOUN", "PROPN")]
-        if not subject or any(c.dep_ == "prep" for c in be.children):  # "how long was Clifford *in jail*"
-            return ""
-        return subject[0].lemma_.lower()
-    for t in tokens[at + 1:]:
-        if t.pos_ == "NOUN" and t.lemma_.lower() in MEASURES:
-            measured = [c for c in t.children if c.dep_ == "compound" and c.pos_ in ("NOUN", "PROPN")]
-            measured += [o for p in t.children if p.lower_ == "of" for o in p.children if o.dep_ == "pobj"]
-            return measured[0].lemma_.lower() if measured else ""
-    return ""
+               measured_noun(q_doc))
 
 
 def _verb_above(token):
@@ -138,11 +106,13 @@ def slot_match(doc, spans: Sequence[tuple[int, int]], gap: Gap | None) -> float:
     "of") below another verb; else 0."""
     if gap is None or not spans:
         return 0.0
+    if any(says_size(doc, span, gap.measured) for span in spans):
+        return 1.0
     best = 0.0
     for token in doc:
         if not any(a <= token.idx < b for a, b in spans):
             continue
-        best = max(best, _token_fit(token, gap), float(_measures(token, gap.measured, spans)))
+        best = max(best, _token_fit(token, gap))
     return best
 
 
@@ -159,57 +129,6 @@ def _token_fit(token, gap: Gap) -> float:
             and token.dep_ != "compound" and any(c.dep_ in ("nummod", "amod", "compound") for c in token.children):
         return 1.0
     return 1.0 if _names_asked_noun(token, gap) else 0.0
-
-
-def measures_asked(doc, span: tuple[int, int], gap: Gap | None) -> bool:
-    """Whether the span (character offsets into ``doc``) says the size of the thing the question measures
-    (``gap.measured``: "*100 million sentences*" in "the corpus of about 100 million sentences" for "How large is
-    the corpus?")."""
-    start, end = span
-    return gap is not None and any(_measures(t, gap.measured, [span]) for t in doc if start <= t.idx < end)
-
-
-def _measures(token, measured: str, spans: Sequence[tuple[int, int]]) -> bool:
-    """Whether the token says the size of the ``measured`` thing: it is in that noun's phrase ("the corpus *of
-    about 100 million sentences*", "chunks, each consisting *of 256 tokens*") or across a verb from it ("each
-    tablet *is* approximately *100-200 MB*", "the corpus *holds* 2M words"); not another thing's size ("the
-    training set *of 0.6 million events*"), nor a count of it inside the span ("*two sisters*" for "how old was the
-    sister?").
-
-    >>> from kgcore.core.nlp import load_spacy
-    >>> doc = load_spacy()("We split the corpus into chunks, each consisting of 256 tokens, and the set of 9 files.")
-    >>> spans = [(52, 62), (79, 86)]  # "256 tokens", "9 files"
-    >>> _measures(doc[10], "chunk", spans), _measures(doc[10], "corpus", spans)
-    (True, False)
-    >>> _measures(doc[17], "chunk", spans), _measures(doc[17], "file", spans)  # a conjunct's; a count of files
-    (False, False)
-    """
-    if not measured:
-        return False
-    node = token
-    for _ in range(8):
-        if node.head.i == node.i or node.dep_ in ("relcl", "conj"):  # a clause or a conjunct of its own
-            break
-        node = node.head
-        if node.lemma_.lower() == measured and not any(a <= node.idx < b for a, b in spans):
-            return True
-        if node.pos_ in ("VERB", "AUX") and node.dep_ != "acl":
-            return any(c.dep_ in ("nsubj", "nsubjpass") and _refers_to(c, measured) for c in node.children)
-    return False
-
-
-#: Pronouns that stand for the noun they follow ("chunks, *each* consisting of 256 tokens").
-DISTRIBUTIVE = frozenset(("each", "both", "all"))
-
-
-def _refers_to(subject, measured: str) -> bool:
-    """Whether a verb's subject is the measured noun, or a :data:`DISTRIBUTIVE` pronoun right after it."""
-    if subject.lemma_.lower() == measured:
-        return True
-    if subject.lower_ not in DISTRIBUTIVE:
-        return False
-    before = [t for t in subject.doc[max(subject.i - 2, 0):subject.i] if not t.is_punct]
-    return bool(before) and before[-1].lemma_.lower() == measured
 
 
 def _names_asked_noun(token, gap: Gap) -> bool:

@@ -21,7 +21,7 @@ is split into sentences and each is linked to what it cites, :func:`~kgcore.quer
    claim's *strength* is its answer score plus that cosine, plus :data:`FIGURE` when a quantity, time or name
    question is answered by a span written in figures (:func:`figure_bonus`), plus :data:`MEASURED` when the span
    says the size of the thing the question measures ("How large is the corpus?" / "the corpus of about 100
-   million sentences": :func:`~kgcore.query.answer.slots.measures_asked`): *supported* at or above
+   million sentences": :func:`~kgcore.query.answer.measured.says_size`): *supported* at or above
    :data:`SUPPORTED_FROM`, *not supported* below :data:`REFUSED_BELOW`, *unsure* between.  A claim the
    strength would call supported is *unsure* when its sentence does not hold the answer in the role the
    question asks about (:mod:`~kgcore.query.answer.roles`: "He was more engaged with Louisa than with
@@ -52,9 +52,9 @@ from kgcore.core.verdicts import ClaimCheck, Verdict
 from kgcore.index.qa import FrameQAGenerator
 from kgcore.index.qa.frames import frame_analyses
 from kgcore.query.answer.citations import strip_markers
+from kgcore.query.answer.measured import says_size
 from kgcore.query.answer.roles import fills_frame
 from kgcore.query.answer.select import Question, ScoredSentence, score_sentences
-from kgcore.query.answer.slots import measures_asked
 from kgcore.query.answer.spans import answer_spans
 from kgcore.query.answer.weights import SPECIFIC
 from kgcore.query.answer.words import STOPWORDS, content_words
@@ -68,7 +68,7 @@ GROUNDED = 0.6
 FIGURE = 0.75
 FIGURED = frozenset(("number", "time", "name"))
 #: Added to the strength when the span says the size of the very thing the question measures ("How large is the
-#: corpus?" / "the corpus *of about 100 million sentences*": :func:`~kgcore.query.answer.slots.measures_asked`), which
+#: corpus?" / "the corpus *of about 100 million sentences*": :func:`~kgcore.query.answer.measured.says_size`), which
 #: the questions generated from the sentence's frames rarely ask ("What did each consist of?"); the answer pick's
 #: ``slot`` weight, chosen on the design questions (``docs/verdict.md``, *The measured thing*).
 MEASURED = 0.5
@@ -139,8 +139,8 @@ def check_claim(citation: Citation, by_id: dict[str, SelectedSentence], found: d
     start, end = spans[0] if spans else (-1, -1)
     asked, cosine = matches.get(best.sentence.id, ("", 0.0))
     bonus = figure_bonus(parsed.qtype, text[start:end]) if spans else 0.0
-    gap = parsed.gap
-    measured = gap.measured if gap is not None and spans and measures_asked(nlp(text), (start, end), gap) else ""
+    thing = parsed.gap.measured if parsed.gap is not None and spans else None
+    measured = thing.words if thing is not None and says_size(nlp(text), (start, end), thing) else ""
     strength = round(best.score + cosine + bonus + (MEASURED if measured else 0.0), 3)
     check = ClaimCheck(claim, best.sentence.id, text, list(best.matched),
                        [t for t in parsed.terms if t not in best.matched], parsed.expected.describe(),
@@ -221,7 +221,7 @@ def reason(check: ClaimCheck, state: str, parsed: Question, weak: Sequence[Claim
         if figure_bonus(parsed.qtype, check.span):
             held += f" (a figure of the asked kind: +{FIGURE} to the strength)"
         if check.measured:
-            held += f" (the size of the “{check.measured}” the question asks about: +{MEASURED} to the strength)"
+            held += f" (a measure of the “{check.measured}” the question asks about: +{MEASURED} to the strength)"
     elif asked.kind in SPECIFIC:
         kind = asked.describe().removeprefix("a ").removeprefix("an ")
         held = f"holds no {kind}, which the question asks for, and {words}"

@@ -1,0 +1,145 @@
+"""The measured thing: which noun a question asks the size of, and whether a span says that noun's size.
+
+"How large is raw corpus used for training?" and "What chunk size is used?" ask the size of one thing -- the
+*corpus*, the *chunks*.  The span that answers says that thing's size: "the corpus *of about 100 million
+sentences*", "chunks, each consisting *of 256 tokens*", "the chunk size is set *to 256 tokens*"; not another
+thing's ("the training set *of 0.6 million events*"), nor what happened to it ("the corpus was compiled by *12
+annotators*"), nor a size it is compared with ("larger than the dataset *of 5,000 sentences*"), nor a size
+denied ("the corpus is *not* 100 million sentences").
+
+The measured thing is read from the question's words (:func:`measured_noun`): the subject of "be" after "how" and
+a size word (:data:`SIZE_WORDS`: "how *large*", "how *old*"; not "how *accurate*"), or what a measure noun
+(:data:`MEASURES`) measures when the wh-word asks for that measure ("*what* chunk *size*", "*what* is the *size*
+of the chunks").  A name keeps all its words ("anne elliot"), so "Sir Walter Elliot was fifty-four" does not say
+how old Anne Elliot was.  The answer pick's ``slot`` counts such a span (:mod:`~kgcore.query.answer.slots`), and
+the verdict adds :data:`~kgcore.query.answer.verdict.MEASURED` to its strength.
+
+>>> from kgcore.core.nlp import load_spacy
+>>> nlp = load_spacy()
+>>> thing = measured_noun(nlp("How large is raw corpus used for training?"))
+>>> thing
+Measured(key='corpus', words='corpus')
+>>> doc = nlp("From the corpus of about 100 million sentences, we obtained 1.4 million pairs.")
+>>> says_size(doc, (27, 48), thing), says_size(nlp("The corpus was compiled by 12 annotators."), (27, 39), thing)
+(True, False)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: Nouns that name a measure of a thing: "the *size* of the chunks", "the chunk *length*".
+MEASURES = frozenset("size length number amount count width height depth weight volume capacity age".split())
+#: Words after "how" that ask a size ("how *large*", "how *old*"), not a quality ("how *accurate*").
+SIZE_WORDS = frozenset("large big small long short tall high wide deep heavy old far thick".split())
+#: Verbs that say their subject's size ("the corpus *contains* 2M words"), not what happened to it ("was
+#: *compiled* by 12 annotators").
+SIZE_VERBS = frozenset("be have contain comprise consist include hold total number amount measure span reach weigh "
+                       "set fix last".split())
+#: Prepositions that can lead from a thing to its size ("chunks *of* 256 tokens", "set *to* 256 tokens").
+SIZE_PREPOSITIONS = frozenset(("of", "with", "to", "at", "about", "around"))
+#: Words after which a noun is another thing compared ("larger *than* the corpus of 2 billion words").
+COMPARED = frozenset(("than", "unlike", "like", "versus", "vs."))
+#: Pronouns that stand for the noun they follow ("chunks, *each* consisting of 256 tokens").
+DISTRIBUTIVE = frozenset(("each", "both", "all"))
+
+
+@dataclass(frozen=True)
+class Measured:
+    """The thing a question measures: ``key``, its lemma (a name: all its words' lemmas, "anne elliot"), and
+    ``words``, as the question writes it ("data", "Anne Elliot"), for a verdict's reason."""
+
+    key: str
+    words: str
+
+
+def measured_noun(q_doc) -> Measured | None:
+    """The thing whose size the question asks, or None.
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> nlp = load_spacy()
+    >>> [m and m.key for m in map(measured_noun, map(nlp, ("How big is the Japanese data?",
+    ...  "What chunk size is used?", "What is the maximum size of the chunks?", "How many reviews are there?",
+    ...  "How long was Clifford in jail?", "How accurate is the model?", "Who increased the size of the corpus?")))]
+    ['datum', 'chunk', 'chunk', None, None, None, None]
+    """
+    tokens = list(q_doc)
+    at = next((k for k, t in enumerate(tokens) if t.lower_ in ("how", "what", "which")), None)
+    if at is None:
+        return None
+    wh = tokens[at]
+    if wh.lower_ == "how":
+        if at + 2 >= len(tokens) or tokens[at + 1].lower_ not in SIZE_WORDS or tokens[at + 2].lemma_.lower() != "be":
+            return None
+        be = tokens[at + 2]
+        subject = [c for c in be.children if c.dep_ == "nsubj" and c.pos_ in ("NOUN", "PROPN")]
+        if not subject or any(c.dep_ == "prep" for c in be.children):  # "how long was Clifford *in jail*"
+            return None
+        return _measured(subject[0])
+    for t in tokens[at + 1:]:  # "*what* chunk *size*", "*what* is the *size* of the chunks"
+        if t.pos_ == "NOUN" and t.lemma_.lower() in MEASURES and wh.head.i in (t.i, t.head.i):
+            owners = _owners(t)
+            return _measured(owners[0]) if owners else None
+    return None
+
+
+def _owners(measure) -> list:
+    """The nouns a measure noun measures: its compound or possessor ("the *chunk* size"), its "of" ("the size *of
+    the chunks*")."""
+    owners = [c for c in measure.children if c.dep_ in ("compound", "poss") and c.pos_ in ("NOUN", "PROPN")]
+    return owners + [o for p in measure.children if p.lower_ == "of" for o in p.children if o.dep_ == "pobj"]
+
+
+def _measured(noun) -> Measured:
+    """A noun as the measured thing; a name with the names before it ("Anne Elliot")."""
+    words = [noun]
+    if noun.pos_ == "PROPN":
+        words = [c for c in noun.children if c.dep_ == "compound" and c.pos_ == "PROPN" and c.i < noun.i] + words
+    return Measured(" ".join(t.lemma_.lower() for t in words), " ".join(t.text for t in words))
+
+
+def is_thing(noun, measured: Measured) -> bool:
+    """Whether ``noun`` is the measured thing: the same lemma, or for a name, none of its words outside the
+    question's name ("Elliot" and "Anne Elliot" for "Anne Elliot", not "Walter Elliot")."""
+    if noun.pos_ == "PROPN":
+        return set(_measured(noun).key.split()) <= set(measured.key.split())
+    return noun.lemma_.lower() == measured.key.split()[-1]
+
+
+def says_size(doc, span: tuple[int, int], measured: Measured | None) -> bool:
+    """Whether the span (character offsets into ``doc``) says the size of the ``measured`` thing: some token of
+    it stands in that thing's phrase (through the prepositions of :data:`SIZE_PREPOSITIONS`) or across a verb of
+    :data:`SIZE_VERBS` from it, the verb not negated; not inside a compared thing's phrase, and not a count of the
+    thing itself ("*two sisters*" for "how old was the sister?")."""
+    start, end = span
+    return measured is not None and any(_sizes(t, measured, span) for t in doc if start <= t.idx < end)
+
+
+def _sizes(token, measured: Measured, span: tuple[int, int]) -> bool:
+    node = token
+    for _ in range(8):
+        if node.head.i == node.i or node.dep_ in ("relcl", "conj") or node.lower_ in COMPARED:
+            return False  # a clause or a conjunct of its own, or a compared thing
+        node = node.head
+        if node.dep_ == "prep" and node.lower_ not in SIZE_PREPOSITIONS:
+            return False  # "overlap *by* 32 tokens"
+        if node.pos_ in ("NOUN", "PROPN") and not span[0] <= node.idx < span[1] and is_thing(node, measured):
+            return not any(a.lower_ in COMPARED for a in node.ancestors)
+        if node.pos_ in ("VERB", "AUX") and node.dep_ != "acl":
+            return node.lemma_.lower() in SIZE_VERBS and not any(c.dep_ == "neg" for c in node.children) \
+                and any(c.dep_ in ("nsubj", "nsubjpass") and _stands_for(c, measured) for c in node.children)
+    return False
+
+
+def _stands_for(subject, measured: Measured) -> bool:
+    """Whether a verb's subject is the measured thing, its measure ("the *size* of the corpus is", "the chunk
+    *size* is set to"), or a :data:`DISTRIBUTIVE` pronoun right after it ("chunks, *each* consisting of") -- not
+    a partitive ("*each of* the 5 annotators")."""
+    if subject.pos_ in ("NOUN", "PROPN") and is_thing(subject, measured):
+        return True
+    if subject.lemma_.lower() in MEASURES:
+        return any(is_thing(o, measured) for o in _owners(subject))
+    if subject.lower_ not in DISTRIBUTIVE or any(c.lower_ == "of" for c in subject.children):
+        return False
+    before = [t for t in subject.doc[max(subject.i - 2, 0):subject.i] if not t.is_punct]
+    return bool(before) and before[-1].pos_ in ("NOUN", "PROPN") and is_thing(before[-1], measured)
