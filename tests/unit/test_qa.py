@@ -321,6 +321,11 @@ def test_a_negated_frame_asks_no_action_and_a_negated_to_be_no_what_is():
         (rang, [frame(rang, "rang", "rang", arg("ARG0", "The bells", rang, "bell"),
                       arg("ARGM-LOC", "in the town", rang, "town"))]))
     assert ("What did Peter never eat in the morning?", "lettuces") in found
+    bear = "Mr Elliot cannot bear the idea."
+    found |= generated((bear, [frame(bear, "not bear", "cannot bear", arg("ARG0", "Mr Elliot", bear, "Elliot",
+                                                                          "mr elliot"),
+                                     arg("ARG1", "the idea", bear, "idea"), negated=True)]))
+    assert ("What can Mr Elliot not bear?", "the idea") in found  # "not" after the subject, as English puts it
     assert not any(q.startswith("What did Peter do") for q, _ in found)
     assert not any(q.startswith("What is Marianne") for q, _ in found)
     assert ("What rang in the town?", "the bells") in found

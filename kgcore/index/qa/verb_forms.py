@@ -35,9 +35,15 @@ def split_verb(frame: Frame) -> tuple[str, str]:
     (('was', ''), ("don't", 'go'))
     >>> split_verb(Frame("never fail", "never failed", negated=True))  # "never" says it: no "did not ... never"
     ('did', 'never fail')
+    >>> split_verb(Frame("not bear", "could not bear", negated=True)), split_verb(Frame("bear", "bore", negated=True))
+    (('could', 'not bear'), ('did', 'not bear'))
+    >>> split_verb(Frame("not bear", "cannot bear", negated=True))
+    ('can', 'not bear')
     """
     words = frame.text.split()
     first = words[0].lower()
+    if first == "cannot" and len(words) > 1:  # "cannot bear": "What can X not bear?"
+        return words[0][:3], " ".join(["not", *words[1:]])
     if is_finite(frame.text) and (first in AUXILIARIES or first.endswith("n't")) and (len(words) > 1
                                                                                     or frame.predicate == "be"):
         return words[0], " ".join(words[1:])
@@ -48,7 +54,7 @@ def split_verb(frame: Frame) -> tuple[str, str]:
         aux = "does"
     else:
         aux = "did"
-    return (aux + " not" if frame.negated and not lemma.startswith("never ") else aux), lemma
+    return aux, ("not " + lemma if frame.negated and not lemma.startswith("never ") else lemma)
 
 
 #: Plural verb forms and their singular, for a question whose subject is "Who" or "What".
