@@ -329,3 +329,20 @@ def test_a_negated_frame_asks_no_action_and_a_negated_to_be_no_what_is():
     assert not any(q.startswith("What did Peter do") for q, _ in found)
     assert not any(q.startswith("What is Marianne") for q, _ in found)
     assert ("What rang in the town?", "the bells") in found
+
+
+def test_a_be_without_a_finite_form_is_asked_with_be_and_a_question_subject_is_not_asked():
+    """"her having been at school": "Where was Anne?" (not "Where did Anne be?"); "Which of the two sisters was
+    preferred was doubtful" asks no "What was which of the two sisters ...?"."""
+    school = "Anne having been at school, the twins were at home."
+    which = "Which of the two sisters was preferred was doubtful."
+    found = generated(
+        (school, [frame(school, "be", "having been", arg("ARG1", "Anne", school, "Anne", "anne"),
+                        arg("ARGM-LOC", "at school", school, "school")),
+                  frame(school, "be", "were", arg("ARG1", "the twins", school, "twins"),
+                        arg("ARGM-LOC", "at home", school, "home"))]),
+        (which, [frame(which, "be", "was", arg("ARG1", "Which of the two sisters was preferred", which, "sisters"),
+                       arg("ARG2", "doubtful", which))]))
+    assert ("Where was Anne?", "at school") in found and ("Where were the twins?", "at home") in found
+    assert not any(q.startswith("Where did") for q, _ in found)
+    assert not any("which" in q.lower().split()[1:] for q, _ in found), found

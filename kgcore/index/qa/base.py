@@ -13,7 +13,9 @@ The quality filter (:func:`pair_problem`) keeps a pair only when
 2. the question holds a content word besides its wh-word and verb (no "What did he do?");
 3. the answer is not already said by the question (every content word of the answer in the question:
    "Who gave Peter up?" — "Peter");
-4. the question has at most :data:`MAX_QUESTION_WORDS` words.
+4. the question has at most :data:`MAX_QUESTION_WORDS` words;
+5. no second wh-word follows its own (a subject that is itself a question: "What was *which* of the two sisters
+   was preferred?").
 
 Duplicates (same question and answer, case and spacing ignored) are dropped by :func:`unique_pairs`.
 
@@ -21,6 +23,8 @@ Duplicates (same question and answer, case and spacing ignored) are dropped by :
 ''
 >>> pair_problem("Where did Peter go?", "there"), pair_problem("Who ate it?", "Peter", "ate")
 ('answer is vague', 'question has no content word')
+>>> pair_problem("What was which of the two sisters was preferred by Captain Wentworth?", "doubtful", "was")
+'question has a second wh-word'
 """
 
 from __future__ import annotations
@@ -217,6 +221,8 @@ def pair_problem(question: str, answer: str, verb: str = "") -> str:
         return "answer is in the question"
     if len(question.split()) > MAX_QUESTION_WORDS:
         return "question too long"
+    if any(w in WH_WORDS for w in words(question)[1:3]):
+        return "question has a second wh-word"
     return ""
 
 

@@ -43,7 +43,7 @@ from kgcore.core.types import RETRIEVABLE, Argument, Frame, Sentence
 from kgcore.index.parse.srl import frames_of
 from kgcore.index.parse.srl.tokens import PERSON_NOUNS, TEMPORAL_NOUNS
 from kgcore.index.qa.base import is_number, is_pronoun, pair_problem, unique_pairs
-from kgcore.index.qa.verb_forms import is_finite, is_plural, singular_complement, singular_verb, split_verb
+from kgcore.index.qa.verb_forms import be_inverted, is_finite, is_plural, singular_complement, singular_verb, split_verb
 
 CORE = ("ARG0", "ARG1", "ARG2", "ARG3", "ARG4")
 ADJUNCTS = {"ARGM-LOC": "where", "ARGM-GOL": "where", "ARGM-DIR": "where", "ARGM-TMP": "when",
@@ -256,7 +256,7 @@ class _Context:
     def object_pair(self, slot: Slot) -> QAPair | None:
         if self.subject is None:
             return None
-        aux, main = split_verb(self.frame)
+        aux, main = be_inverted(*split_verb(self.frame), self.subject.text)
         if self.frame.predicate == "be" and self.frame.text.lower() == "to be":  # "found X to be Y": "What is X?"
             before = self.text[:max(self.frame.start, 0)].lower().split()[-3:]
             if any(w in ("not", "never", "no") or w.endswith("n't") for w in before):

@@ -57,6 +57,20 @@ def split_verb(frame: Frame) -> tuple[str, str]:
     return aux, ("not " + lemma if frame.negated and not lemma.startswith("never ") else lemma)
 
 
+def be_inverted(aux: str, main: str, subject: str) -> tuple[str, str]:
+    """(auxiliary, the rest) for a "be" that :func:`split_verb` gave "do" ("having been" at school: "Where *was*
+    Anne?", not "Where did Anne be?"), the tense kept and the number the subject's; other verbs as given.
+
+    >>> be_inverted("did", "not be", "Anne"), be_inverted("does", "be", "the twins"), be_inverted("did", "go", "Anne")
+    (('was', 'not'), ('are', ''), ('did', 'go'))
+    """
+    if aux.lower() not in ("do", "does", "did") or main.removeprefix("not ") != "be":
+        return aux, main
+    plural = is_plural(subject)
+    form = ("were" if plural else "was") if aux.lower() == "did" else ("are" if plural else "is")
+    return form, "not" if main.startswith("not ") else ""
+
+
 #: Plural verb forms and their singular, for a question whose subject is "Who" or "What".
 SINGULAR_FORMS = {"are": "is", "were": "was", "have": "has", "do": "does", "aren't": "isn't",
                   "weren't": "wasn't", "haven't": "hasn't", "don't": "doesn't"}
