@@ -6,23 +6,8 @@ from __future__ import annotations
 import pytest
 
 from kgcore.core.types import SelectedSentence
-from kgcore.query.answer.extractive import ExtractiveGenerator
 from kgcore.query.answer.measured import measured_noun, says_size
 from kgcore.query.answer.slots import question_gap
-
-
-@pytest.fixture(scope="module")
-def nlp():
-    from kgcore.core.nlp import load_spacy
-
-    return load_spacy()
-
-
-@pytest.fixture(scope="module")
-def extractive(nlp):
-    from kgcore.core.embed import get_embedder
-
-    return ExtractiveGenerator(embedder=get_embedder(), nlp=nlp)
 
 
 @pytest.mark.parametrize(("question", "measured"), [

@@ -8,13 +8,6 @@ import pytest
 from kgcore.query.answer.words import question_term_weights
 
 
-@pytest.fixture(scope="module")
-def nlp():
-    from kgcore.core.nlp import load_spacy
-
-    return load_spacy()
-
-
 @pytest.mark.parametrize(("question", "weights"), [
     ("What happened to the young rabbits' father?", {"father": 1.0, "rabbit": 0.5, "young": 0.25}),
     ("Who was the current resident of the house?", {"current": 0.5, "resident": 1.0, "house": 1.0}),

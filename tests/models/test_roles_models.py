@@ -7,22 +7,7 @@ from __future__ import annotations
 import pytest
 
 from kgcore.core.types import SelectedSentence
-from kgcore.query.answer.extractive import ExtractiveGenerator
 from kgcore.query.answer.roles import fills_frame, question_frame
-
-
-@pytest.fixture(scope="module")
-def nlp():
-    from kgcore.core.nlp import load_spacy
-
-    return load_spacy()
-
-
-@pytest.fixture(scope="module")
-def extractive(nlp):
-    from kgcore.core.embed import get_embedder
-
-    return ExtractiveGenerator(embedder=get_embedder(), nlp=nlp)
 
 
 @pytest.mark.parametrize(("question", "role", "preposition", "subject"), [
