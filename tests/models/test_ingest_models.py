@@ -6,7 +6,6 @@ import re
 
 import pytest
 
-from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import Settings
 from kgcore.core.types import sentence_id
 from kgcore.index.load import load_document, load_text
@@ -14,11 +13,6 @@ from kgcore.index.sentences import normalize_sentence, split_sentences
 from paths import PETER
 
 SETTINGS = Settings()  # defaults, independent of the caller's KGCORE_* environment
-
-
-@pytest.fixture(scope="module")
-def nlp():
-    return load_spacy()
 
 
 @pytest.fixture(scope="module")

@@ -94,11 +94,16 @@ def _span(text: str, words: str) -> list[tuple[int, int]]:
     ("Where does Amory plan to meet Isabelle?", "Amory planned to meet her in the gymnasium.",
      "in the gymnasium", True),
     ("Who does Anne marry?", "Anne refused to marry Gilbert.", "Gilbert", False),
+    ("Where does Anne meet Gilbert?", "Anne hoped to meet Gilbert at the station.", "at the station", False),
+    ("Where does Anne meet Gilbert?", "Anne did not fail to meet Gilbert at the station.", "at the station", True),
+    ("Where was Anne hoping to meet Gilbert?", "Anne hoped to meet Gilbert at the station.", "at the station",
+     True),
     ("Who does Anne marry?", "Anne began to visit Gilbert and married him.", "him", True),
     # ... and the other way round: a question's possessor is not its subject
     ("Where did Anne's mother die?", "Anne died in the village.", "in the village", False),
     ("Where did Anne's mother die?", "Her mother died at Kellynch.", "at Kellynch", True),
     ("Where did Anne's mother die?", "Anne's mother died at Kellynch.", "at Kellynch", True),
+    ("Where did Mr. Elliot's father die?", "Mr. Elliot died at Bath.", "at Bath", False),  # a titled possessor
     # a verb inside the question's own clause is no passive
     ("What was the last thing Anne saw?", "Anne saw a ghost.", "a ghost", True),
     ("Where was Anne before she moved to Kingsport?", "Gilbert moved to Kingsport.", "to Kingsport", False),

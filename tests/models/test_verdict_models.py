@@ -20,13 +20,6 @@ from kgcore.query.answer.spans import answer_spans
 
 
 @pytest.fixture(scope="module")
-def nlp():
-    from kgcore.core.nlp import load_spacy
-
-    return load_spacy()
-
-
-@pytest.fixture(scope="module")
 def embedder():
     from kgcore.core.embed import get_embedder
 

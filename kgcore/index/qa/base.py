@@ -14,8 +14,8 @@ The quality filter (:func:`pair_problem`) keeps a pair only when
 3. the answer is not already said by the question (every content word of the answer in the question:
    "Who gave Peter up?" — "Peter");
 4. the question has at most :data:`MAX_QUESTION_WORDS` words;
-5. no second wh-word follows its own (a subject that is itself a question: "What was *which* of the two sisters
-   was preferred?").
+5. its subject is not itself a question (a wh-word right after the inverted auxiliary: "What was *which* of the
+   two sisters was preferred?"; "Who knew *what* Gilbert wanted?" stays).
 
 Duplicates (same question and answer, case and spacing ignored) are dropped by :func:`unique_pairs`.
 
@@ -25,6 +25,8 @@ Duplicates (same question and answer, case and spacing ignored) are dropped by :
 ('answer is vague', 'question has no content word')
 >>> pair_problem("What was which of the two sisters was preferred by Captain Wentworth?", "doubtful", "was")
 'question has a second wh-word'
+>>> pair_problem("Who knew what Gilbert wanted from her?", "Anne", "knew")
+''
 """
 
 from __future__ import annotations
@@ -74,6 +76,9 @@ class QAGenerator(Protocol):
 
 #: Question words.
 WH_WORDS = frozenset("who whom whose what which where when why how".split())
+#: Auxiliaries a question puts before its subject ("What *was* ...", "Whom *did* ...").
+INVERTED = frozenset("is are was were am be been do does did have has had can could will would shall should may "
+                     "might must".split())
 
 
 def asked_for(words: Sequence[str]) -> str | None:
@@ -221,7 +226,8 @@ def pair_problem(question: str, answer: str, verb: str = "") -> str:
         return "answer is in the question"
     if len(question.split()) > MAX_QUESTION_WORDS:
         return "question too long"
-    if any(w in WH_WORDS for w in words(question)[1:3]):
+    asked = words(question)
+    if len(asked) > 2 and asked[1] in INVERTED and asked[2] in WH_WORDS:  # not "Who knew what Gilbert wanted?"
         return "question has a second wh-word"
     return ""
 

@@ -43,7 +43,7 @@ def split_verb(frame: Frame) -> tuple[str, str]:
     words = frame.text.split()
     first = words[0].lower()
     if first == "cannot" and len(words) > 1:  # "cannot bear": "What can X not bear?"
-        return words[0][:3], " ".join(["not", *words[1:]])
+        return words[0][:3].lower(), " ".join(["not", *words[1:]])
     if is_finite(frame.text) and (first in AUXILIARIES or first.endswith("n't")) and (len(words) > 1
                                                                                     or frame.predicate == "be"):
         return words[0], " ".join(words[1:])
@@ -124,6 +124,6 @@ def is_plural(phrase: str) -> bool:
 
 
 #: Common plurals without an -s.
-IRREGULAR_PLURALS = frozenset("children people men women feet teeth mice geese".split())
+IRREGULAR_PLURALS = frozenset("children people men women feet teeth mice geese police cattle".split())
 #: Words after a noun phrase's head ("the members *of* the family").
 HEAD_ENDS = frozenset("of in on at for from with by about to into than who which that".split())

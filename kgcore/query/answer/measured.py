@@ -116,6 +116,16 @@ def says_size(doc, span: tuple[int, int], measured: Measured | None) -> bool:
 
 
 def _sizes(token, measured: Measured, span: tuple[int, int]) -> bool:
+    """Whether one token of the span says the measured thing's size: climbing its heads, the thing is reached
+    within its phrase, or a size verb whose subject stands for it; any other clause, verb or preposition ends the
+    climb.
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> doc = load_spacy()("Chunks of 256 tokens overlap by 32 tokens.")
+    >>> thing = Measured("chunk", "chunks")
+    >>> _sizes(doc[2], thing, (10, 20)), _sizes(doc[6], thing, (32, 41))  # "by": what they overlap by
+    (True, False)
+    """
     node = token
     for _ in range(8):
         if node.head.i == node.i or node.dep_ in ("relcl", "conj") or node.lower_ in COMPARED:

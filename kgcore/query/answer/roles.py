@@ -95,7 +95,7 @@ def _content_verb(tokens: list, start: int):
         if t.text[:1].isupper() or len(t.text) < 3:  # a name the tagger took for a verb ("is Amory from")
             continue
         if (t.pos_ == "VERB" or t.dep_ == "acomp") and t.lemma_.lower() not in LIGHT_VERBS and t.dep_ != "amod":
-            if t.lemma_.lower() in CATENATIVE:
+            if _intent(t) in CATENATIVE:  # "hoping": the tagger says "hop"
                 passed = [c for c in t.children if c.dep_ in ("acomp", "oprd", "xcomp") and c.pos_ in ("ADJ", "VERB")]
                 return passed[0] if passed else t
             return t
@@ -120,7 +120,7 @@ def question_frame(q_doc) -> Frame | None:
     """The :class:`Frame` of the question's first wh-word, or None when there is none to check: no wh-word, no
     content verb of the question's own ("Who is the rector?"), or a quantity ("how many")."""
     frame = _frame(q_doc)
-    intent = frozenset(t.lemma_.lower() for t in q_doc if t.lemma_.lower() in INTENT)
+    intent = frozenset(_intent(t) for t in q_doc if t.pos_ in ("VERB", "AUX") and _intent(t) in INTENT)
     return dataclasses.replace(frame, intent=intent) if frame is not None and intent else frame
 
 
@@ -167,11 +167,14 @@ def _subject_nouns(between: Sequence) -> frozenset[str]:
     >>> nlp = load_spacy()
     >>> sorted(question_frame(nlp("Where did Anne's mother die?")).subject)
     ['mother']
+    >>> sorted(question_frame(nlp("Where did Sir Walter Elliot's daughter die?")).subject)
+    ['daughter']
     >>> sorted(question_frame(nlp("Where did Anne and Diana walk?")).subject)
     ['anne', 'diana']
     """
     nouns = [t for t in between if t.pos_ in ("PROPN", "NOUN")]
-    owned = [t for t in nouns if t.dep_ != "poss" and not any(c.dep_ == "case" for c in t.children)]
+    owners = {d.i for t in nouns if t.dep_ == "poss" or any(c.dep_ == "case" for c in t.children) for d in t.subtree}
+    owned = [t for t in nouns if t.i not in owners]  # "Mr. Elliot's father": not "mr." nor "elliot"
     return frozenset(t.lemma_.lower() for t in (owned or nouns))
 
 
@@ -259,6 +262,11 @@ def fills_frame(frame: Frame, doc, spans: Sequence[tuple[int, int]], resolved) -
     return False
 
 
+def _intent(token) -> str:
+    """The token's lemma, "hope" for the forms the small tagger lemmatises as "hop"."""
+    return "hope" if token.lower_ in ("hoped", "hopes", "hoping") else token.lemma_.lower()
+
+
 def _intended(verb, frame: Frame) -> bool:
     """Whether the sentence's ``verb`` is only wanted, planned or refused (the complement of an :data:`INTENT`
     verb the question does not say itself).
@@ -272,8 +280,10 @@ def _intended(verb, frame: Frame) -> bool:
     False
     """
     head = verb.head
-    return verb.dep_ == "xcomp" and head.i != verb.i and head.lemma_.lower() in INTENT \
-        and head.lemma_.lower() not in frame.intent
+    complement = verb.dep_ == "xcomp" or (verb.dep_ == "advcl" and any(c.lower_ == "to" for c in verb.children))
+    if not complement or head.i == verb.i or _intent(head) not in INTENT or _intent(head) in frame.intent:
+        return False
+    return not (_intent(head) == "fail" and any(c.dep_ == "neg" for c in head.children))  # "did not fail to"
 
 
 def _names(token, names: frozenset[str]) -> bool:
