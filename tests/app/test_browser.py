@@ -240,7 +240,7 @@ def test_index_the_sample_then_ask(server, browser_page):
 
     # The result's JSON (written when its button is clicked) downloads with the question and its sentences.
     with page.expect_download(timeout=60_000) as download:
-        page.get_by_role("button", name="Download result (JSON)").click()
+        page.get_by_role("button", name="Download result (JSON)").click(timeout=60_000)  # enabled after a rerun
     result = json.loads(Path(download.value.path()).read_text())
     assert result["question"] == QUESTION and result["sentences"]
     assert download.value.suggested_filename == "peter-rabbit-groundedkg.json"
