@@ -37,6 +37,7 @@ from typing import Protocol
 
 from kgcore.core.qa_pair import QAPair
 from kgcore.core.types import Sentence
+from kgcore.index.qa.verb_forms import AUXILIARIES
 
 MAX_ANSWER_WORDS = 15
 MAX_QUESTION_WORDS = 30
@@ -76,9 +77,6 @@ class QAGenerator(Protocol):
 
 #: Question words.
 WH_WORDS = frozenset("who whom whose what which where when why how".split())
-#: Auxiliaries a question puts before its subject ("What *was* ...", "Whom *did* ...").
-INVERTED = frozenset("is are was were am be been do does did have has had can could will would shall should may "
-                     "might must".split())
 
 
 def asked_for(words: Sequence[str]) -> str | None:
@@ -227,7 +225,7 @@ def pair_problem(question: str, answer: str, verb: str = "") -> str:
     if len(question.split()) > MAX_QUESTION_WORDS:
         return "question too long"
     asked = words(question)
-    if len(asked) > 2 and asked[1] in INVERTED and asked[2] in WH_WORDS:  # not "Who knew what Gilbert wanted?"
+    if len(asked) > 2 and asked[1] in AUXILIARIES and asked[2] in WH_WORDS:  # not "Who knew what Gilbert wanted?"
         return "question has a second wh-word"
     return ""
 
