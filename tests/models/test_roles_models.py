@@ -99,11 +99,23 @@ def _span(text: str, words: str) -> list[tuple[int, int]]:
     ("Where was Anne hoping to meet Gilbert?", "Anne hoped to meet Gilbert at the station.", "at the station",
      True),
     ("Who does Anne marry?", "Anne began to visit Gilbert and married him.", "him", True),
+    ("Where does Anne teach?", "Anne decided to teach at Avonlea.", "at Avonlea", False),
+    ("Where did Anne decide to teach?", "Anne decided to teach at Avonlea.", "at Avonlea", True),
+    ("Where does Anne meet Gilbert?", "Anne was supposed to meet Gilbert at the station.", "at the station", False),
+    ("Who does Anne marry?", "Anne would like to marry Gilbert.", "Gilbert", False),
+    ("Whom would Anne like to marry?", "Anne would like to marry Gilbert.", "Gilbert", True),
+    ("Where does Anne walk?", "Anne liked to walk in the garden.", "in the garden", True),  # a habit, done
+    ("Who does Newland marry?", "Newland was determined to marry May.", "May", False),
+    ("Who does Newland marry?", "Newland was going to marry May.", "May", False),
+    ("Where does Anne meet Gilbert?", "Anne tried to meet Gilbert at the station and succeeded.", "at the station",
+     True),
     # ... and the other way round: a question's possessor is not its subject
     ("Where did Anne's mother die?", "Anne died in the village.", "in the village", False),
     ("Where did Anne's mother die?", "Her mother died at Kellynch.", "at Kellynch", True),
     ("Where did Anne's mother die?", "Anne's mother died at Kellynch.", "at Kellynch", True),
     ("Where did Mr. Elliot's father die?", "Mr. Elliot died at Bath.", "at Bath", False),  # a titled possessor
+    ("Where did the wife of Sir Walter die?", "Sir Walter died at Bath.", "at Bath", False),  # not its "of"
+    ("Where did the wife of Sir Walter die?", "His wife died at Kellynch.", "at Kellynch", True),
     # a verb inside the question's own clause is no passive
     ("What was the last thing Anne saw?", "Anne saw a ghost.", "a ghost", True),
     ("Where was Anne before she moved to Kingsport?", "Gilbert moved to Kingsport.", "to Kingsport", False),

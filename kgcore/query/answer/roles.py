@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 from kgcore.index.qa.base import WH_WORDS
 from kgcore.query.answer.arguments import SUBJECTS, is_passive, same_subject, subject_of
+from kgcore.query.answer.intent import INTENT, WISHING, intended, lemma, question_intent
 from kgcore.query.answer.words import LIGHT_VERBS, stem
 
 #: Wh-words asking for an adjunct of the verb (a place, time, reason or way).
@@ -45,8 +46,9 @@ ADJUNCT_WH = frozenset(("where", "when", "why", "how"))
 #: the question's own.
 RELATIVES = frozenset(("where", "that", "who", "which", "whom", "when"))
 _OBJECTS = frozenset(("dobj", "nsubjpass", "attr", "oprd", "dative"))
-#: Verbs that pass the question on to the verb or adjective they take ("become *engaged*", "begin to *visit*").
-CATENATIVE = frozenset("become seem appear begin start continue keep try want plan decide need hope get".split())
+#: Verbs that pass the question on to the verb or adjective they take ("become *engaged*", "begin to *visit*"), and
+#: every head of intent ("would *like* to marry", "was *determined* to marry").
+CATENATIVE = frozenset("become seem appear begin start continue keep need get".split()) | INTENT | WISHING
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,7 @@ class Frame:
     subject: frozenset[str] = frozenset()
     #: The question's verb as it is written ("engaged"), for the reason.
     word: str = ""
-    #: The verbs of intent the question says itself ("Where does Anne *plan* to teach?"; :data:`INTENT`).
+    #: The intents the question says itself ("Where does Anne *plan* to teach?"; :mod:`~kgcore.query.answer.intent`).
     intent: frozenset[str] = frozenset()
     #: Whether the question's verb is passive ("What colour *was* the hall *painted*?"): its ``subject`` is then
     #: what the verb acts on, which an active sentence names as its object ("Pye painted *the hall* blue").
@@ -95,7 +97,7 @@ def _content_verb(tokens: list, start: int):
         if t.text[:1].isupper() or len(t.text) < 3:  # a name the tagger took for a verb ("is Amory from")
             continue
         if (t.pos_ == "VERB" or t.dep_ == "acomp") and t.lemma_.lower() not in LIGHT_VERBS and t.dep_ != "amod":
-            if _intent(t) in CATENATIVE:  # "hoping": the tagger says "hop"
+            if lemma(t) in CATENATIVE:  # "hoping": the tagger says "hop"
                 passed = [c for c in t.children if c.dep_ in ("acomp", "oprd", "xcomp") and c.pos_ in ("ADJ", "VERB")]
                 return passed[0] if passed else t
             return t
@@ -110,17 +112,11 @@ def _stranded(tokens: list, verb) -> str:
     return ""
 
 
-#: Verbs whose complement is wanted, planned or refused, not done: "Amory *arranged to meet* her in the gymnasium"
-#: does not say where he met her, "she *refused to marry* him" not whom she married.
-INTENT = frozenset("arrange plan want hope intend promise expect wish mean propose try attempt refuse fail "
-                   "desire threaten offer long".split())
-
-
 def question_frame(q_doc) -> Frame | None:
     """The :class:`Frame` of the question's first wh-word, or None when there is none to check: no wh-word, no
     content verb of the question's own ("Who is the rector?"), or a quantity ("how many")."""
     frame = _frame(q_doc)
-    intent = frozenset(_intent(t) for t in q_doc if t.pos_ in ("VERB", "AUX") and _intent(t) in INTENT)
+    intent = question_intent(q_doc)
     return dataclasses.replace(frame, intent=intent) if frame is not None and intent else frame
 
 
@@ -161,7 +157,8 @@ def _frame(q_doc) -> Frame | None:
 
 def _subject_nouns(between: Sequence) -> frozenset[str]:
     """The lemmas of the nouns that say who the question's subject is: not a possessor when the phrase has a
-    noun of its own ("Where did Anne's *mother* die?" is not answered by "Anne died in the village").
+    noun of its own ("Where did Anne's *mother* die?" is not answered by "Anne died in the village"), nor the
+    object of its "of" ("Where did the *captain* of the ship die?" not by "The ship sank at sea").
 
     >>> from kgcore.core.nlp import load_spacy
     >>> nlp = load_spacy()
@@ -171,9 +168,13 @@ def _subject_nouns(between: Sequence) -> frozenset[str]:
     ['daughter']
     >>> sorted(question_frame(nlp("Where did Anne and Diana walk?")).subject)
     ['anne', 'diana']
+    >>> sorted(question_frame(nlp("Where did the captain of the ship die?")).subject)
+    ['captain']
     """
     nouns = [t for t in between if t.pos_ in ("PROPN", "NOUN")]
     owners = {d.i for t in nouns if t.dep_ == "poss" or any(c.dep_ == "case" for c in t.children) for d in t.subtree}
+    of = next((t.i for t in between[1:] if t.lower_ == "of" and t.nbor(-1).pos_ in ("NOUN", "PROPN")), None)
+    owners |= {t.i for t in nouns if of is not None and t.i > of}  # read from the words: the parser often errs
     owned = [t for t in nouns if t.i not in owners]  # "Mr. Elliot's father": not "mr." nor "elliot"
     return frozenset(t.lemma_.lower() for t in (owned or nouns))
 
@@ -253,37 +254,13 @@ def fills_frame(frame: Frame, doc, spans: Sequence[tuple[int, int]], resolved) -
         return _fills_copula(doc, inside, frame, bool(spans))
     for verb in (t for t in doc if stem(t.lemma_.lower()) == frame.verb or stem(t.lower_) == frame.verb):
         # an auxiliary ("to *have* forgotten") is no verb
-        if verb.pos_ in ("NOUN", "PROPN") or verb.dep_ in ("aux", "auxpass") or _intended(verb, frame) \
+        if verb.pos_ in ("NOUN", "PROPN") or verb.dep_ in ("aux", "auxpass") or intended(verb, frame.intent) \
                 or not same_subject(verb, frame.subject, frame.passive):
             continue
         if not spans or any(_fits(t, verb, frame) for t in inside) \
                 or (frame.role == "adjunct" and any(t.i == verb.i for t in inside)):
             return True
     return False
-
-
-def _intent(token) -> str:
-    """The token's lemma, "hope" for the forms the small tagger lemmatises as "hop"."""
-    return "hope" if token.lower_ in ("hoped", "hopes", "hoping") else token.lemma_.lower()
-
-
-def _intended(verb, frame: Frame) -> bool:
-    """Whether the sentence's ``verb`` is only wanted, planned or refused (the complement of an :data:`INTENT`
-    verb the question does not say itself).
-
-    >>> from kgcore.core.nlp import load_spacy
-    >>> nlp = load_spacy()
-    >>> doc = nlp("Amory arranged to meet her in the gymnasium.")
-    >>> _intended(doc[3], question_frame(nlp("Where does Amory meet Isabelle?")))
-    True
-    >>> _intended(doc[3], question_frame(nlp("Where does Amory arrange to meet Isabelle?")))
-    False
-    """
-    head = verb.head
-    complement = verb.dep_ == "xcomp" or (verb.dep_ == "advcl" and any(c.lower_ == "to" for c in verb.children))
-    if not complement or head.i == verb.i or _intent(head) not in INTENT or _intent(head) in frame.intent:
-        return False
-    return not (_intent(head) == "fail" and any(c.dep_ == "neg" for c in head.children))  # "did not fail to"
 
 
 def _names(token, names: frozenset[str]) -> bool:
