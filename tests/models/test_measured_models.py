@@ -17,6 +17,7 @@ from kgcore.query.answer.slots import question_gap
     ("What chunk size is used when splitting the knowledge base?", "chunk"),
     ("What is the maximum size of the chunks that the corpus is split into?", "chunk"),
     ("What is the length of the Nile?", "nile"),
+    ("How old was Anne at the time of her marriage?", "anne"),  # an age is its subject's, whenever it is asked
     # no measured thing: a count, the length of a stay, a quality, a measure the wh-word does not ask for
     ("How many reviews do they evaluate?", None),
     ("How long was Clifford in jail?", None),
@@ -44,6 +45,7 @@ def test_the_thing_a_question_measures(nlp, question, measured):
     ("What chunk size is used?", "The chunk size is set to 256 tokens.", "256 tokens", True),
     ("Roughly how large is each tablet?", "Each tablet is approximately 100-200 MB in size.", "100-200 MB", True),
     ("How old was Anne Elliot?", "Anne Elliot was nineteen then.", "nineteen", True),
+    ("How old was Anne at the time of her marriage?", "Anne was nineteen when she married.", "nineteen", True),
     # another thing's size, what happened to the thing, a size compared or denied, a count of the thing itself
     ("How large is the corpus?", "The training set of 0.6 million events is large enough.", "0.6 million events",
      False),
@@ -57,6 +59,13 @@ def test_the_thing_a_question_measures(nlp, question, measured):
     ("What chunk size is used?", "The chunks overlap by 32 tokens.", "32 tokens", False),
     ("How old was Anne Elliot?", "Sir Walter Elliot was fifty-four years old.", "fifty-four years", False),
     ("How old was the sister?", "Which of the two sisters was preferred was doubtful.", "two sisters", False),
+    # a size in a unit the size word does not ask in
+    ("How far is the village from the sea?", "The village has 300 inhabitants.", "300 inhabitants", False),
+    ("How far is the village?", "The village is three miles from the sea.", "three miles", True),
+    ("How old was Anne?", "Anne had 300 pounds a year.", "300 pounds", False),
+    ("What is the age of the house?", "The house is two centuries old.", "two centuries", True),
+    ("What is the age of the house?", "The house has seven gables.", "seven gables", False),
+    ("How big is the village?", "The village has 300 inhabitants.", "300 inhabitants", True),
 ])
 def test_whether_a_span_says_the_measured_things_size(nlp, question, sentence, span, says):
     start = sentence.index(span)

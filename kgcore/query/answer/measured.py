@@ -18,7 +18,7 @@ the verdict adds :data:`~kgcore.query.answer.verdict.MEASURED` to its strength.
 >>> nlp = load_spacy()
 >>> thing = measured_noun(nlp("How large is raw corpus used for training?"))
 >>> thing
-Measured(key='corpus', words='corpus')
+Measured(key='corpus', words='corpus', size='large')
 >>> doc = nlp("From the corpus of about 100 million sentences, we obtained 1.4 million pairs.")
 >>> says_size(doc, (27, 48), thing), says_size(nlp("The corpus was compiled by 12 annotators."), (27, 39), thing)
 (True, False)
@@ -32,6 +32,19 @@ from dataclasses import dataclass
 MEASURES = frozenset("size length number amount count width height depth weight volume capacity age".split())
 #: Words after "how" that ask a size ("how *large*", "how *old*"), not a quality ("how *accurate*").
 SIZE_WORDS = frozenset("large big small long short tall high wide deep heavy old far thick".split())
+#: Size words that measure the subject itself whatever a preposition adds ("how *old* was Anne *at the time of* her
+#: marriage" is Anne's age; "how *long* was Clifford *in jail*" is not Clifford's length).
+OWN_SIZES = frozenset(("old", "tall", "heavy"))
+_LENGTHS = frozenset("mile kilometre kilometer km metre meter foot feet ft yard inch cm centimetre centimeter "
+                     "millimetre millimeter mm league pace furlong rod".split())
+_TIMES = frozenset("year month week day hour minute second decade century".split())
+#: The units a size word's answer may be in ("how *far*": miles or days, not inhabitants); a size word not here
+#: ("large", "big") takes any.
+UNITS = {"old": _TIMES, "far": _LENGTHS | _TIMES, "long": _LENGTHS | _TIMES, "short": _LENGTHS | _TIMES,
+         "tall": _LENGTHS, "high": _LENGTHS, "wide": _LENGTHS, "deep": _LENGTHS, "thick": _LENGTHS,
+         "heavy": frozenset("pound lb ounce oz ton tonne kilogram kg gram stone".split())}
+#: The size word a measure noun asks with ("the *age* of" is "how *old*").
+_SIZE_OF = {"age": "old", "length": "long", "height": "tall", "width": "wide", "depth": "deep", "weight": "heavy"}
 #: Verbs that say their subject's size ("the corpus *contains* 2M words"), not what happened to it ("was
 #: *compiled* by 12 annotators").
 SIZE_VERBS = frozenset("be have contain comprise consist include hold total number amount measure span reach weigh "
@@ -51,6 +64,8 @@ class Measured:
 
     key: str
     words: str
+    #: The size word that asks it ("far"; "old" for "what is the *age* of"), "" for a size in any unit ("large").
+    size: str = ""
 
 
 def measured_noun(q_doc) -> Measured | None:
@@ -60,8 +75,9 @@ def measured_noun(q_doc) -> Measured | None:
     >>> nlp = load_spacy()
     >>> [m and m.key for m in map(measured_noun, map(nlp, ("How big is the Japanese data?",
     ...  "What chunk size is used?", "What is the maximum size of the chunks?", "How many reviews are there?",
-    ...  "How long was Clifford in jail?", "How accurate is the model?", "Who increased the size of the corpus?")))]
-    ['datum', 'chunk', 'chunk', None, None, None, None]
+    ...  "How long was Clifford in jail?", "How accurate is the model?", "Who increased the size of the corpus?",
+    ...  "How old was Anne at the time of her marriage?")))]
+    ['datum', 'chunk', 'chunk', None, None, None, None, 'anne']
     """
     tokens = list(q_doc)
     at = next((k for k, t in enumerate(tokens) if t.lower_ in ("how", "what", "which")), None)
@@ -73,13 +89,14 @@ def measured_noun(q_doc) -> Measured | None:
             return None
         be = tokens[at + 2]
         subject = [c for c in be.children if c.dep_ == "nsubj" and c.pos_ in ("NOUN", "PROPN")]
-        if not subject or any(c.dep_ == "prep" for c in be.children):  # "how long was Clifford *in jail*"
+        placed = any(c.dep_ == "prep" for c in be.children)  # "how long was Clifford *in jail*": a stay's length
+        if not subject or (placed and tokens[at + 1].lower_ not in OWN_SIZES):
             return None
-        return _measured(subject[0])
+        return _measured(subject[0], tokens[at + 1].lower_)
     for t in tokens[at + 1:]:  # "*what* chunk *size*", "*what* is the *size* of the chunks"
         if t.pos_ == "NOUN" and t.lemma_.lower() in MEASURES and wh.head.i in (t.i, t.head.i):
             owners = _owners(t)
-            return _measured(owners[0]) if owners else None
+            return _measured(owners[0], _SIZE_OF.get(t.lemma_.lower(), "")) if owners else None
     return None
 
 
@@ -90,12 +107,13 @@ def _owners(measure) -> list:
     return owners + [o for p in measure.children if p.lower_ == "of" for o in p.children if o.dep_ == "pobj"]
 
 
-def _measured(noun) -> Measured:
-    """A noun as the measured thing; a name with the names before it ("Anne Elliot")."""
+def _measured(noun, size: str = "") -> Measured:
+    """A noun as the measured thing, asked by the size word ``size``; a name with the names before it ("Anne
+    Elliot")."""
     words = [noun]
     if noun.pos_ == "PROPN":
         words = [c for c in noun.children if c.dep_ == "compound" and c.pos_ == "PROPN" and c.i < noun.i] + words
-    return Measured(" ".join(t.lemma_.lower() for t in words), " ".join(t.text for t in words))
+    return Measured(" ".join(t.lemma_.lower() for t in words), " ".join(t.text for t in words), size)
 
 
 def is_thing(noun, measured: Measured) -> bool:
@@ -110,9 +128,25 @@ def says_size(doc, span: tuple[int, int], measured: Measured | None) -> bool:
     """Whether the span (character offsets into ``doc``) says the size of the ``measured`` thing: some token of
     it stands in that thing's phrase (through the prepositions of :data:`SIZE_PREPOSITIONS`) or across a verb of
     :data:`SIZE_VERBS` from it, the verb not negated; not inside a compared thing's phrase, and not a count of the
-    thing itself ("*two sisters*" for "how old was the sister?")."""
+    thing itself ("*two sisters*" for "how old was the sister?"), and in a unit the size word allows
+    (:data:`UNITS`: "*300 inhabitants*" is no distance)."""
     start, end = span
-    return measured is not None and any(_sizes(t, measured, span) for t in doc if start <= t.idx < end)
+    inside = [t for t in doc if start <= t.idx < end]
+    return measured is not None and _in_unit(inside, measured.size) and any(_sizes(t, measured, span) for t in inside)
+
+
+def _in_unit(tokens: list, size: str) -> bool:
+    """Whether a span's nouns, if it has any besides its numbers, include a unit :data:`UNITS` allows for the size
+    word ("three *miles*" for "far"; a bare "nineteen" for "old").
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> doc = load_spacy()("The village has 300 inhabitants, three miles from the sea.")
+    >>> _in_unit(list(doc[3:5]), "far"), _in_unit(list(doc[6:8]), "far"), _in_unit(list(doc[3:5]), "large")
+    (False, True, True)
+    """
+    units = UNITS.get(size)
+    nouns = [t.lemma_.lower() for t in tokens if t.pos_ in ("NOUN", "PROPN") and not t.like_num]
+    return units is None or not nouns or any(n in units for n in nouns)
 
 
 def _sizes(token, measured: Measured, span: tuple[int, int]) -> bool:
@@ -130,9 +164,9 @@ def _sizes(token, measured: Measured, span: tuple[int, int]) -> bool:
     for _ in range(8):
         if node.head.i == node.i or node.dep_ in ("relcl", "conj") or node.lower_ in COMPARED:
             return False  # a clause or a conjunct of its own, or a compared thing
-        node = node.head
-        if node.dep_ == "prep" and node.lower_ not in SIZE_PREPOSITIONS:
-            return False  # "overlap *by* 32 tokens"
+        measure, node = node.dep_ == "npadvmod", node.head
+        if node.dep_ == "prep" and node.lower_ not in SIZE_PREPOSITIONS and not measure:
+            return False  # "overlap *by* 32 tokens"; but "*three miles* from the sea" measures the phrase
         if node.pos_ in ("NOUN", "PROPN") and not span[0] <= node.idx < span[1] and is_thing(node, measured):
             return not any(a.lower_ in COMPARED for a in node.ancestors)
         if node.pos_ in ("VERB", "AUX") and node.dep_ != "acl":
