@@ -8,6 +8,8 @@ inverted question takes ("What *did* Peter lose?"), and the agreement of a verb 
 
 from __future__ import annotations
 
+import re
+
 from kgcore.core.types import Frame
 
 AUXILIARIES = frozenset(
@@ -106,21 +108,23 @@ def singular_verb(verb: str) -> str:
 
 def is_plural(phrase: str) -> bool:
     """Whether a subject ``phrase`` takes a plural verb: coordinated, or its head (the last word before a comma or
-    a preposition) a plural: a common irregular one, or a regular one that is not a name ("Mr. Jones").
+    a preposition) a plural: a common irregular one, or a regular one that is not a name ("Mr. Jones") unless
+    "the" stands right before it (a family: "the Pyncheons").
 
     >>> [is_plural(p) for p in ("different samples", "context relevance", "Anne and Diana", "the class",
     ...                          "the only members of the family", "Sir Walter, of Kellynch Hall's sons",
-    ...                          "Mr. Jones", "the children")]
-    [True, False, True, False, True, False, False, True]
+    ...                          "Mr. Jones", "the children", "the Pyncheons", "the United States", "5,000 reviews")]
+    [True, False, True, False, True, False, False, True, True, False, True]
     """
-    written = phrase.replace(",", " , ").split()
+    written = re.sub(r",(?!\d)", " , ", phrase).split()  # not the comma of "5,000"
     words = [w.lower() for w in written]
     head = next((n for n, w in enumerate(words) if n and (w == "," or w in HEAD_ENDS)), len(words))
     last = words[head - 1] if head else ""
     if "and" in words[:head] or last in IRREGULAR_PLURALS:
         return True
     regular = last.endswith("s") and not last.endswith(("ss", "us", "is", "'s", "’s"))
-    return regular and not written[head - 1][:1].isupper()  # "Mr. Jones" is a name
+    family = head >= 2 and words[head - 2] == "the"  # "the Pyncheons"; not "the United States"
+    return regular and (not written[head - 1][:1].isupper() or family)  # "Mr. Jones" is a name
 
 
 #: Common plurals without an -s.
