@@ -1,6 +1,7 @@
 """Ranking changes tried where the fused ranking was weakest on people's questions (NarrativeQA design books): the
 question's names (its characters, found with coreference) weighted up, BM25's or dense retrieval's own rank fused
-into the score, the names in the message gates, the low-confidence tail diversified by passage.
+into the score, the names in the message gates, the low-confidence tail diversified by passage, the question's
+dense vector moved towards its embedding without its names (or as a statement, or away from its names alone).
 
     python bench/experiments/narrativeqa_fusion.py                       # every variant, 200..2,000 words
     python bench/experiments/narrativeqa_fusion.py --variants "name_weight=2" --budgets 1000
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import pickle
+import re
 import statistics
 import sys
 from collections.abc import Callable, Iterator
@@ -162,6 +164,62 @@ def dense_feedback(k: int, beta: float) -> Iterator[None]:
         yield
 
 
+#: The engine's embedder, for variants that embed the question again (set by :func:`main`).
+EMBEDDER: list = []
+_EMBEDDED: dict[str, np.ndarray] = {}
+_WH = re.compile(r"^\s*(?:who|whom|whose|what|which|where|when|why|how)"
+                 r"(?:\s+(?:many|much|long|old|far|big|large|often))?"
+                 r"(?:\s+(?:do|does|did|is|was|are|were|has|have|had|will|would|can|could|should|might))?\s+",
+                 re.IGNORECASE)
+
+
+def nameless(question: str) -> str:
+    """The question with its names (:func:`names.question_names`' capitalised words past the first) replaced by
+    "someone": what it asks, not whom about ("Who does someone become engaged to?")."""
+    first = names._CAPITALISED.search(question)
+    cut = first.end() if first else 0
+    return question[:cut] + names._CAPITALISED.sub("someone", question[cut:])
+
+
+def statement(question: str) -> str:
+    """The question without its wh-word and auxiliary: "Who does Louisa become engaged to?" -> "Louisa become
+    engaged to"."""
+    return _WH.sub("", question).rstrip(" ?")
+
+
+#: How a variant rewrites the question before embedding it, and how the two vectors combine (``q`` the question's,
+#: ``o`` the rewrite's, ``a`` the weight; inf: the rewrite alone).
+REWRITES: dict[str, tuple[Callable[[str], str], Callable[[np.ndarray, np.ndarray, float], np.ndarray]]] = {
+    "without names": (nameless, lambda q, o, a: o if a == float("inf") else q + a * o),
+    "as statement": (statement, lambda q, o, a: o if a == float("inf") else q + a * o),
+    "minus names": (lambda q: " ".join(names._CAPITALISED.findall(q)[1:]), lambda q, o, a: q - a * o),
+}
+
+
+@contextmanager
+def rewritten(how: str, alpha: float) -> Iterator[None]:
+    """The question's dense vector combined with the embedding of the question rewritten (:data:`REWRITES`),
+    renormalised, before every dense signal (sentences and chunks).  A people's question names its character, and
+    MiniLM's embedding of a short question is mostly the name: a sentence that names Louisa and says nothing else
+    is close to "Who does Louisa become engaged to?"."""
+    original = lesegr.signals
+    rewrite, combine = REWRITES[how]
+
+    def signals(index, cg, question, vector, sims, scope, graph=None, scales=None):
+        text = rewrite(question)
+        if text == question or not text:
+            return original(index, cg, question, vector, sims, scope, graph=graph, scales=scales)
+        if text not in _EMBEDDED:
+            _EMBEDDED[text] = EMBEDDER[0].encode([text])[0]
+        moved = combine(vector, _EMBEDDED[text], alpha)
+        moved = moved / np.linalg.norm(moved)
+        return original(index, cg, question, moved, index.sentence_vectors @ moved, scope, graph=graph,
+                        scales=scales)
+
+    with setting(lesegr, "signals", signals):
+        yield
+
+
 VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
     BASELINE: lambda: setting(fused, "NAME_WEIGHT", 0.0),
     **{f"name_weight={w}": (lambda w=w: setting(fused, "NAME_WEIGHT", w)) for w in (0.25, 0.5, 1.0, 2.0, 4.0)},
@@ -174,6 +232,9 @@ VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
     "with names": nullcontext,
     **{f"with names: dense feedback k={k} beta={b}": (lambda k=k, b=b: dense_feedback(k, b))
        for k in (3, 10) for b in (0.5, 1.0)},
+    **{f"with names: dense {how} {a}": (lambda how=how, a=a: rewritten(how, a))
+       for how, weights in (("without names", (0.25, 0.5, 1.0, float("inf"))), ("as statement", (0.5, 1.0)),
+                            ("minus names", (0.1, 0.2, 0.3))) for a in weights},
     **{f"with names: tail under {f} by passage": (lambda f=f: tail_passages(f)) for f in (0.5, 0.7, 0.85)},
 }
 
@@ -218,7 +279,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", default="narrativeqa_fusion.json", help="results file in bench/results/")
     args = parser.parse_args(argv)
     slugs = split()["design"]
-    all_cases = cached_cases(QueryEngine(book_store(slugs)), slugs)
+    engine = QueryEngine(book_store(slugs))
+    EMBEDDER.append(engine.embedder)
+    all_cases = cached_cases(engine, slugs)
     result = run(all_cases, [v for v in args.variants.split(",") if v], [int(b) for b in args.budgets.split(",")])
     path = RESULTS / args.out
     write_json(args.out, {"ablations": merged(json.loads(path.read_text())["ablations"] if path.exists() else {},
