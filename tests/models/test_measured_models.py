@@ -66,6 +66,7 @@ def test_the_thing_a_question_measures(nlp, question, measured):
     ("What is the age of the house?", "The house is two centuries old.", "two centuries", True),
     ("What is the age of the house?", "The house has seven gables.", "seven gables", False),
     ("How big is the village?", "The village has 300 inhabitants.", "300 inhabitants", True),
+    ("How long are the documents?", "The documents are 500 tokens long on average.", "500 tokens", True),  # any unit
 ])
 def test_whether_a_span_says_the_measured_things_size(nlp, question, sentence, span, says):
     start = sentence.index(span)

@@ -101,7 +101,9 @@ def _span(text: str, words: str) -> list[tuple[int, int]]:
     ("Who does Anne marry?", "Anne began to visit Gilbert and married him.", "him", True),
     ("Where does Anne teach?", "Anne decided to teach at Avonlea.", "at Avonlea", False),
     ("Where did Anne decide to teach?", "Anne decided to teach at Avonlea.", "at Avonlea", True),
-    ("Where does Anne meet Gilbert?", "Anne was supposed to meet Gilbert at the station.", "at the station", False),
+    ("Where does Anne meet Gilbert?", "Anne was resolved to meet Gilbert at the station.", "at the station", False),
+    ("What do the authors minimize?", "The authors seek to minimize the loss.", "the loss", True),  # what a work does
+    ("What do the authors analyze?", "The authors aim to analyze gender bias.", "gender bias", True),
     ("Who does Anne marry?", "Anne would like to marry Gilbert.", "Gilbert", False),
     ("Whom would Anne like to marry?", "Anne would like to marry Gilbert.", "Gilbert", True),
     ("Where does Anne walk?", "Anne liked to walk in the garden.", "in the garden", True),  # a habit, done

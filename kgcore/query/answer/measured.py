@@ -39,9 +39,9 @@ _LENGTHS = frozenset("mile kilometre kilometer km metre meter foot feet ft yard 
                      "millimetre millimeter mm league pace furlong rod".split())
 _TIMES = frozenset("year month week day hour minute second decade century".split())
 #: The units a size word's answer may be in ("how *far*": miles or days, not inhabitants); a size word not here
-#: ("large", "big") takes any.
-UNITS = {"old": _TIMES, "far": _LENGTHS | _TIMES, "long": _LENGTHS | _TIMES, "short": _LENGTHS | _TIMES,
-         "tall": _LENGTHS, "high": _LENGTHS, "wide": _LENGTHS, "deep": _LENGTHS, "thick": _LENGTHS,
+#: takes any: "large" and "big", and "long", "deep", "wide" and "high", which a paper measures in its own units
+#: ("how long are the documents": *500 tokens*; "how deep is the encoder": *12 layers*).
+UNITS = {"old": _TIMES, "far": _LENGTHS | _TIMES, "tall": _LENGTHS,
          "heavy": frozenset("pound lb ounce oz ton tonne kilogram kg gram stone".split())}
 #: The size word a measure noun asks with ("the *age* of" is "how *old*").
 _SIZE_OF = {"age": "old", "length": "long", "height": "tall", "width": "wide", "depth": "deep", "weight": "heavy"}
