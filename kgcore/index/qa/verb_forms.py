@@ -39,8 +39,8 @@ def split_verb(frame: Frame) -> tuple[str, str]:
     ('did', 'never fail')
     >>> split_verb(Frame("not bear", "could not bear", negated=True)), split_verb(Frame("bear", "bore", negated=True))
     (('could', 'not bear'), ('did', 'not bear'))
-    >>> split_verb(Frame("not bear", "cannot bear", negated=True))
-    ('can', 'not bear')
+    >>> split_verb(Frame("not bear", "cannot bear", negated=True)), split_verb(Frame("get", "'s getting"))
+    (('can', 'not bear'), ('is', 'getting'))
     """
     words = frame.text.split()
     first = words[0].lower()
@@ -48,7 +48,7 @@ def split_verb(frame: Frame) -> tuple[str, str]:
         return words[0][:3].lower(), " ".join(["not", *words[1:]])
     if is_finite(frame.text) and (first in AUXILIARIES or first.endswith("n't")) and (len(words) > 1
                                                                                     or frame.predicate == "be"):
-        return words[0], " ".join(words[1:])
+        return spelled(words[0], words[1] if len(words) > 1 else ""), " ".join(words[1:])
     lemma = frame.predicate.removeprefix("not ")
     if frame.text.lower() == lemma:
         aux = "do"
@@ -59,18 +59,43 @@ def split_verb(frame: Frame) -> tuple[str, str]:
     return aux, ("not " + lemma if frame.negated and not lemma.startswith("never ") else lemma)
 
 
-def be_inverted(aux: str, main: str, subject: str) -> tuple[str, str]:
-    """(auxiliary, the rest) for a "be" that :func:`split_verb` gave "do" ("having been" at school: "Where *was*
-    Anne?", not "Where did Anne be?"), the tense kept and the number the subject's; other verbs as given.
+#: Contracted auxiliaries, spelled out where they open a question ("What *is* Marilla getting home from?", not
+#: "What 's Marilla ..."); "'s" and "'d" before a participle are "has" and "had".
+CONTRACTED = {"'s": "is", "'re": "are", "'ve": "have", "'d": "would", "'ll": "will", "'m": "am", "ca": "can",
+              "wo": "will", "’s": "is", "’re": "are", "’ve": "have", "’d": "would", "’ll": "will", "’m": "am"}
 
-    >>> be_inverted("did", "not be", "Anne"), be_inverted("does", "be", "the twins"), be_inverted("did", "go", "Anne")
-    (('was', 'not'), ('are', ''), ('did', 'go'))
+
+def spelled(aux: str, after: str = "") -> str:
+    """A contracted auxiliary spelled out, given the word ``after`` it; any other as written.
+
+    >>> [spelled(a, b) for a, b in (("'s", "getting"), ("'s", "been"), ("'d", "known"), ("'d", "make"), ("had", ""))]
+    ['is', 'has', 'had', 'would', 'had']
     """
-    if aux.lower() not in ("do", "does", "did") or main.removeprefix("not ") != "be":
-        return aux, main
-    plural = is_plural(subject)
-    form = ("were" if plural else "was") if aux.lower() == "did" else ("are" if plural else "is")
-    return form, "not" if main.startswith("not ") else ""
+    full = CONTRACTED.get(aux.lower())
+    if full is None:
+        return aux
+    participle = after.lower() == "been" or (after.lower().endswith(("ed", "en", "wn")) and full in ("is", "would"))
+    return {"is": "has", "would": "had"}.get(full, full) if participle else full
+
+
+def inverted(aux: str, main: str, subject: str) -> tuple[str, str]:
+    """(auxiliary, the rest) from :func:`split_verb`'s, agreeing with the question's ``subject``: a "be" given "do"
+    takes "was" / "were" / "is" / "are" ("having been" at school: "Where *was* Anne?", not "Where did Anne be?"),
+    the tense kept; a present "do" takes "does" after a singular subject ("What *does* Sir Walter think?", not
+    "What do Sir Walter think?"); other verbs as given.
+
+    >>> inverted("did", "not be", "Anne"), inverted("does", "be", "the twins"), inverted("did", "go", "Anne")
+    (('was', 'not'), ('are', ''), ('did', 'go'))
+    >>> inverted("do", "think", "Sir Walter"), inverted("do", "think", "the Crofts"), inverted("do", "go", "you")
+    (('does', 'think'), ('do', 'think'), ('do', 'go'))
+    """
+    plural = is_plural(subject) or subject.lower() in ("i", "you", "we", "they")
+    if aux.lower() in ("do", "does", "did") and main.removeprefix("not ") == "be":
+        form = ("were" if plural else "was") if aux.lower() == "did" else ("are" if plural else "is")
+        return form, "not" if main.startswith("not ") else ""
+    if aux.lower() in ("do", "don't") and not plural:
+        return SINGULAR_FORMS[aux.lower()], main
+    return aux, main
 
 
 #: Plural verb forms and their singular, for a question whose subject is "Who" or "What".
