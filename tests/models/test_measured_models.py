@@ -67,6 +67,10 @@ def test_the_thing_a_question_measures(nlp, question, measured):
     ("What is the age of the house?", "The house has seven gables.", "seven gables", False),
     ("How big is the village?", "The village has 300 inhabitants.", "300 inhabitants", True),
     ("How long are the documents?", "The documents are 500 tokens long on average.", "500 tokens", True),  # any unit
+    ("How old was Anne?", "Anne was a girl of nineteen.", "a girl of nineteen", True),  # the number counts nothing
+    ("How heavy was the chest?", "The chest weighed forty kilos.", "forty kilos", True),
+    ("How old was Anne?", "Anne was in Bath two years after her marriage.", "two years", False),  # a time after
+    ("How large is the model?", "Our model is 2.3 points above the baseline.", "2.3 points", False),
 ])
 def test_whether_a_span_says_the_measured_things_size(nlp, question, sentence, span, says):
     start = sentence.index(span)

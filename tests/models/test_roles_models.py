@@ -99,9 +99,14 @@ def _span(text: str, words: str) -> list[tuple[int, int]]:
     ("Where was Anne hoping to meet Gilbert?", "Anne hoped to meet Gilbert at the station.", "at the station",
      True),
     ("Who does Anne marry?", "Anne began to visit Gilbert and married him.", "him", True),
-    ("Where does Anne teach?", "Anne decided to teach at Avonlea.", "at Avonlea", False),
-    ("Where did Anne decide to teach?", "Anne decided to teach at Avonlea.", "at Avonlea", True),
-    ("Where does Anne meet Gilbert?", "Anne was resolved to meet Gilbert at the station.", "at the station", False),
+    ("Where does Anne teach?", "Anne hoped to teach at Avonlea.", "at Avonlea", False),
+    ("Where does Anne teach?", "Anne hoped to leave Green Gables and teach at Avonlea.", "at Avonlea", False),
+    ("Where did Anne hope to teach?", "Anne hoped to teach at Avonlea.", "at Avonlea", True),
+    ("What do the authors use?", "The authors decided to use RoBERTa.", "RoBERTa", True),  # a decision is done
+    ("Where does Anne meet Gilbert?", "Anne was eager to meet Gilbert at the station.", "at the station", False),
+    # a question asking through a denial is not answered by the act
+    ("Who did Elizabeth refuse to marry?", "Elizabeth married Mr. Darcy.", "Mr. Darcy", False),
+    ("What does the model fail to capture?", "The model captures negation.", "negation", False),
     ("What do the authors minimize?", "The authors seek to minimize the loss.", "the loss", True),  # what a work does
     ("What do the authors analyze?", "The authors aim to analyze gender bias.", "gender bias", True),
     ("Who does Anne marry?", "Anne would like to marry Gilbert.", "Gilbert", False),
@@ -117,6 +122,8 @@ def _span(text: str, words: str) -> list[tuple[int, int]]:
     ("Where did Anne's mother die?", "Anne's mother died at Kellynch.", "at Kellynch", True),
     ("Where did Mr. Elliot's father die?", "Mr. Elliot died at Bath.", "at Bath", False),  # a titled possessor
     ("Where did the wife of Sir Walter die?", "Sir Walter died at Bath.", "at Bath", False),  # not its "of"
+    ("Where did the Duke of Wellington die?", "Wellington died at Walmer Castle.", "at Walmer Castle", True),
+    ("What does the use of attention improve?", "Attention improves accuracy on long inputs.", "accuracy", True),
     ("Where did the wife of Sir Walter die?", "His wife died at Kellynch.", "at Kellynch", True),
     # a verb inside the question's own clause is no passive
     ("What was the last thing Anne saw?", "Anne saw a ghost.", "a ghost", True),

@@ -36,15 +36,15 @@ SIZE_WORDS = frozenset("large big small long short tall high wide deep heavy old
 #: marriage" is Anne's age; "how *long* was Clifford *in jail*" is not Clifford's length).
 OWN_SIZES = frozenset(("old", "tall", "heavy"))
 _LENGTHS = frozenset("mile kilometre kilometer km metre meter foot feet ft yard inch cm centimetre centimeter "
-                     "millimetre millimeter mm league pace furlong rod".split())
+                     "millimetre millimeter mm league pace furlong rod verst hand storey story".split())
 _TIMES = frozenset("year month week day hour minute second decade century".split())
 #: The units a size word's answer may be in ("how *far*": miles or days, not inhabitants); a size word not here
 #: takes any: "large" and "big", and "long", "deep", "wide" and "high", which a paper measures in its own units
 #: ("how long are the documents": *500 tokens*; "how deep is the encoder": *12 layers*).
 UNITS = {"old": _TIMES, "far": _LENGTHS | _TIMES, "tall": _LENGTHS,
-         "heavy": frozenset("pound lb ounce oz ton tonne kilogram kg gram stone".split())}
-#: The size word a measure noun asks with ("the *age* of" is "how *old*").
-_SIZE_OF = {"age": "old", "length": "long", "height": "tall", "width": "wide", "depth": "deep", "weight": "heavy"}
+         "heavy": frozenset("pound lb ounce oz ton tonne kilogram kilogramme kilo kg gram stone hundredweight".split())}
+#: The size word a measure noun asks with, where :data:`UNITS` holds its units ("the *age* of" is "how *old*").
+_SIZE_OF = {"age": "old", "height": "tall", "weight": "heavy"}
 #: Verbs that say their subject's size ("the corpus *contains* 2M words"), not what happened to it ("was
 #: *compiled* by 12 annotators").
 SIZE_VERBS = frozenset("be have contain comprise consist include hold total number amount measure span reach weigh "
@@ -136,8 +136,8 @@ def says_size(doc, span: tuple[int, int], measured: Measured | None) -> bool:
 
 
 def _in_unit(tokens: list, size: str) -> bool:
-    """Whether a span's nouns, if it has any besides its numbers, include a unit :data:`UNITS` allows for the size
-    word ("three *miles*" for "far"; a bare "nineteen" for "old").
+    """Whether every number of the span that counts a noun counts a unit :data:`UNITS` allows for the size word
+    ("three *miles*" for "far", not "300 *inhabitants*"); a number counting nothing passes ("a girl of nineteen").
 
     >>> from kgcore.core.nlp import load_spacy
     >>> doc = load_spacy()("The village has 300 inhabitants, three miles from the sea.")
@@ -145,8 +145,8 @@ def _in_unit(tokens: list, size: str) -> bool:
     (False, True, True)
     """
     units = UNITS.get(size)
-    nouns = [t.lemma_.lower() for t in tokens if t.pos_ in ("NOUN", "PROPN") and not t.like_num]
-    return units is None or not nouns or any(n in units for n in nouns)
+    counted = [t.head for t in tokens if t.like_num and t.dep_ == "nummod" and t.head.pos_ in ("NOUN", "PROPN")]
+    return units is None or all(n.lemma_.lower() in units for n in counted)
 
 
 def _sizes(token, measured: Measured, span: tuple[int, int]) -> bool:
@@ -164,9 +164,9 @@ def _sizes(token, measured: Measured, span: tuple[int, int]) -> bool:
     for _ in range(8):
         if node.head.i == node.i or node.dep_ in ("relcl", "conj") or node.lower_ in COMPARED:
             return False  # a clause or a conjunct of its own, or a compared thing
-        measure, node = node.dep_ == "npadvmod", node.head
-        if node.dep_ == "prep" and node.lower_ not in SIZE_PREPOSITIONS and not measure:
-            return False  # "overlap *by* 32 tokens"; but "*three miles* from the sea" measures the phrase
+        distance, node = node.dep_ == "npadvmod" and measured.size == "far", node.head
+        if node.dep_ == "prep" and node.lower_ not in SIZE_PREPOSITIONS and not distance:
+            return False  # "overlap *by* 32 tokens", "*two years* after"; but "*three miles* from the sea" for "far"
         if node.pos_ in ("NOUN", "PROPN") and not span[0] <= node.idx < span[1] and is_thing(node, measured):
             return not any(a.lower_ in COMPARED for a in node.ancestors)
         if node.pos_ in ("VERB", "AUX") and node.dep_ != "acl":

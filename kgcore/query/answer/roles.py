@@ -35,9 +35,11 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from kgcore.index.coref.lexicon import RELATION_NOUNS
 from kgcore.index.qa.base import WH_WORDS
+from kgcore.query.answer import intent
 from kgcore.query.answer.arguments import SUBJECTS, is_passive, same_subject, subject_of
-from kgcore.query.answer.intent import INTENT, WISHING, intended, lemma, question_intent
+from kgcore.query.answer.intent import DENYING, INTENT, WISHING, intended, question_intent
 from kgcore.query.answer.words import LIGHT_VERBS, stem
 
 #: Wh-words asking for an adjunct of the verb (a place, time, reason or way).
@@ -47,8 +49,13 @@ ADJUNCT_WH = frozenset(("where", "when", "why", "how"))
 RELATIVES = frozenset(("where", "that", "who", "which", "whom", "when"))
 _OBJECTS = frozenset(("dobj", "nsubjpass", "attr", "oprd", "dative"))
 #: Verbs that pass the question on to the verb or adjective they take ("become *engaged*", "begin to *visit*"), and
-#: every head of intent ("would *like* to marry", "was *determined* to marry").
-CATENATIVE = frozenset("become seem appear begin start continue keep need get".split()) | INTENT | WISHING
+#: the heads of intent that do not deny it ("would *like* to marry", "was *determined* to marry"; "Who did Elizabeth
+#: *refuse* to marry?" is not answered by "Elizabeth married Mr. Darcy").
+CATENATIVE = frozenset("become seem appear begin start continue keep need get decide".split()) | (
+    (INTENT | WISHING) - DENYING)
+#: Nouns whose "of" names another person or thing than the one asked about ("the *wife* of Sir Walter"); after
+#: other nouns the "of" is part of the name or the subject itself ("the Duke of Wellington", "the use of attention").
+RELATIONAL = RELATION_NOUNS | frozenset("owner heir widow widower captain master mistress tenant guest".split())
 
 
 @dataclass(frozen=True)
@@ -97,7 +104,7 @@ def _content_verb(tokens: list, start: int):
         if t.text[:1].isupper() or len(t.text) < 3:  # a name the tagger took for a verb ("is Amory from")
             continue
         if (t.pos_ == "VERB" or t.dep_ == "acomp") and t.lemma_.lower() not in LIGHT_VERBS and t.dep_ != "amod":
-            if lemma(t) in CATENATIVE:  # "hoping": the tagger says "hop"
+            if intent.lemma(t) in CATENATIVE:  # "hoping": the tagger says "hop"
                 passed = [c for c in t.children if c.dep_ in ("acomp", "oprd", "xcomp") and c.pos_ in ("ADJ", "VERB")]
                 return passed[0] if passed else t
             return t
@@ -158,7 +165,8 @@ def _frame(q_doc) -> Frame | None:
 def _subject_nouns(between: Sequence) -> frozenset[str]:
     """The lemmas of the nouns that say who the question's subject is: not a possessor when the phrase has a
     noun of its own ("Where did Anne's *mother* die?" is not answered by "Anne died in the village"), nor the
-    object of its "of" ("Where did the *captain* of the ship die?" not by "The ship sank at sea").
+    object of a :data:`RELATIONAL` noun's "of" ("Where did the *wife* of Sir Walter die?" not by "Sir Walter died
+    at Bath"; "the Duke of Wellington" keeps both).
 
     >>> from kgcore.core.nlp import load_spacy
     >>> nlp = load_spacy()
@@ -170,10 +178,12 @@ def _subject_nouns(between: Sequence) -> frozenset[str]:
     ['anne', 'diana']
     >>> sorted(question_frame(nlp("Where did the captain of the ship die?")).subject)
     ['captain']
+    >>> sorted(question_frame(nlp("Where did the Duke of Wellington die?")).subject)
+    ['duke', 'wellington']
     """
     nouns = [t for t in between if t.pos_ in ("PROPN", "NOUN")]
     owners = {d.i for t in nouns if t.dep_ == "poss" or any(c.dep_ == "case" for c in t.children) for d in t.subtree}
-    of = next((t.i for t in between[1:] if t.lower_ == "of" and t.nbor(-1).pos_ in ("NOUN", "PROPN")), None)
+    of = next((t.i for t in between[1:] if t.lower_ == "of" and t.nbor(-1).lemma_.lower() in RELATIONAL), None)
     owners |= {t.i for t in nouns if of is not None and t.i > of}  # read from the words: the parser often errs
     owned = [t for t in nouns if t.i not in owners]  # "Mr. Elliot's father": not "mr." nor "elliot"
     return frozenset(t.lemma_.lower() for t in (owned or nouns))
