@@ -78,18 +78,18 @@ def spelled(aux: str, after: str = "") -> str:
     return {"is": "has", "would": "had"}.get(full, full) if participle else full
 
 
-def inverted(aux: str, main: str, subject: str) -> tuple[str, str]:
-    """(auxiliary, the rest) from :func:`split_verb`'s, agreeing with the question's ``subject``: a "be" given "do"
-    takes "was" / "were" / "is" / "are" ("having been" at school: "Where *was* Anne?", not "Where did Anne be?"),
-    the tense kept; a present "do" takes "does" after a singular subject ("What *does* Sir Walter think?", not
-    "What do Sir Walter think?"); other verbs as given.
+def inverted(aux: str, main: str, plural: bool) -> tuple[str, str]:
+    """(auxiliary, the rest) from :func:`split_verb`'s, agreeing with the question's subject (``plural``: whether
+    it takes a plural verb, as :func:`is_plural` or its lemma says; "I" and "you" too): a "be" given "do" takes
+    "was" / "were" / "is" / "are" ("having been" at school: "Where *was* Anne?", not "Where did Anne be?"), the
+    tense kept; a present "do" takes "does" after a singular subject ("What *does* Sir Walter think?", not "What do
+    Sir Walter think?"); other verbs as given.
 
-    >>> inverted("did", "not be", "Anne"), inverted("does", "be", "the twins"), inverted("did", "go", "Anne")
+    >>> inverted("did", "not be", False), inverted("does", "be", True), inverted("did", "go", False)
     (('was', 'not'), ('are', ''), ('did', 'go'))
-    >>> inverted("do", "think", "Sir Walter"), inverted("do", "think", "the Crofts"), inverted("do", "go", "you")
-    (('does', 'think'), ('do', 'think'), ('do', 'go'))
+    >>> inverted("do", "think", False), inverted("do", "think", True)
+    (('does', 'think'), ('do', 'think'))
     """
-    plural = is_plural(subject) or subject.lower() in ("i", "you", "we", "they")
     if aux.lower() in ("do", "does", "did") and main.removeprefix("not ") == "be":
         form = ("were" if plural else "was") if aux.lower() == "did" else ("are" if plural else "is")
         return form, "not" if main.startswith("not ") else ""
