@@ -6,6 +6,7 @@ books.
     python bench/experiments/narrativeqa_answer_type.py --weights 1 --held-out     # the one held-out look
     python bench/experiments/narrativeqa_answer_type.py --weights 0.5 --selective 1 --candidates 100
     python bench/experiments/narrativeqa_answer_type.py --weights 1 --stored   # spans from the asked kind alone
+    python bench/experiments/narrativeqa_answer_type.py --weights 1 --stored-filtered   # ... adding a new word
 
 The question's expected answer (:func:`kgcore.query.answer.expected.expected_answer`) is the one the offline answer
 pick and the verdict use; the spans (:func:`kgcore.query.answer.spans.answer_spans`) too.  The fused order's first
@@ -34,7 +35,7 @@ from kgcore.api import QueryEngine  # noqa: E402
 from kgcore.core.nlp import load_spacy  # noqa: E402
 from kgcore.query import fused  # noqa: E402
 from kgcore.query.answer.expected import Expected, expected_answer  # noqa: E402
-from kgcore.query.answer.spans import answer_spans  # noqa: E402
+from kgcore.query.answer.spans import adds_content, answer_spans  # noqa: E402
 from kgcore.query.methods import groundedkg  # noqa: E402
 
 ORIGINAL_RANKED = fused._ranked
@@ -44,15 +45,27 @@ ASKED: dict[str, object] = {}
 DOCS: dict[str, object] = {}
 
 
-def asking(stored: bool):
+def asking(stored: bool, filtered: bool = False):
     """``rank_fused`` (as GroundedKG calls it), remembering the question it ranks for; ``stored``: only the kind
-    it asks for (``--stored``: what a sentence's answer kinds stored at indexing could say)."""
+    it asks for (``--stored``: what a sentence's answer kinds stored at indexing could say); ``filtered``: those
+    stored spans kept only when they add a word the question lacks (``--stored-filtered``: stored spans checked
+    against the question's words at query time, no parse)."""
     def ranks(index, question, *args, **kwargs):
         doc = NLP(question)
         expected = expected_answer(doc)
-        ASKED.update(doc=NLP("") if stored else doc, expected=Expected(expected.kind) if stored else expected)
+        ASKED.update(doc=NLP("") if stored else doc, expected=Expected(expected.kind) if stored else expected,
+                     asked={t.lower_ for t in doc} | {t.lemma_.lower() for t in doc} if filtered else None)
         return ORIGINAL_FUSED(index, question, *args, **kwargs)
     return ranks
+
+
+def holds(tokens: list) -> bool:
+    """Whether the sentence holds a span of the asked kind (with ``--stored-filtered``, one adding a word the
+    question lacks)."""
+    spans = answer_spans(tokens, ASKED["expected"], ASKED["doc"])
+    if ASKED.get("asked") is None:
+        return bool(spans)
+    return any(adds_content(tokens[a:b], ASKED["asked"]) for a, b in spans)
 
 
 def typed(weight: float, candidates: int, selective: float = 1.0):
@@ -67,7 +80,7 @@ def typed(weight: float, candidates: int, selective: float = 1.0):
         texts = [index.sentences[int(r)].normalized for r in head]
         DOCS.update(zip(todo := [t for t in dict.fromkeys(texts) if t not in DOCS], NLP.pipe(todo)))
         docs = [DOCS[t] for t in texts]
-        held = np.array([bool(answer_spans(list(d), ASKED["expected"], ASKED["doc"])) for d in docs])
+        held = np.array([holds(list(d)) for d in docs])
         if held.mean() > selective:
             return order
         scores = final[head] * (1 + weight * held)
@@ -84,6 +97,8 @@ def main() -> None:
     parser.add_argument("--held-out", action="store_true")
     parser.add_argument("--stored", action="store_true",
                         help="find the spans from the asked kind alone, as kinds stored per sentence would")
+    parser.add_argument("--stored-filtered", action="store_true",
+                        help="--stored, then keep a span only when it adds a word the question lacks")
     args = parser.parse_args()
     books = narrativeqa.split()["held_out" if args.held_out else "design"]
     engine = QueryEngine(narrativeqa.book_store(books))
@@ -91,7 +106,8 @@ def main() -> None:
     per: dict[tuple[float, int], list[float]] = {}
     for weight in sorted({0.0, *(float(x) for x in args.weights.split(","))}):
         reordered = typed(weight, args.candidates, args.selective)
-        with setting(fused, "_ranked", reordered), setting(groundedkg, "rank_fused", asking(args.stored)):
+        ranks = asking(args.stored or args.stored_filtered, args.stored_filtered)
+        with setting(fused, "_ranked", reordered), setting(groundedkg, "rank_fused", ranks):
             for budget in BUDGETS:
                 per[(weight, budget)] = [v for slug in books for v in measure(
                     engine, slug, narrativeqa.questions(slug), "groundedkg", budget)["per_question"]]
@@ -106,7 +122,8 @@ def main() -> None:
                      "ci95": list(paired_interval(values, base)) if weight else None,
                      "by_kind": {k: [len(d), round(float(np.mean(d)), 3)] for k, d in sorted(by_kind.items())}})
         print(rows[-1], flush=True)
-    name = f"narrativeqa_answer_type{'_stored' if args.stored else ''}{'_held_out' if args.held_out else ''}.json"
+    mode = "_stored_filtered" if args.stored_filtered else "_stored" if args.stored else ""
+    name = f"narrativeqa_answer_type{mode}{'_held_out' if args.held_out else ''}.json"
     write_json(name, {"books": books, "candidates": args.candidates, "selective": args.selective, "rows": rows})
 
 
