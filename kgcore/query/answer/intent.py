@@ -1,4 +1,4 @@
-"""Verbs of intent: a verb only wanted, planned, decided or refused is not done.
+"""Verbs of intent: a verb only wanted, planned or refused is not done.
 
 "Amory *arranged to meet* her in the gymnasium" does not say where Amory met Isabelle, "Anne *refused to marry*
 Gilbert" not whom Anne married, and "he *was determined to* leave for London" not where he went.  The roles check
@@ -77,7 +77,7 @@ def question_intent(q_doc) -> frozenset[str]:
 
 
 def intended(verb, asked: frozenset[str]) -> bool:
-    """Whether the sentence's ``verb`` is only wanted, planned, decided or refused: the complement of a head that
+    """Whether the sentence's ``verb`` is only wanted, planned or refused: the complement of a head that
     says an intent (:func:`intent_of`) the question does not say itself (``asked``, :func:`question_intent`); a
     verb joined to such a complement too ("hoped to leave Green Gables *and teach* at Avonlea")."""
     while verb.dep_ == "conj" and verb.head.i != verb.i:
