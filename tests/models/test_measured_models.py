@@ -68,6 +68,10 @@ def test_the_thing_a_question_measures(nlp, question, measured):
     ("How big is the village?", "The village has 300 inhabitants.", "300 inhabitants", True),
     ("How long are the documents?", "The documents are 500 tokens long on average.", "500 tokens", True),  # any unit
     ("How old was Anne?", "Anne was a girl of nineteen.", "a girl of nineteen", True),  # the number counts nothing
+    ("How old was Anne when she married?", "Anne married Gilbert at nineteen.", "nineteen", True),  # an age "at"
+    ("How old was Anne when she married?", "Anne married Gilbert at the age of nineteen.", "nineteen", True),
+    ("How old was Anne when she married?", "Gilbert married Anne at twenty-five.", "twenty-five", False),
+    ("How large is the corpus?", "The corpus was released at 100 million words.", "100 million words", False),
     ("How heavy was the chest?", "The chest weighed forty kilos.", "forty kilos", True),
     ("How old was Anne?", "Anne was in Bath two years after her marriage.", "two years", False),  # a time after
     ("How large is the model?", "Our model is 2.3 points above the baseline.", "2.3 points", False),

@@ -151,8 +151,8 @@ def _in_unit(tokens: list, size: str) -> bool:
 
 def _sizes(token, measured: Measured, span: tuple[int, int]) -> bool:
     """Whether one token of the span says the measured thing's size: climbing its heads, the thing is reached
-    within its phrase, or a size verb whose subject stands for it; any other clause, verb or preposition ends the
-    climb.
+    within its phrase, or a size verb whose subject stands for it -- or, for an age, any verb through "at" ("Anne
+    married *at nineteen*"); any other clause, verb or preposition ends the climb.
 
     >>> from kgcore.core.nlp import load_spacy
     >>> doc = load_spacy()("Chunks of 256 tokens overlap by 32 tokens.")
@@ -160,17 +160,19 @@ def _sizes(token, measured: Measured, span: tuple[int, int]) -> bool:
     >>> _sizes(doc[2], thing, (10, 20)), _sizes(doc[6], thing, (32, 41))  # "by": what they overlap by
     (True, False)
     """
-    node = token
+    node, at = token, False
     for _ in range(8):
         if node.head.i == node.i or node.dep_ in ("relcl", "conj") or node.lower_ in COMPARED:
             return False  # a clause or a conjunct of its own, or a compared thing
         distance, node = node.dep_ == "npadvmod" and measured.size == "far", node.head
         if node.dep_ == "prep" and node.lower_ not in SIZE_PREPOSITIONS and not distance:
             return False  # "overlap *by* 32 tokens", "*two years* after"; but "*three miles* from the sea" for "far"
+        at = at or node.lower_ == "at"
         if node.pos_ in ("NOUN", "PROPN") and not span[0] <= node.idx < span[1] and is_thing(node, measured):
             return not any(a.lower_ in COMPARED for a in node.ancestors)
         if node.pos_ in ("VERB", "AUX") and node.dep_ != "acl":
-            return node.lemma_.lower() in SIZE_VERBS and not any(c.dep_ == "neg" for c in node.children) \
+            aged = at and measured.size == "old"  # "Anne married *at nineteen*": her age when she did it
+            return (node.lemma_.lower() in SIZE_VERBS or aged) and not any(c.dep_ == "neg" for c in node.children) \
                 and any(c.dep_ in ("nsubj", "nsubjpass") and _stands_for(c, measured) for c in node.children)
     return False
 
