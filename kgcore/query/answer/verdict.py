@@ -235,10 +235,22 @@ def reason(check: ClaimCheck, state: str, parsed: Question, weak: Sequence[Claim
     if check.unfilled_role:
         where = (f"≥ {SUPPORTED_FROM}, but nothing in it stands where the question asks ({check.unfilled_role}): "
                  "check who did what to whom")
-    text = f"{head}: cited sentence {check.sentence_id} {held}{answers}; strength {check.strength:.2f} {where}."
+    shown = shown_strength(check.strength, REFUSED_BELOW if state == "not supported" else SUPPORTED_FROM)
+    text = f"{head}: cited sentence {check.sentence_id} {held}{answers}; strength {shown} {where}."
     if weak:
         text += f" A claim is only partly in what it cites (“{weak[0].claim}”: {weak[0].grounded:.0%} of its words)."
     return text
+
+
+def shown_strength(strength: float, threshold: float) -> str:
+    """The strength as a reason writes it: two decimals, three where two would look equal to the threshold it is
+    compared with ("2.397 < 2.4", not "2.40 < 2.4").
+
+    >>> shown_strength(3.2999, 2.6), shown_strength(2.397, 2.4), shown_strength(2.4, 2.4)
+    ('3.30', '2.397', '2.40')
+    """
+    shown = f"{strength:.2f}"
+    return f"{strength:.3f}" if strength != threshold and shown == f"{threshold:.2f}" else shown
 
 
 def grounding(claim: str, sentences: Sequence[SelectedSentence]) -> float:
