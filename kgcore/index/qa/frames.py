@@ -252,7 +252,8 @@ class _Context:
         opens the sentence)."""
         if self.subject is not None and self.subject.text.lower() in ("i", "you", "we", "they"):
             return True
-        return self.subject is not None and (is_plural(self.subject.text) or any(
+        surnames = {key.split()[-1] for key in self.kinds}
+        return self.subject is not None and (is_plural(self.subject.text, surnames) or any(
             a.label.islower() and any(w != a.label and w.startswith(a.label) and w.endswith("s")
                                       for w in a.text.lower().split()) for a in self.subject.args))
 

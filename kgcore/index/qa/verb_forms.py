@@ -9,6 +9,7 @@ inverted question takes ("What *did* Peter lose?"), and the agreement of a verb 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from kgcore.core.types import Frame
 
@@ -131,15 +132,19 @@ def singular_verb(verb: str) -> str:
     return f"{SINGULAR_FORMS.get(first.lower(), first)} {rest}".strip()
 
 
-def is_plural(phrase: str) -> bool:
+def is_plural(phrase: str, surnames: Collection[str] = ()) -> bool:
     """Whether a subject ``phrase`` takes a plural verb: coordinated, or its head (the last word before a comma or
     a preposition) a plural: a common irregular one, or a regular one that is not a name ("Mr. Jones") unless
-    "the" stands right before it (a family: "the Pyncheons").
+    "the" stands right before it (a family: "the Pyncheons").  A name in "-es" after "the" is a family only when
+    its singular is one of the document's ``surnames`` ("the Musgroves" beside "Charles Musgrove"; "the Thames",
+    "the Times" are one thing).
 
     >>> [is_plural(p) for p in ("different samples", "context relevance", "Anne and Diana", "the class",
     ...                          "the only members of the family", "Sir Walter, of Kellynch Hall's sons",
     ...                          "Mr. Jones", "the children", "the Pyncheons", "the United States", "5,000 reviews")]
     [True, False, True, False, True, False, False, True, True, False, True]
+    >>> is_plural("the Thames"), is_plural("the Musgroves"), is_plural("the Musgroves", {"musgrove"})
+    (False, False, True)
     """
     written = re.sub(r",(?!\d)", " , ", phrase).split()  # not the comma of "5,000"
     words = [w.lower() for w in written]
@@ -148,7 +153,7 @@ def is_plural(phrase: str) -> bool:
     if "and" in words[:head] or last in IRREGULAR_PLURALS:
         return True
     regular = last.endswith("s") and not last.endswith(("ss", "us", "is", "'s", "’s"))
-    family = head >= 2 and words[head - 2] == "the"  # "the Pyncheons"; not "the United States"
+    family = head >= 2 and words[head - 2] == "the" and (not last.endswith("es") or last[:-1] in surnames)
     return regular and (not written[head - 1][:1].isupper() or family)  # "Mr. Jones" is a name
 
 
