@@ -235,7 +235,7 @@ def reason(check: ClaimCheck, state: str, parsed: Question, weak: Sequence[Claim
     if check.unfilled_role:
         where = (f"≥ {SUPPORTED_FROM}, but nothing in it stands where the question asks ({check.unfilled_role}): "
                  "check who did what to whom")
-    shown = shown_strength(check.strength, REFUSED_BELOW if state == "not supported" else SUPPORTED_FROM)
+    shown = shown_strength(check.strength or 0.0, REFUSED_BELOW if state == "not supported" else SUPPORTED_FROM)
     text = f"{head}: cited sentence {check.sentence_id} {held}{answers}; strength {shown} {where}."
     if weak:
         text += f" A claim is only partly in what it cites (“{weak[0].claim}”: {weak[0].grounded:.0%} of its words)."
