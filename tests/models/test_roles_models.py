@@ -101,6 +101,7 @@ def _span(text: str, words: str) -> list[tuple[int, int]]:
     ("Who does Anne marry?", "Anne began to visit Gilbert and married him.", "him", True),
     ("Where does Anne teach?", "Anne hoped to teach at Avonlea.", "at Avonlea", False),
     ("Where does Anne teach?", "Anne hoped to leave Green Gables and teach at Avonlea.", "at Avonlea", False),
+    ("Where did Anne teach after she hoped to leave?", "Anne hoped to teach at Avonlea.", "at Avonlea", False),
     ("Where did Anne hope to teach?", "Anne hoped to teach at Avonlea.", "at Avonlea", True),
     ("What do the authors use?", "The authors decided to use RoBERTa.", "RoBERTa", True),  # a decision is done
     ("Where does Anne meet Gilbert?", "Anne was eager to meet Gilbert at the station.", "at the station", False),

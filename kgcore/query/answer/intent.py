@@ -72,8 +72,23 @@ def intent_of(token) -> str:
 
 def question_intent(q_doc) -> frozenset[str]:
     """The intents a question says itself, from its verbs and adjectives ("Where does Amory *plan* to meet
-    Isabelle?"; a noun such as "What was the *plan*?" says none)."""
-    return frozenset(filter(None, (intent_of(t) for t in q_doc if t.pos_ in ("VERB", "AUX", "ADJ"))))
+    Isabelle?"; a noun such as "What was the *plan*?" says none), not from a subordinate clause of its own ("Where
+    did Anne teach *after she hoped* to leave?" asks where she taught).
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> nlp = load_spacy()
+    >>> sorted(question_intent(nlp("Where did Anne teach after she hoped to leave?"))), sorted(question_intent(
+    ...     nlp("Who was the man Anne wanted to marry?")))
+    ([], ['want'])
+    """
+    return frozenset(filter(None, (intent_of(t) for t in q_doc if t.pos_ in ("VERB", "AUX", "ADJ")
+                                   and not _subordinate(t))))
+
+
+def _subordinate(token) -> bool:
+    """Whether ``token`` stands in an adverbial clause opened by a conjunction ("*after* she hoped to leave"); not
+    in an infinitive the parser calls ``advcl``."""
+    return any(t.dep_ == "advcl" and any(c.dep_ == "mark" for c in t.children) for t in [token, *token.ancestors])
 
 
 def intended(verb, asked: frozenset[str]) -> bool:
