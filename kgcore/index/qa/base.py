@@ -131,6 +131,8 @@ def unglued(text: str) -> str:
     ('What did Diana make?', "Marilla's house")
     """
     return GLUED.sub(r"\1", text)
+
+
 _NAME = re.compile(r"\b(name|surname|nickname|call|calls|called)\b")
 #: "Which ship / opera / large island": one named thing; not "which of", "which two workmen", "which one".
 _WHICH_ONE = re.compile(r"\bwhich (?!of\b|one\b|ones\b|two\b|three\b|four\b|five\b|several\b|\d)[a-z]")

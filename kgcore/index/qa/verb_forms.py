@@ -43,13 +43,13 @@ def split_verb(frame: Frame) -> tuple[str, str]:
     >>> split_verb(Frame("not bear", "cannot bear", negated=True)), split_verb(Frame("get", "'s getting"))
     (('can', 'not bear'), ('is', 'getting'))
     """
-    words = frame.text.split()
+    words = spelled_verb(frame.text).split()
     first = words[0].lower()
     if first == "cannot" and len(words) > 1:  # "cannot bear": "What can X not bear?"
         return words[0][:3].lower(), " ".join(["not", *words[1:]])
     if is_finite(frame.text) and (first in AUXILIARIES or first.endswith("n't")) and (len(words) > 1
                                                                                     or frame.predicate == "be"):
-        return spelled(words[0], words[1] if len(words) > 1 else ""), " ".join(words[1:])
+        return words[0], " ".join(words[1:])
     lemma = frame.predicate.removeprefix("not ")
     if frame.text.lower() == lemma:
         aux = "do"
@@ -77,6 +77,16 @@ def spelled(aux: str, after: str = "") -> str:
         return aux
     participle = after.lower() == "been" or (after.lower().endswith(("ed", "en", "wn")) and full in ("is", "would"))
     return {"is": "has", "would": "had"}.get(full, full) if participle else full
+
+
+def spelled_verb(verb: str) -> str:
+    """``verb`` as written, its first word spelled out if contracted (:func:`spelled`).
+
+    >>> spelled_verb("'s getting"), spelled_verb("'d known"), spelled_verb("was")
+    ('is getting', 'had known', 'was')
+    """
+    first, _, rest = verb.partition(" ")
+    return f"{spelled(first, rest.split(' ')[0])} {rest}".strip()
 
 
 def inverted(aux: str, main: str, plural: bool) -> tuple[str, str]:

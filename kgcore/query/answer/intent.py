@@ -57,7 +57,7 @@ def lemma(token) -> str:
 
 
 def intent_of(token) -> str:
-    """The intent ``token`` says as the head of a complement ("decide", "determined", "like" under "would",
+    """The intent ``token`` says as the head of a complement ("hope", "determined", "like" under "would",
     "going" under "be"), or "" when it says none."""
     word = lemma(token)
     if word in INTENT:
