@@ -1,8 +1,9 @@
 """Does the fused ranking hold more of people's answers when a sentence holding a span of the kind the question
 asks for (a place for "where", a reason clause for "why", a person for "who") ranks higher?  NarrativeQA design
-books.
+books.  The fused default does this (:mod:`kgcore.query.asked_kind`, weight 1); this script runs its weights
+against 0 (off), and the variants it was chosen over.
 
-    python bench/experiments/narrativeqa_answer_type.py                  # weights 0 (the default), 0.5, 1, 2
+    python bench/experiments/narrativeqa_answer_type.py                  # weights 0 (off), 0.5, 1 (the default), 2
     python bench/experiments/narrativeqa_answer_type.py --weights 1 --held-out     # the one held-out look
     python bench/experiments/narrativeqa_answer_type.py --weights 0.5 --selective 1 --candidates 100
     python bench/experiments/narrativeqa_answer_type.py --weights 1 --stored   # spans from the asked kind alone
@@ -35,59 +36,45 @@ from protocol import BUDGETS, measure, paired_interval, setting  # noqa: E402
 
 from kgcore.api import QueryEngine  # noqa: E402
 from kgcore.core.nlp import load_spacy  # noqa: E402
-from kgcore.query import fused  # noqa: E402
+from kgcore.query import asked_kind  # noqa: E402
 from kgcore.query.answer.expected import Expected, expected_answer  # noqa: E402
-from kgcore.query.answer.spans import adds_content, answer_spans  # noqa: E402
+from kgcore.query.answer.spans import FINDERS, adds_content, answer_spans  # noqa: E402
 from kgcore.query.methods import groundedkg  # noqa: E402
 
-ORIGINAL_RANKED = fused._ranked
-ORIGINAL_FUSED = groundedkg.rank_fused
 NLP = load_spacy()
-ASKED: dict[str, object] = {}
-DOCS: dict[str, object] = {}
+ORIGINAL_KIND = groundedkg.asked_kind
+
+
+class StoredKind(asked_kind.AskedKind):
+    """The asked kind read as spans stored per sentence at indexing would read it: the kind alone, without the
+    question's words and asked noun (``--stored``); ``filtered``: those spans kept only when they add a word the
+    question lacks (``--stored-filtered``: stored spans checked against the question's words, no parse)."""
+
+    filtered: set[str] | None = None
+
+    def holds(self, texts):
+        docs = self.parse(list(texts))
+        empty = NLP("")
+        out = []
+        for doc in docs:
+            spans = answer_spans(list(doc), Expected(self.expected.kind), empty)
+            out.append(any(adds_content(doc[a:b], self.filtered) for a, b in spans) if self.filtered is not None
+                       else bool(spans))
+        return np.array(out, dtype=bool)
 
 
 def asking(stored: bool, filtered: bool = False):
-    """``rank_fused`` (as GroundedKG calls it), remembering the question it ranks for; ``stored``: only the kind
-    it asks for (``--stored``: what a sentence's answer kinds stored at indexing could say); ``filtered``: those
-    stored spans kept only when they add a word the question lacks (``--stored-filtered``: stored spans checked
-    against the question's words at query time, no parse)."""
-    def ranks(index, question, *args, **kwargs):
-        doc = NLP(question)
-        expected = expected_answer(doc)
-        ASKED.update(doc=NLP("") if stored else doc, expected=Expected(expected.kind) if stored else expected,
-                     asked={t.lower_ for t in doc} | {t.lemma_.lower() for t in doc} if filtered else None)
-        return ORIGINAL_FUSED(index, question, *args, **kwargs)
-    return ranks
-
-
-def holds(tokens: list) -> bool:
-    """Whether the sentence holds a span of the asked kind (with ``--stored-filtered``, one adding a word the
-    question lacks)."""
-    spans = answer_spans(tokens, ASKED["expected"], ASKED["doc"])
-    if ASKED.get("asked") is None:
-        return bool(spans)
-    return any(adds_content(tokens[a:b], ASKED["asked"]) for a, b in spans)
-
-
-def typed(weight: float, candidates: int, selective: float = 1.0):
-    """``fused._ranked`` with its first ``candidates`` rows' scores raised by ``weight`` where the sentence holds a
-    span of the asked kind -- when at most a ``selective`` share of them hold one (a kind most sentences hold, a
-    new verb for "what did he do", says little)."""
-    def ranked(index, final, options):
-        order = ORIGINAL_RANKED(index, final, options)
-        if weight <= 0 or not ASKED or len(order) < 2:
-            return order
-        head = order[:candidates]
-        texts = [index.sentences[int(r)].normalized for r in head]
-        DOCS.update(zip(todo := [t for t in dict.fromkeys(texts) if t not in DOCS], NLP.pipe(todo)))
-        docs = [DOCS[t] for t in texts]
-        held = np.array([holds(list(d)) for d in docs])
-        if held.mean() > selective:
-            return order
-        scores = final[head] * (1 + weight * held)
-        return np.r_[head[np.argsort(-scores, kind="stable")], order[candidates:]]
-    return ranked
+    """``groundedkg.asked_kind`` as production reads it, or (``stored``) the :class:`StoredKind` variant."""
+    def kind(question, nlp):
+        found = ORIGINAL_KIND(question, nlp)
+        if found is None or not stored:
+            return found
+        variant = StoredKind(found.expected, found.question, found.parse, found.weight, found.candidates,
+                             found.selective)
+        variant.filtered = ({t.lower_ for t in found.question} | {t.lemma_.lower() for t in found.question}
+                            if filtered else None)
+        return variant
+    return kind
 
 
 def main() -> None:
@@ -97,6 +84,8 @@ def main() -> None:
     parser.add_argument("--selective", type=float, default=0.5,
                         help="raise only where at most this share of the candidates holds a span (1: always)")
     parser.add_argument("--held-out", action="store_true")
+    parser.add_argument("--kinds", default=",".join(sorted(FINDERS)),
+                        help="the asked kinds that raise candidates (default: every kind with spans)")
     parser.add_argument("--stored", action="store_true",
                         help="find the spans from the asked kind alone, as kinds stored per sentence would")
     parser.add_argument("--stored-filtered", action="store_true",
@@ -106,10 +95,11 @@ def main() -> None:
     engine = QueryEngine(narrativeqa.book_store(books))
     kinds = [expected_answer(NLP(q.text)).kind for slug in books for q in narrativeqa.questions(slug)]
     per: dict[tuple[float, int], list[float]] = {}
+    kind = asking(args.stored or args.stored_filtered, args.stored_filtered)
     for weight in sorted({0.0, *(float(x) for x in args.weights.split(","))}):
-        reordered = typed(weight, args.candidates, args.selective)
-        ranks = asking(args.stored or args.stored_filtered, args.stored_filtered)
-        with setting(fused, "_ranked", reordered), setting(groundedkg, "rank_fused", ranks):
+        with setting(asked_kind, "WEIGHT", weight), setting(asked_kind, "CANDIDATES", args.candidates), \
+                setting(asked_kind, "SELECTIVE", args.selective), setting(groundedkg, "asked_kind", kind), \
+                setting(asked_kind, "KINDS", frozenset(args.kinds.split(","))):
             for budget in BUDGETS:
                 per[(weight, budget)] = [v for slug in books for v in measure(
                     engine, slug, narrativeqa.questions(slug), "groundedkg", budget)["per_question"]]
@@ -126,6 +116,8 @@ def main() -> None:
         print(rows[-1], flush=True)
     mode = "_stored_filtered" if args.stored_filtered else "_stored" if args.stored else ""
     head = "" if args.candidates == 200 else f"_head{args.candidates}"  # the recorded runs read the first 200
+    kinds = sorted(args.kinds.split(","))
+    mode += "" if kinds == sorted(FINDERS) else "_" + "-".join(kinds)  # the recorded runs raise every kind
     name = f"narrativeqa_answer_type{mode}{head}{'_held_out' if args.held_out else ''}.json"
     write_json(name, {"books": books, "candidates": args.candidates, "selective": args.selective, "rows": rows})
 

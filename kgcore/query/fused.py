@@ -34,6 +34,7 @@ from kgcore.index.views.context_types import ContextGraph
 from kgcore.index.views.contextual import context_graph
 from kgcore.query import names, propagation
 from kgcore.query.align import GraphMatch, aligned_nodes, paper_union
+from kgcore.query.asked_kind import AskedKind
 from kgcore.query.context import budget_positions, selected_sentence, sentence_words
 
 #: How strongly a word budget prefers short sentences (score per words**exponent, relative to the mean).
@@ -89,15 +90,17 @@ GATED: CacheKey = CacheKey("context-graph-gated")
 
 
 def rank_fused(index: Index, question: str, gm: GraphMatch, options: RetrievalOptions,
-               reorder: Reorder | None = None, names_weight: float | None = None) -> tuple[list[SelectedSentence], int]:
+               reorder: Reorder | None = None, names_weight: float | None = None, asked: AskedKind | None = None
+               ) -> tuple[list[SelectedSentence], int]:
     """GroundedKG's fused ranking of every sentence in scope, budgeted, in reading order; and the candidates.
     ``reorder`` (the multi-hop walk, :mod:`kgcore.query.multihop`) may reorder the fused order before the budget;
-    ``names_weight`` replaces :func:`name_weight_for` the budget (the walk weighs no names)."""
+    ``names_weight`` replaces :func:`name_weight_for` the budget (the walk weighs no names); ``asked``: the
+    question's asked kind, which raises the candidates holding an answer of it (:mod:`kgcore.query.asked_kind`)."""
     cg = context_graph(index)
     sig = propagation.signals(index, cg, question, gm.vector, gm.sims, gm.scope, graph=gm.alignment.graph)
     weight = name_weight_for(options.budget_words) if names_weight is None else names_weight
     sig = replace(sig, focus=names.focus(index, cg, question, weight))
-    kept = rank(index, cg, sig, options, gm, reorder)
+    kept = rank(index, cg, sig, options, gm, reorder, asked)
     for s in kept:
         s.aligned = aligned_nodes(index, gm.alignment, index.sentence_row(s.id), gm.query_keys, gm.query_edges)
     return kept, int(sig.scope[: cg.n_sentences].sum())
@@ -131,50 +134,55 @@ class Ranking:
 
 
 def rank(index: Index, cg: ContextGraph, sig: propagation.Signals, options: RetrievalOptions,
-         gm: GraphMatch | None = None, reorder: Reorder | None = None) -> list[SelectedSentence]:
+         gm: GraphMatch | None = None, reorder: Reorder | None = None, asked: AskedKind | None = None
+         ) -> list[SelectedSentence]:
     """The sentences in scope the budget keeps, best first by final score, with ``signals``, in reading order.
 
     For GroundedKG (``gm`` given) under more than :data:`GRAPH_HEAD_WORDS` words, the fused order fills that
     many words and the order without the graph signal the rest; each sentence's ``signals["stage"]`` says which
     ranked it (``graph`` or ``text``) and its score and breakdown are that ranking's.
     """
-    r = ranking(index, cg, sig, options, gm, reorder, two_stages=gm is not None and bool(sig.graph.any()))
+    r = ranking(index, cg, sig, options, gm, reorder, two_stages=gm is not None and bool(sig.graph.any()),
+                asked=asked)
     places = budget_positions(sentence_words(index)[r.order], options.budget_sentences, options.budget_words)
     return sorted(explained(index, cg, r, places, gm), key=lambda s: s.position)
 
 
 def ranking(index: Index, cg: ContextGraph, sig: propagation.Signals, options: RetrievalOptions,
             gm: GraphMatch | None = None, reorder: Reorder | None = None, two_stages: bool = False,
-            incoming: tuple[propagation.Incoming | None, ...] = (), boundary: Boundary | None = None) -> Ranking:
+            incoming: tuple[propagation.Incoming | None, ...] = (), boundary: Boundary | None = None,
+            asked: AskedKind | None = None) -> Ranking:
     """The order :func:`rank` budgets (``two_stages``: over :data:`GRAPH_HEAD_WORDS` words, the graph's head and
     then the order without the graph signal, as :func:`rank` describes); ``incoming``, per stage, and
-    ``boundary``: a shard's messages from other shards (:class:`Ranking`)."""
+    ``boundary``: a shard's messages from other shards (:class:`Ranking`); ``asked``: each stage's first
+    candidates reordered by the question's asked kind (:mod:`kgcore.query.asked_kind`)."""
     edges = gated_edges(index, cg)
     r = Ranking(np.zeros(0, np.int64), 0, [], edges, np.zeros(0), incoming, boundary)
     r.norm = propagation.message_norm(edges, sig, incoming=r.heard(0))  # both stages': the gates are BM25's
     depth = stage_layers(options, gm is not None)[0]
     r.stages.append((sig, propagation.propagate(edges, sig, layers=depth, norm=r.norm, incoming=r.heard(0))))
     stages, norm = r.stages, r.norm
-    order = _deduped(index, _ranked(index, stages[0][1][-1][: cg.n_sentences], options))
+    order = _deduped(index, _ranked(index, stages[0][1][-1][: cg.n_sentences], options, asked))
     if reorder is not None:
         order = reorder(order, stages[0][1][-1][: cg.n_sentences])
     head = len(order)
     if two_stages and options.budget_words > GRAPH_HEAD_WORDS:
         text = without_graph(sig)
         stages.append((text, propagation.propagate(edges, text, norm=norm, incoming=r.heard(1))))
-        order, head = _graph_head(index, order, _ranked(index, stages[1][1][-1][: cg.n_sentences], options))
+        order, head = _graph_head(index, order, _ranked(index, stages[1][1][-1][: cg.n_sentences], options, asked))
         order = _deduped(index, order)  # the head (deduplicated above) keeps its rows; the text order is cut here
     r.order, r.head = order, head
     return r
 
 
-def text_order(index: Index, cg: ContextGraph, r: Ranking, options: RetrievalOptions) -> np.ndarray:
+def text_order(index: Index, cg: ContextGraph, r: Ranking, options: RetrievalOptions,
+               asked: AskedKind | None = None) -> np.ndarray:
     """The second stage of a two-stage ranking (see :func:`rank`) added to ``r``: its order without the graph
     signal (rows, repeated texts left out), for a driver that takes each shard's graph head first."""
     sig = r.stages[0][0]
     text = without_graph(sig)
     r.stages.append((text, propagation.propagate(r.edges, text, norm=r.norm, incoming=r.heard(1))))
-    return _deduped(index, _ranked(index, r.stages[1][1][-1][: cg.n_sentences], options))
+    return _deduped(index, _ranked(index, r.stages[1][1][-1][: cg.n_sentences], options, asked))
 
 
 def explained(index: Index, cg: ContextGraph, r: Ranking, places: Sequence[int], gm: GraphMatch | None = None
@@ -245,10 +253,15 @@ def name_weight_for(budget_words: int) -> float:
     return 0.0 if 0 < budget_words <= SMALL_BUDGET_WORDS else NAME_WEIGHT
 
 
-def _ranked(index: Index, final: np.ndarray, options: RetrievalOptions) -> np.ndarray:
-    """Rows with a positive final score, best first (per word when :data:`LENGTH_EXPONENT` is set)."""
+def _ranked(index: Index, final: np.ndarray, options: RetrievalOptions, asked: AskedKind | None = None
+            ) -> np.ndarray:
+    """Rows with a positive final score, best first (per word when :data:`LENGTH_EXPONENT` is set); with
+    ``asked``, the first candidates reordered by the question's asked kind."""
     rows = np.flatnonzero(final > 0)
-    return rows[np.argsort(-_per_word(index, final, rows, options), kind="stable")]
+    order = rows[np.argsort(-_per_word(index, final, rows, options), kind="stable")]
+    if asked is None:
+        return order
+    return asked.raised(order, final, lambda head: [index.sentences[int(r)].original for r in head])
 
 
 def _deduped(index: Index, order: np.ndarray) -> np.ndarray:

@@ -246,6 +246,20 @@ class Shard:
         at = {int(self.rows[row]): float(key) for row, key in zip(order, keys)}
         return [at.get(int(row)) for row in rows]
 
+    def graph_holds(self, rows: Sequence[int]) -> list[bool] | None:
+        """Whether each of ``rows`` (in the collection) holds an answer of the question's asked kind; None when
+        its kind raises nothing (:meth:`~kgcore.query.shard_graph.GraphScorer.holds`)."""
+        return self._scorer().holds(rows)
+
+    def graph_raise(self, signal: str, rows: Sequence[int], factor: float) -> None:
+        """The ``signal`` ranking with the keys of ``rows`` (in the collection) times ``factor`` and reordered by
+        key (ties: the earlier row first): the collection's first candidates that hold the asked kind, raised as
+        :meth:`kgcore.query.asked_kind.AskedKind.raised` raises them in one process."""
+        order, keys = self._ranked[signal]
+        keys = np.where(np.isin(self.rows[order], np.asarray(rows, dtype=np.int64)), keys * factor, keys)
+        at = np.lexsort((self.rows[order], -keys))
+        self._ranked[signal] = (order[at], keys[at])
+
     def graph_selected(self, rows: Sequence[int], text: Sequence[int] = (), two_stages: bool = False
                        ) -> list[SelectedSentence]:
         """The sentences at ``rows`` (in the collection) of the last ranking, explained, placed in the collection

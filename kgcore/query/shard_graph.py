@@ -48,7 +48,7 @@ from kgcore.query.context import question_vector, sentence_words
 from kgcore.query.fused import Ranking, explained, node_name, ranking, stage_layers, text_order
 from kgcore.query.global_bm25 import BM25Counts, CollectionBM25, GlobalBM25, bm25_counts
 from kgcore.query.match import Pool
-from kgcore.query.methods.groundedkg import match_question, realigned
+from kgcore.query.methods.groundedkg import asked_kind, match_question, realigned
 from kgcore.query.shard_links import Exported, Heard, ShardLinks
 
 
@@ -243,6 +243,16 @@ class GraphScorer:
             second = (order, r.stages[1][1][-1][order].astype(np.float64))
         return (r.order, r.finals().astype(np.float64), int(sig.scope[: cg.n_sentences].sum()),
                 bool(sig.graph.any()), second)
+
+    def holds(self, rows: Sequence[int]) -> list[bool] | None:
+        """Whether each of ``rows`` (in the collection) holds an answer of the kind the ranked question asks for
+        (:mod:`kgcore.query.asked_kind`); None when the question's kind raises nothing (or the method is not
+        GroundedKG's)."""
+        a = self._asked()
+        kind = asked_kind(a.question, self.engine.models().nlp) if a.gm is not None else None
+        if kind is None:
+            return None
+        return kind.holds([self.index.sentences[self.local[int(row)]].original for row in rows]).tolist()
 
     def page(self, doc: str) -> tuple[list[int], list[float]]:
         """A page's sentences retrieval may use (rows in the collection, reading order) and their fused scores."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import heapq
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,7 +33,7 @@ import numpy as np
 from kgcore.core.settings import RetrievalOptions
 from kgcore.core.types import Match, SelectedSentence
 from kgcore.index.store.partial import Whole, whole_of
-from kgcore.query import fused, multihop
+from kgcore.query import asked_kind, fused, multihop
 from kgcore.query.context import budget_positions
 from kgcore.query.global_bm25 import collection_bm25
 from kgcore.query.propagation import Scales
@@ -99,6 +100,8 @@ def rank_graph(engine: Any, question: str, options: RetrievalOptions
                             for n in range(len(scales))])
     two_stages = (options.method == "groundedkg" and options.budget_words > fused.GRAPH_HEAD_WORDS
                   and any(graph for _, graph in ranked))
+    if options.method == "groundedkg" and multihop.plan_over(engine.pages.pages, question, matches) is None:
+        raise_asked(engine, ("fused", "text") if options.budget_words > fused.GRAPH_HEAD_WORDS else ("fused",))
     if not (options.budget_words or options.budget_sentences):
         options = dataclasses.replace(options, budget_sentences=options.k)  # lesegr without a budget: its k best
     walked = walk_head(engine, engine.pages, question, matches) if best is not None else None
@@ -110,6 +113,33 @@ def rank_graph(engine: Any, question: str, options: RetrievalOptions
             sentence.signals["path"] = walked[1].paths[sentence.position]
         out.append(dataclasses.replace(sentence, rank=rank))
     return out, sum(n for n, _ in ranked), matches
+
+
+def raise_asked(engine: Any, signals: Sequence[str]) -> None:
+    """Raise, in each of the ``signals`` rankings, the collection's first candidates that hold an answer of the
+    question's asked kind, as one process raises them (:meth:`kgcore.query.asked_kind.AskedKind.raised`): the
+    first :data:`~kgcore.query.asked_kind.CANDIDATES` of the merged ranking, each shard reading its own; nothing
+    when more than :data:`~kgcore.query.asked_kind.SELECTIVE` of them hold one."""
+    for signal in signals:
+        head = merged_head(engine, signal, asked_kind.CANDIDATES)
+        asks: dict[int, list[int]] = {}
+        for shard, row in head:
+            asks.setdefault(shard, []).append(row)
+        found = engine.gather([(shard, engine.call(shard, "graph_holds", rows)) for shard, rows in asks.items()])
+        if not head or any(held is None for held in found):
+            return  # the question's kind raises nothing
+        raised = {shard: [row for row, h in zip(rows, held) if h] for (shard, rows), held in zip(asks.items(), found)}
+        if sum(map(len, raised.values())) > asked_kind.SELECTIVE * len(head):
+            continue
+        engine.gather([(shard, engine.call(shard, "graph_raise", signal, rows, 1 + asked_kind.WEIGHT))
+                       for shard, rows in raised.items() if rows])
+
+
+def merged_head(engine: Any, signal: str, count: int) -> list[tuple[int, int]]:
+    """The first ``count`` (shard, row) of the ``signal`` ranking merged over the shards by key."""
+    pages = engine.gather([(n, engine.call(n, "page", signal, 0, count, None)) for n in range(len(engine.parts))])
+    items = [(-item[0], item[1], n) for n, (page, _) in enumerate(pages) for item in page]
+    return [(n, row) for _, row, n in heapq.nsmallest(count, items)]
 
 
 def names_weight(engine: Any, question: str, options: RetrievalOptions, matches: list[Match]) -> float:

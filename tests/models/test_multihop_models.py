@@ -8,7 +8,7 @@ import pytest
 from kgcore.core.settings import RetrievalOptions
 from kgcore.index.pipeline import index_files
 from kgcore.index.store.disk import Store
-from kgcore.query import multihop
+from kgcore.query import asked_kind, multihop
 from kgcore.query.engine import QueryEngine
 
 PAGES = {
@@ -48,17 +48,17 @@ def test_a_chained_question_gets_the_linked_pages_fact_and_its_path(encyclopedia
     assert _ids(result, "harbour-lights")  # the linking fact stays in the context
 
 
-def test_without_the_walk_the_same_budget_misses_the_birth(encyclopedia):
+def test_without_the_walk_the_same_budget_misses_the_birth(encyclopedia, monkeypatch):
     question = "When was the director of Harbour Lights born?"
     with_walk = encyclopedia.retrieve("pages", question, RetrievalOptions(budget_words=45))
-    multihop.ENABLED = False
-    try:
-        flat = encyclopedia.retrieve("pages", question, RetrievalOptions(budget_words=45))
-    finally:
-        multihop.ENABLED = True
-    assert not any("path" in s.signals for s in flat.sentences)
+    monkeypatch.setattr(multihop, "ENABLED", False)
+    typed = encyclopedia.retrieve("pages", question, RetrievalOptions(budget_words=45))
+    monkeypatch.setattr(asked_kind, "WEIGHT", 0.0)  # nor raising the sentences that hold a date ("when")
+    flat = encyclopedia.retrieve("pages", question, RetrievalOptions(budget_words=45))
+    assert not any("path" in s.signals for s in flat.sentences + typed.sentences)
     assert not any("3 March 1941" in s.text for s in flat.sentences)  # the birth shares no word but "born"
     assert any("3 March 1941" in s.text for s in with_walk.sentences)
+    assert any("3 March 1941" in s.text for s in typed.sentences)  # the asked kind alone finds it here
 
 
 def test_a_comparison_gets_both_entities_birth_sentences(encyclopedia):

@@ -26,6 +26,8 @@ from kgcore.index.parse import Parser
 from kgcore.index.store.disk import CacheKey, Index
 from kgcore.query import multihop
 from kgcore.query.align import Alignment, GraphMatch, align, aligned_nodes, paper_union
+from kgcore.query.answer.base import ParseMemo, shared_cache
+from kgcore.query.asked_kind import AskedKind
 from kgcore.query.context import apply_budget, number_ranks, question_vector, selected_sentence
 from kgcore.query.fused import rank_fused
 from kgcore.query.match import (
@@ -157,11 +159,13 @@ def scopes(index: Index, options: RetrievalOptions) -> tuple[np.ndarray | None, 
 
 
 def retrieve_groundedkg(index: Index, question: str, options: RetrievalOptions, parser: Parser, embedder: Embedder,
-                        use_chroma: bool = False) -> QueryResult:
+                        use_chroma: bool = False, nlp=None) -> QueryResult:
     """The paper's node-matching retrieval, ranked by :func:`graph_score` and budgeted.
 
     Only sentences of ``options.documents`` (all when empty) take part, and
     title pages, contents and headings only with ``options.front_matter``.
+    With ``nlp`` (a spaCy pipeline) the fused ranking raises the candidates that hold an answer of the kind the
+    question asks for (:mod:`kgcore.query.asked_kind`).
     """
     gm = match_question(index, question, options, parser, embedder, use_chroma)
     timer = Timer(gm.timings)
@@ -170,12 +174,18 @@ def retrieve_groundedkg(index: Index, question: str, options: RetrievalOptions, 
         if options.ranking == "fused" and (options.budget_words or options.budget_sentences):
             walk = multihop.plan(index, question, gm)  # questions that chain facts, over entity pages
             selected, candidates = (multihop.rank_multihop(index, question, gm, options, walk) if walk else
-                                    rank_fused(index, question, gm, options))
+                                    rank_fused(index, question, gm, options, asked=asked_kind(question, nlp)))
         else:
             union = paper_union(index, gm.matches, gm.scope)
             selected = _rank_union(index, union, gm.alignment, gm.sims, options, gm.query_keys, gm.query_edges)
             candidates = len(union)
     return graph_result(index, question, options, gm, selected, timer, candidates)
+
+
+def asked_kind(question: str, nlp) -> AskedKind | None:
+    """The question's asked kind read through ``nlp``'s shared parse cache (None without ``nlp``, or for a kind
+    with no spans to find)."""
+    return AskedKind.of(question, ParseMemo(nlp, shared_cache(nlp)).pipe) if nlp is not None else None
 
 
 def graph_result(index: Index, question: str, options: RetrievalOptions, gm: GraphMatch,
@@ -246,7 +256,9 @@ RANKING_LABELS = {
 
 def retrieve(index: Index, question: str, options: RetrievalOptions, models: Models) -> QueryResult:
     parser = models.parser(index.manifest.options.parser)
-    return retrieve_groundedkg(index, question, options, parser, models.embedder, models.use_chroma)
+    fused = options.ranking == "fused" and bool(options.budget_words or options.budget_sentences)
+    return retrieve_groundedkg(index, question, options, parser, models.embedder, models.use_chroma,
+                               models.nlp if fused else None)
 
 
 METHOD = Method("groundedkg", "GroundedKG (graph nodes)",

@@ -1,0 +1,96 @@
+"""The kind of answer a question asks for, as a ranking signal: among the fused order's best candidates, a sentence
+that holds a span of that kind -- a place for "where", a person for "who", a reason clause for "why", a figure
+for "how many" -- ranks higher.
+
+People ask about what a book says in their own words (NarrativeQA's questions were written from plot summaries),
+so a sentence that shares the question's names and topic but holds no answer ("Louisa was much the same.") ranks
+as high as the one that answers it ("Louisa was to marry Captain Benwick.").  The answer pick already knows which
+sentences hold an answer of the asked kind (:func:`kgcore.query.answer.spans.answer_spans`, the spans it marks);
+the ranking asks the same finders of its first :data:`CANDIDATES` sentences and multiplies the score of each that
+holds one by ``1 +`` :data:`WEIGHT`.  When more than :data:`SELECTIVE` of them hold one (a kind most sentences
+hold, such as a new verb for "what did she do?") the order is left as it is: the signal would only say that the
+sentences are sentences.
+
+A worked example: for "Who does Louisa become engaged to?" the expected answer is a person, so among the
+candidates the sentence "Louisa was to marry Captain Benwick" (a person the question does not name) rises past
+"Louisa was much the same" (no person but Louisa herself, whom the question names).
+
+The finders read the question's words and its asked noun ("what colour", "which dataset"), so the candidates are
+parsed at query time, through the process's parse cache and the store's parse store
+(:mod:`kgcore.query.answer.parse_store`): the answer pick parses the same sentences of the context afterwards.
+Decided on the NarrativeQA design books (``bench/experiments/narrativeqa_answer_type.py``; ``docs/evaluation.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from kgcore.query.answer.expected import Expected, expected_answer
+from kgcore.query.answer.spans import FINDERS, answer_spans
+
+#: How much higher a candidate holding a span of the asked kind scores (its score times 1 + this; 0: off).
+WEIGHT = 1.0
+#: How many of the fused order's first sentences are parsed and may be raised.
+CANDIDATES = 200
+#: The largest share of the candidates that may hold a span for the signal to count (above it, nothing changes).
+SELECTIVE = 0.5
+#: The asked kinds that raise candidates: those whose answer is a span -- a figure, a time, a person, a place, a
+#: name.  A clause kind (a reason, a manner, an action, an object) is found in many sentences that do not answer.
+KINDS = frozenset(("number", "time", "person", "place", "name"))
+
+
+@dataclass
+class AskedKind:
+    """What a question asks for and how to read the candidates: its :class:`~kgcore.query.answer.expected.Expected`
+    answer, its parse, and ``parse`` (texts -> spaCy docs, in order)."""
+
+    expected: Expected
+    question: Any
+    parse: Callable[[list[str]], list]
+    weight: float = WEIGHT
+    candidates: int = CANDIDATES
+    selective: float = SELECTIVE
+
+    @classmethod
+    def of(cls, question: str, parse: Callable[[list[str]], list]) -> AskedKind | None:
+        """The asked kind of ``question`` with this module's :data:`WEIGHT`, :data:`CANDIDATES` and
+        :data:`SELECTIVE`; None when its kind has no spans to find (a definition, yes/no, a question with no
+        wh-word) or the weight is 0."""
+        if WEIGHT <= 0:
+            return None
+        doc = parse([question])[0]
+        expected = expected_answer(doc)
+        if expected.kind not in FINDERS or expected.kind not in KINDS:
+            return None
+        return cls(expected, doc, parse, WEIGHT, CANDIDATES, SELECTIVE)
+
+    def holds(self, texts: Sequence[str]) -> np.ndarray:
+        """Per text, whether it holds a span of the asked kind (not made of the question's own words)."""
+        docs = self.parse(list(texts))
+        return np.array([bool(answer_spans(list(doc), self.expected, self.question)) for doc in docs], dtype=bool)
+
+    def raised(self, order: np.ndarray, final: np.ndarray, texts: Callable[[np.ndarray], list[str]]) -> np.ndarray:
+        """``order`` (rows, best first by ``final``) with its first :attr:`candidates` rows reordered by their
+        score times 1 + :attr:`weight` where the row's text (``texts(rows)``) holds a span of the asked kind --
+        unless more than :attr:`selective` of them do; equal scores keep the earlier row first, as the ranking
+        does.  The rest of the order is kept.
+
+        >>> kind = AskedKind(None, None, parse=lambda texts: texts, candidates=3)
+        >>> kind.holds = lambda texts: np.array(["Benwick" in t for t in texts])
+        >>> texts = ["Louisa was much the same.", "Louisa was to marry Captain Benwick.", "Louisa fell.", "Anne."]
+        >>> order, final = np.array([0, 2, 1, 3]), np.array([0.9, 0.6, 0.8, 0.1])
+        >>> kind.raised(order, final, lambda rows: [texts[r] for r in rows]).tolist()   # 0.6 x 2 > 0.9
+        [1, 0, 2, 3]
+        """
+        if self.weight <= 0 or len(order) < 2:
+            return order
+        head = order[: self.candidates]
+        held = self.holds(texts(head))
+        if held.mean() > self.selective:
+            return order
+        scores = final[head] * (1 + self.weight * held)
+        return np.r_[head[np.lexsort((head, -scores))], order[self.candidates:]]  # ties: the earlier row first
