@@ -88,11 +88,17 @@ class QueryEngine:
         generator = self._generators[name]
         nlp = getattr(generator, "nlp", None)
         if nlp is not None:
-            cache, folder = shared_cache(nlp), self._parse_folder
-            path = store_path(folder, nlp) if folder is not None else None
-            if (cache.store.path if cache.store else None) != path:  # one cache per pipeline, whichever engine asks
-                cache.attach(ParseStore(path, nlp) if path is not None else None)
+            self._with_parse_store(nlp)
         return generator
+
+    def _with_parse_store(self, nlp):
+        """``nlp``, its shared parse cache reading and writing this store's parse store (one cache per pipeline,
+        whichever engine asks last)."""
+        cache, folder = shared_cache(nlp), self._parse_folder
+        path = store_path(folder, nlp) if folder is not None else None
+        if (cache.store.path if cache.store else None) != path:
+            cache.attach(ParseStore(path, nlp) if path is not None else None)
+        return nlp
 
     @cached_property
     def _parse_folder(self) -> Path | None:
@@ -133,9 +139,11 @@ class QueryEngine:
 
     # -- operations ------------------------------------------------------------
     def models(self, use_chroma: bool = False) -> Models:
-        """What the retrieval methods may use: this engine's embedder, parsers, spaCy and reranker."""
-        return Models(self.settings, self.embedder, self.parser, lambda: load_spacy(self.settings.spacy_model),
-                      lambda: self.reranker, use_chroma)
+        """What the retrieval methods may use: this engine's embedder, parsers, spaCy (its parses read from and
+        written to the store's parse store, as the offline answerers' are) and reranker."""
+        return Models(self.settings, self.embedder, self.parser,
+                      lambda: self._with_parse_store(load_spacy(self.settings.spacy_model)), lambda: self.reranker,
+                      use_chroma)
 
     @renamed_argument("doc_id", "collection")
     def retrieve(self, collection: str, question: str, options: RetrievalOptions = RetrievalOptions(),

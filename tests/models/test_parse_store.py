@@ -104,6 +104,19 @@ def test_the_engine_answers_through_the_stores_parse_file_and_the_same_with_it(p
     assert PETER_ID in {m.name for m in peter_store.list()} and ".parses" not in {m.name for m in peter_store.list()}
 
 
+def test_retrieval_alone_parses_its_candidates_through_the_stores_parse_file(peter_store):
+    """The fused ranking parses its first candidates to find the asked kind (:mod:`kgcore.query.asked_kind`):
+    a retrieval with no answer reads and writes the same parse file, so a later process finds them parsed."""
+    engine = QueryEngine(peter_store)
+    nlp = load_spacy(engine.settings.spacy_model)
+    shared_cache(nlp).attach(None)
+    shared_cache(nlp).clear()
+    result = engine.retrieve(PETER_ID, "Who chased Peter round the garden?", RetrievalOptions(budget_words=300))
+    cache = shared_cache(nlp)
+    assert cache.store is not None and cache.store.path == store_path(peter_store.root, nlp)
+    assert cache.store.missing([s.text for s in result.sentences]) == []  # every kept sentence was a candidate
+
+
 def test_a_full_store_takes_no_more_texts_but_still_serves_what_it_holds(tmp_path, monkeypatch):
     import kgcore.query.answer.parse_store as parse_store
 
