@@ -55,6 +55,7 @@ def narrativeqa_section(results: Path) -> str:
             load("narrativeqa_answer_type_held_out.json", results),
         "design, span kinds (the default)": load(f"{spans}.json", results),
         "held out, span kinds (the default)": load(f"{spans}_held_out.json", results),
+        "design, span kinds, the first 100 candidates": load(f"{spans}_head100.json", results),
         "design, every kind, the kind alone": load("narrativeqa_answer_type_stored.json", results),
         "design, every kind, the kind alone, question's words left out":
             load("narrativeqa_answer_type_stored_filtered.json", results)}))
