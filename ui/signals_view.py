@@ -20,6 +20,8 @@ and one row of the signals table.
 (True, False)
 >>> "names ×1.50" in signals_html({**sig, "names": 1.5}), "names ×" in html
 (True, False)
+>>> "asked person ×2" in signals_html({**sig, "asked": "person"}), "asked" in html
+(True, False)
 >>> walked = signals_html({**sig, "path": "CrissCross —directed-by→ <Chris> Menges"}, "shelf")
 >>> "walk: CrissCross —directed-by→ &lt;Chris&gt; Menges" in walked, "walk:" in html
 (True, False)
@@ -31,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from kgcore.api import GRAPH_GATE, GRAPH_HEAD_WORDS, SIGNAL_SCALE, SelectedSentence
+from kgcore.api import ASKED_CANDIDATES, ASKED_WEIGHT, GRAPH_GATE, GRAPH_HEAD_WORDS, SIGNAL_SCALE, SelectedSentence
 
 from .ask_view import sentence_link
 from .markup_html import esc
@@ -65,6 +67,11 @@ SIGNALS = {
 #: What a sentence's ``names`` factor means (the fused ranking past small budgets, kgcore.query.names).
 NAMES_HELP = ("1 + the share of the question's names (its characters and places) the sentence holds, written or "
               "added by coreference: its own score is multiplied by it")
+#: What a sentence's ``asked`` kind means (the fused ranking's asked kind, kgcore.query.asked_kind).
+ASKED_HELP = (f"the sentence holds an answer of the kind the question asks for (a person for 'who', a place for "
+              f"'where', a figure or a date ...) that the question does not name, and was among the first "
+              f"{ASKED_CANDIDATES} candidates: its score counted {1 + ASKED_WEIGHT:g} times for the order (the score "
+              f"shown is without it)")
 #: What a sentence's ``stage`` says when a large budget was filled in two parts (kgcore.query.fused).
 STAGES = {"graph": f"ranked by the fused score (graph alignment counted) among the first {GRAPH_HEAD_WORDS:,} words",
           "text": f"ranked past the first {GRAPH_HEAD_WORDS:,} words by lexical + dense relevance alone (its graph "
@@ -114,6 +121,8 @@ def _numbers(signals: Mapping) -> str:
     parts.append(f"propagated {float(signals.get('propagated', 0.0)):+.2f}")
     if "names" in signals:
         parts.append(f"names ×{float(signals['names']):.2f}")
+    if signals.get("asked"):
+        parts.append(f"asked {signals['asked']} ×{1 + ASKED_WEIGHT:g}")
     if signals.get("stage") == "text":
         parts.append("text stage")
     return " · ".join(parts)
@@ -126,6 +135,8 @@ def signals_html(signals: Mapping, collection: str = "") -> str:
     tip = "; ".join(f"{key}: {meaning}" for key, meaning in SIGNALS.items())
     if "names" in signals:
         tip += f"; names: {NAMES_HELP}"
+    if signals.get("asked"):
+        tip += f"; asked: {ASKED_HELP}"
     if signals.get("stage") in STAGES:
         tip += f"; stage: {STAGES[signals['stage']]}"
     line = f'<span class="kg-stat" title="{esc(tip)}">{esc(_numbers(signals))}</span>'
@@ -152,11 +163,12 @@ def senders_text(signals: Mapping) -> str:
 def signal_rows(sentences: Iterable[SelectedSentence]) -> list[dict]:
     """One row per sentence with signals, best rank first: rank, id, the signals, the final score, the stage
     that ranked it (only when a large budget was filled in two stages), the multi-hop walk's path (only when the
-    walk ran) and senders."""
+    walk ran), the asked kind it holds (only when the asked kind raised a sentence) and senders."""
     rows = []
     ranked = sorted((s for s in sentences if s.signals), key=lambda s: (s.rank <= 0, s.rank, s.position))
     staged = any("stage" in s.signals for s in ranked)
     walked = any("path" in s.signals for s in ranked)
+    asked = any("asked" in s.signals for s in ranked)
     for s in ranked:
         row: dict = {"rank": s.rank or None, "sentence": s.id}
         row.update({key: float(s.signals.get(key, 0.0)) for key in SIGNALS})
@@ -165,6 +177,8 @@ def signal_rows(sentences: Iterable[SelectedSentence]) -> list[dict]:
             row["stage"] = s.signals.get("stage", "")
         if walked:
             row["path"] = s.signals.get("path", "")
+        if asked:
+            row["asked"] = s.signals.get("asked", "")
         row["from"] = senders_text(s.signals)
         row["text"] = s.text
         rows.append(row)

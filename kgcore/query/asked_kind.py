@@ -28,7 +28,7 @@ less.  The held-out books, looked at once: +0.027 / +0.019 / +0.015 / +0.000.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -58,6 +58,8 @@ class AskedKind:
     weight: float = WEIGHT
     candidates: int = CANDIDATES
     selective: float = SELECTIVE
+    #: The rows :meth:`raised` raised (in any stage), for the sentences' ``signals["asked"]``.
+    rows: set[int] = field(default_factory=set)
 
     @classmethod
     def of(cls, question: str, parse: Callable[[list[str]], list]) -> AskedKind | None:
@@ -87,8 +89,8 @@ class AskedKind:
         >>> kind.holds = lambda texts: np.array(["Benwick" in t for t in texts])
         >>> texts = ["Louisa was much the same.", "Louisa was to marry Captain Benwick.", "Louisa fell.", "Anne."]
         >>> order, final = np.array([0, 2, 1, 3]), np.array([0.9, 0.6, 0.8, 0.1])
-        >>> kind.raised(order, final, lambda rows: [texts[r] for r in rows]).tolist()   # 0.6 x 2 > 0.9
-        [1, 0, 2, 3]
+        >>> kind.raised(order, final, lambda rows: [texts[r] for r in rows]).tolist(), kind.rows   # 0.6 x 2 > 0.9
+        ([1, 0, 2, 3], {1})
         """
         if self.weight <= 0 or len(order) < 2:
             return order
@@ -96,5 +98,6 @@ class AskedKind:
         held = self.holds(texts(head))
         if held.mean() > self.selective:
             return order
+        self.rows.update(int(r) for r in head[held])
         scores = final[head] * (1 + self.weight * held)
         return np.r_[head[np.lexsort((head, -scores))], order[self.candidates:]]  # ties: the earlier row first

@@ -102,7 +102,10 @@ def rank_fused(index: Index, question: str, gm: GraphMatch, options: RetrievalOp
     sig = replace(sig, focus=names.focus(index, cg, question, weight))
     kept = rank(index, cg, sig, options, gm, reorder, asked)
     for s in kept:
-        s.aligned = aligned_nodes(index, gm.alignment, index.sentence_row(s.id), gm.query_keys, gm.query_edges)
+        row = index.sentence_row(s.id)
+        s.aligned = aligned_nodes(index, gm.alignment, row, gm.query_keys, gm.query_edges)
+        if asked is not None and row in asked.rows:
+            s.signals["asked"] = asked.expected.kind
     return kept, int(sig.scope[: cg.n_sentences].sum())
 
 

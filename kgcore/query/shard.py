@@ -84,6 +84,7 @@ class Shard:
         self._sims = np.zeros(0, dtype=np.float32)
         self._ranked: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._texts: dict[str, np.ndarray] = {}  # per ranking that leaves out repeated texts: each row's text id
+        self._raised: dict[int, str] = {}  # rows (in the collection) the driver raised -> the asked kind
 
     def memory(self) -> dict[str, float]:
         """This shard's process: its resident MB, the part of it that is shared (pages of mapped files, shared
@@ -232,6 +233,7 @@ class Shard:
         the other shards' nodes (after :meth:`graph_signals`)."""
         empty = (np.zeros(0, np.int64), np.zeros(0))
         self._ranked, self._texts, out = {"fused": empty, "text": empty}, {}, (0, False)
+        self._raised = {}
         if self._mine(options) is not None:
             order, keys, candidates, graph, second = self._scorer().rank(scales, names_weight, heard)
             self._ranked = {"fused": (order, keys)} | ({"text": second} if second is not None else {})
@@ -246,15 +248,17 @@ class Shard:
         at = {int(self.rows[row]): float(key) for row, key in zip(order, keys)}
         return [at.get(int(row)) for row in rows]
 
-    def graph_holds(self, rows: Sequence[int]) -> list[bool] | None:
-        """Whether each of ``rows`` (in the collection) holds an answer of the question's asked kind; None when
+    def graph_holds(self, rows: Sequence[int]) -> tuple[str, list[bool]] | None:
+        """The asked kind and whether each of ``rows`` (in the collection) holds an answer of it; None when
         its kind raises nothing (:meth:`~kgcore.query.shard_graph.GraphScorer.holds`)."""
         return self._scorer().holds(rows)
 
-    def graph_raise(self, signal: str, rows: Sequence[int], factor: float) -> None:
+    def graph_raise(self, signal: str, rows: Sequence[int], factor: float, kind: str) -> None:
         """The ``signal`` ranking with the keys of ``rows`` (in the collection) times ``factor`` and reordered by
-        key (ties: the earlier row first): the collection's first candidates that hold the asked kind, raised as
-        :meth:`kgcore.query.asked_kind.AskedKind.raised` raises them in one process."""
+        key (ties: the earlier row first): the collection's first candidates that hold the asked ``kind``, raised as
+        :meth:`kgcore.query.asked_kind.AskedKind.raised` raises them in one process (and their ``signals["asked"]``
+        says so)."""
+        self._raised.update(dict.fromkeys((int(row) for row in rows), kind))
         order, keys = self._ranked[signal]
         keys = np.where(np.isin(self.rows[order], np.asarray(rows, dtype=np.int64)), keys * factor, keys)
         at = np.lexsort((self.rows[order], -keys))
@@ -264,7 +268,11 @@ class Shard:
                        ) -> list[SelectedSentence]:
         """The sentences at ``rows`` (in the collection) of the last ranking, explained, placed in the collection
         (:meth:`~kgcore.query.shard_graph.GraphScorer.selected`)."""
-        return self._scorer().selected(rows, text, two_stages)
+        out = self._scorer().selected(rows, text, two_stages)
+        for s in out:
+            if s.position in self._raised:
+                s.signals["asked"] = self._raised[s.position]
+        return out
 
     def _scorer(self) -> GraphScorer:
         if self.scorer is None:

@@ -101,7 +101,7 @@ def rank_graph(engine: Any, question: str, options: RetrievalOptions
     two_stages = (options.method == "groundedkg" and options.budget_words > fused.GRAPH_HEAD_WORDS
                   and any(graph for _, graph in ranked))
     if options.method == "groundedkg" and multihop.plan_over(engine.pages.pages, question, matches) is None:
-        raise_asked(engine, ("fused", "text") if options.budget_words > fused.GRAPH_HEAD_WORDS else ("fused",))
+        raise_asked(engine, ("fused", "text") if two_stages else ("fused",))
     if not (options.budget_words or options.budget_sentences):
         options = dataclasses.replace(options, budget_sentences=options.k)  # lesegr without a budget: its k best
     walked = walk_head(engine, engine.pages, question, matches) if best is not None else None
@@ -126,12 +126,14 @@ def raise_asked(engine: Any, signals: Sequence[str]) -> None:
         for shard, row in head:
             asks.setdefault(shard, []).append(row)
         found = engine.gather([(shard, engine.call(shard, "graph_holds", rows)) for shard, rows in asks.items()])
-        if not head or any(held is None for held in found):
+        if not head or any(answer is None for answer in found):
             return  # the question's kind raises nothing
-        raised = {shard: [row for row, h in zip(rows, held) if h] for (shard, rows), held in zip(asks.items(), found)}
+        kind = found[0][0]
+        raised = {shard: [row for row, held in zip(rows, answer[1]) if held]
+                  for (shard, rows), answer in zip(asks.items(), found)}
         if sum(map(len, raised.values())) > asked_kind.SELECTIVE * len(head):
             continue
-        engine.gather([(shard, engine.call(shard, "graph_raise", signal, rows, 1 + asked_kind.WEIGHT))
+        engine.gather([(shard, engine.call(shard, "graph_raise", signal, rows, 1 + asked_kind.WEIGHT, kind))
                        for shard, rows in raised.items() if rows])
 
 

@@ -48,10 +48,15 @@ def plain_match(index: Index) -> GraphMatch:
                       index.sentence_vectors[:, 0].astype(np.float64), None, {}, [])
 
 
+def ranked(index: Index, question: str, kind: AskedKind | None) -> list:
+    """The fused ranking's sentences under 1,000 words, best first."""
+    kept = fused.rank_fused(index, question, plain_match(index), RetrievalOptions(budget_words=1000), asked=kind)[0]
+    return sorted(kept, key=lambda s: s.rank)
+
+
 def order(index: Index, question: str, kind: AskedKind | None) -> list[str]:
     """The fused ranking's sentences under 1,000 words, best first, by text."""
-    kept = fused.rank_fused(index, question, plain_match(index), RetrievalOptions(budget_words=1000), asked=kind)[0]
-    return [s.text for s in sorted(kept, key=lambda s: s.rank)]
+    return [s.text for s in ranked(index, question, kind)]
 
 
 def test_the_asked_kind_is_read_from_the_question(nlp):
@@ -69,10 +74,13 @@ def test_the_asked_kind_is_read_from_the_question(nlp):
 def test_a_sentence_holding_the_asked_kind_rises_past_restatements(nlp):
     index = story_index(STORY)
     before = order(index, QUESTION, None)
-    after = order(index, QUESTION, AskedKind.of(QUESTION, lambda texts: list(nlp.pipe(texts))))
+    parse = lambda texts: list(nlp.pipe(texts))  # noqa: E731
+    after = order(index, QUESTION, AskedKind.of(QUESTION, parse))
     married = "Louisa married Captain Benwick in the spring."
     assert before.index(married) > 0 and after.index(married) == 0
     assert sorted(before) == sorted(after)  # the same sentences, reordered
+    why = {s.text: s.signals.get("asked") for s in ranked(index, QUESTION, AskedKind.of(QUESTION, parse))}
+    assert why[married] == "person" and [t for t, kind in why.items() if kind] == [married]  # the reason it rose
 
 
 def test_nothing_changes_when_most_candidates_hold_the_kind_or_the_weight_is_zero(nlp, monkeypatch):
