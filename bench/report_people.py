@@ -56,6 +56,8 @@ def narrativeqa_section(results: Path) -> str:
         "design, span kinds (the default)": load(f"{spans}.json", results),
         "held out, span kinds (the default)": load(f"{spans}_held_out.json", results),
         "design, span kinds, the first 100 candidates": load(f"{spans}_head100.json", results),
+        "design, span kinds, persons and names also in the resolved text":
+            load(f"{spans}_resolved-name-person.json", results),
         "design, every kind, the kind alone": load("narrativeqa_answer_type_stored.json", results),
         "design, every kind, the kind alone, question's words left out":
             load("narrativeqa_answer_type_stored_filtered.json", results)}))

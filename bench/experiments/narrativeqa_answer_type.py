@@ -53,7 +53,7 @@ class StoredKind(asked_kind.AskedKind):
     filtered: set[str] | None = None
 
     def holds(self, texts):
-        docs = self.parse(list(texts))
+        docs = self.parse([written for written, _ in texts])
         empty = NLP("")
         out = []
         for doc in docs:
@@ -84,6 +84,8 @@ def main() -> None:
     parser.add_argument("--selective", type=float, default=0.5,
                         help="raise only where at most this share of the candidates holds a span (1: always)")
     parser.add_argument("--held-out", action="store_true")
+    parser.add_argument("--resolved", default="",
+                        help="asked kinds also found in a candidate's coref-resolved text (e.g. person,name)")
     parser.add_argument("--kinds", default=",".join(sorted(FINDERS)),
                         help="the asked kinds that raise candidates (default: every kind with spans)")
     parser.add_argument("--stored", action="store_true",
@@ -99,7 +101,8 @@ def main() -> None:
     for weight in sorted({0.0, *(float(x) for x in args.weights.split(","))}):
         with setting(asked_kind, "WEIGHT", weight), setting(asked_kind, "CANDIDATES", args.candidates), \
                 setting(asked_kind, "SELECTIVE", args.selective), setting(groundedkg, "asked_kind", kind), \
-                setting(asked_kind, "KINDS", frozenset(args.kinds.split(","))):
+                setting(asked_kind, "KINDS", frozenset(args.kinds.split(","))), \
+                setting(asked_kind, "RESOLVED_KINDS", frozenset(filter(None, args.resolved.split(",")))):
             for budget in BUDGETS:
                 per[(weight, budget)] = [v for slug in books for v in measure(
                     engine, slug, narrativeqa.questions(slug), "groundedkg", budget)["per_question"]]
@@ -118,6 +121,7 @@ def main() -> None:
     head = "" if args.candidates == 200 else f"_head{args.candidates}"  # the recorded runs read the first 200
     kinds = sorted(args.kinds.split(","))
     mode += "" if kinds == sorted(FINDERS) else "_" + "-".join(kinds)  # the recorded runs raise every kind
+    mode += f"_resolved-{'-'.join(sorted(args.resolved.split(',')))}" if args.resolved else ""
     name = f"narrativeqa_answer_type{mode}{head}{'_held_out' if args.held_out else ''}.json"
     write_json(name, {"books": books, "candidates": args.candidates, "selective": args.selective, "rows": rows})
 

@@ -34,7 +34,7 @@ from kgcore.index.views.context_types import ContextGraph
 from kgcore.index.views.contextual import context_graph
 from kgcore.query import names, propagation
 from kgcore.query.align import GraphMatch, aligned_nodes, paper_union
-from kgcore.query.asked_kind import AskedKind
+from kgcore.query.asked_kind import AskedKind, resolved_pair
 from kgcore.query.context import budget_positions, selected_sentence, sentence_words
 
 #: How strongly a word budget prefers short sentences (score per words**exponent, relative to the mean).
@@ -264,7 +264,8 @@ def _ranked(index: Index, final: np.ndarray, options: RetrievalOptions, asked: A
     order = rows[np.argsort(-_per_word(index, final, rows, options), kind="stable")]
     if asked is None:
         return order
-    return asked.raised(order, final, lambda head: [index.sentences[int(r)].original for r in head])
+    sentences = index.sentences
+    return asked.raised(order, final, lambda head: [resolved_pair(sentences[r]) for r in head])
 
 
 def _deduped(index: Index, order: np.ndarray) -> np.ndarray:

@@ -44,6 +44,7 @@ from kgcore.index.views.contextual import CONTEXT_GRAPH, context_graph
 from kgcore.index.views.pages import EntityPages, part_pages
 from kgcore.query import expanded_bm25, fused, multihop, names, propagation
 from kgcore.query.align import GraphMatch, aligned_nodes
+from kgcore.query.asked_kind import resolved_pair
 from kgcore.query.context import question_vector, sentence_words
 from kgcore.query.fused import Ranking, explained, node_name, ranking, stage_layers, text_order
 from kgcore.query.global_bm25 import BM25Counts, CollectionBM25, GlobalBM25, bm25_counts
@@ -252,7 +253,8 @@ class GraphScorer:
         kind = asked_kind(a.question, self.engine.models().nlp) if a.gm is not None else None
         if kind is None:
             return None
-        held = kind.holds([self.index.sentences[self.local[int(row)]].original for row in rows]).tolist()
+        sentences = [self.index.sentences[self.local[int(row)]] for row in rows]
+        held = kind.holds([resolved_pair(s) for s in sentences]).tolist()
         return str(kind.expected.kind), held
 
     def page(self, doc: str) -> tuple[list[int], list[float]]:

@@ -62,11 +62,12 @@ def order(index: Index, question: str, kind: AskedKind | None) -> list[str]:
 def test_the_asked_kind_is_read_from_the_question(nlp):
     who = AskedKind.of(QUESTION, lambda texts: list(nlp.pipe(texts)))
     assert who is not None and who.expected.kind == "person"
-    held = who.holds([text for text, _ in STORY])
+    held = who.holds([(text, "") for text, _ in STORY])
     assert held.tolist() == [False, False, True, False, False, False]  # Louisa is the question's own name
     where = AskedKind.of("Where did Louisa fall?", lambda texts: list(nlp.pipe(texts)))
     assert where is not None and where.expected.kind == "place"
-    assert where.holds(["Louisa fell from the steps of the Cobb at Lyme.", "Louisa fell."]).tolist() == [True, False]
+    assert where.holds([("Louisa fell from the steps of the Cobb at Lyme.", ""), ("Louisa fell.", "")]).tolist() == [
+        True, False]
     for unasked in ("Did Louisa marry?", "Who is Louisa Musgrove?", "Louisa married."):  # yes/no, definition, none
         assert AskedKind.of(unasked, lambda texts: list(nlp.pipe(texts))) is None
 
