@@ -5,17 +5,11 @@ changes nothing."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from story_index import plain_match, story_index
 
-import numpy as np
-
-from kgcore.core.graph import GroundedGraph
 from kgcore.core.settings import RetrievalOptions
-from kgcore.core.types import Sentence
-from kgcore.index.store.collection import CollectionManifest
 from kgcore.index.store.disk import Index
 from kgcore.query import asked_kind, fused
-from kgcore.query.align import Alignment, GraphMatch
 from kgcore.query.asked_kind import AskedKind
 
 QUESTION = "Whom did Louisa marry?"
@@ -28,24 +22,6 @@ STORY = [
     ("Louisa wanted to jump from the steps again.", 0.7),
     ("The carriage waited at the inn.", 0.1),
 ]
-
-
-def story_index(story: list[tuple[str, float]]) -> Index:
-    """One paragraph per sentence, unit vectors whose first component is the cosine to the question's [1, 0]."""
-    sentences = [Sentence(f"story/text_0-{i}", 0, i, i, text, text, text, paragraph=i)
-                 for i, (text, _) in enumerate(story)]
-    cosines = np.array([c for _, c in story], dtype=np.float32)
-    vectors = np.c_[cosines, np.sqrt(1 - cosines**2)].astype(np.float32)
-    return Index("story", Path("."), CollectionManifest("story", format=1), sentences, GroundedGraph({}, []), [],
-                 np.zeros((0, 2), dtype=np.float32), vectors)
-
-
-def plain_match(index: Index) -> GraphMatch:
-    """The question matched with no graph evidence: its vector [1, 0] and each sentence's cosine."""
-    n = len(index.sentences)
-    alignment = Alignment(np.zeros((0, 0)), np.zeros((0, n)), np.zeros(n), np.zeros(n))
-    return GraphMatch(None, [], alignment, [], [], np.array([1.0, 0.0], dtype=np.float32),  # type: ignore[arg-type]
-                      index.sentence_vectors[:, 0].astype(np.float64), None, {}, [])
 
 
 def ranked(index: Index, question: str, kind: AskedKind | None) -> list:
@@ -73,7 +49,7 @@ def test_the_asked_kind_is_read_from_the_question(nlp):
 
 
 def test_a_sentence_holding_the_asked_kind_rises_past_restatements(nlp):
-    index = story_index(STORY)
+    index = story_index([(text, None, cosine) for text, cosine in STORY])
     before = order(index, QUESTION, None)
     parse = lambda texts: list(nlp.pipe(texts))  # noqa: E731
     after = order(index, QUESTION, AskedKind.of(QUESTION, parse))
@@ -88,7 +64,7 @@ def test_nothing_changes_when_most_candidates_hold_the_kind_or_the_weight_is_zer
     crowded = [(f"Louisa danced with {name} at the ball.", 0.9 - 0.1 * n)
                for n, name in enumerate(("Captain Harville", "Charles Hayter", "Mr Elliot"))]
     crowded.append(("Louisa was much the same after the fall.", 0.95))
-    index = story_index(crowded)
+    index = story_index([(text, None, cosine) for text, cosine in crowded])
     parse = lambda texts: list(nlp.pipe(texts))  # noqa: E731
     assert order(index, QUESTION, AskedKind.of(QUESTION, parse)) == order(index, QUESTION, None)
     monkeypatch.setattr(asked_kind, "WEIGHT", 0.0)
@@ -96,7 +72,7 @@ def test_nothing_changes_when_most_candidates_hold_the_kind_or_the_weight_is_zer
 
 
 def test_only_the_first_candidates_are_read(nlp):
-    index = story_index(STORY)
+    index = story_index([(text, None, cosine) for text, cosine in STORY])
     before = order(index, QUESTION, None)
     kind = AskedKind.of(QUESTION, lambda texts: list(nlp.pipe(texts)))
     kind.candidates = before.index("Louisa married Captain Benwick in the spring.")  # the head ends just above it

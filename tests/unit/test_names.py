@@ -3,19 +3,13 @@ about them above equally relevant sentences about someone else -- under budgets 
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import numpy as np
 import pytest
+from story_index import plain_match, story_index
 
-from kgcore.core.graph import GroundedGraph
 from kgcore.core.settings import RetrievalOptions
-from kgcore.core.types import Sentence
-from kgcore.index.store.collection import CollectionManifest
 from kgcore.index.store.disk import Index
 from kgcore.index.views.contextual import context_graph
 from kgcore.query import fused, names
-from kgcore.query.align import Alignment, GraphMatch
 
 QUESTION = "What did Anne pour into the bucket?"
 #: (written, coref-resolved, cosine to the question): Anne is named in most sentences, so BM25 gives her little
@@ -30,22 +24,9 @@ STORY = [
 ]
 
 
-def story_index() -> Index:
-    """One paragraph per sentence, unit vectors whose first component is the cosine to the question's [1, 0]."""
-    sentences = [Sentence(f"story/text_0-{i}", 0, i, i, text, text, resolved or text, paragraph=i)
-                 for i, (text, resolved, _) in enumerate(STORY)]
-    cosines = np.array([c for _, _, c in STORY], dtype=np.float32)
-    vectors = np.c_[cosines, np.sqrt(1 - cosines**2)].astype(np.float32)
-    return Index("story", Path("."), CollectionManifest("story", format=1), sentences, GroundedGraph({}, []), [],
-                 np.zeros((0, 2), dtype=np.float32), vectors)
-
-
-def plain_match(index: Index) -> GraphMatch:
-    """The question matched with no graph evidence: its vector [1, 0] and each sentence's cosine."""
-    n = len(index.sentences)
-    alignment = Alignment(np.zeros((0, 0)), np.zeros((0, n)), np.zeros(n), np.zeros(n))
-    return GraphMatch(None, [], alignment, [], [], np.array([1.0, 0.0], dtype=np.float32),  # type: ignore[arg-type]
-                      index.sentence_vectors[:, 0].astype(np.float64), None, {}, [])
+def story() -> Index:
+    """The story as a collection (:func:`story_index.story_index`)."""
+    return story_index(STORY)
 
 
 def ranked(index: Index, budget_words: int) -> list:
@@ -60,7 +41,7 @@ def ranks(index: Index, budget_words: int) -> dict[str, int]:
 
 def test_the_question_names_its_characters_and_coreference_finds_them():
     assert names.question_names(QUESTION) == ["ann"]
-    index = story_index()
+    index = story()
     share = names.name_share(index, context_graph(index), QUESTION)
     assert share is not None and share[:6].tolist() == [1, 1, 1, 1, 0, 0]  # "She" is Anne through coreference
     assert names.name_share(index, context_graph(index), "What is in the bucket?") is None
@@ -68,7 +49,7 @@ def test_the_question_names_its_characters_and_coreference_finds_them():
 
 @pytest.mark.parametrize("weight", [0.5, 1.0, 2.0])
 def test_a_sentence_about_the_character_asked_outranks_one_about_someone_else(monkeypatch, weight):
-    index = story_index()
+    index = story()
     monkeypatch.setattr(fused, "NAME_WEIGHT", 0.0)
     before = ranks(index, 1000)
     assert before["Diana"] < before["She"]  # without the names, dense relevance decides
@@ -79,14 +60,14 @@ def test_a_sentence_about_the_character_asked_outranks_one_about_someone_else(mo
 
 def test_the_default_weighs_names_past_small_budgets_only():
     assert fused.NAME_WEIGHT > 0
-    index = story_index()
+    index = story()
     assert ranks(index, 1000)["She"] < ranks(index, 1000)["Diana"]
     assert ranks(index, 200)["Diana"] < ranks(index, 200)["She"]  # two layers, no names, as before
     assert fused.name_weight_for(0) == fused.NAME_WEIGHT  # a sentence budget (no word budget) is not small
 
 
 def test_a_sentence_reports_the_factor_its_names_gave_it():
-    index = story_index()
+    index = story()
     factors = {s.text.split()[0]: s.signals.get("names") for s in ranked(index, 1000)}
     assert factors["She"] == 1 + fused.NAME_WEIGHT and factors["Diana"] == 1.0
     assert all("names" not in s.signals for s in ranked(index, 200))
@@ -96,7 +77,7 @@ def test_the_multi_hop_walk_weighs_no_names():
     """A chained question's second page is the one it does not name: the walk ranks without the names' weight."""
     from kgcore.query import multihop
 
-    index = story_index()
+    index = story()
     match = plain_match(index)
     kept, _ = multihop.rank_multihop(index, QUESTION, match, RetrievalOptions(budget_words=1000),
                                      multihop.Walk((), [], False))
