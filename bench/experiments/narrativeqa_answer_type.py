@@ -65,8 +65,8 @@ class StoredKind(asked_kind.AskedKind):
 
 def asking(stored: bool, filtered: bool = False):
     """``groundedkg.asked_kind`` as production reads it, or (``stored``) the :class:`StoredKind` variant."""
-    def kind(question, nlp):
-        found = ORIGINAL_KIND(question, nlp)
+    def kind(question, nlp, sentences=0):
+        found = ORIGINAL_KIND(question, nlp, sentences)
         if found is None or not stored:
             return found
         variant = StoredKind(found.expected, found.question, found.parse, found.weight, found.candidates,

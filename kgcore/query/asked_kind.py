@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from kgcore.query.answer.base import STORE_FILL_LIMIT
 from kgcore.query.answer.expected import Expected, expected_answer
 from kgcore.query.answer.spans import FINDERS, answer_spans
 
@@ -50,6 +51,11 @@ KINDS = frozenset(("number", "time", "person", "place", "name"))
 #: design books persons and names read so gave +0.013 / +0.012 / +0.013 / +0.007 against the written text's
 #: +0.013 / +0.016 / +0.020 / +0.013 (a pronoun resolved to a character makes restatements hold a person too).
 RESOLVED_KINDS: frozenset[str] = frozenset()
+#: The largest collection (in sentences) whose candidates are raised: one whose parse file the app fills ahead of the
+#: questions (:data:`~kgcore.query.answer.base.STORE_FILL_LIMIT` texts, a sentence's written and resolved text
+#: each).  Past it every question would parse its candidates itself: ObliQA's 40 rulebooks (29,880 sentences),
+#: 150 questions each asked once, p95 63 -> 2,039 ms; and the signal was decided on novels (5,000-9,000 sentences).
+MAX_SENTENCES = STORE_FILL_LIMIT // 2
 
 
 @dataclass
@@ -67,11 +73,11 @@ class AskedKind:
     rows: set[int] = field(default_factory=set)
 
     @classmethod
-    def of(cls, question: str, parse: Callable[[list[str]], list]) -> AskedKind | None:
+    def of(cls, question: str, parse: Callable[[list[str]], list], sentences: int = 0) -> AskedKind | None:
         """The asked kind of ``question`` with this module's :data:`WEIGHT`, :data:`CANDIDATES` and
         :data:`SELECTIVE`; None when its kind has no spans to find (a definition, yes/no, a question with no
-        wh-word) or the weight is 0."""
-        if WEIGHT <= 0:
+        wh-word), the weight is 0 or the collection's ``sentences`` are more than :data:`MAX_SENTENCES`."""
+        if not applies(sentences):
             return None
         doc = parse([question])[0]
         expected = expected_answer(doc)
@@ -116,6 +122,15 @@ class AskedKind:
         self.rows.update(int(r) for r in head[held])
         scores = final[head] * (1 + self.weight * held)
         return np.r_[head[np.lexsort((head, -scores))], order[self.candidates:]]  # ties: the earlier row first
+
+
+def applies(sentences: int) -> bool:
+    """Whether the asked kind raises candidates in a collection of ``sentences`` sentences (:data:`MAX_SENTENCES`).
+
+    >>> applies(6_000), applies(30_000)
+    (True, False)
+    """
+    return WEIGHT > 0 and sentences <= MAX_SENTENCES
 
 
 def resolved_pair(sentence) -> tuple[str, str]:

@@ -100,7 +100,8 @@ def rank_graph(engine: Any, question: str, options: RetrievalOptions
                             for n in range(len(scales))])
     two_stages = (options.method == "groundedkg" and options.budget_words > fused.GRAPH_HEAD_WORDS
                   and any(graph for _, graph in ranked))
-    if options.method == "groundedkg" and multihop.plan_over(engine.pages.pages, question, matches) is None:
+    if options.method == "groundedkg" and asked_kind.applies(engine.bm25.sentences) and multihop.plan_over(
+            engine.pages.pages, question, matches) is None:
         raise_asked(engine, ("fused", "text") if two_stages else ("fused",))
     if not (options.budget_words or options.budget_sentences):
         options = dataclasses.replace(options, budget_sentences=options.k)  # lesegr without a budget: its k best

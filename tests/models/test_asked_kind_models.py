@@ -67,6 +67,8 @@ def test_nothing_changes_when_most_candidates_hold_the_kind_or_the_weight_is_zer
     index = story_index([(text, None, cosine) for text, cosine in crowded])
     parse = lambda texts: list(nlp.pipe(texts))  # noqa: E731
     assert order(index, QUESTION, AskedKind.of(QUESTION, parse)) == order(index, QUESTION, None)
+    assert AskedKind.of(QUESTION, parse, asked_kind.MAX_SENTENCES) is not None
+    assert AskedKind.of(QUESTION, parse, asked_kind.MAX_SENTENCES + 1) is None  # a collection the app leaves unparsed
     monkeypatch.setattr(asked_kind, "WEIGHT", 0.0)
     assert AskedKind.of(QUESTION, parse) is None
 

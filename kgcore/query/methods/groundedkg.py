@@ -174,7 +174,8 @@ def retrieve_groundedkg(index: Index, question: str, options: RetrievalOptions, 
         if options.ranking == "fused" and (options.budget_words or options.budget_sentences):
             walk = multihop.plan(index, question, gm)  # questions that chain facts, over entity pages
             selected, candidates = (multihop.rank_multihop(index, question, gm, options, walk) if walk else
-                                    rank_fused(index, question, gm, options, asked=asked_kind(question, nlp)))
+                                    rank_fused(index, question, gm, options,
+                                               asked=asked_kind(question, nlp, len(index.sentences))))
         else:
             union = paper_union(index, gm.matches, gm.scope)
             selected = _rank_union(index, union, gm.alignment, gm.sims, options, gm.query_keys, gm.query_edges)
@@ -182,10 +183,10 @@ def retrieve_groundedkg(index: Index, question: str, options: RetrievalOptions, 
     return graph_result(index, question, options, gm, selected, timer, candidates)
 
 
-def asked_kind(question: str, nlp) -> AskedKind | None:
-    """The question's asked kind read through ``nlp``'s shared parse cache (None without ``nlp``, or for a kind
-    with no spans to find)."""
-    return AskedKind.of(question, ParseMemo(nlp, shared_cache(nlp)).pipe) if nlp is not None else None
+def asked_kind(question: str, nlp, sentences: int = 0) -> AskedKind | None:
+    """The question's asked kind read through ``nlp``'s shared parse cache, in a collection of ``sentences``
+    (None without ``nlp``, for a kind with no spans to find, or past :data:`~kgcore.query.asked_kind.MAX_SENTENCES`)."""
+    return AskedKind.of(question, ParseMemo(nlp, shared_cache(nlp)).pipe, sentences) if nlp is not None else None
 
 
 def graph_result(index: Index, question: str, options: RetrievalOptions, gm: GraphMatch,
