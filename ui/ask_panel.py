@@ -40,7 +40,7 @@ from .qa_view import (
     short_answers_caption,
     short_answers_html,
 )
-from .signals_view import PATH_HELP, SIGNALS, STAGES, has_signals, signal_rows, signals_html
+from .signals_view import ASKED_HELP, PATH_HELP, SIGNALS, STAGES, has_signals, signal_rows, signals_html
 from .state_panel import AskOutcome, AskRun
 from .subgraph_view import (
     JOIN_HOPS,
@@ -224,6 +224,7 @@ def signals_panel(run: AskRun) -> None:
                                     "stage": st.column_config.TextColumn("stage", help="; ".join(
                                         f"{k}: {v}" for k, v in STAGES.items())),
                                     "path": st.column_config.TextColumn("walk", help=PATH_HELP),
+                                    "asked": st.column_config.TextColumn("asked kind", help=ASKED_HELP),
                                     "from": st.column_config.TextColumn("propagated from")})
 
 

@@ -53,8 +53,9 @@ KINDS = frozenset(("number", "time", "person", "place", "name"))
 RESOLVED_KINDS: frozenset[str] = frozenset()
 #: The largest collection (in sentences) whose candidates are raised: one whose parse file the app fills ahead of the
 #: questions (:data:`~kgcore.query.answer.base.STORE_FILL_LIMIT` texts, a sentence's written and resolved text
-#: each).  Past it every question would parse its candidates itself: ObliQA's 40 rulebooks (29,880 sentences),
-#: 150 questions each asked once, p95 63 -> 2,039 ms; and the signal was decided on novels (5,000-9,000 sentences).
+#: each; with an OpenAI-compatible answerer the app fills none, and the first questions parse theirs).  Past it
+#: every question would parse its candidates itself: ObliQA's 40 rulebooks (29,880 sentences), 150 questions each
+#: asked once, p95 63 -> 2,039 ms; and the signal was decided on novels of 1,700-5,700 sentences.
 MAX_SENTENCES = STORE_FILL_LIMIT // 2
 
 
@@ -69,8 +70,9 @@ class AskedKind:
     weight: float = WEIGHT
     candidates: int = CANDIDATES
     selective: float = SELECTIVE
-    #: The rows :meth:`raised` raised (in any stage), for the sentences' ``signals["asked"]``.
-    rows: set[int] = field(default_factory=set)
+    #: Per stage (0: the fused order, 1: the order without the graph signal), the rows :meth:`raised` raised, for
+    #: the sentences' ``signals["asked"]``.
+    rows: dict[int, set[int]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, question: str, parse: Callable[[list[str]], list], sentences: int = 0) -> AskedKind | None:
@@ -99,19 +101,20 @@ class AskedKind:
     def _spans(self, doc) -> bool:
         return bool(answer_spans(list(doc), self.expected, self.question))
 
-    def raised(self, order: np.ndarray, final: np.ndarray, texts: Callable[[np.ndarray], list[tuple[str, str]]]
-               ) -> np.ndarray:
-        """``order`` (rows, best first by ``final``) with its first :attr:`candidates` rows reordered by their
-        score times 1 + :attr:`weight` where the row's text (``texts(rows)``: written and resolved) holds a span of
-        the asked kind -- unless more than :attr:`selective` of them do; equal scores keep the earlier row first,
-        as the ranking does.  The rest of the order is kept.
+    def raised(self, order: np.ndarray, final: np.ndarray, texts: Callable[[np.ndarray], list[tuple[str, str]]],
+               stage: int = 0) -> np.ndarray:
+        """``order`` (stage ``stage``'s rows, best first by ``final``, repeated texts left out) with its first
+        :attr:`candidates` rows reordered by their score times 1 + :attr:`weight` where the row's text
+        (``texts(rows)``: written and resolved) holds a span of the asked kind -- unless more than
+        :attr:`selective` of them do; equal scores keep the earlier row first, as the ranking does.  The rest of
+        the order is kept.
 
         >>> kind = AskedKind(None, None, parse=lambda texts: texts, candidates=3)
         >>> kind.holds = lambda texts: np.array(["Benwick" in written for written, _ in texts])
         >>> texts = ["Louisa was much the same.", "Louisa was to marry Captain Benwick.", "Louisa fell.", "Anne."]
         >>> order, final = np.array([0, 2, 1, 3]), np.array([0.9, 0.6, 0.8, 0.1])
         >>> kind.raised(order, final, lambda rows: [(texts[r], "") for r in rows]).tolist(), kind.rows  # 0.6x2 > 0.9
-        ([1, 0, 2, 3], {1})
+        ([1, 0, 2, 3], {0: {1}})
         """
         if self.weight <= 0 or len(order) < 2:
             return order
@@ -119,7 +122,7 @@ class AskedKind:
         held = self.holds(texts(head))
         if held.mean() > self.selective:
             return order
-        self.rows.update(int(r) for r in head[held])
+        self.rows.setdefault(stage, set()).update(int(r) for r in head[held])
         scores = final[head] * (1 + self.weight * held)
         return np.r_[head[np.lexsort((head, -scores))], order[self.candidates:]]  # ties: the earlier row first
 

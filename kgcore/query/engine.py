@@ -91,10 +91,17 @@ class QueryEngine:
             self._with_parse_store(nlp)
         return generator
 
-    def _with_parse_store(self, nlp):
+    def _with_parse_store(self, nlp, strict: bool = True):
         """``nlp``, its shared parse cache reading and writing this store's parse store (one cache per pipeline,
-        whichever engine asks last)."""
-        cache, folder = shared_cache(nlp), self._parse_folder
+        whichever engine asks last).  Not ``strict`` (retrieval): a parse store folder that cannot be made leaves
+        the cache as it is, for the answer to report."""
+        try:
+            folder = self._parse_folder
+        except InputError:
+            if strict:
+                raise
+            return nlp
+        cache = shared_cache(nlp)
         path = store_path(folder, nlp) if folder is not None else None
         if (cache.store.path if cache.store else None) != path:
             cache.attach(ParseStore(path, nlp) if path is not None else None)
@@ -142,7 +149,8 @@ class QueryEngine:
         """What the retrieval methods may use: this engine's embedder, parsers, spaCy (its parses read from and
         written to the store's parse store, as the offline answerers' are) and reranker."""
         return Models(self.settings, self.embedder, self.parser,
-                      lambda: self._with_parse_store(load_spacy(self.settings.spacy_model)), lambda: self.reranker,
+                      lambda: self._with_parse_store(load_spacy(self.settings.spacy_model), strict=False),
+                      lambda: self.reranker,
                       use_chroma)
 
     @renamed_argument("doc_id", "collection")

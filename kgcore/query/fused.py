@@ -104,8 +104,8 @@ def rank_fused(index: Index, question: str, gm: GraphMatch, options: RetrievalOp
     for s in kept:
         row = index.sentence_row(s.id)
         s.aligned = aligned_nodes(index, gm.alignment, row, gm.query_keys, gm.query_edges)
-        if asked is not None and row in asked.rows:
-            s.signals["asked"] = asked.expected.kind
+        if asked is not None and row in asked.rows.get(int(s.signals.get("stage") == "text"), ()):
+            s.signals["asked"] = asked.expected.kind  # raised by the stage that placed it
     return kept, int(sig.scope[: cg.n_sentences].sum())
 
 
@@ -165,14 +165,14 @@ def ranking(index: Index, cg: ContextGraph, sig: propagation.Signals, options: R
     depth = stage_layers(options, gm is not None)[0]
     r.stages.append((sig, propagation.propagate(edges, sig, layers=depth, norm=r.norm, incoming=r.heard(0))))
     stages, norm = r.stages, r.norm
-    order = _deduped(index, _ranked(index, stages[0][1][-1][: cg.n_sentences], options, asked))
+    order = _ordered(index, stages[0][1][-1][: cg.n_sentences], options, asked, 0)
     if reorder is not None:
         order = reorder(order, stages[0][1][-1][: cg.n_sentences])
     head = len(order)
     if two_stages and options.budget_words > GRAPH_HEAD_WORDS:
         text = without_graph(sig)
         stages.append((text, propagation.propagate(edges, text, norm=norm, incoming=r.heard(1))))
-        order, head = _graph_head(index, order, _ranked(index, stages[1][1][-1][: cg.n_sentences], options, asked))
+        order, head = _graph_head(index, order, _ordered(index, stages[1][1][-1][: cg.n_sentences], options, asked, 1))
         order = _deduped(index, order)  # the head (deduplicated above) keeps its rows; the text order is cut here
     r.order, r.head = order, head
     return r
@@ -185,7 +185,7 @@ def text_order(index: Index, cg: ContextGraph, r: Ranking, options: RetrievalOpt
     sig = r.stages[0][0]
     text = without_graph(sig)
     r.stages.append((text, propagation.propagate(r.edges, text, norm=r.norm, incoming=r.heard(1))))
-    return _deduped(index, _ranked(index, r.stages[1][1][-1][: cg.n_sentences], options, asked))
+    return _ordered(index, r.stages[1][1][-1][: cg.n_sentences], options, asked, 1)
 
 
 def explained(index: Index, cg: ContextGraph, r: Ranking, places: Sequence[int], gm: GraphMatch | None = None
@@ -256,16 +256,21 @@ def name_weight_for(budget_words: int) -> float:
     return 0.0 if 0 < budget_words <= SMALL_BUDGET_WORDS else NAME_WEIGHT
 
 
-def _ranked(index: Index, final: np.ndarray, options: RetrievalOptions, asked: AskedKind | None = None
-            ) -> np.ndarray:
-    """Rows with a positive final score, best first (per word when :data:`LENGTH_EXPONENT` is set); with
-    ``asked``, the first candidates reordered by the question's asked kind."""
+def _ranked(index: Index, final: np.ndarray, options: RetrievalOptions) -> np.ndarray:
+    """Rows with a positive final score, best first (per word when :data:`LENGTH_EXPONENT` is set)."""
     rows = np.flatnonzero(final > 0)
-    order = rows[np.argsort(-_per_word(index, final, rows, options), kind="stable")]
+    return rows[np.argsort(-_per_word(index, final, rows, options), kind="stable")]
+
+
+def _ordered(index: Index, final: np.ndarray, options: RetrievalOptions, asked: AskedKind | None, stage: int
+             ) -> np.ndarray:
+    """Stage ``stage``'s order: :func:`_ranked` without repeated texts, then (``asked``) its first candidates
+    reordered by the question's asked kind -- after the repeats are left out, as a sharded driver sees them."""
+    order = _deduped(index, _ranked(index, final, options))
     if asked is None:
         return order
     sentences = index.sentences
-    return asked.raised(order, final, lambda head: [resolved_pair(sentences[r]) for r in head])
+    return asked.raised(order, final, lambda head: [resolved_pair(sentences[r]) for r in head], stage)
 
 
 def _deduped(index: Index, order: np.ndarray) -> np.ndarray:

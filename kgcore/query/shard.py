@@ -84,7 +84,7 @@ class Shard:
         self._sims = np.zeros(0, dtype=np.float32)
         self._ranked: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._texts: dict[str, np.ndarray] = {}  # per ranking that leaves out repeated texts: each row's text id
-        self._raised: dict[int, str] = {}  # rows (in the collection) the driver raised -> the asked kind
+        self._raised: dict[str, dict[int, str]] = {}  # per ranking, rows (in the collection) raised -> the kind
 
     def memory(self) -> dict[str, float]:
         """This shard's process: its resident MB, the part of it that is shared (pages of mapped files, shared
@@ -258,7 +258,7 @@ class Shard:
         key (ties: the earlier row first): the collection's first candidates that hold the asked ``kind``, raised as
         :meth:`kgcore.query.asked_kind.AskedKind.raised` raises them in one process (and their ``signals["asked"]``
         says so)."""
-        self._raised.update(dict.fromkeys((int(row) for row in rows), kind))
+        self._raised.setdefault(signal, {}).update(dict.fromkeys((int(row) for row in rows), kind))
         order, keys = self._ranked[signal]
         keys = np.where(np.isin(self.rows[order], np.asarray(rows, dtype=np.int64)), keys * factor, keys)
         at = np.lexsort((self.rows[order], -keys))
@@ -269,9 +269,10 @@ class Shard:
         """The sentences at ``rows`` (in the collection) of the last ranking, explained, placed in the collection
         (:meth:`~kgcore.query.shard_graph.GraphScorer.selected`)."""
         out = self._scorer().selected(rows, text, two_stages)
-        for s in out:
-            if s.position in self._raised:
-                s.signals["asked"] = self._raised[s.position]
+        for s in out:  # raised by the stage that placed it
+            kind = self._raised.get("text" if s.signals.get("stage") == "text" else "fused", {}).get(s.position)
+            if kind:
+                s.signals["asked"] = kind
         return out
 
     def _scorer(self) -> GraphScorer:

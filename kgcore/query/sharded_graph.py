@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
-import heapq
 from collections.abc import Sequence
 from typing import Any
 
@@ -36,6 +35,7 @@ from kgcore.index.store.partial import Whole, whole_of
 from kgcore.query import asked_kind, fused, multihop
 from kgcore.query.context import budget_positions
 from kgcore.query.global_bm25 import collection_bm25
+from kgcore.query.methods.groundedkg import asked_kind as asked_kind_of
 from kgcore.query.propagation import Scales
 from kgcore.query.shard import Item
 from kgcore.query.shard_graph import text_keys
@@ -100,8 +100,8 @@ def rank_graph(engine: Any, question: str, options: RetrievalOptions
                             for n in range(len(scales))])
     two_stages = (options.method == "groundedkg" and options.budget_words > fused.GRAPH_HEAD_WORDS
                   and any(graph for _, graph in ranked))
-    if options.method == "groundedkg" and asked_kind.applies(engine.bm25.sentences) and multihop.plan_over(
-            engine.pages.pages, question, matches) is None:
+    if options.method == "groundedkg" and multihop.plan_over(engine.pages.pages, question, matches) is None and \
+            asked_kind_of(question, engine.engine.models().nlp, engine.bm25.sentences) is not None:
         raise_asked(engine, ("fused", "text") if two_stages else ("fused",))
     if not (options.budget_words or options.budget_sentences):
         options = dataclasses.replace(options, budget_sentences=options.k)  # lesegr without a budget: its k best
@@ -123,11 +123,13 @@ def raise_asked(engine: Any, signals: Sequence[str]) -> None:
     when more than :data:`~kgcore.query.asked_kind.SELECTIVE` of them hold one."""
     for signal in signals:
         head = merged_head(engine, signal, asked_kind.CANDIDATES)
+        if not head:
+            continue
         asks: dict[int, list[int]] = {}
         for shard, row in head:
             asks.setdefault(shard, []).append(row)
         found = engine.gather([(shard, engine.call(shard, "graph_holds", rows)) for shard, rows in asks.items()])
-        if not head or any(answer is None for answer in found):
+        if any(answer is None for answer in found):
             return  # the question's kind raises nothing
         kind = found[0][0]
         raised = {shard: [row for row, held in zip(rows, answer[1]) if held]
@@ -139,10 +141,23 @@ def raise_asked(engine: Any, signals: Sequence[str]) -> None:
 
 
 def merged_head(engine: Any, signal: str, count: int) -> list[tuple[int, int]]:
-    """The first ``count`` (shard, row) of the ``signal`` ranking merged over the shards by key."""
-    pages = engine.gather([(n, engine.call(n, "page", signal, 0, count, None)) for n in range(len(engine.parts))])
-    items = [(-item[0], item[1], n) for n, (page, _) in enumerate(pages) for item in page]
-    return [(n, row) for _, row, n in heapq.nsmallest(count, items)]
+    """The first ``count`` (shard, row) of the ``signal`` ranking merged over the shards by key, a text another
+    shard ranked better left out (as one process leaves its repeats out before it raises); each shard is paged
+    further while the distinct rows fall short and it has more."""
+    fetched = count
+    while True:
+        pages = engine.gather([(n, engine.call(n, "page", signal, 0, fetched, None))
+                               for n in range(len(engine.parts))])
+        items = sorted((-item[0], item[1], n, item[4]) for n, (page, _) in enumerate(pages) for item in page)
+        met: set[int] = set()
+        out: list[tuple[int, int]] = []
+        for _, row, n, text in items:
+            if not (text and text in met):
+                met.add(text)
+                out.append((n, row))
+        if len(out) >= count or all(len(page) < fetched for page, _ in pages):
+            return out[:count]
+        fetched *= 2
 
 
 def names_weight(engine: Any, question: str, options: RetrievalOptions, matches: list[Match]) -> float:

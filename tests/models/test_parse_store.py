@@ -147,7 +147,12 @@ def test_the_parse_store_can_live_elsewhere_or_nowhere(peter_store, tmp_path):
     QueryEngine(peter_store, Settings(parse_store="off")).generator()
     assert shared_cache(nlp).store is None
     (tmp_path / "a-file").write_text("not a folder")
+    broken = QueryEngine(peter_store, Settings(parse_store=str(tmp_path / "a-file" / "x")))
     with pytest.raises(InputError, match="KGCORE_PARSE_STORE"):
-        QueryEngine(peter_store, Settings(parse_store=str(tmp_path / "a-file" / "x"))).generator()
+        broken.generator()
+    result = broken.retrieve(PETER_ID, "Who chased Peter?", RetrievalOptions(budget_words=200))
+    assert result.sentences  # retrieval parses around it; the answer reports it
+    with pytest.raises(InputError, match="KGCORE_PARSE_STORE"):
+        broken.answer(result)
     QueryEngine(peter_store).generator()  # back to the store's own
     assert shared_cache(nlp).store.path == store_path(peter_store.root, nlp)

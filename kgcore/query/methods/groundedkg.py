@@ -27,7 +27,7 @@ from kgcore.index.store.disk import CacheKey, Index
 from kgcore.query import multihop
 from kgcore.query.align import Alignment, GraphMatch, align, aligned_nodes, paper_union
 from kgcore.query.answer.base import ParseMemo, shared_cache
-from kgcore.query.asked_kind import AskedKind
+from kgcore.query.asked_kind import AskedKind, applies
 from kgcore.query.context import apply_budget, number_ranks, question_vector, selected_sentence
 from kgcore.query.fused import rank_fused
 from kgcore.query.match import (
@@ -257,9 +257,10 @@ RANKING_LABELS = {
 
 def retrieve(index: Index, question: str, options: RetrievalOptions, models: Models) -> QueryResult:
     parser = models.parser(index.manifest.options.parser)
-    fused = options.ranking == "fused" and bool(options.budget_words or options.budget_sentences)
+    raising = (options.ranking == "fused" and bool(options.budget_words or options.budget_sentences)
+               and applies(len(index.sentences)))
     return retrieve_groundedkg(index, question, options, parser, models.embedder, models.use_chroma,
-                               models.nlp if fused else None)
+                               models.nlp if raising else None)
 
 
 METHOD = Method("groundedkg", "GroundedKG (graph nodes)",
