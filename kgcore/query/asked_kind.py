@@ -99,7 +99,10 @@ class AskedKind:
         return np.array(held, dtype=bool)
 
     def _spans(self, doc) -> bool:
-        return bool(answer_spans(list(doc), self.expected, self.question))
+        """Whether ``doc`` holds a span of the asked kind, one stated as someone's belief included: the ranking
+        looks for sentences that may hold the answer ("Mr. McGregor was quite sure that Peter was somewhere in
+        the tool-shed, perhaps hidden *underneath a flower-pot*"), the verdict judges whether they state it."""
+        return bool(answer_spans(list(doc), self.expected, self.question, beliefs=True))
 
     def raised(self, order: np.ndarray, final: np.ndarray, texts: Callable[[np.ndarray], list[tuple[str, str]]],
                stage: int = 0) -> np.ndarray:

@@ -79,10 +79,12 @@ _TECHNICAL = re.compile(r"[a-z][A-Z]|[A-Z]{2}|\d[A-Za-z]|[A-Za-z]\d|[A-Za-z]-[A-
 MAX_SPAN = 12
 
 
-def answer_spans(tokens: Sequence, expected: Expected, q_doc) -> list[Span]:
+def answer_spans(tokens: Sequence, expected: Expected, q_doc, beliefs: bool = False) -> list[Span]:
     """The spans (token offsets within ``tokens``, end exclusive) of ``tokens`` that hold an answer of
     ``expected``'s kind and are not made of the question's words nor inside a citation's brackets
-    (:mod:`~kgcore.query.answer.brackets`), in order; [] for a kind without spans."""
+    (:mod:`~kgcore.query.answer.brackets`), in order; [] for a kind without spans.  A span stated as someone's
+    belief ("he was sure that Peter was *in the shed*") is left out unless the question asks about beliefs or
+    ``beliefs`` keeps them (a ranking looking for sentences that may hold the answer)."""
     tokens = list(tokens)
     if not tokens or expected.kind is None:
         return []
@@ -90,9 +92,9 @@ def answer_spans(tokens: Sequence, expected: Expected, q_doc) -> list[Span]:
     finder = FINDERS.get(expected.kind)
     if finder is None:
         return []
-    beliefs = not asked & BELIEF_WORDS  # "what did he think?" asks for the belief itself
+    facts = not beliefs and not asked & BELIEF_WORDS  # "what did he think?" asks for the belief itself
     return merged((a, min(b, a + MAX_SPAN)) for a, b in finder(tokens, expected, asked, q_doc)
-                  if b > a and adds_content(tokens[a:b], asked) and not (beliefs and believed(tokens[a:b]))
+                  if b > a and adds_content(tokens[a:b], asked) and not (facts and believed(tokens[a:b]))
                   and not token_in_citation(tokens, a, b))
 
 
