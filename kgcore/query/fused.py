@@ -178,14 +178,13 @@ def ranking(index: Index, cg: ContextGraph, sig: propagation.Signals, options: R
     return r
 
 
-def text_order(index: Index, cg: ContextGraph, r: Ranking, options: RetrievalOptions,
-               asked: AskedKind | None = None) -> np.ndarray:
+def text_order(index: Index, cg: ContextGraph, r: Ranking, options: RetrievalOptions) -> np.ndarray:
     """The second stage of a two-stage ranking (see :func:`rank`) added to ``r``: its order without the graph
     signal (rows, repeated texts left out), for a driver that takes each shard's graph head first."""
     sig = r.stages[0][0]
     text = without_graph(sig)
     r.stages.append((text, propagation.propagate(r.edges, text, norm=r.norm, incoming=r.heard(1))))
-    return _ordered(index, r.stages[1][1][-1][: cg.n_sentences], options, asked, 1)
+    return _ordered(index, r.stages[1][1][-1][: cg.n_sentences], options, None, 1)  # the driver raises it
 
 
 def explained(index: Index, cg: ContextGraph, r: Ranking, places: Sequence[int], gm: GraphMatch | None = None

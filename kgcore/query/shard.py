@@ -248,9 +248,9 @@ class Shard:
         at = {int(self.rows[row]): float(key) for row, key in zip(order, keys)}
         return [at.get(int(row)) for row in rows]
 
-    def graph_holds(self, rows: Sequence[int]) -> tuple[str, list[bool]] | None:
-        """The asked kind and whether each of ``rows`` (in the collection) holds an answer of it; None when
-        its kind raises nothing (:meth:`~kgcore.query.shard_graph.GraphScorer.holds`)."""
+    def graph_holds(self, rows: Sequence[int]) -> list[bool]:
+        """Whether each of ``rows`` (in the collection) holds an answer of the question's asked kind
+        (:meth:`~kgcore.query.shard_graph.GraphScorer.holds`)."""
         return self._scorer().holds(rows)
 
     def graph_raise(self, signal: str, rows: Sequence[int], factor: float, kind: str) -> None:

@@ -245,17 +245,15 @@ class GraphScorer:
         return (r.order, r.finals().astype(np.float64), int(sig.scope[: cg.n_sentences].sum()),
                 bool(sig.graph.any()), second)
 
-    def holds(self, rows: Sequence[int]) -> tuple[str, list[bool]] | None:
-        """The kind the ranked question asks for (:mod:`kgcore.query.asked_kind`) and whether each of ``rows`` (in
-        the collection) holds an answer of it; None when the question's kind raises nothing (or the method is not
-        GroundedKG's)."""
+    def holds(self, rows: Sequence[int]) -> list[bool]:
+        """Whether each of ``rows`` (in the collection) holds an answer of the kind the ranked question asks for
+        (:mod:`kgcore.query.asked_kind`; none for a kind that raises nothing)."""
         a = self._asked()
         kind = asked_kind(a.question, self.engine.models().nlp) if a.gm is not None else None
         if kind is None:
-            return None
+            return [False] * len(rows)
         sentences = [self.index.sentences[self.local[int(row)]] for row in rows]
-        held = kind.holds([resolved_pair(s) for s in sentences]).tolist()
-        return str(kind.expected.kind), held
+        return kind.holds([resolved_pair(s) for s in sentences]).tolist()
 
     def page(self, doc: str) -> tuple[list[int], list[float]]:
         """A page's sentences retrieval may use (rows in the collection, reading order) and their fused scores."""

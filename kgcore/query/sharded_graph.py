@@ -36,6 +36,7 @@ from kgcore.query import asked_kind, fused, multihop
 from kgcore.query.context import budget_positions
 from kgcore.query.global_bm25 import collection_bm25
 from kgcore.query.methods.groundedkg import asked_kind as asked_kind_of
+from kgcore.query.methods.groundedkg import fused_budgeted
 from kgcore.query.propagation import Scales
 from kgcore.query.shard import Item
 from kgcore.query.shard_graph import text_keys
@@ -60,9 +61,7 @@ def start(engine: Any) -> tuple[PageTable, Whole]:
 def exact(options: RetrievalOptions) -> bool:
     """Whether ``options`` ask a ranking the shards score with the collection's statistics: ``lesegr``, and
     ``groundedkg``'s fused ranking under a budget (its paper union and graph-score ranking run per shard)."""
-    budgeted = bool(options.budget_words or options.budget_sentences)
-    return options.method == "lesegr" or (options.method == "groundedkg" and options.ranking == "fused"
-                                          and budgeted)
+    return options.method == "lesegr" or (options.method == "groundedkg" and fused_budgeted(options))
 
 
 def collection_scales(measured: Sequence[Measured]) -> list[Scales]:
@@ -100,9 +99,10 @@ def rank_graph(engine: Any, question: str, options: RetrievalOptions
                             for n in range(len(scales))])
     two_stages = (options.method == "groundedkg" and options.budget_words > fused.GRAPH_HEAD_WORDS
                   and any(graph for _, graph in ranked))
-    if options.method == "groundedkg" and multihop.plan_over(engine.pages.pages, question, matches) is None and \
-            asked_kind_of(question, engine.engine.models().nlp, engine.bm25.sentences) is not None:
-        raise_asked(engine, ("fused", "text") if two_stages else ("fused",))
+    asked = asked_kind_of(question, engine.engine.models().nlp, engine.bm25.sentences) if (
+        options.method == "groundedkg" and multihop.plan_over(engine.pages.pages, question, matches) is None) else None
+    if asked is not None:
+        raise_asked(engine, ("fused", "text") if two_stages else ("fused",), str(asked.expected.kind))
     if not (options.budget_words or options.budget_sentences):
         options = dataclasses.replace(options, budget_sentences=options.k)  # lesegr without a budget: its k best
     walked = walk_head(engine, engine.pages, question, matches) if best is not None else None
@@ -116,9 +116,9 @@ def rank_graph(engine: Any, question: str, options: RetrievalOptions
     return out, sum(n for n, _ in ranked), matches
 
 
-def raise_asked(engine: Any, signals: Sequence[str]) -> None:
+def raise_asked(engine: Any, signals: Sequence[str], kind: str) -> None:
     """Raise, in each of the ``signals`` rankings, the collection's first candidates that hold an answer of the
-    question's asked kind, as one process raises them (:meth:`kgcore.query.asked_kind.AskedKind.raised`): the
+    question's asked ``kind``, as one process raises them (:meth:`kgcore.query.asked_kind.AskedKind.raised`): the
     first :data:`~kgcore.query.asked_kind.CANDIDATES` of the merged ranking, each shard reading its own; nothing
     when more than :data:`~kgcore.query.asked_kind.SELECTIVE` of them hold one."""
     for signal in signals:
@@ -129,11 +129,8 @@ def raise_asked(engine: Any, signals: Sequence[str]) -> None:
         for shard, row in head:
             asks.setdefault(shard, []).append(row)
         found = engine.gather([(shard, engine.call(shard, "graph_holds", rows)) for shard, rows in asks.items()])
-        if any(answer is None for answer in found):
-            return  # the question's kind raises nothing
-        kind = found[0][0]
-        raised = {shard: [row for row, held in zip(rows, answer[1]) if held]
-                  for (shard, rows), answer in zip(asks.items(), found)}
+        raised = {shard: [row for row, held in zip(rows, holds) if held]
+                  for (shard, rows), holds in zip(asks.items(), found)}
         if sum(map(len, raised.values())) > asked_kind.SELECTIVE * len(head):
             continue
         engine.gather([(shard, engine.call(shard, "graph_raise", signal, rows, 1 + asked_kind.WEIGHT, kind))

@@ -171,7 +171,7 @@ def retrieve_groundedkg(index: Index, question: str, options: RetrievalOptions, 
     timer = Timer(gm.timings)
     timer.add("select", timer.ms.pop("align"))  # aligning the query graph is the first part of selecting
     with timer.step("select"):
-        if options.ranking == "fused" and (options.budget_words or options.budget_sentences):
+        if fused_budgeted(options):
             walk = multihop.plan(index, question, gm)  # questions that chain facts, over entity pages
             selected, candidates = (multihop.rank_multihop(index, question, gm, options, walk) if walk else
                                     rank_fused(index, question, gm, options,
@@ -181,6 +181,12 @@ def retrieve_groundedkg(index: Index, question: str, options: RetrievalOptions, 
             selected = _rank_union(index, union, gm.alignment, gm.sims, options, gm.query_keys, gm.query_edges)
             candidates = len(union)
     return graph_result(index, question, options, gm, selected, timer, candidates)
+
+
+def fused_budgeted(options: RetrievalOptions) -> bool:
+    """Whether GroundedKG ranks with the fused ranking: ``ranking="fused"`` under a budget (without one it
+    returns the paper's union)."""
+    return options.ranking == "fused" and bool(options.budget_words or options.budget_sentences)
 
 
 def asked_kind(question: str, nlp, sentences: int = 0) -> AskedKind | None:
@@ -257,8 +263,7 @@ RANKING_LABELS = {
 
 def retrieve(index: Index, question: str, options: RetrievalOptions, models: Models) -> QueryResult:
     parser = models.parser(index.manifest.options.parser)
-    raising = (options.ranking == "fused" and bool(options.budget_words or options.budget_sentences)
-               and applies(len(index.sentences)))
+    raising = fused_budgeted(options) and applies(len(index.sentences))
     return retrieve_groundedkg(index, question, options, parser, models.embedder, models.use_chroma,
                                models.nlp if raising else None)
 
