@@ -238,3 +238,14 @@ def test_a_question_asking_for_a_name_is_answered_by_a_sentence_holding_one(extr
     context = [SelectedSentence(f"s{i}", i, t, t, rank=i + 1, score=1.0) for i, t in enumerate(texts)]
     answer = extractive.generate("What was the parrot's name?", context)
     assert "Poll" in answer.text and "expected answer: name, found" in answer.notes[0]
+
+
+def test_a_short_statement_is_no_heading(extractive):
+    """A five-token sentence with a verb answers like any other; only a verbless one reads as a heading."""
+    texts = [("It is painted blue.", "The town hall is painted blue."),
+             ("Mr. Pye went to town for the paint, a shade of green, and the hall was to be painted with it.",) * 2]
+    context = [SelectedSentence(f"s{i}", i, t, r, rank=i + 1, score=1.0) for i, (t, r) in enumerate(texts)]
+    answer = extractive.generate("What color was the town hall painted?", context)
+    assert answer.text == "It is painted blue." and answer.verdict.evidence[0].span == "blue"
+    heading = [SelectedSentence("h", 0, "The Town Hall", "The Town Hall", rank=1, score=1.0), context[1]]
+    assert "green" in extractive.generate("What color was the town hall painted?", heading).text

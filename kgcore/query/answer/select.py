@@ -39,7 +39,7 @@ from kgcore.query.answer.expected import KIND_WORDS, NAME_NOUNS, Expected, expec
 from kgcore.query.answer.roles import Frame, question_frame
 from kgcore.query.answer.slots import Gap, question_gap, slot_match
 from kgcore.query.answer.spans import answer_spans
-from kgcore.query.answer.weights import SIGNALS, Weights, current, sentence_features
+from kgcore.query.answer.weights import SHORT_WORDS, SIGNALS, Weights, current, sentence_features
 from kgcore.query.answer.words import (
     content_words,
     lemmas,
@@ -167,7 +167,7 @@ def score_sentences(question: str, parsed: Question, context: Sequence[SelectedS
         typed = bool(spans) and not {stem(f) for f in parsed.focus} - found
         rows.append((candidates[i], float(cos[i]), weighted_overlap(terms, found),
                      weighted_overlap(rare, found), typed, spans, tuple(t for t in parsed.terms if stem(t) in found),
-                     len(original), span_nearness(original, spans[:1], terms) if typed else 0.0,
+                     heading_length(original), span_nearness(original, spans[:1], terms) if typed else 0.0,
                      slot_match(original, spans, parsed.gap) if typed else 0.0))
     best_cos, best_overlap = max(r[1] for r in rows), max(r[2] for r in rows)
     scored = []
@@ -178,6 +178,21 @@ def score_sentences(question: str, parsed: Question, context: Sequence[SelectedS
         scored.append(ScoredSentence(sentence, weights.score(features), cosine, overlap, typed, spans, matched,
                                      features))
     return sorted(scored, key=lambda s: (-s.score, s.sentence.position))
+
+
+def heading_length(doc) -> int:
+    """The sentence's length in tokens when it reads as a heading or a label (no verb: "Mr. Harrison," . . .,
+    "Table 2"), else a length no heading has: a short sentence with a verb ("It is painted blue.") is a statement,
+    and the ``short`` feature (:mod:`~kgcore.query.answer.weights`) must not hold it back.
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> nlp = load_spacy()
+    >>> heading_length(nlp("Results and Discussion")), heading_length(nlp("It is painted blue.")) > SHORT_WORDS
+    (3, True)
+    """
+    if any(t.pos_ in ("VERB", "AUX") for t in doc):
+        return SHORT_WORDS + len(doc)
+    return len(doc)
 
 
 def distinctive(terms: dict[str, float], founds: Sequence[set[str]]) -> dict[str, float]:

@@ -11,7 +11,8 @@ these features (:data:`FEATURES`):
   ``untyped``: 1 when the question asks for a quantity, time, person or place (:data:`SPECIFIC`) and the
   sentence holds none;
 * ``rank``: the retrieval's rank as ``RANK_K / (RANK_K + rank - 1)`` (1 for its best sentence, 0 unranked);
-* ``short``: 1 for a sentence of at most :data:`SHORT_WORDS` tokens (a heading, a caption's label);
+* ``short``: 1 for a sentence of at most :data:`SHORT_WORDS` tokens without a verb (a heading, a caption's
+  label: :func:`~kgcore.query.answer.select.heading_length`; "It is painted blue." is no heading);
 * ``cosine_gap`` / ``overlap_gap``: how far the sentence trails the best candidate's cosine / overlap (<= 0);
 * ``near``: how closely a span of the expected kind hangs on the question's words in the sentence's parse
   (:func:`~kgcore.query.answer.select.span_nearness`: ``1 / (1 + d)`` for a dependency path of ``d`` arcs);
