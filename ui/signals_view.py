@@ -20,7 +20,7 @@ and one row of the signals table.
 (True, False)
 >>> "names ×1.50" in signals_html({**sig, "names": 1.5}), "names ×" in html
 (True, False)
->>> "asked person ×2" in signals_html({**sig, "asked": "person"}), "asked" in html
+>>> "asked person ×4" in signals_html({**sig, "asked": "person"}), "asked" in html
 (True, False)
 >>> walked = signals_html({**sig, "path": "CrissCross —directed-by→ <Chris> Menges"}, "shelf")
 >>> "walk: CrissCross —directed-by→ &lt;Chris&gt; Menges" in walked, "walk:" in html

@@ -19,10 +19,17 @@ The finders read the question's words and its asked noun ("what colour", "which 
 parsed at query time, through the process's parse cache and the store's parse store
 (:mod:`kgcore.query.answer.parse_store`): the answer pick parses the same sentences of the context afterwards.
 Decided on people's questions, the NarrativeQA design books (``bench/experiments/narrativeqa_answer_type.py``;
-``docs/evaluation.md``): answer-token recall of the context against the ranking without it, paired, +0.013 /
-+0.016 / +0.020 / +0.013 at 200 / 500 / 1,000 / 2,000 words; raising every kind with spans gave +0.012 / +0.010 /
-+0.010 / +0.012 (manner questions lost 0.09-0.12 at 500 and 1,000 words); weight 0.5 or 2 with every kind gained
-less.  The held-out books, looked at once: +0.027 / +0.019 / +0.015 / +0.000.
+``docs/evaluation.md``): answer-token recall of the context against the ranking without it, paired, at 200 / 500 /
+1,000 / 2,000 words:
+
+* weight 1 (first adopted): +0.027 / +0.016 / +0.020 / +0.013; weight 0.5: +0.017 / +0.012 / +0.023 / +0.003;
+* weight 2, 3 and 5: +0.034 / +0.028 / +0.023-0.037 / +0.013 -- a plateau: past a factor of 3 the raised
+  candidates come first and only their own order is left to the score; :data:`WEIGHT` is its middle, 3;
+* raising every kind with spans (weight 1) gave +0.012 / +0.010 / +0.010 / +0.012: manner questions lost
+  0.09-0.12 at 500 and 1,000 words.
+
+The held-out books, looked at once per decision: weight 1, +0.027 / +0.019 / +0.015 / +0.000; weight 3 (with
+colleges counted as places), +0.011 / +0.025 / +0.027 / +0.011.
 """
 
 from __future__ import annotations
@@ -38,7 +45,7 @@ from kgcore.query.answer.expected import Expected, expected_answer
 from kgcore.query.answer.spans import FINDERS, answer_spans
 
 #: How much higher a candidate holding a span of the asked kind scores (its score times 1 + this; 0: off).
-WEIGHT = 1.0
+WEIGHT = 3.0
 #: How many of the fused order's first sentences are parsed and may be raised.
 CANDIDATES = 200
 #: The largest share of the candidates that may hold a span for the signal to count (above it, nothing changes).
@@ -53,7 +60,7 @@ KINDS = frozenset(("number", "time", "person", "place", "name"))
 RESOLVED_KINDS: frozenset[str] = frozenset()
 #: The largest collection (in sentences) whose candidates are raised: one whose parse file the app fills ahead of the
 #: questions (:data:`~kgcore.query.answer.base.STORE_FILL_LIMIT` texts, a sentence's written and resolved text
-#: each; with an OpenAI-compatible answerer the app fills none, and the first questions parse theirs).  Past it
+#: each; with an OpenAI-compatible answerer, the written texts this signal reads).  Past it
 #: every question would parse its candidates itself: ObliQA's 40 rulebooks (29,880 sentences), 150 questions each
 #: asked once, p95 63 -> 2,039 ms; and the signal was decided on novels of 1,700-5,700 sentences.
 MAX_SENTENCES = STORE_FILL_LIMIT // 2
@@ -116,7 +123,7 @@ class AskedKind:
         >>> kind.holds = lambda texts: np.array(["Benwick" in written for written, _ in texts])
         >>> texts = ["Louisa was much the same.", "Louisa was to marry Captain Benwick.", "Louisa fell.", "Anne."]
         >>> order, final = np.array([0, 2, 1, 3]), np.array([0.9, 0.6, 0.8, 0.1])
-        >>> kind.raised(order, final, lambda rows: [(texts[r], "") for r in rows]).tolist(), kind.rows  # 0.6x2 > 0.9
+        >>> kind.raised(order, final, lambda rows: [(texts[r], "") for r in rows]).tolist(), kind.rows  # 0.6x4 > 0.9
         ([1, 0, 2, 3], {0: {1}})
         """
         if self.weight <= 0 or len(order) < 2:

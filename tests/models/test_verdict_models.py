@@ -151,6 +151,10 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
     ("Where is Anne's mother?", "She attached herself as a mother to the man who was securing her happiness.", []),
     ("Where does Stephen's family move to?", "They told legends, to all of which Stephen lent an ear.", []),
     ("Where did Mrs. Rabbit go?", "She went to her grandmother's.", ["to her grandmother's"]),
+    # a college the tagger calls an organisation is a place; a person's name is no college
+    ("Where does Anne plan on attending college?", "Two weeks later Anne and Gilbert would leave for Redmond "
+     "College.", ["Redmond College"]),
+    ("Which college does Stephen attend?", "Stephen Dedalus went home.", []),
     ("Where did the girl hide?", "She hid in one of the rooms.", ["in one of the rooms"]),  # a part: by its whole
     ("Where are the chunk copies kept?", "The master makes sure that the copies are kept on three racks.",
      ["on three racks"]),  # "make sure that": a guarantee, not a belief

@@ -51,7 +51,7 @@ def place_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> lis
     """A place entity, a locative phrase or a place word ("home"); for a question about a kind of place ("what
     university", "which city") a named place only: "in front of him" names no university, "to Princeton" does."""
     named = expected.noun in NAMED_PLACES
-    spans = entity_spans(tokens, PLACE_ENTITIES, asked)
+    spans = entity_spans(tokens, PLACE_ENTITIES, asked) + institutions(tokens, asked)
     for t in tokens:
         if t.lower_ in PLACE_WORDS and t.dep_ in ("advmod", "npadvmod", "dobj") and not named:
             spans.append((local(tokens, t), local(tokens, t) + 1))
@@ -61,8 +61,23 @@ def place_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> lis
                    and is_new(o, asked) for o in objects):
                 spans.append(subtree(tokens, t))
     if expected.noun in PLACE_NOUNS:
-        spans += proper_runs(tokens, asked)
+        spans += [(a, b) for a, b in proper_runs(tokens, asked)
+                  if not any(t.ent_type_ == "PERSON" for t in tokens[a:b])]  # "which college": not "Stephen Dedalus"
     return spans
+
+
+def institutions(tokens: list, asked: set[str]) -> list[Span]:
+    """Named places the tagger calls organisations: an ``ORG`` entity whose last word is a place noun ("Redmond
+    College", "Belvedere College", "St. Mary's Hospital"), not one named after something else ("the Labour
+    Party").
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> doc = load_spacy()("Two weeks later Anne and Gilbert would leave for Redmond College.")
+    >>> [doc[a:b].text for a, b in institutions(list(doc), {"anne", "college"})]
+    ['Redmond College']
+    """
+    return [(a, b) for a, b in entity_spans(tokens, frozenset(("ORG",)), asked)
+            if tokens[b - 1].lemma_.lower() in PLACE_NOUNS]
 
 
 def _hyphenated(token) -> bool:
