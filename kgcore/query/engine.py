@@ -24,7 +24,7 @@ from kgcore.core.types import RETRIEVABLE, Answer, QueryResult, Sentence
 from kgcore.index.parse import Parser, get_parser
 from kgcore.index.store.disk import Index, Store
 from kgcore.index.store.writer import ensure_chroma
-from kgcore.query import methods
+from kgcore.query import asked_kind, methods
 from kgcore.query.answer import ANSWERERS, AnswerGenerator, AnswerSource, default_answerer, get_generator
 from kgcore.query.answer.base import shared_cache, store_parses, warm_parses
 from kgcore.query.answer.calibration import collection_calibration
@@ -228,18 +228,26 @@ class QueryEngine:
     @renamed_argument("doc_id", "collection")
     def store_parses(self, collection: str, answerer: str | None = None, pause: Callable[[], None] | None = None
                      ) -> int:
-        """Parse every sentence of ``collection`` that the store's parse store lacks into it, for the offline
-        ``answerer`` (:func:`~kgcore.query.answer.base.store_parses`): once per store, the answers of a
-        collection too large for the memory cache read their sentences' parses back instead of parsing them.
-        ``pause`` is called between batches (the app waits there while a question is answered).  How many texts
-        were parsed; 0 for an answerer that is not offline (``openai``) or a collection past ``STORE_FILL_LIMIT`` texts.
+        """Parse every sentence of ``collection`` that the store's parse store lacks into it
+        (:func:`~kgcore.query.answer.base.store_parses`): once per store, the answers of a collection too large
+        for the memory cache read their sentences' parses back instead of parsing them, and so does the fused
+        ranking, which reads its first candidates for the asked kind (:mod:`~kgcore.query.asked_kind`).  For an
+        offline ``answerer`` each sentence's written and resolved text; for one that is not offline (``openai``),
+        the written texts the ranking reads, in a collection where it reads them
+        (:func:`~kgcore.query.asked_kind.applies`).  ``pause`` is called between batches (the app waits there
+        while a question is answered).  How many texts were parsed; 0 past ``STORE_FILL_LIMIT`` texts.
 
         On 24 arXiv papers (about 20,000 texts) it takes about 3 minutes of one core, once.
         """
-        if not self._offline(answerer):
+        sentences = self.index(collection).sentences
+        if self._offline(answerer):
+            nlp, texts = getattr(self.generator(answerer), "nlp", None), _texts(sentences)
+        elif asked_kind.applies(len(sentences)):
+            nlp = self._with_parse_store(load_spacy(self.settings.spacy_model), strict=False)
+            texts = [s.original for s in sentences]
+        else:
             return 0
-        nlp = getattr(self.generator(answerer), "nlp", None)
-        return store_parses(nlp, _texts(self.index(collection).sentences), pause) if nlp is not None else 0
+        return store_parses(nlp, texts, pause) if nlp is not None else 0
 
     @renamed_argument("doc_id", "collection")
     def ask(self, collection: str, question: str, options: RetrievalOptions = RetrievalOptions(),

@@ -65,7 +65,21 @@ def test_a_collection_too_large_for_memory_is_parsed_into_the_store_once(peter_s
     assert engine.store_parses(PETER_ID, pause=lambda: pauses.append(1)) == len(texts)
     assert cache.store.missing(texts) == [] and len(pauses) == -(-len(texts) // 64)  # a pause before each batch
     assert engine.store_parses(PETER_ID) == 0  # once per store
-    assert engine.store_parses(PETER_ID, answerer="openai") == 0  # no offline answerer, no parses
+    assert engine.store_parses(PETER_ID, answerer="openai") == 0  # the written texts are among them
+
+
+def test_with_an_endpoints_answerer_the_ranking_still_finds_its_candidates_parsed(peter_store, tmp_path):
+    """An answerer that is not offline parses nothing, but the fused ranking reads its first candidates' written
+    texts for the asked kind: those are filled ahead of the questions, the resolved ones are not."""
+    engine = QueryEngine(Store(tmp_path / "store"))
+    shutil.copytree(peter_store.root / PETER_ID, tmp_path / "store" / PETER_ID)
+    sentences = engine.index(PETER_ID).sentences
+    written = list(dict.fromkeys(s.original for s in sentences))
+    resolved_only = {s.resolved for s in sentences if s.resolved} - set(written)
+    assert resolved_only  # Peter Rabbit's coreference rewrites some sentences
+    assert engine.store_parses(PETER_ID, answerer="openai") == len(written)
+    store = shared_cache(load_spacy(engine.settings.spacy_model)).store
+    assert store.missing(written) == [] and set(store.missing(sorted(resolved_only))) == resolved_only
 
 
 def test_a_store_that_cannot_be_written_parses_as_before(tmp_path):
