@@ -39,6 +39,7 @@ from narrativeqa_signals import (  # noqa: E402
 )
 from protocol import BUDGETS, TEXT_BASELINES, Question, paired_interval, setting  # noqa: E402
 
+from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import RetrievalOptions
 from kgcore.evaluate.metrics import answer_token_recall
 from kgcore.index.store.in_memory import Index
@@ -47,7 +48,7 @@ from kgcore.query import propagation as lesegr
 from kgcore.query.align import GraphMatch
 from kgcore.query.answer.words import content_words
 from kgcore.query.engine import QueryEngine
-from kgcore.query.methods.groundedkg import match_question
+from kgcore.query.methods.groundedkg import asked_kind, fused_budgeted, match_question
 
 
 @dataclass
@@ -234,7 +235,10 @@ def fused_context(case: Case, budget: int) -> list:
         match = replace(match, alignment=replace(match.alignment, graph=GRAPH_EVIDENCE[-1](case)))
     if SENTENCE_COSINES:
         match = replace(match, sims=SENTENCE_COSINES[-1](case))
-    kept, _ = fused.rank_fused(case.index, case.question.text, match, RetrievalOptions(budget_words=budget))
+    options = RetrievalOptions(budget_words=budget)
+    asked = asked_kind(case.question.text, load_spacy(), len(case.index.sentences)) \
+        if fused_budgeted(options) else None  # the default raises the candidates holding the asked kind
+    kept, _ = fused.rank_fused(case.index, case.question.text, match, options, asked=asked)
     return kept
 
 
