@@ -77,10 +77,10 @@ def answer_type_section(data: dict, before: dict | None, runs: dict[str, dict | 
     text = ["### The asked answer kind raises the candidates that hold one",
             "Among each stage's first 200 sentences, the fused default scores one holding a span of the kind the "
             "question asks for (the answer pick's finders: a figure for \"how many\", a date for \"when\", a person "
-            "for \"who\", a place for \"where\", a name for \"which dataset\") four times as high, unless more than half "
-            "of them hold one (`kgcore.query.asked_kind`); decided on the design books, the held-out books looked at "
-            "once. Pooled answer-token recall, without it against with it, with the paired 95% interval of the "
-            "change:"]
+            "for \"who\", a place for \"where\", a name for \"which dataset\") four times as high, unless more than "
+            "half of them hold one (`kgcore.query.asked_kind`); decided on the design books, the held-out books "
+            "looked at once. Pooled answer-token recall, without it against with it, with the paired 95% interval of "
+            "the change:"]
     if before:
         text.append(md_table(["books", "words", "without", "with", "change"], change_rows(data, before)))
     text += ["Each run of `python bench/experiments/narrativeqa_answer_type.py` against the signal off (weight: "

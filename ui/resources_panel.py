@@ -245,8 +245,9 @@ def _wait_for_questions() -> None:
 
 
 _storing_parses = threading.Lock()
-#: The views' last step: the offline answerer's parses of the collection kept in the store (once per store).
-PARSES_STEP = "storing the answerer's parses of its sentences (questions are answered meanwhile)"
+#: The views' last step: the collection's sentences parsed into the store's parse file (once per store), for the
+#: offline answerer and the ranking's asked kind (:meth:`kgcore.api.QueryEngine.store_parses`).
+PARSES_STEP = "storing the parses of its sentences (questions are answered meanwhile)"
 
 
 @dataclass

@@ -59,6 +59,8 @@ class Case:
     index: Index
     question: Question
     match: GraphMatch
+    #: The engine's spaCy pipeline, which the default's asked kind reads the candidates with.
+    nlp: object = None
 
 
 def cases(engine: QueryEngine, slugs: list[str]) -> list[Case]:
@@ -68,7 +70,7 @@ def cases(engine: QueryEngine, slugs: list[str]) -> list[Case]:
         parser = engine.parser(index.manifest.options.parser)
         for q in questions(slug):
             out.append(Case(slug, index, q, match_question(index, q.text, RetrievalOptions(), parser,
-                                                           engine.embedder)))
+                                                           engine.embedder), load_spacy(engine.settings.spacy_model)))
         print(f"matched {slug}", flush=True)
     return out
 
@@ -236,7 +238,7 @@ def fused_context(case: Case, budget: int) -> list:
     if SENTENCE_COSINES:
         match = replace(match, sims=SENTENCE_COSINES[-1](case))
     options = RetrievalOptions(budget_words=budget)
-    asked = asked_kind(case.question.text, load_spacy(), len(case.index.sentences)) \
+    asked = asked_kind(case.question.text, case.nlp, len(case.index.sentences)) \
         if fused_budgeted(options) else None  # the default raises the candidates holding the asked kind
     kept, _ = fused.rank_fused(case.index, case.question.text, match, options, asked=asked)
     return kept

@@ -1,10 +1,10 @@
 """Does the fused ranking hold more of people's answers when a sentence holding a span of the kind the question
 asks for (a place for "where", a reason clause for "why", a person for "who") ranks higher?  NarrativeQA design
-books.  The fused default does this (:mod:`kgcore.query.asked_kind`, weight 1); this script runs its weights
-against 0 (off), and the variants it was chosen over.
+books.  The fused default does this (:mod:`kgcore.query.asked_kind`, weight 3, for the span kinds); this script
+runs its weights against 0 (off), and the variants it was chosen over.
 
-    python bench/experiments/narrativeqa_answer_type.py                  # weights 0 (off), 0.5, 1 (the default), 2
-    python bench/experiments/narrativeqa_answer_type.py --weights 1 --held-out     # the one held-out look
+    python bench/experiments/narrativeqa_answer_type.py --kinds name,number,person,place,time  # 0.5 / 1 / 2 / 3 / 5
+    python bench/experiments/narrativeqa_answer_type.py --kinds name,number,person,place,time --weights 3 --held-out
     python bench/experiments/narrativeqa_answer_type.py --weights 0.5 --selective 1 --candidates 100
     python bench/experiments/narrativeqa_answer_type.py --weights 1 --stored   # spans from the asked kind alone
     python bench/experiments/narrativeqa_answer_type.py --weights 1 --stored-filtered   # ... adding a new word
@@ -79,7 +79,7 @@ def asking(stored: bool, filtered: bool = False):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--weights", default="0.5,1,2", help="weights to try (0, the default ranking, always runs)")
+    parser.add_argument("--weights", default="0.5,1,2,3,5", help="weights to try (0, the raise off, always runs)")
     parser.add_argument("--candidates", type=int, default=200)
     parser.add_argument("--selective", type=float, default=0.5,
                         help="raise only where at most this share of the candidates holds a span (1: always)")

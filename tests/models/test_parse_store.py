@@ -65,7 +65,6 @@ def test_a_collection_too_large_for_memory_is_parsed_into_the_store_once(peter_s
     assert engine.store_parses(PETER_ID, pause=lambda: pauses.append(1)) == len(texts)
     assert cache.store.missing(texts) == [] and len(pauses) == -(-len(texts) // 64)  # a pause before each batch
     assert engine.store_parses(PETER_ID) == 0  # once per store
-    assert engine.store_parses(PETER_ID, answerer="openai") == 0  # the written texts are among them
 
 
 def test_with_an_endpoints_answerer_the_ranking_still_finds_its_candidates_parsed(peter_store, tmp_path):

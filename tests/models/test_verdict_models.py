@@ -155,6 +155,8 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
     ("Where does Anne plan on attending college?", "Two weeks later Anne and Gilbert would leave for Redmond "
      "College.", ["Redmond College"]),
     ("Which college does Stephen attend?", "Stephen Dedalus went home.", []),
+    ("Which college does Stephen attend?", "Stephen attended Clongowes Wood College.", ["Clongowes Wood College"]),
+    ("Which street did Holmes live on?", "Holmes lived at 221B Baker Street.", ["221B Baker Street"]),
     ("Where did the girl hide?", "She hid in one of the rooms.", ["in one of the rooms"]),  # a part: by its whole
     ("Where are the chunk copies kept?", "The master makes sure that the copies are kept on three racks.",
      ["on three racks"]),  # "make sure that": a guarantee, not a belief

@@ -12,6 +12,7 @@ from kgcore.query.answer.span_tokens import Span, entity_spans, is_new, local, p
 from kgcore.query.answer.span_words import (
     COMPOUND_PREPOSITION_NOUNS,
     COMPOUND_PREPOSITIONS,
+    INSTITUTIONS,
     LOCATIVE_PREPS,
     NAMED_PLACES,
     NOT_PEOPLE,
@@ -61,9 +62,16 @@ def place_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> lis
                    and is_new(o, asked) for o in objects):
                 spans.append(subtree(tokens, t))
     if expected.noun in PLACE_NOUNS:
-        spans += [(a, b) for a, b in proper_runs(tokens, asked)
-                  if not any(t.ent_type_ == "PERSON" for t in tokens[a:b])]  # "which college": not "Stephen Dedalus"
+        spans += [(a, b) for a, b in proper_runs(tokens, asked) if not _a_person_for(expected.noun, tokens[a:b])]
     return spans
+
+
+def _a_person_for(noun: str, run: list) -> bool:
+    """Whether a run of proper nouns is a person's name answering an institution question ("which college":
+    "Stephen Dedalus" names no college); a street, town or city the tagger calls a person is kept ("Baker
+    Street", "Elizabeth")."""
+    return noun in INSTITUTIONS and any(t.ent_type_ == "PERSON" for t in run) \
+        and run[-1].lemma_.lower() not in PLACE_NOUNS
 
 
 def institutions(tokens: list, asked: set[str]) -> list[Span]:
@@ -71,13 +79,28 @@ def institutions(tokens: list, asked: set[str]) -> list[Span]:
     College", "Belvedere College", "St. Mary's Hospital"), not one named after something else ("the Labour
     Party").
 
+    The tagger may stretch the entity over the words before the name ("Stephen attended Clongowes Wood College"
+    as one), so the span is the name: the place noun and the proper nouns right before it.
+
     >>> from kgcore.core.nlp import load_spacy
-    >>> doc = load_spacy()("Two weeks later Anne and Gilbert would leave for Redmond College.")
+    >>> nlp = load_spacy()
+    >>> doc = nlp("Two weeks later Anne and Gilbert would leave for Redmond College.")
     >>> [doc[a:b].text for a, b in institutions(list(doc), {"anne", "college"})]
     ['Redmond College']
+    >>> doc = nlp("Stephen attended Clongowes Wood College.")
+    >>> [doc[a:b].text for a, b in institutions(list(doc), {"stephen", "college", "attend"})]
+    ['Clongowes Wood College']
     """
-    return [(a, b) for a, b in entity_spans(tokens, frozenset(("ORG",)), asked)
-            if tokens[b - 1].lemma_.lower() in PLACE_NOUNS]
+    spans = []
+    for a, b in entity_spans(tokens, frozenset(("ORG",)), asked):
+        if tokens[b - 1].lemma_.lower() not in PLACE_NOUNS:
+            continue
+        start = b - 1
+        while start > a and tokens[start - 1].pos_ == "PROPN":
+            start -= 1
+        if start < b - 1 and any(is_new(t, asked) for t in tokens[start:b]):
+            spans.append((start, b))
+    return spans
 
 
 def _hyphenated(token) -> bool:

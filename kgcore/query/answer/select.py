@@ -167,12 +167,12 @@ def score_sentences(question: str, parsed: Question, context: Sequence[SelectedS
         typed = bool(spans) and not {stem(f) for f in parsed.focus} - found
         rows.append((candidates[i], float(cos[i]), weighted_overlap(terms, found),
                      weighted_overlap(rare, found), typed, spans, tuple(t for t in parsed.terms if stem(t) in found),
-                     heading_length(original), span_nearness(original, spans[:1], terms) if typed else 0.0,
+                     is_heading(original), span_nearness(original, spans[:1], terms) if typed else 0.0,
                      slot_match(original, spans, parsed.gap) if typed else 0.0))
     best_cos, best_overlap = max(r[1] for r in rows), max(r[2] for r in rows)
     scored = []
-    for sentence, cosine, overlap, rare_overlap, typed, spans, matched, length, near, slot in rows:
-        features = sentence_features(parsed.qtype, cosine, overlap, rare_overlap, typed, sentence.rank, length,
+    for sentence, cosine, overlap, rare_overlap, typed, spans, matched, heading, near, slot in rows:
+        features = sentence_features(parsed.qtype, cosine, overlap, rare_overlap, typed, sentence.rank, heading,
                                      best_cos, best_overlap)
         features.update(near=near, slot=slot, **{k: float(sentence.signals.get(k, 0.0)) for k in SIGNALS})
         scored.append(ScoredSentence(sentence, weights.score(features), cosine, overlap, typed, spans, matched,
@@ -180,19 +180,17 @@ def score_sentences(question: str, parsed: Question, context: Sequence[SelectedS
     return sorted(scored, key=lambda s: (-s.score, s.sentence.position))
 
 
-def heading_length(doc) -> int:
-    """The sentence's length in tokens when it reads as a heading or a label (no verb: "Mr. Harrison," . . .,
-    "Table 2"), else a length no heading has: a short sentence with a verb ("It is painted blue.") is a statement,
-    and the ``short`` feature (:mod:`~kgcore.query.answer.weights`) must not hold it back.
+def is_heading(doc) -> bool:
+    """Whether a parsed sentence reads as a heading or a label: at most :data:`SHORT_WORDS` tokens and no verb
+    ("Results and Discussion", "Table 2"); a short sentence with a verb ("It is painted blue.") is a statement,
+    which the ``short`` feature (:mod:`~kgcore.query.answer.weights`) must not hold back.
 
     >>> from kgcore.core.nlp import load_spacy
     >>> nlp = load_spacy()
-    >>> heading_length(nlp("Results and Discussion")), heading_length(nlp("It is painted blue.")) > SHORT_WORDS
-    (3, True)
+    >>> is_heading(nlp("Results and Discussion")), is_heading(nlp("It is painted blue."))
+    (True, False)
     """
-    if any(t.pos_ in ("VERB", "AUX") for t in doc):
-        return SHORT_WORDS + len(doc)
-    return len(doc)
+    return len(doc) <= SHORT_WORDS and not any(t.pos_ in ("VERB", "AUX") for t in doc)
 
 
 def distinctive(terms: dict[str, float], founds: Sequence[set[str]]) -> dict[str, float]:

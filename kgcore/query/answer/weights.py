@@ -12,7 +12,7 @@ these features (:data:`FEATURES`):
   sentence holds none;
 * ``rank``: the retrieval's rank as ``RANK_K / (RANK_K + rank - 1)`` (1 for its best sentence, 0 unranked);
 * ``short``: 1 for a sentence of at most :data:`SHORT_WORDS` tokens without a verb (a heading, a caption's
-  label: :func:`~kgcore.query.answer.select.heading_length`; "It is painted blue." is no heading);
+  label: :func:`~kgcore.query.answer.select.is_heading`; "It is painted blue." is no heading);
 * ``cosine_gap`` / ``overlap_gap``: how far the sentence trails the best candidate's cosine / overlap (<= 0);
 * ``near``: how closely a span of the expected kind hangs on the question's words in the sentence's parse
   (:func:`~kgcore.query.answer.select.span_nearness`: ``1 / (1 + d)`` for a dependency path of ``d`` arcs);
@@ -35,7 +35,7 @@ the context rose from 17 to 19 of 23 papers and 18 to 19 of 58 novel questions, 
 features, fitted on two of the sets and tried on the third (``bench/experiments/verdict_fit.py``), did no better
 on any of them, so no fitted weights are used.
 
->>> f = sentence_features("number", 0.5, 1.0, 0.8, True, 1, 12, 0.6, 1.0)
+>>> f = sentence_features("number", 0.5, 1.0, 0.8, True, 1, False, 0.6, 1.0)
 >>> f["typed"], f["untyped"], f["rank"], round(f["cosine_gap"], 2)
 (1.0, 0.0, 1.0, -0.1)
 >>> round(RULES.score(f), 3)
@@ -89,9 +89,10 @@ def rank_prior(rank: int) -> float:
 
 
 def sentence_features(qtype: str | None, cosine: float, overlap: float, rare_overlap: float, typed: bool, rank: int,
-                      length: int, best_cosine: float, best_overlap: float) -> dict[str, float]:
-    """The :data:`FEATURES` of one candidate sentence (``length`` in tokens; ``best_*`` over the candidates)."""
+                      heading: bool, best_cosine: float, best_overlap: float) -> dict[str, float]:
+    """The :data:`FEATURES` of one candidate sentence (``heading``: whether it reads as a heading or a label;
+    ``best_*`` over the candidates)."""
     return {"cosine": cosine, "overlap": overlap, "rare_overlap": rare_overlap, "typed": float(typed),
             "untyped": float(qtype in SPECIFIC and not typed), "rank": rank_prior(rank),
-            "short": float(length <= SHORT_WORDS), "cosine_gap": cosine - best_cosine,
+            "short": float(heading), "cosine_gap": cosine - best_cosine,
             "overlap_gap": overlap - best_overlap}
