@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -118,3 +118,25 @@ def setting(module, name: str, value) -> Iterator[None]:
         yield
     finally:
         setattr(module, name, old)
+
+
+def paired_sweep(engine: QueryEngine, books: list[str], questions: Callable[[str], list[Question]],
+                 patches: dict[float, Callable[[], AbstractContextManager]], key: str) -> list[dict]:
+    """A setting swept on ``books``' questions (``questions(slug)``) with the default method at every budget: per
+    value (``patches[value]()`` holds it), the pooled recall and its paired difference to value 0 (which
+    ``patches`` must hold: the setting off) with the 95% interval; each row printed as it is made, ``key`` naming
+    the value."""
+    per: dict[tuple[float, int], list[float]] = {}
+    for value, patch in sorted(patches.items()):
+        with patch():
+            for budget in BUDGETS:
+                per[(value, budget)] = [v for slug in books for v in measure(
+                    engine, slug, questions(slug), "groundedkg", budget)["per_question"]]
+    rows = []
+    for (value, budget), values in sorted(per.items()):
+        base = per[(0.0, budget)]
+        rows.append({key: value, "budget_words": budget, "recall": round(float(np.mean(values)), 3),
+                     "difference": round(float(np.mean(values) - np.mean(base)), 3),
+                     "ci95": list(paired_interval(values, base)) if value else None})
+        print(rows[-1], flush=True)
+    return rows

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +26,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: the shared tools
 import narrativeqa  # noqa: E402
 from common import write_json  # noqa: E402
-from protocol import BUDGETS, measure, paired_interval, setting  # noqa: E402
+from protocol import paired_sweep, setting  # noqa: E402
 
 from kgcore.api import QueryEngine  # noqa: E402
 from kgcore.query import fused  # noqa: E402
@@ -77,19 +78,9 @@ def main() -> None:
     args = parser.parse_args()
     books = narrativeqa.split()["design"]
     engine = Asking(narrativeqa.book_store(books))
-    per: dict[tuple[float, int], list[float]] = {}
-    for lam in sorted({0.0, *(float(x) for x in args.lambdas.split(","))}):
-        with setting(fused, "_ranked", covering(lam, args.candidates)):
-            for budget in BUDGETS:
-                per[(lam, budget)] = [v for slug in books for v in measure(
-                    engine, slug, narrativeqa.questions(slug), "groundedkg", budget)["per_question"]]
-    rows = []
-    for (lam, budget), values in sorted(per.items()):
-        base = per[(0.0, budget)]
-        rows.append({"lambda": lam, "budget_words": budget, "recall": round(float(np.mean(values)), 3),
-                     "difference": round(float(np.mean(values) - np.mean(base)), 3),
-                     "ci95": list(paired_interval(values, base)) if lam else None})
-        print(rows[-1], flush=True)
+    lambdas = {0.0, *(float(x) for x in args.lambdas.split(","))}
+    rows = paired_sweep(engine, books, narrativeqa.questions, {
+        lam: partial(setting, fused, "_ranked", covering(lam, args.candidates)) for lam in lambdas}, "lambda")
     write_json("narrativeqa_coverage.json", {"books": books, "candidates": args.candidates, "rows": rows})
 
 
