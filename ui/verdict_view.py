@@ -24,6 +24,13 @@ A span that says the size of the very thing the question measures, and a role le
 >>> html = claim_html(size, {})
 >>> "(a measure of the “corpus” the question asks about)" in html and "roles: nothing in it stands" in html
 True
+
+A span that names the answer through coreference says whom it stands for:
+
+>>> rescue = ClaimCheck("He rowed out.", "h/1", "He rowed out.", span="He", span_start=0, span_end=2,
+...                     span_refers="Tomas")
+>>> "(coreference: “Tomas”)" in claim_html(rescue, {})
+True
 """
 
 from __future__ import annotations
@@ -80,6 +87,8 @@ def claim_html(check: ClaimCheck, numbers: Mapping[str, int], anchor_prefix: str
         return f'<div class="kg-claim">{head}cites no retrieved sentence.</div></div>'
     head += f"checked against {sentence_link(check.sentence_id, numbers, anchor_prefix)}</div>"
     span = f'<mark class="kg-span">{esc(check.span)}</mark>' if check.span else "none found"
+    if check.span_refers:
+        span += f" (coreference: “{esc(check.span_refers)}”)"
     if check.measured:
         span += f" (a measure of the “{esc(check.measured)}” the question asks about)"
     facts = [f"asks for: {esc(check.expected or 'anything')}", f"answer span: {span}",
@@ -134,6 +143,8 @@ def alternatives_html(alternatives: Sequence[Alternative], numbers: Mapping[str,
         if 0 <= alt.span_start < alt.span_end <= len(quote):
             quote_html = (f"{esc(quote[:alt.span_start])}<mark class=\"kg-span\">"
                           f"{esc(quote[alt.span_start:alt.span_end])}</mark>{esc(quote[alt.span_end:])}")
+            if alt.span_refers:
+                quote_html += f" (coreference: “{esc(alt.span_refers)}”)"
         else:
             quote_html = esc(quote)
         items.append(f"<li>{sentence_link(alt.sentence_id, numbers, anchor_prefix)} "

@@ -49,6 +49,9 @@ class ClaimCheck:
     #: The thing whose size the question asks ("corpus" for "How large is the corpus?"), when the span says it
     #: ("the corpus of about 100 million sentences"); "" otherwise (:func:`kgcore.query.answer.measured.says_size`).
     measured: str = ""
+    #: The words coreference puts in the span's place when only the sentence's coref-resolved text names the answer
+    #: ("Tomas" for the span "He"); "" for a span that names it itself.
+    span_refers: str = ""
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -72,6 +75,9 @@ class Alternative:
     span: str = ""
     span_start: int = -1
     span_end: int = -1
+    #: The words coreference puts in the span's place when only the sentence's coref-resolved text names the answer
+    #: ("Tomas" for the span "He"); "" for a span that names it itself.
+    span_refers: str = ""
 
 
 @dataclass

@@ -118,11 +118,14 @@ def test_an_answer_without_the_kind_of_thing_asked_for_is_not_supported(extracti
                               "After Daaé died, Christine went to Paris with Mamma Valerius.")]
     went = extractive.generate("Where did Christine go after her father died?", moved).verdict
     assert "to Paris" in went.evidence[0].span and went.state != "not supported"
-    # a person may be named by the resolved text alone: the sentence's pronoun names them
+    # a person may be named by the resolved text alone: the sentence's pronoun names them, and the verdict says whom
     rescue = [SelectedSentence("h/1", 1, "He rowed out and rescued them.",
                                "Tomas rowed out and rescued the fishermen.")]
-    check = extractive.generate("Who rescued the fishermen?", rescue).verdict.evidence[0]
-    assert check.span == "He rowed out and rescued them."
+    answer = extractive.generate("Who rescued the fishermen?", rescue)
+    check = answer.verdict.evidence[0]
+    assert (check.span, check.span_start, check.span_end, check.span_refers) == ("He", 0, 2, "Tomas")
+    assert "holds “He” (coreference: “Tomas”), a person" in answer.support_reason
+    assert check.to_dict()["span_refers"] == "Tomas"  # ask --json carries it
 
 
 HARBOUR = """Marta Vell kept the lighthouse on Gull Rock for thirty years. Every night she climbed the tower and lit

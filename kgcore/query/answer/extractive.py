@@ -151,7 +151,7 @@ def alternatives(scored: Sequence[ScoredSentence], cited: set[str], parsed: Ques
         quote = ExtractiveGenerator._quote(s, parsed, nlp)
         start, end = span_in_quote(s.sentence.text, quote, s.spans[0]) if s.spans else (-1, -1)
         out.append(Alternative(s.sentence.id, quote, round(s.score, 3), quote[start:end] if start >= 0 else "",
-                               start, end))
+                               start, end, s.referents[0] if start >= 0 else ""))
         if len(out) == k:
             break
     return out

@@ -28,6 +28,7 @@ the ``qa-kg`` answerer adds each sentence's score to the score of the questionâ€
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
@@ -131,6 +132,9 @@ class ScoredSentence:
     type_match: bool
     #: Character spans of the sentence's written text that hold the expected answer (:func:`typed_spans`).
     spans: tuple[tuple[int, int], ...] = ()
+    #: Per span, the words coreference puts in its place when only the resolved text names the answer ("Tomas"
+    #: for "He"); "" for a span of the written text.
+    referents: tuple[str, ...] = ()
     #: The question's content lemmas found in the sentence (written or resolved text).
     matched: tuple[str, ...] = ()
     #: The features the score weighs (:data:`~kgcore.query.answer.weights.FEATURES`).
@@ -163,20 +167,22 @@ def score_sentences(question: str, parsed: Question, context: Sequence[SelectedS
     rows = []
     for k, i in enumerate(shortlist):
         original, resolved, found = docs[2 * k], docs[2 * k + 1], founds[k]
-        spans = nearest_first(original, typed_spans(original, resolved, parsed), terms)
+        named = typed_spans(original, resolved, parsed)
+        spans = nearest_first(original, tuple(named), terms)
         typed = bool(spans) and not {stem(f) for f in parsed.focus} - found
         rows.append((candidates[i], float(cos[i]), weighted_overlap(terms, found),
-                     weighted_overlap(rare, found), typed, spans, tuple(t for t in parsed.terms if stem(t) in found),
+                     weighted_overlap(rare, found), typed, (spans, tuple(named[x] for x in spans)),
+                     tuple(t for t in parsed.terms if stem(t) in found),
                      is_heading(original), span_nearness(original, spans[:1], terms) if typed else 0.0,
                      slot_match(original, spans, parsed.gap) if typed else 0.0))
     best_cos, best_overlap = max(r[1] for r in rows), max(r[2] for r in rows)
     scored = []
-    for sentence, cosine, overlap, rare_overlap, typed, spans, matched, heading, near, slot in rows:
+    for sentence, cosine, overlap, rare_overlap, typed, (spans, referents), matched, heading, near, slot in rows:
         features = sentence_features(parsed.qtype, cosine, overlap, rare_overlap, typed, sentence.rank, heading,
                                      best_cos, best_overlap)
         features.update(near=near, slot=slot, **{k: float(sentence.signals.get(k, 0.0)) for k in SIGNALS})
-        scored.append(ScoredSentence(sentence, weights.score(features), cosine, overlap, typed, spans, matched,
-                                     features))
+        scored.append(ScoredSentence(sentence, weights.score(features), cosine, overlap, typed, spans, referents,
+                                     matched, features))
     return sorted(scored, key=lambda s: (-s.score, s.sentence.position))
 
 
@@ -206,17 +212,47 @@ def distinctive(terms: dict[str, float], founds: Sequence[set[str]]) -> dict[str
     return {t: w * float(np.log((n + 1) / (sum(t in f for f in founds) + 0.5))) for t, w in terms.items()}
 
 
-def typed_spans(original, resolved, parsed: Question) -> tuple[tuple[int, int], ...]:
-    """Character spans of the written text (``original``, parsed) holding the expected answer; for a person or
-    name, when only the coref-resolved text holds one, the whole written sentence (its pronoun names them)."""
+def typed_spans(original, resolved, parsed: Question) -> dict[tuple[int, int], str]:
+    """Character spans of the written text (``original``, parsed) holding the expected answer, each with the words
+    coreference put in its place ("" for the written text's own).  For a person or name that only the
+    coref-resolved text holds, the written words it replaced (:func:`written_for`: "He" of "He rowed out", standing
+    for "Tomas"), or the whole written sentence when they cannot be told."""
     tokens = list(original)
-    spans = answer_spans(tokens, parsed.expected, parsed.doc)
-    if spans:
-        return tuple((tokens[a].idx, tokens[b - 1].idx + len(tokens[b - 1].text)) for a, b in spans)
-    if parsed.qtype in RESOLVED_TYPES and resolved is not original and answer_spans(list(resolved), parsed.expected,
-                                                                                   parsed.doc):
-        return ((0, len(original.text)),)
-    return ()
+    found = answer_spans(tokens, parsed.expected, parsed.doc)
+    if found or parsed.qtype not in RESOLVED_TYPES or resolved is original:
+        return {_chars(tokens, a, b): "" for a, b in found}
+    named = answer_spans(list(resolved), parsed.expected, parsed.doc)
+    if not named:
+        return {}
+    spans = {_chars(tokens, a, b): resolved[j:k].text for a, b, j, k in written_for(tokens, list(resolved), named)}
+    return spans or {(0, len(original.text)): resolved[named[0][0]:named[0][1]].text}
+
+
+def _chars(tokens: list, a: int, b: int) -> tuple[int, int]:
+    return tokens[a].idx, tokens[b - 1].idx + len(tokens[b - 1].text)
+
+
+def written_for(written: list, resolved: list, spans) -> list[tuple[int, int, int, int]]:
+    """Where the resolved text's ``spans`` (token spans of ``resolved``) stand in ``written``: the written tokens
+    coreference replaced by each, with the span (``(i1, i2, j1, j2)``).  A span the resolution did not bring in
+    (it was written too, or only moved) maps to nothing.
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> nlp = load_spacy()
+    >>> written = list(nlp("He rowed out and rescued them."))
+    >>> resolved = list(nlp("Tomas rowed out and rescued the fishermen."))
+    >>> [(written[i].text, resolved[j].text) for i, _, j, _ in written_for(written, resolved, [(0, 1)])]
+    [('He', 'Tomas')]
+    """
+    matcher = difflib.SequenceMatcher(None, [t.lower_ for t in written], [t.lower_ for t in resolved],
+                                      autojunk=False)
+    out = []
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        for a, b in spans:
+            if op == "replace" and i2 > i1 and a < j2 and j1 < b:
+                out.append((i1, i2, a, b))
+                break
+    return out
 
 
 def nearest_first(doc, spans: tuple[tuple[int, int], ...], stems: Collection[str]) -> tuple[tuple[int, int], ...]:

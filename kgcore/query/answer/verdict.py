@@ -145,7 +145,8 @@ def check_claim(citation: Citation, by_id: dict[str, SelectedSentence], found: d
     check = ClaimCheck(claim, best.sentence.id, text, list(best.matched),
                        [t for t in parsed.terms if t not in best.matched], parsed.expected.describe(),
                        text[start:end] if spans else "", start, end, None if grounded is None else round(grounded, 3),
-                       asked, cosine if asked else None, "unsure", strength, measured=measured)
+                       asked, cosine if asked else None, "unsure", strength, measured=measured,
+                       span_refers=dict(zip(best.spans, best.referents)).get((start, end), ""))
     check.state = claim_state(check, parsed.qtype in SPECIFIC)
     if check.state == "supported" and not bonus and not roles_line_up(parsed, best, spans, nlp):
         check.state, check.unfilled_role = "unsure", parsed.frame.describe() if parsed.frame else ""
@@ -217,7 +218,8 @@ def reason(check: ClaimCheck, state: str, parsed: Question, weak: Sequence[Claim
     words = (f"{len(check.matched)} of {len(check.matched) + len(check.missing)} of the question's words"
              + (f" ({', '.join(check.matched)})" if check.matched else ""))
     if check.span:
-        held = f"holds “{check.span}”, {asked.describe()} as the question asks, and {words}"
+        refers = f" (coreference: “{check.span_refers}”)" if check.span_refers else ""
+        held = f"holds “{check.span}”{refers}, {asked.describe()} as the question asks, and {words}"
         if figure_bonus(parsed.qtype, check.span):
             held += f" (a figure of the asked kind: +{FIGURE} to the strength)"
         if check.measured:
