@@ -12,7 +12,6 @@ from kgcore.query.answer.span_tokens import Span, entity_spans, is_new, local, p
 from kgcore.query.answer.span_words import (
     COMPOUND_PREPOSITION_NOUNS,
     COMPOUND_PREPOSITIONS,
-    INSTITUTIONS,
     LOCATIVE_PREPS,
     NAMED_PLACES,
     NOT_PEOPLE,
@@ -62,16 +61,18 @@ def place_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> lis
                    and is_new(o, asked) for o in objects):
                 spans.append(subtree(tokens, t))
     if expected.noun in PLACE_NOUNS:
-        spans += [(a, b) for a, b in proper_runs(tokens, asked) if not _a_person_for(expected.noun, tokens[a:b])]
+        spans += [(a, b) for a, b in proper_runs(tokens, asked) if not _a_person(tokens[a:b])]
     return spans
 
 
-def _a_person_for(noun: str, run: list) -> bool:
-    """Whether a run of proper nouns is a person's name answering an institution question ("which college":
-    "Stephen Dedalus" names no college); a street, town or city the tagger calls a person is kept ("Baker
-    Street", "Elizabeth")."""
-    return noun in INSTITUTIONS and any(t.ent_type_ == "PERSON" for t in run) \
-        and run[-1].lemma_.lower() not in PLACE_NOUNS
+def _a_person(run: list) -> bool:
+    """Whether a run of proper nouns is a person's name, which answers no question about a kind of place ("which
+    college": "Stephen Dedalus" names no college; "what city": "Amory Blaine" names no city): the tagger calls a
+    word of it a person and the run does not end in a place noun ("221B Baker Street" stays a street, though the
+    tagger calls Baker a person).  A town named as a person is ("Elizabeth") reads as the person; in novels the
+    person is the likelier reading, and on the NarrativeQA design books leaving such runs out of every place-noun
+    question gained 0.007 at 200 words over leaving them out of institution questions only."""
+    return any(t.ent_type_ == "PERSON" for t in run) and run[-1].lemma_.lower() not in PLACE_NOUNS
 
 
 def institutions(tokens: list, asked: set[str]) -> list[Span]:

@@ -16,8 +16,6 @@ LOCATIVE_PREPS = frozenset(
 #: answered by a common noun ("in the attic").
 NAMED_PLACES = frozenset(
     "city cities town towns country countries village state county island university college continent region".split())
-#: Kinds of place that are institutions: a question about one ("which college") is not answered by a person's name.
-INSTITUTIONS = frozenset("school schools college colleges university universities hospital church".split())
 #: Words that with the preposition after them make a compound preposition saying no place: "according to", "due
 #: to", "owing to", "thanks to", "prior to", "as to", "because of", "instead of", "regardless of".
 COMPOUND_PREPOSITIONS = frozenset("according due owing thanks prior as because instead regardless irrespective".split())
