@@ -203,9 +203,6 @@ def test_without_gold_the_verdict_and_the_retrieval_decide_the_stage():
     found = diagnose_without_gold(_result([TABLET, OTHER]), _answer("not supported"))
     assert found.stage == "III" and found.details["coverage"] >= CONTEXT_COVERAGE
     assert "the passage was probably retrieved" in found.reason
-    # a passage holding two of the question's three words counts as retrieved: people's questions paraphrase
-    paraphrased = SelectedSentence("t/3", 3, "Each tablet is 100-200 MB when the store splits it.", "")
-    assert diagnose_without_gold(_result([paraphrased, OTHER]), _answer("not supported")).stage == "III"
     missed = diagnose_without_gold(_result([OTHER]), _answer("unsure"))
     assert missed.stage == "II" and "retrieval probably missed the passage" in missed.reason
     assert "Give a gold answer to decide" in found.reason and "Give a gold answer to decide" in missed.reason
