@@ -39,7 +39,6 @@ from narrativeqa_signals import (  # noqa: E402
 )
 from protocol import BUDGETS, TEXT_BASELINES, Question, paired_interval, setting  # noqa: E402
 
-from kgcore.core.nlp import load_spacy
 from kgcore.core.settings import RetrievalOptions
 from kgcore.evaluate.metrics import answer_token_recall
 from kgcore.index.store.in_memory import Index
@@ -59,7 +58,7 @@ class Case:
     index: Index
     question: Question
     match: GraphMatch
-    #: The engine's spaCy pipeline, which the default's asked kind reads the candidates with.
+    #: The engine's spaCy pipeline as retrieval has it, which the default's asked kind reads the candidates with.
     nlp: object = None
 
 
@@ -70,7 +69,7 @@ def cases(engine: QueryEngine, slugs: list[str]) -> list[Case]:
         parser = engine.parser(index.manifest.options.parser)
         for q in questions(slug):
             out.append(Case(slug, index, q, match_question(index, q.text, RetrievalOptions(), parser,
-                                                           engine.embedder), load_spacy(engine.settings.spacy_model)))
+                                                           engine.embedder), engine.models().nlp))
         print(f"matched {slug}", flush=True)
     return out
 

@@ -243,8 +243,7 @@ class QueryEngine:
         if self._offline(answerer):
             nlp, texts = getattr(self.generator(answerer), "nlp", None), _texts(sentences)
         elif asked_kind.applies(len(sentences)):
-            nlp = self._with_parse_store(load_spacy(self.settings.spacy_model), strict=False)
-            texts = [s.original for s in sentences]
+            nlp, texts = self.models().nlp, [s.original for s in sentences]  # the pipeline retrieval reads with
         else:
             return 0
         return store_parses(nlp, texts, pause) if nlp is not None else 0

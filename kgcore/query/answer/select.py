@@ -248,10 +248,9 @@ def written_for(written: list, resolved: list, spans) -> list[tuple[int, int, in
                                       autojunk=False)
     out = []
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        for a, b in spans:
-            if op == "replace" and i2 > i1 and a < j2 and j1 < b:
-                out.append((i1, i2, a, b))
-                break
+        hit = next(((a, b) for a, b in spans if a < j2 and j1 < b), None) if op == "replace" else None
+        if hit is not None:
+            out.append((i1, i2, *hit))
     return out
 
 
