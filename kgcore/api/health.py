@@ -23,6 +23,7 @@ from urllib.request import Request, urlopen
 import psutil  # type: ignore[import-untyped]
 
 from kgcore.audit.db import DB_NAME, AuditDB
+from kgcore.core import wordnet
 from kgcore.core.chat import DEFAULT_ENDPOINT, PLACEHOLDER_KEY, check_configured
 from kgcore.core.embed import embedder_for
 from kgcore.core.errors import InputError, KgcoreError
@@ -182,6 +183,16 @@ def check_amr(settings: Settings) -> Check:
                                                             "KGCORE_AMR_MODEL at its folder")
 
 
+def check_wordnet(settings: Settings) -> Check:
+    """WordNet's noun files (Debian's ``wordnet-base``), which the answer kinds read for what a noun names
+    (:mod:`kgcore.core.wordnet`); without them the word lists alone decide, so their absence is no failure."""
+    if not wordnet.available():
+        return Check("WordNet", True, f"not found in {wordnet.folder()}: the answer kinds use their word lists alone "
+                                      "(install Debian's wordnet-base, or set KGCORE_WORDNET to WordNet 3.0's dict "
+                                      "folder)")
+    return Check("WordNet", True, f"noun files in {wordnet.folder()}")
+
+
 def check_answer_endpoint(settings: Settings) -> Check:
     """The OpenAI-compatible endpoint, when configured: ``GET /models`` with a short timeout."""
     if not settings.openai_base_url and not settings.openai_api_key:
@@ -236,7 +247,8 @@ def _lost(job: JobRecord, now: float) -> str | None:
 #: Checks that need no model, then those that load one.
 SERVICE_CHECKS: tuple[Callable[[Settings], Check], ...] = (check_store, check_jobs, check_chroma, check_audit,
                                                            check_answer_endpoint)
-MODEL_CHECKS: tuple[Callable[[Settings], Check], ...] = (check_spacy, check_embedding, check_fastcoref, check_amr)
+MODEL_CHECKS: tuple[Callable[[Settings], Check], ...] = (check_spacy, check_embedding, check_fastcoref, check_amr,
+                                                          check_wordnet)
 
 
 def run_checks(settings: Settings, models: bool = True,

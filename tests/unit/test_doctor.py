@@ -21,6 +21,7 @@ from kgcore.api.health import (
     check_audit,
     check_fastcoref,
     check_store,
+    check_wordnet,
     healthy,
     run_checks,
     settings_check,
@@ -28,6 +29,7 @@ from kgcore.api.health import (
 from kgcore.audit import AuditDB
 from kgcore.cli import main
 from kgcore.cli.doctor import format_check
+from kgcore.core import wordnet
 from kgcore.core.settings import Settings
 from ui import status_view
 
@@ -111,6 +113,17 @@ def test_optional_models_are_not_configured_unless_configured(tmp_path):
     assert not missing.ok and "KGCORE_FASTCOREF_MODEL" in missing.fix
     amr = check_amr(Settings(amr_model=str(tmp_path / "nowhere")))
     assert not amr.ok and "KGCORE_AMR_MODEL" in amr.fix
+
+
+def test_wordnet_is_reported_where_it_is_read_from(tmp_path, monkeypatch):
+    assert check_wordnet(Settings()).detail.startswith("noun files in /usr/share/wordnet")  # .ci/run installs it
+    monkeypatch.setenv("KGCORE_WORDNET", str(tmp_path))
+    wordnet._offsets.cache_clear()
+    try:
+        missing = check_wordnet(Settings())
+        assert missing.ok and f"not found in {tmp_path}" in missing.detail and "wordnet-base" in missing.detail
+    finally:
+        wordnet._offsets.cache_clear()
 
 
 def test_a_check_that_breaks_is_reported_not_raised():
