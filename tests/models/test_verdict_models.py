@@ -151,6 +151,10 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
     ("Where is Anne's mother?", "She attached herself as a mother to the man who was securing her happiness.", []),
     ("Where does Stephen's family move to?", "They told legends, to all of which Stephen lent an ear.", []),
     ("Where did Mrs. Rabbit go?", "She went to her grandmother's.", ["to her grandmother's"]),
+    # ... and so is one whose commonest WordNet sense names a person, a feeling, a state or a part of the body
+    ("Where does Anne teach?", "\"It is interesting work,\" wrote Anne to a Queen's Academy chum.", []),
+    ("Where did he run?", "In his excitement he ran to the garden.", ["to the garden"]),
+    ("Where did she go?", "She kept it in her heart and went to the school.", ["to the school"]),
     # a college the tagger calls an organisation is a place; a person's name is no college
     ("Where does Anne plan on attending college?", "Two weeks later Anne and Gilbert would leave for Redmond "
      "College.", ["Redmond College"]),

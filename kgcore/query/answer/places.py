@@ -7,6 +7,7 @@ standing as a place is no person (:func:`a_place`, which the person spans read).
 
 from __future__ import annotations
 
+from kgcore.core import wordnet
 from kgcore.query.answer.expected import PLACE_NOUNS, Expected
 from kgcore.query.answer.span_tokens import Span, entity_spans, is_new, local, proper_runs, subtree
 from kgcore.query.answer.span_words import (
@@ -149,9 +150,27 @@ def _placelike(token) -> bool:
     whole = next((o for c in of for o in c.children if o.dep_ == "pobj"), None)
     if whole is not None and (token.pos_ in ("PRON", "DET", "NUM") or token.like_num):
         return _placelike(whole)
-    person = token.ent_type_ == "PERSON" or token.lemma_.lower() in PERSON_NOUNS
-    return not (token.pos_ in ("PRON", "DET", "NUM") or token.like_num or (
-        person and not any(c.dep_ == "case" for c in token.children)))
+    person = token.ent_type_ == "PERSON" or token.lemma_.lower() in PERSON_NOUNS or _sense(token) == "person"
+    possessive = any(c.dep_ == "case" for c in token.children)
+    return not (token.pos_ in ("PRON", "DET", "NUM") or token.like_num or (person and not possessive) or (
+        _sense(token) in NO_PLACE_SENSES and not possessive))
+
+
+#: WordNet lexicographer files (:mod:`kgcore.core.wordnet`) whose nouns name no place a "where" can ask for: a
+#: locative phrase whose object's commonest sense is one of them says a feeling, a state, an act, a part of the
+#: body or a person ("in his excitement", "in her heart", "to her face", "to a school chum"), not where.
+NO_PLACE_SENSES = frozenset(("person", "feeling", "cognition", "attribute", "state", "act", "communication", "time",
+                             "motive", "quantity", "relation", "process", "phenomenon", "shape", "Tops", "body",
+                             "animal", "food"))
+
+
+def _sense(token) -> str | None:
+    """The lexicographer file of a common noun's commonest WordNet sense (None for other words, for a noun WordNet
+    lacks, and without WordNet)."""
+    if token.pos_ != "NOUN":
+        return None
+    senses = wordnet.supersenses(token.lemma_.lower())
+    return senses[0] if senses else None
 
 
 def _says_a_clause(of) -> bool:
