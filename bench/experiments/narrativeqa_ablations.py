@@ -151,6 +151,7 @@ ABLATIONS: dict[str, Callable[[], AbstractContextManager]] = {
     "rank_k=20": lambda: setting(lesegr, "RANK_K", 20),
     "layers=2": lambda: layers_everywhere(2),
     "small budgets: 1 layer": lambda: setting(fused, "SMALL_BUDGET_LAYERS", 1),
+    "no small-budget regime": lambda: setting(fused, "SMALL_BUDGET_WORDS", 0),
     "passages first (1 each)": lambda: passages_first(1),
     "passages first (2 each)": lambda: passages_first(2),
     "small budgets: 2 layers": lambda: setting(fused, "SMALL_BUDGET_LAYERS", 2),
