@@ -36,8 +36,7 @@ READ = {"place": [6, 7, 49, 53, 72], "part of the body": [5, 25, 41, 51, 60, 69,
 def spans(doc, expected, question, folder: str) -> list[tuple[int, int]]:
     """The place spans of ``doc`` with WordNet read from ``folder``."""
     os.environ["KGCORE_WORDNET"] = folder
-    wordnet._offsets.cache_clear()
-    wordnet.supersenses.cache_clear()
+    wordnet.forget()
     return answer_spans(list(doc), expected, question)
 
 

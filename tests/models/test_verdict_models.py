@@ -155,6 +155,10 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
     ("Where does Anne teach?", "\"It is interesting work,\" wrote Anne to a Queen's Academy chum.", []),
     ("Where did he run?", "In his excitement he ran to the garden.", ["to the garden"]),
     ("Where did she go?", "She kept it in her heart and went to the school.", ["to the school"]),
+    # a noun below the asked one in WordNet names a kind of it; a noun too general names no kind
+    ("What punishment did Maule endure?", "His execution was watched by the whole town.", ["execution"]),
+    ("What injury did Louisa have?", "Louisa suffered a concussion.", ["concussion"]),
+    ("Which event ended the quarrel?", "They talked until the quarrel ended.", []),
     # a college the tagger calls an organisation is a place; a person's name is no college
     ("Where does Anne plan on attending college?", "Two weeks later Anne and Gilbert would leave for Redmond "
      "College.", ["Redmond College"]),

@@ -118,12 +118,12 @@ def test_optional_models_are_not_configured_unless_configured(tmp_path):
 def test_wordnet_is_reported_where_it_is_read_from(tmp_path, monkeypatch):
     assert check_wordnet(Settings()).detail.startswith("noun files in /usr/share/wordnet")  # .ci/run installs it
     monkeypatch.setenv("KGCORE_WORDNET", str(tmp_path))
-    wordnet._offsets.cache_clear()
+    wordnet.forget()
     try:
         missing = check_wordnet(Settings())
         assert missing.ok and f"not found in {tmp_path}" in missing.detail and "wordnet-base" in missing.detail
     finally:
-        wordnet._offsets.cache_clear()
+        wordnet.forget()
 
 
 def test_a_check_that_breaks_is_reported_not_raised():

@@ -10,30 +10,34 @@ from kgcore.core import wordnet
 LICENCE = "  1 This software and database is being provided ...\n"
 
 
-def write_database(folder: Path, senses: dict[str, list[int]]) -> None:
-    """index.noun and data.noun for ``senses`` (lemma -> lexicographer file numbers, commonest first), with the
-    byte offsets WordNet's index gives."""
-    data, offsets, counter = LICENCE, {}, 0
-    for lemma, files in senses.items():
-        for number in files:
-            offsets.setdefault(lemma, []).append(len(data.encode()))
-            data += f"{len(data.encode()):08d} {number:02d} n 01 {lemma} {counter} 000 | a gloss\n"
-            counter += 1
+def write_database(folder: Path, synsets: list[tuple[str, int, int | None]]) -> None:
+    """index.noun and data.noun for ``synsets`` (lemma, lexicographer file number, the index of its hypernym's
+    synset or None; a lemma's senses in the order given), with the byte offsets WordNet's index gives."""
+    lines, offsets, at = [], [], len(LICENCE.encode())
+    for lemma, _number, _parent in synsets:
+        offsets.append(at)
+        at += len(f"{0:08d} 00 n 01 {lemma} 0 000 | a gloss\n".encode()) + 22  # room for one pointer
+    for (lemma, number, parent), offset in zip(synsets, offsets, strict=True):
+        pointer = f"001 @ {offsets[parent]:08d} n 0000" if parent is not None else "000"
+        line = f"{offset:08d} {number:02d} n 01 {lemma} 0 {pointer} | a gloss"
+        lines.append(line.ljust(len(f"{0:08d} 00 n 01 {lemma} 0 000 | a gloss") + 22) + "\n")
+    senses: dict[str, list[int]] = {}
+    for (lemma, _n, _p), offset in zip(synsets, offsets, strict=True):
+        senses.setdefault(lemma, []).append(offset)
     index = LICENCE + "".join(f"{lemma} n {len(o)} 0 {len(o)} 0 {' '.join(f'{x:08d}' for x in o)}  \n"
-                              for lemma, o in sorted(offsets.items()))
-    (folder / "data.noun").write_text(data, encoding="utf-8")
+                              for lemma, o in sorted(senses.items()))
+    (folder / "data.noun").write_text(LICENCE + "".join(lines), encoding="utf-8")
     (folder / "index.noun").write_text(index, encoding="utf-8")
 
 
 @pytest.fixture
 def database(tmp_path, monkeypatch):
-    write_database(tmp_path, {"chum": [18, 6], "garden": [6, 14], "queen's_academy": [14]})
+    write_database(tmp_path, [("chum", 18, None), ("chum", 6, None), ("garden", 6, None), ("garden", 14, None),
+                              ("queen's_academy", 14, None), ("crime", 4, None), ("theft", 4, 5), ("larceny", 4, 6)])
     monkeypatch.setenv("KGCORE_WORDNET", str(tmp_path))
-    wordnet._offsets.cache_clear()
-    wordnet.supersenses.cache_clear()
+    wordnet.forget()
     yield tmp_path
-    wordnet._offsets.cache_clear()
-    wordnet.supersenses.cache_clear()
+    wordnet.forget()
 
 
 def test_each_sense_is_read_in_order_from_the_data_file(database):
@@ -44,19 +48,25 @@ def test_each_sense_is_read_in_order_from_the_data_file(database):
     assert wordnet.supersenses("zyzzyva") == ()
 
 
+def test_a_kind_is_found_above_every_sense_of_a_noun(database):
+    assert wordnet.is_a("larceny", "crime") and wordnet.is_a("thefts", "crime") and wordnet.is_a("crime", "crime")
+    assert not wordnet.is_a("crime", "theft") and not wordnet.is_a("chum", "crime")
+    assert wordnet.is_a("zyzzyva", "crime") is False
+
+
 def test_without_the_files_nothing_is_known(tmp_path, monkeypatch):
     monkeypatch.setenv("KGCORE_WORDNET", str(tmp_path / "missing"))
-    wordnet._offsets.cache_clear()
-    wordnet.supersenses.cache_clear()
+    wordnet.forget()
     try:
         assert not wordnet.available()
-        assert wordnet.supersenses("chum") is None
+        assert wordnet.supersenses("chum") is None and wordnet.is_a("theft", "crime") is None
     finally:
-        wordnet._offsets.cache_clear()
-        wordnet.supersenses.cache_clear()
+        wordnet.forget()
 
 
 def test_debians_wordnet_names_people_places_and_feelings():
     assert wordnet.supersenses("chum")[0] == "person"
     assert wordnet.supersenses("excitement")[0] == "feeling"
     assert wordnet.supersenses("kitchen") == ("artifact",)
+    assert wordnet.is_a("execution", "punishment") and wordnet.is_a("concussion", "injury")
+    assert wordnet.specific("crime") and not wordnet.specific("event")

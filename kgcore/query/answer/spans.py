@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from kgcore.core import wordnet
 from kgcore.query.answer.beliefs import BELIEF_WORDS, believed
 from kgcore.query.answer.brackets import token_in_citation
 from kgcore.query.answer.expected import COLOUR_NOUNS, Expected
@@ -253,8 +254,25 @@ def name_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list
                 t.i > 0 and t.nbor(-1).lower_ in ("known", "such"))):
             following = [c for c in t.children if c.dep_ in ("oprd", "pobj", "attr", "dobj")]
             spans += [subtree(tokens, c) for c in following if is_new(c, asked)]
-    spans += _bracketed_acronyms(tokens, asked)
+    spans += _bracketed_acronyms(tokens, asked) + _kinds_of(tokens, noun, asked)
     return spans + _new_terms(tokens, asked)
+
+
+def _kinds_of(tokens: list, noun: str, asked: set[str]) -> list[Span]:
+    """Common nouns that name a kind of the asked noun, by WordNet (:func:`kgcore.core.wordnet.is_a`): "hanging"
+    and "execution" for "what punishment", "concussion" for "what injury"; none for a noun too general to say a
+    kind (:func:`kgcore.core.wordnet.specific`: "what event", "what part").
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> doc = load_spacy()("She suffered a concussion when she fell from the Cobb.")
+    >>> [doc[a:b].text for a, b in _kinds_of(list(doc), "injury", {"suffer"})]
+    ['concussion']
+    """
+    if not noun or not wordnet.specific(noun):
+        return []
+    return [(local(tokens, t), local(tokens, t) + 1) for t in tokens
+            if t.pos_ == "NOUN" and is_new(t, asked) and t.lemma_.lower() not in (noun, noun.rstrip("s"))
+            and wordnet.is_a(t.lemma_.lower(), noun)]
 
 
 def _of_what(tokens: list, noun, asked: set[str]) -> list[Span]:
