@@ -22,9 +22,9 @@ def status_page() -> AppTest:
 def test_a_healthy_installation_shows_every_check_ok(peter_store, tmp_path):
     with store_copy(peter_store.root, tmp_path):
         at = ok(status_page())
-        assert [s.value for s in at.success] == ["All 10 checks ok"]
+        assert [s.value for s in at.success] == ["All 11 checks ok"]
         html = html_of(at)
-        assert html.count('class="kg-check"') == 10 and "problem" not in html
+        assert html.count('class="kg-check"') == 11 and "problem" not in html
         assert "none queued or running" in html
         assert "1 collections, 1 documents, files whole" in html and "embedded (chromadb" in html
 

@@ -169,7 +169,8 @@ def _context(*texts: str) -> list[SelectedSentence]:
 
 
 @pytest.mark.parametrize(("question", "sentence"), [
-    ("Where does Anne teach?", "\"Teaching is really very interesting work,\" wrote Anne to a Queen's Academy chum."),
+    ("Where does Anne teach?", "\"Teaching is really very interesting work,\" wrote Anne to her chum at Queen's "
+                               "Academy."),
     ("Whose cow did Anne sell?", "\"I guess you'd better have sold me that cow when I wanted to buy her last week, "
                                  "Anne,\" chuckled Mr. Shearer."),
     ("What is Judge Pyncheon looking for?", "Judge Pyncheon, who owns the house, has been murdered; and the city "

@@ -155,6 +155,9 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
     ("Where does Anne teach?", "\"It is interesting work,\" wrote Anne to a Queen's Academy chum.", []),
     ("Where did he run?", "In his excitement he ran to the garden.", ["to the garden"]),
     ("Where did she go?", "She kept it in her heart and went to the school.", ["to the school"]),
+    # ... and so is a proper noun after a title, which the tagger may not call a person
+    ("Where was the deed found?", "Another heavy sigh came from Miss Hepzibah.", []),
+    ("Where did he take the deed?", "He took the deed to Colonel Pyncheon.", []),
     # a noun below the asked one in WordNet names a kind of it; a noun too general names no kind
     ("What punishment did Maule endure?", "His execution was watched by the whole town.", ["execution"]),
     ("What injury did Louisa have?", "Louisa suffered a concussion.", ["concussion"]),

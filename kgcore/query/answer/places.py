@@ -8,6 +8,7 @@ standing as a place is no person (:func:`a_place`, which the person spans read).
 from __future__ import annotations
 
 from kgcore.core import wordnet
+from kgcore.index.coref.lexicon import TITLES
 from kgcore.query.answer.expected import PLACE_NOUNS, Expected
 from kgcore.query.answer.span_tokens import Span, entity_spans, is_new, local, proper_runs, subtree
 from kgcore.query.answer.span_words import (
@@ -150,7 +151,8 @@ def _placelike(token) -> bool:
     whole = next((o for c in of for o in c.children if o.dep_ == "pobj"), None)
     if whole is not None and (token.pos_ in ("PRON", "DET", "NUM") or token.like_num):
         return _placelike(whole)
-    person = token.ent_type_ == "PERSON" or token.lemma_.lower() in PERSON_NOUNS or _sense(token) == "person"
+    person = token.ent_type_ == "PERSON" or token.lemma_.lower() in PERSON_NOUNS or _sense(token) == "person" or (
+        _titled(token))
     possessive = any(c.dep_ == "case" for c in token.children)
     return not (token.pos_ in ("PRON", "DET", "NUM") or token.like_num or (person and not possessive) or (
         _sense(token) in NO_PLACE_SENSES and not possessive))
@@ -158,10 +160,26 @@ def _placelike(token) -> bool:
 
 #: WordNet lexicographer files (:mod:`kgcore.core.wordnet`) whose nouns name no place a "where" can ask for: a
 #: locative phrase whose object's commonest sense is one of them says a feeling, a state, an act, a part of the
-#: body or a person ("in his excitement", "in her heart", "to her face", "to a school chum"), not where.
+#: body or a person ("in his excitement", "in her heart", "to her face", "to a school chum"), not where.  Food and
+#: animals are things that lie somewhere, and so places: "among the *cabbages*" (whose commonest sense is food).
 NO_PLACE_SENSES = frozenset(("person", "feeling", "cognition", "attribute", "state", "act", "communication", "time",
-                             "motive", "quantity", "relation", "process", "phenomenon", "shape", "Tops", "body",
-                             "animal", "food"))
+                             "motive", "quantity", "relation", "process", "phenomenon", "shape", "Tops", "body"))
+
+
+#: Titles before a name (beside :data:`~kgcore.index.coref.lexicon.TITLES`): ranks and offices.  Not every word for a
+#: person: "White Sands" and "Baker Street" are places, though WordNet's commonest white and baker are people.
+RANKS = frozenset("""colonel col. captain capt. major general gen. lieutenant admiral doctor dr dr. judge father
+    reverend rev. professor prof. governor senator bishop""".split())
+
+
+def _titled(token) -> bool:
+    """Whether a proper noun follows a title, which makes it a person the tagger may not have called one: "from
+    *Miss Hepzibah*", "to *Colonel Pyncheon*" (:data:`~kgcore.index.coref.lexicon.TITLES`, :data:`RANKS`), not a
+    place named after one ("Bishop Street": a place noun)."""
+    if token.pos_ != "PROPN" or token.lemma_.lower() in PLACE_NOUNS:
+        return False
+    first = min((c for c in token.children if c.dep_ == "compound"), key=lambda c: c.i, default=None)
+    return first is not None and (first.lower_ in TITLES or first.lower_ in RANKS)
 
 
 def _sense(token) -> str | None:
