@@ -22,7 +22,10 @@ import os
 from pathlib import Path
 
 import pytest
+from wordnetkit import REASON as WORDNET_REASON
+from wordnetkit import reads_wordnet
 
+from kgcore.core import wordnet
 from paths import PETER, PETER_ID, ROOT
 
 # Nothing may be fetched from a model hub during tests.
@@ -64,6 +67,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker("browser")
         if (path.name, getattr(item, "originalname", item.name)) in SLOW_TESTS:
             item.add_marker("slow")
+        if isinstance(item, pytest.DoctestItem) and reads_wordnet(item) and not wordnet.available():
+            item.add_marker(pytest.mark.skip(reason=WORDNET_REASON))
     if stray:
         raise pytest.UsageError(
             "tests must live in one tier (tests/unit, tests/models, tests/app or tests/faults): "

@@ -246,9 +246,8 @@ def _lost(job: JobRecord, now: float) -> str | None:
 
 #: Checks that need no model, then those that load one.
 SERVICE_CHECKS: tuple[Callable[[Settings], Check], ...] = (check_store, check_jobs, check_chroma, check_audit,
-                                                           check_answer_endpoint)
-MODEL_CHECKS: tuple[Callable[[Settings], Check], ...] = (check_spacy, check_embedding, check_fastcoref, check_amr,
-                                                          check_wordnet)
+                                                           check_answer_endpoint, check_wordnet)
+MODEL_CHECKS: tuple[Callable[[Settings], Check], ...] = (check_spacy, check_embedding, check_fastcoref, check_amr)
 
 
 def run_checks(settings: Settings, models: bool = True,

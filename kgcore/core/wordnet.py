@@ -1,25 +1,27 @@
 """What kind of thing a noun names, from WordNet's lexicographer files (its *supersenses*): ``chum`` names a person,
-``excitement`` a feeling, ``garden`` a place or an artifact.
+``excitement`` a feeling, ``kitchen`` an artifact.
 
 The answer kinds read it where a closed word list cannot reach: a locative phrase whose object names a person, a
 feeling, an act or a state ("wrote to a Queen's Academy *chum*", "in his *excitement*") holds no place
 (:mod:`kgcore.query.answer.places`), and a noun below the asked one in WordNet's hierarchy (:func:`is_a`) names
 what "what punishment" or "what injury" asks for (:mod:`kgcore.query.answer.spans`).
 
-WordNet 3.0 is read from its database files (``index.noun``, ``data.noun``; the format of ``wndb(5WN)``), as
-Debian's ``wordnet-base`` installs them in ``/usr/share/wordnet`` (``KGCORE_WORDNET`` names another folder).  Where
-the files are missing :func:`supersenses` returns None and the callers keep their word lists: nothing is fetched.
+WordNet 3.0 is read from its database files (``index.noun``, ``data.noun``, ``noun.exc``; the format of
+``wndb(5WN)``), as Debian's ``wordnet-base`` installs them in ``/usr/share/wordnet`` (``KGCORE_WORDNET`` names
+another folder).  A noun is found by binary search in the sorted index, as WordNet's own library does, so nothing is
+loaded whole.  Where the files are missing or unreadable the functions return None and the callers keep their word
+lists: nothing is fetched.
 
 >>> supersenses("chum")  # commonest sense first: a friend, chopped fish for bait, a salmon
 ('person', 'artifact', 'animal')
->>> supersenses("excitement")[0], supersenses("garden")[0]
-('feeling', 'artifact')
+>>> supersenses("excitement")[0], supersenses("kitchens"), supersenses("mice")[0]
+('feeling', ('artifact',), 'animal')
 """
 
 from __future__ import annotations
 
 import os
-from functools import cache, lru_cache
+from functools import lru_cache
 from pathlib import Path
 
 #: Where WordNet's database files are looked for (Debian's ``wordnet-base``).
@@ -29,6 +31,14 @@ NOUN_FILES = {3: "Tops", 4: "act", 5: "animal", 6: "artifact", 7: "attribute", 8
               10: "communication", 11: "event", 12: "feeling", 13: "food", 14: "group", 15: "location", 16: "motive",
               17: "object", 18: "person", 19: "phenomenon", 20: "plant", 21: "possession", 22: "process",
               23: "quantity", 24: "relation", 25: "shape", 26: "state", 27: "substance", 28: "time"}
+#: The regular plural endings and their singulars, tried in turn (WordNet's own detachment rules for nouns).
+PLURALS = (("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"), ("men", "man"),
+           ("ies", "y"), ("s", ""))
+#: Synsets at and above a noun's commonest sense, at least, for it to say a kind of thing (:func:`specific`) ...
+SPECIFIC_DEPTH = 6
+#: ... and nouns that say no kind whatever their place in WordNet: "what kind", "what sort of thing".
+GENERAL = frozenset("thing things kind kinds sort sorts type types form forms manner way part parts".split())
+_ERRORS = (OSError, ValueError, IndexError, UnicodeDecodeError)
 
 
 def folder() -> Path:
@@ -38,57 +48,98 @@ def folder() -> Path:
 
 def forget() -> None:
     """Forget what was read, so that the next look-up reads :func:`folder` again (after ``KGCORE_WORDNET`` changed)."""
-    for cached in (_offsets, _ancestors, supersenses):
+    for cached in (_exceptions, _index_senses, _ancestors, _supersenses):
         cached.cache_clear()
 
 
 def available() -> bool:
     """Whether WordNet's noun files are there to read."""
-    return _offsets() is not None
+    return _exceptions(str(folder())) is not None
 
 
-@cache
-def _offsets() -> dict[str, tuple[int, ...]] | None:
-    """Every noun lemma of ``index.noun`` with the byte offsets of its senses in ``data.noun``, commonest first."""
-    index = folder() / "index.noun"
-    if not index.is_file() or not (folder() / "data.noun").is_file():
+@lru_cache(maxsize=4)
+def _exceptions(root: str) -> dict[str, str] | None:
+    """``noun.exc``: irregular plurals and their singulars ("mice" -> "mouse"); None when WordNet's noun files are
+    not all there."""
+    path = Path(root)
+    if not all((path / name).is_file() for name in ("index.noun", "data.noun", "noun.exc")):
         return None
-    out = {}
-    with index.open(encoding="utf-8") as lines:
-        for line in lines:
-            if line.startswith(" "):
-                continue  # the licence at the top of the file
-            fields = line.split()
-            senses = int(fields[2])
-            out[fields[0]] = tuple(int(f) for f in fields[-senses:])
-    return out
+    try:
+        lines = (path / "noun.exc").read_text(encoding="utf-8").splitlines()
+    except _ERRORS:
+        return None
+    return {fields[0]: fields[1] for fields in map(str.split, lines) if len(fields) >= 2}
 
 
-def _line(data, offset: int) -> list[str]:
-    data.seek(offset)
-    return data.readline().decode("utf-8").split()
+def _find_line(path: Path, key: bytes) -> bytes | None:
+    """The line of the sorted file ``path`` that starts with ``key`` and a space, by binary search over bytes."""
+    with path.open("rb") as f:
+        lo, hi = 0, path.stat().st_size
+        while lo < hi:
+            mid = (lo + hi) // 2
+            f.seek(max(mid - 1, 0))
+            if mid > 0:
+                f.readline()  # to the first line starting at or after mid
+            start, line = f.tell(), f.readline()
+            word = line.split(b" ", 1)[0]  # b"" for the licence lines at the top, which sort first
+            if line and word == key:
+                return line
+            if line and word < key:
+                lo = start + len(line)
+            else:
+                hi = mid
+    return None
+
+
+@lru_cache(maxsize=65536)
+def _index_senses(root: str, key: str) -> tuple[int, ...]:
+    """The ``data.noun`` offsets of ``key``'s senses (an index lemma), commonest first; () when it is not there."""
+    try:
+        line = _find_line(Path(root) / "index.noun", key.encode("utf-8"))
+        if line is None:
+            return ()
+        fields = line.decode("utf-8").split()
+        return tuple(int(f) for f in fields[-int(fields[2]):])
+    except _ERRORS:
+        return ()
+
+
+def _senses(noun: str) -> tuple[int, ...]:
+    """The offsets of ``noun``'s senses, commonest first: the noun itself, else its singular (an irregular plural
+    of ``noun.exc``, else the first regular one the index holds: "injuries", "churches", "kitchens")."""
+    root = str(folder())
+    exceptions = _exceptions(root)
+    if exceptions is None:
+        return ()
+    key = noun.strip().lower().replace(" ", "_")
+    candidates = [key, exceptions.get(key, "")]
+    candidates += [key[: -len(end)] + base for end, base in PLURALS if key.endswith(end) and len(key) > len(end) + 1]
+    return next((found for c in candidates if c and (found := _index_senses(root, c))), ())
 
 
 def _parents(fields: list[str]) -> list[int]:
     """The offsets a ``data.noun`` line points to as its hypernyms (``@``) and instance hypernyms (``@i``): after
     the offset, file number, type, word count (hex) and the words with their ids, the pointer count, then each
     pointer as symbol, offset, part of speech and source/target."""
-    words = int(fields[3], 16)
-    at = 4 + 2 * words
-    return [int(fields[at + 1 + 4 * k + 1]) for k in range(int(fields[at]))
-            if fields[at + 1 + 4 * k] in ("@", "@i") and fields[at + 1 + 4 * k + 2] == "n"]
+    at = 4 + 2 * int(fields[3], 16)
+    return [int(fields[at + 2 + 4 * k]) for k in range(int(fields[at]))
+            if fields[at + 1 + 4 * k] in ("@", "@i") and fields[at + 3 + 4 * k] == "n"]
 
 
 @lru_cache(maxsize=65536)
-def _ancestors(offset: int) -> frozenset[int]:
-    """The synset at ``offset`` and every synset above it."""
-    with (folder() / "data.noun").open("rb") as data:
-        seen, todo = {offset}, [offset]
-        while todo:
-            for parent in _parents(_line(data, todo.pop())):
-                if parent not in seen:
-                    seen.add(parent)
-                    todo.append(parent)
+def _ancestors(root: str, offset: int) -> frozenset[int]:
+    """The synset at ``offset`` and every synset above it (only itself when ``data.noun`` cannot be read there)."""
+    seen, todo = {offset}, [offset]
+    try:
+        with (Path(root) / "data.noun").open("rb") as data:
+            while todo:
+                data.seek(todo.pop())
+                for parent in _parents(data.readline().decode("utf-8").split()):
+                    if parent not in seen:
+                        seen.add(parent)
+                        todo.append(parent)
+    except _ERRORS:
+        pass
     return frozenset(seen)
 
 
@@ -100,50 +151,48 @@ def is_a(noun: str, kind: str) -> bool | None:
     >>> is_a("theft", "crime"), is_a("crime", "theft"), is_a("Thefts", "crime"), is_a("murder", "crime")
     (True, False, True, False)
     """
-    offsets = _offsets()
-    if offsets is None:
+    if not available():
         return None
-    kinds = set(_senses(kind))
-    return bool(kinds) and any(kinds & _ancestors(o) for o in _senses(noun))
+    kinds, root = set(_senses(kind)), str(folder())
+    return bool(kinds) and any(kinds & _ancestors(root, o) for o in _senses(noun))
 
 
-#: Synsets at and above a noun's commonest sense, at least, for it to say a kind of thing (:func:`specific`).
-SPECIFIC_DEPTH = 6
+def same_synset(noun: str, other: str) -> bool:
+    """Whether the two nouns share a sense ("penalty" and "punishment"): a synonym names no kind of the other.
+
+    >>> same_synset("penalty", "punishment"), same_synset("theft", "crime")
+    (True, False)
+    """
+    return bool(set(_senses(noun)) & set(_senses(other)))
 
 
 def specific(noun: str) -> bool:
     """Whether ``noun``'s commonest sense lies deep enough in WordNet to say a kind of thing: a crime (below act,
-    activity, wrongdoing ...), not an event or a part, of which nearly anything is one.
+    activity, wrongdoing ...), not an event or a part, of which nearly anything is one (:data:`GENERAL`).
 
-    >>> specific("crime"), specific("event"), specific("part")
-    (True, False, False)
+    >>> specific("crime"), specific("event"), specific("part"), specific("thing")
+    (True, False, False, False)
     """
     offsets = _senses(noun)
-    return bool(offsets) and len(_ancestors(offsets[0])) >= SPECIFIC_DEPTH
+    return noun.strip().lower() not in GENERAL and bool(offsets) and len(
+        _ancestors(str(folder()), offsets[0])) >= SPECIFIC_DEPTH
 
 
-def _senses(noun: str) -> tuple[int, ...]:
-    """The offsets of ``noun``'s senses, commonest first; a plural not in the index is looked up as its singular
-    ("rumors", "injuries", "wolves" have none of their own, "glasses" has)."""
-    offsets, key = _offsets() or {}, noun.strip().lower().replace(" ", "_")
-    if key in offsets:
-        return offsets[key]
-    singular = (key[:-3] + "y" if key.endswith("ies") else key[:-3] + "f" if key.endswith("ves") else
-                key[:-2] if key.endswith(("ches", "shes", "sses", "xes")) else key[:-1] if key.endswith("s") else key)
-    return offsets.get(singular, ())
+def supersenses(noun: str) -> tuple[str, ...] | None:
+    """The lexicographer file of each sense of ``noun`` (a lemma or a plural; words joined by ``_`` or spaces),
+    commonest sense first, e.g. ``("person", "artifact", "animal")`` for "chum" (a friend, bait, a salmon); empty
+    for a word WordNet lacks; None without WordNet."""
+    return _supersenses(str(folder()), noun) if available() else None
 
 
 @lru_cache(maxsize=65536)
-def supersenses(noun: str) -> tuple[str, ...] | None:
-    """The lexicographer file of each sense of ``noun`` (a lemma: "freckle"; words joined by ``_`` or spaces),
-    commonest sense first, e.g. ``("person", "artifact", "animal")`` for "chum" (a friend, bait, a salmon); empty for a
-    word WordNet lacks; None without WordNet."""
-    offsets = _offsets()
-    if offsets is None:
-        return None
+def _supersenses(root: str, noun: str) -> tuple[str, ...]:
     files = []
-    with (folder() / "data.noun").open("rb") as data:
-        for offset in _senses(noun):
-            data.seek(offset)
-            files.append(NOUN_FILES.get(int(data.read(16).split()[1]), "Tops"))
+    try:
+        with (Path(root) / "data.noun").open("rb") as data:
+            for offset in _senses(noun):
+                data.seek(offset)
+                files.append(NOUN_FILES.get(int(data.read(16).split()[1]), "Tops"))
+    except _ERRORS:
+        return ()
     return tuple(files)

@@ -8,6 +8,7 @@ import json
 
 import pytest
 from chatkit import ChatServer, completion
+from wordnetkit import requires_wordnet
 
 from kgcore.core.settings import Settings
 from kgcore.core.types import SelectedSentence
@@ -151,16 +152,29 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
     ("Where is Anne's mother?", "She attached herself as a mother to the man who was securing her happiness.", []),
     ("Where does Stephen's family move to?", "They told legends, to all of which Stephen lent an ear.", []),
     ("Where did Mrs. Rabbit go?", "She went to her grandmother's.", ["to her grandmother's"]),
-    # ... and so is one whose commonest WordNet sense names a person, a feeling, a state or a part of the body
-    ("Where does Anne teach?", "\"It is interesting work,\" wrote Anne to a Queen's Academy chum.", []),
-    ("Where did he run?", "In his excitement he ran to the garden.", ["to the garden"]),
-    ("Where did she go?", "She kept it in her heart and went to the school.", ["to the school"]),
+    # ... and so is one whose two commonest WordNet senses name a person, a feeling, a state or a part of the body
+    pytest.param("Where does Anne teach?", "\"It is interesting work,\" wrote Anne to a Queen's Academy chum.", [],
+                 marks=requires_wordnet),
+    pytest.param("Where did he run?", "In his excitement he ran to the garden.", ["to the garden"],
+                 marks=requires_wordnet),
+    pytest.param("Where did she go?", "She kept it in her heart and went to the school.", ["to the school"],
+                 marks=requires_wordnet),
+    # ... but a place noun, a gathering, a thing to walk on or to eat stays a place
+    ("Where did they move?", "They moved to a new location.", ["to a new location"]),
+    ("Where did Peter go?", "Peter went to the market.", ["to the market"]),
+    ("Where did they meet?", "They met at the dance.", ["at the dance"]),
+    ("Where did they walk?", "They walked along the path.", ["along the path"]),
+    ("Where did Peter lose his shoes?", "He lost one of his shoes among the cabbages.", ["among the cabbages"]),
     # ... and so is a proper noun after a title, which the tagger may not call a person
     ("Where was the deed found?", "Another heavy sigh came from Miss Hepzibah.", []),
     ("Where did he take the deed?", "He took the deed to Colonel Pyncheon.", []),
-    # a noun below the asked one in WordNet names a kind of it; a noun too general names no kind
-    ("What punishment did Maule endure?", "His execution was watched by the whole town.", ["execution"]),
-    ("What injury did Louisa have?", "Louisa suffered a concussion.", ["concussion"]),
+    ("Where did Gilbert teach?", "Gilbert taught in White Sands.", ["in White Sands"]),
+    # a noun below the asked one in WordNet names a kind of it; a synonym or a noun too general names none
+    pytest.param("What punishment did Maule endure?", "His execution was watched by the whole town.", ["execution"],
+                 marks=requires_wordnet),
+    pytest.param("What injury did Louisa have?", "Louisa suffered a concussion.", ["concussion"],
+                 marks=requires_wordnet),
+    ("What punishment did Maule endure?", "His penalty was severe.", []),
     ("Which event ended the quarrel?", "They talked until the quarrel ended.", []),
     # a college the tagger calls an organisation is a place; a person's name is no college
     ("Where does Anne plan on attending college?", "Two weeks later Anne and Gilbert would leave for Redmond "

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from netkit import free_port
+from wordnetkit import requires_wordnet
 
 from kgcore.api.health import (
     check_amr,
@@ -115,7 +116,10 @@ def test_optional_models_are_not_configured_unless_configured(tmp_path):
     assert not amr.ok and "KGCORE_AMR_MODEL" in amr.fix
 
 
+@requires_wordnet
 def test_wordnet_is_reported_where_it_is_read_from(tmp_path, monkeypatch):
+    monkeypatch.delenv("KGCORE_WORDNET", raising=False)
+    wordnet.forget()
     assert check_wordnet(Settings()).detail.startswith("noun files in /usr/share/wordnet")  # .ci/run installs it
     monkeypatch.setenv("KGCORE_WORDNET", str(tmp_path))
     wordnet.forget()

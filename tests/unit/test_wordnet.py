@@ -4,6 +4,7 @@ WordNet's own format, written here, and Debian's wordnet-base where it is instal
 from pathlib import Path
 
 import pytest
+from wordnetkit import requires_wordnet
 
 from kgcore.core import wordnet
 
@@ -28,6 +29,7 @@ def write_database(folder: Path, synsets: list[tuple[str, int, int | None]]) -> 
                               for lemma, o in sorted(senses.items()))
     (folder / "data.noun").write_text(LICENCE + "".join(lines), encoding="utf-8")
     (folder / "index.noun").write_text(index, encoding="utf-8")
+    (folder / "noun.exc").write_text("larcenies larceny\n", encoding="utf-8")  # an "irregular" plural, for the test
 
 
 @pytest.fixture
@@ -50,8 +52,16 @@ def test_each_sense_is_read_in_order_from_the_data_file(database):
 
 def test_a_kind_is_found_above_every_sense_of_a_noun(database):
     assert wordnet.is_a("larceny", "crime") and wordnet.is_a("thefts", "crime") and wordnet.is_a("crime", "crime")
+    assert wordnet.is_a("larcenies", "crime")  # through noun.exc
     assert not wordnet.is_a("crime", "theft") and not wordnet.is_a("chum", "crime")
     assert wordnet.is_a("zyzzyva", "crime") is False
+
+
+def test_a_damaged_data_file_answers_nothing_and_raises_nothing(database):
+    data = database / "data.noun"
+    data.write_bytes(data.read_bytes()[: len(LICENCE) + 30])  # cut inside the first synset's line
+    wordnet.forget()
+    assert wordnet.supersenses("larceny") == () and wordnet.is_a("larceny", "crime") is False
 
 
 def test_without_the_files_nothing_is_known(tmp_path, monkeypatch):
@@ -64,9 +74,11 @@ def test_without_the_files_nothing_is_known(tmp_path, monkeypatch):
         wordnet.forget()
 
 
+@requires_wordnet
 def test_debians_wordnet_names_people_places_and_feelings():
     assert wordnet.supersenses("chum")[0] == "person"
     assert wordnet.supersenses("excitement")[0] == "feeling"
-    assert wordnet.supersenses("kitchen") == ("artifact",)
+    assert wordnet.supersenses("kitchen") == ("artifact",) and wordnet.supersenses("place")[0] == "location"
+    assert wordnet.supersenses("mice")[0] == "animal" and wordnet.supersenses("churches")[0] == "group"
     assert wordnet.is_a("execution", "punishment") and wordnet.is_a("concussion", "injury")
     assert wordnet.specific("crime") and not wordnet.specific("event")

@@ -155,17 +155,19 @@ def _placelike(token) -> bool:
         _titled(token))
     possessive = any(c.dep_ == "case" for c in token.children)
     return not (token.pos_ in ("PRON", "DET", "NUM") or token.like_num or (person and not possessive) or (
-        _sense(token) in NO_PLACE_SENSES and not possessive))
+        _no_place_noun(token) and not possessive))
 
 
 #: WordNet lexicographer files (:mod:`kgcore.core.wordnet`) whose nouns name no place a "where" can ask for: a
-#: locative phrase whose object's commonest sense is one of them says a feeling, a state, an act, a part of the
-#: body or a person ("in his excitement", "in her heart", "to her face", "to a school chum"), not where.  Food and
-#: animals are things that lie somewhere, and so places: "among the *cabbages*" (whose commonest sense is food).
+#: locative phrase whose object's commonest senses are all of them says a feeling, a state, an act or a part of the
+#: body (:func:`_no_place_noun`: "in his excitement", "in her heart", "to her face"), not where.  Food and animals
+#: lie somewhere, and so are places ("among the *cabbages*", whose commonest sense is food); so are groups, for a
+#: gathering ("at the *dance*", "at the *market*").
 NO_PLACE_SENSES = frozenset(("person", "feeling", "cognition", "attribute", "state", "act", "communication", "time",
-                             "motive", "quantity", "relation", "process", "phenomenon", "shape", "Tops", "body"))
-
-
+                             "motive", "quantity", "relation", "process", "phenomenon", "shape", "body"))
+#: How many of a noun's commonest senses must all be in :data:`NO_PLACE_SENSES` (a path is first a course of
+#: action, then a way to walk on).
+SENSES_READ = 2
 #: Titles before a name (beside :data:`~kgcore.index.coref.lexicon.TITLES`): ranks and offices.  Not every word for a
 #: person: "White Sands" and "Baker Street" are places, though WordNet's commonest white and baker are people.
 RANKS = frozenset("""colonel col. captain capt. major general gen. lieutenant admiral doctor dr dr. judge father
@@ -185,10 +187,23 @@ def _titled(token) -> bool:
 def _sense(token) -> str | None:
     """The lexicographer file of a common noun's commonest WordNet sense (None for other words, for a noun WordNet
     lacks, and without WordNet)."""
-    if token.pos_ != "NOUN":
-        return None
-    senses = wordnet.supersenses(token.lemma_.lower())
+    senses = _senses(token)
     return senses[0] if senses else None
+
+
+def _senses(token) -> tuple[str, ...]:
+    return (wordnet.supersenses(token.lemma_.lower()) or ()) if token.pos_ == "NOUN" else ()
+
+
+def _no_place_noun(token) -> bool:
+    """Whether a common noun names no place by WordNet: its :data:`SENSES_READ` commonest senses are all of
+    :data:`NO_PLACE_SENSES` ("excitement", "heart", "face"), and it is no place noun the word lists know
+    ("location", "home").  "path" (an act, then an artifact), "market" and "dance" (a group) stay places."""
+    lemma = token.lemma_.lower()
+    if lemma in PLACE_NOUNS or lemma in PLACE_WORDS:
+        return False
+    senses = _senses(token)[:SENSES_READ]
+    return bool(senses) and all(s in NO_PLACE_SENSES for s in senses)
 
 
 def _says_a_clause(of) -> bool:

@@ -261,7 +261,7 @@ def name_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list
 def _kinds_of(tokens: list, noun: str, asked: set[str]) -> list[Span]:
     """Common nouns that name a kind of the asked noun, by WordNet (:func:`kgcore.core.wordnet.is_a`): "hanging"
     and "execution" for "what punishment", "concussion" for "what injury"; none for a noun too general to say a
-    kind (:func:`kgcore.core.wordnet.specific`: "what event", "what part").
+    kind (:func:`kgcore.core.wordnet.specific`: "what event", "what part"), nor a synonym of it.
 
     >>> from kgcore.core.nlp import load_spacy
     >>> doc = load_spacy()("She suffered a concussion when she fell from the Cobb.")
@@ -271,8 +271,8 @@ def _kinds_of(tokens: list, noun: str, asked: set[str]) -> list[Span]:
     if not noun or not wordnet.specific(noun):
         return []
     return [(local(tokens, t), local(tokens, t) + 1) for t in tokens
-            if t.pos_ == "NOUN" and is_new(t, asked) and t.lemma_.lower() not in (noun, noun.rstrip("s"))
-            and wordnet.is_a(t.lemma_.lower(), noun)]
+            if t.pos_ == "NOUN" and is_new(t, asked) and wordnet.is_a(t.lemma_.lower(), noun)
+            and not wordnet.same_synset(t.lemma_.lower(), noun)]  # "penalty" restates "what punishment"
 
 
 def _of_what(tokens: list, noun, asked: set[str]) -> list[Span]:
