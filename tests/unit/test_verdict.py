@@ -9,7 +9,13 @@ import pytest
 
 from kgcore.core.types import Answer, Match, SelectedSentence
 from kgcore.core.verdicts import ClaimCheck, Verdict
-from kgcore.evaluate.diagnose import CONTEXT_COVERAGE, NODE_RESEMBLANCE, answer_match, diagnose_without_gold
+from kgcore.evaluate.diagnose import (
+    ANSWERED_FROM,
+    CONTEXT_COVERAGE,
+    NODE_RESEMBLANCE,
+    answer_match,
+    diagnose_without_gold,
+)
 from kgcore.query.answer.expected import Expected
 from kgcore.query.answer.verdict import (
     GROUNDED,
@@ -210,6 +216,19 @@ def test_without_gold_the_verdict_and_the_retrieval_decide_the_stage():
     graph = SimpleNamespace(nodes=[object()])
     weak = Match("q0", "n1", "tablet", [], "entity", NODE_RESEMBLANCE - 0.1, 0)
     assert diagnose_without_gold(_result([TABLET], graph, [weak]), _answer("not supported")).stage == "I"
+
+
+def test_without_gold_the_verdicts_strength_tells_retrieval_from_answering():
+    """How well the best cited sentence answers decides between III and II, not the question's words: a context
+    holding every word of the question can still lack the answer."""
+    def scored(score):
+        return Answer("x", "extractive", "m", verdict=Verdict("not supported", "...", score=score))
+
+    answered = diagnose_without_gold(_result([OTHER]), scored(ANSWERED_FROM + 0.2))
+    assert answered.stage == "III" and f">= {ANSWERED_FROM}" in answered.reason
+    missed = diagnose_without_gold(_result([TABLET, OTHER]), scored(ANSWERED_FROM - 0.2))
+    assert missed.stage == "II" and missed.details["coverage"] >= CONTEXT_COVERAGE and "retrieval probably" in \
+        missed.reason
 
 
 def test_the_evidence_html_escapes_the_document_text():
