@@ -266,9 +266,10 @@ def question_coverage(question: str, sentences) -> tuple[float, float]:
     return round(len(asked & every) / len(asked), 4), round(best / len(asked), 4)
 
 
-#: Said with every II or III suggested without a gold answer: the question's words in the context do not show whether
-#: it holds the answer, so the two are often confused (``bench/verdict_bench.py``, the NarrativeQA design books: of
-#: the 96 wrong answers whose gold-derived stage was II or III, 54 were given the other).
+#: Said with every II or III suggested without a gold answer: neither the strength nor the question's words show
+#: whether the context holds the answer, so the two are often confused (``bench/verdict_bench.py``, the NarrativeQA
+#: design books: of the 98 wrong answers whose gold-derived stage was II or III and that were given II or III, 45
+#: were given the other by the strength; by the question's words 54 of 96).
 GUESS = ("This is a guess between retrieval (II) and answer generation (III): neither how well the cited sentence "
          "answers nor the question's words in the context show for sure whether it holds the answer. Give a gold "
          "answer to decide.")
@@ -302,8 +303,15 @@ def diagnose_without_gold(result, answer) -> Diagnosis:
             return Diagnosis("I", f"No gold answer; {said}, and no graph node matches a query node as closely as "
                                   f"{NODE_RESEMBLANCE} (best {top:.2f}): the graph cannot lead from the question to "
                                   "the evidence.", [], details)
-    words = f"{coverage:.0%} of the question's words, {best:.0%} in its best sentence"
     strength = verdict.score if verdict is not None else None
+    return _retrieval_or_answering(said, strength, coverage, best, details)
+
+
+def _retrieval_or_answering(said: str, strength: float | None, coverage: float, best: float,
+                            details: dict[str, Any]) -> Diagnosis:
+    """II or III for a wrong answer without gold: by the verdict's ``strength`` (:data:`ANSWERED_FROM`), or without
+    one by the question's words in the context (``coverage`` over it, ``best`` in one sentence)."""
+    words = f"{coverage:.0%} of the question's words, {best:.0%} in its best sentence"
     if strength is not None:
         details["thresholds"]["answered_from"] = ANSWERED_FROM
         if strength >= ANSWERED_FROM:
