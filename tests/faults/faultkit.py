@@ -4,6 +4,7 @@ probe makes — a clear message naming the file, no traceback, the store consist
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -107,14 +108,21 @@ def consistent(store: Store, name: str) -> dict[str, int]:
 # -- worker processes that die or hang (module level: spawned workers import them from here) ---------------------
 def build_or_fail(job, options, settings, staging: Path, report) -> Path:
     """A document builder for :func:`kgcore.index.document_pool.build_in_pool` whose worker dies on a file named
-    ``die*``, hangs on ``hang*`` and builds an empty shard folder otherwise."""
+    ``die*`` (after a second on ``late-die*``), hangs on ``hang*``, takes three seconds after writing its folder on
+    ``slow*``, and builds an empty shard folder otherwise.  Like the real builder (``write_shard``), it replaces a
+    folder an earlier, lost attempt at the same document left."""
     report("load", 0, 1)
-    if job.filename.startswith("die"):
+    if job.filename.startswith("late-die"):
+        time.sleep(1)
+    if job.filename.startswith(("die", "late-die")):
         os._exit(9)
     if job.filename.startswith("hang"):
         time.sleep(3600)
     folder = staging / job.filename
+    shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir()
+    if job.filename.startswith("slow"):
+        time.sleep(3)
     report("store", 1, 1)
     return folder
 

@@ -36,6 +36,16 @@ def test_a_worker_that_dies_fails_only_its_document(tmp_path):
     assert not _children()
 
 
+def test_a_document_whose_result_was_lost_with_its_pool_is_built_again(tmp_path):
+    """The slow document's folder is written when its neighbour kills its worker: the pool breaks, the result is
+    lost, and the document is built again alone over what its first attempt left."""
+    built = build_in_pool(_jobs("slow.txt", "late-die.txt"), IndexOptions(), Settings(), tmp_path, 2, None,
+                          build_or_fail)
+    assert [type(b).__name__ for b in built] == ["PosixPath", "KgcoreError"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["slow.txt"]
+    assert not _children()
+
+
 def test_documents_sharing_pools_with_several_killers_are_never_failed_for_them(tmp_path):
     """A worker can die before its "started" report leaves it: the pool then breaks with nobody to blame.  The
     innocent documents are built however often their pools break; only the killers fail."""

@@ -109,6 +109,22 @@ def test_a_shard_whose_files_disagree_is_refused_naming_the_file(tmp_path):
         shard.verify(folder)
 
 
+def test_a_shard_written_again_replaces_what_an_earlier_attempt_left(tmp_path):
+    """A document built again after its pool broke finds the folder its lost first attempt wrote."""
+    from kgcore.core.graph import GroundedGraph
+    from kgcore.core.types import Node, Sentence
+
+    sentences = [Sentence("d/text_0-0", 0, 0, 0, "Tea.", "Tea.", "Tea.", "d")]
+    graph = GroundedGraph({"d/tea": Node("d/tea", "tea", ["tea"], "entity", ["d/text_0-0"])}, [])
+    manifest = Manifest("d", counts=Manifest("d").counts.__class__(sentences=1))
+    built = shard.DocumentShard(manifest, (), sentences, graph, ["d/tea"], np.ones((1, 2), np.float32),
+                                np.ones((1, 2), np.float32), [])
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "stray.tmp").write_text("half written")
+    folder = shard.write_shard(tmp_path / "d", built)
+    assert shard.verify(folder).doc_id == "d" and not (folder / "stray.tmp").exists()
+
+
 def test_digests_and_damage_are_kept_apart_in_the_collection_manifest():
     entry = DocumentEntry(Manifest("d"), "d.1", {"sentences.jsonl": (10, "ab")})
     manifest = CollectionManifest("c", (entry,), linked_files={"graph.json": (5, "cd")})

@@ -33,6 +33,7 @@ several documents.
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -93,7 +94,15 @@ class DocumentShard:
 
 
 def write_shard(folder: Path, shard: DocumentShard) -> Path:
-    """Write ``shard`` into the new folder ``folder`` (the manifest last); returns ``folder``."""
+    """Write ``shard`` into the folder ``folder`` (the manifest last); returns ``folder``.
+
+    A folder already there is what an earlier attempt at the same document left: its worker was stopped with
+    the pool it shared with a document that killed its own (the shard written, its result lost), and the
+    document is built again.  A batch never holds two documents with one id (the plan refuses them), so the
+    leftover is replaced.
+    """
+    if folder.exists():
+        shutil.rmtree(folder)
     folder.mkdir(parents=True)
     _write_jsonl(folder / "paragraphs.jsonl", (p.to_dict() for p in shard.paragraphs))
     _write_jsonl(folder / "sentences.jsonl", (s.to_dict() for s in shard.sentences))
