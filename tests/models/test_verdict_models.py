@@ -102,6 +102,10 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
     ("Why was the miller tired after supper?", "I am sorry to say that the miller was very tired after supper.", []),
     ("Why did the hen run to the barn?", "The hen ran to the barn to escape the fox.", ["to escape the fox"]),
     ("Why did the hen save grain?", "She saved grain in order to feed her chicks.", ["to feed her chicks"]),
+    # a degree word, a comparison's "as" and an exclamation say nothing of why; a clause after "since" does
+    ("Why did Anne chase the twins?", "Why, Anne ran after them as fast as the twins' fat legs could go.", []),
+    ("Why did the miller sing?", "The miller was so happy that he sang.", []),
+    ("Why did the miller stay home?", "Since the miller was ill, he stayed home.", ["Since the miller was ill"]),
     # a verb's complement is no purpose: "fails to hear her" says nothing of why
     ("The relationship with Rosalind fails because of what?", "(ROSALIND fails to hear her, at least takes no "
      "notice.)", []),

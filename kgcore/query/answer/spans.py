@@ -304,13 +304,38 @@ def _new_terms(tokens: list, asked: set[str]) -> list[Span]:
 def reason_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
     spans = []
     for t in tokens:
-        if t.lower_ in REASON_WORDS and t.dep_ in ("mark", "cc", "advmod"):
+        if _says_why(t):
             spans.append(subtree(tokens, t.head) if t.dep_ == "mark" else (local(tokens, t), local(tokens, t) + 1))
         elif _purpose(t):
             spans.append(subtree(tokens, t.head))
         elif t.lower_ in ("due", "owing") and t.i + 1 < len(t.doc) and t.nbor(1).lower_ == "to":
             spans.append(subtree(tokens, t))
     return spans
+
+
+def _says_why(token) -> bool:
+    """Whether ``token`` is a :data:`REASON_WORDS` word that says why ("because", "since he was ill", "so he
+    stayed"), not a degree word ("so happy", "as tall"), the "as" of a comparison ("as fast as their legs could
+    go") or an exclamation ("Why, Anne!").
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> nlp = load_spacy()
+    >>> [t.text for t in nlp("Since he was ill, he stayed; it was late, so she left.") if _says_why(t)]
+    ['Since', 'so']
+    >>> [t.text for t in nlp("Why, she was so happy and ran as fast as her legs could go.") if _says_why(t)]
+    []
+    """
+    if token.lower_ not in REASON_WORDS or token.dep_ not in ("mark", "cc", "advmod"):
+        return False
+    if token.dep_ == "advmod" and token.head.pos_ in ("ADJ", "ADV"):
+        return False
+    if token.lower_ == "why" and token.i + 1 < len(token.doc) and token.nbor(1).text == ",":
+        return False
+    if token.lower_ == "as" and token.dep_ == "mark":
+        compared = token.head.head
+        return compared.pos_ not in ("ADJ", "ADV") and not any(
+            c.lower_ in ("as", "so") and c.dep_ == "advmod" and c.i < token.i for c in compared.children)
+    return True
 
 
 def _purpose(token) -> bool:
