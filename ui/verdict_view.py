@@ -31,6 +31,14 @@ A span that names the answer through coreference says whom it stands for:
 ...                     span_refers="Tomas")
 >>> "(coreference: “Tomas”)" in claim_html(rescue, {})
 True
+
+The question's words are listed as the sentence holds them: another form of a word with the form, a word only
+coreference supplies apart:
+
+>>> lived = ClaimCheck("He was a resident.", "h/2", "He was a resident.", ["reside", "anne"],
+...                    written_as={"reside": "resident"}, through_coreference=["anne"])
+>>> "question words found: reside as “resident”; through coreference: anne" in claim_html(lived, {})
+True
 """
 
 from __future__ import annotations
@@ -38,7 +46,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from kgcore.api import Alternative, ClaimCheck, Verdict, stem
+from kgcore.api import Alternative, ClaimCheck, Verdict, found_words, stem
 
 from .markup_html import anchor_id, badge, esc
 
@@ -92,12 +100,13 @@ def claim_html(check: ClaimCheck, numbers: Mapping[str, int], anchor_prefix: str
     if check.measured:
         span += f" (a measure of the “{esc(check.measured)}” the question asks about)"
     facts = [f"asks for: {esc(check.expected or 'anything')}", f"answer span: {span}",
-             f"question words found: {esc(', '.join(check.matched)) or 'none'}"
+             f"question words found: {esc(found_words(check)) if check.matched else 'none'}"
              + (f" · not found: {esc(', '.join(check.missing))}" if check.missing else "")]
     if check.grounded is not None:
         facts.append(f"claim words in the cited sentences: {check.grounded:.0%}")
     if check.answers_question and check.question_cosine is not None:
-        facts.append(f"it answers: “{esc(check.answers_question)}” (cosine {check.question_cosine:.2f})")
+        facts.append(f"closest question generated from its parse: “{esc(check.answers_question)}” "
+                     f"(cosine {check.question_cosine:.2f})")
     if check.strength is not None:
         facts.append(f"strength of the evidence: {check.strength:.2f}")
     if check.unfilled_role:

@@ -12,6 +12,7 @@ from kgcore.query.answer import ANSWERERS, check_answerer, default_answerer
 from kgcore.query.answer.base import ParseCache, shared_cache
 from kgcore.query.answer.citations import strip_markers
 from kgcore.query.answer.short import MAX_ANSWERS, MIN_CONFIDENCE, NO_ANSWER, confidence, grouped
+from kgcore.query.answer.verdict import found_words
 from kgcore.query.answer.words import content_words, stem
 from kgcore.query.asked_kind import CANDIDATES as ASKED_CANDIDATES
 from kgcore.query.asked_kind import WEIGHT as ASKED_WEIGHT
@@ -27,7 +28,7 @@ from kgcore.query.sharded import ShardedEngine, ShardError, check_served_answere
 
 __all__ = ["ANSWERERS", "ASKED_CANDIDATES", "ASKED_WEIGHT", "bm25_tokens", "check_answerer", "check_documents",
     "check_served_answerer", "check_served_method", "confidence", "content_words", "default_answerer",
-    "GRAPH_GATE", "GRAPH_HEAD_WORDS", "grounding_pairs_graph", "grouped", "MAX_ANSWERS", "METHODS", "MIN_CONFIDENCE",
-    "multihop", "NO_ANSWER", "node_name", "ParseCache", "QAGraph", "QueryEngine", "RANKING_LABELS", "result_to_json",
-    "sentence_pairs", "shared_cache", "SHARDED_GRAPH", "ShardedEngine", "ShardError", "SIGNAL_SCALE",
+    "found_words", "GRAPH_GATE", "GRAPH_HEAD_WORDS", "grounding_pairs_graph", "grouped", "MAX_ANSWERS", "METHODS",
+    "MIN_CONFIDENCE", "multihop", "NO_ANSWER", "node_name", "ParseCache", "QAGraph", "QueryEngine", "RANKING_LABELS",
+    "result_to_json", "sentence_pairs", "shared_cache", "SHARDED_GRAPH", "ShardedEngine", "ShardError", "SIGNAL_SCALE",
     "stem", "strip_markers", "validate_question"]

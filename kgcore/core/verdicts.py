@@ -52,6 +52,10 @@ class ClaimCheck:
     #: The words coreference puts in the span's place when only the sentence's coref-resolved text names the answer
     #: ("Tomas" for the span "He"); "" for a span that names it itself.
     span_refers: str = ""
+    #: Of ``matched``, the words the sentence writes in another form (matched by stem: "reside" -> "resident").
+    written_as: dict[str, str] = field(default_factory=dict)
+    #: Of ``matched``, the words only the sentence's coref-resolved text holds ("anne" where it says "she").
+    through_coreference: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -106,6 +106,7 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
     ("Why did Anne chase the twins?", "Why, Anne ran after them as fast as the twins' fat legs could go.", []),
     ("Why did the miller sing?", "The miller was so happy that he sang.", []),
     ("Why did the miller stay home?", "Since the miller was ill, he stayed home.", ["Since the miller was ill"]),
+    ("Why was the family not happy?", "The family was, as Anne very well knew, the least to blame.", []),
     # a verb's complement is no purpose: "fails to hear her" says nothing of why
     ("The relationship with Rosalind fails because of what?", "(ROSALIND fails to hear her, at least takes no "
      "notice.)", []),
@@ -236,6 +237,18 @@ def test_the_verdict_lists_the_next_best_sentences_with_their_spans(extractive):
     assert others[0].score >= others[1].score and any(a.span for a in others)
     for a in others:
         assert a.quote and (a.span == "" or a.quote[a.span_start:a.span_end] == a.span)
+    assert Verdict.from_dict(answer.verdict.to_dict()) == answer.verdict
+
+
+def test_the_reason_lists_the_question_words_as_the_sentence_holds_them(extractive):
+    """A word the sentence writes in another form is given with that form, and one that only coreference supplies
+    ("she" resolved to Anne) is said to come from it: a reviewer finds every listed word in the sentence."""
+    context = [SelectedSentence("a/text_0-4", 4, "She was a resident of Avonlea all her life.",
+                                "Anne was a resident of Avonlea all Anne's life.", rank=1, similarity=0.5)]
+    answer = extractive.generate("Where did Anne reside?", context)
+    [check] = answer.verdict.evidence
+    assert check.written_as == {"reside": "resident"} and check.through_coreference == ["anne"]
+    assert "(reside as “resident”; through coreference: anne)" in answer.verdict.reason
     assert Verdict.from_dict(answer.verdict.to_dict()) == answer.verdict
 
 

@@ -36,7 +36,7 @@ design books): the best worst-set balanced accuracy with at most 30 % unsure on 
 (``bench/experiments/verdict_thresholds.py``), the band where the three sets' mean peaks (2.3 / 2.5) gained on
 the design papers and QASPER but not on the held-out sets, so this one stays (``docs/verdict.md``).  The reason names
 what was checked: the sentence, the question's words it holds, the span of the asked kind (or that there is
-none), the question it answers and the strength against the thresholds.
+none), the closest question generated from its parse and the strength against the thresholds.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ from kgcore.query.answer.roles import fills_frame
 from kgcore.query.answer.select import Question, ScoredSentence, score_sentences
 from kgcore.query.answer.spans import answer_spans
 from kgcore.query.answer.weights import SPECIFIC
-from kgcore.query.answer.words import STOPWORDS, content_words
+from kgcore.query.answer.words import STOPWORDS, content_words, stem
 
 SUPPORTED_FROM = 2.6
 REFUSED_BELOW = 2.4
@@ -142,15 +142,41 @@ def check_claim(citation: Citation, by_id: dict[str, SelectedSentence], found: d
     thing = parsed.gap.measured if parsed.gap is not None and spans else None
     measured = thing.words if thing is not None and says_size(nlp(text), (start, end), thing) else ""
     strength = round(best.score + cosine + bonus + (MEASURED if measured else 0.0), 3)
+    written_as, through_coreference = how_written(best.matched, text, nlp)
     check = ClaimCheck(claim, best.sentence.id, text, list(best.matched),
                        [t for t in parsed.terms if t not in best.matched], parsed.expected.describe(),
                        text[start:end] if spans else "", start, end, None if grounded is None else round(grounded, 3),
                        asked, cosine if asked else None, "unsure", strength, measured=measured,
-                       span_refers=dict(zip(best.spans, best.referents)).get((start, end), ""))
+                       span_refers=dict(zip(best.spans, best.referents)).get((start, end), ""),
+                       written_as=written_as, through_coreference=through_coreference)
     check.state = claim_state(check, parsed.qtype in SPECIFIC)
     if check.state == "supported" and not bonus and not roles_line_up(parsed, best, spans, nlp):
         check.state, check.unfilled_role = "unsure", parsed.frame.describe() if parsed.frame else ""
     return check
+
+
+def how_written(matched: Sequence[str], text: str, nlp) -> tuple[dict[str, str], list[str]]:
+    """Of the question's ``matched`` words (lemmas, matched by stem in the sentence's written or coref-resolved
+    text): those the sentence ``text`` writes in another form, with the form, and those only its coref-resolved
+    text holds -- so that a reason lists what a reader finds in the sentence.
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> how_written(["reside", "hall", "anne"], "He was a resident of the halls.", load_spacy())
+    ({'reside': 'resident'}, ['anne'])
+    """
+    tokens = [t for t in nlp(text) if not t.is_punct]
+    written: dict[str, str] = {}
+    resolved: list[str] = []
+    for word in matched:
+        if any(word in (t.lemma_.lower(), t.lower_) for t in tokens):
+            continue
+        key = stem(word)
+        form = next((t.lower_ for t in tokens if key in (stem(t.lemma_.lower()), stem(t.lower_))), None)
+        if form is None:
+            resolved.append(word)
+        else:
+            written[word] = form
+    return written, resolved
 
 
 def roles_line_up(parsed: Question, best: ScoredSentence, spans: Sequence[tuple[int, int]], nlp) -> bool:
@@ -216,7 +242,7 @@ def reason(check: ClaimCheck, state: str, parsed: Question, weak: Sequence[Claim
     """The verdict's reason: what was checked in which sentence, and the figure that decided."""
     asked = parsed.expected
     words = (f"{len(check.matched)} of {len(check.matched) + len(check.missing)} of the question's words"
-             + (f" ({', '.join(check.matched)})" if check.matched else ""))
+             + (f" ({found_words(check)})" if check.matched else ""))
     if check.span:
         refers = f" (coreference: “{check.span_refers}”)" if check.span_refers else ""
         held = f"holds “{check.span}”{refers}, {asked.describe()} as the question asks, and {words}"
@@ -229,7 +255,8 @@ def reason(check: ClaimCheck, state: str, parsed: Question, weak: Sequence[Claim
         held = f"holds no {kind}, which the question asks for, and {words}"
     else:
         held = f"holds {words}"
-    answers = (f"; it answers “{check.answers_question}” (cosine {check.question_cosine:.2f} to the question)"
+    answers = (f"; the closest question generated from its parse is “{check.answers_question}” (cosine "
+               f"{check.question_cosine:.2f} to the question)"
                if check.answers_question and check.question_cosine is not None else "")
     head = {"supported": "Supported", "not supported": NOT_SUPPORTED, "unsure": "Unsure"}[state]
     where = {"supported": f"≥ {SUPPORTED_FROM}", "not supported": f"< {REFUSED_BELOW}",
@@ -242,6 +269,22 @@ def reason(check: ClaimCheck, state: str, parsed: Question, weak: Sequence[Claim
     if weak:
         text += f" A claim is only partly in what it cites (“{weak[0].claim}”: {weak[0].grounded:.0%} of its words)."
     return text
+
+
+def found_words(check: ClaimCheck) -> str:
+    """The question's words a check found, as the sentence holds them: a word written in another form with that
+    form, the words only coreference supplies last.
+
+    >>> found_words(ClaimCheck("", matched=["reside", "hall", "anne"], written_as={"reside": "resident"},
+    ...                        through_coreference=["anne"]))
+    'reside as “resident”, hall; through coreference: anne'
+    """
+    later = set(check.through_coreference)
+    shown = [f"{w} as “{check.written_as[w]}”" if w in check.written_as else w for w in check.matched
+             if w not in later]
+    resolved = [w for w in check.matched if w in later]
+    return ", ".join(shown) + (f"{'; ' if shown else ''}through coreference: {', '.join(resolved)}" if resolved
+                               else "")
 
 
 def shown_strength(strength: float, threshold: float) -> str:

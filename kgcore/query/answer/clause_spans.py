@@ -1,0 +1,127 @@
+"""Answer spans that are clauses or phrases: a reason ("because ...", a purpose infinitive), a means ("by
+exploiting ...", "we define X *as the average ...*"), and the test that tells an "as" clause saying how ("as he was
+told", "as Anne very well knew") from one saying when or why.
+
+The finders share :func:`~kgcore.query.answer.spans.answer_spans`'s signature and are registered in its
+:data:`~kgcore.query.answer.spans.FINDERS`.
+"""
+
+from __future__ import annotations
+
+from kgcore.query.answer.expected import Expected
+from kgcore.query.answer.span_tokens import Span, local, subtree
+from kgcore.query.answer.span_words import (
+    DEFINING_VERBS,
+    MANNER_AS_VERBS,
+    MEANS_WORDS,
+    OBJECT_CONTROL_VERBS,
+    PURPOSE_VERBS,
+    REASON_WORDS,
+)
+
+#: What a verb of an "as" clause of manner lacks: "as he was told" (told what?), not "as he told the story".
+COMPLEMENTS = frozenset(("dobj", "ccomp", "xcomp", "prep", "dative", "attr", "acomp", "oprd", "advcl"))
+
+
+def as_in_manner(mark) -> bool:
+    """Whether an "as" clause says how rather than when: it has no subject ("as expected"), its verb is a modal
+    ("loved him *as she ought*"), or a verb of saying, telling or wishing missing its complement ("*as he was
+    told*", "*as she had hoped*"; not "as he told the story", nor "as she was saying goodbye": times).
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> nlp = load_spacy()
+    >>> texts = ("She loved him as she ought.", "He came as he was told.", "She cried as he told the story.",
+    ...          "The phone rang as she was at home.")
+    >>> [as_in_manner(t) for s in texts for t in nlp(s) if t.lower_ == "as"]
+    [True, True, False, False]
+    """
+    if mark.lower_ != "as" or mark.dep_ != "mark":
+        return False
+    verb, children = mark.head, list(mark.head.children)
+    if not any(c.dep_ in ("nsubj", "nsubjpass", "expl", "csubj") for c in children) or verb.tag_ == "MD":
+        return True
+    lemma = "hope" if verb.lemma_.lower() == "hop" else verb.lemma_.lower()  # the small model's lemma of "hoped"
+    return verb.tag_ != "VBG" and lemma in MANNER_AS_VERBS and not any(c.dep_ in COMPLEMENTS for c in children)
+
+
+
+def reason_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
+    spans = []
+    for t in tokens:
+        if _says_why(t):
+            spans.append(subtree(tokens, t.head) if t.dep_ == "mark" else (local(tokens, t), local(tokens, t) + 1))
+        elif _purpose(t):
+            spans.append(subtree(tokens, t.head))
+        elif t.lower_ in ("due", "owing") and t.i + 1 < len(t.doc) and t.nbor(1).lower_ == "to":
+            spans.append(subtree(tokens, t))
+    return spans
+
+
+def _says_why(token) -> bool:
+    """Whether ``token`` is a :data:`REASON_WORDS` word that says why ("because", "since he was ill", "so he
+    stayed"), not a degree word ("so happy", "as tall"), the "as" of a comparison ("as fast as their legs could
+    go") or of a comment (:func:`as_in_manner`: "as Anne very well knew"), or an exclamation ("Why, Anne!").
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> nlp = load_spacy()
+    >>> [t.text for t in nlp("Since he was ill, he stayed; it was late, so she left.") if _says_why(t)]
+    ['Since', 'so']
+    >>> [t.text for t in nlp("Why, she was so happy and ran as fast as her legs could go.") if _says_why(t)]
+    []
+    >>> [t.text for t in nlp("The family was, as Anne very well knew, the least to blame.") if _says_why(t)]
+    []
+    >>> [t.text for t in nlp("As it was raining, they stayed.") if _says_why(t)]
+    ['As']
+    """
+    if token.lower_ not in REASON_WORDS or token.dep_ not in ("mark", "cc", "advmod"):
+        return False
+    if token.dep_ == "advmod" and token.head.pos_ in ("ADJ", "ADV"):
+        return False
+    if token.lower_ == "why" and token.i + 1 < len(token.doc) and token.nbor(1).text == ",":
+        return False
+    if token.lower_ == "as" and token.dep_ == "mark":
+        if as_in_manner(token):
+            return False
+        compared = token.head.head
+        return compared.pos_ not in ("ADJ", "ADV") and not any(
+            c.lower_ in ("as", "so") and c.dep_ == "advmod" and c.i < token.i for c in compared.children)
+    return True
+
+
+def _purpose(token) -> bool:
+    """Whether ``token`` is the "to" of a purpose infinitive: "came *to see* the king", "in order *to buy*", "so as
+    *to avoid*"; not a verb's or an adjective's complement ("fails to hear her", "too indistinct to be followed",
+    "sorry to say").
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> nlp = load_spacy()
+    >>> [t.text for t in nlp("They came here to see the king and saved in order to buy a house.") if _purpose(t)]
+    ['to', 'to']
+    >>> [t.text for t in nlp("He used a knife to cut the rope, and she stopped to rest.") if _purpose(t)]
+    ['to', 'to']
+    >>> [t.text for t in nlp("Rosalind fails to hear her.") if _purpose(t)]
+    []
+    """
+    if token.lower_ != "to" or token.dep_ != "aux":
+        return False
+    verb = token.head
+    if verb.dep_ == "advcl":
+        return verb.head.pos_ != "ADJ"
+    if verb.dep_ == "xcomp":  # "used a knife to cut the rope", "stopped to rest"; not "fails to hear her"
+        governor = verb.head.lemma_.lower()
+        return verb.head.pos_ == "VERB" and governor not in OBJECT_CONTROL_VERBS and (
+            governor in PURPOSE_VERBS or any(c.dep_ == "dobj" for c in verb.head.children))
+    return verb.dep_ == "acl" and verb.head.lower_ in ("order", "as") and verb.head.i > 0 \
+        and verb.head.nbor(-1).lower_ in ("in", "so")
+
+
+def manner_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
+    spans = []
+    for t in tokens:
+        if t.lower_ in MEANS_WORDS and t.dep_ in ("prep", "advcl", "acl", "xcomp", "pcomp"):
+            spans.append(subtree(tokens, t))
+        elif t.lower_ == "based" and t.i + 1 < len(t.doc) and t.nbor(1).lower_ == "on":
+            spans.append(subtree(tokens, t))
+        elif t.lower_ == "as" and t.dep_ == "prep" and t.head.lemma_.lower() in DEFINING_VERBS:
+            spans.append(subtree(tokens, t))  # "we define the dynamicity of a community as the average ..."
+    return spans
