@@ -21,13 +21,32 @@ _LEADING_JOINERS = frozenset("and but so or then".split())
 
 
 def clause_spans(doc) -> list[tuple[int, int]]:
-    """Character spans of the clauses of a parsed sentence (the whole sentence first)."""
+    """Character spans of the clauses of a parsed sentence (the whole sentence first).  A clause says who does
+    what: one without a subject of its own ("planned them out until ...", "creating a perpetual gloom") is no
+    clause to quote, since the sentence's subject would be cut off.
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> doc = load_spacy()("They talked about the improvements and planned them out until dark.")
+    >>> [doc.text[a:b] for a, b in clause_spans(doc)]
+    ['They talked about the improvements and planned them out until dark.', 'They talked about the improvements']
+    """
     spans = [(0, len(doc.text))]
     spans += _conjunct_spans(doc)
     for verb in doc:
         if verb.pos_ in ("VERB", "AUX") and verb.dep_ in ("ROOT", "conj", "ccomp", "advcl"):
             spans.append(_verb_clause(doc, verb))
-    return list(dict.fromkeys(s for s in spans if s[1] > s[0]))
+    whole = spans[0]
+    return list(dict.fromkeys(s for s in spans if s[1] > s[0] and (s == whole or _has_subject(doc, s))))
+
+
+#: The dependencies of a clause's subject.
+SUBJECTS = frozenset(("nsubj", "nsubjpass", "expl", "csubj", "csubjpass"))
+
+
+def _has_subject(doc, span: tuple[int, int]) -> bool:
+    """Whether a verb inside the character ``span`` has its subject inside it too."""
+    start, end = span
+    return any(t.dep_ in SUBJECTS and start <= t.idx < end and start <= t.head.idx < end for t in doc)
 
 
 def _conjunct_spans(doc) -> list[tuple[int, int]]:
