@@ -252,6 +252,15 @@ def test_the_reason_lists_the_question_words_as_the_sentence_holds_them(extracti
     assert Verdict.from_dict(answer.verdict.to_dict()) == answer.verdict
 
 
+def test_the_quoted_clause_keeps_its_own_subject(extractive):
+    """A participle or a second verb without its subject is no clause to quote: who did it would be cut off."""
+    context = [SelectedSentence("p/text_0-7", 7, "Cranly pushed solemnly through the throng of students, linking "
+                                "Stephen and Temple like a celebrant attended by his ministers.", "", rank=1,
+                                similarity=0.5)]
+    answer = extractive.generate("Who was linked like a celebrant?", context)
+    assert answer.text.startswith("Cranly pushed solemnly")
+
+
 MILL = [SelectedSentence("mill/text_0-3", 3, "The miller's son was a very different type of boy from his father.", "",
                          rank=1, similarity=0.41),
         SelectedSentence("mill/text_0-9", 9, "The miller kept a parrot called Ginger in the kitchen.", "", rank=2,
