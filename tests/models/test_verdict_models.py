@@ -107,6 +107,10 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
     ("Why did the miller sing?", "The miller was so happy that he sang.", []),
     ("Why did the miller stay home?", "Since the miller was ill, he stayed home.", ["Since the miller was ill"]),
     ("Why was the family not happy?", "The family was, as Anne very well knew, the least to blame.", []),
+    # a name runs on through a capitalised word and a hyphen; "her right name" names nobody
+    ("What is the name of the cheaper decoding approximation?", "Use the Fast Decoding approach for RAG-Sequence "
+     "models.", ["Fast Decoding", "RAG-Sequence"]),
+    ("What are the twins' names?", "So I just gave up trying to remember the right name.", []),
     # a verb's complement is no purpose: "fails to hear her" says nothing of why
     ("The relationship with Rosalind fails because of what?", "(ROSALIND fails to hear her, at least takes no "
      "notice.)", []),

@@ -47,18 +47,37 @@ def proper_runs(tokens: list, asked: set[str]) -> list[Span]:
     >>> doc = load_spacy()("Old Matthew Maule met the Major.")
     >>> [doc[a:b].text for a, b in proper_runs(list(doc), {"matthew", "maule"})]
     ['Major']
+
+    A capitalised word after a proper noun, and a hyphen inside a word, carry the name on: "the *Fast Decoding*
+    approach for *RAG-Sequence* models".
+
+    >>> doc = load_spacy()("Use the Fast Decoding approach for RAG-Sequence models.")
+    >>> [doc[a:b].text for a, b in proper_runs(list(doc), {"decoding"})]
+    ['Fast Decoding', 'RAG-Sequence']
     """
     spans, start = [], None
     for k, t in enumerate([*tokens, None]):
-        if t is not None and t.pos_ == "PROPN" and wordlike(t):
+        if t is not None and (t.pos_ == "PROPN" and wordlike(t) or start is not None and _continues(tokens, k)):
             start = k if start is None else start
         elif start is not None:
+            k -= tokens[k - 1].text == "-"  # a hyphen ends no name
             run = tokens[start:k]
             if any(is_new(x, asked) and (x.lower_ not in GENERIC_ADJECTIVES or x is run[-1]) for x in run) \
                     and names_something(run):
                 spans.append((start, k))
             start = None
     return spans
+
+
+def _continues(tokens: list, k: int) -> bool:
+    """Whether ``tokens[k]`` carries on the name before it: a capitalised word (a tagger often calls the second word
+    of "Fast Decoding" a verb), a hyphen joined to both neighbours, or the word after such a hyphen."""
+    t, before = tokens[k], tokens[k - 1]
+    if t.text == "-":
+        return not before.whitespace_ and not t.whitespace_ and k + 1 < len(tokens)
+    if before.text == "-" and not before.whitespace_:
+        return wordlike(t)
+    return t.is_title and t.pos_ in ("NOUN", "VERB", "ADJ") and wordlike(t)
 
 
 def names_something(run: list) -> bool:

@@ -68,11 +68,11 @@ INTRODUCERS = frozenset(("called", "named", "termed", "dubbed", "as", "namely"))
 #: Adjectives that describe rather than name ("a great puzzle" is no term).
 GENERIC_ADJECTIVES = frozenset(
     """great good bad small large big little new old first last other same different many few several certain
-    particular important main major high low long short whole real true full simple single various""".split())
+    particular important main major high low long short whole real true full simple single various such""".split())
 #: Adjectives that describe a thing rather than say which kind it is: "systematic patterns" names no pattern,
 #: "recurrent neural networks" names a kind of network.
 DESCRIBING_ADJECTIVES = GENERIC_ADJECTIVES | frozenset(
-    "separate systematic specific possible similar typical overall such own existing previous".split())
+    "separate systematic specific possible similar typical overall such own existing previous varied diverse".split())
 #: Prepositions whose object is a place whenever it is a place's name ("lands in Waldo County"); after "to",
 #: "from" or "by" a name the small tagger calls a place is as often a person ("written by Phoebe").
 PLACE_ONLY_PREPS = frozenset("in at into inside within near across throughout outside around along".split())

@@ -34,7 +34,7 @@ from kgcore.core import wordnet
 from kgcore.query.answer.beliefs import BELIEF_WORDS, believed
 from kgcore.query.answer.brackets import token_in_citation
 from kgcore.query.answer.clause_spans import as_in_manner, manner_spans, reason_spans
-from kgcore.query.answer.expected import COLOUR_NOUNS, Expected
+from kgcore.query.answer.expected import COLOUR_NOUNS, NAME_NOUNS, Expected
 from kgcore.query.answer.places import a_place, place_spans
 from kgcore.query.answer.span_tokens import (
     MARKER,
@@ -213,8 +213,9 @@ def name_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list
     spans += [(local(tokens, t), local(tokens, t) + 1) for t in tokens
               if _TECHNICAL.search(t.text) and wordlike(t) and is_new(t, asked) and t.text.isascii()]
     noun = expected.noun.lower()
+    headed = noun and noun not in NAME_NOUNS  # "her right name" is no name; "standard ... techniques" a technique
     for t in tokens:
-        if t.pos_ in ("NOUN", "PROPN") and noun and t.lemma_.lower() in (noun, noun.rstrip("s")):
+        if t.pos_ in ("NOUN", "PROPN") and headed and t.lemma_.lower() in (noun, noun.rstrip("s")):
             modifiers = [c for c in t.children if c.dep_ in ("compound", "amod", "nmod") and is_new(c, asked)]
             if any(c.pos_ != "ADJ" or c.lower_ not in DESCRIBING_ADJECTIVES for c in modifiers):  # "systematic
                 # patterns" names no pattern; "Common Lisp", "recurrent neural networks" name kinds
