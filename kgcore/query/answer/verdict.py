@@ -163,6 +163,8 @@ def how_written(matched: Sequence[str], text: str, nlp) -> tuple[dict[str, str],
     >>> from kgcore.core.nlp import load_spacy
     >>> how_written(["reside", "hall", "anne"], "He was a resident of the halls.", load_spacy())
     ({'reside': 'resident'}, ['anne'])
+    >>> how_written(["amory"], "ROSALIND: Oh--what--oh--Amory--", load_spacy())
+    ({}, [])
     """
     tokens = [t for t in nlp(text) if not t.is_punct]
     written: dict[str, str] = {}
@@ -172,9 +174,9 @@ def how_written(matched: Sequence[str], text: str, nlp) -> tuple[dict[str, str],
             continue
         key = stem(word)
         form = next((t.lower_ for t in tokens if key in (stem(t.lemma_.lower()), stem(t.lower_))), None)
-        if form is None:
-            resolved.append(word)
-        else:
+        if form is None and not re.search(rf"\b{re.escape(word)}\b", text, re.IGNORECASE):
+            resolved.append(word)  # "oh--Amory--" is one token, but the name is written there
+        elif form is not None:
             written[word] = form
     return written, resolved
 
@@ -247,7 +249,7 @@ def reason(check: ClaimCheck, state: str, parsed: Question, weak: Sequence[Claim
         refers = f" (coreference: “{check.span_refers}”)" if check.span_refers else ""
         held = f"holds “{check.span}”{refers}, {asked.describe()} as the question asks, and {words}"
         if figure_bonus(parsed.qtype, check.span):
-            held += f" (a figure of the asked kind: +{FIGURE} to the strength)"
+            held += f" (written with figures: +{FIGURE} to the strength)"
         if check.measured:
             held += f" (a measure of the “{check.measured}” the question asks about: +{MEASURED} to the strength)"
     elif asked.kind in SPECIFIC:
