@@ -111,6 +111,8 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
     ("What is the name of the cheaper decoding approximation?", "Use the Fast Decoding approach for RAG-Sequence "
      "models.", ["Fast Decoding", "RAG-Sequence"]),
     ("What are the twins' names?", "So I just gave up trying to remember the right name.", []),
+    # a name joined to a person's is a person's, whatever the tagger makes of it
+    ("Which college does Stephen attend?", "Cranly pushed on, linking Stephen and Temple like a celebrant.", []),
     # a verb's complement is no purpose: "fails to hear her" says nothing of why
     ("The relationship with Rosalind fails because of what?", "(ROSALIND fails to hear her, at least takes no "
      "notice.)", []),
