@@ -113,6 +113,10 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
     ("What are the twins' names?", "So I just gave up trying to remember the right name.", []),
     # a name joined to a person's is a person's, whatever the tagger makes of it
     ("Which college does Stephen attend?", "Cranly pushed on, linking Stephen and Temple like a celebrant.", []),
+    # a count of time units says how long, not when; "through" after a verb of motion says the way, not the means
+    ("In what century is the novel set?", "The story extends over the better part of two centuries.", []),
+    ("In what century is the novel set?", "The story begins in the seventeenth century.", ["the seventeenth century"]),
+    ("How was Stephen able to reach the hall?", "Cranly pushed solemnly through the throng of students.", []),
     # a verb's complement is no purpose: "fails to hear her" says nothing of why
     ("The relationship with Rosalind fails because of what?", "(ROSALIND fails to hear her, at least takes no "
      "notice.)", []),

@@ -14,6 +14,7 @@ from kgcore.query.answer.span_words import (
     DEFINING_VERBS,
     MANNER_AS_VERBS,
     MEANS_WORDS,
+    MOTION_VERBS,
     OBJECT_CONTROL_VERBS,
     PURPOSE_VERBS,
     REASON_WORDS,
@@ -118,10 +119,23 @@ def _purpose(token) -> bool:
 def manner_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
     spans = []
     for t in tokens:
-        if t.lower_ in MEANS_WORDS and t.dep_ in ("prep", "advcl", "acl", "xcomp", "pcomp"):
+        if t.lower_ in MEANS_WORDS and t.dep_ in ("prep", "advcl", "acl", "xcomp", "pcomp") and not _a_path(t):
             spans.append(subtree(tokens, t))
         elif t.lower_ == "based" and t.i + 1 < len(t.doc) and t.nbor(1).lower_ == "on":
             spans.append(subtree(tokens, t))
         elif t.lower_ == "as" and t.dep_ == "prep" and t.head.lemma_.lower() in DEFINING_VERBS:
             spans.append(subtree(tokens, t))  # "we define the dynamicity of a community as the average ..."
     return spans
+
+
+def _a_path(preposition) -> bool:
+    """Whether "through" / "via" says the way someone or something moved, not a means: it follows a verb of motion
+    (:data:`MOTION_VERBS`: "pushed *through the throng*", "passes *through the network*"; "learns *through label
+    propagation*" is a means).
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> doc = load_spacy()("Cranly pushed through the throng; the model learns through label propagation.")
+    >>> [_a_path(t) for t in doc if t.lower_ == "through"]
+    [True, False]
+    """
+    return preposition.lower_ in ("through", "via") and preposition.head.lemma_.lower() in MOTION_VERBS

@@ -42,6 +42,9 @@ MANNER_AS_VERBS = frozenset(
 TEMPORAL_MARKS = frozenset("when while after before until since once as".split())
 REASON_WORDS = frozenset("because since therefore thus so as why".split())
 MEANS_WORDS = frozenset("by using via through with exploiting leveraging".split())
+#: Verbs of motion: "through" after one says the way taken, not a means ("pushed through the throng").
+MOTION_VERBS = frozenset("""push walk run go come pass move wander ride drive fly pour slip squeeze break force stroll
+    hurry rush march travel sail climb crawl creep step stride wade swim roam flow stream file wind thread""".split())
 #: "define / compute X as Y": Y says how X is measured ("how do they measure how dynamic a community is?").
 DEFINING_VERBS = frozenset("define compute calculate measure quantify formulate estimate operationalize".split())
 TIME_ENTITIES = frozenset(("DATE", "TIME"))

@@ -186,7 +186,7 @@ def _bracketed(tokens: list, k: int) -> bool:
 
 
 def time_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
-    spans = entity_spans(tokens, TIME_ENTITIES, asked)
+    spans = [(a, b) for a, b in entity_spans(tokens, TIME_ENTITIES, asked) if not _duration(tokens[a:b])]
     for t in tokens:
         if t.lower_ in TIME_WORDS and t.dep_ != "mark" and is_new(t, asked):
             spans.append((local(tokens, t), local(tokens, t) + 1))
@@ -194,6 +194,20 @@ def time_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list
                 and not as_in_manner(t):
             spans.append(subtree(tokens, t.head))
     return spans
+
+
+def _duration(run: list) -> bool:
+    """Whether a date entity says how long, not when: a count of time units and nothing else ("two centuries",
+    "three days"); "three years later", "two days ago" and "the seventeenth century" say when.
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> doc = load_spacy()("Over two centuries, and three years later, in the seventeenth century.")
+    >>> [e.text for e in doc.ents if _duration(list(e))]
+    ['two centuries']
+    """
+    *count, unit = run
+    return bool(count) and unit.tag_ == "NNS" and unit.lemma_.lower() in TIME_WORDS | {"century", "decade"} and all(
+        t.like_num or t.lower_ in ("a", "an", "several", "many", "few", "some") for t in count)
 
 
 def person_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
