@@ -32,7 +32,7 @@ from kgcore.index.store.collection import CollectionManifest, CollectionOutcome
 from kgcore.index.store.disk import Store, linked_problems
 from kgcore.index.store.locks import staging_folder
 from kgcore.index.store.manifest import IndexOutcome, Manifest
-from kgcore.index.store.shard import write_shard
+from kgcore.index.store.shard import staged_folder, write_shard
 from kgcore.index.store.writer import CollectionWriter
 from kgcore.index.views.communities import communities, units
 from kgcore.index.workers import Built, DocumentProgress, Job, Runner, run
@@ -204,7 +204,7 @@ def index_document(document: Document, store: Store, options: IndexOptions = Ind
         if not plan.reused:
             shard = build_shard(document, options, settings, timer, parser, source)
             with timer.stage("store"):
-                built = [Built(job, write_shard(staging / shard.doc_id, shard))]
+                built = [Built(job, write_shard(staged_folder(staging, shard.doc_id), shard))]
         _, added = _commit(store, plan, built, options, settings)
     if plan.failed:
         raise InputError(*plan.failed[0])

@@ -54,7 +54,7 @@ from kgcore.core.settings import IndexOptions, Settings
 from kgcore.index.build import STAGES, StageTimer
 from kgcore.index.coref import get_resolver
 from kgcore.index.parse import get_parser
-from kgcore.index.store.shard import DocumentShard, write_shard
+from kgcore.index.store.shard import DocumentShard, staged_folder, write_shard
 from kgcore.index.workers import Built, DocumentProgress, Job, build_job
 
 __all__ = ["RayRunner", "ShardBuilder", "WorkerInfo", "check_address", "import_ray"]
@@ -311,7 +311,7 @@ def _receive(ray: Any, ref: Any, job: Job, staging: Path, progress: DocumentProg
     timer = StageTimer(lambda stage, done, total: _report(progress, job.filename, stage, done, total))
     try:
         with timer.stage("store"):
-            return Built(job, write_shard(staging / shard.doc_id, shard))
+            return Built(job, write_shard(staged_folder(staging, shard.doc_id), shard))
     except (KgcoreError, OSError) as exc:
         return Built(job, error=str(exc))
 

@@ -27,7 +27,7 @@ from kgcore.index.document_pool import DocumentProgress, build_in_pool
 from kgcore.index.load import load_bytes, load_document
 from kgcore.index.parallel import shared_pools
 from kgcore.index.parse import Parser
-from kgcore.index.store.shard import DocumentShard, write_shard
+from kgcore.index.store.shard import DocumentShard, staged_folder, write_shard
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,7 @@ def build_staged(job: Job, options: IndexOptions, settings: Settings, staging: P
     timer = StageTimer(progress, deadline=Deadline(job.filename, settings.max_document_seconds))
     shard = build_job(job, options, settings, timer, parser)
     with timer.stage("store"):
-        return write_shard(staging / shard.doc_id, shard)
+        return write_shard(staged_folder(staging, shard.doc_id), shard)
 
 
 def build_job(job: Job, options: IndexOptions, settings: Settings, timer: StageTimer,

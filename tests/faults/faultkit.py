@@ -4,7 +4,6 @@ probe makes — a clear message naming the file, no traceback, the store consist
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -13,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kgcore.index.store.disk import Store
+from kgcore.index.store.shard import staged_folder
 from paths import ROOT
 
 # Tiny documents written for these tests (a few sentences each: indexing one costs the models' start only).
@@ -109,8 +109,8 @@ def consistent(store: Store, name: str) -> dict[str, int]:
 def build_or_fail(job, options, settings, staging: Path, report) -> Path:
     """A document builder for :func:`kgcore.index.document_pool.build_in_pool` whose worker dies on a file named
     ``die*`` (after a second on ``late-die*``), hangs on ``hang*``, takes three seconds after writing its folder on
-    ``slow*``, and builds an empty shard folder otherwise.  Like the real builder (``write_shard``), it replaces a
-    folder an earlier, lost attempt at the same document left."""
+    ``slow*``, and builds an empty shard folder otherwise, in the folder the real builder stages a shard in
+    (:func:`kgcore.index.store.shard.staged_folder`: emptied of what an earlier, lost attempt left)."""
     report("load", 0, 1)
     if job.filename.startswith("late-die"):
         time.sleep(1)
@@ -118,8 +118,7 @@ def build_or_fail(job, options, settings, staging: Path, report) -> Path:
         os._exit(9)
     if job.filename.startswith("hang"):
         time.sleep(3600)
-    folder = staging / job.filename
-    shutil.rmtree(folder, ignore_errors=True)
+    folder = staged_folder(staging, job.filename)
     folder.mkdir()
     if job.filename.startswith("slow"):
         time.sleep(3)

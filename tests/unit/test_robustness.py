@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from kgcore.cli.commands import read_questions
-from kgcore.core.errors import DamagedIndexError, InputError
+from kgcore.core.errors import DamagedIndexError, InputError, KgcoreError
 from kgcore.core.limits import LIMITS, limit_variable
 from kgcore.core.settings import Settings
 from kgcore.evaluate.records import EvalRecord, EvalRun
@@ -109,20 +109,18 @@ def test_a_shard_whose_files_disagree_is_refused_naming_the_file(tmp_path):
         shard.verify(folder)
 
 
-def test_a_shard_written_again_replaces_what_an_earlier_attempt_left(tmp_path):
-    """A document built again after its pool broke finds the folder its lost first attempt wrote."""
-    from kgcore.core.graph import GroundedGraph
-    from kgcore.core.types import Node, Sentence
-
-    sentences = [Sentence("d/text_0-0", 0, 0, 0, "Tea.", "Tea.", "Tea.", "d")]
-    graph = GroundedGraph({"d/tea": Node("d/tea", "tea", ["tea"], "entity", ["d/text_0-0"])}, [])
-    manifest = Manifest("d", counts=Manifest("d").counts.__class__(sentences=1))
-    built = shard.DocumentShard(manifest, (), sentences, graph, ["d/tea"], np.ones((1, 2), np.float32),
-                                np.ones((1, 2), np.float32), [])
-    (tmp_path / "d").mkdir()
-    (tmp_path / "d" / "stray.tmp").write_text("half written")
-    folder = shard.write_shard(tmp_path / "d", built)
-    assert shard.verify(folder).doc_id == "d" and not (folder / "stray.tmp").exists()
+def test_a_staged_folder_replaces_what_an_earlier_attempt_left_and_stays_inside_staging(tmp_path):
+    """A document built again after its pool broke finds the folder its lost first attempt wrote; an id that leads
+    out of the staging folder is refused, and nothing outside it is touched."""
+    staging = tmp_path / "staging"
+    (staging / "d").mkdir(parents=True)
+    (staging / "d" / "stray.tmp").write_text("half written")
+    assert shard.staged_folder(staging, "d") == staging / "d" and not (staging / "d").exists()
+    (tmp_path / "kept.txt").write_text("a collection's file")
+    for bad in ("..", "../..", "a/../..", "../staging2"):
+        with pytest.raises(KgcoreError, match="names no folder inside the staging folder"):
+            shard.staged_folder(staging, bad)
+    assert (tmp_path / "kept.txt").read_text() == "a collection's file" and staging.is_dir()
 
 
 def test_digests_and_damage_are_kept_apart_in_the_collection_manifest():

@@ -94,15 +94,7 @@ class DocumentShard:
 
 
 def write_shard(folder: Path, shard: DocumentShard) -> Path:
-    """Write ``shard`` into the folder ``folder`` (the manifest last); returns ``folder``.
-
-    A folder already there is what an earlier attempt at the same document left: its worker was stopped with
-    the pool it shared with a document that killed its own (the shard written, its result lost), and the
-    document is built again.  A batch never holds two documents with one id (the plan refuses them), so the
-    leftover is replaced.
-    """
-    if folder.exists():
-        shutil.rmtree(folder)
+    """Write ``shard`` into the new folder ``folder`` (the manifest last); returns ``folder``."""
     folder.mkdir(parents=True)
     _write_jsonl(folder / "paragraphs.jsonl", (p.to_dict() for p in shard.paragraphs))
     _write_jsonl(folder / "sentences.jsonl", (s.to_dict() for s in shard.sentences))
@@ -119,6 +111,22 @@ def write_shard(folder: Path, shard: DocumentShard) -> Path:
         (folder / SOURCE_DIR / (Path(shard.source_name).name or "source")).write_bytes(shard.source)
     (folder / MANIFEST).write_text(json.dumps(shard.manifest.to_dict(), ensure_ascii=False, indent=1),
                                    encoding="utf-8")
+    return folder
+
+
+def staged_folder(staging: Path, doc_id: str) -> Path:
+    """The folder in ``staging`` where document ``doc_id``'s shard is written, refused when the id would lead out
+    of ``staging`` ("..", "a/../..") and emptied of what an earlier attempt at the same document left there: a
+    worker stopped with the pool it shared with a document that killed its own has written the shard, its result
+    is lost, and the document is built again.  A batch never holds two documents with one id (the plan refuses
+    them), and ``staging`` is the batch's own.
+    """
+    folder = staging / doc_id
+    if folder.resolve().parent != staging.resolve():
+        raise KgcoreError(f"document id {doc_id!r} names no folder inside the staging folder; give the document a "
+                          "plain name")
+    if folder.is_dir():
+        shutil.rmtree(folder)
     return folder
 
 
