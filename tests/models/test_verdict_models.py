@@ -117,6 +117,16 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
     ("In what century is the novel set?", "The story extends over the better part of two centuries.", []),
     ("In what century is the novel set?", "The story begins in the seventeenth century.", ["the seventeenth century"]),
     ("How was Stephen able to reach the hall?", "Cranly pushed solemnly through the throng of students.", []),
+    # ... and a reviewer's cases the first versions of those rules got wrong
+    ("How soon did he return?", "He returned within two days.", ["two days"]),
+    ("When did he leave?", "He left after three years.", ["three years"]),
+    ("How was Stephen able to attend Belvedere?", "He went to Belvedere through the kindness of the Jesuits.",
+     ["through the kindness of the Jesuits"]),
+    ("What university does he attend?", "He attended Harvard.", ["Harvard"]),
+    ("What college does he attend?", "The essay was written by Heron.", []),
+    ("Why did they stay home?", "So they stayed at home, as it was raining.", ["as it was raining"]),
+    ("Why does it work?", "As Figure 2 shows, the method works.", []),
+    ("What title did he hold?", "He held the title of baronet.", ["baronet"]),
     # a verb's complement is no purpose: "fails to hear her" says nothing of why
     ("The relationship with Rosalind fails because of what?", "(ROSALIND fails to hear her, at least takes no "
      "notice.)", []),

@@ -44,9 +44,19 @@ SUBJECTS = frozenset(("nsubj", "nsubjpass", "expl", "csubj", "csubjpass"))
 
 
 def _has_subject(doc, span: tuple[int, int]) -> bool:
-    """Whether a verb inside the character ``span`` has its subject inside it too."""
+    """Whether the clause in the character ``span`` has a subject of its own: its head (a token whose head lies
+    outside it) has one inside it, and not a relative pronoun ("who were laughing" is no clause to quote).
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> doc = load_spacy()("Cranly pushed on, linking Stephen and Temple, who were laughing.")
+    >>> _has_subject(doc, (0, len(doc.text))), _has_subject(doc, (18, len(doc.text)))
+    (True, False)
+    """
     start, end = span
-    return any(t.dep_ in SUBJECTS and start <= t.idx < end and start <= t.head.idx < end for t in doc)
+    inside = [t for t in doc if start <= t.idx < end]
+    heads = [t for t in inside if not start <= t.head.idx < end or t.head.i == t.i]
+    return any(c.dep_ in SUBJECTS and start <= c.idx < end and c.tag_ not in ("WP", "WDT")
+               for h in heads for c in h.children)
 
 
 def _conjunct_spans(doc) -> list[tuple[int, int]]:

@@ -51,9 +51,9 @@ def proper_runs(tokens: list, asked: set[str]) -> list[Span]:
     A capitalised word after a proper noun, and a hyphen inside a word, carry the name on: "the *Fast Decoding*
     approach for *RAG-Sequence* models".
 
-    >>> doc = load_spacy()("Use the Fast Decoding approach for RAG-Sequence models.")
+    >>> doc = load_spacy()("Use the Fast Decoding approach for RAG-Sequence models, a Paris-based team's.")
     >>> [doc[a:b].text for a, b in proper_runs(list(doc), {"decoding"})]
-    ['Fast Decoding', 'RAG-Sequence']
+    ['Fast Decoding', 'RAG-Sequence', 'Paris']
     """
     spans, start = [], None
     for k, t in enumerate([*tokens, None]):
@@ -75,8 +75,8 @@ def _continues(tokens: list, k: int) -> bool:
     t, before = tokens[k], tokens[k - 1]
     if t.text == "-":
         return not before.whitespace_ and not t.whitespace_ and k + 1 < len(tokens)
-    if before.text == "-" and not before.whitespace_:
-        return wordlike(t)
+    if before.text == "-" and not before.whitespace_:  # "RAG-Sequence", "GPT-4"; not "Paris-based"
+        return wordlike(t) and (t.text[:1].isupper() or any(c.isdigit() for c in t.text))
     return t.is_title and t.pos_ in ("NOUN", "VERB", "ADJ") and wordlike(t)
 
 

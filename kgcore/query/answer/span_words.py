@@ -38,13 +38,14 @@ TIME_WORDS = frozenset(
 #: Verbs of an "as" clause that says how, not when: "as he was told", "as she had hoped", "as you please".
 MANNER_AS_VERBS = frozenset(
     """say tell expect promise wish please like hope suppose intend agree order ask teach want instruct require
-    demand know do direct""".split())
+    demand know do direct show note observe mention report describe explain suggest state remark""".split())
 TEMPORAL_MARKS = frozenset("when while after before until since once as".split())
 REASON_WORDS = frozenset("because since therefore thus so as why".split())
 MEANS_WORDS = frozenset("by using via through with exploiting leveraging".split())
-#: Verbs of motion: "through" after one says the way taken, not a means ("pushed through the throng").
+#: Verbs of motion: "through" a place or a crowd after one says the way taken, not a means ("pushed through the
+#: throng"; :func:`kgcore.query.answer.adverbials._a_path`).
 MOTION_VERBS = frozenset("""push walk run go come pass move wander ride drive fly pour slip squeeze break force stroll
-    hurry rush march travel sail climb crawl creep step stride wade swim roam flow stream file wind thread""".split())
+    hurry rush march travel sail climb crawl creep step stride wade swim roam flow stream wind thread""".split())
 #: "define / compute X as Y": Y says how X is measured ("how do they measure how dynamic a community is?").
 DEFINING_VERBS = frozenset("define compute calculate measure quantify formulate estimate operationalize".split())
 TIME_ENTITIES = frozenset(("DATE", "TIME"))

@@ -3,22 +3,28 @@
 
 * ``number``: a quantity with its unit -- "288 BERT wordpieces", "15% of the tokens", "2.2-3.3×", "100-200 MB",
   "thirty years", "0.56" (a year alone, "2020", and reference markers such as "BIBREF2" are not quantities);
-* ``time``: a date or time entity, a time word ("morning") or a temporal clause ("when they were children");
+* ``time``: a date or time entity that is no stretch of time ("for three days"), a time word ("morning") or a
+  temporal clause ("when they were children");
 * ``person``: a person's name, a run of proper nouns that is no place, time or quantity ("Waldo County" is none),
   or a word for a person ("his grandmother");
 * ``place``: a place entity, a locative phrase ("in the garden"; not "at six", "to the man", nor a compound
   preposition: "with regard to Bath", "in spite of the rain"), or a proper name for
-  a place-noun question ("what university" -- "Princeton"); a question about a kind of place that has names
+  a place-noun question ("what university" -- "Princeton", where a place stands: not "Cranly pushed ...", nor
+  "linking Stephen and Temple"); a question about a kind of place that has names
   (:data:`NAMED_PLACES`: "what university", "which city") takes only named places ("to Princeton", not "in front
   of him");
-* ``name``: a name or term the sentence introduces: a run of proper nouns, a technical token ("vLLM",
+* ``name``: a name or term the sentence introduces: a run of proper nouns (on through a capitalised word or a
+  hyphen: "Fast Decoding", "RAG-Sequence"), a technical token ("vLLM",
   "gpt-3.5-turbo-16k", "CoNLL-2003", "copy-on-write"), a noun phrase headed by the asked noun with new words
   ("standard copy-on-write techniques" for "what technique") or naming it through "of" ("the crime of
-  witchcraft" for "what crime"), what follows "called", "named", "known as" or
+  witchcraft" for "what crime"; for a name word, "what title", only through "of": "her right name" names
+  nobody), what follows "called", "named", "known as" or
   "such as", and a bracketed acronym; for "what colour", a colour word;
 * ``reason``: a reason clause ("because ...", a purpose infinitive: "came to see the king", "in
-  order to buy"; not a complement: "fails to hear her"); ``manner``: a means ("by exploiting ...",
-  "using ...", "through ...") or a definition ("we define X *as the average volatility ...*");
+  order to buy"; not a complement: "fails to hear her", nor a comparison or a comment: "as fast as ...", "as
+  Anne knew"); ``manner``: a means ("by exploiting ...", "using ...", "through ...", but not the way someone
+  moved: "pushed through the throng") or a definition ("we define X *as the average volatility ...*")
+  (:mod:`~kgcore.query.answer.adverbials`);
 * ``action`` and ``object``: a new verb, the question's verb with a new object (the answerers' former tests).
 
 Other kinds (``definition``, ``yes/no``, None) have no span: nothing decides them but the words shared with the
@@ -31,9 +37,9 @@ import re
 from collections.abc import Iterable, Sequence
 
 from kgcore.core import wordnet
+from kgcore.query.answer.adverbials import as_in_manner, manner_spans, reason_spans
 from kgcore.query.answer.beliefs import BELIEF_WORDS, believed
 from kgcore.query.answer.brackets import token_in_citation
-from kgcore.query.answer.clause_spans import as_in_manner, manner_spans, reason_spans
 from kgcore.query.answer.expected import COLOUR_NOUNS, NAME_NOUNS, Expected
 from kgcore.query.answer.places import a_place, place_spans
 from kgcore.query.answer.span_tokens import (
@@ -198,16 +204,26 @@ def time_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list
 
 def _duration(run: list) -> bool:
     """Whether a date entity says how long, not when: a count of time units and nothing else ("two centuries",
-    "three days"); "three years later", "two days ago" and "the seventeenth century" say when.
+    "three days") standing for a stretch of time -- after "for", "over", "during", "throughout" or "of" ("the better
+    part of two centuries"), or as what a verb like "last" or "spend" takes.  "Within two days", "after three
+    years", "three years later", "two days ago" and "the seventeenth century" say when.
 
     >>> from kgcore.core.nlp import load_spacy
-    >>> doc = load_spacy()("Over two centuries, and three years later, in the seventeenth century.")
+    >>> doc = load_spacy()("It lasted over two centuries; he came back after three years, within two days.")
     >>> [e.text for e in doc.ents if _duration(list(e))]
     ['two centuries']
     """
     *count, unit = run
-    return bool(count) and unit.tag_ == "NNS" and unit.lemma_.lower() in TIME_WORDS | {"century", "decade"} and all(
-        t.like_num or t.lower_ in ("a", "an", "several", "many", "few", "some") for t in count)
+    counted = bool(count) and unit.tag_ == "NNS" and unit.lemma_.lower() in TIME_WORDS | {"century", "decade"} and \
+        all(t.like_num or t.lower_ in ("a", "an", "several", "many", "few", "some") for t in count)
+    holder = unit.head
+    return counted and (unit.dep_ == "pobj" and holder.lower_ in STRETCH_PREPS or
+                        unit.dep_ in ("dobj", "npadvmod") and holder.lemma_.lower() in STRETCH_VERBS)
+
+
+#: Prepositions and verbs whose count of time units is a stretch of time ("for three days", "lasted two years").
+STRETCH_PREPS = frozenset("for over during throughout of".split())
+STRETCH_VERBS = frozenset("last spend take span extend stay remain wait".split())
 
 
 def person_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
@@ -227,14 +243,14 @@ def name_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list
     spans += [(local(tokens, t), local(tokens, t) + 1) for t in tokens
               if _TECHNICAL.search(t.text) and wordlike(t) and is_new(t, asked) and t.text.isascii()]
     noun = expected.noun.lower()
-    headed = noun and noun not in NAME_NOUNS  # "her right name" is no name; "standard ... techniques" a technique
+    headed = noun not in NAME_NOUNS  # "her right name" is no name; "standard ... techniques" a technique
     for t in tokens:
-        if t.pos_ in ("NOUN", "PROPN") and headed and t.lemma_.lower() in (noun, noun.rstrip("s")):
+        if t.pos_ in ("NOUN", "PROPN") and noun and t.lemma_.lower() in (noun, noun.rstrip("s")):
             modifiers = [c for c in t.children if c.dep_ in ("compound", "amod", "nmod") and is_new(c, asked)]
-            if any(c.pos_ != "ADJ" or c.lower_ not in DESCRIBING_ADJECTIVES for c in modifiers):  # "systematic
-                # patterns" names no pattern; "Common Lisp", "recurrent neural networks" name kinds
+            if headed and any(c.pos_ != "ADJ" or c.lower_ not in DESCRIBING_ADJECTIVES for c in modifiers):
+                # "systematic patterns" names no pattern; "Common Lisp", "recurrent neural networks" name kinds
                 spans.append((local(tokens, min(modifiers, key=lambda c: c.i)), local(tokens, t) + 1))
-            spans += _of_what(tokens, t, asked)
+            spans += _of_what(tokens, t, asked)  # "the crime of witchcraft", "the title of baronet"
         if t.lower_ in INTRODUCERS and (t.lower_ != "as" or t.head.lemma_.lower() in NAMING_VERBS or (
                 t.i > 0 and t.nbor(-1).lower_ in ("known", "such"))):
             following = [c for c in t.children if c.dep_ in ("oprd", "pobj", "attr", "dobj")]

@@ -1,6 +1,6 @@
-"""Answer spans that are clauses or phrases: a reason ("because ...", a purpose infinitive), a means ("by
-exploiting ...", "we define X *as the average ...*"), and the test that tells an "as" clause saying how ("as he was
-told", "as Anne very well knew") from one saying when or why.
+"""Answer spans that are adverbials: a reason ("because ...", a purpose infinitive), a means ("by exploiting ...",
+"we define X *as the average ...*"), and the test that tells an "as" clause saying how ("as he was told", "as Anne
+very well knew") from one saying when or why.
 
 The finders share :func:`~kgcore.query.answer.spans.answer_spans`'s signature and are registered in its
 :data:`~kgcore.query.answer.spans.FINDERS`.
@@ -8,6 +8,7 @@ The finders share :func:`~kgcore.query.answer.spans.answer_spans`'s signature an
 
 from __future__ import annotations
 
+from kgcore.core import wordnet
 from kgcore.query.answer.expected import Expected
 from kgcore.query.answer.span_tokens import Span, local, subtree
 from kgcore.query.answer.span_words import (
@@ -19,6 +20,9 @@ from kgcore.query.answer.span_words import (
     PURPOSE_VERBS,
     REASON_WORDS,
 )
+
+#: WordNet senses of what one moves through: a place, a crowd, a thing ("the throng", "the door", "the wood").
+PATH_SENSES = frozenset(("location", "group", "artifact", "object", "body", "plant", "substance"))
 
 #: What a verb of an "as" clause of manner lacks: "as he was told" (told what?), not "as he told the story".
 COMPLEMENTS = frozenset(("dobj", "ccomp", "xcomp", "prep", "dative", "attr", "acomp", "oprd", "advcl"))
@@ -73,19 +77,21 @@ def _says_why(token) -> bool:
     []
     >>> [t.text for t in nlp("As it was raining, they stayed.") if _says_why(t)]
     ['As']
+    >>> [t.text for t in nlp("So they stayed at home, as it was raining.") if _says_why(t)]
+    ['So', 'as']
+    >>> [t.text for t in nlp("It is more useful as it needs no labels.") if _says_why(t)]
+    ['as']
     """
     if token.lower_ not in REASON_WORDS or token.dep_ not in ("mark", "cc", "advmod"):
         return False
-    if token.dep_ == "advmod" and token.head.pos_ in ("ADJ", "ADV"):
-        return False
+    if token.lower_ in ("so", "as") and token.dep_ == "advmod" and token.head.pos_ in ("ADJ", "ADV"):
+        return False  # a degree word: "so happy", "as tall"
     if token.lower_ == "why" and token.i + 1 < len(token.doc) and token.nbor(1).text == ",":
         return False
     if token.lower_ == "as" and token.dep_ == "mark":
-        if as_in_manner(token):
-            return False
-        compared = token.head.head
-        return compared.pos_ not in ("ADJ", "ADV") and not any(
-            c.lower_ in ("as", "so") and c.dep_ == "advmod" and c.i < token.i for c in compared.children)
+        compared = token.head.head  # "as fast as their legs could go": the clause hangs on "fast", which has "as"
+        return not as_in_manner(token) and not (compared.pos_ in ("ADJ", "ADV") and any(
+            c.lower_ in ("as", "so") and c.dep_ == "advmod" and c.i < token.i for c in compared.children))
     return True
 
 
@@ -129,13 +135,21 @@ def manner_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> li
 
 
 def _a_path(preposition) -> bool:
-    """Whether "through" / "via" says the way someone or something moved, not a means: it follows a verb of motion
-    (:data:`MOTION_VERBS`: "pushed *through the throng*", "passes *through the network*"; "learns *through label
-    propagation*" is a means).
+    """Whether "through" says the way someone moved, not a means: it follows a verb of motion without an object
+    (:data:`MOTION_VERBS`) and leads through a place, a crowd or a thing -- a proper noun, or a noun whose
+    commonest WordNet sense is one (:data:`PATH_SENSES`): "pushed *through the throng*", "walked *through
+    Paris*"; "came *through the kindness* of the Jesuits" and "learns *through label propagation*" are means.
+    Without WordNet's files, "through" stays a means.
 
     >>> from kgcore.core.nlp import load_spacy
-    >>> doc = load_spacy()("Cranly pushed through the throng; the model learns through label propagation.")
+    >>> doc = load_spacy()("Cranly pushed through the throng; he came through the kindness of the Jesuits.")
     >>> [_a_path(t) for t in doc if t.lower_ == "through"]
     [True, False]
     """
-    return preposition.lower_ in ("through", "via") and preposition.head.lemma_.lower() in MOTION_VERBS
+    verb = preposition.head
+    if preposition.lower_ != "through" or verb.lemma_.lower() not in MOTION_VERBS or any(
+            c.dep_ == "dobj" for c in verb.children):
+        return False
+    ground = next((c for c in preposition.children if c.dep_ == "pobj"), None)
+    senses = wordnet.supersenses(ground.lemma_.lower()) if ground is not None and ground.pos_ == "NOUN" else None
+    return ground is not None and (ground.pos_ == "PROPN" or bool(senses) and senses[0] in PATH_SENSES)
