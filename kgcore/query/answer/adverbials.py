@@ -151,5 +151,7 @@ def _a_path(preposition) -> bool:
             c.dep_ == "dobj" for c in verb.children):
         return False
     ground = next((c for c in preposition.children if c.dep_ == "pobj"), None)
-    senses = wordnet.supersenses(ground.lemma_.lower()) if ground is not None and ground.pos_ == "NOUN" else None
-    return ground is not None and (ground.pos_ == "PROPN" or bool(senses) and senses[0] in PATH_SENSES)
+    if ground is None or ground.pos_ == "PROPN":
+        return ground is not None
+    senses = wordnet.supersenses(ground.lemma_.lower()) if ground.pos_ == "NOUN" else None
+    return bool(senses) and senses is not None and senses[0] in PATH_SENSES
