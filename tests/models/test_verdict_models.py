@@ -281,6 +281,18 @@ def test_the_quoted_clause_keeps_its_own_subject(extractive):
     assert answer.text.startswith("Cranly pushed solemnly")
 
 
+def test_a_plain_phrase_is_called_a_term_not_the_asked_thing(extractive):
+    """A noun phrase the sentence introduces is a span for "what <noun>", but the reason does not claim it names
+    one: "ruinous little structure" is no rumor; "standard copy-on-write techniques" is a technique."""
+    context = [SelectedSentence("h/text_6-25", 25, "In its centre was a grass-plat, surrounding a ruinous little "
+                                "structure.", "", rank=1, similarity=0.4)]
+    answer = extractive.generate("What rumors surrounded the house?", context)
+    assert "a term the sentence introduces, where the question asks for a name or term (the rumors)" in \
+        answer.verdict.reason
+    assert "a name or term (the technique) as the question asks" in extractive.generate(
+        "What technique does GFS use for snapshots?", GFS).verdict.reason
+
+
 MILL = [SelectedSentence("mill/text_0-3", 3, "The miller's son was a very different type of boy from his father.", "",
                          rank=1, similarity=0.41),
         SelectedSentence("mill/text_0-9", 9, "The miller kept a parrot called Ginger in the kitchen.", "", rank=2,
