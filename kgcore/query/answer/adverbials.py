@@ -8,9 +8,8 @@ The finders share :func:`~kgcore.query.answer.spans.answer_spans`'s signature an
 
 from __future__ import annotations
 
-from kgcore.core import wordnet
 from kgcore.query.answer.expected import Expected
-from kgcore.query.answer.span_tokens import Span, local, subtree
+from kgcore.query.answer.span_tokens import Span, local, noun_senses, subtree
 from kgcore.query.answer.span_words import (
     DEFINING_VERBS,
     MANNER_AS_VERBS,
@@ -153,5 +152,5 @@ def _a_path(preposition) -> bool:
     ground = next((c for c in preposition.children if c.dep_ == "pobj"), None)
     if ground is None or ground.pos_ == "PROPN":
         return ground is not None
-    senses = wordnet.supersenses(ground.lemma_.lower()) if ground.pos_ == "NOUN" else None
-    return bool(senses) and senses is not None and senses[0] in PATH_SENSES
+    senses = noun_senses(ground)
+    return bool(senses) and senses[0] in PATH_SENSES

@@ -7,10 +7,9 @@ standing as a place is no person (:func:`a_place`, which the person spans read).
 
 from __future__ import annotations
 
-from kgcore.core import wordnet
 from kgcore.index.coref.lexicon import TITLES
 from kgcore.query.answer.expected import PLACE_NOUNS, Expected
-from kgcore.query.answer.span_tokens import Span, entity_spans, is_new, local, proper_runs, subtree
+from kgcore.query.answer.span_tokens import Span, entity_spans, is_new, local, noun_senses, proper_runs, subtree
 from kgcore.query.answer.span_words import (
     COMPOUND_PREPOSITION_NOUNS,
     COMPOUND_PREPOSITIONS,
@@ -227,12 +226,8 @@ def _titled(token) -> bool:
 def _sense(token) -> str | None:
     """The lexicographer file of a common noun's commonest WordNet sense (None for other words, for a noun WordNet
     lacks, and without WordNet)."""
-    senses = _senses(token)
+    senses = noun_senses(token)
     return senses[0] if senses else None
-
-
-def _senses(token) -> tuple[str, ...]:
-    return (wordnet.supersenses(token.lemma_.lower()) or ()) if token.pos_ == "NOUN" else ()
 
 
 def _no_place_noun(token) -> bool:
@@ -242,7 +237,7 @@ def _no_place_noun(token) -> bool:
     lemma = token.lemma_.lower()
     if lemma in PLACE_NOUNS or lemma in PLACE_WORDS:
         return False
-    senses = _senses(token)[:SENSES_READ]
+    senses = noun_senses(token)[:SENSES_READ]
     return bool(senses) and all(s in NO_PLACE_SENSES for s in senses)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from kgcore.core import wordnet
 from kgcore.query.answer.span_words import GENERIC_ADJECTIVES, PAPER_LABELS
 
 Span = tuple[int, int]
@@ -115,3 +116,9 @@ def of_apposition(token) -> bool:
     """
     return token.dep_ == "pobj" and token.pos_ in ("NOUN", "PROPN") and token.head.lower_ == "of" \
         and token.head.head.pos_ in ("NOUN", "PROPN") and not any(c.dep_ in ("det", "poss") for c in token.children)
+
+
+def noun_senses(token) -> tuple[str, ...]:
+    """The lexicographer files of a common noun's WordNet senses, commonest first (:func:`kgcore.core.wordnet.
+    supersenses`); () for other words, for a noun WordNet lacks, and without WordNet."""
+    return (wordnet.supersenses(token.lemma_.lower()) or ()) if token.pos_ == "NOUN" else ()

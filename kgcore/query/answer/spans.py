@@ -214,7 +214,7 @@ def _duration(run: list) -> bool:
     ['two centuries']
     """
     *count, unit = run
-    counted = bool(count) and unit.tag_ == "NNS" and unit.lemma_.lower() in TIME_WORDS | {"century", "decade"} and \
+    counted = bool(count) and unit.tag_ == "NNS" and unit.lemma_.lower() in STRETCH_UNITS and \
         all(t.like_num or t.lower_ in ("a", "an", "several", "many", "few", "some") for t in count)
     holder = unit.head
     return counted and (unit.dep_ == "pobj" and holder.lower_ in STRETCH_PREPS or
@@ -224,6 +224,8 @@ def _duration(run: list) -> bool:
 #: Prepositions and verbs whose count of time units is a stretch of time ("for three days", "lasted two years").
 STRETCH_PREPS = frozenset("for over during throughout of".split())
 STRETCH_VERBS = frozenset("last spend take span extend stay remain wait".split())
+#: The time units a stretch is counted in.
+STRETCH_UNITS = TIME_WORDS | {"century", "decade"}
 
 
 def person_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:

@@ -168,14 +168,19 @@ def how_written(matched: Sequence[str], text: str, nlp) -> tuple[dict[str, str],
     >>> how_written(["amory"], "ROSALIND: Oh--what--oh--Amory--", load_spacy())
     ({}, [])
     """
-    tokens = [t for t in nlp(text) if not t.is_punct]
+    same: set[str] = set()
+    forms: dict[str, str] = {}  # stem -> the first word of the sentence with it (by lemma or as written)
+    for t in nlp(text):
+        if not t.is_punct:
+            same |= {t.lemma_.lower(), t.lower_}
+            for key in (stem(t.lemma_.lower()), stem(t.lower_)):
+                forms.setdefault(key, t.lower_)
     written: dict[str, str] = {}
     resolved: list[str] = []
     for word in matched:
-        if any(word in (t.lemma_.lower(), t.lower_) for t in tokens):
+        if word in same:
             continue
-        key = stem(word)
-        form = next((t.lower_ for t in tokens if key in (stem(t.lemma_.lower()), stem(t.lower_))), None)
+        form = forms.get(stem(word))
         if form is None and not re.search(rf"\b{re.escape(word)}\b", text, re.IGNORECASE):
             resolved.append(word)  # "oh--Amory--" is one token, but the name is written there
         elif form is not None:
