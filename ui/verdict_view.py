@@ -32,6 +32,14 @@ A span that names the answer through coreference says whom it stands for:
 >>> "(coreference: “Tomas”)" in claim_html(rescue, {})
 True
 
+A plain noun phrase found for "what <noun>" is said to be only a term the sentence introduces:
+
+>>> term = ClaimCheck("A ruinous little structure.", "h/3", "A ruinous little structure.", span="ruinous little "
+...                   "structure", span_start=2, span_end=26, span_introduced=True)
+>>> said = "ruinous little structure</mark> (a term the sentence introduces, not said to be the asked thing)"
+>>> said in claim_html(term, {})
+True
+
 The question's words are listed as the sentence holds them: another form of a word with the form, a word only
 coreference supplies apart:
 
@@ -97,6 +105,8 @@ def claim_html(check: ClaimCheck, numbers: Mapping[str, int], anchor_prefix: str
     span = f'<mark class="kg-span">{esc(check.span)}</mark>' if check.span else "none found"
     if check.span_refers:
         span += f" (coreference: “{esc(check.span_refers)}”)"
+    if check.span_introduced:
+        span += " (a term the sentence introduces, not said to be the asked thing)"
     if check.measured:
         span += f" (a measure of the “{esc(check.measured)}” the question asks about)"
     facts = [f"asks for: {esc(check.expected or 'anything')}", f"answer span: {span}",

@@ -283,14 +283,25 @@ def test_the_quoted_clause_keeps_its_own_subject(extractive):
 
 def test_a_plain_phrase_is_called_a_term_not_the_asked_thing(extractive):
     """A noun phrase the sentence introduces is a span for "what <noun>", but the reason does not claim it names
-    one: "ruinous little structure" is no rumor; "standard copy-on-write techniques" is a technique."""
+    one: "ruinous little structure" is no rumor; "standard copy-on-write techniques" is a technique.  What decides
+    is which finder found the span, not how it is written: a capital opening the sentence ("Lazy space
+    allocation") makes no name, and what a sentence calls something ("a trick known as early stopping") is one."""
     context = [SelectedSentence("h/text_6-25", 25, "In its centre was a grass-plat, surrounding a ruinous little "
                                 "structure.", "", rank=1, similarity=0.4)]
     answer = extractive.generate("What rumors surrounded the house?", context)
+    assert answer.verdict.evidence[0].span_introduced
     assert "a term the sentence introduces, where the question asks for a name or term (the rumors)" in \
         answer.verdict.reason
-    assert "a name or term (the technique) as the question asks" in extractive.generate(
-        "What technique does GFS use for snapshots?", GFS).verdict.reason
+    gfs = extractive.generate("What technique does GFS use for snapshots?", GFS).verdict
+    assert not gfs.evidence[0].span_introduced and "a name or term (the technique) as the question asks" in gfs.reason
+    lazy = [SelectedSentence("g/text_1-4", 4, "Lazy space allocation avoids wasting space due to internal "
+                             "fragmentation.", "", rank=1, similarity=0.5)]
+    check = extractive.generate("Which method avoids internal fragmentation?", lazy).verdict.evidence[0]
+    assert check.span == "Lazy space allocation" and check.span_introduced
+    known = [SelectedSentence("t/text_2-8", 8, "Training halts through a trick known as early stopping.", "",
+                              rank=1, similarity=0.5)]
+    check = extractive.generate("What trick halts training?", known).verdict.evidence[0]
+    assert check.span == "early stopping" and not check.span_introduced
 
 
 MILL = [SelectedSentence("mill/text_0-3", 3, "The miller's son was a very different type of boy from his father.", "",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from kgcore.query.answer.select import has_answer_type
+from kgcore.query.answer.typed import has_answer_type
 from kgcore.query.answer.words import lemmas, weighted_overlap
 
 #: The weight of holding the expected answer against the question-word overlap when clauses are compared.

@@ -28,7 +28,6 @@ the ``qa-kg`` answerer adds each sentence's score to the score of the questionâ€
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
@@ -39,7 +38,7 @@ from kgcore.core.types import SelectedSentence
 from kgcore.query.answer.expected import KIND_WORDS, NAME_NOUNS, Expected, expected_answer
 from kgcore.query.answer.roles import Frame, question_frame
 from kgcore.query.answer.slots import Gap, question_gap, slot_match
-from kgcore.query.answer.spans import answer_spans
+from kgcore.query.answer.typed import typed_spans
 from kgcore.query.answer.weights import SHORT_WORDS, SIGNALS, Weights, current, sentence_features
 from kgcore.query.answer.words import (
     content_words,
@@ -61,8 +60,6 @@ MAX_EMBEDDED = 512
 #: sentences (0: among all of them).  All: the rank is one feature among others (:mod:`~kgcore.query.answer.weights`);
 #: the three best held the evidence for fewer questions than the whole context (bench/verdict_bench.py).
 TOP_RANKED = 0
-#: Answer kinds a sentence's coref-resolved text can hold when its written text does not (:func:`typed_spans`).
-RESOLVED_TYPES = frozenset(("person", "name"))
 
 
 @dataclass(frozen=True)
@@ -135,6 +132,9 @@ class ScoredSentence:
     #: Per span, the words coreference puts in its place when only the resolved text names the answer ("Tomas"
     #: for "He"); "" for a span of the written text.
     referents: tuple[str, ...] = ()
+    #: Per span, whether it is only a plain noun phrase the sentence introduces, not one it names as the asked thing
+    #: (:func:`introduced`).
+    plain: tuple[bool, ...] = ()
     #: The question's content lemmas found in the sentence (written or resolved text).
     matched: tuple[str, ...] = ()
     #: The features the score weighs (:data:`~kgcore.query.answer.weights.FEATURES`).
@@ -167,22 +167,24 @@ def score_sentences(question: str, parsed: Question, context: Sequence[SelectedS
     rows = []
     for k, i in enumerate(shortlist):
         original, resolved, found = docs[2 * k], docs[2 * k + 1], founds[k]
-        named = typed_spans(original, resolved, parsed)
+        named = typed_spans(original, resolved, parsed.expected, parsed.doc)
         spans = nearest_first(original, tuple(named), terms)
         typed = bool(spans) and not {stem(f) for f in parsed.focus} - found
         rows.append((candidates[i], float(cos[i]), weighted_overlap(terms, found),
-                     weighted_overlap(rare, found), typed, (spans, tuple(named[x] for x in spans)),
+                     weighted_overlap(rare, found), typed, (spans, tuple(named[x][0] for x in spans),
+                                                           tuple(named[x][1] for x in spans)),
                      tuple(t for t in parsed.terms if stem(t) in found),
                      is_heading(original), span_nearness(original, spans[:1], terms) if typed else 0.0,
                      slot_match(original, spans, parsed.gap) if typed else 0.0))
     best_cos, best_overlap = max(r[1] for r in rows), max(r[2] for r in rows)
     scored = []
-    for sentence, cosine, overlap, rare_overlap, typed, (spans, referents), matched, heading, near, slot in rows:
+    for sentence, cosine, overlap, rare_overlap, typed, (spans, referents, plain), matched, heading, near, slot \
+            in rows:
         features = sentence_features(parsed.qtype, cosine, overlap, rare_overlap, typed, sentence.rank, heading,
                                      best_cos, best_overlap)
         features.update(near=near, slot=slot, **{k: float(sentence.signals.get(k, 0.0)) for k in SIGNALS})
         scored.append(ScoredSentence(sentence, weights.score(features), cosine, overlap, typed, spans, referents,
-                                     matched, features))
+                                     plain, matched, features))
     return sorted(scored, key=lambda s: (-s.score, s.sentence.position))
 
 
@@ -210,48 +212,6 @@ def distinctive(terms: dict[str, float], founds: Sequence[set[str]]) -> dict[str
     """
     n = len(founds)
     return {t: w * float(np.log((n + 1) / (sum(t in f for f in founds) + 0.5))) for t, w in terms.items()}
-
-
-def typed_spans(original, resolved, parsed: Question) -> dict[tuple[int, int], str]:
-    """Character spans of the written text (``original``, parsed) holding the expected answer, each with the words
-    coreference put in its place ("" for the written text's own).  For a person or name that only the
-    coref-resolved text holds, the written words it replaced (:func:`written_for`: "He" of "He rowed out", standing
-    for "Tomas"), or the whole written sentence when they cannot be told."""
-    tokens = list(original)
-    found = answer_spans(tokens, parsed.expected, parsed.doc)
-    if found or parsed.qtype not in RESOLVED_TYPES or resolved is original:
-        return {_chars(tokens, a, b): "" for a, b in found}
-    named = answer_spans(list(resolved), parsed.expected, parsed.doc)
-    if not named:
-        return {}
-    spans = {_chars(tokens, a, b): resolved[j:k].text for a, b, j, k in written_for(tokens, list(resolved), named)}
-    return spans or {(0, len(original.text)): resolved[named[0][0]:named[0][1]].text}
-
-
-def _chars(tokens: list, a: int, b: int) -> tuple[int, int]:
-    return tokens[a].idx, tokens[b - 1].idx + len(tokens[b - 1].text)
-
-
-def written_for(written: list, resolved: list, spans) -> list[tuple[int, int, int, int]]:
-    """Where the resolved text's ``spans`` (token spans of ``resolved``) stand in ``written``: the written tokens
-    coreference replaced by each, with the span (``(i1, i2, j1, j2)``).  A span the resolution did not bring in
-    (it was written too, or only moved) maps to nothing.
-
-    >>> from kgcore.core.nlp import load_spacy
-    >>> nlp = load_spacy()
-    >>> written = list(nlp("He rowed out and rescued them."))
-    >>> resolved = list(nlp("Tomas rowed out and rescued the fishermen."))
-    >>> [(written[i].text, resolved[j].text) for i, _, j, _ in written_for(written, resolved, [(0, 1)])]
-    [('He', 'Tomas')]
-    """
-    matcher = difflib.SequenceMatcher(None, [t.lower_ for t in written], [t.lower_ for t in resolved],
-                                      autojunk=False)
-    out = []
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        hit = next(((a, b) for a, b in spans if a < j2 and j1 < b), None) if op == "replace" else None
-        if hit is not None:
-            out.append((i1, i2, *hit))
-    return out
 
 
 def nearest_first(doc, spans: tuple[tuple[int, int], ...], stems: Collection[str]) -> tuple[tuple[int, int], ...]:
@@ -333,25 +293,6 @@ def action_focus(q_doc) -> frozenset[str]:
             continue
         return frozenset(h.lemma_.lower() for h in heads if h.pos_ in ("NOUN", "PROPN"))
     return frozenset()
-
-
-def holds_answer_type(original, resolved, qtype: str | None, q_doc) -> bool:
-    """Whether a sentence (its parsed written and coref-resolved texts) holds what a ``qtype`` question asks for:
-    a person or name in either text, anything else in the written one.  Coreference puts people's names in place
-    of pronouns ("He rowed out and rescued them" is "Tomas rowed out and rescued the fishermen"), not places, times
-    or numbers, and the tagger misreads a name moved into a new context ("Daae's father's wife died": Daae a place).
-    """
-    docs = (original, resolved) if qtype in RESOLVED_TYPES else (original,)
-    return any(has_answer_type(list(doc), qtype, q_doc) for doc in docs)
-
-
-def has_answer_type(tokens, qtype: str | None, q_doc) -> bool:
-    """Whether ``tokens`` (one sentence or clause) hold what a ``qtype`` question asks for
-    (:func:`~kgcore.query.answer.spans.answer_spans`)."""
-    if qtype is None:
-        return False
-    found = expected_answer(q_doc)
-    return bool(answer_spans(tokens, found if found.kind == qtype else Expected(qtype), q_doc))
 
 
 # -- choosing candidates ------------------------------------------------------------------------

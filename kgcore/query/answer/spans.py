@@ -81,17 +81,31 @@ _TECHNICAL = re.compile(r"[a-z][A-Z]|[A-Z]{2}|\d[A-Za-z]|[A-Za-z]\d|[A-Za-z]-[A-
 MAX_SPAN = 12
 
 
-def answer_spans(tokens: Sequence, expected: Expected, q_doc, beliefs: bool = False) -> list[Span]:
+def answer_spans(tokens: Sequence, expected: Expected, q_doc, beliefs: bool = False,
+                 plain_terms: bool = True) -> list[Span]:
     """The spans (token offsets within ``tokens``, end exclusive) of ``tokens`` that hold an answer of
     ``expected``'s kind and are not made of the question's words nor inside a citation's brackets
     (:mod:`~kgcore.query.answer.brackets`), in order; [] for a kind without spans.  A span stated as someone's
     belief ("he was sure that Peter was *in the shed*") is left out unless the question asks about beliefs or
-    ``beliefs`` keeps them (a ranking looking for sentences that may hold the answer)."""
+    ``beliefs`` keeps them (a ranking looking for sentences that may hold the answer).  Without ``plain_terms``, a
+    name question's spans are only those the sentence names as such (:func:`named_spans`), not the plain noun
+    phrases it introduces (:func:`_new_terms`: "ruinous little structure" for "what rumors").
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> from kgcore.query.answer.expected import expected_answer
+    >>> nlp = load_spacy()
+    >>> q = nlp("What technique does GFS use for snapshots?")
+    >>> doc = nlp("GFS uses joint consensus for snapshots.")
+    >>> [doc[a:b].text for a, b in answer_spans(doc, expected_answer(q), q)]
+    ['joint consensus']
+    >>> answer_spans(doc, expected_answer(q), q, plain_terms=False)
+    []
+    """
     tokens = list(tokens)
     if not tokens or expected.kind is None:
         return []
     asked = {t.lower_ for t in q_doc} | {t.lemma_.lower() for t in q_doc}
-    finder = FINDERS.get(expected.kind)
+    finder = FINDERS.get(expected.kind) if plain_terms or expected.kind != "name" else named_spans
     if finder is None:
         return []
     facts = not beliefs and not asked & BELIEF_WORDS  # "what did he think?" asks for the belief itself
@@ -239,6 +253,17 @@ def person_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> li
 
 
 def name_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
+    """The spans a name question takes: those the sentence names (:func:`named_spans`) and the plain noun phrases
+    it introduces (:func:`_new_terms`), but a colour for "what colour"."""
+    if expected.noun in COLOUR_NOUNS:
+        return named_spans(tokens, expected, asked, q_doc)
+    return named_spans(tokens, expected, asked, q_doc) + _new_terms(tokens, asked)
+
+
+def named_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
+    """What a sentence names as the asked thing: a colour for "what colour", else runs of proper nouns, technical
+    tokens, noun phrases headed by the asked noun or naming it through "of", what follows "called" or "such as", a
+    bracketed acronym, a kind of the asked noun in WordNet."""
     if expected.noun in COLOUR_NOUNS:
         return [(local(tokens, t), local(tokens, t) + 1) for t in tokens if t.lower_ in COLOURS and is_new(t, asked)]
     spans = proper_runs(tokens, asked)
@@ -257,8 +282,7 @@ def name_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list
                 t.i > 0 and t.nbor(-1).lower_ in ("known", "such"))):
             following = [c for c in t.children if c.dep_ in ("oprd", "pobj", "attr", "dobj")]
             spans += [subtree(tokens, c) for c in following if is_new(c, asked)]
-    spans += _bracketed_acronyms(tokens, asked) + _kinds_of(tokens, noun, asked)
-    return spans + _new_terms(tokens, asked)
+    return spans + _bracketed_acronyms(tokens, asked) + _kinds_of(tokens, noun, asked)
 
 
 def _kinds_of(tokens: list, noun: str, asked: set[str]) -> list[Span]:

@@ -22,7 +22,7 @@ possessors 0.5, other words 1; :func:`~kgcore.query.answer.words.question_term_w
 The answer's support is the best over its cited sentences.  It is
 **supported** when that reaches the threshold of a :class:`Calibration`
 and, for a question asking for a person, place, time, number or name
-(:data:`TYPED`), a cited sentence holds one (:func:`~kgcore.query.answer.select.holds_answer_type`,
+(:data:`TYPED`), a cited sentence holds one (:func:`~kgcore.query.answer.typed.holds_answer_type`,
 the answerers' own test): "Where did Christine go after her father died?" answered by
 "His wife died when Christine was entering upon her sixth year." shares the question's words, but names
 no place.  An answer that cites no retrieved sentence, or says no answer was found, is not supported.
@@ -58,7 +58,8 @@ from typing import Any
 import numpy as np
 
 from kgcore.core.types import Answer, SelectedSentence, Verdict
-from kgcore.query.answer.select import W_OVERLAP, answer_type, cosines, holds_answer_type
+from kgcore.query.answer.select import W_OVERLAP, answer_type, cosines
+from kgcore.query.answer.typed import holds_answer_type
 from kgcore.query.answer.words import lemmas, question_term_weights, weighted_overlap
 
 #: Share of a collection's own (answerable) questions the threshold may refuse.  Chosen on the dev sets

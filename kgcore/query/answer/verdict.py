@@ -47,13 +47,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from kgcore.core import wordnet
 from kgcore.core.types import Answer, Citation, SelectedSentence, Sentence
 from kgcore.core.verdicts import ClaimCheck, Verdict
 from kgcore.index.qa import FrameQAGenerator
 from kgcore.index.qa.frames import frame_analyses
 from kgcore.query.answer.citations import strip_markers
-from kgcore.query.answer.expected import COLOUR_NOUNS
 from kgcore.query.answer.measured import says_size
 from kgcore.query.answer.roles import fills_frame
 from kgcore.query.answer.select import Question, ScoredSentence, score_sentences
@@ -150,6 +148,7 @@ def check_claim(citation: Citation, by_id: dict[str, SelectedSentence], found: d
                        text[start:end] if spans else "", start, end, None if grounded is None else round(grounded, 3),
                        asked, cosine if asked else None, "unsure", strength, measured=measured,
                        span_refers=dict(zip(best.spans, best.referents)).get((start, end), ""),
+                       span_introduced=dict(zip(best.spans, best.plain)).get((start, end), False),
                        written_as=written_as, through_coreference=through_coreference)
     check.state = claim_state(check, parsed.qtype in SPECIFIC)
     if check.state == "supported" and not bonus and not roles_line_up(parsed, best, spans, nlp):
@@ -254,9 +253,8 @@ def reason(check: ClaimCheck, state: str, parsed: Question, weak: Sequence[Claim
              + (f" ({found_words(check)})" if check.matched else ""))
     if check.span:
         refers = f" (coreference: “{check.span_refers}”)" if check.span_refers else ""
-        kind = (f"{asked.describe()} as the question asks" if not asked.noun or asked.kind != "name" or
-                names_it(check.span_refers or check.span, asked.noun, check.sentence) else
-                f"a term the sentence introduces, where the question asks for {asked.describe()}")
+        kind = (f"a term the sentence introduces, where the question asks for {asked.describe()}"
+                if check.span_introduced else f"{asked.describe()} as the question asks")
         held = f"holds “{check.span}”{refers}, {kind}, and {words}"
         if figure_bonus(parsed.qtype, check.span):
             held += f" (written with figures: +{FIGURE} to the strength)"
@@ -297,30 +295,6 @@ def found_words(check: ClaimCheck) -> str:
     resolved = [w for w in check.matched if w in later]
     return ", ".join(shown) + (f"{'; ' if shown else ''}through coreference: {', '.join(resolved)}" if resolved
                                else "")
-
-
-def names_it(span: str, noun: str, sentence: str = "") -> bool:
-    """Whether a span found for "what <noun>" says it names one: it holds the noun ("standard copy-on-write
-    *techniques*"), it bears a name's marks (a capital, a figure or a hyphen: "Fast Decoding", "CoNLL-2003", "LRP"),
-    the sentence says it is one ("the crime *of witchcraft*"), WordNet calls it a kind of the noun ("execution" for
-    a punishment), or it is a colour for "what colour".  A plain phrase ("ruinous little structure" for "what
-    rumors") is only a term the sentence introduces, and the reason says no more.
-
-    >>> names_it("standard copy-on-write techniques", "technique"), names_it("Fast Decoding", "name")
-    (True, True)
-    >>> names_it("witchcraft", "crime", "He was executed for the crime of witchcraft.")
-    True
-    >>> names_it("ruinous little structure", "rumors"), names_it("joint consensus", "technique")
-    (False, False)
-    """
-    words = span.split()
-    singular = noun.lower().removesuffix("s")
-    if any(w.lower().removesuffix("s") == singular for w in words) or noun.lower() in COLOUR_NOUNS:
-        return True
-    if any(w[:1].isupper() or any(c.isdigit() or c == "-" for c in w) for w in words):
-        return True
-    said = re.search(rf"\b{re.escape(singular)}s? of (?:the |a |an )?{re.escape(span)}", sentence, re.IGNORECASE)
-    return bool(said) or bool(words and wordnet.is_a(words[-1].lower(), noun.lower()))
 
 
 def shown_strength(strength: float, threshold: float) -> str:

@@ -1,0 +1,101 @@
+"""Where a context sentence holds what a question asks for: the character spans of its written text
+(:func:`~kgcore.query.answer.spans.answer_spans`), or for a person or name that only its coref-resolved text holds,
+the written words coreference replaced ("He" of "He rowed out", standing for "Tomas"); and which of a name
+question's spans are only plain noun phrases the sentence introduces (:func:`introduced`), which a verdict's reason
+must not call the asked thing.
+
+>>> from kgcore.core.nlp import load_spacy
+>>> from kgcore.query.answer.expected import expected_answer
+>>> nlp = load_spacy()
+>>> q = nlp("Who rescued the fishermen?")
+>>> typed_spans(nlp("He rowed out and rescued them."), nlp("Tomas rowed out and rescued the fishermen."),
+...             expected_answer(q), q)
+{(0, 2): ('Tomas', False)}
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+
+from kgcore.query.answer.expected import Expected, expected_answer
+from kgcore.query.answer.spans import answer_spans
+
+#: Answer kinds a sentence's coref-resolved text can hold when its written text does not (:func:`typed_spans`).
+RESOLVED_TYPES = frozenset(("person", "name"))
+
+
+def typed_spans(original, resolved, expected: Expected, q_doc) -> dict[tuple[int, int], tuple[str, bool]]:
+    """Character spans of the written text (``original``, parsed) holding the expected answer, each with the words
+    coreference put in its place ("" for the written text's own) and whether it is only a plain noun phrase the
+    sentence introduces (:func:`~kgcore.query.answer.spans.answer_spans` without ``plain_terms``), not one it names
+    as the asked thing.  For a person or name that only the coref-resolved text holds, the written words it
+    replaced (:func:`written_for`: "He" of "He rowed out", standing for "Tomas"), or the whole written sentence
+    when they cannot be told."""
+    tokens = list(original)
+    found = answer_spans(tokens, expected, q_doc)
+    if found or expected.kind not in RESOLVED_TYPES or resolved is original:
+        plain = introduced(tokens, found, expected, q_doc)
+        return {_chars(tokens, a, b): ("", (a, b) in plain) for a, b in found}
+    named = answer_spans(list(resolved), expected, q_doc)
+    if not named:
+        return {}
+    plain = introduced(list(resolved), named, expected, q_doc)
+    spans = {_chars(tokens, a, b): (resolved[j:k].text, (j, k) in plain)
+             for a, b, j, k in written_for(tokens, list(resolved), named)}
+    first = named[0]
+    return spans or {(0, len(original.text)): (resolved[first[0]:first[1]].text, first in plain)}
+
+
+def introduced(tokens: list, spans: Sequence[tuple[int, int]], expected: Expected, q_doc) -> set[tuple[int, int]]:
+    """The name question's ``spans`` that no span the sentence names as the asked thing overlaps: the plain noun
+    phrases it only introduces ("ruinous little structure" for "what rumors"); none for another kind."""
+    if expected.kind != "name" or not spans:
+        return set()
+    named = answer_spans(tokens, expected, q_doc, plain_terms=False)
+    return {(a, b) for a, b in spans if not any(x < b and a < y for x, y in named)}
+
+
+def _chars(tokens: list, a: int, b: int) -> tuple[int, int]:
+    return tokens[a].idx, tokens[b - 1].idx + len(tokens[b - 1].text)
+
+
+def written_for(written: list, resolved: list, spans) -> list[tuple[int, int, int, int]]:
+    """Where the resolved text's ``spans`` (token spans of ``resolved``) stand in ``written``: the written tokens
+    coreference replaced by each, with the span (``(i1, i2, j1, j2)``).  A span the resolution did not bring in
+    (it was written too, or only moved) maps to nothing.
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> nlp = load_spacy()
+    >>> written = list(nlp("He rowed out and rescued them."))
+    >>> resolved = list(nlp("Tomas rowed out and rescued the fishermen."))
+    >>> [(written[i].text, resolved[j].text) for i, _, j, _ in written_for(written, resolved, [(0, 1)])]
+    [('He', 'Tomas')]
+    """
+    matcher = difflib.SequenceMatcher(None, [t.lower_ for t in written], [t.lower_ for t in resolved],
+                                      autojunk=False)
+    out = []
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        hit = next(((a, b) for a, b in spans if a < j2 and j1 < b), None) if op == "replace" else None
+        if hit is not None:
+            out.append((i1, i2, *hit))
+    return out
+
+
+def holds_answer_type(original, resolved, qtype: str | None, q_doc) -> bool:
+    """Whether a sentence (its parsed written and coref-resolved texts) holds what a ``qtype`` question asks for:
+    a person or name in either text, anything else in the written one.  Coreference puts people's names in place
+    of pronouns ("He rowed out and rescued them" is "Tomas rowed out and rescued the fishermen"), not places, times
+    or numbers, and the tagger misreads a name moved into a new context ("Daae's father's wife died": Daae a place).
+    """
+    docs = (original, resolved) if qtype in RESOLVED_TYPES else (original,)
+    return any(has_answer_type(list(doc), qtype, q_doc) for doc in docs)
+
+
+def has_answer_type(tokens, qtype: str | None, q_doc) -> bool:
+    """Whether ``tokens`` (one sentence or clause) hold what a ``qtype`` question asks for
+    (:func:`~kgcore.query.answer.spans.answer_spans`)."""
+    if qtype is None:
+        return False
+    found = expected_answer(q_doc)
+    return bool(answer_spans(tokens, found if found.kind == qtype else Expected(qtype), q_doc))
