@@ -63,15 +63,20 @@ STATE_CSS = {"supported": "kg-v-yes", "not supported": "kg-v-no", "unsure": "kg-
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’-]*")
 
 
-def word_spans(sentence: str, words: Sequence[str]) -> list[tuple[int, int]]:
-    """Character spans of the sentence's words that share a stem with ``words`` (the question's words the check
-    found, given as lemmas: "snapshot" marks "snapshots").
+def word_spans(check: ClaimCheck) -> list[tuple[int, int]]:
+    """Character spans of the cited sentence holding the question's words the check found: where the check says
+    they stand (in any form: "ran" for "run"), or for a check saved before it said so, the sentence's words that
+    share a stem with them ("snapshot" marks "snapshots").
 
-    >>> word_spans("We use copy-on-write techniques.", ["technique", "use"])
+    >>> word_spans(ClaimCheck("", sentence="She ran home.", matched=["run"], word_spans=[[4, 7]]))
+    [(4, 7)]
+    >>> word_spans(ClaimCheck("", sentence="We use copy-on-write techniques.", matched=["technique", "use"]))
     [(3, 6), (21, 31)]
     """
-    wanted = {stem(w.lower()) for w in words}
-    return [(m.start(), m.end()) for m in _WORD.finditer(sentence) if stem(m.group().lower()) in wanted]
+    if check.word_spans or not check.matched:
+        return [(a, b) for a, b in check.word_spans]
+    wanted = {stem(w.lower()) for w in check.matched}
+    return [(m.start(), m.end()) for m in _WORD.finditer(check.sentence) if stem(m.group().lower()) in wanted]
 
 
 def marked_sentence(check: ClaimCheck) -> str:
@@ -80,7 +85,7 @@ def marked_sentence(check: ClaimCheck) -> str:
     marks: list[tuple[int, int, str]] = []
     if 0 <= check.span_start < check.span_end <= len(text):
         marks.append((check.span_start, check.span_end, "span"))
-    for start, end in word_spans(text, check.matched):
+    for start, end in word_spans(check):
         if not any(a < end and start < b for a, b, _ in marks):
             marks.append((start, end, "word"))
     out, at = [], 0

@@ -56,6 +56,8 @@ class ClaimCheck:
     written_as: dict[str, str] = field(default_factory=dict)
     #: Of ``matched``, the words only the sentence's coref-resolved text holds ("anne" where it says "she").
     through_coreference: list[str] = field(default_factory=list)
+    #: The character spans (``[start, end]``) of ``sentence`` holding the other matched words, in any form.
+    word_spans: list[list[int]] = field(default_factory=list)
     #: For a question asking for a name or term: whether ``span`` is only a plain noun phrase the sentence introduces
     #: ("ruinous little structure" for "what rumors"), not one it names as the asked thing (a proper name, a
     #: technical term, "the crime of witchcraft", "standard copy-on-write techniques").

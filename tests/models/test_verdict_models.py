@@ -504,3 +504,18 @@ def test_ask_json_carries_the_verdict(tmp_path, capsys):
     assert 1 <= len(others) <= 3 and check["sentence_id"] not in {a["sentence_id"] for a in others}
     scores = [a["score"] for a in others]
     assert all(a["quote"] for a in others) and scores == sorted(scores, reverse=True)
+
+
+def test_the_ask_page_marks_the_question_words_where_the_check_found_them(extractive):
+    """The check says where the question's words stand in the cited sentence, in any form, and the Ask page marks
+    those: "ran" for the question's "run", which a stem alone does not reach; a word only coreference supplies is
+    marked nowhere."""
+    from ui.verdict_view import marked_sentence
+
+    context = [SelectedSentence("p/text_0-4", 4, "He ran as fast as he could into the garden of Mr. McGregor.",
+                                "Peter ran as fast as Peter could into the garden of Mr. McGregor.", rank=1,
+                                similarity=0.5)]
+    check = extractive.generate("Where did Peter run?", context).verdict.evidence[0]
+    assert check.through_coreference == ["peter"]
+    assert [check.sentence[a:b] for a, b in check.word_spans] == ["ran"]
+    assert '<mark class="kg-m">ran</mark>' in marked_sentence(check)

@@ -42,10 +42,10 @@ from kgcore.query.answer.typed import typed_spans
 from kgcore.query.answer.weights import SHORT_WORDS, SIGNALS, Weights, current, sentence_features
 from kgcore.query.answer.words import (
     content_words,
-    lemmas,
     question_term_weights,
     stem,
     stem_terms,
+    stem_tokens,
     weighted_overlap,
 )
 
@@ -161,7 +161,7 @@ def score_sentences(question: str, parsed: Question, context: Sequence[SelectedS
         cos = with_resolved(question, candidates, cos, shortlist, embedder)
     texts = [t for i in shortlist for t in (candidates[i].text, candidates[i].resolved or candidates[i].text)]
     docs = list(nlp.pipe(texts))
-    founds = [{stem(w) for w in lemmas(docs[2 * k]) | lemmas(docs[2 * k + 1])} for k in range(len(shortlist))]
+    founds = [set(stem_tokens(docs[2 * k])) | set(stem_tokens(docs[2 * k + 1])) for k in range(len(shortlist))]
     terms = stem_terms(parsed.terms)
     rare = distinctive(terms, founds)
     rows = []

@@ -57,7 +57,7 @@ from kgcore.query.answer.roles import fills_frame
 from kgcore.query.answer.select import Question, ScoredSentence, score_sentences
 from kgcore.query.answer.spans import answer_spans
 from kgcore.query.answer.weights import SPECIFIC
-from kgcore.query.answer.words import STOPWORDS, content_words, stem
+from kgcore.query.answer.words import STOPWORDS, content_words, stem, stem_tokens
 
 SUPPORTED_FROM = 2.6
 REFUSED_BELOW = 2.4
@@ -142,49 +142,48 @@ def check_claim(citation: Citation, by_id: dict[str, SelectedSentence], found: d
     thing = parsed.gap.measured if parsed.gap is not None and spans else None
     measured = thing.words if thing is not None and says_size(nlp(text), (start, end), thing) else ""
     strength = round(best.score + cosine + bonus + (MEASURED if measured else 0.0), 3)
-    written_as, through_coreference = how_written(best.matched, text, nlp)
+    written_as, through_coreference, word_spans = how_written(best.matched, text, nlp)
     check = ClaimCheck(claim, best.sentence.id, text, list(best.matched),
                        [t for t in parsed.terms if t not in best.matched], parsed.expected.describe(),
                        text[start:end] if spans else "", start, end, None if grounded is None else round(grounded, 3),
                        asked, cosine if asked else None, "unsure", strength, measured=measured,
                        span_refers=dict(zip(best.spans, best.referents)).get((start, end), ""),
                        span_introduced=dict(zip(best.spans, best.plain)).get((start, end), False),
-                       written_as=written_as, through_coreference=through_coreference)
+                       written_as=written_as, through_coreference=through_coreference, word_spans=word_spans)
     check.state = claim_state(check, parsed.qtype in SPECIFIC)
     if check.state == "supported" and not bonus and not roles_line_up(parsed, best, spans, nlp):
         check.state, check.unfilled_role = "unsure", parsed.frame.describe() if parsed.frame else ""
     return check
 
 
-def how_written(matched: Sequence[str], text: str, nlp) -> tuple[dict[str, str], list[str]]:
+def how_written(matched: Sequence[str], text: str, nlp) -> tuple[dict[str, str], list[str], list[list[int]]]:
     """Of the question's ``matched`` words (lemmas, matched by stem in the sentence's written or coref-resolved
-    text): those the sentence ``text`` writes in another form, with the form, and those only its coref-resolved
-    text holds -- so that a reason lists what a reader finds in the sentence.
+    text): those the sentence ``text`` writes in another form, with the form; those only its coref-resolved text
+    holds; and the character spans of ``text`` holding the others -- so that a reason lists, and the Ask page marks,
+    what a reader finds in the sentence.
 
     >>> from kgcore.core.nlp import load_spacy
     >>> how_written(["reside", "hall", "anne"], "He was a resident of the halls.", load_spacy())
-    ({'reside': 'resident'}, ['anne'])
+    ({'reside': 'resident'}, ['anne'], [[9, 17], [25, 30]])
     >>> how_written(["amory"], "ROSALIND: Oh--what--oh--Amory--", load_spacy())
-    ({}, [])
+    ({}, [], [[24, 29]])
     """
-    same: set[str] = set()
-    forms: dict[str, str] = {}  # stem -> the first word of the sentence with it (by lemma or as written)
-    for t in nlp(text):
-        if not t.is_punct:
-            same |= {t.lemma_.lower(), t.lower_}
-            for key in (stem(t.lemma_.lower()), stem(t.lower_)):
-                forms.setdefault(key, t.lower_)
+    found = stem_tokens(nlp(text))
     written: dict[str, str] = {}
     resolved: list[str] = []
+    spans: list[list[int]] = []
     for word in matched:
-        if word in same:
-            continue
-        form = forms.get(stem(word))
-        if form is None and not re.search(rf"\b{re.escape(word)}\b", text, re.IGNORECASE):
-            resolved.append(word)  # "oh--Amory--" is one token, but the name is written there
-        elif form is not None:
-            written[word] = form
-    return written, resolved
+        tokens = found.get(stem(word), [])
+        spans += [[t.idx, t.idx + len(t.text)] for t in tokens]
+        if tokens and not any(word in (t.lemma_.lower(), t.lower_) for t in tokens):
+            written[word] = tokens[0].lower_
+        elif not tokens:
+            inside = re.search(rf"\b{re.escape(word)}\b", text, re.IGNORECASE)
+            if inside is None:
+                resolved.append(word)
+            else:  # "oh--Amory--" is one token, but the name is written there
+                spans.append([inside.start(), inside.end()])
+    return written, resolved, sorted(spans)
 
 
 def roles_line_up(parsed: Question, best: ScoredSentence, spans: Sequence[tuple[int, int]], nlp) -> bool:

@@ -108,6 +108,23 @@ def lemmas(doc) -> set[str]:
     return {t.lemma_.lower() for t in doc if not t.is_punct} | {t.lower_ for t in doc}
 
 
+def stem_tokens(doc) -> dict[str, list]:
+    """Each stem of a parsed text's words -- of a word's lemma and of its written form -- with the tokens holding
+    it, in order: where a question's word, matched by stem (:func:`stem`), stands in a sentence.
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> found = stem_tokens(load_spacy()("She ran to the halls, running."))
+    >>> [t.text for t in found[stem("run")]], [t.text for t in found[stem("hall")]]
+    (['ran', 'running'], ['halls'])
+    """
+    out: dict[str, list] = {}
+    for t in doc:
+        if not t.is_punct:
+            for key in dict.fromkeys((stem(t.lemma_.lower()), stem(t.lower_))):
+                out.setdefault(key, []).append(t)
+    return out
+
+
 def weighted_overlap(terms: dict[str, float], found: set[str]) -> float:
     """Weighted share of the question terms present in ``lemmas`` (0 when the question has none).
 
