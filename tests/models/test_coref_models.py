@@ -187,6 +187,16 @@ def test_an_of_phrase_ends_before_an_apposition_or_a_vocative():
     assert "the business of, the Exchange" in spans(joined)
 
 
+def test_an_of_phrase_a_comma_sets_off_is_no_part_of_the_name(resolve):
+    """Persuasion: "Sir Walter Elliot, of Kellynch Hall, in Somersetshire" made the mention "Sir Walter Elliot, of
+    Kellynch Hall", and every "his" after it read "Sir Walter Elliot, of Kellynch Hall's"."""
+    first, second = resolve("Sir Walter Elliot, of Kellynch Hall, in Somersetshire, was a man who, for his own "
+                            "amusement, never took up any book but the Baronetage.",
+                            "There he found occupation for an idle hour.")
+    assert "for Sir Walter Elliot's own amusement" in first
+    assert second == "There Sir Walter Elliot found occupation for an idle hour."
+
+
 def test_she_and_her_across_sentences(resolve):
     first, second = resolve(*MRS_RABBIT)
     assert "took a basket and Mrs. Rabbit's umbrella" in first

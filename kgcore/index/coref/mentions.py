@@ -273,7 +273,15 @@ PHRASE_BREAKS = frozenset(", ; : -- —".split())
 def _span(tok) -> tuple[int, int]:
     """Token range of a noun phrase: its modifiers and possessors, plus a short ``of`` phrase up to the first
     comma after its object (what follows is an apposition or a vocative: "You have heard the Angel of Music,
-    Christine."; one before the object joins prepositions: "the conduct of, or the business of, the Body")."""
+    Christine."; one before the object joins prepositions: "the conduct of, or the business of, the Body"), but
+    not one a comma sets off: "Sir Walter Elliot, of Kellynch Hall," is Sir Walter Elliot, and a pronoun for him
+    reads "Sir Walter Elliot's own amusement".
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> doc = load_spacy()("Sir Walter Elliot, of Kellynch Hall, was vain; the Angel of Music sang.")
+    >>> [doc[_span(t)[0]:_span(t)[1] + 1].text for t in doc if t.text in ("Elliot", "Angel")]
+    ['Sir Walter Elliot', 'the Angel of Music']
+    """
     # A name's adjective describes, it names nothing: "astonished Anne", "Poor Peter" are Anne and Peter (and the
     # small tagger's adjective "Little" makes "Little Lord Fauntleroy" "Lord Fauntleroy", the same person).
     lo = min([c.left_edge.i for c in tok.lefts if c.dep_ in LEFT_DEPS
@@ -281,7 +289,8 @@ def _span(tok) -> tuple[int, int]:
     hi = tok.i
     doc = tok.doc
     for child in tok.rights:
-        if child.dep_ == "prep" and child.lower_ == "of" and child.right_edge.i - lo < MAX_MENTION_TOKENS:
+        if child.dep_ == "prep" and child.lower_ == "of" and child.right_edge.i - lo < MAX_MENTION_TOKENS \
+                and doc[child.i - 1].text not in PHRASE_BREAKS:
             obj = next((c.i for c in child.children if c.dep_ == "pobj"), child.right_edge.i)
             hi = next((t.i - 1 for t in doc[obj:child.right_edge.i + 1] if t.text in PHRASE_BREAKS),
                       child.right_edge.i)
