@@ -519,3 +519,23 @@ def test_the_ask_page_marks_the_question_words_where_the_check_found_them(extrac
     assert check.through_coreference == ["peter"]
     assert [check.sentence[a:b] for a, b in check.word_spans] == ["ran"]
     assert '<mark class="kg-m">ran</mark>' in marked_sentence(check)
+
+
+def test_a_month_is_no_person_and_a_pronoun_no_event(extractive):
+    """A month the tagger reads as a date names no one ("during the February of which Hawthorne had completed ..."
+    was the person who completed something), and a "he" coreference names is someone, not the event asked for
+    ("he proffered", resolved to Amory, was the event at which a couple fall out of love)."""
+    hawthorne = [SelectedSentence("h/text_0-26", 26, "IN September of the year during the February of which Hawthorne "
+                                  "had completed \"The Scarlet Letter,\" he began to write the story.", "", rank=1,
+                                  similarity=0.3)]
+    check = extractive.generate("Who completed the book?", hawthorne).verdict.evidence[0]
+    assert check.span == "Hawthorne"
+    said = [SelectedSentence("t/text_13-10", 10, "\"I never fall in love in August or September,\" he proffered.",
+                             "\"I never fall in love in August or September,\" Amory proffered.", rank=1,
+                             similarity=0.4)]
+    check = extractive.generate("At which event do the couple fall out of love?", said).verdict.evidence[0]
+    assert check.span == "" and check.span_refers == ""
+    dog = [SelectedSentence("c/text_2-3", 3, "He led the team down the trail.", "Buck led the team down the trail.",
+                            rank=1, similarity=0.4)]
+    check = extractive.generate("Which dog led the team?", dog).verdict.evidence[0]
+    assert check.span == "He" and check.span_refers == "Buck"

@@ -7,7 +7,9 @@ from __future__ import annotations
 import re
 
 from kgcore.core import wordnet
-from kgcore.query.answer.span_words import GENERIC_ADJECTIVES, PAPER_LABELS
+from kgcore.index.parse.srl.values import MONTHS
+from kgcore.query.answer.expected import NAME_NOUNS
+from kgcore.query.answer.span_words import GENERIC_ADJECTIVES, PAPER_LABELS, TIME_ENTITIES
 
 Span = tuple[int, int]
 #: A reference marker or placeholder of a converted paper ("BIBREF2", "INLINEFORM0"): no word.
@@ -83,13 +85,20 @@ def _continues(tokens: list, k: int) -> bool:
 
 def names_something(run: list) -> bool:
     """Whether a run of proper nouns can be a name: some word of two letters or more that is not a label of a
-    paper's parts.
+    paper's parts, and not only month names the tagger reads as a date ("during the *February* of which
+    Hawthorne had completed ..." names no person and no event; "May Smith" names one).
 
     >>> from spacy.lang.en import English
     >>> doc = English()("Y § Figure 3 Raft")
     >>> [names_something(doc[a:b]) for a, b in [(0, 1), (1, 2), (2, 4), (4, 5)]]
     [False, False, False, True]
+    >>> from kgcore.core.nlp import load_spacy
+    >>> doc = load_spacy()("May Smith came in May.")
+    >>> names_something(doc[0:2]), names_something(doc[4:5])
+    (True, False)
     """
+    if all(t.lower_.rstrip(".") in MONTHS and t.ent_type_ in TIME_ENTITIES for t in run):
+        return False
     return any(sum(c.isalpha() for c in t.text) >= 2 and t.lower_.rstrip(".") not in PAPER_LABELS for t in run)
 
 
@@ -122,3 +131,19 @@ def noun_senses(token) -> tuple[str, ...]:
     """The lexicographer files of a common noun's WordNet senses, commonest first (:func:`kgcore.core.wordnet.
     supersenses`); () for other words, for a noun WordNet lacks, and without WordNet."""
     return (wordnet.supersenses(token.lemma_.lower()) or ()) if token.pos_ == "NOUN" else ()
+
+
+def asks_for_no_one(noun: str) -> bool:
+    """Whether a name question's asked noun is a thing no person or animal is, by its commonest WordNet sense
+    ("what event", "which technique"), so that someone's name does not answer it; not a name word ("what are the
+    twins' names?"), a kind of person or animal ("which dog"), nor a noun WordNet lacks.
+
+    >>> [asks_for_no_one(n) for n in ("event", "technique", "names", "dog", "student", "")]
+    [True, True, False, False, False, False]
+    """
+    noun = noun.lower()
+    if not noun or noun in NAME_NOUNS:
+        return False
+    senses = wordnet.supersenses(noun) or wordnet.supersenses(noun.removesuffix("s")) or ()
+    return bool(senses) and senses[0] not in ("person", "animal")
+

@@ -18,7 +18,9 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 
+from kgcore.index.views.entities.people import PERSONAL_PRONOUNS
 from kgcore.query.answer.expected import Expected, expected_answer
+from kgcore.query.answer.span_tokens import asks_for_no_one
 from kgcore.query.answer.spans import answer_spans
 
 #: Answer kinds a sentence's coref-resolved text can hold when its written text does not (:func:`typed_spans`).
@@ -41,10 +43,21 @@ def typed_spans(original, resolved, expected: Expected, q_doc) -> dict[tuple[int
     if not named:
         return {}
     plain = introduced(list(resolved), named, expected, q_doc)
-    spans = {_chars(tokens, a, b): (resolved[j:k].text, (j, k) in plain)
-             for a, b, j, k in written_for(tokens, list(resolved), named)}
+    replaced = written_for(tokens, list(resolved), named)
+    kept = [r for r in replaced if not _for_someone(tokens[r[0]:r[1]], expected)]
+    if replaced and not kept:
+        return {}
+    spans = {_chars(tokens, a, b): (resolved[j:k].text, (j, k) in plain) for a, b, j, k in kept}
     first = named[0]
     return spans or {(0, len(original.text)): (resolved[first[0]:first[1]].text, first in plain)}
+
+
+def _for_someone(written: Sequence, expected: Expected) -> bool:
+    """Whether the written words coreference replaced are a personal pronoun ("he", "her") while a name question
+    asks for a thing no person or animal is (:func:`~kgcore.query.answer.span_tokens.asks_for_no_one`: "what
+    event"): the name put in its place is someone's, so no answer."""
+    return expected.kind == "name" and all(t.lower_ in PERSONAL_PRONOUNS for t in written) and \
+        asks_for_no_one(expected.noun)
 
 
 def introduced(tokens: list, spans: Sequence[tuple[int, int]], expected: Expected, q_doc) -> set[tuple[int, int]]:
