@@ -91,24 +91,42 @@ def _clean(name: str, narrator: str = "") -> str:
 
 def resolve_speakers(sentences: Sequence[Sentence], narrator: str = "") -> tuple[list[Sentence], int]:
     """Rewrite the first person inside each paragraph's quotations as its one attributed speaker (see the module
-    docstring; ``narrator``: the first-person narrator's name, for "said I"); the sentences and how many pronouns
-    were rewritten.  Attributions are read from ``normalized``, the rewrite is of ``resolved``."""
+    docstring and :func:`paragraph_speakers`; ``narrator``: the first-person narrator's name, for "said I"); the
+    sentences and how many pronouns were rewritten.  The rewrite is of ``resolved``."""
     out: list[Sentence] = []
-    total, previous = 0, ""
+    total = 0
+    speakers = paragraph_speakers(sentences, narrator)
     for paragraph in _paragraphs(sentences):
+        speaker = speakers[len(out)]
         texts = [s.resolved or s.normalized for s in paragraph]
-        outside, ends_inside = _outside_quotes(texts)
-        written = [s.normalized for s in paragraph]
-        speakers = set().union(*(speaker_in(t, r, narrator) for t, r in zip(written, _outside_quotes(written)[0])))
-        continues = previous and not speakers and opens_with_quote(texts[0])
-        speaker = next(iter(speakers)) if len(speakers) == 1 else previous if continues else ""  # "": nobody
-        for sentence, text, ranges in zip(paragraph, texts, outside):
+        for sentence, text, ranges in zip(paragraph, texts, _outside_quotes(texts)[0]):
             inside = inside_ranges(ranges, len(text))
             resolved, count = rewrite_first_person(text, inside, speaker, sentence_case=True) if speaker else (text, 0)
             out.append(dataclasses.replace(sentence, resolved=resolved) if count else sentence)
             total += count
-        previous = speaker if ends_inside else ""
     return out, total
+
+
+def paragraph_speakers(sentences: Sequence[Sentence], narrator: str = "") -> list[str]:
+    """Per sentence, the one speaker its paragraph's attributions name, read from ``normalized`` (the text as
+    written, not as coreference resolved it); "" where they name none, several, or only "he"; a paragraph that
+    opens by continuing a quotation the previous one left open keeps the previous speaker.
+
+    >>> texts = ['"I am sure of it," said Raoul.', '"Go on," he said.', 'Christine laughed.']
+    >>> paragraph_speakers([Sentence(f"t{i}", 0, i, i, t, t, t, paragraph=i) for i, t in enumerate(texts)])
+    ['Raoul', '', '']
+    """
+    out: list[str] = []
+    previous = ""
+    for paragraph in _paragraphs(sentences):
+        written = [s.normalized for s in paragraph]
+        outside, ends_inside = _outside_quotes(written)
+        speakers = set().union(*(speaker_in(t, r, narrator) for t, r in zip(written, outside)))
+        continues = previous and not speakers and opens_with_quote(written[0])
+        speaker = next(iter(speakers)) if len(speakers) == 1 else previous if continues else ""  # "": nobody
+        out += [speaker] * len(paragraph)
+        previous = speaker if ends_inside else ""
+    return out
 
 
 def _paragraphs(sentences: Sequence[Sentence]) -> list[list[Sentence]]:

@@ -197,6 +197,24 @@ def test_an_of_phrase_a_comma_sets_off_is_no_part_of_the_name(resolve):
     assert second == "There Sir Walter Elliot found occupation for an idle hour."
 
 
+def test_a_pronoun_inside_a_quotation_is_not_its_speaker(heuristic):
+    """The House of the Seven Gables: the Judge, asking after Clifford, says "I must and will see him! What if he
+    should die?"; the speaker of a quotation calls himself "I", so "him" and "he" are not the Judge (they were).
+    Hepzibah's "He is in no danger of death" was read as the Judge too.  An interjection is nobody: "Nay" had become
+    the antecedent of the next "he"."""
+    texts = ['"You cannot see him," answered Hepzibah.', '"Clifford has kept his bed since yesterday."', '"What!',
+             'Is he ill?" exclaimed Judge Pyncheon, with what seemed to be angry alarm.',
+             '"Nay, then, I must and will see him!', 'What if he should die?"',
+             '"He is in no danger of death," said Hepzibah.']
+    paragraphs = [0, 0, 1, 1, 1, 1, 2]
+    sentences = [Sentence(f"text_0-{i}", 0, i, i, t, t, t, paragraph=p)
+                 for i, (t, p) in enumerate(zip(texts, paragraphs))]
+    resolved = [s.resolved for s in heuristic.resolve(sentences)]
+    assert "Judge Pyncheon" not in resolved[4] + resolved[5]
+    assert "Nay" not in resolved[5]
+    assert "Judge Pyncheon" not in resolved[6]
+
+
 def test_she_and_her_across_sentences(resolve):
     first, second = resolve(*MRS_RABBIT)
     assert "took a basket and Mrs. Rabbit's umbrella" in first

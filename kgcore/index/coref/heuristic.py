@@ -36,10 +36,11 @@ from kgcore.core.types import Sentence
 from kgcore.index.bounds import SERIAL, Parallel
 from kgcore.index.coref.base import CorefLink, apply_replacements, fit_case, possessive, starts_sentence
 from kgcore.index.coref.emphasis import common_words, emphasised_words, is_emphasis
-from kgcore.index.coref.lexicon import NAME_PARTICLES, SUBJ_DEPS
+from kgcore.index.coref.lexicon import NAME_PARTICLES, SUBJ_DEPS, TITLES
 from kgcore.index.coref.mentions import OBJ, SUBJ, Mention, ParsedSentence, Pronoun, noun_semantics, parse_mentions
 from kgcore.index.narrator import quoted_ranges
 from kgcore.index.parallel import pipe_mapped
+from kgcore.index.speakers import paragraph_speakers
 
 #: Votes a name part needs, and the share of them for one gender, before its gender is taken as known: one stray
 #: possessive ("Raoul kissed her hand") never decides, and a name voted both ways stays unknown.  Set by reading the
@@ -76,7 +77,8 @@ class HeuristicCoref:
         parsed = list(pipe_mapped(self.nlp, texts, [], parse_mentions, self.parallel.processes_for(len(texts)),
                                   self.batch_size, self.parallel.timeout_s))
         persons = set().union(*(p.persons for p in parsed)) if parsed else set()
-        state = _Resolution(texts, parsed, persons, self.window, quoted_ranges(sentences))
+        state = _Resolution(texts, parsed, persons, self.window, quoted_ranges(sentences),
+                            paragraph_speakers(sentences))
         links = [
             CorefLink(sentences[k].id, pronoun.text, pronoun.start, pronoun.end, antecedent,
                       sentences[origin].id, replacement)
@@ -94,10 +96,13 @@ class _Resolution:
     """Left-to-right resolution state: replacements and resolved pronouns per sentence."""
 
     def __init__(self, texts: list[str], parsed: list[ParsedSentence], persons: set[str], window: int,
-                 quoted: list[list[tuple[int, int]]]):
+                 quoted: list[list[tuple[int, int]]], speakers: list[str]):
         self.texts, self.parsed, self.window = texts, parsed, window
         #: Per sentence, its character ranges inside quotation marks.
         self.quoted = quoted
+        #: Per sentence, the name words (lower case, no title) of the one speaker its paragraph's quotations are
+        #: attributed to (:func:`~kgcore.index.speakers.paragraph_speakers`; empty for none).
+        self.speakers = [frozenset(w.lower() for w in s.split() if w.lower() not in TITLES) for s in speakers]
         genders = learned_genders(v for p in parsed for v in p.gender_votes)
         places = learned_places(v for p in parsed for v in p.place_votes)
         persons = persons - places  # a stray PERSON tag does not make the document's place a person
@@ -180,6 +185,9 @@ class _Resolution:
             if found is not None:
                 return found
         agreeing = [m for m in self._candidates(k, pronoun) if _agrees(pronoun.referent, m)]
+        if self.speakers[k] and self._quoted(k, pronoun.start):
+            # The speaker says "I": in '"I must see him! What if he should die?" said the Judge', neither is he.
+            agreeing = [m for m in agreeing if m.names != self.speakers[k]]
         if pronoun.animate and agreeing and agreeing[0].kind == "thing":
             return None  # "their neighbor" of "the fences": left as written rather than someone further away
         # Principle B through a chain: in "He shot him", "him" is not whoever "He" is.  Only for

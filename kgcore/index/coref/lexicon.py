@@ -76,6 +76,8 @@ LIGHT_NOUNS = _words("notice care sight use advantage account attention heed lea
 PHRASE_NOUNS = _words("accordance relation respect connection addition regard lieu behalf virtue order")
 #: Both: bare (without a determiner or possessor), never a referent.
 BARE_NON_REFERENTS = LIGHT_NOUNS | PHRASE_NOUNS
+#: Words that open speech and refer to nobody, which the small tagger may call a name ("Nay, then, I must ...").
+INTERJECTIONS = _words("nay yea yes no oh ah aha alas hush pshaw hurrah ay aye hullo hello hallo lo")
 #: A list item's marker ("(i)", "(c)", "iv)"): a letter or a roman numeral (to 39) beside a parenthesis.
 LIST_MARKER = re.compile(r"[a-z]|(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3})", re.IGNORECASE)
 WEATHER = _words("rain snow hail thunder drizzle lighten pour freeze sleet")

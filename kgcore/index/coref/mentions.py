@@ -22,6 +22,7 @@ from kgcore.index.coref.lexicon import (
     FEMALE_NOUNS,
     FEMALE_TITLES,
     HUMAN_NOUNS,
+    INTERJECTIONS,
     LEFT_DEPS,
     LIST_MARKER,
     MALE_NAMES,
@@ -168,6 +169,8 @@ def _is_candidate(tok) -> bool:
         return False  # "tool" of a hyphenated "tool-shed" that the parser split apart
     if tok.lemma_ in BARE_NON_REFERENTS and not any(c.dep_ in ("det", "poss") for c in tok.children):
         return False
+    if tok.lower_ in INTERJECTIONS:
+        return False  # "Nay, then, ...": the tagger's name of nobody
     if is_list_marker(tok):
         return False
     if not tok.is_alpha and not any(ch.isalpha() for ch in tok.text):
