@@ -539,3 +539,12 @@ def test_a_month_is_no_person_and_a_pronoun_no_event(extractive):
                             rank=1, similarity=0.4)]
     check = extractive.generate("Which dog led the team?", dog).verdict.evidence[0]
     assert check.span == "He" and check.span_refers == "Buck"
+
+
+def test_a_span_does_not_begin_inside_a_written_word(extractive):
+    """"text-embedding-ada-002 model" was cut to "ada-002 model" because the question says "embedding": a span
+    starts where its word starts, through hyphens; it still ends where the name ends ("Paris" of "Paris-based")."""
+    context = [SelectedSentence("r/text_0-90", 90, "We compute the similarity using the text-embedding-ada-002 model.",
+                                "", rank=1, similarity=0.5)]
+    check = extractive.generate("Which embedding model is used to compare the questions?", context).verdict.evidence[0]
+    assert check.span == "text-embedding-ada-002 model"

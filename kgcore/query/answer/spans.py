@@ -79,6 +79,8 @@ _ORDINAL = re.compile(r"^\d+(st|nd|rd|th)$")
 _TECHNICAL = re.compile(r"[a-z][A-Z]|[A-Z]{2}|\d[A-Za-z]|[A-Za-z]\d|[A-Za-z]-[A-Za-z]")
 #: Spans longer than this many tokens are cut (a clause, not a whole sentence, is marked).
 MAX_SPAN = 12
+#: What joins the parts of one written word ("text-embedding-ada-002", "and/or").
+JOINERS = frozenset("- – /".split())
 
 
 def answer_spans(tokens: Sequence, expected: Expected, q_doc, beliefs: bool = False,
@@ -109,9 +111,25 @@ def answer_spans(tokens: Sequence, expected: Expected, q_doc, beliefs: bool = Fa
     if finder is None:
         return []
     facts = not beliefs and not asked & BELIEF_WORDS  # "what did he think?" asks for the belief itself
-    return merged((a, min(b, a + MAX_SPAN)) for a, b in finder(tokens, expected, asked, q_doc)
+    return merged((word_start(tokens, a), min(b, a + MAX_SPAN)) for a, b in finder(tokens, expected, asked, q_doc)
                   if b > a and adds_content(tokens[a:b], asked) and not (facts and believed(tokens[a:b]))
                   and not token_in_citation(tokens, a, b))
+
+
+def word_start(tokens: Sequence, a: int) -> int:
+    """Where the written word holding token ``a`` starts, through hyphens and slashes joined without a space: a
+    span does not begin inside a word ("text-embedding-*ada-002* model", where the question says "embedding", is
+    "text-embedding-ada-002 model"; "mid-*September*" is "mid-September").  Its end stays: "Paris" of "Paris-based".
+
+    >>> from spacy.lang.en import English
+    >>> doc = English()("using the text-embedding-ada-002 model")
+    >>> doc[word_start(list(doc), 6):].text
+    'text-embedding-ada-002 model'
+    """
+    while a >= 2 and tokens[a - 1].text in JOINERS and not tokens[a - 1].whitespace_ \
+            and not tokens[a - 2].whitespace_ and tokens[a - 2].text[-1:].isalnum():
+        a -= 2
+    return a
 
 
 def adds_content(span: Sequence, asked: set[str]) -> bool:
