@@ -133,7 +133,7 @@ class ScoredSentence:
     #: for "He"); "" for a span of the written text.
     referents: tuple[str, ...] = ()
     #: Per span, whether it is only a plain noun phrase the sentence introduces, not one it names as the asked thing
-    #: (:func:`introduced`).
+    #: (:func:`~kgcore.query.answer.spans.found_spans`).
     plain: tuple[bool, ...] = ()
     #: The question's content lemmas found in the sentence (written or resolved text).
     matched: tuple[str, ...] = ()

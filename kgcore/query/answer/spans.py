@@ -83,37 +83,46 @@ MAX_SPAN = 12
 JOINERS = frozenset("- – /".split())
 
 
-def answer_spans(tokens: Sequence, expected: Expected, q_doc, beliefs: bool = False,
-                 plain_terms: bool = True) -> list[Span]:
+def answer_spans(tokens: Sequence, expected: Expected, q_doc, beliefs: bool = False) -> list[Span]:
     """The spans (token offsets within ``tokens``, end exclusive) of ``tokens`` that hold an answer of
     ``expected``'s kind and are not made of the question's words nor inside a citation's brackets
     (:mod:`~kgcore.query.answer.brackets`), in order; [] for a kind without spans.  A span stated as someone's
     belief ("he was sure that Peter was *in the shed*") is left out unless the question asks about beliefs or
-    ``beliefs`` keeps them (a ranking looking for sentences that may hold the answer).  Without ``plain_terms``, a
-    name question's spans are only those the sentence names as such (:func:`named_spans`), not the plain noun
-    phrases it introduces (:func:`_new_terms`: "ruinous little structure" for "what rumors").
+    ``beliefs`` keeps them (a ranking looking for sentences that may hold the answer)."""
+    return found_spans(tokens, expected, q_doc, beliefs)[0]
+
+
+def found_spans(tokens: Sequence, expected: Expected, q_doc, beliefs: bool = False) -> tuple[list[Span], set[Span]]:
+    """:func:`answer_spans`, and of a name question's spans those no finder but the plain noun phrases' found
+    (:func:`_new_terms`): terms the sentence only introduces ("ruinous little structure" for "what rumors"), not
+    what it names as the asked thing (:func:`named_spans`); each finder runs once.
 
     >>> from kgcore.core.nlp import load_spacy
     >>> from kgcore.query.answer.expected import expected_answer
     >>> nlp = load_spacy()
     >>> q = nlp("What technique does GFS use for snapshots?")
     >>> doc = nlp("GFS uses joint consensus for snapshots.")
-    >>> [doc[a:b].text for a, b in answer_spans(doc, expected_answer(q), q)]
-    ['joint consensus']
-    >>> answer_spans(doc, expected_answer(q), q, plain_terms=False)
-    []
+    >>> spans, plain = found_spans(doc, expected_answer(q), q)
+    >>> [doc[a:b].text for a, b in spans], [doc[a:b].text for a, b in plain]
+    (['joint consensus'], ['joint consensus'])
     """
     tokens = list(tokens)
-    if not tokens or expected.kind is None:
-        return []
-    asked = {t.lower_ for t in q_doc} | {t.lemma_.lower() for t in q_doc}
-    finder = FINDERS.get(expected.kind) if plain_terms or expected.kind != "name" else named_spans
+    finder = FINDERS.get(expected.kind) if tokens and expected.kind is not None else None
     if finder is None:
-        return []
+        return [], set()
+    asked = {t.lower_ for t in q_doc} | {t.lemma_.lower() for t in q_doc}
     facts = not beliefs and not asked & BELIEF_WORDS  # "what did he think?" asks for the belief itself
-    return merged((word_start(tokens, a), min(b, a + MAX_SPAN)) for a, b in finder(tokens, expected, asked, q_doc)
-                  if b > a and adds_content(tokens[a:b], asked) and not (facts and believed(tokens[a:b]))
-                  and not token_in_citation(tokens, a, b))
+
+    def kept(spans: Iterable[Span]) -> list[Span]:
+        return [(word_start(tokens, a), min(b, a + MAX_SPAN)) for a, b in spans
+                if b > a and adds_content(tokens[a:b], asked) and not (facts and believed(tokens[a:b]))
+                and not token_in_citation(tokens, a, b)]
+
+    if finder is not name_spans or expected.noun in COLOUR_NOUNS:
+        return merged(kept(finder(tokens, expected, asked, q_doc))), set()
+    named = kept(named_spans(tokens, expected, asked, q_doc))
+    spans = merged(named + kept(_new_terms(tokens, asked)))
+    return spans, {(a, b) for a, b in spans if not any(x < b and a < y for x, y in named)}
 
 
 def word_start(tokens: Sequence, a: int) -> int:

@@ -1,8 +1,8 @@
 """Where a context sentence holds what a question asks for: the character spans of its written text
 (:func:`~kgcore.query.answer.spans.answer_spans`), or for a person or name that only its coref-resolved text holds,
 the written words coreference replaced ("He" of "He rowed out", standing for "Tomas"); and which of a name
-question's spans are only plain noun phrases the sentence introduces (:func:`introduced`), which a verdict's reason
-must not call the asked thing.
+question's spans are only plain noun phrases the sentence introduces
+(:func:`~kgcore.query.answer.spans.found_spans`), which a verdict's reason must not call the asked thing.
 
 >>> from kgcore.core.nlp import load_spacy
 >>> from kgcore.query.answer.expected import expected_answer
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from kgcore.index.views.entities.people import PERSONAL_PRONOUNS
 from kgcore.query.answer.expected import Expected, expected_answer
 from kgcore.query.answer.span_tokens import asks_for_no_one
-from kgcore.query.answer.spans import answer_spans
+from kgcore.query.answer.spans import answer_spans, found_spans
 
 #: Answer kinds a sentence's coref-resolved text can hold when its written text does not (:func:`typed_spans`).
 RESOLVED_TYPES = frozenset(("person", "name"))
@@ -30,19 +30,17 @@ RESOLVED_TYPES = frozenset(("person", "name"))
 def typed_spans(original, resolved, expected: Expected, q_doc) -> dict[tuple[int, int], tuple[str, bool]]:
     """Character spans of the written text (``original``, parsed) holding the expected answer, each with the words
     coreference put in its place ("" for the written text's own) and whether it is only a plain noun phrase the
-    sentence introduces (:func:`~kgcore.query.answer.spans.answer_spans` without ``plain_terms``), not one it names
-    as the asked thing.  For a person or name that only the coref-resolved text holds, the written words it
-    replaced (:func:`written_for`: "He" of "He rowed out", standing for "Tomas"), or the whole written sentence
-    when they cannot be told."""
+    sentence introduces (:func:`~kgcore.query.answer.spans.found_spans`), not one it names as the asked thing.
+    For a person or name that only the coref-resolved text holds, the written words it replaced
+    (:func:`written_for`: "He" of "He rowed out", standing for "Tomas"), or the whole written sentence when they
+    cannot be told."""
     tokens = list(original)
-    found = answer_spans(tokens, expected, q_doc)
+    found, plain = found_spans(tokens, expected, q_doc)
     if found or expected.kind not in RESOLVED_TYPES or resolved is original:
-        plain = introduced(tokens, found, expected, q_doc)
         return {_chars(tokens, a, b): ("", (a, b) in plain) for a, b in found}
-    named = answer_spans(list(resolved), expected, q_doc)
+    named, plain = found_spans(list(resolved), expected, q_doc)
     if not named:
         return {}
-    plain = introduced(list(resolved), named, expected, q_doc)
     replaced = written_for(tokens, list(resolved), named)
     kept = [r for r in replaced if not _for_someone(tokens[r[0]:r[1]], expected)]
     if replaced and not kept:
@@ -58,15 +56,6 @@ def _for_someone(written: Sequence, expected: Expected) -> bool:
     event"): the name put in its place is someone's, so no answer."""
     return expected.kind == "name" and all(t.lower_ in PERSONAL_PRONOUNS for t in written) and \
         asks_for_no_one(expected.noun)
-
-
-def introduced(tokens: list, spans: Sequence[tuple[int, int]], expected: Expected, q_doc) -> set[tuple[int, int]]:
-    """The name question's ``spans`` that no span the sentence names as the asked thing overlaps: the plain noun
-    phrases it only introduces ("ruinous little structure" for "what rumors"); none for another kind."""
-    if expected.kind != "name" or not spans:
-        return set()
-    named = answer_spans(tokens, expected, q_doc, plain_terms=False)
-    return {(a, b) for a, b in spans if not any(x < b and a < y for x, y in named)}
 
 
 def _chars(tokens: list, a: int, b: int) -> tuple[int, int]:
