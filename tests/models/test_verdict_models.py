@@ -548,3 +548,21 @@ def test_a_span_does_not_begin_inside_a_written_word(extractive):
                                 "", rank=1, similarity=0.5)]
     check = extractive.generate("Which embedding model is used to compare the questions?", context).verdict.evidence[0]
     assert check.span == "text-embedding-ada-002 model"
+
+
+def test_a_word_an_idiom_empties_is_not_the_question_word(extractive):
+    """"Sophy and I cannot help thinking Frederick's manners better" helps no one, and "I declare, Charles" declares
+    nothing: the check does not claim the question's "help" or "declare" there, and the answer quotes the sentence
+    where Frederick does help."""
+    idiom = SelectedSentence("p/text_11-87", 87, "Sophy and I cannot help thinking Frederick's manners better "
+                             "than his.", "", rank=1, similarity=0.5)
+    helped = SelectedSentence("p/text_23-40", 40, "Frederick wrote to the agent and helped Mrs. Smith recover her "
+                              "property.", "", rank=2, similarity=0.4)
+    check = extractive.generate("How does Frederick help Mrs. Smith?", [idiom]).verdict.evidence[0]
+    assert check.matched == ["frederick"] and "help" in check.missing
+    answer = extractive.generate("How does Frederick help Mrs. Smith?", [idiom, helped])
+    assert answer.verdict.evidence[0].sentence_id == "p/text_23-40"
+    said = [SelectedSentence("p/text_8-89", 89, "\"I declare, Charles, I never heard him mention Anne twice.\"", "",
+                             rank=1, similarity=0.5)]
+    check = extractive.generate("How does Wentworth declare his love for Anne?", said).verdict.evidence[0]
+    assert "declare" not in check.matched and "anne" in check.matched

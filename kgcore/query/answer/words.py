@@ -10,6 +10,7 @@ import re
 
 from kgcore.core.stemming import stemmer
 from kgcore.index.qa.base import WH_WORDS
+from kgcore.query.answer.idioms import emptied
 
 STOPWORDS = frozenset(
     """a about above after again against all also am an and any are as at be because been before being below
@@ -63,7 +64,7 @@ def question_term_weights(q_doc) -> dict[str, float]:
     terms: dict[str, float] = {}
     for t in q_doc:
         lemma = t.lemma_.lower()
-        if (t.is_punct or t.is_stop or lemma in WH_WORDS | FRAME_WORDS or _takes_place(t)
+        if (t.is_punct or t.is_stop or lemma in WH_WORDS | FRAME_WORDS or _takes_place(t) or emptied(t)
                 or t.pos_ in ("AUX", "DET", "PRON", "ADP", "PART")):
             continue
         weight = 2.0 if t.pos_ == "VERB" and lemma not in LIGHT_VERBS else _modifier_share(t)
@@ -104,13 +105,21 @@ def _modifier_share(token) -> float:
 
 
 def lemmas(doc) -> set[str]:
-    """Lemmas and lower-cased forms of a parsed text's words."""
-    return {t.lemma_.lower() for t in doc if not t.is_punct} | {t.lower_ for t in doc}
+    """Lemmas and lower-cased forms of a parsed text's words, but for words an idiom empties
+    (:func:`~kgcore.query.answer.idioms.emptied`: "cannot *help* thinking").
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> sorted(lemmas(load_spacy()("I cannot help it.")))
+    ['can', 'i', 'it', 'not']
+    """
+    kept = [t for t in doc if not t.is_punct and not emptied(t)]
+    return {t.lemma_.lower() for t in kept} | {t.lower_ for t in kept}
 
 
 def stem_tokens(doc) -> dict[str, list]:
     """Each stem of a parsed text's words -- of a word's lemma and of its written form -- with the tokens holding
-    it, in order: where a question's word, matched by stem (:func:`stem`), stands in a sentence.
+    it, in order: where a question's word, matched by stem (:func:`stem`), stands in a sentence.  A word an idiom
+    empties of its sense holds none (:func:`~kgcore.query.answer.idioms.emptied`: "cannot *help* thinking").
 
     >>> from kgcore.core.nlp import load_spacy
     >>> found = stem_tokens(load_spacy()("She ran to the halls, running."))
@@ -119,7 +128,7 @@ def stem_tokens(doc) -> dict[str, list]:
     """
     out: dict[str, list] = {}
     for t in doc:
-        if not t.is_punct:
+        if not t.is_punct and not emptied(t):
             for key in dict.fromkeys((stem(t.lemma_.lower()), stem(t.lower_))):
                 out.setdefault(key, []).append(t)
     return out
