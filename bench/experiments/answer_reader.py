@@ -80,33 +80,30 @@ def build_data(novels: Path, papers: Path, seed: int = 0) -> None:
     print(len(rows), "rows ->", OUT / "train.jsonl")
 
 
-def train(epochs: int = 1, batch: int = 32, lr: float = 4e-5, seed: int = 0, limit: int = 32000) -> None:
+def fit(rows: list[dict], init: str | Path, epochs: int = 1, batch: int = 32, lr: float = 4e-5, seed: int = 0):
+    """A cross-encoder (model, tokenizer) fine-tuned from ``init`` on ``rows`` ({"q", "s", "y"}): binary
+    cross-entropy, AdamW, linear warm-up over a tenth of the steps and linear decay."""
     import torch
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
-    from kgcore.core.embed.base import bundled_model_path
-
     torch.manual_seed(seed)
-    rows = [json.loads(line) for line in (OUT / "train.jsonl").open(encoding="utf-8")]
-    random.Random(seed).shuffle(rows)
-    rows = rows[:limit]  # about 1,000 steps: 20 minutes on two CPU cores
-    base = bundled_model_path()
-    tok = AutoTokenizer.from_pretrained(base)
-    model = AutoModelForSequenceClassification.from_pretrained(base, num_labels=1)
+    rows = list(rows)
+    tok = AutoTokenizer.from_pretrained(init)
+    model = AutoModelForSequenceClassification.from_pretrained(init, num_labels=1)
     opt = torch.optim.AdamW(model.parameters(), lr=lr)
-    steps = epochs * (len(rows) + batch - 1) // batch
-    warm = 0.1 * steps  # linear warm-up over a tenth of the steps, then linear decay
+    steps = epochs * ((len(rows) + batch - 1) // batch)
+    warm = 0.1 * steps
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda k: min(1.0, (k + 1) / warm) * max(0.0, 1 - k / steps))
     loss_fn = torch.nn.BCEWithLogitsLoss()
     model.train()
     start, k = time.time(), 0
-    for _ in range(epochs):
+    for epoch in range(epochs):
+        random.Random(seed + epoch).shuffle(rows)
         for i in range(0, len(rows), batch):
             part = rows[i:i + batch]
             enc = tok([r["q"] for r in part], [r["s"] for r in part], truncation=True, max_length=MAX_LENGTH,
                       padding=True, return_tensors="pt")
-            logits = model(**enc).logits.squeeze(-1)
-            loss = loss_fn(logits, torch.tensor([float(r["y"]) for r in part]))
+            loss = loss_fn(model(**enc).logits.squeeze(-1), torch.tensor([float(r["y"]) for r in part]))
             loss.backward()
             opt.step()
             sched.step()
@@ -114,19 +111,31 @@ def train(epochs: int = 1, batch: int = 32, lr: float = 4e-5, seed: int = 0, lim
             k += 1
             if k % 50 == 0:
                 print(f"step {k}/{steps} loss {loss.item():.3f} {time.time() - start:.0f}s", flush=True)
+    return model.eval(), tok
+
+
+def train(limit: int = 32000, seed: int = 0) -> None:
+    """The reader on the generated questions' rows (about 1,000 steps: 17 minutes on two CPU cores)."""
+    from kgcore.core.embed.base import bundled_model_path
+
+    rows = [json.loads(line) for line in (OUT / "train.jsonl").open(encoding="utf-8")]
+    random.Random(seed).shuffle(rows)
+    model, tok = fit(rows[:limit], bundled_model_path())
     model.save_pretrained(OUT / "model")
     tok.save_pretrained(OUT / "model")
-    print("saved", OUT / "model", f"{time.time() - start:.0f}s")
 
 
 class Reader:
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path | None = None, fitted=None) -> None:
         import torch
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
         self.torch = torch
-        self.tok = AutoTokenizer.from_pretrained(folder)
-        self.model = AutoModelForSequenceClassification.from_pretrained(folder).eval()
+        if fitted is not None:
+            self.model, self.tok = fitted
+        else:
+            self.tok = AutoTokenizer.from_pretrained(folder)
+            self.model = AutoModelForSequenceClassification.from_pretrained(folder).eval()
 
     def __call__(self, question: str, texts: list[str]) -> np.ndarray:
         with self.torch.no_grad():
@@ -232,17 +241,69 @@ def _record(key: str, value: dict) -> None:
     RESULT.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
 
 
+def people_rows(row: dict, rng: random.Random) -> list[dict]:
+    """A design row's people's question with its gold sentences in the context as positives and, as negatives, the
+    five best-ranked other context sentences and two at random."""
+    gold = set(row["gold_evidence"] or ())
+    context = sorted(row["context"], key=lambda c: c.get("rank") or 0)
+    others = [c for c in context if c["id"] not in gold]
+    negatives = others[:5] + rng.sample(others[5:], min(2, len(others[5:])))
+    return [{"q": row["question"], "s": c["resolved"] or c["text"], "y": int(c["id"] in gold)}
+            for c in [c for c in context if c["id"] in gold] + negatives]
+
+
+def people(seed: int = 0) -> None:
+    """Leave one design collection out: the generated-question reader fine-tuned further on the other
+    collections' people's questions (their gold sentences in the kept contexts), measured on the left-out one's
+    answer pick as :func:`evaluate` measures it."""
+    from verdict_bench import ROWS, SETS
+    from verdict_replay import context_of
+    from verdict_sets import Item, is_right
+
+    from kgcore.query.answer.base import ParseMemo
+    from kgcore.query.answer.extractive import ExtractiveGenerator
+
+    rng = random.Random(seed)
+    items = []
+    for set_name in SETS:
+        for row in json.loads((ROWS / f"{set_name}_extractive.json").read_text(encoding="utf-8")):
+            if row["evidence_in_context"] and row["gold_evidence"]:
+                fold = row["context"][0]["document"] if set_name == "novels" else set_name
+                items.append((set_name, fold, row))
+    generator = ExtractiveGenerator()
+    hits: dict[str, dict[float, list[bool]]] = {s: {w: [] for w in WEIGHTS} for s in SETS}
+    for fold in sorted({f for _, f, _ in items}):
+        train_rows = [r for _, f, row in items if f != fold for r in people_rows(row, rng)]
+        reader = Reader(fitted=fit(train_rows, OUT / "model", epochs=3, batch=16, lr=2e-5, seed=seed))
+        for set_name, f, row in items:
+            if f != fold:
+                continue
+            _, scored = generator._extract(row["question"], context_of(row), ParseMemo(generator.nlp))
+            top = sorted(scored, key=lambda s: -s.score)[:TOP]
+            probs = reader(row["question"], [s.sentence.resolved or s.sentence.text for s in top])
+            item = Item(set_name, "design", "", "", row["question"], tuple(row["answers"]), (), row["kind"])
+            for w in WEIGHTS:
+                values = probs if w == float("inf") else np.array([s.score for s in top]) + w * probs
+                hits[set_name][w].append(is_right(top[int(np.argmax(values))].sentence.text, item))
+        print(fold, len(train_rows), "rows", flush=True)
+    results = {s: {str(w): round(float(np.mean(h)), 3) for w, h in hs.items()} | {"n": len(hs[0.0])}
+               for s, hs in hits.items()}
+    print(results)
+    _record("answer_pick_people_left_out", results)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("step", choices=("data", "train", "eval", "rank"))
+    parser.add_argument("step", choices=("data", "train", "eval", "rank", "people"))
     parser.add_argument("--novels", type=Path, default=Path("/work/stores/narrativeqa3"))
     parser.add_argument("--papers", type=Path, default=Path("/work/stores/verdict3"))
-    parser.add_argument("--epochs", type=int, default=1)
     args = parser.parse_args()
     if args.step == "data":
         build_data(args.novels, args.papers)
     elif args.step == "train":
-        train(args.epochs)
+        train()
+    elif args.step == "people":
+        people()
     elif args.step == "rank":
         rank(args.novels)
     else:
