@@ -40,6 +40,13 @@ A plain noun phrase found for "what <noun>" is said to be only a term the senten
 >>> said in claim_html(term, {})
 True
 
+A span the sentence holds only inside someone's belief is named, as no answer:
+
+>>> sure = ClaimCheck("He was sure Peter was in the shed.", "h/4", "He was sure Peter was in the shed.",
+...                   believed="in the shed")
+>>> "answer span: none found (only “in the shed”, inside what someone believes)" in claim_html(sure, {})
+True
+
 The question's words are listed as the sentence holds them: another form of a word with the form, a word only
 coreference supplies apart:
 
@@ -108,6 +115,8 @@ def claim_html(check: ClaimCheck, numbers: Mapping[str, int], anchor_prefix: str
         return f'<div class="kg-claim">{head}cites no retrieved sentence.</div></div>'
     head += f"checked against {sentence_link(check.sentence_id, numbers, anchor_prefix)}</div>"
     span = f'<mark class="kg-span">{esc(check.span)}</mark>' if check.span else "none found"
+    if check.believed:
+        span += f" (only “{esc(check.believed)}”, inside what someone believes)"
     if check.span_refers:
         span += f" (coreference: “{esc(check.span_refers)}”)"
     if check.span_introduced:

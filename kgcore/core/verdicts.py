@@ -62,6 +62,10 @@ class ClaimCheck:
     #: ("ruinous little structure" for "what rumors"), not one it names as the asked thing (a proper name, a
     #: technical term, "the crime of witchcraft", "standard copy-on-write techniques").
     span_introduced: bool = False
+    #: When the sentence holds no span of the asked kind stated as fact: one it holds only inside what someone
+    #: believes ("in the tool-shed" of "McGregor was sure that Peter was in the tool-shed"), which answers nothing;
+    #: "" otherwise (:mod:`kgcore.query.answer.beliefs`).
+    believed: str = ""
 
     def to_dict(self) -> dict:
         return asdict(self)

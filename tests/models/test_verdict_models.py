@@ -566,3 +566,44 @@ def test_a_word_an_idiom_empties_is_not_the_question_word(extractive):
                              rank=1, similarity=0.5)]
     check = extractive.generate("How does Wentworth declare his love for Anne?", said).verdict.evidence[0]
     assert "declare" not in check.matched and "anne" in check.matched
+    resolved = [SelectedSentence("p/text_8-89", 89, said[0].text, "\"Mary declare, Charles, Mary never heard him "
+                                 "mention Anne twice.\"", rank=1, similarity=0.5)]
+    check = extractive.generate("How does Wentworth declare his love for Anne?", resolved).verdict.evidence[0]
+    assert "declare" not in check.matched  # the speaker's name coreference writes for "I" is still "I"
+
+
+@pytest.mark.parametrize("question, sentence, word", [
+    ("How did the defense prove Clifford innocent?", "The new witness proved Clifford innocent.", "prove"),
+    ("Which lemma is hard to prove?", "Lemma 3 is hard to prove.", "prove"),
+    ("Why did Anne not help Frederick?", "Anne did not help Frederick, but she wrote to him.", "help"),
+    ("What did the critics declare?", "Critics declare, however, that the novel is a masterpiece.", "declare"),
+])
+def test_a_word_in_its_own_sense_stays_the_question_word(extractive, question, sentence, word):
+    """A question's word used in its own sense, in the question and in the sentence, is matched: the idioms that
+    empty "prove", "help" and "declare" need their own shape (nothing proved by a thing, a gerund after a negated
+    help, "I declare" with nothing declared)."""
+    context = [SelectedSentence("d/text_0-1", 1, sentence, "", rank=1, similarity=0.5)]
+    check = extractive.generate(question, context).verdict.evidence[0]
+    assert word in check.matched, (check.matched, check.missing)
+
+
+def test_a_count_of_things_is_no_age_and_a_belief_is_named_not_answered(extractive):
+    """"How old was Peter?" is not answered by "upsetting three plants" (a count of things is no age; "five years
+    old" is one); "Where did Peter hide?" on "McGregor was sure that Peter was in the tool-shed" is refused, and the
+    reason names the place as what someone believes instead of saying there is none, and does not print its
+    strength as if it were under the threshold."""
+    plants = [SelectedSentence("p/text_0-1", 1, "Peter jumped out of a window, upsetting three plants.", "", rank=1,
+                               similarity=0.5)]
+    answer = extractive.generate("How old was Peter?", plants)
+    assert answer.verdict.state == "not supported" and answer.verdict.evidence[0].span == ""
+    aged = [SelectedSentence("p/text_0-2", 2, "Peter was five years old that summer.", "", rank=1, similarity=0.5)]
+    assert extractive.generate("How old was Peter?", aged).verdict.evidence[0].span == "five years"
+    sure = [SelectedSentence("p/text_0-3", 3, "Mr. McGregor was quite sure that Peter was somewhere in the "
+                             "tool-shed, perhaps hidden underneath a flower-pot.", "", rank=1, similarity=0.5)]
+    verdict = extractive.generate("Where did Peter hide from Mr. McGregor?", sure).verdict
+    assert verdict.state == "not supported" and verdict.evidence[0].believed == "in the tool-shed"
+    assert "only what the sentence says someone believes" in verdict.reason
+    from kgcore.query.answer.verdict import REFUSED_BELOW
+
+    strength = verdict.evidence[0].strength
+    assert (f"< {REFUSED_BELOW}" in verdict.reason) == (strength < REFUSED_BELOW)

@@ -220,10 +220,29 @@ def number_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> li
         elif end + 1 < len(tokens) and tokens[end + 1].pos_ in ("NOUN", "PROPN", "X", "SYM"):
             end += 1
         unit = tokens[end]
-        if not (expected.noun and end > start and not is_new(unit, asked) and unit.lemma_.lower() != expected.noun):
+        if not (expected.noun and end > start and not is_new(unit, asked) and unit.lemma_.lower() != expected.noun) \
+                and not (end > start and _counts_things(unit, words)):
             spans.append((start, end + 1))
         i = end + 1
     return spans
+
+
+#: "How old / far / tall ..." asks for a measure along one dimension, which a count of things does not give.
+DIMENSIONS = frozenset("old far tall high deep wide heavy".split())
+
+
+def _counts_things(unit, question_words: set[str]) -> bool:
+    """Whether a number's ``unit`` counts things where the question asks a dimension (:data:`DIMENSIONS`): "three
+    plants" says no age, "ten miles" and "three years" do; a unit WordNet lacks ("ms") or no WordNet keeps it.
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> doc = load_spacy()("He upset three plants and walked ten miles at five years old.")
+    >>> [_counts_things(doc[k], {"how", "old"}) for k in (3, 7, 10)], _counts_things(doc[3], {"how", "many"})
+    ([True, False, False], False)
+    """
+    if not question_words & DIMENSIONS or unit.pos_ != "NOUN" or not wordnet.supersenses(unit.lemma_.lower()):
+        return False
+    return wordnet.is_a(unit.lemma_.lower(), "measure") is False
 
 
 def _bracketed(tokens: list, k: int) -> bool:

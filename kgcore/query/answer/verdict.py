@@ -150,10 +150,25 @@ def check_claim(citation: Citation, by_id: dict[str, SelectedSentence], found: d
                        span_refers=dict(zip(best.spans, best.referents)).get((start, end), ""),
                        span_introduced=dict(zip(best.spans, best.plain)).get((start, end), False),
                        written_as=written_as, through_coreference=through_coreference, word_spans=word_spans)
+    if not spans and parsed.qtype in SPECIFIC:
+        check.believed = believed_span(text, parsed, nlp)
     check.state = claim_state(check, parsed.qtype in SPECIFIC)
     if check.state == "supported" and not bonus and not roles_line_up(parsed, best, spans, nlp):
         check.state, check.unfilled_role = "unsure", parsed.frame.describe() if parsed.frame else ""
     return check
+
+
+def believed_span(text: str, parsed: Question, nlp) -> str:
+    """The first span of the asked kind ``text`` holds only inside what someone believes, or "".
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> nlp = load_spacy()
+    >>> believed_span("McGregor was sure that Peter was in the shed.", Question.parse("Where was Peter?", nlp), nlp)
+    'in the shed'
+    """
+    doc = nlp(text)
+    spans = answer_spans(list(doc), parsed.expected, parsed.doc, beliefs=True)
+    return doc[spans[0][0]:spans[0][1]].text if spans else ""
 
 
 def how_written(matched: Sequence[str], text: str, nlp) -> tuple[dict[str, str], list[str], list[list[int]]]:
@@ -261,7 +276,9 @@ def reason(check: ClaimCheck, state: str, parsed: Question, weak: Sequence[Claim
             held += f" (a measure of the “{check.measured}” the question asks about: +{MEASURED} to the strength)"
     elif asked.kind in SPECIFIC:
         kind = asked.describe().removeprefix("a ").removeprefix("an ")
-        held = f"holds no {kind}, which the question asks for, and {words}"
+        belief = (f" stated as fact (“{check.believed}” is only what the sentence says someone believes)"
+                  if check.believed else "")
+        held = f"holds no {kind}{belief}, which the question asks for, and {words}"
     else:
         held = f"holds {words}"
     answers = (f"; the closest question generated from its parse is “{check.answers_question}” (cosine "
@@ -270,10 +287,15 @@ def reason(check: ClaimCheck, state: str, parsed: Question, weak: Sequence[Claim
     head = {"supported": "Supported", "not supported": NOT_SUPPORTED, "unsure": "Unsure"}[state]
     where = {"supported": f"≥ {SUPPORTED_FROM}", "not supported": f"< {REFUSED_BELOW}",
              "unsure": f"between {REFUSED_BELOW} and {SUPPORTED_FROM}: check the sentence"}[state]
+    strength = check.strength or 0.0
     if check.unfilled_role:
         where = (f"≥ {SUPPORTED_FROM}, but nothing in it stands where the question asks ({check.unfilled_role}): "
                  "check who did what to whom")
-    shown = shown_strength(check.strength or 0.0, REFUSED_BELOW if state == "not supported" else SUPPORTED_FROM)
+    elif state == "not supported" and strength >= REFUSED_BELOW:  # refused for the missing span, not the strength
+        where = f"≥ {REFUSED_BELOW}, but without what the question asks for the answer is not supported"
+    elif state == "unsure" and strength >= SUPPORTED_FROM:  # lowered by a claim only partly in what it cites
+        where = f"≥ {SUPPORTED_FROM}, but a claim is not grounded well enough to be supported"
+    shown = shown_strength(strength, REFUSED_BELOW if state == "not supported" else SUPPORTED_FROM)
     text = f"{head}: cited sentence {check.sentence_id} {held}{answers}; strength {shown} {where}."
     if weak:
         text += f" A claim is only partly in what it cites (“{weak[0].claim}”: {weak[0].grounded:.0%} of its words)."
