@@ -50,17 +50,25 @@ def report_metrics(report: IngestReport) -> list[tuple[str, int, str]]:
 
     >>> [name for name, _, _ in report_metrics(IngestReport(words=900))]
     ['Words', 'References', 'Citations resolved']
+
+    Words of Project Gutenberg's header and licence are said when some were taken out:
+
+    >>> [(name, value) for name, value, _ in report_metrics(IngestReport(words=964, boilerplate_words=3100))][:2]
+    [('Words', 964), ('Boilerplate words dropped', 3100)]
     """
     metrics = [
         ("Pages", report.pages, "Pages of the PDF"),
         ("Words", report.words, "Words of the cleaned text"),
         ("Running lines dropped", report.header_footer_lines,
          "Running header, footer and page-number lines taken out of the text"),
+        ("Boilerplate words dropped", report.boilerplate_words,
+         "Words of Project Gutenberg's header, licence and production credits taken out of the text"),
         ("References", report.references, "Entries parsed from the reference list"),
         ("Citations resolved", report.citations_resolved,
          "Sentences whose citation markers ([12], (Lewis et al., 2020)) resolved to a reference entry"),
     ]
-    return metrics if report.pages else [m for m in metrics if m[0] not in PAGED_METRICS]
+    shown = metrics if report.pages else [m for m in metrics if m[0] not in PAGED_METRICS]
+    return [m for m in shown if m[0] != "Boilerplate words dropped" or m[1]]
 
 
 def report_warnings(doc_id: str, report: IngestReport | None) -> list[str]:

@@ -120,11 +120,12 @@ def _add_ask(sub) -> None:
     ask.add_argument("--method", choices=METHODS, default="groundedkg")
     ask.add_argument("--ranking", choices=RANKINGS, default="fused",
                      help="groundedkg under a budget: fused (LeSeGR-style) or graph-score (the earlier ranking)")
-    ask.add_argument("--k", type=int, default=10)
+    ask.add_argument("--k", type=positive_int, default=10)
     ask.add_argument("--tau", type=float, default=None, help="VectorSim filter threshold")
-    ask.add_argument("--min-count", type=int, default=1, help="RetCount filter: keep sentences retrieved by >= N nodes")
-    ask.add_argument("--budget-sentences", type=int, default=0)
-    ask.add_argument("--budget-words", type=int, default=None,
+    ask.add_argument("--min-count", type=positive_int, default=1,
+                     help="RetCount filter: keep sentences retrieved by >= N nodes")
+    ask.add_argument("--budget-sentences", type=count, default=0)
+    ask.add_argument("--budget-words", type=count, default=None,
                      help="context words (default: KGCORE_BUDGET_WORDS, 1000, as the app; none when only "
                           "--budget-sentences is given); 0 = the paper's unbudgeted union")
     ask.add_argument("--answerer", choices=ANSWERERS, default=None,
@@ -152,6 +153,37 @@ def quiet_third_parties() -> None:
         warnings.filterwarnings("default", module=r"kgcore(\.|$)")
 
 
+def count(text: str) -> int:
+    """An argparse type: a whole number, 0 or more (a budget; 0 = none).
+
+    >>> count("200"), count("0")
+    (200, 0)
+    >>> count("-5")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be 0 (none) or a positive whole number, got -5
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 (none) or a positive whole number, got {value}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number, 1 or more (``--k``, ``--min-count``).
+
+    >>> positive_int("3")
+    3
+    """
+    value = count(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     quiet_third_parties()
@@ -170,6 +202,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # "| head" closed the output: stop quietly, as other command-line tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except Exception as exc:  # noqa: BLE001 - last resort: one line, exit 1, never a traceback dump
         print(f"internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1

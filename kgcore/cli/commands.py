@@ -147,7 +147,11 @@ def read_questions(path: str, settings: Settings | None = None) -> list[str]:
         raise InputError(path, "file not found")
     settings.check_limit(path, "max_file_mb", file.stat().st_size / 2**20)
     lines = decode_text(file.read_bytes(), path).splitlines()
-    if "question" in [c.strip().lower() for c in next(csv.reader(lines[:1]), [])]:
+    header = [c.strip().lower() for c in next(csv.reader(lines[:1]), [])]
+    if file.suffix.lower() == ".csv" and "question" not in header:
+        raise InputError(path, f"a CSV needs a 'question' column; its header is {', '.join(header) or 'empty'} "
+                               "(or give one question per line in a .txt file); nothing was asked")
+    if "question" in header:
         reader = csv.DictReader(lines)
         key = next(k for k in reader.fieldnames or [] if k and k.strip().lower() == "question")
         numbered = [(reader.line_num, row.get(key) or "") for row in reader]  # line_num: the row's last line

@@ -83,6 +83,8 @@ class IngestReport:
     roles: dict[str, int] = field(default_factory=dict)
     sentences: dict[str, int] = field(default_factory=dict)
     header_footer_lines: int = 0
+    #: Words taken out of a plain-text file as Project Gutenberg's header, licence and production credits.
+    boilerplate_words: int = 0
     references: int = 0
     citations_resolved: int = 0
     #: Word gaps put back where a PDF's text layer has no space glyph (read from glyph positions).

@@ -359,8 +359,8 @@ class RetrievalOptions:
             raise InputError("k", f"must be at least 1, got {self.k}")
         if self.min_count < 1:
             raise InputError("min_count", f"must be at least 1, got {self.min_count}")
-        if self.budget_sentences < 0 or self.budget_words < 0:
-            raise InputError("budget", "budgets must be 0 (none) or positive")
+        if min(self.budget_sentences, self.budget_words) < 0:
+            raise InputError("budget_sentences" if self.budget_sentences < 0 else "budget_words", "must be 0 or more")
         if self.tau is not None and not -1.0 <= self.tau <= 1.0:
             raise InputError("tau", f"must be a cosine between -1 and 1, got {self.tau}")
 

@@ -32,7 +32,7 @@ from kgcore.core.document import Document, IngestReport, Paragraph, Reference
 from kgcore.core.errors import InputError
 from kgcore.core.limits import PROTECTS, limit_variable
 from kgcore.core.settings import Settings
-from kgcore.index.clean import clean_paragraphs
+from kgcore.index.clean import clean_paragraphs, strip_gutenberg
 from kgcore.index.pdf import read_pdf
 from kgcore.index.pdf.guard import PdfLimits, check_pages_readable
 
@@ -96,8 +96,10 @@ def load_bytes(data: bytes, filename: str, settings: Settings | None = None, nam
         return assemble(doc_id_for(name or filename), pdf.paragraphs, sha, filename, pdf.references, pdf.report)
     text = decode_text(data, filename)
     settings.check_limit(filename, "max_text_chars", len(text))
-    paragraphs = clean_paragraphs(text, markdown=extension in MARKDOWN_EXTENSIONS)
-    return assemble(doc_id_for(name or filename), paragraphs, sha, filename)
+    body = strip_gutenberg(text)
+    paragraphs = clean_paragraphs(body, markdown=extension in MARKDOWN_EXTENSIONS)
+    return assemble(doc_id_for(name or filename), paragraphs, sha, filename,
+                    report=IngestReport(boilerplate_words=len(text.split()) - len(body.split())))
 
 
 def load_text(text: str, name: str) -> Document:
@@ -114,9 +116,11 @@ def load_text(text: str, name: str) -> Document:
     ...
     kgcore.core.errors.InputError: blank.txt: empty document: no text left after removing whitespace and boilerplate
     """
-    paragraphs = clean_paragraphs(text, markdown=Path(name).suffix.lower() in MARKDOWN_EXTENSIONS)
+    body = strip_gutenberg(text)
+    paragraphs = clean_paragraphs(body, markdown=Path(name).suffix.lower() in MARKDOWN_EXTENSIONS)
     sha = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-    return assemble(doc_id_for(name), paragraphs, sha, name)
+    return assemble(doc_id_for(name), paragraphs, sha, name,
+                    report=IngestReport(boilerplate_words=len(text.split()) - len(body.split())))
 
 
 def assemble(doc_id: str, paragraphs: list[Paragraph], sha256: str, source_name: str,

@@ -1,17 +1,21 @@
 """Inputs that used to cause unbounded work or a wrong answer, each refused (or read) with a clear reason naming
 the file: compression and page bombs, noise named .txt, symbolic links, unusable collection names, a PDF whose
-only line repeats on every page, an encrypted PDF anyone may open, a PDF without pages, too much text."""
+only line repeats on every page, an encrypted PDF anyone may open, a PDF without pages, too much text; a questions
+CSV without its column, a bad number on the command line, a closed output pipe."""
 
 from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
 import time
 
 import pytest
 from pdfs import blank_pages, encrypted, inflating_page, no_pages, plain_pages, repeated_line
 
 from kgcore.cli import main
+from kgcore.cli.commands import read_questions
 from kgcore.core.errors import InputError
 from kgcore.core.settings import Settings
 from kgcore.index.load import check_file, load_bytes
@@ -100,3 +104,36 @@ def test_unusable_collection_names_exit_2(tmp_path, capsys, name, message):
     assert main(["index", str(book), "--collection", name, "--store", str(tmp_path / "store"), "--quiet"]) == 2
     err = capsys.readouterr().err
     assert message in err and "internal error" not in err
+
+
+def test_a_questions_csv_without_a_question_column_is_refused(tmp_path):
+    """A .csv whose header names no 'question' column is not read as one question per line (its header would be
+    asked as a question): the error names the file and the header it found."""
+    path = tmp_path / "qs.csv"
+    path.write_text("q,answer\nWho ran?,Peter\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"qs.csv: a CSV needs a 'question' column; its header is q, answer"):
+        read_questions(str(path), Settings())
+    path.write_text("Question,answer\nWho ran?,Peter\n", encoding="utf-8")
+    assert read_questions(str(path), Settings()) == ["Who ran?"]
+
+
+@pytest.mark.parametrize("flag, value, message", [("--budget-words", "-5", "must be 0 (none) or a positive"),
+                                                   ("--k", "0", "must be at least 1"),
+                                                   ("--budget-sentences", "x", "must be a whole number")])
+def test_a_bad_number_on_the_command_line_names_its_flag(tmp_path, capsys, flag, value, message):
+    with pytest.raises(SystemExit) as stop:
+        main(["ask", "Who?", "--collection", "c", "--store", str(tmp_path), flag, value])
+    assert stop.value.code == 2
+    assert f"argument {flag}: {message}" in capsys.readouterr().err
+
+
+def test_a_closed_pipe_ends_the_command_quietly(tmp_path):
+    """``kgcore sentences ... | head -1``: the reader closing the pipe is no internal error."""
+    book = tmp_path / "b.txt"
+    book.write_text(" ".join(f"Peter ran to the gate number {i}." for i in range(400)), encoding="utf-8")
+    store = tmp_path / "store"
+    assert main(["index", str(book), "--collection", "b", "--store", str(store), "--quiet"]) == 0
+    cli = f"{sys.executable} -c 'import sys; from kgcore.cli import main; sys.exit(main())'"
+    shell = f"{cli} sentences --collection b --store {store} --all | head -1"
+    done = subprocess.run(["bash", "-c", f"set -o pipefail; {shell}"], capture_output=True, text=True, timeout=300)
+    assert done.stdout.count("\n") == 1 and "internal error" not in done.stderr and "Traceback" not in done.stderr

@@ -114,6 +114,15 @@ def test_strip_gutenberg_header_footer_and_credits():
     assert body.strip() == "Chapter one.\nIt begins here.\n\nIt ends here."
 
 
+def test_the_report_counts_the_boilerplate_words_taken_out():
+    """The ingestion report says how many words went with the header and licence, so that "964 words" of a
+    4,000-word file is explained."""
+    report = load_bytes(SYNTHETIC_BOOK.encode("utf-8"), "tiny.txt").report
+    assert report.words == 8 and report.boilerplate_words == len(SYNTHETIC_BOOK.split()) - 8 > 30
+    assert load_text(SYNTHETIC_BOOK, "tiny.txt").report.boilerplate_words == report.boilerplate_words
+    assert load_bytes(b"Just a story.", "plain.txt").report.boilerplate_words == 0
+
+
 def test_strip_gutenberg_two_line_start_marker_and_crlf():
     raw = (
         "Header licence\r\n\r\n***START OF THE PROJECT GUTENBERG EBOOK THE LIFE AND ADVENTURES OF\r\n"
