@@ -607,3 +607,12 @@ def test_a_count_of_things_is_no_age_and_a_belief_is_named_not_answered(extracti
 
     strength = verdict.evidence[0].strength
     assert (f"< {REFUSED_BELOW}" in verdict.reason) == (strength < REFUSED_BELOW)
+
+
+def test_a_question_asking_for_several_gets_the_whole_list(extractive):
+    """"Who were Peter's sisters?" is answered by the list, not its first name; "Who was ..." keeps one."""
+    bunnies = [SelectedSentence("p/text_0-4", 4, "Flopsy, Mopsy, and Cotton-tail, who were good little bunnies, "
+                                "went down the lane to gather blackberries.", "", rank=1, similarity=0.5)]
+    span = extractive.generate("Who were Peter's sisters?", bunnies).verdict.evidence[0].span
+    assert span.startswith("Flopsy, Mopsy, and Cotton")
+    assert extractive.generate("Who was Peter's sister?", bunnies).verdict.evidence[0].span == "Flopsy"

@@ -5,6 +5,7 @@ sentence, whether the question lacks it, runs of one entity type or of proper no
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from kgcore.core import wordnet
 from kgcore.index.parse.srl.values import MONTHS
@@ -147,3 +148,58 @@ def asks_for_no_one(noun: str) -> bool:
     senses = wordnet.supersenses(noun) or wordnet.supersenses(noun.removesuffix("s")) or ()
     return bool(senses) and senses[0] not in ("person", "animal")
 
+
+
+#: What stands between the members of a list ("Flopsy, Mopsy, and Cotton-tail").
+LIST_JOINERS = frozenset((",", "and", "or", "&"))
+
+
+def asks_plural(q_doc) -> bool:
+    """Whether the question asks for several things: "Who *were* Peter's sisters?", "What *are* the names of ...?",
+    "Which *techniques* ...?" -- its wh-word followed by "are"/"were" or by a plural noun.
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> nlp = load_spacy()
+    >>> [asks_plural(nlp(q)) for q in ("Who were Peter's sisters?", "Which techniques do they use?", "Who is he?")]
+    [True, True, False]
+    """
+    tokens = list(q_doc)
+    at = next((k for k, t in enumerate(tokens) if t.tag_ in ("WP", "WDT")), None)
+    if at is None or at + 1 >= len(tokens):
+        return False
+    after = tokens[at + 1]
+    return after.lower_ in ("are", "were") or after.tag_ == "NNS"
+
+
+def listed(tokens: list, spans: list[Span]) -> list[Span]:
+    """Spans in order, those joined only by commas and "and"/"or" (a list: "Flopsy, Mopsy, and Cotton-tail") made
+    one.
+
+    >>> from spacy.lang.en import English
+    >>> doc = list(English()("They were Flopsy, Mopsy, and Cotton, good bunnies."))
+    >>> listed(doc, [(2, 3), (4, 5), (7, 8)]), listed(doc, [(2, 3), (9, 10)])
+    ([(2, 8)], [(2, 3), (9, 10)])
+    """
+    out: list[Span] = []
+    for a, b in sorted(spans):
+        between = tokens[out[-1][1]:a] if out else []
+        if out and 0 < len(between) <= 2 and all(t.lower_ in LIST_JOINERS for t in between):
+            out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+    return out
+
+
+def merged(spans: Iterable[Span]) -> list[Span]:
+    """Overlapping spans joined, in order.
+
+    >>> merged([(4, 6), (0, 2), (1, 3), (5, 9)])
+    [(0, 3), (4, 9)]
+    """
+    out: list[list[int]] = []
+    for a, b in sorted(spans):
+        if out and a < out[-1][1]:
+            out[-1][1] = max(out[-1][1], b)
+        else:
+            out.append([a, b])
+    return [(a, b) for a, b in out]

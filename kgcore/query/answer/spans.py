@@ -45,9 +45,12 @@ from kgcore.query.answer.places import a_place, place_spans
 from kgcore.query.answer.span_tokens import (
     MARKER,
     Span,
+    asks_plural,
     entity_spans,
     is_new,
+    listed,
     local,
+    merged,
     of_apposition,
     proper_runs,
     subtree,
@@ -118,10 +121,13 @@ def found_spans(tokens: Sequence, expected: Expected, q_doc, beliefs: bool = Fal
                 if b > a and adds_content(tokens[a:b], asked) and not (facts and believed(tokens[a:b]))
                 and not token_in_citation(tokens, a, b)]
 
+    plural = asks_plural(q_doc)  # "Who were his sisters?": "Flopsy, Mopsy and Cotton-tail" is one span
     if finder is not name_spans or expected.noun in COLOUR_NOUNS:
-        return merged(kept(finder(tokens, expected, asked, q_doc))), set()
+        spans = merged(kept(finder(tokens, expected, asked, q_doc)))
+        return (listed(tokens, spans) if plural else spans), set()
     named = kept(named_spans(tokens, expected, asked, q_doc))
     spans = merged(named + kept(_new_terms(tokens, asked)))
+    spans = listed(tokens, spans) if plural else spans
     return spans, {(a, b) for a, b in spans if not any(x < b and a < y for x, y in named)}
 
 
@@ -153,21 +159,6 @@ def adds_content(span: Sequence, asked: set[str]) -> bool:
     """
     return any(is_new(t, asked) and (any(c.isdigit() for c in t.text) or (
         t.is_alpha and t.lower_ not in STOPWORDS and t.lemma_.lower() not in LIGHT_VERBS)) for t in span)
-
-
-def merged(spans: Iterable[Span]) -> list[Span]:
-    """Overlapping spans joined, in order.
-
-    >>> merged([(4, 6), (0, 2), (1, 3), (5, 9)])
-    [(0, 3), (4, 9)]
-    """
-    out: list[list[int]] = []
-    for a, b in sorted(spans):
-        if out and a < out[-1][1]:
-            out[-1][1] = max(out[-1][1], b)
-        else:
-            out.append([a, b])
-    return [(a, b) for a, b in out]
 
 
 def _is_number(token, dates: bool = False) -> bool:
