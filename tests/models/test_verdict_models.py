@@ -614,5 +614,5 @@ def test_a_question_asking_for_several_gets_the_whole_list(extractive):
     bunnies = [SelectedSentence("p/text_0-4", 4, "Flopsy, Mopsy, and Cotton-tail, who were good little bunnies, "
                                 "went down the lane to gather blackberries.", "", rank=1, similarity=0.5)]
     span = extractive.generate("Who were Peter's sisters?", bunnies).verdict.evidence[0].span
-    assert span.startswith("Flopsy, Mopsy, and Cotton")
+    assert span == "Flopsy, Mopsy, and Cotton-tail"
     assert extractive.generate("Who was Peter's sister?", bunnies).verdict.evidence[0].span == "Flopsy"

@@ -150,6 +150,26 @@ def asks_for_no_one(noun: str) -> bool:
 
 
 
+#: What joins the parts of one written word without a space ("text-embedding-ada-002", "and/or").
+JOINERS = frozenset("- – /".split())
+
+
+def word_end(tokens: list, b: int) -> int:
+    """Where the written word holding token ``b - 1`` ends, through hyphens and slashes joined without a space to
+    a noun, name or figure: a span does not stop inside a name ("Cotton" of "Cotton-tail", "T5" of "T5-11B"); a
+    participle or adjective after the hyphen says something else ("Paris" of "Paris-based" stays).
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> doc = list(load_spacy()("Flopsy and Cotton-tail ran to a Paris-based firm using T5-11B now."))
+    >>> [" ".join(t.text for t in doc[a:word_end(doc, b)]) for a, b in ((2, 3), (8, 9), (13, 14))]
+    ['Cotton - tail', 'Paris', 'T5 - 11B']
+    """
+    while 0 < b < len(tokens) - 1 and tokens[b].text in JOINERS and not tokens[b - 1].whitespace_ \
+            and not tokens[b].whitespace_ and tokens[b + 1].pos_ in ("NOUN", "PROPN", "NUM"):
+        b += 2
+    return b
+
+
 #: What stands between the members of a list ("Flopsy, Mopsy, and Cotton-tail").
 LIST_JOINERS = frozenset((",", "and", "or", "&"))
 

@@ -43,6 +43,7 @@ from kgcore.query.answer.brackets import token_in_citation
 from kgcore.query.answer.expected import COLOUR_NOUNS, NAME_NOUNS, Expected
 from kgcore.query.answer.places import a_place, place_spans
 from kgcore.query.answer.span_tokens import (
+    JOINERS,
     MARKER,
     Span,
     asks_plural,
@@ -54,6 +55,7 @@ from kgcore.query.answer.span_tokens import (
     of_apposition,
     proper_runs,
     subtree,
+    word_end,
     wordlike,
 )
 from kgcore.query.answer.span_words import (
@@ -83,7 +85,6 @@ _TECHNICAL = re.compile(r"[a-z][A-Z]|[A-Z]{2}|\d[A-Za-z]|[A-Za-z]\d|[A-Za-z]-[A-
 #: Spans longer than this many tokens are cut (a clause, not a whole sentence, is marked).
 MAX_SPAN = 12
 #: What joins the parts of one written word ("text-embedding-ada-002", "and/or").
-JOINERS = frozenset("- – /".split())
 
 
 def answer_spans(tokens: Sequence, expected: Expected, q_doc, beliefs: bool = False) -> list[Span]:
@@ -117,7 +118,7 @@ def found_spans(tokens: Sequence, expected: Expected, q_doc, beliefs: bool = Fal
     facts = not beliefs and not asked & BELIEF_WORDS  # "what did he think?" asks for the belief itself
 
     def kept(spans: Iterable[Span]) -> list[Span]:
-        return [(word_start(tokens, a), min(b, a + MAX_SPAN)) for a, b in spans
+        return [(word_start(tokens, a), min(word_end(tokens, b), a + MAX_SPAN)) for a, b in spans
                 if b > a and adds_content(tokens[a:b], asked) and not (facts and believed(tokens[a:b]))
                 and not token_in_citation(tokens, a, b)]
 
