@@ -61,14 +61,14 @@ def report_metrics(report: IngestReport) -> list[tuple[str, int, str]]:
         ("Words", report.words, "Words of the cleaned text"),
         ("Running lines dropped", report.header_footer_lines,
          "Running header, footer and page-number lines taken out of the text"),
-        ("Boilerplate words dropped", report.boilerplate_words,
-         "Words of Project Gutenberg's header, licence and production credits taken out of the text"),
+        *([("Boilerplate words dropped", report.boilerplate_words,
+            "Words of Project Gutenberg's header, licence and production credits taken out of the text")]
+          if report.boilerplate_words else []),
         ("References", report.references, "Entries parsed from the reference list"),
         ("Citations resolved", report.citations_resolved,
          "Sentences whose citation markers ([12], (Lewis et al., 2020)) resolved to a reference entry"),
     ]
-    shown = metrics if report.pages else [m for m in metrics if m[0] not in PAGED_METRICS]
-    return [m for m in shown if m[0] != "Boilerplate words dropped" or m[1]]
+    return metrics if report.pages else [m for m in metrics if m[0] not in PAGED_METRICS]
 
 
 def report_warnings(doc_id: str, report: IngestReport | None) -> list[str]:

@@ -44,7 +44,18 @@ def clean_paragraphs(text: str, markdown: bool = False) -> list[Paragraph]:
 
     Offsets (``start``) are left at -1; the loader sets them when it joins the paragraphs.
     """
-    return classify(reflow_pages([(0, strip_gutenberg(text))], markdown=markdown))
+    return clean_text(text, markdown)[0]
+
+
+def clean_text(text: str, markdown: bool = False) -> tuple[list[Paragraph], int]:
+    """:func:`clean_paragraphs`, and how many words the Project Gutenberg boilerplate took out with it.
+
+    >>> paragraphs, dropped = clean_text("Licence a b c\\n*** START OF THE PROJECT GUTENBERG EBOOK X ***\\nStory.")
+    >>> [p.text for p in paragraphs], dropped
+    (['Story.'], 13)
+    """
+    body = strip_gutenberg(text)
+    return classify(reflow_pages([(0, body)], markdown=markdown)), len(text.split()) - len(body.split())
 
 
 def classify(blocks: list[Block]) -> list[Paragraph]:

@@ -1,7 +1,7 @@
 """Loading documents: checks, decoding and the document id.
 
     file -> checks (extension, size, binary) -> decode (text or PDF text layer)
-         -> :func:`kgcore.index.clean.clean_paragraphs` (text) or :func:`kgcore.index.pdf.read_pdf` (PDF)
+         -> :func:`kgcore.index.clean.clean_text` (text) or :func:`kgcore.index.pdf.read_pdf` (PDF)
          -> :class:`~kgcore.core.document.Document`
 
 Every refusal is an :class:`~kgcore.core.errors.InputError` naming the file and
@@ -32,7 +32,7 @@ from kgcore.core.document import Document, IngestReport, Paragraph, Reference
 from kgcore.core.errors import InputError
 from kgcore.core.limits import PROTECTS, limit_variable
 from kgcore.core.settings import Settings
-from kgcore.index.clean import clean_paragraphs, strip_gutenberg
+from kgcore.index.clean import clean_text
 from kgcore.index.pdf import read_pdf
 from kgcore.index.pdf.guard import PdfLimits, check_pages_readable
 
@@ -96,10 +96,9 @@ def load_bytes(data: bytes, filename: str, settings: Settings | None = None, nam
         return assemble(doc_id_for(name or filename), pdf.paragraphs, sha, filename, pdf.references, pdf.report)
     text = decode_text(data, filename)
     settings.check_limit(filename, "max_text_chars", len(text))
-    body = strip_gutenberg(text)
-    paragraphs = clean_paragraphs(body, markdown=extension in MARKDOWN_EXTENSIONS)
+    paragraphs, dropped = clean_text(text, markdown=extension in MARKDOWN_EXTENSIONS)
     return assemble(doc_id_for(name or filename), paragraphs, sha, filename,
-                    report=IngestReport(boilerplate_words=len(text.split()) - len(body.split())))
+                    report=IngestReport(boilerplate_words=dropped))
 
 
 def load_text(text: str, name: str) -> Document:
@@ -116,11 +115,9 @@ def load_text(text: str, name: str) -> Document:
     ...
     kgcore.core.errors.InputError: blank.txt: empty document: no text left after removing whitespace and boilerplate
     """
-    body = strip_gutenberg(text)
-    paragraphs = clean_paragraphs(body, markdown=Path(name).suffix.lower() in MARKDOWN_EXTENSIONS)
+    paragraphs, dropped = clean_text(text, markdown=Path(name).suffix.lower() in MARKDOWN_EXTENSIONS)
     sha = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-    return assemble(doc_id_for(name), paragraphs, sha, name,
-                    report=IngestReport(boilerplate_words=len(text.split()) - len(body.split())))
+    return assemble(doc_id_for(name), paragraphs, sha, name, report=IngestReport(boilerplate_words=dropped))
 
 
 def assemble(doc_id: str, paragraphs: list[Paragraph], sha256: str, source_name: str,

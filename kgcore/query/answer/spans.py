@@ -84,7 +84,6 @@ _ORDINAL = re.compile(r"^\d+(st|nd|rd|th)$")
 _TECHNICAL = re.compile(r"[a-z][A-Z]|[A-Z]{2}|\d[A-Za-z]|[A-Za-z]\d|[A-Za-z]-[A-Za-z]")
 #: Spans longer than this many tokens are cut (a clause, not a whole sentence, is marked).
 MAX_SPAN = 12
-#: What joins the parts of one written word ("text-embedding-ada-002", "and/or").
 
 
 def answer_spans(tokens: Sequence, expected: Expected, q_doc, beliefs: bool = False) -> list[Span]:
