@@ -42,6 +42,7 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 from typing import Any, NamedTuple
 
+from kgcore.core.numbers import NUMBER_WORDS, ORDINAL_WORDS
 from kgcore.core.stemming import stemmer
 from kgcore.query.answer.citations import strip_markers
 from kgcore.query.answer.words import STOPWORDS, content_words
@@ -50,18 +51,6 @@ from kgcore.query.answer.words import STOPWORDS, content_words
 #: gold answer: its F1 is low only because the quote says more).
 CORRECT_RECALL = 0.5
 _TOKEN = re.compile(r"[a-z0-9]+(?:[.,][0-9]+)*%?")
-#: Number words, compared as figures ("at nineteen" says the "19" of a reference).
-NUMBER_WORDS = {w: str(n) for n, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
-    "eighteen nineteen twenty".split())} | {w: str(10 * n) for n, w in enumerate(
-    "thirty forty fifty sixty seventy eighty ninety".split(), start=3)}
-#: Ordinal words, compared as figures with "th" ("nineteenth" says the "19th" of a reference); not "first" ("at
-#: first") nor "second" (the unit), which say other things as often.
-ORDINAL_WORDS = {w: f"{n}th" for n, w in enumerate(
-    "third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth fifteenth "
-    "sixteenth seventeenth eighteenth nineteenth twentieth".split(), start=3)} | {
-    w: f"{10 * n}th" for n, w in enumerate(
-        "thirtieth fortieth fiftieth sixtieth seventieth eightieth ninetieth".split(), start=3)}
 #: The units a tens word joins to make one number ("twenty-one", "forty seven", "twenty-first"); not "second",
 #: since "a thirty-second pause" is thirty seconds.
 _COMPOUND_UNITS = {w: int(n) for w, n in NUMBER_WORDS.items() if 0 < int(n) < 10} | {"first": 1} | {

@@ -616,3 +616,36 @@ def test_a_question_asking_for_several_gets_the_whole_list(extractive):
     span = extractive.generate("Who were Peter's sisters?", bunnies).verdict.evidence[0].span
     assert span == "Flopsy, Mopsy, and Cotton-tail"
     assert extractive.generate("Who was Peter's sister?", bunnies).verdict.evidence[0].span == "Flopsy"
+
+
+@pytest.mark.parametrize("question, sentence, span", [
+    # a lower-case word the tagger calls a proper noun names nobody
+    ("Who does Mr. Irving marry?", "They are to be married in the garden under the honeysuckle trellis . . . the "
+     "very spot where Mr. Irving proposed to her twenty-five years ago.", ""),
+    # "in what century" is answered in centuries or years, not by "this time"
+    ("In what century was the mill built?", "Well it may, by this time; and no blame to my father who built the "
+     "mill, neither!", ""),
+    ("In what century was the mill built?", "The mill was built in 1692 by the miller's grandfather.", "1692"),
+    ("In what century was the mill built?", "The mill was built in the seventeenth century.",
+     "the seventeenth century"),
+    ("In what year was the mill built?", "The mill was built one summer long ago.", ""),
+    ("When was the mill built?", "The mill was built one summer long ago.", "one summer long ago"),
+])
+def test_a_name_is_written_as_one_and_a_time_in_the_asked_unit(extractive, question, sentence, span):
+    """A person's name has a capital or a figure ("trellis" was taken for the one Mr. Irving marries), and a
+    question asking in a calendar unit takes a span in that unit ("by this time" was *unsure* for "in what
+    century")."""
+    context = [SelectedSentence("d/text_0-1", 1, sentence, "", rank=1, similarity=0.5)]
+    verdict = extractive.generate(question, context).verdict
+    assert verdict.evidence[0].span == span
+    assert (verdict.state == "not supported") == (span == "")
+
+
+def test_a_number_word_meets_its_figure(extractive):
+    """A reader's "30 years" is the book's "thirty years", and the other way round."""
+    for question, sentence in [("Who served 30 years in prison?", "Clifford served thirty years in prison."),
+                               ("Who served thirty years in prison?", "Clifford served 30 years in prison.")]:
+        context = [SelectedSentence("d/text_0-1", 1, sentence, "", rank=1, similarity=0.5)]
+        check = extractive.generate(question, context).verdict.evidence[0]
+        assert check.missing == [] and len(check.matched) == 4, (check.matched, check.missing)
+

@@ -4,7 +4,8 @@
 * ``number``: a quantity with its unit -- "288 BERT wordpieces", "15% of the tokens", "2.2-3.3×", "100-200 MB",
   "thirty years", "0.56" (a year alone, "2020", and reference markers such as "BIBREF2" are not quantities);
 * ``time``: a date or time entity that is no stretch of time ("for three days"), a time word ("morning") or a
-  temporal clause ("when they were children");
+  temporal clause ("when they were children"), in the calendar unit the question asks in ("in what century": a
+  year or a century, not "this time");
 * ``person``: a person's name, a run of proper nouns that is no place, time or quantity ("Waldo County" is none),
   or a word for a person ("his grandmother");
 * ``place``: a place entity, a locative phrase ("in the garden"; not "at six", "to the man", nor a compound
@@ -47,7 +48,9 @@ from kgcore.query.answer.span_tokens import (
     MARKER,
     Span,
     asks_plural,
+    capitalised,
     entity_spans,
+    in_grain,
     is_new,
     listed,
     local,
@@ -250,7 +253,7 @@ def time_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list
         elif t.lower_ in TEMPORAL_MARKS and (t.dep_ == "mark" or (t.dep_ == "advmod" and t.head.dep_ == "advcl")) \
                 and not as_in_manner(t):
             spans.append(subtree(tokens, t.head))
-    return spans
+    return [(a, b) for a, b in spans if in_grain(tokens[a:b], expected.noun)]
 
 
 def _duration(run: list) -> bool:
@@ -280,12 +283,13 @@ STRETCH_UNITS = TIME_WORDS | {"century", "decade"}
 
 
 def person_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
-    """A person's name, a run of proper nouns that is no place ("in Waldo County" names no one) or a word for a
-    person."""
-    runs = [(a, b) for a, b in proper_runs(tokens, asked) if not a_place(tokens[a:b])]
+    """A person's name, a run of proper nouns written as a name that is no place ("in Waldo County" names no one,
+    nor a lower-case "trellis" the tagger calls a proper noun) or a word for a person (the tagger's proper noun
+    "rector" too)."""
+    runs = [(a, b) for a, b in proper_runs(tokens, asked) if not a_place(tokens[a:b]) and capitalised(tokens[a:b])]
     spans = entity_spans(tokens, frozenset(("PERSON",)), asked) + runs
     spans += [(local(tokens, t), local(tokens, t) + 1) for t in tokens
-              if t.pos_ == "NOUN" and t.lemma_.lower() in PERSON_NOUNS and is_new(t, asked)]
+              if t.pos_ in ("NOUN", "PROPN") and t.lemma_.lower() in PERSON_NOUNS and is_new(t, asked)]
     return spans
 
 

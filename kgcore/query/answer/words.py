@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from kgcore.core.numbers import as_figure
 from kgcore.core.stemming import stemmer
 from kgcore.index.qa.base import WH_WORDS
 from kgcore.query.answer.idioms import emptied
@@ -146,12 +147,16 @@ def weighted_overlap(terms: dict[str, float], found: set[str]) -> float:
 
 def stem(word: str) -> str:
     """The word's Porter stem (PyStemmer, as BM25 stems; one stemmer per thread: a stemmer object is not
-    thread-safe), so that "dynamicity" meets "dynamic" and "implementation" meets "implemented".
+    thread-safe), so that "dynamicity" meets "dynamic" and "implementation" meets "implemented"; a number or
+    ordinal word is its figure (:func:`~kgcore.core.numbers.as_figure`), so that a book's "thirty years" meets a
+    reader's "30 years".
 
     >>> stem("dynamicity") == stem("dynamic"), stem("implementation") == stem("implemented")
     (True, True)
+    >>> stem("thirty") == stem("30"), stem("seventeenth") == stem("17th")
+    (True, True)
     """
-    return stemmer().stemWord(word)
+    return as_figure(word) or stemmer().stemWord(word)
 
 
 def stem_terms(terms: dict[str, float]) -> dict[str, float]:
