@@ -52,6 +52,12 @@ def extractive(nlp, embedder):
     ("What type of pet does the miller keep?", "name", "pet"),
     ("What colour was the mill painted?", "name", "colour"),
     ("What is the colour of the mill?", "name", "colour"),
+    # how people are related asks for a relation; how things are related does not
+    ("How are Beatrice and Amory related?", "relation", ""),
+    ("Who is Monsignor Darcy in relation to Amory?", "relation", ""),
+    ("What family relationship does Anne share with William Elliot?", "relation", "relationship"),
+    ("How is the paper related to BERT?", "manner", ""),
+    ("What is the relationship between perplexity and accuracy?", "definition", "relationship"),
 ])
 def test_what_a_question_asks_for(nlp, question, kind, noun):
     assert expected_answer(nlp(question)) == Expected(kind, noun)
@@ -649,3 +655,21 @@ def test_a_number_word_meets_its_figure(extractive):
         check = extractive.generate(question, context).verdict.evidence[0]
         assert check.missing == [] and len(check.matched) == 4, (check.matched, check.missing)
 
+
+@pytest.mark.parametrize("question, sentence, span, state", [
+    ("How are Beatrice and Amory related?", "Amory adored Beatrice, his mother, above everyone.", "his mother",
+     "unsure"),
+    ("What family relationship does Anne share with William Elliot?", "Anne's cousin, William Elliot, was the heir "
+     "of Kellynch.", "Anne's cousin", "unsure"),
+    ("How are Beatrice and Amory related?", "Beatrice and Amory were married in June.", "married", "unsure"),
+    ("Who is Monsignor Darcy in relation to Amory?", "Monsignor Darcy visited Amory at school.", "",
+     "not supported"),
+])
+def test_a_relation_is_answered_by_a_word_for_one(extractive, question, sentence, span, state):
+    """"How are Beatrice and Amory related?" is answered by "his mother" (with whose mother), a verb that makes a
+    relation ("married"), or not at all by a sentence that only names them both."""
+    context = [SelectedSentence("d/text_0-1", 1, sentence, "", rank=1, similarity=0.5)]
+    verdict = extractive.generate(question, context).verdict
+    assert (verdict.evidence[0].span, verdict.state) == (span, state), verdict.reason
+    if not span:
+        assert "holds no relation" in verdict.reason

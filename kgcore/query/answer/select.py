@@ -36,6 +36,7 @@ import numpy as np
 from kgcore.core.embed import Embedder
 from kgcore.core.types import SelectedSentence
 from kgcore.query.answer.expected import KIND_WORDS, NAME_NOUNS, Expected, expected_answer
+from kgcore.query.answer.relations import RELATION_WORDS
 from kgcore.query.answer.roles import Frame, question_frame
 from kgcore.query.answer.slots import Gap, question_gap, slot_match
 from kgcore.query.answer.typed import typed_spans
@@ -100,7 +101,8 @@ def asked_terms(q_doc, expected: Expected) -> dict[str, float]:
     terms = question_term_weights(q_doc)
     words = [t.lower_ for t in q_doc]
     if expected.kind not in ("name", "number"):
-        kept = {t: w for t, w in terms.items() if t not in framing_words(words)}
+        said = framing_words(words) | (RELATION_WORDS if expected.kind == "relation" else set())
+        kept = {t: w for t, w in terms.items() if t not in said}
         return kept or terms
     after_how = {words[i + 1] for i, w in enumerate(words[:-1]) if w == "how"}
     kind_words = {expected.noun} | after_how | HEDGES | framing_words(words)

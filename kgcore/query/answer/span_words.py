@@ -64,6 +64,14 @@ PERSON_NOUNS = frozenset(
     nephew friend neighbor neighbour teacher student pupil mentor priest rector doctor servant maid master mistress
     lady lord king queen captain admiral colonel judge family children child baby boy girl man woman gentleman heir
     widow lover fiance fiancee author annotator annotators user users people person""".split())
+#: Words for how one person stands to another: kin, partners, ties of trust, care or service.
+RELATION_NOUNS = frozenset(
+    """mother father parent sister brother sibling twin wife husband spouse son daughter child uncle aunt cousin
+    grandmother grandfather grandson granddaughter grandchild niece nephew stepmother stepfather stepson
+    stepdaughter godmother godfather godson goddaughter fiance fiancee fiancé fiancée bride bridegroom widow widower
+    heir heiress ward guardian friend mentor tutor pupil student protege protégé master servant lover suitor
+    sweetheart neighbor neighbour employer employee landlord tenant rival companion relative kinsman kinswoman
+    ancestor descendant""".split())
 #: The words that answer "what colour": "painted blue", "a scarlet coat".
 COLOURS = frozenset(
     """red blue green yellow white black grey gray brown pink purple orange scarlet crimson violet golden gold

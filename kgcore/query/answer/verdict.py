@@ -17,7 +17,7 @@ is split into sentences and each is linked to what it cites, :func:`~kgcore.quer
    each answered by the sentence by construction) are compared with the asked one, and the closest cosine
    counts (``question_cosine``).  For a generated claim the span must also be in the claim.
 3. **State**: a claim whose sentence (for a generated claim: the claim itself) holds no span of the asked
-   kind, when the question asks for a quantity, time, person or place, is *not supported*; otherwise the
+   kind, when the question asks for a quantity, time, person, place or relation, is *not supported*; otherwise the
    claim's *strength* is its answer score plus that cosine, plus :data:`FIGURE` when a quantity, time or name
    question is answered by a span written in figures (:func:`figure_bonus`), plus :data:`MEASURED` when the span
    says the size of the thing the question measures ("How large is the corpus?" / "the corpus of about 100
