@@ -57,6 +57,14 @@ def extractive(nlp, embedder):
     ("Who is Monsignor Darcy in relation to Amory?", "relation", ""),
     ("What family relationship does Anne share with William Elliot?", "relation", "relationship"),
     ("How is the paper related to BERT?", "manner", ""),
+    # someone's job asks for an occupation; the job of a component does not
+    ("What is Anne's job?", "occupation", "job"),
+    ("What profession does Anne have as a teenager?", "occupation", "profession"),
+    ("What does Mr. Harrison do for a living?", "occupation", ""),
+    ("What is the job of the retriever?", "definition", "job"),
+    # a part of a place is a place; a part of a thing is a name or term
+    ("What part of the country is the miller from?", "place", "country"),
+    ("What part of the model is frozen?", "name", "part"),
     ("What is the relationship between perplexity and accuracy?", "definition", "relationship"),
 ])
 def test_what_a_question_asks_for(nlp, question, kind, noun):
@@ -673,3 +681,17 @@ def test_a_relation_is_answered_by_a_word_for_one(extractive, question, sentence
     assert (verdict.evidence[0].span, verdict.state) == (span, state), verdict.reason
     if not span:
         assert "holds no relation" in verdict.reason
+
+
+@pytest.mark.parametrize("question, sentence, span, state", [
+    ("What is Anne's job?", "Anne was the new schoolteacher at Avonlea.", "new schoolteacher", "supported"),
+    ("What does Mr. Harrison do for a living?", "Mr. Harrison is a farmer who keeps a parrot.", "farmer",
+     "supported"),
+    ("What is Anne's job?", "Anne shook her head and walked to the school with Diana.", "", "not supported"),
+])
+def test_a_job_is_answered_by_an_occupation(extractive, question, sentence, span, state):
+    """"What is Anne's job?" is answered by a word for an occupation with what makes it one ("new
+    schoolteacher"), not by a "head" (WordNet's head of an organisation is first a part of the body)."""
+    context = [SelectedSentence("d/text_0-1", 1, sentence, "", rank=1, similarity=0.5)]
+    verdict = extractive.generate(question, context).verdict
+    assert (verdict.evidence[0].span, verdict.state) == (span, state), verdict.reason

@@ -15,7 +15,8 @@ The kind decides what a sentence must hold to answer the question (:mod:`~kgcore
   may be a proper name or a technical term or noun phrase the text introduces ("copy-on-write", "joint
   consensus", "Lazy space allocation"); for "what colour", a colour word;
 * ``relation`` -- "how are Beatrice and Amory related?", "who is Darcy in relation to Amory?", "what
-  relationship does Anne share with William?" (:mod:`~kgcore.query.answer.relations`);
+  relationship does Anne share with William?"; ``occupation`` -- "what is Anne's job?", "what profession does she
+  have?", "what does he do for a living?" (both: :mod:`~kgcore.query.answer.people`);
 * ``definition`` -- "what is the seed lexicon?"; ``yes/no`` -- "does the paper report macro F1?";
 * ``action`` -- "what happened to X", "what did X do"; ``object`` -- "what did X buy" (the question's verb with a
   new object);
@@ -63,8 +64,12 @@ PERSON_NOUNS = frozenset("person people man woman character author girl boy chil
 NAME_NOUNS = frozenset("name names surname nickname title term word".split())
 #: "what family relationship does Anne share with William?": a word for a relation answers it ("cousin").
 RELATION_ASKED = frozenset("relation relations relationship relationships kinship".split())
+#: "what is Anne's job?", "what profession does she have?": a word for an occupation answers it ("teacher").
+OCCUPATION_ASKED = frozenset("job jobs profession professions occupation occupations career trade vocation".split())
 BE_FORMS = frozenset("is are was were".split())
-PERSONAL_PRONOUNS = frozenset("he she they him her them".split())
+#: "what part of the country": the place noun after "of" is asked about.
+PART_WORDS = frozenset("part parts region area section corner".split())
+PERSONAL_PRONOUNS = frozenset("he she they him her them his their".split())
 #: "what colour": a colour word answers it ("painted blue").
 COLOUR_NOUNS = frozenset("color colour colors colours".split())
 #: "what kind of X", "which type of X": the question is about X.
@@ -76,6 +81,7 @@ DESCRIPTIONS = {
     "place": "a place", "reason": "a reason", "manner": "a way or means", "name": "a name or term",
     "definition": "what it is", "yes/no": "yes or no", "action": "an action or event",
     "object": "what the question's verb acts on", "relation": "a relation (a relative, partner or mentor)",
+    "occupation": "an occupation (a job or profession)",
 }
 
 
@@ -117,9 +123,11 @@ def expected_answer(q_doc) -> Expected:
         return Expected("time") if following == "soon" else Expected("manner")
     if wh == "what" and wh_at >= 2 and words[wh_at - 2:wh_at] == ["because", "of"]:
         return Expected("reason")
+    if wh == "what" and " ".join(words[-4:]).startswith("for a living"):
+        return Expected("occupation")  # "What does Mr. Harrison do for a living?"
     noun, subject = asked_noun(q_doc, wh_at) if wh in ("what", "which") else ("", False)
     by_noun = _kind_of_noun(noun)
-    if by_noun == "relation" and not _about_people(q_doc):
+    if by_noun == "relation" and not _about_people(q_doc) or by_noun == "occupation" and not _names_someone(q_doc):
         by_noun = None
     if by_noun is not None:
         return Expected(by_noun, noun)
@@ -156,8 +164,14 @@ def _about_people(q_doc) -> bool:
     [True, False]
     """
     people = PERSON_WORDS | RELATION_NOUNS | RELATION_ASKED | {"family"}
-    named = any(t.pos_ == "PROPN" or t.lower_ in PERSONAL_PRONOUNS for t in q_doc)
-    return named and all(t.lemma_.lower() in people or t.lower_ in people for t in q_doc if t.pos_ == "NOUN")
+    nouns = [t for t in q_doc if t.pos_ == "NOUN"]
+    return _names_someone(q_doc) and all(t.lemma_.lower() in people or t.lower_ in people for t in nouns)
+
+
+def _names_someone(q_doc) -> bool:
+    """Whether a question names someone: a proper noun or a personal pronoun ("What is *Anne's* job?", "What was
+    *his* job?"; not "What is the job of the retriever?")."""
+    return any(t.pos_ == "PROPN" or t.lower_ in PERSONAL_PRONOUNS for t in q_doc)
 
 
 def _kind_of_noun(noun: str) -> str | None:
@@ -169,6 +183,8 @@ def _kind_of_noun(noun: str) -> str | None:
         return "number"
     if noun in RELATION_ASKED:
         return "relation"  # of people: :func:`expected_answer` checks
+    if noun in OCCUPATION_ASKED:
+        return "occupation"
     if noun in TIME_NOUNS:
         return "time"
     if noun in PLACE_NOUNS:
@@ -201,8 +217,10 @@ def asked_noun(q_doc, wh_at: int) -> tuple[str, bool]:
         return "", False
     inner = next((c for p in noun.children if p.lower_ == "of" for c in p.children if c.dep_ == "pobj"), None)
     if noun.lower_ in KIND_WORDS or (noun.lower_ in NAME_NOUNS and inner is not None
-                                     and _kind_of_noun(inner.lower_) in ("person", "place")):
-        noun = inner or noun  # "what kind of X"; "the name of the school": a place, "of her brother": a person
+                                     and _kind_of_noun(inner.lower_) in ("person", "place")) or (
+            noun.lower_ in PART_WORDS and inner is not None and _kind_of_noun(inner.lower_) == "place"):
+        noun = inner or noun  # "what kind of X"; "the name of the school": a place, "of her brother": a person;
+        # "what part of the country": a place
     return noun.lower_, subject
 
 

@@ -35,8 +35,8 @@ import numpy as np
 
 from kgcore.core.embed import Embedder
 from kgcore.core.types import SelectedSentence
-from kgcore.query.answer.expected import KIND_WORDS, NAME_NOUNS, Expected, expected_answer
-from kgcore.query.answer.relations import RELATION_WORDS
+from kgcore.query.answer.expected import KIND_WORDS, NAME_NOUNS, OCCUPATION_ASKED, Expected, expected_answer
+from kgcore.query.answer.people import RELATION_WORDS
 from kgcore.query.answer.roles import Frame, question_frame
 from kgcore.query.answer.slots import Gap, question_gap, slot_match
 from kgcore.query.answer.typed import typed_spans
@@ -88,6 +88,9 @@ class Question:
                    question_frame(doc))
 
 
+#: Per asked kind, the question's words that only say what is asked, which the answer need not repeat ("how are
+#: they *related*", "what is her *job*").
+KIND_SAYING = {"relation": RELATION_WORDS, "occupation": OCCUPATION_ASKED | {"living", "do", "have"}}
 #: Words that hedge a quantity ("roughly how large"): they say how exact the answer is, not what it is about.
 HEDGES = frozenset("roughly approximately about around nearly almost exactly typically usually".split())
 
@@ -101,7 +104,7 @@ def asked_terms(q_doc, expected: Expected) -> dict[str, float]:
     terms = question_term_weights(q_doc)
     words = [t.lower_ for t in q_doc]
     if expected.kind not in ("name", "number"):
-        said = framing_words(words) | (RELATION_WORDS if expected.kind == "relation" else set())
+        said = framing_words(words) | KIND_SAYING.get(expected.kind or "", set())
         kept = {t: w for t, w in terms.items() if t not in said}
         return kept or terms
     after_how = {words[i + 1] for i, w in enumerate(words[:-1]) if w == "how"}

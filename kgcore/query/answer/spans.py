@@ -27,8 +27,8 @@
   moved: "pushed through the throng") or a definition ("we define X *as the average volatility ...*")
   (:mod:`~kgcore.query.answer.adverbials`);
 * ``action`` and ``object``: a new verb, the question's verb with a new object (the answerers' former tests);
-* ``relation``: a word for how people are related ("his mother", "cousin", "mentor") or a verb that makes a
-  relation ("married"): :mod:`~kgcore.query.answer.relations`.
+* ``relation``, ``occupation``: a word for how people are related ("his mother", "mentor", "married") or for a
+  job ("bayonet instructor"): :mod:`~kgcore.query.answer.people`.
 
 Other kinds (``definition``, ``yes/no``, None) have no span: nothing decides them but the words shared with the
 question.
@@ -44,8 +44,8 @@ from kgcore.query.answer.adverbials import as_in_manner, manner_spans, reason_sp
 from kgcore.query.answer.beliefs import BELIEF_WORDS, believed
 from kgcore.query.answer.brackets import token_in_citation
 from kgcore.query.answer.expected import COLOUR_NOUNS, NAME_NOUNS, Expected
+from kgcore.query.answer.people import occupation_spans, relation_spans
 from kgcore.query.answer.places import a_place, place_spans
-from kgcore.query.answer.relations import relation_spans
 from kgcore.query.answer.span_tokens import (
     JOINERS,
     MARKER,
@@ -388,7 +388,7 @@ def object_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> li
 
 FINDERS = {"number": number_spans, "time": time_spans, "person": person_spans, "place": place_spans,
            "name": name_spans, "reason": reason_spans, "manner": manner_spans, "action": action_spans,
-           "object": object_spans, "relation": relation_spans}
+           "object": object_spans, "relation": relation_spans, "occupation": occupation_spans}
 
 
 def _bracketed_acronyms(tokens: list, asked: set[str]) -> list[Span]:

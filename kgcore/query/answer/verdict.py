@@ -17,11 +17,11 @@ is split into sentences and each is linked to what it cites, :func:`~kgcore.quer
    each answered by the sentence by construction) are compared with the asked one, and the closest cosine
    counts (``question_cosine``).  For a generated claim the span must also be in the claim.
 3. **State**: a claim whose sentence (for a generated claim: the claim itself) holds no span of the asked
-   kind, when the question asks for a quantity, time, person, place or relation, is *not supported*; otherwise the
-   claim's *strength* is its answer score plus that cosine, plus :data:`FIGURE` when a quantity, time or name
-   question is answered by a span written in figures (:func:`figure_bonus`), plus :data:`MEASURED` when the span
-   says the size of the thing the question measures ("How large is the corpus?" / "the corpus of about 100
-   million sentences": :func:`~kgcore.query.answer.measured.says_size`): *supported* at or above
+   kind, when the question asks for a quantity, time, person, place, relation or occupation, is *not supported*;
+   otherwise the claim's *strength* is its answer score plus that cosine, plus :data:`FIGURE` when a quantity,
+   time or name question is answered by a span written in figures (:func:`figure_bonus`), plus :data:`MEASURED`
+   when the span says the size of the thing the question measures ("How large is the corpus?" / "the corpus of
+   about 100 million sentences": :func:`~kgcore.query.answer.measured.says_size`): *supported* at or above
    :data:`SUPPORTED_FROM`, *not supported* below :data:`REFUSED_BELOW`, *unsure* between.  A claim the
    strength would call supported is *unsure* when its sentence does not hold the answer in the role the
    question asks about (:mod:`~kgcore.query.answer.roles`: "He was more engaged with Louisa than with

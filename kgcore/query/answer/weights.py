@@ -8,8 +8,8 @@ these features (:data:`FEATURES`):
   (:func:`~kgcore.query.answer.words.question_term_weights`); ``rare_overlap``: the same with each word also
   weighted by how few of the candidate sentences hold it (:func:`~kgcore.query.answer.select.distinctive`);
 * ``typed``: 1 when the sentence holds a span of the expected answer's kind (:mod:`~kgcore.query.answer.spans`);
-  ``untyped``: 1 when the question asks for a quantity, time, person, place or relation (:data:`SPECIFIC`) and the
-  sentence holds none;
+  ``untyped``: 1 when the question asks for a quantity, time, person, place, relation or occupation
+  (:data:`SPECIFIC`) and the sentence holds none;
 * ``rank``: the retrieval's rank as ``RANK_K / (RANK_K + rank - 1)`` (1 for its best sentence, 0 unranked);
 * ``short``: 1 for a sentence of at most :data:`SHORT_WORDS` tokens without a verb (a heading, a caption's
   label: :func:`~kgcore.query.answer.select.is_heading`; "It is painted blue." is no heading);
@@ -51,7 +51,7 @@ SIGNALS = ("lexical", "dense", "graph")
 FEATURES = ("cosine", "overlap", "rare_overlap", "typed", "untyped", "rank", "short", "cosine_gap", "overlap_gap",
             "near", "slot", *SIGNALS)
 #: Answer kinds whose span a sentence must hold to answer (its absence is the ``untyped`` feature).
-SPECIFIC = frozenset(("number", "time", "person", "place", "relation"))
+SPECIFIC = frozenset(("number", "time", "person", "place", "relation", "occupation"))
 RANK_K = 3
 SHORT_WORDS = 5
 
