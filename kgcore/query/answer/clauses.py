@@ -106,6 +106,8 @@ def best_clause(doc, terms: dict[str, float], qtype: str | None, q_doc, holding:
         if (start == 0 and end == len(doc.text) or words >= MIN_CLAUSE_WORDS) and holds:
             typed = has_answer_type(list(span), qtype, q_doc)
             options.append((weighted_overlap(terms, lemmas(span)) + W_TYPE * typed, -len(span.text), start, end))
+    if not options:  # an empty or punctuation-only sentence
+        return doc.text.strip()
     _, _, start, end = max(options)
     dropped = [t for t in doc if not t.is_punct and not (start <= t.idx < end)]
     return tidy(doc.text[start:end]) if dropped else doc.text.strip()

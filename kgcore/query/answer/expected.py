@@ -16,7 +16,8 @@ The kind decides what a sentence must hold to answer the question (:mod:`~kgcore
   consensus", "Lazy space allocation"); for "what colour", a colour word;
 * ``relation`` -- "how are Beatrice and Amory related?", "who is Darcy in relation to Amory?", "what
   relationship does Anne share with William?"; ``occupation`` -- "what is Anne's job?", "what profession does she
-  have?", "what does he do for a living?" (both: :mod:`~kgcore.query.answer.people`);
+  have?", "what does he do for a living?" (both about people: :mod:`~kgcore.query.answer.people_questions`; their
+  spans: :mod:`~kgcore.query.answer.people`);
 * ``definition`` -- "what is the seed lexicon?"; ``yes/no`` -- "does the paper report macro F1?";
 * ``action`` -- "what happened to X", "what did X do"; ``object`` -- "what did X buy" (the question's verb with a
   new object);
@@ -41,8 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kgcore.index.qa.base import WH_WORDS, asked_for, asks_action
-from kgcore.query.answer.span_words import PERSON_NOUNS as PERSON_WORDS
-from kgcore.query.answer.span_words import RELATION_NOUNS
+from kgcore.query.answer.people_questions import people_kind
 
 #: "how" + one of these asks for a quantity.
 QUANTITY_HOW = frozenset(
@@ -62,14 +62,8 @@ PLACE_NOUNS = frozenset(
 PERSON_NOUNS = frozenset("person people man woman character author girl boy child member sister brother".split())
 #: What a "what is the name of ..." question asks about by its noun.
 NAME_NOUNS = frozenset("name names surname nickname title term word".split())
-#: "what family relationship does Anne share with William?": a word for a relation answers it ("cousin").
-RELATION_ASKED = frozenset("relation relations relationship relationships kinship".split())
-#: "what is Anne's job?", "what profession does she have?": a word for an occupation answers it ("teacher").
-OCCUPATION_ASKED = frozenset("job jobs profession professions occupation occupations career trade vocation".split())
-BE_FORMS = frozenset("is are was were".split())
 #: "what part of the country": the place noun after "of" is asked about.
 PART_WORDS = frozenset("part parts region area section corner".split())
-PERSONAL_PRONOUNS = frozenset("he she they him her them his their".split())
 #: "what colour": a colour word answers it ("painted blue").
 COLOUR_NOUNS = frozenset("color colour colors colours".split())
 #: "what kind of X", "which type of X": the question is about X.
@@ -80,7 +74,7 @@ DESCRIPTIONS = {
     "number": "a quantity (a number, size, share or range)", "time": "a time or date", "person": "a person",
     "place": "a place", "reason": "a reason", "manner": "a way or means", "name": "a name or term",
     "definition": "what it is", "yes/no": "yes or no", "action": "an action or event",
-    "object": "what the question's verb acts on", "relation": "a relation (a relative, partner or mentor)",
+    "object": "what the question's verb acts on", "relation": "a tie between people (kin, a partner, friend or mentor)",
     "occupation": "an occupation (a job or profession)",
 }
 
@@ -114,27 +108,20 @@ def expected_answer(q_doc) -> Expected:
     if wh_at is None or (words[0] in AUXILIARIES and wh_at > 1):
         return Expected("yes/no") if words[0] in AUXILIARIES else Expected(None)
     wh = words[wh_at]
+    noun, subject = asked_noun(q_doc, wh_at) if wh in ("what", "which") else ("", False)
+    if people := people_kind(q_doc, wh_at, noun):  # how people are related, someone's job
+        return Expected(people, noun)
     if wh == "how":
         following = words[wh_at + 1] if wh_at + 1 < len(words) else ""
         if following in QUANTITY_HOW:
             return Expected("number")
-        if following in BE_FORMS and "related" in words[wh_at + 2:] and _about_people(q_doc):
-            return Expected("relation")  # "How are Beatrice and Amory related?"
         return Expected("time") if following == "soon" else Expected("manner")
     if wh == "what" and wh_at >= 2 and words[wh_at - 2:wh_at] == ["because", "of"]:
         return Expected("reason")
-    if wh == "what" and " ".join(words[-4:]).startswith("for a living"):
-        return Expected("occupation")  # "What does Mr. Harrison do for a living?"
-    noun, subject = asked_noun(q_doc, wh_at) if wh in ("what", "which") else ("", False)
     by_noun = _kind_of_noun(noun)
-    if by_noun == "relation" and not _about_people(q_doc) or by_noun == "occupation" and not _names_someone(q_doc):
-        by_noun = None
     if by_noun is not None:
         return Expected(by_noun, noun)
     asked = asked_for(words)
-    if asked == "person" and "relation" in words and words[words.index("relation") - 1:][:3] == ["in", "relation",
-                                                                                                   "to"]:
-        return Expected("relation")  # "Who is Monsignor Darcy in relation to Amory?"
     if asked == "person" and _is_copula_question(q_doc) and _proper_subject(q_doc):
         return Expected("definition")  # "Who is Paul Irving?": one of Anne's students
     if asked is not None:
@@ -152,28 +139,6 @@ def expected_answer(q_doc) -> Expected:
     return Expected(None)
 
 
-def _about_people(q_doc) -> bool:
-    """Whether a question about a relation is about people: it names someone (a proper noun or a personal
-    pronoun) and its other nouns are words for people or for the relation ("How is Cedric related to the Earl?",
-    not "How is the paper related to BERT?" nor "the relationship between perplexity and accuracy").
-
-    >>> from kgcore.core.nlp import load_spacy
-    >>> nlp = load_spacy()
-    >>> [_about_people(nlp(q)) for q in ("How are the people who rent the Hall related to Anne's fiance?",
-    ...                                  "How is the paper related to BERT?")]
-    [True, False]
-    """
-    people = PERSON_WORDS | RELATION_NOUNS | RELATION_ASKED | {"family"}
-    nouns = [t for t in q_doc if t.pos_ == "NOUN"]
-    return _names_someone(q_doc) and all(t.lemma_.lower() in people or t.lower_ in people for t in nouns)
-
-
-def _names_someone(q_doc) -> bool:
-    """Whether a question names someone: a proper noun or a personal pronoun ("What is *Anne's* job?", "What was
-    *his* job?"; not "What is the job of the retriever?")."""
-    return any(t.pos_ == "PROPN" or t.lower_ in PERSONAL_PRONOUNS for t in q_doc)
-
-
 def _kind_of_noun(noun: str) -> str | None:
     if not noun:
         return None
@@ -181,10 +146,6 @@ def _kind_of_noun(noun: str) -> str | None:
         return "reason"
     if noun in QUANTITY_NOUNS:
         return "number"
-    if noun in RELATION_ASKED:
-        return "relation"  # of people: :func:`expected_answer` checks
-    if noun in OCCUPATION_ASKED:
-        return "occupation"
     if noun in TIME_NOUNS:
         return "time"
     if noun in PLACE_NOUNS:

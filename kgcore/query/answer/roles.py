@@ -278,15 +278,15 @@ def _names(token, names: frozenset[str]) -> bool:
 
 
 def _fills_copula(doc, inside: list, frame: Frame, spanned: bool) -> bool:
-    """Whether a span stands across "be" from the question's noun phrase (``frame.subject``): one is the verb's
-    subject, the other its attribute (under ``frame.preposition`` when the question strands one), or in
+    """Whether a span stands across "be" (or "become") from the question's noun phrase (``frame.subject``): one is
+    the verb's subject, the other its attribute (under ``frame.preposition`` when the question strands one), or in
     apposition to it; without spans, whether a "be" joins that phrase to an attribute at all, or a verb that
     says what a thing is (:data:`DEFINING_VERBS`: "the seed lexicon *consists of* ...") has it as its subject."""
     if any(t.dep_ == "appos" and t.head.lemma_.lower() in frame.subject for t in inside):
         return True
     if not spanned and not frame.preposition and any(_defines(t, frame.subject) for t in doc):
         return True
-    for be in (t for t in doc if t.lemma_.lower() == "be"):
+    for be in (t for t in doc if t.lemma_.lower() in ("be", "become")):  # "Amory became a bayonet instructor"
         args = [c for c in be.children if c.dep_ in ("nsubj", "nsubjpass", "attr", "acomp")]
         named = [a for a in args if _names(a, frame.subject)]
         if not named:

@@ -35,10 +35,11 @@ import numpy as np
 
 from kgcore.core.embed import Embedder
 from kgcore.core.types import SelectedSentence
-from kgcore.query.answer.expected import KIND_WORDS, NAME_NOUNS, OCCUPATION_ASKED, Expected, expected_answer
-from kgcore.query.answer.people import RELATION_WORDS
+from kgcore.query.answer.expected import KIND_WORDS, NAME_NOUNS, Expected, expected_answer
+from kgcore.query.answer.people import OCCUPATION_WORDS, RELATION_WORDS
 from kgcore.query.answer.roles import Frame, question_frame
 from kgcore.query.answer.slots import Gap, question_gap, slot_match
+from kgcore.query.answer.span_tokens import GRAINS
 from kgcore.query.answer.typed import typed_spans
 from kgcore.query.answer.weights import SHORT_WORDS, SIGNALS, Weights, current, sentence_features
 from kgcore.query.answer.words import (
@@ -84,13 +85,13 @@ class Question:
         doc = nlp(question)
         expected = expected_answer(doc)
         focus = action_focus(doc) if expected.kind == "action" else frozenset()
-        return cls(doc, asked_terms(doc, expected), expected.kind, focus, expected, question_gap(doc),
-                   question_frame(doc))
+        frame = None if expected.kind == "relation" else question_frame(doc)  # no answer says "related"
+        return cls(doc, asked_terms(doc, expected), expected.kind, focus, expected, question_gap(doc), frame)
 
 
 #: Per asked kind, the question's words that only say what is asked, which the answer need not repeat ("how are
 #: they *related*", "what is her *job*").
-KIND_SAYING = {"relation": RELATION_WORDS, "occupation": OCCUPATION_ASKED | {"living", "do", "have"}}
+KIND_SAYING = {"relation": RELATION_WORDS, "occupation": OCCUPATION_WORDS}
 #: Words that hedge a quantity ("roughly how large"): they say how exact the answer is, not what it is about.
 HEDGES = frozenset("roughly approximately about around nearly almost exactly typically usually".split())
 
@@ -98,15 +99,18 @@ HEDGES = frozenset("roughly approximately about around nearly almost exactly typ
 def asked_terms(q_doc, expected: Expected) -> dict[str, float]:
     """The question's weighted content lemmas (:func:`~kgcore.query.answer.words.question_term_weights`) without
     the words that say what kind of answer is wanted, which the answering sentence need not repeat: the asked
-    noun of a name or quantity question ("which *engine*", "what chunk *size*"), the adjective of "how large /
-    long / many", a hedge ("*roughly* how large") and a word that frames the asked noun (:func:`framing_words`:
-    "what *type* of pet", "the *name* of the school") -- when some word is left."""
+    noun of a name or quantity question ("which *engine*", "what chunk *size*"), the calendar unit of a time
+    question ("in what *month*"), the adjective of "how large / long / many", a hedge ("*roughly* how large"), a
+    word that frames the asked noun (:func:`framing_words`: "what *type* of pet", "the *name* of the school") and
+    the words that ask for a relation or an occupation ("how are they *related*", "what is her *job*") -- when
+    some word is left, or whatever is left for those two kinds (the span decides "what was his job?")."""
     terms = question_term_weights(q_doc)
     words = [t.lower_ for t in q_doc]
     if expected.kind not in ("name", "number"):
-        said = framing_words(words) | KIND_SAYING.get(expected.kind or "", set())
+        said = framing_words(words) | KIND_SAYING.get(expected.kind or "", set()) | (
+            {expected.noun} if expected.kind == "time" and expected.noun in GRAINS else set())  # "in what *month*"
         kept = {t: w for t, w in terms.items() if t not in said}
-        return kept or terms
+        return kept if kept or expected.kind in KIND_SAYING else terms  # "what was his job?": the span decides
     after_how = {words[i + 1] for i, w in enumerate(words[:-1]) if w == "how"}
     kind_words = {expected.noun} | after_how | HEDGES | framing_words(words)
     kept = {t: w for t, w in terms.items() if t not in kind_words}

@@ -238,10 +238,11 @@ def merged(spans: Iterable[Span]) -> list[Span]:
 
 #: The calendar units a "when" question can ask in ("in what century", "which year"), each with the words that
 #: say it; a year's figure says every one of them but the month and the season.
-GRAINS = {"century": frozenset(("century",)), "decade": frozenset(("decade",)), "year": frozenset(),
+GRAINS = {"century": frozenset(("century",)), "year": frozenset(),
+          "decade": frozenset("decade twenties thirties forties fifties sixties seventies eighties nineties".split()),
           "month": MONTHS, "season": frozenset("spring summer autumn fall winter".split())}
-#: A year's figure, also as a decade or a century ("1692", "1920s", "1600's").
-YEAR_FIGURE = re.compile(r"^(1[0-9]|20)\d\d('?s)?$")
+#: A year's figure, also as a decade or a century ("1692", "1920s", "1600's"), or a decade's short form ("'20s").
+YEAR_FIGURE = re.compile(r"^((1[0-9]|20)\d\d('?s)?|'?\d0'?s)$")
 
 
 def in_grain(run: list, noun: str) -> bool:
@@ -256,6 +257,8 @@ def in_grain(run: list, noun: str) -> bool:
     ['1692', 'nearly a century ago']
     >>> in_grain(list(doc[13:15]), "season"), in_grain(list(doc[17:18]), "month"), in_grain(list(doc[9:11]), "")
     (True, True, True)
+    >>> [in_grain(list(load_spacy()(text)), "decade") for text in ("in the '20s", "in the twenties", "one day")]
+    [True, True, False]
     """
     words = GRAINS.get(noun)
     if words is None:

@@ -70,8 +70,8 @@ RELATION_NOUNS = frozenset(
     grandmother grandfather grandson granddaughter grandchild niece nephew stepmother stepfather stepson
     stepdaughter godmother godfather godson goddaughter fiance fiancee fiancé fiancée bride bridegroom widow widower
     heir heiress ward guardian friend mentor tutor pupil student protege protégé master servant lover suitor
-    sweetheart neighbor neighbour employer employee landlord tenant rival companion relative kinsman kinswoman
-    ancestor descendant""".split())
+    sweetheart neighbor neighbour employer employee landlord tenant rival companion colleague boss relative
+    kinsman kinswoman ancestor descendant""".split())
 #: The words that answer "what colour": "painted blue", "a scarlet coat".
 COLOURS = frozenset(
     """red blue green yellow white black grey gray brown pink purple orange scarlet crimson violet golden gold

@@ -232,12 +232,15 @@ def figure_bonus(qtype: str | None, span: str) -> float:
 
 
 def claim_state(check: ClaimCheck, specific: bool = False) -> str:
-    """The state of one claim: by its grounding, by the span a ``specific`` question (a quantity, time, person or
-    place) needs, then by its strength."""
+    """The state of one claim: by its grounding, by the span a ``specific`` question (a quantity, time, person,
+    place, relation or occupation) needs, at most unsure when the question has no word besides what it asks for
+    ("What was his job?"), then by its strength."""
     if check.grounded is not None and check.grounded < GROUNDED_UNSURE:
         return "not supported"
     if specific and not check.span:
         return "not supported"
+    if check.span and not check.matched and not check.missing:  # "What was his job?": whose, the question hides
+        return "unsure"
     strength = check.strength or 0.0
     state = "supported" if strength >= SUPPORTED_FROM else "not supported" if strength < REFUSED_BELOW else "unsure"
     if state == "supported" and check.grounded is not None and check.grounded < GROUNDED:
@@ -269,7 +272,8 @@ def reason(check: ClaimCheck, state: str, parsed: Question, weak: Sequence[Claim
         refers = f" (coreference: “{check.span_refers}”)" if check.span_refers else ""
         kind = (f"a term the sentence introduces, where the question asks for {asked.describe()}"
                 if check.span_introduced else f"{asked.describe()} as the question asks")
-        held = f"holds “{check.span}”{refers}, {kind}, and {words}"
+        held = (f"holds “{check.span}”{refers}, {kind}, and {words}" if check.matched or check.missing
+                else f"holds “{check.span}”{refers}, {kind}; the question has no other word to look for")
         if figure_bonus(parsed.qtype, check.span):
             held += f" (written with figures: +{FIGURE} to the strength)"
         if check.measured:
@@ -293,6 +297,8 @@ def reason(check: ClaimCheck, state: str, parsed: Question, weak: Sequence[Claim
                  "check who did what to whom")
     elif state == "not supported" and strength >= REFUSED_BELOW:  # refused for the missing span, not the strength
         where = f"≥ {REFUSED_BELOW}, but without what the question asks for the answer is not supported"
+    elif state == "unsure" and not check.matched and not check.missing:
+        where = "(the question does not say whose it is): check whom the sentence is about"
     elif state == "unsure" and strength >= SUPPORTED_FROM:  # lowered by a claim only partly in what it cites
         where = f"≥ {SUPPORTED_FROM}, but a claim is not grounded well enough to be supported"
     shown = shown_strength(strength, REFUSED_BELOW if state == "not supported" else SUPPORTED_FROM)

@@ -145,17 +145,30 @@ def weighted_overlap(terms: dict[str, float], found: set[str]) -> float:
     return sum(w for term, w in terms.items() if term in found) / total if total else 0.0
 
 
+#: An ordinal written with figures ("3rd", "21st").
+_ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
+
+
 def stem(word: str) -> str:
     """The word's Porter stem (PyStemmer, as BM25 stems; one stemmer per thread: a stemmer object is not
     thread-safe), so that "dynamicity" meets "dynamic" and "implementation" meets "implemented"; a number or
     ordinal word is its figure (:func:`~kgcore.core.numbers.as_figure`), so that a book's "thirty years" meets a
-    reader's "30 years".
+    reader's "30 years", and a figure's ordinal ends in "th" ("3rd", "third": "3th").
 
     >>> stem("dynamicity") == stem("dynamic"), stem("implementation") == stem("implemented")
     (True, True)
-    >>> stem("thirty") == stem("30"), stem("seventeenth") == stem("17th")
-    (True, True)
+    >>> stem("thirty") == stem("30"), stem("seventeenth") == stem("17th"), stem("third") == stem("3rd")
+    (True, True, True)
+
+    "one" stays a word: it is a pronoun as often ("the one with sixteen heads", "no one").
+
+    >>> stem("one") == stem("1")
+    False
     """
+    if word == "one":
+        return word
+    if ordinal := _ORDINAL.match(word):
+        return f"{ordinal.group(1)}th"
     return as_figure(word) or stemmer().stemWord(word)
 
 
