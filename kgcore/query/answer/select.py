@@ -39,7 +39,7 @@ from kgcore.query.answer.expected import KIND_WORDS, NAME_NOUNS, Expected, expec
 from kgcore.query.answer.people import OCCUPATION_WORDS, RELATION_WORDS
 from kgcore.query.answer.roles import Frame, question_frame
 from kgcore.query.answer.slots import Gap, question_gap, slot_match
-from kgcore.query.answer.span_tokens import GRAINS
+from kgcore.query.answer.times import GRAINS
 from kgcore.query.answer.typed import typed_spans
 from kgcore.query.answer.weights import SHORT_WORDS, SIGNALS, Weights, current, sentence_features
 from kgcore.query.answer.words import (

@@ -234,36 +234,3 @@ def merged(spans: Iterable[Span]) -> list[Span]:
         else:
             out.append([a, b])
     return [(a, b) for a, b in out]
-
-
-#: The calendar units a "when" question can ask in ("in what century", "which year"), each with the words that
-#: say it; a year's figure says every one of them but the month and the season.
-GRAINS = {"century": frozenset(("century",)), "year": frozenset(),
-          "decade": frozenset("decade twenties thirties forties fifties sixties seventies eighties nineties".split()),
-          "month": MONTHS, "season": frozenset("spring summer autumn fall winter".split())}
-#: A year's figure, also as a decade or a century ("1692", "1920s", "1600's"), or a decade's short form ("'20s").
-YEAR_FIGURE = re.compile(r"^((1[0-9]|20)\d\d('?s)?|'?\d0'?s)$")
-
-
-def in_grain(run: list, noun: str) -> bool:
-    """Whether a span of time says when in the unit a question asks about (its asked noun): "in what century" is
-    answered by "nearly a century ago" or "in 1692", not by "this time" or "the day"; a question asking in no
-    calendar unit ("when", "what time") takes any span.
-
-    >>> from kgcore.core.nlp import load_spacy
-    >>> doc = load_spacy()("In 1692, nearly a century ago, by this time, in the spring, in May.")
-    >>> spans = {"1692": doc[1:2], "nearly a century ago": doc[3:7], "this time": doc[9:11], "the spring": doc[13:15]}
-    >>> [text for text, span in spans.items() if in_grain(list(span), "century")]
-    ['1692', 'nearly a century ago']
-    >>> in_grain(list(doc[13:15]), "season"), in_grain(list(doc[17:18]), "month"), in_grain(list(doc[9:11]), "")
-    (True, True, True)
-    >>> [in_grain(list(load_spacy()(text)), "decade") for text in ("in the '20s", "in the twenties", "one day")]
-    [True, True, False]
-    """
-    words = GRAINS.get(noun)
-    if words is None:
-        return True
-    if noun not in ("month", "season") and any(YEAR_FIGURE.match(t.text) for t in run):
-        return True
-    return any(t.pos_ in ("NOUN", "PROPN") and (t.lower_.rstrip(".") in words or t.lemma_.lower() in words)
-               for t in run)

@@ -5,7 +5,7 @@
   "thirty years", "0.56" (a year alone, "2020", and reference markers such as "BIBREF2" are not quantities);
 * ``time``: a date or time entity that is no stretch of time ("for three days"), a time word ("morning") or a
   temporal clause ("when they were children"), in the calendar unit the question asks in ("in what century": a
-  year or a century, not "this time");
+  year or a century, not "this time"): :mod:`~kgcore.query.answer.times`;
 * ``person``: a person's name, a run of proper nouns that is no place, time or quantity ("Waldo County" is none),
   or a word for a person ("his grandmother");
 * ``place``: a place entity, a locative phrase ("in the garden"; not "at six", "to the man", nor a compound
@@ -40,7 +40,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from kgcore.core import wordnet
-from kgcore.query.answer.adverbials import as_in_manner, manner_spans, reason_spans
+from kgcore.query.answer.adverbials import manner_spans, reason_spans
 from kgcore.query.answer.beliefs import BELIEF_WORDS, believed
 from kgcore.query.answer.brackets import token_in_citation
 from kgcore.query.answer.expected import COLOUR_NOUNS, NAME_NOUNS, Expected
@@ -53,7 +53,6 @@ from kgcore.query.answer.span_tokens import (
     asks_plural,
     capitalised,
     entity_spans,
-    in_grain,
     is_new,
     listed,
     local,
@@ -76,11 +75,10 @@ from kgcore.query.answer.span_words import (
     PAPER_LABELS,
     PERSON_NOUNS,
     QUANTITY_JOINERS,
-    TEMPORAL_MARKS,
     TERM_ROLES,
     TIME_ENTITIES,
-    TIME_WORDS,
 )
+from kgcore.query.answer.times import time_spans
 from kgcore.query.answer.words import LIGHT_VERBS, STOPWORDS
 
 _YEAR = re.compile(r"^(1[5-9]|20)\d\d$")
@@ -246,43 +244,6 @@ def _bracketed(tokens: list, k: int) -> bool:
     """A reference number: "[12]", "[3, 4]"."""
     return 0 < k < len(tokens) - 1 and tokens[k - 1].text in ("[", ",") and tokens[k + 1].text in ("]", ",") and any(
         t.text == "[" for t in tokens[max(0, k - 6):k]) and any(t.text == "]" for t in tokens[k + 1:k + 7])
-
-
-def time_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
-    spans = [(a, b) for a, b in entity_spans(tokens, TIME_ENTITIES, asked) if not _duration(tokens[a:b])]
-    for t in tokens:
-        if t.lower_ in TIME_WORDS and t.dep_ != "mark" and is_new(t, asked):
-            spans.append((local(tokens, t), local(tokens, t) + 1))
-        elif t.lower_ in TEMPORAL_MARKS and (t.dep_ == "mark" or (t.dep_ == "advmod" and t.head.dep_ == "advcl")) \
-                and not as_in_manner(t):
-            spans.append(subtree(tokens, t.head))
-    return [(a, b) for a, b in spans if in_grain(tokens[a:b], expected.noun)]
-
-
-def _duration(run: list) -> bool:
-    """Whether a date entity says how long, not when: a count of time units and nothing else ("two centuries",
-    "three days") standing for a stretch of time -- after "for", "over", "during", "throughout" or "of" ("the better
-    part of two centuries"), or as what a verb like "last" or "spend" takes.  "Within two days", "after three
-    years", "three years later", "two days ago" and "the seventeenth century" say when.
-
-    >>> from kgcore.core.nlp import load_spacy
-    >>> doc = load_spacy()("It lasted over two centuries; he came back after three years, within two days.")
-    >>> [e.text for e in doc.ents if _duration(list(e))]
-    ['two centuries']
-    """
-    *count, unit = run
-    counted = bool(count) and unit.tag_ == "NNS" and unit.lemma_.lower() in STRETCH_UNITS and \
-        all(t.like_num or t.lower_ in ("a", "an", "several", "many", "few", "some") for t in count)
-    holder = unit.head
-    return counted and (unit.dep_ == "pobj" and holder.lower_ in STRETCH_PREPS or
-                        unit.dep_ in ("dobj", "npadvmod") and holder.lemma_.lower() in STRETCH_VERBS)
-
-
-#: Prepositions and verbs whose count of time units is a stretch of time ("for three days", "lasted two years").
-STRETCH_PREPS = frozenset("for over during throughout of".split())
-STRETCH_VERBS = frozenset("last spend take span extend stay remain wait".split())
-#: The time units a stretch is counted in.
-STRETCH_UNITS = TIME_WORDS | {"century", "decade"}
 
 
 def person_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
