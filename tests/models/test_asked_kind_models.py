@@ -79,3 +79,17 @@ def test_only_the_first_candidates_are_read(nlp):
     kind = AskedKind.of(QUESTION, lambda texts: list(nlp.pipe(texts)))
     kind.candidates = before.index("Louisa married Captain Benwick in the spring.")  # the head ends just above it
     assert kind.candidates > 0 and order(index, QUESTION, kind) == before
+
+
+def test_for_who_a_name_counts_and_a_word_for_a_person_does_not(nlp):
+    """In a novel most sentences hold "the man", "his mother" or "the boy", so for a person question only a name
+    raises a sentence: the restatements holding such words stay where they were, and the married one still rises."""
+    worded = [("Louisa was much the same after the fall, said the old man.", 0.9),
+              ("Louisa walked along the Cobb with her mother.", 0.8),
+              ("Louisa married Captain Benwick in the spring.", 0.5),
+              ("The boy watched the sea, grey and cold that morning.", 0.2)]
+    index = story_index([(text, None, cosine) for text, cosine in worded])
+    parse = lambda texts: list(nlp.pipe(texts))  # noqa: E731
+    why = {s.text: s.signals.get("asked") for s in ranked(index, QUESTION, AskedKind.of(QUESTION, parse))}
+    assert [t for t, kind in why.items() if kind] == ["Louisa married Captain Benwick in the spring."]
+    assert order(index, QUESTION, AskedKind.of(QUESTION, parse))[0] == "Louisa married Captain Benwick in the spring."
