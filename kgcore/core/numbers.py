@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import re
+
 #: Number words, compared as figures ("at nineteen" says the "19" of a reference).
 NUMBER_WORDS = {w: str(n) for n, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
@@ -20,7 +22,18 @@ ORDINAL_WORDS = {w: f"{n}th" for n, w in enumerate(
         "thirtieth fortieth fiftieth sixtieth seventieth eightieth ninetieth".split(), start=3)}
 
 
+#: An ordinal written with figures ("3rd", "21st").
+ORDINAL_FIGURE = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
+
+
 def as_figure(word: str) -> str | None:
-    """The figure a number or ordinal word says (lower-cased first), else None."""
+    """The figure a number or ordinal word says (lower-cased first), an ordinal figure ending in "th" as the
+    ordinal words' do ("3rd" and "third": "3th"), else None.
+
+    >>> as_figure("third") == as_figure("3rd"), as_figure("21st")
+    (True, '21th')
+    """
     word = word.lower()
+    if ordinal := ORDINAL_FIGURE.match(word):
+        return f"{ordinal.group(1)}th"
     return NUMBER_WORDS.get(word) or ORDINAL_WORDS.get(word)

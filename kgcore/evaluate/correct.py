@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 from typing import Any, NamedTuple
 
-from kgcore.core.numbers import NUMBER_WORDS, ORDINAL_WORDS
+from kgcore.core.numbers import NUMBER_WORDS, ORDINAL_WORDS, as_figure
 from kgcore.core.stemming import stemmer
 from kgcore.query.answer.citations import strip_markers
 from kgcore.query.answer.words import STOPWORDS, content_words
@@ -60,8 +60,6 @@ _TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
 #: ("twenty one-dollar bills" are twenty bills).
 _COMPOUND = re.compile(rf"\b({_TENS})[-\u2010\u2011\u2013 ]({'|'.join(_COMPOUND_UNITS)})\b(?![-\u2010\u2011])",
                        re.IGNORECASE)
-#: A figure written as an ordinal ("19th", "1st", "22nd").
-_ORDINAL_FIGURE = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 #: Honorifics and ranks: a reference's name is told by its other words ("Lady Elliot" is not "Lady Russell").
 TITLES = frozenset(
     "mr mrs miss ms mme mlle madam madame mademoiselle monsieur sir lady lord dame master dr doctor professor prof "
@@ -300,12 +298,9 @@ def _alike(use: set[str], others: set[str]) -> bool:
 
 
 def _form(word: str) -> str:
-    number = NUMBER_WORDS.get(word) or ORDINAL_WORDS.get(word)
+    number = as_figure(word)
     if number is not None:
         return number
-    ordinal = _ORDINAL_FIGURE.match(word)
-    if ordinal:
-        return f"{ordinal.group(1)}th"
     stem = stemmer("english").stemWord(word)
     written = word[:-1] + "i" if word.endswith("y") else word  # Snowball writes a final y as i ("marri")
     if not written.startswith(stem):

@@ -40,6 +40,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from kgcore.core import wordnet
+from kgcore.core.numbers import ORDINAL_FIGURE
 from kgcore.query.answer.adverbials import manner_spans, reason_spans
 from kgcore.query.answer.beliefs import BELIEF_WORDS, believed
 from kgcore.query.answer.brackets import token_in_citation
@@ -84,7 +85,6 @@ from kgcore.query.answer.words import LIGHT_VERBS, STOPWORDS
 _YEAR = re.compile(r"^(1[5-9]|20)\d\d$")
 #: A figure: it starts with a digit (or a sign before one) and ends in digits or a short unit ("100M", "3.3×").
 _FIGURE = re.compile(r"^[~≈±<>+-]?\.?\d[\d.,:/]*[-–]?[\d.,]*(%|×|x|[kKMBGT]|[kKMGT]?B|ms|s|k)?$")
-_ORDINAL = re.compile(r"^\d+(st|nd|rd|th)$")
 _TECHNICAL = re.compile(r"[a-z][A-Z]|[A-Z]{2}|\d[A-Za-z]|[A-Za-z]\d|[A-Za-z]-[A-Za-z]")
 #: Spans longer than this many tokens are cut (a clause, not a whole sentence, is marked).
 MAX_SPAN = 12
@@ -178,7 +178,7 @@ def _is_number(token, dates: bool = False) -> bool:
     text = token.text
     if MARKER.match(text) or (token.ent_type_ in TIME_ENTITIES and not dates) or _YEAR.match(text):
         return False
-    if token.lower_ in ORDINALS or _ORDINAL.match(text) or not wordlike(token) or _labelled(token):
+    if token.lower_ in ORDINALS or ORDINAL_FIGURE.match(text) or not wordlike(token) or _labelled(token):
         return False
     if any(c.isdigit() for c in text):
         return bool(_FIGURE.match(text))

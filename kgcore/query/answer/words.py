@@ -145,10 +145,6 @@ def weighted_overlap(terms: dict[str, float], found: set[str]) -> float:
     return sum(w for term, w in terms.items() if term in found) / total if total else 0.0
 
 
-#: An ordinal written with figures ("3rd", "21st").
-_ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
-
-
 def stem(word: str) -> str:
     """The word's Porter stem (PyStemmer, as BM25 stems; one stemmer per thread: a stemmer object is not
     thread-safe), so that "dynamicity" meets "dynamic" and "implementation" meets "implemented"; a number or
@@ -167,8 +163,6 @@ def stem(word: str) -> str:
     """
     if word == "one":
         return word
-    if ordinal := _ORDINAL.match(word):
-        return f"{ordinal.group(1)}th"
     return as_figure(word) or stemmer().stemWord(word)
 
 
