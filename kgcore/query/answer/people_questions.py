@@ -36,6 +36,10 @@ BE_FORMS = frozenset("is are was were".split())
 TECHNICAL = re.compile(r"[a-z][A-Z]|[A-Z]{2}|\d|-")
 #: Entity types of things, not people (spaCy's ORG is left out: it takes many a novel's characters).
 THING_ENTITIES = frozenset("PRODUCT WORK_OF_ART LAW LANGUAGE GPE LOC FAC EVENT NORP".split())
+#: Words for a person, and for how one stands to another.
+PEOPLE_WORDS = PERSON_NOUNS | RELATION_NOUNS
+#: The common nouns a question about how people are related may hold besides them.
+RELATION_QUESTION_NOUNS = PEOPLE_WORDS | RELATION_ASKED | {"family"}
 
 
 def people_kind(q_doc, wh_at: int, asked: str = "") -> str | None:
@@ -62,11 +66,10 @@ def about_people(q_doc) -> bool:
     """Whether a question names someone and nothing else: a person-like token (:func:`personlike`), every proper
     noun one, and its common nouns words for people or for the relation ("How are the people who rent the Hall
     related to Anne's fiance?")."""
-    people = PERSON_NOUNS | RELATION_NOUNS | RELATION_ASKED | {"family"}
     proper = [t for t in q_doc if t.pos_ == "PROPN"]
     nouns = [t for t in q_doc if t.pos_ == "NOUN"]
     return any(personlike(t) for t in q_doc) and all(personlike(t) for t in proper) and all(
-        t.lemma_.lower() in people or t.lower_ in people for t in nouns)
+        t.lemma_.lower() in RELATION_QUESTION_NOUNS or t.lower_ in RELATION_QUESTION_NOUNS for t in nouns)
 
 
 def someone_owns(q_doc, noun) -> bool:
@@ -80,7 +83,7 @@ def someone_owns(q_doc, noun) -> bool:
 def personlike(token) -> bool:
     """Whether a token can be someone: a personal pronoun, a word for a person, a PERSON entity, or a proper noun
     written as a name is (not "BERT", "GPT-3") that names no thing (a product, a place, a work)."""
-    if token.lower_ in PERSONAL_PRONOUNS or token.lemma_.lower() in PERSON_NOUNS | RELATION_NOUNS:
+    if token.lower_ in PERSONAL_PRONOUNS or token.lemma_.lower() in PEOPLE_WORDS:
         return True
     if token.ent_type_ == "PERSON":
         return True
