@@ -160,7 +160,6 @@ def asks_for_no_one(noun: str) -> bool:
     return bool(senses) and senses[0] not in ("person", "animal")
 
 
-
 #: What joins the parts of one written word without a space ("text-embedding-ada-002", "and/or").
 JOINERS = frozenset("- – /".split())
 
