@@ -11,6 +11,7 @@ requires_wordnet = pytest.mark.skipif(not wordnet.available(), reason=REASON)
 
 
 def reads_wordnet(item: pytest.Item) -> bool:
-    """Whether a collected doctest reads WordNet's files (those of ``kgcore/core/wordnet.py`` and of the spans
-    found through it)."""
-    return item.path.name == "wordnet.py" or item.name.endswith("._kinds_of")
+    """Whether a collected doctest reads WordNet's files (those of ``kgcore/core/wordnet.py``, of the spans found
+    through it, of word families and of respelling)."""
+    return item.path.name in ("wordnet.py", "spelling.py") or item.name.endswith(
+        ("._kinds_of", ".families", ".how_written"))
