@@ -20,9 +20,33 @@ import sys
 from dataclasses import asdict, dataclass, field
 from typing import Literal, cast
 
+# Re-exported: kgcore has always imported the roles, sentence ids and answer types from here.
+from kgcore.core.answers import Answer, Citation  # noqa: F401
 from kgcore.core.deprecation import renamed_attribute
 from kgcore.core.interned import interned, shared_fields
-from kgcore.core.verdicts import Verdict
+from kgcore.core.roles import (  # noqa: F401
+    ABSTRACT,
+    APPENDIX,
+    AUTHORS,
+    BODY,
+    CAPTION,
+    EQUATION,
+    FIGURE,
+    FOOTNOTE,
+    FRONT_MATTER,
+    HEADER_FOOTER,
+    HEADING,
+    LIST_ITEM,
+    OPT_IN,
+    PARSED,
+    REFERENCE,
+    RETRIEVABLE,
+    ROLES,
+    TABLE,
+    TITLE,
+)
+from kgcore.core.sentence_ids import SENTENCE_ID_PATTERN, sentence_id, split_sentence_id  # noqa: F401
+from kgcore.core.verdicts import Verdict  # noqa: F401
 
 NodeType = Literal["entity", "action"]
 EdgeType = Literal["action-entity", "action-action", "entity-entity"]
@@ -33,47 +57,6 @@ ACTION_ENTITY: EdgeType = "action-entity"
 ACTION_ACTION: EdgeType = "action-action"
 ENTITY_ENTITY: EdgeType = "entity-entity"
 NEXT = "next"
-
-
-#: The role of a paragraph and of its sentences.  Books: body, heading, front matter (title page, contents).
-BODY, HEADING, FRONT_MATTER = "body", "heading", "front_matter"
-#: Papers (kgcore.index.pdf.roles) add these.
-TITLE, AUTHORS, ABSTRACT, LIST_ITEM, CAPTION = "title", "authors", "abstract", "list_item", "caption"
-TABLE, EQUATION, FIGURE, FOOTNOTE = "table", "equation", "figure", "footnote"
-HEADER_FOOTER, REFERENCE, APPENDIX = "header_footer", "reference", "appendix"
-ROLES = (BODY, HEADING, FRONT_MATTER, TITLE, AUTHORS, ABSTRACT, LIST_ITEM, CAPTION, TABLE, EQUATION, FIGURE, FOOTNOTE,
-         HEADER_FOOTER, REFERENCE, APPENDIX)
-#: Retrieved by default.
-RETRIEVABLE = frozenset({BODY, ABSTRACT, LIST_ITEM, CAPTION, FOOTNOTE, APPENDIX})
-#: Retrieved only when asked for (``RetrievalOptions.front_matter``): title pages, contents, headings.
-OPT_IN = frozenset({FRONT_MATTER, HEADING, TITLE, AUTHORS})
-#: Parsed into the graph; tables, equations, figure text, running headers and reference entries stay text only
-#: (kept, shown in the source view, never retrieved).
-PARSED = RETRIEVABLE | OPT_IN
-
-
-#: A sentence id in text: the paper's ``text_{chunk}-{n}``, behind a document id (a file-name slug) when there is one.
-SENTENCE_ID_PATTERN = r"(?:[a-z0-9][a-z0-9_-]*/)?text_\d+-\d+"
-
-
-def sentence_id(chunk: int, index: int, doc_id: str = "") -> str:
-    """The paper's sentence id, behind its document id when one is given.
-
-    >>> sentence_id(1, 9), sentence_id(1, 9, "crusoe")
-    ('text_1-9', 'crusoe/text_1-9')
-    """
-    local = f"text_{chunk}-{index}"
-    return f"{doc_id}/{local}" if doc_id else local
-
-
-def split_sentence_id(sid: str) -> tuple[str, str]:
-    """(document id, the paper's local id) of a sentence id; the document is "" for an unprefixed id.
-
-    >>> split_sentence_id("crusoe/text_1-9"), split_sentence_id("text_0-3")
-    (('crusoe', 'text_1-9'), ('', 'text_0-3'))
-    """
-    doc, _, local = sid.rpartition("/")
-    return doc, local
 
 
 @dataclass(frozen=True)
@@ -341,6 +324,8 @@ class QueryResult:
     #: ``community`` / ``hybrid-summaries``: the community summaries in the context, best first (community, title,
     #: level, score, kind, claims with their sentence ids, and ``sentence_ids``: the context sentences backing it).
     summaries: list[dict] = field(default_factory=list)
+    #: Question words read in the collection's spelling, written -> read as; ``question`` is the respelt question.
+    respelled: dict[str, str] = field(default_factory=dict)
 
     doc_id = renamed_attribute("doc_id", "collection")
 
@@ -351,50 +336,3 @@ class QueryResult:
     @property
     def sentence_ids(self) -> list[str]:
         return [s.id for s in self.sentences]
-
-
-@dataclass
-class Citation:
-    """Links one answer sentence to the context sentences that support it.
-
-    >>> Citation("He ran.", ["peter/text_0-1", "peter/text_0-2"]).to_dict()["documents"]
-    ['peter']
-    """
-
-    answer_sentence: str
-    sentence_ids: list[str]
-    scores: list[float] = field(default_factory=list)
-
-    @property
-    def documents(self) -> list[str]:
-        """The documents of the cited sentences, in citation order."""
-        return list(dict.fromkeys(split_sentence_id(s)[0] for s in self.sentence_ids if "/" in s))
-
-    def to_dict(self) -> dict:
-        return {**asdict(self), "documents": self.documents}
-
-
-@dataclass
-class Answer:
-    """A generated or extracted answer with its citations and provenance."""
-
-    text: str
-    generator: str
-    model: str
-    citations: list[Citation] = field(default_factory=list)
-    usage: dict = field(default_factory=dict)
-    prompt: str = ""
-    notes: list[str] = field(default_factory=list)
-    #: ``qa-kg``: the ranked short answers (text, sentence ids, score, the pair behind each) and a confidence.
-    short_answers: list[dict] = field(default_factory=list)
-    confidence: float | None = None
-    #: Whether a retrieved sentence supports the answer (:mod:`kgcore.query.answer.support`); None: not checked.
-    supported: bool | None = None
-    #: Why (or why not), in words, with the support score and the threshold.
-    support_reason: str = ""
-    support_score: float | None = None
-    #: The verdict (supported / not supported / unsure) with its reason and evidence; None: not judged.
-    verdict: Verdict | None = None
-
-    def to_dict(self) -> dict:
-        return asdict(self)
