@@ -117,6 +117,9 @@ def _add_ask(sub) -> None:
     ask.add_argument("--doc", help="the older name of --collection (a one-document collection)")
     ask.add_argument("--documents", help="comma-separated document ids: retrieve only from these")
     ask.add_argument("--front-matter", action="store_true", help="let title pages, contents and headings in")
+    ask.add_argument("--no-respell", dest="respell", action="store_false",
+                     help="ask misspelt names as written (by default a word the collection never writes is read in "
+                          "its nearest spelling, and the notes say so)")
     ask.add_argument("--method", choices=METHODS, default="groundedkg")
     ask.add_argument("--ranking", choices=RANKINGS, default="fused",
                      help="groundedkg under a budget: fused (LeSeGR-style) or graph-score (the earlier ranking)")

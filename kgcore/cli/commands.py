@@ -200,7 +200,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     options = RetrievalOptions(method=args.method, k=args.k, tau=args.tau, min_count=args.min_count,
                                budget_sentences=args.budget_sentences, budget_words=ask_budget_words(args, settings),
-                               documents=documents, front_matter=args.front_matter, ranking=args.ranking)
+                               documents=documents, front_matter=args.front_matter, ranking=args.ranking,
+                               respell=args.respell)
     questions = read_questions(args.questions, settings) if args.questions else [
         validate_question(" ".join(args.question), settings.max_question_chars)]
     if args.answerer:  # say what to set before seconds of loading, not after

@@ -33,6 +33,7 @@ from kgcore.query.answer.support import Calibration
 from kgcore.query.methods import Models
 from kgcore.query.qakg import qa_answer_graph
 from kgcore.query.rerank import Reranker, get_reranker
+from kgcore.query.spelling import Respelled, collection_vocabulary, respell
 
 #: The default limit on a question's length (``KGCORE_MAX_QUESTION_CHARS`` sets the engine's).
 MAX_QUESTION_CHARS = Settings.max_question_chars
@@ -163,7 +164,11 @@ class QueryEngine:
             ensure_chroma(self.store, collection, self.embedder)
         index = self.index(collection)
         built = len(index.cache.keys())
-        result = method.retrieve(index, question, options, self.models(use_chroma))
+        respelled = respell(question, collection_vocabulary(index)) if options.respell else Respelled(question)
+        result = method.retrieve(index, respelled.text, options, self.models(use_chroma))
+        if respelled.changes:
+            result.respelled = dict(respelled.changes)
+            result.notes.insert(0, respelled.note())
         if len(index.cache.keys()) > built:  # a view built for this question: its freed temporaries given back
             release_free_memory()
         return result
@@ -300,6 +305,7 @@ def result_to_json(result: QueryResult, answer: Answer | None = None) -> dict:
     graph = result.query_graph
     return {
         "question": result.question,
+        "respelled": result.respelled,
         "collection": result.collection,
         "doc_id": result.collection,  # deprecated: the collection's old name, kept until kgcore 0.4
         "method": result.method,
