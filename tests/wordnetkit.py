@@ -12,6 +12,5 @@ requires_wordnet = pytest.mark.skipif(not wordnet.available(), reason=REASON)
 
 def reads_wordnet(item: pytest.Item) -> bool:
     """Whether a collected doctest reads WordNet's files (those of ``kgcore/core/wordnet.py``, of the spans found
-    through it, of word families and of respelling)."""
-    return item.path.name in ("wordnet.py", "spelling.py") or item.name.endswith(
-        ("._kinds_of", ".families", ".how_written"))
+    through it, and of respelling)."""
+    return item.path.name in ("wordnet.py", "spelling.py") or item.name.endswith("._kinds_of")

@@ -48,7 +48,7 @@ def folder() -> Path:
 
 def forget() -> None:
     """Forget what was read, so that the next look-up reads :func:`folder` again (after ``KGCORE_WORDNET`` changed)."""
-    for cached in (_exceptions, _index_senses, _ancestors, _supersenses, _related_forms, _irregular):
+    for cached in (_exceptions, _index_senses, _ancestors, _supersenses, _irregular):
         cached.cache_clear()
 
 
@@ -196,65 +196,6 @@ def _supersenses(root: str, noun: str) -> tuple[str, ...]:
     except _ERRORS:
         return ()
     return tuple(files)
-
-
-#: The parts of speech whose files :func:`related_forms` reads, with their letter in a pointer.
-_POS_FILES = {"n": "noun", "v": "verb", "a": "adj", "s": "adj", "r": "adv"}
-
-
-def related_forms(word: str) -> frozenset[str]:
-    """The words WordNet links to ``word`` (a lemma, lower case) as *derivationally related forms*, over every
-    part of speech and sense: the same word family in another word class ("teach" and "teacher", "marriage" and
-    "marry").  A reader retelling a story writes "Anne is a teacher" where the book says "Anne teaches"; empty
-    without WordNet or for a word it lacks.
-
-    >>> sorted(related_forms("teach")), sorted(related_forms("marriage"))
-    (['teachable', 'teacher', 'teaching'], ['marry'])
-    """
-    if not available():
-        return frozenset()
-    return _related_forms(str(folder()), word.strip().lower().replace(" ", "_"))
-
-
-@lru_cache(maxsize=65536)
-def _related_forms(root: str, key: str) -> frozenset[str]:
-    out: set[str] = set()
-    try:
-        for pos in ("noun", "verb", "adj"):
-            for offset in _index_senses(root, key, pos):
-                out.update(_linked_words(Path(root), pos, offset, key))
-    except _ERRORS:
-        return frozenset()
-    out.discard(key)
-    return frozenset(w.replace("_", " ") for w in out)
-
-
-def _linked_words(root: Path, pos: str, offset: int, key: str) -> list[str]:
-    """The words a synset's derivational pointers (``+``) lead to from ``key`` (one of its words): each such pointer
-    names its source and target word by number (hex ``sstt``), so only the pointers leaving ``key`` are followed."""
-    with (root / f"data.{pos}").open("rb") as data:
-        data.seek(offset)
-        fields = data.readline().decode("utf-8").split()
-    words = [fields[4 + 2 * k].lower() for k in range(int(fields[3], 16))]
-    at = 4 + 2 * len(words)
-    targets: list[tuple[str, int, int]] = []
-    for k in range(int(fields[at])):
-        symbol, pointed, target_pos, numbers = fields[at + 1 + 4 * k: at + 5 + 4 * k]
-        source = int(numbers[:2], 16)
-        if symbol == "+" and 0 < source <= len(words) and _bare_word(words[source - 1]) == key:
-            targets.append((target_pos, int(pointed), int(numbers[2:], 16)))
-    out = []
-    for target_pos, target, number in targets:
-        with (root / f"data.{_POS_FILES[target_pos]}").open("rb") as data:
-            data.seek(target)
-            linked = data.readline().decode("utf-8").split()
-        out.append(_bare_word(linked[4 + 2 * (number - 1)].lower()))
-    return out
-
-
-def _bare_word(word: str) -> str:
-    """A data file's word without an adjective's marker ("(a)", "(p)", "(ip)")."""
-    return word.split("(", 1)[0]
 
 
 #: WordNet's detachment rules (``morphy(7WN)``) by part of speech: an inflected ending and what replaces it.

@@ -70,7 +70,7 @@ def test_without_the_files_nothing_is_known(tmp_path, monkeypatch):
     try:
         assert not wordnet.available()
         assert wordnet.supersenses("chum") is None and wordnet.is_a("theft", "crime") is None
-        assert wordnet.known("chum") is None and wordnet.related_forms("teach") == frozenset()
+        assert wordnet.known("chum") is None
     finally:
         wordnet.forget()
 
@@ -87,14 +87,9 @@ def test_debians_wordnet_names_people_places_and_feelings():
 
 def test_with_noun_files_only_words_are_known_as_nouns_and_nothing_raises(database):
     assert wordnet.known("chums") and wordnet.known("larcenies") and not wordnet.known("elliott")
-    assert wordnet.related_forms("crime") == frozenset()  # the test database has no derivational pointers
 
 
 @requires_wordnet
-def test_debians_wordnet_knows_english_words_in_any_form_and_their_families():
+def test_debians_wordnet_knows_english_words_in_any_form():
     assert all(wordnet.known(w) for w in ("strapped", "teenagers", "happiest", "reexamine", "slaughter"))
     assert not any(wordnet.known(w) for w in ("Elliott", "Harvell", "nintenth", "supervszed"))
-    assert {"teacher", "teaching"} <= wordnet.related_forms("teach")
-    assert "marriage" in wordnet.related_forms("marry") and "marry" in wordnet.related_forms("marriage")
-    assert "execution" in wordnet.related_forms("execute") and "teach" not in wordnet.related_forms("teach")
-    assert wordnet.related_forms("zyzzyvas") == frozenset()

@@ -44,13 +44,11 @@ from kgcore.query.answer.typed import typed_spans
 from kgcore.query.answer.weights import SHORT_WORDS, SIGNALS, Weights, current, sentence_features
 from kgcore.query.answer.words import (
     content_words,
-    families,
     question_term_weights,
     stem,
     stem_terms,
     stem_tokens,
     weighted_overlap,
-    with_families,
 )
 
 #: The weight of the question-word overlap in the support score (:mod:`~kgcore.query.answer.calibration`) and in
@@ -172,23 +170,20 @@ def score_sentences(question: str, parsed: Question, context: Sequence[SelectedS
         cos = with_resolved(question, candidates, cos, shortlist, embedder)
     texts = [t for i in shortlist for t in (candidates[i].text, candidates[i].resolved or candidates[i].text)]
     docs = list(nlp.pipe(texts))
-    family = families(parsed.terms)
-    founds = [with_families(set(stem_tokens(docs[2 * k])) | set(stem_tokens(docs[2 * k + 1])), family)
-              for k in range(len(shortlist))]
+    founds = [set(stem_tokens(docs[2 * k])) | set(stem_tokens(docs[2 * k + 1])) for k in range(len(shortlist))]
     terms = stem_terms(parsed.terms)
-    anchors = set(terms).union(*family.values())  # where a question word stands in a sentence, its family too
     rare = distinctive(terms, founds)
     rows = []
     for k, i in enumerate(shortlist):
         original, resolved, found = docs[2 * k], docs[2 * k + 1], founds[k]
         named = typed_spans(original, resolved, parsed.expected, parsed.doc)
-        spans = nearest_first(original, tuple(named), anchors)
+        spans = nearest_first(original, tuple(named), terms)
         typed = bool(spans) and not {stem(f) for f in parsed.focus} - found
         rows.append((candidates[i], float(cos[i]), weighted_overlap(terms, found),
                      weighted_overlap(rare, found), typed, (spans, tuple(named[x][0] for x in spans),
                                                            tuple(named[x][1] for x in spans)),
                      tuple(t for t in parsed.terms if stem(t) in found),
-                     is_heading(original), span_nearness(original, spans[:1], anchors) if typed else 0.0,
+                     is_heading(original), span_nearness(original, spans[:1], terms) if typed else 0.0,
                      slot_match(original, spans, parsed.gap) if typed else 0.0))
     best_cos, best_overlap = max(r[1] for r in rows), max(r[2] for r in rows)
     scored = []

@@ -57,7 +57,7 @@ from kgcore.query.answer.roles import fills_frame
 from kgcore.query.answer.select import Question, ScoredSentence, score_sentences
 from kgcore.query.answer.spans import answer_spans
 from kgcore.query.answer.weights import SPECIFIC
-from kgcore.query.answer.words import STOPWORDS, content_words, families, stem, stem_tokens
+from kgcore.query.answer.words import STOPWORDS, content_words, stem, stem_tokens
 
 SUPPORTED_FROM = 2.6
 REFUSED_BELOW = 2.4
@@ -182,17 +182,13 @@ def how_written(matched: Sequence[str], text: str, nlp) -> tuple[dict[str, str],
     ({'reside': 'resident'}, ['anne'], [[9, 17], [25, 30]])
     >>> how_written(["amory"], "ROSALIND: Oh--what--oh--Amory--", load_spacy())
     ({}, [], [[24, 29]])
-    >>> how_written(["teach"], "Anne was a teacher.", load_spacy())  # a word of the same family
-    ({'teach': 'teacher'}, [], [[11, 18]])
     """
     found = stem_tokens(nlp(text))
-    family = families(dict.fromkeys(matched, 1.0))
     written: dict[str, str] = {}
     resolved: list[str] = []
     spans: list[list[int]] = []
     for word in matched:
-        key = stem(word)
-        tokens = found.get(key) or next((found[s] for s in sorted(family.get(key, ())) if s in found), [])
+        tokens = found.get(stem(word), [])
         spans += [[t.idx, t.idx + len(t.text)] for t in tokens]
         if tokens and not any(word in (t.lemma_.lower(), t.lower_) for t in tokens):
             written[word] = tokens[0].lower_

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 
-from kgcore.core import wordnet
 from kgcore.core.numbers import as_figure
 from kgcore.core.stemming import stemmer
 from kgcore.index.qa.base import WH_WORDS
@@ -165,32 +164,6 @@ def stem(word: str) -> str:
     if word == "one":
         return word
     return as_figure(word) or stemmer().stemWord(word)
-
-
-def families(terms: dict[str, float]) -> dict[str, frozenset[str]]:
-    """Each question term's stem with the stems of its word family (WordNet's derivationally related forms,
-    :func:`kgcore.core.wordnet.related_forms`), for the terms that have one.
-
-    >>> families({"teach": 2.0, "anne": 1.0}) == {stem("teach"): frozenset({stem("teacher"), stem("teachable")})}
-    True
-    """
-    out: dict[str, frozenset[str]] = {}
-    for term in terms:
-        key = stem(term)
-        related = frozenset(stem(w) for w in wordnet.related_forms(term) if " " not in w) - {key}
-        if related:
-            out[key] = out.get(key, frozenset()) | related
-    return out
-
-
-def with_families(found: set[str], family: dict[str, frozenset[str]]) -> set[str]:
-    """``found`` (a sentence's stems) with each question term whose word family it holds: "teacher" in the sentence
-    counts as the question's "teach".
-
-    >>> sorted(with_families({"teacher", "avonlea"}, {"teach": frozenset({"teacher"})}))
-    ['avonlea', 'teach', 'teacher']
-    """
-    return found | {key for key, related in family.items() if key not in found and related & found}
 
 
 def stem_terms(terms: dict[str, float]) -> dict[str, float]:
