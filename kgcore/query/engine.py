@@ -24,7 +24,7 @@ from kgcore.core.types import RETRIEVABLE, Answer, QueryResult, Sentence
 from kgcore.index.parse import Parser, get_parser
 from kgcore.index.store.disk import Index, Store
 from kgcore.index.store.writer import ensure_chroma
-from kgcore.query import asked_kind, methods
+from kgcore.query import asked_kind, methods, spelling
 from kgcore.query.answer import ANSWERERS, AnswerGenerator, AnswerSource, default_answerer, get_generator
 from kgcore.query.answer.base import shared_cache, store_parses, warm_parses
 from kgcore.query.answer.calibration import collection_calibration
@@ -33,7 +33,6 @@ from kgcore.query.answer.support import Calibration
 from kgcore.query.methods import Models
 from kgcore.query.qakg import qa_answer_graph
 from kgcore.query.rerank import Reranker, get_reranker
-from kgcore.query.spelling import Respelled, collection_vocabulary, respell
 
 #: The default limit on a question's length (``KGCORE_MAX_QUESTION_CHARS`` sets the engine's).
 MAX_QUESTION_CHARS = Settings.max_question_chars
@@ -164,11 +163,8 @@ class QueryEngine:
             ensure_chroma(self.store, collection, self.embedder)
         index = self.index(collection)
         built = len(index.cache.keys())
-        respelled = respell(question, collection_vocabulary(index)) if options.respell else Respelled(question)
-        result = method.retrieve(index, respelled.text, options, self.models(use_chroma))
-        if respelled.changes:
-            result.respelled = dict(respelled.changes)
-            result.notes.insert(0, respelled.note())
+        respelled = spelling.asked(question, spelling.collection_vocabulary(index) if options.respell else None)
+        result = spelling.noted(method.retrieve(index, respelled.text, options, self.models(use_chroma)), respelled)
         if len(index.cache.keys()) > built:  # a view built for this question: its freed temporaries given back
             release_free_memory()
         return result

@@ -46,6 +46,7 @@ from kgcore.query.propagation import Scales
 from kgcore.query.sentence_ranking import by_score, sentence_tokens
 from kgcore.query.shard_graph import GraphScorer
 from kgcore.query.shard_links import Exported, Heard, ShardLinks
+from kgcore.query.spelling import Vocabulary, collection_vocabulary
 
 __all__ = ["BM25Counts", "CollectionBM25", "GlobalBM25", "Item", "Shard", "bm25_counts", "collection_bm25"]
 
@@ -102,6 +103,10 @@ class Shard:
     def bm25_counts(self) -> BM25Counts:
         """This shard's :class:`BM25Counts` (the tokens one process's BM25 reads: an empty sentence is ``_``)."""
         return bm25_counts(self._tokens())
+
+    def vocabulary(self) -> Vocabulary:
+        """How often this shard's documents write each word (:mod:`kgcore.query.spelling`)."""
+        return collection_vocabulary(self.index)
 
     def _tokens(self) -> list[list[str]]:
         return [t or ["_"] for t in sentence_tokens(self.index).written]

@@ -59,6 +59,7 @@ from kgcore.core.types import Answer, Match, QueryResult, SelectedSentence
 from kgcore.index.ray_runner import RayRunner
 from kgcore.index.store.disk import Store
 from kgcore.index.store.partial import Whole, check_documents
+from kgcore.query import spelling
 from kgcore.query.answer import AnswerSource
 from kgcore.query.engine import QueryEngine, validate_question
 from kgcore.query.sentence_ranking import bm25_tokens
@@ -135,6 +136,7 @@ class ShardedEngine:
                 ensure_stored(store, name)
             self._start(str(store.root.resolve()), address)
             self.bm25 = collection_bm25(self.ask_all("bm25_counts"))
+            self.vocabulary = spelling.Vocabulary.merged(self.ask_all("vocabulary"))
             self.pages, self.whole = start(self) if graph else (None, None)
             self.ghosts = start_links(self) if graph else None
         except BaseException:
@@ -215,8 +217,9 @@ class ShardedEngine:
             raise InputError("method", f"{method!r} needs shards loaded with their graphs (graph=True)")
         question = validate_question(question, self.settings.max_question_chars)
         check_documents((d for part in self.parts for d in part), options.documents, self.name)
+        respelled = spelling.asked(question, self.vocabulary if options.respell else None)
         with self._asking:
-            return self._retrieve(question, options)
+            return spelling.noted(self._retrieve(respelled.text, options), respelled)
 
     def _retrieve(self, question: str, options: RetrievalOptions) -> QueryResult:
         method = options.method

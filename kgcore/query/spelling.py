@@ -35,6 +35,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from kgcore.core import wordnet
+from kgcore.core.types import QueryResult
 from kgcore.index.store.disk import CacheKey, Index
 from kgcore.query.answer.words import STOPWORDS
 
@@ -57,6 +58,18 @@ class Vocabulary:
     @classmethod
     def of(cls, texts: Iterable[str]) -> Vocabulary:
         return cls(dict(Counter(w.lower() for text in texts for w in _WORD.findall(text))))
+
+    @classmethod
+    def merged(cls, parts: Iterable[Vocabulary]) -> Vocabulary:
+        """One vocabulary of a collection served in parts (each shard counts its own documents).
+
+        >>> Vocabulary.merged([Vocabulary({"elliot": 2}), Vocabulary({"elliot": 1, "anne": 4})]).counts
+        {'elliot': 3, 'anne': 4}
+        """
+        total: Counter[str] = Counter()
+        for part in parts:
+            total.update(part.counts)
+        return cls(dict(total))
 
 
 @dataclass(frozen=True)
@@ -106,6 +119,19 @@ def respell(question: str, vocabulary: Vocabulary) -> Respelled:
 
     text = _JOINED_WORD.sub(replace, question)
     return Respelled(text, tuple(changes))
+
+
+def asked(question: str, vocabulary: Vocabulary | None) -> Respelled:
+    """What a retrieval asks: ``question`` respelt, or as written when respelling is off (``vocabulary`` None)."""
+    return respell(question, vocabulary) if vocabulary is not None else Respelled(question)
+
+
+def noted(result: QueryResult, respelled: Respelled) -> QueryResult:
+    """``result`` with its respelling recorded: :attr:`~kgcore.core.types.QueryResult.respelled` and the first note."""
+    if respelled.changes:
+        result.respelled = dict(respelled.changes)
+        result.notes.insert(0, respelled.note())
+    return result
 
 
 def _spelling(word: str, vocabulary: Vocabulary) -> str | None:

@@ -37,8 +37,8 @@ TEXTS = {
 QUESTIONS = ["Who lit the lamp of the lighthouse?", "What did the miller sell at the market?",
              "Why did the captain count the passengers twice?", "What broke the lamp?"]
 #: Questions that name someone (the fused ranking weighs the question's names over 250 words and under a
-#: sentence budget).
-NAMED = ["Why did Mara row to the village?", "What did Tomas sell?"]
+#: sentence budget); the last misspells a name the collection writes in several documents (asked as "Tomas").
+NAMED = ["Why did Mara row to the village?", "What did Tomas sell?", "What did Tomass sell?"]
 OPTIONS = [RetrievalOptions(method=m, **cut) for m in EXACT
            for cut in ({}, {"budget_words": 40}, {"budget_words": 95}, {"budget_sentences": 3},
                        {"budget_words": 60, "documents": ("orchard", "market")})]
@@ -153,6 +153,8 @@ def test_the_default_method_on_one_shard_is_one_process(store):
                 assert [(s.id, s.rank, s.score) for s in many.sentences] == [(s.id, s.rank, s.score)
                                                                               for s in one.sentences]
                 assert many.candidates == one.candidates
+                assert many.respelled == one.respelled and many.notes[:1] == one.notes[:1]
+        assert sharded.retrieve(NAMED[-1], NAMES_OPTIONS[0]).respelled == {"Tomass": "Tomas"}
 
 
 @pytest.fixture(scope="module")
@@ -231,6 +233,7 @@ def test_the_graph_methods_hear_across_shards_as_one_process(store, shards, monk
             one, many = engine.retrieve("village", question, options), sharded.retrieve(question, options)
             assert _explained(many) == _explained(one) and many.candidates == one.candidates, (question, options)
             assert [m.to_dict() for m in many.matches] == [m.to_dict() for m in one.matches]
+            assert many.respelled == one.respelled  # the shards' words counted as one collection's
             held = [(m.query_node, m.node_id) for m in many.matches]
             assert len(set(held)) == len(held)  # a node two shards hold is matched once
         monkeypatch.setattr(fused, "GRAPH_HEAD_WORDS", 40)
