@@ -279,6 +279,7 @@ def record_to_result(record) -> tuple[QueryResult, Answer | None]:
         settings=dict(payload.get("settings") or {}), timings_ms=dict(payload.get("timings_ms") or {}),
         notes=list(payload.get("result_notes", payload.get("notes", []))), candidates=int(payload.get("candidates", 0)),
         qa_pairs=list(payload.get("qa_pairs") or []), summaries=list(payload.get("summaries") or []),
+        respelled=dict(payload.get("respelled") or {}),
     )
     return result, _answer(payload)
 

@@ -17,3 +17,12 @@ def test_summaries_and_qa_pairs_survive_the_stored_json():
     rebuilt, answer = record_to_result(record_payload(result))
     assert rebuilt == result and answer is None
     assert rebuilt.summaries == [summary] and rebuilt.qa_pairs == [pair]
+
+
+def test_a_respelt_question_keeps_what_was_written():
+    result = QueryResult("Who did Mr Elliot marry?", "bm25", "shelf", None, [], [], {"k": 5}, {"retrieval": 1.0},
+                         ["Read with the spelling of the collection: Elliott as “Elliot” (words it never writes)."],
+                         respelled={"Elliott": "Elliot"})
+    rebuilt, _ = record_to_result(record_payload(result))
+    assert rebuilt == result and rebuilt.respelled == {"Elliott": "Elliot"}
+    assert record_to_result(record_payload(QueryResult("q", "bm25", "shelf", None, [], [], {}, {})))[0].respelled == {}
