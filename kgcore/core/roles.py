@@ -7,6 +7,10 @@ retrieval reads (:data:`RETRIEVABLE`), reads on request (:data:`OPT_IN`) or pars
 
 from __future__ import annotations
 
+__all__ = ["ABSTRACT", "APPENDIX", "AUTHORS", "BODY", "CAPTION", "EQUATION", "FIGURE", "FOOTNOTE", "FRONT_MATTER",
+           "HEADER_FOOTER", "HEADING", "LIST_ITEM", "OPT_IN", "PARSED", "REFERENCE", "RETRIEVABLE", "ROLES", "TABLE",
+           "TITLE"]
+
 #: The role of a paragraph and of its sentences.  Books: body, heading, front matter (title page, contents).
 BODY, HEADING, FRONT_MATTER = "body", "heading", "front_matter"
 #: Papers (kgcore.index.pdf.roles) add these.

@@ -24,27 +24,8 @@ from typing import Literal, cast
 from kgcore.core.answers import Answer, Citation  # noqa: F401
 from kgcore.core.deprecation import renamed_attribute
 from kgcore.core.interned import interned, shared_fields
-from kgcore.core.roles import (  # noqa: F401
-    ABSTRACT,
-    APPENDIX,
-    AUTHORS,
-    BODY,
-    CAPTION,
-    EQUATION,
-    FIGURE,
-    FOOTNOTE,
-    FRONT_MATTER,
-    HEADER_FOOTER,
-    HEADING,
-    LIST_ITEM,
-    OPT_IN,
-    PARSED,
-    REFERENCE,
-    RETRIEVABLE,
-    ROLES,
-    TABLE,
-    TITLE,
-)
+from kgcore.core.roles import *  # noqa: F403 -- every role, re-exported (roles.__all__)
+from kgcore.core.roles import BODY
 from kgcore.core.sentence_ids import SENTENCE_ID_PATTERN, sentence_id, split_sentence_id  # noqa: F401
 from kgcore.core.verdicts import Verdict  # noqa: F401
 
