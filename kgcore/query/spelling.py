@@ -27,9 +27,10 @@ lacks ("teenager", "jail") is left alone:
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
@@ -44,31 +45,49 @@ MIN_LETTERS = 5
 #: A spelling the collection writes fewer times than this is no evidence of how it spells a name.
 MIN_COUNT = 2
 VOCABULARY: CacheKey[Vocabulary] = CacheKey("spelling-vocabulary")
-_WORD = re.compile(r"[A-Za-z]+")
+_WORD = re.compile(r"[^\W\d_]+")  # letters, any script: "Zoë", "Kérouac"
 #: A question's words with what they are joined to: a part of "absent-mindedly" or "Maule's" is not respelt alone.
-_JOINED_WORD = re.compile(r"[A-Za-z]+(?:['’-][A-Za-z]+)*")
+_JOINED_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 
 
 @dataclass(frozen=True)
 class Vocabulary:
-    """How often the collection writes each word (lower case): what :func:`respell` reads a question against."""
+    """How often the collection writes each word, as written (``written``), and by lower case (``counts``, with
+    ``forms``: each word's commonest written form, "McGregor"): what :func:`respell` reads a question against."""
 
-    counts: dict[str, int]
+    written: dict[str, int]
+    counts: dict[str, int] = field(init=False, repr=False, compare=False)
+    forms: dict[str, str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        counts: Counter[str] = Counter()
+        forms: dict[str, str] = {}
+        for word, n in sorted(self.written.items(), key=lambda item: -item[1]):
+            counts[word.lower()] += n
+            forms.setdefault(word.lower(), word)
+        object.__setattr__(self, "counts", dict(counts))
+        object.__setattr__(self, "forms", forms)
 
     @classmethod
     def of(cls, texts: Iterable[str]) -> Vocabulary:
-        return cls(dict(Counter(w.lower() for text in texts for w in _WORD.findall(text))))
+        """The words of ``texts`` counted.
+
+        >>> v = Vocabulary.of(["Mr. McGregor came.", "McGregor ran; MCGREGOR!"])
+        >>> v.counts["mcgregor"], v.forms["mcgregor"]
+        (3, 'McGregor')
+        """
+        return cls(dict(Counter(w for text in texts for w in _WORD.findall(text))))
 
     @classmethod
     def merged(cls, parts: Iterable[Vocabulary]) -> Vocabulary:
         """One vocabulary of a collection served in parts (each shard counts its own documents).
 
-        >>> Vocabulary.merged([Vocabulary({"elliot": 2}), Vocabulary({"elliot": 1, "anne": 4})]).counts
-        {'elliot': 3, 'anne': 4}
+        >>> Vocabulary.merged([Vocabulary({"Elliot": 2}), Vocabulary({"Elliot": 1, "Anne": 4})]).counts
+        {'anne': 4, 'elliot': 3}
         """
         total: Counter[str] = Counter()
         for part in parts:
-            total.update(part.counts)
+            total.update(part.written)
         return cls(dict(total))
 
 
@@ -113,7 +132,7 @@ def respell(question: str, vocabulary: Vocabulary) -> Respelled:
         found = None if "-" in word or "'" in word or "’" in word else _spelling(word, vocabulary)
         if found is None:
             return word
-        read = found.capitalize() if word[0].isupper() else found
+        read = vocabulary.forms[found] if word[0].isupper() else found
         changes.append((word, read))
         return read
 
@@ -140,9 +159,18 @@ def _spelling(word: str, vocabulary: Vocabulary) -> str | None:
     if len(key) < MIN_LETTERS or key in vocabulary.counts or key in STOPWORDS or wordnet.known(key) is not False:
         return None
     limit = max_edits(key)
-    choices = [w for w, n in vocabulary.counts.items() if n >= MIN_COUNT and w[0] == key[0]
+    choices = [w for w, n in vocabulary.counts.items() if n >= MIN_COUNT and _initial(w) == _initial(key)
                and abs(len(w) - len(key)) <= limit]
     near = process.extract(key, choices, scorer=Levenshtein.distance, score_cutoff=limit, limit=None)
     if not near:
         return None
     return min(near, key=lambda hit: (hit[1], -vocabulary.counts[hit[0]], hit[0]))[0]
+
+
+def _initial(word: str) -> str:
+    """A word's first letter without its accent: "Emile" and "Émile" start alike.
+
+    >>> _initial("émile"), _initial("emile")
+    ('e', 'e')
+    """
+    return unicodedata.normalize("NFKD", word[:1])[:1]
