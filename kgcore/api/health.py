@@ -185,11 +185,12 @@ def check_amr(settings: Settings) -> Check:
 
 def check_wordnet(settings: Settings) -> Check:
     """WordNet's noun files (Debian's ``wordnet-base``), which the answer kinds read for what a noun names
-    (:mod:`kgcore.core.wordnet`); without them the word lists alone decide, so their absence is no failure."""
+    (:mod:`kgcore.core.wordnet`) and respelling for which words are English; without them the word lists alone
+    decide and nothing is respelt, so their absence is no failure."""
     if not wordnet.available():
         return Check("WordNet", True, f"not found in {wordnet.folder()}: the answer kinds use their word lists alone "
-                                      "(install Debian's wordnet-base, or set KGCORE_WORDNET to WordNet 3.0's dict "
-                                      "folder)")
+                                      "and misspelt names are asked as written (install Debian's wordnet-base, or set "
+                                      "KGCORE_WORDNET to WordNet 3.0's dict folder)")
     return Check("WordNet", True, f"noun files in {wordnet.folder()}")
 
 

@@ -280,6 +280,7 @@ def record_to_result(record) -> tuple[QueryResult, Answer | None]:
         notes=list(payload.get("result_notes", payload.get("notes", []))), candidates=int(payload.get("candidates", 0)),
         qa_pairs=list(payload.get("qa_pairs") or []), summaries=list(payload.get("summaries") or []),
         respelled=dict(payload.get("respelled") or {}),
+        asked=payload.get("asked", "") if payload.get("respelled") else "",
     )
     return result, _answer(payload)
 

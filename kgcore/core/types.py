@@ -305,8 +305,10 @@ class QueryResult:
     #: ``community`` / ``hybrid-summaries``: the community summaries in the context, best first (community, title,
     #: level, score, kind, claims with their sentence ids, and ``sentence_ids``: the context sentences backing it).
     summaries: list[dict] = field(default_factory=list)
-    #: Question words read in the collection's spelling, written -> read as; ``question`` is the respelt question.
+    #: Names read in the collection's spelling, written -> read as; ``question`` is the respelt question.
     respelled: dict[str, str] = field(default_factory=dict)
+    #: The question as written, when it was respelt ("" otherwise).
+    asked: str = ""
 
     doc_id = renamed_attribute("doc_id", "collection")
 

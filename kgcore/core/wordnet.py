@@ -4,13 +4,16 @@
 The answer kinds read it where a closed word list cannot reach: a locative phrase whose object names a person, a
 feeling, an act or a state ("wrote to a Queen's Academy *chum*", "in his *excitement*") holds no place
 (:mod:`kgcore.query.answer.places`), and a noun below the asked one in WordNet's hierarchy (:func:`is_a`) names
-what "what punishment" or "what injury" asks for (:mod:`kgcore.query.answer.spans`).
+what "what punishment" or "what injury" asks for (:mod:`kgcore.query.answer.spans`).  Respelling a question's
+misspelt names (:mod:`kgcore.query.spelling`) asks :func:`known` whether a word is English at all, in any part of
+speech.
 
-WordNet 3.0 is read from its database files (``index.noun``, ``data.noun``, ``noun.exc``; the format of
-``wndb(5WN)``), as Debian's ``wordnet-base`` installs them in ``/usr/share/wordnet`` (``KGCORE_WORDNET`` names
-another folder).  A noun is found by binary search in the sorted index, as WordNet's own library does, so nothing is
-loaded whole.  Where the files are missing or unreadable the functions return None and the callers keep their word
-lists: nothing is fetched.
+WordNet 3.0 is read from its database files (``index.noun``, ``data.noun``, ``noun.exc``, and for :func:`known` the
+other parts of speech's ``index.*`` and ``*.exc``; the format of ``wndb(5WN)``), as Debian's ``wordnet-base``
+installs them in ``/usr/share/wordnet`` (``KGCORE_WORDNET`` names another folder).  A word is found by binary search
+in the sorted index, as WordNet's own library does, so nothing is loaded whole.  Where the noun files are missing or
+unreadable the functions return None and the callers keep their word lists (respelling does nothing): nothing is
+fetched.  A missing or unreadable file of another part of speech counts as listing no word.
 
 >>> supersenses("chum")  # commonest sense first: a friend, chopped fish for bait, a salmon
 ('person', 'artifact', 'animal')

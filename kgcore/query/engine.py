@@ -164,7 +164,8 @@ class QueryEngine:
         index = self.index(collection)
         built = len(index.cache.keys())
         respelled = spelling.asked(question, spelling.collection_vocabulary(index) if options.respell else None)
-        result = spelling.noted(method.retrieve(index, respelled.text, options, self.models(use_chroma)), respelled)
+        result = method.retrieve(index, respelled.text, options, self.models(use_chroma))
+        spelling.noted(result, respelled, question)
         if len(index.cache.keys()) > built:  # a view built for this question: its freed temporaries given back
             release_free_memory()
         return result
@@ -301,6 +302,7 @@ def result_to_json(result: QueryResult, answer: Answer | None = None) -> dict:
     graph = result.query_graph
     return {
         "question": result.question,
+        "asked": result.asked or result.question,
         "respelled": result.respelled,
         "collection": result.collection,
         "doc_id": result.collection,  # deprecated: the collection's old name, kept until kgcore 0.4

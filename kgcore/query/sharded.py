@@ -219,7 +219,7 @@ class ShardedEngine:
         check_documents((d for part in self.parts for d in part), options.documents, self.name)
         respelled = spelling.asked(question, self.vocabulary if options.respell else None)
         with self._asking:
-            return spelling.noted(self._retrieve(respelled.text, options), respelled)
+            return spelling.noted(self._retrieve(respelled.text, options), respelled, question)
 
     def _retrieve(self, question: str, options: RetrievalOptions) -> QueryResult:
         method = options.method

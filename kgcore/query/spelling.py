@@ -4,24 +4,31 @@
 People ask from memory, and a name they misspell is a word the text never holds: BM25 gives it nothing, the
 question's names (:mod:`kgcore.query.names`) find no sentence holding it, and the answer pick cannot match it.  A
 search box offers "did you mean"; here the engine asks with the text's spelling and says so in the result's notes
-(:class:`Respelled`).  A question word is respelt only when all of these hold, so that a word the book merely
-lacks ("teenager", "jail") is left alone:
+(:class:`Respelled`).  Only a *name* is respelt, and only into another name, so that a term a paper lacks
+("TriviaQA", "OpenAI", "reranking") is never turned into a word it has ("trivial", "open", "ranking"):
 
-* it is a word of at least :data:`MIN_LETTERS` letters, and the collection never writes it (any case);
-* it is no stop word ("toward"), and WordNet does not list it as an English word
-  (:func:`kgcore.core.wordnet.known`), which keeps "slaughter" from becoming the book's "laughter";
-* a word the collection writes at least :data:`MIN_COUNT` times starts with the same letter and lies within
-  :func:`max_edits` edits (Levenshtein distance, computed by rapidfuzz); of several, the nearest, then the commonest.
+* the question word is written like a name (a capital, then lower-case letters: not "RoBERTa", not "BERT") of at
+  least :data:`MIN_LETTERS` letters, not the question's first word, nor part of a hyphenated word or a possessive's
+  apostrophe (the name before "'s" is respelt, the "'s" kept);
+* the collection never writes it, nor any word with its BM25 stem ("Cliffords" is already "Clifford" to BM25);
+* WordNet does not list it as an English word (:func:`kgcore.core.wordnet.known`: "Mouse" stays "Mouse" in a book
+  about a moose);
+* a name the collection writes at least :data:`MIN_COUNT` times (capitalised where no sentence starts: "Friday", not
+  "However" nor "those") starts with the same letter (accents aside) and lies within :func:`max_edits` edits
+  (Levenshtein distance, by rapidfuzz); of several, the nearest, then the commonest, then the first alphabetically.
+  It is written as the collection writes it most often ("McGregor").
 
->>> vocabulary = Vocabulary.of(["Mr Elliot came.", "Mr Elliot left.", "Captain Harville smiled.",
-...                             "Harville sat.", "Laughter."])
->>> respelled = respell("What did William Elliott tell Captain Harvell about slaughter?", vocabulary)
+Without WordNet's files nothing is respelt: the test of "is this English" is what keeps common words safe.  The
+vocabulary is the whole collection's, also when a question is asked of some of its documents.
+
+>>> vocabulary = Vocabulary.of(["Mr Elliot came.", "Mr Elliot left.", "Captain Harville smiled.", "So Harville sat."])
+>>> respelled = respell("What did William Elliott tell Captain Harvell about Elliott's debts?", vocabulary)
 >>> respelled.text
-'What did William Elliot tell Captain Harville about slaughter?'
+"What did William Elliot tell Captain Harville about Elliot's debts?"
 >>> respelled.changes
 (('Elliott', 'Elliot'), ('Harvell', 'Harville'))
 >>> respelled.note()
-'Read with the spelling of the collection: Elliott as “Elliot”, Harvell as “Harville” (words it never writes).'
+'Read with the spelling of the collection: Elliott as “Elliot”, Harvell as “Harville” (names it never writes).'
 """
 
 from __future__ import annotations
@@ -38,45 +45,58 @@ from rapidfuzz.distance import Levenshtein
 from kgcore.core import wordnet
 from kgcore.core.types import QueryResult
 from kgcore.index.store.disk import CacheKey, Index
-from kgcore.query.answer.words import STOPWORDS
+from kgcore.query.answer.words import stem
 
-#: Words shorter than this are never respelt: a short word has too many neighbours one edit away.
-MIN_LETTERS = 5
+#: Names shorter than this are never respelt: a short name has too many neighbours one edit away ("Cohen" is one
+#: edit from "Chen", which nearly every paper on retrieval cites).
+MIN_LETTERS = 6
 #: A spelling the collection writes fewer times than this is no evidence of how it spells a name.
 MIN_COUNT = 2
 VOCABULARY: CacheKey[Vocabulary] = CacheKey("spelling-vocabulary")
-_WORD = re.compile(r"[^\W\d_]+")  # letters, any script: "Zoë", "Kérouac"
-#: A question's words with what they are joined to: a part of "absent-mindedly" or "Maule's" is not respelt alone.
-_JOINED_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+_WORD = re.compile(r"[^\W\d_]+")  # letters, any script: "Zoë", "Maëlys" (text in NFC)
+#: A question's words with what joins them: "absent-minded" is no name to respell, "Elliott's" is "Elliott" + "'s".
+_JOINED_WORD = re.compile(r"[^\W\d_]+(?:['’\-‐‑][^\W\d_]+)*")
+_POSSESSIVE = re.compile(r"^([^\W\d_]+)(['’]s)$")
 
 
 @dataclass(frozen=True)
 class Vocabulary:
-    """How often the collection writes each word, as written (``written``), and by lower case (``counts``, with
-    ``forms``: each word's commonest written form, "McGregor"): what :func:`respell` reads a question against."""
+    """How often the collection writes each word, as written (``written``), and as a name (``named``: capitalised
+    where no sentence starts, as "Friday" is and "However" is not); derived from them, by lower case, ``counts``,
+    ``forms`` (each word's commonest written form, "McGregor") and ``stems`` (the BM25 stems it writes): what
+    :func:`respell` reads a question against."""
 
     written: dict[str, int]
+    named: dict[str, int] = field(default_factory=dict)
     counts: dict[str, int] = field(init=False, repr=False, compare=False)
     forms: dict[str, str] = field(init=False, repr=False, compare=False)
+    stems: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         counts: Counter[str] = Counter()
         forms: dict[str, str] = {}
-        for word, n in sorted(self.written.items(), key=lambda item: -item[1]):
+        for word, n in sorted(self.written.items(), key=lambda item: (-item[1], item[0])):  # ties: one order
             counts[word.lower()] += n
             forms.setdefault(word.lower(), word)
         object.__setattr__(self, "counts", dict(counts))
         object.__setattr__(self, "forms", forms)
+        object.__setattr__(self, "stems", frozenset(stem(w) for w in counts))
 
     @classmethod
     def of(cls, texts: Iterable[str]) -> Vocabulary:
-        """The words of ``texts`` counted.
+        """The words of ``texts`` (sentences) counted.
 
-        >>> v = Vocabulary.of(["Mr. McGregor came.", "McGregor ran; MCGREGOR!"])
-        >>> v.counts["mcgregor"], v.forms["mcgregor"]
-        (3, 'McGregor')
+        >>> v = Vocabulary.of(["Mr. McGregor came.", "McGregor ran; MCGREGOR!", "However, Peter hid."])
+        >>> v.counts["mcgregor"], v.forms["mcgregor"], v.named
+        (3, 'McGregor', {'mcgregor': 1, 'peter': 1})
         """
-        return cls(dict(Counter(w for text in texts for w in _WORD.findall(text))))
+        written: Counter[str] = Counter()
+        named: Counter[str] = Counter()
+        for text in texts:
+            words = _WORD.findall(unicodedata.normalize("NFC", text))
+            written.update(words)
+            named.update(w.lower() for w in words[1:] if name_shaped(w))
+        return cls(dict(written), dict(named))
 
     @classmethod
     def merged(cls, parts: Iterable[Vocabulary]) -> Vocabulary:
@@ -85,16 +105,21 @@ class Vocabulary:
         >>> Vocabulary.merged([Vocabulary({"Elliot": 2}), Vocabulary({"Elliot": 1, "Anne": 4})]).counts
         {'anne': 4, 'elliot': 3}
         """
-        total: Counter[str] = Counter()
+        written: Counter[str] = Counter()
+        named: Counter[str] = Counter()
         for part in parts:
-            total.update(part.written)
-        return cls(dict(total))
+            written.update(part.written)
+            named.update(part.named)
+        return cls(dict(written), dict(named))
+
+    def __reduce__(self):  # sent to a shard's process as its counts alone; the rest is derived again
+        return (Vocabulary, (self.written, self.named))
 
 
 @dataclass(frozen=True)
 class Respelled:
-    """A question as it was asked with the collection's spelling: ``text``, and each word ``changes`` replaced,
-    as (written, read as)."""
+    """A question as it was asked with the collection's spelling: ``text``, and each name ``changes`` replaced,
+    as (written, read as), once each."""
 
     text: str
     changes: tuple[tuple[str, str], ...] = ()
@@ -104,17 +129,18 @@ class Respelled:
         if not self.changes:
             return ""
         pairs = ", ".join(f"{written} as “{read}”" for written, read in self.changes)
-        return f"Read with the spelling of the collection: {pairs} (words it never writes)."
+        return f"Read with the spelling of the collection: {pairs} (names it never writes)."
 
 
-def max_edits(word: str) -> int:
-    """Edits allowed between a question word and the collection's spelling: 1 up to five letters, else 2 (the rule
-    of Elasticsearch's ``fuzziness: AUTO`` for the words long enough to be respelt here).
+def max_edits(word: str, other: str) -> int:
+    """Edits allowed between a question's name and the collection's: 1, or 2 when the longer has eight letters or
+    more.  Elasticsearch's ``fuzziness: AUTO`` allows 2 from six letters; a correct name respelt into another is
+    worse than a misspelt one left alone ("Levine" is not "Leike", "Joulin" not "Julia"), so 2 wait for eight.
 
-    >>> max_edits("Ellen"), max_edits("Elliott"), max_edits("nintenth")
-    (1, 2, 2)
+    >>> max_edits("Elliott", "Elliot"), max_edits("Harvell", "Harville"), max_edits("Levine", "Leike")
+    (1, 2, 1)
     """
-    return 1 if len(word) <= 5 else 2
+    return 2 if max(len(word), len(other)) >= 8 else 1
 
 
 def collection_vocabulary(index: Index) -> Vocabulary:
@@ -123,21 +149,24 @@ def collection_vocabulary(index: Index) -> Vocabulary:
 
 
 def respell(question: str, vocabulary: Vocabulary) -> Respelled:
-    """``question`` with each word the collection never writes and WordNet does not know replaced by the nearest
-    spelling the collection does write (see the module's rules); the question unchanged when none qualifies."""
-    changes: list[tuple[str, str]] = []
+    """``question`` with each misspelt name replaced by the collection's spelling (see the module's rules); the
+    question unchanged when none qualifies."""
+    text = unicodedata.normalize("NFC", question)
+    first = next(_JOINED_WORD.finditer(text), None)
+    changes: dict[str, str] = {}
 
     def replace(match: re.Match) -> str:
-        word = match.group()
-        found = None if "-" in word or "'" in word or "’" in word else _spelling(word, vocabulary)
+        word, suffix = match.group(), ""
+        if (possessive := _POSSESSIVE.match(word)) is not None:
+            word, suffix = possessive.groups()
+        found = None if match.start() == (first.start() if first else -1) else _spelling(word, vocabulary)
         if found is None:
-            return word
-        read = vocabulary.forms[found] if word[0].isupper() else found
-        changes.append((word, read))
-        return read
+            return match.group()
+        changes.setdefault(word, vocabulary.forms[found])
+        return vocabulary.forms[found] + suffix
 
-    text = _JOINED_WORD.sub(replace, question)
-    return Respelled(text, tuple(changes))
+    respelt = _JOINED_WORD.sub(replace, text)
+    return Respelled(respelt, tuple(changes.items())) if changes else Respelled(question)
 
 
 def asked(question: str, vocabulary: Vocabulary | None) -> Respelled:
@@ -145,26 +174,40 @@ def asked(question: str, vocabulary: Vocabulary | None) -> Respelled:
     return respell(question, vocabulary) if vocabulary is not None else Respelled(question)
 
 
-def noted(result: QueryResult, respelled: Respelled) -> QueryResult:
-    """``result`` with its respelling recorded: :attr:`~kgcore.core.types.QueryResult.respelled` and the first note."""
+def noted(result: QueryResult, respelled: Respelled, written: str) -> QueryResult:
+    """``result`` with its respelling recorded: the question as ``written``, the changes and the first note."""
     if respelled.changes:
-        result.respelled = dict(respelled.changes)
+        result.asked, result.respelled = written, dict(respelled.changes)
         result.notes.insert(0, respelled.note())
     return result
 
 
 def _spelling(word: str, vocabulary: Vocabulary) -> str | None:
-    """The collection's spelling of ``word``, or None when it needs none or none is near enough."""
+    """The collection's spelling (lower case) of the name ``word``, or None when it needs none or none is near."""
     key = word.lower()
-    if len(key) < MIN_LETTERS or key in vocabulary.counts or key in STOPWORDS or wordnet.known(key) is not False:
+    if len(key) < MIN_LETTERS or not name_shaped(word):
         return None
-    limit = max_edits(key)
-    choices = [w for w, n in vocabulary.counts.items() if n >= MIN_COUNT and _initial(w) == _initial(key)
-               and abs(len(w) - len(key)) <= limit]
-    near = process.extract(key, choices, scorer=Levenshtein.distance, score_cutoff=limit, limit=None)
+    if key in vocabulary.counts or stem(key) in vocabulary.stems or wordnet.known(key) is not False:
+        return None
+    choices = [w for w, n in vocabulary.named.items() if n >= MIN_COUNT and _initial(w) == _initial(key)
+               and abs(len(w) - len(key)) <= 2]
+    near = [(w, d) for w, d, _ in process.extract(key, choices, scorer=Levenshtein.distance, score_cutoff=2,
+                                                  limit=None) if d <= max_edits(key, w)]
     if not near:
         return None
-    return min(near, key=lambda hit: (hit[1], -vocabulary.counts[hit[0]], hit[0]))[0]
+    return min(near, key=lambda hit: (hit[1], -vocabulary.named[hit[0]], hit[0]))[0]
+
+
+def name_shaped(word: str) -> bool:
+    """Whether a word is written as a name is: a capital, then lower case ("Elliott", "Zoë"), after a "Mc" or "Mac"
+    too ("McGregor"); not an acronym or a technical term's inner capitals ("BERT", "RoBERTa", "TriviaQA").
+
+    >>> [name_shaped(w) for w in ("Elliott", "McGregor", "Mcgregor", "MacDonald", "BERT", "RoBERTa", "TriviaQA")]
+    [True, True, True, True, False, False, False]
+    """
+    prefix = next((p for p in ("Mac", "Mc") if word.startswith(p) and word[len(p):len(p) + 1].isupper()), "")
+    rest = word[len(prefix):]
+    return rest[:1].isupper() and (rest[1:].islower() or len(rest) == 1)
 
 
 def _initial(word: str) -> str:

@@ -51,8 +51,9 @@ def test_question_keywords_are_entities_noun_chunks_and_names(engine):
 
 
 def test_a_misspelt_name_selects_its_entity_and_its_grounding(engine):
+    # the method's own matching, on the name as written (the engine would respell "Martha" first: below)
     result = engine.retrieve("coast", "What did Martha Vel do during the storm?",
-                             RetrievalOptions(method="entities", budget_words=60))
+                             RetrievalOptions(method="entities", budget_words=60, respell=False))
     assert result.method == "entities" and result.matches[0].node_id == "marta vell"
     assert result.matches[0].query_node in ("Martha Vel", "question")
     best = min(result.sentences, key=lambda s: s.rank)
@@ -64,6 +65,11 @@ def test_a_misspelt_name_selects_its_entity_and_its_grounding(engine):
         assert s.query_nodes and {a["depth"] for a in s.aligned} <= {0, 1, 2}
         assert [a["node_id"] for a in s.aligned] == s.selected_by and not s.signals
     assert result.context_words <= 60
+    respelt = engine.retrieve("coast", "What did Martha Vel do during the storm?",
+                              RetrievalOptions(method="entities", budget_words=60))
+    assert respelt.respelled == {"Martha": "Marta"} and respelt.matches[0].node_id == "marta vell"
+    assert "rescued two fishermen" in min(respelt.sentences, key=lambda s: s.rank).text
+    assert respelt.matches[0].query_node == "Marta Vel"  # the question's node, as the book writes the name
 
 
 @pytest.mark.parametrize("budget", [15, 40, 80])

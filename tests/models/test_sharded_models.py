@@ -11,6 +11,7 @@ import json
 
 import numpy as np
 import pytest
+from wordnetkit import requires_wordnet
 
 from kgcore.cli import main
 from kgcore.core.errors import InputError
@@ -25,7 +26,7 @@ from kgcore.query.sharded_links import CUT
 TEXTS = {
     "lighthouse.txt": "Mara kept the lighthouse on the northern cape. Every night she climbed the stairs and lit the "
                       "lamp. Her brother Tomas brought bread from the village when the sea was calm.",
-    "orchard.txt": "Mara planted apple trees behind the old mill. Tomas pruned them in winter. The miller sold the "
+    "orchard.txt": "Mara planted apple trees behind the old mill. Old Tomas pruned them in winter. The miller sold the "
                    "apples at the market in autumn, and the money paid for a new roof on the lighthouse.",
     "harbour.txt": "The ferry left the harbour before dawn. A gull followed it past the breakwater. The captain "
                    "counted the passengers twice because the fog was thick.",
@@ -37,7 +38,7 @@ TEXTS = {
 QUESTIONS = ["Who lit the lamp of the lighthouse?", "What did the miller sell at the market?",
              "Why did the captain count the passengers twice?", "What broke the lamp?"]
 #: Questions that name someone (the fused ranking weighs the question's names over 250 words and under a
-#: sentence budget); the last misspells a name the collection writes in several documents (asked as "Tomas").
+#: sentence budget); the last misspells a name two documents write inside a sentence (asked as "Tomas").
 NAMED = ["Why did Mara row to the village?", "What did Tomas sell?", "What did Tomass sell?"]
 OPTIONS = [RetrievalOptions(method=m, **cut) for m in EXACT
            for cut in ({}, {"budget_words": 40}, {"budget_words": 95}, {"budget_sentences": 3},
@@ -154,7 +155,18 @@ def test_the_default_method_on_one_shard_is_one_process(store):
                                                                               for s in one.sentences]
                 assert many.candidates == one.candidates
                 assert many.respelled == one.respelled and many.notes[:1] == one.notes[:1]
-        assert sharded.retrieve(NAMED[-1], NAMES_OPTIONS[0]).respelled == {"Tomass": "Tomas"}
+
+
+@requires_wordnet
+def test_a_misspelt_name_is_respelt_by_the_shards_words_as_one_process_does(store):
+    """Each of two shards writes "Tomas" once inside a sentence, one process twice: the merged counts respell."""
+    engine = QueryEngine(store)
+    with ShardedEngine(store, "village", shards=2, address=None) as sharded:
+        assert [v.named.get("tomas", 0) for v in sharded.ask_all("vocabulary")] == [1, 1]
+        for options in NAMES_OPTIONS:
+            one, many = engine.retrieve("village", NAMED[-1], options), sharded.retrieve(NAMED[-1], options)
+            assert one.respelled == many.respelled == {"Tomass": "Tomas"} and many.asked == "What did Tomass sell?"
+            assert many.question == one.question == "What did Tomas sell?" and many.notes[0] == one.notes[0]
 
 
 @pytest.fixture(scope="module")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from wordnetkit import requires_wordnet
 
 from kgcore.cli import main
 from kgcore.core.settings import RetrievalOptions
@@ -40,6 +41,7 @@ def engine(tmp_path_factory):
     return QueryEngine(store)
 
 
+@requires_wordnet
 def test_a_misspelt_name_is_asked_in_the_books_spelling(engine):
     options = RetrievalOptions(budget_sentences=2)
     result = engine.retrieve("story", "What was William Elliott the executor of?", options)
@@ -47,11 +49,13 @@ def test_a_misspelt_name_is_asked_in_the_books_spelling(engine):
     assert result.question == "What was William Elliot the executor of?"
     assert any("executor of the will" in s.text for s in result.sentences)
     assert result.notes[0] == ("Read with the spelling of the collection: Elliott as “Elliot” "
-                               "(words it never writes).")
+                               "(names it never writes).")
+    assert result.asked == "What was William Elliott the executor of?"
     answer = engine.answer(result)
     assert "executor" in answer.text
 
 
+@requires_wordnet
 def test_words_english_knows_or_the_book_writes_stay_as_written(engine):
     # "slaughter" is not the book's "laughter", and a name the book writes is never touched
     result = engine.retrieve("story", "Where did Captain Harville live before the slaughter?",
@@ -68,13 +72,15 @@ def test_respelling_can_be_turned_off(engine):
     assert not any("spelling of the collection" in note for note in result.notes)
 
 
+@requires_wordnet
 def test_cli_json_carries_the_respelling_and_no_respell_turns_it_off(engine, capsys):
     store = str(engine.store.root)
     assert main(["ask", "What did Captain Harvell carve?", "--collection", "story", "--store", store, "--json",
                  "--budget-sentences", "1"]) == 0
     row = json.loads(capsys.readouterr().out)
     assert row["respelled"] == {"Harvell": "Harville"} and row["question"] == "What did Captain Harville carve?"
+    assert row["asked"] == "What did Captain Harvell carve?"
     assert main(["ask", "What did Captain Harvell carve?", "--collection", "story", "--store", store, "--json",
                  "--budget-sentences", "1", "--no-respell"]) == 0
     row = json.loads(capsys.readouterr().out)
-    assert row["respelled"] == {} and row["question"] == "What did Captain Harvell carve?"
+    assert row["respelled"] == {} and row["question"] == row["asked"] == "What did Captain Harvell carve?"

@@ -22,7 +22,8 @@ def test_summaries_and_qa_pairs_survive_the_stored_json():
 def test_a_respelt_question_keeps_what_was_written():
     result = QueryResult("Who did Mr Elliot marry?", "bm25", "shelf", None, [], [], {"k": 5}, {"retrieval": 1.0},
                          ["Read with the spelling of the collection: Elliott as “Elliot” (words it never writes)."],
-                         respelled={"Elliott": "Elliot"})
+                         respelled={"Elliott": "Elliot"}, asked="Who did Mr Elliott marry?")
     rebuilt, _ = record_to_result(record_payload(result))
     assert rebuilt == result and rebuilt.respelled == {"Elliott": "Elliot"}
+    assert rebuilt.asked == "Who did Mr Elliott marry?"
     assert record_to_result(record_payload(QueryResult("q", "bm25", "shelf", None, [], [], {}, {})))[0].respelled == {}
