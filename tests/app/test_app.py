@@ -16,6 +16,7 @@ import time
 import pytest
 from apptest import app, errors, html_of, open_tab, settle, table
 from streamlit.testing.v1 import AppTest
+from wordnetkit import requires_wordnet
 
 from kgcore.index.store.disk import Store
 from ui.markup_html import anchor_id
@@ -135,6 +136,15 @@ def test_ask_shows_the_pie_sentence_answer_and_graphs(sample_store, pie_id):
     ask(at, "Where did Peter lose his shoes?")
     assert not at.exception and not errors(at)
     assert time.perf_counter() - start < max(5.0, first)
+
+
+@requires_wordnet
+def test_ask_says_when_a_name_is_read_in_the_books_spelling(sample_store):
+    at = app("pages/ask.py")
+    ask(at, "What did Mr. McGreggor plant?")
+    assert not at.exception and not errors(at), errors(at)
+    notes = [c.value for c in at.caption if "spelling of the collection" in c.value]
+    assert len(notes) == 1 and "McGreggor as “McGregor”" in notes[0]
 
 
 def test_ask_compares_two_methods(sample_store, pie_id):
