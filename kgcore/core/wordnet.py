@@ -111,13 +111,18 @@ def _senses(noun: str) -> tuple[int, ...]:
     """The offsets of ``noun``'s senses, commonest first: the noun itself, else its singular (an irregular plural
     of ``noun.exc``, else the first regular one the index holds: "injuries", "churches", "kitchens")."""
     root = str(folder())
-    exceptions = _exceptions(root)
-    if exceptions is None:
+    if _exceptions(root) is None:
         return ()
     key = noun.strip().lower().replace(" ", "_")
-    candidates = [key, exceptions.get(key, "")]
-    candidates += [key[: -len(end)] + base for end, base in PLURALS if key.endswith(end) and len(key) > len(end) + 1]
-    return next((found for c in candidates if c and (found := _index_senses(root, c))), ())
+    return next((found for c in _lemmas(root, key, "noun") if (found := _index_senses(root, c))), ())
+
+
+def _lemmas(root: str, key: str, pos: str) -> list[str]:
+    """The lemmas an index of part of speech ``pos`` may list ``key`` under, in the order to try them: the word
+    itself, its irregular base (``<pos>.exc``), then each base its regular endings give (:data:`_DETACH`)."""
+    forms = [key, _irregular(root, pos).get(key, "")]
+    forms += [key[: -len(end)] + base for end, base in _DETACH[pos] if key.endswith(end) and len(key) > len(end) + 1]
+    return [form for form in forms if form]
 
 
 def _parents(fields: list[str]) -> list[int]:
@@ -217,12 +222,7 @@ def known(word: str) -> bool | None:
     if not available():
         return None
     key, root = word.strip().lower().replace(" ", "_"), str(folder())
-    for pos, rules in _DETACH.items():
-        forms = [key, _irregular(root, pos).get(key, "")]
-        forms += [key[: -len(end)] + base for end, base in rules if key.endswith(end) and len(key) > len(end) + 1]
-        if any(form and _index_senses(root, form, pos) for form in forms):
-            return True
-    return False
+    return any(_index_senses(root, form, pos) for pos in _DETACH for form in _lemmas(root, key, pos))
 
 
 @lru_cache(maxsize=16)
