@@ -45,7 +45,7 @@ from rapidfuzz.distance import Levenshtein
 from kgcore.core import wordnet
 from kgcore.core.types import QueryResult
 from kgcore.index.store.disk import CacheKey, Index
-from kgcore.query.answer.words import stem
+from kgcore.query.sentence_ranking import bm25_tokens
 
 #: Names shorter than this are never respelt: a short name has too many neighbours one edit away ("Cohen" is one
 #: edit from "Chen", which nearly every paper on retrieval cites).
@@ -63,7 +63,7 @@ _POSSESSIVE = re.compile(r"^([^\W\d_]+)(['’]s)$")
 class Vocabulary:
     """How often the collection writes each word, as written (``written``), and as a name (``named``: capitalised
     where no sentence starts, as "Friday" is and "However" is not); derived from them, by lower case, ``counts``,
-    ``forms`` (each word's commonest written form, "McGregor") and ``stems`` (the BM25 stems it writes): what
+    ``forms`` (each word's commonest written form, "McGregor") and ``stems`` (the BM25 tokens it writes): what
     :func:`respell` reads a question against."""
 
     written: dict[str, int]
@@ -80,7 +80,7 @@ class Vocabulary:
             forms.setdefault(word.lower(), word)
         object.__setattr__(self, "counts", dict(counts))
         object.__setattr__(self, "forms", forms)
-        object.__setattr__(self, "stems", frozenset(stem(w) for w in counts))
+        object.__setattr__(self, "stems", frozenset(t for w in counts for t in bm25_tokens(w)))
 
     @classmethod
     def of(cls, texts: Iterable[str]) -> Vocabulary:
@@ -152,14 +152,14 @@ def respell(question: str, vocabulary: Vocabulary) -> Respelled:
     """``question`` with each misspelt name replaced by the collection's spelling (see the module's rules); the
     question unchanged when none qualifies."""
     text = unicodedata.normalize("NFC", question)
-    first = next(_JOINED_WORD.finditer(text), None)
+    first = next(_JOINED_WORD.finditer(text), None)  # capitalised by its place: no name's evidence
     changes: dict[str, str] = {}
 
     def replace(match: re.Match) -> str:
         word, suffix = match.group(), ""
         if (possessive := _POSSESSIVE.match(word)) is not None:
             word, suffix = possessive.groups()
-        found = None if match.start() == (first.start() if first else -1) else _spelling(word, vocabulary)
+        found = None if first is not None and match.start() == first.start() else _spelling(word, vocabulary)
         if found is None:
             return match.group()
         changes.setdefault(word, vocabulary.forms[found])
@@ -187,7 +187,8 @@ def _spelling(word: str, vocabulary: Vocabulary) -> str | None:
     key = word.lower()
     if len(key) < MIN_LETTERS or not name_shaped(word):
         return None
-    if key in vocabulary.counts or stem(key) in vocabulary.stems or wordnet.known(key) is not False:
+    tokens = bm25_tokens(key)
+    if key in vocabulary.counts or (tokens and vocabulary.stems.issuperset(tokens)) or wordnet.known(key) is not False:
         return None
     choices = [w for w, n in vocabulary.named.items() if n >= MIN_COUNT and _initial(w) == _initial(key)
                and abs(len(w) - len(key)) <= 2]
