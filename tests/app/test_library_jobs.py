@@ -43,3 +43,28 @@ def test_an_upload_is_queued_then_its_outcome_is_shown(tmp_path, monkeypatch):
     (button,) = [b for b in at.button if b.label == "Index uploaded files"]
     at = settle(button.click().run())
     assert any("already in collection **kettle** with the same content" in i.value for i in at.info)
+
+
+def test_an_empty_file_among_good_ones_fails_alone_and_a_batch_of_bad_ones_is_refused_at_once(tmp_path, monkeypatch):
+    """An upload is refused on the page only when no file of it can be indexed, naming each with its reason; an
+    empty file beside a good one fails alone in the job, and the good one is indexed."""
+    root = tmp_path / "store"
+    monkeypatch.setenv("KGCORE_STORE", str(root))
+    at = app()
+    at.text_input(key="library.new_name").set_value("shelf")
+    at.file_uploader(key="library.files").set_value([("empty.txt", b"", "text/plain"),
+                                                      ("notes.md", b"", "text/markdown")]).run()
+    (button,) = [b for b in at.button if b.label == "Index uploaded files"]
+    at = button.click().run()
+    (refused,) = [e for e in errors(at) if "none of them can be indexed" in e]
+    assert r"empty.txt: empty file \(0 bytes\); notes.md: empty file \(0 bytes\)" in refused
+    assert not JobQueue(root, Settings()).jobs()
+    at.file_uploader(key="library.files").set_value([("kettle.txt", b"The kettle sang on the stove. Lucie waited.",
+                                                       "text/plain"), ("empty.txt", b"", "text/plain")]).run()
+    (button,) = [b for b in at.button if b.label == "Index uploaded files"]
+    button.click().run()
+    (job,) = JobQueue(root, Settings()).jobs()
+    assert job.filenames == ["kettle.txt", "empty.txt"]
+    at = settle(at)
+    assert any("added 1" in c.value and "failed 1" in c.value for c in at.caption), [c.value for c in at.caption]
+    assert any(r"empty.txt: empty file \(0 bytes\)" in text for text in errors(at) + [w.value for w in at.warning])

@@ -2,11 +2,13 @@
 
 Every check of the whole upload that needs no reading runs at
 :meth:`JobQueue.submit`, before the job is queued: the collection name, the
-number of files, each file's name, extension and size.  A refused upload is
-an :class:`~kgcore.core.errors.InputError` on the page at once, not a failed
-job minutes later.  What concerns one file among others (two files that map
-to one document id, a file that is not text) is decided by the job before it
-parses anything, and only that file fails.
+number of files, and whether any file can be indexed by its name, extension
+and size.  A refused upload is an :class:`~kgcore.core.errors.InputError` on
+the page at once, naming every file and its reason, not a failed job minutes
+later.  What concerns one file among others (an empty file, an unsupported
+extension, two files that map to one document id, a file that is not text)
+is decided by the job before it parses anything, and only that file fails:
+the others are indexed.
 
 A job that indexes the same bytes into the same collection with the same
 options as one still queued or running is not queued again: :meth:`submit`
@@ -99,9 +101,11 @@ class JobQueue:
         if not files:
             raise InputError("files", "no files to index")
         self.settings.check_limit("files", "max_batch", len(files))
-        for filename, data, *name in files:
-            check_name(filename, len(data), self.settings)
-            doc_id_for((name or [filename])[0])  # a name with nothing usable as an id
+        refused = [_refusal(filename, data, *name, settings=self.settings) for filename, data, *name in files]
+        if all(refused):  # nothing to index: say so now, every file with its reason
+            if len(refused) == 1:
+                raise refused[0]
+            raise InputError("files", "none of them can be indexed: " + "; ".join(map(str, refused)))
 
     def jobs(self) -> list[JobRecord]:
         """Every job, newest first (a job whose record cannot be read is left out)."""
@@ -193,3 +197,21 @@ def job_key(files: Sequence[Upload], collection: str | None, options: IndexOptio
     parts = sorted((filename, hashlib.sha256(data).hexdigest(), *name) for filename, data, *name in files)
     payload = json.dumps([parts, collection, options.to_dict(), force], sort_keys=True)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
+
+
+def _refusal(filename: str, data: bytes, name: str = "", *, settings: Settings) -> InputError | None:
+    """Why one uploaded file cannot be indexed by its name, extension and size alone, or None.  The job's plan
+    refuses such a file again when it runs (:func:`~kgcore.index.plan.place`), and only that file fails.
+
+    >>> print(_refusal("empty.txt", b"", settings=Settings()))
+    empty.txt: empty file (0 bytes)
+    >>> _refusal("tale.txt", b"Peter ran.", settings=Settings()) is None
+    True
+    """
+    try:
+        check_name(filename, len(data), settings)
+        doc_id_for(name or filename)  # a name with nothing usable as an id
+    except InputError as exc:
+        return exc
+    return None
+
