@@ -449,6 +449,23 @@ def test_a_figure_of_the_asked_kind_is_supported(extractive, question, context, 
     assert verdict.evidence[0].span == span and "written with figures" in verdict.reason
 
 
+@pytest.mark.parametrize(("place", "span"), [("Crail", "187 surges"), ("Anstruther", "214 surges")])
+def test_of_two_figures_in_one_sentence_the_one_said_of_the_asked_place_is_marked(extractive, place, span):
+    surges = [SelectedSentence("fife/text_0-10", 10, "We found 214 surges at Anstruther and 187 surges at Crail.", "",
+                               rank=1, similarity=0.6)]
+    verdict = extractive.generate(f"How many surges were found at {place}?", surges).verdict
+    assert verdict.evidence[0].span == span and f"“{span}”, a quantity" in verdict.reason
+
+
+def test_a_thing_named_in_a_participle_answers_what_its_name_was(extractive):
+    cat = [SelectedSentence("harbour/text_0-2", 2, "She had travelled by train from Edinburgh with two trunks and a "
+                            "small grey cat named Biscuit.", "", rank=1, similarity=0.6)]
+    verdict = extractive.generate("What was the cat's name?", cat).verdict
+    assert verdict.evidence[0].span == "Biscuit" and verdict.state == "supported", verdict.reason
+    dog = extractive.generate("What was the dog's name?", cat).verdict  # the naming is said of another thing
+    assert dog.state != "supported", dog.reason
+
+
 def test_a_number_in_words_earns_no_figure_bonus(extractive):
     jail = [SelectedSentence("h/text_0-1", 1, "Clifford spent one day in the town before his long jail term ended.", "",
                              rank=1, similarity=0.5)]

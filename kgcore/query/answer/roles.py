@@ -284,6 +284,8 @@ def _fills_copula(doc, inside: list, frame: Frame, spanned: bool) -> bool:
     says what a thing is (:data:`DEFINING_VERBS`: "the seed lexicon *consists of* ...") has it as its subject."""
     if any(t.dep_ == "appos" and t.head.lemma_.lower() in frame.subject for t in inside):
         return True
+    if "name" in frame.subject and any(_named_as(t, frame.subject - {"name"}) for t in inside):
+        return True
     if not spanned and not frame.preposition and any(_defines(t, frame.subject) for t in doc):
         return True
     for be in (t for t in doc if t.lemma_.lower() in ("be", "become")):  # "Amory became a bayonet instructor"
@@ -300,6 +302,28 @@ def _fills_copula(doc, inside: list, frame: Frame, spanned: bool) -> bool:
         elif any(_within(t, a) for a in args for t in inside if not any(n.i == a.i for n in named)):
             return True
     return False
+
+
+#: Verbs that give a thing its name: "a cat *named* Biscuit", "a schooner *called* the Solveig".
+NAMING_VERBS = frozenset(("name", "call"))
+
+
+def _named_as(token, things: frozenset[str]) -> bool:
+    """Whether ``token`` is the name a naming verb (:data:`NAMING_VERBS`) gives one of ``things``: "What was the
+    cat's name?" / "a small grey cat *named Biscuit*" (the verb a participle of the thing, or the thing its
+    object: "they called the cat Biscuit").
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> doc = load_spacy()("She had two trunks and a small grey cat named Biscuit.")
+    >>> _named_as(doc[10], frozenset({"cat"})), _named_as(doc[10], frozenset({"dog"}))
+    (True, False)
+    """
+    verb = token.head
+    if token.dep_ not in ("oprd", "attr", "dobj", "npadvmod") or verb.lemma_.lower() not in NAMING_VERBS:
+        return False
+    named = [verb.head] if verb.dep_ in ("acl", "relcl") else [c for c in verb.children
+                                                                if c.dep_ in ("dobj", "nsubjpass") and c != token]
+    return any(n.lemma_.lower() in things or n.lower_ in things for n in named)
 
 
 #: Verbs that say what their subject is, as "be" does, each with the word that introduces what it says ("" for a

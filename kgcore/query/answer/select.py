@@ -43,6 +43,7 @@ from kgcore.query.answer.times import GRAINS
 from kgcore.query.answer.typed import typed_spans
 from kgcore.query.answer.weights import SHORT_WORDS, SIGNALS, Weights, current, sentence_features
 from kgcore.query.answer.words import (
+    STOPWORDS,
     content_words,
     question_term_weights,
     stem,
@@ -224,12 +225,43 @@ def distinctive(terms: dict[str, float], founds: Sequence[set[str]]) -> dict[str
 
 
 def nearest_first(doc, spans: tuple[tuple[int, int], ...], stems: Collection[str]) -> tuple[tuple[int, int], ...]:
-    """The spans, the one hanging most closely on the question's words first (:func:`span_nearness`; ties keep
-    their order): "standard copy-on-write techniques" before "AFS" for "What technique does GFS use for
-    snapshots?"."""
+    """The spans, the one hanging most closely on the question's words first (:func:`span_nearness`): "standard
+    copy-on-write techniques" before "AFS" for "What technique does GFS use for snapshots?".  Between spans that
+    hang as closely on their nearest word, the one more of the question's words are attached to comes first
+    (:func:`attached_words`; then their order): "187 surges" before "214 surges" in "We found 214 surges at
+    Anstruther and 187 surges at Crail." for "How many surges were found at Crail?"."""
     if len(spans) < 2:
         return spans
-    return tuple(sorted(spans, key=lambda span: -span_nearness(doc, [span], stems)))
+    return tuple(sorted(spans, key=lambda span: (-span_nearness(doc, [span], stems),
+                                                 -len(attached_words(doc, span) & set(stems)))))
+
+
+def attached_words(doc, span: tuple[int, int]) -> set[str]:
+    """The stems of the words a span is said with: its phrase's own modifiers (the subtree of its head token, not
+    into a conjoined phrase) and the verb it hangs on (climbing through conjoined phrases, which share it).
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> doc = load_spacy()("We found 214 surges at Anstruther and 187 surges at Crail.")
+    >>> sorted(attached_words(doc, (9, 19))), sorted(attached_words(doc, (38, 48)))
+    (['anstruth', 'find'], ['crail', 'find'])
+    """
+    inside = [t for t in doc if span[0] <= t.idx < span[1]]
+    heads = [t for t in inside if t.head not in inside or t.head.i == t.i]
+    if not heads:
+        return set()
+    head, words = heads[0], set()
+    stack = [c for c in head.children if c.dep_ not in ("conj", "cc")]
+    while stack:
+        token = stack.pop()
+        words.add(token)
+        stack.extend(c for c in token.children if c.dep_ not in ("conj", "cc"))
+    node = head
+    while node.head.i != node.i and node.pos_ not in ("VERB", "AUX"):
+        node = node.head
+    if node is not head and node.pos_ in ("VERB", "AUX"):
+        words.add(node)
+    return {stem(t.lemma_.lower()) for t in words
+            if t not in inside and not t.is_punct and not t.like_num and t.lower_ not in STOPWORDS}
 
 
 def span_nearness(doc, spans: Sequence[tuple[int, int]], stems: Collection[str]) -> float:
