@@ -101,8 +101,9 @@ class JobQueue:
         if not files:
             raise InputError("files", "no files to index")
         self.settings.check_limit("files", "max_batch", len(files))
-        refused = [_refusal(filename, data, *name, settings=self.settings) for filename, data, *name in files]
-        if all(refused):  # nothing to index: say so now, every file with its reason
+        refused = [e for filename, data, *name in files if (e := _refusal(filename, data, *name,
+                                                                            settings=self.settings)) is not None]
+        if len(refused) == len(files):  # nothing to index: say so now, every file with its reason
             if len(refused) == 1:
                 raise refused[0]
             raise InputError("files", "none of them can be indexed: " + "; ".join(map(str, refused)))

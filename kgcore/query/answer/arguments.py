@@ -96,3 +96,30 @@ def passive_head(verb):
 
 def is_passive(verb) -> bool:
     return any(c.dep_ == "auxpass" for c in passive_head(verb).children)
+
+
+def verb_above(token):
+    """The nearest verb (or predicate adjective) above ``token`` (None at the root without one)."""
+    node = token
+    while node.head.i != node.i:
+        node = node.head
+        if node.pos_ in ("VERB", "AUX") or node.dep_ == "acomp":
+            return node
+    return None
+
+
+def within(token, filler) -> bool:
+    """Whether ``token`` is ``filler`` or in its phrase: below it without passing a clause of its own (a relative
+    clause, another finite verb); a participle naming it is part of it ("an objective *known as* the ICT")."""
+    node = token
+    for _ in range(12):
+        if node.i == filler.i:
+            return True
+        if node.dep_ == "relcl" or (node.pos_ in ("VERB", "AUX") and node.dep_ != "acl") or node.head.i == node.i:
+            return False
+        node = node.head
+    return False
+
+
+def same_token(token, other) -> bool:
+    return token is not None and token.i == other.i

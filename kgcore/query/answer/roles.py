@@ -38,7 +38,8 @@ from dataclasses import dataclass
 from kgcore.index.coref.lexicon import RELATION_NOUNS
 from kgcore.index.qa.base import WH_WORDS
 from kgcore.query.answer import intent
-from kgcore.query.answer.arguments import SUBJECTS, is_passive, same_subject, subject_of
+from kgcore.query.answer.arguments import SUBJECTS, is_passive, same_subject, same_token, subject_of, verb_above, within
+from kgcore.query.answer.copula import fills_copula
 from kgcore.query.answer.intent import DENYING, INTENT, WISHING, intended, question_intent
 from kgcore.query.answer.words import LIGHT_VERBS, stem
 
@@ -261,7 +262,7 @@ def fills_frame(frame: Frame, doc, spans: Sequence[tuple[int, int]], resolved) -
         return any(_argument_of_verb(d, frame.subject, roles) for d in (doc, resolved) if d is not None)
     inside = [t for t in doc if any(a <= t.idx < b for a, b in spans)]
     if frame.role == "copula":
-        return _fills_copula(doc, inside, frame, bool(spans))
+        return fills_copula(doc, inside, frame.subject, frame.preposition, bool(spans))
     for verb in (t for t in doc if stem(t.lemma_.lower()) == frame.verb or stem(t.lower_) == frame.verb):
         # an auxiliary ("to *have* forgotten") is no verb
         if verb.pos_ in ("NOUN", "PROPN") or verb.dep_ in ("aux", "auxpass") or intended(verb, frame.intent) \
@@ -273,135 +274,25 @@ def fills_frame(frame: Frame, doc, spans: Sequence[tuple[int, int]], resolved) -
     return False
 
 
-def _names(token, names: frozenset[str]) -> bool:
-    return any(t.lemma_.lower() in names or t.lower_ in names for t in token.subtree)
-
-
-def _fills_copula(doc, inside: list, frame: Frame, spanned: bool) -> bool:
-    """Whether a span stands across "be" (or "become") from the question's noun phrase (``frame.subject``): one is
-    the verb's subject, the other its attribute (under ``frame.preposition`` when the question strands one), or in
-    apposition to it; without spans, whether a "be" joins that phrase to an attribute at all, or a verb that
-    says what a thing is (:data:`DEFINING_VERBS`: "the seed lexicon *consists of* ...") has it as its subject."""
-    if any(t.dep_ == "appos" and t.head.lemma_.lower() in frame.subject for t in inside):
-        return True
-    if "name" in frame.subject and any(_named_as(t, frame.subject - {"name"}) for t in inside):
-        return True
-    if not spanned and not frame.preposition and any(_defines(t, frame.subject) for t in doc):
-        return True
-    for be in (t for t in doc if t.lemma_.lower() in ("be", "become")):  # "Amory became a bayonet instructor"
-        args = [c for c in be.children if c.dep_ in ("nsubj", "nsubjpass", "attr", "acomp")]
-        named = [a for a in args if _names(a, frame.subject)]
-        if not named:
-            continue
-        if frame.preposition:
-            if any(t.dep_ == "pobj" and t.head.lower_ == frame.preposition and _is(_verb_above(t.head), be)
-                   for t in inside) or not spanned:
-                return True
-        elif not spanned and len(args) > 1:
-            return True
-        elif any(_within(t, a) for a in args for t in inside if not any(n.i == a.i for n in named)):
-            return True
-    return False
-
-
-#: Verbs that give a thing its name: "a cat *named* Biscuit", "a schooner *called* the Solveig".
-NAMING_VERBS = frozenset(("name", "call"))
-
-
-def _named_as(token, things: frozenset[str]) -> bool:
-    """Whether ``token`` is the name a naming verb (:data:`NAMING_VERBS`) gives one of ``things``: "What was the
-    cat's name?" / "a small grey cat *named Biscuit*" (the verb a participle of the thing, or the thing its
-    object: "they called the cat Biscuit").
-
-    >>> from kgcore.core.nlp import load_spacy
-    >>> doc = load_spacy()("She had two trunks and a small grey cat named Biscuit.")
-    >>> _named_as(doc[10], frozenset({"cat"})), _named_as(doc[10], frozenset({"dog"}))
-    (True, False)
-    """
-    verb = token.head
-    if token.dep_ not in ("oprd", "attr", "dobj", "npadvmod") or verb.lemma_.lower() not in NAMING_VERBS:
-        return False
-    named = [verb.head] if verb.dep_ in ("acl", "relcl") else [c for c in verb.children
-                                                                if c.dep_ in ("dobj", "nsubjpass") and c != token]
-    return any(n.lemma_.lower() in things or n.lower_ in things for n in named)
-
-
-#: Verbs that say what their subject is, as "be" does, each with the word that introduces what it says ("" for a
-#: direct object): "X consists of", "comprises", "refers to", "denotes", "means", "is defined as".
-DEFINING_VERBS = {"consist": "of", "comprise": "", "refer": "to", "denote": "", "mean": "", "define": "as"}
-
-
-def _defines(verb, subject: frozenset[str]) -> bool:
-    """Whether ``verb`` is one of :data:`DEFINING_VERBS`, not negated, saying what the question's noun phrase is:
-    its subject is that phrase (headed by one of its nouns and holding all of them; "define" only in the passive,
-    "X is defined as") and it has what the verb introduces (a non-pronoun object, or the object of its
-    preposition) -- not "the authors of the lexicon refer to prior work", "X is defined in Section 3" or "X
-    means nothing to him"."""
-    lemma = verb.lemma_.lower()
-    if verb.pos_ != "VERB" or lemma not in DEFINING_VERBS or any(c.dep_ == "neg" for c in verb.children):
-        return False
-    roles = ("nsubjpass",) if lemma == "define" else ("nsubj", "nsubjpass")
-    if not any(c.dep_ in roles and _is_phrase(c, subject) for c in verb.children):
-        return False
-    word = DEFINING_VERBS[lemma]
-    if word:
-        return any(c.dep_ == "prep" and c.lower_ == word and any(o.dep_ == "pobj" for o in c.children)
-                   for c in verb.children)
-    return any(c.dep_ == "dobj" and c.pos_ != "PRON" for c in verb.children)
-
-
-def _is_phrase(head, nouns: frozenset[str]) -> bool:
-    """Whether ``head`` heads the question's noun phrase: it is one of ``nouns`` and its phrase holds them all."""
-    return head.lemma_.lower() in nouns and nouns <= {t.lemma_.lower() for t in head.subtree} | {
-        t.lower_ for t in head.subtree}
-
-
 def _argument_of_verb(doc, names: frozenset[str], roles: frozenset[str]) -> bool:
     return any(t.lemma_.lower() in names or t.lower_ in names for t in doc
-               if t.dep_ in roles and _verb_above(t) is not None)
-
-
-def _verb_above(token):
-    """The nearest verb (or predicate adjective) above ``token`` (None at the root without one)."""
-    node = token
-    while node.head.i != node.i:
-        node = node.head
-        if node.pos_ in ("VERB", "AUX") or node.dep_ == "acomp":
-            return node
-    return None
+               if t.dep_ in roles and verb_above(t) is not None)
 
 
 def _fits(token, verb, frame: Frame) -> bool:
     """Whether ``token`` (of a span) stands in ``frame``'s role under ``verb``."""
     if frame.role == "subject":
         subject = subject_of(verb)
-        return (subject is not None and _within(token, subject)) or (
+        return (subject is not None and within(token, subject)) or (
             token.dep_ == "pobj" and token.head.dep_ == "agent" and token.head.head.i == verb.i)
     if frame.role == "object":
-        return any(_within(token, c) for c in verb.children if c.dep_ in _OBJECTS)
+        return any(within(token, c) for c in verb.children if c.dep_ in _OBJECTS)
     if frame.role == "possessor":
         return token.dep_ == "poss" and token.head.lemma_.lower() == frame.noun
     if frame.role == "prep":
         if frame.passive and frame.preposition == "by" and not is_passive(verb):  # "Who was the Judge killed
             subject = subject_of(verb)  # by?": an active sentence's subject
-            return subject is not None and _within(token, subject)
+            return subject is not None and within(token, subject)
         return token.dep_ in ("pobj", "pcomp") and token.head.lower_ == frame.preposition \
-            and _is(_verb_above(token.head), verb)
-    return _is(_verb_above(token), verb)  # an adjunct: the span hangs on the verb
-
-
-def _within(token, filler) -> bool:
-    """Whether ``token`` is ``filler`` or in its phrase: below it without passing a clause of its own (a relative
-    clause, another finite verb); a participle naming it is part of it ("an objective *known as* the ICT")."""
-    node = token
-    for _ in range(12):
-        if node.i == filler.i:
-            return True
-        if node.dep_ == "relcl" or (node.pos_ in ("VERB", "AUX") and node.dep_ != "acl") or node.head.i == node.i:
-            return False
-        node = node.head
-    return False
-
-
-def _is(token, other) -> bool:
-    return token is not None and token.i == other.i
+            and same_token(verb_above(token.head), verb)
+    return same_token(verb_above(token), verb)  # an adjunct: the span hangs on the verb
