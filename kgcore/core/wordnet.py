@@ -174,6 +174,24 @@ def same_synset(noun: str, other: str) -> bool:
     return bool(set(_senses(noun)) & set(_senses(other)))
 
 
+def same_verb_sense(verb: str, other: str) -> bool | None:
+    """Whether two verbs (any inflection) share a sense: "cut" and "reduces" do, "leave" and "arrive" do not; None
+    without WordNet.
+
+    >>> same_verb_sense("cut", "reduces"), same_verb_sense("leave", "departed"), same_verb_sense("leave", "arrive")
+    (True, True, False)
+    """
+    if not available():
+        return None
+    root = str(folder())
+
+    def senses(word: str) -> set[int]:
+        key = word.strip().lower().replace(" ", "_")
+        return set(next((found for c in _lemmas(root, key, "verb") if (found := _index_senses(root, c, "verb"))), ()))
+
+    return bool(senses(verb) & senses(other))
+
+
 def specific(noun: str) -> bool:
     """Whether ``noun``'s commonest sense lies deep enough in WordNet to say a kind of thing: a crime (below act,
     activity, wrongdoing ...), not an event or a part, of which nearly anything is one (:data:`GENERAL`).

@@ -466,6 +466,21 @@ def test_a_thing_named_in_a_participle_answers_what_its_name_was(extractive):
     assert dog.state != "supported", dog.reason
 
 
+@requires_wordnet
+def test_a_date_of_another_act_by_the_asked_subject_is_not_supported_for_its_figure(extractive):
+    """"When did Margaret leave?" is not answered by when she arrived, though the date is a figure of the asked kind;
+    a verb of the same sense is the same act ("departed")."""
+    arrived = [SelectedSentence("h/text_0-1", 1, "Margaret Ellery arrived in the fishing town of Carrow Point on "
+                                "14 March 1923.", "", rank=1, similarity=0.6)]
+    verdict = extractive.generate("When did Margaret leave Carrow Point?", arrived).verdict
+    assert verdict.evidence[0].span == "14 March 1923" and verdict.state == "unsure", verdict.reason
+    assert "an adjunct of “leave” (with margaret its subject)" in verdict.reason
+    departed = [SelectedSentence("h/text_0-1", 1, "Margaret Ellery departed from the fishing town of Carrow Point on "
+                                 "2 September 1923.", "", rank=1, similarity=0.6)]
+    verdict = extractive.generate("When did Margaret leave Carrow Point?", departed).verdict
+    assert verdict.state == "supported", verdict.reason
+
+
 def test_a_number_in_words_earns_no_figure_bonus(extractive):
     jail = [SelectedSentence("h/text_0-1", 1, "Clifford spent one day in the town before his long jail term ended.", "",
                              rank=1, similarity=0.5)]

@@ -28,7 +28,8 @@ is split into sentences and each is linked to what it cites, :func:`~kgcore.quer
    Henrietta" holds every word of "Who does Louisa become engaged to?" and a person, but not the one she is
    engaged *to*) -- unless the answer is such a figure: papers say the question's verb in other words
    ("cut the time by what factor?" / "reduces the time by 2.2-3.3x"), so the roles, read through that verb,
-   are not found.  The answer's state
+   are not found -- but not a figure said of another act of the question's own subject ("When did Margaret
+   leave?" / "Margaret arrived ... on 14 March 1923": :func:`~kgcore.query.answer.roles.another_act`).  The answer's state
    is its best claim's, lowered by any claim that is not grounded.
 
 The thresholds were chosen on the design questions of ``bench/verdict_bench.py`` (papers, QASPER, NarrativeQA
@@ -53,7 +54,7 @@ from kgcore.index.qa import FrameQAGenerator
 from kgcore.index.qa.frames import frame_analyses
 from kgcore.query.answer.citations import strip_markers
 from kgcore.query.answer.measured import says_size
-from kgcore.query.answer.roles import fills_frame
+from kgcore.query.answer.roles import another_act, fills_frame
 from kgcore.query.answer.select import Question, ScoredSentence, score_sentences
 from kgcore.query.answer.spans import answer_spans
 from kgcore.query.answer.weights import SPECIFIC
@@ -153,7 +154,8 @@ def check_claim(citation: Citation, by_id: dict[str, SelectedSentence], found: d
     if not spans and parsed.qtype in SPECIFIC:
         check.believed = believed_span(text, parsed, nlp)
     check.state = claim_state(check, parsed.qtype in SPECIFIC)
-    if check.state == "supported" and not bonus and not roles_line_up(parsed, best, spans, nlp):
+    exempt = bool(bonus) and not another_act(parsed.frame, nlp(text), spans)  # a figure, unless of another act
+    if check.state == "supported" and not exempt and not roles_line_up(parsed, best, spans, nlp):
         check.state, check.unfilled_role = "unsure", parsed.frame.describe() if parsed.frame else ""
     return check
 
