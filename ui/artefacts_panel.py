@@ -56,7 +56,8 @@ def record_artefacts(db: AuditDB, record: AuditRecord, key: str) -> None:
         table(query_node_rows(result), f"{key}.qgraph",
               f"The {md_escape(result.method)} method does not build a query graph.")
     with tabs[3]:
-        table(diagnosis_rows(db, record.id), f"{key}.diag", "No automatic diagnosis (it needs gold answers).")
+        table(diagnosis_rows(db, record.id), f"{key}.diag",
+              "No automatic diagnosis yet (Diagnose automatically on the Ask page, or eval --send-failures).")
 
 
 def table(rows: list[dict], key: str, empty: str) -> None:

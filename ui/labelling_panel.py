@@ -325,7 +325,7 @@ def render_label_controls(db: AuditDB, record_id: int, result: QueryResult, answ
     correct_button(db, record_id, author)
     with st.expander("The right answer was in the context", icon=":material/format_list_numbered:"):
         next_best_buttons(db, record_id, answer, author)
-    with st.expander("Automatic diagnosis (needs gold answers)", icon=":material/troubleshoot:"):
+    with st.expander("Automatic diagnosis (a guess without a gold answer)", icon=":material/troubleshoot:"):
         diagnosis_panel(db, record_id, result, answer, index, author, embedder)
     with st.expander("Add a label", icon=":material/label:", expanded=True):
         label_form(db, record_id, result, answer, index, author)

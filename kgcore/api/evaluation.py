@@ -7,6 +7,7 @@ from kgcore.evaluate import SUMMARY_COLUMNS
 from kgcore.evaluate.correct import CORRECT_RECALL, answer_share
 from kgcore.evaluate.diagnose import (
     SUPPORT_MIN,
+    Diagnosis,
     diagnose,
     diagnose_without_gold,
     evidence_rows,
@@ -23,8 +24,8 @@ from kgcore.evaluate.records import EvalRecord, EvalRun, is_failure
 from kgcore.evaluate.report import format_table, write_outputs
 
 __all__ = ["answer_share", "answer_token_recall", "BertScorer", "CORRECT_RECALL", "compare_settings", "diagnose",
-    "diagnose_without_gold", "EvalRecord", "EvalRun", "evaluate", "evidence_hit", "evidence_rows", "format_table",
-    "gold_support", "is_failure", "Judge",
+    "Diagnosis", "diagnose_without_gold", "EvalRecord", "EvalRun", "evaluate", "evidence_hit", "evidence_rows",
+    "format_table", "gold_support", "is_failure", "Judge",
     "judge_settings", "judge_unavailable", "JudgeCache", "load_qa", "MAX_QA_BYTES", "parse_method", "parse_qa",
     "paired_bootstrap", "parse_tau", "parse_values", "PROMPT_VERSION", "QAItem", "question_diff", "QuestionDiff",
     "settings_grid", "SettingsDiff", "stage_from_evidence", "SUMMARY_COLUMNS", "SUPPORT_MIN", "write_outputs"]

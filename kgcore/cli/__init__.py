@@ -141,6 +141,13 @@ def _add_ask(sub) -> None:
     ask.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
                      help="with --shards: a Ray started on this machine (the default), or the cluster at ADDRESS "
                           "(HOST:PORT, ray://HOST:PORT or auto) whose nodes mount the store at the same path")
+    ask.add_argument("--diagnose", action="store_true",
+                     help="also suggest the failing stage (I graph construction, II retrieval, III answer "
+                          "generation, or correct) from the verdict and the retrieval's signals: a guess without a "
+                          "gold answer")
+    ask.add_argument("--gold", action="append", metavar="ANSWER",
+                     help="the answer the question should have had (repeat for several): diagnose against it, "
+                          "finding its evidence in the collection")
     ask.add_argument("--json", action="store_true")
     ask.set_defaults(func=cmd_ask)
 

@@ -16,6 +16,7 @@ from kgcore.api import (
     SHARDED_GRAPH,
     Answer,
     CollectionManifest,
+    Diagnosis,
     IndexOptions,
     InputError,
     Job,
@@ -32,6 +33,8 @@ from kgcore.api import (
     check_served_answerer,
     check_served_method,
     decode_text,
+    diagnose,
+    diagnose_without_gold,
     index_files,
     parse_values,
     remove_documents,
@@ -206,9 +209,25 @@ def cmd_ask(args: argparse.Namespace) -> int:
         validate_question(" ".join(args.question), settings.max_question_chars)]
     if args.answerer:  # say what to set before seconds of loading, not after
         check_answerer(args.answerer, settings)
+    _check_gold(args)
     with _asker(args, options, settings) as ask:
         _ask_each(args, questions, ask)
     return 0
+
+
+def _check_gold(args: argparse.Namespace) -> None:
+    """``--gold`` diagnoses one question against the whole collection: not a file of them, not from shards."""
+    if args.gold is None:
+        return
+    args.gold = [g.strip() for g in args.gold if g.strip()]
+    if not args.gold:
+        raise InputError("--gold", "is empty: give the answer the question should have had")
+    if args.questions:
+        raise InputError("--gold", "diagnoses one question; for a file of questions with gold answers use eval "
+                                   "--send-failures")
+    if args.shards:
+        raise InputError("--gold", "finds the gold answer's evidence in the whole collection: leave out --shards "
+                                   "(--diagnose works with shards)")
 
 
 @contextlib.contextmanager
@@ -221,14 +240,21 @@ def _asker(args: argparse.Namespace, options: RetrievalOptions, settings: Settin
             raise InputError("--ray", "serves a collection from shards: give --shards N with it")
         engine = QueryEngine(store, settings)
         engine.index(collection).sentence_scope(options.documents)  # fail fast on an unknown collection or document
-        yield lambda q: engine.ask(collection, q, options, args.answerer, args.chroma)
+
+        def ask_one(question: str) -> tuple[QueryResult, Answer, Diagnosis | None]:
+            result, answer = engine.ask(collection, question, options, args.answerer, args.chroma)
+            if args.gold:
+                return result, answer, diagnose(result, answer, args.gold, engine.index(collection), engine.embedder)
+            return result, answer, diagnose_without_gold(result, answer) if args.diagnose else None
+        yield ask_one
         return
     _check_sharded(args, options, store, collection)
     with ShardedEngine(store, collection, args.shards, args.ray or "local", settings,
                        graph=options.method in SHARDED_GRAPH) as sharded:
-        def ask(question: str) -> tuple[QueryResult, Answer]:
+        def ask(question: str) -> tuple[QueryResult, Answer, Diagnosis | None]:
             result = sharded.retrieve(question, options)
-            return result, sharded.answer(result, args.answerer)
+            answer = sharded.answer(result, args.answerer)
+            return result, answer, diagnose_without_gold(result, answer) if args.diagnose else None
         yield ask
 
 
@@ -247,16 +273,19 @@ def _check_sharded(args: argparse.Namespace, options: RetrievalOptions, store: S
 def _ask_each(args: argparse.Namespace, questions: list[str], ask: Callable) -> None:
     progress = StderrProgress(not args.quiet)  # one for the batch: its elapsed time counts from the first question
     for i, question in enumerate(questions):
-        result, answer = ask(question)
+        result, answer, diagnosis = ask(question)
         if args.json or args.questions:
-            print(json.dumps(result_to_json(result, answer), ensure_ascii=False), flush=True)
+            out = result_to_json(result, answer)
+            if diagnosis is not None:
+                out["diagnosis"] = diagnosis.to_dict()
+            print(json.dumps(out, ensure_ascii=False), flush=True)
         else:
-            _print_human(result, answer)
+            _print_human(result, answer, diagnosis)
         if args.questions:
             progress("ask", i + 1, len(questions))
 
 
-def _print_human(result: QueryResult, answer: Answer) -> None:
+def _print_human(result: QueryResult, answer: Answer, diagnosis: Diagnosis | None = None) -> None:
     print(f"Q: {result.question}\nA: {answer.text}   [{answer.generator}]")
     for c in answer.citations:
         print(f"   cites {', '.join(c.sentence_ids) or 'nothing (unsupported)'}")
@@ -264,6 +293,8 @@ def _print_human(result: QueryResult, answer: Answer) -> None:
         print(f"Verdict: {answer.verdict.state} - {answer.verdict.reason}")
         for alt in answer.verdict.alternatives:
             print(f"   next best [{alt.sentence_id}] (score {alt.score:.2f}): {alt.quote}")
+    if diagnosis is not None:
+        print(f"Diagnosis: {diagnosis.stage} - {diagnosis.reason}")
     print(f"\nContext ({len(result.sentences)} sentences, {result.context_words} words, method {result.method}):")
     for s in result.sentences:
         print(f"  [{s.id}] {s.text}")

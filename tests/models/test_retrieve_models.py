@@ -222,3 +222,30 @@ def test_the_old_doc_id_names_still_work_with_a_warning(engine, peter_index):
     assert result.collection == PETER_ID == peter_index.collection
     with pytest.warns(KgcoreDeprecationWarning, match="Index.doc_id is deprecated"):
         assert peter_index.doc_id == PETER_ID
+
+
+def test_cli_ask_diagnoses_with_and_without_a_gold_answer(peter_store, tmp_path, capsys):
+    """``ask --gold`` says the failing stage against the gold answer, finding its evidence in the collection;
+    ``--diagnose`` suggests one from the verdict alone; a file of questions or an empty gold answer is refused."""
+    base = ["ask", "--store", str(peter_store.root), "--doc", PETER_ID, "--budget-words", "60"]
+    question = "What happened to Peter's father?"
+    assert main([*base, "--json", "--gold", "put in a pie by Mrs. McGregor", question]) == 0
+    assert json.loads(capsys.readouterr().out)["diagnosis"]["stage"] == "correct"
+    assert main([*base, "--json", "--gold", "went down the lane to gather blackberries", question]) == 0
+    wrong = json.loads(capsys.readouterr().out)
+    assert wrong["diagnosis"]["evidence_sentence_ids"]  # where the gold answer is said, found in the book
+    in_context = bool(set(wrong["diagnosis"]["evidence_sentence_ids"]) & {s["id"] for s in wrong["sentences"]})
+    assert wrong["diagnosis"]["stage"] in (("III",) if in_context else ("I", "II"))
+    assert main([*base, "--json", "--gold", "a purple zeppelin over Tokyo", question]) == 0
+    assert json.loads(capsys.readouterr().out)["diagnosis"]["stage"] == "gold-not-in-document"
+    assert main([*base, "--diagnose", question]) == 0
+    human = capsys.readouterr().out
+    assert "\nDiagnosis: " in human and "No gold answer" in human
+    assert main([*base, "--json", question]) == 0
+    assert "diagnosis" not in json.loads(capsys.readouterr().out)
+    questions = tmp_path / "q.txt"
+    questions.write_text(question + "\n")
+    assert main([*base, "--questions", str(questions), "--gold", "pie"]) == 2
+    assert "--gold: diagnoses one question" in capsys.readouterr().err
+    assert main([*base, "--gold", " ", question]) == 2
+    assert "--gold: is empty" in capsys.readouterr().err

@@ -29,8 +29,8 @@ is split into sentences and each is linked to what it cites, :func:`~kgcore.quer
    engaged *to*) -- unless the answer is such a figure: papers say the question's verb in other words
    ("cut the time by what factor?" / "reduces the time by 2.2-3.3x"), so the roles, read through that verb,
    are not found -- but not a figure said of another act of the question's own subject ("When did Margaret
-   leave?" / "Margaret arrived ... on 14 March 1923": :func:`~kgcore.query.answer.roles.another_act`).  The answer's state
-   is its best claim's, lowered by any claim that is not grounded.
+   leave?" / "Margaret arrived ... on 14 March 1923": :func:`~kgcore.query.answer.roles.another_act`).  The
+   answer's state is its best claim's, lowered by any claim that is not grounded.
 
 The thresholds were chosen on the design questions of ``bench/verdict_bench.py`` (papers, QASPER, NarrativeQA
 design books): the best worst-set balanced accuracy with at most 30 % unsure on every set.  Re-measured on a grid
