@@ -18,6 +18,10 @@ search box offers "did you mean"; here the engine asks with the text's spelling 
   (Levenshtein distance, by rapidfuzz); of several, the nearest, then the commonest, then the first alphabetically.
   It is written as the collection writes it most often ("McGregor").
 
+A name the question writes that the collection never does, but that is too short or too seldom written to respell
+("Erick" of a book writing "Erik" once), is asked as written, and the note names it with the nearest name the
+collection writes, if any: the analyst sees why nothing matched it (:attr:`Respelled.unwritten`).
+
 Without WordNet's files nothing is respelt: the test of "is this English" is what keeps common words safe.  The
 vocabulary is the whole collection's, also when a question is asked of some of its documents.
 
@@ -27,8 +31,9 @@ vocabulary is the whole collection's, also when a question is asked of some of i
 "What did William Elliot tell Captain Harville about Elliot's debts?"
 >>> respelled.changes
 (('Elliott', 'Elliot'), ('Harvell', 'Harville'))
->>> respelled.note()
-'Read with the spelling of the collection: Elliott as “Elliot”, Harvell as “Harville” (names it never writes).'
+>>> print(respelled.note())  # doctest: +NORMALIZE_WHITESPACE
+Read with the spelling of the collection: Elliott as “Elliot”, Harvell as “Harville” (names it never writes).
+The collection never writes William: asked as written.
 """
 
 from __future__ import annotations
@@ -123,13 +128,26 @@ class Respelled:
 
     text: str
     changes: tuple[tuple[str, str], ...] = ()
+    #: The question's other names the collection never writes, asked as written, each with the nearest name it
+    #: does write ("" when none is near): too short or too seldom written to respell, but worth a look.
+    unwritten: tuple[tuple[str, str], ...] = ()
 
     def note(self) -> str:
-        """What the result's notes say of the respelling ("" when nothing changed)."""
-        if not self.changes:
-            return ""
-        pairs = ", ".join(f"{written} as “{read}”" for written, read in self.changes)
-        return f"Read with the spelling of the collection: {pairs} (names it never writes)."
+        """What the result's notes say of the respelling and of names the collection never writes ("" when
+        neither).
+
+        >>> Respelled("Who was Erick?", unwritten=(("Erick", "Erik"), ("Qwen", ""))).note()
+        'The collection never writes Erick (nearest name it writes: “Erik”), Qwen: asked as written.'
+        """
+        said = []
+        if self.changes:
+            pairs = ", ".join(f"{written} as “{read}”" for written, read in self.changes)
+            said.append(f"Read with the spelling of the collection: {pairs} (names it never writes).")
+        if self.unwritten:
+            names = ", ".join(f"{word} (nearest name it writes: “{near}”)" if near else word
+                              for word, near in self.unwritten)
+            said.append(f"The collection never writes {names}: asked as written.")
+        return " ".join(said)
 
 
 def max_edits(word: str, other: str) -> int:
@@ -154,19 +172,26 @@ def respell(question: str, vocabulary: Vocabulary) -> Respelled:
     text = unicodedata.normalize("NFC", question)
     first = next(_JOINED_WORD.finditer(text), None)  # capitalised by its place: no name's evidence
     changes: dict[str, str] = {}
+    unwritten: dict[str, str] = {}
 
     def replace(match: re.Match) -> str:
         word, suffix = match.group(), ""
         if (possessive := _POSSESSIVE.match(word)) is not None:
             word, suffix = possessive.groups()
-        found = None if first is not None and match.start() == first.start() else _spelling(word, vocabulary)
+        if first is not None and match.start() == first.start():
+            return match.group()
+        found = _spelling(word, vocabulary)
         if found is None:
+            if _unwritten_name(word, vocabulary):
+                unwritten.setdefault(word, _nearest_name(word, vocabulary))
             return match.group()
         changes.setdefault(word, vocabulary.forms[found])
         return vocabulary.forms[found] + suffix
 
     respelt = _JOINED_WORD.sub(replace, text)
-    return Respelled(respelt, tuple(changes.items())) if changes else Respelled(question)
+    if not changes:
+        respelt = question
+    return Respelled(respelt, tuple(changes.items()), tuple(unwritten.items()))
 
 
 def asked(question: str, vocabulary: Vocabulary | None) -> Respelled:
@@ -175,11 +200,34 @@ def asked(question: str, vocabulary: Vocabulary | None) -> Respelled:
 
 
 def noted(result: QueryResult, respelled: Respelled, written: str) -> QueryResult:
-    """``result`` with its respelling recorded: the question as ``written``, the changes and the first note."""
+    """``result`` with its respelling recorded: the question as ``written``, the changes and the first note (which
+    also names the question's names the collection never writes)."""
     if respelled.changes:
         result.asked, result.respelled = written, dict(respelled.changes)
+    if respelled.changes or respelled.unwritten:
         result.notes.insert(0, respelled.note())
     return result
+
+
+def _unwritten_name(word: str, vocabulary: Vocabulary) -> bool:
+    """Whether ``word`` is written as a name of three letters or more that the collection never writes (no word
+    with its BM25 stems either) and WordNet does not list as English (not known without WordNet)."""
+    key = word.lower()
+    if len(key) < 3 or not name_shaped(word) or key in vocabulary.counts:
+        return False
+    tokens = bm25_tokens(key)
+    return not (tokens and vocabulary.stems.issuperset(tokens)) and wordnet.known(key) is False
+
+
+def _nearest_name(word: str, vocabulary: Vocabulary) -> str:
+    """The name the collection writes (at least once, mid-sentence) nearest to ``word``: the same first letter and
+    at most two edits, the nearest then the commonest; "" when none."""
+    key = word.lower()
+    choices = [w for w in vocabulary.named if _initial(w) == _initial(key) and abs(len(w) - len(key)) <= 2]
+    near = process.extract(key, choices, scorer=Levenshtein.distance, score_cutoff=2, limit=None)
+    if not near:
+        return ""
+    return vocabulary.forms[min(near, key=lambda hit: (hit[1], -vocabulary.named[hit[0]], hit[0]))[0]]
 
 
 def _spelling(word: str, vocabulary: Vocabulary) -> str | None:

@@ -49,7 +49,7 @@ def test_a_misspelt_name_is_asked_in_the_books_spelling(engine):
     assert result.question == "What was William Elliot the executor of?"
     assert any("executor of the will" in s.text for s in result.sentences)
     assert result.notes[0] == ("Read with the spelling of the collection: Elliott as “Elliot” "
-                               "(names it never writes).")
+                               "(names it never writes). The collection never writes William: asked as written.")
     assert result.asked == "What was William Elliott the executor of?"
     answer = engine.answer(result)
     assert "executor" in answer.text
@@ -63,6 +63,13 @@ def test_words_english_knows_or_the_book_writes_stay_as_written(engine):
     assert result.respelled == {} and not any("spelling" in n for n in result.notes)
     carved = engine.retrieve("story", "What did Captain Harvell carve?", RetrievalOptions(budget_sentences=1))
     assert carved.respelled == {"Harvell": "Harville"} and "carved the toys" in carved.sentences[0].text
+
+
+@requires_wordnet
+def test_a_name_too_short_to_respell_is_named_with_the_nearest_one_the_book_writes(engine):
+    result = engine.retrieve("story", "What did Mrs Smyth's husband leave?", RetrievalOptions(budget_sentences=2))
+    assert result.respelled == {} and result.question == "What did Mrs Smyth's husband leave?"
+    assert result.notes[0] == "The collection never writes Smyth (nearest name it writes: “Smith”): asked as written."
 
 
 def test_respelling_can_be_turned_off(engine):
