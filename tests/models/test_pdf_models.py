@@ -99,3 +99,20 @@ def test_which_documents_cite_a_work(papers, capsys):
     assert main(["cites", "Karpukhin", "--collection", "papers", "--store", str(store.root)]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert {line["document"] for line in lines} == {"graphs", "revisited"}
+
+
+def test_a_sentence_sharing_its_lines_is_highlighted_only_where_it_is_printed(papers):
+    """The page view highlights a sentence from its stored line boxes, narrowed to where the text layer prints it:
+    two sentences on one line are not both shown as cited."""
+    from kgcore.index.views.source import render_page, sentence_boxes
+
+    root, _, index = papers
+    first, second = _sentence(index, "We study retrieval"), _sentence(index, "Our method is efficient")
+    shared = sentence_boxes(first, first.page)[0]
+    assert shared == sentence_boxes(second, second.page)[0]  # the line both are printed on
+    ends = render_page(root / "graphs.pdf", first.page, first.original, boxes=sentence_boxes(first, first.page),
+                       scale=1.0).boxes
+    starts = render_page(root / "graphs.pdf", second.page, second.original,
+                         boxes=sentence_boxes(second, second.page), scale=1.0).boxes
+    assert ends[0][2] < shared[2] - 50 and starts[0][0] > shared[0] + 50  # each keeps to its part of the line
+    assert ends[0][2] <= starts[0][0] + 2 and len(starts) == 2  # and the second goes on to its next line

@@ -95,9 +95,11 @@ def render_page(pdf: Path, page: int, text: str = "", scale: float = 1.5, boxes:
     """Page ``page`` (1-based) of ``pdf`` as PNG with a sentence highlighted.
 
     ``boxes`` are the sentence's stored line boxes on this page (points from the top-left, as
-    :attr:`Sentence.boxes` has them, without the page); without them the words of ``text`` are searched in
-    the page's text layer (documents indexed before kgcore 0.3).  ``regions`` are outlined in their colour
-    (RGBA), e.g. every paragraph's box coloured by role.
+    :attr:`Sentence.boxes` has them, without the page): a line shared with the sentences before or after it is
+    highlighted only where ``text`` is printed when the page's text layer holds ``text`` whole on those lines
+    (PDFium's search, across line ends), else whole.  Without boxes the words of ``text`` are searched in the
+    page's text layer (documents indexed before kgcore 0.3).  ``regions`` are outlined in their colour (RGBA),
+    e.g. every paragraph's box coloured by role.
     """
     try:
         import pypdfium2 as pdfium
@@ -110,12 +112,16 @@ def render_page(pdf: Path, page: int, text: str = "", scale: float = 1.5, boxes:
             raise InputError("page", f"{pdf.name} has {len(document)} pages, not a page {page}")
         pdf_page = document[page - 1]
         height = pdf_page.get_height()
-        rects = [] if boxes else _find(pdf_page.get_textpage(), text)
+        textpage = pdf_page.get_textpage()
+        from_top = [(x0, height - y1, x1, height - y0) for x0, y0, x1, y1 in (
+            _search(textpage, " ".join(text.split())) if boxes else _find(textpage, text))]
         image = pdf_page.render(scale=scale).to_pil().convert("RGBA")
     finally:
         document.close()
-    found = tuple(_scaled(b, scale) for b in boxes) or tuple(
-        (x0 * scale, (height - y1) * scale, x1 * scale, (height - y0) * scale) for x0, y0, x1, y1 in rects)
+    if boxes:
+        exact = [r for r in from_top if any(_on_line(r, b) for b in boxes)]
+        from_top = exact if len(exact) == len(from_top) else []
+    found = tuple(_scaled(b, scale) for b in (from_top or boxes))
     overlay = Image.new("RGBA", image.size, (0, 0, 0, 0))
     draw = ImageDraw.Draw(overlay)
     for box, colour in regions:
@@ -129,6 +135,17 @@ def render_page(pdf: Path, page: int, text: str = "", scale: float = 1.5, boxes:
 
 def _scaled(box: Box, scale: float) -> Box:
     return (box[0] * scale - 1, box[1] * scale - 1, box[2] * scale + 1, box[3] * scale + 1)
+
+
+def _on_line(rect: Box, line: Box) -> bool:
+    """Whether a found rectangle (points from the top-left) lies on a stored line: its middle within the line's
+    height, and the two overlapping across.
+
+    >>> _on_line((180, 584, 473, 594), (31, 583, 563, 595)), _on_line((180, 600, 473, 611), (31, 583, 563, 595))
+    (True, False)
+    """
+    middle = (rect[1] + rect[3]) / 2
+    return line[1] - 1 <= middle <= line[3] + 1 and rect[0] < line[2] and rect[2] > line[0]
 
 
 def _find(textpage, text: str) -> list[tuple[float, float, float, float]]:
