@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import charset_normalizer
+from anyascii import anyascii
 
 from kgcore.core.document import Document, IngestReport, Paragraph, Reference
 from kgcore.core.errors import InputError
@@ -291,11 +292,14 @@ def _reads_as_text(sample: bytes) -> bool:
 def doc_id_for(name: str) -> str:
     """A safe document id (usable as a folder name) from a file name.
 
-    Keeps the base name only, drops the extension, lowercases, maps
-    everything outside ``[a-z0-9_-]`` to ``-`` and collapses repeats.
+    Keeps the base name only, drops the extension, writes it in ASCII (anyascii's transliteration: a
+    name in any script keeps a readable id), lowercases, maps everything outside ``[a-z0-9_-]`` to ``-``
+    and collapses repeats.
 
     >>> doc_id_for("C:\\\\books\\\\Robinson_Crusoe (1919).TXT")
     'robinson_crusoe-1919'
+    >>> doc_id_for("Ørsted & Müller.pdf"), doc_id_for("書.txt"), doc_id_for("Достоевский.txt")
+    ('orsted-muller', 'shu', 'dostoevskiy')
     >>> doc_id_for("../..")
     Traceback (most recent call last):
     ...
@@ -303,7 +307,7 @@ def doc_id_for(name: str) -> str:
     """
     base = re.split(r"[/\\]", str(name))[-1].strip().lstrip(".")
     base = re.sub(r"\.[A-Za-z0-9]{1,8}$", "", base)
-    ascii_base = unicodedata.normalize("NFKD", base).encode("ascii", "ignore").decode("ascii").lower()
+    ascii_base = anyascii(unicodedata.normalize("NFC", base)).lower()
     slug = re.sub(r"[^a-z0-9_-]+", "-", ascii_base)
     slug = re.sub(r"[-_]{2,}", lambda m: "_" if set(m.group()) == {"_"} else "-", slug).strip("-_")
     slug = slug[:MAX_DOC_ID_CHARS].rstrip("-_")
