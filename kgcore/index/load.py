@@ -292,9 +292,9 @@ def _reads_as_text(sample: bytes) -> bool:
 def doc_id_for(name: str) -> str:
     """A safe document id (usable as a folder name) from a file name.
 
-    Keeps the base name only, drops the extension, writes it in ASCII (anyascii's transliteration: a
-    name in any script keeps a readable id), lowercases, maps everything outside ``[a-z0-9_-]`` to ``-``
-    and collapses repeats.
+    Keeps the base name only, drops the extension, writes its letters and digits in ASCII (anyascii's
+    transliteration: a name in any script keeps a readable id), lowercases, maps everything outside
+    ``[a-z0-9_-]`` to ``-`` and collapses repeats.
 
     >>> doc_id_for("C:\\\\books\\\\Robinson_Crusoe (1919).TXT")
     'robinson_crusoe-1919'
@@ -307,7 +307,8 @@ def doc_id_for(name: str) -> str:
     """
     base = re.split(r"[/\\]", str(name))[-1].strip().lstrip(".")
     base = re.sub(r"\.[A-Za-z0-9]{1,8}$", "", base)
-    ascii_base = anyascii(unicodedata.normalize("NFC", base)).lower()
+    letters = "".join(c if c.isalnum() or c in "_-" else " " for c in unicodedata.normalize("NFC", base))
+    ascii_base = anyascii(letters).lower()  # letters and digits only: a symbol is no name ("☃" is not "snowman")
     slug = re.sub(r"[^a-z0-9_-]+", "-", ascii_base)
     slug = re.sub(r"[-_]{2,}", lambda m: "_" if set(m.group()) == {"_"} else "-", slug).strip("-_")
     slug = slug[:MAX_DOC_ID_CHARS].rstrip("-_")
