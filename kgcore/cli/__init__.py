@@ -12,6 +12,7 @@ bars are silenced so that kgcore's own message is what is printed.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import signal
 import sys
@@ -215,11 +216,36 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # "| head" closed the output: stop quietly, as other command-line tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    except OSError as exc:
+        if exc.errno not in STORAGE_ERRORS:
+            print(f"internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+            return 1
+        print(f"error: {storage_message(exc)}", file=sys.stderr)
+        return 2
     except Exception as exc:  # noqa: BLE001 - last resort: one line, exit 1, never a traceback dump
         print(f"internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+#: What the place written to lacks, not what kgcore got wrong: no room, read-only, not allowed, over quota.
+STORAGE_ERRORS = {errno.ENOSPC: "no space left on the device: free some, or give another --store",
+                  errno.EDQUOT: "the disk quota is used up: free some, or give another --store",
+                  errno.EROFS: "the file system is read-only: give a writable --store",
+                  errno.EACCES: "permission denied: this user may not read or write it",
+                  errno.EPERM: "operation not permitted: this user may not read or write it"}
+
+
+def storage_message(exc: OSError) -> str:
+    """The file and what to do, for an error of the place written to (:data:`STORAGE_ERRORS`); nothing that was
+    committed before is lost (a collection is replaced whole, or not at all).
+
+    >>> print(storage_message(OSError(errno.ENOSPC, "No space left on device", "/s/x")))
+    /s/x: no space left on the device: free some, or give another --store (nothing committed before was changed)
+    """
+    where = exc.filename or "the store"
+    return f"{where}: {STORAGE_ERRORS[exc.errno]} (nothing committed before was changed)"
 
 
 def _stop(number: int, _frame) -> None:

@@ -5,6 +5,7 @@ CSV without its column, a bad number on the command line, a closed output pipe."
 
 from __future__ import annotations
 
+import errno
 import os
 import random
 import subprocess
@@ -137,3 +138,20 @@ def test_a_closed_pipe_ends_the_command_quietly(tmp_path):
     shell = f"{cli} sentences --collection b --store {store} --all | head -1"
     done = subprocess.run(["bash", "-c", f"set -o pipefail; {shell}"], capture_output=True, text=True, timeout=300)
     assert done.stdout.count("\n") == 1 and "internal error" not in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("number, said", [(errno.ENOSPC, "no space left on the device"),
+                                          (errno.EROFS, "the file system is read-only")])
+def test_a_full_or_read_only_store_is_named_with_what_to_do_not_an_internal_error(tmp_path, capsys, monkeypatch,
+                                                                                   number, said):
+    """Writing the store fails for want of room or write access (a full disk, a read-only mount, which root's tests
+    cannot make by chmod): the command exits 2 naming the file and what to do, not 'internal error'."""
+    from kgcore.index.store import disk
+
+    def full(self, *args, **kwargs):
+        raise OSError(number, os.strerror(number), str(tmp_path / "store" / ".staging" / "1.lock"))
+
+    monkeypatch.setattr(disk.Store, "list", full)
+    assert main(["list", "--store", str(tmp_path / "store")]) == 2
+    err = capsys.readouterr().err
+    assert f"1.lock: {said}" in err and "internal error" not in err and "nothing committed before" in err
