@@ -245,7 +245,7 @@ def storage_message(exc: OSError) -> str:
     /s/x: no space left on the device: free some, or give another --store (nothing committed before was changed)
     """
     where = exc.filename or "the store"
-    return f"{where}: {STORAGE_ERRORS[exc.errno]} (nothing committed before was changed)"
+    return f"{where}: {STORAGE_ERRORS.get(exc.errno or 0, exc.strerror)} (nothing committed before was changed)"
 
 
 def _stop(number: int, _frame) -> None:
