@@ -97,9 +97,10 @@ def load_bytes(data: bytes, filename: str, settings: Settings | None = None, nam
         return assemble(doc_id_for(name or filename), pdf.paragraphs, sha, filename, pdf.references, pdf.report)
     text = decode_text(data, filename)
     settings.check_limit(filename, "max_text_chars", len(text))
+    text, runs = drop_runs(text)
     paragraphs, dropped = clean_text(text, markdown=extension in MARKDOWN_EXTENSIONS)
     return assemble(doc_id_for(name or filename), paragraphs, sha, filename,
-                    report=IngestReport(boilerplate_words=dropped))
+                    report=IngestReport(boilerplate_words=dropped, warnings=runs_warning(runs)))
 
 
 def load_text(text: str, name: str) -> Document:
@@ -116,9 +117,35 @@ def load_text(text: str, name: str) -> Document:
     ...
     kgcore.core.errors.InputError: blank.txt: empty document: no text left after removing whitespace and boilerplate
     """
-    paragraphs, dropped = clean_text(text, markdown=Path(name).suffix.lower() in MARKDOWN_EXTENSIONS)
     sha = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-    return assemble(doc_id_for(name), paragraphs, sha, name, report=IngestReport(boilerplate_words=dropped))
+    text, runs = drop_runs(text)
+    paragraphs, dropped = clean_text(text, markdown=Path(name).suffix.lower() in MARKDOWN_EXTENSIONS)
+    return assemble(doc_id_for(name), paragraphs, sha, name,
+                    report=IngestReport(boilerplate_words=dropped, warnings=runs_warning(runs)))
+
+
+#: A run of more characters than this without a space is no word (encoded data: a base64 image, a hash, a
+#: minified line); it is dropped before cleaning, so that it never becomes a sentence, a graph node or an answer.
+MAX_RUN_CHARS = 200
+_RUN = re.compile(rf"\S{{{MAX_RUN_CHARS + 1},}}")
+
+
+def drop_runs(text: str) -> tuple[str, list[int]]:
+    """``text`` without its runs of more than :data:`MAX_RUN_CHARS` characters without a space, and their lengths.
+
+    >>> drop_runs("A picture: " + "iVBORw0K" * 40 + " and a caption.")
+    ('A picture:  and a caption.', [320])
+    """
+    runs = [len(m.group()) for m in _RUN.finditer(text)]
+    return (_RUN.sub("", text), runs) if runs else (text, runs)
+
+
+def runs_warning(runs: list[int]) -> tuple[str, ...]:
+    """The ingestion report's warning for the runs :func:`drop_runs` took out (none when it took none)."""
+    if not runs:
+        return ()
+    return (f"dropped {len(runs):,} run(s) of more than {MAX_RUN_CHARS} characters without a space "
+            f"({sum(runs):,} characters: encoded data, not words)",)
 
 
 def assemble(doc_id: str, paragraphs: list[Paragraph], sha256: str, source_name: str,
@@ -215,7 +242,11 @@ def check_readable(data: bytes, filename: str, settings: Settings) -> None:
     if Path(filename).suffix.lower() == ".pdf":
         check_pages_readable(data, filename, PdfLimits.of(settings))
     else:
-        settings.check_limit(filename, "max_text_chars", len(decode_text(data, filename)))
+        text = decode_text(data, filename)
+        settings.check_limit(filename, "max_text_chars", len(text))
+        if not any(ch.isalnum() for ch in drop_runs(text)[0]):
+            raise InputError(filename, f"no words: all its text is in runs of more than {MAX_RUN_CHARS} characters "
+                                       "without a space (encoded data?)")
 
 
 def check_name(filename: str, size: int, settings: Settings) -> None:

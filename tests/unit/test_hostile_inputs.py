@@ -155,3 +155,19 @@ def test_a_full_or_read_only_store_is_named_with_what_to_do_not_an_internal_erro
     assert main(["list", "--store", str(tmp_path / "store")]) == 2
     err = capsys.readouterr().err
     assert f"1.lock: {said}" in err and "internal error" not in err and "nothing committed before" in err
+
+
+def test_runs_without_spaces_are_no_words_and_a_text_of_nothing_else_is_refused(tmp_path, capsys):
+    """A 1 MB line without a space (encoded data) never becomes a sentence: a file of nothing else is refused
+    before parsing, naming why; one with prose around an embedded image keeps the prose and says what it dropped."""
+    from kgcore.index.load import load_bytes
+
+    blob = tmp_path / "blob.txt"
+    blob.write_text("QUJD" * 250_000, encoding="utf-8")
+    assert main(["index", str(blob), "--store", str(tmp_path / "store"), "--quiet"]) == 2
+    assert "blob.txt: no words: all its text is in runs of more than 200 characters" in capsys.readouterr().err
+    doc = load_bytes(("Peter ran home.\n\n![map](data:image/png;base64," + "iVBORw0K" * 5000 + ")\n\nHe slept.")
+                     .encode(), "notes.md")
+    assert len(doc.text) < 100 and "Peter ran home." in doc.text and "He slept." in doc.text
+    assert doc.report.warnings == ("dropped 1 run(s) of more than 200 characters without a space (40,030 characters: "
+                                   "encoded data, not words)",)
