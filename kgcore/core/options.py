@@ -8,6 +8,7 @@ environment.
 
 from __future__ import annotations
 
+import numbers
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -85,6 +86,12 @@ class RetrievalOptions:
     respell: bool = True
 
     def __post_init__(self) -> None:
+        for name in ("k", "min_count", "budget_sentences", "budget_words"):
+            object.__setattr__(self, name, _check_whole(name, getattr(self, name)))
+        if isinstance(self.documents, str) or not all(isinstance(d, str) for d in self.documents):
+            raise InputError("documents", f"give a list of document ids, not {self.documents!r}")
+        if self.tau is not None and (isinstance(self.tau, bool) or not isinstance(self.tau, numbers.Real)):
+            raise InputError("tau", f"must be a number or None, not {self.tau!r}")
         object.__setattr__(self, "documents", tuple(dict.fromkeys(d.strip() for d in self.documents if d.strip())))
         _check_choice("ranking", self.ranking, RANKINGS)
         if self.k < 1:
@@ -105,6 +112,20 @@ class RetrievalOptions:
         names = {f.name for f in fields(cls)}
         values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k in names}
         return cls(**values)
+
+
+def _check_whole(name: str, value: object) -> int:
+    """A count as an int (numpy's too); one that is not a whole number ("5", 2.5, True) is refused before a
+    comparison or a slice fails on it.
+
+    >>> _check_whole("k", 2.5)
+    Traceback (most recent call last):
+    ...
+    kgcore.core.errors.InputError: k: must be a whole number, not 2.5
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise InputError(name, f"must be a whole number, not {value!r}")
+    return int(value)
 
 
 def check_narrator_option(value: str) -> str:

@@ -76,6 +76,8 @@ def index_files(jobs: Sequence[Job | str | Path], store: Store, collection: str 
     others are indexed and committed.
     """
     start = time.perf_counter()
+    if isinstance(jobs, (str, Path, Job)):  # one file given where a list of them is asked for
+        raise InputError("jobs", f"give a list of files, not one: [{jobs!r}]")
     settings = settings or Settings.from_env()
     settings.check_limit("files", "max_batch", len(jobs))
     if collection is not None:

@@ -291,6 +291,8 @@ def validate_question(question: str, max_chars: int = MAX_QUESTION_CHARS) -> str
         (raise it with the environment variable KGCORE_MAX_QUESTION_CHARS); it protects the time of parsing and
         embedding one question
     """
+    if question is not None and not isinstance(question, str):
+        raise InputError("question", f"must be text, not {type(question).__name__} {question!r}"[:200])
     text = " ".join((question or "").split())
     Settings(max_question_chars=max_chars).check_limit("question", "max_question_chars", len(text))
     return clean_field("question", text, max_chars)

@@ -171,3 +171,31 @@ def test_runs_without_spaces_are_no_words_and_a_text_of_nothing_else_is_refused(
     assert len(doc.text) < 100 and "Peter ran home." in doc.text and "He slept." in doc.text
     assert doc.report.warnings == ("dropped 1 run(s) of more than 200 characters without a space (40,030 characters: "
                                    "encoded data, not words)",)
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"k": "5"}, "k: must be a whole number, not '5'"),
+    ({"k": 2.5}, "k: must be a whole number, not 2.5"),
+    ({"budget_words": 1.5}, "budget_words: must be a whole number, not 1.5"),
+    ({"min_count": True}, "min_count: must be a whole number, not True"),
+    ({"documents": "peter_rabbit"}, "documents: give a list of document ids, not 'peter_rabbit'"),
+    ({"tau": "0.2"}, "tau: must be a number or None, not '0.2'"),
+])
+def test_the_apis_options_of_the_wrong_type_are_refused_by_name(options, message):
+    """kgcore.api callers get the field and the reason, not a TypeError from deep in a retrieval method (or a
+    string of document ids split into letters)."""
+    from kgcore.api import RetrievalOptions
+
+    with pytest.raises(InputError) as caught:
+        RetrievalOptions(**options)
+    assert str(caught.value) == message
+
+
+def test_the_apis_question_and_files_of_the_wrong_type_are_refused_by_name(tmp_path):
+    from kgcore.api import Store, index_files, validate_question
+
+    for question in (42, ["Who?"]):
+        with pytest.raises(InputError, match="question: must be text, not"):
+            validate_question(question)
+    with pytest.raises(InputError, match=r"jobs: give a list of files, not one: \['/x/latin1.txt'\]"):
+        index_files("/x/latin1.txt", Store(tmp_path / "store"))
