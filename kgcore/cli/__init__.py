@@ -71,7 +71,7 @@ def _add_index(sub) -> None:
     ix.add_argument("paths", nargs="+", metavar="FILE")
     ix.add_argument("--collection", help="the collection to add to, created when missing (default: one per file)")
     ix.add_argument("--name", help="document id of a single file (default: from the file name)")
-    ix.add_argument("--workers", type=int, default=0,
+    ix.add_argument("--workers", type=count, default=0,
                     help="processes parsing documents in parallel (default: $KGCORE_WORKERS or one per core)")
     ix.add_argument("--parser", choices=PARSERS, default="srl")
     ix.add_argument("--coref", choices=COREF_BACKENDS, default="heuristic")
@@ -188,10 +188,17 @@ def positive_int(text: str) -> int:
 
     >>> positive_int("3")
     3
+    >>> positive_int("-3")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be a whole number of 1 or more, got -3
     """
-    value = count(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
     if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+        raise argparse.ArgumentTypeError(f"must be a whole number of 1 or more, got {value}")
     return value
 
 

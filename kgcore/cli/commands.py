@@ -7,6 +7,7 @@ import contextlib
 import csv
 import dataclasses
 import json
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -49,6 +50,10 @@ def _store(args: argparse.Namespace) -> Store:
     return Store(Path(args.store) if args.store else Settings.from_env().store_root)
 
 
+#: More index worker processes than this per core only add copies of the models (each loads spaCy and MiniLM).
+MAX_WORKERS_PER_CORE = 4
+
+
 def cmd_index(args: argparse.Namespace) -> int:
     """Add files to a collection (or each to its own); one JSON line per document, then one per collection."""
     settings = Settings.from_env()
@@ -60,6 +65,9 @@ def cmd_index(args: argparse.Namespace) -> int:
     jobs = [Job(Path(p).name, Path(p), name=args.name) for p in args.paths]
     progress = DocumentStderrProgress(not args.quiet, several=len(jobs) > 1)
     workers = args.workers or settings.workers or None
+    if workers and not args.ray and workers > MAX_WORKERS_PER_CORE * (os.cpu_count() or 1):
+        raise InputError("--workers", f"{workers} processes on {os.cpu_count() or 1} cores would each load the models "
+                                      f"(about 0.5 GB each); give at most {MAX_WORKERS_PER_CORE} per core")
     ray = RayRunner(args.ray, workers or 0, settings) if args.ray else contextlib.nullcontext()
     with ray as runner:  # --ray: the documents are built on Ray, then linked here as without it
         outcomes = index_files(jobs, _store(args), args.collection, options, settings, workers, args.force, progress,

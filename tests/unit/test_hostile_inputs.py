@@ -119,7 +119,7 @@ def test_a_questions_csv_without_a_question_column_is_refused(tmp_path):
 
 
 @pytest.mark.parametrize("flag, value, message", [("--budget-words", "-5", "must be 0 (none) or a positive"),
-                                                   ("--k", "0", "must be at least 1"),
+                                                   ("--k", "0", "must be a whole number of 1 or more"),
                                                    ("--budget-sentences", "x", "must be a whole number")])
 def test_a_bad_number_on_the_command_line_names_its_flag(tmp_path, capsys, flag, value, message):
     with pytest.raises(SystemExit) as stop:
@@ -199,3 +199,14 @@ def test_the_apis_question_and_files_of_the_wrong_type_are_refused_by_name(tmp_p
             validate_question(question)
     with pytest.raises(InputError, match=r"jobs: give a list of files, not one: \['/x/latin1.txt'\]"):
         index_files("/x/latin1.txt", Store(tmp_path / "store"))
+
+
+def test_index_workers_are_a_count_and_not_more_than_the_cores_can_hold(tmp_path, capsys):
+    book = tmp_path / "book.txt"
+    book.write_text("Peter ran home.", encoding="utf-8")
+    with pytest.raises(SystemExit):
+        main(["index", str(book), "--store", str(tmp_path / "store"), "--workers", "-1"])
+    assert "argument --workers: must be 0 (none) or a positive whole number, got -1" in capsys.readouterr().err
+    assert main(["index", str(book), "--store", str(tmp_path / "store"), "--workers", "100000", "--quiet"]) == 2
+    assert "--workers: 100000 processes on" in capsys.readouterr().err
+    assert not (tmp_path / "store" / "book").exists()
