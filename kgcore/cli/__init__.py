@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import json
 import os
 import signal
 import sys
@@ -209,14 +210,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except Cancelled as exc:  # SIGTERM: workers killed, staging removed, locks released, nothing committed
-        print(f"error: stopped ({exc.reason}); nothing of the unfinished work was kept", file=sys.stderr)
-        return 1
+        return _failed(args, f"stopped ({exc.reason}); nothing of the unfinished work was kept", 1)
     except USER_ERRORS as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return _failed(args, str(exc), 2, getattr(exc, "where", None))
     except KgcoreError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+        return _failed(args, str(exc), 1)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 1
@@ -227,8 +225,7 @@ def main(argv: list[str] | None = None) -> int:
         if exc.errno not in STORAGE_ERRORS:
             print(f"internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
             return 1
-        print(f"error: {storage_message(exc)}", file=sys.stderr)
-        return 2
+        return _failed(args, storage_message(exc), 2, exc.filename)
     except Exception as exc:  # noqa: BLE001 - last resort: one line, exit 1, never a traceback dump
         print(f"internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
@@ -253,6 +250,15 @@ def storage_message(exc: OSError) -> str:
     """
     where = exc.filename or "the store"
     return f"{where}: {STORAGE_ERRORS.get(exc.errno or 0, exc.strerror)} (nothing committed before was changed)"
+
+
+def _failed(args: argparse.Namespace, message: str, code: int, where: str | None = None) -> int:
+    """Say why a command failed on stderr, and with ``--json`` also as one JSON object on stdout (``error``, the
+    ``field`` or file it names, ``exit_code``), so that a caller reading the JSON learns why; return ``code``."""
+    print(f"error: {message}", file=sys.stderr)
+    if getattr(args, "json", False):
+        print(json.dumps({"error": message, "field": where, "exit_code": code}, ensure_ascii=False), flush=True)
+    return code
 
 
 def _stop(number: int, _frame) -> None:

@@ -6,6 +6,7 @@ CSV without its column, a bad number on the command line, a closed output pipe."
 from __future__ import annotations
 
 import errno
+import json
 import os
 import random
 import subprocess
@@ -210,3 +211,14 @@ def test_index_workers_are_a_count_and_not_more_than_the_cores_can_hold(tmp_path
     assert main(["index", str(book), "--store", str(tmp_path / "store"), "--workers", "100000", "--quiet"]) == 2
     assert "--workers: 100000 processes on" in capsys.readouterr().err
     assert not (tmp_path / "store" / "book").exists()
+
+
+def test_ask_json_says_why_it_failed_in_json_too(tmp_path, capsys):
+    """A caller reading ``ask --json`` gets the error as one JSON object on stdout (and the message on stderr)."""
+    assert main(["ask", "--store", str(tmp_path / "store"), "--collection", "nope", "--json", "Who?"]) == 2
+    captured = capsys.readouterr()
+    failure = json.loads(captured.out)
+    assert failure["exit_code"] == 2 and "No collection 'nope'" in failure["error"]
+    assert "error: No collection 'nope'" in captured.err
+    assert main(["ask", "--store", str(tmp_path / "store"), "--collection", "nope", "Who?"]) == 2
+    assert capsys.readouterr().out == ""  # without --json nothing goes to stdout
