@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import errno
 import json
+import logging
 import os
 import signal
 import sys
@@ -163,6 +164,8 @@ def quiet_third_parties() -> None:
     if not sys.warnoptions:
         warnings.simplefilter("ignore")
         warnings.filterwarnings("default", module=r"kgcore(\.|$)")
+    for name in ("pypdf", "pdfminer"):  # "EOF marker not found" for a PDF kgcore refuses in its own words anyway
+        logging.getLogger(name).setLevel(logging.ERROR)
 
 
 def count(text: str) -> int:

@@ -222,3 +222,15 @@ def test_ask_json_says_why_it_failed_in_json_too(tmp_path, capsys):
     assert "error: No collection 'nope'" in captured.err
     assert main(["ask", "--store", str(tmp_path / "store"), "--collection", "nope", "Who?"]) == 2
     assert capsys.readouterr().out == ""  # without --json nothing goes to stdout
+
+
+def test_a_truncated_pdf_is_refused_in_kgcores_words_alone(tmp_path):
+    """No third-party log line ("EOF marker not found") prints beside kgcore's own reason (a real process: the
+    test runner would capture the log records itself)."""
+    cut = tmp_path / "cut.pdf"
+    cut.write_bytes(b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n")
+    cli = [sys.executable, "-c", "import sys; from kgcore.cli import main; sys.exit(main())"]
+    done = subprocess.run([*cli, "index", str(cut), "--store", str(tmp_path / "store"), "--quiet"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and "cut.pdf: malformed or unreadable PDF" in done.stderr
+    assert "EOF marker" not in done.stderr
