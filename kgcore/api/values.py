@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from kgcore.core.document import IngestReport, Narrator, Paragraph, Reference
 from kgcore.core.errors import (
+    AuditError,
     Cancelled,
     DamagedIndexError,
     IndexMismatchError,
@@ -50,7 +51,7 @@ from kgcore.core.types import (
 )
 from kgcore.core.verdicts import Alternative, ClaimCheck, Verdict
 
-__all__ = ["Alternative", "Answer", "BODY", "Cancelled", "CAPTION", "ClaimCheck", "COREF_BACKENDS",
+__all__ = ["Alternative", "Answer", "AuditError", "BODY", "Cancelled", "CAPTION", "ClaimCheck", "COREF_BACKENDS",
     "DamagedIndexError", "Edge",
     "EMBEDDING_VARIANTS", "Frame", "IndexMismatchError", "IndexNotFoundError", "IndexOptions", "IngestReport",
     "InputError", "is_pronoun_label", "is_proper_name", "KgcoreError", "LocalNode", "Match", "ModelUnavailableError",

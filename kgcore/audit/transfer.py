@@ -219,7 +219,8 @@ def read_jsonl(path) -> list[dict]:
         try:
             item = json.loads(line)
         except json.JSONDecodeError as exc:
-            _fail(name, line_no, "line", f"not valid JSON ({exc.msg} at column {exc.colno})")
+            raise AuditError(f"{name}: line {line_no}: not valid JSON at column {exc.colno} "
+                             f"({exc.msg.removesuffix(' at')})") from None
         _check_fields(item, {"labels": (list, True)}, name, line_no, "")
         _check_item(item, name, line_no)
         items.append({**item, "_line": line_no})

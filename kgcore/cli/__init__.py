@@ -27,6 +27,7 @@ from kgcore.api import (
     METHODS,
     PARSERS,
     RANKINGS,
+    AuditError,
     Cancelled,
     DamagedIndexError,
     IndexMismatchError,
@@ -46,8 +47,9 @@ from kgcore.cli.reading import add_reading
 
 __all__ = ["build_parser", "main"]
 
+#: Bad input or configuration (exit 2); an audit file or database that cannot be used is one.
 USER_ERRORS = (InputError, IndexNotFoundError, IndexMismatchError, ModelUnavailableError, DamagedIndexError,
-               ServiceUnavailableError)
+               ServiceUnavailableError, AuditError)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -355,7 +355,7 @@ def test_malformed_jsonl_is_refused_and_changes_nothing(filled, tmp_path, case):
     item = json.loads(lines[1])
     if case == "bad_json":
         lines[1] = lines[1][:-5]
-        expected = r"broken\.jsonl: line 2: line: not valid JSON"
+        expected = r"broken\.jsonl: line 2: not valid JSON at column"
     elif case == "missing_field":
         del item["question"]
         lines[1] = json.dumps(item)

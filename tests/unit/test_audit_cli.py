@@ -72,6 +72,15 @@ def test_bad_input_is_a_clear_message(store, capsys, argv, message):
     assert db.query("SELECT COUNT(*) FROM queues")[0][0] == 0
 
 
+def test_a_broken_import_file_is_bad_input_with_a_plain_message(store, tmp_path, capsys):
+    root, _ = store
+    broken = tmp_path / "bad.jsonl"
+    broken.write_text('\n{"question": "Wh\n', encoding="utf-8")
+    code, _, err = run(capsys, "audit", "import", str(broken), "--store", str(root))
+    assert code == 2, err
+    assert err.startswith("error: bad.jsonl: line 2: not valid JSON at column 14 (Unterminated string starting)"), err
+
+
 def test_reviewers_and_merges_are_shown_before_applied(store, capsys):
     root, db = store
     record = db.list_records()[0].id
