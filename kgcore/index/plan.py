@@ -117,7 +117,7 @@ def plan_batch(jobs: Sequence[Job], store: Store, collection: str | None, option
         name = collection or doc_id
         earlier = named.setdefault((name, doc_id), job)
         if earlier is not job:
-            fail(name, job, str(_clash(job, doc_id, earlier.filename)))
+            fail(name, job, str(_clash(job, doc_id, earlier)))
         else:
             decided.append((job, doc_id, name))
     for job, doc_id, name in decided:
@@ -128,9 +128,15 @@ def plan_batch(jobs: Sequence[Job], store: Store, collection: str | None, option
     return plans
 
 
-def _clash(job: Job, doc_id: str, earlier: str) -> InputError:
-    return InputError(job.filename, f"maps to the same document id {doc_id!r} as {earlier} in this batch; give one "
-                                    "of them another name")
+def _clash(job: Job, doc_id: str, earlier: Job | str) -> InputError:
+    """Two files of a batch that would be one document; named by their paths when they share a file name
+    ("dupB/same.txt" kept, "dupA/same.txt" refused)."""
+    first = earlier if isinstance(earlier, str) else earlier.filename
+    where = job.filename
+    if not isinstance(earlier, str) and earlier.filename == job.filename and earlier.path and job.path:
+        first, where = f"{earlier.path} (kept)", str(job.path)
+    return InputError(where, f"maps to the same document id {doc_id!r} as {first} in this batch; give one "
+                             "of them another name")
 
 
 def _read_job(job: Job, settings: Settings) -> bytes:

@@ -53,3 +53,16 @@ def test_limits_and_unreadable_pdfs_are_refused_while_planning(tmp_path):
     assert "KGCORE_MAX_DOCUMENTS" in reasons["c.txt"] and "malformed or unreadable PDF" in reasons["paper.pdf"]
     assert "it protects the memory of serving the collection" in reasons["c.txt"]  # what raising it risks
     assert "doctor --collection" in reasons["c.txt"]
+
+
+def test_two_files_of_one_name_in_different_folders_are_named_by_their_paths(tmp_path):
+    """Which of two "same.txt" was kept and which refused is said by path, not by the name they share."""
+    for folder, text in (("dupB", b"Anne sat down."), ("dupA", b"Peter ran home.")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "same.txt").write_bytes(text)
+    jobs = [Job("same.txt", tmp_path / "dupB" / "same.txt"), Job("same.txt", tmp_path / "dupA" / "same.txt")]
+    (plan,) = plan_batch(jobs, Store(tmp_path / "store"), "d", IndexOptions(), False, Settings()).values()
+    assert [j.path for j in plan.build] == [tmp_path / "dupB" / "same.txt"]
+    ((_, reason),) = plan.failed
+    assert reason == (f"{tmp_path / 'dupA' / 'same.txt'}: maps to the same document id 'same' as "
+                      f"{tmp_path / 'dupB' / 'same.txt'} (kept) in this batch; give one of them another name")
