@@ -105,8 +105,8 @@ def _index_plan(plan: Plan, store: Store, options: IndexOptions, settings: Setti
             else (None, [])
     if manifest is None and _exists(store, plan.name):
         manifest = store.manifest(plan.name)
-    notes = build_communities(store, plan.name, settings) if manifest is not None and settings.communities_at_index \
-        else ()
+    notes = tuple(plan.notes) + (build_communities(store, plan.name, settings)
+                                 if manifest is not None and settings.communities_at_index else ())
     return CollectionOutcome(plan.name, manifest, tuple(added), tuple(plan.reused), tuple(plan.failed),
                              time.perf_counter() - start, notes)
 

@@ -65,6 +65,8 @@ class Plan:
     planned: dict[str, str] = field(default_factory=dict)
     #: Planned ids the collection does not have yet (the collection's size after the batch, without a set union).
     new_ids: int = 0
+    #: What the batch did other than asked, said in the outcome's notes (a name given to bytes indexed already).
+    notes: list[str] = field(default_factory=list)
     _read: bool = False
     _linked_checked: bool = False
 
@@ -163,6 +165,9 @@ def place(plan: Plan, job: Job, doc_id: str, store: Store, options: IndexOptions
         if not document_problems(store.doc_path(plan.name), same) and read_as_now(same.manifest):
             plan.check_linked(store)
             plan.reused.append(same.manifest)
+            if job.name and doc_id != same.doc_id:
+                plan.notes.append(f"{job.filename}: the same bytes are indexed already as {same.doc_id!r}, reused "
+                                  f"under that id, not {doc_id!r} (remove it first to index them under another)")
             return
         # the same bytes, but damaged stored files or an older reading: build again, under the id it has
         plan.repair.add(job.filename)

@@ -66,3 +66,13 @@ def test_two_files_of_one_name_in_different_folders_are_named_by_their_paths(tmp
     ((_, reason),) = plan.failed
     assert reason == (f"{tmp_path / 'dupA' / 'same.txt'}: maps to the same document id 'same' as "
                       f"{tmp_path / 'dupB' / 'same.txt'} (kept) in this batch; give one of them another name")
+
+
+def test_a_name_given_to_bytes_indexed_already_under_another_is_noted(tmp_path):
+    store = Store(tmp_path / "store")
+    (first,) = index_files([Job("tale.txt", data=b"Peter ran home.", name="alpha")], store, "c", workers=1)
+    assert not first.notes
+    (again,) = index_files([Job("tale.txt", data=b"Peter ran home.", name="beta")], store, "c", workers=1)
+    assert [m.doc_id for m in again.reused] == ["alpha"]
+    assert again.notes == ("tale.txt: the same bytes are indexed already as 'alpha', reused under that id, not "
+                           "'beta' (remove it first to index them under another)",)
