@@ -481,6 +481,13 @@ def test_a_date_of_another_act_by_the_asked_subject_is_not_supported_for_its_fig
     assert verdict.state == "supported", verdict.reason
 
 
+def test_a_language_is_no_person(extractive):
+    drew = [SelectedSentence("h/text_0-19", 19, "He spoke little English, but he drew pictures for Margaret.",
+                             "Erik spoke little English, but Erik drew pictures for Margaret.", rank=1, similarity=0.6)]
+    verdict = extractive.generate("Who drew pictures for Margaret?", drew).verdict
+    assert verdict.evidence[0].span != "English" and "“English”" not in verdict.reason, verdict.reason
+
+
 def test_a_number_in_words_earns_no_figure_bonus(extractive):
     jail = [SelectedSentence("h/text_0-1", 1, "Clifford spent one day in the town before his long jail term ended.", "",
                              rank=1, similarity=0.5)]

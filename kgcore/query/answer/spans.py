@@ -248,11 +248,11 @@ def _bracketed(tokens: list, k: int) -> bool:
 
 def person_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
     """A person's name, a run of proper nouns written as a name that is no place ("in Waldo County" names no one,
-    nor a lower-case "trellis" the tagger calls a proper noun, unless the whole sentence is lower-cased) or a word
-    for a person (the tagger's proper noun "rector" too)."""
+    nor a lower-case "trellis" the tagger calls a proper noun, unless the whole sentence is lower-cased) nor a
+    language ("He spoke little *English*") or a word for a person (the tagger's proper noun "rector" too)."""
     lower = not any(c.isupper() for t in tokens for c in t.text)  # "word2vec was proposed by mikolov et al."
     runs = [(a, b) for a, b in proper_runs(tokens, asked) if not a_place(tokens[a:b])
-            and (lower or capitalised(tokens[a:b]))]
+            and (lower or capitalised(tokens[a:b])) and not all(t.ent_type_ == "LANGUAGE" for t in tokens[a:b])]
     spans = entity_spans(tokens, frozenset(("PERSON",)), asked) + runs
     spans += [(local(tokens, t), local(tokens, t) + 1) for t in tokens
               if t.pos_ in ("NOUN", "PROPN") and t.lemma_.lower() in PERSON_NOUNS and is_new(t, asked)]
