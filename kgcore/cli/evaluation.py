@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from kgcore.api import (
     ANSWERERS,
@@ -15,6 +16,7 @@ from kgcore.api import (
     InputError,
     Judge,
     JudgeCache,
+    KgcoreError,
     QueryEngine,
     evaluate,
     format_table,
@@ -45,7 +47,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     docs = parse_values(_collection(args), str, "--collection")
     for doc_id in docs:
         engine.index(doc_id)  # fail fast on an unknown document
-    scorer = BertScorer(get_embedder(args.bertscore_model, "cpu", "torch") if args.bertscore_model else None)
+    scorer = BertScorer(_bertscore_model(args.bertscore_model) if args.bertscore_model else None)
     judge = _judge(engine) if args.judge else None
     run = EvalRun.concat(evaluate(engine, d, items, grid, args.answerer, StderrProgress(not args.quiet), scorer,
                                   keep_failures=args.send_failures, judge=judge) for d in docs)
@@ -120,4 +122,15 @@ def add_eval(sub) -> None:
     ev.add_argument("--out", required=True, help="output folder for results.jsonl, summary.json, summary.csv")
     ev.set_defaults(func=cmd_eval)
 
+
+def _bertscore_model(folder: str):
+    """The embedder of ``--bertscore-model``: a local sentence-transformers folder, named as that flag when it is
+    missing or not such a model (the embedding setting is not what the user gave)."""
+    if not Path(folder).is_dir():
+        raise InputError("--bertscore-model", f"{folder!r} is not a folder (give a local sentence-transformers model)")
+    try:
+        return get_embedder(folder, "cpu", "torch")
+    except (ValueError, OSError, KgcoreError) as exc:
+        raise InputError("--bertscore-model", f"{folder!r} holds no sentence-transformers model it can load "
+                                              f"({str(exc).splitlines()[0][:200]})") from None
 

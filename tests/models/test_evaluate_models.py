@@ -131,8 +131,13 @@ def test_cli_eval_writes_a_complete_table(peter_store, peter_index, tmp_path, ca
     (["--tau", "2"], "tau: must be a cosine"),
     (["--doc", "no-such-book"], "No collection 'no-such-book'"),
     (["--qa", "missing.csv"], "missing.csv: file not found"),
+    (["--bertscore-model", "/no/such/model"], "--bertscore-model: '/no/such/model' is not a folder"),
+    (["--bertscore-model", "EMPTY"], "holds no sentence-transformers model it can load"),
 ])
 def test_cli_eval_rejects_bad_input(peter_store, tmp_path, capsys, extra, message):
+    if "EMPTY" in extra:
+        (tmp_path / "empty").mkdir()
+        extra = [str(tmp_path / "empty") if x == "EMPTY" else x for x in extra]
     args = {"--doc": PETER_ID, "--qa": str(DEV_QA), "--out": str(tmp_path / "out")}
     args.update(zip(extra[::2], extra[1::2]))
     argv = ["eval", "--store", str(peter_store.root), "--quiet", "--answerer", "extractive"]
