@@ -231,6 +231,24 @@ def short_paper(title: str, body: list[str]) -> bytes:
     return w.bytes()
 
 
+def same_font_front_matter() -> bytes:
+    """A paper whose title, author line and "Abstract" are set in one bold font, one line each (as troff's -ms
+    macros set them), above a short abstract and a body."""
+    w = Writer()
+    w.page(top=60)
+    w.full_width(["Tide Gauges and Storm Surges on the Fife Coast", "Helen Marsh, University of St Andrews",
+                  "Abstract"], 13, bold=True, gap=6)
+    w.full_width(["We study storm surges recorded by tide gauges at Anstruther and Crail."], 10, gap=14)
+    w.lines(["1 Introduction"], 11, bold=True, gap=3)
+    body = ["Storm surges are a danger to harbours on the east coast", "of Scotland, and we measure them at two",
+            "gauges that the harbour trusts installed long ago."] * 8
+    w.lines(body)
+    w.page()
+    w.lines(["2 Method"], 11, bold=True, gap=3)
+    w.lines(body)
+    return w.bytes()
+
+
 def plain_pages(pages: list[list[str]]) -> bytes:
     """One column of body text per page (no running header), for the bad-input and progress tests."""
     pdf = FPDF(unit="pt", format=(PAGE_W, PAGE_H))

@@ -47,7 +47,9 @@ MAX_DOC_ID_CHARS = 64
 #: that opens with a quotation mark (a shout) or ends with a colon (a letter's salutation) is body, not a heading; a
 #: "Chapter XVI ..." line of up to 24 words that ends without punctuation is a heading.  5: PDF word gaps and
 #: ligatures from glyph positions, no sentence opening with a citation marker, reference styles, titles by height.
-READER_VERSION = 5
+#: 6: a title-sized front block cut before an affiliation line or a lone "Abstract"; runs of more than 200
+#: characters without a space dropped from texts.
+READER_VERSION = 6
 PARAGRAPH_SEPARATOR = "\n\n"
 _BINARY_CONTROL_SHARE = 0.10
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")

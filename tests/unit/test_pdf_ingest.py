@@ -17,7 +17,14 @@ from kgcore.core.types import ABSTRACT, AUTHORS, BODY, CAPTION, FOOTNOTE, HEADIN
 from kgcore.index.load import load_bytes
 from kgcore.index.pdf import read_pdf
 from kgcore.index.pdf.citations import resolve
-from tests.pdfs import HEADER, author_year_paper, image_only_page, numbered_paper, plain_pages
+from tests.pdfs import (
+    HEADER,
+    author_year_paper,
+    image_only_page,
+    numbered_paper,
+    plain_pages,
+    same_font_front_matter,
+)
 
 PROSE = "The grounded graph keeps every sentence it was built from, so an answer can be traced to its source."
 
@@ -259,3 +266,15 @@ def test_sub_and_superscripts_rejoin_their_printed_row():
         ["the other column on the same row"]]
     first = blocks[0].lines[0]
     assert first.size == pytest.approx(9.96, abs=0.1) and first.box == (307.4, 68.6, 543.1, 79.5)
+
+
+def test_a_title_author_line_and_abstract_heading_in_one_font_get_their_own_roles():
+    """A title block that also holds the author line and "Abstract" (one bold font) is cut there: the authors are
+    authors, the abstract an abstract -- not a title running on into "Helen Marsh ... Abstract" and an abstract
+    read as the author line."""
+    paragraphs = read_pdf(same_font_front_matter(), "surges.pdf").paragraphs
+    roles = [(p.kind, p.text) for p in paragraphs[:4]]
+    assert roles == [(TITLE, "Tide Gauges and Storm Surges on the Fife Coast"),
+                     (AUTHORS, "Helen Marsh, University of St Andrews"), (HEADING, "Abstract"),
+                     (ABSTRACT, "We study storm surges recorded by tide gauges at Anstruther and Crail.")]
+

@@ -130,7 +130,8 @@ def is_heading(block: Block, body: float) -> bool:
 def classify(blocks: Sequence[Block], body_size: float) -> list[Part]:
     """Every block (in reading order) with its role (see the module docstring)."""
     state = _State(body_size)
-    return [state.part(piece) for block in blocks for piece in caption_cuts(block)]
+    return [state.part(piece) for block in blocks for cut in caption_cuts(block)
+            for piece in front_cuts(cut, body_size)]
 
 
 def run_in_headings(parts: Sequence[Part]) -> list[Part]:
@@ -166,6 +167,33 @@ def caption_cuts(block: Block) -> list[Block]:
         return [block]
     pieces = [block.lines[a:b] for a, b in zip(starts, starts[1:] + [len(block.lines)])]
     return [Block.of(block.page, lines) for lines in pieces]
+
+
+#: A line of the front matter that names where an author works, or how to write to one.
+_AFFILIATION = re.compile(r"\b(?:University|Universit[äéà]t?|Institute|Institut|College|School|Department|Dept\.|"
+                          r"Laborator(?:y|ies)|Research|Inc\.|Corp\.|Ltd\.?|GmbH)\b|@\w")
+
+
+def front_cuts(block: Block, body: float) -> list[Block]:
+    """A page-one block set in a title's size (1.5 points above the ``body`` size or more) cut before a line that
+    is an author's affiliation or a lone "Abstract", which layout analysis groups with a title set in the same
+    font: "Tide Gauges ... / Helen Marsh, University of St Andrews / Abstract" is a title, an author line and the
+    heading that opens the abstract.
+
+    >>> from kgcore.index.pdf.extract import Line
+    >>> lines = tuple(Line(t, (70, y, 300, y + 13), 13.0, True) for t, y in (
+    ...     ("Tide Gauges and Storm Surges", 30), ("Helen Marsh, University of St Andrews", 54), ("Abstract", 77)))
+    >>> [[line.text for line in b.lines] for b in front_cuts(Block.of(1, lines), 11.0)]
+    [['Tide Gauges and Storm Surges'], ['Helen Marsh, University of St Andrews'], ['Abstract']]
+    """
+    if block.page != 1 or len(block.lines) < 2 or block.size < body + 1.5:
+        return [block]
+    starts = [0] + [i for i, line in enumerate(block.lines) if i and (
+        _AFFILIATION.search(line.text) and not _AFFILIATION.search(block.lines[i - 1].text)
+        or _ABSTRACT.match(line.text) and len(line.text.split()) <= 2)]
+    if len(starts) == 1:
+        return [block]
+    return [Block.of(block.page, block.lines[a:b]) for a, b in zip(starts, starts[1:] + [len(block.lines)])]
 
 
 class _State:
@@ -207,7 +235,8 @@ class _State:
 
     def _front(self, block: Block, text: str) -> Part:
         if block.page == 1 and block.size >= self.body + 1.5 and not _MASTHEAD.search(text) and (
-                not self.title_seen or abs(block.size - self.title_size) < 0.5):
+                not self.title_seen or abs(block.size - self.title_size) < 0.5) and not (
+                self.title_seen and _AFFILIATION.search(text)):
             self.title_seen, self.title_size = True, block.size
             return Part(block, TITLE)
         if _ABSTRACT.match(text) and len(text.split()) > 3:
