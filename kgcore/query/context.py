@@ -13,8 +13,10 @@ from typing import Any
 import numpy as np
 
 from kgcore.core.embed import Embedder
-from kgcore.core.types import SelectedSentence
+from kgcore.core.roles import AUTHORS, FRONT_MATTER
+from kgcore.core.types import QueryResult, SelectedSentence
 from kgcore.index.store.disk import CacheKey, Index
+from kgcore.query.answer.authorship import NOTE, asks_authors, author_rows
 
 WORDS: CacheKey[np.ndarray] = CacheKey("sentence-words")
 
@@ -92,3 +94,21 @@ def question_vector(index: Index, embedder: Embedder, question: str) -> tuple[np
     """The question's embedding and its cosine to every sentence of the index."""
     q = embedder.encode([question])[0]
     return q, index.sentence_vectors @ q
+
+
+def with_author_lines(result: QueryResult, index: Index, documents: Sequence[str] = ()) -> QueryResult:
+    """``result`` with the author lines of the documents asked about first in its context, when its question asks
+    who wrote them (:mod:`kgcore.query.answer.authorship`); title pages are otherwise left out of retrieval.  The
+    budget yields to them: they are a few short lines, and the question cannot be answered without them."""
+    if not asks_authors(result.question):
+        return result
+    rows = index.role_rows(frozenset({AUTHORS, FRONT_MATTER})).nonzero()[0]
+    sentences = [index.sentences[int(r)] for r in rows]
+    lines = author_rows([s.role for s in sentences], [s.original for s in sentences], [s.doc_id for s in sentences],
+                        documents)
+    have = {s.id for s in result.sentences}
+    added = [selected_sentence(index, int(rows[i])) for i in lines if sentences[i].id not in have]
+    if added:
+        result.sentences = added + result.sentences
+        result.notes.append(NOTE)
+    return result

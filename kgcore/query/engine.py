@@ -30,6 +30,7 @@ from kgcore.query.answer.base import shared_cache, store_parses, warm_parses
 from kgcore.query.answer.calibration import collection_calibration
 from kgcore.query.answer.parse_store import ParseStore, store_path
 from kgcore.query.answer.support import Calibration
+from kgcore.query.context import with_author_lines
 from kgcore.query.methods import Models
 from kgcore.query.qakg import qa_answer_graph
 from kgcore.query.rerank import Reranker, get_reranker
@@ -166,6 +167,7 @@ class QueryEngine:
         respelled = spelling.asked(question, spelling.collection_vocabulary(index) if options.respell else None)
         result = method.retrieve(index, respelled.text, options, self.models(use_chroma))
         spelling.noted(result, respelled, question)
+        with_author_lines(result, index, options.documents)
         if len(index.cache.keys()) > built:  # a view built for this question: its freed temporaries given back
             release_free_memory()
         return result

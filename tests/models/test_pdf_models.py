@@ -116,3 +116,18 @@ def test_a_sentence_sharing_its_lines_is_highlighted_only_where_it_is_printed(pa
                          boxes=sentence_boxes(second, second.page), scale=1.0).boxes
     assert ends[0][2] < shared[2] - 50 and starts[0][0] > shared[0] + 50  # each keeps to its part of the line
     assert ends[0][2] <= starts[0][0] + 2 and len(starts) == 2  # and the second goes on to its next line
+
+
+def test_who_wrote_the_paper_is_answered_by_its_author_lines(papers):
+    """Title pages are kept out of retrieval, but a question asking who wrote a document gets its author lines in
+    the context; the offline answer quotes them and the verdict says what it checked."""
+    _, store, _ = papers
+    engine = QueryEngine(store)
+    result, answer = engine.ask("papers", "Who wrote the paper?", RetrievalOptions(documents=("graphs",),
+                                                                                     budget_words=200))
+    assert result.sentences[0].role == "authors" and "added to the context" in result.notes[-1]
+    assert "Ada Lovelace" in answer.text and answer.verdict.state == "supported"
+    assert "is the document's author line" in answer.verdict.reason
+    assert all(s.document == "graphs" for s in result.sentences)
+    other = engine.retrieve("papers", "What does the graph link every entity to?", RetrievalOptions(budget_words=200))
+    assert all(s.role != "authors" for s in other.sentences)  # other questions keep title pages out

@@ -196,13 +196,13 @@ class Index:
         wanted = tuple(documents)
         for doc_id in wanted:
             self.document(doc_id)
-        mask = self._role_rows(RETRIEVABLE | OPT_IN if front_matter else RETRIEVABLE)
+        mask = self.role_rows(RETRIEVABLE | OPT_IN if front_matter else RETRIEVABLE)
         if wanted:
             mask = mask & np.isin(self.sentence_documents, list(wanted))
         return None if mask.all() else mask
 
-    def _role_rows(self, roles: frozenset[str]) -> np.ndarray:
-        """Rows of a role in ``roles`` (computed once per role set; read-only)."""
+    def role_rows(self, roles: frozenset[str]) -> np.ndarray:
+        """Rows of a role in ``roles``, as a mask (computed once per role set; read-only)."""
         key = CacheKey[np.ndarray](f"role-rows:{','.join(sorted(roles))}")
 
         def build() -> np.ndarray:

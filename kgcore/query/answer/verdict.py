@@ -52,6 +52,7 @@ from kgcore.core.types import Answer, Citation, SelectedSentence, Sentence
 from kgcore.core.verdicts import ClaimCheck, Verdict
 from kgcore.index.qa import FrameQAGenerator
 from kgcore.index.qa.frames import frame_analyses
+from kgcore.query.answer.authorship import authorship_check
 from kgcore.query.answer.citations import strip_markers
 from kgcore.query.answer.measured import says_size
 from kgcore.query.answer.roles import another_act, fills_frame
@@ -89,6 +90,8 @@ def judge(question: str, answer: Answer, context: Sequence[SelectedSentence], nl
     answerer scored them (scored here when missing or lacking a cited sentence); ``quoted``: the answer quotes
     its sentences (no grounding to check); ``parsed``: the question as the answerer parsed it (parsed here when
     None)."""
+    if (authored := authorship_check(question, answer, context)) is not None:
+        return authored  # who wrote the document: its author lines say so, or nothing does
     by_id = {s.id: s for s in context}
     claims = [c for c in answer.citations if strip_markers(c.answer_sentence).strip()]
     cited = list(dict.fromkeys(i for c in claims for i in c.sentence_ids if i in by_id))
