@@ -464,6 +464,10 @@ def test_a_thing_named_in_a_participle_answers_what_its_name_was(extractive):
     assert verdict.evidence[0].span == "Biscuit" and verdict.state == "supported", verdict.reason
     dog = extractive.generate("What was the dog's name?", cat).verdict  # the naming is said of another thing
     assert dog.state != "supported", dog.reason
+    namer = [SelectedSentence("h/text_0-3", 3, "The boy who called the dog Rex was never seen again.", "", rank=1,
+                              similarity=0.6)]
+    boy = extractive.generate("What was the boy's name?", namer).verdict  # he named the dog, not himself
+    assert boy.state != "supported", boy.reason
 
 
 @requires_wordnet
@@ -479,6 +483,13 @@ def test_a_date_of_another_act_by_the_asked_subject_is_not_supported_for_its_fig
                                  "2 September 1923.", "", rank=1, similarity=0.6)]
     verdict = extractive.generate("When did Margaret leave Carrow Point?", departed).verdict
     assert verdict.state == "supported", verdict.reason
+    for question, text in [  # the asked act joined to another, and a phrasal verb with its particle
+            ("When did Margaret leave Carrow Point?", "On 2 September 1923 Margaret packed her trunks and left "
+                                                      "Carrow Point."),
+            ("When did Margaret set off for London?", "Margaret departed for London on 2 September 1923.")]:
+        verdict = extractive.generate(question, [SelectedSentence("h/text_0-2", 2, text, "", rank=1,
+                                                                  similarity=0.6)]).verdict
+        assert verdict.state == "supported", (question, verdict.reason)
 
 
 def test_a_language_is_no_person(extractive):

@@ -64,8 +64,9 @@ def named_as(token, things: frozenset[str]) -> bool:
     verb = token.head
     if token.dep_ not in ("oprd", "attr", "dobj", "npadvmod") or verb.lemma_.lower() not in NAMING_VERBS:
         return False
-    named = [verb.head] if verb.dep_ in ("acl", "relcl") else [c for c in verb.children
-                                                                if c.dep_ in ("dobj", "nsubjpass") and c != token]
+    passive = any(c.dep_ == "auxpass" for c in verb.children)
+    participle = verb.dep_ == "acl" or verb.dep_ == "relcl" and passive  # "a cat named X", "a cat that was named X"
+    named = [verb.head] if participle else [c for c in verb.children if c.dep_ in ("dobj", "nsubjpass") and c != token]
     return any(n.lemma_.lower() in things or n.lower_ in things for n in named)
 
 

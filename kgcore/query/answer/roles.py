@@ -309,13 +309,15 @@ def _fits(token, verb, frame: Frame) -> bool:
     return same_token(verb_above(token), verb)  # an adjunct: the span hangs on the verb
 
 
-def another_act(frame: Frame | None, doc, spans: Sequence[tuple[int, int]]) -> bool:
+def another_act(frame: Frame | None, doc, spans: Sequence[tuple[int, int]], q_doc=None) -> bool:
     """Whether the first span hangs on another verb than the question's, said of the question's own subject (named
     by a noun): "Margaret Ellery arrived in Carrow Point *on 14 March 1923*" says when Margaret arrived, not when
     she left -- though the date is a figure of the asked kind, which the verdict otherwise lets stand when the
     roles are not found, since papers say the question's verb in other words ("By what factor does CacheBlend
     cut ...?" / "CacheBlend reduces ... by 2.2-3.3x").  A verb sharing a WordNet sense with the question's is the
-    same act ("cut", "reduce"); without WordNet no act counts as another.
+    same act ("cut", "reduce"; with its particle: "set off", "depart"), and so is every verb joined to one that is
+    ("packed her trunks and left ... on 2 September"); without WordNet no act counts as another.  ``q_doc``: the
+    question's parse, for the particle of its verb.
 
     >>> from kgcore.core.nlp import load_spacy
     >>> nlp = load_spacy()
@@ -330,10 +332,19 @@ def another_act(frame: Frame | None, doc, spans: Sequence[tuple[int, int]]) -> b
         return False
     inside = [t for t in doc if spans[0][0] <= t.idx < spans[0][1]]
     verb = verb_above(inside[0]) if inside else None
-    if verb is None or verb.pos_ != "VERB" or stem(verb.lemma_.lower()) == frame.verb \
-            or wordnet.same_verb_sense(verb.lemma_, frame.word) is not False:  # the same act in other words
+    if verb is None or verb.pos_ != "VERB":
         return False
+    asked = _with_particle(next((t for t in q_doc if t.text == frame.word), None), frame.word) if q_doc else frame.word
+    if any(stem(v.lemma_.lower()) == frame.verb or wordnet.same_verb_sense(_with_particle(v, v.lemma_), asked)
+           is not False for v in (verb, *verb.conjuncts)):
+        return False  # the question's act, in its words or others
     said = {w for b in bearers(verb, frame.passive) if b.pos_ != "PRON" for t in phrase_head(b)
             for w in (t.lemma_.lower(), t.lower_)}
     return bool(said & frame.subject)
+
+
+def _with_particle(verb, word: str) -> str:
+    """``word`` with the particle of ``verb`` after it ("set off"), as WordNet files phrasal verbs."""
+    particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), "") if verb is not None else ""
+    return f"{word} {particle}" if particle else word
 

@@ -157,8 +157,8 @@ def check_claim(citation: Citation, by_id: dict[str, SelectedSentence], found: d
     if not spans and parsed.qtype in SPECIFIC:
         check.believed = believed_span(text, parsed, nlp)
     check.state = claim_state(check, parsed.qtype in SPECIFIC)
-    exempt = bool(bonus) and not another_act(parsed.frame, nlp(text), spans)  # a figure, unless of another act
-    if check.state == "supported" and not exempt and not roles_line_up(parsed, best, spans, nlp):
+    if check.state == "supported" and (not bonus or another_act(parsed.frame, nlp(text), spans, parsed.doc)) \
+            and not roles_line_up(parsed, best, spans, nlp):  # a figure stands, unless said of another act
         check.state, check.unfilled_role = "unsure", parsed.frame.describe() if parsed.frame else ""
     return check
 
