@@ -209,42 +209,39 @@ def noted(result: QueryResult, respelled: Respelled, written: str) -> QueryResul
     return result
 
 
-def _unwritten_name(word: str, vocabulary: Vocabulary) -> bool:
-    """Whether ``word`` is written as a name of three letters or more that the collection never writes (no word
-    with its BM25 stems either) and WordNet does not list as English (not known without WordNet)."""
+def _unwritten_name(word: str, vocabulary: Vocabulary, min_letters: int = 3) -> bool:
+    """Whether ``word`` is written as a name of ``min_letters`` letters or more that the collection never writes
+    (no word with its BM25 stems either) and WordNet does not list as English (not known without WordNet)."""
     key = word.lower()
-    if len(key) < 3 or not name_shaped(word) or key in vocabulary.counts:
+    if len(key) < min_letters or not name_shaped(word) or key in vocabulary.counts:
         return False
     tokens = bm25_tokens(key)
     return not (tokens and vocabulary.stems.issuperset(tokens)) and wordnet.known(key) is False
 
 
+def _near_names(key: str, vocabulary: Vocabulary, min_count: int) -> list[tuple[str, int]]:
+    """The names the collection writes at least ``min_count`` times mid-sentence within two edits of ``key``
+    (lower case) and with its first letter, with their distances, nearest then commonest first."""
+    choices = [w for w, n in vocabulary.named.items() if n >= min_count and _initial(w) == _initial(key)
+               and abs(len(w) - len(key)) <= 2]
+    near = [(w, int(d)) for w, d, _ in process.extract(key, choices, scorer=Levenshtein.distance, score_cutoff=2,
+                                                       limit=None)]
+    return sorted(near, key=lambda hit: (hit[1], -vocabulary.named[hit[0]], hit[0]))
+
+
 def _nearest_name(word: str, vocabulary: Vocabulary) -> str:
-    """The name the collection writes (at least once, mid-sentence) nearest to ``word``: the same first letter and
-    at most two edits, the nearest then the commonest; "" when none."""
-    key = word.lower()
-    choices = [w for w in vocabulary.named if _initial(w) == _initial(key) and abs(len(w) - len(key)) <= 2]
-    near = process.extract(key, choices, scorer=Levenshtein.distance, score_cutoff=2, limit=None)
-    if not near:
-        return ""
-    return vocabulary.forms[min(near, key=lambda hit: (hit[1], -vocabulary.named[hit[0]], hit[0]))[0]]
+    """The name the collection writes (at least once, mid-sentence) nearest to ``word`` (:func:`_near_names`), as
+    written; "" when none."""
+    near = _near_names(word.lower(), vocabulary, 1)
+    return vocabulary.forms[near[0][0]] if near else ""
 
 
 def _spelling(word: str, vocabulary: Vocabulary) -> str | None:
     """The collection's spelling (lower case) of the name ``word``, or None when it needs none or none is near."""
+    if not _unwritten_name(word, vocabulary, MIN_LETTERS):
+        return None
     key = word.lower()
-    if len(key) < MIN_LETTERS or not name_shaped(word):
-        return None
-    tokens = bm25_tokens(key)
-    if key in vocabulary.counts or (tokens and vocabulary.stems.issuperset(tokens)) or wordnet.known(key) is not False:
-        return None
-    choices = [w for w, n in vocabulary.named.items() if n >= MIN_COUNT and _initial(w) == _initial(key)
-               and abs(len(w) - len(key)) <= 2]
-    near = [(w, d) for w, d, _ in process.extract(key, choices, scorer=Levenshtein.distance, score_cutoff=2,
-                                                  limit=None) if d <= max_edits(key, w)]
-    if not near:
-        return None
-    return min(near, key=lambda hit: (hit[1], -vocabulary.named[hit[0]], hit[0]))[0]
+    return next((w for w, d in _near_names(key, vocabulary, MIN_COUNT) if d <= max_edits(key, w)), None)
 
 
 def name_shaped(word: str) -> bool:
