@@ -53,7 +53,7 @@ USER_ERRORS = (InputError, IndexNotFoundError, IndexMismatchError, ModelUnavaila
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m kgcore", description="GroundedKG indexing and question answering.")
+    p = _Parser(prog="python -m kgcore", description="GroundedKG indexing and question answering.")
     sub = p.add_subparsers(dest="command", required=True)
     _add_index(sub)
     _add_collection_commands(sub)
@@ -75,7 +75,7 @@ def _add_index(sub) -> None:
     ix.add_argument("paths", nargs="+", metavar="FILE")
     ix.add_argument("--collection", help="the collection to add to, created when missing (default: one per file)")
     ix.add_argument("--name", help="document id of a single file (default: from the file name)")
-    ix.add_argument("--workers", type=count, default=0,
+    ix.add_argument("--workers", type=workers_count, default=0,
                     help="processes parsing documents in parallel (default: $KGCORE_WORKERS or one per core)")
     ix.add_argument("--parser", choices=PARSERS, default="srl")
     ix.add_argument("--coref", choices=COREF_BACKENDS, default="heuristic")
@@ -189,6 +189,20 @@ def count(text: str) -> int:
     return value
 
 
+def workers_count(text: str) -> int:
+    """An argparse type for ``--workers``: 0 (one process per core) or more.
+
+    >>> workers_count("-1")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be 0 (one process per core) or a positive whole number, got -1
+    """
+    try:
+        return count(text)
+    except argparse.ArgumentTypeError as exc:
+        raise argparse.ArgumentTypeError(str(exc).replace("0 (none)", "0 (one process per core)")) from None
+
+
 def positive_int(text: str) -> int:
     """An argparse type: a whole number, 1 or more (``--k``, ``--min-count``).
 
@@ -208,8 +222,25 @@ def positive_int(text: str) -> int:
     return value
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, keeping its last error message (its subcommands' parsers are of this class too), so that
+    a command asked for ``--json`` can say it in JSON as well."""
+
+    last_error = ""
+
+    def error(self, message: str):
+        _Parser.last_error = message
+        super().error(message)
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    given = sys.argv[1:] if argv is None else list(argv)
+    try:
+        args = build_parser().parse_args(given)
+    except SystemExit as exc:  # argparse said why on stderr; with --json, say it on stdout too
+        if exc.code == 2 and "--json" in given:
+            print(json.dumps({"error": _Parser.last_error, "field": None, "exit_code": 2}), flush=True)
+        raise
     quiet_third_parties()
     previous = signal.signal(signal.SIGTERM, _stop)
     try:
@@ -228,39 +259,41 @@ def main(argv: list[str] | None = None) -> int:
         return 141
     except OSError as exc:
         if exc.errno not in STORAGE_ERRORS:
-            print(f"internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
-            return 1
+            return _failed(args, f"{type(exc).__name__}: {exc}", 1, said="internal error")
         return _failed(args, storage_message(exc), 2, exc.filename)
     except Exception as exc:  # noqa: BLE001 - last resort: one line, exit 1, never a traceback dump
-        print(f"internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 1
+        return _failed(args, f"{type(exc).__name__}: {exc}", 1, said="internal error")
     finally:
         signal.signal(signal.SIGTERM, previous)
 
 
 #: What the place written to lacks, not what kgcore got wrong: no room, read-only, not allowed, over quota.
-STORAGE_ERRORS = {errno.ENOSPC: "no space left on the device: free some, or give another --store",
-                  errno.EDQUOT: "the disk quota is used up: free some, or give another --store",
-                  errno.EROFS: "the file system is read-only: give a writable --store",
+STORAGE_ERRORS = {errno.ENOSPC: "no space left on the device: free some room there",
+                  errno.EDQUOT: "the disk quota is used up: free some room there",
+                  errno.EROFS: "the file system is read-only: write somewhere else (--store, --out)",
                   errno.EACCES: "permission denied: this user may not read or write it",
                   errno.EPERM: "operation not permitted: this user may not read or write it"}
 
 
 def storage_message(exc: OSError) -> str:
-    """The file and what to do, for an error of the place written to (:data:`STORAGE_ERRORS`); nothing that was
-    committed before is lost (a collection is replaced whole, or not at all).
+    """The file (or the output, when the error names none) and what to do, for an error of the place read or
+    written (:data:`STORAGE_ERRORS`); nothing that was committed before is lost (a collection is replaced whole,
+    or not at all).
 
     >>> print(storage_message(OSError(errno.ENOSPC, "No space left on device", "/s/x")))
-    /s/x: no space left on the device: free some, or give another --store (nothing committed before was changed)
+    /s/x: no space left on the device: free some room there (nothing committed before was changed)
+    >>> print(storage_message(OSError(errno.ENOSPC, "No space left on device")))
+    the output: no space left on the device: free some room there (nothing committed before was changed)
     """
-    where = exc.filename or "the store"
+    where = exc.filename or "the output"
     return f"{where}: {STORAGE_ERRORS.get(exc.errno or 0, exc.strerror)} (nothing committed before was changed)"
 
 
-def _failed(args: argparse.Namespace, message: str, code: int, where: str | None = None) -> int:
-    """Say why a command failed on stderr, and with ``--json`` also as one JSON object on stdout (``error``, the
-    ``field`` or file it names, ``exit_code``), so that a caller reading the JSON learns why; return ``code``."""
-    print(f"error: {message}", file=sys.stderr)
+def _failed(args: argparse.Namespace, message: str, code: int, where: str | None = None, said: str = "error") -> int:
+    """Say why a command failed on stderr (after ``said``), and with ``--json`` also as one JSON object on stdout
+    (``error``, the ``field`` or file it names, ``exit_code``), so that a caller reading the JSON learns why;
+    return ``code``."""
+    print(f"{said}: {message}", file=sys.stderr)
     if getattr(args, "json", False):
         print(json.dumps({"error": message, "field": where, "exit_code": code}, ensure_ascii=False), flush=True)
     return code

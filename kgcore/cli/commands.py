@@ -66,8 +66,9 @@ def cmd_index(args: argparse.Namespace) -> int:
     progress = DocumentStderrProgress(not args.quiet, several=len(jobs) > 1)
     workers = args.workers or settings.workers or None
     if workers and not args.ray and workers > MAX_WORKERS_PER_CORE * (os.cpu_count() or 1):
-        raise InputError("--workers", f"{workers} processes on {os.cpu_count() or 1} cores would each load the models "
-                                      f"(about 0.5 GB each); give at most {MAX_WORKERS_PER_CORE} per core")
+        raise InputError("--workers" if args.workers else "KGCORE_WORKERS",
+                         f"{workers} processes on {os.cpu_count() or 1} cores would each load the models (about "
+                         f"0.5 GB each); give at most {MAX_WORKERS_PER_CORE} per core")
     ray = RayRunner(args.ray, workers or 0, settings) if args.ray else contextlib.nullcontext()
     with ray as runner:  # --ray: the documents are built on Ray, then linked here as without it
         outcomes = index_files(jobs, _store(args), args.collection, options, settings, workers, args.force, progress,

@@ -88,11 +88,14 @@ class RetrievalOptions:
     def __post_init__(self) -> None:
         for name in ("k", "min_count", "budget_sentences", "budget_words"):
             object.__setattr__(self, name, _check_whole(name, getattr(self, name)))
-        if isinstance(self.documents, str) or not all(isinstance(d, str) for d in self.documents):
+        if isinstance(self.documents, str):
             raise InputError("documents", f"give a list of document ids, not {self.documents!r}")
+        documents = tuple(self.documents)  # read once: a generator is given only once
+        if not all(isinstance(d, str) for d in documents):
+            raise InputError("documents", f"give a list of document ids, not {documents!r}")
         if self.tau is not None and (isinstance(self.tau, bool) or not isinstance(self.tau, numbers.Real)):
             raise InputError("tau", f"must be a number or None, not {self.tau!r}")
-        object.__setattr__(self, "documents", tuple(dict.fromkeys(d.strip() for d in self.documents if d.strip())))
+        object.__setattr__(self, "documents", tuple(dict.fromkeys(d.strip() for d in documents if d.strip())))
         _check_choice("ranking", self.ranking, RANKINGS)
         if self.k < 1:
             raise InputError("k", f"must be at least 1, got {self.k}")

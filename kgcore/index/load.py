@@ -126,17 +126,21 @@ def load_text(text: str, name: str) -> Document:
                     report=IngestReport(boilerplate_words=dropped, warnings=runs_warning(runs)))
 
 
-#: A run of more characters than this without a space is no word (encoded data: a base64 image, a hash, a
-#: minified line); it is dropped before cleaning, so that it never becomes a sentence, a graph node or an answer.
+#: A run of more characters than this without a space, all of them ASCII, is no word (encoded data: a base64
+#: image, a hash, a long address, a minified line); it is dropped before cleaning, so that it never becomes a
+#: sentence, a graph node or an answer.  Scripts written without spaces (Chinese, Japanese, Thai) are not ASCII.
 MAX_RUN_CHARS = 200
-_RUN = re.compile(rf"\S{{{MAX_RUN_CHARS + 1},}}")
+_RUN = re.compile(rf"[!-~]{{{MAX_RUN_CHARS + 1},}}")
 
 
 def drop_runs(text: str) -> tuple[str, list[int]]:
-    """``text`` without its runs of more than :data:`MAX_RUN_CHARS` characters without a space, and their lengths.
+    """``text`` without its runs of more than :data:`MAX_RUN_CHARS` ASCII characters without a space, and their
+    lengths.
 
     >>> drop_runs("A picture: " + "iVBORw0K" * 40 + " and a caption.")
     ('A picture:  and a caption.', [320])
+    >>> drop_runs("从前有座山。" * 50)[1]  # prose written without spaces is kept
+    []
     """
     runs = [len(m.group()) for m in _RUN.finditer(text)]
     return (_RUN.sub("", text), runs) if runs else (text, runs)
@@ -247,8 +251,8 @@ def check_readable(data: bytes, filename: str, settings: Settings) -> None:
         text = decode_text(data, filename)
         settings.check_limit(filename, "max_text_chars", len(text))
         if not any(ch.isalnum() for ch in drop_runs(text)[0]):
-            raise InputError(filename, f"no words: all its text is in runs of more than {MAX_RUN_CHARS} characters "
-                                       "without a space (encoded data?)")
+            raise InputError(filename, f"no words: all its text is in runs of more than {MAX_RUN_CHARS} ASCII "
+                                       "characters without a space (encoded data?)")
 
 
 def check_name(filename: str, size: int, settings: Settings) -> None:
@@ -322,6 +326,20 @@ def _reads_as_text(sample: bytes) -> bool:
     return charset_normalizer.from_bytes(sample).best() is not None
 
 
+def legacy_doc_id(name: str) -> str:
+    """The id kgcore gave a file name before ids were transliterated (what NFKD leaves in ASCII: "Straße" was
+    "strae", "Łódź" "odz"), "" when it gave none: a collection indexed then keeps its documents under these.
+
+    >>> legacy_doc_id("Straße.txt"), legacy_doc_id("書.txt"), legacy_doc_id("plain.txt")
+    ('strae', '', 'plain')
+    """
+    base = re.sub(r"\.[A-Za-z0-9]{1,8}$", "", re.split(r"[/\\]", str(name))[-1].strip().lstrip("."))
+    ascii_base = unicodedata.normalize("NFKD", base).encode("ascii", "ignore").decode("ascii").lower()
+    slug = re.sub(r"[-_]{2,}", lambda m: "_" if set(m.group()) == {"_"} else "-",
+                  re.sub(r"[^a-z0-9_-]+", "-", ascii_base)).strip("-_")
+    return slug[:MAX_DOC_ID_CHARS].rstrip("-_")
+
+
 def doc_id_for(name: str) -> str:
     """A safe document id (usable as a folder name) from a file name.
 
@@ -333,6 +351,8 @@ def doc_id_for(name: str) -> str:
     'robinson_crusoe-1919'
     >>> doc_id_for("Ørsted & Müller.pdf"), doc_id_for("書.txt"), doc_id_for("Достоевский.txt")
     ('orsted-muller', 'shu', 'dostoevskiy')
+    >>> doc_id_for("हिन्दी.txt")
+    'hindi'
     >>> doc_id_for("../..")
     Traceback (most recent call last):
     ...
@@ -340,7 +360,8 @@ def doc_id_for(name: str) -> str:
     """
     base = re.split(r"[/\\]", str(name))[-1].strip().lstrip(".")
     base = re.sub(r"\.[A-Za-z0-9]{1,8}$", "", base)
-    letters = "".join(c if c.isalnum() or c in "_-" else " " for c in unicodedata.normalize("NFC", base))
+    letters = "".join(c if c.isalnum() or c in "_-" or unicodedata.category(c).startswith("M") else " "
+                      for c in unicodedata.normalize("NFC", base))  # a vowel sign or an accent is part of its word
     ascii_base = anyascii(letters).lower()  # letters and digits only: a symbol is no name ("☃" is not "snowman")
     slug = re.sub(r"[^a-z0-9_-]+", "-", ascii_base)
     slug = re.sub(r"[-_]{2,}", lambda m: "_" if set(m.group()) == {"_"} else "-", slug).strip("-_")

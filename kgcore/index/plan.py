@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 
 from kgcore.core.errors import DamagedIndexError, InputError
 from kgcore.core.settings import IndexOptions, Settings
-from kgcore.index.load import READER_VERSION, check_file, check_readable, doc_id_for
+from kgcore.index.load import READER_VERSION, check_file, check_readable, doc_id_for, legacy_doc_id
 from kgcore.index.store.collection import CollectionManifest, DocumentEntry
 from kgcore.index.store.disk import Store, document_problems, linked_problems
 from kgcore.index.store.manifest import Manifest
@@ -133,12 +133,11 @@ def plan_batch(jobs: Sequence[Job], store: Store, collection: str | None, option
 def _clash(job: Job, doc_id: str, earlier: Job | str) -> InputError:
     """Two files of a batch that would be one document; named by their paths when they share a file name
     ("dupB/same.txt" kept, "dupA/same.txt" refused)."""
-    first = earlier if isinstance(earlier, str) else earlier.filename
-    where = job.filename
+    first, this = (earlier if isinstance(earlier, str) else earlier.filename), ""
     if not isinstance(earlier, str) and earlier.filename == job.filename and earlier.path and job.path:
-        first, where = f"{earlier.path} (kept)", str(job.path)
-    return InputError(where, f"maps to the same document id {doc_id!r} as {first} in this batch; give one "
-                             "of them another name")
+        first, this = f"{earlier.path} (kept)", f"the one at {job.path} "
+    return InputError(job.filename, f"{this}maps to the same document id {doc_id!r} as {first} in this batch; give "
+                                    "one of them another name")
 
 
 def _read_job(job: Job, settings: Settings) -> bytes:
@@ -157,6 +156,9 @@ def place(plan: Plan, job: Job, doc_id: str, store: Store, options: IndexOptions
     if doc_id in plan.planned:
         raise _clash(job, doc_id, plan.planned[doc_id])
     current = plan.read_current(store)
+    if doc_id not in plan.by_id and (legacy := legacy_doc_id(job.name or job.filename)) in plan.by_id:
+        # indexed under the id its name had before ids were transliterated ("Straße": "strae"): kept under it
+        job, doc_id = replace(job, name=legacy), legacy
     if current is not None and current.options != options:
         raise InputError("options", f"collection {plan.name!r} is indexed with {current.options.to_dict()}; "
                                     f"cannot add {job.filename} with {options.to_dict()}")

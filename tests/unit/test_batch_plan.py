@@ -64,8 +64,8 @@ def test_two_files_of_one_name_in_different_folders_are_named_by_their_paths(tmp
     (plan,) = plan_batch(jobs, Store(tmp_path / "store"), "d", IndexOptions(), False, Settings()).values()
     assert [j.path for j in plan.build] == [tmp_path / "dupB" / "same.txt"]
     ((_, reason),) = plan.failed
-    assert reason == (f"{tmp_path / 'dupA' / 'same.txt'}: maps to the same document id 'same' as "
-                      f"{tmp_path / 'dupB' / 'same.txt'} (kept) in this batch; give one of them another name")
+    assert reason == (f"same.txt: the one at {tmp_path / 'dupA' / 'same.txt'} maps to the same document id 'same' "
+                      f"as {tmp_path / 'dupB' / 'same.txt'} (kept) in this batch; give one of them another name")
 
 
 def test_a_name_given_to_bytes_indexed_already_under_another_is_noted(tmp_path):
@@ -76,3 +76,24 @@ def test_a_name_given_to_bytes_indexed_already_under_another_is_noted(tmp_path):
     assert [m.doc_id for m in again.reused] == ["alpha"]
     assert again.notes == ("tale.txt: the same bytes are indexed already as 'alpha', reused under that id, not "
                            "'beta' (remove it first to index them under another)",)
+
+
+def test_a_document_indexed_under_its_names_former_id_keeps_it(tmp_path, monkeypatch):
+    """Ids were once made by dropping what is not ASCII ("Straße" -> "strae"); a collection indexed then keeps the
+    document: the edited file is refused as other content under that id, not added beside it."""
+    from kgcore.index import plan as plan_mod
+
+    store = Store(tmp_path / "store")
+    from kgcore.index import load as load_mod
+
+    for module in (plan_mod, load_mod):  # the former reading of names
+        monkeypatch.setattr(module, "doc_id_for", load_mod.legacy_doc_id)
+    index_files([Job("Straße.txt", data=b"The street was long.")], store, "c", workers=1)
+    monkeypatch.undo()
+    assert [d.doc_id for d in store.manifest("c").documents] == ["strae"]
+    (edited,) = index_files([Job("Straße.txt", data=b"The street was short.")], store, "c", workers=1)
+    assert [d.doc_id for d in store.manifest("c").documents] == ["strae"]
+    ((_, reason),) = edited.failed
+    assert "already has a document 'strae'" in reason
+    index_files([Job("Straße.txt", data=b"The street was short.")], store, "c", workers=1, force=True)
+    assert [d.doc_id for d in store.manifest("c").documents] == ["strae"]  # replaced, under its id

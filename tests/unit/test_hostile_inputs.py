@@ -156,6 +156,7 @@ def test_a_full_or_read_only_store_is_named_with_what_to_do_not_an_internal_erro
     assert main(["list", "--store", str(tmp_path / "store")]) == 2
     err = capsys.readouterr().err
     assert f"1.lock: {said}" in err and "internal error" not in err and "nothing committed before" in err
+    assert "--store" not in err or number == errno.EROFS
 
 
 def test_runs_without_spaces_are_no_words_and_a_text_of_nothing_else_is_refused(tmp_path, capsys):
@@ -166,12 +167,14 @@ def test_runs_without_spaces_are_no_words_and_a_text_of_nothing_else_is_refused(
     blob = tmp_path / "blob.txt"
     blob.write_text("QUJD" * 250_000, encoding="utf-8")
     assert main(["index", str(blob), "--store", str(tmp_path / "store"), "--quiet"]) == 2
-    assert "blob.txt: no words: all its text is in runs of more than 200 characters" in capsys.readouterr().err
+    assert "blob.txt: no words: all its text is in runs of more than 200 ASCII characters" in capsys.readouterr().err
     doc = load_bytes(("Peter ran home.\n\n![map](data:image/png;base64," + "iVBORw0K" * 5000 + ")\n\nHe slept.")
                      .encode(), "notes.md")
     assert len(doc.text) < 100 and "Peter ran home." in doc.text and "He slept." in doc.text
     assert doc.report.warnings == ("dropped 1 run(s) of more than 200 characters without a space (40,030 characters: "
                                    "encoded data, not words)",)
+    story = load_bytes(("从前有座山，山里有座庙。" * 30).encode(), "story.txt")  # prose written without spaces
+    assert story.text.startswith("从前有座山") and not story.report.warnings
 
 
 @pytest.mark.parametrize("options, message", [
@@ -192,6 +195,12 @@ def test_the_apis_options_of_the_wrong_type_are_refused_by_name(options, message
     assert str(caught.value) == message
 
 
+def test_document_ids_given_as_a_generator_are_kept():
+    from kgcore.api import RetrievalOptions
+
+    assert RetrievalOptions(documents=(d for d in ["alpha", "beta"])).documents == ("alpha", "beta")
+
+
 def test_the_apis_question_and_files_of_the_wrong_type_are_refused_by_name(tmp_path):
     from kgcore.api import Store, index_files, validate_question
 
@@ -207,7 +216,8 @@ def test_index_workers_are_a_count_and_not_more_than_the_cores_can_hold(tmp_path
     book.write_text("Peter ran home.", encoding="utf-8")
     with pytest.raises(SystemExit):
         main(["index", str(book), "--store", str(tmp_path / "store"), "--workers", "-1"])
-    assert "argument --workers: must be 0 (none) or a positive whole number, got -1" in capsys.readouterr().err
+    assert "argument --workers: must be 0 (one process per core) or a positive whole number, got -1" \
+        in capsys.readouterr().err
     assert main(["index", str(book), "--store", str(tmp_path / "store"), "--workers", "100000", "--quiet"]) == 2
     assert "--workers: 100000 processes on" in capsys.readouterr().err
     assert not (tmp_path / "store" / "book").exists()
@@ -222,6 +232,10 @@ def test_ask_json_says_why_it_failed_in_json_too(tmp_path, capsys):
     assert "error: No collection 'nope'" in captured.err
     assert main(["ask", "--store", str(tmp_path / "store"), "--collection", "nope", "Who?"]) == 2
     assert capsys.readouterr().out == ""  # without --json nothing goes to stdout
+    with pytest.raises(SystemExit):  # an argument argparse refuses, too
+        main(["ask", "--store", str(tmp_path / "store"), "--collection", "nope", "--json", "--k", "0", "Who?"])
+    assert json.loads(capsys.readouterr().out) == {"error": "argument --k: must be a whole number of 1 or more, got 0",
+                                                   "field": None, "exit_code": 2}
 
 
 def test_a_truncated_pdf_is_refused_in_kgcores_words_alone(tmp_path):
