@@ -253,6 +253,14 @@ def check_readable(data: bytes, filename: str, settings: Settings) -> None:
         if not any(ch.isalnum() for ch in drop_runs(text)[0]):
             raise InputError(filename, f"no words: all its text is in runs of more than {MAX_RUN_CHARS} ASCII "
                                        "characters without a space (encoded data?)")
+        if (stops := len(_SENTENCE_STOP.findall(text))) > SURE_SENTENCES * settings.max_sentences:
+            settings.check_limit(filename, "max_sentences", stops)  # surely over: say so now, not after splitting
+
+
+#: A text whose sentence stops outnumber the sentence limit by this factor is over it whatever the splitter makes
+#: of abbreviations ("Mr." and "e.g." are stops too): refused while planning, before the minutes of splitting.
+SURE_SENTENCES = 2
+_SENTENCE_STOP = re.compile(r"[.!?](?=\s)")
 
 
 def check_name(filename: str, size: int, settings: Settings) -> None:

@@ -248,3 +248,18 @@ def test_a_truncated_pdf_is_refused_in_kgcores_words_alone(tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 2 and "cut.pdf: malformed or unreadable PDF" in done.stderr
     assert "EOF marker" not in done.stderr
+
+
+def test_a_text_surely_over_the_sentence_limit_is_refused_before_splitting(tmp_path, capsys, monkeypatch):
+    """Twice the limit's sentence stops is over the limit whatever the splitter does: refused while planning (by
+    the check that reads no model), as the batch reports it."""
+    from kgcore.index.load import check_readable
+
+    monkeypatch.setenv("KGCORE_MAX_SENTENCES", "1000")
+    with pytest.raises(InputError, match="many.txt: 2,500 sentences exceed the limit of 1,000"):
+        check_readable(b"Go. " * 2_500, "many.txt", Settings.from_env())
+    check_readable(b"Mr. Go. " * 900, "near.txt", Settings.from_env())  # 1,800 stops: the splitter decides
+    many = tmp_path / "many.txt"
+    many.write_text("Go. " * 2_500, encoding="utf-8")
+    assert main(["index", str(many), "--store", str(tmp_path / "store"), "--quiet"]) == 2
+    assert "many.txt: 2,500 sentences exceed the limit of 1,000" in capsys.readouterr().err
