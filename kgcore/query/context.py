@@ -96,19 +96,23 @@ def question_vector(index: Index, embedder: Embedder, question: str) -> tuple[np
     return q, index.sentence_vectors @ q
 
 
-def with_author_lines(result: QueryResult, index: Index, documents: Sequence[str] = ()) -> QueryResult:
-    """``result`` with the author lines of the documents asked about first in its context, when its question asks
-    who wrote them (:mod:`kgcore.query.answer.authorship`); title pages are otherwise left out of retrieval.  The
-    budget yields to them: they are a few short lines, and the question cannot be answered without them."""
-    if not asks_authors(result.question):
-        return result
+def author_sentences(index: Index, documents: Sequence[str] = ()) -> list[SelectedSentence]:
+    """The author lines of ``documents`` (every document of the index when empty) as context sentences
+    (:func:`~kgcore.query.answer.authorship.author_rows`), in document order."""
     rows = index.role_rows(frozenset({AUTHORS, FRONT_MATTER})).nonzero()[0]
     sentences = [index.sentences[int(r)] for r in rows]
     lines = author_rows([s.role for s in sentences], [s.original for s in sentences], [s.doc_id for s in sentences],
                         documents)
+    return [selected_sentence(index, int(rows[i])) for i in lines]
+
+
+def with_author_lines(result: QueryResult, lines: Sequence[SelectedSentence]) -> QueryResult:
+    """``result`` with author ``lines`` first in its context when its question asks who wrote the documents
+    (:mod:`kgcore.query.answer.authorship`); title pages are otherwise left out of retrieval.  The budget yields to
+    them: they are a few short lines, and the question cannot be answered without them."""
     have = {s.id for s in result.sentences}
-    added = [selected_sentence(index, int(rows[i])) for i in lines if sentences[i].id not in have]
-    if added:
+    added = [s for s in lines if s.id not in have]
+    if added and asks_authors(result.question):
         result.sentences = added + result.sentences
         result.notes.append(NOTE)
     return result

@@ -26,11 +26,12 @@ from kgcore.index.store.disk import Index, Store
 from kgcore.index.store.writer import ensure_chroma
 from kgcore.query import asked_kind, methods, spelling
 from kgcore.query.answer import ANSWERERS, AnswerGenerator, AnswerSource, default_answerer, get_generator
+from kgcore.query.answer.authorship import asks_authors
 from kgcore.query.answer.base import shared_cache, store_parses, warm_parses
 from kgcore.query.answer.calibration import collection_calibration
 from kgcore.query.answer.parse_store import ParseStore, store_path
 from kgcore.query.answer.support import Calibration
-from kgcore.query.context import with_author_lines
+from kgcore.query.context import author_sentences, with_author_lines
 from kgcore.query.methods import Models
 from kgcore.query.qakg import qa_answer_graph
 from kgcore.query.rerank import Reranker, get_reranker
@@ -167,7 +168,8 @@ class QueryEngine:
         respelled = spelling.asked(question, spelling.collection_vocabulary(index) if options.respell else None)
         result = method.retrieve(index, respelled.text, options, self.models(use_chroma))
         spelling.noted(result, respelled, question)
-        with_author_lines(result, index, options.documents)
+        if asks_authors(result.question):
+            with_author_lines(result, author_sentences(index, options.documents))
         if len(index.cache.keys()) > built:  # a view built for this question: its freed temporaries given back
             release_free_memory()
         return result

@@ -37,7 +37,7 @@ from kgcore.index.store.footprint import process_memory
 from kgcore.index.store.partial import Whole, load_linked_part, load_part
 from kgcore.index.views.pages import EntityPages
 from kgcore.query import methods
-from kgcore.query.context import in_scope, selected_sentence, sentence_words
+from kgcore.query.context import author_sentences, in_scope, selected_sentence, sentence_words
 from kgcore.query.engine import QueryEngine
 from kgcore.query.fused import DEDUPE_TEXTS
 from kgcore.query.global_bm25 import BM25Counts, CollectionBM25, GlobalBM25, bm25_counts, collection_bm25
@@ -103,6 +103,10 @@ class Shard:
     def bm25_counts(self) -> BM25Counts:
         """This shard's :class:`BM25Counts` (the tokens one process's BM25 reads: an empty sentence is ``_``)."""
         return bm25_counts(self._tokens())
+
+    def author_lines(self, documents: Sequence[str]) -> list[SelectedSentence]:
+        """This shard's author lines of ``documents`` (all of its documents when empty)."""
+        return author_sentences(self.index, documents)
 
     def vocabulary(self) -> Vocabulary:
         """How often this shard's documents write each word (:mod:`kgcore.query.spelling`)."""

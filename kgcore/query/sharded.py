@@ -61,6 +61,8 @@ from kgcore.index.store.disk import Store
 from kgcore.index.store.partial import Whole, check_documents
 from kgcore.query import spelling
 from kgcore.query.answer import AnswerSource
+from kgcore.query.answer.authorship import asks_authors
+from kgcore.query.context import with_author_lines
 from kgcore.query.engine import QueryEngine, validate_question
 from kgcore.query.sentence_ranking import bm25_tokens
 from kgcore.query.shard import Item, Shard, collection_bm25
@@ -219,7 +221,11 @@ class ShardedEngine:
         check_documents((d for part in self.parts for d in part), options.documents, self.name)
         respelled = spelling.asked(question, self.vocabulary if options.respell else None)
         with self._asking:
-            return spelling.noted(self._retrieve(respelled.text, options), respelled, question)
+            result = spelling.noted(self._retrieve(respelled.text, options), respelled, question)
+            if asks_authors(result.question):
+                with_author_lines(result, [s for part in self.ask_all("author_lines", tuple(options.documents))
+                                           for s in part])
+            return result
 
     def _retrieve(self, question: str, options: RetrievalOptions) -> QueryResult:
         method = options.method

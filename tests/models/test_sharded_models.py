@@ -432,3 +432,21 @@ def test_every_shard_holds_the_collections_node_vectors(tmp_path):
     half = QueryEngine(store).index("half")
     alone = {node_id: half.node_vectors[i] for i, node_id in enumerate(half.node_ids) if node_id in shared}
     assert any(not np.allclose(v, index.node_vectors[row[node_id]], atol=1e-4) for node_id, v in alone.items())
+
+
+def test_who_wrote_it_gets_the_author_lines_from_the_shards_as_one_process_does(tmp_path):
+    """A book's "By ..." line is a title page line, kept out of retrieval but added for "Who wrote the book?": the
+    shard holding the asked document gives it, as one process does."""
+    store = Store(tmp_path / "store")
+    books = {"light.txt": "THE LIGHTHOUSE\n\nBy Ann Lee\n\nThe keeper lit the lamp at dusk. He trimmed the wick "
+                          "every four hours.",
+             "mill.txt": "THE MILL\n\nBy Tom Reid\n\nThe miller ground the corn at dawn. His dog slept by the door."}
+    (outcome,) = index_files([Job(name, data=text.encode()) for name, text in books.items()], store, "books",
+                             workers=1)
+    assert not outcome.failed
+    options = RetrievalOptions(method="dense", budget_words=40, documents=("mill",))
+    one = QueryEngine(store).retrieve("books", "Who wrote the book?", options)
+    with ShardedEngine(store, "books", shards=2, address=None, graph=False) as sharded:
+        many = sharded.retrieve("Who wrote the book?", options)
+    assert one.sentences[0].text == many.sentences[0].text == "By Tom Reid"
+    assert not any("Ann Lee" in s.text for s in one.sentences + many.sentences)
