@@ -449,11 +449,18 @@ def test_a_figure_of_the_asked_kind_is_supported(extractive, question, context, 
     assert verdict.evidence[0].span == span and "written with figures" in verdict.reason
 
 
-@pytest.mark.parametrize(("place", "span"), [("Crail", "187 surges"), ("Anstruther", "214 surges")])
-def test_of_two_figures_in_one_sentence_the_one_said_of_the_asked_place_is_marked(extractive, place, span):
-    surges = [SelectedSentence("fife/text_0-10", 10, "We found 214 surges at Anstruther and 187 surges at Crail.", "",
-                               rank=1, similarity=0.6)]
-    verdict = extractive.generate(f"How many surges were found at {place}?", surges).verdict
+@pytest.mark.parametrize(("question", "sentence", "span"), [
+    ("How many surges were found at Crail?", "We found 214 surges at Anstruther and 187 surges at Crail.",
+     "187 surges"),
+    ("How many surges were found at Anstruther?", "We found 214 surges at Anstruther and 187 surges at Crail.",
+     "214 surges"),
+    ("How many boats sank in 1923?", "In 1922 four boats sank, and in 1923 nine boats sank.", "nine boats"),
+    ("How many boats sank in 1922?", "In 1922 four boats sank, and in 1923 nine boats sank.", "four boats"),
+])
+def test_of_two_figures_in_one_sentence_the_one_said_of_the_asked_place_or_year_is_marked(extractive, question,
+                                                                                         sentence, span):
+    context = [SelectedSentence("fife/text_0-10", 10, sentence, "", rank=1, similarity=0.6)]
+    verdict = extractive.generate(question, context).verdict
     assert verdict.evidence[0].span == span and f"“{span}”, a quantity" in verdict.reason
 
 

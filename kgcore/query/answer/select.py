@@ -238,30 +238,43 @@ def nearest_first(doc, spans: tuple[tuple[int, int], ...], stems: Collection[str
 
 def attached_words(doc, span: tuple[int, int]) -> set[str]:
     """The stems of the words a span is said with: its phrase's own modifiers (the subtree of its head token, not
-    into a conjoined phrase) and the verb it hangs on (climbing through conjoined phrases, which share it).
+    into a conjoined phrase), the verb it hangs on (climbing through conjoined phrases, which share it) and, when
+    the span is that verb's own argument, the verb's other modifiers ("*in 1923* nine boats sank").
 
     >>> from kgcore.core.nlp import load_spacy
     >>> doc = load_spacy()("We found 214 surges at Anstruther and 187 surges at Crail.")
     >>> sorted(attached_words(doc, (9, 19))), sorted(attached_words(doc, (38, 48)))
     (['anstruth', 'find'], ['crail', 'find'])
+    >>> boats = load_spacy()("In 1922 four boats sank, and in 1923 nine boats sank.")
+    >>> sorted(attached_words(boats, (8, 18))), sorted(attached_words(boats, (37, 47)))
+    (['1922', 'sink'], ['1923', 'sink'])
     """
     inside = [t for t in doc if span[0] <= t.idx < span[1]]
     heads = [t for t in inside if t.head not in inside or t.head.i == t.i]
     if not heads:
         return set()
-    head, words = heads[0], set()
-    stack = [c for c in head.children if c.dep_ not in ("conj", "cc")]
-    while stack:
-        token = stack.pop()
-        words.add(token)
-        stack.extend(c for c in token.children if c.dep_ not in ("conj", "cc"))
-    node = head
+    head = heads[0]
+    words = _phrase(head)
+    node, crossed = head, False
     while node.head.i != node.i and node.pos_ not in ("VERB", "AUX"):
-        node = node.head
+        crossed, node = crossed or node.dep_ == "conj", node.head
     if node is not head and node.pos_ in ("VERB", "AUX"):
         words.add(node)
-    return {stem(t.lemma_.lower()) for t in words
-            if t not in inside and not t.is_punct and not t.like_num and t.lower_ not in STOPWORDS}
+        if not crossed:  # the verb's own modifiers, when the span is its argument, not a conjunct of one
+            for child in node.children:
+                if child.dep_ not in ("conj", "cc") and head not in child.subtree:
+                    words |= {child} | _phrase(child)
+    return {stem(t.lemma_.lower()) for t in words if t not in inside and not t.is_punct and t.lower_ not in STOPWORDS}
+
+
+def _phrase(token) -> set:
+    """The tokens below ``token``, not into a conjoined phrase."""
+    words, stack = set(), [c for c in token.children if c.dep_ not in ("conj", "cc")]
+    while stack:
+        child = stack.pop()
+        words.add(child)
+        stack.extend(c for c in child.children if c.dep_ not in ("conj", "cc"))
+    return words
 
 
 def span_nearness(doc, spans: Sequence[tuple[int, int]], stems: Collection[str]) -> float:
