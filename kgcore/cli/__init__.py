@@ -170,6 +170,13 @@ def quiet_third_parties() -> None:
         logging.getLogger(name).setLevel(logging.ERROR)
 
 
+def _whole_number(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+
+
 def count(text: str) -> int:
     """An argparse type: a whole number, 0 or more (a budget; 0 = none).
 
@@ -180,11 +187,7 @@ def count(text: str) -> int:
     ...
     argparse.ArgumentTypeError: must be 0 (none) or a positive whole number, got -5
     """
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
-    if value < 0:
+    if (value := _whole_number(text)) < 0:
         raise argparse.ArgumentTypeError(f"must be 0 (none) or a positive whole number, got {value}")
     return value
 
@@ -197,10 +200,9 @@ def workers_count(text: str) -> int:
     ...
     argparse.ArgumentTypeError: must be 0 (one process per core) or a positive whole number, got -1
     """
-    try:
-        return count(text)
-    except argparse.ArgumentTypeError as exc:
-        raise argparse.ArgumentTypeError(str(exc).replace("0 (none)", "0 (one process per core)")) from None
+    if (value := _whole_number(text)) < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 (one process per core) or a positive whole number, got {value}")
+    return value
 
 
 def positive_int(text: str) -> int:
@@ -213,11 +215,7 @@ def positive_int(text: str) -> int:
     ...
     argparse.ArgumentTypeError: must be a whole number of 1 or more, got -3
     """
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
-    if value < 1:
+    if (value := _whole_number(text)) < 1:
         raise argparse.ArgumentTypeError(f"must be a whole number of 1 or more, got {value}")
     return value
 

@@ -16,7 +16,7 @@ from kgcore.core.embed import Embedder
 from kgcore.core.roles import AUTHORS, FRONT_MATTER
 from kgcore.core.types import QueryResult, SelectedSentence
 from kgcore.index.store.disk import CacheKey, Index
-from kgcore.query.answer.authorship import NOTE, asks_authors, author_rows
+from kgcore.query.answer.authorship import NOTE, author_rows
 
 WORDS: CacheKey[np.ndarray] = CacheKey("sentence-words")
 
@@ -107,12 +107,13 @@ def author_sentences(index: Index, documents: Sequence[str] = ()) -> list[Select
 
 
 def with_author_lines(result: QueryResult, lines: Sequence[SelectedSentence]) -> QueryResult:
-    """``result`` with author ``lines`` first in its context when its question asks who wrote the documents
-    (:mod:`kgcore.query.answer.authorship`); title pages are otherwise left out of retrieval.  The budget yields to
-    them: they are a few short lines, and the question cannot be answered without them."""
+    """``result`` with author ``lines`` first in its context, for a question asking who wrote the documents
+    (:func:`~kgcore.query.answer.authorship.asks_authors`, which the caller checks before finding the lines);
+    title pages are otherwise left out of retrieval.  The budget yields to them: they are a few short lines, and
+    the question cannot be answered without them."""
     have = {s.id for s in result.sentences}
     added = [s for s in lines if s.id not in have]
-    if added and asks_authors(result.question):
+    if added:
         result.sentences = added + result.sentences
         result.notes.append(NOTE)
     return result

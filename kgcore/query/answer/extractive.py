@@ -23,7 +23,7 @@ from kgcore.core.nlp import load_spacy
 from kgcore.core.repeats import text_key
 from kgcore.core.types import Answer, Citation, SelectedSentence
 from kgcore.core.verdicts import Alternative
-from kgcore.query.answer.authorship import author_answer, authorship_check
+from kgcore.query.answer.authorship import author_answer
 from kgcore.query.answer.base import Answerer, AnswerSource, LazyModels, ParseMemo, shared_cache
 from kgcore.query.answer.clauses import best_clause
 from kgcore.query.answer.select import Question, ScoredSentence, score_sentences
@@ -73,9 +73,8 @@ class ExtractiveGenerator(LazyModels):
         """The answer over a non-empty ``context`` with its verdict and the pick's next best sentences, parsing
         through ``nlp`` (the scorer, pairs, clause and verdict parse alike)."""
         authored = author_answer(question, context, self.name, self.model)
-        checked = authorship_check(question, authored, context) if authored is not None else None
-        if authored is not None and checked is not None:  # "Who wrote the paper?": its author lines, no body text
-            return with_verdict(authored, checked)
+        if authored is not None:  # "Who wrote the paper?": its author lines, which the verdict checks first
+            return with_verdict(authored, judge(question, authored, context, nlp, self.embedder, quoted=True))
         parsed = Question.parse(question, nlp)
         answer, scored = self._extract(question, context, nlp, parsed)
         verdict = judge(question, answer, context, nlp, self.embedder, scored, quoted=True, parsed=parsed)
