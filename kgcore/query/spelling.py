@@ -178,12 +178,11 @@ def respell(question: str, vocabulary: Vocabulary) -> Respelled:
         word, suffix = match.group(), ""
         if (possessive := _POSSESSIVE.match(word)) is not None:
             word, suffix = possessive.groups()
-        if first is not None and match.start() == first.start():
+        if first is not None and match.start() == first.start() or not _unwritten_name(word, vocabulary):
             return match.group()
         found = _spelling(word, vocabulary)
         if found is None:
-            if _unwritten_name(word, vocabulary):
-                unwritten.setdefault(word, _nearest_name(word, vocabulary))
+            unwritten.setdefault(word, _nearest_name(word, vocabulary))
             return match.group()
         changes.setdefault(word, vocabulary.forms[found])
         return vocabulary.forms[found] + suffix
@@ -209,11 +208,11 @@ def noted(result: QueryResult, respelled: Respelled, written: str) -> QueryResul
     return result
 
 
-def _unwritten_name(word: str, vocabulary: Vocabulary, min_letters: int = 3) -> bool:
-    """Whether ``word`` is written as a name of ``min_letters`` letters or more that the collection never writes
-    (no word with its BM25 stems either) and WordNet does not list as English (not known without WordNet)."""
+def _unwritten_name(word: str, vocabulary: Vocabulary) -> bool:
+    """Whether ``word`` is written as a name of three letters or more that the collection never writes (no word
+    with its BM25 stems either) and WordNet does not list as English (not known without WordNet)."""
     key = word.lower()
-    if len(key) < min_letters or not name_shaped(word) or key in vocabulary.counts:
+    if len(key) < 3 or not name_shaped(word) or key in vocabulary.counts:
         return False
     tokens = bm25_tokens(key)
     return not (tokens and vocabulary.stems.issuperset(tokens)) and wordnet.known(key) is False
@@ -237,10 +236,11 @@ def _nearest_name(word: str, vocabulary: Vocabulary) -> str:
 
 
 def _spelling(word: str, vocabulary: Vocabulary) -> str | None:
-    """The collection's spelling (lower case) of the name ``word``, or None when it needs none or none is near."""
-    if not _unwritten_name(word, vocabulary, MIN_LETTERS):
-        return None
+    """The collection's spelling (lower case) of ``word``, a name it never writes (:func:`_unwritten_name`), or
+    None when the name is too short to respell or none is near."""
     key = word.lower()
+    if len(key) < MIN_LETTERS:
+        return None
     return next((w for w, d in _near_names(key, vocabulary, MIN_COUNT) if d <= max_edits(key, w)), None)
 
 
