@@ -341,8 +341,18 @@ def legacy_doc_id(name: str) -> str:
     >>> legacy_doc_id("Straße.txt"), legacy_doc_id("書.txt"), legacy_doc_id("plain.txt")
     ('strae', '', 'plain')
     """
-    base = re.sub(r"\.[A-Za-z0-9]{1,8}$", "", re.split(r"[/\\]", str(name))[-1].strip().lstrip("."))
-    ascii_base = unicodedata.normalize("NFKD", base).encode("ascii", "ignore").decode("ascii").lower()
+    base = _base_name(name)
+    return _slug(unicodedata.normalize("NFKD", base).encode("ascii", "ignore").decode("ascii").lower())
+
+
+def _base_name(name: str) -> str:
+    """A file name's base without its folders, leading dots and extension."""
+    return re.sub(r"\.[A-Za-z0-9]{1,8}$", "", re.split(r"[/\\]", str(name))[-1].strip().lstrip("."))
+
+
+def _slug(ascii_base: str) -> str:
+    """``ascii_base`` (lower case) with everything outside ``[a-z0-9_-]`` one ``-``, repeats collapsed, cut to
+    :data:`MAX_DOC_ID_CHARS` ("" when nothing is left)."""
     slug = re.sub(r"[-_]{2,}", lambda m: "_" if set(m.group()) == {"_"} else "-",
                   re.sub(r"[^a-z0-9_-]+", "-", ascii_base)).strip("-_")
     return slug[:MAX_DOC_ID_CHARS].rstrip("-_")
@@ -366,14 +376,9 @@ def doc_id_for(name: str) -> str:
     ...
     kgcore.core.errors.InputError: name: '../..' has no letters or digits usable as a document id
     """
-    base = re.split(r"[/\\]", str(name))[-1].strip().lstrip(".")
-    base = re.sub(r"\.[A-Za-z0-9]{1,8}$", "", base)
     letters = "".join(c if c.isalnum() or c in "_-" or unicodedata.category(c).startswith("M") else " "
-                      for c in unicodedata.normalize("NFC", base))  # a vowel sign or an accent is part of its word
-    ascii_base = anyascii(letters).lower()  # letters and digits only: a symbol is no name ("☃" is not "snowman")
-    slug = re.sub(r"[^a-z0-9_-]+", "-", ascii_base)
-    slug = re.sub(r"[-_]{2,}", lambda m: "_" if set(m.group()) == {"_"} else "-", slug).strip("-_")
-    slug = slug[:MAX_DOC_ID_CHARS].rstrip("-_")
+                      for c in unicodedata.normalize("NFC", _base_name(name)))  # a vowel sign is part of its word
+    slug = _slug(anyascii(letters).lower())  # letters and digits only: a symbol is no name ("☃" is not "snowman")
     if not slug:
         raise InputError("name", f"{name!r} has no letters or digits usable as a document id")
     return slug
