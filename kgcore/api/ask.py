@@ -12,8 +12,8 @@ from kgcore.query.answer import ANSWERERS, check_answerer, default_answerer
 from kgcore.query.answer.base import ParseCache, shared_cache
 from kgcore.query.answer.citations import strip_markers
 from kgcore.query.answer.short import MAX_ANSWERS, MIN_CONFIDENCE, NO_ANSWER, confidence, grouped
-from kgcore.query.answer.verdict import found_words
 from kgcore.query.answer.words import content_words, stem
+from kgcore.query.answer.written import found_words
 from kgcore.query.asked_kind import CANDIDATES as ASKED_CANDIDATES
 from kgcore.query.asked_kind import WEIGHT as ASKED_WEIGHT
 from kgcore.query.engine import QueryEngine, result_to_json, validate_question

@@ -66,6 +66,9 @@ class ClaimCheck:
     #: believes ("in the tool-shed" of "McGregor was sure that Peter was in the tool-shed"), which answers nothing;
     #: "" otherwise (:mod:`kgcore.query.answer.beliefs`).
     believed: str = ""
+    #: A word of the question restricting its act to one occasion ("originally", "again", "eventually") that the
+    #: sentence does not say, which keeps a strong answer unsure; "" otherwise (:mod:`kgcore.query.answer.occasion`).
+    occasion: str = ""
 
     def to_dict(self) -> dict:
         return asdict(self)

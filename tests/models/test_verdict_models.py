@@ -499,6 +499,44 @@ def test_a_date_of_another_act_by_the_asked_subject_is_not_supported_for_its_fig
         assert verdict.state == "supported", (question, verdict.reason)
 
 
+def _judged(extractive, question: str, text: str):
+    context = [SelectedSentence("h/text_0-0", 0, text, "", rank=1, similarity=0.6),
+               SelectedSentence("h/text_0-1", 1, "The harbour was quiet in March.", "", rank=2, similarity=0.3)]
+    return extractive.generate(question, context).verdict
+
+
+def test_a_why_question_is_supported_only_by_a_sentence_giving_a_reason(extractive):
+    """"because of", and "for" after a verb of judging, give a reason; a sentence with every word of the question
+    but no reason is at best unsure, and its reason says so."""
+    for text, span in [("Margaret left Carrow Point because of the storms that winter.", "because of the storms"),
+                       ("Tomas was arrested for smuggling brandy into the harbour.", "for smuggling brandy")]:
+        question = "Why did Margaret leave Carrow Point?" if "Margaret" in text else "Why was Tomas arrested?"
+        verdict = _judged(extractive, question, text)
+        assert verdict.state == "supported" and verdict.evidence[0].span.startswith(span), verdict.reason
+    verdict = _judged(extractive, "Why did Margaret leave Carrow Point?", "Margaret left Carrow Point in the winter "
+                                                                           "of 1923.")
+    assert verdict.state == "unsure" and verdict.score >= 2.6, verdict.reason
+    assert "holds no reason" in verdict.reason and "at best unsure" in verdict.reason
+
+
+def test_a_purpose_is_not_read_into_too_and_enough(nlp):
+    expected = expected_answer(nlp("Why was he tired?"))
+    for text in ("Visions too indistinctly drawn to be followed by disappointment.", "He ran fast enough to win."):
+        assert answer_spans(list(nlp(text)), expected, nlp("Why was he tired?")) == [], text
+
+
+def test_a_question_about_one_occasion_needs_the_sentence_to_say_it(extractive):
+    """"Who *originally* owned it?" is not shown by who owns it now; a sentence saying "originally" supports it."""
+    now = "Captain Reid, who owns the boathouse, lives in Crail."
+    verdict = _judged(extractive, "Who originally owned the boathouse?", now)
+    assert verdict.state == "unsure" and verdict.evidence[0].occasion == "originally", verdict.reason
+    assert "does not say “originally”" in verdict.reason
+    assert _judged(extractive, "Who owned the boathouse?", now).state == "supported"
+    verdict = _judged(extractive, "Who originally owned the boathouse?", "The boathouse was originally owned by "
+                                                                           "Captain Reid of Crail.")
+    assert verdict.state == "supported", verdict.reason
+
+
 def test_a_language_is_no_person(extractive):
     drew = [SelectedSentence("h/text_0-19", 19, "He spoke little English, but he drew pictures for Margaret.",
                              "Erik spoke little English, but Erik drew pictures for Margaret.", rank=1, similarity=0.6)]

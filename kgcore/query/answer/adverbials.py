@@ -49,6 +49,10 @@ def as_in_manner(mark) -> bool:
 
 
 
+#: Degree words whose infinitive is a result, not a purpose ("too tired to walk", "old enough to marry").
+DEGREE_WORDS = frozenset(("too", "enough"))
+
+
 def reason_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
     spans = []
     for t in tokens:
@@ -58,7 +62,40 @@ def reason_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> li
             spans.append(subtree(tokens, t.head))
         elif t.lower_ in ("due", "owing") and t.i + 1 < len(t.doc) and t.nbor(1).lower_ == "to":
             spans.append(subtree(tokens, t))
+        elif _ground(t):
+            spans.append(subtree(tokens, t))
     return spans
+
+
+#: Verbs (and adjectives) of judging or feeling about someone whose "for" phrase gives the ground: "executed *for
+#: the crime of witchcraft*", "thanked him *for his help*", "famous *for* its wines".
+JUDGING_WORDS = frozenset("""execute hang punish arrest imprison jail blame accuse charge condemn convict sentence
+    fine scold reproach censure criticise criticize praise thank reward forgive pardon admire love hate despise
+    respect envy pity honour honor famous known notable grateful thankful sorry ashamed""".split())
+#: Senses of a noun that a motive is: "out of *pity*", "out of *curiosity*", "out of *respect*".
+MOTIVE_SENSES = frozenset(("feeling", "motive", "cognition", "attribute"))
+
+
+def _ground(token) -> bool:
+    """Whether ``token`` opens a phrase giving a ground: "*because of* the rain", "*on account of* his illness",
+    "*out of* pity" (a feeling or motive, not "out of the house"), or the "for" of a verb or adjective of
+    judging (:data:`JUDGING_WORDS`): "executed *for* the crime", not "went to town *for* bread".
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> nlp = load_spacy()
+    >>> texts = ("He stayed because of the rain.", "He was executed for witchcraft.", "She wed him out of pity.",
+    ...          "He went to town for bread.", "He ran out of the house.", "He left on account of his illness.")
+    >>> [[t.text for t in nlp(s) if _ground(t)] for s in texts]
+    [['because'], ['for'], ['out'], [], [], ['on']]
+    """
+    word, after = token.lower_, token.nbor(1) if token.i + 1 < len(token.doc) else None
+    if word == "because" and token.dep_ == "prep":
+        return after is not None and after.lower_ == "of"
+    if word == "on" and token.dep_ == "prep" and after is not None and after.lower_ == "account":
+        return token.i + 2 < len(token.doc) and token.nbor(2).lower_ == "of"
+    if word == "out" and token.dep_ == "prep" and after is not None and after.lower_ == "of":
+        return any(set(noun_senses(o)[:1]) & MOTIVE_SENSES for o in after.children if o.dep_ == "pobj")
+    return word == "for" and token.dep_ == "prep" and token.head.lemma_.lower() in JUDGING_WORDS
 
 
 def _says_why(token) -> bool:
@@ -107,18 +144,27 @@ def _purpose(token) -> bool:
     ['to', 'to']
     >>> [t.text for t in nlp("Rosalind fails to hear her.") if _purpose(t)]
     []
+    >>> [t.text for t in nlp("Visions too indistinctly drawn to be followed by disappointment.") if _purpose(t)]
+    []
     """
     if token.lower_ != "to" or token.dep_ != "aux":
         return False
     verb = token.head
     if verb.dep_ == "advcl":
-        return verb.head.pos_ != "ADJ"
+        return verb.head.pos_ != "ADJ" and not _of_degree(verb.head)
     if verb.dep_ == "xcomp":  # "used a knife to cut the rope", "stopped to rest"; not "fails to hear her"
         governor = verb.head.lemma_.lower()
         return verb.head.pos_ == "VERB" and governor not in OBJECT_CONTROL_VERBS and (
             governor in PURPOSE_VERBS or any(c.dep_ == "dobj" for c in verb.head.children))
     return verb.dep_ == "acl" and verb.head.lower_ in ("order", "as") and verb.head.i > 0 \
         and verb.head.nbor(-1).lower_ in ("in", "so")
+
+
+def _of_degree(head) -> bool:
+    """Whether ``head`` carries a "too" or "enough" (itself or on its adverb), so that an infinitive on it says how
+    far, not what for: "too indistinctly drawn to be followed", "worked hard enough to pass"."""
+    return any(c.dep_ == "advmod" and (c.lower_ in DEGREE_WORDS or any(g.lower_ in DEGREE_WORDS for g in c.children))
+               for c in head.children)
 
 
 def manner_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:

@@ -29,8 +29,11 @@ is split into sentences and each is linked to what it cites, :func:`~kgcore.quer
    engaged *to*) -- unless the answer is such a figure: papers say the question's verb in other words
    ("cut the time by what factor?" / "reduces the time by 2.2-3.3x"), so the roles, read through that verb,
    are not found -- but not a figure said of another act of the question's own subject ("When did Margaret
-   leave?" / "Margaret arrived ... on 14 March 1923": :func:`~kgcore.query.answer.roles.another_act`).  The
-   answer's state is its best claim's, lowered by any claim that is not grounded.
+   leave?" / "Margaret arrived ... on 14 March 1923": :func:`~kgcore.query.answer.roles.another_act`).  It is
+   *unsure* too when the question restricts its act to one occasion the sentence does not say ("Who *originally*
+   owned the house?" / "Judge Pyncheon, who owns the house": :mod:`~kgcore.query.answer.occasion`), and when a
+   why-question's sentence gives no reason.  The answer's state is its best claim's, lowered by any claim that
+   is not grounded.
 
 The thresholds were chosen on the design questions of ``bench/verdict_bench.py`` (papers, QASPER, NarrativeQA
 design books): the best worst-set balanced accuracy with at most 30 % unsure on every set.  Re-measured on a grid
@@ -55,11 +58,13 @@ from kgcore.index.qa.frames import frame_analyses
 from kgcore.query.answer.authorship import authorship_check
 from kgcore.query.answer.citations import strip_markers
 from kgcore.query.answer.measured import says_size
+from kgcore.query.answer.occasion import missing_occasion
 from kgcore.query.answer.roles import another_act, fills_frame
 from kgcore.query.answer.select import Question, ScoredSentence, score_sentences
 from kgcore.query.answer.spans import answer_spans
 from kgcore.query.answer.weights import SPECIFIC
-from kgcore.query.answer.words import STOPWORDS, content_words, stem, stem_tokens
+from kgcore.query.answer.words import STOPWORDS, content_words
+from kgcore.query.answer.written import found_words, how_written
 
 SUPPORTED_FROM = 2.6
 REFUSED_BELOW = 2.4
@@ -156,11 +161,24 @@ def check_claim(citation: Citation, by_id: dict[str, SelectedSentence], found: d
                        written_as=written_as, through_coreference=through_coreference, word_spans=word_spans)
     if not spans and parsed.qtype in SPECIFIC:
         check.believed = believed_span(text, parsed, nlp)
-    check.state = claim_state(check, parsed.qtype in SPECIFIC)
-    if check.state == "supported" and (not bonus or another_act(parsed.frame, nlp(text), spans, parsed.doc)) \
-            and not roles_line_up(parsed, best, spans, nlp):  # a figure stands, unless said of another act
-        check.state, check.unfilled_role = "unsure", parsed.frame.describe() if parsed.frame else ""
+    check.state = claim_state(check, parsed.qtype in SPECIFIC, parsed.qtype == "reason")
+    if check.state == "supported":
+        lower_unchecked(check, parsed, best, spans, nlp)
     return check
+
+
+def lower_unchecked(check: ClaimCheck, parsed: Question, best: ScoredSentence, spans: Sequence[tuple[int, int]],
+                    nlp) -> None:
+    """Make a supported ``check`` unsure when its sentence does not hold the answer in the role the question asks
+    about (a figure stands, unless said of another act: :func:`roles_line_up`) or does not say the occasion the
+    question restricts its act to (:mod:`~kgcore.query.answer.occasion`)."""
+    doc = nlp(best.sentence.text)
+    figure = bool(spans) and bool(figure_bonus(parsed.qtype, check.span))
+    if (not figure or another_act(parsed.frame, doc, spans, parsed.doc)) \
+            and not roles_line_up(parsed, best, spans, nlp):
+        check.state, check.unfilled_role = "unsure", parsed.frame.describe() if parsed.frame else ""
+    elif occasion := missing_occasion(parsed.doc, doc):
+        check.state, check.occasion = "unsure", occasion
 
 
 def believed_span(text: str, parsed: Question, nlp) -> str:
@@ -174,36 +192,6 @@ def believed_span(text: str, parsed: Question, nlp) -> str:
     doc = nlp(text)
     spans = answer_spans(list(doc), parsed.expected, parsed.doc, beliefs=True)
     return doc[spans[0][0]:spans[0][1]].text if spans else ""
-
-
-def how_written(matched: Sequence[str], text: str, nlp) -> tuple[dict[str, str], list[str], list[list[int]]]:
-    """Of the question's ``matched`` words (lemmas, matched by stem in the sentence's written or coref-resolved
-    text): those the sentence ``text`` writes in another form, with the form; those only its coref-resolved text
-    holds; and the character spans of ``text`` holding the others -- so that a reason lists, and the Ask page marks,
-    what a reader finds in the sentence.
-
-    >>> from kgcore.core.nlp import load_spacy
-    >>> how_written(["reside", "hall", "anne"], "He was a resident of the halls.", load_spacy())
-    ({'reside': 'resident'}, ['anne'], [[9, 17], [25, 30]])
-    >>> how_written(["amory"], "ROSALIND: Oh--what--oh--Amory--", load_spacy())
-    ({}, [], [[24, 29]])
-    """
-    found = stem_tokens(nlp(text))
-    written: dict[str, str] = {}
-    resolved: list[str] = []
-    spans: list[list[int]] = []
-    for word in matched:
-        tokens = found.get(stem(word), [])
-        spans += [[t.idx, t.idx + len(t.text)] for t in tokens]
-        if tokens and not any(word in (t.lemma_.lower(), t.lower_) for t in tokens):
-            written[word] = tokens[0].lower_
-        elif not tokens:
-            inside = re.search(rf"\b{re.escape(word)}\b", text, re.IGNORECASE)
-            if inside is None:
-                resolved.append(word)
-            else:  # "oh--Amory--" is one token, but the name is written there
-                spans.append([inside.start(), inside.end()])
-    return written, resolved, sorted(spans)
 
 
 def roles_line_up(parsed: Question, best: ScoredSentence, spans: Sequence[tuple[int, int]], nlp) -> bool:
@@ -236,15 +224,19 @@ def figure_bonus(qtype: str | None, span: str) -> float:
     return FIGURE if qtype in FIGURED and _DIGIT.search(span) else 0.0
 
 
-def claim_state(check: ClaimCheck, specific: bool = False) -> str:
+def claim_state(check: ClaimCheck, specific: bool = False, why: bool = False) -> str:
     """The state of one claim: by its grounding, by the span a ``specific`` question (a quantity, time, person,
     place, relation or occupation) needs, at most unsure when the question has no word besides what it asks for
-    ("What was his job?"), then by its strength."""
+    ("What was his job?") or when a ``why`` question's sentence gives no reason (a reason may go unmarked, but
+    a sentence holding the question's words and no "because", "so", "for the crime" or purpose infinitive does
+    not show it), then by its strength."""
     if check.grounded is not None and check.grounded < GROUNDED_UNSURE:
         return "not supported"
     if specific and not check.span:
         return "not supported"
     if check.span and not check.matched and not check.missing:  # "What was his job?": whose, the question hides
+        return "unsure"
+    if why and not check.span and (check.strength or 0.0) >= SUPPORTED_FROM:
         return "unsure"
     strength = check.strength or 0.0
     state = "supported" if strength >= SUPPORTED_FROM else "not supported" if strength < REFUSED_BELOW else "unsure"
@@ -288,6 +280,8 @@ def reason(check: ClaimCheck, state: str, parsed: Question, weak: Sequence[Claim
         belief = (f" stated as fact (“{check.believed}” is only what the sentence says someone believes)"
                   if check.believed else "")
         held = f"holds no {kind}{belief}, which the question asks for, and {words}"
+    elif asked.kind == "reason":
+        held = f"holds no reason (“because”, “so”, “for” after a verb of judging, a purpose “to …”) and {words}"
     else:
         held = f"holds {words}"
     answers = (f"; the closest question generated from its parse is “{check.answers_question}” (cosine "
@@ -300,10 +294,15 @@ def reason(check: ClaimCheck, state: str, parsed: Question, weak: Sequence[Claim
     if check.unfilled_role:
         where = (f"≥ {SUPPORTED_FROM}, but nothing in it stands where the question asks ({check.unfilled_role}): "
                  "check who did what to whom")
+    elif check.occasion:
+        where = (f"≥ {SUPPORTED_FROM}, but it does not say “{check.occasion}” as the question does: check that it "
+                 "tells of the same occasion")
     elif state == "not supported" and strength >= REFUSED_BELOW:  # refused for the missing span, not the strength
         where = f"≥ {REFUSED_BELOW}, but without what the question asks for the answer is not supported"
     elif state == "unsure" and not check.matched and not check.missing:
         where = "(the question does not say whose it is): check whom the sentence is about"
+    elif state == "unsure" and strength >= SUPPORTED_FROM and asked.kind == "reason" and not check.span:
+        where = f"≥ {SUPPORTED_FROM}, but without a reason in the sentence the answer is at best unsure"
     elif state == "unsure" and strength >= SUPPORTED_FROM:  # lowered by a claim only partly in what it cites
         where = f"≥ {SUPPORTED_FROM}, but a claim is not grounded well enough to be supported"
     shown = shown_strength(strength, REFUSED_BELOW if state == "not supported" else SUPPORTED_FROM)
@@ -311,22 +310,6 @@ def reason(check: ClaimCheck, state: str, parsed: Question, weak: Sequence[Claim
     if weak:
         text += f" A claim is only partly in what it cites (“{weak[0].claim}”: {weak[0].grounded:.0%} of its words)."
     return text
-
-
-def found_words(check: ClaimCheck) -> str:
-    """The question's words a check found, as the sentence holds them: a word written in another form with that
-    form, the words only coreference supplies last.
-
-    >>> found_words(ClaimCheck("", matched=["reside", "hall", "anne"], written_as={"reside": "resident"},
-    ...                        through_coreference=["anne"]))
-    'reside as “resident”, hall; through coreference: anne'
-    """
-    later = set(check.through_coreference)
-    shown = [f"{w} as “{check.written_as[w]}”" if w in check.written_as else w for w in check.matched
-             if w not in later]
-    resolved = [w for w in check.matched if w in later]
-    return ", ".join(shown) + (f"{'; ' if shown else ''}through coreference: {', '.join(resolved)}" if resolved
-                               else "")
 
 
 def shown_strength(strength: float, threshold: float) -> str:
