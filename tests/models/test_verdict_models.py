@@ -241,6 +241,15 @@ def test_what_a_question_asks_for(nlp, question, kind, noun):
     ("When did the war end?", "The war ended in Europe (in May 1945).", ["May 1945"]),
     ("When were the games held?", "The games were held in Berlin (Berlin 1936).", ["1936"]),
     ("How many members does the crew have?", "The crew (12) sailed at dawn.", ["12"]),
+    # how long something takes is a time; a count of the asked thing, even one the tagger calls a date
+    ("How long does the whole computation take?", "We compute PageRank for as many as 518 million hyperlinks.", []),
+    ("How long does the whole computation take?", "This whole process takes about five hours.", ["five hours"]),
+    ("How many queries are used?", "We answer queries over 50 documents, and take the 2655 queries with answers.",
+     ["2655 queries"]),
+    # a word that begins with a number word, a reference to a section after a name
+    ("What was the price of one bitcoin?", "We propose a solution to the double-spending problem.", []),
+    ("What search engine did the authors build?", "We built a web search engine called Google (Section 5).",
+     ["Google"]),
 ])
 def test_where_a_sentence_holds_it(nlp, question, sentence, spans):
     q = nlp(question)
@@ -535,6 +544,15 @@ def test_a_question_about_one_occasion_needs_the_sentence_to_say_it(extractive):
     verdict = _judged(extractive, "Who originally owned the boathouse?", "The boathouse was originally owned by "
                                                                            "Captain Reid of Crail.")
     assert verdict.state == "supported", verdict.reason
+
+
+def test_a_yes_no_question_has_no_wh_slot_to_fill(nlp):
+    """The "where" inside "Are X robust to *where* ... is placed?" asks nothing: the roles check gets no frame."""
+    from kgcore.query.answer.select import Question
+
+    parsed = Question.parse("Are encoder-decoder models robust to where the relevant information is placed?", nlp)
+    assert parsed.expected.kind == "yes/no" and parsed.frame is None
+    assert Question.parse("Where is the relevant information placed?", nlp).frame is not None
 
 
 def test_a_language_is_no_person(extractive):

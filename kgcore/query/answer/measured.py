@@ -43,6 +43,63 @@ _TIMES = frozenset("year month week day hour minute second decade century".split
 #: ("how long are the documents": *500 tokens*; "how deep is the encoder": *12 layers*).
 UNITS = {"old": _TIMES, "far": _LENGTHS | _TIMES, "tall": _LENGTHS,
          "heavy": frozenset("pound lb ounce oz ton tonne kilogram kilogramme kilo kg gram stone hundredweight".split())}
+#: Units of a duration, also as papers write them ("5 hours", "150 ms", "2.5 s").
+TIME_UNITS = _TIMES | frozenset("ms millisecond microsecond nanosecond sec s min hr h night fortnight".split())
+#: Verbs whose "how long" asks for a duration: "how long does the computation *take*", "did he *serve*".
+DURATION_VERBS = frozenset("take last spend wait stay remain serve live run continue need require".split())
+
+
+def asks_duration(q_doc) -> bool:
+    """Whether the question asks how long something takes or lasts, which only a time answers ("How long does the
+    computation take?" / "about five hours", not "518 million hyperlinks"); not "how long are the documents",
+    which a paper measures in tokens.
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> nlp = load_spacy()
+    >>> [asks_duration(nlp(q)) for q in ("How long does the whole computation take?", "How long did he serve?",
+    ...                                  "How long are the documents?", "How many hours does it take?")]
+    [True, True, False, False]
+    """
+    words = [t.lower_ for t in q_doc]
+    return any(a == "how" and b == "long" for a, b in zip(words, words[1:])) and any(
+        t.lemma_.lower() in DURATION_VERBS and t.pos_ in ("VERB", "AUX") for t in q_doc)
+
+
+def says_duration(tokens) -> bool:
+    """Whether a quantity span (its ``tokens``) is a duration: it holds a unit of time or is a date or time entity
+    ("five hours", "two years", "150 ms").
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> doc = load_spacy()("It took about five hours for 518 million hyperlinks.")
+    >>> says_duration(doc[3:5]), says_duration(doc[6:9])
+    (True, False)
+    """
+    return any(t.lemma_.lower() in TIME_UNITS or t.lower_ in TIME_UNITS or t.ent_type_ in ("DATE", "TIME")
+               for t in tokens)
+
+
+def counted_noun(q_doc) -> str:
+    """The lemma of the noun "how many" counts ("How many NaturalQuestions *queries* are used?"), or "".
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> nlp = load_spacy()
+    >>> counted_noun(nlp("How many NaturalQuestions queries are used?")), counted_noun(nlp("How long is it?"))
+    ('query', '')
+    """
+    many = next((t for t in q_doc if t.lower_ == "many" and t.i > 0 and t.nbor(-1).lower_ == "how"), None)
+    noun = many.head if many is not None and many.dep_ == "amod" else None
+    return noun.lemma_.lower() if noun is not None and noun.pos_ == "NOUN" else ""
+
+
+def counts_another(tokens, unit, counted: str) -> bool:
+    """Whether a quantity whose ``unit`` is a common noun counts another thing than the ``counted`` one, which the
+    sentence (its ``tokens``) names elsewhere: "How many queries?" is not answered by "*50 documents*" in a
+    sentence about the queries; a sentence that never names the queries may count them in other words."""
+    if not counted or unit.pos_ != "NOUN" or unit.lemma_.lower() == counted:
+        return False
+    return any(t.lemma_.lower() == counted and t.i != unit.i for t in tokens)
+
+
 #: The size word a measure noun asks with, where :data:`UNITS` holds its units ("the *age* of" is "how *old*").
 _SIZE_OF = {"age": "old", "height": "tall", "weight": "heavy"}
 #: Verbs that say their subject's size ("the corpus *contains* 2M words"), not what happened to it ("was

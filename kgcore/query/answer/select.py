@@ -86,7 +86,8 @@ class Question:
         doc = nlp(question)
         expected = expected_answer(doc)
         focus = action_focus(doc) if expected.kind == "action" else frozenset()
-        frame = None if expected.kind == "relation" else question_frame(doc)  # no answer says "related"
+        # no answer says "related"; a yes/no question's wh-word is inside a clause ("Are X robust to *where* ...?")
+        frame = None if expected.kind in ("relation", "yes/no") else question_frame(doc)
         return cls(doc, asked_terms(doc, expected), expected.kind, focus, expected, question_gap(doc), frame)
 
 

@@ -120,9 +120,21 @@ def wordlike(token) -> bool:
 
 
 def subtree(tokens: list, head) -> Span:
-    """The head's subtree clipped to ``tokens`` (local offsets)."""
+    """The head's subtree clipped to ``tokens`` (local offsets), without a bracketed reference to a part of the
+    paper that closes it: "called *Google* (Section 5)".
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> doc = load_spacy()("We built a search engine called Google (Section 5).")
+    >>> a, b = subtree(list(doc), doc[6]); doc[a:b].text
+    'Google'
+    """
     first, last = tokens[0].i, tokens[-1].i
     start, end = max(head.left_edge.i, first), min(head.right_edge.i, last)
+    if tokens[end - first].text == ")":
+        opened = next((k for k in range(end, start, -1) if tokens[k - first].text == "("), None)
+        if opened is not None and opened < end and tokens[opened + 1 - first].lower_.rstrip(".~") in PAPER_LABELS | {
+                "§"}:
+            end = opened - 1
     return (start - first, end - first + 1)
 
 

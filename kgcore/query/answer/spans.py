@@ -45,6 +45,7 @@ from kgcore.query.answer.adverbials import manner_spans, reason_spans
 from kgcore.query.answer.beliefs import BELIEF_WORDS, believed
 from kgcore.query.answer.brackets import token_in_citation
 from kgcore.query.answer.expected import COLOUR_NOUNS, NAME_NOUNS, Expected
+from kgcore.query.answer.measured import TIME_UNITS, asks_duration, counted_noun, counts_another, says_duration
 from kgcore.query.answer.people import occupation_spans, relation_spans
 from kgcore.query.answer.places import a_place, place_spans
 from kgcore.query.answer.span_tokens import (
@@ -174,16 +175,35 @@ def _is_number(token, dates: bool = False) -> bool:
     >>> doc = English()("the first 288 of ada-002 x_{i2} 2.2-3.3× 1,006 2nd twelve Table 5")
     >>> [t.text for t in doc if _is_number(t)]
     ['288', '2.2', '3.3×', '1,006', 'twelve']
+    >>> [t.text for t in English()("the double-spending problem, double the cost") if _is_number(t)]
+    ['double']
+    >>> from kgcore.core.nlp import load_spacy
+    >>> [t.text for t in load_spacy()("In particular, we take the 2655 queries in 2019.") if _is_number(t)]
+    ['2655']
     """
     text = token.text
-    if MARKER.match(text) or (token.ent_type_ in TIME_ENTITIES and not dates) or _YEAR.match(text):
+    if MARKER.match(text) or (token.ent_type_ in TIME_ENTITIES and not dates and not _counts_plural(token)) \
+            or _YEAR.match(text):
         return False
     if token.lower_ in ORDINALS or ORDINAL_FIGURE.match(text) or not wordlike(token) or _labelled(token):
         return False
     if any(c.isdigit() for c in text):
         return bool(_FIGURE.match(text))
+    if token.lower_ in MULTIPLIERS and token.i + 1 < len(token.doc) and token.nbor(1).text == "-":
+        return False  # "double-spending", "half-life": a word, not a quantity
     return token.like_num or token.lower_ in NUMBER_WORDS or (
         token.ent_type_ in NUMBER_ENTITIES and token.pos_ == "NUM")
+
+
+def _counts_plural(token) -> bool:
+    """A figure the tagger took for a date that counts the plural noun after it: "the *2655* queries" (not "3
+    years", a time)."""
+    after = token.nbor(1) if token.i + 1 < len(token.doc) else None
+    return token.text.isdigit() and after is not None and after.tag_ == "NNS" and after.lemma_.lower() not in TIME_UNITS
+
+
+#: Number words that begin compound words ("double-spending", "half-life", "quarter-final").
+MULTIPLIERS = frozenset(("double", "triple", "half", "quarter"))
 
 
 def _labelled(token) -> bool:
@@ -195,7 +215,7 @@ def number_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> li
     """Quantities; a date counts only for a duration or an age ("how long", "how old").  For a question about a
     measure ("what chunk size"), a count of the question's own things ("20 related chunks") is no answer."""
     words = {t.lower_ for t in q_doc}
-    dates = bool(words & {"long", "old", "age"})
+    dates, duration, counted = bool(words & {"long", "old", "age"}), asks_duration(q_doc), counted_noun(q_doc)
     spans, i = [], 0
     while i < len(tokens):
         if not (_is_number(tokens[i], dates) and is_new(tokens[i], asked)) or _bracketed(tokens, i):
@@ -216,7 +236,9 @@ def number_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> li
             end += 1
         unit = tokens[end]
         if not (expected.noun and end > start and not is_new(unit, asked) and unit.lemma_.lower() != expected.noun) \
-                and not (end > start and _counts_things(unit, words)):
+                and not (end > start and _counts_things(unit, words)) \
+                and not (duration and not says_duration(tokens[start:end + 1])) \
+                and not (end > start and counts_another(tokens, unit, counted)):
             spans.append((start, end + 1))
         i = end + 1
     return spans
