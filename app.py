@@ -58,10 +58,14 @@ pages = [
     st.Page(library_address, title="Library", url_path="library", visibility="hidden"),
 ]
 
+# A secrets file that cannot be read may hold the [auth] section: serve nobody rather than run without sign-in.
 # Signed out with sign-in on: every address (a page's too, so none is "not found") shows the sign-in page only.
-signed_out = auth.sign_in_required() and not auth.signed_in()
+broken = auth.secrets_problem()
+signed_out = bool(broken) or (auth.sign_in_required() and not auth.signed_in())
 page = st.navigation(pages, position="hidden" if signed_out else "sidebar")
-if signed_out:
+if broken:
+    auth.secrets_refusal(broken)
+elif signed_out:
     auth.sign_in_page()
 else:
     with st.sidebar:

@@ -21,13 +21,31 @@ from collections.abc import Mapping
 
 import streamlit as st
 
-from kgcore.api import InputError
+from kgcore.api import InputError, read_secrets
 
 from .auth_view import NEEDS, AccessSettings, providers, refusal, reviewer_identity
 from .errors_panel import reported
 from .markup_html import md_escape
 
 SIGN_IN_TITLE = "Sign in"
+
+
+def secrets_problem() -> str:
+    """Why a secrets file Streamlit reads cannot be read ("" when every one can): then the app cannot tell whether
+    sign-in is on, and ``app.py`` serves nobody rather than run without it (Streamlit itself only logs the error)."""
+    try:
+        read_secrets(st.config.get_option("secrets.files"))
+    except InputError as exc:
+        return str(exc)
+    return ""
+
+
+def secrets_refusal(problem: str) -> None:
+    """The page every address shows while :func:`secrets_problem` is not empty."""
+    st.title("The app's secrets cannot be read")
+    st.error(md_escape(f"{problem}.") + " The app cannot tell whether sign-in is required, so it serves nobody until "
+             "the file is fixed (or removed, to run it without sign-in for one user); `python -m kgcore doctor` checks "
+             "it.", icon=":material/lock:")
 
 
 def auth_section() -> Mapping[str, object]:

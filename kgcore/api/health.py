@@ -22,6 +22,8 @@ from urllib.request import Request, urlopen
 
 import psutil  # type: ignore[import-untyped]
 
+from kgcore.api.sign_in import read_secrets as read_secrets  # re-exported: the app's gate reads them
+from kgcore.api.sign_in import sign_in_state
 from kgcore.audit.db import DB_NAME, AuditDB
 from kgcore.core import wordnet
 from kgcore.core.chat import DEFAULT_ENDPOINT, PLACEHOLDER_KEY, check_configured
@@ -130,7 +132,9 @@ def check_audit(settings: Settings) -> Check:
         db = open_audit(settings)
         records = db.query("SELECT COUNT(*) AS n FROM records")[0]["n"]
     except KgcoreError as exc:
-        fix = ("start the database server, or fix KGCORE_AUDIT_DB_URL (postgresql+psycopg://USER:PASSWORD@HOST:PORT/DB)"
+        fix = (".venv/bin/pip install -r requirements-postgres.txt (the PostgreSQL driver)" if "psycopg driver" in
+               str(exc) else "start the database server, or fix KGCORE_AUDIT_DB_URL "
+                             "(postgresql+psycopg://USER:PASSWORD@HOST:PORT/DB, special characters percent-encoded)"
                if server else f"restore it from an export (python -m kgcore audit import), or move {path} away to "
                               "start a new one")
         return Check("audit database", False, str(exc), fix)
@@ -222,6 +226,13 @@ def check_answer_endpoint(settings: Settings) -> Check:
     return Check("answer endpoint", True, f"{endpoint} answers; model {settings.openai_model}{note}")
 
 
+def check_sign_in(settings: Settings) -> Check:
+    """Sign-in as the app will read it from its secrets files (run from the folder the app runs from): off, on with
+    how many maintainers, or a file the app cannot read or an incomplete ``[auth]`` section (:mod:`.sign_in`)."""
+    ok, detail, fix = sign_in_state()
+    return Check("sign-in", ok, detail, fix)
+
+
 def check_jobs(settings: Settings) -> Check:
     """The store's background indexing jobs: none stuck (no progress for ``job_stuck_s`` seconds) or lost."""
     now = time.time()
@@ -247,7 +258,7 @@ def _lost(job: JobRecord, now: float) -> str | None:
 
 #: Checks that need no model, then those that load one.
 SERVICE_CHECKS: tuple[Callable[[Settings], Check], ...] = (check_store, check_jobs, check_chroma, check_audit,
-                                                           check_answer_endpoint, check_wordnet)
+                                                           check_answer_endpoint, check_wordnet, check_sign_in)
 MODEL_CHECKS: tuple[Callable[[Settings], Check], ...] = (check_spacy, check_embedding, check_fastcoref, check_amr)
 
 

@@ -77,6 +77,7 @@ def locate(where: str | Path, setting: str = "path") -> Location:
         raise InputError(setting, f"is empty ({_EXPECTED})")
     if "://" not in text:
         return Location(SQLITE, text, text, Path(text))
+    _check_userinfo(text, setting)
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError
 
@@ -94,6 +95,32 @@ def locate(where: str | Path, setting: str = "path") -> Location:
     url = url.set(drivername="postgresql+psycopg")
     return Location(POSTGRESQL, url.render_as_string(hide_password=True), url.render_as_string(hide_password=False),
                     password=url.password or "")
+
+
+#: Characters a URL's password must percent-encode, with their codes.
+ENCODED = {"@": "%40", "#": "%23", "/": "%2F", "?": "%3F", ":": "%3A", "%": "%25"}
+
+
+def _check_userinfo(text: str, setting: str) -> None:
+    """Refuse a URL whose user or password holds an unencoded ``@``, ``#``, ``/`` or ``?``: it would be read as
+    another host, part of the password shown in messages.  Nothing of the value is repeated.
+
+    >>> _check_userinfo("postgresql+psycopg://kgcore:p%40ss@h:5432/db", "KGCORE_AUDIT_DB_URL")
+    >>> try:
+    ...     _check_userinfo("postgresql+psycopg://kgcore:p@ss#word@h:5432/db", "KGCORE_AUDIT_DB_URL")
+    ... except InputError as exc:
+    ...     print(exc)  # doctest: +ELLIPSIS
+    KGCORE_AUDIT_DB_URL: its user or password holds "@", "#", "/" or "?" unencoded: ... (@ as %40, # as %23, ...)
+    """
+    rest = text.split("://", 1)[1]
+    at = rest.rfind("@")
+    if at < 0:
+        return
+    userinfo = rest[:at]
+    if "@" in userinfo or any(c in userinfo for c in "#/?"):
+        codes = ", ".join(f"{c} as {code}" for c, code in ENCODED.items())
+        raise InputError(setting, f'its user or password holds "@", "#", "/" or "?" unencoded: percent-encode them '
+                                  f"in the URL ({codes})")
 
 
 def create_engine(location: Location, timeout_s: float) -> Engine:

@@ -121,3 +121,25 @@ def test_without_auth_the_app_is_the_local_single_user_app(shelf):
     assert at.sidebar.selectbox(key="identity.choice") is not None
     click(click(at, "Delete collection…"), "Yes, delete")
     assert not at.error and Store(shelf).list() == []
+
+
+def test_a_secrets_file_that_cannot_be_read_serves_nobody(shelf, tmp_path):
+    """Streamlit only logs a secrets file it cannot parse and runs without sign-in; the app refuses every address
+    instead, naming the file, so a typo in ``[auth]`` never opens a team's app to everyone."""
+    import streamlit as st
+
+    broken = tmp_path / "secrets.toml"
+    broken.write_text('[auth]\nredirect_uri = "http://127.0.0.1:8501/oauth2callback\ncookie_secret = "x"\n',
+                      encoding="utf-8")
+    before = st.config.get_option("secrets.files")
+    st.config.set_option("secrets.files", [str(broken)])
+    try:
+        at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
+    finally:
+        st.config.set_option("secrets.files", before)
+    assert not at.exception, [e.value for e in at.exception]
+    assert [t.value for t in at.title] == ["The app's secrets cannot be read"]
+    from ui.markup_html import md_escape
+
+    assert md_escape(str(broken)) in at.error[0].value and "serves nobody" in at.error[0].value
+    assert not at.button and not at.sidebar.selectbox and not at.file_uploader  # no page, no upload, no delete

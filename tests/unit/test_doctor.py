@@ -162,3 +162,26 @@ def test_the_chroma_token_is_never_printed(monkeypatch, capsys, tmp_path):
 def test_the_status_view_doctests():
     result = doctest.testmod(status_view)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_sign_in_is_checked_as_the_app_reads_its_secrets(tmp_path):
+    """Off without an ``[auth]`` section; on with its maintainers; a file that is not TOML or an incomplete section
+    fails, naming the file or the missing keys -- and never repeating a secret."""
+    from kgcore.api.sign_in import sign_in_state
+
+    home, local = tmp_path / "home.toml", tmp_path / "local.toml"
+    assert sign_in_state([home, local], {})[:2] == (True, "off: no [auth] section in the secrets files (a local, "
+                                                          "single-user app)")
+    home.write_text('[auth]\nredirect_uri = "https://kg/oauth2callback"\ncookie_secret = "s3cret-cookie"\n'
+                    'client_id = "kg"\nclient_secret = "hush"\n'
+                    'server_metadata_url = "https://id/.well-known/openid-configuration"\n', encoding="utf-8")
+    assert sign_in_state([home, local], {"KGCORE_MAINTAINERS": "ada@example.org"})[:2] == (
+        True, "on (OpenID Connect); 1 maintainer in KGCORE_MAINTAINERS")
+    local.write_text('[auth]\ncookie_secret = ""\n', encoding="utf-8")  # the later file overrides the section
+    ok, detail, fix = sign_in_state([home, local], {})
+    assert not ok and "redirect_uri is missing" in detail and "cookie_secret is missing" in detail and fix
+    local.write_text('[auth]\nredirect_uri = "https://kg/oauth2callback\ncookie_secret = "s3cret-cookie"\n',
+                     encoding="utf-8")
+    ok, detail, fix = sign_in_state([home, local], {})
+    assert not ok and str(local) in detail and "cannot be read as TOML" in detail and "serves nobody" in detail
+    assert "s3cret" not in detail + fix and "hush" not in detail + fix
