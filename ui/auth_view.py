@@ -6,8 +6,9 @@ reviews as **name (email)** from the identity token's claims; the label
 author is that string, so Review, the exports and Cohen's kappa name the
 person and their address.
 
-Deleting documents or collections and importing labels need the
-``maintainer`` role: the e-mail addresses listed in ``KGCORE_MAINTAINERS``
+Deleting documents or collections, importing labels, deleting another
+reviewer's label and adjudicating disagreements need the ``maintainer``
+role: the e-mail addresses listed in ``KGCORE_MAINTAINERS``
 (comma-separated, case-insensitive).  Without sign-in the app is a local,
 single-user tool and every action is allowed.
 
@@ -40,6 +41,8 @@ NEEDS = {
     "remove documents": MAINTAINER,
     "cancel other people's jobs": MAINTAINER,
     "import labels": MAINTAINER,
+    "delete other people's labels": MAINTAINER,
+    "adjudicate disagreements": MAINTAINER,
 }
 _EMAIL_RE = re.compile(r"[^@\s,]+@[^@\s,]+")
 

@@ -35,7 +35,9 @@ from kgcore.api import (
     store_suggestion,
 )
 
+from . import auth_panel as auth
 from . import resources_panel as resources
+from .auth_view import NEEDS
 from .errors_panel import reported
 from .identity_panel import reviewing_as
 from .labels import TARGETS, TYPE_LABELS, distinct_labels, next_best_note
@@ -296,8 +298,22 @@ def labels_list(db: AuditDB, record_id: int, author: str, key: str = "list") -> 
                           help=_no_author_help(author, "Store your own verdict instead of the suggestion")):
             _write(lambda: db.override(label.id, author, other),
                    f"Overrode suggestion #{label.id} with {TYPE_LABELS[other]}.")
-    if cols[2].button("Delete label", key=f"{k}.delete", icon=":material/delete:"):
-        _write(lambda: db.delete_label(label.id), f"Deleted label #{label.id}.")
+    delete_button(db, label, author, cols[2], k)
+
+
+def delete_button(db: AuditDB, label, author: str, where, key: str) -> None:
+    """Delete a label after a confirmation, recording who deleted it; another reviewer's label only as a maintainer
+    (with sign-in on; :data:`ui.auth_view.NEEDS`)."""
+    own = label.source == "automatic" or label.author == author
+    if not author or not (own or auth.has_role(NEEDS["delete other people's labels"])):
+        where.button("Delete label", key=f"{key}.delete", icon=":material/delete:", disabled=True,
+                     help=_no_author_help(author, "Only its author or a maintainer may delete this label"))
+        return  # nothing that deletes is drawn
+    with where.popover("Delete label", icon=":material/delete:"):
+        st.caption(md_escape(f"Delete #{label.id} ({TYPE_LABELS.get(label.label_type)} by {label.author})? The label "
+                             "history keeps it, with your name."))
+        if st.button("Delete it", key=f"{key}.delete.{label.id}", type="primary"):
+            _write(lambda: db.delete_label(label.id, by=author), f"Deleted label #{label.id}.")
 
 
 def _write(action, message: str) -> None:

@@ -103,7 +103,8 @@ def adjudicate(db: AuditDB, record_id: int, adjudicator: str, stages: Iterable[s
 
     ``stages`` become record-level final labels; ``adopt`` copies reviewers'
     labels (by id, with their artifacts) as final labels.  The adjudicator
-    must be a registered reviewer and the reason is required.
+    must be a registered reviewer who did not label the record (no one settles
+    their own disagreement), and the reason is required.
     """
     why = clean_note(reason, "reason")
     if not why:
@@ -117,6 +118,10 @@ def adjudicate(db: AuditDB, record_id: int, adjudicator: str, stages: Iterable[s
         who = registry.require(conn, adjudicator, "adjudicator")
         if conn.execute("SELECT 1 FROM records WHERE id = ?", (record_id,)).fetchone() is None:
             raise InputError("record_id", f"there is no audit record {record_id} (was it removed with its document?)")
+        if conn.execute("SELECT 1 FROM labels WHERE record_id = ? AND author = ? AND source = 'human' AND role = "
+                        "'review'", (record_id, who)).fetchone() is not None:
+            raise InputError("adjudicator", f"{who} labelled record {record_id}, so takes a side in its disagreement: "
+                                            "another reviewer adjudicates it")
         copies = [_adopted(conn, label_id, record_id) for label_id in adopted]
         adjudication_id = conn.insert(
             "INSERT INTO adjudications (uid, record_id, queue_id, adjudicator, reason, created_at) "
@@ -176,8 +181,9 @@ def effective_labels(labels: Iterable[Label]) -> tuple[list[Label], set[int]]:
 
 
 def label_history(db: AuditDB, record_id: int) -> list[dict]:
-    """Deleted labels and changed authors of a record, oldest first (kept by triggers)."""
+    """Deleted labels (with who deleted them, when known) and changed authors of a record, oldest first (kept by
+    triggers)."""
     rows = db.query("SELECT * FROM label_history WHERE record_id = ? ORDER BY id", (record_id,))
-    return [{"label_uid": r["label_uid"], "event": r["event"], "at": r["at"], **json.loads(r["label_json"])}
-            for r in rows]
+    return [{"label_uid": r["label_uid"], "event": r["event"], "at": r["at"], **json.loads(r["label_json"]),
+             **({"deleted_by": r["deleted_by"]} if r["event"] == "deleted" else {})} for r in rows]
 

@@ -337,9 +337,16 @@ class AuditDB:
         sql = f"SELECT l.* FROM labels l JOIN records r ON r.id = l.record_id WHERE {where} ORDER BY l.created_at, l.id"
         return [label_from_row(r) for r in self.query(sql, args)]
 
-    def delete_label(self, label_id: int) -> None:
-        self.get_label(label_id)
-        self.write(lambda conn: conn.execute("DELETE FROM labels WHERE id = ?", (label_id,)))
+    def delete_label(self, label_id: int, by: str = "") -> None:
+        """Delete a label; a trigger keeps it in ``label_history``, here with who deleted it (``by``)."""
+        label = self.get_label(label_id)
+
+        def work(conn: Conn) -> None:
+            conn.execute("DELETE FROM labels WHERE id = ?", (label_id,))
+            conn.execute("UPDATE label_history SET deleted_by = ? WHERE id = (SELECT MAX(id) FROM label_history "
+                         "WHERE label_uid = ? AND event = 'deleted')", (by, label.uid))
+
+        self.write(work)
 
     def label_uids(self) -> set[str]:
         return {r[0] for r in self.query("SELECT uid FROM labels")}

@@ -192,6 +192,9 @@ MIGRATIONS: tuple[Migration, ...] = (
         );
         CREATE INDEX labels_role ON labels(role, record_id)
     """, sqlite=_SQLITE_TRIGGERS, postgresql=_POSTGRESQL_TRIGGERS),
+    Migration("who deleted a label", """
+        ALTER TABLE label_history ADD COLUMN deleted_by TEXT NOT NULL DEFAULT ''
+    """),
 )
 #: The schema version a database has after all migrations.
 SCHEMA_VERSION = len(MIGRATIONS)

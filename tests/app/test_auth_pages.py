@@ -12,6 +12,7 @@ from auditkit import add_records
 from streamlit.testing.v1 import AppTest
 
 from kgcore.audit import AuditDB
+from kgcore.audit.adjudication import adjudications_for
 from kgcore.audit.transfer import csv_text
 from kgcore.index.pipeline import Job, index_files
 from kgcore.index.store.disk import Store
@@ -23,6 +24,7 @@ AUTH = {"redirect_uri": "http://127.0.0.1:8501/oauth2callback", "cookie_secret":
 ADA = {"is_logged_in": True, "name": "Ada Lovelace", "email": "ada@example.org", "email_verified": True}
 BOB = {"is_logged_in": True, "name": "Bob  Builder", "email": "bob@example.org"}
 BOB_ID = "Bob Builder (bob@example.org)"
+ADA_ID = "Ada Lovelace (ada@example.org)"
 DOCS = [("garden.txt", b"Peter squeezed under the gate of the garden. Mr. McGregor planted cabbages."),
         ("pond.txt", b"Jemima walked to the pond. The fox smiled at her.")]
 
@@ -143,3 +145,54 @@ def test_a_secrets_file_that_cannot_be_read_serves_nobody(shelf, tmp_path):
 
     assert md_escape(str(broken)) in at.error[0].value and "serves nobody" in at.error[0].value
     assert not at.button and not at.sidebar.selectbox and not at.file_uploader  # no page, no upload, no delete
+
+
+def _labels_app(root, record_id: int, user: dict, author: str) -> AppTest:
+    """The Ask page's list of a record's labels, for ``user`` signed in as reviewer ``author``."""
+    def script(root: str, record_id: int, author: str) -> None:
+        from kgcore.audit import AuditDB
+        from ui.labelling_panel import labels_list
+
+        labels_list(AuditDB.for_store(root), record_id, author)
+
+    at = AppTest.from_function(script, args=(str(root), record_id, author), default_timeout=TIMEOUT)
+    at.secrets["auth"] = AUTH
+    at.user = user
+    return at.run()
+
+
+def test_only_its_author_or_a_maintainer_deletes_a_label_and_the_history_names_who(shelf):
+    db = AuditDB.for_store(shelf)
+    for name in (ADA_ID, BOB_ID):
+        db.add_reviewer(name, "sign-in")
+    (record,) = add_records(db, 1)
+    db.add_label(record, "II", author=ADA_ID)
+    at = _labels_app(shelf, record, BOB, BOB_ID)  # Bob may not delete Ada's label: nothing that deletes is drawn
+    assert not at.exception and [(b.label, b.disabled) for b in at.button] == [("Delete label", True)]
+    bob_label = db.add_label(record, "III", author=BOB_ID)
+    at = _labels_app(shelf, record, BOB, BOB_ID)
+    at.selectbox(key=f"label.list.{record}.pick").set_value(bob_label).run()
+    click(at, "Delete it")  # his own, after the confirmation
+    at = _labels_app(shelf, record, ADA, ADA_ID)  # a maintainer deletes anyone's
+    click(at, "Delete it")
+    from kgcore.audit.adjudication import label_history
+
+    assert [lb.id for lb in db.labels_for(record)] == []
+    assert [(h["author"], h["deleted_by"]) for h in label_history(db, record)] == [(BOB_ID, BOB_ID), (ADA_ID, ADA_ID)]
+
+
+def test_adjudicating_needs_the_maintainer_role(shelf):
+    db = AuditDB.for_store(shelf)
+    for name in (ADA_ID, BOB_ID, "Cy"):
+        db.add_reviewer(name, "sign-in")
+    (record,) = add_records(db, 1)
+    db.add_label(record, "II", author=ADA_ID)
+    db.add_label(record, "III", author="Cy")
+    at = signed(BOB, "pages/adjudicate.py")
+    assert [e.value for e in at.error][0].startswith("Only maintainers may adjudicate disagreements")
+    assert not [b for b in at.button if b.label == "Record the final labels"]
+    at = signed(ADA, "pages/adjudicate.py")  # a maintainer, but one side of this disagreement
+    at.multiselect(key=f"adjudicate.{record}.stages").set_value(["II"])
+    at.text_area(key=f"adjudicate.{record}.reason").set_value("the evidence was never retrieved")
+    click(at, "Record the final labels")
+    assert "takes a side in its disagreement" in at.error[0].value and not adjudications_for(db, record)

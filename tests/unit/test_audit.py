@@ -29,7 +29,7 @@ def db(tmp_path):
 def test_database_file_is_wal_and_versioned(db):
     with sqlite3.connect(db.path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
     with pytest.raises(InputError):
         db.add_label(12345, "correct", author="ada")  # no such record
 

@@ -81,7 +81,7 @@ def test_schema_2_database_is_migrated_and_keeps_its_labels(tmp_path):
                          " source) VALUES (?, ?, 1, 'II', 'record', ?, ?, ?)",
                          (i + 1, f"l{i}", author, f"2024-05-01T10:0{i}:00+00:00", source))
     db = AuditDB(path)
-    assert db.schema_version == SCHEMA_VERSION == 3
+    assert db.schema_version == SCHEMA_VERSION == 4
     assert [(lb.uid, lb.author, lb.role) for lb in db.labels_for(1)] == [
         ("l0", "Ada", "review"), ("l1", "Ada", "review"), ("l2", "ada", "review"), ("l3", "Adà", "review"),
         ("l4", "auto-diagnosis", "review")]
@@ -249,7 +249,9 @@ def test_adjudication_keeps_every_label_and_statistics_use_the_final_ones(team):
     assert all(lb.role == "adjudication" and lb.author == "Cy" for lb in final.labels)
     assert final.labels[1].details["adopted_label_uid"] == bob_label.uid
     # Adjudicating again keeps the first adjudication; the latest is final.
-    later = adjudicate(team, first, "Ada", ["II"], "III follows from II")
+    with pytest.raises(InputError, match="adjudicator: Ada labelled record .*another reviewer adjudicates it"):
+        adjudicate(team, first, "Ada", ["II"], "III follows from II")  # one side does not settle the disagreement
+    later = adjudicate(team, first, "Cy", ["II"], "III follows from II")
     assert [a.id for a in adjudications_for(team, first)] == [final.id, later.id]
     kept, adjudicated = effective_labels(team.list_labels())
     assert adjudicated == {first}
@@ -258,8 +260,8 @@ def test_adjudication_keeps_every_label_and_statistics_use_the_final_ones(team):
     assert len([lb for lb in team.labels_for(first) if lb.role == "review"]) == 2  # nothing overwritten
     assert disagreements(team)[0].adjudicated
     # A deleted label is kept in the history, also when its record goes with its document.
-    team.delete_label(bob_label.id)
-    assert [(h["event"], h["author"], h["label_type"]) for h in label_history(team, first)] == [
-        ("deleted", "Bob", "III")]
+    team.delete_label(bob_label.id, by="Cy")
+    assert [(h["event"], h["author"], h["label_type"], h["deleted_by"]) for h in label_history(team, first)] == [
+        ("deleted", "Bob", "III", "Cy")]
     team.delete_record(third)
     assert [h["author"] for h in label_history(team, third)] == ["Ada"]
