@@ -115,9 +115,9 @@ def submit(files: list[Upload], collection: str | None, options: IndexOptions, f
         return
     state.jobs = [job.id]
     names = ", ".join(job.filenames)
-    st.session_state[FLASH_KEY] = (f"Queued {names} for indexing: follow it under *Indexing* below. It goes on if "
+    st.session_state[FLASH_KEY] = (f"Queued {names} for indexing: follow it under “Indexing” below. It goes on if "
                                    "you leave this page." if new else
-                                   f"{names} is already being indexed into the same collection: see *Indexing*.")
+                                   f"{names} is already being indexed into the same collection: see “Indexing”.")
 
 
 def _who() -> str:

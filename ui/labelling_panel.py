@@ -99,13 +99,16 @@ def record_for(db: AuditDB, result: QueryResult, answer: Answer | None, index: I
 
 
 def _add_label(db: AuditDB, record_id: int, author: str, label_type: str, kind: str = "record",
-               artifact_id: str = "", note: str = "") -> None:
-    """Add one label; on success flash a confirmation and rerun, on failure show why."""
+               artifact_id: str = "", note: str = "", cleared: tuple[str, ...] = ()) -> None:
+    """Add one label; on success flash a confirmation, empty the form's ``cleared`` widgets (so that a second
+    click does not add the same label again) and rerun; on failure say that nothing was saved, and why."""
     saved = False
-    with reported("Saving the label"):
+    with reported("Saving the label (it was not saved)"):
         db.add_label(record_id, label_type, kind, artifact_id, note, author)
         saved = True
     if saved:
+        for key in cleared:
+            st.session_state.pop(key, None)
         target = TARGETS.get(kind, kind).lower() if kind == "record" else f"{kind.replace('_', ' ')} {artifact_id}"
         flash(f"Saved: {TYPE_LABELS[label_type]} on {target}.")
         st.rerun()
@@ -240,7 +243,7 @@ def label_form(db: AuditDB, record_id: int, result: QueryResult, answer: Answer 
     note = st.text_area("Note", key=f"{k}.note", height=80, placeholder="Why? (optional)")
     if st.button("Add label", key=f"{k}.add", type="primary", icon=":material/label:", disabled=not author,
                  help=_no_author_help(author, "Store this label with your name")):
-        _add_label(db, record_id, author, label_type, kind, artifact_id, note)
+        _add_label(db, record_id, author, label_type, kind, artifact_id, note, cleared=(f"{k}.note", f"{k}.type"))
 
 
 # -- diagnosis and the label list ------------------------------------------------------

@@ -207,5 +207,6 @@ def error(location: Location, exc: BaseException, setting: str, connecting: bool
                           "or move it away to start a new one")
     if connecting and location.dialect == POSTGRESQL:
         return AuditError(f"{location.shown}: cannot connect to the audit database ({text}); check {setting} "
-                          "(host, port, user, password, database) and that the server is running")
+                          "(host, port, user, password, database) and that the server is running; nothing was "
+                          "saved, so do it again once it answers")
     return AuditError(f"{location.shown}: {text}")

@@ -199,3 +199,27 @@ def test_agreement_per_stage_and_merging_spellings(db):
     assert not errors(at), errors(at)
     assert "Bob." not in {lb.author for lb in db.list_labels()}
     assert table(at, "into", "from")["into"].tolist() == ["Bob"]
+
+
+def test_the_label_form_empties_after_a_label_is_added(db):
+    """After "Add label" the note and error type start afresh: a second click does not store the label again."""
+    (record,) = add_records(db, 1)
+
+    def script(root: str, record_id: int) -> None:
+        from kgcore.audit import AuditDB
+        from ui.labelling_panel import label_form, show_flash
+
+        show_flash()
+        label_form(AuditDB.for_store(root), record_id, None, None, None, "Ada")
+
+    import os
+
+    at = AppTest.from_function(script, args=(os.environ["KGCORE_STORE"], record), default_timeout=TIMEOUT)
+    at.run()
+    at.radio(key=f"label.form.{record}.type").set_value("II")
+    at.text_area(key=f"label.form.{record}.note").set_value("the pie sentence is missing")
+    at.button(key=f"label.form.{record}.add").click().run()
+    assert not errors(at), errors(at)
+    assert [(lb.label_type, lb.note) for lb in db.labels_for(record)] == [("II", "the pie sentence is missing")]
+    assert at.text_area(key=f"label.form.{record}.note").value == ""
+    assert any("Saved: II" in s.value for s in at.success)
