@@ -122,3 +122,22 @@ def test_a_damaged_audit_database_is_named_with_what_to_do(store_copy, how):
         AuditDB.for_store(store.root).list_records()
     assert str(db.path) in str(info.value) and ("damaged" in str(info.value) or "not an audit" in str(info.value))
     assert consistent(store, "c") == expected["c"] and consistent(store, "other") == expected["other"]
+
+
+def test_a_failed_first_commit_leaves_no_half_written_collection(tmp_path):
+    """Chroma unreachable while a new collection is committed: the job fails with the reason, and the store holds
+    no "damaged" collection afterwards (nothing of it existed before), so a later upload just works."""
+    from netkit import free_port
+
+    from kgcore.index.pipeline import Job, index_files
+    from kgcore.index.store.chroma import ChromaServer
+    from kgcore.index.store.disk import Store
+
+    store = Store(tmp_path / "store", chroma=ChromaServer(f"http://127.0.0.1:{free_port()}"))  # nobody listens
+    with pytest.raises(Exception, match="Chroma server"):
+        index_files([Job("bridge.txt", data=b"Peter went to the garden. He ate lettuces.")], store, "bridge-docs",
+                    workers=1)
+    assert store.list() == [] and not (store.root / "bridge-docs").exists()
+    (outcome,) = index_files([Job("bridge.txt", data=b"Peter went to the garden. He ate lettuces.")],
+                             Store(tmp_path / "store", chroma="embedded"), "bridge-docs", workers=1)
+    assert not outcome.failed and [m.name for m in Store(tmp_path / "store").list()] == ["bridge-docs"]

@@ -88,10 +88,12 @@ class CollectionWriter:
         self._added: dict[str, Path] = {}
         self._dropped: set[str] = set()
         self._delta: generations.Appended | None = None
+        self._created = False
 
     # -- lock ----------------------------------------------------------------------
     def __enter__(self) -> CollectionWriter:
         self._stack.enter_context(collection_lock(self.store.root, self.name))
+        self._created = not self.path.exists()  # a failed first commit leaves no half-written collection
         try:
             self.current = self._read_current()
         except BaseException:
@@ -129,6 +131,8 @@ class CollectionWriter:
             if kind is not None:
                 for folder in self._added.values():
                     shutil.rmtree(folder, ignore_errors=True)
+                if self._created and not self.store.exists(self.name):
+                    shutil.rmtree(self.path, ignore_errors=True)
         finally:
             self._stack.close()
 
