@@ -281,7 +281,8 @@ def diagnose_without_gold(result, answer) -> Diagnosis:
     1. **correct** -- the verdict says *supported* (:mod:`kgcore.query.answer.verdict`);
     2. **I** -- a query graph was built but no graph node matched any of its nodes as closely as
        :data:`NODE_RESEMBLANCE`: the graph cannot lead from the question to a sentence;
-    3. **III** -- the verdict's strength is at least :data:`ANSWERED_FROM`: a context sentence answers the
+    3. **III** -- the verdict's strength is at least :data:`ANSWERED_FROM`, or a next-best sentence of the answer
+       pick reaches it with its answer score alone: a context sentence answers the
        question about as an answer would, and the answer did not use it (without a strength: the context holds the
        question's words, :func:`question_coverage` at least :data:`CONTEXT_COVERAGE` over the context and
        :data:`SENTENCE_RECALL` in one sentence);
@@ -304,7 +305,22 @@ def diagnose_without_gold(result, answer) -> Diagnosis:
                                   f"{NODE_RESEMBLANCE} (best {top:.2f}): the graph cannot lead from the question to "
                                   "the evidence.", [], details)
     strength = verdict.score if verdict is not None else None
+    better = _better_alternative(verdict, strength)
+    if better is not None:
+        held = f", holding “{better.span}”" if better.span else ""
+        details["better_alternative"] = better.sentence_id
+        return Diagnosis("III", f"No gold answer; {said}, though the answer pick ranked {better.sentence_id} next, "
+                                f"with answer score {better.score:.2f} >= {ANSWERED_FROM}{held}: the context probably "
+                                f"held the answer, and the answer did not use it. {GUESS}", [], details)
     return _retrieval_or_answering(said, strength, coverage, best, details)
+
+
+def _better_alternative(verdict, strength: float | None):
+    """The next-best sentence the answer pick ranked (:class:`~kgcore.core.verdicts.Alternative`) whose answer score
+    alone reaches :data:`ANSWERED_FROM` when the cited sentence's strength does not, or None."""
+    if verdict is None or strength is None or strength >= ANSWERED_FROM:
+        return None
+    return max((a for a in verdict.alternatives if a.score >= ANSWERED_FROM), key=lambda a: a.score, default=None)
 
 
 def _retrieval_or_answering(said: str, strength: float | None, coverage: float, best: float,

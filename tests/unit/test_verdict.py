@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from kgcore.core.types import Answer, Match, SelectedSentence
-from kgcore.core.verdicts import ClaimCheck, Verdict
+from kgcore.core.verdicts import Alternative, ClaimCheck, Verdict
 from kgcore.evaluate.diagnose import (
     ANSWERED_FROM,
     CONTEXT_COVERAGE,
@@ -229,6 +229,12 @@ def test_without_gold_the_verdicts_strength_tells_retrieval_from_answering():
     missed = diagnose_without_gold(_result([TABLET, OTHER]), scored(ANSWERED_FROM - 0.2))
     assert missed.stage == "II" and missed.details["coverage"] >= CONTEXT_COVERAGE and "retrieval probably" in \
         missed.reason
+    # a next-best sentence the pick ranked, answering on its own, shows the context held the answer
+    weak = scored(ANSWERED_FROM - 0.2)
+    weak.verdict.alternatives = [Alternative("t/1", "100-200 MB", ANSWERED_FROM + 0.1, "100-200 MB", 0, 10),
+                                 Alternative("t/2", "Clients cache locations.", 0.4)]
+    held = diagnose_without_gold(_result([TABLET, OTHER]), weak)
+    assert held.stage == "III" and "ranked t/1 next" in held.reason and "“100-200 MB”" in held.reason
 
 
 def test_the_evidence_html_escapes_the_document_text():
