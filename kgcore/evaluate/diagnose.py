@@ -19,7 +19,8 @@ rule that applies wins:
    every sentence stays below :data:`SUPPORT_MIN`.
 3. **II (retrieval)** — the *evidence*, the supporting sentences that best
    fit question and answer together (ranked by recall and by the cosine to
-   "question + gold answer", within :data:`EVIDENCE_MARGIN` of the best), is
+   "question + gold answer", within :data:`EVIDENCE_MARGIN` of the best; a gold answer's words count only
+   where its words besides numbers are found: "one" alone does not hold "one dollar"), is
    not in the retrieved context; and
    **I (graph construction)** when, in addition, no graph node grounded in
    an evidence sentence resembles any query node (cosine between node
@@ -45,6 +46,7 @@ spaceship landed on Mars") 0.10; a query node's 10th-best match has cosine
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -55,6 +57,7 @@ from kgcore.evaluate.correct import CORRECT_RECALL, answer_match
 from kgcore.evaluate.correct import answer_share as answer_share  # their home before kgcore.evaluate.correct
 from kgcore.evaluate.correct import content_f1 as content_f1
 from kgcore.index.store.disk import CacheKey, Index
+from kgcore.query.answer.span_words import NUMBER_WORDS
 from kgcore.query.answer.words import content_words
 from kgcore.query.match import query_node_vectors
 
@@ -65,6 +68,7 @@ MAX_EVIDENCE = 3
 NODE_RESEMBLANCE = 0.5
 STAGES = ("correct", "gold-not-in-document", "I", "II", "III")
 SENTENCE_WORDS: CacheKey[list[set[str]]] = CacheKey("diagnose_words")
+_FIGURE = re.compile(r"[\d.,%]+")
 
 
 @dataclass
@@ -105,12 +109,22 @@ def gold_support(index, embedder, question: str, golds: list[str]) -> dict[str, 
     recall = np.zeros_like(cos_gold)
     for j, gold in enumerate(golds):
         gold_words = content_words(gold)
+        worded = {w for w in gold_words if not _figure(w)}  # "one" alone does not find "one dollar"
         if gold_words:
-            recall[:, j] = [len(gold_words & w) / len(gold_words) for w in words]
+            recall[:, j] = [len(gold_words & w) / len(gold_words) if not worded or worded & w else 0.0 for w in words]
     support = LEXICAL_WEIGHT * recall + (1 - LEXICAL_WEIGHT) * cos_gold
     rank = LEXICAL_WEIGHT * recall + (1 - LEXICAL_WEIGHT) * cos_qa
     return {"recall": recall.max(axis=1), "cosine": cos_gold.max(axis=1), "support": support.max(axis=1),
             "rank": np.where(support >= SUPPORT_MIN, rank, -1.0).max(axis=1)}
+
+
+def _figure(word: str) -> bool:
+    """A number, in figures or words ("24", "1.5", "one", "million").
+
+    >>> [_figure(w) for w in ("24", "1.5", "one", "million", "dollar")]
+    [True, True, True, True, False]
+    """
+    return bool(_FIGURE.fullmatch(word)) or word in NUMBER_WORDS
 
 
 def evidence_rows(scores: dict[str, np.ndarray]) -> list[int]:

@@ -428,6 +428,9 @@ def test_diagnosis_gold_not_in_document(index, embedder, pie_run):
     d = diagnose(*pie_run, ["a purple spaceship landed on Mars"], index, embedder)
     assert d.stage == "gold-not-in-document" and d.evidence_sentence_ids == []
     assert d.details["best_support"]["support"] < d.details["thresholds"]["support_min"]
+    # A number word the text uses is no support for a gold answer whose other words it never says
+    d = diagnose(*pie_run, ["five dollars"], index, embedder)  # the story has "five currant buns", no dollars
+    assert d.stage == "gold-not-in-document", d.reason
 
 
 def test_diagnosis_type_ii_retrieval_missed_the_sentence(engine, index, embedder, pie_id):
