@@ -188,3 +188,20 @@ def test_a_run_in_abstract_keeps_its_paragraphs_and_a_diagram_label_is_no_footno
     assert _find(paragraphs, "Transaction Owner 1's").kind == FIGURE
     assert _find(paragraphs, "Owner 2's Private Key").kind == FIGURE
     assert _find(paragraphs, "We define an electronic coin").kind == BODY
+
+
+def test_a_sentence_hyphenated_across_lines_is_highlighted_where_it_is_printed(tmp_path):
+    """PDFium's own search misses "information" where the page prints "infor-/mation" (its text layer marks the
+    line-end hyphen), and the page view had fallen back to the whole lines, neighbours' words and all; matched
+    character by character, hyphens and line breaks aside, the sentence is highlighted from "We" to "here."."""
+    from kgcore.index.views.source import render_page
+    from tests.pdfs import pdf_with_text
+
+    pdf = tmp_path / "hyphens.pdf"
+    pdf.write_bytes(pdf_with_text(["Our earlier note came first. We study the infor-", "mation of multi-",
+                                   "document collections here. Then more text follows."]))
+    lines = [(72, 60, 400, 74), (72, 76, 400, 90), (72, 92, 400, 106)]  # stored line boxes, from the top
+    boxes = render_page(pdf, 1, "We study the information of multi-document collections here.", scale=1.0,
+                        boxes=lines).boxes
+    assert len(boxes) == 3 and boxes[0][0] > 72 + 100 and boxes[2][2] < 400 - 100, boxes  # its part of the lines
+    assert boxes[1][0] < 75  # the middle line whole, from its start

@@ -113,8 +113,9 @@ def render_page(pdf: Path, page: int, text: str = "", scale: float = 1.5, boxes:
         pdf_page = document[page - 1]
         height = pdf_page.get_height()
         textpage = pdf_page.get_textpage()
+        needle = " ".join(text.split())
         from_top = [(x0, height - y1, x1, height - y0) for x0, y0, x1, y1 in (
-            _search(textpage, " ".join(text.split())) if boxes else _find(textpage, text))]
+            (_search(textpage, needle) or _search_chars(textpage, needle)) if boxes else _find(textpage, text))]
         image = pdf_page.render(scale=scale).to_pil().convert("RGBA")
     finally:
         document.close()
@@ -169,6 +170,49 @@ def _search(textpage, needle: str) -> list[tuple[float, float, float, float]]:
         return []
     first, count = hit
     return [textpage.get_rect(i) for i in range(textpage.count_rects(first, count))]
+
+
+#: What a text layer writes where a word is hyphenated across lines (PDFium's mark, a soft hyphen) and the hyphen:
+#: both are left out on either side when a sentence is matched character by character.
+_HYPHENS = frozenset("\ufffe\u00ad\u0002-")
+
+
+def _search_chars(textpage, needle: str) -> list[tuple[float, float, float, float]]:
+    """The line rectangles (PDF points) of ``needle`` found character by character in the page's text, hyphens and
+    line breaks aside: the sentence as the reader joined it ("information", "multi-document") where PDFium's own
+    search fails on a word hyphenated across a line end ("infor-/mation", "multi-/document")."""
+    text = textpage.get_text_range()
+    kept: list[int] = []
+    chars: list[str] = []
+    for i, c in enumerate(text):
+        if c in _HYPHENS or (c.isspace() and (not chars or chars[-1] == " ")):
+            continue
+        chars.append(" " if c.isspace() else c.lower())
+        kept.append(i)
+    wanted = " ".join(needle.translate({ord(h): None for h in _HYPHENS}).split()).lower()
+    at = "".join(chars).find(wanted) if len(wanted) >= 4 else -1
+    if at < 0:
+        return []
+    return _lines([textpage.get_charbox(kept[k]) for k in range(at, at + len(wanted)) if chars[k] != " "])
+
+
+def _lines(boxes: Sequence[tuple[float, float, float, float]]) -> list[tuple[float, float, float, float]]:
+    """Character boxes in reading order joined into line rectangles: a box that goes on rightwards and overlaps the
+    line's height joins it; one back at the left (the next line) or in another column starts a new one.
+
+    >>> _lines([(10, 100, 14, 108), (15, 99, 19, 110), (10, 80, 14, 90), (300, 700, 304, 710)])
+    [(10, 99, 19, 110), (10, 80, 14, 90), (300, 700, 304, 710)]
+    """
+    lines: list[tuple[float, float, float, float]] = []
+    previous = 0.0
+    for left, bottom, right, top in boxes:
+        if lines and left >= previous - 1 and bottom <= lines[-1][3] and top >= lines[-1][1]:
+            x0, y0, x1, y1 = lines[-1]
+            lines[-1] = (min(x0, left), min(y0, bottom), max(x1, right), max(y1, top))
+        else:
+            lines.append((left, bottom, right, top))
+        previous = left
+    return lines
 
 
 def sentence_boxes(sentence: Sentence, page: int) -> list[Box]:
