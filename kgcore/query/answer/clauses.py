@@ -33,10 +33,22 @@ def clause_spans(doc) -> list[tuple[int, int]]:
     spans = [(0, len(doc.text))]
     spans += _conjunct_spans(doc)
     for verb in doc:
-        if verb.pos_ in ("VERB", "AUX") and verb.dep_ in ("ROOT", "conj", "ccomp", "advcl"):
+        if verb.pos_ in ("VERB", "AUX") and verb.dep_ in ("ROOT", "conj", "ccomp", "advcl") and not _subordinate(verb):
             spans.append(_verb_clause(doc, verb))
     whole = spans[0]
     return list(dict.fromkeys(s for s in spans if s[1] > s[0] and (s == whole or _has_subject(doc, s))))
+
+
+def _subordinate(verb) -> bool:
+    """Whether ``verb`` heads a clause a conjunction subordinates ("*If* the majority were based on one vote", "*When*
+    the disbanding came"): no statement without its main clause, so never quoted alone.
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> doc = load_spacy()("If the majority voted, it could be subverted.")
+    >>> [t.text for t in doc if _subordinate(t)]
+    ['voted']
+    """
+    return verb.dep_ == "advcl" and any(c.dep_ == "mark" for c in verb.children)
 
 
 #: The dependencies of a clause's subject.
@@ -113,6 +125,22 @@ def best_clause(doc, terms: dict[str, float], qtype: str | None, q_doc, holding:
     return tidy(doc.text[start:end]) if dropped else doc.text.strip()
 
 
+def _closed(text: str) -> str:
+    """``text`` without a bracket it opens and never closes (a clause cut inside one): "GPT-3.5-Turbo (16K" is
+    "GPT-3.5-Turbo".
+
+    >>> _closed("We use GPT-3.5-Turbo (16K"), _closed("We use GPT-3.5-Turbo (16K) here")
+    ('We use GPT-3.5-Turbo', 'We use GPT-3.5-Turbo (16K) here')
+    """
+    depth, cut = 0, -1
+    for i, c in enumerate(text):
+        if c == "(":
+            cut, depth = (i if depth == 0 else cut), depth + 1
+        elif c == ")" and depth:
+            depth -= 1
+    return text[:cut].rstrip(" ,;:-") if depth and cut > 0 else text
+
+
 def tidy(clause: str) -> str:
     """A clause as a readable sentence: no leading joiner, capitalised, final full stop.
 
@@ -122,7 +150,7 @@ def tidy(clause: str) -> str:
     words = clause.strip(" ,;:-").split()
     while len(words) > 1 and words[0].lower() in _LEADING_JOINERS:
         words = words[1:]
-    text = " ".join(words)
+    text = _closed(" ".join(words))
     if not text:
         return clause.strip()
     text = text[0].upper() + text[1:]
