@@ -270,13 +270,21 @@ def diagnosis_panel(db: AuditDB, record_id: int, result: QueryResult, answer: An
 
 
 def labels_frame(labels) -> pd.DataFrame:
-    """The labels of a record as a table."""
+    """The labels of a record as a table narrow enough for the answer's column: what, on what, by whom and why
+    (an automatic diagnosis marked as a suggestion, a label accepting or overriding one names it)."""
     return pd.DataFrame([{
-        "id": lb.id, "type": TYPE_LABELS.get(lb.label_type, lb.label_type), "artifact": lb.artifact_kind,
-        "artifact id": lb.artifact_id, "author": lb.author, "source": lb.source, "role": lb.role,
-        "accepts/overrides": f"#{lb.suggestion_id}" if lb.suggestion_id else "", "note": lb.note,
-        "at (UTC)": lb.created_at,
+        "#": lb.id, "label": TYPE_LABELS.get(lb.label_type, lb.label_type),
+        "on": "the answer" if lb.artifact_kind == "record" else f"{lb.artifact_kind} {lb.artifact_id}".strip(),
+        "by": _by(lb),
+        "note": lb.note, "at (UTC)": lb.created_at,
     } for lb in labels])
+
+
+def _by(label) -> str:
+    """Who gave a label, with what it is: a suggestion, one accepting or overriding suggestion #N, a final one."""
+    return label.author + (" (suggestion)" if label.source == "automatic" else "") + (
+        f" (on #{label.suggestion_id})" if label.suggestion_id else "") + (
+        " (final)" if label.role == "adjudication" else "")
 
 
 def labels_list(db: AuditDB, record_id: int, author: str, key: str = "list") -> None:
@@ -291,12 +299,13 @@ def labels_list(db: AuditDB, record_id: int, author: str, key: str = "list") -> 
     chosen = st.selectbox("Label", list(by_id), key=f"{k}.pick",
                           format_func=lambda i: f"#{i} {TYPE_LABELS.get(by_id[i].label_type)} by {by_id[i].author}")
     label = by_id[chosen]
+    if label.source == "automatic":  # the choice on a row of its own: the answer's column is narrow
+        other = st.selectbox("Override with", LABEL_TYPES, format_func=TYPE_LABELS.get, key=f"{k}.override_type")
     cols = st.columns(3, vertical_alignment="bottom")
     if label.source == "automatic":
-        if cols[0].button("Accept suggestion", key=f"{k}.accept", disabled=not author, type="primary",
+        if cols[0].button("Accept", key=f"{k}.accept", disabled=not author, type="primary",
                           help=_no_author_help(author, "Store this diagnosis as your own label")):
             _write(lambda: db.accept_suggestion(label.id, author), f"Accepted suggestion #{label.id}.")
-        other = cols[1].selectbox("Override with", LABEL_TYPES, format_func=TYPE_LABELS.get, key=f"{k}.override_type")
         if cols[1].button("Override", key=f"{k}.override", disabled=not author,
                           help=_no_author_help(author, "Store your own verdict instead of the suggestion")):
             _write(lambda: db.override(label.id, author, other),

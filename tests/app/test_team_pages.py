@@ -223,3 +223,32 @@ def test_the_label_form_empties_after_a_label_is_added(db):
     assert [(lb.label_type, lb.note) for lb in db.labels_for(record)] == [("II", "the pie sentence is missing")]
     assert at.text_area(key=f"label.form.{record}.note").value == ""
     assert any("Saved: II" in s.value for s in at.success)
+
+
+def test_a_suggestion_is_accepted_or_overridden_from_the_label_list(db):
+    """The Ask page's label list: the automatic diagnosis shown as a suggestion, accepted as the reviewer's own
+    label, or overridden with another stage."""
+    import os
+
+    from kgcore.audit.suggest import store_suggestion
+    from kgcore.evaluate.diagnose import Diagnosis
+
+    (record,) = add_records(db, 1)
+    suggestion = store_suggestion(db, record, Diagnosis("II", "the pie sentence was never retrieved"))
+
+    def script(root: str, record_id: int) -> None:
+        from kgcore.audit import AuditDB
+        from ui.labelling_panel import labels_list
+
+        labels_list(AuditDB.for_store(root), record_id, "Ada")
+
+    at = AppTest.from_function(script, args=(os.environ["KGCORE_STORE"], record), default_timeout=TIMEOUT).run()
+    (shown,) = at.dataframe[0].value.to_dict("records")
+    assert (shown["label"], shown["on"]) == ("II · retrieval", "the answer") and "(suggestion)" in shown["by"]
+    at.button(key=f"label.list.{record}.accept").click().run()
+    at.selectbox(key=f"label.list.{record}.pick").set_value(suggestion).run()
+    at.selectbox(key=f"label.list.{record}.override_type").set_value("III").run()
+    at.button(key=f"label.list.{record}.override").click().run()
+    assert not errors(at), errors(at)
+    mine = [(lb.label_type, lb.suggestion_id) for lb in db.labels_for(record) if lb.author == "Ada"]
+    assert mine == [("II", suggestion), ("III", suggestion)]
