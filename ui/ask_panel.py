@@ -169,6 +169,9 @@ def support_note(run: AskRun, anchor_prefix: str = "s") -> None:
     icon = {"supported": ":material/verified:", "not supported": ":material/report:",
             "unsure": ":material/help:"}[verdict.state]
     box(md_escape(verdict.reason), icon=icon)
+    if verdict.state == "supported":  # green is the app's own reading, and it can be wrong
+        st.caption("The app's own check of the cited sentence (its words, the answer's kind, who did what), not a "
+                   "proof: read the sentence before you rely on it.")
     html = verdict_html(verdict, numbering(run.result.sentences), anchor_prefix)
     if html:
         with st.expander("Evidence behind the verdict", expanded=verdict.state != "supported",

@@ -24,6 +24,9 @@ A span that says the size of the very thing the question measures, and a role le
 >>> html = claim_html(size, {})
 >>> "(a measure of the “corpus” the question asks about)" in html and "roles: nothing in it stands" in html
 True
+>>> "occasion: the question says “originally”" in claim_html(ClaimCheck("", "h/1", "Reid owns it.",
+...                                                                    occasion="originally"), {})
+True
 
 A span that names the answer through coreference says whom it stands for:
 
@@ -135,6 +138,8 @@ def claim_html(check: ClaimCheck, numbers: Mapping[str, int], anchor_prefix: str
         facts.append(f"strength of the evidence: {check.strength:.2f}")
     if check.unfilled_role:
         facts.append(f"roles: nothing in it stands where the question asks ({esc(check.unfilled_role)})")
+    if check.occasion:
+        facts.append(f"occasion: the question says “{esc(check.occasion)}”, the sentence does not")
     items = "".join(f"<li>{f}</li>" for f in facts)
     return (f'<div class="kg-claim">{head}<blockquote class="kg-evidence">{marked_sentence(check)}</blockquote>'
             f'<ul class="kg-facts">{items}</ul></div>')
