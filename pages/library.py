@@ -256,6 +256,9 @@ def manage(manifests: list[CollectionManifest]) -> None:
         ingestion(name, manifest, doc_id)
 
 
+#: What every removal, re-index and deletion leaves as it was: the team's audit trail.
+KEPT_RECORDS = ("The audit records of questions asked about it and their labels are kept (shown as asked of a "
+                "collection that changed since).")
 #: The Library's actions that need a role when sign-in is on (ui.auth_view.NEEDS), by pending action.
 GUARDED = {"remove": "remove documents", "delete": "delete collections"}
 
@@ -285,7 +288,7 @@ def confirm(pending: Pending, manifest: CollectionManifest) -> None:
         "delete": f"Delete the collection **{name}** and its {len(manifest.documents)} document(s)? "
                   "This cannot be undone." if not manifest.damaged else
                   f"Delete the damaged collection **{name}** and everything in its folder? This cannot be undone.",
-    }[pending.action]
+    }[pending.action] + " " + KEPT_RECORDS
     st.warning(question, icon=":material/warning:")
     yes, no, _ = st.columns([1, 1, 4])
     if no.button("Cancel", key="library.cancel"):

@@ -95,7 +95,9 @@ def test_a_non_maintainer_may_not_delete_or_remove(shelf):
 def test_a_maintainer_deletes(shelf):
     at = signed(ADA)
     assert any("· maintainer" in c.value for c in at.sidebar.caption)
-    click(click(at, "Delete collection…"), "Yes, delete")
+    click(at, "Delete collection…")
+    assert any("audit records of questions asked about it and their labels are kept" in w.value for w in at.warning)
+    click(at, "Yes, delete")
     assert not at.exception and not at.error and Store(shelf).list() == []
 
 
