@@ -402,3 +402,10 @@ def test_values_keep_their_number_and_unit(parser):
     graph = build_graph(graphs, "gfs")
     keys = {n.label: n.node_id for n in graph.nodes.values()}
     assert len({keys["100-200 MB"], keys["100 MB"], keys["741 MB"]}) == 3
+
+
+def test_a_noun_fronted_before_an_inverted_do_is_the_object(parser):
+    """The small parser calls both "storage" and "block headers" subjects of "need" in "How much storage do block
+    headers need per year?"; the one before "do" is what they need."""
+    need = frames_by_predicate(parser, "How much storage do block headers need per year?")["need"]
+    assert labels(need, "ARG0") == ["block header"] and labels(need, "ARG1") == ["storage"]

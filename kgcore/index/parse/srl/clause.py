@@ -77,8 +77,10 @@ class Clause:
         )
         existential = any(c.dep_ == "expl" for c in v.children)
         subject_role = "ARG1" if is_passive(v) or copular else "ARG0"
-        for s in subjects(v):
-            self.args += self.nominal(subject_role, s)
+        found = list(subjects(v))
+        moved = _fronted_objects(v, found)
+        for s in found:
+            self.args += self.nominal("ARG1" if s in moved else subject_role, s)
         # a fronted wh-word the parser calls "dative" ("What did she give him?") is an object
         fronted = [c for c in v.children if c.dep_ == "dative" and c.i < v.i and c.tag_.startswith("W")]
         objects = [c for c in v.children if c.dep_ == "dobj"] + fronted
@@ -308,6 +310,23 @@ def _nominal_path(token, verb) -> bool:
             return False
         node = node.head
     return True
+
+
+def _fronted_objects(verb, found: list) -> list:
+    """Of a verb's ``found`` subjects, those standing before an inverted "do" while another follows it: the small
+    parser calls "storage" in "How much storage do block headers need?" a second subject, but "block headers"
+    need it -- it is the object.
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> doc = load_spacy()("How much storage do block headers need per year?")
+    >>> [t.text for t in _fronted_objects(doc[6], list(subjects(doc[6])))]
+    ['storage']
+    """
+    inverted = next((c.i for c in verb.children if c.dep_ == "aux" and c.lemma_.lower() == "do" and c.i < verb.i),
+                    None)
+    if inverted is None:
+        return []
+    return [s for s in found if s.i < inverted and any(inverted < o.i < verb.i for o in found)]
 
 
 def _dedupe(args: list[Argument]) -> tuple[Argument, ...]:
