@@ -16,6 +16,7 @@ stores them.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Mapping
 
@@ -28,6 +29,7 @@ from .errors_panel import reported
 from .markup_html import md_escape
 
 SIGN_IN_TITLE = "Sign in"
+log = logging.getLogger("groundedkg.app")
 
 
 def secrets_problem() -> str:
@@ -41,11 +43,13 @@ def secrets_problem() -> str:
 
 
 def secrets_refusal(problem: str) -> None:
-    """The page every address shows while :func:`secrets_problem` is not empty."""
+    """The page every address shows while :func:`secrets_problem` is not empty: what is wrong for its administrator
+    (in the server log, and from ``python -m kgcore doctor``), not the server's paths for any visitor."""
+    log.error("The app's secrets cannot be read, so it serves nobody: %s", problem)
     st.title("The app's secrets cannot be read")
-    st.error(md_escape(f"{problem}.") + " The app cannot tell whether sign-in is required, so it serves nobody until "
-             "the file is fixed (or removed, to run it without sign-in for one user); `python -m kgcore doctor` checks "
-             "it.", icon=":material/lock:")
+    st.error("A secrets file of this app cannot be read, so the app cannot tell whether sign-in is required and "
+             "serves nobody until it is fixed. Its administrator finds the file and the reason in the server log and "
+             "from `python -m kgcore doctor`.", icon=":material/lock:")
 
 
 def auth_section() -> Mapping[str, object]:

@@ -314,9 +314,10 @@ def labels_list(db: AuditDB, record_id: int, author: str, key: str = "list") -> 
 
 
 def delete_button(db: AuditDB, label, author: str, where, key: str) -> None:
-    """Delete a label after a confirmation, recording who deleted it; another reviewer's label only as a maintainer
-    (with sign-in on; :data:`ui.auth_view.NEEDS`)."""
-    own = label.source == "automatic" or label.author == author
+    """Delete a label after a confirmation, recording who deleted it; another reviewer's label, or an automatic
+    suggestion (which other labels may accept or override), only as a maintainer (with sign-in on;
+    :data:`ui.auth_view.NEEDS`)."""
+    own = label.source == "human" and label.author == author  # a suggestion is nobody's: labels may point to it
     if not author or not (own or auth.has_role(NEEDS["delete other people's labels"])):
         where.button("Delete label", key=f"{key}.delete", icon=":material/delete:", disabled=True,
                      help=_no_author_help(author, "Only its author or a maintainer may delete this label"))

@@ -71,11 +71,14 @@ def sign_in_state(paths: Iterable[str | Path] = SECRETS_FILES, env: Mapping[str,
                                                                           "without sign-in, for one user)"
     section = secrets.get("auth")
     if not isinstance(section, Mapping):
-        return True, "off: no [auth] section in the secrets files (a local, single-user app)", ""
+        looked = ", ".join(str(Path(p).expanduser().absolute()) for p in paths)
+        return True, f"off: no [auth] section in {looked} (a local, single-user app)", ""
     if problems := auth_problems(section):
         return False, f"[auth] is incomplete: {'; '.join(problems)}", "add them (see the README's Deploy for a team)"
     maintainers = [e for e in (env if env is not None else os.environ).get("KGCORE_MAINTAINERS", "").split(",")
                    if e.strip()]
     who = (f"{len(maintainers)} maintainer{'' if len(maintainers) == 1 else 's'} in KGCORE_MAINTAINERS" if maintainers
-           else "no maintainer in KGCORE_MAINTAINERS: nobody may remove documents or import labels")
-    return True, f"on (OpenID Connect); {who}", ""
+           else "no maintainer in KGCORE_MAINTAINERS: nobody may remove documents, import labels, delete another "
+                "reviewer's label or adjudicate a disagreement")
+    read = ", ".join(str(Path(p).expanduser()) for p in paths if Path(p).expanduser().is_file())
+    return True, f"on (OpenID Connect, from {read}); {who}", ""

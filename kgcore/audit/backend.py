@@ -29,6 +29,7 @@ kgcore.core.errors.InputError: KGCORE_AUDIT_DB_URL: mysql://kg:***@db/audit is n
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -98,7 +99,7 @@ def locate(where: str | Path, setting: str = "path") -> Location:
 
 
 #: Characters a URL's password must percent-encode, with their codes.
-ENCODED = {"@": "%40", "#": "%23", "/": "%2F", "?": "%3F", ":": "%3A", "%": "%25"}
+ENCODED = {"@": "%40", "#": "%23", "/": "%2F", "?": "%3F"}
 
 
 def _check_userinfo(text: str, setting: str) -> None:
@@ -106,13 +107,18 @@ def _check_userinfo(text: str, setting: str) -> None:
     another host, part of the password shown in messages.  Nothing of the value is repeated.
 
     >>> _check_userinfo("postgresql+psycopg://kgcore:p%40ss@h:5432/db", "KGCORE_AUDIT_DB_URL")
+    >>> _check_userinfo("postgresql+psycopg://kg:pw@db/kg?sslrootcert=/etc/ca@2024.pem", "KGCORE_AUDIT_DB_URL")
+    >>> _check_userinfo("sqlite:////srv/audit/team@lab/audit.db", "KGCORE_AUDIT_DB_URL")
     >>> try:
     ...     _check_userinfo("postgresql+psycopg://kgcore:p@ss#word@h:5432/db", "KGCORE_AUDIT_DB_URL")
     ... except InputError as exc:
     ...     print(exc)  # doctest: +ELLIPSIS
     KGCORE_AUDIT_DB_URL: its user or password holds "@", "#", "/" or "?" unencoded: ... (@ as %40, # as %23, ...)
     """
-    rest = text.split("://", 1)[1]
+    scheme, rest = text.split("://", 1)
+    if scheme.startswith("sqlite"):
+        return  # a file path, which may hold any character
+    rest = re.split(r"\?(?=[\w.]+=)", rest, maxsplit=1)[0]  # the query's options ("?sslrootcert=/ca@x.pem") aside
     at = rest.rfind("@")
     if at < 0:
         return

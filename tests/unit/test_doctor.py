@@ -170,13 +170,14 @@ def test_sign_in_is_checked_as_the_app_reads_its_secrets(tmp_path):
     from kgcore.api.sign_in import sign_in_state
 
     home, local = tmp_path / "home.toml", tmp_path / "local.toml"
-    assert sign_in_state([home, local], {})[:2] == (True, "off: no [auth] section in the secrets files (a local, "
-                                                          "single-user app)")
+    ok, detail, _ = sign_in_state([home, local], {})
+    assert ok and detail.startswith("off: no [auth] section in ") and str(local) in detail
     home.write_text('[auth]\nredirect_uri = "https://kg/oauth2callback"\ncookie_secret = "s3cret-cookie"\n'
                     'client_id = "kg"\nclient_secret = "hush"\n'
                     'server_metadata_url = "https://id/.well-known/openid-configuration"\n', encoding="utf-8")
     assert sign_in_state([home, local], {"KGCORE_MAINTAINERS": "ada@example.org"})[:2] == (
-        True, "on (OpenID Connect); 1 maintainer in KGCORE_MAINTAINERS")
+        True, f"on (OpenID Connect, from {home}); 1 maintainer in KGCORE_MAINTAINERS")
+    assert "adjudicate" in sign_in_state([home, local], {})[1]  # no maintainer: what nobody may do
     local.write_text('[auth]\ncookie_secret = ""\n', encoding="utf-8")  # the later file overrides the section
     ok, detail, fix = sign_in_state([home, local], {})
     assert not ok and "redirect_uri is missing" in detail and "cookie_secret is missing" in detail and fix

@@ -20,6 +20,7 @@ extraction differs (ligatures, hyphenation), in runs of a few words.
 from __future__ import annotations
 
 import io
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +30,8 @@ from kgcore.core.errors import InputError, ModelUnavailableError
 from kgcore.core.types import Sentence
 from kgcore.index.pdf.extract import union
 from kgcore.index.store.in_memory import Index
+
+log = logging.getLogger(__name__)
 
 #: Words per fragment when the whole sentence is not found on the page.
 FRAGMENT_WORDS = 5
@@ -182,18 +185,27 @@ def _search_chars(textpage, needle: str) -> list[tuple[float, float, float, floa
     line breaks aside: the sentence as the reader joined it ("information", "multi-document") where PDFium's own
     search fails on a word hyphenated across a line end ("infor-/mation", "multi-/document")."""
     text = textpage.get_text_range()
+    if len(text) != textpage.count_chars():  # characters left out or added: positions are not char indices
+        return []
     kept: list[int] = []
     chars: list[str] = []
     for i, c in enumerate(text):
         if c in _HYPHENS or (c.isspace() and (not chars or chars[-1] == " ")):
             continue
-        chars.append(" " if c.isspace() else c.lower())
+        lower = c.lower()
+        chars.append(" " if c.isspace() else lower if len(lower) == 1 else c)  # "İ" lowers to two characters
         kept.append(i)
     wanted = " ".join(needle.translate({ord(h): None for h in _HYPHENS}).split()).lower()
     at = "".join(chars).find(wanted) if len(wanted) >= 4 else -1
     if at < 0:
         return []
-    return _lines([textpage.get_charbox(kept[k]) for k in range(at, at + len(wanted)) if chars[k] != " "])
+    import pypdfium2 as pdfium
+
+    try:
+        return _lines([textpage.get_charbox(kept[k]) for k in range(at, at + len(wanted)) if chars[k] != " "])
+    except pdfium.PdfiumError as exc:  # a character PDFium cannot place: the stored lines are highlighted instead
+        log.warning("no character boxes for a sentence: %s", exc)
+        return []
 
 
 def _lines(boxes: Sequence[tuple[float, float, float, float]]) -> list[tuple[float, float, float, float]]:

@@ -71,7 +71,7 @@ def reason_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> li
 #: the crime of witchcraft*", "thanked him *for his help*", "famous *for* its wines".
 JUDGING_WORDS = frozenset("""execute hang punish arrest imprison jail blame accuse charge condemn convict sentence
     fine scold reproach censure criticise criticize praise thank reward forgive pardon admire love hate despise
-    respect envy pity honour honor famous known notable grateful thankful sorry ashamed""".split())
+    respect envy pity honour honor famous know notable grateful thankful sorry ashamed""".split())
 #: Senses of a noun that a motive is: "out of *pity*", "out of *curiosity*", "out of *respect*".
 MOTIVE_SENSES = frozenset(("feeling", "motive", "cognition", "attribute"))
 
@@ -84,9 +84,10 @@ def _ground(token) -> bool:
     >>> from kgcore.core.nlp import load_spacy
     >>> nlp = load_spacy()
     >>> texts = ("He stayed because of the rain.", "He was executed for witchcraft.", "She wed him out of pity.",
-    ...          "He went to town for bread.", "He ran out of the house.", "He left on account of his illness.")
+    ...          "He went to town for bread.", "He ran out of the house.", "He left on account of his illness.",
+    ...          "He was sentenced for ten years.")
     >>> [[t.text for t in nlp(s) if _ground(t)] for s in texts]
-    [['because'], ['for'], ['out'], [], [], ['on']]
+    [['because'], ['for'], ['out'], [], [], ['on'], []]
     """
     word, after = token.lower_, token.nbor(1) if token.i + 1 < len(token.doc) else None
     if word == "because" and token.dep_ == "prep":
@@ -95,7 +96,9 @@ def _ground(token) -> bool:
         return token.i + 2 < len(token.doc) and token.nbor(2).lower_ == "of"
     if word == "out" and token.dep_ == "prep" and after is not None and after.lower_ == "of":
         return any(set(noun_senses(o)[:1]) & MOTIVE_SENSES for o in after.children if o.dep_ == "pobj")
-    return word == "for" and token.dep_ == "prep" and token.head.lemma_.lower() in JUDGING_WORDS
+    return word == "for" and token.dep_ == "prep" and token.head.lemma_.lower() in JUDGING_WORDS and not any(
+        o.ent_type_ in ("DATE", "TIME", "MONEY") for o in token.children if o.dep_ == "pobj")  # "sentenced for ten
+    # years", "fined for 50 dollars": how long or how much, not why
 
 
 def _says_why(token) -> bool:

@@ -57,12 +57,12 @@ def asks_duration(q_doc) -> bool:
     >>> from kgcore.core.nlp import load_spacy
     >>> nlp = load_spacy()
     >>> [asks_duration(nlp(q)) for q in ("How long does the whole computation take?", "How long did he serve?",
-    ...                                  "How long are the documents?", "How many hours does it take?")]
-    [True, True, False, False]
+    ...                                  "How long are the documents?", "How many hours does it take?",
+    ...                                  "How long is the context window the model needs?")]
+    [True, True, False, False, False]
     """
-    words = [t.lower_ for t in q_doc]
-    return any(a == "how" and b == "long" for a, b in zip(words, words[1:])) and any(
-        t.lemma_.lower() in DURATION_VERBS and t.pos_ in ("VERB", "AUX") for t in q_doc)
+    long = next((t for t in q_doc if t.lower_ == "long" and t.i > 0 and t.nbor(-1).lower_ == "how"), None)
+    return long is not None and long.head.lemma_.lower() in DURATION_VERBS and long.head.pos_ in ("VERB", "AUX")
 
 
 def says_duration(tokens) -> bool:
@@ -94,7 +94,13 @@ def counted_noun(q_doc) -> str:
 def counts_another(tokens, unit, counted: str) -> bool:
     """Whether a quantity whose ``unit`` is a common noun counts another thing than the ``counted`` one, which the
     sentence (its ``tokens``) names elsewhere: "How many queries?" is not answered by "*50 documents*" in a
-    sentence about the queries; a sentence that never names the queries may count them in other words."""
+    sentence about the queries; a sentence that never names the queries may count them in other words.
+
+    >>> from kgcore.core.nlp import load_spacy
+    >>> doc = load_spacy()("We answer queries over 50 documents.")
+    >>> counts_another(list(doc), doc[5], "query"), counts_another(list(doc)[4:], doc[5], "query")
+    (True, False)
+    """
     if not counted or unit.pos_ != "NOUN" or unit.lemma_.lower() == counted:
         return False
     return any(t.lemma_.lower() == counted and t.i != unit.i for t in tokens)

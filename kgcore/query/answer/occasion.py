@@ -5,7 +5,7 @@ A sentence that holds every other word of such a question may tell of another oc
 Pyncheon, who owns the house" says who owns it now, not who owned it first; "He'd meet you at the theatre" is not
 where they meet again.  So the verdict lets a sentence support the answer only when it says the occasion too, in
 the question's word or one of the same group (:data:`OCCASIONS`: "originally" / "at first", "first", "initially";
-"again" / "once more"; "eventually" / "at last", "finally", "in the end"); otherwise it is at best *unsure* and
+"again" / "anew"; "eventually" / "at last", "finally", "in the end"); otherwise it is at best *unsure* and
 the reason names the word to check.  A sentence may tell the occasion in other words ("the house Colonel Pyncheon
 built"), so the answer is not refused.
 
@@ -25,7 +25,7 @@ from __future__ import annotations
 #: group says the same occasion.
 OCCASIONS = (
     frozenset("originally first initially formerly original earliest beginning".split()),
-    frozenset("again anew more second another".split()),
+    frozenset("again anew".split()),
     frozenset("eventually finally ultimately last end later afterwards afterward".split()),
 )
 #: The dependencies of an occasion word in the question: an adverb of its verb ("originally owned", "meet
@@ -40,8 +40,11 @@ def occasion_words(q_doc) -> list[str]:
     >>> nlp = load_spacy()
     >>> occasion_words(nlp("When did Amory first meet Isabelle?")), occasion_words(nlp("What is the first step?"))
     (['first'], [])
+    >>> occasion_words(nlp("Which retriever is more accurate?"))  # "more" says how accurate, not when
+    []
     """
-    return [t.lower_ for t in q_doc if t.dep_ in ADVERB_DEPS and any(t.lower_ in g for g in OCCASIONS)]
+    return [t.lower_ for t in q_doc if t.dep_ in ADVERB_DEPS and t.head.pos_ in ("VERB", "AUX")
+            and any(t.lower_ in g for g in OCCASIONS)]
 
 
 def missing_occasion(q_doc, doc) -> str:

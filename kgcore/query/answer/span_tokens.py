@@ -132,9 +132,10 @@ def subtree(tokens: list, head) -> Span:
     start, end = max(head.left_edge.i, first), min(head.right_edge.i, last)
     if tokens[end - first].text == ")":
         opened = next((k for k in range(end, start, -1) if tokens[k - first].text == "("), None)
-        if opened is not None and opened < end and tokens[opened + 1 - first].lower_.rstrip(".~") in PAPER_LABELS | {
-                "§"}:
-            end = opened - 1
+        if opened is not None and opened < end:
+            label = tokens[opened + 1 - first].lower_.rstrip(".~")
+            if label in PAPER_LABELS | {"§"} or label.removesuffix("s") in PAPER_LABELS:  # "(Sections 5 and 6)"
+                end = opened - 1
     return (start - first, end - first + 1)
 
 
