@@ -309,7 +309,8 @@ def diagnose_without_gold(result, answer) -> Diagnosis:
                                "thresholds": {"context_coverage": CONTEXT_COVERAGE, "sentence_recall": SENTENCE_RECALL,
                                               "node_resemblance": NODE_RESEMBLANCE}}
     if verdict is not None and verdict.state == "supported":
-        return Diagnosis("correct", f"No gold answer: the verdict says supported. {verdict.reason}", [], details)
+        return Diagnosis("correct", f"No gold answer: the verdict says supported (the app's own check of the cited "
+                                    f"sentence; a gold answer decides). {verdict.reason}", [], details)
     said = f"the verdict says {verdict.state}" if verdict is not None else "the answer has no verdict"
     if result.query_graph is not None and result.query_graph.nodes:
         top = max((m.score for m in result.matches), default=0.0)
@@ -349,10 +350,10 @@ def _retrieval_or_answering(said: str, strength: float | None, coverage: float, 
                                     f"{strength:.2f} >= {ANSWERED_FROM}: the context probably held the answer, and the "
                                     f"answer did not use it (the context holds {words}). {GUESS}", [], details)
         return Diagnosis("II", f"No gold answer; {said}, and its best cited sentence answers only with strength "
-                               f"{strength:.2f} < {ANSWERED_FROM}: retrieval probably missed the passage (the context "
-                               f"holds {words}). {GUESS}", [], details)
+                               f"{strength:.2f} < {ANSWERED_FROM}: retrieval probably missed the passage, or the "
+                               f"document does not say it (the context holds {words}). {GUESS}", [], details)
     if coverage >= CONTEXT_COVERAGE and best >= SENTENCE_RECALL:
         return Diagnosis("III", f"No gold answer; {said}, though the context holds {words}: the passage was "
                                 f"probably retrieved, and the answer did not use it. {GUESS}", [], details)
     return Diagnosis("II", f"No gold answer; {said}, and the context holds only {words}: retrieval probably "
-                           f"missed the passage. {GUESS}", [], details)
+                           f"missed the passage, or the document does not say it. {GUESS}", [], details)
