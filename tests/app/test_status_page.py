@@ -22,9 +22,9 @@ def status_page() -> AppTest:
 def test_a_healthy_installation_shows_every_check_ok(peter_store, tmp_path):
     with store_copy(peter_store.root, tmp_path):
         at = ok(status_page())
-        assert [s.value for s in at.success] == ["All 11 checks ok"]
+        assert [s.value for s in at.success] == ["All 12 checks ok"]
         html = html_of(at)
-        assert html.count('class="kg-check"') == 11 and "problem" not in html
+        assert html.count('class="kg-check"') == 12 and "problem" not in html
         assert "none queued or running" in html
         assert "1 collections, 1 documents, files whole" in html and "embedded (chromadb" in html
 
@@ -38,7 +38,7 @@ def test_problems_are_shown_with_how_to_fix_them_escaped(peter_store, tmp_path, 
         at = status_page()
         at.toggle(key="status.models").set_value(False).run()
         assert not at.exception, [e.value for e in at.exception]
-        assert [w.value for w in at.warning] == ["2 of 7 checks failed: chroma, answer endpoint"]
+        assert [w.value for w in at.warning] == ["2 of 8 checks failed: chroma, answer endpoint"]
         html = html_of(at)
         assert html.count(">problem<") == 2 and f"--port {port}" in html
         assert "&lt;b&gt;v1&lt;/b&gt;" in html and "<b>v1</b>" not in html
@@ -49,7 +49,7 @@ def test_a_stuck_indexing_job_is_a_problem_with_what_it_was_doing(peter_store, t
         stuck_job(root, "tarzan.txt", stage=("parse", 4266, 4266), idle_s=1200)
         at = status_page()
         at.toggle(key="status.models").set_value(False).run()
-        assert [w.value for w in at.warning] == ["1 of 7 checks failed: indexing jobs"]
+        assert [w.value for w in at.warning] == ["1 of 8 checks failed: indexing jobs"]
         html = html_of(at)
         assert "no progress for 20 min (last: parse 4,266/4,266 of tarzan.txt)" in html
         assert "python -m kgcore jobs --cancel" in html
