@@ -61,8 +61,13 @@ def asks_duration(q_doc) -> bool:
     ...                                  "How long is the context window the model needs?")]
     [True, True, False, False, False]
     """
-    long = next((t for t in q_doc if t.lower_ == "long" and t.i > 0 and t.nbor(-1).lower_ == "how"), None)
+    long = _after_how(q_doc, "long")
     return long is not None and long.head.lemma_.lower() in DURATION_VERBS and long.head.pos_ in ("VERB", "AUX")
+
+
+def _after_how(q_doc, word: str):
+    """The question's token ``word`` right after "how" ("how *long*", "how *many*"), or None."""
+    return next((t for t in q_doc if t.lower_ == word and t.i > 0 and t.nbor(-1).lower_ == "how"), None)
 
 
 def says_duration(tokens) -> bool:
@@ -86,7 +91,7 @@ def counted_noun(q_doc) -> str:
     >>> counted_noun(nlp("How many NaturalQuestions queries are used?")), counted_noun(nlp("How long is it?"))
     ('query', '')
     """
-    many = next((t for t in q_doc if t.lower_ == "many" and t.i > 0 and t.nbor(-1).lower_ == "how"), None)
+    many = _after_how(q_doc, "many")
     noun = many.head if many is not None and many.dep_ == "amod" else None
     return noun.lemma_.lower() if noun is not None and noun.pos_ == "NOUN" else ""
 

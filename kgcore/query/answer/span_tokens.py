@@ -119,6 +119,19 @@ def wordlike(token) -> bool:
     return not MARKER.match(token.text) and not any(c in token.text for c in "\\{}$")
 
 
+def paper_label(token, plural: bool = False) -> bool:
+    """Whether ``token`` names a part of a paper that a number labels ("Table", "Fig.", "§"; with ``plural`` also
+    "Sections").
+
+    >>> import spacy
+    >>> doc = spacy.blank("en")("Table Fig § Sections cabbage")
+    >>> [paper_label(t) for t in doc], paper_label(doc[3], plural=True)
+    ([True, True, True, False, False], True)
+    """
+    word = token.lower_.rstrip(".~")
+    return word in PAPER_LABELS | {"§"} or (plural and word.removesuffix("s") in PAPER_LABELS)
+
+
 def subtree(tokens: list, head) -> Span:
     """The head's subtree clipped to ``tokens`` (local offsets), without a bracketed reference to a part of the
     paper that closes it: "called *Google* (Section 5)".
@@ -132,10 +145,8 @@ def subtree(tokens: list, head) -> Span:
     start, end = max(head.left_edge.i, first), min(head.right_edge.i, last)
     if tokens[end - first].text == ")":
         opened = next((k for k in range(end, start, -1) if tokens[k - first].text == "("), None)
-        if opened is not None and opened < end:
-            label = tokens[opened + 1 - first].lower_.rstrip(".~")
-            if label in PAPER_LABELS | {"§"} or label.removesuffix("s") in PAPER_LABELS:  # "(Sections 5 and 6)"
-                end = opened - 1
+        if opened is not None and opened < end and paper_label(tokens[opened + 1 - first], plural=True):
+            end = opened - 1  # "(Section 5)", "(Sections 5 and 6)"
     return (start - first, end - first + 1)
 
 

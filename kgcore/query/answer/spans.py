@@ -60,6 +60,7 @@ from kgcore.query.answer.span_tokens import (
     local,
     merged,
     of_apposition,
+    paper_label,
     proper_runs,
     subtree,
     word_end,
@@ -74,7 +75,6 @@ from kgcore.query.answer.span_words import (
     NUMBER_ENTITIES,
     NUMBER_WORDS,
     ORDINALS,
-    PAPER_LABELS,
     PERSON_NOUNS,
     QUANTITY_JOINERS,
     TERM_ROLES,
@@ -208,7 +208,7 @@ MULTIPLIERS = frozenset(("double", "triple", "half", "quarter"))
 
 def _labelled(token) -> bool:
     """A number that labels a part of a paper ("Table 5", "Figure 3", "§ 4", "Section 2.1"): no quantity."""
-    return token.i > 0 and token.nbor(-1).lower_.rstrip(".~") in PAPER_LABELS | {"§"}
+    return token.i > 0 and paper_label(token.nbor(-1))
 
 
 def number_spans(tokens: list, expected: Expected, asked: set[str], q_doc) -> list[Span]:
