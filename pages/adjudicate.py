@@ -18,7 +18,6 @@ from kgcore.api import (
 )
 from ui import auth_panel as auth
 from ui.artefacts_panel import record_artefacts
-from ui.auth_view import NEEDS
 from ui.boot_panel import ensure_app_navigation
 from ui.errors_panel import reported
 from ui.identity_panel import reviewer_sidebar, reviewing_as
@@ -49,10 +48,10 @@ def final_form(db: AuditDB, found: Disagreement, me: str, queue: str | None) -> 
         format_func=lambda i: f"#{i} {reviews[i].author}: {TYPE_LABELS.get(reviews[i].label_type)} on "
                               f"{reviews[i].artifact_kind} {reviews[i].artifact_id}".strip())
     reason = st.text_area("Reason", key=f"{k}.reason", height=80, placeholder="Why these are the final labels")
-    if not auth.has_role(NEEDS["adjudicate disagreements"]):
-        auth.permitted("adjudicate disagreements")  # says why, and who may
-    elif st.button("Record the final labels", key=f"{k}.go", type="primary", icon=":material/gavel:",
-                 disabled=not me, help=None if me else "Choose who is reviewing in the sidebar first"):
+    # refused, permitted() says why and who may, and no button is drawn
+    if auth.permitted("adjudicate disagreements") and st.button(
+            "Record the final labels", key=f"{k}.go", type="primary", icon=":material/gavel:", disabled=not me,
+            help=None if me else "Choose who is reviewing in the sidebar first"):
         done = None
         with reported("Recording the final labels"):
             done = adjudicate(db, found.record_id, me, stages, reason, adopt, queue)

@@ -29,12 +29,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from kgcore.api import MAX_REVIEWER_CHARS, InputError
+from kgcore.api import MAINTAINERS_VARIABLE, MAX_REVIEWER_CHARS, InputError, listed_maintainers
 
 #: The one role: may delete documents and collections and import labels.
 MAINTAINER = "maintainer"
-#: The environment variable listing the maintainers' e-mail addresses.
-MAINTAINERS_VARIABLE = "KGCORE_MAINTAINERS"
 #: What each guarded action needs (the action is named in the refusal).
 NEEDS = {
     "delete collections": MAINTAINER,
@@ -45,10 +43,6 @@ NEEDS = {
     "adjudicate disagreements": MAINTAINER,
 }
 _EMAIL_RE = re.compile(r"[^@\s,]+@[^@\s,]+")
-
-
-def _split(raw: str) -> list[str]:
-    return [part.strip() for part in re.split(r"[,\s]+", raw) if part.strip()]
 
 
 @dataclass(frozen=True)
@@ -68,7 +62,7 @@ comma-separated)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> AccessSettings:
-        emails = _split(env.get(MAINTAINERS_VARIABLE) or "")
+        emails = listed_maintainers(env)
         for email in emails:
             if not _EMAIL_RE.fullmatch(email):
                 raise InputError(MAINTAINERS_VARIABLE, f"{email!r} is not an e-mail address "

@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Any
 #: The task modules, each loaded the first time one of its names is used: a script asking questions never loads
 #: the audit database's or the evaluation's dependencies.
 TOPICS = ("ask", "audit", "collections", "evaluation", "health", "models", "values", "views")
-_HEALTH = ("Check", "check_chroma", "doctor_checks", "healthy", "read_secrets")
+_HEALTH = ("Check", "check_chroma", "doctor_checks", "healthy", "listed_maintainers", "MAINTAINERS_VARIABLE",
+           "read_secrets")
 
 
 def _names(topic: str) -> tuple[str, ...]:
@@ -67,10 +68,12 @@ if TYPE_CHECKING:
     from kgcore.api.audit import *
     from kgcore.api.collections import *
     from kgcore.api.evaluation import *
+    from kgcore.api.health import MAINTAINERS_VARIABLE as MAINTAINERS_VARIABLE
     from kgcore.api.health import Check as Check
     from kgcore.api.health import check_chroma as check_chroma
     from kgcore.api.health import doctor_checks as doctor_checks
     from kgcore.api.health import healthy as healthy
+    from kgcore.api.health import listed_maintainers as listed_maintainers
     from kgcore.api.health import read_secrets as read_secrets
     from kgcore.api.models import *
     from kgcore.api.values import *

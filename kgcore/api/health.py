@@ -22,6 +22,8 @@ from urllib.request import Request, urlopen
 
 import psutil  # type: ignore[import-untyped]
 
+from kgcore.api.sign_in import MAINTAINERS_VARIABLE as MAINTAINERS_VARIABLE  # re-exported for the app's roles
+from kgcore.api.sign_in import listed_maintainers as listed_maintainers
 from kgcore.api.sign_in import read_secrets as read_secrets  # re-exported: the app's gate reads them
 from kgcore.api.sign_in import sign_in_state
 from kgcore.audit.db import DB_NAME, AuditDB

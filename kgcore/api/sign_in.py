@@ -17,6 +17,7 @@ provider's ``[auth.NAME]`` section.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -25,6 +26,8 @@ from kgcore.core.errors import InputError
 
 #: The secrets files Streamlit reads by default, in its order (a later one overrides an earlier one).
 SECRETS_FILES = (Path("~/.streamlit/secrets.toml"), Path(".streamlit/secrets.toml"))
+#: The environment variable listing the maintainers' e-mail addresses.
+MAINTAINERS_VARIABLE = "KGCORE_MAINTAINERS"
 #: Keys the ``[auth]`` section itself needs.
 SHARED_KEYS = ("redirect_uri", "cookie_secret")
 #: Keys each provider needs, in ``[auth]`` or in its own ``[auth.NAME]``.
@@ -44,6 +47,15 @@ def read_secrets(paths: Iterable[str | Path] = SECRETS_FILES) -> dict:
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise InputError(str(path), f"cannot be read as TOML ({exc})") from None
     return merged
+
+
+def listed_maintainers(env: Mapping[str, str]) -> list[str]:
+    """The addresses :data:`MAINTAINERS_VARIABLE` lists, comma- or space-separated, as written.
+
+    >>> listed_maintainers({"KGCORE_MAINTAINERS": " ada@example.org,bob@example.org  eve@example.org"})
+    ['ada@example.org', 'bob@example.org', 'eve@example.org']
+    """
+    return [part for part in re.split(r"[,\s]+", env.get(MAINTAINERS_VARIABLE) or "") if part]
 
 
 def auth_problems(section: Mapping) -> list[str]:
@@ -75,8 +87,7 @@ def sign_in_state(paths: Iterable[str | Path] = SECRETS_FILES, env: Mapping[str,
         return True, f"off: no [auth] section in {looked} (a local, single-user app)", ""
     if problems := auth_problems(section):
         return False, f"[auth] is incomplete: {'; '.join(problems)}", "add them (see the README's Deploy for a team)"
-    maintainers = [e for e in (env if env is not None else os.environ).get("KGCORE_MAINTAINERS", "").split(",")
-                   if e.strip()]
+    maintainers = {e.casefold() for e in listed_maintainers(env if env is not None else os.environ)}
     who = (f"{len(maintainers)} maintainer{'' if len(maintainers) == 1 else 's'} in KGCORE_MAINTAINERS" if maintainers
            else "no maintainer in KGCORE_MAINTAINERS: nobody may remove documents, import labels, delete another "
                 "reviewer's label or adjudicate a disagreement")
